@@ -1,0 +1,32 @@
+//! The on-disk model: what one JSONL line of a session file is (FORMAT §1–§3).
+
+pub mod envelope;
+pub mod kind;
+
+pub use envelope::{Envelope, scan_envelope};
+pub use kind::Kind;
+
+/// The version sesstree writes (FORMAT §11: accept 1–4, write 3).
+pub const WRITE_VERSION: u64 = 3;
+
+/// The newest version sesstree reads as its own (4 is read as 3).
+pub const MAX_VERSION: u64 = 4;
+
+/// Which agent wrote a file; decides naming storage and context templates (FORMAT §13).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// oh-my-pi: title slot, `title_change`, `model_change {model, role}`.
+    Omp,
+    /// pi-mono: `session_info`, `model_change {provider, modelId}`.
+    Pi,
+}
+
+impl Dialect {
+    /// The lowercase name used in `--flavor` and in JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Omp => "omp",
+            Dialect::Pi => "pi",
+        }
+    }
+}

@@ -1,0 +1,14 @@
+//! `sesstree`: the session model behind the `sesstree` command.
+//!
+//! A session file of the oh-my-pi and pi coding agents is an append-only JSONL log whose entries
+//! form a tree through `id` / `parentId`. This library loads such a file in one pass into an
+//! index of envelopes (type, ids, timestamp, byte range) and parses payloads only for the
+//! entries an operation shows. It never prints and never exits; the binary does that.
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod format;
+pub mod id;
+
+pub use error::{Error, ErrorKind, Result};
+pub use id::EntryId;

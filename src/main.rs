@@ -1,0 +1,2 @@
+//! The `sesstree` binary.
+fn main() {}
