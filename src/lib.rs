@@ -12,3 +12,10 @@ pub mod id;
 
 pub use error::{Error, ErrorKind, Result};
 pub use id::EntryId;
+pub mod clock;
+pub mod naming;
+pub mod session;
+
+pub use session::Session;
+pub mod rev;
+pub mod tree;

@@ -2,6 +2,8 @@
 
 pub mod envelope;
 pub mod kind;
+pub mod title;
+pub mod v1;
 
 pub use envelope::{Envelope, scan_envelope};
 pub use kind::Kind;

@@ -1,0 +1,159 @@
+//! Naming entries (SPEC §2): an id, a unique prefix of at least four characters, a label, `@`
+//! for the current leaf, and `~N` / `^` suffixes for ancestors.
+
+use crate::error::{Error, Result};
+use crate::session::{Session, label_text};
+
+/// The shortest id prefix a REV may use.
+pub const MIN_PREFIX: usize = 4;
+
+/// Resolves a REV to a record index.
+///
+/// The whole text is first tried as an entry name, so labels and ids that contain `~` or `^`
+/// still resolve; only then are ancestor suffixes peeled off.
+pub fn resolve(session: &Session, rev: &str) -> Result<u32> {
+    if let Some(idx) = resolve_name(session, rev, rev)? {
+        return Ok(idx);
+    }
+    let (base, steps) = split_suffixes(rev)?;
+    let mut idx = resolve_name(session, base, rev)?
+        .ok_or_else(|| Error::RevNotFound { rev: rev.to_string() })?;
+    for _ in 0..steps {
+        idx = session.parent(idx).ok_or_else(|| {
+            Error::RevNotFound { rev: rev.to_string() }
+        })?;
+    }
+    Ok(idx)
+}
+
+/// Splits `base~2^~` into the base and the number of steps up.
+fn split_suffixes(rev: &str) -> Result<(&str, u64)> {
+    let cut = rev.find(['~', '^']).unwrap_or(rev.len());
+    let (base, mut rest) = rev.split_at(cut);
+    let mut steps: u64 = 0;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('^') {
+            steps += 1;
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix('~') {
+            let digits = r.bytes().take_while(u8::is_ascii_digit).count();
+            let n = if digits == 0 {
+                1
+            } else {
+                r[..digits].parse::<u64>().map_err(|_| {
+                    Error::Usage(format!("'{rev}': ancestor count too large"))
+                })?
+            };
+            steps = steps.saturating_add(n);
+            rest = &r[digits..];
+        } else {
+            return Err(Error::Usage(format!("'{rev}' is not a valid REV")));
+        }
+    }
+    if base.is_empty() {
+        return Err(Error::Usage(format!("'{rev}' is not a valid REV: it names no entry")));
+    }
+    Ok((base, steps))
+}
+
+/// Resolves a name without suffixes: `@`, an exact id, a label, a unique prefix.
+fn resolve_name(session: &Session, name: &str, rev: &str) -> Result<Option<u32>> {
+    if name == "@" {
+        return session
+            .leaf()
+            .map(Some)
+            .ok_or_else(|| Error::RevNotFound { rev: rev.to_string() });
+    }
+    // An exact id wins over a label, and a label over a prefix. A REV matches an id's text,
+    // so the string "1" and the number 1 both answer to `1`; the later record wins.
+    let mut exact = None;
+    for (id, idx) in session.ids() {
+        if id.as_str() == name {
+            exact = exact.max(Some(idx));
+        }
+    }
+    if exact.is_some() {
+        return Ok(exact);
+    }
+    for (target, raw) in session.labels() {
+        if label_text(raw) == name
+            && let Some(idx) = session.lookup(target)
+        {
+            return Ok(Some(idx));
+        }
+    }
+    if name.chars().count() < MIN_PREFIX {
+        return Ok(None);
+    }
+    let mut matches: Vec<(u32, &str)> = session
+        .ids()
+        .filter(|(id, _)| id.as_str().starts_with(name))
+        .map(|(id, idx)| (idx, id.as_str()))
+        .collect();
+    match matches.len() {
+        0 => Ok(None),
+        1 => Ok(Some(matches[0].0)),
+        _ => {
+            matches.sort();
+            Err(Error::RevAmbiguous {
+                rev: rev.to_string(),
+                candidates: matches.iter().map(|(_, id)| id.to_string()).collect(),
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    fn session() -> Session {
+        let lines = [
+            r#"{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}"#,
+            r#"{"type":"message","id":"aaaa1111","parentId":null}"#,
+            r#"{"type":"message","id":"aaaa2222","parentId":"aaaa1111"}"#,
+            r#"{"type":"message","id":"bbbb3333","parentId":"aaaa2222"}"#,
+            r#"{"type":"label","id":"cccc4444","parentId":"bbbb3333","targetId":"aaaa2222","label":"mid"}"#,
+            r#"{"type":"label","id":"cccc5555","parentId":"cccc4444","targetId":"aaaa1111","label":"bbbb3333"}"#,
+        ];
+        Session::from_bytes(Path::new("t"), lines.join("\n").into_bytes()).unwrap()
+    }
+
+    #[test]
+    fn forms() {
+        let s = session();
+        assert_eq!(resolve(&s, "@").unwrap(), 4);
+        assert_eq!(resolve(&s, "@^").unwrap(), 3);
+        assert_eq!(resolve(&s, "@~3").unwrap(), 1);
+        assert_eq!(resolve(&s, "@~4").unwrap(), 0);
+        assert_eq!(resolve(&s, "@~2^").unwrap(), 1);
+        assert_eq!(resolve(&s, "@~").unwrap(), 3);
+        assert_eq!(resolve(&s, "mid").unwrap(), 1);
+        assert_eq!(resolve(&s, "mid^").unwrap(), 0);
+        assert_eq!(resolve(&s, "bbbb").unwrap(), 2);
+        assert_eq!(resolve(&s, "aaaa1111").unwrap(), 0);
+    }
+
+    #[test]
+    fn exact_id_beats_label() {
+        assert_eq!(resolve(&session(), "bbbb3333").unwrap(), 2);
+    }
+
+    #[test]
+    fn ambiguity_and_absence() {
+        let s = session();
+        match resolve(&s, "aaaa") {
+            Err(Error::RevAmbiguous { candidates, .. }) => {
+                assert_eq!(candidates, vec!["aaaa1111", "aaaa2222"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(resolve(&s, "aaa"), Err(Error::RevNotFound { .. })));
+        assert!(matches!(resolve(&s, "zzzz"), Err(Error::RevNotFound { .. })));
+        assert!(matches!(resolve(&s, "@~9"), Err(Error::RevNotFound { .. })));
+        assert!(matches!(resolve(&s, "@~x"), Err(Error::Usage(_))));
+        assert!(matches!(resolve(&s, "~1"), Err(Error::Usage(_))));
+    }
+}

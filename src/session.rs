@@ -1,0 +1,1000 @@
+//! Loading a session file in one pass into an index.
+//!
+//! The loader reads the file once, line by line, and keeps for each record only its envelope
+//! (type, id, parent, timestamp) and its byte range; label, archive and naming records are
+//! resolved on the way. Payloads stay on disk and are read back by byte range (`pread`) for the
+//! entries a command shows, so memory grows with the number of entries, not with their size.
+//!
+//! Damage is never fatal here: the loader reports it as [`Diagnostic`]s and treats it as the
+//! agents do (FORMAT §4): unparseable lines are skipped, a later duplicate id shadows the earlier
+//! one, an orphan is a root. A parent cycle is broken at the entry that closes it (the cycle's
+//! member that comes last in the file), which then counts as a root; path walks therefore always
+//! end. Commands decide what they refuse (`--strict`, a missing header, a version too new).
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::format::title::{TitleSlot, parse_slot};
+use crate::format::{Dialect, Envelope, Kind, MAX_VERSION, scan_envelope, v1};
+use crate::id::EntryId;
+use crate::naming::TitleSource;
+
+/// Marks "no record" in the index arrays.
+const NONE: u32 = u32::MAX;
+
+/// What kind of damage a [`Diagnostic`] reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Problem {
+    /// The first record is not a `session` header with a string id.
+    BadHeader,
+    /// A line that is not JSON.
+    Unparseable,
+    /// The last line ends mid-JSON (a torn write).
+    Truncated,
+    /// A JSON line that is not an object.
+    NotAnObject,
+    /// An entry without an `id`.
+    NoId,
+    /// A later entry reuses an id; it shadows the earlier one.
+    DuplicateId,
+    /// An entry whose `parentId` names no entry; it counts as a root.
+    MissingParent,
+    /// An entry whose parent chain loops; it is the entry that closes the loop.
+    Cycle,
+    /// The header declares a version newer than sesstree knows.
+    VersionTooNew,
+}
+
+impl Problem {
+    /// A stable kebab-case name, used in `--json` output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Problem::BadHeader => "bad-header",
+            Problem::Unparseable => "unparseable",
+            Problem::Truncated => "truncated",
+            Problem::NotAnObject => "not-an-object",
+            Problem::NoId => "no-id",
+            Problem::DuplicateId => "duplicate-id",
+            Problem::MissingParent => "missing-parent",
+            Problem::Cycle => "cycle",
+            Problem::VersionTooNew => "version-too-new",
+        }
+    }
+}
+
+/// One problem found while loading, tied to its physical line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    /// The physical line (1-based).
+    pub line: u64,
+    /// What is wrong.
+    pub problem: Problem,
+    /// The entry concerned, when it has an id.
+    pub id: Option<EntryId>,
+    /// A human-readable description.
+    pub message: String,
+}
+
+/// One record after the header: an entry, or an odd record kept as the agents keep it.
+#[derive(Debug, Clone)]
+pub struct Record {
+    /// Physical line number (1-based).
+    pub line: u64,
+    /// Byte offset of the line in the source.
+    pub offset: u64,
+    /// Length of the line in bytes, without its newline.
+    pub len: u64,
+    /// The entry's `type`.
+    pub kind: Kind,
+    /// The entry's id (`None` for records without one).
+    pub id: Option<EntryId>,
+    /// The `parentId` as written (`None` for null or absent).
+    pub parent_id: Option<EntryId>,
+    /// The timestamp in epoch milliseconds, when it parses.
+    pub time: Option<i64>,
+}
+
+/// The header line, parsed in full (headers are small).
+#[derive(Debug, Clone)]
+pub struct Header {
+    /// Physical line number (1-based).
+    pub line: u64,
+    /// Byte offset of the line.
+    pub offset: u64,
+    /// Length without newline.
+    pub len: u64,
+    /// The header object as written.
+    pub value: serde_json::Map<String, Value>,
+    /// The session id.
+    pub id: String,
+    /// The declared version (absent means 1; a numeric string counts as its number).
+    pub version: u64,
+}
+
+/// Where the file's bytes are, for reading payloads back.
+#[derive(Debug)]
+enum Source {
+    File(File),
+    Bytes(Vec<u8>),
+}
+
+/// A loaded session: header, records and the index over them.
+#[derive(Debug)]
+pub struct Session {
+    /// The path the session was read from (`-` for standard input).
+    pub path: PathBuf,
+    source: Source,
+    /// The title slot, when the file starts with one.
+    pub slot: Option<TitleSlot>,
+    /// The header; `None` when the file has none (see `header_problem`).
+    pub header: Option<Header>,
+    /// Why the file has no valid header, when it has records but no header.
+    pub header_problem: Option<(u64, String)>,
+    /// Every record after the header, in file order.
+    pub records: Vec<Record>,
+    /// Damage found while loading, in line order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Size of the file in bytes.
+    pub file_len: u64,
+    /// Whether the file ends with a newline (or is empty).
+    pub ends_with_newline: bool,
+    /// Number of physical lines (blank ones included).
+    pub line_count: u64,
+    by_id: HashMap<EntryId, u32>,
+    parent: Vec<u32>,
+    child_start: Vec<u32>,
+    child_list: Vec<u32>,
+    roots: Vec<u32>,
+    labels: Vec<(EntryId, Box<str>)>,
+    label_records: Vec<LabelRecord>,
+    archived: HashMap<EntryId, bool>,
+    last_title_change: Option<(String, Option<TitleSource>)>,
+    last_session_info: Option<String>,
+    omp_signals: bool,
+    pi_signals: bool,
+}
+
+/// A `label` record as written, for checks on its target.
+#[derive(Debug, Clone)]
+pub struct LabelRecord {
+    /// Index of the label record.
+    pub record: u32,
+    /// Its `targetId`.
+    pub target: Option<EntryId>,
+}
+
+impl Session {
+    /// Loads a file; `-` reads standard input.
+    pub fn load(path: &Path) -> Result<Session> {
+        if path.as_os_str() == "-" {
+            let mut bytes = Vec::new();
+            std::io::stdin().lock().read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
+            return Session::from_bytes(path, bytes);
+        }
+        let file = File::open(path).map_err(|e| Error::io(path, e))?;
+        let reader = BufReader::with_capacity(1 << 18, &file);
+        let mut loader = Loader::new(path);
+        loader.read(reader).map_err(|e| Error::io(path, e))?;
+        Ok(loader.finish(Source::File(file)))
+    }
+
+    /// Loads a session held in memory (standard input, tests).
+    pub fn from_bytes(path: &Path, bytes: Vec<u8>) -> Result<Session> {
+        let mut loader = Loader::new(path);
+        loader.read(&bytes[..]).map_err(|e| Error::io(path, e))?;
+        Ok(loader.finish(Source::Bytes(bytes)))
+    }
+
+    /// Whether the file holds no session at all (0 bytes or blank lines only).
+    pub fn is_empty(&self) -> bool {
+        self.header.is_none() && self.header_problem.is_none()
+    }
+
+    /// The header, or the error every command gives for a file without a valid one.
+    pub fn require_header(&self) -> Result<&Header> {
+        match (&self.header, &self.header_problem) {
+            (Some(h), _) => Ok(h),
+            (None, Some((line, reason))) => Err(Error::NoHeader {
+                path: self.path.clone(),
+                line: *line,
+                reason: reason.clone(),
+            }),
+            (None, None) => Err(Error::Empty { path: self.path.clone() }),
+        }
+    }
+
+    /// The declared version (1 for a file without a header).
+    pub fn version(&self) -> u64 {
+        self.header.as_ref().map_or(1, |h| h.version)
+    }
+
+    /// Whether the file is version 1 and so was given derived ids in memory.
+    pub fn is_v1(&self) -> bool {
+        self.header.is_some() && self.version() < 2
+    }
+
+    /// The first diagnostic as an error, for `--strict`.
+    pub fn strict(&self) -> Result<()> {
+        match self.diagnostics.first() {
+            Some(d) => Err(Error::Damaged {
+                path: self.path.clone(),
+                line: d.line,
+                message: d.message.clone(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// The index of the entry with this id (the later one when ids repeat).
+    pub fn lookup(&self, id: &EntryId) -> Option<u32> {
+        self.by_id.get(id).copied()
+    }
+
+    /// All ids in the index with their record index, in no particular order.
+    pub fn ids(&self) -> impl Iterator<Item = (&EntryId, u32)> {
+        self.by_id.iter().map(|(k, v)| (k, *v))
+    }
+
+    /// The record at an index.
+    pub fn record(&self, idx: u32) -> &Record {
+        &self.records[idx as usize]
+    }
+
+    /// The current leaf: the last record, when it has an id (FORMAT §4.3).
+    pub fn leaf(&self) -> Option<u32> {
+        let last = self.records.len().checked_sub(1)?;
+        self.records[last].id.as_ref().map(|_| last as u32)
+    }
+
+    /// The parent's index, or `None` for a root (null parent, orphan, self-parent, cycle break).
+    pub fn parent(&self, idx: u32) -> Option<u32> {
+        let p = self.parent[idx as usize];
+        (p != NONE).then_some(p)
+    }
+
+    /// Direct children in file order.
+    pub fn children(&self, idx: u32) -> &[u32] {
+        let i = idx as usize;
+        &self.child_list[self.child_start[i] as usize..self.child_start[i + 1] as usize]
+    }
+
+    /// Roots in file order.
+    pub fn roots(&self) -> &[u32] {
+        &self.roots
+    }
+
+    /// The path from the root to `idx`, root first.
+    pub fn path_to_root(&self, idx: u32) -> Vec<u32> {
+        let mut path = vec![idx];
+        let mut cur = idx;
+        // Cycles are broken at load, so this ends; the bound guards the invariant anyway.
+        while let Some(p) = self.parent(cur) {
+            if path.len() > self.records.len() {
+                break;
+            }
+            path.push(p);
+            cur = p;
+        }
+        path.reverse();
+        path
+    }
+
+    /// The labels in effect, in the order of the reference's label map: `(target, raw JSON)`.
+    pub fn labels(&self) -> &[(EntryId, Box<str>)] {
+        &self.labels
+    }
+
+    /// The label of an entry as display text (a string label as is, anything else as JSON).
+    pub fn label_of(&self, id: &EntryId) -> Option<String> {
+        let (_, raw) = self.labels.iter().find(|(t, _)| t == id)?;
+        Some(label_text(raw))
+    }
+
+    /// A map from entry index to its label text, for commands that show many entries.
+    pub fn label_map(&self) -> HashMap<u32, String> {
+        self.labels
+            .iter()
+            .filter_map(|(t, raw)| Some((self.lookup(t)?, label_text(raw))))
+            .collect()
+    }
+
+    /// Every `label` record with its target, in file order.
+    pub fn label_records(&self) -> &[LabelRecord] {
+        &self.label_records
+    }
+
+    /// Whether the last `archive` record for this id archives it.
+    pub fn is_archived(&self, id: &EntryId) -> bool {
+        self.archived.get(id).copied().unwrap_or(false)
+    }
+
+    /// The session name and its source: slot > header > `title_change` > `session_info`.
+    pub fn name(&self) -> Option<(String, Option<TitleSource>)> {
+        if let Some(slot) = &self.slot {
+            if !slot.title.is_empty() {
+                return Some((slot.title.clone(), slot.source));
+            }
+            // An empty slot title deletes the header title (FORMAT §1.2).
+        } else if let Some(h) = &self.header
+            && let Some(Value::String(t)) = h.value.get("title")
+            && !t.is_empty()
+        {
+            let source = h.value.get("titleSource").and_then(Value::as_str);
+            return Some((t.clone(), source.and_then(TitleSource::parse)));
+        }
+        if let Some(t) = &self.last_title_change {
+            return Some(t.clone());
+        }
+        self.last_session_info.clone().map(|n| (n, None))
+    }
+
+    /// Which agent wrote the file, from its signals (SPEC `context`): title slot,
+    /// `title_change` or omp-style `model_change` say omp; `session_info` or pi-style
+    /// `model_change` say pi; otherwise omp.
+    pub fn dialect(&self) -> Dialect {
+        if self.slot.is_some() || self.omp_signals || !self.pi_signals {
+            Dialect::Omp
+        } else {
+            Dialect::Pi
+        }
+    }
+
+    /// Whether `name` must store names as pi does (SPEC `name`): no title slot, and
+    /// `session_info` entries or pi-only fields.
+    pub fn names_like_pi(&self) -> bool {
+        self.slot.is_none() && self.pi_signals
+    }
+
+    /// The raw bytes of a record's line, without its newline.
+    pub fn raw_line(&self, idx: u32) -> Result<Vec<u8>> {
+        let r = &self.records[idx as usize];
+        self.read_range(r.offset, r.len)
+    }
+
+    /// The raw bytes of the header line.
+    pub fn raw_header(&self) -> Result<Vec<u8>> {
+        let h = self.require_header()?;
+        self.read_range(h.offset, h.len)
+    }
+
+    /// Reads `len` bytes at `offset` of the source.
+    pub fn read_range(&self, offset: u64, len: u64) -> Result<Vec<u8>> {
+        match &self.source {
+            Source::Bytes(b) => Ok(b[offset as usize..(offset + len) as usize].to_vec()),
+            Source::File(f) => {
+                use std::os::unix::fs::FileExt;
+                let mut buf = vec![0; len as usize];
+                f.read_exact_at(&mut buf, offset).map_err(|e| Error::io(&self.path, e))?;
+                Ok(buf)
+            }
+        }
+    }
+
+    /// The record parsed in full. Version-1 records get the ids and parents they were given in
+    /// memory and their `firstKeptEntryIndex` turned into `firstKeptEntryId`, so every caller
+    /// sees one shape (FORMAT §11).
+    pub fn value(&self, idx: u32) -> Result<Value> {
+        let bytes = self.raw_line(idx)?;
+        let mut value = parse_lossy(&bytes).ok_or_else(|| Error::Damaged {
+            path: self.path.clone(),
+            line: self.records[idx as usize].line,
+            message: "the line changed since it was read".into(),
+        })?;
+        if self.is_v1()
+            && let Value::Object(map) = &mut value
+        {
+            let r = &self.records[idx as usize];
+            if let Some(id) = &r.id {
+                map.insert("id".into(), id.to_value());
+                map.insert(
+                    "parentId".into(),
+                    r.parent_id.as_ref().map_or(Value::Null, EntryId::to_value),
+                );
+            }
+            if let Some(index) = map.remove("firstKeptEntryIndex") {
+                // The index counts the header as record 0; a header target is not converted.
+                let target = index
+                    .as_u64()
+                    .filter(|&i| i >= 1)
+                    .and_then(|i| self.records.get(i as usize - 1))
+                    .and_then(|r| r.id.as_ref());
+                match target {
+                    Some(id) => {
+                        map.insert("firstKeptEntryId".into(), id.to_value());
+                    }
+                    None => {
+                        map.insert("firstKeptEntryIndex".into(), index);
+                    }
+                }
+            }
+        }
+        Ok(value)
+    }
+}
+
+/// The display text of a raw label value.
+pub fn label_text(raw: &str) -> String {
+    match serde_json::from_str::<Value>(raw) {
+        Ok(Value::String(s)) => s,
+        _ => raw.to_string(),
+    }
+}
+
+/// JavaScript truthiness of a raw JSON value: what makes a label record set a label.
+fn truthy(raw: &str) -> bool {
+    match serde_json::from_str::<Value>(raw) {
+        Ok(Value::Null) | Ok(Value::Bool(false)) => false,
+        Ok(Value::String(s)) => !s.is_empty(),
+        Ok(Value::Number(n)) => n.as_f64().is_some_and(|f| f != 0.0),
+        Ok(_) => true,
+        Err(_) => false,
+    }
+}
+
+/// Parses a line, replacing invalid UTF-8 with U+FFFD so the record still loads.
+pub fn parse_lossy(bytes: &[u8]) -> Option<Value> {
+    match serde_json::from_slice(bytes) {
+        Ok(v) => Some(v),
+        Err(_) if std::str::from_utf8(bytes).is_err() => {
+            serde_json::from_str(&String::from_utf8_lossy(bytes)).ok()
+        }
+        Err(_) => None,
+    }
+}
+
+/// The version a header declares: a number, or a numeric string; absent means 1.
+fn header_version(header: &serde_json::Map<String, Value>) -> u64 {
+    match header.get("version") {
+        Some(Value::Number(n)) => n.as_f64().map_or(1, |f| f.max(0.0) as u64),
+        Some(Value::String(s)) => s.trim().parse::<f64>().map_or(1, |f| f.max(0.0) as u64),
+        _ => 1,
+    }
+}
+
+/// The one-pass reader: turns lines into records and collects what the index needs.
+struct Loader {
+    path: PathBuf,
+    slot: Option<TitleSlot>,
+    header: Option<Header>,
+    header_problem: Option<(u64, String)>,
+    records: Vec<Record>,
+    diagnostics: Vec<Diagnostic>,
+    by_id: HashMap<EntryId, u32>,
+    labels: Vec<Option<(EntryId, Box<str>)>>,
+    label_pos: HashMap<EntryId, usize>,
+    label_records: Vec<LabelRecord>,
+    archived: HashMap<EntryId, bool>,
+    last_title_change: Option<(String, Option<TitleSource>)>,
+    last_session_info: Option<String>,
+    omp_signals: bool,
+    pi_signals: bool,
+    line_no: u64,
+    offset: u64,
+    ends_with_newline: bool,
+    saw_record: bool,
+    v1: bool,
+    last_v1_id: Option<EntryId>,
+}
+
+impl Loader {
+    fn new(path: &Path) -> Loader {
+        Loader {
+            path: path.to_path_buf(),
+            slot: None,
+            header: None,
+            header_problem: None,
+            records: Vec::new(),
+            diagnostics: Vec::new(),
+            by_id: HashMap::new(),
+            labels: Vec::new(),
+            label_pos: HashMap::new(),
+            label_records: Vec::new(),
+            archived: HashMap::new(),
+            last_title_change: None,
+            last_session_info: None,
+            omp_signals: false,
+            pi_signals: false,
+            line_no: 0,
+            offset: 0,
+            ends_with_newline: true,
+            saw_record: false,
+            v1: false,
+            last_v1_id: None,
+        }
+    }
+
+    fn read(&mut self, mut reader: impl BufRead) -> std::io::Result<()> {
+        let mut buf = Vec::with_capacity(1 << 16);
+        loop {
+            buf.clear();
+            let n = reader.read_until(b'\n', &mut buf)?;
+            if n == 0 {
+                break;
+            }
+            self.line_no += 1;
+            let has_newline = buf.last() == Some(&b'\n');
+            let mut start = 0;
+            if self.line_no == 1 && buf.starts_with(b"\xEF\xBB\xBF") {
+                start = 3; // A leading BOM is ignored (SPEC §1).
+            }
+            let end = if has_newline { n - 1 } else { n };
+            self.ends_with_newline = has_newline;
+            self.line(&buf[start..end], self.offset + start as u64, has_newline);
+            self.offset += n as u64;
+        }
+        Ok(())
+    }
+
+    fn warn(&mut self, problem: Problem, id: Option<EntryId>, message: String) {
+        self.diagnostics.push(Diagnostic { line: self.line_no, problem, id, message });
+    }
+
+    fn line(&mut self, bytes: &[u8], offset: u64, has_newline: bool) {
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        if self.line_no == 1
+            && let Some(slot) = parse_slot(bytes)
+        {
+            self.slot = Some(slot);
+            return;
+        }
+        let lossy;
+        let scanned = match scan_envelope(bytes) {
+            Ok(env) => Ok(env),
+            Err(e) if std::str::from_utf8(bytes).is_err() => {
+                // Invalid UTF-8: read it as U+FFFD so the record loads; its bytes stay as they are.
+                lossy = String::from_utf8_lossy(bytes).into_owned();
+                scan_envelope(lossy.as_bytes()).map_err(|_| e)
+            }
+            Err(e) => Err(e),
+        };
+        let env = match scanned {
+            Ok(env) => env,
+            Err(e) => {
+                let (problem, what) = if e.eof && !has_newline {
+                    (Problem::Truncated, "truncated last line")
+                } else {
+                    (Problem::Unparseable, "unparseable line")
+                };
+                self.warn(problem, None, format!("{what} skipped ({e})"));
+                return;
+            }
+        };
+        if !self.saw_record {
+            self.saw_record = true;
+            self.first_record(bytes, offset, env);
+            return;
+        }
+        self.entry(bytes, offset, env);
+    }
+
+    /// The first record must be the header (FORMAT §4.1 step 4).
+    fn first_record(&mut self, bytes: &[u8], offset: u64, env: Envelope<'_>) {
+        let is_header = env.kind.as_deref() == Some("session");
+        let value = if is_header { parse_lossy(bytes) } else { None };
+        if let Some(Value::Object(map)) = value
+            && let Some(Value::String(id)) = map.get("id")
+        {
+            let version = header_version(&map);
+            let id = id.clone();
+            if version > MAX_VERSION {
+                self.warn(
+                    Problem::VersionTooNew,
+                    None,
+                    format!("session version {version} is newer than this sesstree understands"),
+                );
+            }
+            self.v1 = version < 2;
+            self.header = Some(Header {
+                line: self.line_no,
+                offset,
+                len: bytes.len() as u64,
+                value: map,
+                id,
+                version,
+            });
+            return;
+        }
+        let reason = if is_header {
+            "the header has no string id".to_string()
+        } else {
+            match env.kind.as_deref() {
+                Some(k) => format!("the first record is of type '{k}', not 'session'"),
+                None => "the first record has no type".to_string(),
+            }
+        };
+        self.warn(Problem::BadHeader, None, format!("no valid session header: {reason}"));
+        self.header_problem = Some((self.line_no, reason));
+        // Keep the record: fsck --repair restores a header in front of the entries.
+        self.entry(bytes, offset, env);
+    }
+
+    fn entry(&mut self, bytes: &[u8], offset: u64, env: Envelope<'_>) {
+        let idx = self.records.len() as u32;
+        let kind = env.kind.as_deref().map_or(Kind::Missing, Kind::from_name);
+        let (mut id, mut parent_id) = (env.id.clone(), env.parent_id.clone());
+        if !env.is_object {
+            self.warn(Problem::NotAnObject, None, "record is not a JSON object".into());
+        } else if self.v1 {
+            // Version 1 has no ids: give each record the id `migrate` would, chained in file
+            // order (FORMAT §11). The header is record 0.
+            let by_id = &self.by_id;
+            let fresh = v1::unique_id(idx as usize + 1, bytes, |c| {
+                by_id.contains_key(&EntryId::new(c))
+            });
+            id = Some(EntryId::new(fresh));
+            parent_id = self.last_v1_id.clone();
+            self.last_v1_id = id.clone();
+        } else if id.is_none() {
+            self.warn(Problem::NoId, None, "entry has no id".into());
+        }
+        if let Some(id) = &id
+            && let Some(prev) = self.by_id.insert(id.clone(), idx)
+        {
+            let prev_line = self.records[prev as usize].line;
+            self.warn(
+                Problem::DuplicateId,
+                Some(id.clone()),
+                format!("duplicate id {id} (first on line {prev_line}); the later entry wins"),
+            );
+        }
+        self.note_signals(&kind, &env);
+        match kind {
+            Kind::Label => self.replay_label(idx, &env),
+            Kind::Archive => {
+                if let Some(t) = &env.target_id {
+                    self.archived.insert(t.clone(), env.archived.unwrap_or(false));
+                }
+            }
+            Kind::TitleChange => {
+                if let Some(t) = env.title.as_deref().filter(|t| !t.is_empty()) {
+                    // The source is not in the envelope; title_change names are a fallback only.
+                    self.last_title_change = Some((t.to_string(), None));
+                }
+            }
+            Kind::SessionInfo => {
+                if let Some(n) = env.name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
+                    self.last_session_info = Some(n.to_string());
+                }
+            }
+            _ => {}
+        }
+        self.records.push(Record {
+            line: self.line_no,
+            offset,
+            len: bytes.len() as u64,
+            kind,
+            id,
+            parent_id,
+            time: env.timestamp.as_deref().and_then(crate::clock::parse_timestamp),
+        });
+    }
+
+    fn note_signals(&mut self, kind: &Kind, env: &Envelope<'_>) {
+        match kind {
+            Kind::TitleChange => self.omp_signals = true,
+            Kind::SessionInfo => self.pi_signals = true,
+            Kind::ModelChange if env.has_model_id => self.pi_signals = true,
+            Kind::ModelChange if env.has_model => self.omp_signals = true,
+            _ => {}
+        }
+        if env.has_from_hook {
+            self.pi_signals = true;
+        }
+    }
+
+    /// Labels resolve by one global replay in file order; a JS `Map` keeps a key's first
+    /// position, and a cleared key that is set again moves to the end (FORMAT §5).
+    fn replay_label(&mut self, idx: u32, env: &Envelope<'_>) {
+        self.label_records.push(LabelRecord { record: idx, target: env.target_id.clone() });
+        let Some(target) = env.target_id.clone() else { return };
+        match env.label.filter(|raw| truthy(raw)) {
+            Some(raw) => match self.label_pos.get(&target) {
+                Some(&pos) => self.labels[pos] = Some((target, raw.into())),
+                None => {
+                    self.label_pos.insert(target.clone(), self.labels.len());
+                    self.labels.push(Some((target, raw.into())));
+                }
+            },
+            None => {
+                if let Some(pos) = self.label_pos.remove(&target) {
+                    self.labels[pos] = None;
+                }
+            }
+        }
+    }
+
+    fn finish(mut self, source: Source) -> Session {
+        let n = self.records.len();
+        let mut parent = vec![NONE; n];
+        let mut missing = Vec::new();
+        for (i, r) in self.records.iter().enumerate() {
+            let Some(pid) = &r.parent_id else { continue };
+            if r.id.as_ref() == Some(pid) {
+                continue; // A self-parent is a root (FORMAT §4.4).
+            }
+            match self.by_id.get(pid) {
+                Some(&p) => parent[i] = p,
+                None => missing.push(i),
+            }
+        }
+        for i in missing {
+            let r = &self.records[i];
+            self.diagnostics.push(Diagnostic {
+                line: r.line,
+                problem: Problem::MissingParent,
+                id: r.id.clone(),
+                message: format!(
+                    "parent {} of entry {} not found; the entry counts as a root",
+                    r.parent_id.as_ref().map_or("?", EntryId::as_str),
+                    r.id.as_ref().map_or("?", EntryId::as_str)
+                ),
+            });
+        }
+        for closing in break_cycles(&mut parent) {
+            let r = &self.records[closing as usize];
+            self.diagnostics.push(Diagnostic {
+                line: r.line,
+                problem: Problem::Cycle,
+                id: r.id.clone(),
+                message: format!(
+                    "parent cycle through entry {}; broken here, the entry counts as a root",
+                    r.id.as_ref().map_or("?", EntryId::as_str)
+                ),
+            });
+        }
+        self.diagnostics.sort_by_key(|d| d.line);
+
+        // Children in file order, as one flat array (CSR): no allocation per entry.
+        let mut child_start = vec![0u32; n + 1];
+        let mut roots = Vec::new();
+        for (i, &p) in parent.iter().enumerate() {
+            if p == NONE {
+                roots.push(i as u32);
+            } else {
+                child_start[p as usize + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            child_start[i + 1] += child_start[i];
+        }
+        let mut fill = child_start.clone();
+        let mut child_list = vec![0u32; n - roots.len()];
+        for (i, &p) in parent.iter().enumerate() {
+            if p != NONE {
+                child_list[fill[p as usize] as usize] = i as u32;
+                fill[p as usize] += 1;
+            }
+        }
+
+        Session {
+            path: self.path,
+            source,
+            slot: self.slot,
+            header: self.header,
+            header_problem: self.header_problem,
+            records: self.records,
+            diagnostics: self.diagnostics,
+            file_len: self.offset,
+            ends_with_newline: self.ends_with_newline,
+            line_count: self.line_no,
+            by_id: self.by_id,
+            parent,
+            child_start,
+            child_list,
+            roots,
+            labels: self.labels.into_iter().flatten().collect(),
+            label_records: self.label_records,
+            archived: self.archived,
+            last_title_change: self.last_title_change,
+            last_session_info: self.last_session_info,
+            omp_signals: self.omp_signals,
+            pi_signals: self.pi_signals,
+        }
+    }
+}
+
+/// Breaks every parent cycle at its member that comes last in the file and returns those
+/// members. Each entry has one parent, so one walk per unvisited entry finds all cycles in
+/// linear time.
+fn break_cycles(parent: &mut [u32]) -> Vec<u32> {
+    const NEW: u8 = 0;
+    const ON_WALK: u8 = 1;
+    const DONE: u8 = 2;
+    let mut state = vec![NEW; parent.len()];
+    let mut closing = Vec::new();
+    let mut walk = Vec::new();
+    for start in 0..parent.len() {
+        if state[start] != NEW {
+            continue;
+        }
+        walk.clear();
+        let mut cur = start as u32;
+        loop {
+            match state[cur as usize] {
+                NEW => {
+                    state[cur as usize] = ON_WALK;
+                    walk.push(cur);
+                    let p = parent[cur as usize];
+                    if p == NONE {
+                        break;
+                    }
+                    cur = p;
+                }
+                ON_WALK => {
+                    // `cur` is on this walk: the members are the walk from `cur` to its end.
+                    let pos = walk.iter().position(|&w| w == cur).unwrap_or(0);
+                    let last = walk[pos..].iter().copied().max().unwrap_or(cur);
+                    parent[last as usize] = NONE;
+                    closing.push(last);
+                    break;
+                }
+                _ => break,
+            }
+        }
+        for &w in &walk {
+            state[w as usize] = DONE;
+        }
+    }
+    closing
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(text: &str) -> Session {
+        Session::from_bytes(Path::new("t.jsonl"), text.as_bytes().to_vec()).unwrap()
+    }
+
+    const HEADER: &str = r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#;
+
+    fn entry(id: &str, parent: Option<&str>) -> String {
+        let parent = parent.map_or("null".to_string(), |p| format!("\"{p}\""));
+        format!(
+            r#"{{"type":"message","id":"{id}","parentId":{parent},"timestamp":"2026-01-01T00:00:01.000Z","message":{{"role":"user","content":"x"}}}}"#
+        )
+    }
+
+    #[test]
+    fn indexes_a_tree() {
+        let text = [
+            HEADER.to_string(),
+            entry("a", None),
+            entry("b", Some("a")),
+            entry("c", Some("a")),
+            entry("d", Some("b")),
+        ]
+        .join("\n");
+        let s = load(&text);
+        assert!(s.diagnostics.is_empty(), "{:?}", s.diagnostics);
+        assert_eq!(s.roots(), &[0]);
+        assert_eq!(s.children(0), &[1, 2]);
+        assert_eq!(s.leaf(), Some(3));
+        assert_eq!(s.path_to_root(3), vec![0, 1, 3]);
+        assert!(!s.ends_with_newline);
+    }
+
+    #[test]
+    fn damage_is_reported_not_fatal() {
+        let text = [
+            HEADER.to_string(),
+            entry("a", None),
+            "{broken".to_string(),
+            entry("a", None),
+            entry("o", Some("gone")),
+            r#"{"type":"message","id":"t","par"#.to_string(),
+        ]
+        .join("\n");
+        let s = load(&text);
+        let problems: Vec<_> = s.diagnostics.iter().map(|d| (d.line, d.problem)).collect();
+        assert_eq!(
+            problems,
+            vec![
+                (3, Problem::Unparseable),
+                (4, Problem::DuplicateId),
+                (5, Problem::MissingParent),
+                (6, Problem::Truncated)
+            ]
+        );
+        assert_eq!(s.lookup(&EntryId::new("a")), Some(1));
+        assert_eq!(s.roots(), &[0, 1, 2]);
+    }
+
+    #[test]
+    fn cycles_break_at_the_last_member() {
+        let text = [
+            HEADER.to_string(),
+            entry("a", Some("c")),
+            entry("b", Some("a")),
+            entry("c", Some("b")),
+            entry("s", Some("s")),
+        ]
+        .join("\n");
+        let s = load(&text);
+        assert_eq!(s.diagnostics.len(), 1);
+        assert_eq!(s.diagnostics[0].problem, Problem::Cycle);
+        assert_eq!(s.diagnostics[0].line, 4);
+        assert_eq!(s.roots(), &[2, 3]);
+        assert_eq!(s.path_to_root(1), vec![2, 0, 1]);
+    }
+
+    #[test]
+    fn labels_replay_globally_in_map_order() {
+        let label = |id: &str, target: &str, label: &str| {
+            format!(r#"{{"type":"label","id":"{id}","parentId":null,"targetId":"{target}","label":{label}}}"#)
+        };
+        let text = [
+            HEADER.to_string(),
+            entry("a", None),
+            entry("b", Some("a")),
+            label("l1", "a", "\"one\""),
+            label("l2", "b", "\"two\""),
+            label("l3", "a", "\"uno\""),
+            label("l4", "b", "\"\""),
+            label("l5", "b", "\"again\""),
+            label("l6", "a", "0"),
+            label("l7", "a", "{\"x\":1}"),
+        ]
+        .join("\n");
+        let s = load(&text);
+        let labels: Vec<_> = s.labels().iter().map(|(t, l)| (t.as_str(), &**l)).collect();
+        assert_eq!(labels, vec![("b", "\"again\""), ("a", "{\"x\":1}")]);
+        assert_eq!(s.label_of(&EntryId::new("b")).as_deref(), Some("again"));
+    }
+
+    #[test]
+    fn empty_and_headerless_files() {
+        let s = load("\n  \n");
+        assert!(s.is_empty());
+        assert!(matches!(s.require_header(), Err(Error::Empty { .. })));
+        let s = load(&entry("a", None));
+        assert!(matches!(s.require_header(), Err(Error::NoHeader { line: 1, .. })));
+        assert_eq!(s.records.len(), 1);
+    }
+
+    #[test]
+    fn v1_records_get_derived_chained_ids() {
+        let text = [
+            r#"{"type":"session","id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}"#,
+            r#"{"type":"message","timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi"}}"#,
+            r#"{"type":"message","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"assistant","content":[]}}"#,
+            r#"{"type":"compaction","summary":"s","firstKeptEntryIndex":2,"tokensBefore":5}"#,
+        ]
+        .join("\n");
+        let s = load(&text);
+        assert!(s.is_v1());
+        let ids: Vec<_> = s.records.iter().map(|r| r.id.clone().unwrap()).collect();
+        assert_eq!(s.record(1).parent_id.as_ref(), Some(&ids[0]));
+        assert_eq!(s.path_to_root(2), vec![0, 1, 2]);
+        let v = s.value(2).unwrap();
+        assert_eq!(v["firstKeptEntryId"], ids[1].to_value());
+        assert_eq!(v["id"], ids[2].to_value());
+        assert_eq!(load(&text).records[2].id, Some(ids[2].clone()), "ids are deterministic");
+    }
+
+    #[test]
+    fn numeric_string_versions_and_bom() {
+        let s = load(&format!(
+            "\u{feff}{}\n",
+            r#"{"type":"session","version":"3","id":"s","timestamp":"t","cwd":"/"}"#
+        ));
+        assert_eq!(s.version(), 3);
+        assert!(s.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn invalid_utf8_still_loads() {
+        let mut bytes = format!("{HEADER}\n").into_bytes();
+        bytes.extend_from_slice(b"{\"type\":\"message\",\"id\":\"a\",\"parentId\":null,\"message\":{\"role\":\"user\",\"content\":\"\xff\xfe\"}}\n");
+        let s = Session::from_bytes(Path::new("t"), bytes).unwrap();
+        assert!(s.diagnostics.is_empty(), "{:?}", s.diagnostics);
+        assert_eq!(s.value(0).unwrap()["message"]["content"], "\u{fffd}\u{fffd}");
+    }
+}
