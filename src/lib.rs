@@ -19,3 +19,7 @@ pub mod session;
 pub use session::Session;
 pub mod rev;
 pub mod tree;
+pub mod view;
+pub mod discover;
+pub mod stats;
+pub mod store;

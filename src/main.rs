@@ -1,2 +1,34 @@
-//! The `sesstree` binary.
-fn main() {}
+//! The `sesstree` binary: parse the command line, run it, and turn the outcome into one of the
+//! documented exit statuses.
+
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::cli::exit::{Exit, classify};
+
+fn main() -> ExitCode {
+    clap_complete::CompleteEnv::with_factory(|| <cli::Cli as clap::CommandFactory>::command())
+        .complete();
+    let parsed = match cli::Cli::try_parse() {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            // Help and version go to stdout with status 0; usage errors to stderr with 2.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { Exit::Usage as u8 } else { 0 });
+        }
+    };
+    match cli::run(parsed) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            let (exit, print) = classify(&err);
+            if print {
+                let text = format!("{err:#}");
+                eprintln!("error: {}", sesstree::text::sanitize_for_terminal(&text));
+            }
+            ExitCode::from(exit as u8)
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! `sesstree stats FILE...`: counts per file, computed in parallel.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+use sesstree::Session;
+use sesstree::stats::{Stats, Usage, compute};
+use sesstree::text::sanitize_for_terminal;
+
+use crate::cli::ui::Role;
+use crate::cli::{Ctx, stdout, write_json_line};
+
+/// Count entries, branches, labels and token usage of one or many files.
+///
+/// Per file: entries by type, roots, leaves, branch points, depth, labels, name, and the usage
+/// totals (tokens and cost) for the whole file and for the active path. Directories are
+/// searched for `*.jsonl`; files are read in parallel.
+///
+/// Examples:
+///   sesstree stats session.jsonl
+///   sesstree stats --json ~/.omp/agent/sessions | jq .usage.cost
+#[derive(Debug, clap::Args)]
+pub struct StatsArgs {
+    /// Session files or directories (default: the file given by -f).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
+/// Runs `stats`.
+pub fn run(ctx: &Ctx, args: &StatsArgs) -> anyhow::Result<()> {
+    let mut paths = args.paths.clone();
+    if paths.is_empty() {
+        paths.push(ctx.file()?.to_path_buf());
+    }
+    let files = sesstree::discover::session_files(&paths)?;
+    let results: Vec<_> = files
+        .par_iter()
+        .map(|f| -> anyhow::Result<(Session, Stats)> {
+            let s = Session::load(f)?;
+            if ctx.strict {
+                s.strict()?;
+            }
+            if !s.is_empty() {
+                s.require_header()?;
+            }
+            let stats = compute(&s)?;
+            Ok((s, stats))
+        })
+        .collect();
+    let mut out = stdout();
+    let mut first_error = None;
+    for (file, result) in files.iter().zip(results) {
+        let (session, stats) = match result {
+            Ok(r) => r,
+            Err(e) => {
+                // One bad file does not hide the others; the first error sets the exit status.
+                eprintln!("error: {}", sanitize_for_terminal(&format!("{e:#}")));
+                first_error.get_or_insert(e);
+                continue;
+            }
+        };
+        ctx.report(&session)?;
+        if ctx.json {
+            write_json_line(&mut out, &stats.to_json(&file.display().to_string()))?;
+        } else {
+            write_text(ctx, &mut out, &file.display().to_string(), &stats)?;
+        }
+    }
+    out.flush()?;
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+fn write_text(ctx: &Ctx, out: &mut impl Write, file: &str, s: &Stats) -> anyhow::Result<()> {
+    let style = ctx.style;
+    writeln!(out, "{}", style.paint(&sanitize_for_terminal(file), Role::Id))?;
+    if let Some(name) = &s.name {
+        writeln!(out, "  name:          {}", sanitize_for_terminal(name))?;
+    }
+    let types: Vec<String> = s.by_type.iter().map(|(t, n)| {
+        let t = if t.is_empty() { "(no type)" } else { t };
+        format!("{} {n}", sanitize_for_terminal(t))
+    }).collect();
+    writeln!(out, "  entries:       {} ({})", s.entries, types.join(", "))?;
+    writeln!(
+        out,
+        "  shape:         {} roots, {} leaves, {} branch points, depth {}",
+        s.roots, s.leaves, s.branch_points, s.depth
+    )?;
+    writeln!(out, "  labels:        {}", s.labels)?;
+    if s.problems > 0 {
+        writeln!(out, "  problems:      {} (see the warnings)", s.problems)?;
+    }
+    writeln!(out, "  usage (file):  {}", usage_line(&s.usage))?;
+    writeln!(out, "  usage (path):  {}", usage_line(&s.path_usage))?;
+    Ok(())
+}
+
+fn usage_line(u: &Usage) -> String {
+    let mut line = format!(
+        "{} in, {} out, {} cache read, {} cache write, {} total tokens, cost ${:.4}",
+        u.input, u.output, u.cache_read, u.cache_write, u.total_tokens, u.cost
+    );
+    if u.premium_requests != 0.0 {
+        line.push_str(&format!(", {} premium requests", u.premium_requests));
+    }
+    if u.subagent_cost != 0.0 {
+        line.push_str(&format!(" (subagents ${:.4})", u.subagent_cost));
+    }
+    line
+}

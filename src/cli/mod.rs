@@ -1,0 +1,120 @@
+//! The command line: global options, the subcommand list, and dispatch. Each subcommand lives
+//! in its own file under `commands/` with its arguments (whose doc comments are the help text)
+//! and one `run` function.
+
+pub mod exit;
+pub mod ui;
+
+mod commands;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+use clap::{Parser, Subcommand};
+use sesstree::Session;
+
+use self::ui::{ColorChoice, Style};
+
+/// git-style navigation of oh-my-pi and pi coding-agent session files.
+///
+/// A session file is an append-only JSONL log whose entries form a tree through id/parentId;
+/// the leaf is where the conversation continues. sesstree shows, navigates, branches, repairs
+/// and migrates these files from the shell.
+#[derive(Debug, Parser)]
+#[command(name = "sesstree", version, after_long_help = exit::EXIT_STATUS)]
+pub struct Cli {
+    /// The session file to work on (`-` reads standard input for commands that do not write).
+    #[arg(short = 'f', long = "file", env = "SESSTREE_FILE", global = true, value_name = "FILE")]
+    pub file: Option<PathBuf>,
+
+    /// Print machine-readable JSON (JSON Lines for streams of entries).
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    /// Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error
+    /// (exit 3) instead of a warning.
+    #[arg(long, global = true)]
+    pub strict: bool,
+
+    /// When to colour the output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true, value_name = "WHEN")]
+    pub color: ColorChoice,
+
+    /// The subcommand.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+pub use commands::Command;
+
+/// Everything a subcommand needs from the invocation.
+pub struct Ctx {
+    /// `-f` / `SESSTREE_FILE`.
+    pub file: Option<PathBuf>,
+    /// `--json`.
+    pub json: bool,
+    /// `--strict`.
+    pub strict: bool,
+    /// Colour, decided once.
+    pub style: Style,
+}
+
+impl Ctx {
+    /// The session file named by `-f` or `SESSTREE_FILE`.
+    pub fn file(&self) -> anyhow::Result<&Path> {
+        self.file.as_deref().ok_or_else(|| {
+            sesstree::Error::Usage(
+                "no session file: give -f FILE or set SESSTREE_FILE".to_string(),
+            )
+            .into()
+        })
+    }
+
+    /// Loads the session for a reading command: prints its warnings, applies `--strict`, and
+    /// refuses a file without a header. An empty file loads as an empty session.
+    pub fn load(&self) -> anyhow::Result<Session> {
+        let path = self.file()?;
+        let session = Session::load(path)?;
+        self.report(&session)?;
+        if !session.is_empty() {
+            session.require_header()?;
+        }
+        Ok(session)
+    }
+
+    /// Prints a session's load warnings, or fails on the first with `--strict`.
+    pub fn report(&self, session: &Session) -> anyhow::Result<()> {
+        if self.strict {
+            session.strict()?;
+        }
+        for d in &session.diagnostics {
+            ui::warn_line(&session.path, d.line, &d.message);
+        }
+        Ok(())
+    }
+}
+
+/// Writes to stdout through one buffered lock; a closed pipe surfaces as an error that the
+/// exit mapping turns into success.
+pub fn stdout() -> std::io::BufWriter<std::io::StdoutLock<'static>> {
+    std::io::BufWriter::new(std::io::stdout().lock())
+}
+
+/// Runs the parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    let ctx = Ctx {
+        file: cli.file,
+        json: cli.json,
+        strict: cli.strict,
+        style: Style::resolve(if cli.json { ColorChoice::Never } else { cli.color }),
+    };
+    commands::run(&ctx, cli.command)
+}
+
+/// Writes one JSON value as a line.
+pub fn write_json_line(out: &mut impl Write, value: &serde_json::Value) -> anyhow::Result<()> {
+    serde_json::to_writer(&mut *out, value).context("writing JSON")?;
+    out.write_all(b"\n")?;
+    Ok(())
+}

@@ -1,0 +1,90 @@
+//! Terminal concerns, decided once per run: colour, width, and how warnings are printed.
+
+use std::io::IsTerminal;
+
+use owo_colors::OwoColorize;
+use sesstree::text::sanitize_for_terminal;
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when stdout is a terminal and NO_COLOR is not set.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// What a piece of output is, so it can be coloured consistently.
+#[derive(Debug, Clone, Copy)]
+pub enum Role {
+    /// An entry id.
+    Id,
+    /// An entry type.
+    Kind,
+    /// A timestamp.
+    Time,
+    /// A `[label]`.
+    Label,
+    /// The `← active` marker and the active-path bullet.
+    Active,
+    /// Tree connectors and other structure.
+    Dim,
+}
+
+/// How text output looks: decided once, passed to every renderer.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    /// Whether to emit ANSI colours.
+    pub color: bool,
+}
+
+impl Style {
+    /// Resolves `--color` against the environment: the flag, then NO_COLOR, then
+    /// CLICOLOR_FORCE / FORCE_COLOR, then `TERM=dumb`, then whether stdout is a terminal.
+    pub fn resolve(choice: ColorChoice) -> Style {
+        let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
+        let color = match choice {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                if set("NO_COLOR") {
+                    false
+                } else if set("CLICOLOR_FORCE") || set("FORCE_COLOR") {
+                    true
+                } else if std::env::var_os("TERM").is_some_and(|t| t == "dumb") {
+                    false
+                } else {
+                    std::io::stdout().is_terminal()
+                }
+            }
+        };
+        Style { color }
+    }
+
+    /// Paints already-sanitized text in the colour of its role.
+    pub fn paint(&self, text: &str, role: Role) -> String {
+        if !self.color {
+            return text.to_string();
+        }
+        match role {
+            Role::Id => text.yellow().to_string(),
+            Role::Kind => text.cyan().to_string(),
+            Role::Time => text.dimmed().to_string(),
+            Role::Label => text.green().to_string(),
+            Role::Active => text.bright_green().bold().to_string(),
+            Role::Dim => text.dimmed().to_string(),
+        }
+    }
+}
+
+/// The width to fit tree rows into: `COLUMNS`, else the terminal's when stdout is one.
+pub fn width() -> Option<usize> {
+    std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).filter(|&w| w > 0)
+}
+
+/// Prints a warning about a line of a file, as `FILE:LINE: warning: MESSAGE`.
+pub fn warn_line(path: &std::path::Path, line: u64, message: &str) {
+    eprintln!("{}:{line}: warning: {}", path.display(), sanitize_for_terminal(message));
+}

@@ -1,0 +1,225 @@
+//! Counts over one session: entries by type, tree shape, labels, name, and the usage totals
+//! of FORMAT §12 for the whole file and for the active path.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use crate::error::Result;
+use crate::session::Session;
+
+/// Token and cost totals (FORMAT §12). Numbers are `f64` as in the agents (JavaScript numbers).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Usage {
+    /// Input tokens.
+    pub input: f64,
+    /// Output tokens.
+    pub output: f64,
+    /// Cache-read tokens.
+    pub cache_read: f64,
+    /// Cache-write tokens.
+    pub cache_write: f64,
+    /// Total tokens.
+    pub total_tokens: f64,
+    /// Orchestration input tokens.
+    pub orchestration_input: f64,
+    /// Orchestration output tokens.
+    pub orchestration_output: f64,
+    /// Orchestration cache-read tokens.
+    pub orchestration_cache_read: f64,
+    /// Premium requests (fractions allowed).
+    pub premium_requests: f64,
+    /// Billed cost, `cost.total` summed.
+    pub cost: f64,
+    /// Cost of subagents (task tool results).
+    pub subagent_cost: f64,
+}
+
+fn num(v: Option<&Value>) -> f64 {
+    v.and_then(Value::as_f64).filter(|f| f.is_finite()).unwrap_or(0.0)
+}
+
+impl Usage {
+    /// Adds the usage an entry contributes, if any: `model_usage.usage`, an assistant
+    /// message's `usage`, a `task` tool result's `details.usage` (also counted as subagent
+    /// cost).
+    pub fn add_entry(&mut self, entry: &Value) {
+        match entry.get("type").and_then(Value::as_str) {
+            Some("model_usage") => {
+                if let Some(u) = entry.get("usage") {
+                    self.add(u);
+                }
+            }
+            Some("message") => {
+                let Some(m) = entry.get("message") else { return };
+                match m.get("role").and_then(Value::as_str) {
+                    Some("assistant") => {
+                        if let Some(u) = m.get("usage") {
+                            self.add(u);
+                        }
+                    }
+                    Some("toolResult") if m.get("toolName").and_then(Value::as_str) == Some("task") => {
+                        if let Some(u) = m.get("details").and_then(|d| d.get("usage"))
+                            && u.is_object()
+                        {
+                            self.add(u);
+                            self.subagent_cost += num(u.get("cost").and_then(|c| c.get("total")));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Adds one usage object; missing fields count as 0.
+    pub fn add(&mut self, u: &Value) {
+        if !u.is_object() {
+            return;
+        }
+        self.input += num(u.get("input"));
+        self.output += num(u.get("output"));
+        self.cache_read += num(u.get("cacheRead"));
+        self.cache_write += num(u.get("cacheWrite"));
+        self.total_tokens += num(u.get("totalTokens"));
+        let orch = u.get("orchestration");
+        self.orchestration_input += num(orch.and_then(|o| o.get("input")));
+        self.orchestration_output += num(orch.and_then(|o| o.get("output")));
+        self.orchestration_cache_read += num(orch.and_then(|o| o.get("cacheRead")));
+        self.premium_requests += num(u.get("premiumRequests"));
+        self.cost += num(u.get("cost").and_then(|c| c.get("total")));
+    }
+
+    /// The totals as a camelCase JSON object.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "input": int_or_float(self.input),
+            "output": int_or_float(self.output),
+            "cacheRead": int_or_float(self.cache_read),
+            "cacheWrite": int_or_float(self.cache_write),
+            "totalTokens": int_or_float(self.total_tokens),
+            "orchestrationInput": int_or_float(self.orchestration_input),
+            "orchestrationOutput": int_or_float(self.orchestration_output),
+            "orchestrationCacheRead": int_or_float(self.orchestration_cache_read),
+            "premiumRequests": int_or_float(self.premium_requests),
+            "cost": self.cost,
+            "subagentCost": self.subagent_cost,
+        })
+    }
+}
+
+/// A whole number prints without a fraction.
+fn int_or_float(f: f64) -> Value {
+    if f.fract() == 0.0 && f.abs() < 9.0e15 { json!(f as i64) } else { json!(f) }
+}
+
+/// The counts of one session.
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    /// Entries (records after the header).
+    pub entries: usize,
+    /// Entries by type, by name.
+    pub by_type: BTreeMap<String, usize>,
+    /// Entries without a parent.
+    pub roots: usize,
+    /// Entries without children.
+    pub leaves: usize,
+    /// Entries with more than one child.
+    pub branch_points: usize,
+    /// The longest root→leaf path, in entries.
+    pub depth: usize,
+    /// Labels in effect.
+    pub labels: usize,
+    /// The session name.
+    pub name: Option<String>,
+    /// Usage over every entry of the file.
+    pub usage: Usage,
+    /// Usage over the root→leaf path.
+    pub path_usage: Usage,
+    /// Load diagnostics.
+    pub problems: usize,
+}
+
+/// Counts a session. Reads the payloads of messages and `model_usage` entries only.
+pub fn compute(session: &Session) -> Result<Stats> {
+    let n = session.records.len();
+    let mut stats = Stats {
+        entries: n,
+        roots: session.roots().len(),
+        labels: session.labels().len(),
+        name: session.name().map(|(n, _)| n),
+        problems: session.diagnostics.len(),
+        ..Stats::default()
+    };
+    let mut on_path = vec![false; n];
+    if let Some(leaf) = session.leaf() {
+        for i in session.path_to_root(leaf) {
+            on_path[i as usize] = true;
+        }
+    }
+    for (i, r) in session.records.iter().enumerate() {
+        *stats.by_type.entry(r.kind.as_str().to_string()).or_default() += 1;
+        match session.children(i as u32).len() {
+            0 => stats.leaves += 1,
+            1 => {}
+            _ => stats.branch_points += 1,
+        }
+        if matches!(r.kind, crate::format::Kind::Message | crate::format::Kind::ModelUsage) {
+            let value = session.value(i as u32)?;
+            stats.usage.add_entry(&value);
+            if on_path[i] {
+                stats.path_usage.add_entry(&value);
+            }
+        }
+    }
+    // Depth by a breadth-first walk from the roots: parents may come after their children in
+    // the file, so a single forward pass is not enough.
+    let mut level: Vec<u32> = session.roots().to_vec();
+    while !level.is_empty() {
+        stats.depth += 1;
+        level = level.iter().flat_map(|&i| session.children(i).iter().copied()).collect();
+    }
+    Ok(stats)
+}
+
+impl Stats {
+    /// The JSON object printed by `stats --json`.
+    pub fn to_json(&self, file: &str) -> Value {
+        let mut m = Map::new();
+        m.insert("file".into(), file.into());
+        m.insert("name".into(), self.name.clone().map_or(Value::Null, Value::String));
+        m.insert("entries".into(), self.entries.into());
+        m.insert("byType".into(), json!(self.by_type));
+        m.insert("roots".into(), self.roots.into());
+        m.insert("leaves".into(), self.leaves.into());
+        m.insert("branchPoints".into(), self.branch_points.into());
+        m.insert("depth".into(), self.depth.into());
+        m.insert("labels".into(), self.labels.into());
+        m.insert("problems".into(), self.problems.into());
+        m.insert("usage".into(), self.usage.to_json());
+        m.insert("pathUsage".into(), self.path_usage.to_json());
+        Value::Object(m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usage_rules() {
+        let mut u = Usage::default();
+        u.add_entry(&json!({"type":"message","message":{"role":"assistant","usage":{"input":10,"output":2,"cacheRead":1,"cacheWrite":0,"totalTokens":13,"cost":{"total":0.5}}}}));
+        u.add_entry(&json!({"type":"model_usage","usage":{"input":1,"premiumRequests":0.5,"orchestration":{"input":4},"cost":{"total":0.25}}}));
+        u.add_entry(&json!({"type":"message","message":{"role":"toolResult","toolName":"task","details":{"usage":{"input":3,"cost":{"total":1.0}}}}}));
+        u.add_entry(&json!({"type":"message","message":{"role":"toolResult","toolName":"read","details":{"usage":{"input":100}}}}));
+        u.add_entry(&json!({"type":"message","message":{"role":"user","usage":{"input":100}}}));
+        assert_eq!(u.input, 14.0);
+        assert_eq!(u.premium_requests, 0.5);
+        assert_eq!(u.orchestration_input, 4.0);
+        assert_eq!(u.cost, 1.75);
+        assert_eq!(u.subagent_cost, 1.0);
+        assert_eq!(u.to_json()["input"], json!(14));
+    }
+}

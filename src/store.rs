@@ -1,0 +1,315 @@
+//! The only code that writes session files (SPEC §7).
+//!
+//! Appends take an exclusive advisory lock, load and check the file under it, and write all new
+//! lines with one `write` on an append handle, then `fsync`. The agents themselves do not lock,
+//! so the file's length and identity are checked again just before writing: if anything was
+//! appended meanwhile, nothing is written and the command fails with a conflict. A write that
+//! fails half-way is cut back to the old length, so a failed command leaves the file byte for
+//! byte as it was. New and rewritten files go to a temporary file in the same directory, are
+//! synced, and are renamed into place.
+
+use std::fs::{File, OpenOptions, Permissions};
+use std::io::{Seek, SeekFrom, Write};
+use std::os::unix::fs::{FileExt, MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::error::{Error, Result};
+use crate::format::MAX_VERSION;
+use crate::session::Session;
+
+/// An exclusive advisory lock on a session file, held until dropped.
+#[derive(Debug)]
+pub struct Locked {
+    file: File,
+    path: PathBuf,
+}
+
+/// Locks `path` for writing, waiting up to `timeout` for another sesstree to finish.
+pub fn lock(path: &Path, timeout: Duration) -> Result<Locked> {
+    if path.as_os_str() == "-" {
+        return Err(Error::Usage("this command writes the file; it cannot read standard input".into()));
+    }
+    let file = OpenOptions::new().read(true).append(true).open(path).map_err(|e| Error::io(path, e))?;
+    let start = Instant::now();
+    loop {
+        match file.try_lock() {
+            Ok(()) => break,
+            Err(std::fs::TryLockError::WouldBlock) => {
+                if start.elapsed() >= timeout {
+                    return Err(Error::Conflict(format!(
+                        "{}: another process holds the lock (waited {:.1} s)",
+                        path.display(),
+                        timeout.as_secs_f64()
+                    )));
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(path, e)),
+        }
+    }
+    Ok(Locked { file, path: path.to_path_buf() })
+}
+
+/// Refuses what no writer may build on: an empty file, no header, a version too new, a
+/// version-1 file (whose ids exist only in memory until `migrate` writes them).
+pub fn check_writable(session: &Session) -> Result<()> {
+    if session.is_empty() {
+        return Err(Error::Empty { path: session.path.clone() });
+    }
+    let header = session.require_header()?;
+    if header.version > MAX_VERSION {
+        return Err(Error::TooNew { path: session.path.clone(), version: header.version });
+    }
+    if session.is_v1() {
+        return Err(Error::NeedsMigration { path: session.path.clone() });
+    }
+    Ok(())
+}
+
+impl Locked {
+    /// The locked path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Loads the session under the lock and checks that it may be written to.
+    pub fn load(&self) -> Result<Session> {
+        let session = Session::load(&self.path)?;
+        check_writable(&session)?;
+        Ok(session)
+    }
+
+    /// Fails with a conflict when the file is no longer what `session` was loaded from: it
+    /// grew or shrank, or the path now names another file.
+    fn check_fresh(&self, session: &Session) -> Result<()> {
+        let meta = self.file.metadata().map_err(|e| Error::io(&self.path, e))?;
+        let now = std::fs::metadata(&self.path).map_err(|e| Error::io(&self.path, e))?;
+        if meta.len() != session.file_len || meta.ino() != now.ino() || meta.dev() != now.dev() {
+            return Err(Error::Conflict(format!(
+                "{}: the file changed while sesstree was working; nothing was written (run the command again)",
+                self.path.display()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Appends complete lines (each without its newline) in one write, then syncs. A torn last
+    /// line gets a newline first so no entry is glued to it.
+    pub fn append(&self, session: &Session, lines: &[Vec<u8>]) -> Result<()> {
+        self.check_fresh(session)?;
+        let mut buf = Vec::new();
+        if !session.ends_with_newline && session.file_len > 0 {
+            buf.push(b'\n');
+        }
+        for line in lines {
+            buf.extend_from_slice(line);
+            buf.push(b'\n');
+        }
+        let old_len = session.file_len;
+        let result = (&self.file).write_all(&buf).and_then(|()| self.file.sync_data());
+        if let Err(e) = result {
+            // Leave the file as it was: cut off whatever part of the write landed.
+            let _ = self.file.set_len(old_len);
+            let _ = self.file.sync_data();
+            return Err(Error::io(&self.path, e));
+        }
+        Ok(())
+    }
+
+    /// Appends lines, then overwrites `bytes` at `offset` in place (the 256-byte title slot),
+    /// then syncs. The slot keeps its size, so no other byte moves.
+    pub fn append_and_patch(
+        &self,
+        session: &Session,
+        lines: &[Vec<u8>],
+        offset: u64,
+        bytes: &[u8],
+    ) -> Result<()> {
+        let old = session.read_range(offset, bytes.len() as u64)?;
+        self.append(session, lines)?;
+        let patch = |data: &[u8]| {
+            // A separate handle: writes on an append handle always go to the end.
+            let f = OpenOptions::new().write(true).open(&self.path)?;
+            f.write_all_at(data, offset)?;
+            f.sync_data()
+        };
+        if let Err(e) = patch(bytes) {
+            let _ = patch(&old);
+            let _ = self.file.set_len(session.file_len);
+            return Err(Error::io(&self.path, e));
+        }
+        Ok(())
+    }
+
+    /// Replaces the whole file with new contents, atomically (temporary file, sync, rename),
+    /// keeping its permissions. Used when bytes must move (a title slot added in front).
+    pub fn replace(&self, session: &Session, contents: &[u8]) -> Result<()> {
+        self.check_fresh(session)?;
+        let perms = self.file.metadata().map_err(|e| Error::io(&self.path, e))?.permissions();
+        let tmp = temp_in(&self.path, contents, Some(perms))?;
+        tmp.persist(&self.path).map_err(|e| Error::io(&self.path, e.error))?;
+        sync_dir(&self.path);
+        Ok(())
+    }
+}
+
+/// Writes a new file atomically: a temporary file in the same directory, synced, renamed into
+/// place. An existing target is refused (conflict) unless `force`; a symlink or a directory is
+/// always refused. `like` gives the permissions to copy (never wider than the source's).
+pub fn write_new(path: &Path, contents: &[u8], like: Option<&Path>, force: bool) -> Result<()> {
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        if meta.is_dir() {
+            return Err(Error::Usage(format!("{}: is a directory", path.display())));
+        }
+        if meta.file_type().is_symlink() {
+            return Err(Error::Usage(format!(
+                "{}: is a symbolic link; give the real path",
+                path.display()
+            )));
+        }
+        if !force {
+            return Err(Error::Conflict(format!(
+                "{}: already exists (use --force to overwrite)",
+                path.display()
+            )));
+        }
+    }
+    let perms = match like {
+        Some(src) => {
+            let mode = std::fs::metadata(src).map_err(|e| Error::io(src, e))?.permissions().mode();
+            Some(Permissions::from_mode(mode & 0o666))
+        }
+        None => None,
+    };
+    let tmp = temp_in(path, contents, perms)?;
+    if force {
+        tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    } else {
+        tmp.persist_noclobber(path).map_err(|e| {
+            if e.error.kind() == std::io::ErrorKind::AlreadyExists {
+                Error::Conflict(format!("{}: already exists (use --force to overwrite)", path.display()))
+            } else {
+                Error::io(path, e.error)
+            }
+        })?;
+    }
+    sync_dir(path);
+    Ok(())
+}
+
+/// A synced temporary file next to `path` holding `contents`.
+fn temp_in(path: &Path, contents: &[u8], perms: Option<Permissions>) -> Result<tempfile::NamedTempFile> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".sesstree-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(dir, e))?;
+    let io = |e| Error::io(path, e);
+    if let Some(p) = perms {
+        tmp.as_file().set_permissions(p).map_err(io)?;
+    }
+    tmp.write_all(contents).map_err(io)?;
+    tmp.as_file().sync_all().map_err(io)?;
+    tmp.as_file_mut().seek(SeekFrom::Start(0)).map_err(io)?;
+    Ok(tmp)
+}
+
+/// Syncs the directory so a rename survives a crash; best effort.
+fn sync_dir(path: &Path) {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+        && let Ok(d) = File::open(dir)
+    {
+        let _ = d.sync_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: &str = r#"{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}"#;
+
+    #[test]
+    fn append_adds_lines_and_steps_over_a_torn_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, format!("{HEADER}\n{{\"type\":\"mess")).unwrap();
+        let locked = lock(&path, Duration::from_secs(1)).unwrap();
+        let session = locked.load().unwrap();
+        locked.append(&session, &[b"{\"a\":1}".to_vec()]).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text, format!("{HEADER}\n{{\"type\":\"mess\n{{\"a\":1}}\n"));
+    }
+
+    #[test]
+    fn a_changed_file_is_a_conflict_and_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, format!("{HEADER}\n")).unwrap();
+        let locked = lock(&path, Duration::from_secs(1)).unwrap();
+        let session = locked.load().unwrap();
+        std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(b"{}\n").unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let err = locked.append(&session, &[b"{}".to_vec()]).unwrap_err();
+        assert!(matches!(err, Error::Conflict(_)));
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+    }
+
+    #[test]
+    fn the_lock_is_exclusive() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, format!("{HEADER}\n")).unwrap();
+        let _held = lock(&path, Duration::from_secs(1)).unwrap();
+        let err = lock(&path, Duration::from_millis(20)).unwrap_err();
+        assert!(matches!(err, Error::Conflict(_)));
+    }
+
+    #[test]
+    fn writers_refuse_what_they_cannot_build_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let cases = [
+            ("", "Empty"),
+            ("{\"type\":\"message\",\"id\":\"a\"}\n", "NoHeader"),
+            ("{\"type\":\"session\",\"version\":9,\"id\":\"s\"}\n", "TooNew"),
+            ("{\"type\":\"session\",\"id\":\"s\"}\n", "NeedsMigration"),
+        ];
+        for (text, want) in cases {
+            let path = dir.path().join("c.jsonl");
+            std::fs::write(&path, text).unwrap();
+            let err = lock(&path, Duration::from_secs(1)).unwrap().load().unwrap_err();
+            assert!(format!("{err:?}").starts_with(want), "{want}: {err:?}");
+        }
+    }
+
+    #[test]
+    fn write_new_never_clobbers_unless_forced() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("n.jsonl");
+        write_new(&path, b"one\n", None, false).unwrap();
+        assert!(matches!(write_new(&path, b"two\n", None, false), Err(Error::Conflict(_))));
+        assert_eq!(std::fs::read(&path).unwrap(), b"one\n");
+        write_new(&path, b"two\n", None, true).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"two\n");
+        assert!(matches!(write_new(dir.path(), b"x", None, true), Err(Error::Usage(_))));
+        let link = dir.path().join("link.jsonl");
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        assert!(matches!(write_new(&link, b"x", None, true), Err(Error::Usage(_))));
+    }
+
+    #[test]
+    fn new_files_copy_the_source_permissions() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = dir.path().join("src.jsonl");
+        std::fs::write(&src, b"x").unwrap();
+        std::fs::set_permissions(&src, Permissions::from_mode(0o640)).unwrap();
+        let dst = dir.path().join("dst.jsonl");
+        write_new(&dst, b"y", Some(&src), false).unwrap();
+        assert_eq!(std::fs::metadata(&dst).unwrap().permissions().mode() & 0o777, 0o640);
+    }
+}

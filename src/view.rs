@@ -1,0 +1,98 @@
+//! What a command shows of one entry: its envelope fields plus the one-line text and search
+//! text of FORMAT §9.3–§9.4, computed from the parsed payload. Built for the entries a command
+//! shows and dropped right after, so payloads never pile up in memory.
+
+use serde_json::{Map, Value};
+
+use crate::error::Result;
+use crate::session::Session;
+use crate::text::{FilterMode, ToolCalls, one_line, search_text, shows};
+
+/// One entry as commands print it.
+#[derive(Debug, Clone)]
+pub struct EntryView {
+    /// The record index.
+    pub idx: u32,
+    /// The parsed line.
+    pub value: Value,
+    /// The label in effect, as display text.
+    pub label: Option<String>,
+    /// The label in effect, as the JSON value it was written as.
+    pub label_value: Option<Value>,
+    /// The one-line text.
+    pub text: String,
+}
+
+/// Reads entries one after another, in an order where tool calls come before their results,
+/// and keeps what is needed to render results (`ToolCalls`).
+pub struct Viewer<'s> {
+    session: &'s Session,
+    tools: ToolCalls,
+    labels: std::collections::HashMap<u32, (String, Value)>,
+}
+
+impl<'s> Viewer<'s> {
+    /// A viewer over a session.
+    pub fn new(session: &'s Session, home: Option<&str>) -> Viewer<'s> {
+        let labels = session
+            .labels()
+            .iter()
+            .filter_map(|(t, raw)| {
+                let idx = session.lookup(t)?;
+                let value: Value = serde_json::from_str(raw).ok()?;
+                let text = crate::session::label_text(raw);
+                Some((idx, (text, value)))
+            })
+            .collect();
+        Viewer { session, tools: ToolCalls::new(home), labels }
+    }
+
+    /// Reads one entry and records its tool calls for later results.
+    pub fn view(&mut self, idx: u32) -> Result<EntryView> {
+        let value = self.session.value(idx)?;
+        self.tools.add(&value);
+        let (label, label_value) = match self.labels.get(&idx) {
+            Some((t, v)) => (Some(t.clone()), Some(v.clone())),
+            None => (None, None),
+        };
+        let text = one_line(&value, &self.tools);
+        Ok(EntryView { idx, value, label, label_value, text })
+    }
+
+    /// Whether the entry passes a filter mode, with `leaf` as the leaf (FORMAT §9.2).
+    pub fn shows(&self, view: &EntryView, mode: FilterMode, leaf: Option<u32>) -> bool {
+        shows(mode, &view.value, leaf == Some(view.idx), view.label.is_some())
+    }
+
+    /// The text `--search` matches against (FORMAT §9.4).
+    pub fn search_text(&self, view: &EntryView) -> String {
+        search_text(&view.value, view.label.as_deref(), &self.tools)
+    }
+}
+
+impl EntryView {
+    /// The `--json` object of SPEC §5 for `log` and `tree`.
+    pub fn to_json(
+        &self,
+        session: &Session,
+        depth: u32,
+        on_active_path: bool,
+        is_leaf: bool,
+    ) -> Value {
+        let r = session.record(self.idx);
+        let mut m = Map::new();
+        m.insert("id".into(), r.id.as_ref().map_or(Value::Null, |i| i.to_value()));
+        m.insert(
+            "parentId".into(),
+            r.parent_id.as_ref().map_or(Value::Null, |i| i.to_value()),
+        );
+        m.insert("type".into(), self.value.get("type").cloned().unwrap_or(Value::Null));
+        m.insert("timestamp".into(), self.value.get("timestamp").cloned().unwrap_or(Value::Null));
+        m.insert("label".into(), self.label_value.clone().unwrap_or(Value::Null));
+        m.insert("text".into(), Value::String(self.text.clone()));
+        m.insert("depth".into(), depth.into());
+        m.insert("onActivePath".into(), on_active_path.into());
+        m.insert("isLeaf".into(), is_leaf.into());
+        Value::Object(m)
+    }
+}
