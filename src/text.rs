@@ -1,0 +1,1581 @@
+//! How one entry reads as text: its one-line row (FORMAT §9.3), its searchable text and the two
+//! matchers (§9.4), the filter modes (§9.2), and escaping for the terminal.
+//!
+//! Everything here works on an entry's parsed JSON object (the whole line) and never fails:
+//! `log` and `tree` show damaged files too, so a missing or ill-typed field yields a plain
+//! fallback text instead of an error. Nothing here prints or reads the environment; the home
+//! directory used to shorten paths is handed in through [`ToolCalls::with_home`].
+//!
+//! Transcript text comes back as written, apart from the folding of line breaks and tabs that
+//! makes a row one line. Callers writing text to a terminal pass it through
+//! [`sanitize_for_terminal`] last, so `--json` keeps the exact text.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use crate::format::Kind;
+
+/// How much message text a row or a search sees, in characters (FORMAT §9.3, §9.4).
+const TEXT_LIMIT: usize = 200;
+/// How much of an assistant's error text a row shows, in characters.
+const ERROR_LIMIT: usize = 80;
+/// How much of a `bash` tool call's command a tool-result row shows, in characters.
+const BASH_LIMIT: usize = 50;
+/// How much of another tool call's JSON arguments a tool-result row shows, in characters.
+const ARGS_LIMIT: usize = 40;
+
+// ---------------------------------------------------------------------------------------------
+// Tool calls
+
+/// One tool call made by an assistant: the tool's name and its arguments as written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCall {
+    /// The tool's name (`read`, `bash`, …); empty when the block has none.
+    pub name: String,
+    /// The call's arguments, normally an object; an empty object when the block has none.
+    pub arguments: Value,
+}
+
+/// The tool calls of a session by `toolCallId`, plus the home directory that tool-result rows
+/// shorten to `~`.
+///
+/// A `toolResult` row shows the call it answers (`[read: ~/src/main.rs:10-19]`), and that call
+/// lives in an earlier assistant message, so callers [`add`](ToolCalls::add) every assistant
+/// message they can reach before rendering results. The agent's selector collects the calls of
+/// the whole tree; for `log`, the path from the root is enough, since a result always follows
+/// its call.
+#[derive(Debug, Clone, Default)]
+pub struct ToolCalls {
+    calls: HashMap<String, ToolCall>,
+    home: Option<String>,
+}
+
+impl ToolCalls {
+    /// No calls yet, shortening paths under `home` to `~`.
+    ///
+    /// Trailing slashes are ignored. An empty home or `/` shortens nothing: every absolute
+    /// path starts with `/`, and `~etc/passwd` would read worse than the path itself.
+    pub fn with_home(home: impl Into<String>) -> Self {
+        let mut home: String = home.into();
+        while home.len() > 1 && home.ends_with('/') {
+            home.pop();
+        }
+        let home = (!home.is_empty() && home != "/").then_some(home);
+        ToolCalls { calls: HashMap::new(), home }
+    }
+
+    /// The home directory paths are shortened under, if any.
+    pub fn home(&self) -> Option<&str> {
+        self.home.as_deref()
+    }
+
+    /// Records the `toolCall` blocks of an assistant `message` entry; any other entry is
+    /// ignored. A later call with the same id replaces an earlier one, as in the agent.
+    pub fn add(&mut self, entry: &Value) {
+        if entry_type(entry) != Some("message") {
+            return;
+        }
+        let Some(message) = entry.get("message") else { return };
+        if str_field(message, "role") != Some("assistant") {
+            return;
+        }
+        let Some(blocks) = message.get("content").and_then(Value::as_array) else { return };
+        for block in blocks {
+            if str_field(block, "type") != Some("toolCall") {
+                continue;
+            }
+            // A call without a string id can never be matched by a result.
+            let Some(id) = str_field(block, "id") else { continue };
+            let call = ToolCall {
+                name: str_field(block, "name").unwrap_or_default().to_owned(),
+                arguments: block
+                    .get("arguments")
+                    .cloned()
+                    .unwrap_or_else(|| Value::Object(Default::default())),
+            };
+            self.calls.insert(id.to_owned(), call);
+        }
+    }
+
+    /// The call with this `toolCallId`.
+    pub fn get(&self, tool_call_id: &str) -> Option<&ToolCall> {
+        self.calls.get(tool_call_id)
+    }
+
+    /// How many calls are recorded.
+    pub fn len(&self) -> usize {
+        self.calls.len()
+    }
+
+    /// Whether no call is recorded.
+    pub fn is_empty(&self) -> bool {
+        self.calls.is_empty()
+    }
+
+    /// The call behind a `toolResult` message, as its row shows it.
+    fn describe_result(&self, message: &Value) -> Option<String> {
+        let call = self.get(str_field(message, "toolCallId")?)?;
+        Some(self.describe_call(call))
+    }
+
+    /// A tool call as a tool-result row shows it (FORMAT §9.3).
+    fn describe_call(&self, call: &ToolCall) -> String {
+        let args = &call.arguments;
+        match call.name.as_str() {
+            "read" => {
+                let mut shown = self.shorten(file_path_arg(args)).into_owned();
+                // A range shows only when the call asked for one; the agent numbers lines
+                // from 1, and `limit` lines from `offset` end at `offset + limit - 1`.
+                let offset = args.get("offset").and_then(Value::as_f64);
+                let limit = args.get("limit").and_then(Value::as_f64);
+                if offset.is_some() || limit.is_some() {
+                    let start = offset.unwrap_or(1.0);
+                    let _ = write!(shown, ":{}", js_number(start));
+                    // A zero or negative limit names no line, so no end is shown.
+                    if let Some(limit) = limit.filter(|l| *l >= 1.0) {
+                        let _ = write!(shown, "-{}", js_number(start + limit - 1.0));
+                    }
+                }
+                format!("[read: {shown}]")
+            }
+            "write" => format!("[write: {}]", self.shorten(file_path_arg(args))),
+            "edit" => format!("[edit: {}]", self.shorten(file_path_arg(args))),
+            "bash" => {
+                let command = one_row(str_field(args, "command").unwrap_or_default());
+                let (head, cut) = truncated(&command, BASH_LIMIT);
+                format!("[bash: {head}{}]", if cut { "..." } else { "" })
+            }
+            "grep" => {
+                let pattern = str_field(args, "pattern").unwrap_or_default();
+                // The agent's grep takes `paths` (one or many) and older calls `path`.
+                let paths = match args.get("paths") {
+                    Some(v @ (Value::String(_) | Value::Array(_))) => path_list(v),
+                    _ => args.get("path").map(path_list).unwrap_or_default(),
+                };
+                format!("[grep: /{pattern}/ in {}]", self.scope(&paths))
+            }
+            "glob" => {
+                let paths = match args.get("path") {
+                    Some(v @ Value::String(_)) => path_list(v),
+                    _ => args.get("paths").map(path_list).unwrap_or_default(),
+                };
+                format!("[glob: {}]", self.scope(&paths))
+            }
+            "ls" => {
+                let path = str_field(args, "path").filter(|p| !p.is_empty()).unwrap_or(".");
+                format!("[ls: {}]", self.shorten(path))
+            }
+            name => {
+                let name = if name.is_empty() { "tool" } else { name };
+                // serde_json writes object keys sorted (we do not enable `preserve_order`), so
+                // keys may appear in another order than the agent, which keeps the call's.
+                let json = serde_json::to_string(args).unwrap_or_default();
+                let (head, cut) = truncated(&json, ARGS_LIMIT);
+                format!("[{name}: {head}{}]", if cut { "..." } else { "" })
+            }
+        }
+    }
+
+    /// A list of search paths, each shortened, or `.` for none.
+    fn scope(&self, paths: &[String]) -> String {
+        if paths.is_empty() {
+            return ".".to_owned();
+        }
+        let shortened: Vec<Cow<'_, str>> = paths.iter().map(|p| self.shorten(p)).collect();
+        shortened.join(", ")
+    }
+
+    /// `path` with the home directory replaced by `~`. Only whole path components match, so
+    /// home `/home/al` leaves `/home/alice` alone.
+    fn shorten<'p>(&self, path: &'p str) -> Cow<'p, str> {
+        let Some(home) = self.home.as_deref() else { return Cow::Borrowed(path) };
+        match path.strip_prefix(home) {
+            Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+                Cow::Owned(format!("~{rest}"))
+            }
+            _ => Cow::Borrowed(path),
+        }
+    }
+}
+
+/// The file a `read`/`write`/`edit` call names: `path`, else the older `file_path`.
+fn file_path_arg(args: &Value) -> &str {
+    str_field(args, "path")
+        .filter(|p| !p.is_empty())
+        .or_else(|| str_field(args, "file_path"))
+        .unwrap_or_default()
+}
+
+/// Search paths given as a string, a JSON array encoded in a string (models send
+/// `"[\"a\",\"b\"]"` now and then), or an array of strings. Empty entries are dropped.
+fn path_list(value: &Value) -> Vec<String> {
+    let list = match value {
+        Value::String(s) => {
+            let trimmed = s.trim();
+            let encoded = (trimmed.starts_with('[') && trimmed.ends_with(']'))
+                .then(|| serde_json::from_str::<Vec<String>>(trimmed).ok())
+                .flatten();
+            encoded.unwrap_or_else(|| vec![s.clone()])
+        }
+        Value::Array(items) => items.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect(),
+        _ => Vec::new(),
+    };
+    list.into_iter().filter(|p| !p.is_empty()).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// One-line text
+
+/// The text for records that are not objects or have no string `type`. They are kept and shown
+/// (SPEC §1), and nothing else about them is known.
+pub const RECORD_TEXT: &str = "[record]";
+
+/// The one-line text of an entry, as the agent's tree selector shows it (FORMAT §9.3).
+///
+/// Line breaks and tabs become spaces and the result is trimmed, so it is always one line.
+/// Message text is cut at 200 characters; `custom_message` and `branch_summary` text is not
+/// cut. Records that are not objects or have no string `type` read [`RECORD_TEXT`]. The text is
+/// not escaped for a terminal: see [`sanitize_for_terminal`].
+pub fn one_line(entry: &Value, tools: &ToolCalls) -> String {
+    let Some(kind) = entry_type(entry) else { return RECORD_TEXT.to_owned() };
+    let text = match kind {
+        "message" => message_line(entry.get("message").unwrap_or(&Value::Null), tools),
+        "custom_message" => custom_message_line(entry),
+        "compaction" => match entry.get("tokensBefore").and_then(Value::as_f64) {
+            Some(tokens) => {
+                format!("[compaction: {}k tokens]", js_number(js_round(tokens / 1000.0)))
+            }
+            // Without a count there is nothing to round; the kind alone is still true.
+            None => "[compaction]".to_owned(),
+        },
+        "branch_summary" => {
+            format!(
+                "[branch summary]: {}",
+                one_row(str_field(entry, "summary").unwrap_or_default())
+            )
+        }
+        "model_change" => format!("[model: {}]", model_name(entry)),
+        "model_usage" => {
+            let field = |key: &str| one_row(str_field(entry, key).unwrap_or_default());
+            let role = field("role");
+            let role = if role.is_empty() { String::new() } else { format!("{role} ") };
+            format!(
+                "[model usage: {} {role}{}/{}]",
+                field("purpose"),
+                field("provider"),
+                field("model")
+            )
+        }
+        "thinking_level_change" => format!("[thinking: {}]", thinking_level(entry)),
+        "custom" => format!("[custom: {}]", str_field(entry, "customType").unwrap_or_default()),
+        "label" => format!("[label: {}]", label_value(entry).unwrap_or("(cleared)")),
+        "service_tier_change" => {
+            let tiers = service_tiers(entry);
+            if tiers.is_empty() {
+                "[service tier: (default)]".to_owned()
+            } else {
+                let pairs: Vec<String> = tiers
+                    .iter()
+                    .map(|(family, tier)| match family {
+                        Some(family) => format!("{family}:{tier}"),
+                        None => tier.clone(),
+                    })
+                    .collect();
+                format!("[service tier: {}]", pairs.join(" "))
+            }
+        }
+        "title_change" => {
+            format!("[title: {}]", one_row(str_field(entry, "title").unwrap_or_default()))
+        }
+        "mode_change" => format!("[mode: {}]", str_field(entry, "mode").unwrap_or_default()),
+        "credential_pin" => {
+            format!("[credential pin: {}]", str_field(entry, "provider").unwrap_or_default())
+        }
+        "archive" => {
+            let target = id_text(entry.get("targetId"));
+            if entry.get("archived").and_then(Value::as_bool).unwrap_or(false) {
+                format!("[archived: {target}]")
+            } else {
+                format!("[restored: {target}]")
+            }
+        }
+        // session_init, reset_boundary, ttsr_injection, pi's session_info, unknown types: a row
+        // that names its kind beats an empty one (pi-mono draws nothing, leaving a bare bullet).
+        other => format!("[{}]", other.replace('_', " ")),
+    };
+    // A last fold, because the fields printed verbatim above (a model name, a custom type) can
+    // hold line breaks too, and a row must stay one line.
+    one_row(&text)
+}
+
+/// The row of a `message` entry, by role.
+fn message_line(message: &Value, tools: &ToolCalls) -> String {
+    let content = message.get("content").unwrap_or(&Value::Null);
+    match str_field(message, "role") {
+        Some("user") => format!("user: {}", short_text(content)),
+        Some("developer") => format!("developer: {}", short_text(content)),
+        Some("assistant") => format!("assistant: {}", assistant_text(message)),
+        Some("toolResult") => tools.describe_result(message).unwrap_or_else(|| {
+            let name = str_field(message, "toolName").filter(|n| !n.is_empty()).unwrap_or("tool");
+            format!("[{name}]")
+        }),
+        Some("bashExecution") => {
+            format!("[bash]: {}", one_row(str_field(message, "command").unwrap_or_default()))
+        }
+        Some(role) => format!("[{role}]"),
+        None => "[message]".to_owned(),
+    }
+}
+
+/// What an assistant row shows after `assistant: `.
+fn assistant_text(message: &Value) -> String {
+    let recovery = message.get("retryRecovery").and_then(|r| str_field(r, "status"));
+    if recovery == Some("recovered") {
+        // A failed attempt that a retry recovered from: the agent shows the retry note instead
+        // of the (partial) text, whitespace collapsed.
+        let note = message.get("retryRecovery").and_then(|r| str_field(r, "note"));
+        let note = note.unwrap_or_default().split_whitespace().collect::<Vec<_>>().join(" ");
+        if note.is_empty() {
+            return "retried".to_owned();
+        }
+        let (head, cut) = truncated(&note, ERROR_LIMIT);
+        return if cut { format!("{}…", cut_chars(head, ERROR_LIMIT - 1)) } else { note };
+    }
+    let text = short_text(message.get("content").unwrap_or(&Value::Null));
+    if !text.is_empty() {
+        return text;
+    }
+    let stop_reason = str_field(message, "stopReason");
+    let error_message = str_field(message, "errorMessage").filter(|e| !e.is_empty());
+    // An attempt superseded by a later retry shows no error: the final attempt carries it.
+    let superseded = recovery == Some("superseded");
+    if stop_reason == Some("aborted") {
+        return "(aborted)".to_owned();
+    }
+    let error = match (stop_reason, error_message) {
+        _ if superseded => None,
+        (Some("error"), message) => Some(message.unwrap_or("Error")),
+        (_, message) => message,
+    };
+    match error {
+        Some(error) => cut_chars(&one_row(error), ERROR_LIMIT).to_owned(),
+        None => "(no content)".to_owned(),
+    }
+}
+
+/// The row of a `custom_message` entry.
+fn custom_message_line(entry: &Value) -> String {
+    let custom_type = str_field(entry, "customType").unwrap_or_default();
+    if custom_type == "advisor" {
+        let (qualifier, notes) = advisor_notes(entry);
+        let notes = one_row(&notes);
+        return if qualifier.is_empty() {
+            format!("advisor: {notes}")
+        } else {
+            format!("advisor ({qualifier}): {notes}")
+        };
+    }
+    let text = message_text(entry.get("content").unwrap_or(&Value::Null));
+    format!("[{custom_type}]: {}", one_row(&strip_system_wrapper(&text)))
+}
+
+/// An advisor message's qualifier (distinct non-default advisor names, then distinct
+/// severities, comma-joined) and its notes joined by spaces, from `details.notes`. The
+/// `content` is the model-facing wrapper and is not shown.
+fn advisor_notes(entry: &Value) -> (String, String) {
+    let notes = entry.get("details").and_then(|d| d.get("notes")).and_then(Value::as_array);
+    let mut texts = Vec::new();
+    let mut advisors: Vec<String> = Vec::new();
+    let mut severities: Vec<String> = Vec::new();
+    for note in notes.into_iter().flatten() {
+        if let Some(text) = str_field(note, "note") {
+            texts.push(text);
+        }
+        if let Some(name) = str_field(note, "advisor").map(one_row)
+            && !name.is_empty()
+            && name != "default"
+            && !advisors.contains(&name)
+        {
+            advisors.push(name);
+        }
+        if let Some(severity) = str_field(note, "severity").map(one_row)
+            && !severity.is_empty()
+            && !severities.contains(&severity)
+        {
+            severities.push(severity);
+        }
+    }
+    advisors.extend(severities);
+    (advisors.join(", "), texts.join(" "))
+}
+
+/// Removes one outer `<system-…>…</system-…>` envelope: the model-facing wrapper some
+/// extensions put around a custom message. Anything else, including system tags nested inside
+/// or a wrapper that does not span the whole text, stays as written.
+fn strip_system_wrapper(content: &str) -> Cow<'_, str> {
+    let trimmed = content.trim();
+    let Some(after_lt) = trimmed.strip_prefix('<') else { return Cow::Borrowed(content) };
+    // The tag name: `system-` and at least one more word character or dash, any case.
+    let name_len = after_lt.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'));
+    let name_len = name_len.unwrap_or(after_lt.len());
+    let name = &after_lt[..name_len];
+    let is_system = name.len() > "system-".len()
+        && name.as_bytes()[.."system-".len()].eq_ignore_ascii_case(b"system-");
+    if !is_system {
+        return Cow::Borrowed(content);
+    }
+    // The opening tag ends at the first `>` outside quotes; a `<` first means it is not a tag.
+    let rest = &after_lt[name_len..];
+    if !rest.starts_with(|c: char| c == '>' || c.is_whitespace()) {
+        return Cow::Borrowed(content);
+    }
+    let mut quote = None;
+    let mut open_end = None;
+    for (i, c) in rest.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '<') => return Cow::Borrowed(content),
+            (None, '>') => {
+                open_end = Some(1 + name_len + i + 1);
+                break;
+            }
+            (None, _) => {}
+        }
+    }
+    let Some(body_start) = open_end else { return Cow::Borrowed(content) };
+    let closing = format!("</{name}>");
+    let Some(close_start) = trimmed.len().checked_sub(closing.len()) else {
+        return Cow::Borrowed(content);
+    };
+    if close_start < body_start
+        || !trimmed.is_char_boundary(close_start)
+        || !trimmed[close_start..].eq_ignore_ascii_case(&closing)
+    {
+        return Cow::Borrowed(content);
+    }
+    Cow::Borrowed(trimmed[body_start..close_start].trim())
+}
+
+/// The model a `model_change` names: oh-my-pi's `provider/id` in `model`, or pi's `modelId`.
+fn model_name(entry: &Value) -> &str {
+    str_field(entry, "model").or_else(|| str_field(entry, "modelId")).unwrap_or_default()
+}
+
+/// The level a `thinking_level_change` sets; `null` or missing means thinking is off.
+fn thinking_level(entry: &Value) -> &str {
+    str_field(entry, "thinkingLevel").unwrap_or("off")
+}
+
+/// The label a `label` entry sets, or `None` when it clears one (missing, `null`, empty, or not
+/// a string: FORMAT §2 says a missing or empty label clears).
+fn label_value(entry: &Value) -> Option<&str> {
+    str_field(entry, "label").filter(|l| !l.is_empty())
+}
+
+/// The `family, tier` pairs a `service_tier_change` sets. `null`, an empty map, or a map of
+/// nulls mean the default tier and give no pairs. Families come in serde_json's (sorted) key
+/// order. A legacy single-string tier, which the agent normalizes on read, comes without a
+/// family.
+fn service_tiers(entry: &Value) -> Vec<(Option<&str>, String)> {
+    match entry.get("serviceTier") {
+        Some(Value::Object(map)) => map
+            .iter()
+            .filter_map(|(family, tier)| match tier {
+                Value::Null => None,
+                Value::String(s) if s.is_empty() => None,
+                Value::String(s) => Some((Some(family.as_str()), s.clone())),
+                other => Some((Some(family.as_str()), other.to_string())),
+            })
+            .collect(),
+        Some(Value::String(tier)) if !tier.is_empty() => vec![(None, tier.clone())],
+        _ => Vec::new(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Search
+
+/// The text a search looks at for an entry (FORMAT §9.4): the resolved label (if any), then
+/// parts that depend on the kind, joined with single spaces.
+///
+/// One addition to the reference: a `toolResult` message also carries the call its row shows
+/// (`[read: src/main.rs]`), so what a row displays can be found by searching for it.
+pub fn search_text(entry: &Value, label: Option<&str>, tools: &ToolCalls) -> String {
+    let mut parts: Vec<Cow<'_, str>> = Vec::new();
+    if let Some(label) = label {
+        parts.push(label.into());
+    }
+    let field = |key: &str| str_field(entry, key).unwrap_or_default();
+    match entry_type(entry) {
+        Some("message") => {
+            let message = entry.get("message").unwrap_or(&Value::Null);
+            let role = str_field(message, "role").unwrap_or_default();
+            parts.push(role.into());
+            if let Some(content) = message.get("content") {
+                parts.push(cut_chars(&message_text(content), TEXT_LIMIT).to_owned().into());
+            }
+            match role {
+                "bashExecution" => {
+                    parts.push(str_field(message, "command").unwrap_or_default().into());
+                }
+                "toolResult" => {
+                    if let Some(call) = tools.describe_result(message) {
+                        parts.push(call.into());
+                    }
+                }
+                _ => {}
+            }
+        }
+        Some("custom_message") => {
+            parts.push(field("customType").into());
+            if field("customType") == "advisor" {
+                let (qualifier, notes) = advisor_notes(entry);
+                parts.push(qualifier.into());
+                parts.push(notes.into());
+            } else {
+                let text = message_text(entry.get("content").unwrap_or(&Value::Null));
+                parts.push(cut_chars(&strip_system_wrapper(&text), TEXT_LIMIT).to_owned().into());
+            }
+        }
+        Some("compaction") => parts.push("compaction".into()),
+        Some("branch_summary") => parts.extend(["branch summary".into(), field("summary").into()]),
+        Some("model_change") => parts.extend(["model".into(), model_name(entry).into()]),
+        Some("model_usage") => {
+            parts.push("model usage".into());
+            for key in ["purpose", "role", "provider", "model"] {
+                parts.push(one_row(field(key)).into());
+            }
+        }
+        Some("thinking_level_change") => {
+            parts.extend(["thinking".into(), thinking_level(entry).into()]);
+        }
+        Some("custom") => parts.extend(["custom".into(), field("customType").into()]),
+        Some("label") => {
+            parts.extend(["label".into(), label_value(entry).unwrap_or_default().into()]);
+        }
+        Some("service_tier_change") => {
+            parts.push("service tier".into());
+            for (family, tier) in service_tiers(entry) {
+                parts.extend(family.map(Cow::from));
+                parts.push(tier.into());
+            }
+        }
+        Some("title_change") => parts.extend(["title".into(), field("title").into()]),
+        Some("mode_change") => parts.extend(["mode".into(), field("mode").into()]),
+        Some("credential_pin") => parts.extend(["credential pin".into(), field("provider").into()]),
+        Some("ttsr_injection") => {
+            parts.push("ttsr injection".into());
+            let rules = entry.get("injectedRules").and_then(Value::as_array);
+            parts.extend(rules.into_iter().flatten().filter_map(Value::as_str).map(Cow::from));
+        }
+        Some("reset_boundary") => parts.push("reset boundary".into()),
+        Some("session_init") => parts.push("session init".into()),
+        Some("archive") => {
+            parts.extend(["archive".into(), id_text(entry.get("targetId")).into()]);
+        }
+        // Unknown kinds and odd records are found by their label only, as in the agent.
+        _ => {}
+    }
+    // Empty parts would only add doubled spaces, which no query token can contain.
+    parts.retain(|p| !p.is_empty());
+    parts.join(" ")
+}
+
+/// Whether every whitespace-separated word of `query` is a case-insensitive subsequence of
+/// `text`: the agent's fuzzy search (`--fuzzy`). An empty query matches everything.
+pub fn fuzzy_match(query: &str, text: &str) -> bool {
+    let text: Vec<char> = text.to_lowercase().chars().collect();
+    query.to_lowercase().split_whitespace().all(|token| {
+        let mut haystack = text.iter();
+        token.chars().all(|wanted| haystack.any(|c| *c == wanted))
+    })
+}
+
+/// Whether every whitespace-separated word of `query` occurs in `text`, ignoring case: plain
+/// `--search` (pi-mono's matching, applied word by word). An empty query matches everything.
+pub fn substring_match(query: &str, text: &str) -> bool {
+    let text = text.to_lowercase();
+    query.to_lowercase().split_whitespace().all(|token| text.contains(token))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Filters
+
+/// Which entries a `tree` or `log` listing shows (FORMAT §9.2), in the agent's cycle order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum FilterMode {
+    /// Everything except settings entries ([`Kind::is_setting`]); unknown types are shown.
+    #[default]
+    Default,
+    /// `Default` minus tool results.
+    NoTools,
+    /// User requests only ([`is_user_request`]).
+    UserOnly,
+    /// Entries that have a label.
+    LabeledOnly,
+    /// Everything.
+    All,
+}
+
+impl FilterMode {
+    /// Every mode, in the order the agent's Ctrl+O cycles through them.
+    pub const CYCLE: [FilterMode; 5] = [
+        FilterMode::Default,
+        FilterMode::NoTools,
+        FilterMode::UserOnly,
+        FilterMode::LabeledOnly,
+        FilterMode::All,
+    ];
+
+    /// The mode's name as `--filter` spells it (`default`, `no-tools`, `user-only`,
+    /// `labeled-only`, `all`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FilterMode::Default => "default",
+            FilterMode::NoTools => "no-tools",
+            FilterMode::UserOnly => "user-only",
+            FilterMode::LabeledOnly => "labeled-only",
+            FilterMode::All => "all",
+        }
+    }
+
+    /// The mode with this name, as [`as_str`](FilterMode::as_str) spells it.
+    pub fn from_name(name: &str) -> Option<FilterMode> {
+        FilterMode::CYCLE.into_iter().find(|mode| mode.as_str() == name)
+    }
+}
+
+/// Whether a listing in `mode` shows `entry` (FORMAT §9.2).
+///
+/// First, in every mode, an assistant message that is not the leaf (`is_leaf`) is hidden when it
+/// has no non-empty text and its `stopReason` is missing, `stop` or `toolUse`: a turn that only
+/// called tools says nothing a row could show, while errors, aborts and `length` stops stay.
+/// `has_label` is whether the entry's resolved label is set.
+pub fn shows(mode: FilterMode, entry: &Value, is_leaf: bool, has_label: bool) -> bool {
+    if !is_leaf && is_silent_assistant_turn(entry) {
+        return false;
+    }
+    let kind = || entry_type(entry).map_or(Kind::Missing, Kind::from_name);
+    match mode {
+        FilterMode::Default => !kind().is_setting(),
+        FilterMode::NoTools => !kind().is_setting() && message_role(entry) != Some("toolResult"),
+        FilterMode::UserOnly => is_user_request(entry),
+        FilterMode::LabeledOnly => has_label,
+        FilterMode::All => true,
+    }
+}
+
+/// Whether `entry` is an assistant message with no text to show that ended normally. A
+/// `stopReason` that is not a non-empty string counts as missing.
+fn is_silent_assistant_turn(entry: &Value) -> bool {
+    if message_role(entry) != Some("assistant") {
+        return false;
+    }
+    let message = entry.get("message").unwrap_or(&Value::Null);
+    let ended_normally =
+        matches!(str_field(message, "stopReason").unwrap_or_default(), "" | "stop" | "toolUse");
+    ended_normally && !has_text(message.get("content").unwrap_or(&Value::Null))
+}
+
+/// Whether message content holds any text that is not just whitespace.
+fn has_text(content: &Value) -> bool {
+    match content {
+        Value::String(s) => !s.trim().is_empty(),
+        Value::Array(blocks) => blocks.iter().any(|block| {
+            str_field(block, "type") == Some("text")
+                && str_field(block, "text").is_some_and(|t| !t.trim().is_empty())
+        }),
+        _ => false,
+    }
+}
+
+/// Whether `entry` is a request the user made: a `message` with role `user`, or a skill or
+/// collab prompt the user invoked (`customType` `skill-prompt`/`collab-prompt` with
+/// `attribution: "user"`), stored as a `custom_message` entry or as a `custom`-role message.
+///
+/// Other custom messages never count, whatever their attribution says: an extension may set
+/// `attribution` freely, so the type is what marks a user turn.
+pub fn is_user_request(entry: &Value) -> bool {
+    let custom_prompt = |message: &Value| {
+        matches!(str_field(message, "customType"), Some("skill-prompt" | "collab-prompt"))
+            && str_field(message, "attribution") == Some("user")
+            // Content the agent could not send back is not restored as a message at all.
+            && matches!(message.get("content"), Some(Value::String(_) | Value::Array(_)))
+    };
+    match entry_type(entry) {
+        Some("message") => {
+            let message = entry.get("message").unwrap_or(&Value::Null);
+            match str_field(message, "role") {
+                Some("user") => true,
+                Some("custom") => custom_prompt(message),
+                _ => false,
+            }
+        }
+        Some("custom_message") => custom_prompt(entry),
+        _ => false,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text helpers
+
+/// The text of message content: a string as it is, or the `text` blocks of a block list
+/// concatenated with no separator (images, thinking and tool calls are skipped). Anything else
+/// gives an empty string. This is also the editor prefill text of `checkout` and `branch`.
+pub fn message_text(content: &Value) -> String {
+    match content {
+        Value::String(s) => s.clone(),
+        Value::Array(blocks) => blocks
+            .iter()
+            .filter(|block| str_field(block, "type") == Some("text"))
+            .filter_map(|block| str_field(block, "text"))
+            .collect(),
+        _ => String::new(),
+    }
+}
+
+/// Message text as a row shows it: cut at 200 characters, then folded onto one line. The cut
+/// comes first, as in the agent, so leading blank lines count against the 200.
+fn short_text(content: &Value) -> String {
+    one_row(cut_chars(&message_text(content), TEXT_LIMIT))
+}
+
+/// `s` with line breaks (LF and CR) and tabs turned into spaces, trimmed.
+fn one_row(s: &str) -> String {
+    s.trim().chars().map(|c| if matches!(c, '\n' | '\r' | '\t') { ' ' } else { c }).collect()
+}
+
+/// The first `n` characters of `s` (characters, not bytes: a cut never splits one).
+fn cut_chars(s: &str, n: usize) -> &str {
+    s.char_indices().nth(n).map_or(s, |(at, _)| &s[..at])
+}
+
+/// The first `n` characters of `s`, and whether anything was cut off.
+fn truncated(s: &str, n: usize) -> (&str, bool) {
+    let head = cut_chars(s, n);
+    (head, head.len() < s.len())
+}
+
+/// `Math.round` of JavaScript: halves round up (towards +∞), where Rust's `round` rounds them
+/// away from zero.
+fn js_round(x: f64) -> f64 {
+    (x + 0.5).floor()
+}
+
+/// A number as JavaScript prints it for the integers that occur here (`12`, not `12.0`).
+fn js_number(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 { format!("{}", x as i64) } else { format!("{x}") }
+}
+
+/// The `type` of a record, when it is an object with a string `type`.
+fn entry_type(entry: &Value) -> Option<&str> {
+    str_field(entry, "type")
+}
+
+/// The role of a `message` entry.
+fn message_role(entry: &Value) -> Option<&str> {
+    if entry_type(entry) != Some("message") {
+        return None;
+    }
+    str_field(entry.get("message")?, "role")
+}
+
+/// A string field of an object (`None` for other values or types).
+fn str_field<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
+    value.get(key)?.as_str()
+}
+
+/// An id as text: a string id as it is, any other JSON value as its JSON text (ids are compared
+/// as JSON values, SPEC §1), nothing for a missing or `null` id.
+fn id_text(id: Option<&Value>) -> String {
+    match id {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Terminal safety
+
+/// Escapes every control character so that transcript text cannot drive the terminal.
+///
+/// C0 controls (U+0000–U+001F, newline and tab included), DEL (U+007F) and C1 controls
+/// (U+0080–U+009F) become a visible `\xNN` with the code point in two lowercase hex digits:
+/// ESC is written `\x1b`, BEL `\x07`, the one-character CSI `\x9b`. Escaping the introducer
+/// leaves the rest of a CSI or OSC sequence (an OSC 8 hyperlink, say) as plain printable text,
+/// so no sequence survives. All other characters, non-ASCII ones included, pass unchanged;
+/// text without controls is borrowed, not copied.
+///
+/// Backslashes are not doubled: this is for reading, not for parsing back.
+pub fn sanitize_for_terminal(s: &str) -> Cow<'_, str> {
+    escape_controls(s, false)
+}
+
+/// Like [`sanitize_for_terminal`], but keeps the layout of multi-line text: newlines and tabs
+/// pass, and a CR right before a newline (a CRLF line end) is dropped. A lone CR, which would
+/// move the cursor back over the line, is still escaped.
+pub fn sanitize_keep_lines(s: &str) -> Cow<'_, str> {
+    escape_controls(s, true)
+}
+
+fn escape_controls(s: &str, keep_lines: bool) -> Cow<'_, str> {
+    let needs_escape = |c: char| c.is_control() && !(keep_lines && matches!(c, '\n' | '\t'));
+    let Some(first) = s.find(needs_escape) else { return Cow::Borrowed(s) };
+    let mut out = String::with_capacity(s.len() + 8);
+    out.push_str(&s[..first]);
+    let mut chars = s[first..].chars().peekable();
+    while let Some(c) = chars.next() {
+        if keep_lines && c == '\r' && chars.peek() == Some(&'\n') {
+            continue;
+        }
+        if needs_escape(c) {
+            let _ = write!(out, "\\x{:02x}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn line(entry: Value) -> String {
+        one_line(&entry, &ToolCalls::default())
+    }
+
+    fn message(message: Value) -> Value {
+        json!({"type": "message", "id": "a1", "parentId": null, "message": message})
+    }
+
+    fn assistant(content: Value, stop_reason: &str) -> Value {
+        message(json!({"role": "assistant", "content": content, "stopReason": stop_reason}))
+    }
+
+    /// Tool calls of one assistant message, with `/home/al` as home.
+    fn tools_with(calls: &[(&str, &str, Value)]) -> ToolCalls {
+        let blocks: Vec<Value> = calls
+            .iter()
+            .map(|(id, name, args)| json!({"type": "toolCall", "id": id, "name": name, "arguments": args}))
+            .collect();
+        let mut tools = ToolCalls::with_home("/home/al");
+        tools.add(&assistant(Value::Array(blocks), "toolUse"));
+        tools
+    }
+
+    /// The row of a result for a call to `name` with `args`.
+    fn result_line(name: &str, args: Value) -> String {
+        let tools = tools_with(&[("c1", name, args)]);
+        let result = message(json!({"role": "toolResult", "toolCallId": "c1", "toolName": name,
+            "content": [{"type": "text", "text": "out"}], "isError": false}));
+        one_line(&result, &tools)
+    }
+
+    // -- one_line: messages --------------------------------------------------------------------
+
+    #[test]
+    fn user_and_developer_rows() {
+        assert_eq!(
+            line(message(json!({"role": "user", "content": "Add a --json flag"}))),
+            "user: Add a --json flag"
+        );
+        let blocks = json!([{"type": "text", "text": "one"}, {"type": "image", "data": "…"},
+            {"type": "text", "text": "two"}]);
+        assert_eq!(line(message(json!({"role": "user", "content": blocks}))), "user: onetwo");
+        assert_eq!(
+            line(message(json!({"role": "developer", "content": "\tbe brief\nplease\r\n"}))),
+            "developer: be brief please"
+        );
+        assert_eq!(line(message(json!({"role": "user", "content": ""}))), "user:");
+    }
+
+    #[test]
+    fn message_text_is_cut_at_200_characters_before_folding() {
+        let long = "é".repeat(250);
+        let row = line(message(json!({"role": "user", "content": long})));
+        assert_eq!(row, format!("user: {}", "é".repeat(200)));
+        // The cut counts the raw text, leading blank lines included, as the agent does.
+        let padded = format!("\n\n{}", "x".repeat(300));
+        let row = line(message(json!({"role": "user", "content": padded})));
+        assert_eq!(row, format!("user: {}", "x".repeat(198)));
+    }
+
+    #[test]
+    fn assistant_rows() {
+        let text = json!([{"type": "thinking", "thinking": "hmm"}, {"type": "text", "text": "Reading main.rs"},
+            {"type": "toolCall", "id": "c", "name": "read", "arguments": {}}]);
+        assert_eq!(line(assistant(text, "toolUse")), "assistant: Reading main.rs");
+        assert_eq!(line(assistant(json!([]), "toolUse")), "assistant: (no content)");
+        assert_eq!(line(assistant(json!([]), "aborted")), "assistant: (aborted)");
+
+        let long_error = format!("rate limited\n{}", "z".repeat(100));
+        let error = message(json!({"role": "assistant", "content": [], "stopReason": "error",
+            "errorMessage": long_error}));
+        let row = line(error);
+        assert_eq!(row, format!("assistant: rate limited {}", "z".repeat(80 - 13)));
+        let bare_error =
+            message(json!({"role": "assistant", "content": [], "stopReason": "error"}));
+        assert_eq!(line(bare_error), "assistant: Error");
+    }
+
+    #[test]
+    fn assistant_retry_recovery_rows() {
+        let recovered = message(
+            json!({"role": "assistant", "content": [{"type": "text", "text": "partial"}],
+            "stopReason": "error", "retryRecovery": {"status": "recovered", "note": "  retried\n after 529 "}}),
+        );
+        assert_eq!(line(recovered), "assistant: retried after 529");
+        let no_note = message(json!({"role": "assistant", "content": [], "stopReason": "error",
+            "retryRecovery": {"status": "recovered"}}));
+        assert_eq!(line(no_note), "assistant: retried");
+        let long = message(json!({"role": "assistant", "content": [], "stopReason": "error",
+            "retryRecovery": {"status": "recovered", "note": "n".repeat(90)}}));
+        assert_eq!(line(long), format!("assistant: {}…", "n".repeat(79)));
+        let superseded = message(json!({"role": "assistant", "content": [], "stopReason": "error",
+            "errorMessage": "overloaded", "retryRecovery": {"status": "superseded"}}));
+        assert_eq!(line(superseded), "assistant: (no content)");
+    }
+
+    #[test]
+    fn read_results() {
+        assert_eq!(result_line("read", json!({"path": "src/main.rs"})), "[read: src/main.rs]");
+        assert_eq!(
+            result_line("read", json!({"path": "/home/al/src/main.rs", "offset": 10, "limit": 10})),
+            "[read: ~/src/main.rs:10-19]"
+        );
+        assert_eq!(result_line("read", json!({"path": "a.rs", "offset": 7})), "[read: a.rs:7]");
+        assert_eq!(result_line("read", json!({"path": "a.rs", "limit": 5})), "[read: a.rs:1-5]");
+        assert_eq!(result_line("read", json!({"file_path": "old.rs"})), "[read: old.rs]");
+        assert_eq!(
+            result_line("read", json!({"path": "", "file_path": "old.rs"})),
+            "[read: old.rs]"
+        );
+    }
+
+    #[test]
+    fn home_shortening_matches_whole_components() {
+        assert_eq!(result_line("write", json!({"path": "/home/al"})), "[write: ~]");
+        assert_eq!(
+            result_line("write", json!({"path": "/home/alice/x"})),
+            "[write: /home/alice/x]"
+        );
+        assert_eq!(
+            result_line("write", json!({"path": "/etc/home/al/x"})),
+            "[write: /etc/home/al/x]"
+        );
+        let tools = ToolCalls::with_home("/home/al//");
+        assert_eq!(tools.home(), Some("/home/al"));
+        assert_eq!(ToolCalls::with_home("/").home(), None);
+        assert_eq!(ToolCalls::with_home("").home(), None);
+        assert_eq!(ToolCalls::default().home(), None);
+    }
+
+    #[test]
+    fn write_edit_ls_results() {
+        assert_eq!(
+            result_line("write", json!({"path": "/home/al/notes.md"})),
+            "[write: ~/notes.md]"
+        );
+        assert_eq!(
+            result_line("edit", json!({"path": "src/lib.rs", "edits": []})),
+            "[edit: src/lib.rs]"
+        );
+        assert_eq!(result_line("ls", json!({"path": "/home/al/src"})), "[ls: ~/src]");
+        assert_eq!(result_line("ls", json!({})), "[ls: .]");
+    }
+
+    #[test]
+    fn bash_results_cut_at_50() {
+        assert_eq!(
+            result_line("bash", json!({"command": "cargo test\n--lib"})),
+            "[bash: cargo test --lib]"
+        );
+        let exactly = "e".repeat(50);
+        assert_eq!(result_line("bash", json!({"command": exactly})), format!("[bash: {exactly}]"));
+        let longer = format!("{exactly}tail");
+        assert_eq!(
+            result_line("bash", json!({"command": longer})),
+            format!("[bash: {exactly}...]")
+        );
+        // Characters, not bytes.
+        let wide = "ü".repeat(60);
+        assert_eq!(
+            result_line("bash", json!({"command": wide})),
+            format!("[bash: {}...]", "ü".repeat(50))
+        );
+    }
+
+    #[test]
+    fn grep_and_glob_results() {
+        assert_eq!(
+            result_line("grep", json!({"pattern": "fn main", "paths": ["/home/al/a", "b"]})),
+            "[grep: /fn main/ in ~/a, b]"
+        );
+        assert_eq!(
+            result_line("grep", json!({"pattern": "x", "path": "src"})),
+            "[grep: /x/ in src]"
+        );
+        assert_eq!(
+            result_line("grep", json!({"pattern": "x", "paths": "[\"a\",\"b\"]"})),
+            "[grep: /x/ in a, b]"
+        );
+        assert_eq!(result_line("grep", json!({"pattern": "x"})), "[grep: /x/ in .]");
+        assert_eq!(
+            result_line("glob", json!({"pattern": "*.rs", "path": "/home/al/p"})),
+            "[glob: ~/p]"
+        );
+        assert_eq!(
+            result_line("glob", json!({"pattern": "*.rs", "paths": ["a", "b"]})),
+            "[glob: a, b]"
+        );
+        assert_eq!(result_line("glob", json!({"pattern": "*.rs"})), "[glob: .]");
+    }
+
+    #[test]
+    fn other_tool_results_show_json_arguments() {
+        assert_eq!(result_line("todo", json!({"a": 1})), r#"[todo: {"a":1}]"#);
+        let args = json!({"query": "how do I cut a string at a char boundary"});
+        let json = serde_json::to_string(&args).unwrap();
+        assert_eq!(result_line("web_search", args), format!("[web_search: {}...]", &json[..40]));
+    }
+
+    #[test]
+    fn results_without_a_call() {
+        let tools = tools_with(&[("c1", "read", json!({"path": "x"}))]);
+        let unmatched =
+            message(json!({"role": "toolResult", "toolCallId": "c9", "toolName": "grep"}));
+        assert_eq!(one_line(&unmatched, &tools), "[grep]");
+        let nameless = message(json!({"role": "toolResult", "toolCallId": "c9"}));
+        assert_eq!(one_line(&nameless, &tools), "[tool]");
+    }
+
+    #[test]
+    fn tool_calls_are_collected_from_assistant_messages_only() {
+        let mut tools = ToolCalls::default();
+        tools.add(&message(
+            json!({"role": "user", "content": [{"type": "toolCall", "id": "u", "name": "x"}]}),
+        ));
+        tools.add(&json!({"type": "custom", "customType": "toolCall"}));
+        tools.add(&json!("not an object"));
+        assert!(tools.is_empty());
+        tools.add(&assistant(
+            json!([{"type": "toolCall", "id": "c1", "name": "read"},
+            {"type": "toolCall", "name": "no id"}]),
+            "toolUse",
+        ));
+        assert_eq!(tools.len(), 1);
+        assert_eq!(tools.get("c1").map(|c| &c.arguments), Some(&json!({})));
+        // A later call with the same id wins.
+        tools.add(&assistant(
+            json!([{"type": "toolCall", "id": "c1", "name": "ls", "arguments": {}}]),
+            "toolUse",
+        ));
+        assert_eq!(tools.get("c1").map(|c| c.name.as_str()), Some("ls"));
+    }
+
+    #[test]
+    fn other_message_roles() {
+        let bash = message(
+            json!({"role": "bashExecution", "command": "ls -la\n", "output": "…", "exitCode": 0}),
+        );
+        assert_eq!(line(bash), "[bash]: ls -la");
+        assert_eq!(
+            line(message(json!({"role": "pythonExecution", "code": "1"}))),
+            "[pythonExecution]"
+        );
+        assert_eq!(line(message(json!({"role": "fileMention", "files": []}))), "[fileMention]");
+        assert_eq!(line(json!({"type": "message", "id": "x"})), "[message]");
+    }
+
+    // -- one_line: other kinds -----------------------------------------------------------------
+
+    #[test]
+    fn custom_message_rows() {
+        let plain = json!({"type": "custom_message", "customType": "my-extension", "content": "Injected\ncontext"});
+        assert_eq!(line(plain), "[my-extension]: Injected context");
+        let wrapped = json!({"type": "custom_message", "customType": "reminder",
+            "content": "\n<system-reminder kind=\"a>b\">\n  Keep going\n</system-reminder>\n"});
+        assert_eq!(line(wrapped), "[reminder]: Keep going");
+        let blocks = json!({"type": "custom_message", "customType": "r",
+            "content": [{"type": "text", "text": "<SYSTEM-Note>"}, {"type": "text", "text": "hi</system-note>"}]});
+        assert_eq!(line(blocks), "[r]: hi");
+        // No length cut for custom messages.
+        let long = "w".repeat(300);
+        let row = line(json!({"type": "custom_message", "customType": "t", "content": long}));
+        assert_eq!(row, format!("[t]: {long}"));
+    }
+
+    #[test]
+    fn system_wrapper_is_removed_only_when_it_wraps_everything() {
+        for kept in [
+            "<system>x</system>",                                // no name after `system-`
+            "<system-reminder>x</system-reminder> and more",     // does not span the text
+            "<system-reminder>x</system-other>",                 // closing tag differs
+            "<system-reminder<b>x</system-reminder>",            // `<` inside the opening tag
+            "<system-reminder x=\"unclosed>x</system-reminder>", // quote never closes
+            "<system-remindery",
+            "<system-a>",
+        ] {
+            assert_eq!(strip_system_wrapper(kept), kept, "{kept}");
+        }
+        assert_eq!(
+            strip_system_wrapper("<system-a><system-b>in</system-b></system-a>"),
+            "<system-b>in</system-b>"
+        );
+        assert_eq!(strip_system_wrapper("<system-a></system-a>"), "");
+        assert_eq!(strip_system_wrapper("<system-é>x</system-é>"), "<system-é>x</system-é>");
+    }
+
+    #[test]
+    fn advisor_rows() {
+        let advisor = json!({"type": "custom_message", "customType": "advisor", "content": "<advisory>…</advisory>",
+            "details": {"notes": [
+                {"note": "Check the lock.", "severity": "concern", "advisor": "default"},
+                {"note": "Tests\nmissing.", "severity": "blocker", "advisor": "sec"},
+                {"note": "Again.", "severity": "concern", "advisor": "sec"}]}});
+        assert_eq!(
+            line(advisor),
+            "advisor (sec, concern, blocker): Check the lock. Tests missing. Again."
+        );
+        let bare = json!({"type": "custom_message", "customType": "advisor", "details": {"notes": [{"note": "n"}]}});
+        assert_eq!(line(bare), "advisor: n");
+        let empty = json!({"type": "custom_message", "customType": "advisor", "content": "x"});
+        assert_eq!(line(empty), "advisor:");
+    }
+
+    #[test]
+    fn compaction_rows_round_like_javascript() {
+        let compaction = |tokens: Value| {
+            line(json!({"type": "compaction", "summary": "s", "tokensBefore": tokens}))
+        };
+        assert_eq!(compaction(json!(42000)), "[compaction: 42k tokens]");
+        assert_eq!(compaction(json!(1500)), "[compaction: 2k tokens]");
+        assert_eq!(compaction(json!(2500)), "[compaction: 3k tokens]");
+        assert_eq!(compaction(json!(2499)), "[compaction: 2k tokens]");
+        assert_eq!(compaction(json!(0)), "[compaction: 0k tokens]");
+        assert_eq!(line(json!({"type": "compaction", "summary": "s"})), "[compaction]");
+    }
+
+    #[test]
+    fn settings_and_bookkeeping_rows() {
+        let rows = [
+            (
+                json!({"type": "branch_summary", "fromId": "root", "summary": "The user\nexplored"}),
+                "[branch summary]: The user explored",
+            ),
+            (
+                json!({"type": "model_change", "model": "openai/gpt-5", "role": "default"}),
+                "[model: openai/gpt-5]",
+            ),
+            (
+                json!({"type": "model_change", "provider": "anthropic", "modelId": "claude-sonnet-4-5"}),
+                "[model: claude-sonnet-4-5]",
+            ),
+            (
+                json!({"type": "model_usage", "purpose": "auto-thinking", "role": "smol", "provider": "anthropic",
+                "model": "claude-haiku-4-5"}),
+                "[model usage: auto-thinking smol anthropic/claude-haiku-4-5]",
+            ),
+            (
+                json!({"type": "model_usage", "purpose": "title", "provider": "openai", "model": "gpt-5"}),
+                "[model usage: title openai/gpt-5]",
+            ),
+            (
+                json!({"type": "thinking_level_change", "thinkingLevel": "high", "configured": "auto"}),
+                "[thinking: high]",
+            ),
+            (
+                json!({"type": "thinking_level_change", "thinkingLevel": null, "configured": null}),
+                "[thinking: off]",
+            ),
+            (
+                json!({"type": "custom", "customType": "com.example.state", "data": {}}),
+                "[custom: com.example.state]",
+            ),
+            (
+                json!({"type": "label", "targetId": "a1", "label": "checkpoint"}),
+                "[label: checkpoint]",
+            ),
+            (json!({"type": "label", "targetId": "a1"}), "[label: (cleared)]"),
+            (json!({"type": "label", "targetId": "a1", "label": ""}), "[label: (cleared)]"),
+            (
+                json!({"type": "service_tier_change", "serviceTier": {"openai": "priority", "anthropic": "auto"}}),
+                "[service tier: anthropic:auto openai:priority]",
+            ),
+            (
+                json!({"type": "service_tier_change", "serviceTier": null}),
+                "[service tier: (default)]",
+            ),
+            (
+                json!({"type": "service_tier_change", "serviceTier": {"openai": null}}),
+                "[service tier: (default)]",
+            ),
+            (json!({"type": "service_tier_change", "serviceTier": "flex"}), "[service tier: flex]"),
+            (
+                json!({"type": "title_change", "title": "Json\nflag", "source": "auto"}),
+                "[title: Json flag]",
+            ),
+            (json!({"type": "mode_change", "mode": "plan"}), "[mode: plan]"),
+            (
+                json!({"type": "credential_pin", "provider": "anthropic", "hash": "3f1c"}),
+                "[credential pin: anthropic]",
+            ),
+            (
+                json!({"type": "archive", "targetId": "0a1b2c3d", "archived": true}),
+                "[archived: 0a1b2c3d]",
+            ),
+            (
+                json!({"type": "archive", "targetId": "0a1b2c3d", "archived": false}),
+                "[restored: 0a1b2c3d]",
+            ),
+            (json!({"type": "archive", "targetId": 7, "archived": true}), "[archived: 7]"),
+            (
+                json!({"type": "session_init", "systemPrompt": ["…"], "task": "t", "tools": []}),
+                "[session init]",
+            ),
+            (json!({"type": "reset_boundary"}), "[reset boundary]"),
+            (
+                json!({"type": "ttsr_injection", "injectedRules": ["no-console"]}),
+                "[ttsr injection]",
+            ),
+            (json!({"type": "session_info", "name": "x"}), "[session info]"),
+            (json!({"type": "mcp_tool_selection"}), "[mcp tool selection]"),
+            (json!({"type": "future_thing"}), "[future thing]"),
+        ];
+        for (entry, want) in rows {
+            assert_eq!(line(entry.clone()), want, "{entry}");
+        }
+    }
+
+    #[test]
+    fn odd_records() {
+        assert_eq!(line(json!([1, 2])), RECORD_TEXT);
+        assert_eq!(line(json!("text")), RECORD_TEXT);
+        assert_eq!(line(json!({"id": "a1"})), RECORD_TEXT);
+        assert_eq!(line(json!({"type": 3})), RECORD_TEXT);
+        // Fields printed as written still end up on one line.
+        assert_eq!(line(json!({"type": "mode_change", "mode": "a\nb"})), "[mode: a b]");
+    }
+
+    // -- search --------------------------------------------------------------------------------
+
+    #[test]
+    fn search_text_of_messages() {
+        let tools = tools_with(&[("c1", "read", json!({"path": "/home/al/src/main.rs"}))]);
+        let user = message(json!({"role": "user", "content": "Add a flag"}));
+        assert_eq!(search_text(&user, Some("checkpoint"), &tools), "checkpoint user Add a flag");
+        assert_eq!(search_text(&user, None, &tools), "user Add a flag");
+        let long = message(
+            json!({"role": "assistant", "content": [{"type": "text", "text": "y".repeat(300)}]}),
+        );
+        assert_eq!(search_text(&long, None, &tools), format!("assistant {}", "y".repeat(200)));
+        let bash = message(json!({"role": "bashExecution", "command": "make"}));
+        assert_eq!(search_text(&bash, None, &tools), "bashExecution make");
+        let result = message(json!({"role": "toolResult", "toolCallId": "c1", "toolName": "read",
+            "content": [{"type": "text", "text": "fn main() {}"}]}));
+        assert_eq!(
+            search_text(&result, None, &tools),
+            "toolResult fn main() {} [read: ~/src/main.rs]"
+        );
+    }
+
+    #[test]
+    fn search_text_of_other_kinds() {
+        let tools = ToolCalls::default();
+        let cases = [
+            (
+                json!({"type": "custom_message", "customType": "note", "content": "<system-x>hello</system-x>"}),
+                "note hello",
+            ),
+            (
+                json!({"type": "custom_message", "customType": "advisor",
+                "details": {"notes": [{"note": "Check it.", "severity": "nit", "advisor": "sec"}]}}),
+                "advisor sec, nit Check it.",
+            ),
+            (json!({"type": "compaction", "tokensBefore": 5000}), "compaction"),
+            (json!({"type": "branch_summary", "summary": "explored"}), "branch summary explored"),
+            (json!({"type": "model_change", "model": "openai/gpt-5"}), "model openai/gpt-5"),
+            (
+                json!({"type": "model_change", "provider": "openai", "modelId": "gpt-5"}),
+                "model gpt-5",
+            ),
+            (
+                json!({"type": "model_usage", "purpose": "title", "role": "smol", "provider": "p", "model": "m"}),
+                "model usage title smol p m",
+            ),
+            (json!({"type": "thinking_level_change", "thinkingLevel": null}), "thinking off"),
+            (json!({"type": "custom", "customType": "state"}), "custom state"),
+            (json!({"type": "label", "label": "v1"}), "label v1"),
+            (
+                json!({"type": "service_tier_change", "serviceTier": {"openai": "flex", "google": null}}),
+                "service tier openai flex",
+            ),
+            (json!({"type": "title_change", "title": "Json flag"}), "title Json flag"),
+            (json!({"type": "mode_change", "mode": "plan"}), "mode plan"),
+            (
+                json!({"type": "credential_pin", "provider": "anthropic"}),
+                "credential pin anthropic",
+            ),
+            (
+                json!({"type": "ttsr_injection", "injectedRules": ["no-console", "hard-tabs"]}),
+                "ttsr injection no-console hard-tabs",
+            ),
+            (json!({"type": "reset_boundary"}), "reset boundary"),
+            (json!({"type": "session_init", "task": "t"}), "session init"),
+            (json!({"type": "archive", "targetId": "0a1b", "archived": true}), "archive 0a1b"),
+            (json!({"type": "future_thing"}), ""),
+            (json!(42), ""),
+        ];
+        for (entry, want) in cases {
+            assert_eq!(search_text(&entry, None, &tools), want, "{entry}");
+        }
+        assert_eq!(search_text(&json!({"type": "future_thing"}), Some("keep"), &tools), "keep");
+    }
+
+    #[test]
+    fn fuzzy_matching() {
+        assert!(fuzzy_match("mrs", "src/main.rs"));
+        assert!(fuzzy_match("MAIN rs", "src/Main.rs"));
+        assert!(fuzzy_match("", "anything"));
+        assert!(fuzzy_match("   ", ""));
+        assert!(!fuzzy_match("srm", "main.rs")); // order matters
+        assert!(!fuzzy_match("main xyz", "src/main.rs")); // every token must match
+        assert!(fuzzy_match("ÄB", "äxb"));
+    }
+
+    #[test]
+    fn substring_matching() {
+        assert!(substring_match("flag ADD", "user Add a --json flag"));
+        assert!(substring_match("", "x"));
+        assert!(!substring_match("mrs", "src/main.rs")); // a subsequence is not enough
+        assert!(!substring_match("flag missing", "user Add a --json flag"));
+    }
+
+    #[test]
+    fn search_matches_the_label() {
+        let tools = ToolCalls::default();
+        let entry = json!({"type": "model_change", "model": "openai/gpt-5"});
+        let text = search_text(&entry, Some("Checkpoint-1"), &tools);
+        assert!(substring_match("checkpoint-1 gpt", &text));
+        assert!(fuzzy_match("chk1", &text));
+        assert!(!substring_match("checkpoint", &search_text(&entry, None, &tools)));
+    }
+
+    // -- filters -------------------------------------------------------------------------------
+
+    fn user() -> Value {
+        message(json!({"role": "user", "content": "hi"}))
+    }
+
+    fn tool_result() -> Value {
+        message(
+            json!({"role": "toolResult", "toolCallId": "c1", "toolName": "read", "content": []}),
+        )
+    }
+
+    fn custom_prompt(custom_type: &str, attribution: &str) -> Value {
+        json!({"type": "custom_message", "customType": custom_type, "content": "/skill:x",
+            "display": true, "attribution": attribution})
+    }
+
+    const SETTINGS: [&str; 13] = [
+        "label",
+        "archive",
+        "custom",
+        "model_change",
+        "model_usage",
+        "thinking_level_change",
+        "service_tier_change",
+        "title_change",
+        "credential_pin",
+        "session_init",
+        "ttsr_injection",
+        "mode_change",
+        "reset_boundary",
+    ];
+
+    #[test]
+    fn silent_assistant_turns_are_hidden_in_every_mode_unless_leaf() {
+        let silent = [
+            assistant(json!([{"type": "toolCall", "id": "c", "name": "ls"}]), "toolUse"),
+            assistant(json!([{"type": "text", "text": "  \n"}]), "stop"),
+            message(json!({"role": "assistant", "content": []})),
+            message(json!({"role": "assistant", "content": "", "stopReason": ""})),
+        ];
+        for entry in &silent {
+            for mode in FilterMode::CYCLE {
+                assert!(!shows(mode, entry, false, true), "{mode:?} {entry}");
+            }
+            assert!(shows(FilterMode::Default, entry, true, false));
+            assert!(shows(FilterMode::All, entry, true, false));
+        }
+        for stop_reason in ["error", "aborted", "length"] {
+            let entry = assistant(json!([]), stop_reason);
+            assert!(shows(FilterMode::Default, &entry, false, false), "{stop_reason}");
+        }
+        let text = assistant(json!([{"type": "text", "text": "done"}]), "stop");
+        assert!(shows(FilterMode::Default, &text, false, false));
+        assert!(shows(
+            FilterMode::Default,
+            &assistant(json!("plain string"), "stop"),
+            false,
+            false
+        ));
+    }
+
+    #[test]
+    fn default_and_no_tools_modes() {
+        for kind in SETTINGS {
+            let entry = json!({"type": kind});
+            assert!(!shows(FilterMode::Default, &entry, false, false), "{kind}");
+            assert!(!shows(FilterMode::NoTools, &entry, false, false), "{kind}");
+            assert!(!shows(FilterMode::Default, &entry, true, true), "{kind} as leaf");
+            assert!(shows(FilterMode::All, &entry, false, false), "{kind}");
+        }
+        let shown = [
+            user(),
+            json!({"type": "compaction", "tokensBefore": 1}),
+            json!({"type": "branch_summary", "summary": "s"}),
+            json!({"type": "custom_message", "customType": "x", "content": "y"}),
+            json!({"type": "session_info", "name": "n"}),
+            json!({"type": "future_thing"}),
+            json!("odd record"),
+        ];
+        for entry in &shown {
+            assert!(shows(FilterMode::Default, entry, false, false), "{entry}");
+            assert!(shows(FilterMode::NoTools, entry, false, false), "{entry}");
+        }
+        assert!(shows(FilterMode::Default, &tool_result(), false, false));
+        assert!(!shows(FilterMode::NoTools, &tool_result(), false, false));
+        assert!(!shows(FilterMode::NoTools, &tool_result(), true, true));
+    }
+
+    #[test]
+    fn user_only_mode() {
+        let requests = [
+            user(),
+            custom_prompt("skill-prompt", "user"),
+            custom_prompt("collab-prompt", "user"),
+            message(
+                json!({"role": "custom", "customType": "skill-prompt", "content": "x", "attribution": "user"}),
+            ),
+        ];
+        for entry in &requests {
+            assert!(is_user_request(entry), "{entry}");
+            assert!(shows(FilterMode::UserOnly, entry, false, false), "{entry}");
+        }
+        let others = [
+            custom_prompt("skill-prompt", "agent"),
+            custom_prompt("peer-message", "user"),
+            json!({"type": "custom_message", "customType": "skill-prompt", "attribution": "user"}),
+            message(
+                json!({"role": "custom", "customType": "note", "content": "x", "attribution": "user"}),
+            ),
+            message(json!({"role": "developer", "content": "x"})),
+            assistant(json!([{"type": "text", "text": "hi"}]), "stop"),
+            tool_result(),
+            json!({"type": "label", "label": "x"}),
+            json!({"type": "user"}),
+        ];
+        for entry in &others {
+            assert!(!is_user_request(entry), "{entry}");
+            assert!(!shows(FilterMode::UserOnly, entry, false, true), "{entry}");
+        }
+    }
+
+    #[test]
+    fn labeled_only_and_all_modes() {
+        let label = json!({"type": "label", "targetId": "a1", "label": "x"});
+        for entry in [user(), tool_result(), label, json!({"type": "future_thing"})] {
+            assert!(shows(FilterMode::LabeledOnly, &entry, false, true), "{entry}");
+            assert!(!shows(FilterMode::LabeledOnly, &entry, false, false), "{entry}");
+            assert!(!shows(FilterMode::LabeledOnly, &entry, true, false), "{entry}");
+            assert!(shows(FilterMode::All, &entry, false, false), "{entry}");
+        }
+    }
+
+    #[test]
+    fn filter_mode_names() {
+        for mode in FilterMode::CYCLE {
+            assert_eq!(FilterMode::from_name(mode.as_str()), Some(mode));
+        }
+        assert_eq!(FilterMode::from_name("labeled-only"), Some(FilterMode::LabeledOnly));
+        assert_eq!(FilterMode::from_name("user"), None);
+        assert_eq!(FilterMode::default(), FilterMode::Default);
+    }
+
+    // -- message_text --------------------------------------------------------------------------
+
+    #[test]
+    fn message_text_joins_text_blocks() {
+        assert_eq!(message_text(&json!("as is\n")), "as is\n");
+        let blocks = json!([{"type": "text", "text": "a\n"}, {"type": "image", "data": "…", "mimeType": "image/png"},
+            {"type": "text", "text": "b"}, {"type": "text"}, "stray"]);
+        assert_eq!(message_text(&blocks), "a\nb");
+        assert_eq!(message_text(&json!(null)), "");
+        assert_eq!(message_text(&json!({"text": "x"})), "");
+    }
+
+    // -- sanitizing ----------------------------------------------------------------------------
+
+    #[test]
+    fn sanitizing_leaves_ordinary_text_borrowed() {
+        let text = "plain ASCII, Ünïcödé, 漢字, emoji 🦀, combining e\u{301}, NBSP\u{a0}";
+        assert!(matches!(sanitize_for_terminal(text), Cow::Borrowed(t) if t == text));
+    }
+
+    #[test]
+    fn sanitizing_escapes_sequences() {
+        let cases = [
+            ("\x1b[31mred\x1b[0m", r"\x1b[31mred\x1b[0m"), // CSI
+            (
+                "\x1b]8;;https://e.x\x1b\\link\x1b]8;;\x1b\\",
+                r"\x1b]8;;https://e.x\x1b\link\x1b]8;;\x1b\",
+            ), // OSC 8, ST
+            ("\x1b]8;;https://e.x\x07link\x1b]8;;\x07", r"\x1b]8;;https://e.x\x07link\x1b]8;;\x07"), // OSC 8, BEL
+            ("ding\x07", r"ding\x07"),                   // BEL
+            ("\u{9b}2J cleared", r"\x9b2J cleared"),     // C1 CSI
+            ("\u{9d}0;title\u{9c}", r"\x9d0;title\x9c"), // C1 OSC, ST
+            ("progress 10%\rprogress 99%", r"progress 10%\x0dprogress 99%"), // CR
+            ("a\nb\tc\0d\x7f", r"a\x0ab\x09c\x00d\x7f"), // LF, TAB, NUL, DEL
+            ("ü\x1bü", r"ü\x1bü"),
+        ];
+        for (raw, want) in cases {
+            assert_eq!(sanitize_for_terminal(raw), want, "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn sanitizing_can_keep_lines() {
+        assert_eq!(sanitize_keep_lines("a\r\nb\tc\n"), "a\nb\tc\n");
+        assert_eq!(sanitize_keep_lines("10%\r99%\x1b[K"), r"10%\x0d99%\x1b[K");
+        assert_eq!(sanitize_keep_lines("\r\r\n"), "\\x0d\n");
+        assert!(matches!(sanitize_keep_lines("a\nb"), Cow::Borrowed(_)));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn sanitized_text_has_no_controls(s in "\\PC*|[\\x00-\\x1f\\x7f-\\u{9f}a-zé\\n\\r]*") {
+            let out = sanitize_for_terminal(&s);
+            proptest::prop_assert!(!out.chars().any(char::is_control));
+            let lines = sanitize_keep_lines(&s);
+            proptest::prop_assert!(!lines.chars().any(|c| c.is_control() && c != '\n' && c != '\t'));
+        }
+
+        #[test]
+        fn one_line_is_one_line(text in "[a-z\\n\\r\\t \\x1b]{0,300}") {
+            let row = line(message(json!({"role": "user", "content": text})));
+            proptest::prop_assert!(!row.contains(['\n', '\r', '\t']));
+            proptest::prop_assert_eq!(row.trim(), row.as_str());
+        }
+    }
+}
