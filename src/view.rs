@@ -44,7 +44,8 @@ impl<'s> Viewer<'s> {
                 Some((idx, (text, value)))
             })
             .collect();
-        Viewer { session, tools: ToolCalls::new(home), labels }
+        let tools = home.map(ToolCalls::with_home).unwrap_or_default();
+        Viewer { session, tools, labels }
     }
 
     /// Reads one entry and records its tool calls for later results.

@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
-use clap::{Parser, Subcommand};
+use clap::Parser;
 use sesstree::Session;
 
 use self::ui::{ColorChoice, Style};

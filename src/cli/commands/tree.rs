@@ -2,7 +2,6 @@
 
 use std::io::Write;
 
-use clap::ValueEnum;
 
 use sesstree::rev;
 use sesstree::text::{FilterMode, fuzzy_match, sanitize_for_terminal, substring_match};
@@ -129,7 +128,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
             None => eprintln!(
                 "note: {} entries hidden by the current filter [{}]",
                 tree.rows.len(),
-                args.filter.to_possible_value().map_or("", |v| v.get_name()).to_owned()
+                mode.as_str()
             ),
         }
     }
