@@ -9,6 +9,7 @@
 pub mod error;
 pub mod format;
 pub mod id;
+pub mod naming;
 
 pub use error::{Error, ErrorKind, Result};
 pub use id::EntryId;
