@@ -2,6 +2,7 @@
 
 pub mod envelope;
 pub mod kind;
+pub mod title;
 
 pub use envelope::{Envelope, scan_envelope};
 pub use kind::Kind;
