@@ -2,7 +2,9 @@
 /// parse
 pub fn parse_timestamp(s: &str) -> Option<i64> {
     let b = s.as_bytes();
-    if b.len() < 19 { return None; }
+    if b.len() < 19 {
+        return None;
+    }
     let num = |r: std::ops::Range<usize>| s.get(r)?.parse::<i64>().ok();
     let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
     let (hh, mm, ss) = (num(11..13)?, num(14..16)?, num(17..19)?);

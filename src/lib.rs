@@ -18,9 +18,9 @@ pub mod naming;
 pub mod session;
 
 pub use session::Session;
-pub mod rev;
-pub mod tree;
-pub mod view;
 pub mod discover;
+pub mod rev;
 pub mod stats;
 pub mod store;
+pub mod tree;
+pub mod view;

@@ -10,7 +10,7 @@ use clap::Parser;
 use crate::cli::exit::{Exit, classify};
 
 fn main() -> ExitCode {
-    clap_complete::CompleteEnv::with_factory(|| <cli::Cli as clap::CommandFactory>::command())
+    clap_complete::CompleteEnv::with_factory(<cli::Cli as clap::CommandFactory>::command)
         .complete();
     let parsed = match cli::Cli::try_parse() {
         Ok(parsed) => parsed,

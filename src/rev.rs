@@ -19,9 +19,7 @@ pub fn resolve(session: &Session, rev: &str) -> Result<u32> {
     let mut idx = resolve_name(session, base, rev)?
         .ok_or_else(|| Error::RevNotFound { rev: rev.to_string() })?;
     for _ in 0..steps {
-        idx = session.parent(idx).ok_or_else(|| {
-            Error::RevNotFound { rev: rev.to_string() }
-        })?;
+        idx = session.parent(idx).ok_or_else(|| Error::RevNotFound { rev: rev.to_string() })?;
     }
     Ok(idx)
 }
@@ -40,9 +38,9 @@ fn split_suffixes(rev: &str) -> Result<(&str, u64)> {
             let n = if digits == 0 {
                 1
             } else {
-                r[..digits].parse::<u64>().map_err(|_| {
-                    Error::Usage(format!("'{rev}': ancestor count too large"))
-                })?
+                r[..digits]
+                    .parse::<u64>()
+                    .map_err(|_| Error::Usage(format!("'{rev}': ancestor count too large")))?
             };
             steps = steps.saturating_add(n);
             rest = &r[digits..];
@@ -59,10 +57,7 @@ fn split_suffixes(rev: &str) -> Result<(&str, u64)> {
 /// Resolves a name without suffixes: `@`, an exact id, a label, a unique prefix.
 fn resolve_name(session: &Session, name: &str, rev: &str) -> Result<Option<u32>> {
     if name == "@" {
-        return session
-            .leaf()
-            .map(Some)
-            .ok_or_else(|| Error::RevNotFound { rev: rev.to_string() });
+        return session.leaf().map(Some).ok_or_else(|| Error::RevNotFound { rev: rev.to_string() });
     }
     // An exact id wins over a label, and a label over a prefix. A REV matches an id's text,
     // so the string "1" and the number 1 both answer to `1`; the later record wins.

@@ -297,10 +297,7 @@ impl Session {
 
     /// A map from entry index to its label text, for commands that show many entries.
     pub fn label_map(&self) -> HashMap<u32, String> {
-        self.labels
-            .iter()
-            .filter_map(|(t, raw)| Some((self.lookup(t)?, label_text(raw))))
-            .collect()
+        self.labels.iter().filter_map(|(t, raw)| Some((self.lookup(t)?, label_text(raw)))).collect()
     }
 
     /// Every `label` record with its target, in file order.
@@ -625,9 +622,8 @@ impl Loader {
             // Version 1 has no ids: give each record the id `migrate` would, chained in file
             // order (FORMAT §11). The header is record 0.
             let by_id = &self.by_id;
-            let fresh = v1::unique_id(idx as usize + 1, bytes, |c| {
-                by_id.contains_key(&EntryId::new(c))
-            });
+            let fresh =
+                v1::unique_id(idx as usize + 1, bytes, |c| by_id.contains_key(&EntryId::new(c)));
             id = Some(EntryId::new(fresh));
             parent_id = self.last_v1_id.clone();
             self.last_v1_id = id.clone();
@@ -928,7 +924,9 @@ mod tests {
     #[test]
     fn labels_replay_globally_in_map_order() {
         let label = |id: &str, target: &str, label: &str| {
-            format!(r#"{{"type":"label","id":"{id}","parentId":null,"targetId":"{target}","label":{label}}}"#)
+            format!(
+                r#"{{"type":"label","id":"{id}","parentId":null,"targetId":"{target}","label":{label}}}"#
+            )
         };
         let text = [
             HEADER.to_string(),

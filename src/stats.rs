@@ -58,7 +58,9 @@ impl Usage {
                             self.add(u);
                         }
                     }
-                    Some("toolResult") if m.get("toolName").and_then(Value::as_str) == Some("task") => {
+                    Some("toolResult")
+                        if m.get("toolName").and_then(Value::as_str) == Some("task") =>
+                    {
                         if let Some(u) = m.get("details").and_then(|d| d.get("usage"))
                             && u.is_object()
                         {

@@ -28,9 +28,12 @@ pub struct Locked {
 /// Locks `path` for writing, waiting up to `timeout` for another sesstree to finish.
 pub fn lock(path: &Path, timeout: Duration) -> Result<Locked> {
     if path.as_os_str() == "-" {
-        return Err(Error::Usage("this command writes the file; it cannot read standard input".into()));
+        return Err(Error::Usage(
+            "this command writes the file; it cannot read standard input".into(),
+        ));
     }
-    let file = OpenOptions::new().read(true).append(true).open(path).map_err(|e| Error::io(path, e))?;
+    let file =
+        OpenOptions::new().read(true).append(true).open(path).map_err(|e| Error::io(path, e))?;
     let start = Instant::now();
     loop {
         match file.try_lock() {
@@ -188,7 +191,10 @@ pub fn write_new(path: &Path, contents: &[u8], like: Option<&Path>, force: bool)
     } else {
         tmp.persist_noclobber(path).map_err(|e| {
             if e.error.kind() == std::io::ErrorKind::AlreadyExists {
-                Error::Conflict(format!("{}: already exists (use --force to overwrite)", path.display()))
+                Error::Conflict(format!(
+                    "{}: already exists (use --force to overwrite)",
+                    path.display()
+                ))
             } else {
                 Error::io(path, e.error)
             }
@@ -199,7 +205,11 @@ pub fn write_new(path: &Path, contents: &[u8], like: Option<&Path>, force: bool)
 }
 
 /// A synced temporary file next to `path` holding `contents`.
-fn temp_in(path: &Path, contents: &[u8], perms: Option<Permissions>) -> Result<tempfile::NamedTempFile> {
+fn temp_in(
+    path: &Path,
+    contents: &[u8],
+    perms: Option<Permissions>,
+) -> Result<tempfile::NamedTempFile> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),

@@ -73,24 +73,14 @@ pub struct Glyphs {
 }
 
 /// Box-drawing glyphs.
-pub const UNICODE: Glyphs = Glyphs {
-    tee: "├─ ",
-    elbow: "└─ ",
-    pipe: "│  ",
-    blank: "   ",
-    bullet: "• ",
-    ellipsis: "…  ",
-};
+pub const UNICODE: Glyphs =
+    Glyphs {
+        tee: "├─ ", elbow: "└─ ", pipe: "│  ", blank: "   ", bullet: "• ", ellipsis: "…  "
+    };
 
 /// ASCII glyphs (`--ascii`).
-pub const ASCII: Glyphs = Glyphs {
-    tee: "|--",
-    elbow: "'--",
-    pipe: "|  ",
-    blank: "   ",
-    bullet: "* ",
-    ellipsis: "...",
-};
+pub const ASCII: Glyphs =
+    Glyphs { tee: "|--", elbow: "'--", pipe: "|  ", blank: "   ", bullet: "* ", ellipsis: "..." };
 
 impl Layout {
     /// The gutter and connector cells of a row, each 3 columns wide. When `max_levels` is
@@ -232,8 +222,9 @@ mod tests {
     use super::*;
 
     fn session(lines: &[&str]) -> Session {
-        let mut text =
-            vec![r#"{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}"#.to_string()];
+        let mut text = vec![
+            r#"{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}"#.to_string(),
+        ];
         for l in lines {
             let (id, rest) = l.split_once(' ').unwrap();
             let (parent, ts) = rest.split_once(' ').unwrap();

@@ -83,10 +83,7 @@ impl EntryView {
         let r = session.record(self.idx);
         let mut m = Map::new();
         m.insert("id".into(), r.id.as_ref().map_or(Value::Null, |i| i.to_value()));
-        m.insert(
-            "parentId".into(),
-            r.parent_id.as_ref().map_or(Value::Null, |i| i.to_value()),
-        );
+        m.insert("parentId".into(), r.parent_id.as_ref().map_or(Value::Null, |i| i.to_value()));
         m.insert("type".into(), self.value.get("type").cloned().unwrap_or(Value::Null));
         m.insert("timestamp".into(), self.value.get("timestamp").cloned().unwrap_or(Value::Null));
         m.insert("label".into(), self.label_value.clone().unwrap_or(Value::Null));

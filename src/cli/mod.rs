@@ -64,10 +64,8 @@ impl Ctx {
     /// The session file named by `-f` or `SESSTREE_FILE`.
     pub fn file(&self) -> anyhow::Result<&Path> {
         self.file.as_deref().ok_or_else(|| {
-            sesstree::Error::Usage(
-                "no session file: give -f FILE or set SESSTREE_FILE".to_string(),
-            )
-            .into()
+            sesstree::Error::Usage("no session file: give -f FILE or set SESSTREE_FILE".to_string())
+                .into()
         })
     }
 

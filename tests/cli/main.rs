@@ -4,12 +4,12 @@
 mod common;
 
 mod cli; // global options, exit codes, colour, broken pipes
+mod damage;
+mod humanize_title; // sesstree humanize-title
 mod log; // sesstree log
 mod show; // sesstree show
 mod stats; // sesstree stats
-mod tree; // sesstree tree
-mod humanize_title; // sesstree humanize-title
-mod damage; // every kind of damaged input
+mod tree; // sesstree tree // every kind of damaged input
 
 /// Every file in tests/cli must be listed above, or its tests would silently never run.
 #[test]

@@ -87,7 +87,9 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
             );
             if let Some(label) = &view.label {
                 line.push(' ');
-                line.push_str(&style.paint(&format!("[{}]", sanitize_for_terminal(label)), Role::Label));
+                line.push_str(
+                    &style.paint(&format!("[{}]", sanitize_for_terminal(label)), Role::Label),
+                );
             }
             line.push(' ');
             line.push_str(&sanitize_for_terminal(&view.text));

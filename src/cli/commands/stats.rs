@@ -80,10 +80,14 @@ fn write_text(ctx: &Ctx, out: &mut impl Write, file: &str, s: &Stats) -> anyhow:
     if let Some(name) = &s.name {
         writeln!(out, "  name:          {}", sanitize_for_terminal(name))?;
     }
-    let types: Vec<String> = s.by_type.iter().map(|(t, n)| {
-        let t = if t.is_empty() { "(no type)" } else { t };
-        format!("{} {n}", sanitize_for_terminal(t))
-    }).collect();
+    let types: Vec<String> = s
+        .by_type
+        .iter()
+        .map(|(t, n)| {
+            let t = if t.is_empty() { "(no type)" } else { t };
+            format!("{} {n}", sanitize_for_terminal(t))
+        })
+        .collect();
     writeln!(out, "  entries:       {} ({})", s.entries, types.join(", "))?;
     writeln!(
         out,

@@ -2,7 +2,6 @@
 
 use std::io::Write;
 
-
 use sesstree::rev;
 use sesstree::text::{FilterMode, fuzzy_match, sanitize_for_terminal, substring_match};
 use sesstree::tree::{ASCII, TreeOptions, UNICODE, layout};
@@ -105,13 +104,17 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
             line.push_str(&style.paint(glyphs.bullet, Role::Active));
         }
         if let Some(label) = &view.label {
-            line.push_str(&style.paint(&format!("[{}]", sanitize_for_terminal(label)), Role::Label));
+            line.push_str(
+                &style.paint(&format!("[{}]", sanitize_for_terminal(label)), Role::Label),
+            );
             line.push(' ');
         }
         line.push_str(&sanitize_for_terminal(&view.text));
         if row.is_leaf {
             line.push(' ');
-            line.push_str(&style.paint(if args.ascii { "<- active" } else { "← active" }, Role::Active));
+            line.push_str(
+                &style.paint(if args.ascii { "<- active" } else { "← active" }, Role::Active),
+            );
         }
         lines[i] = Some(line);
     }

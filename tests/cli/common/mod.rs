@@ -1,5 +1,6 @@
 //! The test environment: a temporary directory per test, a pinned environment, and a runner
 //! that renders stdout, stderr and the exit status as one snapshot text.
+#![allow(dead_code)] // each test module uses a different part of the harness
 
 use std::path::{Path, PathBuf};
 
