@@ -10,6 +10,7 @@ pub mod clock;
 pub mod error;
 pub mod format;
 pub mod id;
+pub mod ids;
 pub mod naming;
 
 pub use error::{Error, ErrorKind, Result};
