@@ -20,6 +20,7 @@ pub mod session;
 
 pub use session::Session;
 pub mod discover;
+pub mod ops;
 pub mod rev;
 pub mod stats;
 pub mod store;
