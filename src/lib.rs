@@ -6,6 +6,7 @@
 //! entries an operation shows. It never prints and never exits; the binary does that.
 #![warn(missing_docs)]
 
+pub mod context;
 pub mod error;
 pub mod format;
 pub mod id;
