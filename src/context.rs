@@ -1808,3 +1808,1168 @@ fn format_ms(ms: f64) -> String {
         rem % 1000
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TS: &str = "2026-02-16T10:21:00.000Z";
+    const TS_MS: i64 = 1_771_237_260_000;
+
+    /// Links entries into one chain: ids `e0, e1, …` unless given, each parent the previous
+    /// entry, and a fixed timestamp unless given.
+    fn chain(entries: Vec<Value>) -> Vec<Value> {
+        let mut prev = Value::Null;
+        entries
+            .into_iter()
+            .enumerate()
+            .map(|(i, mut e)| {
+                let map = e.as_object_mut().expect("entry object");
+                map.entry("id").or_insert_with(|| json!(format!("e{i}")));
+                map.insert("parentId".into(), prev.clone());
+                map.entry("timestamp").or_insert_with(|| json!(TS));
+                prev = map["id"].clone();
+                e
+            })
+            .collect()
+    }
+
+    fn id(mut entry: Value, id: &str) -> Value {
+        entry["id"] = json!(id);
+        entry
+    }
+
+    fn msg(message: Value) -> Value {
+        json!({"type": "message", "message": message})
+    }
+
+    fn user(text: &str) -> Value {
+        msg(json!({"role": "user", "content": text, "timestamp": 1}))
+    }
+
+    fn assistant(content: Value, stop: &str) -> Value {
+        msg(json!({"role": "assistant", "content": content, "provider": "anthropic",
+            "model": "claude-sonnet-4-5", "stopReason": stop, "timestamp": 2}))
+    }
+
+    fn say(text: &str) -> Value {
+        assistant(json!([{"type": "text", "text": text}]), "stop")
+    }
+
+    fn call(call_id: &str) -> Value {
+        json!({"type": "toolCall", "id": call_id, "name": "read", "arguments": {"path": "a"}})
+    }
+
+    fn result(call_id: &str) -> Value {
+        msg(json!({"role": "toolResult", "toolCallId": call_id, "toolName": "read",
+            "content": [{"type": "text", "text": "out"}], "isError": false, "timestamp": 3}))
+    }
+
+    fn omp(path: &[Value]) -> SessionContext {
+        build(path, None, Dialect::Omp)
+    }
+
+    fn pi(path: &[Value]) -> SessionContext {
+        build(path, None, Dialect::Pi)
+    }
+
+    /// A compact picture of the agent messages: the role, plus the text for users and
+    /// assistants and the summary for summaries.
+    fn shape(messages: &[Value]) -> Vec<String> {
+        messages
+            .iter()
+            .map(|m| {
+                let r = role(m);
+                let text = match r {
+                    "user" => js_string(m.get("content")),
+                    "assistant" => content_blocks(m.get("content"))
+                        .into_iter()
+                        .filter_map(|b| match b {
+                            Block::Text(t) => Some(t),
+                            Block::ToolCall { id, .. } => Some(format!("call:{id}")),
+                            _ => None,
+                        })
+                        .collect::<Vec<_>>()
+                        .join("+"),
+                    "toolResult" => js_string(m.get("toolCallId")),
+                    "branchSummary" | "compactionSummary" => summary_text(m),
+                    "custom" => js_string(m.get("customType")),
+                    _ => String::new(),
+                };
+                format!("{r}:{text}")
+            })
+            .collect()
+    }
+
+    fn only_text(message: &Value) -> String {
+        let content = message["content"].as_array().expect("content blocks");
+        assert_eq!(content.len(), 1, "one block in {message}");
+        content[0]["text"].as_str().expect("text block").to_owned()
+    }
+
+    // --- state ---
+
+    #[test]
+    fn empty_path_gives_the_empty_context() {
+        let ctx = omp(&[]);
+        assert_eq!(ctx, SessionContext::empty(Dialect::Omp));
+        assert_eq!(ctx.thinking_level, "off");
+        assert_eq!(ctx.mode, "none");
+        let out = to_json(&ctx, false);
+        assert_eq!(out["leafId"], Value::Null);
+        assert_eq!(out["messages"], json!([]));
+        assert_eq!(out["models"], json!({}));
+        assert_eq!(out["serviceTier"], Value::Null);
+    }
+
+    #[test]
+    fn leaf_id_is_reported_or_taken_from_the_path() {
+        let path = chain(vec![user("a"), user("b")]);
+        assert_eq!(omp(&path).leaf_id, Some(json!("e1")));
+        assert_eq!(build(&path, Some(&json!("x")), Dialect::Omp).leaf_id, Some(json!("x")));
+    }
+
+    #[test]
+    fn thinking_level_defaults_to_off_and_tracks_configured() {
+        assert_eq!(omp(&chain(vec![user("a")])).thinking_level, "off");
+        assert_eq!(omp(&chain(vec![user("a")])).configured_thinking_level, None);
+
+        let change = |level: Value, configured: Value| json!({"type": "thinking_level_change", "thinkingLevel": level, "configured": configured});
+        let ctx = omp(&chain(vec![change(json!("high"), json!("auto"))]));
+        assert_eq!(
+            (ctx.thinking_level.as_str(), ctx.configured_thinking_level.as_deref()),
+            ("high", Some("auto"))
+        );
+
+        // configured null falls back to the level; the latest change wins.
+        let ctx = omp(&chain(vec![
+            change(json!("high"), json!("auto")),
+            change(json!("low"), Value::Null),
+        ]));
+        assert_eq!(
+            (ctx.thinking_level.as_str(), ctx.configured_thinking_level.as_deref()),
+            ("low", Some("low"))
+        );
+
+        // A null level is "off" and leaves configured unset.
+        let ctx = omp(&chain(vec![change(Value::Null, Value::Null)]));
+        assert_eq!(
+            (ctx.thinking_level.as_str(), ctx.configured_thinking_level.as_deref()),
+            ("off", None)
+        );
+        assert_eq!(to_json(&ctx, false)["configuredThinkingLevel"], Value::Null);
+    }
+
+    #[test]
+    fn models_per_role_and_assistant_inference_until_explicit_default() {
+        let change = |model: &str, role: Option<&str>| {
+            let mut e =
+                json!({"type": "model_change", "model": model, "resolvedModelIsFallback": false});
+            if let Some(role) = role {
+                e["role"] = json!(role);
+            }
+            e
+        };
+        // Assistant messages alone set the default; later ones override earlier ones.
+        let mut other = say("x");
+        other["message"]["provider"] = json!("openai");
+        other["message"]["model"] = json!("gpt-5");
+        let ctx = omp(&chain(vec![say("a"), other.clone()]));
+        assert_eq!(
+            ctx.models,
+            json!({"default": "openai/gpt-5"}).as_object().cloned().unwrap_or_default()
+        );
+
+        // A non-default role does not stop the inference.
+        let ctx = omp(&chain(vec![change("openai/gpt-5-mini", Some("smol")), say("a")]));
+        assert_eq!(
+            Value::Object(ctx.models),
+            json!({"smol": "openai/gpt-5-mini", "default": "anthropic/claude-sonnet-4-5"})
+        );
+
+        // An explicit default (role missing means default) stops it for good.
+        let ctx =
+            omp(&chain(vec![say("a"), change("openai/gpt-5", None), other.clone(), say("b")]));
+        assert_eq!(Value::Object(ctx.models), json!({"default": "openai/gpt-5"}));
+        let ctx = omp(&chain(vec![change("openai/gpt-5", Some("default")), say("b")]));
+        assert_eq!(Value::Object(ctx.models), json!({"default": "openai/gpt-5"}));
+
+        // A pi-style change has no `model` and is ignored by the omp rules.
+        let pi_change = json!({"type": "model_change", "provider": "openai", "modelId": "gpt-5"});
+        let ctx = omp(&chain(vec![pi_change, say("a")]));
+        assert_eq!(Value::Object(ctx.models), json!({"default": "anthropic/claude-sonnet-4-5"}));
+    }
+
+    #[test]
+    fn service_tier_is_normalised_to_a_family_map() {
+        let tier = |v: Value| {
+            let ctx = omp(&chain(vec![json!({"type": "service_tier_change", "serviceTier": v})]));
+            ctx.service_tier.map(Value::Object)
+        };
+        assert_eq!(
+            tier(json!({"openai": "priority", "x": "flex", "google": "bogus"})),
+            Some(json!({"openai": "priority"}))
+        );
+        assert_eq!(
+            tier(json!("priority")),
+            Some(json!({"openai": "priority", "anthropic": "priority", "google": "priority"}))
+        );
+        assert_eq!(tier(json!("openai-only")), Some(json!({"openai": "priority"})));
+        assert_eq!(tier(json!("claude-only")), Some(json!({"anthropic": "priority"})));
+        assert_eq!(tier(json!("flex")), Some(json!({"openai": "flex"})));
+        assert_eq!(tier(json!("turbo")), None);
+        assert_eq!(tier(json!({})), None);
+        assert_eq!(tier(Value::Null), None);
+
+        // The latest change wins, and null clears.
+        let ctx = omp(&chain(vec![
+            json!({"type": "service_tier_change", "serviceTier": "priority"}),
+            json!({"type": "service_tier_change", "serviceTier": null}),
+        ]));
+        assert_eq!(ctx.service_tier, None);
+    }
+
+    #[test]
+    fn mode_ttsr_and_mcp_selection() {
+        let ctx = omp(&chain(vec![
+            json!({"type": "mode_change", "mode": "plan", "data": {"planFile": "local://p.md"}}),
+            json!({"type": "ttsr_injection", "injectedRules": ["no-console", "hard-tabs"]}),
+            json!({"type": "mcp_tool_selection", "selectedToolNames": ["a.one"]}),
+            json!({"type": "ttsr_injection", "injectedRules": ["hard-tabs", "tests", "no-console"]}),
+            json!({"type": "mcp_tool_selection", "selectedToolNames": ["b.two", "b.three"]}),
+        ]));
+        assert_eq!(ctx.mode, "plan");
+        assert_eq!(ctx.mode_data, Some(json!({"planFile": "local://p.md"})));
+        assert_eq!(ctx.injected_ttsr_rules, ["no-console", "hard-tabs", "tests"]);
+        assert_eq!(ctx.mcp_tool_selection.selected_tool_names, ["b.two", "b.three"]);
+        assert!(ctx.mcp_tool_selection.has_persisted);
+        // Leaving a mode: "none" and the data of that change.
+        let ctx = omp(&chain(vec![
+            json!({"type": "mode_change", "mode": "plan", "data": {"x": 1}}),
+            json!({"type": "mode_change", "mode": "none"}),
+        ]));
+        assert_eq!((ctx.mode.as_str(), ctx.mode_data), ("none", None));
+
+        let out = to_json(&omp(&chain(vec![user("a")])), false);
+        assert_eq!(
+            out["mcpToolSelection"],
+            json!({"selectedMCPToolNames": [], "hasPersistedMCPToolSelection": false})
+        );
+        assert_eq!(out["mode"], "none");
+        assert_eq!(out["modeData"], Value::Null);
+    }
+
+    #[test]
+    fn state_is_tracked_over_the_whole_path_despite_compaction_and_reset() {
+        let ctx = omp(&chain(vec![
+            json!({"type": "thinking_level_change", "thinkingLevel": "high", "configured": null}),
+            json!({"type": "ttsr_injection", "injectedRules": ["r1"]}),
+            json!({"type": "compaction", "summary": "s", "firstKeptEntryId": "none", "tokensBefore": 1}),
+            json!({"type": "reset_boundary"}),
+            user("after"),
+        ]));
+        assert_eq!(ctx.thinking_level, "high");
+        assert_eq!(ctx.injected_ttsr_rules, ["r1"]);
+        assert_eq!(shape(&ctx.agent_messages), ["user:after"]);
+    }
+
+    #[test]
+    fn pi_single_model_last_change_or_assistant_wins() {
+        assert_eq!(pi(&chain(vec![user("a")])).model, None);
+        let change = json!({"type": "model_change", "provider": "openai", "modelId": "gpt-5"});
+        let ctx = pi(&chain(vec![say("a"), change.clone()]));
+        let gpt = PiModel { provider: Some("openai".into()), model_id: Some("gpt-5".into()) };
+        assert_eq!(ctx.model, Some(gpt.clone()));
+        // Unlike omp, a later assistant message wins over an explicit change.
+        let ctx = pi(&chain(vec![change, say("a")]));
+        assert_eq!(
+            ctx.model,
+            Some(PiModel {
+                provider: Some("anthropic".into()),
+                model_id: Some("claude-sonnet-4-5".into())
+            })
+        );
+        // An omp-style change is understood too.
+        let ctx = pi(&chain(vec![
+            json!({"type": "model_change", "model": "openai/gpt-5", "role": "default"}),
+        ]));
+        assert_eq!(ctx.model, Some(gpt));
+        let out = to_json(&ctx, false);
+        assert_eq!(out["models"], json!({"provider": "openai", "modelId": "gpt-5"}));
+        assert_eq!(out["flavor"], "pi");
+        assert_eq!(to_json(&pi(&[]), false)["models"], Value::Null);
+    }
+
+    #[test]
+    fn pi_tracks_only_thinking_and_model() {
+        let ctx = pi(&chain(vec![
+            json!({"type": "thinking_level_change", "thinkingLevel": "medium"}),
+            json!({"type": "mode_change", "mode": "plan"}),
+            json!({"type": "ttsr_injection", "injectedRules": ["r"]}),
+            json!({"type": "service_tier_change", "serviceTier": "priority"}),
+        ]));
+        assert_eq!(ctx.thinking_level, "medium");
+        assert_eq!(
+            (ctx.mode.as_str(), ctx.injected_ttsr_rules.len(), ctx.service_tier),
+            ("none", 0, None)
+        );
+    }
+
+    // --- which entries are emitted ---
+
+    fn compaction(first_kept: &str, summary: &str) -> Value {
+        json!({"type": "compaction", "summary": summary, "shortSummary": "short",
+            "firstKeptEntryId": first_kept, "tokensBefore": 42000})
+    }
+
+    #[test]
+    fn compaction_summary_first_then_kept_range_then_the_rest() {
+        let path = chain(vec![
+            user("u1"),
+            say("a1"),
+            id(user("u2"), "keep"),
+            say("a2"),
+            compaction("keep", "S"),
+            user("u3"),
+        ]);
+        for ctx in [omp(&path), pi(&path)] {
+            assert_eq!(
+                shape(&ctx.agent_messages),
+                ["compactionSummary:S", "user:u2", "assistant:a2", "user:u3"],
+                "{:?}",
+                ctx.flavor
+            );
+        }
+        let omp_summary = &omp(&path).agent_messages[0];
+        assert_eq!(
+            *omp_summary,
+            json!({"role": "compactionSummary", "summary": "S", "shortSummary": "short",
+                "tokensBefore": 42000, "timestamp": TS_MS})
+        );
+        let pi_summary = &pi(&path).agent_messages[0];
+        assert_eq!(
+            *pi_summary,
+            json!({"role": "compactionSummary", "summary": "S", "tokensBefore": 42000, "timestamp": TS_MS})
+        );
+    }
+
+    #[test]
+    fn first_kept_entry_off_the_path_keeps_nothing_before_the_compaction() {
+        // The kept id exists in the file but not on this path (or only after the compaction).
+        let path = chain(vec![
+            user("u1"),
+            say("a1"),
+            compaction("elsewhere", "S"),
+            id(user("u2"), "elsewhere"),
+        ]);
+        for ctx in [omp(&path), pi(&path)] {
+            assert_eq!(shape(&ctx.agent_messages), ["compactionSummary:S", "user:u2"]);
+        }
+    }
+
+    #[test]
+    fn only_the_latest_compaction_counts() {
+        let path = chain(vec![
+            id(user("u1"), "k1"),
+            say("a1"),
+            compaction("k1", "first"),
+            id(user("u2"), "k2"),
+            say("a2"),
+            compaction("k2", "second"),
+            user("u3"),
+        ]);
+        for ctx in [omp(&path), pi(&path)] {
+            assert_eq!(
+                shape(&ctx.agent_messages),
+                ["compactionSummary:second", "user:u2", "assistant:a2", "user:u3"]
+            );
+        }
+        // A kept range that spans an earlier compaction: that compaction adds nothing.
+        let path = chain(vec![
+            id(user("u1"), "k1"),
+            compaction("k1", "first"),
+            say("a1"),
+            compaction("k1", "second"),
+        ]);
+        assert_eq!(
+            shape(&omp(&path).agent_messages),
+            ["compactionSummary:second", "user:u1", "assistant:a1"]
+        );
+    }
+
+    #[test]
+    fn a_later_reset_boundary_wins_over_a_compaction() {
+        let path = chain(vec![
+            id(user("u1"), "k"),
+            compaction("k", "S"),
+            user("u2"),
+            json!({"type": "reset_boundary"}),
+            user("u3"),
+        ]);
+        assert_eq!(shape(&omp(&path).agent_messages), ["user:u3"]);
+        // pi knows no reset boundary.
+        assert_eq!(
+            shape(&pi(&path).agent_messages),
+            ["compactionSummary:S", "user:u1", "user:u2", "user:u3"]
+        );
+    }
+
+    #[test]
+    fn a_compaction_after_a_reset_boundary_wins() {
+        let path = chain(vec![
+            user("u0"),
+            json!({"type": "reset_boundary"}),
+            id(user("u1"), "k"),
+            say("a1"),
+            compaction("k", "S"),
+            user("u2"),
+        ]);
+        assert_eq!(
+            shape(&omp(&path).agent_messages),
+            ["compactionSummary:S", "user:u1", "assistant:a1", "user:u2"]
+        );
+        // The kept range may even reach back before the reset.
+        let path = chain(vec![
+            id(user("u0"), "k"),
+            json!({"type": "reset_boundary"}),
+            user("u1"),
+            compaction("k", "S"),
+        ]);
+        assert_eq!(
+            shape(&omp(&path).agent_messages),
+            ["compactionSummary:S", "user:u0", "user:u1"]
+        );
+        // Only a reset: everything before it is gone.
+        let path = chain(vec![user("u0"), json!({"type": "reset_boundary"}), user("u1")]);
+        assert_eq!(shape(&omp(&path).agent_messages), ["user:u1"]);
+    }
+
+    #[test]
+    fn openai_remote_compaction_skips_the_kept_range() {
+        let remote = |extra: Value| {
+            let mut c = compaction("k", "S");
+            c["preserveData"] = json!({"openaiRemoteCompaction": {"provider": "openai",
+                "replacementHistory": [{"type": "message"}]}});
+            if let Some(through) = extra.as_str() {
+                c["providerReplayThroughEntryId"] = json!(through);
+            }
+            c
+        };
+        let path = chain(vec![
+            id(user("u1"), "k"),
+            id(say("a1"), "t"),
+            user("u2"),
+            remote(Value::Null),
+            user("u3"),
+        ]);
+        let ctx = omp(&path);
+        assert_eq!(shape(&ctx.agent_messages), ["compactionSummary:S", "user:u3"]);
+        assert_eq!(
+            ctx.agent_messages[0]["providerPayload"],
+            json!({"type": "openaiResponsesHistory", "provider": "openai", "items": [{"type": "message"}]})
+        );
+        // The payload survives the conversion.
+        assert_eq!(to_llm_messages(&ctx)[0]["providerPayload"]["provider"], "openai");
+
+        // With providerReplayThroughEntryId on the path: only the entries after it.
+        let path = chain(vec![
+            id(user("u1"), "k"),
+            id(say("a1"), "t"),
+            user("u2"),
+            remote(json!("t")),
+            user("u3"),
+        ]);
+        assert_eq!(
+            shape(&omp(&path).agent_messages),
+            ["compactionSummary:S", "user:u2", "user:u3"]
+        );
+        // ... and nothing when it is not on the path before the compaction.
+        let path = chain(vec![id(user("u1"), "k"), user("u2"), remote(json!("gone")), user("u3")]);
+        assert_eq!(shape(&omp(&path).agent_messages), ["compactionSummary:S", "user:u3"]);
+
+        // An incomplete remote payload is an ordinary compaction.
+        let mut c = compaction("k", "S");
+        c["preserveData"] =
+            json!({"openaiRemoteCompaction": {"provider": "", "replacementHistory": []}});
+        let path = chain(vec![id(user("u1"), "k"), c, user("u3")]);
+        let ctx = omp(&path);
+        assert_eq!(shape(&ctx.agent_messages), ["compactionSummary:S", "user:u1", "user:u3"]);
+        assert!(ctx.agent_messages[0].get("providerPayload").is_none());
+    }
+
+    #[test]
+    fn branch_summaries_only_with_a_summary() {
+        let path = chain(vec![
+            user("u1"),
+            json!({"type": "branch_summary", "fromId": "e0", "summary": ""}),
+            json!({"type": "branch_summary", "fromId": "root", "summary": "went elsewhere",
+                "timestamp": "2026-02-16T10:24:00.500Z"}),
+        ]);
+        for ctx in [omp(&path), pi(&path)] {
+            assert_eq!(ctx.agent_messages.len(), 2);
+            assert_eq!(
+                ctx.agent_messages[1],
+                json!({"role": "branchSummary", "summary": "went elsewhere", "fromId": "root",
+                    "timestamp": 1_771_237_440_500_i64})
+            );
+        }
+    }
+
+    #[test]
+    fn custom_message_entries() {
+        let path = chain(vec![
+            json!({"type": "custom_message", "customType": "ext", "content": "hello", "display": true,
+                "details": {"d": 1}, "attribution": "user"}),
+            json!({"type": "custom_message", "customType": "prewalk-plan", "content": "hidden", "display": false}),
+            json!({"type": "custom_message", "customType": "ext", "content": 42, "display": true}),
+            json!({"type": "custom_message", "content": [{"type": "text", "text": "t"}]}),
+            json!({"type": "custom_message", "customType": "ext", "content": "x", "attribution": "robot"}),
+        ]);
+        let ctx = omp(&path);
+        assert_eq!(
+            ctx.agent_messages,
+            [
+                json!({"role": "custom", "customType": "ext", "content": "hello", "display": true,
+                    "details": {"d": 1}, "attribution": "user", "timestamp": TS_MS}),
+                json!({"role": "custom", "customType": "custom-message",
+                    "content": [{"type": "text", "text": "t"}], "display": false, "timestamp": TS_MS}),
+                json!({"role": "custom", "customType": "ext", "content": "x", "display": false,
+                    "attribution": "agent", "timestamp": TS_MS}),
+            ]
+        );
+        // pi keeps every custom message as written, without attribution.
+        let ctx = pi(&path);
+        assert_eq!(ctx.agent_messages.len(), 5);
+        assert_eq!(
+            ctx.agent_messages[0],
+            json!({"role": "custom", "customType": "ext", "content": "hello", "display": true,
+                "details": {"d": 1}, "timestamp": TS_MS})
+        );
+    }
+
+    #[test]
+    fn retry_recovery_and_empty_error_turns_are_skipped() {
+        let mut recovered = say("partial");
+        recovered["message"]["retryRecovery"] = json!({"attempt": 1});
+        let empty_error = assistant(
+            json!([{"type": "text", "text": "  "}, {"type": "thinking", "thinking": ""}, {"type": "fallback"}]),
+            "error",
+        );
+        let path = chain(vec![user("u"), recovered.clone(), empty_error.clone(), say("ok")]);
+        assert_eq!(shape(&omp(&path).agent_messages), ["user:u", "assistant:ok"]);
+        // pi keeps both (and has no post-passes).
+        assert_eq!(omp(&path).agent_messages.len(), 2);
+        assert_eq!(pi(&path).agent_messages.len(), 4);
+
+        // A signature, a tool call or an unknown block is content.
+        for block in [
+            json!({"type": "thinking", "thinking": "", "thinkingSignature": "sig"}),
+            json!({"type": "redactedThinking", "data": "xx"}),
+            json!({"type": "toolCall", "id": "c", "name": "n", "arguments": {}}),
+            json!({"type": "anthropicServerTool"}),
+        ] {
+            assert!(!is_empty_error_turn(&assistant(json!([block]), "error")["message"]));
+        }
+        assert!(is_empty_error_turn(&empty_error["message"]));
+        assert!(!is_empty_error_turn(&say("")["message"]));
+    }
+
+    #[test]
+    fn hook_message_is_a_custom_message() {
+        let path =
+            chain(vec![msg(json!({"role": "hookMessage", "customType": "h", "content": "c",
+            "display": true, "timestamp": 5}))]);
+        let ctx = omp(&path);
+        assert_eq!(role(&ctx.agent_messages[0]), "custom");
+        assert_eq!(
+            to_llm_messages(&ctx),
+            [
+                json!({"role": "developer", "content": [{"type": "text", "text": "c"}], "timestamp": 5})
+            ]
+        );
+        assert_eq!(
+            to_llm_messages(&pi(&path)),
+            [json!({"role": "user", "content": [{"type": "text", "text": "c"}], "timestamp": 5})]
+        );
+    }
+
+    // --- post-passes ---
+
+    #[test]
+    fn dangling_tool_calls_are_stripped_with_protected_reasoning() {
+        let turn = assistant(
+            json!([
+                {"type": "thinking", "thinking": "hmm", "thinkingSignature": "sig"},
+                {"type": "redactedThinking", "data": "enc"},
+                {"type": "text", "text": "reading"},
+                call("c1"),
+                call("c2"),
+            ]),
+            "toolUse",
+        );
+        let path = chain(vec![user("u"), turn, result("c1")]);
+        let ctx = omp(&path);
+        assert_eq!(
+            ctx.agent_messages[1]["content"],
+            json!([
+                {"type": "thinking", "thinking": "hmm"},
+                {"type": "text", "text": "reading"},
+                call("c1"),
+            ])
+        );
+
+        // A turn whose blocks were all dangling calls is dropped; an untouched turn keeps its
+        // signature.
+        let path = chain(vec![
+            user("u"),
+            assistant(
+                json!([{"type": "thinking", "thinking": "t", "thinkingSignature": "s"}, call("c1")]),
+                "toolUse",
+            ),
+            result("c1"),
+            assistant(json!([call("c9")]), "toolUse"),
+        ]);
+        let ctx = omp(&path);
+        assert_eq!(shape(&ctx.agent_messages), ["user:u", "assistant:call:c1", "toolResult:c1"]);
+        assert_eq!(ctx.agent_messages[1]["content"][0]["thinkingSignature"], "s");
+        // pi has no post-passes.
+        assert_eq!(pi(&path).agent_messages.len(), 4);
+    }
+
+    #[test]
+    fn failed_turns_are_dropped_with_their_tool_results() {
+        let path = chain(vec![
+            user("u"),
+            assistant(json!([{"type": "text", "text": "trying"}, call("c1")]), "aborted"),
+            result("c1"),
+            user("again"),
+            assistant(json!([{"type": "text", "text": "oops"}]), "error"),
+            say("fine"),
+        ]);
+        assert_eq!(shape(&omp(&path).agent_messages), ["user:u", "user:again", "assistant:fine"]);
+    }
+
+    #[test]
+    fn interrupted_thinking_keeps_a_failed_turn() {
+        let note = json!({"type": "custom_message", "customType": "interrupted-thinking",
+            "content": "continuity", "display": false});
+        let path = chain(vec![
+            user("u"),
+            assistant(json!([{"type": "text", "text": "half"}]), "aborted"),
+            note.clone(),
+        ]);
+        assert_eq!(
+            shape(&omp(&path).agent_messages),
+            ["user:u", "assistant:half", "custom:interrupted-thinking"]
+        );
+
+        // Dropping a later failed turn (and its result) can make the note the next message of
+        // an earlier one, which is then kept, as with the reference's splicing walk.
+        let path = chain(vec![
+            user("u"),
+            assistant(json!([{"type": "text", "text": "first"}]), "error"),
+            assistant(json!([{"type": "text", "text": "second"}, call("c1")]), "aborted"),
+            result("c1"),
+            note,
+        ]);
+        assert_eq!(
+            shape(&omp(&path).agent_messages),
+            ["user:u", "assistant:first", "custom:interrupted-thinking"]
+        );
+    }
+
+    #[test]
+    fn a_failed_turn_keeps_results_before_it() {
+        // The same call id answered before the failed turn stays.
+        let path = chain(vec![
+            assistant(json!([call("c1")]), "toolUse"),
+            result("c1"),
+            assistant(json!([call("c1")]), "error"),
+            result("c1"),
+            user("u"),
+        ]);
+        assert_eq!(
+            shape(&omp(&path).agent_messages),
+            ["assistant:call:c1", "toolResult:c1", "user:u"]
+        );
+    }
+
+    #[test]
+    fn long_paths_stay_linear() {
+        // 10k failed turns each followed by its result: quadratic splicing would crawl.
+        let mut entries = Vec::new();
+        for i in 0..10_000 {
+            let c = format!("c{i}");
+            entries.push(assistant(json!([call(&c)]), "aborted"));
+            entries.push(result(&c));
+        }
+        entries.push(user("end"));
+        let ctx = omp(&chain(entries));
+        assert_eq!(shape(&ctx.agent_messages), ["user:end"]);
+    }
+
+    // --- conversion (omp) ---
+
+    fn convert(messages: Vec<Value>, flavor: Dialect) -> Vec<Value> {
+        let mut ctx = SessionContext::empty(flavor);
+        ctx.agent_messages = messages;
+        to_llm_messages(&ctx)
+    }
+
+    fn convert_one(message: Value, flavor: Dialect) -> Vec<Value> {
+        convert(vec![message], flavor)
+    }
+
+    #[test]
+    fn custom_becomes_developer_for_omp_and_user_for_pi() {
+        let custom = json!({"role": "custom", "customType": "ext", "content": "note", "display": true,
+            "timestamp": 7});
+        assert_eq!(
+            convert_one(custom.clone(), Dialect::Omp),
+            [
+                json!({"role": "developer", "content": [{"type": "text", "text": "note"}], "timestamp": 7})
+            ]
+        );
+        assert_eq!(
+            convert_one(custom, Dialect::Pi),
+            [
+                json!({"role": "user", "content": [{"type": "text", "text": "note"}], "timestamp": 7})
+            ]
+        );
+    }
+
+    #[test]
+    fn custom_exceptions() {
+        let custom = |custom_type: &str, extra: Value| {
+            let mut m = json!({"role": "custom", "customType": custom_type, "content": "x", "display": true,
+                "timestamp": 7});
+            for (k, v) in extra.as_object().into_iter().flatten() {
+                m[k] = v.clone();
+            }
+            m
+        };
+        let roles = |m: Value| {
+            convert_one(m, Dialect::Omp)
+                .iter()
+                .map(|c| format!("{}/{}", role(c), js_string(c.get("attribution"))))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            roles(custom("advisor", json!({"details": {"messageRole": "user"}}))),
+            ["user/agent"]
+        );
+        assert_eq!(
+            roles(custom("advisor", json!({"details": {"messageRole": "developer"}}))),
+            ["developer/agent"]
+        );
+        assert_eq!(roles(custom("skill-prompt", json!({"attribution": "user"}))), ["user/user"]);
+        assert_eq!(
+            roles(custom("skill-prompt", json!({"attribution": "agent"}))),
+            ["developer/agent"]
+        );
+        assert_eq!(roles(custom("collab-prompt", json!({"attribution": "user"}))), ["user/user"]);
+        assert_eq!(roles(custom("ext", json!({"attribution": "user"}))), ["developer/user"]);
+        // Content that is neither a string nor an array sends nothing.
+        assert!(convert_one(custom("ext", json!({"content": {"x": 1}})), Dialect::Omp).is_empty());
+    }
+
+    #[test]
+    fn custom_images_split_into_developer_text_and_user_images() {
+        let image = json!({"type": "image", "data": "AAAA", "mimeType": "image/png"});
+        let m = json!({"role": "custom", "customType": "shot", "display": true, "timestamp": 7,
+            "content": [{"type": "text", "text": "see"}, image]});
+        assert_eq!(
+            convert_one(m, Dialect::Omp),
+            [
+                json!({"role": "developer", "content": [{"type": "text", "text": "see"}], "timestamp": 7}),
+                json!({"role": "user", "content": [{"type": "text", "text": "Images attached to shot."}, image],
+                    "timestamp": 7}),
+            ]
+        );
+    }
+
+    #[test]
+    fn bash_template_is_byte_exact() {
+        let bash = json!({"role": "bashExecution", "command": "ls missing", "output": "ls: missing: No such file",
+            "exitCode": 2, "cancelled": false, "timestamp": 9});
+        let expected =
+            "Ran `ls missing`\n```\nls: missing: No such file\n```\n\nCommand exited with code 2";
+        for flavor in [Dialect::Omp, Dialect::Pi] {
+            let out = convert_one(bash.clone(), flavor);
+            assert_eq!(only_text(&out[0]), expected);
+            assert_eq!(role(&out[0]), "user");
+        }
+        assert_eq!(convert_one(bash.clone(), Dialect::Omp)[0]["attribution"], "user");
+        assert!(convert_one(bash, Dialect::Pi)[0].get("attribution").is_none());
+
+        let quiet = json!({"role": "bashExecution", "command": "true", "output": "", "exitCode": 0,
+            "cancelled": false, "timestamp": 9});
+        assert_eq!(only_text(&convert_one(quiet, Dialect::Omp)[0]), "Ran `true`\n(no output)");
+        let cancelled = json!({"role": "bashExecution", "command": "sleep 9", "output": "", "exitCode": null,
+            "cancelled": true, "timestamp": 9});
+        assert_eq!(
+            only_text(&convert_one(cancelled, Dialect::Omp)[0]),
+            "Ran `sleep 9`\n(no output)\n\n(command cancelled)"
+        );
+        let excluded = json!({"role": "bashExecution", "command": "x", "output": "y", "exitCode": 0,
+            "cancelled": false, "excludeFromContext": true, "timestamp": 9});
+        assert!(convert_one(excluded.clone(), Dialect::Omp).is_empty());
+        assert!(convert_one(excluded, Dialect::Pi).is_empty());
+    }
+
+    #[test]
+    fn bash_output_notices() {
+        let mut bash = json!({"role": "bashExecution", "command": "cat big", "output": "tail", "exitCode": 0,
+            "cancelled": false, "truncated": true, "fullOutputPath": "/tmp/out.txt", "timestamp": 9});
+        assert_eq!(
+            only_text(&convert_one(bash.clone(), Dialect::Pi)[0]),
+            "Ran `cat big`\n```\ntail\n```\n\n[Output truncated. Full output: /tmp/out.txt]"
+        );
+        // omp derives its notice from `meta` only.
+        assert_eq!(
+            only_text(&convert_one(bash.clone(), Dialect::Omp)[0]),
+            "Ran `cat big`\n```\ntail\n```"
+        );
+        bash["meta"] = json!({"truncation": {"totalLines": 500, "outputLines": 100,
+            "shownRange": {"start": 401, "end": 500}, "truncatedBy": "lines", "artifactId": "7"}});
+        assert_eq!(
+            only_text(&convert_one(bash, Dialect::Omp)[0]),
+            "Ran `cat big`\n```\ntail\n```\n\n[Showing lines 401-500 of 500. Read artifact://7 for full output]"
+        );
+    }
+
+    #[test]
+    fn python_template_is_byte_exact() {
+        let py = json!({"role": "pythonExecution", "code": "print(1/0)", "output": "ZeroDivisionError",
+            "exitCode": 1, "cancelled": false, "timestamp": 9});
+        assert_eq!(
+            only_text(&convert_one(py, Dialect::Omp)[0]),
+            "Ran Python:\n```python\nprint(1/0)\n```\nOutput:\n```\nZeroDivisionError\n```\n\nExecution failed with code 1"
+        );
+        let py = json!({"role": "pythonExecution", "code": "x = 1", "output": "", "exitCode": 0,
+            "cancelled": true, "timestamp": 9});
+        assert_eq!(
+            only_text(&convert_one(py, Dialect::Omp)[0]),
+            "Ran Python:\n```python\nx = 1\n```\n(no output)\n\n(execution cancelled)"
+        );
+    }
+
+    #[test]
+    fn file_mentions() {
+        let image = json!({"type": "image", "data": "AAAA", "mimeType": "image/png"});
+        let m = json!({"role": "fileMention", "timestamp": 9, "files": [
+            {"path": "a.md", "content": "# A", "lineCount": 1},
+            {"path": "empty.txt", "content": ""},
+            {"path": "shot.png", "content": "", "image": image},
+        ]});
+        assert_eq!(
+            convert_one(m, Dialect::Omp),
+            [
+                json!({"role": "developer", "attribution": "user", "timestamp": 9, "content": [{"type": "text",
+                    "text": "<file path=\"a.md\">\n# A\n</file>\n<file path=\"empty.txt\">\n</file>"}]}),
+                json!({"role": "user", "attribution": "user", "timestamp": 9, "content": [
+                    {"type": "text", "text": "<file path=\"shot.png\">\n</file>"}, image]}),
+            ]
+        );
+    }
+
+    #[test]
+    fn pruned_tool_results() {
+        let image = json!({"type": "image", "data": "AAAA", "mimeType": "image/png"});
+        let tr = |content: Value, pruned: bool| {
+            let mut m = json!({"role": "toolResult", "toolCallId": "c", "toolName": "read", "content": content,
+                "isError": false, "timestamp": 9});
+            if pruned {
+                m["prunedAt"] = json!(123);
+            }
+            convert_one(m, Dialect::Omp).remove(0)
+        };
+        let kept =
+            tr(json!([{"type": "text", "text": "a"}, image, {"type": "text", "text": "b"}]), false);
+        assert_eq!(kept["content"].as_array().map(Vec::len), Some(3));
+        assert_eq!(kept["attribution"], "agent");
+        assert_eq!(
+            tr(json!([{"type": "text", "text": "a"}, image, {"type": "text", "text": "b"}]), true)
+                ["content"],
+            json!([{"type": "text", "text": "ab"}, image])
+        );
+        assert_eq!(
+            tr(json!([image]), true)["content"],
+            json!([{"type": "text", "text": "[Output truncated]"}, image])
+        );
+        assert_eq!(
+            tr(json!([]), true)["content"],
+            json!([{"type": "text", "text": "[Output truncated]"}])
+        );
+    }
+
+    #[test]
+    fn user_developer_and_assistant_pass_through() {
+        let out = convert(
+            vec![
+                json!({"role": "user", "content": "hi", "timestamp": 1}),
+                json!({"role": "user", "content": "hi", "attribution": "agent", "timestamp": 1}),
+                json!({"role": "developer", "content": "rules", "timestamp": 1}),
+                json!({"role": "assistant", "content": [], "stopReason": "stop", "timestamp": 1}),
+                json!({"role": "somethingNew", "timestamp": 1}),
+            ],
+            Dialect::Omp,
+        );
+        assert_eq!(
+            out,
+            [
+                json!({"role": "user", "content": "hi", "attribution": "user", "timestamp": 1}),
+                json!({"role": "user", "content": "hi", "attribution": "agent", "timestamp": 1}),
+                json!({"role": "developer", "content": "rules", "attribution": "agent", "timestamp": 1}),
+                json!({"role": "assistant", "content": [], "stopReason": "stop", "timestamp": 1}),
+            ]
+        );
+        // pi passes user/assistant/toolResult through untouched and drops roles it lacks.
+        let out = convert(
+            vec![
+                json!({"role": "user", "content": "hi", "timestamp": 1}),
+                json!({"role": "developer", "content": "rules", "timestamp": 1}),
+                json!({"role": "fileMention", "files": [], "timestamp": 1}),
+            ],
+            Dialect::Pi,
+        );
+        assert_eq!(out, [json!({"role": "user", "content": "hi", "timestamp": 1})]);
+    }
+
+    #[test]
+    fn interrupted_thinking_tail_is_stripped() {
+        let turn = json!({"role": "assistant", "stopReason": "aborted", "errorMessage": "Interrupted by user",
+        "timestamp": 1, "content": [
+            {"type": "thinking", "thinking": "signed", "thinkingSignature": "s"},
+            {"type": "text", "text": "partial"},
+            {"type": "thinking", "thinking": "cut off"},
+            {"type": "text", "text": " "},
+        ]});
+        let out = convert_one(turn.clone(), Dialect::Omp);
+        assert_eq!(
+            out[0]["content"],
+            json!([{"type": "thinking", "thinking": "signed", "thinkingSignature": "s"},
+                {"type": "text", "text": "partial"}])
+        );
+        // A user-interrupted turn left with nothing sends nothing...
+        let bare = json!({"role": "assistant", "stopReason": "aborted", "errorMessage": "Interrupted by user",
+            "timestamp": 1, "content": [{"type": "thinking", "thinking": "cut off"}]});
+        assert!(convert_one(bare.clone(), Dialect::Omp).is_empty());
+        // ... unless the continuity note follows it.
+        let note = json!({"role": "custom", "customType": "interrupted-thinking", "content": "n",
+            "display": false, "timestamp": 2});
+        let out = convert(vec![bare, note], Dialect::Omp);
+        assert_eq!(out[0]["content"], json!([]));
+        assert_eq!(role(&out[1]), "developer");
+        // Other turns are sent unchanged.
+        let mut other = turn;
+        other["errorMessage"] = json!("network");
+        assert_eq!(convert_one(other.clone(), Dialect::Omp), [other]);
+    }
+
+    // --- templates ---
+
+    fn summary_message(role_name: &str, summary: &str, method: Option<&str>) -> Value {
+        let mut m = json!({"role": role_name, "summary": summary, "fromId": "root", "tokensBefore": 1,
+            "timestamp": TS_MS});
+        if let Some(method) = method {
+            m["method"] = json!(method);
+        }
+        m
+    }
+
+    #[test]
+    fn omp_branch_summary_template() {
+        let out = convert_one(summary_message("branchSummary", "Tried X.", None), Dialect::Omp);
+        assert_eq!(
+            out,
+            [json!({"role": "user", "content": [{"type": "text",
+                "text": "Branch-return summary:\n\n<summary>\nTried X.\n</summary>"}],
+                "attribution": "agent", "historyRewriteAt": TS_MS, "timestamp": TS_MS})]
+        );
+    }
+
+    #[test]
+    fn omp_compaction_and_handoff_templates() {
+        let out = convert_one(summary_message("compactionSummary", "Did Y.", None), Dialect::Omp);
+        assert_eq!(
+            only_text(&out[0]),
+            "Prior model work/tool state available.\nMUST build on prior work; NEVER duplicate prior work.\n\n\
+             <summary>\nDid Y.\n</summary>"
+        );
+        assert_eq!(out[0]["attribution"], "agent");
+        assert_eq!(out[0]["historyRewriteAt"], TS_MS);
+        let out = convert_one(
+            summary_message("compactionSummary", "Plan.", Some("handoff")),
+            Dialect::Omp,
+        );
+        assert_eq!(
+            only_text(&out[0]),
+            "Context replaced. The <handoff> below is a handoff document a prior instance of you wrote \
+             from the full conversation. It is your own working memory, not user input.\n\
+             - First person inside it refers to you (the prior instance).\n\
+             - \"Next Steps\" is your own resumed plan; re-check it against the latest user message \
+             before acting.\n\
+             - The handoff already exists and is complete: NEVER write another handoff document unless \
+             the user explicitly asks.\n\
+             MUST build on prior work; NEVER duplicate prior work.\n\n<handoff>\nPlan.\n</handoff>"
+        );
+    }
+
+    #[test]
+    fn omp_template_trimming_rule() {
+        // Trailing whitespace goes outside fences and stays inside; trailing blank lines go.
+        let summary = "Line one.   \n\t\n```\ncode   \n  \n```   \nLast\t\n\n\n";
+        let out = convert_one(summary_message("branchSummary", summary, None), Dialect::Omp);
+        assert_eq!(
+            only_text(&out[0]),
+            "Branch-return summary:\n\n<summary>\nLine one.\n\n```\ncode   \n  \n```\nLast\n\n\n\n</summary>"
+        );
+        // A summary that ends the text (nothing after it) loses its trailing blank lines.
+        assert_eq!(render_omp_template("{{summary}}\n", "x  \n\n \n"), "x");
+        // An unclosed fence protects the rest.
+        assert_eq!(render_omp_template("{{summary}}\nend  ", "```\na  "), "```\na  \nend  ");
+    }
+
+    #[test]
+    fn pi_wrappers_are_byte_exact() {
+        let out = convert_one(summary_message("branchSummary", "Tried X.", None), Dialect::Pi);
+        assert_eq!(
+            out,
+            [json!({"role": "user", "timestamp": TS_MS, "content": [{"type": "text", "text":
+                "The following is a summary of a branch that this conversation came back from:\n\n<summary>\nTried X.</summary>"}]})]
+        );
+        let out =
+            convert_one(summary_message("branchSummary", "Ends with newline\n", None), Dialect::Pi);
+        assert!(only_text(&out[0]).ends_with("Ends with newline\n</summary>"));
+        let out = convert_one(summary_message("compactionSummary", "Did Y.  ", None), Dialect::Pi);
+        assert_eq!(
+            only_text(&out[0]),
+            "The conversation history before this point was compacted into the following summary:\n\n\
+             <summary>\nDid Y.  \n</summary>"
+        );
+    }
+
+    #[test]
+    fn end_to_end_omp_conversion() {
+        let path = chain(vec![
+            id(user("u1"), "k"),
+            compaction("k", "Earlier work."),
+            json!({"type": "custom_message", "customType": "ext", "content": "ctx", "display": false}),
+            user("u2"),
+        ]);
+        let llm = to_llm_messages(&omp(&path));
+        let roles: Vec<&str> = llm.iter().map(role).collect();
+        assert_eq!(roles, ["user", "user", "developer", "user"]);
+        assert!(only_text(&llm[0]).ends_with("<summary>\nEarlier work.\n</summary>"));
+        let out = to_json(&omp(&path), true);
+        assert_eq!(out["messages"][0]["role"], "compactionSummary");
+        assert_eq!(out["flavor"], "omp");
+    }
+
+    // --- timestamps ---
+
+    #[test]
+    fn iso_timestamps() {
+        assert_eq!(parse_iso_ms(TS), Some(TS_MS));
+        assert_eq!(parse_iso_ms("1970-01-01T00:00:00.000Z"), Some(0));
+        assert_eq!(parse_iso_ms("1970-01-01"), Some(0));
+        assert_eq!(parse_iso_ms("1970-01-01T00:00Z"), Some(0));
+        assert_eq!(parse_iso_ms("1970-01-01T01:00:00+01:00"), Some(0));
+        assert_eq!(parse_iso_ms("1969-12-31T23:59:59.999Z"), Some(-1));
+        assert_eq!(parse_iso_ms("2026-02-16T10:21:00.1234567Z"), Some(TS_MS + 123));
+        assert_eq!(parse_iso_ms("2026-02-16T10:21:00.5Z"), Some(TS_MS + 500));
+        assert_eq!(parse_iso_ms("2024-02-29T00:00:00Z"), Some(1_709_164_800_000));
+        assert_eq!(parse_iso_ms("+002026-02-16T10:21:00Z"), Some(TS_MS));
+        for bad in [
+            "",
+            "yesterday",
+            "2026-02-30",
+            "2026-13-01",
+            "2026-02-16T25:00Z",
+            "2026-02-16T10:21:00.Z",
+            "2026-02-16 10:21:00Z",
+            "2026-02-16T10:21:00Zjunk",
+        ] {
+            assert_eq!(parse_iso_ms(bad), None, "{bad}");
+        }
+        assert_eq!(entry_ms(&json!({"timestamp": "nope"})), Value::Null);
+        assert_eq!(entry_ms(&json!({})), Value::Null);
+        assert_eq!(format_ms(TS_MS as f64), TS);
+        assert_eq!(format_ms(-1.0), "1969-12-31T23:59:59.999Z");
+    }
+
+    #[test]
+    fn javascript_value_helpers() {
+        assert_eq!(js_string(Some(&json!(2.0))), "2");
+        assert_eq!(js_string(Some(&json!(2.5))), "2.5");
+        assert_eq!(js_string(None), "undefined");
+        assert!(!truthy(Some(&json!(0))) && !truthy(Some(&json!(""))) && truthy(Some(&json!({}))));
+        assert_eq!(group_thousands(1_234_567.0), "1,234,567");
+        assert_eq!(format_bytes(512.0), "512B");
+        assert_eq!(format_bytes(51_200.0), "50.0KB");
+    }
+
+    // --- human output ---
+
+    #[test]
+    fn text_rendering() {
+        let path = chain(vec![
+            json!({"type": "thinking_level_change", "thinkingLevel": "high", "configured": "auto"}),
+            user("fix \u{1b}[31mred\u{7}"),
+            assistant(
+                json!([{"type": "thinking", "thinking": "look"}, {"type": "text", "text": "ok"}, call("c1")]),
+                "toolUse",
+            ),
+            result("c1"),
+        ]);
+        let text = render_text(&omp(&path), false);
+        assert!(text.contains("thinking level: high (configured: auto)\n"), "{text}");
+        assert!(
+            text.contains(
+                "=== 1. user (1970-01-01T00:00:00.001Z) ===\nfix \u{241b}[31mred\u{2407}\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "<thinking>\nlook\n</thinking>\nok\n[tool call read c1] {\"path\":\"a\"}\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("=== 3. toolResult (read, c1, 1970-01-01T00:00:00.003Z) ===\nout\n"),
+            "{text}"
+        );
+        assert!(!text.contains('\u{1b}'));
+        // The agent view shows the summary roles.
+        let path = chain(vec![id(user("u"), "k"), compaction("k", "S")]);
+        assert!(
+            render_text(&omp(&path), true)
+                .contains("=== 1. compactionSummary (42000 tokens before, ")
+        );
+    }
+
+    #[test]
+    fn markdown_rendering() {
+        let path = chain(vec![
+            user("Add a flag"),
+            assistant(json!([{"type": "text", "text": "Reading"}, call("c1")]), "toolUse"),
+            msg(
+                json!({"role": "toolResult", "toolCallId": "c1", "toolName": "read", "isError": false,
+                "timestamp": 3, "content": [{"type": "text", "text": "```rust\nfn main() {}\n```"}]}),
+            ),
+        ]);
+        let md = render_markdown(&omp(&path), false);
+        assert!(md.starts_with("# Session context\n\n- **leaf:** `e2`\n"), "{md}");
+        assert!(md.contains("\n## 1. user\n"), "{md}");
+        assert!(md.contains("\nAdd a flag\n"), "{md}");
+        assert!(
+            md.contains("**Tool call** `read` (`c1`)\n\n```json\n{\n  \"path\": \"a\"\n}\n```"),
+            "{md}"
+        );
+        // Output that holds a fence gets a longer one.
+        assert!(md.contains("\n````\n```rust\nfn main() {}\n```\n````\n"), "{md}");
+        assert_eq!(inline_code("a`b"), "``a`b``");
+    }
+}
