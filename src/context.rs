@@ -1415,6 +1415,10 @@ fn describe(msg: &Value) -> View {
         }
         "user" | "developer" | "custom" => {
             detail(&mut details, "customType");
+            // The agents never show these in their chat, but the model reads them.
+            if role_name == "custom" && msg.get("display") == Some(&Value::Bool(false)) {
+                details.push("hidden".to_owned());
+            }
             content_parts(msg.get("content"), &mut parts);
         }
         _ => parts.push(Part::Code {
@@ -2943,11 +2947,14 @@ mod tests {
         );
         assert!(!text.contains('\u{1b}'));
         // The agent view shows the summary roles.
-        let path = chain(vec![id(user("u"), "k"), compaction("k", "S")]);
-        assert!(
-            render_text(&omp(&path), true)
-                .contains("=== 1. compactionSummary (42000 tokens before, ")
-        );
+        let path = chain(vec![
+            id(user("u"), "k"),
+            compaction("k", "S"),
+            json!({"type": "custom_message", "customType": "ext", "content": "c", "display": false}),
+        ]);
+        let text = render_text(&omp(&path), true);
+        assert!(text.contains("=== 1. compactionSummary (42000 tokens before, "), "{text}");
+        assert!(text.contains("=== 3. custom (ext, hidden, "), "{text}");
     }
 
     #[test]
