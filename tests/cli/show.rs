@@ -37,7 +37,7 @@ fn raw_is_the_line() {
     let path = env.fixture("linear.jsonl");
     let out = env.cmd().args(["-f", "linear.jsonl", "show", "--raw", "@"]).output().unwrap();
     let text = std::fs::read(path).unwrap();
-    let last = text.split(|&b| b == b'\n').filter(|l| !l.is_empty()).last().unwrap();
+    let last = text.split(|&b| b == b'\n').rfind(|l| !l.is_empty()).unwrap();
     assert_eq!(out.stdout, [last, b"\n"].concat());
 }
 
