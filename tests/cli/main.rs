@@ -4,13 +4,16 @@
 mod common;
 
 mod cli; // global options, exit codes, colour, broken pipes
+mod complete; // shell completion of commands, entry ids and labels
 mod context; // sesstree context
-mod damage;
+mod damage; // every kind of damaged input
+mod examples; // every example of --help runs
+mod generated; // man/ and completions/ match the binary
 mod humanize_title; // sesstree humanize-title
 mod log; // sesstree log
 mod show; // sesstree show
 mod stats; // sesstree stats
-mod tree; // sesstree tree // every kind of damaged input
+mod tree; // sesstree tree
 
 /// Every file in tests/cli must be listed above, or its tests would silently never run.
 #[test]

@@ -1,6 +1,7 @@
 //! The subcommands, one file each, and the flat dispatch over them.
 
 mod context;
+pub mod generate;
 mod humanize_title;
 mod log;
 mod show;
@@ -13,19 +14,18 @@ use sesstree::text::FilterMode;
 use super::Ctx;
 
 /// Every subcommand.
+///
+/// The variants carry no doc comment on purpose: the doc comment of each `…Args` struct is the
+/// command's help and man page, and a variant's doc comment would replace it (clap derive takes
+/// the variant's text and drops the struct's long help).
 #[derive(Debug, Subcommand)]
+#[allow(missing_docs)] // see above
 pub enum Command {
-    /// Show the path from the root to an entry, newest first.
     Log(log::LogArgs),
-    /// Show the whole tree as the agent's tree selector draws it.
     Tree(tree::TreeArgs),
-    /// Show the context the model would get from an entry.
     Context(context::ContextArgs),
-    /// Show one entry in full.
     Show(show::ShowArgs),
-    /// Count entries, branches, labels and token usage of one or many files.
     Stats(stats::StatsArgs),
-    /// Turn plan titles into session names, as plan approval does.
     HumanizeTitle(humanize_title::HumanizeTitleArgs),
 }
 

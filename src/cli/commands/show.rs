@@ -4,17 +4,24 @@ use std::io::Write;
 
 use sesstree::rev;
 
+use crate::cli::complete;
 use crate::cli::{Ctx, stdout, write_json_line};
 
+/// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
+const EXAMPLES: &str = r#"Examples:
+  The current leaf as pretty JSON:
+    sesstree -f session.jsonl show
+  The original line of the entry whose id starts with 5c07, byte for byte:
+    sesstree show 5c07 --raw
+  The message of the parent of the entry labelled tests-green, through jq:
+    sesstree show --json tests-green^ | jq .message"#;
+
 /// Show one entry in full, as pretty JSON.
-///
-/// Examples:
-///   sesstree show @
-///   sesstree show a1b2 --raw
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct ShowArgs {
     /// The entry to show.
-    #[arg(default_value = "@")]
+    #[arg(default_value = "@", add = complete::rev())]
     pub rev: String,
     /// Print the original JSONL line, byte for byte.
     #[arg(long)]

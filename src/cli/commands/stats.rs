@@ -11,16 +11,20 @@ use sesstree::text::sanitize_for_terminal;
 use crate::cli::ui::Role;
 use crate::cli::{Ctx, stdout, write_json_line};
 
+/// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
+const EXAMPLES: &str = r#"Examples:
+  Entries, shape, labels and token usage of one session:
+    sesstree stats session.jsonl
+  The cost of every session under the agent's directory, one JSON object per file:
+    sesstree stats --json ~/.omp/agent/sessions | jq .usage.cost"#;
+
 /// Count entries, branches, labels and token usage of one or many files.
 ///
 /// Per file: entries by type, roots, leaves, branch points, depth, labels, name, and the usage
 /// totals (tokens and cost) for the whole file and for the active path. Directories are
 /// searched for `*.jsonl`; files are read in parallel.
-///
-/// Examples:
-///   sesstree stats session.jsonl
-///   sesstree stats --json ~/.omp/agent/sessions | jq .usage.cost
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct StatsArgs {
     /// Session files or directories (default: the file given by -f).
     #[arg(value_name = "PATH")]

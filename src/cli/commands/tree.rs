@@ -8,20 +8,26 @@ use sesstree::tree::{ASCII, TreeOptions, UNICODE, layout};
 use sesstree::view::Viewer;
 
 use super::{FilterArg, home};
+use crate::cli::complete;
 use crate::cli::ui::{Role, width};
 use crate::cli::{Ctx, stdout};
+
+/// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
+const EXAMPLES: &str = r#"Examples:
+  The whole tree, the branch holding the current leaf first:
+    sesstree -f session.jsonl tree
+  Only the user requests that mention both "json" and "flag":
+    sesstree tree --filter user-only --search "json flag"
+  The tree as if the entry labelled checkpoint-1 were the leaf, drawn in ASCII:
+    sesstree tree --leaf checkpoint-1 --ascii"#;
 
 /// Show the whole tree as the agent's tree selector draws it.
 ///
 /// The branch holding the current leaf comes first; depth grows only at real branch points;
 /// `• ` marks the path from the root to the leaf, `← active` the leaf itself, and `[label]` the
 /// labels in effect. Filters and searches narrow the rows; the structure stays.
-///
-/// Examples:
-///   sesstree tree -f session.jsonl
-///   sesstree tree --filter user-only --search "json flag"
-///   sesstree tree --leaf checkpoint-1 --ascii
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct TreeArgs {
     /// Which entries to show.
     #[arg(long, value_enum, default_value_t = FilterArg::Default)]
@@ -36,7 +42,7 @@ pub struct TreeArgs {
     #[arg(long)]
     pub ascii: bool,
     /// Draw the tree as if REV were the current leaf.
-    #[arg(long, value_name = "REV")]
+    #[arg(long, value_name = "REV", add = complete::rev())]
     pub leaf: Option<String>,
     /// Order of branches: `active` puts the branch holding the leaf first; `file` keeps the
     /// reference's order (roots in file order, children by timestamp).

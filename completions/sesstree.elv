@@ -1,0 +1,133 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[sesstree] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'sesstree'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'sesstree'= {
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand log 'Show the path from the root to REV (default `@`), newest first'
+            cand tree 'Show the whole tree as the agent''s tree selector draws it'
+            cand context 'Show the context the model would get from REV (default `@`)'
+            cand show 'Show one entry in full, as pretty JSON'
+            cand stats 'Count entries, branches, labels and token usage of one or many files'
+            cand humanize-title 'Turn plan titles into session names, as plan approval does'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'sesstree;log'= {
+            cand -n 'Show at most N entries'
+            cand --max-count 'Show at most N entries'
+            cand --filter 'Which entries to show'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --reverse 'Oldest first'
+            cand --raw 'Print the original JSONL lines instead'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;tree'= {
+            cand --filter 'Which entries to show'
+            cand --search 'Show only entries matching every word (case-insensitive)'
+            cand --leaf 'Draw the tree as if REV were the current leaf'
+            cand --order 'Order of branches: `active` puts the branch holding the leaf first; `file` keeps the reference''s order (roots in file order, children by timestamp)'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --fuzzy 'Match search words as subsequences, as the agent''s selector does'
+            cand --ascii 'Draw with ASCII instead of box-drawing characters'
+            cand --include-archived 'Show archived subtrees too'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;context'= {
+            cand --flavor 'Whose templates and message shapes apply'
+            cand --format 'Text output format (ignored with --json)'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --agent-messages 'Show the messages before conversion to the model''s roles (branchSummary, compactionSummary, custom, ...)'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;show'= {
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --raw 'Print the original JSONL line, byte for byte'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;stats'= {
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;humanize-title'= {
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;help'= {
+            cand log 'Show the path from the root to REV (default `@`), newest first'
+            cand tree 'Show the whole tree as the agent''s tree selector draws it'
+            cand context 'Show the context the model would get from REV (default `@`)'
+            cand show 'Show one entry in full, as pretty JSON'
+            cand stats 'Count entries, branches, labels and token usage of one or many files'
+            cand humanize-title 'Turn plan titles into session names, as plan approval does'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'sesstree;help;log'= {
+        }
+        &'sesstree;help;tree'= {
+        }
+        &'sesstree;help;context'= {
+        }
+        &'sesstree;help;show'= {
+        }
+        &'sesstree;help;stats'= {
+        }
+        &'sesstree;help;humanize-title'= {
+        }
+        &'sesstree;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

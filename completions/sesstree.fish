@@ -1,0 +1,116 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_sesstree_global_optspecs
+    string join \n f/file= json strict color= h/help V/version
+end
+
+function __fish_sesstree_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_sesstree_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_sesstree_using_subcommand
+    set -l cmd (__fish_sesstree_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c sesstree -n "__fish_sesstree_needs_command" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_needs_command" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_needs_command" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_needs_command" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_needs_command" -s V -l version -d 'Print version'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "log" -d 'Show the path from the root to REV (default `@`), newest first'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "tree" -d 'Show the whole tree as the agent\'s tree selector draws it'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "context" -d 'Show the context the model would get from REV (default `@`)'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "show" -d 'Show one entry in full, as pretty JSON'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "stats" -d 'Count entries, branches, labels and token usage of one or many files'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "humanize-title" -d 'Turn plan titles into session names, as plan approval does'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -s n -l max-count -d 'Show at most N entries' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l filter -d 'Which entries to show' -r -f -a "default\t'Everything except bookkeeping entries (labels, model and thinking changes, custom…)'
+no-tools\t'`default` without tool results'
+user-only\t'User requests only'
+labeled-only\t'Labelled entries only'
+all\t'Everything'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l reverse -d 'Oldest first'
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l raw -d 'Print the original JSONL lines instead'
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l filter -d 'Which entries to show' -r -f -a "default\t'Everything except bookkeeping entries (labels, model and thinking changes, custom…)'
+no-tools\t'`default` without tool results'
+user-only\t'User requests only'
+labeled-only\t'Labelled entries only'
+all\t'Everything'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l search -d 'Show only entries matching every word (case-insensitive)' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l leaf -d 'Draw the tree as if REV were the current leaf' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l order -d 'Order of branches: `active` puts the branch holding the leaf first; `file` keeps the reference\'s order (roots in file order, children by timestamp)' -r -f -a "active\t'The branch holding the leaf first'
+file\t'Roots in file order, children by timestamp'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l fuzzy -d 'Match search words as subsequences, as the agent\'s selector does'
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l ascii -d 'Draw with ASCII instead of box-drawing characters'
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l include-archived -d 'Show archived subtrees too'
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l flavor -d 'Whose templates and message shapes apply' -r -f -a "omp\t'oh-my-pi: templates, developer-role custom messages, post-passes'
+pi\t'pi-mono: prefix/suffix wrappers, user-role custom messages, a single model'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l format -d 'Text output format (ignored with --json)' -r -f -a "text\t'Readable, one block per message'
+markdown\t'A Markdown transcript to share'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand context" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l agent-messages -d 'Show the messages before conversion to the model\'s roles (branchSummary, compactionSummary, custom, ...)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand context" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand show" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l raw -d 'Print the original JSONL line, byte for byte'
+complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show stats humanize-title help" -f -a "log" -d 'Show the path from the root to REV (default `@`), newest first'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show stats humanize-title help" -f -a "tree" -d 'Show the whole tree as the agent\'s tree selector draws it'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show stats humanize-title help" -f -a "context" -d 'Show the context the model would get from REV (default `@`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show stats humanize-title help" -f -a "show" -d 'Show one entry in full, as pretty JSON'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show stats humanize-title help" -f -a "stats" -d 'Count entries, branches, labels and token usage of one or many files'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show stats humanize-title help" -f -a "humanize-title" -d 'Turn plan titles into session names, as plan approval does'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show stats humanize-title help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -1,0 +1,111 @@
+//! Every example in `--help` (and so in the man pages) is real: it runs against the README's
+//! example session, examples/demo.jsonl, and does what it says without a warning.
+//!
+//! An example is a line indented by four spaces under "Examples:". Its pipeline, up to the last
+//! `sesstree` stage, runs through `sh` in a temporary directory holding `session.jsonl` (a copy
+//! of the demo), with `SESSTREE_FILE=session.jsonl`, a `plans/` directory, and the demo under
+//! `~/.omp/agent/sessions`. Later stages (`jq`) and the redirection of the output are dropped,
+//! so the check needs no tool but sh.
+
+use crate::common::{TestEnv, demo, subcommands};
+
+/// The example command lines of `sesstree ARGS --help`.
+fn examples(env: &TestEnv, args: &[&str]) -> Vec<String> {
+    let output = env.cmd().args(args).arg("--help").output().expect("run");
+    let help = String::from_utf8_lossy(&output.stdout).into_owned();
+    let Some((_, block)) = help.split_once("\nExamples:\n") else { return Vec::new() };
+    block
+        .lines()
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.strip_prefix("    "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The commands of an example to run: each `&&` part that runs sesstree, cut after its last
+/// `sesstree` stage and without the redirection of its output.
+fn sesstree_parts(example: &str) -> Vec<String> {
+    let is_sesstree = |stage: &str| stage == "sesstree" || stage.starts_with("sesstree ");
+    example
+        .split(" && ")
+        .filter_map(|command| {
+            let stages: Vec<&str> = command.split(" | ").map(str::trim).collect();
+            let last = stages.iter().rposition(|s| is_sesstree(s))?;
+            let mut kept: Vec<&str> = stages[..=last].to_vec();
+            kept[last] = kept[last].split(" > ").next().unwrap_or(kept[last]).trim();
+            Some(kept.join(" | "))
+        })
+        .collect()
+}
+
+fn run_example(example: &str) {
+    for part in sesstree_parts(example) {
+        let env = TestEnv::new();
+        env.write("session.jsonl", std::fs::read(demo()).expect("demo"));
+        std::fs::create_dir_all(env.path().join("plans/migrate-mcp-loader")).expect("mkdir");
+        let sessions = env.path().join("home/.omp/agent/sessions/--work-tally--");
+        std::fs::create_dir_all(&sessions).expect("mkdir");
+        std::fs::copy(demo(), sessions.join("demo.jsonl")).expect("copy");
+        let bin = assert_cmd::cargo::cargo_bin("sesstree");
+        let dir = bin.parent().expect("bin dir").display().to_string();
+        let path = format!("{dir}:{}", std::env::var("PATH").unwrap_or_default());
+        let output = std::process::Command::new("sh")
+            .args(["-c", &part])
+            .current_dir(env.path())
+            .env("PATH", path)
+            .envs(pinned(&env))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("sh");
+        let shown = env.render(&output);
+        assert!(
+            output.status.success() && output.stderr.is_empty(),
+            "example `{example}` failed:\n{shown}"
+        );
+        if !part.contains("sesstree generate") {
+            assert!(!output.stdout.is_empty(), "example `{example}` printed nothing");
+        }
+    }
+}
+
+/// The pinned environment of `TestEnv::cmd`, plus the session file.
+fn pinned(env: &TestEnv) -> Vec<(String, String)> {
+    let cmd = env.cmd();
+    let mut vars: Vec<(String, String)> = cmd
+        .get_envs()
+        .filter_map(|(k, v)| Some((k.to_str()?.to_string(), v?.to_str()?.to_string())))
+        .collect();
+    vars.push(("SESSTREE_FILE".into(), "session.jsonl".into()));
+    vars
+}
+
+#[test]
+fn every_command_has_examples_that_run() {
+    let env = TestEnv::new();
+    let mut commands: Vec<Vec<&str>> = vec![vec![], vec!["generate"]];
+    let names = subcommands(&env);
+    commands.extend(names.iter().map(|c| vec![c.as_str()]));
+    for args in commands {
+        let examples = examples(&env, &args);
+        let runnable: usize = examples.iter().map(|e| sesstree_parts(e).len()).sum();
+        assert!(runnable >= 1, "sesstree {} --help has no runnable example", args.join(" "));
+        if !args.is_empty() && args != ["generate"] {
+            assert!(examples.len() >= 2, "sesstree {} --help has fewer than two examples", args[0]);
+        }
+        for example in &examples {
+            run_example(example);
+        }
+    }
+}
+
+#[test]
+fn pipelines_are_cut_to_their_sesstree_parts() {
+    assert_eq!(sesstree_parts("sesstree log --raw @~2 | jq -c ."), ["sesstree log --raw @~2"]);
+    assert_eq!(
+        sesstree_parts("ls plans/ | sesstree humanize-title | cat"),
+        ["ls plans/ | sesstree humanize-title"]
+    );
+    assert_eq!(sesstree_parts("sesstree context > t.md"), ["sesstree context"]);
+    assert_eq!(sesstree_parts("sesstree a && sesstree b"), ["sesstree a", "sesstree b"]);
+    assert!(sesstree_parts("source <(COMPLETE=bash sesstree)").is_empty());
+}
