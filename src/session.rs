@@ -310,8 +310,16 @@ impl Session {
         self.archived.get(id).copied().unwrap_or(false)
     }
 
-    /// The session name and its source: slot > header > `title_change` > `session_info`.
+    /// The session name and its source: slot > header > `title_change` > `session_info`,
+    /// except in a file that names like pi ([`Session::names_like_pi`]), where the last
+    /// `session_info` wins as it does for pi (FORMAT §10.2), so a name `sesstree name` just
+    /// stored there is the one in effect. pi records no source.
     pub fn name(&self) -> Option<(String, Option<TitleSource>)> {
+        if self.names_like_pi()
+            && let Some(n) = &self.last_session_info
+        {
+            return Some((n.clone(), None));
+        }
         if let Some(slot) = &self.slot {
             if !slot.title.is_empty() {
                 return Some((slot.title.clone(), slot.source));
@@ -650,8 +658,8 @@ impl Loader {
             }
             Kind::TitleChange => {
                 if let Some(t) = env.title.as_deref().filter(|t| !t.is_empty()) {
-                    // The source is not in the envelope; title_change names are a fallback only.
-                    self.last_title_change = Some((t.to_string(), None));
+                    let source = env.source.as_deref().and_then(TitleSource::parse);
+                    self.last_title_change = Some((t.to_string(), source));
                 }
             }
             Kind::SessionInfo => {
@@ -945,6 +953,41 @@ mod tests {
         let labels: Vec<_> = s.labels().iter().map(|(t, l)| (t.as_str(), &**l)).collect();
         assert_eq!(labels, vec![("b", "\"again\""), ("a", "{\"x\":1}")]);
         assert_eq!(s.label_of(&EntryId::new("b")).as_deref(), Some("again"));
+    }
+
+    #[test]
+    fn names_come_from_the_slot_the_header_or_the_entries() {
+        let slot = String::from_utf8(
+            crate::format::title::encode_slot("Slot name", Some(TitleSource::User), "t").unwrap(),
+        )
+        .unwrap();
+        let titled = r#"{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/","title":"Header name","titleSource":"auto"}"#;
+        let change = |title: &str, source: &str| {
+            format!(
+                r#"{{"type":"title_change","id":"{title}","parentId":null,"title":"{title}","source":"{source}"}}"#
+            )
+        };
+        let info = |name: &str| {
+            format!(r#"{{"type":"session_info","id":"{name}","parentId":null,"name":" {name} "}}"#)
+        };
+        let name = |lines: &[&str]| load(&lines.join("\n")).name();
+        let user = Some(TitleSource::User);
+        let auto = Some(TitleSource::Auto);
+
+        assert_eq!(name(&[&slot, titled]), Some(("Slot name".into(), user)));
+        assert_eq!(name(&[titled]), Some(("Header name".into(), auto)));
+        // No title in slot or header: the last title_change, with its source.
+        let (a, b) = (change("First", "user"), change("Second", "auto"));
+        assert_eq!(name(&[HEADER, &a, &b]), Some(("Second".into(), auto)));
+        let odd = change("Odd", "robot");
+        assert_eq!(name(&[HEADER, &odd]), Some(("Odd".into(), None)));
+        // pi: the last session_info, trimmed, even over a title the header carries.
+        let (one, two) = (info("one"), info("two"));
+        assert_eq!(name(&[HEADER, &one, &two]), Some(("two".into(), None)));
+        assert_eq!(name(&[titled, &one]), Some(("one".into(), None)));
+        // With a slot the file is oh-my-pi's, and session_info is only a fallback.
+        assert_eq!(name(&[&slot, titled, &one]), Some(("Slot name".into(), user)));
+        assert_eq!(name(&[HEADER]), None);
     }
 
     #[test]
