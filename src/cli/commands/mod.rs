@@ -1,7 +1,9 @@
 //! The subcommands, one file each, and the flat dispatch over them.
 
 mod humanize_title;
+mod label;
 mod log;
+mod name;
 mod show;
 mod stats;
 mod tree;
@@ -22,6 +24,10 @@ pub enum Command {
     Show(show::ShowArgs),
     /// Count entries, branches, labels and token usage of one or many files.
     Stats(stats::StatsArgs),
+    // No doc comment on these variants: it would replace the struct's, whose text (with its
+    // examples) is the help and the man page.
+    Label(label::LabelArgs),
+    Name(name::NameArgs),
     /// Turn plan titles into session names, as plan approval does.
     HumanizeTitle(humanize_title::HumanizeTitleArgs),
 }
@@ -33,6 +39,8 @@ pub fn run(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Tree(args) => tree::run(ctx, &args),
         Command::Show(args) => show::run(ctx, &args),
         Command::Stats(args) => stats::run(ctx, &args),
+        Command::Label(args) => label::run(ctx, &args),
+        Command::Name(args) => name::run(ctx, &args),
         Command::HumanizeTitle(args) => humanize_title::run(ctx, &args),
     }
 }
