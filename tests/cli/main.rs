@@ -4,9 +4,12 @@
 mod common;
 
 mod cli; // global options, exit codes, colour, broken pipes
+mod concurrency; // write safety: concurrent writers, torn lines, changed files, refusals
 mod damage;
 mod humanize_title; // sesstree humanize-title
+mod label; // sesstree label
 mod log; // sesstree log
+mod name; // sesstree name
 mod show; // sesstree show
 mod stats; // sesstree stats
 mod tree; // sesstree tree // every kind of damaged input
