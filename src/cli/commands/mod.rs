@@ -2,7 +2,9 @@
 
 mod context;
 mod humanize_title;
+mod label;
 mod log;
+mod name;
 mod show;
 mod stats;
 mod tree;
@@ -15,17 +17,15 @@ use super::Ctx;
 /// Every subcommand.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Show the path from the root to an entry, newest first.
+    // No doc comments on the variants: one would replace the struct's, whose text (with its
+    // examples) is the help and the man page.
     Log(log::LogArgs),
-    /// Show the whole tree as the agent's tree selector draws it.
     Tree(tree::TreeArgs),
-    /// Show the context the model would get from an entry.
     Context(context::ContextArgs),
-    /// Show one entry in full.
     Show(show::ShowArgs),
-    /// Count entries, branches, labels and token usage of one or many files.
     Stats(stats::StatsArgs),
-    /// Turn plan titles into session names, as plan approval does.
+    Label(label::LabelArgs),
+    Name(name::NameArgs),
     HumanizeTitle(humanize_title::HumanizeTitleArgs),
 }
 
@@ -37,6 +37,8 @@ pub fn run(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Show(args) => show::run(ctx, &args),
         Command::Context(args) => context::run(ctx, &args),
         Command::Stats(args) => stats::run(ctx, &args),
+        Command::Label(args) => label::run(ctx, &args),
+        Command::Name(args) => name::run(ctx, &args),
         Command::HumanizeTitle(args) => humanize_title::run(ctx, &args),
     }
 }
