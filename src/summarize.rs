@@ -109,7 +109,7 @@ fn render_message(message: &Value, parts: &mut Vec<String>) {
                         );
                     }
                     Some("text") => {
-                        push(parts, "[Assistant]", str_field(block, "text").unwrap_or(""))
+                        push(parts, "[Assistant]", str_field(block, "text").unwrap_or(""));
                     }
                     Some("toolCall") => push(parts, "[Tool call]", &tool_call(block)),
                     _ => {}

@@ -255,25 +255,26 @@ fn id_of(session: &Session, idx: u32) -> Result<EntryId> {
     })
 }
 
-/// The `TreePreparation` a `session_before_tree` hook gets (FORMAT §6.3), as event fields.
+/// The `TreePreparation` a `session_before_tree` hook gets (FORMAT §6.3), as event fields;
+/// `entries` are the parsed [`Navigation::entries`].
 pub fn preparation(
     session: &Session,
     nav: &Navigation,
+    entries: &[Value],
     user_wants_summary: bool,
-) -> Result<Map<String, Value>> {
+) -> Map<String, Value> {
     let id = |i: Option<u32>| {
         i.and_then(|i| session.record(i).id.as_ref()).map_or(Value::Null, EntryId::to_value)
     };
-    let entries = nav.entries.iter().map(|&i| session.value(i)).collect::<Result<Vec<_>>>()?;
     let mut prep = Map::new();
     prep.insert("targetId".into(), id(Some(nav.target)));
     prep.insert("oldLeafId".into(), id(nav.old_leaf));
     prep.insert("commonAncestorId".into(), id(nav.common_ancestor));
-    prep.insert("entriesToSummarize".into(), Value::Array(entries));
+    prep.insert("entriesToSummarize".into(), Value::Array(entries.to_vec()));
     prep.insert("userWantsSummary".into(), user_wants_summary.into());
     let mut fields = Map::new();
     fields.insert("preparation".into(), Value::Object(prep));
-    Ok(fields)
+    fields
 }
 
 #[cfg(test)]
@@ -515,7 +516,8 @@ mod tests {
     fn preparation_payload() {
         let s = forked();
         let nav = navigate(&s, idx(&s, "a2")).unwrap();
-        let prep = preparation(&s, &nav, true).unwrap();
+        let entries: Vec<Value> = nav.entries.iter().map(|&i| s.value(i).unwrap()).collect();
+        let prep = preparation(&s, &nav, &entries, true);
         let p = &prep["preparation"];
         assert_eq!(p["targetId"], "a2");
         assert_eq!(p["oldLeafId"], "a3");

@@ -3,8 +3,10 @@
 
 mod common;
 
+mod checkout; // sesstree checkout: moves, summaries, the summarizer
 mod cli; // global options, exit codes, colour, broken pipes
 mod damage;
+mod hooks; // the hooks of checkout
 mod humanize_title; // sesstree humanize-title
 mod log; // sesstree log
 mod show; // sesstree show
