@@ -180,3 +180,40 @@ fn the_summarizer_runs_when_the_hook_gives_no_summary() {
     env.run(&["-f", "s.jsonl", "checkout", "a3", "--summarize", "--summarizer", "echo Model."]);
     insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\nModel.\n\n<files>\nCargo.toml (Write)\nsrc/main.rs (Write)\n</files>","details":{"readFiles":[],"modifiedFiles":["Cargo.toml","src/main.rs"]}}"#);
 }
+
+#[test]
+fn without_xdg_config_home_the_hooks_are_under_home() {
+    let env = forked();
+    script(&env, "home/.config/sesstree/hooks/session_before_tree", r#"echo '{"cancel": true}'"#);
+    let out = env
+        .cmd()
+        .env_remove("XDG_CONFIG_HOME")
+        .args(["-f", "s.jsonl", "checkout", "a3"])
+        .output()
+        .unwrap();
+    insta::assert_snapshot!(env.render(&out), @"
+    ------- stderr -------
+    error: session_before_tree hook $TMP/home/.config/sesstree/hooks/session_before_tree cancelled the operation; nothing was written
+    [exit status: 7]
+    ");
+    // A relative XDG_CONFIG_HOME is not valid (XDG spec) and is ignored the same way.
+    let out = env
+        .cmd()
+        .env("XDG_CONFIG_HOME", "config")
+        .args(["-f", "s.jsonl", "checkout", "a3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(7));
+}
+
+#[test]
+fn hook_timeout_must_be_positive() {
+    let env = forked();
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "a3", "--hook-timeout", "0"]), @"
+    ------- stderr -------
+    error: invalid value '0' for '--hook-timeout <SECS>': '0' is not a positive number of seconds
+
+    For more information, try '--help'.
+    [exit status: 2]
+    ");
+}

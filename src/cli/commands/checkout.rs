@@ -5,7 +5,6 @@
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
-use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use sesstree::hooks::{self, Hooks};
@@ -15,7 +14,7 @@ use sesstree::process::CancelToken;
 use sesstree::summarize::{self, FileOps, Summarizer};
 use sesstree::{Error, Session, rev, store};
 
-use super::short_id;
+use super::{HookArgs, short_id};
 use crate::cli::{Ctx, stdout, write_json_line};
 
 /// Move the leaf to REV, as the agent's /tree navigation does
@@ -67,34 +66,9 @@ pub struct CheckoutArgs {
     /// Print the entries that would be appended; write nothing and run no hooks.
     #[arg(long)]
     pub dry_run: bool,
-    /// The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or
-    /// ~/.config/sesstree/hooks].
-    #[arg(long, value_name = "DIR")]
-    pub hooks_dir: Option<PathBuf>,
-    /// Run no hooks.
-    #[arg(long)]
-    pub no_hooks: bool,
-    /// Stop a hook that runs longer than SECS seconds, and cancel.
-    #[arg(long, value_name = "SECS", default_value = "30", value_parser = parse_secs)]
-    pub hook_timeout: Duration,
-}
-
-fn parse_secs(s: &str) -> Result<Duration, String> {
-    match s.parse::<f64>() {
-        Ok(secs) if secs > 0.0 && secs.is_finite() => Ok(Duration::from_secs_f64(secs)),
-        _ => Err(format!("'{s}' is not a positive number of seconds")),
-    }
-}
-
-/// The hooks directory when `--hooks-dir` is not given: `$XDG_CONFIG_HOME/sesstree/hooks`
-/// (an absolute XDG_CONFIG_HOME only, as the XDG spec says), else `~/.config/sesstree/hooks`.
-pub fn default_hooks_dir() -> Option<PathBuf> {
-    let xdg = std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from).filter(|p| p.is_absolute());
-    let config = xdg.or_else(|| {
-        let home = std::env::var_os("HOME").filter(|h| !h.is_empty())?;
-        Some(PathBuf::from(home).join(".config"))
-    })?;
-    Some(config.join("sesstree").join("hooks"))
+    /// Hooks.
+    #[command(flatten)]
+    pub hooks: HookArgs,
 }
 
 /// From here on Ctrl-C sets `cancel` instead of killing sesstree: a running hook or summarizer
@@ -109,14 +83,7 @@ fn cancel_on_interrupt(cancel: &CancelToken) {
 /// Runs `checkout`.
 pub fn run(ctx: &Ctx, args: &CheckoutArgs) -> anyhow::Result<()> {
     let cancel = CancelToken::new();
-    let hooks = if args.no_hooks || args.dry_run {
-        Hooks::disabled()
-    } else {
-        // Absolute, so that a hook path never reads as a command name to look up in PATH.
-        let dir = args.hooks_dir.clone().or_else(default_hooks_dir);
-        let dir = dir.map(|d| std::path::absolute(&d).unwrap_or(d));
-        Hooks::new(dir, args.hook_timeout, cancel.clone())
-    };
+    let hooks = if args.dry_run { Hooks::disabled() } else { args.hooks.hooks(&cancel) };
     for event in [hooks::SESSION_BEFORE_TREE, hooks::SESSION_TREE] {
         if let Some(path) = hooks.ignored(event) {
             eprintln!("hint: {} is not executable and was ignored (chmod +x it)", path.display());
