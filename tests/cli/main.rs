@@ -3,10 +3,12 @@
 
 mod common;
 
+mod checkout; // sesstree checkout: moves, summaries, the summarizer
 mod cli; // global options, exit codes, colour, broken pipes
 mod concurrency; // write safety: concurrent writers, torn lines, changed files, refusals
 mod context; // sesstree context
 mod damage; // every kind of damaged input
+mod hooks; // the hooks of checkout
 mod humanize_title; // sesstree humanize-title
 mod label; // sesstree label
 mod log; // sesstree log
