@@ -34,7 +34,10 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('tree', 'tree', [CompletionResultType]::ParameterValue, 'Show the whole tree as the agent''s tree selector draws it')
             [CompletionResult]::new('context', 'context', [CompletionResultType]::ParameterValue, 'Show the context the model would get from REV (default `@`)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one entry in full, as pretty JSON')
+            [CompletionResult]::new('checkout', 'checkout', [CompletionResultType]::ParameterValue, 'Move the leaf to REV, as the agent''s /tree navigation does')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Count entries, branches, labels and token usage of one or many files')
+            [CompletionResult]::new('label', 'label', [CompletionResultType]::ParameterValue, 'Set, remove or list entry labels')
+            [CompletionResult]::new('name', 'name', [CompletionResultType]::ParameterValue, 'Show or set the session''s name')
             [CompletionResult]::new('humanize-title', 'humanize-title', [CompletionResultType]::ParameterValue, 'Turn plan titles into session names, as plan approval does')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -95,10 +98,58 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'sesstree;checkout' {
+            [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'Summary of the abandoned branch, stored at the destination as given')
+            [CompletionResult]::new('--summary-file', '--summary-file', [CompletionResultType]::ParameterName, 'Read the summary from a file (`-` for standard input)')
+            [CompletionResult]::new('--summarizer', '--summarizer', [CompletionResultType]::ParameterName, 'The command that summarizes: it reads the abandoned branch as a transcript plus instructions on stdin and prints the summary (run with `sh -c`)')
+            [CompletionResult]::new('--instructions', '--instructions', [CompletionResultType]::ParameterName, 'Extra instructions for the summarizer, appended to the default ones')
+            [CompletionResult]::new('--label', '--label', [CompletionResultType]::ParameterName, 'Label the summary entry, or REV when there is no summary')
+            [CompletionResult]::new('--hooks-dir', '--hooks-dir', [CompletionResultType]::ParameterName, 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]')
+            [CompletionResult]::new('--hook-timeout', '--hook-timeout', [CompletionResultType]::ParameterName, 'Stop a hook that runs longer than SECS seconds, and cancel')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--summarize', '--summarize', [CompletionResultType]::ParameterName, 'Have the summarizer (or the session_before_tree hook) write the summary')
+            [CompletionResult]::new('--replace-instructions', '--replace-instructions', [CompletionResultType]::ParameterName, 'Use --instructions instead of the default instructions')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the entries that would be appended; write nothing and run no hooks')
+            [CompletionResult]::new('--no-hooks', '--no-hooks', [CompletionResultType]::ParameterName, 'Run no hooks')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'sesstree;stats' {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'sesstree;label' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--clear', '--clear', [CompletionResultType]::ParameterName, 'Remove the label of REV')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List the labels in effect instead')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the line that would be appended, and write nothing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'sesstree;name' {
+            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'Who sets the name')
+            [CompletionResult]::new('--from-plan', '--from-plan', [CompletionResultType]::ParameterName, 'Name the session after a plan title, as plan approval does (only if it has no name)')
+            [CompletionResult]::new('--trigger', '--trigger', [CompletionResultType]::ParameterName, 'A free-form `trigger` recorded in the `title_change` entry (oh-my-pi files)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the line that would be appended, and write nothing')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -120,7 +171,10 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('tree', 'tree', [CompletionResultType]::ParameterValue, 'Show the whole tree as the agent''s tree selector draws it')
             [CompletionResult]::new('context', 'context', [CompletionResultType]::ParameterValue, 'Show the context the model would get from REV (default `@`)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one entry in full, as pretty JSON')
+            [CompletionResult]::new('checkout', 'checkout', [CompletionResultType]::ParameterValue, 'Move the leaf to REV, as the agent''s /tree navigation does')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Count entries, branches, labels and token usage of one or many files')
+            [CompletionResult]::new('label', 'label', [CompletionResultType]::ParameterValue, 'Set, remove or list entry labels')
+            [CompletionResult]::new('name', 'name', [CompletionResultType]::ParameterValue, 'Show or set the session''s name')
             [CompletionResult]::new('humanize-title', 'humanize-title', [CompletionResultType]::ParameterValue, 'Turn plan titles into session names, as plan approval does')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -137,7 +191,16 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
         'sesstree;help;show' {
             break
         }
+        'sesstree;help;checkout' {
+            break
+        }
         'sesstree;help;stats' {
+            break
+        }
+        'sesstree;help;label' {
+            break
+        }
+        'sesstree;help;name' {
             break
         }
         'sesstree;help;humanize-title' {

@@ -16,6 +16,9 @@ _sesstree() {
             ",$1")
                 cmd="sesstree"
                 ;;
+            sesstree,checkout)
+                cmd="sesstree__subcmd__checkout"
+                ;;
             sesstree,context)
                 cmd="sesstree__subcmd__context"
                 ;;
@@ -25,8 +28,14 @@ _sesstree() {
             sesstree,humanize-title)
                 cmd="sesstree__subcmd__humanize__subcmd__title"
                 ;;
+            sesstree,label)
+                cmd="sesstree__subcmd__label"
+                ;;
             sesstree,log)
                 cmd="sesstree__subcmd__log"
+                ;;
+            sesstree,name)
+                cmd="sesstree__subcmd__name"
                 ;;
             sesstree,show)
                 cmd="sesstree__subcmd__show"
@@ -37,6 +46,9 @@ _sesstree() {
             sesstree,tree)
                 cmd="sesstree__subcmd__tree"
                 ;;
+            sesstree__subcmd__help,checkout)
+                cmd="sesstree__subcmd__help__subcmd__checkout"
+                ;;
             sesstree__subcmd__help,context)
                 cmd="sesstree__subcmd__help__subcmd__context"
                 ;;
@@ -46,8 +58,14 @@ _sesstree() {
             sesstree__subcmd__help,humanize-title)
                 cmd="sesstree__subcmd__help__subcmd__humanize__subcmd__title"
                 ;;
+            sesstree__subcmd__help,label)
+                cmd="sesstree__subcmd__help__subcmd__label"
+                ;;
             sesstree__subcmd__help,log)
                 cmd="sesstree__subcmd__help__subcmd__log"
+                ;;
+            sesstree__subcmd__help,name)
+                cmd="sesstree__subcmd__help__subcmd__name"
                 ;;
             sesstree__subcmd__help,show)
                 cmd="sesstree__subcmd__help__subcmd__show"
@@ -65,12 +83,66 @@ _sesstree() {
 
     case "${cmd}" in
         sesstree)
-            opts="-f -h -V --file --json --strict --color --help --version log tree context show stats humanize-title help"
+            opts="-f -h -V --file --json --strict --color --help --version log tree context show checkout stats label name humanize-title help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__checkout)
+            opts="-f -h --summary --summary-file --summarize --summarizer --instructions --replace-instructions --label --dry-run --hooks-dir --no-hooks --hook-timeout --file --json --strict --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --summary)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --summary-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --summarizer)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --instructions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --label)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hooks-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hook-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -125,8 +197,22 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__help)
-            opts="log tree context show stats humanize-title help"
+            opts="log tree context show checkout stats label name humanize-title help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__help__subcmd__checkout)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -180,7 +266,35 @@ _sesstree() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sesstree__subcmd__help__subcmd__label)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sesstree__subcmd__help__subcmd__log)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__help__subcmd__name)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -262,6 +376,32 @@ _sesstree() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sesstree__subcmd__label)
+            opts="-f -h --clear --list --dry-run --file --json --strict --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sesstree__subcmd__log)
             opts="-n -f -h --reverse --max-count --filter --raw --file --json --strict --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -279,6 +419,44 @@ _sesstree() {
                     ;;
                 --filter)
                     COMPREPLY=($(compgen -W "default no-tools user-only labeled-only all" -- "${cur}"))
+                    return 0
+                    ;;
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__name)
+            opts="-f -h --source --from-plan --trigger --dry-run --file --json --strict --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --source)
+                    COMPREPLY=($(compgen -W "auto user" -- "${cur}"))
+                    return 0
+                    ;;
+                --from-plan)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trigger)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --file)

@@ -31,7 +31,10 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand tree 'Show the whole tree as the agent''s tree selector draws it'
             cand context 'Show the context the model would get from REV (default `@`)'
             cand show 'Show one entry in full, as pretty JSON'
+            cand checkout 'Move the leaf to REV, as the agent''s /tree navigation does'
             cand stats 'Count entries, branches, labels and token usage of one or many files'
+            cand label 'Set, remove or list entry labels'
+            cand name 'Show or set the session''s name'
             cand humanize-title 'Turn plan titles into session names, as plan approval does'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -87,10 +90,55 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'sesstree;checkout'= {
+            cand --summary 'Summary of the abandoned branch, stored at the destination as given'
+            cand --summary-file 'Read the summary from a file (`-` for standard input)'
+            cand --summarizer 'The command that summarizes: it reads the abandoned branch as a transcript plus instructions on stdin and prints the summary (run with `sh -c`)'
+            cand --instructions 'Extra instructions for the summarizer, appended to the default ones'
+            cand --label 'Label the summary entry, or REV when there is no summary'
+            cand --hooks-dir 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]'
+            cand --hook-timeout 'Stop a hook that runs longer than SECS seconds, and cancel'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --summarize 'Have the summarizer (or the session_before_tree hook) write the summary'
+            cand --replace-instructions 'Use --instructions instead of the default instructions'
+            cand --dry-run 'Print the entries that would be appended; write nothing and run no hooks'
+            cand --no-hooks 'Run no hooks'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'sesstree;stats'= {
             cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
             cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
             cand --color 'When to colour the output'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;label'= {
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --clear 'Remove the label of REV'
+            cand --list 'List the labels in effect instead'
+            cand --dry-run 'Print the line that would be appended, and write nothing'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;name'= {
+            cand --source 'Who sets the name'
+            cand --from-plan 'Name the session after a plan title, as plan approval does (only if it has no name)'
+            cand --trigger 'A free-form `trigger` recorded in the `title_change` entry (oh-my-pi files)'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --dry-run 'Print the line that would be appended, and write nothing'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand -h 'Print help (see more with ''--help'')'
@@ -110,7 +158,10 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand tree 'Show the whole tree as the agent''s tree selector draws it'
             cand context 'Show the context the model would get from REV (default `@`)'
             cand show 'Show one entry in full, as pretty JSON'
+            cand checkout 'Move the leaf to REV, as the agent''s /tree navigation does'
             cand stats 'Count entries, branches, labels and token usage of one or many files'
+            cand label 'Set, remove or list entry labels'
+            cand name 'Show or set the session''s name'
             cand humanize-title 'Turn plan titles into session names, as plan approval does'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -122,7 +173,13 @@ set edit:completion:arg-completer[sesstree] = {|@words|
         }
         &'sesstree;help;show'= {
         }
+        &'sesstree;help;checkout'= {
+        }
         &'sesstree;help;stats'= {
+        }
+        &'sesstree;help;label'= {
+        }
+        &'sesstree;help;name'= {
         }
         &'sesstree;help;humanize-title'= {
         }

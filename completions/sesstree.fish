@@ -36,7 +36,10 @@ complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "log" -d 'Show the
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "tree" -d 'Show the whole tree as the agent\'s tree selector draws it'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "context" -d 'Show the context the model would get from REV (default `@`)'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "show" -d 'Show one entry in full, as pretty JSON'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "checkout" -d 'Move the leaf to REV, as the agent\'s /tree navigation does'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "stats" -d 'Count entries, branches, labels and token usage of one or many files'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "label" -d 'Set, remove or list entry labels'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "name" -d 'Show or set the session\'s name'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "humanize-title" -d 'Turn plan titles into session names, as plan approval does'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -s n -l max-count -d 'Show at most N entries' -r
@@ -93,6 +96,24 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l raw -d 'Print
 complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l summary -d 'Summary of the abandoned branch, stored at the destination as given' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l summary-file -d 'Read the summary from a file (`-` for standard input)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l summarizer -d 'The command that summarizes: it reads the abandoned branch as a transcript plus instructions on stdin and prints the summary (run with `sh -c`)' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l instructions -d 'Extra instructions for the summarizer, appended to the default ones' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l label -d 'Label the summary entry, or REV when there is no summary' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l hooks-dir -d 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l hook-timeout -d 'Stop a hook that runs longer than SECS seconds, and cancel' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l summarize -d 'Have the summarizer (or the session_before_tree hook) write the summary'
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l replace-instructions -d 'Use --instructions instead of the default instructions'
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l dry-run -d 'Print the entries that would be appended; write nothing and run no hooks'
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l no-hooks -d 'Run no hooks'
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
@@ -100,6 +121,28 @@ never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l clear -d 'Remove the label of REV'
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l list -d 'List the labels in effect instead'
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l dry-run -d 'Print the line that would be appended, and write nothing'
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l source -d 'Who sets the name' -r -f -a "auto\t'Generated, not typed by the user; never replaces a user name'
+user\t'Chosen by the user (the default)'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l from-plan -d 'Name the session after a plan title, as plan approval does (only if it has no name)' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l trigger -d 'A free-form `trigger` recorded in the `title_change` entry (oh-my-pi files)' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l dry-run -d 'Print the line that would be appended, and write nothing'
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
@@ -107,10 +150,13 @@ never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show stats humanize-title help" -f -a "log" -d 'Show the path from the root to REV (default `@`), newest first'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show stats humanize-title help" -f -a "tree" -d 'Show the whole tree as the agent\'s tree selector draws it'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show stats humanize-title help" -f -a "context" -d 'Show the context the model would get from REV (default `@`)'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show stats humanize-title help" -f -a "show" -d 'Show one entry in full, as pretty JSON'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show stats humanize-title help" -f -a "stats" -d 'Count entries, branches, labels and token usage of one or many files'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show stats humanize-title help" -f -a "humanize-title" -d 'Turn plan titles into session names, as plan approval does'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show stats humanize-title help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout stats label name humanize-title help" -f -a "log" -d 'Show the path from the root to REV (default `@`), newest first'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout stats label name humanize-title help" -f -a "tree" -d 'Show the whole tree as the agent\'s tree selector draws it'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout stats label name humanize-title help" -f -a "context" -d 'Show the context the model would get from REV (default `@`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout stats label name humanize-title help" -f -a "show" -d 'Show one entry in full, as pretty JSON'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout stats label name humanize-title help" -f -a "checkout" -d 'Move the leaf to REV, as the agent\'s /tree navigation does'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout stats label name humanize-title help" -f -a "stats" -d 'Count entries, branches, labels and token usage of one or many files'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout stats label name humanize-title help" -f -a "label" -d 'Set, remove or list entry labels'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout stats label name humanize-title help" -f -a "name" -d 'Show or set the session\'s name'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout stats label name humanize-title help" -f -a "humanize-title" -d 'Turn plan titles into session names, as plan approval does'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout stats label name humanize-title help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -114,7 +114,7 @@ fn commands_and_options_still_complete() {
     let env = TestEnv::new();
     // The hidden `generate` is not offered.
     assert_snapshot!(complete(&env, "bash", &["g"], &[]), @"");
-    assert_snapshot!(complete(&env, "bash", &["l"], &[]), @"log");
+    assert_snapshot!(complete(&env, "bash", &["lo"], &[]), @"log");
     assert_snapshot!(complete(&env, "bash", &["log", "--fi"], &[]), @"
     --file
     --filter
