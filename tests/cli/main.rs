@@ -16,6 +16,7 @@ mod humanize_title; // sesstree humanize-title
 mod label; // sesstree label
 mod log; // sesstree log
 mod name; // sesstree name
+mod readme; // the command tour in docs/ shows real output
 mod show; // sesstree show
 mod stats; // sesstree stats
 mod tree; // sesstree tree
