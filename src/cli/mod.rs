@@ -89,7 +89,6 @@ impl Ctx {
 
     /// The clock new entries are stamped with: pinned by `SESSTREE_NOW` (an ISO-8601 time) for
     /// reproducible tests, else the system clock.
-    #[allow(dead_code)] // until the writing commands land
     pub fn clock(&self) -> anyhow::Result<Clock> {
         match std::env::var("SESSTREE_NOW") {
             Ok(v) if !v.is_empty() => Clock::pinned_at(&v).ok_or_else(|| {
@@ -102,7 +101,6 @@ impl Ctx {
 
     /// The generator of new ids: seeded by `SESSTREE_SEED` for reproducible tests, else from
     /// the process's randomness. Ids are checked against the file either way.
-    #[allow(dead_code)] // until the writing commands land
     pub fn ids(&self) -> IdGen {
         match std::env::var("SESSTREE_SEED") {
             Ok(v) if !v.is_empty() => IdGen::from_seed(v.parse().unwrap_or_else(|_| {

@@ -1,5 +1,6 @@
 //! The subcommands, one file each, and the flat dispatch over them.
 
+mod branch;
 mod humanize_title;
 mod log;
 mod show;
@@ -20,6 +21,8 @@ pub enum Command {
     Tree(tree::TreeArgs),
     /// Show one entry in full.
     Show(show::ShowArgs),
+    /// Fork a new session file from the history before a user message.
+    Branch(branch::BranchArgs),
     /// Count entries, branches, labels and token usage of one or many files.
     Stats(stats::StatsArgs),
     /// Turn plan titles into session names, as plan approval does.
@@ -32,6 +35,7 @@ pub fn run(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Log(args) => log::run(ctx, &args),
         Command::Tree(args) => tree::run(ctx, &args),
         Command::Show(args) => show::run(ctx, &args),
+        Command::Branch(args) => branch::run(ctx, &args),
         Command::Stats(args) => stats::run(ctx, &args),
         Command::HumanizeTitle(args) => humanize_title::run(ctx, &args),
     }
