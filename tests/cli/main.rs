@@ -3,6 +3,7 @@
 
 mod common;
 
+mod branch; // sesstree branch
 mod cli; // global options, exit codes, colour, broken pipes
 mod damage;
 mod humanize_title; // sesstree humanize-title
