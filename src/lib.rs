@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 pub mod clock;
+pub mod context;
 pub mod error;
 pub mod format;
 pub mod id;

@@ -80,10 +80,11 @@ impl Ctx {
     pub fn load(&self) -> anyhow::Result<Session> {
         let path = self.file()?;
         let session = Session::load(path)?;
-        self.report(&session)?;
         if !session.is_empty() {
+            // A file without a header is refused outright; its other warnings would be noise.
             session.require_header()?;
         }
+        self.report(&session)?;
         Ok(session)
     }
 

@@ -1,6 +1,7 @@
 //! The subcommands, one file each, and the flat dispatch over them.
 
 mod branch;
+mod context;
 mod humanize_title;
 mod log;
 mod show;
@@ -19,6 +20,8 @@ pub enum Command {
     Log(log::LogArgs),
     /// Show the whole tree as the agent's tree selector draws it.
     Tree(tree::TreeArgs),
+    /// Show the context the model would get from an entry.
+    Context(context::ContextArgs),
     /// Show one entry in full.
     Show(show::ShowArgs),
     /// Fork a new session file from the history before a user message.
@@ -35,6 +38,7 @@ pub fn run(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Log(args) => log::run(ctx, &args),
         Command::Tree(args) => tree::run(ctx, &args),
         Command::Show(args) => show::run(ctx, &args),
+        Command::Context(args) => context::run(ctx, &args),
         Command::Branch(args) => branch::run(ctx, &args),
         Command::Stats(args) => stats::run(ctx, &args),
         Command::HumanizeTitle(args) => humanize_title::run(ctx, &args),
