@@ -46,7 +46,7 @@ fn branch_before_a_user_message() {
     let env = TestEnv::new();
     let src = env.fixture("branch-omp.jsonl");
     let before = std::fs::read(&src).unwrap();
-    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "u3000003"]), @"
+    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003"]), @"
     third prompt
     with two lines
     ------- stderr -------
@@ -69,13 +69,13 @@ fn branch_before_a_user_message() {
     insta::assert_snapshot!(text, @r#"
     {"type":"title","v":1,"title":"Fix naming","source":"user","updatedAt":"2026-03-01T12:00:00.000Z","pad":"                                                                                                                                                    "}
     {"type":"session","version":3,"id":"<ID>","timestamp":"2026-03-01T12:00:00.000Z","cwd":"/home/u/pi","title":"Fix naming","titleSource":"user","parentSession":"$TMP/branch-omp.jsonl","additionalDirectories":["/home/u/lib"]}
-    {"type":"message","id":"u1000001","parentId":null,"timestamp":"2026-02-16T10:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":"first prompt"}],"timestamp":1771236001000}}
-    {"type":"message","id":"a1000001","parentId":"u1000001","timestamp":"2026-02-16T10:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"first answer"}],"provider":"anthropic","model":"claude","usage":{"input":10,"output":5},"stopReason":"stop","timestamp":1771236002000}}
-    {"type":"message","id":"u2000002","parentId":"a1000001","timestamp":"2026-02-16T10:00:04.000Z","message":{"role":"user","content":"second prompt","timestamp":1771236004000},"zeta":{"b":1,"a":[2,1]},"alpha":true}
-    {"type":"message","id":"a2000002","parentId":"u2000002","timestamp":"2026-02-16T10:00:05.000Z","message":{"role":"assistant","content":[{"type":"text","text":"second answer"}],"provider":"anthropic","model":"claude","usage":{"input":10,"output":5},"stopReason":"stop","timestamp":1771236005000}}
-    {"type":"archive","id":"r2000002","parentId":"a2000002","timestamp":"2026-02-16T10:00:08.000Z","targetId":"a1000001","archived":false}
-    {"type":"label","id":"ae175332","parentId":"r2000002","timestamp":"2026-03-01T12:00:00.001Z","targetId":"a2000002","label":"answer"}
-    {"type":"label","id":"ecb8ad47","parentId":"ae175332","timestamp":"2026-03-01T12:00:00.002Z","targetId":"u1000001","label":"again"}
+    {"type":"message","id":"aaaa0001","parentId":null,"timestamp":"2026-02-16T10:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":"first prompt"}],"timestamp":1771236001000}}
+    {"type":"message","id":"bbbb0001","parentId":"aaaa0001","timestamp":"2026-02-16T10:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"first answer"}],"provider":"anthropic","model":"claude","usage":{"input":10,"output":5},"stopReason":"stop","timestamp":1771236002000}}
+    {"type":"message","id":"aaaa0002","parentId":"bbbb0001","timestamp":"2026-02-16T10:00:04.000Z","message":{"role":"user","content":"second prompt","timestamp":1771236004000},"zeta":{"b":1,"a":[2,1]},"alpha":true}
+    {"type":"message","id":"bbbb0002","parentId":"aaaa0002","timestamp":"2026-02-16T10:00:05.000Z","message":{"role":"assistant","content":[{"type":"text","text":"second answer"}],"provider":"anthropic","model":"claude","usage":{"input":10,"output":5},"stopReason":"stop","timestamp":1771236005000}}
+    {"type":"archive","id":"eeee0002","parentId":"bbbb0002","timestamp":"2026-02-16T10:00:08.000Z","targetId":"bbbb0001","archived":false}
+    {"type":"label","id":"ae175332","parentId":"eeee0002","timestamp":"2026-03-01T12:00:00.001Z","targetId":"bbbb0002","label":"answer"}
+    {"type":"label","id":"ecb8ad47","parentId":"ae175332","timestamp":"2026-03-01T12:00:00.002Z","targetId":"aaaa0001","label":"again"}
     "#);
 
     // Every kept line that was not re-linked is the source's line, byte for byte.
@@ -91,22 +91,22 @@ fn branch_before_a_user_message() {
 fn the_branch_reloads_cleanly_to_the_source_path() {
     let env = TestEnv::new();
     env.fixture("branch-omp.jsonl");
-    env.run(&["-f", "branch-omp.jsonl", "branch", "u3000003"]);
+    env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003"]);
     let new = the_new_file(&env);
     let new = new.to_str().unwrap();
     // --strict fails on any load diagnostic.
     let out = env.run(&["-f", new, "--strict", "--json", "log"]);
     assert!(!out.contains("exit status"), "{out}");
-    let source = env.run(&["-f", "branch-omp.jsonl", "--json", "log", "u3000003^"]);
+    let source = env.run(&["-f", "branch-omp.jsonl", "--json", "log", "aaaa0003^"]);
     assert_eq!(json_ids(&out), json_ids(&source));
-    assert_eq!(json_ids(&out), ["a2000002", "u2000002", "a1000001", "u1000001"]);
+    assert_eq!(json_ids(&out), ["bbbb0002", "aaaa0002", "bbbb0001", "aaaa0001"]);
     // The labels in effect on kept entries, re-created in the source's map order.
     insta::assert_snapshot!(env.run(&["-f", new, "log", "--filter", "all", "--reverse"]), @"
-    u1000001 message 2026-02-16 10:00:01 [again] user: first prompt
-    a1000001 message 2026-02-16 10:00:02 assistant: first answer
-    u2000002 message 2026-02-16 10:00:04 user: second prompt
-    a2000002 message 2026-02-16 10:00:05 [answer] assistant: second answer
-    r2000002 archive 2026-02-16 10:00:08 [restored: a1000001]
+    aaaa0001 message 2026-02-16 10:00:01 [again] user: first prompt
+    bbbb0001 message 2026-02-16 10:00:02 assistant: first answer
+    aaaa0002 message 2026-02-16 10:00:04 user: second prompt
+    bbbb0002 message 2026-02-16 10:00:05 [answer] assistant: second answer
+    eeee0002 archive 2026-02-16 10:00:08 [restored: bbbb0001]
     ae175332 label 2026-03-01 12:00:00 [label: answer]
     ecb8ad47 label 2026-03-01 12:00:00 [label: again]
     ");
@@ -115,7 +115,7 @@ fn the_branch_reloads_cleanly_to_the_source_path() {
     • assistant: first answer
     • user: second prompt
     • [answer] assistant: second answer
-    • [restored: a1000001]
+    • [restored: bbbb0001]
     • [label: answer]
     • [label: again] ← active
     ");
@@ -125,7 +125,7 @@ fn the_branch_reloads_cleanly_to_the_source_path() {
 fn json_output() {
     let env = TestEnv::new();
     env.fixture("branch-omp.jsonl");
-    let out = env.run(&["-f", "branch-omp.jsonl", "--json", "branch", "u3000003"]);
+    let out = env.run(&["-f", "branch-omp.jsonl", "--json", "branch", "aaaa0003"]);
     insta::assert_snapshot!(out, @r#"{"path":"$TMP/2026-03-01T12-00-00-000Z_019ca945-0a00-7716-a104-d9866d113a7e.jsonl","sessionId":"019ca945-0a00-7716-a104-d9866d113a7e","parentSession":"$TMP/branch-omp.jsonl","editorText":"third prompt\nwith two lines"}"#);
     let v: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
     let path =
@@ -138,7 +138,7 @@ fn json_output() {
 fn a_root_prompt_gives_a_header_only_file_with_the_name() {
     let env = TestEnv::new();
     env.fixture("branch-omp.jsonl");
-    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "u1000001"]), @"
+    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0001"]), @"
     first prompt
     ------- stderr -------
     Branched to $TMP/2026-03-01T12-00-00-000Z_019ca945-0a00-7716-a104-d9866d113a7e.jsonl
@@ -157,14 +157,14 @@ fn the_source_must_be_a_user_message() {
     let env = TestEnv::new();
     let src = env.fixture("branch-omp.jsonl");
     let before = std::fs::read(&src).unwrap();
-    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "a2000002"]), @"
+    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "bbbb0002"]), @"
     ------- stderr -------
-    error: branch source must be a user message; a2000002 is a message with role assistant
+    error: branch source must be a user message; bbbb0002 is a message with role assistant
     [exit status: 2]
     ");
     insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "answer"]), @"
     ------- stderr -------
-    error: branch source must be a user message; a2000002 is a message with role assistant
+    error: branch source must be a user message; bbbb0002 is a message with role assistant
     [exit status: 2]
     ");
     insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "nope"]), @"
@@ -192,20 +192,20 @@ fn through_forks_up_to_and_including_rev() {
     env.fixture("branch-omp.jsonl");
     insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "--json", "branch", "--through", "answer", "-o", "t.jsonl"]), @r#"{"path":"$TMP/t.jsonl","sessionId":"019ca945-0a00-7716-a104-d9866d113a7e","parentSession":"$TMP/branch-omp.jsonl","editorText":null}"#);
     insta::assert_snapshot!(env.run(&["-f", "t.jsonl", "--strict", "log", "--filter", "all", "--reverse"]), @"
-    u1000001 message 2026-02-16 10:00:01 [again] user: first prompt
-    a1000001 message 2026-02-16 10:00:02 assistant: first answer
-    u2000002 message 2026-02-16 10:00:04 user: second prompt
-    a2000002 message 2026-02-16 10:00:05 [answer] assistant: second answer
+    aaaa0001 message 2026-02-16 10:00:01 [again] user: first prompt
+    bbbb0001 message 2026-02-16 10:00:02 assistant: first answer
+    aaaa0002 message 2026-02-16 10:00:04 user: second prompt
+    bbbb0002 message 2026-02-16 10:00:05 [answer] assistant: second answer
     ae175332 label 2026-03-01 12:00:00 [label: answer]
     ecb8ad47 label 2026-03-01 12:00:00 [label: again]
     ");
     // A user message with --through is kept, and nothing goes to the editor.
-    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "--through", "u3000003", "-o", "u.jsonl"]), @"
+    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "--through", "aaaa0003", "-o", "u.jsonl"]), @"
     ------- stderr -------
     Branched to $TMP/u.jsonl
     ");
-    insta::assert_snapshot!(env.run(&["-f", "u.jsonl", "log", "-n", "1"]), @"u3000003 message 2026-02-16 10:00:09 user: third prompt with two lines");
-    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "u3000003", "--through", "u3000003"]), @"
+    insta::assert_snapshot!(env.run(&["-f", "u.jsonl", "log", "-n", "1"]), @"aaaa0003 message 2026-02-16 10:00:09 user: third prompt with two lines");
+    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003", "--through", "aaaa0003"]), @"
     ------- stderr -------
     error: the argument '[REV]' cannot be used with '--through <REV>'
 
@@ -221,13 +221,13 @@ fn an_existing_target_needs_force() {
     let env = TestEnv::new();
     env.fixture("branch-omp.jsonl");
     env.write("out.jsonl", "keep me\n");
-    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "u3000003", "-o", "out.jsonl"]), @"
+    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003", "-o", "out.jsonl"]), @"
     ------- stderr -------
     error: $TMP/out.jsonl: already exists (use --force to overwrite)
     [exit status: 5]
     ");
     assert_eq!(env.read("out.jsonl"), b"keep me\n");
-    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "u3000003", "-o", "out.jsonl", "--force"]), @"
+    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003", "-o", "out.jsonl", "--force"]), @"
     third prompt
     with two lines
     ------- stderr -------
@@ -235,8 +235,8 @@ fn an_existing_target_needs_force() {
     ");
     assert!(env.read("out.jsonl").starts_with(br#"{"type":"title""#));
     // The default name is pinned in tests, so a second run meets the first one's file.
-    env.run(&["-f", "branch-omp.jsonl", "branch", "u3000003"]);
-    let out = env.run(&["-f", "branch-omp.jsonl", "branch", "u3000003"]);
+    env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003"]);
+    let out = env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003"]);
     assert!(
         out.ends_with("already exists (use --force to overwrite)\n[exit status: 5]\n"),
         "{out}"
@@ -257,7 +257,7 @@ fn refused_targets() {
         .unwrap();
     std::fs::hard_link(&src, env.path().join("hard.jsonl")).unwrap();
     let run =
-        |o: &str| env.run(&["-f", "branch-omp.jsonl", "branch", "u3000003", "-o", o, "--force"]);
+        |o: &str| env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003", "-o", o, "--force"]);
     insta::assert_snapshot!(run("dir"), @"
     ------- stderr -------
     error: $TMP/dir: is a directory
@@ -288,14 +288,14 @@ fn output_to_stdout() {
     env.fixture("branch-omp.jsonl");
     let out = env
         .cmd()
-        .args(["-f", "branch-omp.jsonl", "branch", "u3000003", "-o", "-"])
+        .args(["-f", "branch-omp.jsonl", "branch", "aaaa0003", "-o", "-"])
         .output()
         .unwrap();
     assert!(out.status.success() && out.stderr.is_empty(), "{out:?}");
-    env.run(&["-f", "branch-omp.jsonl", "branch", "u3000003", "-o", "file.jsonl"]);
+    env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003", "-o", "file.jsonl"]);
     assert_eq!(out.stdout, env.read("file.jsonl"), "the same bytes as the file");
     assert!(new_files(&env).is_empty());
-    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "--json", "branch", "u3000003", "-o", "-"]), @"
+    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "--json", "branch", "aaaa0003", "-o", "-"]), @"
     ------- stderr -------
     error: --json and -o - both write to standard output; give -o a path
     [exit status: 2]
@@ -308,7 +308,7 @@ fn the_new_file_copies_the_source_permissions() {
     let env = TestEnv::new();
     let src = env.fixture("branch-omp.jsonl");
     std::fs::set_permissions(&src, std::fs::Permissions::from_mode(0o600)).unwrap();
-    env.run(&["-f", "branch-omp.jsonl", "branch", "u3000003"]);
+    env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003"]);
     let mode = std::fs::metadata(the_new_file(&env)).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o600);
 }
@@ -318,20 +318,20 @@ fn a_pi_file_stays_a_pi_file() {
     let env = TestEnv::new();
     env.fixture("branch-pi.jsonl");
     // The session_info naming the file is on another branch: the branch gets its own.
-    insta::assert_snapshot!(env.run(&["-f", "branch-pi.jsonl", "branch", "u3000003", "-o", "b.jsonl"]), @"
+    insta::assert_snapshot!(env.run(&["-f", "branch-pi.jsonl", "branch", "aaaa0003", "-o", "b.jsonl"]), @"
     pi other branch
     ------- stderr -------
     Branched to $TMP/b.jsonl
     ");
     insta::assert_snapshot!(String::from_utf8(env.read("b.jsonl")).unwrap().replace(&env.path().display().to_string(), "$TMP"), @r#"
     {"type":"session","version":3,"id":"019ca945-0a00-7716-a104-d9866d113a7e","timestamp":"2026-03-01T12:00:00.000Z","cwd":"/home/u/pi-mono","parentSession":"$TMP/branch-pi.jsonl"}
-    {"type":"model_change","id":"m1000001","parentId":null,"timestamp":"2026-02-16T10:00:01.000Z","provider":"anthropic","modelId":"claude"}
-    {"type":"message","id":"u1000001","parentId":"m1000001","timestamp":"2026-02-16T10:00:02.000Z","message":{"role":"user","content":[{"type":"text","text":"pi prompt"}],"timestamp":1771236002000}}
-    {"type":"message","id":"a1000001","parentId":"u1000001","timestamp":"2026-02-16T10:00:03.000Z","message":{"role":"assistant","content":[{"type":"text","text":"pi answer"}],"provider":"anthropic","model":"claude","usage":{"input":10,"output":5},"stopReason":"stop","timestamp":1771236003000}}
-    {"type":"session_info","id":"ae175332","parentId":"a1000001","timestamp":"2026-03-01T12:00:00.001Z","name":"Pi name"}
+    {"type":"model_change","id":"cccc0001","parentId":null,"timestamp":"2026-02-16T10:00:01.000Z","provider":"anthropic","modelId":"claude"}
+    {"type":"message","id":"aaaa0001","parentId":"cccc0001","timestamp":"2026-02-16T10:00:02.000Z","message":{"role":"user","content":[{"type":"text","text":"pi prompt"}],"timestamp":1771236002000}}
+    {"type":"message","id":"bbbb0001","parentId":"aaaa0001","timestamp":"2026-02-16T10:00:03.000Z","message":{"role":"assistant","content":[{"type":"text","text":"pi answer"}],"provider":"anthropic","model":"claude","usage":{"input":10,"output":5},"stopReason":"stop","timestamp":1771236003000}}
+    {"type":"session_info","id":"ae175332","parentId":"bbbb0001","timestamp":"2026-03-01T12:00:00.001Z","name":"Pi name"}
     "#);
     // On the path already: copied, not repeated.
-    env.run(&["-f", "branch-pi.jsonl", "branch", "--through", "i1000001", "-o", "c.jsonl"]);
+    env.run(&["-f", "branch-pi.jsonl", "branch", "--through", "cccc0002", "-o", "c.jsonl"]);
     let src = text_lines(&env.read("branch-pi.jsonl"));
     let c = text_lines(&env.read("c.jsonl"));
     assert_eq!(c[1..], src[1..7]);
@@ -342,7 +342,7 @@ fn a_pi_file_stays_a_pi_file() {
 fn an_omp_file_without_a_slot_gets_none() {
     let env = TestEnv::new();
     env.fixture("branch-omp-noslot.jsonl");
-    env.run(&["-f", "branch-omp-noslot.jsonl", "branch", "u2000002", "-o", "b.jsonl"]);
+    env.run(&["-f", "branch-omp-noslot.jsonl", "branch", "aaaa0002", "-o", "b.jsonl"]);
     let lines = text_lines(&env.read("b.jsonl"));
     let src = text_lines(&env.read("branch-omp-noslot.jsonl"));
     assert!(lines[0].starts_with(r#"{"type":"session","version":3,"#), "{}", lines[0]);
@@ -351,7 +351,7 @@ fn an_omp_file_without_a_slot_gets_none() {
     ));
     assert_eq!(lines[1..], src[1..4]);
     // With a slot in the source, a root prompt's file has one too; without, it has none.
-    env.run(&["-f", "branch-omp-noslot.jsonl", "branch", "u1000001", "-o", "r.jsonl"]);
+    env.run(&["-f", "branch-omp-noslot.jsonl", "branch", "aaaa0001", "-o", "r.jsonl"]);
     let r = text_lines(&env.read("r.jsonl"));
     assert_eq!(r.len(), 1);
     assert!(r[0].ends_with(r#","title":"Old name","titleSource":"auto"}"#), "{}", r[0]);
@@ -373,7 +373,7 @@ fn sources_a_branch_cannot_be_made_from() {
     error: empty.jsonl: the file holds no session
     [exit status: 3]
     ");
-    insta::assert_snapshot!(env.run_stdin(&["-f", "-", "branch", "u3000003"], env.read("branch-omp.jsonl")), @"
+    insta::assert_snapshot!(env.run_stdin(&["-f", "-", "branch", "aaaa0003"], env.read("branch-omp.jsonl")), @"
     ------- stderr -------
     error: branch needs the session file's path; it cannot read standard input
     [exit status: 2]
@@ -389,17 +389,17 @@ fn damage_is_warned_about_and_strict_refuses() {
     .unwrap();
     text.push_str("{not json\n");
     env.write("d.jsonl", &text);
-    insta::assert_snapshot!(env.run(&["-f", "d.jsonl", "--strict", "branch", "u3000003"]), @"
+    insta::assert_snapshot!(env.run(&["-f", "d.jsonl", "--strict", "branch", "aaaa0003"]), @"
     ------- stderr -------
-    error: d.jsonl:17: unparseable line skipped (key must be a string at line 1 column 2)
+    error: d.jsonl:17: unparseable line: key must be a string at line 1 column 2
     [exit status: 3]
     ");
     assert!(new_files(&env).is_empty());
-    insta::assert_snapshot!(env.run(&["-f", "d.jsonl", "branch", "u3000003", "-o", "b.jsonl"]), @"
+    insta::assert_snapshot!(env.run(&["-f", "d.jsonl", "branch", "aaaa0003", "-o", "b.jsonl"]), @"
     third prompt
     with two lines
     ------- stderr -------
-    d.jsonl:17: warning: unparseable line skipped (key must be a string at line 1 column 2)
+    d.jsonl:17: warning: unparseable line: key must be a string at line 1 column 2
     Branched to $TMP/b.jsonl
     ");
 }
