@@ -403,3 +403,18 @@ fn damage_is_warned_about_and_strict_refuses() {
     Branched to $TMP/b.jsonl
     ");
 }
+
+#[test]
+fn the_default_location_is_next_to_the_source() {
+    let env = TestEnv::new();
+    let sub = env.path().join("sessions/--home-u-pi--");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::copy(crate::common::fixtures().join("branch-omp.jsonl"), sub.join("s.jsonl")).unwrap();
+    // Reached through a symlinked directory: the file goes next to the real one, and
+    // parentSession names the real path.
+    std::os::unix::fs::symlink(env.path().join("sessions"), env.path().join("via")).unwrap();
+    let out = env.run(&["-f", "via/--home-u-pi--/s.jsonl", "--json", "branch", "aaaa0002"]);
+    insta::assert_snapshot!(out, @r#"{"path":"$TMP/sessions/--home-u-pi--/2026-03-01T12-00-00-000Z_019ca945-0a00-7716-a104-d9866d113a7e.jsonl","sessionId":"019ca945-0a00-7716-a104-d9866d113a7e","parentSession":"$TMP/sessions/--home-u-pi--/s.jsonl","editorText":"second prompt"}"#);
+    let names: Vec<_> = std::fs::read_dir(&sub).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+}
