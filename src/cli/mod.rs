@@ -3,6 +3,7 @@
 //! and one `run` function.
 
 pub mod exit;
+pub mod fault;
 pub mod ui;
 
 mod commands;
@@ -17,7 +18,6 @@ use sesstree::clock::Clock;
 use sesstree::ids::IdGen;
 
 /// How long a writing command waits for another sesstree holding the file's lock.
-#[allow(dead_code)] // until the writing commands land
 pub const LOCK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 use self::ui::{ColorChoice, Style};
@@ -115,7 +115,6 @@ impl Ctx {
     }
 
     /// Locks the session file for writing (waiting up to `LOCK_TIMEOUT` for another sesstree).
-    #[allow(dead_code)] // until the writing commands land
     pub fn lock(&self) -> anyhow::Result<sesstree::store::Locked> {
         Ok(sesstree::store::lock(self.file()?, LOCK_TIMEOUT)?)
     }
