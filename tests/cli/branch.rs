@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
+use crate::checkout::script;
 use crate::common::TestEnv;
 
 /// The file the pinned clock and seed name: `<SESSTREE_NOW as a stamp>_<UUIDv7>.jsonl`.
@@ -85,6 +86,8 @@ fn branch_before_a_user_message() {
         assert!(new_lines.contains(&src_lines[kept]), "line {} copied", kept + 1);
     }
     assert_eq!(new_lines[0].len(), 255, "the title slot keeps its 256 bytes");
+    let reloaded = sesstree::Session::load(&new).unwrap();
+    assert!(reloaded.slot.is_some() && !reloaded.names_like_pi());
 }
 
 #[test]
@@ -324,18 +327,37 @@ fn a_pi_file_stays_a_pi_file() {
     Branched to $TMP/b.jsonl
     ");
     insta::assert_snapshot!(String::from_utf8(env.read("b.jsonl")).unwrap().replace(&env.path().display().to_string(), "$TMP"), @r#"
-    {"type":"session","version":3,"id":"019ca945-0a00-7716-a104-d9866d113a7e","timestamp":"2026-03-01T12:00:00.000Z","cwd":"/home/u/pi-mono","parentSession":"$TMP/branch-pi.jsonl"}
+    {"type":"session","version":3,"id":"15780b2e-0c2e-4716-a104-d9866d113a7e","timestamp":"2026-03-01T12:00:00.000Z","cwd":"/home/u/pi-mono","parentSession":"$TMP/branch-pi.jsonl"}
     {"type":"model_change","id":"cccc0001","parentId":null,"timestamp":"2026-02-16T10:00:01.000Z","provider":"anthropic","modelId":"claude"}
     {"type":"message","id":"aaaa0001","parentId":"cccc0001","timestamp":"2026-02-16T10:00:02.000Z","message":{"role":"user","content":[{"type":"text","text":"pi prompt"}],"timestamp":1771236002000}}
     {"type":"message","id":"bbbb0001","parentId":"aaaa0001","timestamp":"2026-02-16T10:00:03.000Z","message":{"role":"assistant","content":[{"type":"text","text":"pi answer"}],"provider":"anthropic","model":"claude","usage":{"input":10,"output":5},"stopReason":"stop","timestamp":1771236003000}}
     {"type":"session_info","id":"ae175332","parentId":"bbbb0001","timestamp":"2026-03-01T12:00:00.001Z","name":"Pi name"}
     "#);
+    assert!(is_pi(&env, "b.jsonl"));
     // On the path already: copied, not repeated.
     env.run(&["-f", "branch-pi.jsonl", "branch", "--through", "cccc0002", "-o", "c.jsonl"]);
     let src = text_lines(&env.read("branch-pi.jsonl"));
     let c = text_lines(&env.read("c.jsonl"));
     assert_eq!(c[1..], src[1..7]);
     assert!(!c[0].contains("title"));
+    assert!(is_pi(&env, "c.jsonl"));
+    // A root prompt: the header (a v4 id, as pi-mono's) and the name, nothing else.
+    env.write(
+        "root.jsonl",
+        [&src[0], &src[2]]
+            .map(|l| format!("{l}\n"))
+            .concat()
+            .replace(r#""parentId":"cccc0001""#, r#""parentId":null"#),
+    );
+    env.run(&["-f", "root.jsonl", "branch", "aaaa0001", "-o", "r.jsonl"]);
+    let r = text_lines(&env.read("r.jsonl"));
+    assert_eq!(r.len(), 1, "no name, nothing but the header: {r:?}");
+    assert!(is_pi(&env, "r.jsonl"), "{r:?}");
+}
+
+/// Whether sesstree reads a file in the temporary directory as pi's (SPEC `name`).
+fn is_pi(env: &TestEnv, name: &str) -> bool {
+    sesstree::Session::load(&env.path().join(name)).unwrap().names_like_pi()
 }
 
 #[test]
@@ -350,6 +372,7 @@ fn an_omp_file_without_a_slot_gets_none() {
         r#""cwd":"/home/u/old","title":"Old name","titleSource":"auto","parentSession":"#
     ));
     assert_eq!(lines[1..], src[1..4]);
+    assert!(!is_pi(&env, "b.jsonl"));
     // With a slot in the source, a root prompt's file has one too; without, it has none.
     env.run(&["-f", "branch-omp-noslot.jsonl", "branch", "aaaa0001", "-o", "r.jsonl"]);
     let r = text_lines(&env.read("r.jsonl"));
@@ -417,4 +440,113 @@ fn the_default_location_is_next_to_the_source() {
     insta::assert_snapshot!(out, @r#"{"path":"$TMP/sessions/--home-u-pi--/2026-03-01T12-00-00-000Z_019ca945-0a00-7716-a104-d9866d113a7e.jsonl","sessionId":"019ca945-0a00-7716-a104-d9866d113a7e","parentSession":"$TMP/sessions/--home-u-pi--/s.jsonl","editorText":"second prompt"}"#);
     let names: Vec<_> = std::fs::read_dir(&sub).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(names.len(), 2, "{names:?}");
+}
+
+const BEFORE: &str = "config/sesstree/hooks/session_before_branch";
+const AFTER: &str = "config/sesstree/hooks/session_branch";
+
+fn no_temporary_files(env: &TestEnv) {
+    let names: Vec<_> =
+        std::fs::read_dir(env.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(names.iter().all(|n| !n.to_str().unwrap().ends_with(".tmp")), "{names:?}");
+}
+
+#[test]
+fn hooks_get_the_event_on_stdin() {
+    let env = TestEnv::new();
+    env.fixture("branch-omp.jsonl");
+    script(&env, BEFORE, r#"cat > "$(dirname "$0")/../before.json""#);
+    // The new file exists when session_branch runs.
+    script(
+        &env,
+        AFTER,
+        r#"cat > "$(dirname "$0")/../after.json"; ls "$(dirname "$0")/../../.." | grep -c _ >&2"#,
+    );
+    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003"]), @"
+    third prompt
+    with two lines
+    ------- stderr -------
+    Branched to $TMP/2026-03-01T12-00-00-000Z_019ca945-0a00-7716-a104-d9866d113a7e.jsonl
+    1
+    ");
+    let before = String::from_utf8(env.read("config/sesstree/before.json")).unwrap();
+    insta::assert_snapshot!(before, @r#"{"type":"session_before_branch","entryId":"aaaa0003"}"#);
+    let after = String::from_utf8(env.read("config/sesstree/after.json")).unwrap();
+    insta::assert_snapshot!(after.replace(&env.path().display().to_string(), "$TMP"), @r#"{"type":"session_branch","previousSessionFile":"$TMP/branch-omp.jsonl","path":"$TMP/2026-03-01T12-00-00-000Z_019ca945-0a00-7716-a104-d9866d113a7e.jsonl"}"#);
+    // --through REV names REV; with -o - the path is null.
+    env.run(&["-f", "branch-omp.jsonl", "branch", "--through", "bbbb0002", "-o", "-"]);
+    let before = String::from_utf8(env.read("config/sesstree/before.json")).unwrap();
+    insta::assert_snapshot!(before, @r#"{"type":"session_before_branch","entryId":"bbbb0002"}"#);
+    let after = String::from_utf8(env.read("config/sesstree/after.json")).unwrap();
+    insta::assert_snapshot!(after.replace(&env.path().display().to_string(), "$TMP"), @r#"{"type":"session_branch","previousSessionFile":"$TMP/branch-omp.jsonl","path":null}"#);
+}
+
+#[test]
+fn a_hook_that_cancels_writes_nothing() {
+    let env = TestEnv::new();
+    let src = env.fixture("branch-omp.jsonl");
+    let before = std::fs::read(&src).unwrap();
+    script(&env, BEFORE, r#"cat >/dev/null; echo '{"cancel": true}'"#);
+    script(&env, AFTER, "touch \"$(dirname \"$0\")/../after-ran\"");
+    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003"]), @"
+    ------- stderr -------
+    error: session_before_branch hook $TMP/config/sesstree/hooks/session_before_branch cancelled the operation; nothing was written
+    [exit status: 7]
+    ");
+    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003", "-o", "-"]), @"
+    ------- stderr -------
+    error: session_before_branch hook $TMP/config/sesstree/hooks/session_before_branch cancelled the operation; nothing was written
+    [exit status: 7]
+    ");
+    assert!(new_files(&env).is_empty());
+    assert!(!env.path().join("config/sesstree/after-ran").exists());
+    no_temporary_files(&env);
+    assert_eq!(std::fs::read(&src).unwrap(), before);
+    // --no-hooks skips them.
+    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003", "--no-hooks"]), @"
+    third prompt
+    with two lines
+    ------- stderr -------
+    Branched to $TMP/2026-03-01T12-00-00-000Z_019ca945-0a00-7716-a104-d9866d113a7e.jsonl
+    ");
+    assert_eq!(new_files(&env).len(), 1);
+}
+
+#[test]
+fn failing_hooks() {
+    let env = TestEnv::new();
+    env.fixture("branch-omp.jsonl");
+    script(&env, BEFORE, "echo 'no way' >&2; exit 4");
+    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003"]), @"
+    ------- stderr -------
+    no way
+    error: session_before_branch hook $TMP/config/sesstree/hooks/session_before_branch: exited with status 4
+    [exit status: 7]
+    ");
+    script(&env, BEFORE, "echo 'all good!'");
+    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003"]), @"
+    ------- stderr -------
+    error: session_before_branch hook $TMP/config/sesstree/hooks/session_before_branch: printed something that is not JSON (expected value at line 1 column 1): all good!
+    [exit status: 7]
+    ");
+    script(&env, BEFORE, "sleep 5");
+    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003", "--hook-timeout", "0.2"]), @"
+    ------- stderr -------
+    error: session_before_branch hook $TMP/config/sesstree/hooks/session_before_branch: ran past its 0.2 s time limit and was stopped
+    [exit status: 7]
+    ");
+    assert!(new_files(&env).is_empty());
+    no_temporary_files(&env);
+    // After the file is written, a failing hook cannot undo it: exit 1, the file stays.
+    std::fs::remove_file(env.path().join(BEFORE)).unwrap();
+    script(&env, AFTER, "exit 3");
+    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003"]), @"
+    third prompt
+    with two lines
+    ------- stderr -------
+    Branched to $TMP/2026-03-01T12-00-00-000Z_019ca945-0a00-7716-a104-d9866d113a7e.jsonl
+    error: the branch was written, but session_branch hook $TMP/config/sesstree/hooks/session_branch: exited with status 3
+    [exit status: 1]
+    ");
+    assert_eq!(new_files(&env).len(), 1);
 }

@@ -4,10 +4,15 @@ use std::io::Write;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
+use serde_json::{Map, Value};
+use sesstree::hooks;
+use sesstree::id::EntryId;
 use sesstree::ops::branch::{self, Fork};
+use sesstree::process::CancelToken;
 use sesstree::text::{sanitize_for_terminal, sanitize_keep_lines};
 use sesstree::{Error, Session, rev, store};
 
+use super::{HookArgs, cancel_on_interrupt};
 use crate::cli::{Ctx, stdout, write_json_line};
 
 /// Fork a new session file from the history before a user message.
@@ -23,6 +28,12 @@ use crate::cli::{Ctx, stdout, write_json_line};
 /// The source file is never changed.
 ///
 /// The new file goes next to the source as `<timestamp>_<session-id>.jsonl`, or to `-o PATH`.
+///
+/// Hooks: the executables session_before_branch (gets `{"type", "entryId"}`; may print
+/// `{"cancel": true}`) and session_branch (gets `{"type", "previousSessionFile", "path"}` once
+/// the file is written; `path` is null with `-o -`) in the hooks directory. A hook that fails,
+/// prints something that is not JSON or runs too long cancels (exit 7) and nothing is written;
+/// a failing session_branch hook exits 1, the new file staying.
 ///
 /// Output: the user message's text (the editor prefill) on stdout, and `Branched to PATH` on
 /// stderr; with --json one object `{"path", "sessionId", "parentSession", "editorText"}`
@@ -48,10 +59,19 @@ pub struct BranchArgs {
     /// Overwrite an existing file at PATH.
     #[arg(long)]
     pub force: bool,
+    #[command(flatten)]
+    pub hooks: HookArgs,
 }
 
 /// Runs `branch`.
 pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
+    let cancel = CancelToken::new();
+    let hooks = args.hooks.hooks(&cancel);
+    for event in [hooks::SESSION_BEFORE_BRANCH, hooks::SESSION_BRANCH] {
+        if let Some(path) = hooks.ignored(event) {
+            eprintln!("hint: {} is not executable and was ignored (chmod +x it)", path.display());
+        }
+    }
     let file = ctx.file()?;
     if file.as_os_str() == "-" {
         return Err(Error::Usage(
@@ -70,24 +90,35 @@ pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
     ctx.report(&session)?;
     store::check_writable(&session)?;
 
-    let (fork, editor_text) = match (&args.rev, &args.through) {
-        (_, Some(through)) => (Fork::Through(rev::resolve(&session, through)?), None),
+    let (idx, fork, editor_text) = match (&args.rev, &args.through) {
+        (_, Some(through)) => {
+            let idx = rev::resolve(&session, through)?;
+            (idx, Fork::Through(idx), None)
+        }
         (Some(r), None) => {
             let idx = rev::resolve(&session, r)?;
-            (Fork::Before(idx), Some(branch::source_text(&session, idx)?))
+            (idx, Fork::Before(idx), Some(branch::source_text(&session, idx)?))
         }
         (None, None) => unreachable!("clap requires REV or --through"),
     };
-
     let source = std::fs::canonicalize(file).map_err(|e| Error::io(file, e))?;
     let parent_session = source.to_string_lossy();
-    let plan = branch::plan(&session, fork, &parent_session, &ctx.clock()?, &mut ctx.ids())?;
 
+    cancel_on_interrupt(&cancel);
+    let mut fields = Map::new();
+    let entry_id = session.record(idx).id.as_ref().map_or(Value::Null, EntryId::to_value);
+    fields.insert("entryId".into(), entry_id);
+    hooks.run_before(hooks::SESSION_BEFORE_BRANCH, fields)?;
+
+    let plan = branch::plan(&session, fork, &parent_session, &ctx.clock()?, &mut ctx.ids())?;
+    if cancel.is_cancelled() {
+        return Err(Error::Cancelled("interrupted; nothing was written".into()).into());
+    }
     if to_stdout {
         let mut out = stdout();
         plan.write_to(&session, &mut out, Path::new("-"))?;
         out.flush()?;
-        return Ok(());
+        return after_hook(&hooks, &parent_session, None);
     }
     let target = match &args.output {
         Some(o) => std::path::absolute(o).map_err(|e| Error::io(o, e))?,
@@ -121,6 +152,20 @@ pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
         eprintln!("Branched to {}", sanitize_for_terminal(&target.to_string_lossy()));
     }
     out.flush()?;
+    after_hook(&hooks, &parent_session, Some(&target))
+}
+
+/// Runs `session_branch` once the new file is written (`None`: it went to stdout).
+fn after_hook(hooks: &hooks::Hooks, previous: &str, path: Option<&Path>) -> anyhow::Result<()> {
+    let mut fields = Map::new();
+    fields.insert("previousSessionFile".into(), previous.into());
+    let path = path.map_or(Value::Null, |p| p.to_string_lossy().into());
+    fields.insert("path".into(), path);
+    if let Err(e) = hooks.run(hooks::SESSION_BRANCH, fields) {
+        // Not a cancel: the new file is written and stays. Exit 1, so no script takes it for
+        // "nothing happened".
+        return Err(Error::Failed(format!("the branch was written, but {e}")).into());
+    }
     Ok(())
 }
 

@@ -105,6 +105,15 @@ fn short_id(id: &str) -> &str {
     }
 }
 
+/// From here on Ctrl-C sets `cancel` instead of killing sesstree: a running hook or summarizer
+/// is stopped (hooks and the summarizer run in their own process group, so the terminal's
+/// SIGINT does not reach them) and nothing is written.
+fn cancel_on_interrupt(cancel: &CancelToken) {
+    let flag = cancel.clone();
+    // Fails only if a handler is installed already; then Ctrl-C keeps its default meaning.
+    let _ = ctrlc::set_handler(move || flag.cancel());
+}
+
 /// The hook options shared by the commands that fire hooks (`checkout`, `branch`):
 /// `#[command(flatten)] hooks: HookArgs`, then `args.hooks.hooks(&cancel)`.
 #[derive(Debug, Clone, clap::Args)]
