@@ -15,7 +15,7 @@ use sesstree::{Error, Session, rev, store};
 use super::{HookArgs, cancel_on_interrupt};
 use crate::cli::{Ctx, stdout, write_json_line};
 
-/// Fork a new session file from the history before a user message.
+/// Fork a new session file from the history before a user message
 ///
 /// As the agent's /branch: REV must be a user message. The new file holds the path from the
 /// root to REV's parent; label entries are left out and the labels in effect on the kept
@@ -45,7 +45,9 @@ use crate::cli::{Ctx, stdout, write_json_line};
 ///   sesstree branch @~4 -o retry.jsonl
 ///   sesstree branch --through checkpoint-1
 ///   sesstree --json branch 3f2a | jq -r .path
+// verbatim: keep the example lines as lines (wrap_help would run them together).
 #[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
 #[command(group(clap::ArgGroup::new("source").required(true).args(["rev", "through"])))]
 pub struct BranchArgs {
     /// The user message to branch at; the new file holds the history before it.
