@@ -391,6 +391,12 @@ fn sources_a_branch_cannot_be_made_from() {
     error: v1.jsonl: the file is version 1 (entries without ids); run `sesstree migrate` first
     [exit status: 3]
     ");
+    env.fixture("future-version.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "future-version.jsonl", "branch", "--through", "@"]), @"
+    ------- stderr -------
+    error: future-version.jsonl: session version 9 is newer than this sesstree understands (4)
+    [exit status: 6]
+    ");
     insta::assert_snapshot!(env.run(&["-f", "empty.jsonl", "branch", "@"]), @"
     ------- stderr -------
     error: empty.jsonl: the file holds no session

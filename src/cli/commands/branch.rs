@@ -89,8 +89,9 @@ pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
         .into());
     }
     let session = Session::load(file)?;
-    ctx.report(&session)?;
+    // As the appending commands (`Locked::load`): refuse first, then warn.
     store::check_writable(&session)?;
+    ctx.report(&session)?;
 
     let (idx, fork, editor_text) = match (&args.rev, &args.through) {
         (_, Some(through)) => {
