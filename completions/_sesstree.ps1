@@ -35,6 +35,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('context', 'context', [CompletionResultType]::ParameterValue, 'Show the context the model would get from REV (default `@`)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one entry in full, as pretty JSON')
             [CompletionResult]::new('checkout', 'checkout', [CompletionResultType]::ParameterValue, 'Move the leaf to REV, as the agent''s /tree navigation does')
+            [CompletionResult]::new('branch', 'branch', [CompletionResultType]::ParameterValue, 'Fork a new session file from the history before a user message')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Count entries, branches, labels and token usage of one or many files')
             [CompletionResult]::new('label', 'label', [CompletionResultType]::ParameterValue, 'Set, remove or list entry labels')
             [CompletionResult]::new('name', 'name', [CompletionResultType]::ParameterValue, 'Show or set the session''s name')
@@ -119,6 +120,23 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'sesstree;branch' {
+            [CompletionResult]::new('--through', '--through', [CompletionResultType]::ParameterName, 'Fork the path from the root to REV inclusive, whatever REV''s type')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the new file to PATH (`-` for standard output) instead of next to the source')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the new file to PATH (`-` for standard output) instead of next to the source')
+            [CompletionResult]::new('--hooks-dir', '--hooks-dir', [CompletionResultType]::ParameterName, 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]')
+            [CompletionResult]::new('--hook-timeout', '--hook-timeout', [CompletionResultType]::ParameterName, 'Stop a hook that runs longer than SECS seconds, and cancel')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Overwrite an existing file at PATH')
+            [CompletionResult]::new('--no-hooks', '--no-hooks', [CompletionResultType]::ParameterName, 'Run no hooks')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'sesstree;stats' {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write)')
@@ -172,6 +190,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('context', 'context', [CompletionResultType]::ParameterValue, 'Show the context the model would get from REV (default `@`)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one entry in full, as pretty JSON')
             [CompletionResult]::new('checkout', 'checkout', [CompletionResultType]::ParameterValue, 'Move the leaf to REV, as the agent''s /tree navigation does')
+            [CompletionResult]::new('branch', 'branch', [CompletionResultType]::ParameterValue, 'Fork a new session file from the history before a user message')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Count entries, branches, labels and token usage of one or many files')
             [CompletionResult]::new('label', 'label', [CompletionResultType]::ParameterValue, 'Set, remove or list entry labels')
             [CompletionResult]::new('name', 'name', [CompletionResultType]::ParameterValue, 'Show or set the session''s name')
@@ -192,6 +211,9 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             break
         }
         'sesstree;help;checkout' {
+            break
+        }
+        'sesstree;help;branch' {
             break
         }
         'sesstree;help;stats' {

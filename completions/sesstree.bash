@@ -16,6 +16,9 @@ _sesstree() {
             ",$1")
                 cmd="sesstree"
                 ;;
+            sesstree,branch)
+                cmd="sesstree__subcmd__branch"
+                ;;
             sesstree,checkout)
                 cmd="sesstree__subcmd__checkout"
                 ;;
@@ -45,6 +48,9 @@ _sesstree() {
                 ;;
             sesstree,tree)
                 cmd="sesstree__subcmd__tree"
+                ;;
+            sesstree__subcmd__help,branch)
+                cmd="sesstree__subcmd__help__subcmd__branch"
                 ;;
             sesstree__subcmd__help,checkout)
                 cmd="sesstree__subcmd__help__subcmd__checkout"
@@ -83,12 +89,58 @@ _sesstree() {
 
     case "${cmd}" in
         sesstree)
-            opts="-f -h -V --file --json --strict --color --help --version log tree context show checkout stats label name humanize-title help"
+            opts="-f -h -V --file --json --strict --color --help --version log tree context show checkout branch stats label name humanize-title help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__branch)
+            opts="-o -f -h --through --output --force --hooks-dir --no-hooks --hook-timeout --file --json --strict --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --through)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hooks-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hook-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -197,8 +249,22 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__help)
-            opts="log tree context show checkout stats label name humanize-title help"
+            opts="log tree context show checkout branch stats label name humanize-title help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__help__subcmd__branch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -32,6 +32,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand context 'Show the context the model would get from REV (default `@`)'
             cand show 'Show one entry in full, as pretty JSON'
             cand checkout 'Move the leaf to REV, as the agent''s /tree navigation does'
+            cand branch 'Fork a new session file from the history before a user message'
             cand stats 'Count entries, branches, labels and token usage of one or many files'
             cand label 'Set, remove or list entry labels'
             cand name 'Show or set the session''s name'
@@ -110,6 +111,22 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'sesstree;branch'= {
+            cand --through 'Fork the path from the root to REV inclusive, whatever REV''s type'
+            cand -o 'Write the new file to PATH (`-` for standard output) instead of next to the source'
+            cand --output 'Write the new file to PATH (`-` for standard output) instead of next to the source'
+            cand --hooks-dir 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]'
+            cand --hook-timeout 'Stop a hook that runs longer than SECS seconds, and cancel'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --force 'Overwrite an existing file at PATH'
+            cand --no-hooks 'Run no hooks'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'sesstree;stats'= {
             cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
             cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
@@ -159,6 +176,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand context 'Show the context the model would get from REV (default `@`)'
             cand show 'Show one entry in full, as pretty JSON'
             cand checkout 'Move the leaf to REV, as the agent''s /tree navigation does'
+            cand branch 'Fork a new session file from the history before a user message'
             cand stats 'Count entries, branches, labels and token usage of one or many files'
             cand label 'Set, remove or list entry labels'
             cand name 'Show or set the session''s name'
@@ -174,6 +192,8 @@ set edit:completion:arg-completer[sesstree] = {|@words|
         &'sesstree;help;show'= {
         }
         &'sesstree;help;checkout'= {
+        }
+        &'sesstree;help;branch'= {
         }
         &'sesstree;help;stats'= {
         }

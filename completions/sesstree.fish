@@ -37,6 +37,7 @@ complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "tree" -d 'Show th
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "context" -d 'Show the context the model would get from REV (default `@`)'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "show" -d 'Show one entry in full, as pretty JSON'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "checkout" -d 'Move the leaf to REV, as the agent\'s /tree navigation does'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "branch" -d 'Fork a new session file from the history before a user message'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "stats" -d 'Count entries, branches, labels and token usage of one or many files'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "label" -d 'Set, remove or list entry labels'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "name" -d 'Show or set the session\'s name'
@@ -114,6 +115,19 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l no-hooks 
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l through -d 'Fork the path from the root to REV inclusive, whatever REV\'s type' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -s o -l output -d 'Write the new file to PATH (`-` for standard output) instead of next to the source' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l hooks-dir -d 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l hook-timeout -d 'Stop a hook that runs longer than SECS seconds, and cancel' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l force -d 'Overwrite an existing file at PATH'
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l no-hooks -d 'Run no hooks'
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
@@ -150,13 +164,14 @@ never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout stats label name humanize-title help" -f -a "log" -d 'Show the path from the root to REV (default `@`), newest first'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout stats label name humanize-title help" -f -a "tree" -d 'Show the whole tree as the agent\'s tree selector draws it'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout stats label name humanize-title help" -f -a "context" -d 'Show the context the model would get from REV (default `@`)'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout stats label name humanize-title help" -f -a "show" -d 'Show one entry in full, as pretty JSON'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout stats label name humanize-title help" -f -a "checkout" -d 'Move the leaf to REV, as the agent\'s /tree navigation does'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout stats label name humanize-title help" -f -a "stats" -d 'Count entries, branches, labels and token usage of one or many files'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout stats label name humanize-title help" -f -a "label" -d 'Set, remove or list entry labels'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout stats label name humanize-title help" -f -a "name" -d 'Show or set the session\'s name'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout stats label name humanize-title help" -f -a "humanize-title" -d 'Turn plan titles into session names, as plan approval does'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout stats label name humanize-title help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title help" -f -a "log" -d 'Show the path from the root to REV (default `@`), newest first'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title help" -f -a "tree" -d 'Show the whole tree as the agent\'s tree selector draws it'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title help" -f -a "context" -d 'Show the context the model would get from REV (default `@`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title help" -f -a "show" -d 'Show one entry in full, as pretty JSON'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title help" -f -a "checkout" -d 'Move the leaf to REV, as the agent\'s /tree navigation does'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title help" -f -a "branch" -d 'Fork a new session file from the history before a user message'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title help" -f -a "stats" -d 'Count entries, branches, labels and token usage of one or many files'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title help" -f -a "label" -d 'Set, remove or list entry labels'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title help" -f -a "name" -d 'Show or set the session\'s name'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title help" -f -a "humanize-title" -d 'Turn plan titles into session names, as plan approval does'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
