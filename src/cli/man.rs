@@ -3,9 +3,11 @@
 //! ENVIRONMENT, FILES, EXAMPLES, SEE ALSO).
 //!
 //! clap_mangen renders NAME, SYNOPSIS, DESCRIPTION (the long help), OPTIONS and the list of
-//! subcommands. The examples come from each command's `after_long_help`, whose "Examples:"
-//! block alternates a description (indented two spaces) with command lines (indented four),
-//! so that `--help` and the man page show the same examples.
+//! subcommands. The examples come from the "Examples:" block of each command's
+//! `after_long_help` (where `--help` shows them after the options), or else from an
+//! "Examples:" paragraph at the end of its doc comment (`verbatim_doc_comment`), which is then
+//! left out of DESCRIPTION. In the block, a line ending with a colon describes the command
+//! lines that follow it.
 
 use std::path::{Path, PathBuf};
 
@@ -74,6 +76,7 @@ fn page_name(cmd: &clap::Command) -> String {
 
 /// One page as roff.
 fn render(cmd: &clap::Command, see_also: &[String]) -> std::io::Result<Vec<u8>> {
+    let (cmd, examples_text) = split_examples(cmd);
     // No date: the pages are committed and must not change from one day to the next.
     let man = Man::new(cmd.clone())
         .date("")
@@ -94,14 +97,37 @@ fn render(cmd: &clap::Command, see_also: &[String]) -> std::io::Result<Vec<u8>> 
     exit_status(&mut roff);
     environment(&mut roff);
     files(&mut roff);
-    if let Some(after) = cmd.get_after_long_help() {
-        examples(&mut roff, &after.to_string());
+    if let Some(text) = examples_text {
+        examples(&mut roff, &text);
     }
     roff.control("SH", ["SEE ALSO"]);
     let refs: Vec<String> = see_also.iter().map(|p| format!("{p}(1)")).collect();
     roff.text([roman(refs.join(", "))]);
     roff.to_writer(&mut out)?;
     Ok(out)
+}
+
+/// The command with its examples out of the long help, and the examples' lines (after the
+/// "Examples:" line): from `after_long_help`, else from the end of the doc comment.
+fn split_examples(cmd: &clap::Command) -> (clap::Command, Option<String>) {
+    let block = |text: &str| -> Option<(usize, String)> {
+        let at = text.find("Examples:\n").filter(|&i| i == 0 || text[..i].ends_with('\n'))?;
+        let lines = text[at..].lines().skip(1).take_while(|l| l.starts_with(' '));
+        Some((at, lines.collect::<Vec<_>>().join("\n")))
+    };
+    if let Some((_, lines)) = cmd.get_after_long_help().and_then(|t| block(&t.to_string())) {
+        return (cmd.clone(), Some(lines));
+    }
+    let Some(long) = cmd.get_long_about().map(|t| t.to_string()) else {
+        return (cmd.clone(), None);
+    };
+    match block(&long) {
+        Some((at, lines)) => {
+            let description = long[..at].trim_end().to_string();
+            (cmd.clone().long_about(description), Some(lines))
+        }
+        None => (cmd.clone(), None),
+    }
 }
 
 /// EXIT STATUS from the table `--help` shows (`  N  meaning` lines).
@@ -139,35 +165,83 @@ fn files(roff: &mut Roff) {
     roff.text([roman("The session directories of the oh-my-pi and pi agents.")]);
 }
 
-/// EXAMPLES from the "Examples:" block of `after_long_help`: a line indented by two spaces
-/// describes, the lines indented by four that follow it are the commands.
-fn examples(roff: &mut Roff, after_help: &str) {
-    let Some(start) = after_help.lines().position(|l| l == "Examples:") else { return };
+/// EXAMPLES from the lines of an "Examples:" block: a line ending with a colon describes,
+/// the lines that follow it are commands.
+fn examples(roff: &mut Roff, block: &str) {
     roff.control("SH", ["EXAMPLES"]);
     let mut in_commands = false;
-    for line in after_help.lines().skip(start + 1) {
-        if !line.starts_with(' ') {
-            break; // the next block (e.g. "Exit status:"), which has its own section
-        }
-        if let Some(command) = line.strip_prefix("    ") {
-            if !in_commands {
-                roff.control("RS", ["4"]);
-                roff.control("nf", []);
-                in_commands = true;
-            }
-            roff.text([bold(command)]);
-        } else {
+    for line in block.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if line.ends_with(':') {
             if in_commands {
                 roff.control("fi", []);
                 roff.control("RE", []);
                 in_commands = false;
             }
             roff.control("PP", []);
-            roff.text([roman(line.trim())]);
+            roff.text([roman(line)]);
+        } else {
+            if !in_commands {
+                roff.control("RS", ["4"]);
+                roff.control("nf", []);
+                in_commands = true;
+            }
+            roff.text([bold(line)]);
         }
     }
     if in_commands {
         roff.control("fi", []);
         roff.control("RE", []);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(cmd: clap::Command) -> String {
+        let mut root = clap::Command::new("sesstree").subcommand(cmd);
+        root.build();
+        let sub = root.get_subcommands().next().expect("subcommand").clone();
+        String::from_utf8(render(&sub, &["sesstree".to_string()]).expect("render")).expect("utf-8")
+    }
+
+    #[test]
+    fn examples_from_after_long_help() {
+        let text = page(
+            clap::Command::new("x")
+                .about("Do x")
+                .long_about("Do x.\n\nAt length.")
+                .after_long_help("Examples:\n  Do it once:\n    sesstree x a\n    sesstree x b"),
+        );
+        let (before, examples) = text.split_once(".SH EXAMPLES\n").expect("EXAMPLES");
+        assert!(before.contains("At length."));
+        assert_eq!(
+            examples.split(".SH").next().unwrap_or_default(),
+            ".PP\nDo it once:\n.RS 4\n.nf\n\\fBsesstree x a\\fR\n\\fBsesstree x b\\fR\n.fi\n.RE\n"
+        );
+    }
+
+    #[test]
+    fn examples_from_a_verbatim_doc_comment_leave_the_description() {
+        let text = page(
+            clap::Command::new("x")
+                .about("Do x")
+                .long_about("Do x.\n\nAt length.\n\nExamples:\n  sesstree x a\n  sesstree x b"),
+        );
+        let (before, examples) = text.split_once(".SH EXAMPLES\n").expect("EXAMPLES");
+        assert!(before.contains("At length."));
+        assert!(!before.contains("sesstree x a"), "examples repeated in DESCRIPTION:\n{before}");
+        assert!(examples.starts_with(".RS 4\n.nf\n\\fBsesstree x a\\fR\n\\fBsesstree x b\\fR\n"));
+    }
+
+    #[test]
+    fn exit_status_lists_every_code() {
+        let mut roff = Roff::new();
+        exit_status(&mut roff);
+        let text = roff.to_roff();
+        for code in 0..=7 {
+            assert!(text.contains(&format!("\\fB{code}\\fR")), "{text}");
+        }
+        assert!(text.contains("REV not found or ambiguous"));
     }
 }

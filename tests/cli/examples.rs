@@ -3,7 +3,9 @@
 //! do not start with `sesstree` (an environment assignment first, `source <(…)`) are shown
 //! but not run.
 //!
-//! An example is a line indented by four spaces under "Examples:". Its pipeline, up to the last
+//! An example is a line of the "Examples:" block that does not end with a colon (those
+//! describe the commands below them); the block is in `after_long_help`, or at the end of a
+//! `verbatim_doc_comment`. Its pipeline, up to the last
 //! `sesstree` stage, runs through `sh` in a temporary directory holding `session.jsonl` (a copy
 //! of the demo), with `SESSTREE_FILE=session.jsonl`, a `plans/` directory, and the demo under
 //! `~/.omp/agent/sessions`. Later stages (`jq`) and the redirection of the output are dropped,
@@ -19,7 +21,8 @@ fn examples(env: &TestEnv, args: &[&str]) -> Vec<String> {
     block
         .lines()
         .take_while(|l| l.starts_with("  "))
-        .filter_map(|l| l.strip_prefix("    "))
+        .map(str::trim)
+        .filter(|l| !l.ends_with(':'))
         .map(str::to_string)
         .collect()
 }
