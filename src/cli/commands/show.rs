@@ -17,6 +17,11 @@ const EXAMPLES: &str = r#"Examples:
     sesstree show --json tests-green^ | jq .message"#;
 
 /// Show one entry in full, as pretty JSON.
+///
+/// REV defaults to `@`, the current leaf. The entry is shown as the file has it, unknown fields
+/// included; in a version 1 file, which has no ids, it carries the ids `migrate` would give it.
+/// Control characters in the text are shown escaped. --json prints the same object on one
+/// line, and --raw the original line of the file, byte for byte.
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
 pub struct ShowArgs {
