@@ -1515,20 +1515,10 @@ fn escape_markdown(text: &str) -> String {
     out
 }
 
-/// Transcript text is untrusted: control characters other than newline and tab become their
-/// visible Unicode pictures (C0, DEL) or `\u{…}` escapes (C1), so they cannot drive a terminal.
+/// Transcript text is untrusted: one sanitizer for all text output (`text::sanitize_keep_lines`
+/// keeps newlines and tabs and escapes every other control character as `\xNN`).
 fn sanitize(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\n' | '\t' => out.push(c),
-            '\u{0}'..='\u{1f}' => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('?')),
-            '\u{7f}' => out.push('\u{2421}'),
-            '\u{80}'..='\u{9f}' => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            _ => out.push(c),
-        }
-    }
-    out
+    crate::text::sanitize_keep_lines(text).into_owned()
 }
 
 fn id_text(id: &Value) -> String {
@@ -2930,9 +2920,7 @@ mod tests {
         let text = render_text(&omp(&path), false);
         assert!(text.contains("thinking level: high (configured: auto)\n"), "{text}");
         assert!(
-            text.contains(
-                "=== 1. user (1970-01-01T00:00:00.001Z) ===\nfix \u{241b}[31mred\u{2407}\n"
-            ),
+            text.contains("=== 1. user (1970-01-01T00:00:00.001Z) ===\nfix \\x1b[31mred\\x07\n"),
             "{text}"
         );
         assert!(

@@ -147,6 +147,8 @@ pub struct Session {
     pub line_count: u64,
     by_id: HashMap<EntryId, u32>,
     parent: Vec<u32>,
+    /// The parent links cut to break cycles, so path walks can still go round a cycle once.
+    cycle_links: HashMap<u32, u32>,
     child_start: Vec<u32>,
     child_list: Vec<u32>,
     roots: Vec<u32>,
@@ -220,7 +222,9 @@ impl Session {
 
     /// The first diagnostic as an error, for `--strict`.
     pub fn strict(&self) -> Result<()> {
-        match self.diagnostics.first() {
+        // A version too new is not damage: readers read it with a warning, writers refuse it
+        // with its own exit status (6).
+        match self.diagnostics.iter().find(|d| d.problem != Problem::VersionTooNew) {
             Some(d) => Err(Error::Damaged {
                 path: self.path.clone(),
                 line: d.line,
@@ -251,6 +255,27 @@ impl Session {
         self.records[last].id.as_ref().map(|_| last as u32)
     }
 
+    /// Where the conversation is: the leaf, or, when the leaf is an empty-summary
+    /// `branch_summary` (the marker that persists a bare move, FORMAT §4.3), the entry it marks
+    /// (its parent; `None` when the move went to before the first prompt). This is what `@`
+    /// names, so that after `checkout X`, `@` is X.
+    pub fn position(&self) -> Result<Option<u32>> {
+        let Some(leaf) = self.leaf() else { return Ok(None) };
+        if self.is_marker(leaf)? { Ok(self.parent(leaf)) } else { Ok(Some(leaf)) }
+    }
+
+    /// Whether an entry is a `branch_summary` whose summary is empty: a persisted bare move.
+    pub fn is_marker(&self, idx: u32) -> Result<bool> {
+        if self.records[idx as usize].kind != Kind::BranchSummary {
+            return Ok(false);
+        }
+        Ok(match self.value(idx)?.get("summary") {
+            None | Some(Value::Null) => true,
+            Some(Value::String(s)) => s.is_empty(),
+            Some(_) => false,
+        })
+    }
+
     /// The parent's index, or `None` for a root (null parent, orphan, self-parent, cycle break).
     pub fn parent(&self, idx: u32) -> Option<u32> {
         let p = self.parent[idx as usize];
@@ -268,17 +293,35 @@ impl Session {
         &self.roots
     }
 
-    /// The path from the root to `idx`, root first.
+    /// The path from the root to `idx`, root first. A walk that meets a cycle goes round it
+    /// once and stops at the first repeated entry, as the agents' walks do (FORMAT §4.4).
     pub fn path_to_root(&self, idx: u32) -> Vec<u32> {
         let mut path = vec![idx];
         let mut cur = idx;
-        // Cycles are broken at load, so this ends; the bound guards the invariant anyway.
-        while let Some(p) = self.parent(cur) {
-            if path.len() > self.records.len() {
+        // Only set once the walk has followed a broken cycle link: the only way back to an
+        // entry already on the path.
+        let mut seen: Option<std::collections::HashSet<u32>> = None;
+        loop {
+            let next = match self.parent(cur) {
+                Some(p) => p,
+                None => match self.cycle_links.get(&cur) {
+                    Some(&p) => {
+                        seen.get_or_insert_with(|| path.iter().copied().collect());
+                        p
+                    }
+                    None => break,
+                },
+            };
+            if let Some(seen) = &mut seen
+                && !seen.insert(next)
+            {
                 break;
             }
-            path.push(p);
-            cur = p;
+            if path.len() > self.records.len() {
+                break; // Guards the invariant; unreachable on a well-formed index.
+            }
+            path.push(next);
+            cur = next;
         }
         path.reverse();
         path
@@ -321,10 +364,9 @@ impl Session {
             return Some((n.clone(), None));
         }
         if let Some(slot) = &self.slot {
-            if !slot.title.is_empty() {
-                return Some((slot.title.clone(), slot.source));
-            }
-            // An empty slot title deletes the header title (FORMAT §1.2).
+            // An empty slot title deletes the header title (FORMAT §1.2), and the agent never
+            // recomputes the name from `title_change` entries (§10.2): no name.
+            return (!slot.title.is_empty()).then(|| (slot.title.clone(), slot.source));
         } else if let Some(h) = &self.header
             && let Some(Value::String(t)) = h.value.get("title")
             && !t.is_empty()
@@ -339,14 +381,11 @@ impl Session {
     }
 
     /// Which agent wrote the file, from its signals (SPEC `context`): title slot,
-    /// `title_change` or omp-style `model_change` say omp; `session_info` or pi-style
-    /// `model_change` say pi; otherwise omp.
+    /// `title_change` or omp-style `model_change` say omp; `session_info`, pi-style
+    /// `model_change`, `fromHook` or a version-4 UUID as the session id (see
+    /// [`Session::names_like_pi`]) say pi; otherwise omp.
     pub fn dialect(&self) -> Dialect {
-        if self.slot.is_some() || self.omp_signals || !self.pi_signals {
-            Dialect::Omp
-        } else {
-            Dialect::Pi
-        }
+        if self.names_like_pi() && !self.omp_signals { Dialect::Pi } else { Dialect::Omp }
     }
 
     /// Whether `name` must store names as pi does (SPEC `name`): no title slot, and
@@ -758,7 +797,9 @@ impl Loader {
                 ),
             });
         }
-        for closing in break_cycles(&mut parent) {
+        let mut cycle_links = HashMap::new();
+        for (closing, cut) in break_cycles(&mut parent) {
+            cycle_links.insert(closing, cut);
             let r = &self.records[closing as usize];
             self.diagnostics.push(Diagnostic {
                 line: r.line,
@@ -807,6 +848,7 @@ impl Loader {
             line_count: self.line_no,
             by_id: self.by_id,
             parent,
+            cycle_links,
             child_start,
             child_list,
             roots,
@@ -822,9 +864,9 @@ impl Loader {
 }
 
 /// Breaks every parent cycle at its member that comes last in the file and returns those
-/// members. Each entry has one parent, so one walk per unvisited entry finds all cycles in
+/// members with the parent link that was cut. Each entry has one parent, so one walk per unvisited entry finds all cycles in
 /// linear time.
-fn break_cycles(parent: &mut [u32]) -> Vec<u32> {
+fn break_cycles(parent: &mut [u32]) -> Vec<(u32, u32)> {
     const NEW: u8 = 0;
     const ON_WALK: u8 = 1;
     const DONE: u8 = 2;
@@ -852,8 +894,8 @@ fn break_cycles(parent: &mut [u32]) -> Vec<u32> {
                     // `cur` is on this walk: the members are the walk from `cur` to its end.
                     let pos = walk.iter().position(|&w| w == cur).unwrap_or(0);
                     let last = walk[pos..].iter().copied().max().unwrap_or(cur);
+                    closing.push((last, parent[last as usize]));
                     parent[last as usize] = NONE;
-                    closing.push(last);
                     break;
                 }
                 _ => break,
@@ -944,6 +986,26 @@ mod tests {
         assert_eq!(s.diagnostics[0].line, 4);
         assert_eq!(s.roots(), &[2, 3]);
         assert_eq!(s.path_to_root(1), vec![2, 0, 1]);
+        // From the entry that closes the cycle the walk goes round once, as the agents' do.
+        assert_eq!(s.path_to_root(2), vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn the_position_looks_through_a_move_marker() {
+        let marker = r#"{"type":"branch_summary","id":"m","parentId":"a","fromId":"a","summary":"","details":{"kind":"checkout"}}"#;
+        let s = load(
+            &[HEADER.to_string(), entry("a", None), entry("b", Some("a")), marker.into()]
+                .join("\n"),
+        );
+        assert_eq!(s.leaf(), Some(2));
+        assert_eq!(s.position().unwrap(), Some(0));
+        let summary = r#"{"type":"branch_summary","id":"m","parentId":"a","fromId":"a","summary":"went back"}"#;
+        let s = load(&[HEADER.to_string(), entry("a", None), summary.into()].join("\n"));
+        assert_eq!(s.position().unwrap(), Some(1));
+        let root_marker =
+            r#"{"type":"branch_summary","id":"m","parentId":null,"fromId":"root","summary":""}"#;
+        let s = load(&[HEADER.to_string(), entry("a", None), root_marker.into()].join("\n"));
+        assert_eq!(s.position().unwrap(), None);
     }
 
     #[test]
@@ -1005,6 +1067,10 @@ mod tests {
         // With a slot the file is oh-my-pi's, and session_info is only a fallback.
         assert_eq!(name(&[&slot, titled, &one]), Some(("Slot name".into(), user)));
         assert_eq!(name(&[HEADER]), None);
+        // An empty slot title means no name: title_change entries are history, not the name.
+        let empty_slot =
+            String::from_utf8(crate::format::title::encode_slot("", None, "t").unwrap()).unwrap();
+        assert_eq!(name(&[&empty_slot, titled, &a]), None);
     }
 
     #[test]

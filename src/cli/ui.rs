@@ -79,7 +79,7 @@ impl Style {
     }
 }
 
-/// The width to fit tree rows into: `COLUMNS`, else the terminal's when stdout is one.
+/// The width to fit tree rows into: `COLUMNS` when set; otherwise rows are not cut.
 pub fn width() -> Option<usize> {
     std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).filter(|&w| w > 0)
 }

@@ -31,3 +31,24 @@ fn a_directory_as_json() {
     {"file":"d/pi.jsonl","name":"Rename agent → agent-core","entries":11,"byType":{"compaction":1,"custom_message":1,"message":5,"model_change":1,"session_info":2,"thinking_level_change":1},"roots":1,"leaves":1,"branchPoints":0,"depth":11,"labels":0,"problems":0,"usage":{"input":6,"output":126,"cacheRead":9120,"cacheWrite":10600,"totalTokens":19852,"orchestrationInput":0,"orchestrationOutput":0,"orchestrationCacheRead":0,"premiumRequests":0,"cost":0.044394,"subagentCost":0.0},"pathUsage":{"input":6,"output":126,"cacheRead":9120,"cacheWrite":10600,"totalTokens":19852,"orchestrationInput":0,"orchestrationOutput":0,"orchestrationCacheRead":0,"premiumRequests":0,"cost":0.044394,"subagentCost":0.0}}
     "#);
 }
+
+#[test]
+fn thousands_of_files_do_not_run_out_of_descriptors() {
+    let env = TestEnv::new();
+    let dir = env.path().join("many");
+    std::fs::create_dir(&dir).unwrap();
+    let bytes = std::fs::read(crate::common::fixtures().join("linear.jsonl")).unwrap();
+    for i in 0..300 {
+        std::fs::write(dir.join(format!("s{i:03}.jsonl")), &bytes).unwrap();
+    }
+    let bin = assert_cmd::cargo::cargo_bin("sesstree");
+    let script = format!("ulimit -n 64 && '{}' --json stats many | wc -l", bin.display());
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .current_dir(env.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "300");
+}

@@ -70,9 +70,12 @@ pub fn run(ctx: &Ctx, args: &ContextArgs) -> anyhow::Result<()> {
         Some(FlavorArg::Pi) => Dialect::Pi,
         None => session.dialect(),
     };
-    // `@` of a file whose last record has no id falls back to the last record (FORMAT §8.1).
+    // `@` of a file whose last record has no id falls back to the last record (FORMAT §8.1);
+    // a move to before the first prompt leaves no position: the empty context.
     let target = if args.rev == "@" && session.leaf().is_none() {
         session.records.len().checked_sub(1).map(|i| i as u32)
+    } else if args.rev == "@" {
+        session.position()?
     } else if session.is_empty() {
         return Err(sesstree::Error::RevNotFound { rev: args.rev.clone() }.into());
     } else {

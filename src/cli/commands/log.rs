@@ -51,7 +51,7 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     // `@` is undefined when the last record has no id: nothing to show.
-    if args.rev == "@" && session.leaf().is_none() {
+    if args.rev == "@" && session.position()?.is_none() {
         return Ok(());
     }
     let target = rev::resolve(&session, &args.rev)?;

@@ -93,11 +93,28 @@ fn home() -> Option<String> {
 /// A timestamp as `YYYY-MM-DD HH:MM:SS` when it is ISO-8601, else as written.
 fn short_time(ts: Option<&str>) -> String {
     match ts {
-        Some(t) if t.len() >= 19 && t.as_bytes().get(10) == Some(&b'T') => {
+        // The timestamp comes from the file: slice only where the bytes are ASCII.
+        Some(t)
+            if t.as_bytes().get(10) == Some(&b'T')
+                && t.as_bytes().get(..19).is_some_and(|b| b.is_ascii()) =>
+        {
             format!("{} {}", &t[..10], &t[11..19])
         }
         Some(t) => t.to_string(),
         None => "-".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_time_never_slices_inside_a_character() {
+        assert_eq!(short_time(Some("2026-03-01T12:00:05.000Z")), "2026-03-01 12:00:05");
+        assert_eq!(short_time(Some("2026-03-01T12:00:0é")), "2026-03-01T12:00:0é");
+        assert_eq!(short_time(Some("2026-03-01Té")), "2026-03-01Té");
+        assert_eq!(short_time(None), "-");
     }
 }
 

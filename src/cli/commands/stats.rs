@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 use sesstree::Session;
+use sesstree::session::Diagnostic;
 use sesstree::stats::{Stats, Usage, compute};
 use sesstree::text::sanitize_for_terminal;
 
@@ -40,7 +41,9 @@ pub fn run(ctx: &Ctx, args: &StatsArgs) -> anyhow::Result<()> {
     let files = sesstree::discover::session_files(&paths)?;
     let results: Vec<_> = files
         .par_iter()
-        .map(|f| -> anyhow::Result<(Session, Stats)> {
+        // Keep only the counts and the warnings: a loaded session holds its file open, and a
+        // directory of thousands of sessions would run out of file descriptors.
+        .map(|f| -> anyhow::Result<(Vec<Diagnostic>, Stats)> {
             let s = Session::load(f)?;
             if ctx.strict {
                 s.strict()?;
@@ -49,13 +52,13 @@ pub fn run(ctx: &Ctx, args: &StatsArgs) -> anyhow::Result<()> {
                 s.require_header()?;
             }
             let stats = compute(&s)?;
-            Ok((s, stats))
+            Ok((s.diagnostics, stats))
         })
         .collect();
     let mut out = stdout();
     let mut first_error = None;
     for (file, result) in files.iter().zip(results) {
-        let (session, stats) = match result {
+        let (diagnostics, stats) = match result {
             Ok(r) => r,
             Err(e) => {
                 // One bad file does not hide the others; the first error sets the exit status.
@@ -64,7 +67,9 @@ pub fn run(ctx: &Ctx, args: &StatsArgs) -> anyhow::Result<()> {
                 continue;
             }
         };
-        ctx.report(&session)?;
+        for d in &diagnostics {
+            crate::cli::ui::warn_line(file, d.line, &d.message);
+        }
         if ctx.json {
             write_json_line(&mut out, &stats.to_json(&file.display().to_string()))?;
         } else {

@@ -70,7 +70,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     }
     let leaf = match &args.leaf {
         Some(r) => Some(rev::resolve(&session, r)?),
-        None => session.leaf(),
+        None => session.position()?,
     };
     let opts = TreeOptions {
         leaf,
