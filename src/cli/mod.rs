@@ -3,6 +3,7 @@
 //! and one `run` function.
 
 pub mod exit;
+pub mod selector;
 pub mod ui;
 
 mod commands;

@@ -1,13 +1,21 @@
 //! `sesstree tree`: the whole tree as the agent's tree selector draws it (FORMAT §9).
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
-use sesstree::rev;
-use sesstree::text::{FilterMode, fuzzy_match, sanitize_for_terminal, substring_match};
+use sesstree::text::{
+    FilterMode, fuzzy_match, sanitize_for_terminal, sanitize_keep_lines, substring_match,
+};
 use sesstree::tree::{ASCII, TreeOptions, UNICODE, layout};
 use sesstree::view::Viewer;
+use sesstree::{EntryId, Error, rev};
 
 use super::{FilterArg, home};
+use crate::cli::exit::{Exit, Silent};
+use crate::cli::selector::draw::Look;
+use crate::cli::selector::{
+    self as selector, Actions, CheckoutOutcome, Options, Outcome, SummaryRequest,
+};
 use crate::cli::ui::{Role, width};
 use crate::cli::{Ctx, stdout};
 
@@ -17,19 +25,28 @@ use crate::cli::{Ctx, stdout};
 /// `• ` marks the path from the root to the leaf, `← active` the leaf itself, and `[label]` the
 /// labels in effect. Filters and searches narrow the rows; the structure stays.
 ///
+/// With -i the tree opens as the agent's full-screen tree selector: arrows move, typing
+/// searches, Ctrl+O and Alt+D/T/U/L/A change the filter, Shift+L edits the selected entry's
+/// label, Enter checks the selected entry out (printing a user message's text for the editor),
+/// Shift+Enter (or Alt+Enter) asks for a summary first, Esc quits. The footer lists every key.
+///
 /// Examples:
 ///   sesstree tree -f session.jsonl
 ///   sesstree tree --filter user-only --search "json flag"
 ///   sesstree tree --leaf checkpoint-1 --ascii
+///   sesstree tree -i -f session.jsonl
 #[derive(Debug, clap::Args)]
 pub struct TreeArgs {
+    /// Open the tree as a full-screen selector to move, search, label and check out.
+    #[arg(short, long, conflicts_with = "leaf")]
+    pub interactive: bool,
     /// Which entries to show.
     #[arg(long, value_enum, default_value_t = FilterArg::Default)]
     pub filter: FilterArg,
-    /// Show only entries matching every word (case-insensitive).
+    /// Show only entries matching every word (case-insensitive). With -i: the initial search.
     #[arg(long, value_name = "WORDS")]
     pub search: Option<String>,
-    /// Match search words as subsequences, as the agent's selector does.
+    /// Match search words as subsequences, as the agent's selector does (always so with -i).
     #[arg(long, requires = "search")]
     pub fuzzy: bool,
     /// Draw with ASCII instead of box-drawing characters.
@@ -58,6 +75,9 @@ pub enum Order {
 
 /// Runs `tree`.
 pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
+    if args.interactive {
+        return interactive(ctx, args);
+    }
     let session = ctx.load()?;
     if session.is_empty() {
         return Ok(());
@@ -136,4 +156,76 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Runs `tree -i`: the selector, then what it chose, printed once the screen is back.
+fn interactive(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
+    if ctx.json {
+        return Err(Error::Usage("tree -i draws on the terminal; it has no --json".into()).into());
+    }
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        return Err(Error::Usage(
+            "tree -i needs a terminal: standard input and output must both be one".into(),
+        )
+        .into());
+    }
+    if ctx.file()? == Path::new("-") {
+        return Err(
+            Error::Usage("tree -i cannot read the session from standard input".into()).into()
+        );
+    }
+    // Warnings are printed now, before the screen switches, and are there again after it.
+    let session = ctx.load()?;
+    if session.records.is_empty() {
+        eprintln!("No entries in session");
+        return Ok(());
+    }
+    let opts = Options {
+        filter: FilterMode::from(args.filter),
+        query: args.search.clone().unwrap_or_default(),
+        show_archived: args.include_archived,
+        active_first: args.order == Order::Active,
+        look: Look { color: ctx.style.color, ascii: args.ascii },
+        home: home(),
+    };
+    let mut actions = Commands { file: session.path.clone() };
+    match selector::run(session, opts, &mut actions)? {
+        Outcome::Closed => Ok(()),
+        Outcome::Interrupted => Err(Silent(Exit::Cancelled).into()),
+        Outcome::AlreadyThere => {
+            eprintln!("Already at this point");
+            Ok(())
+        }
+        Outcome::CheckedOut(done) => {
+            for note in &done.notes {
+                eprintln!("{}", sanitize_for_terminal(note));
+            }
+            if let Some(text) = &done.editor_text {
+                let mut out = stdout();
+                writeln!(out, "{}", sanitize_keep_lines(text))?;
+                out.flush()?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The selector's writes, done by the `label` and `checkout` commands' code.
+struct Commands {
+    #[allow(dead_code)] // used once `label` and `checkout` are wired
+    file: PathBuf,
+}
+
+impl Actions for Commands {
+    fn set_label(&mut self, _id: &EntryId, _label: Option<&str>) -> anyhow::Result<()> {
+        Err(anyhow::anyhow!("label is not available yet"))
+    }
+
+    fn checkout(
+        &mut self,
+        _id: &EntryId,
+        _summary: Option<SummaryRequest>,
+    ) -> anyhow::Result<CheckoutOutcome> {
+        Err(anyhow::anyhow!("checkout is not available yet"))
+    }
 }
