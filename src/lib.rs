@@ -6,19 +6,22 @@
 //! entries an operation shows. It never prints and never exits; the binary does that.
 #![warn(missing_docs)]
 
+pub mod clock;
+pub mod context;
 pub mod error;
 pub mod format;
 pub mod id;
+pub mod ids;
+pub mod naming;
 pub mod text;
 
 pub use error::{Error, ErrorKind, Result};
 pub use id::EntryId;
-pub mod clock;
-pub mod naming;
 pub mod session;
 
 pub use session::Session;
 pub mod discover;
+pub mod ops;
 pub mod rev;
 pub mod stats;
 pub mod store;

@@ -559,7 +559,7 @@ impl Loader {
                 } else {
                     (Problem::Unparseable, "unparseable line")
                 };
-                self.warn(problem, None, format!("{what} skipped ({e})"));
+                self.warn(problem, None, format!("{what}: {e}"));
                 return;
             }
         };

@@ -4,6 +4,7 @@
 mod common;
 
 mod cli; // global options, exit codes, colour, broken pipes
+mod context; // sesstree context
 mod damage;
 mod humanize_title; // sesstree humanize-title
 mod log; // sesstree log

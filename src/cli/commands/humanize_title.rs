@@ -18,7 +18,7 @@ use crate::cli::{Ctx, stdout, write_json_line};
 #[derive(Debug, clap::Args)]
 pub struct HumanizeTitleArgs {
     /// The plan titles.
-    #[arg(value_name = "TITLE")]
+    #[arg(value_name = "TITLE", allow_hyphen_values = true)]
     pub titles: Vec<String>,
 }
 

@@ -1,5 +1,6 @@
 //! The subcommands, one file each, and the flat dispatch over them.
 
+mod context;
 mod humanize_title;
 mod log;
 mod show;
@@ -18,6 +19,8 @@ pub enum Command {
     Log(log::LogArgs),
     /// Show the whole tree as the agent's tree selector draws it.
     Tree(tree::TreeArgs),
+    /// Show the context the model would get from an entry.
+    Context(context::ContextArgs),
     /// Show one entry in full.
     Show(show::ShowArgs),
     /// Count entries, branches, labels and token usage of one or many files.
@@ -32,6 +35,7 @@ pub fn run(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Log(args) => log::run(ctx, &args),
         Command::Tree(args) => tree::run(ctx, &args),
         Command::Show(args) => show::run(ctx, &args),
+        Command::Context(args) => context::run(ctx, &args),
         Command::Stats(args) => stats::run(ctx, &args),
         Command::HumanizeTitle(args) => humanize_title::run(ctx, &args),
     }

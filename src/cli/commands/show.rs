@@ -38,7 +38,7 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<()> {
         // serde_json escapes C0 controls but not DEL or C1 (a lone 0x9b starts a CSI on some
         // terminals), so the text still goes through the sanitizer.
         let pretty = serde_json::to_string_pretty(&session.value(idx)?)?;
-        writeln!(out, "{}", sesstree::text::sanitize_for_terminal(&pretty))?;
+        writeln!(out, "{}", sesstree::text::sanitize_keep_lines(&pretty))?;
     }
     out.flush()?;
     Ok(())
