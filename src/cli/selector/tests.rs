@@ -480,7 +480,7 @@ fn shift_l_edits_the_label_in_place() {
     typed(&mut s, "  first try ");
     assert_eq!(
         key(&mut s, KeyCode::Enter),
-        Effect::SetLabel { id: id("u0000001"), label: Some("first try".into()) }
+        Effect::SetLabel { id: id("d0000001"), label: Some("first try".into()) }
     );
     assert_eq!(s.mode, Mode::Browse);
 
@@ -488,7 +488,7 @@ fn shift_l_edits_the_label_in_place() {
     press(&mut s, KeyCode::Char('L'), KeyModifiers::SHIFT);
     ctrl(&mut s, 'u');
     typed(&mut s, "   ");
-    assert_eq!(key(&mut s, KeyCode::Enter), Effect::SetLabel { id: id("u0000001"), label: None });
+    assert_eq!(key(&mut s, KeyCode::Enter), Effect::SetLabel { id: id("d0000001"), label: None });
 
     // Esc cancels without an effect.
     press(&mut s, KeyCode::Char('L'), KeyModifiers::SHIFT);
@@ -510,7 +510,7 @@ fn a_new_model_keeps_the_selection_folds_and_shows_the_new_label() {
     key(&mut s, KeyCode::Down); // the assistant's first answer
     let labelled = format!(
         "{FIXTURE}{}\n",
-        r#"{"type":"label","id":"l0000002","parentId":"a0000005","timestamp":"2026-01-01T10:00:12.000Z","targetId":"a0000001","label":"plan"}"#
+        r#"{"type":"label","id":"c0000002","parentId":"a0000005","timestamp":"2026-01-01T10:00:12.000Z","targetId":"a0000001","label":"plan"}"#
     );
     s.replace_model(model(&session(&labelled), false));
     assert_eq!(selected_text(&s), "assistant: I will read the parser first.");
@@ -528,7 +528,7 @@ fn enter_checks_out_and_shift_enter_asks_for_a_summary() {
     // The leaf itself: nothing to do.
     assert_eq!(key(&mut s, KeyCode::Enter), Effect::AlreadyThere);
     key(&mut s, KeyCode::Up);
-    assert_eq!(key(&mut s, KeyCode::Enter), Effect::Checkout { id: id("u0000004"), summary: None });
+    assert_eq!(key(&mut s, KeyCode::Enter), Effect::Checkout { id: id("d0000004"), summary: None });
 
     assert_eq!(press(&mut s, KeyCode::Enter, KeyModifiers::SHIFT), Effect::None);
     assert_eq!(s.mode, Mode::Summary { row: 8, input: String::new() });
@@ -536,7 +536,7 @@ fn enter_checks_out_and_shift_enter_asks_for_a_summary() {
     assert!(text.contains("\n  Summary (empty asks the summarizer):\n"), "{text}");
     assert_eq!(
         key(&mut s, KeyCode::Enter),
-        Effect::Checkout { id: id("u0000004"), summary: Some(SummaryRequest::Summarize) }
+        Effect::Checkout { id: id("d0000004"), summary: Some(SummaryRequest::Summarize) }
     );
     // Alt+Enter does the same where Shift+Enter cannot be told from Enter.
     press(&mut s, KeyCode::Enter, KeyModifiers::ALT);
@@ -544,7 +544,7 @@ fn enter_checks_out_and_shift_enter_asks_for_a_summary() {
     assert_eq!(
         key(&mut s, KeyCode::Enter),
         Effect::Checkout {
-            id: id("u0000004"),
+            id: id("d0000004"),
             summary: Some(SummaryRequest::Text("Tried the README first.".into()))
         }
     );
@@ -572,7 +572,7 @@ fn ctrl_c_interrupts_from_anywhere() {
 fn alt_r_shows_archived_branches() {
     let archived = format!(
         "{FIXTURE}{}\n",
-        r#"{"type":"archive","id":"r0000001","parentId":"a0000005","timestamp":"2026-01-01T10:00:12.000Z","targetId":"u0000002","archived":true}"#
+        r#"{"type":"archive","id":"b0000001","parentId":"a0000005","timestamp":"2026-01-01T10:00:12.000Z","targetId":"d0000002","archived":true}"#
     );
     let session = session(&archived);
     let mut s = Selector::new(model(&session, false), FilterMode::Default, String::new(), false);
@@ -589,7 +589,7 @@ fn alt_r_shows_archived_branches() {
 fn the_initial_selection_is_the_nearest_visible_ancestor_of_the_leaf() {
     let labelled = format!(
         "{FIXTURE}{}\n",
-        r#"{"type":"label","id":"l0000002","parentId":"a0000005","timestamp":"2026-01-01T10:00:12.000Z","targetId":"a0000001","label":"plan"}"#
+        r#"{"type":"label","id":"c0000002","parentId":"a0000005","timestamp":"2026-01-01T10:00:12.000Z","targetId":"a0000001","label":"plan"}"#
     );
     let s = selector(&labelled);
     assert_eq!(selected_text(&s), "assistant: Changelog entry added.");
