@@ -26,6 +26,11 @@ impl Look {
         if self.ascii { &ASCII } else { &UNICODE }
     }
 
+    /// The separator between help items.
+    fn dot(&self) -> &'static str {
+        if self.ascii { "|" } else { "·" }
+    }
+
     fn fg(&self, color: Color) -> Style {
         if self.color { Style::new().fg(color) } else { Style::new() }
     }
@@ -80,7 +85,7 @@ pub fn draw(frame: &mut Frame, s: &Selector, look: &Look) {
 
     let title = Line::from(vec![
         Span::styled("Session tree", Style::new().add_modifier(Modifier::BOLD)),
-        Span::styled(format!(" · {}", s.model.title), look.dim()),
+        Span::styled(format!(" {} {}", look.dot(), s.model.title), look.dim()),
     ]);
     line_at(frame, &mut y, title);
 
@@ -97,7 +102,7 @@ pub fn draw(frame: &mut Frame, s: &Selector, look: &Look) {
         frame.set_cursor_position((area.x + col.min(area.width.saturating_sub(1)), y));
     }
     line_at(frame, &mut y, prompt);
-    for text in help_lines(s, area.width as usize) {
+    for text in help_lines(s, look, area.width as usize) {
         line_at(frame, &mut y, Line::styled(text, look.dim()));
     }
 }
@@ -111,7 +116,7 @@ fn draw_rows(frame: &mut Frame, s: &Selector, look: &Look, area: Rect) {
     if visible.is_empty() {
         let mut lines = empty_message(s);
         if lines.len() > area.height as usize {
-            lines = vec![lines.join(" · ")];
+            lines = vec![lines.join(&format!(" {} ", look.dot()))];
         }
         for (i, text) in lines.into_iter().enumerate().take(area.height as usize) {
             let rect = Rect::new(area.x, area.y + i as u16, area.width, 1);
@@ -253,7 +258,7 @@ fn prompt_line(s: &Selector, look: &Look) -> (Line<'static>, Option<u16>) {
 }
 
 /// The key help, packed into lines of `width` columns without splitting an item.
-fn help_lines(s: &Selector, width: usize) -> Vec<String> {
+fn help_lines(s: &Selector, look: &Look, width: usize) -> Vec<String> {
     let items: &[&str] = match s.mode {
         Mode::Browse => &[
             "↑/↓ move",
@@ -272,27 +277,39 @@ fn help_lines(s: &Selector, width: usize) -> Vec<String> {
         ],
         Mode::Label { .. } | Mode::Summary { .. } => &["Enter save", "Esc cancel", "Ctrl+U clear"],
     };
-    pack(items, width.saturating_sub(2).max(1)).into_iter().map(|l| format!("  {l}")).collect()
+    let items: Vec<String> = if look.ascii {
+        // Plain arrows for terminals that lack the glyphs.
+        let ascii = |i: &&str| i.replace("↑/↓", "Up/Down").replace("←/→", "Left/Right");
+        items.iter().map(ascii).collect()
+    } else {
+        items.iter().map(|i| i.to_string()).collect()
+    };
+    let items: Vec<&str> = items.iter().map(String::as_str).collect();
+    pack(&items, look.dot(), width.saturating_sub(2).max(1))
+        .into_iter()
+        .map(|l| format!("  {l}"))
+        .collect()
 }
 
 /// Packs items into lines of `width` columns, separated by ` · `. An item moves whole to the
 /// next line when it does not fit; only an item wider than a line is broken, at its spaces.
-fn pack(items: &[&str], width: usize) -> Vec<String> {
+fn pack(items: &[&str], dot: &str, width: usize) -> Vec<String> {
+    let sep = format!(" {dot} ");
     let mut lines: Vec<String> = Vec::new();
     let mut cur = String::new();
     for item in items {
-        if !cur.is_empty() && cur.width() + 3 + item.width() > width {
+        if !cur.is_empty() && cur.width() + sep.width() + item.width() > width {
             lines.push(std::mem::take(&mut cur));
         }
         if !cur.is_empty() {
-            cur.push_str(" · ");
+            cur.push_str(&sep);
         }
         if item.width() <= width {
             cur.push_str(item);
             continue;
         }
         for word in item.split(' ') {
-            let at_start = cur.is_empty() || cur.ends_with(" · ");
+            let at_start = cur.is_empty() || cur.ends_with(&sep);
             if !at_start && cur.width() + 1 + word.width() > width {
                 lines.push(std::mem::take(&mut cur));
             } else if !at_start {
@@ -321,9 +338,9 @@ mod tests {
 
     #[test]
     fn help_items_stay_whole_unless_wider_than_a_line() {
-        assert_eq!(pack(&["aa bb", "cc", "dd ee"], 11), ["aa bb · cc", "dd ee"]);
-        assert_eq!(pack(&["aa", "bbb ccc ddd eee"], 8), ["aa", "bbb ccc", "ddd eee"]);
-        assert_eq!(pack(&["toolongword x"], 4), ["toolongword", "x"]);
+        assert_eq!(pack(&["aa bb", "cc", "dd ee"], "·", 11), ["aa bb · cc", "dd ee"]);
+        assert_eq!(pack(&["aa", "bbb ccc ddd eee"], "·", 8), ["aa", "bbb ccc", "ddd eee"]);
+        assert_eq!(pack(&["toolongword x"], "·", 4), ["toolongword", "x"]);
     }
 
     #[test]

@@ -30,7 +30,8 @@ pub struct Row {
     pub text: String,
     /// The label in effect, already safe for the terminal.
     pub label: Option<String>,
-    /// The text a search matches against (FORMAT §9.4).
+    /// The text a search matches against (FORMAT §9.4), lower-cased once here so that each
+    /// key typed into the search does not lower-case every row again.
     pub search: String,
     /// Whether each filter mode shows the row, in [`FilterMode::CYCLE`] order.
     pub shows: [bool; 5],
@@ -99,7 +100,7 @@ impl Model {
                 id: session.record(lrow.idx).id.clone(),
                 text: sanitize_for_terminal(&view.text).into_owned(),
                 label: view.label.as_deref().map(|l| sanitize_for_terminal(l).into_owned()),
-                search: viewer.search_text(&view),
+                search: viewer.search_text(&view).to_lowercase(),
                 shows,
                 chat: matches!(role, Some("user" | "assistant")),
                 user_message: role == Some("user"),

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use sesstree::EntryId;
-use sesstree::text::{FilterMode, fuzzy_match};
+use sesstree::text::FilterMode;
 
 use super::SummaryRequest;
 use super::model::Model;
@@ -85,6 +85,8 @@ pub struct Selector {
     visible: Vec<usize>,
     /// The selected row (a position into `model.rows`), always one of `visible`.
     selected: Option<usize>,
+    /// How many rows pass the filter and the search, folded ones included.
+    passing: usize,
 }
 
 impl Selector {
@@ -100,6 +102,7 @@ impl Selector {
             page: 12,
             folded: HashSet::new(),
             visible: Vec::new(),
+            passing: 0,
             selected: model.leaf_row,
             model,
         };
@@ -151,35 +154,40 @@ impl Selector {
     }
 
     /// Whether a row passes the filter and the search.
-    fn passes(&self, row: usize) -> bool {
+    fn passes(&self, row: usize, search: &Search) -> bool {
         let mode = FilterMode::CYCLE.iter().position(|&m| m == self.filter).unwrap_or(0);
         let r = &self.model.rows[row];
-        r.shows[mode] && (self.query.trim().is_empty() || fuzzy_match(&self.query, &r.search))
+        r.shows[mode] && search.matches(&r.search)
     }
 
     /// How many rows pass the filter and search but are hidden inside folds.
     pub fn hidden_by_folds(&self) -> usize {
-        (0..self.model.rows.len()).filter(|&r| self.passes(r)).count() - self.visible.len()
+        self.passing - self.visible.len()
     }
 
     /// Recomputes the visible rows and moves the selection to the nearest visible row.
     fn refresh(&mut self) {
+        let search = Search::new(&self.query);
         let mut visible = Vec::new();
-        let mut i = 0;
-        while i < self.model.rows.len() {
-            let shown = self.passes(i);
-            if shown {
-                visible.push(i);
+        let mut passing = 0;
+        let mut fold_end = 0;
+        for i in 0..self.model.rows.len() {
+            if !self.passes(i, &search) {
+                continue;
             }
+            passing += 1;
+            if i < fold_end {
+                continue;
+            }
+            visible.push(i);
             // A fold only hides what is under a row that can be seen: a fold whose head is
             // filtered out would hide rows with nothing on screen to say so.
-            if shown && self.folded.contains(&self.model.rows[i].idx) {
-                i = self.model.rows[i].end;
-            } else {
-                i += 1;
+            if self.folded.contains(&self.model.rows[i].idx) {
+                fold_end = self.model.rows[i].end;
             }
         }
         self.visible = visible;
+        self.passing = passing;
         self.selected = self.nearest_visible(self.selected);
     }
 
@@ -444,6 +452,28 @@ impl Selector {
     }
 }
 
+/// A search query prepared once per change: [`sesstree::text::fuzzy_match`] (every word a case-insensitive
+/// subsequence), without lower-casing the query again for every row.
+struct Search {
+    words: Vec<Vec<char>>,
+}
+
+impl Search {
+    fn new(query: &str) -> Search {
+        Search {
+            words: query.to_lowercase().split_whitespace().map(|w| w.chars().collect()).collect(),
+        }
+    }
+
+    /// Whether every word is a subsequence of `text`, which is already lower-cased.
+    fn matches(&self, text: &str) -> bool {
+        self.words.iter().all(|word| {
+            let mut haystack = text.chars();
+            word.iter().all(|&wanted| haystack.any(|c| c == wanted))
+        })
+    }
+}
+
 /// The outcome of a key in a one-line prompt.
 enum Edited {
     Typing(String),
@@ -466,4 +496,27 @@ fn edit(mut input: String, key: KeyEvent) -> Edited {
         _ => {}
     }
     Edited::Typing(input)
+}
+
+#[cfg(test)]
+mod tests {
+    use sesstree::text::fuzzy_match;
+
+    use super::Search;
+
+    #[test]
+    fn search_matches_as_fuzzy_match_does() {
+        let texts = ["user Add a --JSON flag", "assistant Straße ǅemal İstanbul", "", "a b c"];
+        let queries =
+            ["", "  ", "json", "JSON flg", "ad fl", "strasse", "STRAẞE", "ǆ", "i̇st", "x", "c b a"];
+        for text in texts {
+            for query in queries {
+                assert_eq!(
+                    Search::new(query).matches(&text.to_lowercase()),
+                    fuzzy_match(query, text),
+                    "{query:?} in {text:?}"
+                );
+            }
+        }
+    }
 }
