@@ -148,9 +148,39 @@ impl Locked {
     /// Replaces the whole file with new contents, atomically (temporary file, sync, rename),
     /// keeping its permissions. Used when bytes must move (a title slot added in front).
     pub fn replace(&self, session: &Session, contents: &[u8]) -> Result<()> {
+        self.splice(session, contents, session.file_len, &[])
+    }
+
+    /// Rewrites the file atomically as `head`, then the file's own bytes from `keep_from` to
+    /// the end (copied, never parsed), then `tail`; the permissions are kept. The old bytes
+    /// are streamed, so a large file is never held in memory.
+    ///
+    /// The freshness check comes after the temporary file is written and synced, right before
+    /// the rename: that leaves the agents (which do not lock) the shortest window in which an
+    /// append of theirs could be lost.
+    pub fn splice(
+        &self,
+        session: &Session,
+        head: &[u8],
+        keep_from: u64,
+        tail: &[u8],
+    ) -> Result<()> {
         self.check_fresh(session)?;
         let perms = self.file.metadata().map_err(|e| Error::io(&self.path, e))?.permissions();
-        let tmp = temp_in(&self.path, contents, Some(perms))?;
+        let mut tmp = temp_in(&self.path, head, Some(perms))?;
+        let io = |e| Error::io(&self.path, e);
+        tmp.seek(SeekFrom::End(0)).map_err(io)?;
+        let mut offset = keep_from.min(session.file_len);
+        let mut buf = vec![0; 1 << 20];
+        while offset < session.file_len {
+            let n = buf.len().min((session.file_len - offset) as usize);
+            self.file.read_exact_at(&mut buf[..n], offset).map_err(io)?;
+            tmp.write_all(&buf[..n]).map_err(io)?;
+            offset += n as u64;
+        }
+        tmp.write_all(tail).map_err(io)?;
+        tmp.as_file().sync_all().map_err(io)?;
+        self.check_fresh(session)?;
         tmp.persist(&self.path).map_err(|e| Error::io(&self.path, e.error))?;
         sync_dir(&self.path);
         Ok(())
@@ -268,6 +298,49 @@ mod tests {
         let err = locked.append(&session, &[b"{}".to_vec()]).unwrap_err();
         assert!(matches!(err, Error::Conflict(_)));
         assert_eq!(std::fs::read(&path).unwrap(), before);
+    }
+
+    #[test]
+    fn append_and_patch_changes_only_the_patched_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, format!("AAAA\n{HEADER}\n")).unwrap();
+        let locked = lock(&path, Duration::from_secs(1)).unwrap();
+        let session = Session::load(&path).unwrap();
+        locked.append_and_patch(&session, &[b"{}".to_vec()], 0, b"BBBB").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("BBBB\n{HEADER}\n{{}}\n"));
+    }
+
+    #[test]
+    fn a_changed_file_stops_patches_and_rewrites() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, format!("{HEADER}\n")).unwrap();
+        let locked = lock(&path, Duration::from_secs(1)).unwrap();
+        let session = locked.load().unwrap();
+        std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(b"{}\n").unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let err = locked.append_and_patch(&session, &[b"{}".to_vec()], 0, b"X").unwrap_err();
+        assert!(matches!(err, Error::Conflict(_)));
+        let err = locked.splice(&session, b"head\n", 0, b"tail\n").unwrap_err();
+        assert!(matches!(err, Error::Conflict(_)));
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+    }
+
+    #[test]
+    fn splice_keeps_the_old_bytes_between_head_and_tail() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, format!("\u{feff}{HEADER}\n{{\"torn")).unwrap();
+        std::fs::set_permissions(&path, Permissions::from_mode(0o600)).unwrap();
+        let locked = lock(&path, Duration::from_secs(1)).unwrap();
+        let session = locked.load().unwrap();
+        locked.splice(&session, b"slot\n", 3, b"\n{}\n").unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text, format!("slot\n{HEADER}\n{{\"torn\n{{}}\n"));
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! and one `run` function.
 
 pub mod exit;
+pub mod fault;
 pub mod selector;
 pub mod ui;
 
@@ -18,7 +19,6 @@ use sesstree::clock::Clock;
 use sesstree::ids::IdGen;
 
 /// How long a writing command waits for another sesstree holding the file's lock.
-#[allow(dead_code)] // until the writing commands land
 pub const LOCK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 use self::ui::{ColorChoice, Style};
@@ -91,7 +91,6 @@ impl Ctx {
 
     /// The clock new entries are stamped with: pinned by `SESSTREE_NOW` (an ISO-8601 time) for
     /// reproducible tests, else the system clock.
-    #[allow(dead_code)] // until the writing commands land
     pub fn clock(&self) -> anyhow::Result<Clock> {
         match std::env::var("SESSTREE_NOW") {
             Ok(v) if !v.is_empty() => Clock::pinned_at(&v).ok_or_else(|| {
@@ -104,7 +103,6 @@ impl Ctx {
 
     /// The generator of new ids: seeded by `SESSTREE_SEED` for reproducible tests, else from
     /// the process's randomness. Ids are checked against the file either way.
-    #[allow(dead_code)] // until the writing commands land
     pub fn ids(&self) -> IdGen {
         match std::env::var("SESSTREE_SEED") {
             Ok(v) if !v.is_empty() => IdGen::from_seed(v.parse().unwrap_or_else(|_| {
@@ -118,7 +116,6 @@ impl Ctx {
     }
 
     /// Locks the session file for writing (waiting up to `LOCK_TIMEOUT` for another sesstree).
-    #[allow(dead_code)] // until the writing commands land
     pub fn lock(&self) -> anyhow::Result<sesstree::store::Locked> {
         Ok(sesstree::store::lock(self.file()?, LOCK_TIMEOUT)?)
     }

@@ -3,14 +3,19 @@
 
 mod common;
 
+mod checkout; // sesstree checkout: moves, summaries, the summarizer
 mod cli; // global options, exit codes, colour, broken pipes
+mod concurrency; // write safety: concurrent writers, torn lines, changed files, refusals
 mod context; // sesstree context
-mod damage;
+mod damage; // every kind of damaged input
+mod hooks; // the hooks of checkout
 mod humanize_title; // sesstree humanize-title
+mod label; // sesstree label
 mod log; // sesstree log
+mod name; // sesstree name
 mod show; // sesstree show
 mod stats; // sesstree stats
-mod tree; // sesstree tree // every kind of damaged input
+mod tree; // sesstree tree
 
 /// Every file in tests/cli must be listed above, or its tests would silently never run.
 #[test]

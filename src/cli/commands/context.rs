@@ -8,7 +8,7 @@ use sesstree::rev;
 
 use crate::cli::{Ctx, stdout, write_json_line};
 
-/// Show the context the model would get from REV (default `@`).
+/// Show the context the model would get from REV (default `@`)
 ///
 /// Rebuilds what the agent sends to the model from that point: the state tracked along the
 /// path (thinking level, models, service tier, mode, TTSR rules, MCP tool selection), the latest
@@ -22,6 +22,7 @@ use crate::cli::{Ctx, stdout, write_json_line};
 ///   sesstree context checkpoint-1 --format markdown > transcript.md
 ///   sesstree context --flavor pi --agent-messages --json
 #[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
 pub struct ContextArgs {
     /// The entry to build the context from.
     #[arg(default_value = "@")]

@@ -1,13 +1,21 @@
 //! The subcommands, one file each, and the flat dispatch over them.
 
+mod checkout;
 mod context;
 mod humanize_title;
+mod label;
 mod log;
+mod name;
 mod show;
 mod stats;
 mod tree;
 
+use std::path::PathBuf;
+use std::time::Duration;
+
 use clap::Subcommand;
+use sesstree::hooks::Hooks;
+use sesstree::process::CancelToken;
 use sesstree::text::FilterMode;
 
 use super::Ctx;
@@ -15,17 +23,16 @@ use super::Ctx;
 /// Every subcommand.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Show the path from the root to an entry, newest first.
+    // No doc comments on the variants: one would replace the struct's, whose text (with its
+    // examples) is the help and the man page.
     Log(log::LogArgs),
-    /// Show the whole tree as the agent's tree selector draws it.
     Tree(tree::TreeArgs),
-    /// Show the context the model would get from an entry.
     Context(context::ContextArgs),
-    /// Show one entry in full.
     Show(show::ShowArgs),
-    /// Count entries, branches, labels and token usage of one or many files.
+    Checkout(checkout::CheckoutArgs),
     Stats(stats::StatsArgs),
-    /// Turn plan titles into session names, as plan approval does.
+    Label(label::LabelArgs),
+    Name(name::NameArgs),
     HumanizeTitle(humanize_title::HumanizeTitleArgs),
 }
 
@@ -36,7 +43,10 @@ pub fn run(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Tree(args) => tree::run(ctx, &args),
         Command::Show(args) => show::run(ctx, &args),
         Command::Context(args) => context::run(ctx, &args),
+        Command::Checkout(args) => checkout::run(ctx, &args),
         Command::Stats(args) => stats::run(ctx, &args),
+        Command::Label(args) => label::run(ctx, &args),
+        Command::Name(args) => name::run(ctx, &args),
         Command::HumanizeTitle(args) => humanize_title::run(ctx, &args),
     }
 }
@@ -90,4 +100,51 @@ fn short_id(id: &str) -> &str {
         Some((i, _)) => &id[..i],
         None => id,
     }
+}
+
+/// The hook options shared by the commands that fire hooks (`checkout`, `branch`):
+/// `#[command(flatten)] hooks: HookArgs`, then `args.hooks.hooks(&cancel)`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct HookArgs {
+    /// The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or
+    /// ~/.config/sesstree/hooks].
+    #[arg(long, value_name = "DIR")]
+    pub hooks_dir: Option<PathBuf>,
+    /// Run no hooks.
+    #[arg(long)]
+    pub no_hooks: bool,
+    /// Stop a hook that runs longer than SECS seconds, and cancel.
+    #[arg(long, value_name = "SECS", default_value = "30", value_parser = parse_secs)]
+    pub hook_timeout: Duration,
+}
+
+impl HookArgs {
+    /// The hooks these options select, interrupted by `cancel`.
+    pub fn hooks(&self, cancel: &CancelToken) -> Hooks {
+        if self.no_hooks {
+            return Hooks::disabled();
+        }
+        // Absolute, so that a hook path never reads as a command name to look up in PATH.
+        let dir = self.hooks_dir.clone().or_else(default_hooks_dir);
+        let dir = dir.map(|d| std::path::absolute(&d).unwrap_or(d));
+        Hooks::new(dir, self.hook_timeout, cancel.clone())
+    }
+}
+
+fn parse_secs(s: &str) -> Result<Duration, String> {
+    match s.parse::<f64>() {
+        Ok(secs) if secs > 0.0 && secs.is_finite() => Ok(Duration::from_secs_f64(secs)),
+        _ => Err(format!("'{s}' is not a positive number of seconds")),
+    }
+}
+
+/// The hooks directory when `--hooks-dir` is not given: `$XDG_CONFIG_HOME/sesstree/hooks`
+/// (an absolute XDG_CONFIG_HOME only, as the XDG spec says), else `~/.config/sesstree/hooks`.
+fn default_hooks_dir() -> Option<PathBuf> {
+    let xdg = std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from).filter(|p| p.is_absolute());
+    let config = xdg.or_else(|| {
+        let home = std::env::var_os("HOME").filter(|h| !h.is_empty())?;
+        Some(PathBuf::from(home).join(".config"))
+    })?;
+    Some(config.join("sesstree").join("hooks"))
 }

@@ -6,12 +6,13 @@ use sesstree::rev;
 
 use crate::cli::{Ctx, stdout, write_json_line};
 
-/// Show one entry in full, as pretty JSON.
+/// Show one entry in full, as pretty JSON
 ///
 /// Examples:
 ///   sesstree show @
 ///   sesstree show a1b2 --raw
 #[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
 pub struct ShowArgs {
     /// The entry to show.
     #[arg(default_value = "@")]

@@ -19,7 +19,7 @@ use crate::cli::selector::{
 use crate::cli::ui::{Role, width};
 use crate::cli::{Ctx, stdout};
 
-/// Show the whole tree as the agent's tree selector draws it.
+/// Show the whole tree as the agent's tree selector draws it
 ///
 /// The branch holding the current leaf comes first; depth grows only at real branch points;
 /// `• ` marks the path from the root to the leaf, `← active` the leaf itself, and `[label]` the
@@ -36,6 +36,7 @@ use crate::cli::{Ctx, stdout};
 ///   sesstree tree --leaf checkpoint-1 --ascii
 ///   sesstree tree -i -f session.jsonl
 #[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
 pub struct TreeArgs {
     /// Open the tree as a full-screen selector to move, search, label and check out.
     #[arg(short, long, conflicts_with = "leaf")]
