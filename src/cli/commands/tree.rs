@@ -1,17 +1,17 @@
 //! `sesstree tree`: the whole tree as the agent's tree selector draws it (FORMAT §9).
 
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use sesstree::text::{
-    FilterMode, fuzzy_match, sanitize_for_terminal, sanitize_keep_lines, substring_match,
-};
+use sesstree::text::{FilterMode, fuzzy_match, sanitize_for_terminal, substring_match};
 use sesstree::tree::{ASCII, TreeOptions, UNICODE, layout};
 use sesstree::view::Viewer;
 use sesstree::{EntryId, Error, rev};
 
-use super::{FilterArg, home};
-use crate::cli::exit::{Exit, Silent};
+use super::checkout::{self, CheckoutArgs};
+use super::label::{self, LabelArgs};
+use super::{FilterArg, HookArgs, home};
+use crate::cli::exit::{Exit, Silent, classify};
 use crate::cli::selector::draw::Look;
 use crate::cli::selector::{
     self as selector, Actions, CheckoutOutcome, Options, Outcome, SummaryRequest,
@@ -28,7 +28,8 @@ use crate::cli::{Ctx, stdout};
 /// With -i the tree opens as the agent's full-screen tree selector: arrows move, typing
 /// searches, Ctrl+O and Alt+D/T/U/L/A change the filter, Shift+L edits the selected entry's
 /// label, Enter checks the selected entry out (printing a user message's text for the editor),
-/// Shift+Enter (or Alt+Enter) asks for a summary first, Esc quits. The footer lists every key.
+/// Shift+Enter (or Alt+Enter) asks for a summary first, Esc quits, Ctrl-C quits with exit 7.
+/// The footer lists every key. Labels and checkouts go through `label` and `checkout`.
 ///
 /// Examples:
 ///   sesstree tree -f session.jsonl
@@ -63,6 +64,13 @@ pub struct TreeArgs {
     /// Show archived subtrees too.
     #[arg(long)]
     pub include_archived: bool,
+    /// With -i: the command that writes the summary asked for with Shift+Enter, as for
+    /// `checkout --summarize`.
+    #[arg(long, value_name = "CMD", env = "SESSTREE_SUMMARIZER")]
+    pub summarizer: Option<String>,
+    /// With -i: the hooks that checking out runs.
+    #[command(flatten)]
+    pub hooks: HookArgs,
 }
 
 /// `--order`.
@@ -189,44 +197,66 @@ fn interactive(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
         look: Look { color: ctx.style.color, ascii: args.ascii },
         home: home(),
     };
-    let mut actions = Commands { file: session.path.clone() };
+    let mut actions =
+        Commands { ctx, hooks: args.hooks.clone(), summarizer: args.summarizer.clone() };
     match selector::run(session, opts, &mut actions)? {
-        Outcome::Closed => Ok(()),
+        Outcome::Closed | Outcome::CheckedOut => Ok(()),
         Outcome::Interrupted => Err(Silent(Exit::Cancelled).into()),
         Outcome::AlreadyThere => {
             eprintln!("Already at this point");
             Ok(())
         }
-        Outcome::CheckedOut(done) => {
-            for note in &done.notes {
-                eprintln!("{}", sanitize_for_terminal(note));
-            }
-            if let Some(text) = &done.editor_text {
-                let mut out = stdout();
-                writeln!(out, "{}", sanitize_keep_lines(text))?;
-                out.flush()?;
-            }
-            Ok(())
-        }
     }
 }
 
-/// The selector's writes, done by the `label` and `checkout` commands' code.
-struct Commands {
-    #[allow(dead_code)] // used once `label` and `checkout` are wired
-    file: PathBuf,
+/// The selector's writes, done by the `label` and `checkout` commands themselves: what they
+/// check, write, run and print is exactly what `sesstree label` and `sesstree checkout` do.
+struct Commands<'a> {
+    ctx: &'a Ctx,
+    hooks: HookArgs,
+    summarizer: Option<String>,
 }
 
-impl Actions for Commands {
-    fn set_label(&mut self, _id: &EntryId, _label: Option<&str>) -> anyhow::Result<()> {
-        Err(anyhow::anyhow!("label is not available yet"))
+impl Actions for Commands<'_> {
+    fn set_label(&mut self, id: &EntryId, text: Option<&str>) -> anyhow::Result<()> {
+        let args = LabelArgs {
+            rev: Some(id.as_str().to_string()),
+            text: text.map(str::to_string),
+            clear: text.is_none(),
+            list: false,
+            dry_run: false,
+        };
+        label::run(self.ctx, &args)
     }
 
     fn checkout(
         &mut self,
-        _id: &EntryId,
-        _summary: Option<SummaryRequest>,
+        id: &EntryId,
+        summary: Option<SummaryRequest>,
     ) -> anyhow::Result<CheckoutOutcome> {
-        Err(anyhow::anyhow!("checkout is not available yet"))
+        let args = CheckoutArgs {
+            rev: id.as_str().to_string(),
+            summary: match &summary {
+                Some(SummaryRequest::Text(text)) => Some(text.clone()),
+                _ => None,
+            },
+            summary_file: None,
+            summarize: summary == Some(SummaryRequest::Summarize),
+            summarizer: self.summarizer.clone(),
+            instructions: None,
+            replace_instructions: false,
+            label: None,
+            dry_run: false,
+            hooks: self.hooks.clone(),
+        };
+        match checkout::run(self.ctx, &args) {
+            Ok(()) => Ok(CheckoutOutcome::Done),
+            // A hook's cancel or a Ctrl-C while summarizing: nothing was written, and the
+            // tree comes back, as the agent's selector reopens (FORMAT §6.5).
+            Err(e) if classify(&e).0 == Exit::Cancelled => {
+                Ok(CheckoutOutcome::Cancelled(format!("Navigation cancelled: {e:#}")))
+            }
+            Err(e) => Err(e),
+        }
     }
 }

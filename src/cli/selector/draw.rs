@@ -95,13 +95,15 @@ pub fn draw(frame: &mut Frame, s: &Selector, look: &Look) {
     y += tree_area.height;
 
     line_at(frame, &mut y, status_line(s, look));
-    let (prompt, cursor) = prompt_line(s, look);
+    let (prompt, cursor) = prompt_lines(s, look, area.width as usize);
     if let Some(col) = cursor
         && y < bottom
     {
         frame.set_cursor_position((area.x + col.min(area.width.saturating_sub(1)), y));
     }
-    line_at(frame, &mut y, prompt);
+    for line in prompt {
+        line_at(frame, &mut y, line);
+    }
     for text in help_lines(s, look, area.width as usize) {
         line_at(frame, &mut y, Line::styled(text, look.dim()));
     }
@@ -235,14 +237,22 @@ fn status_line(s: &Selector, look: &Look) -> Line<'static> {
 }
 
 /// The prompt being typed, or the last message, and where the terminal cursor goes.
-fn prompt_line(s: &Selector, look: &Look) -> (Line<'static>, Option<u16>) {
+fn prompt_lines(s: &Selector, look: &Look, width: usize) -> (Vec<Line<'static>>, Option<u16>) {
     let (label, input) = match &s.mode {
         Mode::Label { input, .. } => ("Label (empty to remove): ", input),
         Mode::Summary { input, .. } => ("Summary (empty asks the summarizer): ", input),
         Mode::Browse => {
+            // A message (an error, say) wraps onto up to three lines rather than being cut.
             let text = s.message.as_deref().map(|m| sanitize_for_terminal(m).into_owned());
+            let text = text.unwrap_or_default();
+            let mut lines = wrap(&text, width.saturating_sub(2).max(1));
+            lines.truncate(3);
+            if lines.is_empty() {
+                lines.push(String::new());
+            }
+            let style = look.fg(Color::Yellow);
             return (
-                Line::styled(format!("  {}", text.unwrap_or_default()), look.fg(Color::Yellow)),
+                lines.into_iter().map(|l| Line::styled(format!("  {l}"), style)).collect(),
                 None,
             );
         }
@@ -254,7 +264,7 @@ fn prompt_line(s: &Selector, look: &Look) -> (Line<'static>, Option<u16>) {
         Span::styled(label, Style::new().add_modifier(Modifier::BOLD)),
         Span::raw(input),
     ]);
-    (line, Some(col as u16))
+    (vec![line], Some(col as u16))
 }
 
 /// The key help, packed into lines of `width` columns without splitting an item.
@@ -285,37 +295,58 @@ fn help_lines(s: &Selector, look: &Look, width: usize) -> Vec<String> {
         items.iter().map(|i| i.to_string()).collect()
     };
     let items: Vec<&str> = items.iter().map(String::as_str).collect();
-    pack(&items, look.dot(), width.saturating_sub(2).max(1))
+    pack(&items, &format!(" {} ", look.dot()), width.saturating_sub(2).max(1))
         .into_iter()
         .map(|l| format!("  {l}"))
         .collect()
 }
 
-/// Packs items into lines of `width` columns, separated by ` · `. An item moves whole to the
-/// next line when it does not fit; only an item wider than a line is broken, at its spaces.
-fn pack(items: &[&str], dot: &str, width: usize) -> Vec<String> {
-    let sep = format!(" {dot} ");
+/// Packs items into lines of `width` columns, separated by `sep`. An item moves whole to the
+/// next line when it does not fit; only an item wider than a line is broken, by [`wrap`].
+fn pack(items: &[&str], sep: &str, width: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     let mut cur = String::new();
     for item in items {
         if !cur.is_empty() && cur.width() + sep.width() + item.width() > width {
             lines.push(std::mem::take(&mut cur));
         }
-        if !cur.is_empty() {
-            cur.push_str(&sep);
-        }
-        if item.width() <= width {
-            cur.push_str(item);
+        if item.width() > width {
+            let mut wrapped = wrap(item, width);
+            cur = wrapped.pop().unwrap_or_default();
+            lines.extend(wrapped);
             continue;
         }
-        for word in item.split(' ') {
-            let at_start = cur.is_empty() || cur.ends_with(&sep);
-            if !at_start && cur.width() + 1 + word.width() > width {
+        if !cur.is_empty() {
+            cur.push_str(sep);
+        }
+        cur.push_str(item);
+    }
+    if !cur.is_empty() {
+        lines.push(cur);
+    }
+    lines
+}
+
+/// Wraps text at its spaces into lines of `width` columns; a word wider than a line (a path,
+/// say) is cut where the line ends.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for word in text.split(' ') {
+        let fits = word.width() <= width;
+        if !cur.is_empty() {
+            if cur.width() + 1 + if fits { word.width() } else { 1 } > width {
                 lines.push(std::mem::take(&mut cur));
-            } else if !at_start {
+            } else {
                 cur.push(' ');
             }
-            cur.push_str(word);
+        }
+        for c in word.chars() {
+            let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+            if !cur.is_empty() && cur.width() + w > width {
+                lines.push(std::mem::take(&mut cur));
+            }
+            cur.push(c);
         }
     }
     if !cur.is_empty() {
@@ -338,9 +369,13 @@ mod tests {
 
     #[test]
     fn help_items_stay_whole_unless_wider_than_a_line() {
-        assert_eq!(pack(&["aa bb", "cc", "dd ee"], "·", 11), ["aa bb · cc", "dd ee"]);
-        assert_eq!(pack(&["aa", "bbb ccc ddd eee"], "·", 8), ["aa", "bbb ccc", "ddd eee"]);
-        assert_eq!(pack(&["toolongword x"], "·", 4), ["toolongword", "x"]);
+        assert_eq!(pack(&["aa bb", "cc", "dd ee"], " · ", 11), ["aa bb · cc", "dd ee"]);
+        assert_eq!(
+            pack(&["aa", "bbb ccc ddd eee", "f"], " · ", 8),
+            ["aa", "bbb ccc", "ddd eee", "f"]
+        );
+        assert_eq!(wrap("a bb ccc dd", 6), ["a bb", "ccc dd"]);
+        assert_eq!(wrap("see /a/long/path now", 8), ["see /a/l", "ong/path", "now"]);
     }
 
     #[test]

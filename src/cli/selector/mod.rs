@@ -43,34 +43,26 @@ pub enum SummaryRequest {
     Summarize,
 }
 
-/// A checkout that moved the leaf.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Checkout {
-    /// The editor prefill (a user message's text), printed on stdout once the screen is back.
-    pub editor_text: Option<String>,
-    /// Lines for stderr once the screen is back (e.g. "no entries to summarize").
-    pub notes: Vec<String>,
-}
-
 /// What a checkout did.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[allow(dead_code)] // built by the checkout wiring, which waits for `checkout` to land
 pub enum CheckoutOutcome {
-    /// The leaf moved.
-    Moved(Checkout),
-    /// The target is where the session already is; nothing was written.
-    AlreadyThere,
+    /// The leaf moved (or the checkout found nothing to do); the selector closes.
+    Done,
     /// A hook or the user cancelled; nothing was written. The selector stays open.
     Cancelled(String),
 }
 
 /// The writes the selector can ask for, implemented by the `label` and `checkout` commands.
+///
+/// Both are called with the terminal given back (normal screen, cooked mode), so whatever the
+/// commands print, their hooks and the summarizer stays readable, and a Ctrl-C while a hook or
+/// the summarizer runs is the command's to handle.
 pub trait Actions {
     /// Sets (`Some`) or removes (`None`) the label of an entry, as `sesstree label` does.
     fn set_label(&mut self, id: &EntryId, label: Option<&str>) -> anyhow::Result<()>;
 
-    /// Checks an entry out, as `sesstree checkout` does (hooks, summary, marker entry). Called
-    /// with the terminal restored, so hooks and the summarizer can use stderr.
+    /// Checks an entry out, as `sesstree checkout` does (hooks, summary, marker entry, the
+    /// editor text printed).
     fn checkout(
         &mut self,
         id: &EntryId,
@@ -104,8 +96,8 @@ pub enum Outcome {
     Interrupted,
     /// Enter on the entry the session is already at.
     AlreadyThere,
-    /// Enter: the leaf moved.
-    CheckedOut(Checkout),
+    /// Enter: checked out.
+    CheckedOut,
 }
 
 /// Runs the selector over a loaded session until it is closed.
@@ -141,10 +133,10 @@ pub fn run(session: Session, opts: Options, actions: &mut dyn Actions) -> anyhow
                 Err(e) => sel.message = Some(format!("error: {e:#}")),
             },
             Effect::SetLabel { id, label } => {
-                let done = actions
-                    .set_label(&id, label.as_deref())
-                    .and_then(|()| reload(sel.show_archived));
-                match done {
+                tui.suspend();
+                let done = actions.set_label(&id, label.as_deref());
+                tui.resume()?;
+                match done.and_then(|()| reload(sel.show_archived)) {
                     Ok(model) => {
                         sel.replace_model(model);
                         sel.message = Some(
@@ -155,13 +147,11 @@ pub fn run(session: Session, opts: Options, actions: &mut dyn Actions) -> anyhow
                 }
             }
             Effect::Checkout { id, summary } => {
-                // Hooks and the summarizer run on the normal screen: what they print stays
-                // readable, and a successful checkout leaves the screen as the user left it.
-                tui.suspend()?;
-                let result = actions.checkout(&id, summary);
-                match result {
-                    Ok(CheckoutOutcome::Moved(c)) => return Ok(Outcome::CheckedOut(c)),
-                    Ok(CheckoutOutcome::AlreadyThere) => return Ok(Outcome::AlreadyThere),
+                // On the normal screen, a successful checkout leaves what it printed (the
+                // editor text, what was appended) where the user can read it.
+                tui.suspend();
+                match actions.checkout(&id, summary) {
+                    Ok(CheckoutOutcome::Done) => return Ok(Outcome::CheckedOut),
                     Ok(CheckoutOutcome::Cancelled(why)) => sel.message = Some(why),
                     Err(e) => sel.message = Some(format!("error: {e:#}")),
                 }
@@ -214,9 +204,8 @@ impl Tui {
         Ok(())
     }
 
-    fn suspend(&mut self) -> anyhow::Result<()> {
+    fn suspend(&mut self) {
         restore();
-        Ok(())
     }
 }
 

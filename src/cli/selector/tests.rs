@@ -606,3 +606,20 @@ fn transcript_text_cannot_drive_the_terminal() {
     let text = screen(&mut s, 80, 24, PLAIN);
     assert!(text.contains(r"user: evil \x1b[2J\x07 text"), "{text}");
 }
+
+#[test]
+fn long_messages_wrap_instead_of_being_cut() {
+    let mut s = selector(FIXTURE);
+    s.message = Some(
+        "Navigation cancelled: the session_before_tree hook /home/me/.config/sesstree/hooks/session_before_tree cancelled the checkout"
+            .into(),
+    );
+    let text = screen(&mut s, 50, 24, PLAIN);
+    insta::assert_snapshot!(text.lines().skip(13).take(5).collect::<Vec<_>>().join("\n"), @"
+    (8/10) [default]
+    Navigation cancelled: the session_before_tree
+    hook /home/me/.config/sesstree/hooks/session_bef
+    ore_tree cancelled the checkout
+    ↑/↓ move · ←/→ PgUp/PgDn page
+    ");
+}
