@@ -24,6 +24,11 @@ impl Tmux {
     /// Starts `sesstree ARGS` in a fresh 80×24 pane inside `env`'s directory, with the
     /// harness's pinned environment; when it exits the pane shows `[exit N]` and stays.
     fn start(env: &TestEnv, args: &str) -> Option<Tmux> {
+        Tmux::start_with(env, "", args)
+    }
+
+    /// [`Tmux::start`] with extra `VAR=value` settings for the environment.
+    fn start_with(env: &TestEnv, extra: &str, args: &str) -> Option<Tmux> {
         if Command::new("tmux").arg("-V").output().is_err() {
             eprintln!("note: tmux is not installed; skipping the tree -i terminal test");
             return None;
@@ -36,8 +41,8 @@ impl Tmux {
         let dir = env.path();
         let script = format!(
             "cd {dir} && env -u SESSTREE_FILE -u NO_COLOR -u CLICOLOR_FORCE -u FORCE_COLOR \
-             -u COLUMNS -u SESSTREE_SUMMARIZER -u COMPLETE HOME={home} XDG_CONFIG_HOME={config} \
-             SESSTREE_NOW=2026-03-01T12:00:00.000Z SESSTREE_SEED=42 TZ=UTC {bin} {args}; \
+             -u COLUMNS -u SESSTREE_SUMMARIZER -u COMPLETE -u RUST_BACKTRACE HOME={home} XDG_CONFIG_HOME={config} \
+             SESSTREE_NOW=2026-03-01T12:00:00.000Z SESSTREE_SEED=42 TZ=UTC {extra} {bin} {args}; \
              echo \"[exit $?]\"; sleep 600",
             dir = quote(dir),
             home = quote(&dir.join("home")),
@@ -373,4 +378,24 @@ fn a_hook_cancel_keeps_the_tree_and_alt_enter_writes_a_summary() {
     15780b2e branch_summary 2026-03-01 12:00:00 [branch summary]: Tried the README first.
     a0000002 message 2026-01-01 10:00:04 assistant: Done: the flag prints JSON lines.
     ");
+}
+
+#[test]
+fn a_panic_gives_the_terminal_back() {
+    let env = TestEnv::new();
+    env.fixture("selector.jsonl");
+    let Some(tmux) =
+        Tmux::start_with(&env, "SESSTREE_TEST_PANIC_ON_KEY=z", "tree -i -f selector.jsonl")
+    else {
+        return;
+    };
+    tmux.wait_text("(8/10) [default]");
+    tmux.type_text("z");
+    let screen = tmux.wait_text("[exit 101]");
+    // The panic message is on the normal screen, readable, and nothing of the tree is left.
+    assert!(screen.contains("test panic on key 'z'"), "{screen}");
+    assert!(!screen.contains("Session tree"), "{screen}");
+    // Out of raw mode: the terminal echoes again.
+    tmux.type_text("echoed");
+    tmux.wait_text("echoed");
 }

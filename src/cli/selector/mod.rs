@@ -18,7 +18,7 @@ use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crossterm::event::{
-    self, Event, KeyEventKind, KeyboardEnhancementFlags, PopKeyboardEnhancementFlags,
+    self, Event, KeyCode, KeyEventKind, KeyboardEnhancementFlags, PopKeyboardEnhancementFlags,
     PushKeyboardEnhancementFlags,
 };
 use crossterm::terminal::{
@@ -33,6 +33,7 @@ use sesstree::{EntryId, Session};
 use self::draw::{Look, rows_shown};
 use self::model::{Model, ModelOptions};
 use self::state::{Effect, Selector};
+use super::fault;
 
 /// The summary asked for with Shift+Enter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -123,6 +124,11 @@ pub fn run(session: Session, opts: Options, actions: &mut dyn Actions) -> anyhow
             Event::Key(key) if key.kind != KeyEventKind::Release => key,
             _ => continue,
         };
+        if let KeyCode::Char(c) = key.code
+            && fault::panic_on_key(c)
+        {
+            panic!("test panic on key {c:?}");
+        }
         match sel.handle(key) {
             Effect::None => {}
             Effect::Quit => return Ok(Outcome::Closed),
