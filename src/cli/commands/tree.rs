@@ -202,10 +202,6 @@ fn interactive(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     match selector::run(session, opts, &mut actions)? {
         Outcome::Closed | Outcome::CheckedOut => Ok(()),
         Outcome::Interrupted => Err(Silent(Exit::Cancelled).into()),
-        Outcome::AlreadyThere => {
-            eprintln!("Already at this point");
-            Ok(())
-        }
     }
 }
 

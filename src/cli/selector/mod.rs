@@ -95,8 +95,6 @@ pub enum Outcome {
     Closed,
     /// Ctrl-C.
     Interrupted,
-    /// Enter on the entry the session is already at.
-    AlreadyThere,
     /// Enter: checked out.
     CheckedOut,
 }
@@ -133,7 +131,6 @@ pub fn run(session: Session, opts: Options, actions: &mut dyn Actions) -> anyhow
             Effect::None => {}
             Effect::Quit => return Ok(Outcome::Closed),
             Effect::Interrupt => return Ok(Outcome::Interrupted),
-            Effect::AlreadyThere => return Ok(Outcome::AlreadyThere),
             Effect::Rebuild => match reload(sel.show_archived) {
                 Ok(model) => sel.replace_model(model),
                 Err(e) => sel.message = Some(format!("error: {e:#}")),

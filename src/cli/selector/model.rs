@@ -37,8 +37,6 @@ pub struct Row {
     pub shows: [bool; 5],
     /// A user or assistant message: where Alt+Up/Down stop.
     pub chat: bool,
-    /// A user message: selecting it when it is the leaf still rewinds (FORMAT §6.4 step 3).
-    pub user_message: bool,
     /// The parent's row, `None` for a root.
     pub parent: Option<usize>,
     /// One past the last row of this row's subtree (rows are in pre-order).
@@ -103,7 +101,6 @@ impl Model {
                 search: viewer.search_text(&view).to_lowercase(),
                 shows,
                 chat: matches!(role, Some("user" | "assistant")),
-                user_message: role == Some("user"),
                 parent,
                 end: i + 1,
                 head: parent.is_none() || lrow.connector.is_some(),

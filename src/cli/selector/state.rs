@@ -58,8 +58,6 @@ pub enum Effect {
         /// The summary asked for with Shift+Enter.
         summary: Option<SummaryRequest>,
     },
-    /// The selected entry is already the leaf: close with "Already at this point".
-    AlreadyThere,
 }
 
 /// The selector's state.
@@ -439,11 +437,9 @@ impl Selector {
             self.message = Some("This record has no id; it cannot be checked out".into());
             return Effect::None;
         };
-        // The leaf is where the session already is, except a user message, which still
-        // rewinds to before it (FORMAT §6.4 step 3).
-        if Some(sel) == self.model.leaf_row && !row.user_message {
-            return Effect::AlreadyThere;
-        }
+        // Even the leaf is checked out: `checkout` decides whether that is a no-op
+        // ("Already at this point") on the file as it is now, with the exceptions of FORMAT
+        // §6.4 step 3 (a user message rewinds) and of an empty marker leaf (SPEC `checkout`).
         if summarize {
             self.mode = Mode::Summary { row: sel, input: String::new() };
             return Effect::None;

@@ -525,8 +525,8 @@ fn a_new_model_keeps_the_selection_folds_and_shows_the_new_label() {
 #[test]
 fn enter_checks_out_and_shift_enter_asks_for_a_summary() {
     let mut s = selector(FIXTURE);
-    // The leaf itself: nothing to do.
-    assert_eq!(key(&mut s, KeyCode::Enter), Effect::AlreadyThere);
+    // The leaf too: `checkout` is the one to say "Already at this point".
+    assert_eq!(key(&mut s, KeyCode::Enter), Effect::Checkout { id: id("a0000005"), summary: None });
     key(&mut s, KeyCode::Up);
     assert_eq!(key(&mut s, KeyCode::Enter), Effect::Checkout { id: id("d0000004"), summary: None });
 
@@ -551,13 +551,6 @@ fn enter_checks_out_and_shift_enter_asks_for_a_summary() {
     press(&mut s, KeyCode::Enter, KeyModifiers::SHIFT);
     assert_eq!(key(&mut s, KeyCode::Esc), Effect::None);
     assert_eq!(s.mode, Mode::Browse);
-}
-
-#[test]
-fn a_user_message_leaf_can_still_be_checked_out() {
-    // Selecting the leaf user prompt rewinds past it (FORMAT §6.4 step 3).
-    let mut s = selector(&chat(&["a - 01 hello", "b a 02 again"]));
-    assert_eq!(key(&mut s, KeyCode::Enter), Effect::Checkout { id: id("b"), summary: None });
 }
 
 #[test]
