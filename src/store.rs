@@ -191,6 +191,46 @@ impl Locked {
 /// place. An existing target is refused (conflict) unless `force`; a symlink or a directory is
 /// always refused. `like` gives the permissions to copy (never wider than the source's).
 pub fn write_new(path: &Path, contents: &[u8], like: Option<&Path>, force: bool) -> Result<()> {
+    write_new_with(path, like, force, |out| out.write_all(contents).map_err(|e| Error::io(path, e)))
+}
+
+/// [`write_new`] for contents too large to hold at once: `fill` streams them into the
+/// temporary file (through a buffer). When `fill` fails, the temporary file is removed and
+/// nothing appears at `path`; `fill` maps its own write errors (usually to `Error::io(path, e)`).
+pub fn write_new_with(
+    path: &Path,
+    like: Option<&Path>,
+    force: bool,
+    fill: impl FnOnce(&mut dyn Write) -> Result<()>,
+) -> Result<()> {
+    check_target(path, force)?;
+    let perms = match like {
+        Some(src) => {
+            let mode = std::fs::metadata(src).map_err(|e| Error::io(src, e))?.permissions().mode();
+            Some(Permissions::from_mode(mode & 0o666))
+        }
+        None => None,
+    };
+    let tmp = temp_with(path, perms, fill)?;
+    if force {
+        tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    } else {
+        tmp.persist_noclobber(path).map_err(|e| {
+            if e.error.kind() == std::io::ErrorKind::AlreadyExists {
+                exists(path)
+            } else {
+                Error::io(path, e.error)
+            }
+        })?;
+    }
+    sync_dir(path);
+    Ok(())
+}
+
+/// Refuses a target that is a directory or a symlink, and an existing one unless `force`.
+/// Checked before anything is written, so a refused command costs nothing; the final rename
+/// checks again (noclobber), since the target may appear meanwhile.
+fn check_target(path: &Path, force: bool) -> Result<()> {
     if let Ok(meta) = std::fs::symlink_metadata(path) {
         if meta.is_dir() {
             return Err(Error::Usage(format!("{}: is a directory", path.display())));
@@ -202,36 +242,14 @@ pub fn write_new(path: &Path, contents: &[u8], like: Option<&Path>, force: bool)
             )));
         }
         if !force {
-            return Err(Error::Conflict(format!(
-                "{}: already exists (use --force to overwrite)",
-                path.display()
-            )));
+            return Err(exists(path));
         }
     }
-    let perms = match like {
-        Some(src) => {
-            let mode = std::fs::metadata(src).map_err(|e| Error::io(src, e))?.permissions().mode();
-            Some(Permissions::from_mode(mode & 0o666))
-        }
-        None => None,
-    };
-    let tmp = temp_in(path, contents, perms)?;
-    if force {
-        tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
-    } else {
-        tmp.persist_noclobber(path).map_err(|e| {
-            if e.error.kind() == std::io::ErrorKind::AlreadyExists {
-                Error::Conflict(format!(
-                    "{}: already exists (use --force to overwrite)",
-                    path.display()
-                ))
-            } else {
-                Error::io(path, e.error)
-            }
-        })?;
-    }
-    sync_dir(path);
     Ok(())
+}
+
+fn exists(path: &Path) -> Error {
+    Error::Conflict(format!("{}: already exists (use --force to overwrite)", path.display()))
 }
 
 /// A synced temporary file next to `path` holding `contents`.
@@ -239,6 +257,15 @@ fn temp_in(
     path: &Path,
     contents: &[u8],
     perms: Option<Permissions>,
+) -> Result<tempfile::NamedTempFile> {
+    temp_with(path, perms, |out| out.write_all(contents).map_err(|e| Error::io(path, e)))
+}
+
+/// A synced temporary file next to `path` filled by `fill`; removed again if anything fails.
+fn temp_with(
+    path: &Path,
+    perms: Option<Permissions>,
+    fill: impl FnOnce(&mut dyn Write) -> Result<()>,
 ) -> Result<tempfile::NamedTempFile> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -253,7 +280,11 @@ fn temp_in(
     if let Some(p) = perms {
         tmp.as_file().set_permissions(p).map_err(io)?;
     }
-    tmp.write_all(contents).map_err(io)?;
+    {
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
+        fill(&mut out)?;
+        out.flush().map_err(io)?;
+    }
     tmp.as_file().sync_all().map_err(io)?;
     tmp.as_file_mut().seek(SeekFrom::Start(0)).map_err(io)?;
     Ok(tmp)
@@ -383,6 +414,40 @@ mod tests {
         let link = dir.path().join("link.jsonl");
         std::os::unix::fs::symlink(&path, &link).unwrap();
         assert!(matches!(write_new(&link, b"x", None, true), Err(Error::Usage(_))));
+    }
+
+    #[test]
+    fn write_new_with_streams_and_leaves_nothing_on_failure() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("n.jsonl");
+        write_new_with(&path, None, false, |out| {
+            for part in [&b"one\n"[..], b"two\n"] {
+                out.write_all(part).map_err(|e| Error::io("n", e))?;
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"one\ntwo\n");
+
+        let failed = dir.path().join("f.jsonl");
+        let err = write_new_with(&failed, None, false, |out| {
+            out.write_all(b"half").map_err(|e| Error::io("f", e))?;
+            Err(Error::Failed("stop".into()))
+        })
+        .unwrap_err();
+        assert!(matches!(err, Error::Failed(_)));
+        let left: Vec<_> =
+            std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left, vec![std::ffi::OsString::from("n.jsonl")], "no target, no temporary file");
+
+        let mut called = false;
+        let err = write_new_with(&path, None, false, |_| {
+            called = true;
+            Ok(())
+        })
+        .unwrap_err();
+        assert!(matches!(err, Error::Conflict(_)));
+        assert!(!called, "an existing target is refused before anything is written");
     }
 
     #[test]

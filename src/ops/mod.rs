@@ -2,6 +2,7 @@
 //! the file to write) and never touches the file itself: `store` does the writing, so every
 //! operation can be tested without a filesystem and `--dry-run` is the plan printed.
 
+pub mod branch;
 pub mod checkout;
 pub mod label;
 pub mod name;

@@ -3,6 +3,7 @@
 
 mod common;
 
+mod branch; // sesstree branch
 mod checkout; // sesstree checkout: moves, summaries, the summarizer
 mod cli; // global options, exit codes, colour, broken pipes
 mod concurrency; // write safety: concurrent writers, torn lines, changed files, refusals

@@ -14,7 +14,7 @@ use sesstree::process::CancelToken;
 use sesstree::summarize::{self, FileOps, Summarizer};
 use sesstree::{Error, Session, rev, store};
 
-use super::{HookArgs, short_id};
+use super::{HookArgs, cancel_on_interrupt, short_id};
 use crate::cli::{Ctx, stdout, write_json_line};
 
 /// Move the leaf to REV, as the agent's /tree navigation does
@@ -69,15 +69,6 @@ pub struct CheckoutArgs {
     /// Hooks.
     #[command(flatten)]
     pub hooks: HookArgs,
-}
-
-/// From here on Ctrl-C sets `cancel` instead of killing sesstree: a running hook or summarizer
-/// is stopped (hooks and the summarizer run in their own process group, so the terminal's
-/// SIGINT does not reach them) and nothing is written.
-fn cancel_on_interrupt(cancel: &CancelToken) {
-    let flag = cancel.clone();
-    // Fails only if a handler is installed already; then Ctrl-C keeps its default meaning.
-    let _ = ctrlc::set_handler(move || flag.cancel());
 }
 
 /// Runs `checkout`.

@@ -1,5 +1,6 @@
 //! The subcommands, one file each, and the flat dispatch over them.
 
+mod branch;
 mod checkout;
 mod context;
 mod humanize_title;
@@ -30,6 +31,7 @@ pub enum Command {
     Context(context::ContextArgs),
     Show(show::ShowArgs),
     Checkout(checkout::CheckoutArgs),
+    Branch(branch::BranchArgs),
     Stats(stats::StatsArgs),
     Label(label::LabelArgs),
     Name(name::NameArgs),
@@ -44,6 +46,7 @@ pub fn run(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Show(args) => show::run(ctx, &args),
         Command::Context(args) => context::run(ctx, &args),
         Command::Checkout(args) => checkout::run(ctx, &args),
+        Command::Branch(args) => branch::run(ctx, &args),
         Command::Stats(args) => stats::run(ctx, &args),
         Command::Label(args) => label::run(ctx, &args),
         Command::Name(args) => name::run(ctx, &args),
@@ -100,6 +103,15 @@ fn short_id(id: &str) -> &str {
         Some((i, _)) => &id[..i],
         None => id,
     }
+}
+
+/// From here on Ctrl-C sets `cancel` instead of killing sesstree: a running hook or summarizer
+/// is stopped (hooks and the summarizer run in their own process group, so the terminal's
+/// SIGINT does not reach them) and nothing is written.
+fn cancel_on_interrupt(cancel: &CancelToken) {
+    let flag = cancel.clone();
+    // Fails only if a handler is installed already; then Ctrl-C keeps its default meaning.
+    let _ = ctrlc::set_handler(move || flag.cancel());
 }
 
 /// The hook options shared by the commands that fire hooks (`checkout`, `branch`):
