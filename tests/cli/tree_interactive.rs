@@ -399,3 +399,30 @@ fn a_panic_gives_the_terminal_back() {
     tmux.type_text("echoed");
     tmux.wait_text("echoed");
 }
+
+#[test]
+fn ctrl_c_stops_the_summarizer_each_time() {
+    let env = TestEnv::new();
+    env.fixture("selector.jsonl");
+    let before = env.read("selector.jsonl");
+    let Some(tmux) = Tmux::start(&env, "tree -i --summarizer 'sleep 60' -f selector.jsonl") else {
+        return;
+    };
+    tmux.wait_text("(8/10) [default]");
+    tmux.keys(&["End", "Up"]);
+    tmux.wait_text("› └─ user: Now write the tests");
+    // Twice: a second checkout in the same process must be just as interruptible.
+    for _ in 0..2 {
+        tmux.keys(&["M-Enter"]);
+        tmux.wait_text("Summary (empty asks the summarizer):");
+        tmux.keys(&["Enter"]);
+        // The screen goes back to the shell while the summarizer runs.
+        tmux.wait_text("Summarizing the abandoned branch… (Ctrl-C cancels)");
+        tmux.keys(&["C-c"]);
+        let screen = tmux.wait_text("Navigation cancelled");
+        assert!(screen.contains("› └─ user: Now write the tests"), "{screen}");
+    }
+    assert_eq!(env.read("selector.jsonl"), before, "nothing is written");
+    tmux.keys(&["Escape"]);
+    tmux.wait_text("[exit 0]");
+}

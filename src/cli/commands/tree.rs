@@ -245,6 +245,10 @@ impl Actions for Commands<'_> {
             dry_run: false,
             hooks: self.hooks.clone(),
         };
+        if args.summarize {
+            // The agent shows a loader here; the summarizer may take a while.
+            eprintln!("Summarizing the abandoned branch… (Ctrl-C cancels)");
+        }
         match checkout::run(self.ctx, &args) {
             Ok(()) => Ok(CheckoutOutcome::Done),
             // A hook's cancel or a Ctrl-C while summarizing: nothing was written, and the
