@@ -4,6 +4,7 @@
 
 pub mod exit;
 pub mod fault;
+pub mod selector;
 pub mod ui;
 
 mod commands;
