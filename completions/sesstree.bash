@@ -597,7 +597,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__tree)
-            opts="-f -h --filter --search --fuzzy --ascii --leaf --order --include-archived --file --json --strict --color --help"
+            opts="-i -f -h --interactive --filter --search --fuzzy --ascii --leaf --order --include-archived --summarizer --hooks-dir --no-hooks --hook-timeout --file --json --strict --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -617,6 +617,18 @@ _sesstree() {
                     ;;
                 --order)
                     COMPREPLY=($(compgen -W "active file" -- "${cur}"))
+                    return 0
+                    ;;
+                --summarizer)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hooks-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hook-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --file)

@@ -63,17 +63,22 @@ no-tools\t'`default` without tool results'
 user-only\t'User requests only'
 labeled-only\t'Labelled entries only'
 all\t'Everything'"
-complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l search -d 'Show only entries matching every word (case-insensitive)' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l search -d 'Show only entries matching every word (case-insensitive). With -i: the initial search' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l leaf -d 'Draw the tree as if REV were the current leaf' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l order -d 'Order of branches: `active` puts the branch holding the leaf first; `file` keeps the reference\'s order (roots in file order, children by timestamp)' -r -f -a "active\t'The branch holding the leaf first'
 file\t'Roots in file order, children by timestamp'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l summarizer -d 'With -i: the command that writes the summary asked for with Shift+Enter, as for `checkout --summarize`' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l hooks-dir -d 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l hook-timeout -d 'Stop a hook that runs longer than SECS seconds, and cancel' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l fuzzy -d 'Match search words as subsequences, as the agent\'s selector does'
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -s i -l interactive -d 'Open the tree as a full-screen selector to move, search, label and check out'
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l fuzzy -d 'Match search words as subsequences, as the agent\'s selector does (always so with -i)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l ascii -d 'Draw with ASCII instead of box-drawing characters'
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l include-archived -d 'Show archived subtrees too'
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l no-hooks -d 'Run no hooks'
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -s h -l help -d 'Print help (see more with \'--help\')'

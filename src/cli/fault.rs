@@ -24,3 +24,12 @@ pub fn before_write() {
         std::thread::sleep(Duration::from_millis(5));
     }
 }
+
+/// The environment variable naming a key on which `tree -i` panics.
+const PANIC_VAR: &str = "SESSTREE_TEST_PANIC_ON_KEY";
+
+/// Whether the selector should panic now that `c` was typed: the tmux test of `tree -i` types
+/// the key named by `SESSTREE_TEST_PANIC_ON_KEY` to check that a panic gives the terminal back.
+pub fn panic_on_key(c: char) -> bool {
+    std::env::var(PANIC_VAR).is_ok_and(|v| v.chars().eq(std::iter::once(c)))
+}

@@ -5,6 +5,7 @@
 pub mod complete;
 pub mod exit;
 pub mod fault;
+pub mod selector;
 pub mod ui;
 
 mod commands;

@@ -1,7 +1,7 @@
 //! Every example in `--help` (and so in the man pages) is real: it runs against the README's
 //! example session, examples/demo.jsonl, and succeeds without a warning. Lines whose commands
-//! do not start with `sesstree` (an environment assignment first, `source <(…)`) are shown
-//! but not run.
+//! do not start with `sesstree` (an environment assignment first, `source <(…)`), and `tree
+//! -i`, which needs a terminal, are shown but not run.
 //!
 //! An example is a line of the "Examples:" block that does not end with a colon (those
 //! describe the commands below them); the block is in `after_long_help`, or at the end of a
@@ -43,8 +43,14 @@ fn sesstree_parts(example: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether a command opens the full-screen selector, which needs a terminal: such examples are
+/// shown but not run here (tests/cli has tmux tests for `tree -i`).
+fn needs_terminal(command: &str) -> bool {
+    command.split_whitespace().any(|w| w == "-i" || w == "--interactive")
+}
+
 fn run_example(example: &str) {
-    for part in sesstree_parts(example) {
+    for part in sesstree_parts(example).into_iter().filter(|p| !needs_terminal(p)) {
         let env = TestEnv::new();
         env.write("session.jsonl", std::fs::read(demo()).expect("demo"));
         std::fs::create_dir_all(env.path().join("plans/migrate-mcp-loader")).expect("mkdir");
@@ -118,4 +124,6 @@ fn pipelines_are_cut_to_their_sesstree_parts() {
     assert_eq!(sesstree_parts("sesstree context > t.md"), ["sesstree context"]);
     assert_eq!(sesstree_parts("sesstree a && sesstree b"), ["sesstree a", "sesstree b"]);
     assert!(sesstree_parts("source <(COMPLETE=bash sesstree)").is_empty());
+    assert!(needs_terminal("sesstree tree -i -f session.jsonl"));
+    assert!(!needs_terminal("sesstree tree --filter user-only --search \"-i\""));
 }

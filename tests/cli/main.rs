@@ -21,6 +21,7 @@ mod readme; // the command tour in docs/ shows real output
 mod show; // sesstree show
 mod stats; // sesstree stats
 mod tree; // sesstree tree
+mod tree_interactive; // sesstree tree -i, driven in tmux
 
 /// Every file in tests/cli must be listed above, or its tests would silently never run.
 #[test]

@@ -129,10 +129,26 @@ fn short_id(id: &str) -> &str {
 /// From here on Ctrl-C sets `cancel` instead of killing sesstree: a running hook or summarizer
 /// is stopped (hooks and the summarizer run in their own process group, so the terminal's
 /// SIGINT does not reach them) and nothing is written.
+///
+/// A process has one handler, which cancels the latest token: `tree -i` may check out again
+/// after a cancelled checkout, and the second one must be the one Ctrl-C stops.
 fn cancel_on_interrupt(cancel: &CancelToken) {
-    let flag = cancel.clone();
-    // Fails only if a handler is installed already; then Ctrl-C keeps its default meaning.
-    let _ = ctrlc::set_handler(move || flag.cancel());
+    static CURRENT: std::sync::Mutex<Option<CancelToken>> = std::sync::Mutex::new(None);
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    if let Ok(mut current) = CURRENT.lock() {
+        *current = Some(cancel.clone());
+    }
+    INSTALL.call_once(|| {
+        // ctrlc runs the handler on its own thread, not in the signal handler: a lock is fine.
+        // Fails only if some other handler is installed; then Ctrl-C keeps its default meaning.
+        let _ = ctrlc::set_handler(|| {
+            if let Ok(current) = CURRENT.lock()
+                && let Some(token) = current.as_ref()
+            {
+                token.cancel();
+            }
+        });
+    });
 }
 
 /// The hook options shared by the commands that fire hooks (`checkout`, `branch`):
