@@ -18,3 +18,24 @@ pub fn parse_timestamp(s: &str) -> Option<i64> {
     let days = era * 146097 + doe - 719468;
     Some(((days * 24 + hh) * 60 + mm) * 60_000 + ss * 1000 + ms)
 }
+
+/// Formats epoch milliseconds as `Date.prototype.toISOString` does (`2026-02-16T10:20:30.123Z`).
+/// Stand-in with the signature of the clock module being finished (years 0–9999 only).
+pub fn format_iso_millis(epoch_ms: i64) -> String {
+    const MS_PER_DAY: i64 = 86_400_000;
+    let days = epoch_ms.div_euclid(MS_PER_DAY);
+    let in_day = epoch_ms.rem_euclid(MS_PER_DAY);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (hour, minute) = (in_day / 3_600_000, in_day / 60_000 % 60);
+    let (second, milli) = (in_day / 1000 % 60, in_day % 1000);
+    format!("{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}.{milli:03}Z")
+}

@@ -19,6 +19,8 @@ pub mod session;
 
 pub use session::Session;
 pub mod discover;
+pub mod fsck;
+pub mod migrate;
 pub mod rev;
 pub mod stats;
 pub mod store;

@@ -2,6 +2,7 @@
 
 mod humanize_title;
 mod log;
+mod migrate;
 mod show;
 mod stats;
 mod tree;
@@ -24,6 +25,8 @@ pub enum Command {
     Stats(stats::StatsArgs),
     /// Turn plan titles into session names, as plan approval does.
     HumanizeTitle(humanize_title::HumanizeTitleArgs),
+    /// Bring a session file to the current format (version 3).
+    Migrate(migrate::MigrateArgs),
 }
 
 /// Runs a subcommand.
@@ -34,6 +37,7 @@ pub fn run(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Show(args) => show::run(ctx, &args),
         Command::Stats(args) => stats::run(ctx, &args),
         Command::HumanizeTitle(args) => humanize_title::run(ctx, &args),
+        Command::Migrate(args) => migrate::run(ctx, &args),
     }
 }
 
