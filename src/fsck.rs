@@ -163,8 +163,14 @@ pub fn report_json(file: &str, findings: &[Finding]) -> Value {
 /// Checks a file; a file that cannot be read is reported as [`ProblemKind::Unreadable`].
 pub fn check_file(path: &Path) -> Vec<Finding> {
     let result = Session::load(path).and_then(|s| check(&s));
-    result
-        .unwrap_or_else(|e| vec![Finding::new(ProblemKind::Unreadable, None, None, e.to_string())])
+    result.unwrap_or_else(|e| {
+        // The output names the file already.
+        let message = match e {
+            Error::Io { source, .. } => source.to_string(),
+            e => e.to_string(),
+        };
+        vec![Finding::new(ProblemKind::Unreadable, None, None, message)]
+    })
 }
 
 /// Every problem of a loaded session, in line order (problems of the whole file first).
@@ -475,7 +481,8 @@ fn repair_loaded(session: &Session, opts: &RepairOptions) -> Result<Repair> {
     for i in entries.clone() {
         if parsed[i].is_none() {
             drop[i] = true;
-            let message = "dropped a record that is not a JSON object".to_string();
+            let message =
+                format!("dropped a record that is not a JSON object: {}", excerpt(slice(i)));
             changes.push(Change::new(Action::DroppedLine, Some(records[i].line), None, message));
         }
     }
@@ -498,14 +505,12 @@ fn repair_loaded(session: &Session, opts: &RepairOptions) -> Result<Repair> {
     }
 
     // Unparseable and truncated lines hold no entry.
-    let mut drop_lines = HashSet::new();
-    for d in &session.diagnostics {
-        if matches!(d.problem, Problem::Unparseable | Problem::Truncated) {
-            drop_lines.insert(d.line);
-            let message = format!("dropped the line: {}", d.message);
-            changes.push(Change::new(Action::DroppedLine, Some(d.line), None, message));
-        }
-    }
+    let drop_lines: HashMap<u64, Problem> = session
+        .diagnostics
+        .iter()
+        .filter(|d| matches!(d.problem, Problem::Unparseable | Problem::Truncated))
+        .map(|d| (d.line, d.problem))
+        .collect();
 
     // Assemble: every physical line in order, copied, edited or left out.
     let by_line: HashMap<u64, usize> =
@@ -530,7 +535,13 @@ fn repair_loaded(session: &Session, opts: &RepairOptions) -> Result<Repair> {
             out.extend_from_slice(header);
             out.push(b'\n');
         }
-        let keep = if drop_lines.contains(&line_no) {
+        let keep = if let Some(problem) = drop_lines.get(&line_no) {
+            let what = match problem {
+                Problem::Truncated => "the truncated last line",
+                _ => "an unparseable line",
+            };
+            let message = format!("dropped {what}: {}", excerpt(&src[start..end]));
+            changes.push(Change::new(Action::DroppedLine, Some(line_no), None, message));
             false
         } else if let Some(&i) = by_line.get(&line_no) {
             if !drop[i] {
@@ -564,6 +575,16 @@ fn repair_loaded(session: &Session, opts: &RepairOptions) -> Result<Repair> {
         changes.push(Change::new(Action::AddedNewline, Some(session.line_count), None, message));
     }
     Ok(Repair { bytes: out, changes })
+}
+
+/// The start of a dropped line, for the report.
+fn excerpt(line: &[u8]) -> String {
+    const LIMIT: usize = 60;
+    let text = String::from_utf8_lossy(line);
+    match text.char_indices().nth(LIMIT) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.into_owned(),
+    }
 }
 
 /// The edits that make a `session` record without a string id a header: the new id, and a
@@ -905,21 +926,19 @@ impl<'a> Fixer<'a> {
                         ),
                         _ => {
                             let p = self.parent[i];
-                            let json = if p == NONE {
-                                "\"root\"".to_string()
+                            let (json, to) = if p == NONE {
+                                ("\"root\"".to_string(), "\"root\" (it is a root)".to_string())
                             } else {
-                                self.id_json(p as usize)
+                                let p = p as usize;
+                                let to = format!("its parent {}", show(self.new_id[p].as_ref()));
+                                (self.id_json(p), to)
                             };
                             let what = match (&written, from) {
                                 (Some(w), _) => format!("fromId {w} is not in the file"),
                                 (None, Some(_)) => "fromId was null".to_string(),
                                 (None, None) => "the branch summary had no fromId".to_string(),
                             };
-                            (
-                                json.clone(),
-                                Action::SetFromId,
-                                format!("{what}; set to its parent, {json}"),
-                            )
+                            (json, Action::SetFromId, format!("{what}; set to {to}"))
                         }
                     };
                     edits[i].extend(set_member(

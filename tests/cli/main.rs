@@ -5,8 +5,10 @@ mod common;
 
 mod cli; // global options, exit codes, colour, broken pipes
 mod damage;
+mod fsck; // sesstree fsck, fsck --repair
 mod humanize_title; // sesstree humanize-title
 mod log; // sesstree log
+mod migrate; // sesstree migrate
 mod show; // sesstree show
 mod stats; // sesstree stats
 mod tree; // sesstree tree // every kind of damaged input

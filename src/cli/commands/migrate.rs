@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use sesstree::migrate::{self, Plan};
 use sesstree::text::sanitize_for_terminal;
-use sesstree::{Session, store};
+use sesstree::{Error, Session, store};
 
 use crate::cli::exit::{Exit, Silent};
 use crate::cli::{Ctx, stdout, write_json_line};
@@ -56,21 +56,22 @@ pub fn run(ctx: &Ctx, args: &MigrateArgs) -> anyhow::Result<()> {
     let path = ctx.file()?;
     let shown = sanitize_for_terminal(&path.display().to_string()).into_owned();
     let mut out = stdout();
+    // A version too new or a missing header is the error to give, not a warning first.
+    let plan_of = |session: &Session| -> anyhow::Result<Plan> {
+        let plan = migrate::plan(session)?;
+        ctx.report(session)?;
+        Ok(plan)
+    };
 
     if args.check || args.dry_run {
-        let session = Session::load(path)?;
-        ctx.report(&session)?;
-        let plan = migrate::plan(&session)?;
+        let plan = plan_of(&Session::load(path)?)?;
         if args.dry_run && !ctx.json {
             out.write_all(&plan.bytes)?;
         } else if ctx.json {
             write_json_line(&mut out, &plan.to_json(None))?;
         } else if plan.changed {
-            writeln!(
-                out,
-                "{shown}: version {} needs migrating to {}",
-                plan.from_version, plan.to_version
-            )?;
+            let (from, to) = (plan.from_version, plan.to_version);
+            writeln!(out, "{shown}: version {from} needs migrating to {to}")?;
         } else {
             writeln!(out, "{shown}: version {}, up to date", plan.from_version)?;
         }
@@ -83,41 +84,44 @@ pub fn run(ctx: &Ctx, args: &MigrateArgs) -> anyhow::Result<()> {
 
     if let Some(output) = &args.output {
         if store::same_file(path, output) {
-            return Err(sesstree::Error::Usage(format!(
+            return Err(Error::Usage(format!(
                 "{}: -o names the file itself; leave -o out to migrate in place",
                 output.display()
             ))
             .into());
         }
-        let session = Session::load(path)?;
-        ctx.report(&session)?;
-        let plan = migrate::plan(&session)?;
+        let plan = plan_of(&Session::load(path)?)?;
         let like = (path.as_os_str() != "-").then_some(path);
         store::write_new(output, &plan.bytes, like, args.force)?;
         let to = sanitize_for_terminal(&output.display().to_string()).into_owned();
-        let what = describe(&plan);
-        return finish(ctx, &mut out, &plan, None, &format!("{shown}: {what}; written to {to}"));
+        let text = format!("{shown}: {}; written to {to}", describe(&plan));
+        return finish(ctx, &mut out, &plan, None, &text);
     }
 
     let locked = store::lock(path, LOCK_TIMEOUT)?;
     let session = Session::load(locked.path())?;
-    ctx.report(&session)?;
-    let plan = migrate::plan(&session)?;
+    let plan = plan_of(&session)?;
     if !plan.changed {
         let text = format!("{shown}: {}", describe(&plan));
         return finish(ctx, &mut out, &plan, None, &text);
     }
     let backup = (!args.no_backup).then(|| migrate::backup_path(path));
     match &backup {
+        Some(b) if !args.force && std::fs::symlink_metadata(b).is_ok() => {
+            // Said up front, with the ways out; the write itself would refuse too.
+            return Err(Error::Conflict(format!(
+                "{}: already exists; nothing was migrated (--force overwrites it, --no-backup skips it)",
+                b.display()
+            ))
+            .into());
+        }
         Some(b) => locked.replace_keeping(&session, &plan.bytes, b, args.force)?,
         None => locked.replace(&session, &plan.bytes)?,
     }
     let mut text = format!("{shown}: {}", describe(&plan));
     if let Some(b) = &backup {
-        text.push_str(&format!(
-            " (original kept as {})",
-            sanitize_for_terminal(&b.display().to_string())
-        ));
+        let b = sanitize_for_terminal(&b.display().to_string()).into_owned();
+        text.push_str(&format!(" (original kept as {b})"));
     }
     finish(ctx, &mut out, &plan, backup.as_deref(), &text)
 }
@@ -127,15 +131,19 @@ fn describe(plan: &Plan) -> String {
     if !plan.changed {
         return format!("already at version {}, nothing to migrate", plan.from_version);
     }
+    let count =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut parts = Vec::new();
     if plan.ids_added > 0 {
-        parts.push(format!("{} ids added", plan.ids_added));
+        parts.push(count(plan.ids_added, "entry given an id", "entries given ids"));
     }
     if plan.indexes_converted > 0 {
-        parts.push(format!("{} compaction index(es) converted", plan.indexes_converted));
+        let (one, many) = ("compaction index converted", "compaction indexes converted");
+        parts.push(count(plan.indexes_converted, one, many));
     }
     if plan.roles_renamed > 0 {
-        parts.push(format!("{} hookMessage role(s) renamed", plan.roles_renamed));
+        let (one, many) = ("hookMessage role renamed", "hookMessage roles renamed");
+        parts.push(count(plan.roles_renamed, one, many));
     }
     let mut text = format!("migrated from version {} to {}", plan.from_version, plan.to_version);
     if !parts.is_empty() {

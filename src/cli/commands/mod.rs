@@ -1,5 +1,6 @@
 //! The subcommands, one file each, and the flat dispatch over them.
 
+mod fsck;
 mod humanize_title;
 mod log;
 mod migrate;
@@ -27,6 +28,8 @@ pub enum Command {
     HumanizeTitle(humanize_title::HumanizeTitleArgs),
     /// Bring a session file to the current format (version 3).
     Migrate(migrate::MigrateArgs),
+    /// Check session files for damage, or write a repaired copy of one.
+    Fsck(fsck::FsckArgs),
 }
 
 /// Runs a subcommand.
@@ -38,6 +41,7 @@ pub fn run(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Stats(args) => stats::run(ctx, &args),
         Command::HumanizeTitle(args) => humanize_title::run(ctx, &args),
         Command::Migrate(args) => migrate::run(ctx, &args),
+        Command::Fsck(args) => fsck::run(ctx, &args),
     }
 }
 
