@@ -905,7 +905,7 @@ impl<'a> Fixer<'a> {
                     }
                 }
                 Kind::BranchSummary => {
-                    let from = m.get("fromId").map(|f| raw(f));
+                    let from = m.get("fromId").map(raw);
                     if from.is_some_and(|f| decode_string(f) == "root" && f.starts_with(b"\"")) {
                         continue;
                     }

@@ -20,6 +20,7 @@ pub mod session;
 pub use session::Session;
 pub mod discover;
 pub mod fsck;
+pub mod listing;
 pub mod migrate;
 pub mod rev;
 pub mod stats;

@@ -8,6 +8,7 @@ mod damage;
 mod fsck; // sesstree fsck, fsck --repair
 mod humanize_title; // sesstree humanize-title
 mod log; // sesstree log
+mod ls; // sesstree ls
 mod migrate; // sesstree migrate
 mod show; // sesstree show
 mod stats; // sesstree stats

@@ -3,6 +3,7 @@
 mod fsck;
 mod humanize_title;
 mod log;
+mod ls;
 mod migrate;
 mod show;
 mod stats;
@@ -30,6 +31,8 @@ pub enum Command {
     Migrate(migrate::MigrateArgs),
     /// Check session files for damage, or write a repaired copy of one.
     Fsck(fsck::FsckArgs),
+    /// List session files, newest first.
+    Ls(ls::LsArgs),
 }
 
 /// Runs a subcommand.
@@ -42,6 +45,7 @@ pub fn run(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::HumanizeTitle(args) => humanize_title::run(ctx, &args),
         Command::Migrate(args) => migrate::run(ctx, &args),
         Command::Fsck(args) => fsck::run(ctx, &args),
+        Command::Ls(args) => ls::run(ctx, &args),
     }
 }
 
