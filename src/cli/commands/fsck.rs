@@ -35,6 +35,7 @@ use crate::cli::{Ctx, stdout, write_json_line};
 ///   sesstree fsck --json session.jsonl | jq '.problems[].kind'
 ///   sesstree fsck --repair -o fixed.jsonl broken.jsonl
 #[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
 pub struct FsckArgs {
     /// Session files or directories (default: the file given by -f).
     #[arg(value_name = "PATH")]

@@ -30,6 +30,7 @@ use crate::cli::{Ctx, stdout, ui, write_json_line};
 ///   sesstree ls --cwd .
 ///   sesstree ls --json ~/.omp/agent/sessions | jq -r 'select(.entries > 100) | .path'
 #[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
 pub struct LsArgs {
     /// Directories (or files) to list (default: the agents' session directories).
     #[arg(value_name = "DIR")]

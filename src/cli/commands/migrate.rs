@@ -33,6 +33,7 @@ const LOCK_TIMEOUT: Duration = Duration::from_secs(5);
 ///   sesstree migrate -f old.jsonl -o new.jsonl
 ///   sesstree migrate -f old.jsonl --dry-run | sesstree log -f -
 #[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
 pub struct MigrateArgs {
     /// Write the result to PATH instead of replacing the file (also for a current file).
     #[arg(short = 'o', long = "output", value_name = "PATH")]

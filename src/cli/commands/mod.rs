@@ -27,11 +27,9 @@ pub enum Command {
     Stats(stats::StatsArgs),
     /// Turn plan titles into session names, as plan approval does.
     HumanizeTitle(humanize_title::HumanizeTitleArgs),
-    /// Bring a session file to the current format (version 3).
+    // No doc comment here: the struct's is the help text (clap takes the variant's if given).
     Migrate(migrate::MigrateArgs),
-    /// Check session files for damage, or write a repaired copy of one.
     Fsck(fsck::FsckArgs),
-    /// List session files, newest first.
     Ls(ls::LsArgs),
 }
 
