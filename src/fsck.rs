@@ -13,10 +13,12 @@
 //! * Unparseable and truncated lines, and records that are not JSON objects, are dropped: they
 //!   hold no entry. Blank lines stay.
 //! * A lost header is restored in front of the entries: `cwd` from `--cwd`, `timestamp` from the
-//!   earliest entry, and a new session id. A first record of type `session` without a string
+//!   earliest entry, and a new session id (v7 for oh-my-pi, v4 for pi, as the writers make
+//!   them). A first record of type `session` without a string
 //!   id is kept as the header and given the new id. A version-1 file is migrated first, so the
 //!   ids it was shown with become real.
-//! * An entry without an id gets a fresh one.
+//! * An entry without an id gets a fresh one. New ids come from the id generator the caller
+//!   passes (the CLI seeds it from `SESSTREE_SEED`), like every id sesstree writes.
 //! * Duplicate ids: the first entry keeps its id, every later one gets a fresh id. The file is
 //!   an append-only log, so a reference can only mean an entry written before it: each
 //!   `parentId`, `targetId`, `fromId` and `firstKeptEntryId` is read as the last entry with that
@@ -41,12 +43,12 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
 use crate::format::members::{Edit, Member, Members, apply, decode_string, members};
-use crate::format::{Kind, MAX_VERSION, WRITE_VERSION, v1};
+use crate::format::{Kind, MAX_VERSION, WRITE_VERSION};
 use crate::id::EntryId;
+use crate::ids::IdGen;
 use crate::migrate::{self, id_json};
 use crate::session::{NONE, Problem, Session, break_cycles};
 
@@ -166,7 +168,7 @@ pub fn check_file(path: &Path) -> Vec<Finding> {
     result.unwrap_or_else(|e| {
         // The output names the file already.
         let message = match e {
-            Error::Io { source, .. } => source.to_string(),
+            Error::Io { error, .. } => error.to_string(),
             e => e.to_string(),
         };
         vec![Finding::new(ProblemKind::Unreadable, None, None, message)]
@@ -274,7 +276,7 @@ fn show(id: Option<&EntryId>) -> String {
 // Repair
 
 /// What the repair needs from outside: the restored header's `cwd`, and "now" for a restored
-/// header when no entry has a timestamp.
+/// header when no entry has a timestamp. (New ids come from the [`IdGen`] passed alongside.)
 #[derive(Debug, Clone, Default)]
 pub struct RepairOptions {
     /// The working directory for a restored header (`--cwd`); required when one is restored.
@@ -379,7 +381,7 @@ pub struct Repair {
 /// Repairs a loaded session into a copy that passes [`check`] (see the module docs for what
 /// is done). Fails for a version newer than sesstree knows, for a lost header without
 /// `opts.cwd`, and, as a safety net, when the copy would still have problems.
-pub fn repair(session: &Session, opts: &RepairOptions) -> Result<Repair> {
+pub fn repair(session: &Session, opts: &RepairOptions, ids: &mut IdGen) -> Result<Repair> {
     if let Some(h) = &session.header
         && h.version > MAX_VERSION
     {
@@ -390,13 +392,13 @@ pub fn repair(session: &Session, opts: &RepairOptions) -> Result<Repair> {
         // record positions, which dropping a record would shift).
         let plan = migrate::plan(session)?;
         let migrated = Session::from_bytes(&session.path, plan.bytes)?;
-        let mut r = repair_loaded(&migrated, opts)?;
+        let mut r = repair_loaded(&migrated, opts, ids)?;
         let line = session.header.as_ref().map(|h| h.line);
         let message = format!("migrated from version {} to {WRITE_VERSION}", plan.from_version);
         r.changes.insert(0, Change::new(Action::Migrated, line, None, message));
         r
     } else {
-        repair_loaded(session, opts)?
+        repair_loaded(session, opts, ids)?
     };
     let mut out = Session::from_bytes(&session.path, repaired.bytes.clone())?;
     if out.is_v1() {
@@ -422,7 +424,7 @@ pub fn repair(session: &Session, opts: &RepairOptions) -> Result<Repair> {
 /// A fixed reference field: the value to write and the change to report.
 type Fix = (String, Change);
 
-fn repair_loaded(session: &Session, opts: &RepairOptions) -> Result<Repair> {
+fn repair_loaded(session: &Session, opts: &RepairOptions, ids: &mut IdGen) -> Result<Repair> {
     let src = session.read_range(0, session.file_len)?;
     let records = &session.records;
     let n = records.len();
@@ -450,7 +452,9 @@ fn repair_loaded(session: &Session, opts: &RepairOptions) -> Result<Repair> {
     let mut header_insert = None;
     if session.header.is_none() {
         let ts = records.iter().filter_map(|r| r.time).min().unwrap_or(opts.now_ms);
-        let sid = session_id(ts, &src);
+        // pi-mono's session ids are v4 UUIDs (and sesstree tells pi files by them); oh-my-pi's
+        // are v7, stamped with the header's time.
+        let sid = if session.names_like_pi() { ids.uuid_v4() } else { ids.session_id(ts) };
         if let (true, Some(Some(m))) = (fix_header_record, parsed.first()) {
             edits[0] = fix_header(m, &sid, !v1_like);
             let message = format!("the session header had no string id; gave it the id {sid}");
@@ -488,7 +492,7 @@ fn repair_loaded(session: &Session, opts: &RepairOptions) -> Result<Repair> {
     }
     if !v1_like {
         let mut fixer = Fixer::new(session, &parsed, entries.clone(), &drop);
-        fixer.ids(&src, &mut edits, &mut changes);
+        fixer.ids(ids, &mut edits, &mut changes);
         fixer.parents();
         fixer.labels(&src, &mut drop, &mut changes);
         fixer.relink(&drop);
@@ -622,19 +626,6 @@ fn set_member(m: &Members, key: &str, json: &str, after: &[&str]) -> Vec<Edit> {
     vec![Edit::insert(m, anchor, &[(key, json.to_string())])]
 }
 
-/// A UUIDv7-shaped session id for a restored header: the timestamp in the first 48 bits, the
-/// rest from a hash of the file, so the same damaged file always repairs to the same bytes.
-/// (Stands in for the seedable id generator being added on main.)
-fn session_id(ts_ms: i64, content: &[u8]) -> String {
-    let hash = Sha256::digest(content);
-    let ms = (ts_ms.max(0) as u64) & 0xffff_ffff_ffff;
-    let r = |i: usize| u64::from(hash[i]);
-    let rand_a = (r(0) << 4 | r(1) >> 4) & 0xfff;
-    let rand_b = (r(2) << 8 | r(3)) & 0x3fff | 0x8000;
-    let tail = (0..6).fold(0u64, |acc, i| acc << 8 | r(4 + i));
-    format!("{:08x}-{:04x}-7{rand_a:03x}-{rand_b:04x}-{tail:012x}", ms >> 16, ms & 0xffff)
-}
-
 /// The id and reference fixes over the entries, with the state they share.
 struct Fixer<'a> {
     session: &'a Session,
@@ -703,7 +694,7 @@ impl<'a> Fixer<'a> {
     }
 
     /// Fresh ids for entries without one and for later duplicates.
-    fn ids(&mut self, src: &[u8], edits: &mut [Vec<Edit>], changes: &mut Vec<Change>) {
+    fn ids(&mut self, ids: &mut IdGen, edits: &mut [Vec<Edit>], changes: &mut Vec<Change>) {
         let records = &self.session.records;
         let mut taken: HashSet<String> = records
             .iter()
@@ -718,8 +709,7 @@ impl<'a> Fixer<'a> {
             if first == Some(i) {
                 continue;
             }
-            let line = &src[r.offset as usize..(r.offset + r.len) as usize];
-            let fresh = v1::unique_id(i + 1, line, |c| taken.contains(c));
+            let fresh = ids.entry_id(|c| taken.contains(c));
             taken.insert(fresh.clone());
             let m = self.parsed[i].as_ref().expect("kept entries are objects");
             let fresh_json = Value::from(fresh.as_str()).to_string();
@@ -1017,7 +1007,7 @@ mod tests {
 
     fn fix(text: &str) -> Repair {
         let opts = RepairOptions { cwd: Some("/w".into()), now_ms: 0 };
-        repair(&load(text), &opts).unwrap()
+        repair(&load(text), &opts, &mut IdGen::from_seed(7)).unwrap()
     }
 
     fn actions(r: &Repair) -> Vec<(Option<u64>, &'static str)> {
@@ -1057,8 +1047,8 @@ mod tests {
         assert!(out.contains(r#""timestamp":"2026-01-01T00:00:01.000Z","cwd":"/w"}"#), "{out}");
         assert!(out.ends_with(&text), "entries kept byte for byte");
         assert_eq!(fix(&text).bytes, r.bytes, "deterministic");
-        let err = repair(&load(&text), &RepairOptions::default()).unwrap_err();
-        assert!(matches!(err, Error::Usage(_)), "{err}");
+        let err = repair(&load(&text), &RepairOptions::default(), &mut IdGen::from_seed(7));
+        assert!(matches!(err, Err(Error::Usage(_))), "{err:?}");
         // An empty file repairs to a header.
         let r = fix("");
         assert_eq!(shape(&r.bytes), vec![]);
@@ -1266,16 +1256,7 @@ mod tests {
     fn too_new_is_reported_and_not_repaired() {
         let text = file(&[r#"{"type":"session","version":5,"id":"s"}"#.into()]);
         assert_eq!(kinds(&text), vec![(Some(1), "version-too-new")]);
-        let err = repair(&load(&text), &RepairOptions::default()).unwrap_err();
-        assert!(matches!(err, Error::TooNew { .. }));
-    }
-
-    #[test]
-    fn session_ids_look_like_uuid_v7() {
-        let id = session_id(1_767_225_600_000, b"x");
-        assert_eq!(id.len(), 36);
-        assert_eq!(&id[14..15], "7");
-        assert!(matches!(&id[19..20], "8" | "9" | "a" | "b"), "{id}");
-        assert!(id.starts_with("019b76da-a800-"), "{id}"); // 2026-01-01T00:00:00Z
+        let err = repair(&load(&text), &RepairOptions::default(), &mut IdGen::from_seed(7));
+        assert!(matches!(err, Err(Error::TooNew { .. })));
     }
 }

@@ -25,28 +25,10 @@ fn main() -> ExitCode {
         Err(err) => {
             let (exit, print) = classify(&err);
             if print {
-                let text = message(&err);
+                let text = format!("{err:#}");
                 eprintln!("error: {}", sesstree::text::sanitize_for_terminal(&text));
             }
             ExitCode::from(exit as u8)
         }
     }
-}
-
-/// The error and its causes as one line, `outer: inner`. A cause whose text the line already
-/// ends with is left out: `sesstree::Error::Io` shows its `io::Error` in its own message and
-/// also exposes it as its source, which `{:#}` would print twice.
-fn message(err: &anyhow::Error) -> String {
-    let mut text = String::new();
-    for cause in err.chain() {
-        let part = cause.to_string();
-        if text.ends_with(&part) {
-            continue;
-        }
-        if !text.is_empty() {
-            text.push_str(": ");
-        }
-        text.push_str(&part);
-    }
-    text
 }

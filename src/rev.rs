@@ -2,6 +2,7 @@
 //! for the current leaf, and `~N` / `^` suffixes for ancestors.
 
 use crate::error::{Error, Result};
+use crate::id::EntryId;
 use crate::session::{Session, label_text};
 
 /// The shortest id prefix a REV may use.
@@ -61,12 +62,10 @@ fn resolve_name(session: &Session, name: &str, rev: &str) -> Result<Option<u32>>
     }
     // An exact id wins over a label, and a label over a prefix. A REV matches an id's text,
     // so the string "1" and the number 1 both answer to `1`; the later record wins.
-    let mut exact = None;
-    for (id, idx) in session.ids() {
-        if id.as_str() == name {
-            exact = exact.max(Some(idx));
-        }
-    }
+    let exact = [EntryId::new(name), EntryId::from_non_string(name)]
+        .iter()
+        .filter_map(|id| session.lookup(id))
+        .max();
     if exact.is_some() {
         return Ok(exact);
     }

@@ -310,8 +310,16 @@ impl Session {
         self.archived.get(id).copied().unwrap_or(false)
     }
 
-    /// The session name and its source: slot > header > `title_change` > `session_info`.
+    /// The session name and its source: slot > header > `title_change` > `session_info`,
+    /// except in a file that names like pi ([`Session::names_like_pi`]), where the last
+    /// `session_info` wins as it does for pi (FORMAT §10.2), so a name `sesstree name` just
+    /// stored there is the one in effect. pi records no source.
     pub fn name(&self) -> Option<(String, Option<TitleSource>)> {
+        if self.names_like_pi()
+            && let Some(n) = &self.last_session_info
+        {
+            return Some((n.clone(), None));
+        }
         if let Some(slot) = &self.slot {
             if !slot.title.is_empty() {
                 return Some((slot.title.clone(), slot.source));
@@ -342,9 +350,14 @@ impl Session {
     }
 
     /// Whether `name` must store names as pi does (SPEC `name`): no title slot, and
-    /// `session_info` entries or pi-only fields.
+    /// `session_info` entries or pi-only fields. One more signal guards pi's files: a header
+    /// id that is a version-4 UUID (pi's; oh-my-pi writes v7, older omp a nanoid) in a file with
+    /// no omp signal. pi reads a file whose first line is not a header as invalid and starts it
+    /// anew, so giving a pi file a title slot would lose it.
     pub fn names_like_pi(&self) -> bool {
-        self.slot.is_none() && self.pi_signals
+        self.slot.is_none()
+            && (self.pi_signals
+                || (!self.omp_signals && self.header.as_ref().is_some_and(|h| is_uuid_v4(&h.id))))
     }
 
     /// The raw bytes of a record's line, without its newline.
@@ -415,6 +428,18 @@ impl Session {
         }
         Ok(value)
     }
+}
+
+/// Whether a string is a version-4 UUID (`xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx`).
+fn is_uuid_v4(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, &c)| match i {
+            8 | 13 | 18 | 23 => c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        })
+        && b[14] == b'4'
+        && matches!(b[19].to_ascii_lowercase(), b'8' | b'9' | b'a' | b'b')
 }
 
 /// The display text of a raw label value.
@@ -562,7 +587,7 @@ impl Loader {
                 } else {
                     (Problem::Unparseable, "unparseable line")
                 };
-                self.warn(problem, None, format!("{what} skipped ({e})"));
+                self.warn(problem, None, format!("{what}: {e}"));
                 return;
             }
         };
@@ -653,8 +678,8 @@ impl Loader {
             }
             Kind::TitleChange => {
                 if let Some(t) = env.title.as_deref().filter(|t| !t.is_empty()) {
-                    // The source is not in the envelope; title_change names are a fallback only.
-                    self.last_title_change = Some((t.to_string(), None));
+                    let source = env.source.as_deref().and_then(TitleSource::parse);
+                    self.last_title_change = Some((t.to_string(), source));
                 }
             }
             Kind::SessionInfo => {
@@ -951,6 +976,41 @@ mod tests {
     }
 
     #[test]
+    fn names_come_from_the_slot_the_header_or_the_entries() {
+        let slot = String::from_utf8(
+            crate::format::title::encode_slot("Slot name", Some(TitleSource::User), "t").unwrap(),
+        )
+        .unwrap();
+        let titled = r#"{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/","title":"Header name","titleSource":"auto"}"#;
+        let change = |title: &str, source: &str| {
+            format!(
+                r#"{{"type":"title_change","id":"{title}","parentId":null,"title":"{title}","source":"{source}"}}"#
+            )
+        };
+        let info = |name: &str| {
+            format!(r#"{{"type":"session_info","id":"{name}","parentId":null,"name":" {name} "}}"#)
+        };
+        let name = |lines: &[&str]| load(&lines.join("\n")).name();
+        let user = Some(TitleSource::User);
+        let auto = Some(TitleSource::Auto);
+
+        assert_eq!(name(&[&slot, titled]), Some(("Slot name".into(), user)));
+        assert_eq!(name(&[titled]), Some(("Header name".into(), auto)));
+        // No title in slot or header: the last title_change, with its source.
+        let (a, b) = (change("First", "user"), change("Second", "auto"));
+        assert_eq!(name(&[HEADER, &a, &b]), Some(("Second".into(), auto)));
+        let odd = change("Odd", "robot");
+        assert_eq!(name(&[HEADER, &odd]), Some(("Odd".into(), None)));
+        // pi: the last session_info, trimmed, even over a title the header carries.
+        let (one, two) = (info("one"), info("two"));
+        assert_eq!(name(&[HEADER, &one, &two]), Some(("two".into(), None)));
+        assert_eq!(name(&[titled, &one]), Some(("one".into(), None)));
+        // With a slot the file is oh-my-pi's, and session_info is only a fallback.
+        assert_eq!(name(&[&slot, titled, &one]), Some(("Slot name".into(), user)));
+        assert_eq!(name(&[HEADER]), None);
+    }
+
+    #[test]
     fn empty_and_headerless_files() {
         let s = load("\n  \n");
         assert!(s.is_empty());
@@ -988,6 +1048,19 @@ mod tests {
         ));
         assert_eq!(s.version(), 3);
         assert!(s.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn pi_files_are_recognised_by_their_uuid_v4_header() {
+        let pi = r#"{"type":"session","version":3,"id":"6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f","timestamp":"t","cwd":"/"}"#;
+        assert!(load(pi).names_like_pi());
+        let omp = r#"{"type":"session","version":3,"id":"0198f3a2-7c41-7d2e-9a55-3b1f0c6e2a10","timestamp":"t","cwd":"/"}"#;
+        assert!(!load(omp).names_like_pi());
+        let omp_signal = format!(
+            "{pi}\n{}",
+            r#"{"type":"title_change","id":"a","parentId":null,"title":"x","source":"user"}"#
+        );
+        assert!(!load(&omp_signal).names_like_pi());
     }
 
     #[test]

@@ -1209,7 +1209,7 @@ mod tests {
             (json!({"type": "label", "targetId": "a1", "label": ""}), "[label: (cleared)]"),
             (
                 json!({"type": "service_tier_change", "serviceTier": {"openai": "priority", "anthropic": "auto"}}),
-                "[service tier: anthropic:auto openai:priority]",
+                "[service tier: openai:priority anthropic:auto]",
             ),
             (
                 json!({"type": "service_tier_change", "serviceTier": null}),

@@ -3,6 +3,7 @@
 //! and one `run` function.
 
 pub mod exit;
+pub mod fault;
 pub mod ui;
 
 mod commands;
@@ -13,6 +14,11 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use clap::Parser;
 use sesstree::Session;
+use sesstree::clock::Clock;
+use sesstree::ids::IdGen;
+
+/// How long a writing command waits for another sesstree holding the file's lock.
+pub const LOCK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 use self::ui::{ColorChoice, Style};
 
@@ -74,11 +80,43 @@ impl Ctx {
     pub fn load(&self) -> anyhow::Result<Session> {
         let path = self.file()?;
         let session = Session::load(path)?;
-        self.report(&session)?;
         if !session.is_empty() {
+            // A file without a header is refused outright; its other warnings would be noise.
             session.require_header()?;
         }
+        self.report(&session)?;
         Ok(session)
+    }
+
+    /// The clock new entries are stamped with: pinned by `SESSTREE_NOW` (an ISO-8601 time) for
+    /// reproducible tests, else the system clock.
+    pub fn clock(&self) -> anyhow::Result<Clock> {
+        match std::env::var("SESSTREE_NOW") {
+            Ok(v) if !v.is_empty() => Clock::pinned_at(&v).ok_or_else(|| {
+                sesstree::Error::Usage(format!("SESSTREE_NOW: '{v}' is not an ISO-8601 time"))
+                    .into()
+            }),
+            _ => Ok(Clock::system()),
+        }
+    }
+
+    /// The generator of new ids: seeded by `SESSTREE_SEED` for reproducible tests, else from
+    /// the process's randomness. Ids are checked against the file either way.
+    pub fn ids(&self) -> IdGen {
+        match std::env::var("SESSTREE_SEED") {
+            Ok(v) if !v.is_empty() => IdGen::from_seed(v.parse().unwrap_or_else(|_| {
+                // A non-numeric seed still pins the ids: hash its text.
+                v.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                    (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+                })
+            })),
+            _ => IdGen::from_entropy(),
+        }
+    }
+
+    /// Locks the session file for writing (waiting up to `LOCK_TIMEOUT` for another sesstree).
+    pub fn lock(&self) -> anyhow::Result<sesstree::store::Locked> {
+        Ok(sesstree::store::lock(self.file()?, LOCK_TIMEOUT)?)
     }
 
     /// Prints a session's load warnings, or fails on the first with `--strict`.

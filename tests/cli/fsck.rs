@@ -59,13 +59,13 @@ fn several_files_in_input_order() {
     insta::assert_snapshot!(env.run(&["fsck", "good.jsonl", "bad.jsonl", "missing.jsonl", "good.jsonl"]), @"
     good.jsonl: ok
     bad.jsonl:2: missing-parent: parent gone of entry a not found; the entry counts as a root
-    bad.jsonl:3: unparseable: unparseable line skipped (key must be a string at line 1 column 2)
+    bad.jsonl:3: unparseable: unparseable line: key must be a string at line 1 column 2
     missing.jsonl: unreadable: No such file or directory (os error 2)
     good.jsonl: ok
     [exit status: 1]
     ");
     insta::assert_snapshot!(env.run(&["fsck", "--json", "bad.jsonl", "missing.jsonl"]), @r#"
-    {"file":"bad.jsonl","ok":false,"problems":[{"kind":"missing-parent","line":2,"id":"a","message":"parent gone of entry a not found; the entry counts as a root"},{"kind":"unparseable","line":3,"id":null,"message":"unparseable line skipped (key must be a string at line 1 column 2)"}]}
+    {"file":"bad.jsonl","ok":false,"problems":[{"kind":"missing-parent","line":2,"id":"a","message":"parent gone of entry a not found; the entry counts as a root"},{"kind":"unparseable","line":3,"id":null,"message":"unparseable line: key must be a string at line 1 column 2"}]}
     {"file":"missing.jsonl","ok":false,"problems":[{"kind":"unreadable","line":null,"id":null,"message":"No such file or directory (os error 2)"}]}
     [exit status: 1]
     "#);
@@ -82,10 +82,10 @@ fn empty() {
     insta::assert_snapshot!(repair(&env, "f.jsonl", &["--cwd", "/proj"]), @r#"
     f.jsonl: empty: the file is empty: it holds no session header
     repaired copy written to fixed.jsonl:
-      file: restored-header: restored the missing session header (id 019ca945-0a00-7e3b-8442-98fc1c149afb, cwd /proj)
+      file: restored-header: restored the missing session header (id 019ca945-0a00-7716-a104-d9866d113a7e, cwd /proj)
     [exit status: 1]
     ------- fixed.jsonl -------
-    {"type":"session","version":3,"id":"019ca945-0a00-7e3b-8442-98fc1c149afb","timestamp":"2026-03-01T12:00:00.000Z","cwd":"/proj"}
+    {"type":"session","version":3,"id":"019ca945-0a00-7716-a104-d9866d113a7e","timestamp":"2026-03-01T12:00:00.000Z","cwd":"/proj"}
     "#);
 }
 
@@ -106,10 +106,10 @@ fn bad_header() {
     insta::assert_snapshot!(repair(&env, "f.jsonl", &["--cwd", "/proj"]), @r#"
     f.jsonl:1: bad-header: no valid session header: the first record is of type 'message', not 'session'
     repaired copy written to fixed.jsonl:
-      line 1: restored-header: restored the missing session header (id 019b76da-abe8-7efc-b0d0-bbd20cd1cd91, cwd /proj)
+      line 1: restored-header: restored the missing session header (id 019b76da-abe8-7716-a104-d9866d113a7e, cwd /proj)
     [exit status: 1]
     ------- fixed.jsonl -------
-    {"type":"session","version":3,"id":"019b76da-abe8-7efc-b0d0-bbd20cd1cd91","timestamp":"2026-01-01T00:00:01.000Z","cwd":"/proj"}
+    {"type":"session","version":3,"id":"019b76da-abe8-7716-a104-d9866d113a7e","timestamp":"2026-01-01T00:00:01.000Z","cwd":"/proj"}
     {"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"a"}}
     {"type":"message","id":"b","parentId":"a","timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"b"}}
     "#);
@@ -124,10 +124,10 @@ fn bad_header() {
     g.jsonl:1: bad-header: no valid session header: the header has no string id
     g.jsonl:1: no-id: entry has no id
     repaired copy written to fixed.jsonl:
-      line 1: fixed-header: the session header had no string id; gave it the id 019b76da-abe8-7a7e-a252-85e6b49bbb83
+      line 1: fixed-header: the session header had no string id; gave it the id 019b76da-abe8-7716-a104-d9866d113a7e
     [exit status: 1]
     ------- fixed.jsonl -------
-    {"type":"session","version":3,"id":"019b76da-abe8-7a7e-a252-85e6b49bbb83","cwd":"/x"}
+    {"type":"session","version":3,"id":"019b76da-abe8-7716-a104-d9866d113a7e","cwd":"/x"}
     {"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"a"}}
     "#);
 }
@@ -153,11 +153,11 @@ fn unparseable() {
     let env = TestEnv::new();
     env.write("f.jsonl", lines(&[H, &m("a", None), "{not json", &m("b", Some("a"))]));
     insta::assert_snapshot!(env.run(&["fsck", "f.jsonl"]), @"
-    f.jsonl:3: unparseable: unparseable line skipped (key must be a string at line 1 column 2)
+    f.jsonl:3: unparseable: unparseable line: key must be a string at line 1 column 2
     [exit status: 1]
     ");
     insta::assert_snapshot!(repair(&env, "f.jsonl", &[]), @r#"
-    f.jsonl:3: unparseable: unparseable line skipped (key must be a string at line 1 column 2)
+    f.jsonl:3: unparseable: unparseable line: key must be a string at line 1 column 2
     repaired copy written to fixed.jsonl:
       line 3: dropped-line: dropped an unparseable line: {not json
     [exit status: 1]
@@ -173,12 +173,12 @@ fn truncated() {
     let env = TestEnv::new();
     env.write("f.jsonl", format!("{H}\n{}\n{{\"type\":\"message\",\"id\":\"b", m("a", None)));
     insta::assert_snapshot!(env.run(&["fsck", "f.jsonl"]), @"
-    f.jsonl:3: truncated: truncated last line skipped (EOF while parsing a string at line 1 column 25)
+    f.jsonl:3: truncated: truncated last line: EOF while parsing a string at line 1 column 25
     f.jsonl:3: no-final-newline: the file does not end with a newline
     [exit status: 1]
     ");
     insta::assert_snapshot!(repair(&env, "f.jsonl", &[]), @r#"
-    f.jsonl:3: truncated: truncated last line skipped (EOF while parsing a string at line 1 column 25)
+    f.jsonl:3: truncated: truncated last line: EOF while parsing a string at line 1 column 25
     f.jsonl:3: no-final-newline: the file does not end with a newline
     repaired copy written to fixed.jsonl:
       line 3: dropped-line: dropped the truncated last line: {"type":"message","id":"b
@@ -221,12 +221,12 @@ fn no_id() {
     insta::assert_snapshot!(repair(&env, "f.jsonl", &[]), @r#"
     f.jsonl:3: no-id: entry has no id
     repaired copy written to fixed.jsonl:
-      line 3: added-id: the entry had no id: gave it ecbeb944
+      line 3: added-id: the entry had no id: gave it 15780b2e
     [exit status: 1]
     ------- fixed.jsonl -------
     {"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}
     {"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"a"}}
-    {"type":"custom","id":"ecbeb944","customType":"x","data":{},"parentId":"a","timestamp":"2026-01-01T00:00:02.000Z"}
+    {"type":"custom","id":"15780b2e","customType":"x","data":{},"parentId":"a","timestamp":"2026-01-01T00:00:02.000Z"}
     "#);
 }
 
@@ -255,17 +255,17 @@ fn duplicate_id() {
     f.jsonl:4: duplicate-id: duplicate id a (first on line 2); the later entry wins
     f.jsonl:4: cycle: parent cycle through entry a; broken here, the entry counts as a root
     repaired copy written to fixed.jsonl:
-      line 4: renamed-duplicate: duplicate id a (first on line 2): renamed to e0ee5601
-      line 5: repointed: parentId a now names e0ee5601 (line 4), the entry it meant when written
-      line 6: repointed: targetId a now names e0ee5601 (line 4)
+      line 4: renamed-duplicate: duplicate id a (first on line 2): renamed to 15780b2e
+      line 5: repointed: parentId a now names 15780b2e (line 4), the entry it meant when written
+      line 6: repointed: targetId a now names 15780b2e (line 4)
     [exit status: 1]
     ------- fixed.jsonl -------
     {"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}
     {"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"a"}}
     {"type":"message","id":"b","parentId":"a","timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"b"}}
-    {"type":"message","id":"e0ee5601","parentId":"b","timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"a"}}
-    {"type":"message","id":"c","parentId":"e0ee5601","timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"c"}}
-    {"type":"label","id":"l","parentId":"c","timestamp":"2026-01-01T00:00:02.000Z","targetId":"e0ee5601","label":"here"}
+    {"type":"message","id":"15780b2e","parentId":"b","timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"a"}}
+    {"type":"message","id":"c","parentId":"15780b2e","timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"c"}}
+    {"type":"label","id":"l","parentId":"c","timestamp":"2026-01-01T00:00:02.000Z","targetId":"15780b2e","label":"here"}
     "#);
     insta::assert_snapshot!(env.run(&["-f", "fixed.jsonl", "tree", "--filter", "all"]), @"
     • user: a
@@ -433,11 +433,11 @@ fn a_v1_file_is_sound_and_repairs_by_migrating() {
     );
     insta::assert_snapshot!(env.run(&["fsck", "maint-pi-v1.jsonl", "v1.jsonl"]), @"
     maint-pi-v1.jsonl: ok
-    v1.jsonl:3: unparseable: unparseable line skipped (key must be a string at line 1 column 2)
+    v1.jsonl:3: unparseable: unparseable line: key must be a string at line 1 column 2
     [exit status: 1]
     ");
     insta::assert_snapshot!(repair(&env, "v1.jsonl", &[]), @r#"
-    v1.jsonl:3: unparseable: unparseable line skipped (key must be a string at line 1 column 2)
+    v1.jsonl:3: unparseable: unparseable line: key must be a string at line 1 column 2
     repaired copy written to fixed.jsonl:
       line 1: migrated: migrated from version 1 to 3
       line 3: dropped-line: dropped an unparseable line: {torn
@@ -453,7 +453,7 @@ fn repair_json_and_stdout() {
     let env = TestEnv::new();
     env.write("f.jsonl", format!("{H}\n{}\n{{oops\n{}", m("a", None), m("b", Some("zz"))));
     insta::assert_snapshot!(env.run(&["fsck", "--json", "--repair", "-o", "fixed.jsonl", "f.jsonl"]), @r#"
-    {"file":"f.jsonl","ok":false,"problems":[{"kind":"unparseable","line":3,"id":null,"message":"unparseable line skipped (key must be a string at line 1 column 2)"},{"kind":"missing-parent","line":4,"id":"b","message":"parent zz of entry b not found; the entry counts as a root"},{"kind":"no-final-newline","line":4,"id":null,"message":"the file does not end with a newline"}],"output":"fixed.jsonl","changes":[{"action":"dropped-line","line":3,"id":null,"message":"dropped an unparseable line: {oops"},{"action":"re-rooted","line":4,"id":"b","message":"parent zz is not in the file; the entry is now a root"},{"action":"added-newline","line":4,"id":null,"message":"added the missing final newline"}]}
+    {"file":"f.jsonl","ok":false,"problems":[{"kind":"unparseable","line":3,"id":null,"message":"unparseable line: key must be a string at line 1 column 2"},{"kind":"missing-parent","line":4,"id":"b","message":"parent zz of entry b not found; the entry counts as a root"},{"kind":"no-final-newline","line":4,"id":null,"message":"the file does not end with a newline"}],"output":"fixed.jsonl","changes":[{"action":"dropped-line","line":3,"id":null,"message":"dropped an unparseable line: {oops"},{"action":"re-rooted","line":4,"id":"b","message":"parent zz is not in the file; the entry is now a root"},{"action":"added-newline","line":4,"id":null,"message":"added the missing final newline"}]}
     [exit status: 1]
     "#);
     insta::assert_snapshot!(env.run(&["fsck", "--repair", "-o", "-", "f.jsonl"]), @r#"
@@ -461,7 +461,7 @@ fn repair_json_and_stdout() {
     {"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"a"}}
     {"type":"message","id":"b","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"b"}}
     ------- stderr -------
-    f.jsonl:3: unparseable: unparseable line skipped (key must be a string at line 1 column 2)
+    f.jsonl:3: unparseable: unparseable line: key must be a string at line 1 column 2
     f.jsonl:4: missing-parent: parent zz of entry b not found; the entry counts as a root
     f.jsonl:4: no-final-newline: the file does not end with a newline
     repaired copy written to standard output:
@@ -520,4 +520,79 @@ fn repair_refusals() {
     assert_eq!(env.read("taken.jsonl"), b"keep me\n");
     env.run(&["fsck", "--repair", "-o", "taken.jsonl", "--force", "f.jsonl"]);
     assert_eq!(env.read("taken.jsonl"), format!("{bad}\n").as_bytes());
+}
+
+#[test]
+fn every_fixture_repairs_to_a_sound_copy() {
+    let env = TestEnv::new();
+    let dir = crate::common::fixtures();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".jsonl"))
+        .collect();
+    names.sort();
+    let mut outcome = String::new();
+    for name in &names {
+        env.fixture(name);
+        let out = format!("fixed-{name}");
+        let output =
+            env.cmd().args(["fsck", "--repair", "--cwd", "/w", "-o", &out, name]).output().unwrap();
+        let status = output.status.code().unwrap_or(-1);
+        let result = match status {
+            0 => "sound".to_string(),
+            1 => {
+                assert_eq!(env.run(&["fsck", &out]), format!("{out}: ok\n"), "{name}");
+                // Nothing but the dropped lines is lost: every other line is still there.
+                let lines = |n: &str| String::from_utf8_lossy(&env.read(n)).lines().count();
+                let report = String::from_utf8_lossy(&output.stdout).into_owned();
+                let dropped = report.matches(": dropped-").count();
+                let added = report.matches(": restored-header:").count();
+                assert!(lines(&out) + dropped >= lines(name) + added, "{name}: {report}");
+                format!("repaired ({} changes)", report.matches("\n  ").count())
+            }
+            n => format!("refused, exit {n}"),
+        };
+        outcome.push_str(&format!("{name}: {result}\n"));
+    }
+    insta::assert_snapshot!(outcome, @"
+    all-types.jsonl: sound
+    archive.jsonl: sound
+    bad-header.jsonl: repaired (1 changes)
+    blank-lines.jsonl: sound
+    blank-only.jsonl: repaired (1 changes)
+    bom.jsonl: sound
+    branch-omp-noslot.jsonl: sound
+    branch-omp.jsonl: sound
+    branch-pi.jsonl: sound
+    branched.jsonl: sound
+    compactions.jsonl: repaired (1 changes)
+    cycle.jsonl: repaired (1 changes)
+    dangling-parent.jsonl: repaired (1 changes)
+    duplicate-ids.jsonl: repaired (2 changes)
+    empty.jsonl: repaired (1 changes)
+    escapes.jsonl: sound
+    future-version.jsonl: refused, exit 6
+    invalid-utf8.jsonl: sound
+    labeled.jsonl: repaired (1 changes)
+    linear.jsonl: sound
+    maint-pi-v1.jsonl: sound
+    markers.jsonl: sound
+    missing-header.jsonl: repaired (1 changes)
+    no-final-newline.jsonl: repaired (1 changes)
+    non-object.jsonl: repaired (4 changes)
+    odd-fields.jsonl: sound
+    omp-title.jsonl: sound
+    pi.jsonl: sound
+    roles.jsonl: sound
+    torn-last-line.jsonl: repaired (1 changes)
+    unparseable.jsonl: repaired (1 changes)
+    v1.jsonl: sound
+    v2-hook.jsonl: sound
+    v4.jsonl: sound
+    version-string.jsonl: sound
+    writers-omp.jsonl: sound
+    writers-pi.jsonl: sound
+    writers-slot.jsonl: sound
+    ");
 }

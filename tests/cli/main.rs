@@ -3,16 +3,23 @@
 
 mod common;
 
+mod branch; // sesstree branch
+mod checkout; // sesstree checkout: moves, summaries, the summarizer
 mod cli; // global options, exit codes, colour, broken pipes
-mod damage;
+mod concurrency; // write safety: concurrent writers, torn lines, changed files, refusals
+mod context; // sesstree context
+mod damage; // every kind of damaged input
 mod fsck; // sesstree fsck, fsck --repair
+mod hooks; // the hooks of checkout
 mod humanize_title; // sesstree humanize-title
+mod label; // sesstree label
 mod log; // sesstree log
 mod ls; // sesstree ls
 mod migrate; // sesstree migrate
+mod name; // sesstree name
 mod show; // sesstree show
 mod stats; // sesstree stats
-mod tree; // sesstree tree // every kind of damaged input
+mod tree; // sesstree tree
 
 /// Every file in tests/cli must be listed above, or its tests would silently never run.
 #[test]

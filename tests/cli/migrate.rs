@@ -218,3 +218,40 @@ fn refusals() {
     [exit status: 2]
     ");
 }
+
+#[test]
+fn the_v1_fixture_reads_the_same_before_and_after() {
+    let env = TestEnv::new();
+    env.fixture("v1.jsonl");
+    let log = |env: &TestEnv| env.run(&["-f", "v1.jsonl", "--json", "log", "--filter", "all"]);
+    let context = |env: &TestEnv| env.run(&["-f", "v1.jsonl", "--json", "context"]);
+    let (log_before, context_before) = (log(&env), context(&env));
+    insta::assert_snapshot!(env.run(&["-f", "v1.jsonl", "migrate"]), @"v1.jsonl: migrated from version 1 to 3: 9 entries given ids, 1 compaction index converted (original kept as v1.jsonl.bak)");
+    assert_eq!(log(&env), log_before);
+    assert_eq!(context(&env), context_before, "the compaction keeps the same entries");
+    let text = String::from_utf8(env.read("v1.jsonl")).unwrap();
+    let compaction = text.lines().nth(7).unwrap();
+    let fourth = text.lines().nth(3).unwrap();
+    let id = &fourth[r#"{"type":"message","id":""#.len()..][..8];
+    assert!(compaction.contains(&format!(r#""firstKeptEntryId":"{id}""#)), "{compaction}");
+    assert_eq!(env.run(&["fsck", "v1.jsonl"]), "v1.jsonl: ok\n");
+}
+
+#[test]
+fn the_v2_and_v4_fixtures() {
+    let env = TestEnv::new();
+    env.fixture("v2-hook.jsonl");
+    env.fixture("v4.jsonl");
+    let original = env.read("v2-hook.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "v2-hook.jsonl", "migrate", "--json"]), @r#"{"fromVersion":2,"toVersion":3,"changed":true,"backup":"v2-hook.jsonl.bak"}"#);
+    let migrated = String::from_utf8(env.read("v2-hook.jsonl")).unwrap();
+    let expected = String::from_utf8(original)
+        .unwrap()
+        .replacen(r#""version":2"#, r#""version":3"#, 1)
+        .replacen(r#""role":"hookMessage""#, r#""role":"custom""#, 1);
+    assert_eq!(migrated, expected);
+    let v4 = env.read("v4.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "v4.jsonl", "migrate", "--check"]), @"v4.jsonl: version 4, up to date");
+    insta::assert_snapshot!(env.run(&["-f", "v4.jsonl", "migrate"]), @"v4.jsonl: already at version 4, nothing to migrate");
+    assert_eq!(env.read("v4.jsonl"), v4);
+}

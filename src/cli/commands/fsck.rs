@@ -126,8 +126,9 @@ fn repair(ctx: &Ctx, args: &FsckArgs, paths: &[PathBuf]) -> anyhow::Result<()> {
         Some(c) if c.is_relative() => Some(std::env::current_dir()?.join(c)),
         other => other.clone(),
     };
-    let opts = RepairOptions { cwd: cwd.map(|c| c.display().to_string()), now_ms: now_ms() };
-    let repaired = fsck::repair(&session, &opts)?;
+    let now_ms = ctx.clock()?.now_millis();
+    let opts = RepairOptions { cwd: cwd.map(|c| c.display().to_string()), now_ms };
+    let repaired = fsck::repair(&session, &opts, &mut ctx.ids())?;
     if to_stdout {
         let mut out = stdout();
         out.write_all(&repaired.bytes)?;
@@ -174,17 +175,4 @@ fn write_changes(out: &mut dyn Write, output: &Path, changes: &[Change]) -> anyh
         writeln!(out, "  {at}: {}: {}", c.action.as_str(), sanitize_for_terminal(&c.message))?;
     }
     Ok(())
-}
-
-/// "Now" for a restored header without timestamps: `SESSTREE_NOW` when set (tests pin it),
-/// else the system clock.
-fn now_ms() -> i64 {
-    std::env::var("SESSTREE_NOW")
-        .ok()
-        .and_then(|s| sesstree::clock::parse_timestamp(&s))
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_millis() as i64)
-        })
 }

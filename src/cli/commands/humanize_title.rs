@@ -6,7 +6,7 @@ use sesstree::naming::humanize_plan_title;
 
 use crate::cli::{Ctx, stdout, write_json_line};
 
-/// Turn plan titles into session names, as plan approval does.
+/// Turn plan titles into session names, as plan approval does
 ///
 /// Runs of `-` and `_` become one space, the result is trimmed, and only its first character
 /// is upper-cased. Without TITLE, each line of standard input is one title. An empty result
@@ -16,9 +16,10 @@ use crate::cli::{Ctx, stdout, write_json_line};
 ///   sesstree humanize-title migrate-mcp-loader      # Migrate mcp loader
 ///   ls plans/ | sesstree humanize-title
 #[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
 pub struct HumanizeTitleArgs {
     /// The plan titles.
-    #[arg(value_name = "TITLE")]
+    #[arg(value_name = "TITLE", allow_hyphen_values = true)]
     pub titles: Vec<String>,
 }
 

@@ -10,7 +10,7 @@ use super::{FilterArg, home, short_id, short_time};
 use crate::cli::ui::Role;
 use crate::cli::{Ctx, stdout, write_json_line};
 
-/// Show the path from the root to REV (default `@`), newest first.
+/// Show the path from the root to REV (default `@`), newest first
 ///
 /// One entry per line: short id, type, time, [label] and the entry's one-line text. The filter
 /// modes are those of `tree`, with REV counting as the leaf.
@@ -20,6 +20,7 @@ use crate::cli::{Ctx, stdout, write_json_line};
 ///   sesstree log -n 5 --filter user-only checkpoint-1
 ///   sesstree log --raw @~3 | jq .
 #[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
 pub struct LogArgs {
     /// The entry to show the path to.
     #[arg(default_value = "@")]

@@ -4,7 +4,6 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Duration;
 
 use sesstree::migrate::{self, Plan};
 use sesstree::text::sanitize_for_terminal;
@@ -12,9 +11,6 @@ use sesstree::{Error, Session, store};
 
 use crate::cli::exit::{Exit, Silent};
 use crate::cli::{Ctx, stdout, write_json_line};
-
-/// How long to wait for another sesstree holding the file's lock.
-const LOCK_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Bring a session file to the current format (version 3).
 ///
@@ -99,7 +95,7 @@ pub fn run(ctx: &Ctx, args: &MigrateArgs) -> anyhow::Result<()> {
         return finish(ctx, &mut out, &plan, None, &text);
     }
 
-    let locked = store::lock(path, LOCK_TIMEOUT)?;
+    let locked = ctx.lock()?;
     let session = Session::load(locked.path())?;
     let plan = plan_of(&session)?;
     if !plan.changed {

@@ -1,15 +1,25 @@
 //! The subcommands, one file each, and the flat dispatch over them.
 
+mod branch;
+mod checkout;
+mod context;
 mod fsck;
 mod humanize_title;
+mod label;
 mod log;
 mod ls;
 mod migrate;
+mod name;
 mod show;
 mod stats;
 mod tree;
 
+use std::path::PathBuf;
+use std::time::Duration;
+
 use clap::Subcommand;
+use sesstree::hooks::Hooks;
+use sesstree::process::CancelToken;
 use sesstree::text::FilterMode;
 
 use super::Ctx;
@@ -17,17 +27,18 @@ use super::Ctx;
 /// Every subcommand.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Show the path from the root to an entry, newest first.
+    // No doc comments on the variants: one would replace the struct's, whose text (with its
+    // examples) is the help and the man page.
     Log(log::LogArgs),
-    /// Show the whole tree as the agent's tree selector draws it.
     Tree(tree::TreeArgs),
-    /// Show one entry in full.
+    Context(context::ContextArgs),
     Show(show::ShowArgs),
-    /// Count entries, branches, labels and token usage of one or many files.
+    Checkout(checkout::CheckoutArgs),
+    Branch(branch::BranchArgs),
     Stats(stats::StatsArgs),
-    /// Turn plan titles into session names, as plan approval does.
+    Label(label::LabelArgs),
+    Name(name::NameArgs),
     HumanizeTitle(humanize_title::HumanizeTitleArgs),
-    // No doc comment here: the struct's is the help text (clap takes the variant's if given).
     Migrate(migrate::MigrateArgs),
     Fsck(fsck::FsckArgs),
     Ls(ls::LsArgs),
@@ -39,7 +50,12 @@ pub fn run(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Log(args) => log::run(ctx, &args),
         Command::Tree(args) => tree::run(ctx, &args),
         Command::Show(args) => show::run(ctx, &args),
+        Command::Context(args) => context::run(ctx, &args),
+        Command::Checkout(args) => checkout::run(ctx, &args),
+        Command::Branch(args) => branch::run(ctx, &args),
         Command::Stats(args) => stats::run(ctx, &args),
+        Command::Label(args) => label::run(ctx, &args),
+        Command::Name(args) => name::run(ctx, &args),
         Command::HumanizeTitle(args) => humanize_title::run(ctx, &args),
         Command::Migrate(args) => migrate::run(ctx, &args),
         Command::Fsck(args) => fsck::run(ctx, &args),
@@ -96,4 +112,60 @@ fn short_id(id: &str) -> &str {
         Some((i, _)) => &id[..i],
         None => id,
     }
+}
+
+/// From here on Ctrl-C sets `cancel` instead of killing sesstree: a running hook or summarizer
+/// is stopped (hooks and the summarizer run in their own process group, so the terminal's
+/// SIGINT does not reach them) and nothing is written.
+fn cancel_on_interrupt(cancel: &CancelToken) {
+    let flag = cancel.clone();
+    // Fails only if a handler is installed already; then Ctrl-C keeps its default meaning.
+    let _ = ctrlc::set_handler(move || flag.cancel());
+}
+
+/// The hook options shared by the commands that fire hooks (`checkout`, `branch`):
+/// `#[command(flatten)] hooks: HookArgs`, then `args.hooks.hooks(&cancel)`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct HookArgs {
+    /// The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or
+    /// ~/.config/sesstree/hooks].
+    #[arg(long, value_name = "DIR")]
+    pub hooks_dir: Option<PathBuf>,
+    /// Run no hooks.
+    #[arg(long)]
+    pub no_hooks: bool,
+    /// Stop a hook that runs longer than SECS seconds, and cancel.
+    #[arg(long, value_name = "SECS", default_value = "30", value_parser = parse_secs)]
+    pub hook_timeout: Duration,
+}
+
+impl HookArgs {
+    /// The hooks these options select, interrupted by `cancel`.
+    pub fn hooks(&self, cancel: &CancelToken) -> Hooks {
+        if self.no_hooks {
+            return Hooks::disabled();
+        }
+        // Absolute, so that a hook path never reads as a command name to look up in PATH.
+        let dir = self.hooks_dir.clone().or_else(default_hooks_dir);
+        let dir = dir.map(|d| std::path::absolute(&d).unwrap_or(d));
+        Hooks::new(dir, self.hook_timeout, cancel.clone())
+    }
+}
+
+fn parse_secs(s: &str) -> Result<Duration, String> {
+    match s.parse::<f64>() {
+        Ok(secs) if secs > 0.0 && secs.is_finite() => Ok(Duration::from_secs_f64(secs)),
+        _ => Err(format!("'{s}' is not a positive number of seconds")),
+    }
+}
+
+/// The hooks directory when `--hooks-dir` is not given: `$XDG_CONFIG_HOME/sesstree/hooks`
+/// (an absolute XDG_CONFIG_HOME only, as the XDG spec says), else `~/.config/sesstree/hooks`.
+fn default_hooks_dir() -> Option<PathBuf> {
+    let xdg = std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from).filter(|p| p.is_absolute());
+    let config = xdg.or_else(|| {
+        let home = std::env::var_os("HOME").filter(|h| !h.is_empty())?;
+        Some(PathBuf::from(home).join(".config"))
+    })?;
+    Some(config.join("sesstree").join("hooks"))
 }

@@ -6,12 +6,13 @@ use sesstree::rev;
 
 use crate::cli::{Ctx, stdout, write_json_line};
 
-/// Show one entry in full, as pretty JSON.
+/// Show one entry in full, as pretty JSON
 ///
 /// Examples:
 ///   sesstree show @
 ///   sesstree show a1b2 --raw
 #[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
 pub struct ShowArgs {
     /// The entry to show.
     #[arg(default_value = "@")]
@@ -38,7 +39,7 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<()> {
         // serde_json escapes C0 controls but not DEL or C1 (a lone 0x9b starts a CSI on some
         // terminals), so the text still goes through the sanitizer.
         let pretty = serde_json::to_string_pretty(&session.value(idx)?)?;
-        writeln!(out, "{}", sesstree::text::sanitize_for_terminal(&pretty))?;
+        writeln!(out, "{}", sesstree::text::sanitize_keep_lines(&pretty))?;
     }
     out.flush()?;
     Ok(())

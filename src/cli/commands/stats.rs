@@ -11,7 +11,7 @@ use sesstree::text::sanitize_for_terminal;
 use crate::cli::ui::Role;
 use crate::cli::{Ctx, stdout, write_json_line};
 
-/// Count entries, branches, labels and token usage of one or many files.
+/// Count entries, branches, labels and token usage of one or many files
 ///
 /// Per file: entries by type, roots, leaves, branch points, depth, labels, name, and the usage
 /// totals (tokens and cost) for the whole file and for the active path. Directories are
@@ -21,6 +21,7 @@ use crate::cli::{Ctx, stdout, write_json_line};
 ///   sesstree stats session.jsonl
 ///   sesstree stats --json ~/.omp/agent/sessions | jq .usage.cost
 #[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
 pub struct StatsArgs {
     /// Session files or directories (default: the file given by -f).
     #[arg(value_name = "PATH")]

@@ -11,7 +11,7 @@ use super::{FilterArg, home};
 use crate::cli::ui::{Role, width};
 use crate::cli::{Ctx, stdout};
 
-/// Show the whole tree as the agent's tree selector draws it.
+/// Show the whole tree as the agent's tree selector draws it
 ///
 /// The branch holding the current leaf comes first; depth grows only at real branch points;
 /// `• ` marks the path from the root to the leaf, `← active` the leaf itself, and `[label]` the
@@ -22,6 +22,7 @@ use crate::cli::{Ctx, stdout};
 ///   sesstree tree --filter user-only --search "json flag"
 ///   sesstree tree --leaf checkpoint-1 --ascii
 #[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
 pub struct TreeArgs {
     /// Which entries to show.
     #[arg(long, value_enum, default_value_t = FilterArg::Default)]
