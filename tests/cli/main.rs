@@ -9,10 +9,13 @@ mod cli; // global options, exit codes, colour, broken pipes
 mod concurrency; // write safety: concurrent writers, torn lines, changed files, refusals
 mod context; // sesstree context
 mod damage; // every kind of damaged input
+mod fsck; // sesstree fsck, fsck --repair
 mod hooks; // the hooks of checkout
 mod humanize_title; // sesstree humanize-title
 mod label; // sesstree label
 mod log; // sesstree log
+mod ls; // sesstree ls
+mod migrate; // sesstree migrate
 mod name; // sesstree name
 mod show; // sesstree show
 mod stats; // sesstree stats
