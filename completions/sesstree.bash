@@ -25,6 +25,9 @@ _sesstree() {
             sesstree,context)
                 cmd="sesstree__subcmd__context"
                 ;;
+            sesstree,fsck)
+                cmd="sesstree__subcmd__fsck"
+                ;;
             sesstree,help)
                 cmd="sesstree__subcmd__help"
                 ;;
@@ -36,6 +39,12 @@ _sesstree() {
                 ;;
             sesstree,log)
                 cmd="sesstree__subcmd__log"
+                ;;
+            sesstree,ls)
+                cmd="sesstree__subcmd__ls"
+                ;;
+            sesstree,migrate)
+                cmd="sesstree__subcmd__migrate"
                 ;;
             sesstree,name)
                 cmd="sesstree__subcmd__name"
@@ -58,6 +67,9 @@ _sesstree() {
             sesstree__subcmd__help,context)
                 cmd="sesstree__subcmd__help__subcmd__context"
                 ;;
+            sesstree__subcmd__help,fsck)
+                cmd="sesstree__subcmd__help__subcmd__fsck"
+                ;;
             sesstree__subcmd__help,help)
                 cmd="sesstree__subcmd__help__subcmd__help"
                 ;;
@@ -69,6 +81,12 @@ _sesstree() {
                 ;;
             sesstree__subcmd__help,log)
                 cmd="sesstree__subcmd__help__subcmd__log"
+                ;;
+            sesstree__subcmd__help,ls)
+                cmd="sesstree__subcmd__help__subcmd__ls"
+                ;;
+            sesstree__subcmd__help,migrate)
+                cmd="sesstree__subcmd__help__subcmd__migrate"
                 ;;
             sesstree__subcmd__help,name)
                 cmd="sesstree__subcmd__help__subcmd__name"
@@ -89,7 +107,7 @@ _sesstree() {
 
     case "${cmd}" in
         sesstree)
-            opts="-f -h -V --file --json --strict --color --help --version log tree context show checkout branch stats label name humanize-title help"
+            opts="-f -h -V --file --json --strict --color --help --version log tree context show checkout branch stats label name humanize-title migrate fsck ls help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -248,8 +266,46 @@ _sesstree() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sesstree__subcmd__fsck)
+            opts="-o -f -h --repair --output --cwd --force --file --json --strict --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cwd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sesstree__subcmd__help)
-            opts="log tree context show checkout branch stats label name humanize-title help"
+            opts="log tree context show checkout branch stats label name humanize-title migrate fsck ls help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -291,6 +347,20 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__help__subcmd__context)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__help__subcmd__fsck)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -347,6 +417,34 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__help__subcmd__log)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__help__subcmd__ls)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__help__subcmd__migrate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -485,6 +583,70 @@ _sesstree() {
                     ;;
                 --filter)
                     COMPREPLY=($(compgen -W "default no-tools user-only labeled-only all" -- "${cur}"))
+                    return 0
+                    ;;
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__ls)
+            opts="-f -h --cwd --file --json --strict --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --cwd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__migrate)
+            opts="-o -f -h --output --no-backup --check --dry-run --force --file --json --strict --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --file)

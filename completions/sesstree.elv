@@ -37,6 +37,9 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand label 'Set, remove or list entry labels'
             cand name 'Show or set the session''s name'
             cand humanize-title 'Turn plan titles into session names, as plan approval does'
+            cand migrate 'Bring a session file to the current format (version 3)'
+            cand fsck 'Check session files for damage, or write a repaired copy of one'
+            cand ls 'List session files, newest first'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sesstree;log'= {
@@ -176,6 +179,45 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'sesstree;migrate'= {
+            cand -o 'Write the result to PATH instead of replacing the file (also for a current file)'
+            cand --output 'Write the result to PATH instead of replacing the file (also for a current file)'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --no-backup 'Do not keep the original as FILE.bak'
+            cand --check 'Only tell whether a migration is needed (exit 1 if so); write nothing'
+            cand --dry-run 'Print the migrated file to stdout; write nothing'
+            cand --force 'Overwrite an existing -o PATH or FILE.bak'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;fsck'= {
+            cand -o 'Where --repair writes the copy (`-` for standard output)'
+            cand --output 'Where --repair writes the copy (`-` for standard output)'
+            cand --cwd 'The working directory recorded in a header that --repair restores'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --repair 'Write a repaired copy of the file to -o PATH'
+            cand --force 'Let --repair overwrite an existing -o PATH'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;ls'= {
+            cand --cwd 'Only the sessions of the project in this directory'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'sesstree;help'= {
             cand log 'Show the path from the root to REV (default `@`), newest first'
             cand tree 'Show the whole tree as the agent''s tree selector draws it'
@@ -187,6 +229,9 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand label 'Set, remove or list entry labels'
             cand name 'Show or set the session''s name'
             cand humanize-title 'Turn plan titles into session names, as plan approval does'
+            cand migrate 'Bring a session file to the current format (version 3)'
+            cand fsck 'Check session files for damage, or write a repaired copy of one'
+            cand ls 'List session files, newest first'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sesstree;help;log'= {
@@ -208,6 +253,12 @@ set edit:completion:arg-completer[sesstree] = {|@words|
         &'sesstree;help;name'= {
         }
         &'sesstree;help;humanize-title'= {
+        }
+        &'sesstree;help;migrate'= {
+        }
+        &'sesstree;help;fsck'= {
+        }
+        &'sesstree;help;ls'= {
         }
         &'sesstree;help;help'= {
         }

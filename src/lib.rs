@@ -21,7 +21,10 @@ pub mod session;
 
 pub use session::Session;
 pub mod discover;
+pub mod fsck;
 pub mod hooks;
+pub mod listing;
+pub mod migrate;
 pub mod ops;
 pub mod process;
 pub mod rev;

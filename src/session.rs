@@ -25,7 +25,7 @@ use crate::id::EntryId;
 use crate::naming::TitleSource;
 
 /// Marks "no record" in the index arrays.
-const NONE: u32 = u32::MAX;
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// What kind of damage a [`Diagnostic`] reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -445,7 +445,10 @@ impl Session {
                     r.parent_id.as_ref().map_or(Value::Null, EntryId::to_value),
                 );
             }
-            if let Some(index) = map.remove("firstKeptEntryIndex") {
+            // Only compactions carry the index the migration converts (FORMAT §11).
+            if r.kind == Kind::Compaction
+                && let Some(index) = map.remove("firstKeptEntryIndex")
+            {
                 // The index counts the header as record 0; a header target is not converted.
                 let target = index
                     .as_u64()
@@ -864,9 +867,9 @@ impl Loader {
 }
 
 /// Breaks every parent cycle at its member that comes last in the file and returns those
-/// members with the parent link that was cut. Each entry has one parent, so one walk per unvisited entry finds all cycles in
-/// linear time.
-fn break_cycles(parent: &mut [u32]) -> Vec<(u32, u32)> {
+/// members with the parent link that was cut. Each entry has one parent, so one walk per
+/// unvisited entry finds all cycles in linear time.
+pub(crate) fn break_cycles(parent: &mut [u32]) -> Vec<(u32, u32)> {
     const NEW: u8 = 0;
     const ON_WALK: u8 = 1;
     const DONE: u8 = 2;

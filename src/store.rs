@@ -185,6 +185,35 @@ impl Locked {
         sync_dir(&self.path);
         Ok(())
     }
+
+    /// Like [`Locked::replace`], but first keeps the current contents as `backup`, a new file
+    /// (an existing one is a conflict unless `force`). If the replace fails, the backup is
+    /// removed again: a failed command leaves nothing behind.
+    pub fn replace_keeping(
+        &self,
+        session: &Session,
+        contents: &[u8],
+        backup: &Path,
+        force: bool,
+    ) -> Result<()> {
+        self.check_fresh(session)?;
+        let original = session.read_range(0, session.file_len)?;
+        write_new(backup, &original, Some(&self.path), force)?;
+        if let Err(e) = self.replace(session, contents) {
+            let _ = std::fs::remove_file(backup);
+            return Err(e);
+        }
+        Ok(())
+    }
+}
+
+/// Whether two paths name the same existing file (same device and inode), so a command can
+/// refuse to write its output over its input.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => false,
+    }
 }
 
 /// Writes a new file atomically: a temporary file in the same directory, synced, renamed into
@@ -414,6 +443,27 @@ mod tests {
         let link = dir.path().join("link.jsonl");
         std::os::unix::fs::symlink(&path, &link).unwrap();
         assert!(matches!(write_new(&link, b"x", None, true), Err(Error::Usage(_))));
+    }
+
+    #[test]
+    fn replace_keeping_leaves_a_backup_and_refuses_to_clobber_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        let bak = dir.path().join("s.jsonl.bak");
+        std::fs::write(&path, format!("{HEADER}\n")).unwrap();
+        let locked = lock(&path, Duration::from_secs(1)).unwrap();
+        let session = locked.load().unwrap();
+        locked.replace_keeping(&session, b"new\n", &bak, false).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new\n");
+        assert_eq!(std::fs::read_to_string(&bak).unwrap(), format!("{HEADER}\n"));
+        assert!(same_file(&path, &path) && !same_file(&path, &bak));
+
+        std::fs::write(&path, format!("{HEADER}\n")).unwrap();
+        let locked = lock(&path, Duration::from_secs(1)).unwrap();
+        let session = locked.load().unwrap();
+        let err = locked.replace_keeping(&session, b"x\n", &bak, false).unwrap_err();
+        assert!(matches!(err, Error::Conflict(_)));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{HEADER}\n"));
     }
 
     #[test]

@@ -11,11 +11,14 @@ mod concurrency; // write safety: concurrent writers, torn lines, changed files,
 mod context; // sesstree context
 mod damage; // every kind of damaged input
 mod examples; // every example of --help runs
+mod fsck; // sesstree fsck, fsck --repair
 mod generated; // man/ and completions/ match the binary
 mod hooks; // the hooks of checkout
 mod humanize_title; // sesstree humanize-title
 mod label; // sesstree label
 mod log; // sesstree log
+mod ls; // sesstree ls
+mod migrate; // sesstree migrate
 mod name; // sesstree name
 mod readme; // the command tour in docs/ shows real output
 mod show; // sesstree show

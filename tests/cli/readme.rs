@@ -5,7 +5,8 @@
 //! its output: standard error and standard output together, as a terminal shows them (the
 //! command runs as `{ COMMAND ; } 2>&1` through `sh`, so pipes and `; echo $?` work). `[..]` in
 //! an expected line matches any text. Each block starts in a fresh directory holding
-//! `demo.jsonl`, a copy of examples/demo.jsonl, with the test environment's pinned clock and id
+//! `demo.jsonl`, a copy of examples/demo.jsonl, `old.jsonl` (tests/fixtures/v1.jsonl) and
+//! `broken.jsonl` (tests/fixtures/torn-last-line.jsonl), with the test environment's pinned clock and id
 //! seed, so writing commands print the same ids every time; commands within a block share the
 //! directory, so a block can change the file and then show the change.
 //!
@@ -17,7 +18,7 @@
 
 use std::path::Path;
 
-use crate::common::{TestEnv, demo};
+use crate::common::{TestEnv, demo, fixtures};
 
 /// The documents whose console blocks are checked.
 const DOCUMENTS: &[&str] = &["docs/README-commands.md"];
@@ -129,6 +130,11 @@ fn check(document: &str) {
     for block in &blocks {
         let env = TestEnv::new();
         env.write("demo.jsonl", std::fs::read(demo()).expect("demo"));
+        env.write("old.jsonl", std::fs::read(fixtures().join("v1.jsonl")).expect("v1"));
+        env.write(
+            "broken.jsonl",
+            std::fs::read(fixtures().join("torn-last-line.jsonl")).expect("torn"),
+        );
         for example in block {
             let actual = run(&env, &example.command);
             let ok = actual.len() == example.expected.len()
@@ -205,6 +211,78 @@ fn exit_status_table_matches_the_binary() {
     }
 }
 
+/// The `--json` table of the documents lists exactly the keys each command prints.
+#[test]
+fn json_keys_table_matches_the_binary() {
+    // The table's first cell, and a command printing that JSON (run against the demo).
+    let runs: &[(&str, &[&str])] = &[
+        ("`log`, `tree`", &["-f", "demo.jsonl", "--json", "log", "-n", "1"]),
+        ("`context`", &["-f", "demo.jsonl", "--json", "context"]),
+        ("`checkout`", &["-f", "demo.jsonl", "--json", "checkout", "13c9", "--dry-run"]),
+        ("`label`", &["-f", "demo.jsonl", "--json", "label", "@", "x"]),
+        ("`label --list`", &["-f", "demo.jsonl", "--json", "label", "--list"]),
+        ("`name`", &["-f", "demo.jsonl", "--json", "name"]),
+        ("`stats`", &["--json", "stats", "demo.jsonl"]),
+        ("`branch`", &["-f", "demo.jsonl", "--json", "branch", "5c07", "-o", "b.jsonl"]),
+        ("`migrate`", &["-f", "demo.jsonl", "--json", "migrate", "--check"]),
+        ("`fsck`", &["--json", "fsck", "demo.jsonl"]),
+        ("`ls`", &["--json", "ls", "."]),
+        ("`humanize-title`", &["--json", "humanize-title", "a-b"]),
+    ];
+    for document in DOCUMENTS {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(document);
+        let text = std::fs::read_to_string(&path).expect("read");
+        let (_, section) = text.split_once("## Output for machines").expect("a --json section");
+        let rows: Vec<&str> = section
+            .lines()
+            .skip_while(|l| !l.starts_with('|'))
+            .take_while(|l| l.starts_with('|'))
+            .skip(2)
+            .collect();
+        for (first, args) in runs {
+            let row = rows
+                .iter()
+                .find(|r| r.starts_with(&format!("| {first} |")))
+                .unwrap_or_else(|| panic!("{document}: no --json row for {first}"));
+            let documented = documented_keys(row.rsplit('|').nth(1).unwrap_or_default());
+            let env = TestEnv::new();
+            env.write("demo.jsonl", std::fs::read(demo()).expect("demo"));
+            let output = env.cmd().args(*args).output().expect("run");
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            let line = stdout.lines().next().unwrap_or_default();
+            let value: serde_json::Value = serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", env.render(&output)));
+            let mut actual: Vec<String> =
+                value.as_object().expect("an object").keys().cloned().collect();
+            actual.sort();
+            assert_eq!(documented, actual, "{document}: the --json keys of {first}");
+        }
+    }
+}
+
+/// The keys named in a table cell: the `backticked` words outside parentheses.
+fn documented_keys(cell: &str) -> Vec<String> {
+    let mut outside = String::new();
+    let mut depth = 0;
+    for c in cell.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ if depth == 0 => outside.push(c),
+            _ => {}
+        }
+    }
+    let mut keys: Vec<String> = outside
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric()))
+        .map(str::to_string)
+        .collect();
+    keys.sort();
+    keys
+}
+
 #[test]
 fn blocks_and_wildcards() {
     let doc =
@@ -224,4 +302,9 @@ fn blocks_and_wildcards() {
     assert!(!line_matches("a[..]a", "a"));
     assert!(!line_matches("id [..] done", "id 1 dove"));
     assert!(!line_matches("exact", "exactly"));
+
+    assert_eq!(
+        documented_keys(" `a`, `bC` (not `c`), `d` (`[{e}]`) "),
+        ["a", "bC", "d"].map(String::from)
+    );
 }

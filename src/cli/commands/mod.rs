@@ -3,10 +3,13 @@
 mod branch;
 mod checkout;
 mod context;
+mod fsck;
 pub mod generate;
 mod humanize_title;
 mod label;
 mod log;
+mod ls;
+mod migrate;
 mod name;
 mod show;
 mod stats;
@@ -40,6 +43,9 @@ pub enum Command {
     Label(label::LabelArgs),
     Name(name::NameArgs),
     HumanizeTitle(humanize_title::HumanizeTitleArgs),
+    Migrate(migrate::MigrateArgs),
+    Fsck(fsck::FsckArgs),
+    Ls(ls::LsArgs),
 }
 
 /// Runs a subcommand.
@@ -55,6 +61,9 @@ pub fn run(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Label(args) => label::run(ctx, &args),
         Command::Name(args) => name::run(ctx, &args),
         Command::HumanizeTitle(args) => humanize_title::run(ctx, &args),
+        Command::Migrate(args) => migrate::run(ctx, &args),
+        Command::Fsck(args) => fsck::run(ctx, &args),
+        Command::Ls(args) => ls::run(ctx, &args),
     }
 }
 
