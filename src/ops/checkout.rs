@@ -20,7 +20,7 @@ use crate::error::{Error, Result};
 use crate::format::Kind;
 use crate::id::EntryId;
 use crate::ids::IdGen;
-use crate::ops::entry_line;
+use crate::ops::{entry_line, id_taken};
 use crate::session::Session;
 use crate::text::{is_user_request, message_text};
 
@@ -194,9 +194,8 @@ pub fn plan(
     };
     let mut taken: Vec<String> = Vec::new();
     let mut next_id = |ids: &mut IdGen| {
-        let id = ids.entry_id(|c| {
-            session.lookup(&EntryId::new(c)).is_some() || taken.iter().any(|t| t == c)
-        });
+        // Checked as any writer checks (numeric ids too), and against the ids drawn already.
+        let id = ids.entry_id(|c| id_taken(session, c) || taken.iter().any(|t| t == c));
         taken.push(id.clone());
         id
     };
@@ -510,6 +509,23 @@ mod tests {
         let p = plan(&s, &nav, Some(&empty), None, &mut idgen, "T").unwrap();
         assert_eq!(p.lines.len(), 1);
         assert!(text(&p.lines[0]).contains(r#""summary":"","details":{"kind":"checkout"}"#));
+    }
+
+    #[test]
+    fn new_ids_never_repeat_a_numeric_id() {
+        // A seed whose first draw is all decimal digits, so the file can hold it as a number.
+        let (seed, drawn) = (0u64..)
+            .map(|seed| (seed, IdGen::from_seed(seed).entry_id(|_| false)))
+            .find(|(_, id)| id.bytes().all(|b| b.is_ascii_digit()) && !id.starts_with('0'))
+            .unwrap();
+        let mut lines = forked_lines();
+        lines.push(format!(
+            r#"{{"type":"message","id":{drawn},"parentId":"a3","timestamp":"2026-01-01T00:00:03.000Z","message":{{"role":"user","content":"n"}}}}"#
+        ));
+        let s = session(&lines);
+        let nav = navigate(&s, idx(&s, "u2")).unwrap();
+        let p = plan(&s, &nav, None, None, &mut IdGen::from_seed(seed), "T").unwrap();
+        assert_ne!(p.appended[0].as_str(), drawn);
     }
 
     #[test]
