@@ -20,6 +20,7 @@ use crate::error::{Error, Result};
 use crate::format::Kind;
 use crate::id::EntryId;
 use crate::ids::IdGen;
+use crate::ops::label::normalize;
 use crate::ops::{entry_line, id_taken};
 use crate::session::Session;
 use crate::text::{is_user_request, message_text};
@@ -177,8 +178,9 @@ pub struct Plan {
 /// With a non-empty summary, a `branch_summary` under the new leaf (`branchWithSummary`);
 /// otherwise the marker, a `branch_summary` with `summary: ""` and
 /// `details: {"kind": "checkout"}`. A `None` new leaf gives a new root with `fromId: "root"`.
-/// A non-empty `label` labels the summary entry, or the target when there is no summary, with
-/// a `label` entry appended after (pi's `navigateTree` label option).
+/// A `label` (trimmed as [`normalize`] trims it; nothing left means none) labels the summary
+/// entry, or the target when there is no summary, with a `label` entry appended after (pi's
+/// `navigateTree` label option).
 pub fn plan(
     session: &Session,
     nav: &Navigation,
@@ -225,7 +227,8 @@ pub fn plan(
         out.summary_entry = out.entries.last().cloned();
     }
 
-    if let Some(label) = label.filter(|l| !l.is_empty()) {
+    // Trimmed as `label` trims it; a blank label is no label.
+    if let Some(label) = normalize(label) {
         let target = if summary.is_some() {
             EntryId::new(summary_id.as_str())
         } else {

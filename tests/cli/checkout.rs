@@ -202,6 +202,20 @@ fn label_on_the_target_without_a_summary() {
 }
 
 #[test]
+fn the_label_is_trimmed_as_label_trims_it() {
+    let env = forked();
+    env.run(&["-f", "s.jsonl", "checkout", "u3", "--label", "  retry \t"]);
+    insta::assert_snapshot!(appended(&env), @r#"
+    {"type":"branch_summary","id":"15780b2e","parentId":"t1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"t1","summary":"","details":{"kind":"checkout"}}
+    {"type":"label","id":"6104d986","parentId":"15780b2e","timestamp":"2026-03-01T12:00:00.000Z","targetId":"u3","label":"retry"}
+    "#);
+    // Nothing left: no label entry at all.
+    let env = forked();
+    env.run(&["-f", "s.jsonl", "checkout", "u3", "--label", " "]);
+    insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"t1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"t1","summary":"","details":{"kind":"checkout"}}"#);
+}
+
+#[test]
 fn dry_run_writes_nothing_and_runs_no_hooks() {
     let env = forked();
     script(&env, "config/sesstree/hooks/session_before_tree", r#"echo '{"cancel":true}'"#);

@@ -60,7 +60,8 @@ pub struct CheckoutArgs {
     /// Use --instructions instead of the default instructions.
     #[arg(long, requires = "instructions")]
     pub replace_instructions: bool,
-    /// Label the summary entry, or REV when there is no summary.
+    /// Label the summary entry, or REV when there is no summary (trimmed as `label` trims it;
+    /// a blank TEXT labels nothing).
     #[arg(long, value_name = "TEXT")]
     pub label: Option<String>,
     /// Print the entries that would be appended; write nothing and run no hooks.
