@@ -34,7 +34,9 @@ pub struct Navigation {
     pub leaf: Option<u32>,
     /// Where the move starts: the leaf, or the parent of an empty-summary marker leaf.
     pub old_leaf: Option<u32>,
-    /// The target is where the leaf already is: nothing to do ("Already at this point").
+    /// The target is where the leaf already is, or the leaf would not move (a user message
+    /// whose parent is the position): nothing to do ("Already at this point"); a user
+    /// message's prefill is still in `editor_text`.
     pub noop: bool,
     /// The deepest entry on both the old path and the target's path.
     pub common_ancestor: Option<u32>,
@@ -74,16 +76,13 @@ pub fn navigate(session: &Session, target: u32) -> Result<Navigation> {
     }
     let (entries, common_ancestor) = collect_entries_for_branch_summary(session, old_leaf, target);
     let (new_leaf, editor_text) = destination(session, target, &value);
-    Ok(Navigation {
-        target,
-        leaf,
-        old_leaf,
-        noop: false,
-        common_ancestor,
-        entries,
-        new_leaf,
-        editor_text,
-    })
+    // A user message whose parent is already the position (`checkout U` again, after the
+    // first left a marker under U's parent): the leaf would not move and nothing is abandoned
+    // (U is off the old path), so another marker would only repeat the last one. The prefill
+    // is still given. The position must be known: an id-less last record gives no position.
+    let known = old_leaf.is_some() || leaf != old_leaf;
+    let noop = new_leaf == old_leaf && known;
+    Ok(Navigation { target, leaf, old_leaf, noop, common_ancestor, entries, new_leaf, editor_text })
 }
 
 /// Whether the entry is a `branch_summary` whose summary is empty: the persisted bare move.
@@ -438,6 +437,28 @@ mod tests {
             user("u3", Some("a1"), "three"),
             assistant("a3", "u3"),
         ]
+    }
+
+    #[test]
+    fn a_user_message_under_the_position_again_is_a_noop_with_its_prefill() {
+        let mut lines = forked_lines();
+        // After `checkout u3`: the marker under a1 (u3's parent) is the leaf.
+        lines.push(r#"{"type":"branch_summary","id":"m","parentId":"a1","timestamp":"2026-01-01T00:00:03.000Z","fromId":"a1","summary":"","details":{"kind":"checkout"}}"#.to_string());
+        let s = session(&lines);
+        let nav = navigate(&s, idx(&s, "u3")).unwrap();
+        assert!(nav.noop);
+        assert_eq!(nav.new_leaf, Some(idx(&s, "a1")));
+        assert_eq!(nav.editor_text.as_deref(), Some("three"));
+        assert!(nav.entries.is_empty());
+        // The same for the root message, after a marker made a new root.
+        lines.push(r#"{"type":"branch_summary","id":"r","parentId":null,"timestamp":"2026-01-01T00:00:04.000Z","fromId":"root","summary":"","details":{"kind":"checkout"}}"#.to_string());
+        let s = session(&lines);
+        let nav = navigate(&s, idx(&s, "u1")).unwrap();
+        assert!(nav.noop);
+        assert_eq!((nav.new_leaf, nav.editor_text.as_deref()), (None, Some("one")));
+        // Without a marker the position is a3: u3 rewinds to a1, a move.
+        let s = forked();
+        assert!(!navigate(&s, idx(&s, "u3")).unwrap().noop);
     }
 
     #[test]

@@ -133,6 +133,20 @@ fn a_user_message_leaf_still_rewinds() {
 }
 
 #[test]
+fn the_same_user_message_again_gives_the_prefill_and_writes_nothing() {
+    let env = forked();
+    env.run(&["-f", "s.jsonl", "checkout", "u3"]);
+    let once = env.read("s.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "u3"]), @"
+    Write the printer by hand
+    ------- stderr -------
+    Already at this point
+    ");
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "checkout", "u3"]), @r#"{"oldLeafId":"t1","newLeafId":"t1","editorText":"Write the printer by hand","commonAncestorId":"t1","entriesToSummarize":[],"summaryEntry":null,"appended":[],"appendedEntries":[],"noop":true,"dryRun":false}"#);
+    assert_eq!(env.read("s.jsonl"), once);
+}
+
+#[test]
 fn a_marker_leaf_starts_from_the_position_it_marks() {
     let env = forked();
     env.run(&["-f", "s.jsonl", "checkout", "a3"]);

@@ -23,7 +23,9 @@ use crate::cli::{Ctx, stdout, write_json_line};
 /// message's text, ready to edit and send again; any other entry becomes the leaf. The move is
 /// appended to the file: a branch_summary under the new leaf, holding the summary of the
 /// abandoned branch when one is given, or an empty marker otherwise, so the agent resumes at
-/// the new leaf. REV equal to the current leaf changes nothing ("Already at this point").
+/// the new leaf. REV equal to the current leaf changes nothing ("Already at this point"), and
+/// so does a user message whose parent is already the leaf (checking it out again): its text
+/// is printed again, nothing is written.
 ///
 /// Hooks: the executables session_before_tree (may cancel or supply the summary) and
 /// session_tree (told after the move) in the hooks directory get the event as JSON on stdin.
@@ -262,11 +264,16 @@ fn report_noop(
     nav: &Navigation,
     args: &CheckoutArgs,
 ) -> anyhow::Result<()> {
+    let mut out = stdout();
     if ctx.json {
-        let mut out = stdout();
         write_json_line(&mut out, &json_result(session, nav, None, args.dry_run))?;
         out.flush()?;
-    } else if args.label.is_some() {
+        return Ok(());
+    }
+    // `checkout U` again: the leaf stays, and the prefill is given again.
+    write_prefill(&mut out, nav.editor_text.as_deref())?;
+    out.flush()?;
+    if args.label.is_some() {
         eprintln!("Already at this point (nothing written; `sesstree label` sets a label)");
     } else {
         eprintln!("Already at this point");
@@ -306,18 +313,7 @@ fn report_move(ctx: &Ctx, session: &Session, nav: &Navigation, plan: &Plan) -> a
         out.flush()?;
         return Ok(());
     }
-    if let Some(text) = &nav.editor_text {
-        // The prefill is meant to be captured (`> draft.txt`) exactly; only a terminal gets
-        // it with control characters escaped.
-        if std::io::stdout().is_terminal() {
-            out.write_all(sesstree::text::sanitize_keep_lines(text).as_bytes())?;
-        } else {
-            out.write_all(text.as_bytes())?;
-        }
-        if !text.is_empty() && !text.ends_with('\n') {
-            out.write_all(b"\n")?;
-        }
-    }
+    write_prefill(&mut out, nav.editor_text.as_deref())?;
     out.flush()?;
     let appended: Vec<String> = plan
         .entries
@@ -326,5 +322,20 @@ fn report_move(ctx: &Ctx, session: &Session, nav: &Navigation, plan: &Plan) -> a
         .map(|(e, id)| format!("{} {}", e["type"].as_str().unwrap_or("?"), short_id(id.as_str())))
         .collect();
     eprintln!("Moved to {}; appended {}", id_text(session, nav.new_leaf), appended.join(", "));
+    Ok(())
+}
+
+/// The editor prefill on stdout. It is meant to be captured (`> draft.txt`) exactly; only a
+/// terminal gets it with control characters escaped.
+fn write_prefill(out: &mut impl Write, text: Option<&str>) -> std::io::Result<()> {
+    let Some(text) = text else { return Ok(()) };
+    if std::io::stdout().is_terminal() {
+        out.write_all(sesstree::text::sanitize_keep_lines(text).as_bytes())?;
+    } else {
+        out.write_all(text.as_bytes())?;
+    }
+    if !text.is_empty() && !text.ends_with('\n') {
+        out.write_all(b"\n")?;
+    }
     Ok(())
 }
