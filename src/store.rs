@@ -22,7 +22,11 @@ use crate::session::Session;
 #[derive(Debug)]
 pub struct Locked {
     file: File,
+    /// The path as the user gave it, for messages.
     path: PathBuf,
+    /// The file itself (symlinks resolved): every read, write and rename goes here, so a
+    /// rewrite replaces the session file and never a symlink pointing at it.
+    real: PathBuf,
 }
 
 /// Locks `path` for writing, waiting up to `timeout` for another sesstree to finish.
@@ -32,8 +36,9 @@ pub fn lock(path: &Path, timeout: Duration) -> Result<Locked> {
             "this command writes the file; it cannot read standard input".into(),
         ));
     }
+    let real = std::fs::canonicalize(path).map_err(|e| Error::io(path, e))?;
     let file =
-        OpenOptions::new().read(true).append(true).open(path).map_err(|e| Error::io(path, e))?;
+        OpenOptions::new().read(true).append(true).open(&real).map_err(|e| Error::io(path, e))?;
     let start = Instant::now();
     loop {
         match file.try_lock() {
@@ -51,7 +56,7 @@ pub fn lock(path: &Path, timeout: Duration) -> Result<Locked> {
             Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(path, e)),
         }
     }
-    Ok(Locked { file, path: path.to_path_buf() })
+    Ok(Locked { file, path: path.to_path_buf(), real })
 }
 
 /// Refuses what no writer may build on: an empty file, no header, a version too new, a
@@ -71,14 +76,16 @@ pub fn check_writable(session: &Session) -> Result<()> {
 }
 
 impl Locked {
-    /// The locked path.
+    /// The locked path, as the user gave it.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
     /// Loads the session under the lock and checks that it may be written to.
     pub fn load(&self) -> Result<Session> {
-        let session = Session::load(&self.path)?;
+        let mut session = Session::load(&self.real)?;
+        // Warnings and errors name the file as the user did.
+        session.path.clone_from(&self.path);
         check_writable(&session)?;
         Ok(session)
     }
@@ -87,7 +94,7 @@ impl Locked {
     /// grew or shrank, or the path now names another file.
     fn check_fresh(&self, session: &Session) -> Result<()> {
         let meta = self.file.metadata().map_err(|e| Error::io(&self.path, e))?;
-        let now = std::fs::metadata(&self.path).map_err(|e| Error::io(&self.path, e))?;
+        let now = std::fs::metadata(&self.real).map_err(|e| Error::io(&self.path, e))?;
         if meta.len() != session.file_len || meta.ino() != now.ino() || meta.dev() != now.dev() {
             return Err(Error::Conflict(format!(
                 "{}: the file changed while sesstree was working; nothing was written (run the command again)",
@@ -133,7 +140,7 @@ impl Locked {
         self.append(session, lines)?;
         let patch = |data: &[u8]| {
             // A separate handle: writes on an append handle always go to the end.
-            let f = OpenOptions::new().write(true).open(&self.path)?;
+            let f = OpenOptions::new().write(true).open(&self.real)?;
             f.write_all_at(data, offset)?;
             f.sync_data()
         };
@@ -167,7 +174,7 @@ impl Locked {
     ) -> Result<()> {
         self.check_fresh(session)?;
         let perms = self.file.metadata().map_err(|e| Error::io(&self.path, e))?.permissions();
-        let mut tmp = temp_in(&self.path, head, Some(perms))?;
+        let mut tmp = temp_in(&self.real, head, Some(perms))?;
         let io = |e| Error::io(&self.path, e);
         tmp.seek(SeekFrom::End(0)).map_err(io)?;
         let mut offset = keep_from.min(session.file_len);
@@ -181,8 +188,8 @@ impl Locked {
         tmp.write_all(tail).map_err(io)?;
         tmp.as_file().sync_all().map_err(io)?;
         self.check_fresh(session)?;
-        tmp.persist(&self.path).map_err(|e| Error::io(&self.path, e.error))?;
-        sync_dir(&self.path);
+        tmp.persist(&self.real).map_err(|e| Error::io(&self.path, e.error))?;
+        sync_dir(&self.real);
         Ok(())
     }
 }

@@ -206,6 +206,32 @@ fn a_file_changed_under_a_writer_is_a_conflict_and_nothing_is_written() {
 }
 
 #[test]
+fn a_rewrite_through_a_symlink_replaces_the_real_file_and_keeps_the_link() {
+    let env = TestEnv::new();
+    std::fs::create_dir(env.path().join("real")).unwrap();
+    env.write("real/s.jsonl", format!("{HEADER}\n{MSG}\n"));
+    let link = env.path().join("link.jsonl");
+    std::os::unix::fs::symlink("real/s.jsonl", &link).unwrap();
+    // The file has no title slot: name adds one in front, a full rewrite.
+    insta::assert_snapshot!(env.run(&["-f", "link.jsonl", "name", "Through the link"]), @"Through the link (user)");
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    let real = String::from_utf8(env.read("real/s.jsonl")).unwrap();
+    // The slot in front, the old lines, the title_change entry.
+    let last = real.lines().last().unwrap();
+    assert!(real.ends_with(&format!("{HEADER}\n{MSG}\n{last}\n")), "{real}");
+    insta::assert_snapshot!(real.lines().next().unwrap(), @r#"{"type":"title","v":1,"title":"Through the link","source":"user","updatedAt":"2026-03-01T12:00:00.000Z","pad":"                                                                                                                                              "}"#);
+    insta::assert_snapshot!(env.run(&["-f", "real/s.jsonl", "name"]), @"Through the link (user)");
+    // No temporary file is left next to the link or the file.
+    let mut names: Vec<_> = std::fs::read_dir(env.path().join("real"))
+        .unwrap()
+        .chain(std::fs::read_dir(env.path()).unwrap())
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["link.jsonl", "real", "s.jsonl"]);
+}
+
+#[test]
 fn files_no_writer_may_build_on_are_refused_untouched() {
     let env = TestEnv::new();
     let cases: [(&str, String); 6] = [
