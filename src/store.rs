@@ -30,6 +30,11 @@ pub struct Locked {
 }
 
 /// Locks `path` for writing, waiting up to `timeout` for another sesstree to finish.
+///
+/// The lock is on an open file, not on a path. A writer that held it may have replaced the
+/// file (an atomic rewrite renames a new file over the old one); the lock then taken belongs
+/// to the old, unlinked file. So once locked, the handle must still be the file at the path,
+/// else it is reopened and locked again, within the same `timeout`.
 pub fn lock(path: &Path, timeout: Duration) -> Result<Locked> {
     if path.as_os_str() == "-" {
         return Err(Error::Usage(
@@ -37,26 +42,42 @@ pub fn lock(path: &Path, timeout: Duration) -> Result<Locked> {
         ));
     }
     let real = std::fs::canonicalize(path).map_err(|e| Error::io(path, e))?;
-    let file =
-        OpenOptions::new().read(true).append(true).open(&real).map_err(|e| Error::io(path, e))?;
     let start = Instant::now();
+    let held = || {
+        Error::Conflict(format!(
+            "{}: another process holds the lock (waited {:.1} s)",
+            path.display(),
+            timeout.as_secs_f64()
+        ))
+    };
     loop {
-        match file.try_lock() {
-            Ok(()) => break,
-            Err(std::fs::TryLockError::WouldBlock) => {
-                if start.elapsed() >= timeout {
-                    return Err(Error::Conflict(format!(
-                        "{}: another process holds the lock (waited {:.1} s)",
-                        path.display(),
-                        timeout.as_secs_f64()
-                    )));
+        let file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .open(&real)
+            .map_err(|e| Error::io(path, e))?;
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    if start.elapsed() >= timeout {
+                        return Err(held());
+                    }
+                    std::thread::sleep(Duration::from_millis(5));
                 }
-                std::thread::sleep(Duration::from_millis(5));
+                Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(path, e)),
             }
-            Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(path, e)),
+        }
+        let ours = file.metadata().map_err(|e| Error::io(path, e))?;
+        let now = std::fs::metadata(&real).map_err(|e| Error::io(path, e))?;
+        if ours.dev() == now.dev() && ours.ino() == now.ino() {
+            return Ok(Locked { file, path: path.to_path_buf(), real });
+        }
+        // Replaced while we waited: the lock on the old file guards nothing.
+        if start.elapsed() >= timeout {
+            return Err(held());
         }
     }
-    Ok(Locked { file, path: path.to_path_buf(), real })
 }
 
 /// Refuses what no writer may build on: an empty file, no header, a version too new, a

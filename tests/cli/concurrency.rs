@@ -135,18 +135,42 @@ fn a_complete_last_line_without_newline_is_kept_and_extended() {
 
 /// Starts `sesstree ARGS` with the test-only pause between planning and writing.
 fn spawn_paused(env: &TestEnv, pause: &Path, args: &[&str]) -> std::process::Child {
-    Command::new(assert_cmd::cargo::cargo_bin("sesstree"))
-        .current_dir(env.path())
+    spawn(env, Some(pause), args)
+}
+
+/// Starts `sesstree ARGS` in the background, with the test-only pause if `pause` is given.
+fn spawn(env: &TestEnv, pause: Option<&Path>, args: &[&str]) -> std::process::Child {
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("sesstree"));
+    cmd.current_dir(env.path())
         .env_remove("SESSTREE_FILE")
         .env("HOME", env.path().join("home"))
         .env("SESSTREE_NOW", "2026-03-01T12:00:00.000Z")
-        .env("SESSTREE_SEED", "42")
-        .env("SESSTREE_TEST_PAUSE_BEFORE_WRITE", pause)
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
+        .env("SESSTREE_SEED", "42");
+    match pause {
+        Some(p) => cmd.env("SESSTREE_TEST_PAUSE_BEFORE_WRITE", p),
+        None => cmd.env_remove("SESSTREE_TEST_PAUSE_BEFORE_WRITE"),
+    };
+    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()
+}
+
+/// Waits until `child` is paused before writing (it created `pause`).
+fn wait_for_pause(env: &TestEnv, child: &mut std::process::Child, pause: &Path) {
+    let start = Instant::now();
+    while !pause.exists() {
+        if let Ok(Some(status)) = child.try_wait() {
+            let mut out = String::new();
+            if let Some(mut e) = child.stderr.take() {
+                use std::io::Read;
+                let _ = e.read_to_string(&mut out);
+            }
+            panic!(
+                "exited before the pause ({status}): {}",
+                out.replace(&env.path().display().to_string(), "$TMP")
+            );
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "never paused");
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 /// Runs a writing command, appends a line to its file while it is paused before writing (as an
@@ -155,15 +179,7 @@ fn spawn_paused(env: &TestEnv, pause: &Path, args: &[&str]) -> std::process::Chi
 fn changed_under(env: &TestEnv, file: &str, args: &[&str]) -> String {
     let pause = env.path().join("pause");
     let mut child = spawn_paused(env, &pause, args);
-    let start = Instant::now();
-    while !pause.exists() {
-        if let Ok(Some(status)) = child.try_wait() {
-            let out = child.wait_with_output().unwrap();
-            panic!("exited before the pause ({status}): {}", env.render(&out));
-        }
-        assert!(start.elapsed() < Duration::from_secs(30), "never paused");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_for_pause(env, &mut child, &pause);
     let mut expected = env.read(file);
     let n = expected.iter().filter(|&&b| b == b'\n').count();
     let agent_line = format!(
@@ -203,6 +219,29 @@ fn a_file_changed_under_a_writer_is_a_conflict_and_nothing_is_written() {
     error: c.jsonl: the file changed while sesstree was working; nothing was written (run the command again)
     [exit status: 5]
     ");
+}
+
+#[test]
+fn a_writer_waiting_for_the_lock_takes_the_file_another_writer_rewrote() {
+    let env = TestEnv::new();
+    env.write("w.jsonl", format!("{HEADER}\n{MSG}\n"));
+    let pause = env.path().join("pause");
+    // name holds the lock, paused before it adds a title slot (a rewrite: a new file).
+    let mut name = spawn_paused(&env, &pause, &["-f", "w.jsonl", "name", "N"]);
+    wait_for_pause(&env, &mut name, &pause);
+    // label opens the old file and waits for its lock.
+    let label = spawn(&env, None, &["-f", "w.jsonl", "label", "@", "x"]);
+    std::thread::sleep(Duration::from_millis(500));
+    std::fs::remove_file(&pause).unwrap();
+    let name = name.wait_with_output().unwrap();
+    insta::assert_snapshot!(env.render(&name), @"N (user)");
+    // The lock label gets is on the replaced file: it must take the new one, not fail.
+    let label = label.wait_with_output().unwrap();
+    insta::assert_snapshot!(env.render(&label), @r#"Labelled 15780b2e "x""#);
+    let records = lines(&env.read("w.jsonl"));
+    insta::assert_snapshot!(records.iter().map(|r| r["type"].as_str().unwrap()).collect::<Vec<_>>().join(" "), @"title session message title_change label");
+    // Planned on the rewritten file: the label hangs at name's entry.
+    assert_eq!(records[4]["parentId"], records[3]["id"]);
 }
 
 #[test]
