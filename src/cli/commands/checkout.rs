@@ -15,7 +15,7 @@ use sesstree::summarize::{self, FileOps, Summarizer};
 use sesstree::{Error, Session, rev, store};
 
 use super::{HookArgs, cancel_on_interrupt, short_id};
-use crate::cli::{Ctx, stdout, write_json_line};
+use crate::cli::{Ctx, stdout, ui, write_json_line};
 
 /// Move the leaf to REV, as the agent's /tree navigation does
 ///
@@ -236,7 +236,7 @@ fn id_value(session: &Session, idx: Option<u32>) -> Value {
 
 fn id_text(session: &Session, idx: Option<u32>) -> String {
     match idx.and_then(|i| session.record(i).id.as_ref()) {
-        Some(id) => short_id(id.as_str()).to_string(),
+        Some(id) => ui::show(short_id(id.as_str())).into_owned(),
         None => "a new root".to_string(),
     }
 }
@@ -293,7 +293,7 @@ fn report_dry_run(
     } else {
         for line in &plan.lines {
             let text = String::from_utf8_lossy(line);
-            writeln!(out, "{}", sesstree::text::sanitize_for_terminal(&text))?;
+            writeln!(out, "{}", ui::show(&text))?;
         }
         out.flush()?;
         eprintln!(
@@ -319,7 +319,9 @@ fn report_move(ctx: &Ctx, session: &Session, nav: &Navigation, plan: &Plan) -> a
         .entries
         .iter()
         .zip(&plan.appended)
-        .map(|(e, id)| format!("{} {}", e["type"].as_str().unwrap_or("?"), short_id(id.as_str())))
+        .map(|(e, id)| {
+            format!("{} {}", e["type"].as_str().unwrap_or("?"), ui::show(short_id(id.as_str())))
+        })
         .collect();
     eprintln!("Moved to {}; appended {}", id_text(session, nav.new_leaf), appended.join(", "));
     Ok(())
