@@ -36,11 +36,7 @@ pub struct Locked {
 /// to the old, unlinked file. So once locked, the handle must still be the file at the path,
 /// else it is reopened and locked again, within the same `timeout`.
 pub fn lock(path: &Path, timeout: Duration) -> Result<Locked> {
-    if path.as_os_str() == "-" {
-        return Err(Error::Usage(
-            "this command writes the file; it cannot read standard input".into(),
-        ));
-    }
+    refuse_stdin(path)?;
     let real = std::fs::canonicalize(path).map_err(|e| Error::io(path, e))?;
     let start = Instant::now();
     let held = || {
@@ -78,6 +74,17 @@ pub fn lock(path: &Path, timeout: Duration) -> Result<Locked> {
             return Err(held());
         }
     }
+}
+
+/// Refuses `-` (standard input) as the file of a writing command, `--dry-run` included: the
+/// plan of a write is made on the file it would write to.
+pub fn refuse_stdin(path: &Path) -> Result<()> {
+    if path.as_os_str() == "-" {
+        return Err(Error::Usage(
+            "this command writes the file; it cannot read standard input".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// Refuses what no writer may build on: an empty file, no header, a version too new, a

@@ -182,6 +182,32 @@ fn summary_file() {
 }
 
 #[test]
+fn summary_file_from_standard_input() {
+    let env = forked();
+    insta::assert_snapshot!(env.run_stdin(&["-f", "s.jsonl", "checkout", "a3", "--summary-file", "-"], "Typed in.\nTwo lines.\n"), @"
+    ------- stderr -------
+    Moved to a3; appended branch_summary 15780b2e
+    ");
+    insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"Typed in.\nTwo lines.","details":{"readFiles":[],"modifiedFiles":["Cargo.toml","src/main.rs"]}}"#);
+}
+
+#[test]
+fn an_unknown_rev_writes_nothing() {
+    let env = forked();
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "nosuch", "--summary", "S"]), @"
+    ------- stderr -------
+    error: no entry matches 'nosuch'
+    [exit status: 4]
+    ");
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "a2~9"]), @"
+    ------- stderr -------
+    error: no entry matches 'a2~9'
+    [exit status: 4]
+    ");
+    assert_eq!(appended(&env), "");
+}
+
+#[test]
 fn nothing_to_summarize_moves_without_a_summary() {
     let env = forked();
     // t1 is an ancestor of the leaf; from there, a3 is a descendant: nothing is abandoned.

@@ -294,6 +294,12 @@ fn files_no_writer_may_build_on_are_refused_untouched() {
     let both = |file: &str| {
         let label = run_untouched(&env, file, &["-f", file, "label", "@", "x"]);
         let name = run_untouched(&env, file, &["-f", file, "name", "N"]);
+        // checkout refuses as they do, --dry-run too (REV @~9 does not exist: the file is
+        // refused before any REV is looked at).
+        let checkout = run_untouched(&env, file, &["-f", file, "checkout", "@~9"]);
+        let dry_run = run_untouched(&env, file, &["-f", file, "checkout", "@~9", "--dry-run"]);
+        assert_eq!(checkout, name, "{file}: checkout refuses as name does");
+        assert_eq!(dry_run, name, "{file}: checkout --dry-run refuses as name does");
         format!("label: {label}name: {name}")
     };
     insta::assert_snapshot!(both("too-new.jsonl"), @"
@@ -347,10 +353,24 @@ fn files_no_writer_may_build_on_are_refused_untouched() {
     error: damaged.jsonl:2: unparseable line: key must be a string at line 1 column 2
     [exit status: 3]
     ");
+    insta::assert_snapshot!(run_untouched(&env, "damaged.jsonl", &["-f", "damaged.jsonl", "--strict", "checkout", "m1"]), @"
+    ------- stderr -------
+    error: damaged.jsonl:2: unparseable line: key must be a string at line 1 column 2
+    [exit status: 3]
+    ");
+    // Without --strict the damage is a warning, and a REV that names nothing writes nothing.
+    insta::assert_snapshot!(run_untouched(&env, "damaged.jsonl", &["-f", "damaged.jsonl", "checkout", "nosuch"]), @"
+    ------- stderr -------
+    damaged.jsonl:2: warning: unparseable line: key must be a string at line 1 column 2
+    error: no entry matches 'nosuch'
+    [exit status: 4]
+    ");
     // A missing file is not created.
-    let out = env.cmd().args(["-f", "missing.jsonl", "name", "N"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(!env.path().join("missing.jsonl").exists());
+    for args in [["name", "N"], ["checkout", "@"]] {
+        let out = env.cmd().args(["-f", "missing.jsonl"]).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(!env.path().join("missing.jsonl").exists(), "{args:?}");
+    }
 }
 
 #[test]
@@ -363,6 +383,16 @@ fn writers_refuse_standard_input() {
     [exit status: 2]
     ");
     insta::assert_snapshot!(env.run_stdin(&["-f", "-", "name", "N"], text.clone()), @"
+    ------- stderr -------
+    error: this command writes the file; it cannot read standard input
+    [exit status: 2]
+    ");
+    insta::assert_snapshot!(env.run_stdin(&["-f", "-", "checkout", "m1"], text.clone()), @"
+    ------- stderr -------
+    error: this command writes the file; it cannot read standard input
+    [exit status: 2]
+    ");
+    insta::assert_snapshot!(env.run_stdin(&["-f", "-", "checkout", "m1", "--dry-run"], text.clone()), @"
     ------- stderr -------
     error: this command writes the file; it cannot read standard input
     [exit status: 2]

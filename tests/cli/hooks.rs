@@ -90,6 +90,16 @@ fn a_hook_supplies_the_summary() {
 }
 
 #[test]
+fn session_tree_is_told_the_summary_came_from_the_hook() {
+    let env = forked();
+    script(&env, BEFORE, r#"cat >/dev/null; echo '{"summary": {"summary": "From the hook."}}'"#);
+    script(&env, AFTER, r#"cat > "$(dirname "$0")/../after.json""#);
+    env.run(&["-f", "s.jsonl", "checkout", "a3", "--summarize"]);
+    let after = String::from_utf8(env.read("config/sesstree/after.json")).unwrap();
+    insta::assert_snapshot!(after, @r#"{"type":"session_tree","newLeafId":"a3","oldLeafId":"a2","summaryEntry":{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"From the hook.","fromExtension":true},"fromExtension":true}"#);
+}
+
+#[test]
 fn a_hook_summary_is_used_only_when_asked_for() {
     let env = forked();
     script(&env, BEFORE, r#"echo '{"summary": {"summary": "From the hook."}}'"#);

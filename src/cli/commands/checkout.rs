@@ -95,6 +95,8 @@ pub fn run(ctx: &Ctx, args: &CheckoutArgs) -> anyhow::Result<()> {
     let session = match &locked {
         Some(l) => l.load()?,
         None => {
+            // As label and name: a dry run refuses what the real run would.
+            store::refuse_stdin(ctx.file()?)?;
             let s = Session::load(ctx.file()?)?;
             store::check_writable(&s)?;
             s
