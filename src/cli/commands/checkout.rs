@@ -29,8 +29,16 @@ use crate::cli::{Ctx, stdout, ui, write_json_line};
 ///
 /// Hooks: the executables session_before_tree (may cancel or supply the summary) and
 /// session_tree (told after the move) in the hooks directory get the event as JSON on stdin.
-/// The lock on the file is held while session_before_tree and the summarizer run, so a hook
-/// must not write the file itself; session_tree runs after the lock is released.
+/// A session_before_tree hook that fails, prints something that is not JSON, or runs past
+/// --hook-timeout cancels the checkout (exit 7); nothing is written. session_tree runs after
+/// the write: when it fails, the move stays and sesstree exits 1.
+///
+/// Locking: the file stays locked from loading it until the move is written, that is while
+/// session_before_tree and the summarizer (which has no time limit) run. Other sesstree
+/// writers wait for the lock up to 10 s and then exit 5, and a hook must not write the file
+/// itself. The agents do not lock: if one appends meanwhile, nothing is written (exit 5) and
+/// the summary made so far is lost. session_tree runs once the lock is released, so it may
+/// run sesstree on the file.
 ///
 /// Examples:
 ///   sesstree checkout a1b2c3d4
