@@ -11,6 +11,7 @@ mod context; // sesstree context
 mod damage; // every kind of damaged input
 mod fsck; // sesstree fsck, fsck --repair
 mod hooks; // the hooks of checkout
+mod hostile_output; // no raw control characters from the file in text output
 mod humanize_title; // sesstree humanize-title
 mod label; // sesstree label
 mod log; // sesstree log
