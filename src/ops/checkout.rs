@@ -17,7 +17,6 @@ use std::collections::HashSet;
 use serde_json::{Map, Value, json};
 
 use crate::error::{Error, Result};
-use crate::format::Kind;
 use crate::id::EntryId;
 use crate::ids::IdGen;
 use crate::ops::label::normalize;
@@ -52,10 +51,8 @@ pub struct Navigation {
 /// Works out a checkout of `target` (steps 1–4 of SPEC `checkout`).
 pub fn navigate(session: &Session, target: u32) -> Result<Navigation> {
     let leaf = session.leaf();
-    let old_leaf = match leaf {
-        Some(l) if is_marker(session, l)? => session.parent(l),
-        other => other,
-    };
+    // The position `@` names: the leaf, or the entry a trailing move marker marks.
+    let old_leaf = session.position()?;
     let value = session.value(target)?;
     // The newest agent still rewinds past a user prompt that is already the leaf (§6.4 step 3).
     // A checkout of the marker itself is a no-op too: it is where the leaf is.
@@ -83,19 +80,6 @@ pub fn navigate(session: &Session, target: u32) -> Result<Navigation> {
     let known = old_leaf.is_some() || leaf != old_leaf;
     let noop = new_leaf == old_leaf && known;
     Ok(Navigation { target, leaf, old_leaf, noop, common_ancestor, entries, new_leaf, editor_text })
-}
-
-/// Whether the entry is a `branch_summary` whose summary is empty: the persisted bare move.
-fn is_marker(session: &Session, idx: u32) -> Result<bool> {
-    if session.record(idx).kind != Kind::BranchSummary {
-        return Ok(false);
-    }
-    let value = session.value(idx)?;
-    Ok(match value.get("summary") {
-        None | Some(Value::Null) => true,
-        Some(Value::String(s)) => s.is_empty(),
-        Some(_) => false,
-    })
 }
 
 /// FORMAT §6.4 step 9: a user request or a custom message moves the leaf to its parent and
