@@ -105,7 +105,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --summary-file 'Read the summary from a file (`-` for standard input)'
             cand --summarizer 'The command that summarizes: it reads the abandoned branch as a transcript plus instructions on stdin and prints the summary (run with `sh -c`)'
             cand --instructions 'Extra instructions for the summarizer, appended to the default ones'
-            cand --label 'Label the summary entry, or REV when there is no summary'
+            cand --label 'Label the summary entry, or REV when there is no summary (trimmed as `label` trims it; a blank TEXT labels nothing)'
             cand --hooks-dir 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]'
             cand --hook-timeout 'Stop a hook that runs longer than SECS seconds, and cancel'
             cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'

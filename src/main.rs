@@ -24,7 +24,7 @@ fn main() -> ExitCode {
             let (exit, print) = classify(&err);
             if print {
                 let text = format!("{err:#}");
-                eprintln!("error: {}", sesstree::text::sanitize_for_terminal(&text));
+                eprintln!("error: {}", cli::ui::show(&text));
             }
             ExitCode::from(exit as u8)
         }

@@ -22,36 +22,69 @@ use crate::session::Session;
 #[derive(Debug)]
 pub struct Locked {
     file: File,
+    /// The path as the user gave it, for messages.
     path: PathBuf,
+    /// The file itself (symlinks resolved): every read, write and rename goes here, so a
+    /// rewrite replaces the session file and never a symlink pointing at it.
+    real: PathBuf,
 }
 
 /// Locks `path` for writing, waiting up to `timeout` for another sesstree to finish.
+///
+/// The lock is on an open file, not on a path. A writer that held it may have replaced the
+/// file (an atomic rewrite renames a new file over the old one); the lock then taken belongs
+/// to the old, unlinked file. So once locked, the handle must still be the file at the path,
+/// else it is reopened and locked again, within the same `timeout`.
 pub fn lock(path: &Path, timeout: Duration) -> Result<Locked> {
+    refuse_stdin(path)?;
+    let real = std::fs::canonicalize(path).map_err(|e| Error::io(path, e))?;
+    let start = Instant::now();
+    let held = || {
+        Error::Conflict(format!(
+            "{}: another process holds the lock (waited {:.1} s)",
+            path.display(),
+            timeout.as_secs_f64()
+        ))
+    };
+    loop {
+        let file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .open(&real)
+            .map_err(|e| Error::io(path, e))?;
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    if start.elapsed() >= timeout {
+                        return Err(held());
+                    }
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(path, e)),
+            }
+        }
+        let ours = file.metadata().map_err(|e| Error::io(path, e))?;
+        let now = std::fs::metadata(&real).map_err(|e| Error::io(path, e))?;
+        if ours.dev() == now.dev() && ours.ino() == now.ino() {
+            return Ok(Locked { file, path: path.to_path_buf(), real });
+        }
+        // Replaced while we waited: the lock on the old file guards nothing.
+        if start.elapsed() >= timeout {
+            return Err(held());
+        }
+    }
+}
+
+/// Refuses `-` (standard input) as the file of a writing command, `--dry-run` included: the
+/// plan of a write is made on the file it would write to.
+pub fn refuse_stdin(path: &Path) -> Result<()> {
     if path.as_os_str() == "-" {
         return Err(Error::Usage(
             "this command writes the file; it cannot read standard input".into(),
         ));
     }
-    let file =
-        OpenOptions::new().read(true).append(true).open(path).map_err(|e| Error::io(path, e))?;
-    let start = Instant::now();
-    loop {
-        match file.try_lock() {
-            Ok(()) => break,
-            Err(std::fs::TryLockError::WouldBlock) => {
-                if start.elapsed() >= timeout {
-                    return Err(Error::Conflict(format!(
-                        "{}: another process holds the lock (waited {:.1} s)",
-                        path.display(),
-                        timeout.as_secs_f64()
-                    )));
-                }
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(path, e)),
-        }
-    }
-    Ok(Locked { file, path: path.to_path_buf() })
+    Ok(())
 }
 
 /// Refuses what no writer may build on: an empty file, no header, a version too new, a
@@ -71,14 +104,16 @@ pub fn check_writable(session: &Session) -> Result<()> {
 }
 
 impl Locked {
-    /// The locked path.
+    /// The locked path, as the user gave it.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
     /// Loads the session under the lock and checks that it may be written to.
     pub fn load(&self) -> Result<Session> {
-        let session = Session::load(&self.path)?;
+        let mut session = Session::load(&self.real)?;
+        // Warnings and errors name the file as the user did.
+        session.path.clone_from(&self.path);
         check_writable(&session)?;
         Ok(session)
     }
@@ -87,7 +122,7 @@ impl Locked {
     /// grew or shrank, or the path now names another file.
     fn check_fresh(&self, session: &Session) -> Result<()> {
         let meta = self.file.metadata().map_err(|e| Error::io(&self.path, e))?;
-        let now = std::fs::metadata(&self.path).map_err(|e| Error::io(&self.path, e))?;
+        let now = std::fs::metadata(&self.real).map_err(|e| Error::io(&self.path, e))?;
         if meta.len() != session.file_len || meta.ino() != now.ino() || meta.dev() != now.dev() {
             return Err(Error::Conflict(format!(
                 "{}: the file changed while sesstree was working; nothing was written (run the command again)",
@@ -133,7 +168,7 @@ impl Locked {
         self.append(session, lines)?;
         let patch = |data: &[u8]| {
             // A separate handle: writes on an append handle always go to the end.
-            let f = OpenOptions::new().write(true).open(&self.path)?;
+            let f = OpenOptions::new().write(true).open(&self.real)?;
             f.write_all_at(data, offset)?;
             f.sync_data()
         };
@@ -167,7 +202,7 @@ impl Locked {
     ) -> Result<()> {
         self.check_fresh(session)?;
         let perms = self.file.metadata().map_err(|e| Error::io(&self.path, e))?.permissions();
-        let mut tmp = temp_in(&self.path, head, Some(perms))?;
+        let mut tmp = temp_in(&self.real, head, Some(perms))?;
         let io = |e| Error::io(&self.path, e);
         tmp.seek(SeekFrom::End(0)).map_err(io)?;
         let mut offset = keep_from.min(session.file_len);
@@ -181,8 +216,8 @@ impl Locked {
         tmp.write_all(tail).map_err(io)?;
         tmp.as_file().sync_all().map_err(io)?;
         self.check_fresh(session)?;
-        tmp.persist(&self.path).map_err(|e| Error::io(&self.path, e.error))?;
-        sync_dir(&self.path);
+        tmp.persist(&self.real).map_err(|e| Error::io(&self.path, e.error))?;
+        sync_dir(&self.real);
         Ok(())
     }
 

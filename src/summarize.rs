@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
 use crate::process::{self, CancelToken, RunError};
-use crate::text::message_text;
+use crate::text::{file_path_arg, message_text};
 
 /// What the agent's branch summarizer puts in front of the model's text (FORMAT §8.4).
 pub const PREAMBLE: &str = "The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n";
@@ -193,7 +193,7 @@ fn str_field<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
 }
 
 /// The files the abandoned tool calls touched: `read` calls read, `write` and `edit` calls
-/// modify (the `path` argument of each).
+/// modify (the `path` argument of each, or the older `file_path`, as the rows show them).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FileOps {
     /// Paths that were read.
@@ -219,9 +219,10 @@ impl FileOps {
                 if str_field(block, "type") != Some("toolCall") {
                     continue;
                 }
-                let Some(path) = block.get("arguments").and_then(|a| str_field(a, "path")) else {
+                let path = block.get("arguments").map_or("", file_path_arg);
+                if path.is_empty() {
                     continue;
-                };
+                }
                 match str_field(block, "name") {
                     Some("read") => {
                         ops.read.insert(path.to_string());
@@ -362,6 +363,13 @@ mod tests {
             format!("{PREAMBLE}Tried things.\n\n{}", ops.files_block())
         );
         assert_eq!(finish("x", &FileOps::default()), format!("{PREAMBLE}x"));
+    }
+
+    #[test]
+    fn older_calls_name_their_file_as_file_path() {
+        let old = |name: &str, path: &str| json!({"type":"toolCall","id":"c","name":name,"arguments":{"file_path":path}});
+        let ops = FileOps::collect(&[assistant(vec![old("read", "a.rs"), old("edit", "b.rs")])]);
+        assert_eq!(ops.details(), json!({"readFiles":["a.rs"],"modifiedFiles":["b.rs"]}));
     }
 
     #[test]

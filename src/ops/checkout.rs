@@ -17,10 +17,10 @@ use std::collections::HashSet;
 use serde_json::{Map, Value, json};
 
 use crate::error::{Error, Result};
-use crate::format::Kind;
 use crate::id::EntryId;
 use crate::ids::IdGen;
-use crate::ops::entry_line;
+use crate::ops::label::normalize;
+use crate::ops::{entry_line, id_taken};
 use crate::session::Session;
 use crate::text::{is_user_request, message_text};
 
@@ -33,7 +33,9 @@ pub struct Navigation {
     pub leaf: Option<u32>,
     /// Where the move starts: the leaf, or the parent of an empty-summary marker leaf.
     pub old_leaf: Option<u32>,
-    /// The target is where the leaf already is: nothing to do ("Already at this point").
+    /// The target is where the leaf already is, or the leaf would not move (a user message
+    /// whose parent is the position): nothing to do ("Already at this point"); a user
+    /// message's prefill is still in `editor_text`.
     pub noop: bool,
     /// The deepest entry on both the old path and the target's path.
     pub common_ancestor: Option<u32>,
@@ -49,10 +51,8 @@ pub struct Navigation {
 /// Works out a checkout of `target` (steps 1–4 of SPEC `checkout`).
 pub fn navigate(session: &Session, target: u32) -> Result<Navigation> {
     let leaf = session.leaf();
-    let old_leaf = match leaf {
-        Some(l) if is_marker(session, l)? => session.parent(l),
-        other => other,
-    };
+    // The position `@` names: the leaf, or the entry a trailing move marker marks.
+    let old_leaf = session.position()?;
     let value = session.value(target)?;
     // The newest agent still rewinds past a user prompt that is already the leaf (§6.4 step 3).
     // A checkout of the marker itself is a no-op too: it is where the leaf is.
@@ -73,29 +73,13 @@ pub fn navigate(session: &Session, target: u32) -> Result<Navigation> {
     }
     let (entries, common_ancestor) = collect_entries_for_branch_summary(session, old_leaf, target);
     let (new_leaf, editor_text) = destination(session, target, &value);
-    Ok(Navigation {
-        target,
-        leaf,
-        old_leaf,
-        noop: false,
-        common_ancestor,
-        entries,
-        new_leaf,
-        editor_text,
-    })
-}
-
-/// Whether the entry is a `branch_summary` whose summary is empty: the persisted bare move.
-fn is_marker(session: &Session, idx: u32) -> Result<bool> {
-    if session.record(idx).kind != Kind::BranchSummary {
-        return Ok(false);
-    }
-    let value = session.value(idx)?;
-    Ok(match value.get("summary") {
-        None | Some(Value::Null) => true,
-        Some(Value::String(s)) => s.is_empty(),
-        Some(_) => false,
-    })
+    // A user message whose parent is already the position (`checkout U` again, after the
+    // first left a marker under U's parent): the leaf would not move and nothing is abandoned
+    // (U is off the old path), so another marker would only repeat the last one. The prefill
+    // is still given. The position must be known: an id-less last record gives no position.
+    let known = old_leaf.is_some() || leaf != old_leaf;
+    let noop = new_leaf == old_leaf && known;
+    Ok(Navigation { target, leaf, old_leaf, noop, common_ancestor, entries, new_leaf, editor_text })
 }
 
 /// FORMAT §6.4 step 9: a user request or a custom message moves the leaf to its parent and
@@ -177,8 +161,9 @@ pub struct Plan {
 /// With a non-empty summary, a `branch_summary` under the new leaf (`branchWithSummary`);
 /// otherwise the marker, a `branch_summary` with `summary: ""` and
 /// `details: {"kind": "checkout"}`. A `None` new leaf gives a new root with `fromId: "root"`.
-/// A non-empty `label` labels the summary entry, or the target when there is no summary, with
-/// a `label` entry appended after (pi's `navigateTree` label option).
+/// A `label` (trimmed as [`normalize`] trims it; nothing left means none) labels the summary
+/// entry, or the target when there is no summary, with a `label` entry appended after (pi's
+/// `navigateTree` label option).
 pub fn plan(
     session: &Session,
     nav: &Navigation,
@@ -194,9 +179,8 @@ pub fn plan(
     };
     let mut taken: Vec<String> = Vec::new();
     let mut next_id = |ids: &mut IdGen| {
-        let id = ids.entry_id(|c| {
-            session.lookup(&EntryId::new(c)).is_some() || taken.iter().any(|t| t == c)
-        });
+        // Checked as any writer checks (numeric ids too), and against the ids drawn already.
+        let id = ids.entry_id(|c| id_taken(session, c) || taken.iter().any(|t| t == c));
         taken.push(id.clone());
         id
     };
@@ -226,7 +210,8 @@ pub fn plan(
         out.summary_entry = out.entries.last().cloned();
     }
 
-    if let Some(label) = label.filter(|l| !l.is_empty()) {
+    // Trimmed as `label` trims it; a blank label is no label.
+    if let Some(label) = normalize(label) {
         let target = if summary.is_some() {
             EntryId::new(summary_id.as_str())
         } else {
@@ -439,6 +424,28 @@ mod tests {
     }
 
     #[test]
+    fn a_user_message_under_the_position_again_is_a_noop_with_its_prefill() {
+        let mut lines = forked_lines();
+        // After `checkout u3`: the marker under a1 (u3's parent) is the leaf.
+        lines.push(r#"{"type":"branch_summary","id":"m","parentId":"a1","timestamp":"2026-01-01T00:00:03.000Z","fromId":"a1","summary":"","details":{"kind":"checkout"}}"#.to_string());
+        let s = session(&lines);
+        let nav = navigate(&s, idx(&s, "u3")).unwrap();
+        assert!(nav.noop);
+        assert_eq!(nav.new_leaf, Some(idx(&s, "a1")));
+        assert_eq!(nav.editor_text.as_deref(), Some("three"));
+        assert!(nav.entries.is_empty());
+        // The same for the root message, after a marker made a new root.
+        lines.push(r#"{"type":"branch_summary","id":"r","parentId":null,"timestamp":"2026-01-01T00:00:04.000Z","fromId":"root","summary":"","details":{"kind":"checkout"}}"#.to_string());
+        let s = session(&lines);
+        let nav = navigate(&s, idx(&s, "u1")).unwrap();
+        assert!(nav.noop);
+        assert_eq!((nav.new_leaf, nav.editor_text.as_deref()), (None, Some("one")));
+        // Without a marker the position is a3: u3 rewinds to a1, a move.
+        let s = forked();
+        assert!(!navigate(&s, idx(&s, "u3")).unwrap().noop);
+    }
+
+    #[test]
     fn custom_messages() {
         let mut lines = forked_lines();
         lines.push(r#"{"type":"custom_message","customType":"note","content":[{"type":"text","text":"hi"}],"display":true,"id":"c1","parentId":"a3","timestamp":"2026-01-01T00:00:04.000Z"}"#.to_string());
@@ -510,6 +517,23 @@ mod tests {
         let p = plan(&s, &nav, Some(&empty), None, &mut idgen, "T").unwrap();
         assert_eq!(p.lines.len(), 1);
         assert!(text(&p.lines[0]).contains(r#""summary":"","details":{"kind":"checkout"}"#));
+    }
+
+    #[test]
+    fn new_ids_never_repeat_a_numeric_id() {
+        // A seed whose first draw is all decimal digits, so the file can hold it as a number.
+        let (seed, drawn) = (0u64..)
+            .map(|seed| (seed, IdGen::from_seed(seed).entry_id(|_| false)))
+            .find(|(_, id)| id.bytes().all(|b| b.is_ascii_digit()) && !id.starts_with('0'))
+            .unwrap();
+        let mut lines = forked_lines();
+        lines.push(format!(
+            r#"{{"type":"message","id":{drawn},"parentId":"a3","timestamp":"2026-01-01T00:00:03.000Z","message":{{"role":"user","content":"n"}}}}"#
+        ));
+        let s = session(&lines);
+        let nav = navigate(&s, idx(&s, "u2")).unwrap();
+        let p = plan(&s, &nav, None, None, &mut IdGen::from_seed(seed), "T").unwrap();
+        assert_ne!(p.appended[0].as_str(), drawn);
     }
 
     #[test]

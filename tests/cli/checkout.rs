@@ -133,6 +133,20 @@ fn a_user_message_leaf_still_rewinds() {
 }
 
 #[test]
+fn the_same_user_message_again_gives_the_prefill_and_writes_nothing() {
+    let env = forked();
+    env.run(&["-f", "s.jsonl", "checkout", "u3"]);
+    let once = env.read("s.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "u3"]), @"
+    Write the printer by hand
+    ------- stderr -------
+    Already at this point
+    ");
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "checkout", "u3"]), @r#"{"oldLeafId":"t1","newLeafId":"t1","editorText":"Write the printer by hand","commonAncestorId":"t1","entriesToSummarize":[],"summaryEntry":null,"appended":[],"appendedEntries":[],"noop":true,"dryRun":false}"#);
+    assert_eq!(env.read("s.jsonl"), once);
+}
+
+#[test]
 fn a_marker_leaf_starts_from_the_position_it_marks() {
     let env = forked();
     env.run(&["-f", "s.jsonl", "checkout", "a3"]);
@@ -168,6 +182,32 @@ fn summary_file() {
 }
 
 #[test]
+fn summary_file_from_standard_input() {
+    let env = forked();
+    insta::assert_snapshot!(env.run_stdin(&["-f", "s.jsonl", "checkout", "a3", "--summary-file", "-"], "Typed in.\nTwo lines.\n"), @"
+    ------- stderr -------
+    Moved to a3; appended branch_summary 15780b2e
+    ");
+    insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"Typed in.\nTwo lines.","details":{"readFiles":[],"modifiedFiles":["Cargo.toml","src/main.rs"]}}"#);
+}
+
+#[test]
+fn an_unknown_rev_writes_nothing() {
+    let env = forked();
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "nosuch", "--summary", "S"]), @"
+    ------- stderr -------
+    error: no entry matches 'nosuch'
+    [exit status: 4]
+    ");
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "a2~9"]), @"
+    ------- stderr -------
+    error: no entry matches 'a2~9'
+    [exit status: 4]
+    ");
+    assert_eq!(appended(&env), "");
+}
+
+#[test]
 fn nothing_to_summarize_moves_without_a_summary() {
     let env = forked();
     // t1 is an ancestor of the leaf; from there, a3 is a descendant: nothing is abandoned.
@@ -199,6 +239,20 @@ fn label_on_the_target_without_a_summary() {
     {"type":"label","id":"6104d986","parentId":"15780b2e","timestamp":"2026-03-01T12:00:00.000Z","targetId":"u3","label":"retry"}
     "#);
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "show", "retry", "--raw"]), @r#"{"type":"message","id":"u3","parentId":"t1","timestamp":"2026-01-01T00:00:04.000Z","message":{"role":"user","content":[{"type":"text","text":"Write the printer "},{"type":"text","text":"by hand"}]}}"#);
+}
+
+#[test]
+fn the_label_is_trimmed_as_label_trims_it() {
+    let env = forked();
+    env.run(&["-f", "s.jsonl", "checkout", "u3", "--label", "  retry \t"]);
+    insta::assert_snapshot!(appended(&env), @r#"
+    {"type":"branch_summary","id":"15780b2e","parentId":"t1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"t1","summary":"","details":{"kind":"checkout"}}
+    {"type":"label","id":"6104d986","parentId":"15780b2e","timestamp":"2026-03-01T12:00:00.000Z","targetId":"u3","label":"retry"}
+    "#);
+    // Nothing left: no label entry at all.
+    let env = forked();
+    env.run(&["-f", "s.jsonl", "checkout", "u3", "--label", " "]);
+    insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"t1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"t1","summary":"","details":{"kind":"checkout"}}"#);
 }
 
 #[test]

@@ -135,18 +135,42 @@ fn a_complete_last_line_without_newline_is_kept_and_extended() {
 
 /// Starts `sesstree ARGS` with the test-only pause between planning and writing.
 fn spawn_paused(env: &TestEnv, pause: &Path, args: &[&str]) -> std::process::Child {
-    Command::new(assert_cmd::cargo::cargo_bin("sesstree"))
-        .current_dir(env.path())
+    spawn(env, Some(pause), args)
+}
+
+/// Starts `sesstree ARGS` in the background, with the test-only pause if `pause` is given.
+fn spawn(env: &TestEnv, pause: Option<&Path>, args: &[&str]) -> std::process::Child {
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("sesstree"));
+    cmd.current_dir(env.path())
         .env_remove("SESSTREE_FILE")
         .env("HOME", env.path().join("home"))
         .env("SESSTREE_NOW", "2026-03-01T12:00:00.000Z")
-        .env("SESSTREE_SEED", "42")
-        .env("SESSTREE_TEST_PAUSE_BEFORE_WRITE", pause)
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
+        .env("SESSTREE_SEED", "42");
+    match pause {
+        Some(p) => cmd.env("SESSTREE_TEST_PAUSE_BEFORE_WRITE", p),
+        None => cmd.env_remove("SESSTREE_TEST_PAUSE_BEFORE_WRITE"),
+    };
+    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()
+}
+
+/// Waits until `child` is paused before writing (it created `pause`).
+fn wait_for_pause(env: &TestEnv, child: &mut std::process::Child, pause: &Path) {
+    let start = Instant::now();
+    while !pause.exists() {
+        if let Ok(Some(status)) = child.try_wait() {
+            let mut out = String::new();
+            if let Some(mut e) = child.stderr.take() {
+                use std::io::Read;
+                let _ = e.read_to_string(&mut out);
+            }
+            panic!(
+                "exited before the pause ({status}): {}",
+                out.replace(&env.path().display().to_string(), "$TMP")
+            );
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "never paused");
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 /// Runs a writing command, appends a line to its file while it is paused before writing (as an
@@ -155,15 +179,7 @@ fn spawn_paused(env: &TestEnv, pause: &Path, args: &[&str]) -> std::process::Chi
 fn changed_under(env: &TestEnv, file: &str, args: &[&str]) -> String {
     let pause = env.path().join("pause");
     let mut child = spawn_paused(env, &pause, args);
-    let start = Instant::now();
-    while !pause.exists() {
-        if let Ok(Some(status)) = child.try_wait() {
-            let out = child.wait_with_output().unwrap();
-            panic!("exited before the pause ({status}): {}", env.render(&out));
-        }
-        assert!(start.elapsed() < Duration::from_secs(30), "never paused");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_for_pause(env, &mut child, &pause);
     let mut expected = env.read(file);
     let n = expected.iter().filter(|&&b| b == b'\n').count();
     let agent_line = format!(
@@ -206,6 +222,55 @@ fn a_file_changed_under_a_writer_is_a_conflict_and_nothing_is_written() {
 }
 
 #[test]
+fn a_writer_waiting_for_the_lock_takes_the_file_another_writer_rewrote() {
+    let env = TestEnv::new();
+    env.write("w.jsonl", format!("{HEADER}\n{MSG}\n"));
+    let pause = env.path().join("pause");
+    // name holds the lock, paused before it adds a title slot (a rewrite: a new file).
+    let mut name = spawn_paused(&env, &pause, &["-f", "w.jsonl", "name", "N"]);
+    wait_for_pause(&env, &mut name, &pause);
+    // label opens the old file and waits for its lock.
+    let label = spawn(&env, None, &["-f", "w.jsonl", "label", "@", "x"]);
+    std::thread::sleep(Duration::from_millis(500));
+    std::fs::remove_file(&pause).unwrap();
+    let name = name.wait_with_output().unwrap();
+    insta::assert_snapshot!(env.render(&name), @"N (user)");
+    // The lock label gets is on the replaced file: it must take the new one, not fail.
+    let label = label.wait_with_output().unwrap();
+    insta::assert_snapshot!(env.render(&label), @r#"Labelled 15780b2e "x""#);
+    let records = lines(&env.read("w.jsonl"));
+    insta::assert_snapshot!(records.iter().map(|r| r["type"].as_str().unwrap()).collect::<Vec<_>>().join(" "), @"title session message title_change label");
+    // Planned on the rewritten file: the label hangs at name's entry.
+    assert_eq!(records[4]["parentId"], records[3]["id"]);
+}
+
+#[test]
+fn a_rewrite_through_a_symlink_replaces_the_real_file_and_keeps_the_link() {
+    let env = TestEnv::new();
+    std::fs::create_dir(env.path().join("real")).unwrap();
+    env.write("real/s.jsonl", format!("{HEADER}\n{MSG}\n"));
+    let link = env.path().join("link.jsonl");
+    std::os::unix::fs::symlink("real/s.jsonl", &link).unwrap();
+    // The file has no title slot: name adds one in front, a full rewrite.
+    insta::assert_snapshot!(env.run(&["-f", "link.jsonl", "name", "Through the link"]), @"Through the link (user)");
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    let real = String::from_utf8(env.read("real/s.jsonl")).unwrap();
+    // The slot in front, the old lines, the title_change entry.
+    let last = real.lines().last().unwrap();
+    assert!(real.ends_with(&format!("{HEADER}\n{MSG}\n{last}\n")), "{real}");
+    insta::assert_snapshot!(real.lines().next().unwrap(), @r#"{"type":"title","v":1,"title":"Through the link","source":"user","updatedAt":"2026-03-01T12:00:00.000Z","pad":"                                                                                                                                              "}"#);
+    insta::assert_snapshot!(env.run(&["-f", "real/s.jsonl", "name"]), @"Through the link (user)");
+    // No temporary file is left next to the link or the file.
+    let mut names: Vec<_> = std::fs::read_dir(env.path().join("real"))
+        .unwrap()
+        .chain(std::fs::read_dir(env.path()).unwrap())
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["link.jsonl", "real", "s.jsonl"]);
+}
+
+#[test]
 fn files_no_writer_may_build_on_are_refused_untouched() {
     let env = TestEnv::new();
     let cases: [(&str, String); 6] = [
@@ -229,6 +294,12 @@ fn files_no_writer_may_build_on_are_refused_untouched() {
     let both = |file: &str| {
         let label = run_untouched(&env, file, &["-f", file, "label", "@", "x"]);
         let name = run_untouched(&env, file, &["-f", file, "name", "N"]);
+        // checkout refuses as they do, --dry-run too (REV @~9 does not exist: the file is
+        // refused before any REV is looked at).
+        let checkout = run_untouched(&env, file, &["-f", file, "checkout", "@~9"]);
+        let dry_run = run_untouched(&env, file, &["-f", file, "checkout", "@~9", "--dry-run"]);
+        assert_eq!(checkout, name, "{file}: checkout refuses as name does");
+        assert_eq!(dry_run, name, "{file}: checkout --dry-run refuses as name does");
         format!("label: {label}name: {name}")
     };
     insta::assert_snapshot!(both("too-new.jsonl"), @"
@@ -282,10 +353,24 @@ fn files_no_writer_may_build_on_are_refused_untouched() {
     error: damaged.jsonl:2: unparseable line: key must be a string at line 1 column 2
     [exit status: 3]
     ");
+    insta::assert_snapshot!(run_untouched(&env, "damaged.jsonl", &["-f", "damaged.jsonl", "--strict", "checkout", "m1"]), @"
+    ------- stderr -------
+    error: damaged.jsonl:2: unparseable line: key must be a string at line 1 column 2
+    [exit status: 3]
+    ");
+    // Without --strict the damage is a warning, and a REV that names nothing writes nothing.
+    insta::assert_snapshot!(run_untouched(&env, "damaged.jsonl", &["-f", "damaged.jsonl", "checkout", "nosuch"]), @"
+    ------- stderr -------
+    damaged.jsonl:2: warning: unparseable line: key must be a string at line 1 column 2
+    error: no entry matches 'nosuch'
+    [exit status: 4]
+    ");
     // A missing file is not created.
-    let out = env.cmd().args(["-f", "missing.jsonl", "name", "N"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(!env.path().join("missing.jsonl").exists());
+    for args in [["name", "N"], ["checkout", "@"]] {
+        let out = env.cmd().args(["-f", "missing.jsonl"]).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(!env.path().join("missing.jsonl").exists(), "{args:?}");
+    }
 }
 
 #[test]
@@ -298,6 +383,16 @@ fn writers_refuse_standard_input() {
     [exit status: 2]
     ");
     insta::assert_snapshot!(env.run_stdin(&["-f", "-", "name", "N"], text.clone()), @"
+    ------- stderr -------
+    error: this command writes the file; it cannot read standard input
+    [exit status: 2]
+    ");
+    insta::assert_snapshot!(env.run_stdin(&["-f", "-", "checkout", "m1"], text.clone()), @"
+    ------- stderr -------
+    error: this command writes the file; it cannot read standard input
+    [exit status: 2]
+    ");
+    insta::assert_snapshot!(env.run_stdin(&["-f", "-", "checkout", "m1", "--dry-run"], text.clone()), @"
     ------- stderr -------
     error: this command writes the file; it cannot read standard input
     [exit status: 2]

@@ -90,6 +90,16 @@ fn a_hook_supplies_the_summary() {
 }
 
 #[test]
+fn session_tree_is_told_the_summary_came_from_the_hook() {
+    let env = forked();
+    script(&env, BEFORE, r#"cat >/dev/null; echo '{"summary": {"summary": "From the hook."}}'"#);
+    script(&env, AFTER, r#"cat > "$(dirname "$0")/../after.json""#);
+    env.run(&["-f", "s.jsonl", "checkout", "a3", "--summarize"]);
+    let after = String::from_utf8(env.read("config/sesstree/after.json")).unwrap();
+    insta::assert_snapshot!(after, @r#"{"type":"session_tree","newLeafId":"a3","oldLeafId":"a2","summaryEntry":{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"From the hook.","fromExtension":true},"fromExtension":true}"#);
+}
+
+#[test]
 fn a_hook_summary_is_used_only_when_asked_for() {
     let env = forked();
     script(&env, BEFORE, r#"echo '{"summary": {"summary": "From the hook."}}'"#);
@@ -215,5 +225,27 @@ fn hook_timeout_must_be_positive() {
 
     For more information, try '--help'.
     [exit status: 2]
+    ");
+}
+
+#[test]
+fn help_says_what_the_lock_and_the_hooks_mean_for_exit_statuses() {
+    let env = forked();
+    let out = env.cmd().args(["checkout", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    let start = help.find("Hooks:").expect("a Hooks paragraph");
+    let end = help.find("Usage:").expect("usage");
+    insta::assert_snapshot!(&help[start..end], @"
+    Hooks: the executables session_before_tree (may cancel or supply the summary) and session_tree (told
+    after the move) in the hooks directory get the event as JSON on stdin. A session_before_tree hook
+    that fails, prints something that is not JSON, or runs past --hook-timeout cancels the checkout
+    (exit 7); nothing is written. session_tree runs after the write: when it fails, the move stays and
+    sesstree exits 1.
+
+    Locking: the file stays locked from loading it until the move is written, that is while
+    session_before_tree and the summarizer (which has no time limit) run. Other sesstree writers wait
+    for the lock up to 10 s and then exit 5, and a hook must not write the file itself. The agents do
+    not lock: if one appends meanwhile, nothing is written (exit 5) and the summary made so far is lost.
+    session_tree runs once the lock is released, so it may run sesstree on the file.
     ");
 }

@@ -9,11 +9,11 @@ use sesstree::hooks;
 use sesstree::id::EntryId;
 use sesstree::ops::branch::{self, Fork};
 use sesstree::process::CancelToken;
-use sesstree::text::{sanitize_for_terminal, sanitize_keep_lines};
+use sesstree::text::sanitize_keep_lines;
 use sesstree::{Error, Session, rev, store};
 
 use super::{HookArgs, cancel_on_interrupt};
-use crate::cli::{Ctx, complete, stdout, write_json_line};
+use crate::cli::{Ctx, complete, stdout, ui, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
 const EXAMPLES: &str = r#"Examples:
@@ -157,7 +157,7 @@ pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
                 out.write_all(b"\n")?;
             }
         }
-        eprintln!("Branched to {}", sanitize_for_terminal(&target.to_string_lossy()));
+        eprintln!("Branched to {}", ui::show(&target.to_string_lossy()));
     }
     out.flush()?;
     after_hook(&hooks, &parent_session, Some(&target))

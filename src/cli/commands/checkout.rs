@@ -15,7 +15,7 @@ use sesstree::summarize::{self, FileOps, Summarizer};
 use sesstree::{Error, Session, rev, store};
 
 use super::{HookArgs, cancel_on_interrupt, short_id};
-use crate::cli::{Ctx, complete, stdout, write_json_line};
+use crate::cli::{Ctx, complete, stdout, ui, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
 const EXAMPLES: &str = r#"Examples:
@@ -34,12 +34,22 @@ const EXAMPLES: &str = r#"Examples:
 /// message's text, ready to edit and send again; any other entry becomes the leaf. The move is
 /// appended to the file: a branch_summary under the new leaf, holding the summary of the
 /// abandoned branch when one is given, or an empty marker otherwise, so the agent resumes at
-/// the new leaf. REV equal to the current leaf changes nothing ("Already at this point").
+/// the new leaf. REV equal to the current leaf changes nothing ("Already at this point"), and
+/// so does a user message whose parent is already the leaf (checking it out again): its text
+/// is printed again, nothing is written.
 ///
 /// Hooks: the executables session_before_tree (may cancel or supply the summary) and
 /// session_tree (told after the move) in the hooks directory get the event as JSON on stdin.
-/// The lock on the file is held while session_before_tree and the summarizer run, so a hook
-/// must not write the file itself; session_tree runs after the lock is released.
+/// A session_before_tree hook that fails, prints something that is not JSON, or runs past
+/// --hook-timeout cancels the checkout (exit 7); nothing is written. session_tree runs after
+/// the write: when it fails, the move stays and sesstree exits 1.
+///
+/// Locking: the file stays locked from loading it until the move is written, that is while
+/// session_before_tree and the summarizer (which has no time limit) run. Other sesstree
+/// writers wait for the lock up to 10 s and then exit 5, and a hook must not write the file
+/// itself. The agents do not lock: if one appends meanwhile, nothing is written (exit 5) and
+/// the summary made so far is lost. session_tree runs once the lock is released, so it may
+/// run sesstree on the file.
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
 pub struct CheckoutArgs {
@@ -65,7 +75,8 @@ pub struct CheckoutArgs {
     /// Use --instructions instead of the default instructions.
     #[arg(long, requires = "instructions")]
     pub replace_instructions: bool,
-    /// Label the summary entry, or REV when there is no summary.
+    /// Label the summary entry, or REV when there is no summary (trimmed as `label` trims it;
+    /// a blank TEXT labels nothing).
     #[arg(long, value_name = "TEXT")]
     pub label: Option<String>,
     /// Print the entries that would be appended; write nothing and run no hooks.
@@ -97,6 +108,8 @@ pub fn run(ctx: &Ctx, args: &CheckoutArgs) -> anyhow::Result<()> {
     let session = match &locked {
         Some(l) => l.load()?,
         None => {
+            // As label and name: a dry run refuses what the real run would.
+            store::refuse_stdin(ctx.file()?)?;
             let s = Session::load(ctx.file()?)?;
             store::check_writable(&s)?;
             s
@@ -238,7 +251,7 @@ fn id_value(session: &Session, idx: Option<u32>) -> Value {
 
 fn id_text(session: &Session, idx: Option<u32>) -> String {
     match idx.and_then(|i| session.record(i).id.as_ref()) {
-        Some(id) => short_id(id.as_str()).to_string(),
+        Some(id) => ui::show(short_id(id.as_str())).into_owned(),
         None => "a new root".to_string(),
     }
 }
@@ -266,11 +279,16 @@ fn report_noop(
     nav: &Navigation,
     args: &CheckoutArgs,
 ) -> anyhow::Result<()> {
+    let mut out = stdout();
     if ctx.json {
-        let mut out = stdout();
         write_json_line(&mut out, &json_result(session, nav, None, args.dry_run))?;
         out.flush()?;
-    } else if args.label.is_some() {
+        return Ok(());
+    }
+    // `checkout U` again: the leaf stays, and the prefill is given again.
+    write_prefill(&mut out, nav.editor_text.as_deref())?;
+    out.flush()?;
+    if args.label.is_some() {
         eprintln!("Already at this point (nothing written; `sesstree label` sets a label)");
     } else {
         eprintln!("Already at this point");
@@ -290,7 +308,7 @@ fn report_dry_run(
     } else {
         for line in &plan.lines {
             let text = String::from_utf8_lossy(line);
-            writeln!(out, "{}", sesstree::text::sanitize_for_terminal(&text))?;
+            writeln!(out, "{}", ui::show(&text))?;
         }
         out.flush()?;
         eprintln!(
@@ -310,25 +328,31 @@ fn report_move(ctx: &Ctx, session: &Session, nav: &Navigation, plan: &Plan) -> a
         out.flush()?;
         return Ok(());
     }
-    if let Some(text) = &nav.editor_text {
-        // The prefill is meant to be captured (`> draft.txt`) exactly; only a terminal gets
-        // it with control characters escaped.
-        if std::io::stdout().is_terminal() {
-            out.write_all(sesstree::text::sanitize_keep_lines(text).as_bytes())?;
-        } else {
-            out.write_all(text.as_bytes())?;
-        }
-        if !text.is_empty() && !text.ends_with('\n') {
-            out.write_all(b"\n")?;
-        }
-    }
+    write_prefill(&mut out, nav.editor_text.as_deref())?;
     out.flush()?;
     let appended: Vec<String> = plan
         .entries
         .iter()
         .zip(&plan.appended)
-        .map(|(e, id)| format!("{} {}", e["type"].as_str().unwrap_or("?"), short_id(id.as_str())))
+        .map(|(e, id)| {
+            format!("{} {}", e["type"].as_str().unwrap_or("?"), ui::show(short_id(id.as_str())))
+        })
         .collect();
     eprintln!("Moved to {}; appended {}", id_text(session, nav.new_leaf), appended.join(", "));
+    Ok(())
+}
+
+/// The editor prefill on stdout. It is meant to be captured (`> draft.txt`) exactly; only a
+/// terminal gets it with control characters escaped.
+fn write_prefill(out: &mut impl Write, text: Option<&str>) -> std::io::Result<()> {
+    let Some(text) = text else { return Ok(()) };
+    if std::io::stdout().is_terminal() {
+        out.write_all(sesstree::text::sanitize_keep_lines(text).as_bytes())?;
+    } else {
+        out.write_all(text.as_bytes())?;
+    }
+    if !text.is_empty() && !text.ends_with('\n') {
+        out.write_all(b"\n")?;
+    }
     Ok(())
 }

@@ -4,7 +4,7 @@ use std::io::{BufRead, Write};
 
 use sesstree::naming::humanize_plan_title;
 
-use crate::cli::{Ctx, stdout, write_json_line};
+use crate::cli::{Ctx, stdout, ui, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
 const EXAMPLES: &str = r#"Examples:
@@ -35,7 +35,7 @@ pub fn run(ctx: &Ctx, args: &HumanizeTitleArgs) -> anyhow::Result<()> {
             write_json_line(&mut out, &serde_json::json!({"title": title, "name": name}))
         } else {
             // The name goes to a terminal: clean control characters like `name` does.
-            writeln!(out, "{}", sesstree::text::sanitize_for_terminal(&name))?;
+            writeln!(out, "{}", ui::show(&name))?;
             Ok(())
         }
     };

@@ -6,7 +6,6 @@ use std::io::Write;
 use serde_json::json;
 use sesstree::ops::{self, label};
 use sesstree::rev;
-use sesstree::text::sanitize_for_terminal;
 use sesstree::view::Viewer;
 
 use super::home;
@@ -81,15 +80,15 @@ pub fn run(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<()> {
     for other in &change.shared_with {
         eprintln!(
             "warning: the label \"{}\" is also on {}; as a REV it names the entry labelled first",
-            sanitize_for_terminal(text.as_deref().unwrap_or_default()),
-            sanitize_for_terminal(other.as_str())
+            ui::show(text.as_deref().unwrap_or_default()),
+            ui::show(other.as_str())
         );
     }
 
     let mut out = stdout();
     if args.dry_run {
-        out.write_all(&change.line)?;
-        out.write_all(b"\n")?;
+        // JSON escapes C0 controls only; an id from the file may hold C1 ones.
+        writeln!(out, "{}", ui::show(&String::from_utf8_lossy(&change.line)))?;
         out.flush()?;
         return Ok(());
     }
@@ -104,14 +103,14 @@ pub fn run(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<()> {
         });
         write_json_line(&mut out, &value)?;
     } else {
-        let target = ctx.style.paint(&sanitize_for_terminal(change.target.as_str()), Role::Id);
+        let target = ctx.style.paint(&ui::show(change.target.as_str()), Role::Id);
         let was = match &change.previous {
-            Some(p) => format!("was \"{}\"", sanitize_for_terminal(p)),
+            Some(p) => format!("was \"{}\"", ui::show(p)),
             None => "it had none".to_owned(),
         };
         match &change.label {
             Some(l) => {
-                let label = ctx.style.paint(&sanitize_for_terminal(l), Role::Label);
+                let label = ctx.style.paint(&ui::show(l), Role::Label);
                 match &change.previous {
                     Some(_) => writeln!(out, "Labelled {target} \"{label}\" ({was})")?,
                     None => writeln!(out, "Labelled {target} \"{label}\"")?,
@@ -153,9 +152,9 @@ fn list(ctx: &Ctx) -> anyhow::Result<()> {
         writeln!(
             out,
             "{}\t{} {}",
-            ctx.style.paint(&sanitize_for_terminal(&text), Role::Label),
-            ctx.style.paint(&sanitize_for_terminal(target.as_str()), Role::Id),
-            sanitize_for_terminal(&one_line)
+            ctx.style.paint(&ui::show(&text), Role::Label),
+            ctx.style.paint(&ui::show(target.as_str()), Role::Id),
+            ui::show(&one_line)
         )?;
     }
     out.flush()?;

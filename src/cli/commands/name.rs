@@ -7,9 +7,8 @@ use serde_json::json;
 use sesstree::naming::TitleSource;
 use sesstree::ops;
 use sesstree::ops::name::{self, Plan, Refusal, Request, Storage};
-use sesstree::text::sanitize_for_terminal;
 
-use crate::cli::{Ctx, fault, stdout, write_json_line};
+use crate::cli::{Ctx, fault, stdout, ui, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
 const EXAMPLES: &str = r#"Examples:
@@ -109,8 +108,8 @@ pub fn run(ctx: &Ctx, args: &NameArgs) -> anyhow::Result<()> {
 
     if args.dry_run {
         let mut out = stdout();
-        out.write_all(&rename.line)?;
-        out.write_all(b"\n")?;
+        // JSON escapes C0 controls only; the parent id from the file may hold C1 ones.
+        writeln!(out, "{}", ui::show(&String::from_utf8_lossy(&rename.line)))?;
         out.flush()?;
         eprintln!("note: dry run; {}, nothing written", storage_note(&rename.storage));
         return Ok(());
@@ -151,8 +150,8 @@ fn print(
         write_json_line(&mut out, &json!({"name": n, "source": s, "changed": changed, "id": id}))?;
     } else {
         match &name {
-            Some((n, Some(s))) => writeln!(out, "{} ({s})", sanitize_for_terminal(n))?,
-            Some((n, None)) => writeln!(out, "{}", sanitize_for_terminal(n))?,
+            Some((n, Some(s))) => writeln!(out, "{} ({s})", ui::show(n))?,
+            Some((n, None)) => writeln!(out, "{}", ui::show(n))?,
             None => eprintln!("note: the session has no name"),
         }
     }
