@@ -20,7 +20,9 @@ use std::path::Path;
 
 use crate::common::{TestEnv, demo, fixtures};
 
-/// The documents whose console blocks are checked.
+/// The documents whose console blocks, exit status table ("## Exit status") and `--json` key
+/// table ("## Output for machines") are checked. Once the tour is merged into README.md, name
+/// README.md here instead; its blocks that start with another command (`$ cargo …`) are skipped.
 const DOCUMENTS: &[&str] = &["docs/README-commands.md"];
 
 /// One `$ COMMAND` of a console block and the output the document shows for it.
