@@ -23,7 +23,7 @@ use crate::common::{TestEnv, demo, fixtures};
 /// The documents whose console blocks, exit status table ("## Exit status") and `--json` key
 /// table ("## Output for machines") are checked. Once the tour is merged into README.md, name
 /// README.md here instead; its blocks that start with another command (`$ cargo …`) are skipped.
-const DOCUMENTS: &[&str] = &["docs/README-commands.md"];
+const DOCUMENTS: &[&str] = &["README.md"];
 
 /// One `$ COMMAND` of a console block and the output the document shows for it.
 struct Example {

@@ -12,7 +12,7 @@ fn one_file() {
     all-types.jsonl
       name:          Audit auth module
       entries:       23 (archive 1, branch_summary 1, compaction 1, credential_pin 1, custom 1, custom_message 1, future_thing 1, label 1, mcp_tool_selection 1, message 5, mode_change 1, model_change 1, model_usage 1, reset_boundary 1, service_tier_change 1, session_init 1, thinking_level_change 1, title_change 1, ttsr_injection 1)
-      shape:         1 roots, 2 leaves, 1 branch points, depth 22
+      shape:         1 root, 2 leaves, 1 branch point, depth 22
       labels:        1
       usage (file):  52100 in, 2300 out, 12000 cache read, 0 cache write, 66400 total tokens, cost $0.0222, 0.5 premium requests (subagents $0.0165)
       usage (path):  52100 in, 2300 out, 12000 cache read, 0 cache write, 66400 total tokens, cost $0.0222, 0.5 premium requests (subagents $0.0165)

@@ -141,7 +141,7 @@ fn list(ctx: &Ctx) -> anyhow::Result<()> {
             serde_json::Value::String(s) => s.clone(),
             other => other.to_string(),
         };
-        let one_line = match viewer.view(idx) {
+        let one_line = match viewer.view_in_context(idx) {
             Ok(view) => view.text,
             Err(e) => {
                 // The entry's line changed since it was read: still list the label.

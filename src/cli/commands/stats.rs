@@ -100,8 +100,11 @@ fn write_text(ctx: &Ctx, out: &mut impl Write, file: &str, s: &Stats) -> anyhow:
     writeln!(out, "  entries:       {} ({})", s.entries, types.join(", "))?;
     writeln!(
         out,
-        "  shape:         {} roots, {} leaves, {} branch points, depth {}",
-        s.roots, s.leaves, s.branch_points, s.depth
+        "  shape:         {}, {}, {}, depth {}",
+        count(s.roots, "root", "roots"),
+        count(s.leaves, "leaf", "leaves"),
+        count(s.branch_points, "branch point", "branch points"),
+        s.depth
     )?;
     writeln!(out, "  labels:        {}", s.labels)?;
     if s.problems > 0 {
@@ -110,6 +113,11 @@ fn write_text(ctx: &Ctx, out: &mut impl Write, file: &str, s: &Stats) -> anyhow:
     writeln!(out, "  usage (file):  {}", usage_line(&s.usage))?;
     writeln!(out, "  usage (path):  {}", usage_line(&s.path_usage))?;
     Ok(())
+}
+
+/// `1 root`, `2 roots`.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn usage_line(u: &Usage) -> String {
