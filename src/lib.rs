@@ -20,6 +20,7 @@ pub mod session;
 pub use session::Session;
 pub mod discover;
 pub mod rev;
+pub mod row;
 pub mod stats;
 pub mod store;
 pub mod tree;

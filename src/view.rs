@@ -5,6 +5,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::Result;
+use crate::format::scan::Scanner;
 use crate::session::Session;
 use crate::text::{FilterMode, ToolCalls, one_line, search_text, shows};
 
@@ -13,7 +14,8 @@ use crate::text::{FilterMode, ToolCalls, one_line, search_text, shows};
 pub struct EntryView {
     /// The record index.
     pub idx: u32,
-    /// The parsed line.
+    /// The parsed line, reduced to the fields rows read ([`Session::row_value`]); use
+    /// [`Session::value`] for the whole entry.
     pub value: Value,
     /// The label in effect, as display text.
     pub label: Option<String>,
@@ -29,6 +31,7 @@ pub struct Viewer<'s> {
     session: &'s Session,
     tools: ToolCalls,
     labels: std::collections::HashMap<u32, (String, Value)>,
+    scanner: Scanner,
 }
 
 impl<'s> Viewer<'s> {
@@ -45,12 +48,12 @@ impl<'s> Viewer<'s> {
             })
             .collect();
         let tools = home.map(ToolCalls::with_home).unwrap_or_default();
-        Viewer { session, tools, labels }
+        Viewer { session, tools, labels, scanner: Scanner::new() }
     }
 
     /// Reads one entry and records its tool calls for later results.
     pub fn view(&mut self, idx: u32) -> Result<EntryView> {
-        let value = self.session.value(idx)?;
+        let value = self.session.row_value(idx, &mut self.scanner)?;
         self.tools.add(&value);
         let (label, label_value) = match self.labels.get(&idx) {
             Some((t, v)) => (Some(t.clone()), Some(v.clone())),

@@ -1,14 +1,15 @@
 //! `sesstree log [REV]`: the path from the root to REV, newest first, like `git log`.
 
+use std::collections::VecDeque;
 use std::io::Write;
 
-use sesstree::rev;
 use sesstree::text::{FilterMode, sanitize_for_terminal};
-use sesstree::view::Viewer;
+use sesstree::view::{EntryView, Viewer};
+use sesstree::{Session, rev};
 
 use super::{FilterArg, home, short_id, short_time};
 use crate::cli::ui::Role;
-use crate::cli::{Ctx, stdout, write_json_line};
+use crate::cli::{Ctx, stdout};
 
 /// Show the path from the root to REV (default `@`), newest first.
 ///
@@ -52,50 +53,73 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
     let mode = FilterMode::from(args.filter);
     let home = home();
     let mut viewer = Viewer::new(&session, home.as_deref());
-    let mut shown = Vec::new();
-    for idx in session.path_to_root(target) {
-        let view = viewer.view(idx)?;
-        if viewer.shows(&view, mode, Some(target)) {
-            shown.push(view);
-        }
-    }
-    if !args.reverse {
-        shown.reverse();
-    }
     let limit = args.max_count.unwrap_or(usize::MAX);
-    let mut out = stdout();
-    for view in shown.iter().take(limit) {
-        if args.raw {
-            out.write_all(&session.raw_line(view.idx)?)?;
-            out.write_all(b"\n")?;
-        } else if ctx.json {
-            write_json_line(&mut out, &view.to_json(&session, 0, true, view.idx == target))?;
-        } else {
-            let r = session.record(view.idx);
-            let id = r.id.as_ref().map_or("-", |i| i.as_str());
-            let style = ctx.style;
-            let mut line = format!(
-                "{} {} {}",
-                style.paint(&sanitize_for_terminal(short_id(id)), Role::Id),
-                style.paint(&sanitize_for_terminal(r.kind.as_str()), Role::Kind),
-                style.paint(
-                    &sanitize_for_terminal(&short_time(
-                        view.value.get("timestamp").and_then(|t| t.as_str())
-                    )),
-                    Role::Time
-                ),
-            );
-            if let Some(label) = &view.label {
-                line.push(' ');
-                line.push_str(
-                    &style.paint(&format!("[{}]", sanitize_for_terminal(label)), Role::Label),
-                );
-            }
-            line.push(' ');
-            line.push_str(&sanitize_for_terminal(&view.text));
-            writeln!(out, "{line}")?;
+    // Rows are read root first, so tool calls are known before their results, and rendered
+    // right away: only the text of the rows that will be printed is kept (the newest `limit`,
+    // or the oldest with --reverse), never the entries.
+    let mut shown: VecDeque<Shown> = VecDeque::new();
+    for idx in session.path_to_root(target) {
+        if args.reverse && shown.len() >= limit {
+            break;
         }
+        let view = viewer.view(idx)?;
+        if !viewer.shows(&view, mode, Some(target)) {
+            continue;
+        }
+        shown.push_back(if args.raw {
+            Shown::Raw(idx)
+        } else if ctx.json {
+            Shown::Text(serde_json::to_string(&view.to_json(&session, 0, true, idx == target))?)
+        } else {
+            Shown::Text(text_row(ctx, &session, &view))
+        });
+        if shown.len() > limit {
+            shown.pop_front();
+        }
+    }
+    let mut out = stdout();
+    let rows: Box<dyn Iterator<Item = &Shown>> =
+        if args.reverse { Box::new(shown.iter()) } else { Box::new(shown.iter().rev()) };
+    for row in rows {
+        match row {
+            Shown::Raw(idx) => out.write_all(&session.raw_line(*idx)?)?,
+            Shown::Text(text) => out.write_all(text.as_bytes())?,
+        }
+        out.write_all(b"\n")?;
     }
     out.flush()?;
     Ok(())
+}
+
+/// A row waiting to be printed.
+enum Shown {
+    /// `--raw`: the record's line, read back when printed.
+    Raw(u32),
+    /// The rendered row (text or JSON), without its newline.
+    Text(String),
+}
+
+/// One entry as a text row: short id, type, time, `[label]`, one-line text.
+fn text_row(ctx: &Ctx, session: &Session, view: &EntryView) -> String {
+    let r = session.record(view.idx);
+    let id = r.id.as_ref().map_or("-", |i| i.as_str());
+    let style = ctx.style;
+    let mut line = format!(
+        "{} {} {}",
+        style.paint(&sanitize_for_terminal(short_id(id)), Role::Id),
+        style.paint(&sanitize_for_terminal(r.kind.as_str()), Role::Kind),
+        style.paint(
+            &sanitize_for_terminal(&short_time(
+                view.value.get("timestamp").and_then(|t| t.as_str())
+            )),
+            Role::Time
+        ),
+    );
+    if let Some(label) = &view.label {
+        line.push(' ');
+        line.push_str(&style.paint(&format!("[{}]", sanitize_for_terminal(label)), Role::Label));
+    }
+    line.push(' ');
+    line.push_str(&sanitize_for_terminal(&view.text));
+    line
 }
