@@ -126,7 +126,7 @@ fn message(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>)
 /// reads as no text, like `null`.
 fn content(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>) -> Scan<Value> {
     match line.at(start) {
-        Some(b'"') => Ok(Value::String(cut_text(&line.text((start + 1, end - 1))?))),
+        Some(b'"') => Ok(Value::String(cut_text(line, (start + 1, end - 1))?)),
         Some(b'[') => {
             let mut blocks = Vec::new();
             let mut spans = Vec::new();
@@ -175,7 +175,7 @@ fn block(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>) -
         }
         let value = match key {
             "text" if line.at(m.start) == Some(b'"') => {
-                Value::String(cut_text(&line.text((m.start + 1, m.end - 1))?))
+                Value::String(cut_text(line, (m.start + 1, m.end - 1))?)
             }
             // A text that is not a string reads as none.
             "text" => Value::Null,
@@ -228,18 +228,21 @@ fn details(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>)
 }
 
 /// Message text cut to what rows and searches read: the first [`TEXT_LIMIT`] characters (text
-/// blocks are joined before the cut, so no block shows more). Whether the text holds anything
-/// but whitespace decides if an assistant turn is shown, so a cut that leaves only whitespace
-/// keeps one character of the rest that is not; it sits past the cut and never shows.
-fn cut_text(text: &str) -> String {
-    let Some((cut, _)) = text.char_indices().nth(TEXT_LIMIT) else { return text.to_owned() };
-    let mut kept = text[..cut].to_owned();
-    if kept.trim().is_empty()
-        && let Some(c) = text[cut..].chars().find(|c| !c.is_whitespace())
-    {
+/// blocks are joined before the cut, so no block shows more), decoded only that far. Whether
+/// the text holds anything but whitespace decides if an assistant turn is shown, so a cut that
+/// leaves only whitespace keeps one character of the rest that is not; it sits past the cut
+/// and never shows.
+fn cut_text(line: &Line<'_, '_>, span: (usize, usize)) -> Scan<String> {
+    let (kept, complete) = line.text_prefix(span, TEXT_LIMIT)?;
+    if complete || !kept.trim().is_empty() {
+        return Ok(kept.into_owned());
+    }
+    let text = line.text(span)?;
+    let mut kept = kept.into_owned();
+    if let Some(c) = text.chars().skip(TEXT_LIMIT).find(|c| !c.is_whitespace()) {
         kept.push(c);
     }
-    kept
+    Ok(kept)
 }
 
 #[cfg(test)]

@@ -29,6 +29,7 @@ pub struct EntryView {
 /// and keeps what is needed to render results (`ToolCalls`).
 pub struct Viewer<'s> {
     session: &'s Session,
+    lines: crate::session::LineReader<'s>,
     tools: ToolCalls,
     labels: std::collections::HashMap<u32, (String, Value)>,
     scanner: Scanner,
@@ -48,12 +49,12 @@ impl<'s> Viewer<'s> {
             })
             .collect();
         let tools = home.map(ToolCalls::with_home).unwrap_or_default();
-        Viewer { session, tools, labels, scanner: Scanner::new() }
+        Viewer { session, lines: session.lines(), tools, labels, scanner: Scanner::new() }
     }
 
     /// Reads one entry and records its tool calls for later results.
     pub fn view(&mut self, idx: u32) -> Result<EntryView> {
-        let value = self.session.row_value(idx, &mut self.scanner)?;
+        let value = self.session.row_value(idx, &mut self.lines, &mut self.scanner)?;
         self.tools.add(&value);
         let (label, label_value) = match self.labels.get(&idx) {
             Some((t, v)) => (Some(t.clone()), Some(v.clone())),

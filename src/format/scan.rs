@@ -502,6 +502,82 @@ impl<'a, 'q> Line<'a, 'q> {
         serde_json::from_slice::<String>(quoted).map(Cow::Owned).map_err(|_| Invalid)
     }
 
+    /// The first `max_chars` characters of the string whose content is `span`, and whether that
+    /// is all of it: a long string is decoded only as far as a caller reads it. Fails where
+    /// [`Line::text`] fails on that prefix.
+    pub fn text_prefix(
+        &self,
+        span: (usize, usize),
+        max_chars: usize,
+    ) -> Scan<(Cow<'a, str>, bool)> {
+        let raw = self.bytes.get(span.0..span.1).ok_or(Invalid)?;
+        // No character takes less than one byte, so a short string is read whole.
+        if raw.len() <= max_chars {
+            return self.text(span).map(|t| (t, true));
+        }
+        let mut out = String::new();
+        let mut count = 0;
+        let mut i = 0;
+        while i < raw.len() {
+            if count == max_chars {
+                // Something is left, and every byte left makes at least one more character.
+                return Ok((Cow::Owned(out), false));
+            }
+            let plain_end = memchr::memchr(b'\\', &raw[i..]).map_or(raw.len(), |p| i + p);
+            // Plain bytes: at most `max_chars - count` more characters are taken, and a cut
+            // inside them is at a character boundary of a valid prefix.
+            let room = max_chars - count;
+            let plain = &raw[i..plain_end];
+            let plain = &plain[..plain.len().min(room * 4)];
+            let text = match std::str::from_utf8(plain) {
+                Ok(text) => text,
+                // A cut in the middle of a character: keep the valid part.
+                Err(e) if e.error_len().is_none() && plain.len() < plain_end - i => {
+                    std::str::from_utf8(&plain[..e.valid_up_to()]).map_err(|_| Invalid)?
+                }
+                Err(_) => return Err(Invalid),
+            };
+            match text.char_indices().nth(room) {
+                Some((at, _)) => {
+                    out.push_str(&text[..at]);
+                    return Ok((Cow::Owned(out), false));
+                }
+                None => {
+                    out.push_str(text);
+                    count += text.chars().count();
+                    i += text.len();
+                }
+            }
+            if i < plain_end {
+                continue;
+            }
+            if i == raw.len() {
+                break;
+            }
+            if count == max_chars {
+                continue;
+            }
+            // An escape; pass 1 checked its form. A surrogate pair takes two.
+            let len = if raw.get(i + 1) == Some(&b'u') { 6 } else { 2 };
+            let pair = raw.get(i + 6..i + 8) == Some(b"\\u") && len == 6;
+            let take = if pair { 12 } else { len };
+            let quoted = [&b"\""[..], raw.get(i..i + take).ok_or(Invalid)?, b"\""].concat();
+            let decoded = match serde_json::from_slice::<String>(&quoted) {
+                Ok(d) => (d, take),
+                // Two `\u` escapes that are not a pair: decode the first alone.
+                Err(_) if pair => {
+                    let quoted = [&b"\""[..], &raw[i..i + len], b"\""].concat();
+                    (serde_json::from_slice::<String>(&quoted).map_err(|_| Invalid)?, len)
+                }
+                Err(_) => return Err(Invalid),
+            };
+            out.push_str(&decoded.0);
+            count += decoded.0.chars().count();
+            i += decoded.1;
+        }
+        Ok((Cow::Owned(out), true))
+    }
+
     /// The raw key bytes of `span` compared with an ASCII name, decoding escapes when there are
     /// any.
     pub fn key_is(&self, span: (usize, usize), name: &str) -> bool {
@@ -579,6 +655,35 @@ mod tests {
         ] {
             assert!(!valid(s), "{}", String::from_utf8_lossy(s));
             assert!(serde_json::from_slice::<serde::de::IgnoredAny>(s).is_err());
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn text_prefixes_are_prefixes_of_the_text(
+            s in "([a-zé𝄞 ]|\\\\n|\\\\u00e9|\\\\ud834\\\\udd1e|\\\\ud834|\\\\\\\\){0,80}",
+            n in 0usize..60,
+        ) {
+            let quoted = format!("\"{s}\"");
+            let mut scanner = Scanner::new();
+            let (line, _) = scanner.index(quoted.as_bytes()).unwrap();
+            let span = (1, quoted.len() - 1);
+            let full = line.text(span);
+            let prefix = line.text_prefix(span, n);
+            match (full, prefix) {
+                (Ok(full), Ok((prefix, complete))) => {
+                    let expect: String = full.chars().take(n).collect();
+                    prop_assert_eq!(&*prefix, expect.as_str());
+                    prop_assert_eq!(complete, full.chars().count() <= n);
+                }
+                // A lone surrogate past the prefix is never decoded.
+                (Err(_), Ok((prefix, complete))) => {
+                    prop_assert!(!complete);
+                    prop_assert_eq!(prefix.chars().count(), n);
+                }
+                (Err(_), Err(_)) => {}
+                (Ok(_), Err(_)) => prop_assert!(false, "prefix failed where the text decodes"),
+            }
         }
     }
 
