@@ -558,22 +558,45 @@ impl<'a, 'q> Line<'a, 'q> {
                 continue;
             }
             // An escape; pass 1 checked its form. A surrogate pair takes two.
-            let len = if raw.get(i + 1) == Some(&b'u') { 6 } else { 2 };
-            let pair = raw.get(i + 6..i + 8) == Some(b"\\u") && len == 6;
-            let take = if pair { 12 } else { len };
-            let quoted = [&b"\""[..], raw.get(i..i + take).ok_or(Invalid)?, b"\""].concat();
-            let decoded = match serde_json::from_slice::<String>(&quoted) {
-                Ok(d) => (d, take),
-                // Two `\u` escapes that are not a pair: decode the first alone.
-                Err(_) if pair => {
-                    let quoted = [&b"\""[..], &raw[i..i + len], b"\""].concat();
-                    (serde_json::from_slice::<String>(&quoted).map_err(|_| Invalid)?, len)
-                }
-                Err(_) => return Err(Invalid),
+            let simple = match raw.get(i + 1) {
+                Some(b'n') => Some('\n'),
+                Some(b't') => Some('\t'),
+                Some(b'r') => Some('\r'),
+                Some(b'b') => Some('\u{8}'),
+                Some(b'f') => Some('\u{c}'),
+                Some(&c @ (b'"' | b'\\' | b'/')) => Some(char::from(c)),
+                _ => None,
             };
-            out.push_str(&decoded.0);
-            count += decoded.0.chars().count();
-            i += decoded.1;
+            if let Some(c) = simple {
+                out.push(c);
+                count += 1;
+                i += 2;
+                continue;
+            }
+            // `\uXXXX`, or a surrogate pair of two; a lone surrogate fails, as in serde_json.
+            if raw.get(i + 1) != Some(&b'u') {
+                return Err(Invalid);
+            }
+            let hex = |at: usize| {
+                let digits = std::str::from_utf8(raw.get(at..at + 4)?).ok()?;
+                u32::from_str_radix(digits, 16).ok()
+            };
+            let unit = hex(i + 2).ok_or(Invalid)?;
+            let (code, len) = match unit {
+                0xD800..=0xDBFF => {
+                    let low = (raw.get(i + 6..i + 8) == Some(b"\\u"))
+                        .then(|| hex(i + 8))
+                        .flatten()
+                        .filter(|low| (0xDC00..=0xDFFF).contains(low))
+                        .ok_or(Invalid)?;
+                    (0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), 12)
+                }
+                0xDC00..=0xDFFF => return Err(Invalid),
+                unit => (unit, 6),
+            };
+            out.push(char::from_u32(code).ok_or(Invalid)?);
+            count += 1;
+            i += len;
         }
         Ok((Cow::Owned(out), true))
     }
