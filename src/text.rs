@@ -204,6 +204,12 @@ impl ToolCalls {
         }
     }
 
+    /// Adds the calls of `later`, made after the ones here: a call with an id already here
+    /// replaces it, as [`ToolCalls::add`] does.
+    pub fn extend(&mut self, later: ToolCalls) {
+        self.calls.extend(later.calls);
+    }
+
     /// The call with this `toolCallId`.
     pub fn get(&self, tool_call_id: &str) -> Option<&ToolCall> {
         self.calls.get(tool_call_id)

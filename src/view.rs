@@ -55,13 +55,18 @@ impl<'s> Viewer<'s> {
     /// Reads one entry and records its tool calls for later results.
     pub fn view(&mut self, idx: u32) -> Result<EntryView> {
         let value = self.session.row_value(idx, &mut self.lines, &mut self.scanner)?;
+        Ok(self.view_value(idx, value))
+    }
+
+    /// [`Viewer::view`] of an entry already read.
+    fn view_value(&mut self, idx: u32, value: Value) -> EntryView {
         self.tools.add(&value);
         let (label, label_value) = match self.labels.get(&idx) {
             Some((t, v)) => (Some(t.clone()), Some(v.clone())),
             None => (None, None),
         };
         let text = one_line(&value, &self.tools);
-        Ok(EntryView { idx, value, label, label_value, text })
+        EntryView { idx, value, label, label_value, text }
     }
 
     /// Whether the entry passes a filter mode, with `leaf` as the leaf (FORMAT §9.2).
@@ -73,6 +78,75 @@ impl<'s> Viewer<'s> {
     pub fn search_text(&self, view: &EntryView) -> String {
         search_text(&view.value, view.label.as_deref(), &self.tools)
     }
+}
+
+/// How many entries one parallel task of [`render_all`] reads.
+const CHUNK: usize = 2048;
+
+/// Views the entries `order` names, in that order as far as tool calls go (calls before their
+/// results), and renders each with `render`: what [`Viewer::view`] in a loop would give, read
+/// on every core. Each task views a stretch of `order` with its own calls; a result whose call
+/// is not in its stretch waits, and is rendered afterwards with the calls of all earlier
+/// stretches (a later call with the same id replacing an earlier one, as in one pass).
+pub fn render_all<T: Send>(
+    session: &Session,
+    home: Option<&str>,
+    order: &[u32],
+    render: impl Fn(&Viewer<'_>, &EntryView) -> Result<T> + Sync,
+) -> Result<Vec<T>> {
+    use rayon::prelude::*;
+
+    struct Stretch<T> {
+        done: Vec<Option<T>>,
+        waiting: Vec<(usize, u32, Value)>,
+        tools: ToolCalls,
+    }
+    let stretches: Vec<Result<Stretch<T>>> = order
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let mut viewer = Viewer::new(session, home);
+            let mut done = Vec::with_capacity(chunk.len());
+            let mut waiting = Vec::new();
+            for (pos, &idx) in chunk.iter().enumerate() {
+                let value = session.row_value(idx, &mut viewer.lines, &mut viewer.scanner)?;
+                if result_call(&value).is_some_and(|call| viewer.tools.get(call).is_none()) {
+                    waiting.push((pos, idx, value));
+                    done.push(None);
+                    continue;
+                }
+                let view = viewer.view_value(idx, value);
+                done.push(Some(render(&viewer, &view)?));
+            }
+            Ok(Stretch { done, waiting, tools: std::mem::take(&mut viewer.tools) })
+        })
+        .collect();
+    let mut earlier = home.map(ToolCalls::with_home).unwrap_or_default();
+    let mut viewer = Viewer::new(session, home);
+    let mut out = Vec::with_capacity(order.len());
+    for stretch in stretches {
+        let Stretch { mut done, waiting, tools } = stretch?;
+        std::mem::swap(&mut viewer.tools, &mut earlier);
+        for (pos, idx, value) in waiting {
+            let view = viewer.view_value(idx, value);
+            done[pos] = Some(render(&viewer, &view)?);
+        }
+        std::mem::swap(&mut viewer.tools, &mut earlier);
+        earlier.extend(tools);
+        out.extend(done.into_iter().flatten());
+    }
+    Ok(out)
+}
+
+/// The `toolCallId` of a `toolResult` message, whose row shows the call.
+fn result_call(value: &Value) -> Option<&str> {
+    if value.get("type")?.as_str()? != "message" {
+        return None;
+    }
+    let message = value.get("message")?;
+    if message.get("role")?.as_str()? != "toolResult" {
+        return None;
+    }
+    message.get("toolCallId")?.as_str()
 }
 
 impl EntryView {
@@ -96,5 +170,59 @@ impl EntryView {
         m.insert("onActivePath".into(), on_active_path.into());
         m.insert("isLeaf".into(), is_leaf.into());
         Value::Object(m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    /// Calls and results spread over several stretches, ids reused with other tools.
+    fn session() -> Session {
+        let mut lines = vec![
+            r#"{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}"#.to_string(),
+        ];
+        let mut parent = "null".to_string();
+        for i in 0..3 * CHUNK {
+            let id = format!("e{i}");
+            let line = if i % 3 == 0 {
+                let name = ["read", "bash", "edit"][i % 9 / 3];
+                format!(
+                    r#"{{"type":"message","id":"{id}","parentId":{parent},"message":{{"role":"assistant","content":[{{"type":"toolCall","id":"c{}","name":"{name}","arguments":{{"path":"/home/u/f{i}","command":"make {i}"}}}}]}}}}"#,
+                    i % 101
+                )
+            } else {
+                format!(
+                    r#"{{"type":"message","id":"{id}","parentId":{parent},"message":{{"role":"toolResult","toolCallId":"c{}","content":"out"}}}}"#,
+                    (i * 7) % 131
+                )
+            };
+            lines.push(line);
+            parent = format!("\"{id}\"");
+        }
+        Session::from_bytes(Path::new("t"), lines.join("\n").into_bytes()).unwrap()
+    }
+
+    #[test]
+    fn rendering_on_every_core_matches_one_pass() {
+        let s = session();
+        let order: Vec<u32> = (0..s.records.len() as u32).collect();
+        let mut viewer = Viewer::new(&s, Some("/home/u"));
+        let one_pass: Vec<(String, String)> = order
+            .iter()
+            .map(|&i| {
+                let view = viewer.view(i).unwrap();
+                (view.text.clone(), viewer.search_text(&view))
+            })
+            .collect();
+        let parallel = render_all(&s, Some("/home/u"), &order, |viewer, view| {
+            Ok((view.text.clone(), viewer.search_text(view)))
+        })
+        .unwrap();
+        assert_eq!(parallel, one_pass);
+        assert!(one_pass.iter().any(|(t, _)| t.starts_with("[bash: make")));
+        assert!(one_pass.iter().any(|(t, _)| t == "[tool]"));
     }
 }

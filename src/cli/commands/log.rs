@@ -1,10 +1,9 @@
 //! `sesstree log [REV]`: the path from the root to REV, newest first, like `git log`.
 
-use std::collections::VecDeque;
 use std::io::Write;
 
 use sesstree::text::{FilterMode, sanitize_for_terminal};
-use sesstree::view::{EntryView, Viewer};
+use sesstree::view::{EntryView, render_all};
 use sesstree::{Session, rev};
 
 use super::{FilterArg, home, short_id, short_time};
@@ -52,34 +51,31 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
     let target = rev::resolve(&session, &args.rev)?;
     let mode = FilterMode::from(args.filter);
     let home = home();
-    let mut viewer = Viewer::new(&session, home.as_deref());
     let limit = args.max_count.unwrap_or(usize::MAX);
-    // Rows are read root first, so tool calls are known before their results, and rendered
-    // right away: only the text of the rows that will be printed is kept (the newest `limit`,
-    // or the oldest with --reverse), never the entries.
-    let mut shown: VecDeque<Shown> = VecDeque::new();
-    for idx in session.path_to_root(target) {
-        if args.reverse && shown.len() >= limit {
-            break;
+    // Rows are read root first, so tool calls are known before their results (on every core,
+    // see `render_all`), and rendered right away: only the text of shown rows is kept, never
+    // the entries.
+    let path = session.path_to_root(target);
+    let rendered = render_all(&session, home.as_deref(), &path, |viewer, view| {
+        if !viewer.shows(view, mode, Some(target)) {
+            return Ok(None);
         }
-        let view = viewer.view(idx)?;
-        if !viewer.shows(&view, mode, Some(target)) {
-            continue;
-        }
-        shown.push_back(if args.raw {
-            Shown::Raw(idx)
+        Ok(Some(if args.raw {
+            Shown::Raw(view.idx)
         } else if ctx.json {
-            Shown::Text(serde_json::to_string(&view.to_json(&session, 0, true, idx == target))?)
+            Shown::Text(view.to_json(&session, 0, true, view.idx == target).to_string())
         } else {
-            Shown::Text(text_row(ctx, &session, &view))
-        });
-        if shown.len() > limit {
-            shown.pop_front();
-        }
-    }
+            Shown::Text(text_row(ctx, &session, view))
+        }))
+    })?;
+    let shown: Vec<Shown> = rendered.into_iter().flatten().collect();
+    // The newest `limit` rows, or the oldest with --reverse.
+    let rows: Box<dyn Iterator<Item = &Shown>> = if args.reverse {
+        Box::new(shown.iter().take(limit))
+    } else {
+        Box::new(shown.iter().rev().take(limit))
+    };
     let mut out = stdout();
-    let rows: Box<dyn Iterator<Item = &Shown>> =
-        if args.reverse { Box::new(shown.iter()) } else { Box::new(shown.iter().rev()) };
     for row in rows {
         match row {
             Shown::Raw(idx) => out.write_all(&session.raw_line(*idx)?)?,
