@@ -49,7 +49,7 @@ for n in "${sizes[@]}"; do
             -o "$file.tmp" --stats "$dir/s$n.stats.json"
         mv "$file.tmp" "$file"
     fi
-    size=$(stat -c %s "$file")
+    size=$(stat -L -c %s "$file")
     runs=${RUNS:-$([ "$size" -gt 1000000000 ] && echo 3 || echo 5)}
     cat "$file" >/dev/null # warm the page cache
     copy="$dir/s$n.label-copy.jsonl"
@@ -85,7 +85,7 @@ for n in "${sizes[@]}"; do
         }
         [ -n "${prepare[$i]}" ] && eval "${prepare[$i]}"
         rss=$( { /usr/bin/time -f "%M" bash -c "${cmds[$i]} >/dev/null 2>/dev/null"; } 2>&1 | tail -1)
-        mean=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print(r['mean'], r['stddev'] or 0)" "$json")
+        mean=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print(r['mean'], r['stddev'] or 0, r['user'] + r['system'])" "$json")
         printf '%s\t%s\t%s\t%s\t%s\n' "$n" "$size" "${names[$i]}" "$mean" "$rss" >>"$results"
     done
     rm -f "$copy"
@@ -95,18 +95,18 @@ python3 - "$results" <<'PY'
 import sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 by_file = {}
-for n, size, name, mean_sd, rss in rows:
-    mean, sd = (float(x) for x in mean_sd.split())
-    by_file.setdefault((int(n), int(size)), []).append((name, mean, sd, int(rss)))
+for n, size, name, times, rss in rows:
+    mean, sd, cpu = (float(x) for x in times.split())
+    by_file.setdefault((int(n), int(size)), []).append((name, mean, sd, cpu, int(rss)))
 for (n, size), cmds in by_file.items():
-    base = {name: mean for name, mean, _, _ in cmds}
-    wc, jq = base.get("wc -l"), base.get("jq -c '{id,parentId}'")
-    print(f"\n{n} entries, {size / 1e6:.0f} MB\n")
-    print("| command | time (s) | × `wc -l` | `jq` ÷ it | peak RSS (MiB) | RSS ÷ file size |")
-    print("|---|---|---|---|---|---|")
-    for name, mean, sd, rss in cmds:
+    wall = {name: mean for name, mean, _, _, _ in cmds}
+    wc, jq = wall.get("wc -l"), wall.get("jq -c '{id,parentId}'")
+    print(f"\n{n} entries, {size / 1e6:,.0f} MB\n")
+    print("| command | wall (s) | CPU user+sys (s) | wall ÷ `wc -l` | `jq` wall ÷ it | peak RSS (MiB) | RSS ÷ file size |")
+    print("|---|---|---|---|---|---|---|")
+    for name, mean, sd, cpu, rss in cmds:
         ratio_wc = f"{mean / wc:.1f}" if wc else "-"
         ratio_jq = f"{jq / mean:.1f}" if jq else "-"
-        print(f"| `{name}` | {mean:.3f} ± {sd:.3f} | {ratio_wc} | {ratio_jq} | "
+        print(f"| `{name}` | {mean:.3f} ± {sd:.3f} | {cpu:.3f} | {ratio_wc} | {ratio_jq} | "
               f"{rss / 1024:.0f} | {rss * 1024 / size:.3f} |")
 PY

@@ -366,6 +366,27 @@ impl Session {
         self.read_range(h.offset, h.len)
     }
 
+    /// Reads `len` bytes at `offset` of the source into `buf` (replacing its contents).
+    fn read_into(&self, offset: u64, len: u64, buf: &mut Vec<u8>) -> Result<()> {
+        buf.clear();
+        match &self.source {
+            Source::Bytes(b) => {
+                let range = b.get(offset as usize..(offset + len) as usize);
+                buf.extend_from_slice(range.ok_or_else(|| Error::Damaged {
+                    path: self.path.clone(),
+                    line: 0,
+                    message: "read past the end of the input".into(),
+                })?);
+            }
+            Source::File(f) => {
+                use std::os::unix::fs::FileExt;
+                buf.resize(len as usize, 0);
+                f.read_exact_at(buf, offset).map_err(|e| Error::io(&self.path, e))?;
+            }
+        }
+        Ok(())
+    }
+
     /// Reads `len` bytes at `offset` of the source.
     pub fn read_range(&self, offset: u64, len: u64) -> Result<Vec<u8>> {
         match &self.source {
@@ -465,11 +486,12 @@ impl LineReader<'_> {
         if start < self.window_offset || end > window_end {
             // Refill from the line on: the next lines usually follow it.
             let len = r.len.max(WINDOW).min(self.session.file_len.saturating_sub(start).max(r.len));
-            self.window = match self.session.read_range(start, len) {
-                Ok(window) => window,
+            // The buffer is reused: a fresh one per refill would leave holes in the heap that
+            // the rows allocated meanwhile keep from being given back.
+            if self.session.read_into(start, len, &mut self.window).is_err() {
                 // The file shrank since it was read: the line alone may still be there.
-                Err(_) => self.session.read_range(start, r.len)?,
-            };
+                self.session.read_into(start, r.len, &mut self.window)?;
+            }
             self.window_offset = start;
         }
         let at = (start - self.window_offset) as usize;
@@ -815,6 +837,8 @@ impl Loader {
     }
 
     fn finish(mut self, source: Source) -> Session {
+        // The index lives as long as the command: give back what growing it left spare.
+        self.records.shrink_to_fit();
         let n = self.records.len();
         let mut parent = vec![NONE; n];
         let mut missing = Vec::new();

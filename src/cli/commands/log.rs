@@ -60,13 +60,16 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
         if !viewer.shows(view, mode, Some(target)) {
             return Ok(None);
         }
-        Ok(Some(if args.raw {
-            Shown::Raw(view.idx)
+        let mut text = if args.raw {
+            return Ok(Some(Shown::Raw(view.idx)));
         } else if ctx.json {
-            Shown::Text(view.to_json(&session, 0, true, view.idx == target).to_string())
+            view.to_json(&session, 0, true, view.idx == target).to_string()
         } else {
-            Shown::Text(text_row(ctx, &session, view))
-        }))
+            text_row(ctx, &session, view)
+        };
+        // Rows are kept until the whole path is read: no spare capacity.
+        text.shrink_to_fit();
+        Ok(Some(Shown::Text(text)))
     })?;
     let shown: Vec<Shown> = rendered.into_iter().flatten().collect();
     // The newest `limit` rows, or the oldest with --reverse.

@@ -99,7 +99,10 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
         }
         if ctx.json {
             let json = view.to_json(&session, row.depth, row.on_active_path, row.is_leaf);
-            return Ok(Some(json.to_string()));
+            let mut text = json.to_string();
+            // Rows are kept until the whole tree is drawn: no spare capacity.
+            text.shrink_to_fit();
+            return Ok(Some(text));
         }
         let mut line = style.paint(&tree.prefix(row, glyphs, max_levels), Role::Dim);
         if row.on_active_path {
@@ -118,6 +121,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
                 &style.paint(if args.ascii { "<- active" } else { "← active" }, Role::Active),
             );
         }
+        line.shrink_to_fit();
         Ok(Some(line))
     })?;
     let mut lines: Vec<Option<String>> = vec![None; tree.rows.len()];
