@@ -154,7 +154,7 @@ fn json_prefix(value: &Value, budget: &mut usize) -> Value {
 /// its call.
 #[derive(Debug, Clone, Default)]
 pub struct ToolCalls {
-    calls: HashMap<String, ToolCall>,
+    calls: HashMap<String, ToolCall, foldhash::fast::RandomState>,
     home: Option<String>,
 }
 
@@ -169,7 +169,7 @@ impl ToolCalls {
             home.pop();
         }
         let home = (!home.is_empty() && home != "/").then_some(home);
-        ToolCalls { calls: HashMap::new(), home }
+        ToolCalls { calls: HashMap::default(), home }
     }
 
     /// The home directory paths are shortened under, if any.

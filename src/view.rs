@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use crate::error::Result;
 use crate::format::scan::Scanner;
+use crate::id::EntryId;
 use crate::session::Session;
 use crate::text::{FilterMode, ToolCalls, one_line, search_text, shows};
 
@@ -31,7 +32,7 @@ pub struct Viewer<'s> {
     session: &'s Session,
     lines: crate::session::LineReader<'s>,
     tools: ToolCalls,
-    labels: std::collections::HashMap<u32, (String, Value)>,
+    labels: std::collections::HashMap<u32, (String, Value), foldhash::fast::RandomState>,
     scanner: Scanner,
 }
 
@@ -149,7 +150,64 @@ fn result_call(value: &Value) -> Option<&str> {
     message.get("toolCallId")?.as_str()
 }
 
+/// An id as `--json` prints it: a string id as the string, anything else as the JSON value it
+/// was written as (through [`EntryId::to_value`], as [`EntryView::to_json`] prints it).
+struct JsonId<'a>(Option<&'a EntryId>);
+
+impl serde::Serialize for JsonId<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match self.0 {
+            None => s.serialize_unit(),
+            Some(id) if id.is_string() => s.serialize_str(id.as_str()),
+            Some(id) => id.to_value().serialize(s),
+        }
+    }
+}
+
+/// The `--json` row of SPEC §5, borrowed from the view: the same text as
+/// [`EntryView::to_json`] without building a map per row.
+#[derive(serde::Serialize)]
+struct JsonRow<'a> {
+    id: JsonId<'a>,
+    #[serde(rename = "parentId")]
+    parent_id: JsonId<'a>,
+    #[serde(rename = "type")]
+    kind: &'a Value,
+    timestamp: &'a Value,
+    label: &'a Value,
+    text: &'a str,
+    depth: u32,
+    #[serde(rename = "onActivePath")]
+    on_active_path: bool,
+    #[serde(rename = "isLeaf")]
+    is_leaf: bool,
+}
+
 impl EntryView {
+    /// [`EntryView::to_json`] as one line of JSON text.
+    pub fn to_json_line(
+        &self,
+        session: &Session,
+        depth: u32,
+        on_active_path: bool,
+        is_leaf: bool,
+    ) -> String {
+        let r = session.record(self.idx);
+        let row = JsonRow {
+            id: JsonId(r.id.as_ref()),
+            parent_id: JsonId(r.parent_id.as_ref()),
+            kind: self.value.get("type").unwrap_or(&Value::Null),
+            timestamp: self.value.get("timestamp").unwrap_or(&Value::Null),
+            label: self.label_value.as_ref().unwrap_or(&Value::Null),
+            text: &self.text,
+            depth,
+            on_active_path,
+            is_leaf,
+        };
+        // Serializing borrowed values into a string cannot fail.
+        serde_json::to_string(&row).unwrap_or_default()
+    }
+
     /// The `--json` object of SPEC §5 for `log` and `tree`.
     pub fn to_json(
         &self,
@@ -222,6 +280,11 @@ mod tests {
         })
         .unwrap();
         assert_eq!(parallel, one_pass);
+        for (i, _) in one_pass.iter().enumerate().step_by(97) {
+            let view = viewer.view(i as u32).unwrap();
+            let line = view.to_json_line(&s, 3, i % 2 == 0, i == 5);
+            assert_eq!(line, view.to_json(&s, 3, i % 2 == 0, i == 5).to_string());
+        }
         assert!(one_pass.iter().any(|(t, _)| t.starts_with("[bash: make")));
         assert!(one_pass.iter().any(|(t, _)| t == "[tool]"));
     }

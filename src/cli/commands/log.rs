@@ -63,7 +63,7 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
         let mut text = if args.raw {
             return Ok(Some(Shown::Raw(view.idx)));
         } else if ctx.json {
-            view.to_json(&session, 0, true, view.idx == target).to_string()
+            view.to_json_line(&session, 0, true, view.idx == target)
         } else {
             text_row(ctx, &session, view)
         };

@@ -98,8 +98,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
             return Ok(None);
         }
         if ctx.json {
-            let json = view.to_json(&session, row.depth, row.on_active_path, row.is_leaf);
-            let mut text = json.to_string();
+            let mut text = view.to_json_line(&session, row.depth, row.on_active_path, row.is_leaf);
             // Rows are kept until the whole tree is drawn: no spare capacity.
             text.shrink_to_fit();
             return Ok(Some(text));
