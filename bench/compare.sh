@@ -7,7 +7,8 @@
 #
 # Each argument is an entry count; the file is `gen-session.py -n N -b N/1000 --seed 42`, made
 # once under $BENCH_DIR (default /work/benchdata, or ./target/bench-data when that is not
-# writable) and reused. RUNS sets hyperfine's runs (default 5; 3 for files over 1 GB).
+# writable) and reused. RUNS sets hyperfine's runs (default 5; 3 for files over 1 GB), WARMUP
+# its warm-up runs (default 1).
 # Needs hyperfine, jq, GNU time (/usr/bin/time) and python3.
 set -euo pipefail
 
@@ -39,7 +40,7 @@ bin="$root/target/release/sesstree"
 # Commands that exist in this build; `context` and `label` may not yet.
 has() { "$bin" "$1" --help >/dev/null 2>&1; }
 
-results="$dir/results.tsv"
+results="$dir/results-$(IFS=-; echo "${sizes[*]}").tsv"
 : >"$results"
 for n in "${sizes[@]}"; do
     file="$dir/s$n.jsonl"
@@ -76,7 +77,7 @@ for n in "${sizes[@]}"; do
 
     for i in "${!cmds[@]}"; do
         json="$dir/hf-$n-$i.json"
-        args=(--style none --warmup 1 --runs "$runs" --export-json "$json")
+        args=(--style none --warmup "${WARMUP:-1}" --runs "$runs" --export-json "$json")
         [ -n "${prepare[$i]}" ] && args+=(--prepare "${prepare[$i]}")
         echo "[$n] ${names[$i]}" >&2
         hyperfine "${args[@]}" "${cmds[$i]}" >/dev/null 2>&1 || {

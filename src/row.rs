@@ -31,7 +31,7 @@ pub fn row_value(scanner: &mut Scanner, bytes: &[u8]) -> Option<Value> {
     let kind = members
         .iter()
         .rev()
-        .find(|m| m.key == "type")
+        .find(|m| *m.key == *b"type")
         .and_then(|m| line.at(m.start).filter(|&c| c == b'"').map(|_| m))
         .and_then(|m| line.text((m.start + 1, m.end - 1)).ok());
     let keep: &[&str] = match kind.as_deref() {
@@ -54,13 +54,17 @@ pub fn row_value(scanner: &mut Scanner, bytes: &[u8]) -> Option<Value> {
     };
     let mut out = Map::new();
     for m in &members {
-        let key = m.key.as_ref();
+        let Some(key) = ["type", "timestamp"]
+            .into_iter()
+            .chain(keep.iter().copied())
+            .find(|k| k.as_bytes() == &*m.key)
+        else {
+            continue;
+        };
         let value = match key {
-            "type" | "timestamp" => parse(&line, m.start, m.end),
-            "message" if keep.contains(&key) => message(&line, m.start, m.end, stack),
-            "details" if keep.contains(&key) => details(&line, m.start, m.end, stack),
-            _ if keep.contains(&key) => parse(&line, m.start, m.end),
-            _ => continue,
+            "message" => message(&line, m.start, m.end, stack),
+            "details" => details(&line, m.start, m.end, stack),
+            _ => parse(&line, m.start, m.end),
         };
         // A later duplicate key wins, in the place of the first, as serde_json keeps it.
         out.insert(key.to_owned(), value.ok()?);
@@ -68,19 +72,32 @@ pub fn row_value(scanner: &mut Scanner, bytes: &[u8]) -> Option<Value> {
     Some(Value::Object(out))
 }
 
-/// One member of an object: its decoded key and the span of its value.
+/// One member of an object: its key (decoded only when it has escapes; compared as bytes with
+/// the ASCII names rows read, so other keys cost nothing) and the span of its value.
 struct Member<'a> {
-    key: Cow<'a, str>,
+    key: Cow<'a, [u8]>,
     start: usize,
     end: usize,
+}
+
+/// The key of a member as written, escapes decoded.
+fn key<'a>(line: &Line<'a, '_>, span: (usize, usize)) -> Scan<Cow<'a, [u8]>> {
+    let raw = line.bytes.get(span.0..span.1).ok_or(Invalid)?;
+    if memchr::memchr(b'\\', raw).is_none() {
+        return Ok(Cow::Borrowed(raw));
+    }
+    Ok(match line.text(span)? {
+        Cow::Borrowed(text) => Cow::Borrowed(text.as_bytes()),
+        Cow::Owned(text) => Cow::Owned(text.into_bytes()),
+    })
 }
 
 /// The members of the object at `start`, which must be the whole line.
 fn members<'a>(line: &Line<'a, '_>, start: usize, stack: &mut Vec<bool>) -> Scan<Vec<Member<'a>>> {
     let mut out = Vec::new();
-    let end = line.object(start, |line, key, value| {
+    let end = line.object(start, |line, span, value| {
         let end = line.skip_value(value, stack)?;
-        out.push(Member { key: line.text(key)?, start: value, end });
+        out.push(Member { key: key(line, span)?, start: value, end });
         Ok(end)
     })?;
     line.end(end)?;
@@ -90,16 +107,19 @@ fn members<'a>(line: &Line<'a, '_>, start: usize, stack: &mut Vec<bool>) -> Scan
 /// The members of a nested object at `start` (ending before `end`).
 fn nested<'a>(line: &Line<'a, '_>, start: usize, stack: &mut Vec<bool>) -> Scan<Vec<Member<'a>>> {
     let mut out = Vec::new();
-    line.object(start, |line, key, value| {
+    line.object(start, |line, span, value| {
         let end = line.skip_value(value, stack)?;
-        out.push(Member { key: line.text(key)?, start: value, end });
+        out.push(Member { key: key(line, span)?, start: value, end });
         Ok(end)
     })?;
     Ok(out)
 }
 
-/// A value parsed in full.
+/// A value parsed in full (a string straight from the line).
 fn parse(line: &Line<'_, '_>, start: usize, end: usize) -> Scan<Value> {
+    if line.at(start) == Some(b'"') {
+        return Ok(Value::String(line.text((start + 1, end - 1))?.into_owned()));
+    }
     let raw = line.bytes.get(start..end).ok_or(Invalid)?;
     serde_json::from_slice(raw).map_err(|_| Invalid)
 }
@@ -109,15 +129,26 @@ fn message(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>)
     if line.at(start) != Some(b'{') {
         return parse(line, start, end);
     }
+    const KEYS: [&str; 10] = [
+        "content",
+        "role",
+        "toolCallId",
+        "toolName",
+        "command",
+        "stopReason",
+        "errorMessage",
+        "retryRecovery",
+        "customType",
+        "attribution",
+    ];
     let mut out = Map::new();
     for m in nested(line, start, stack)? {
-        let value = match m.key.as_ref() {
+        let Some(key) = KEYS.into_iter().find(|k| k.as_bytes() == &*m.key) else { continue };
+        let value = match key {
             "content" => content(line, m.start, m.end, stack)?,
-            "role" | "toolCallId" | "toolName" | "command" | "stopReason" | "errorMessage"
-            | "retryRecovery" | "customType" | "attribution" => parse(line, m.start, m.end)?,
-            _ => continue,
+            _ => parse(line, m.start, m.end)?,
         };
-        out.insert(m.key.into_owned(), value);
+        out.insert(key.to_owned(), value);
     }
     Ok(Value::Object(out))
 }
@@ -153,7 +184,7 @@ fn block(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>) -
         return Ok(Value::Null);
     }
     let members = nested(line, start, stack)?;
-    let last = |key: &str| members.iter().rev().find(|m| m.key == key);
+    let last = |key: &str| members.iter().rev().find(|m| &*m.key == key.as_bytes());
     let kind = match last("type") {
         Some(m) => parse(line, m.start, m.end)?,
         None => Value::Null,
@@ -169,10 +200,7 @@ fn block(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>) -
         _ => Cow::Borrowed(""),
     };
     for m in &members {
-        let key = m.key.as_ref();
-        if !keep.contains(&key) {
-            continue;
-        }
+        let Some(key) = keep.iter().copied().find(|k| k.as_bytes() == &*m.key) else { continue };
         let value = match key {
             "text" if line.at(m.start) == Some(b'"') => {
                 Value::String(cut_text(line, (m.start + 1, m.end - 1))?)
@@ -200,14 +228,11 @@ fn arguments(
     if !known || line.at(start) != Some(b'{') {
         return Ok(call_arguments(name, &parse(line, start, end)?));
     }
+    const KEYS: [&str; 7] = ["path", "file_path", "offset", "limit", "command", "pattern", "paths"];
     let mut map = Map::new();
     for m in nested(line, start, stack)? {
-        if matches!(
-            m.key.as_ref(),
-            "path" | "file_path" | "offset" | "limit" | "command" | "pattern" | "paths"
-        ) {
-            let value = parse(line, m.start, m.end)?;
-            map.insert(m.key.into_owned(), value);
+        if let Some(key) = KEYS.into_iter().find(|k| k.as_bytes() == &*m.key) {
+            map.insert(key.to_owned(), parse(line, m.start, m.end)?);
         }
     }
     Ok(call_arguments(name, &Value::Object(map)))
@@ -220,7 +245,7 @@ fn details(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>)
     }
     let mut out = Map::new();
     for m in nested(line, start, stack)? {
-        if m.key == "notes" {
+        if *m.key == *b"notes" {
             out.insert("notes".to_owned(), parse(line, m.start, m.end)?);
         }
     }
