@@ -8,7 +8,8 @@
 # Each argument is an entry count; the file is `gen-session.py -n N -b N/1000 --seed 42`, made
 # once under $BENCH_DIR (default /work/benchdata, or ./target/bench-data when that is not
 # writable) and reused. RUNS sets hyperfine's runs (default 5; 3 for files over 1 GB), WARMUP
-# its warm-up runs (default 1).
+# its warm-up runs (default 1). BASELINE=/path/to/an/older/sesstree adds its `log` and
+# `tree --json` for comparison.
 # Needs hyperfine, jq, GNU time (/usr/bin/time) and python3.
 set -euo pipefail
 
@@ -58,6 +59,15 @@ for n in "${sizes[@]}"; do
     names=("wc -l" "jq -c '{id,parentId}'" "sesstree log" "sesstree tree --json")
     cmds=("wc -l $file" "jq -c '{id,parentId}' $file" "$bin -f $file log" "$bin -f $file tree --json")
     prepare=("" "" "" "")
+    # Loading and indexing alone (what every command pays, and most of what `label` does).
+    names+=("sesstree show @ --raw")
+    cmds+=("$bin -f $file show @ --raw")
+    prepare+=("")
+    if [ -n "${BASELINE:-}" ]; then
+        names+=("baseline log" "baseline tree --json")
+        cmds+=("$BASELINE -f $file log" "$BASELINE -f $file tree --json")
+        prepare+=("" "")
+    fi
     if has context; then
         names+=("sesstree context --json")
         cmds+=("$bin -f $file context --json")
