@@ -86,5 +86,7 @@ pub fn width() -> Option<usize> {
 
 /// Prints a warning about a line of a file, as `FILE:LINE: warning: MESSAGE`.
 pub fn warn_line(path: &std::path::Path, line: u64, message: &str) {
-    eprintln!("{}:{line}: warning: {}", path.display(), sanitize_for_terminal(message));
+    // The path too: `stats DIR` finds files by name, and a name can hold escape sequences.
+    let path = path.display().to_string();
+    eprintln!("{}:{line}: warning: {}", sanitize_for_terminal(&path), sanitize_for_terminal(message));
 }

@@ -5,12 +5,13 @@ mod common;
 
 mod cli; // global options, exit codes, colour, broken pipes
 mod context; // sesstree context
-mod damage;
+mod damage; // every kind of damaged input
+mod hostile; // hostile input: no panic, no hang, nothing raw on the terminal
 mod humanize_title; // sesstree humanize-title
 mod log; // sesstree log
 mod show; // sesstree show
 mod stats; // sesstree stats
-mod tree; // sesstree tree // every kind of damaged input
+mod tree; // sesstree tree
 
 /// Every file in tests/cli must be listed above, or its tests would silently never run.
 #[test]

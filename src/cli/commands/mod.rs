@@ -76,7 +76,8 @@ fn home() -> Option<String> {
 /// A timestamp as `YYYY-MM-DD HH:MM:SS` when it is ISO-8601, else as written.
 fn short_time(ts: Option<&str>) -> String {
     match ts {
-        Some(t) if t.len() >= 19 && t.as_bytes().get(10) == Some(&b'T') => {
+        // `get` rather than slicing: byte 19 may fall inside a multi-byte character.
+        Some(t) if t.as_bytes().get(10) == Some(&b'T') && t.get(11..19).is_some() => {
             format!("{} {}", &t[..10], &t[11..19])
         }
         Some(t) => t.to_string(),
