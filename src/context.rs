@@ -1515,20 +1515,10 @@ fn escape_markdown(text: &str) -> String {
     out
 }
 
-/// Transcript text is untrusted: control characters other than newline and tab become their
-/// visible Unicode pictures (C0, DEL) or `\u{…}` escapes (C1), so they cannot drive a terminal.
+/// Transcript text is untrusted: one sanitizer for all text output (`text::sanitize_keep_lines`
+/// keeps newlines and tabs and escapes every other control character as `\xNN`).
 fn sanitize(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\n' | '\t' => out.push(c),
-            '\u{0}'..='\u{1f}' => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('?')),
-            '\u{7f}' => out.push('\u{2421}'),
-            '\u{80}'..='\u{9f}' => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            _ => out.push(c),
-        }
-    }
-    out
+    crate::text::sanitize_keep_lines(text).into_owned()
 }
 
 fn id_text(id: &Value) -> String {
@@ -1675,115 +1665,7 @@ fn coerce_service_tier(v: Option<&Value>) -> Option<Map<String, Value>> {
 /// `Date.parse(entry.timestamp)` as a JSON value: epoch milliseconds, or `null` (JavaScript's
 /// NaN serializes so) when the timestamp is missing or does not parse.
 fn entry_ms(entry: &Value) -> Value {
-    str_field(entry, "timestamp").and_then(parse_iso_ms).map_or(Value::Null, Value::from)
-}
-
-/// Parses the ISO-8601 forms the agents write and `Date.parse` accepts: `YYYY-MM-DD`, optionally
-/// followed by `THH:MM`, `:SS`, a fraction (truncated to milliseconds) and `Z` or `±HH:MM`.
-/// Years may be `±YYYYYY`. A time without a zone is read as UTC (JavaScript would use the local
-/// zone, which a file does not record).
-fn parse_iso_ms(s: &str) -> Option<i64> {
-    let b = s.as_bytes();
-    let mut i = 0;
-    let digits = |i: &mut usize, n: usize| -> Option<i64> {
-        let part = b.get(*i..*i + n)?;
-        if !part.iter().all(u8::is_ascii_digit) {
-            return None;
-        }
-        *i += n;
-        Some(part.iter().fold(0i64, |acc, d| acc * 10 + i64::from(d - b'0')))
-    };
-    let year = match b.first()? {
-        b'+' | b'-' => {
-            let negative = b[0] == b'-';
-            i = 1;
-            let y = digits(&mut i, 6)?;
-            if negative { -y } else { y }
-        }
-        _ => digits(&mut i, 4)?,
-    };
-    let expect = |i: &mut usize, c: u8| -> Option<()> { (b.get(*i) == Some(&c)).then(|| *i += 1) };
-    expect(&mut i, b'-')?;
-    let month = digits(&mut i, 2)?;
-    expect(&mut i, b'-')?;
-    let day = digits(&mut i, 2)?;
-    if !(1..=12).contains(&month) || day < 1 || day > days_in_month(year, month) {
-        return None;
-    }
-    let (mut hour, mut minute, mut second, mut millis, mut offset_min) = (0, 0, 0, 0, 0);
-    if i < b.len() {
-        expect(&mut i, b'T')?;
-        hour = digits(&mut i, 2)?;
-        expect(&mut i, b':')?;
-        minute = digits(&mut i, 2)?;
-        if b.get(i) == Some(&b':') {
-            i += 1;
-            second = digits(&mut i, 2)?;
-            if b.get(i) == Some(&b'.') {
-                i += 1;
-                let start = i;
-                while b.get(i).is_some_and(u8::is_ascii_digit) {
-                    i += 1;
-                }
-                let frac = &s[start..i];
-                if frac.is_empty() {
-                    return None;
-                }
-                let padded = format!("{:0<3}", &frac[..frac.len().min(3)]);
-                millis = padded.parse::<i64>().ok()?;
-            }
-        }
-        match b.get(i) {
-            None => {}
-            Some(b'Z') => i += 1,
-            Some(&sign @ (b'+' | b'-')) => {
-                i += 1;
-                let oh = digits(&mut i, 2)?;
-                if b.get(i) == Some(&b':') {
-                    i += 1;
-                }
-                let om = digits(&mut i, 2)?;
-                if oh > 23 || om > 59 {
-                    return None;
-                }
-                offset_min = (oh * 60 + om) * if sign == b'+' { 1 } else { -1 };
-            }
-            Some(_) => return None,
-        }
-        if i != b.len() {
-            return None;
-        }
-        let valid = (hour < 24 && minute < 60 && second < 60)
-            || (hour == 24 && minute == 0 && second == 0 && millis == 0);
-        if !valid {
-            return None;
-        }
-    }
-    let days = days_from_civil(year, month, day);
-    Some(
-        days * 86_400_000 + hour * 3_600_000 + minute * 60_000 + second * 1000 + millis
-            - offset_min * 60_000,
-    )
-}
-
-fn days_in_month(year: i64, month: i64) -> i64 {
-    match month {
-        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
+    str_field(entry, "timestamp").and_then(crate::clock::parse_timestamp).map_or(Value::Null, Value::from)
 }
 
 /// Epoch milliseconds as `YYYY-MM-DDTHH:MM:SS.sssZ`, for display.
@@ -1791,26 +1673,7 @@ fn format_ms(ms: f64) -> String {
     if !ms.is_finite() || ms.abs() > 8.64e15 {
         return js_number(ms);
     }
-    let ms = ms as i64;
-    let days = ms.div_euclid(86_400_000);
-    let rem = ms.rem_euclid(86_400_000);
-    // Inverse of days_from_civil.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rem / 3_600_000,
-        rem / 60_000 % 60,
-        rem / 1000 % 60,
-        rem % 1000
-    )
+    crate::clock::format_iso_millis(ms as i64)
 }
 
 #[cfg(test)]
@@ -2875,28 +2738,8 @@ mod tests {
 
     #[test]
     fn iso_timestamps() {
-        assert_eq!(parse_iso_ms(TS), Some(TS_MS));
-        assert_eq!(parse_iso_ms("1970-01-01T00:00:00.000Z"), Some(0));
-        assert_eq!(parse_iso_ms("1970-01-01"), Some(0));
-        assert_eq!(parse_iso_ms("1970-01-01T00:00Z"), Some(0));
-        assert_eq!(parse_iso_ms("1970-01-01T01:00:00+01:00"), Some(0));
-        assert_eq!(parse_iso_ms("1969-12-31T23:59:59.999Z"), Some(-1));
-        assert_eq!(parse_iso_ms("2026-02-16T10:21:00.1234567Z"), Some(TS_MS + 123));
-        assert_eq!(parse_iso_ms("2026-02-16T10:21:00.5Z"), Some(TS_MS + 500));
-        assert_eq!(parse_iso_ms("2024-02-29T00:00:00Z"), Some(1_709_164_800_000));
-        assert_eq!(parse_iso_ms("+002026-02-16T10:21:00Z"), Some(TS_MS));
-        for bad in [
-            "",
-            "yesterday",
-            "2026-02-30",
-            "2026-13-01",
-            "2026-02-16T25:00Z",
-            "2026-02-16T10:21:00.Z",
-            "2026-02-16 10:21:00Z",
-            "2026-02-16T10:21:00Zjunk",
-        ] {
-            assert_eq!(parse_iso_ms(bad), None, "{bad}");
-        }
+        // Parsing is clock::parse_timestamp's (tested there); these are the context's uses.
+        assert_eq!(entry_ms(&json!({"timestamp": TS})), json!(TS_MS));
         assert_eq!(entry_ms(&json!({"timestamp": "nope"})), Value::Null);
         assert_eq!(entry_ms(&json!({})), Value::Null);
         assert_eq!(format_ms(TS_MS as f64), TS);
@@ -2930,9 +2773,7 @@ mod tests {
         let text = render_text(&omp(&path), false);
         assert!(text.contains("thinking level: high (configured: auto)\n"), "{text}");
         assert!(
-            text.contains(
-                "=== 1. user (1970-01-01T00:00:00.001Z) ===\nfix \u{241b}[31mred\u{2407}\n"
-            ),
+            text.contains("=== 1. user (1970-01-01T00:00:00.001Z) ===\nfix \\x1b[31mred\\x07\n"),
             "{text}"
         );
         assert!(

@@ -21,9 +21,15 @@ pub mod session;
 
 pub use session::Session;
 pub mod discover;
+pub mod fsck;
+pub mod hooks;
+pub mod listing;
+pub mod migrate;
 pub mod ops;
+pub mod process;
 pub mod rev;
 pub mod stats;
 pub mod store;
+pub mod summarize;
 pub mod tree;
 pub mod view;

@@ -201,8 +201,9 @@ impl ToolCalls {
     }
 }
 
-/// The file a `read`/`write`/`edit` call names: `path`, else the older `file_path`.
-fn file_path_arg(args: &Value) -> &str {
+/// The file a `read`/`write`/`edit` call names: `path`, else the older `file_path` (`""` when
+/// neither is there). Shared with the summarizer's file list, so both read the same argument.
+pub(crate) fn file_path_arg(args: &Value) -> &str {
     str_field(args, "path")
         .filter(|p| !p.is_empty())
         .or_else(|| str_field(args, "file_path"))

@@ -14,6 +14,8 @@ use sesstree::tree::{ASCII, TreeOptions, UNICODE, layout};
 use sesstree::view::Viewer;
 use sesstree::{Session, context, rev, stats};
 
+pub mod ops;
+
 /// Above this many records the quadratic checks (a path per record) are skipped, so one input
 /// stays fast; the linear ones always run.
 const QUADRATIC_LIMIT: usize = 512;
@@ -43,6 +45,7 @@ pub fn exercise(s: &Session) {
     check_views(s);
     check_context(s);
     let _ = stats::compute(s).map(|st| st.to_json("fuzz.jsonl"));
+    let _ = sesstree::fsck::check(s).map(|f| sesstree::fsck::report_json("fuzz.jsonl", &f));
 }
 
 /// Parents, children, roots and paths agree with each other.

@@ -32,6 +32,8 @@ pub struct Envelope<'a> {
     pub archived: Option<bool>,
     /// `title` (of `title_change`), when a string.
     pub title: Option<Cow<'a, str>>,
+    /// `source` (of `title_change`: `auto` or `user`), when a string.
+    pub source: Option<Cow<'a, str>>,
     /// `name` (of pi's `session_info`), when a string.
     pub name: Option<Cow<'a, str>>,
     /// Whether a `modelId` field is present (pi's `model_change`).
@@ -135,6 +137,7 @@ impl<'de> Visitor<'de> for EnvelopeVisitor {
                     env.archived = Some(raw.get() == "true");
                 }
                 "title" => env.title = string_field(&mut map)?,
+                "source" => env.source = string_field(&mut map)?,
                 "name" => env.name = string_field(&mut map)?,
                 "modelId" => {
                     env.has_model_id = true;
@@ -227,6 +230,16 @@ mod tests {
         let err = scan_envelope(b"{not json}").unwrap_err();
         assert!(!err.eof);
         assert!(scan_envelope(br#"{"a":1} trailing"#).is_err());
+    }
+
+    #[test]
+    fn title_changes_keep_their_source() {
+        let line = br#"{"type":"title_change","id":"t","title":"Name","source":"user","previousTitle":"Old"}"#;
+        let env = scan_envelope(line).unwrap();
+        assert_eq!(env.title.as_deref(), Some("Name"));
+        assert_eq!(env.source.as_deref(), Some("user"));
+        let env = scan_envelope(br#"{"type":"title_change","source":{"x":1}}"#).unwrap();
+        assert_eq!(env.source, None);
     }
 
     #[test]

@@ -2,9 +2,29 @@
 //! the file to write) and never touches the file itself: `store` does the writing, so every
 //! operation can be tested without a filesystem and `--dry-run` is the plan printed.
 
+pub mod branch;
+pub mod checkout;
+pub mod label;
+pub mod name;
+
 use serde_json::{Map, Value};
 
 use crate::id::EntryId;
+use crate::session::Session;
+
+/// Whether a candidate id for a new entry is already used in the file. Ids are compared by
+/// their text, not only as strings: a new `12345678` must not shadow a numeric id whose REV
+/// would then name two entries.
+pub fn id_taken(session: &Session, candidate: &str) -> bool {
+    session.lookup(&EntryId::new(candidate)).is_some()
+        || session.lookup(&EntryId::from_non_string(candidate)).is_some()
+}
+
+/// The id new entries hang under: the current leaf, or none (a root) when the last record
+/// has no id or there are no entries yet, as the agent's `parentId: leafId ?? null`.
+pub fn leaf_id(session: &Session) -> Option<EntryId> {
+    session.leaf().and_then(|idx| session.record(idx).id.clone())
+}
 
 /// Serialises a new entry the way the agents write one: `type, id, parentId, timestamp`, then
 /// the payload fields in the order given (FORMAT §2 key orders).

@@ -146,3 +146,25 @@ fn help_lists_exit_statuses() {
     assert!(text.contains("Exit status:"));
     assert!(text.contains("7  cancelled by a hook or by the user"));
 }
+
+#[test]
+fn a_string_id_and_a_number_id_with_the_same_text_are_ambiguous() {
+    let env = TestEnv::new();
+    env.fixture("odd-fields.jsonl");
+    assert_snapshot!(env.run(&["-f", "odd-fields.jsonl", "show", "1"]), @r#"
+    ------- stderr -------
+    error: '1' is ambiguous; it matches "1" (a string id), 1 (a number id)
+    [exit status: 4]
+    "#);
+}
+
+#[test]
+fn strict_does_not_call_a_newer_version_damage() {
+    let env = TestEnv::new();
+    env.fixture("future-version.jsonl");
+    assert_snapshot!(env.run(&["-f", "future-version.jsonl", "--strict", "log", "-n", "1"]), @"
+    cc22dd33 message 2027-06-01 09:00:04 assistant: Hi!
+    ------- stderr -------
+    future-version.jsonl:1: warning: session version 9 is newer than this sesstree understands
+    ");
+}

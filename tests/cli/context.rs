@@ -16,6 +16,19 @@ fn flavour_is_detected_and_reported() {
     let omp = env.cmd().args(["-f", "linear.jsonl", "--json", "context"]).output().unwrap();
     let v: serde_json::Value = serde_json::from_slice(&omp.stdout).unwrap();
     assert_eq!(v["flavor"], "omp");
+    // A pi file with nothing but messages is known by its v4 UUID session id.
+    env.write(
+        "bare-pi.jsonl",
+        concat!(
+            r#"{"type":"session","version":3,"id":"4f8e2a10-9c1d-4e5b-8a7f-3b2c1d0e9f8a","timestamp":"2026-02-16T10:20:30.000Z","cwd":"/w"}"#,
+            "\n",
+            r#"{"type":"message","id":"1b2c3d4e","parentId":null,"timestamp":"2026-02-16T10:21:00.000Z","message":{"role":"user","content":"hi","timestamp":1}}"#,
+            "\n",
+        ),
+    );
+    let bare = env.cmd().args(["-f", "bare-pi.jsonl", "--json", "context"]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&bare.stdout).unwrap();
+    assert_eq!(v["flavor"], "pi");
     let forced = env
         .cmd()
         .args(["-f", "linear.jsonl", "--json", "context", "--flavor", "pi"])

@@ -76,7 +76,7 @@ fn cycles_do_not_hang() {
     env.fixture("cycle.jsonl");
     assert_snapshot!(env.run(&["-f", "cycle.jsonl", "tree", "--filter", "all"]), @"
     • assistant: And the walk from here must stop at the first repeated id. ← active
-    │  user: My parent is the next line, whose parent is me.
+    │  • user: My parent is the next line, whose parent is me.
     user: A normal start.
     │  assistant: Normal reply.
     user: I am my own parent.
@@ -85,6 +85,7 @@ fn cycles_do_not_hang() {
     ");
     assert_snapshot!(env.run(&["-f", "cycle.jsonl", "log", "--filter", "all"]), @"
     c1c1e002 message 2026-03-05 15:00:22 assistant: And the walk from here must stop at the first repeated id.
+    c1c1e001 message 2026-03-05 15:00:20 user: My parent is the next line, whose parent is me.
     ------- stderr -------
     cycle.jsonl:6: warning: parent cycle through entry c1c1e002; broken here, the entry counts as a root
     ");

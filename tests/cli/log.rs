@@ -115,13 +115,13 @@ fn v1_files_read_with_derived_ids() {
 #[test]
 fn large_real_v1_file() {
     let env = TestEnv::new();
-    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/fixtures/large-session.jsonl");
-    if !src.exists() {
-        eprintln!("skipped: {} is not there", src.display());
-        return;
-    }
-    std::fs::copy(&src, env.path().join("large.jsonl")).unwrap();
+    // A copy of shared/fixtures/large-session.jsonl: a real pi v1 session (see
+    // tests/fixtures/README.md for its source and licence).
+    std::fs::copy(
+        crate::common::fixtures().join("large-session.jsonl"),
+        env.path().join("large.jsonl"),
+    )
+    .unwrap();
     assert_snapshot!(env.run(&["-f", "large.jsonl", "log", "-n", "3"]), @"
     dddb1b00 message 2025-11-21 02:14:02 assistant: Oh wait, these errors look like we have API mismatches! The TUI package must have a different API than what coding-agent is expecting. Let me check - it looks like the TUI changes were never committed
     3b233699 message 2025-11-21 02:13:57 [bash: cd /Users/badlogic/workspaces/pi-mono && npm run b...]

@@ -243,10 +243,10 @@ fn several_roots_and_markers() {
     let env = TestEnv::new();
     env.fixture("markers.jsonl");
     assert_snapshot!(env.run(&["-f", "markers.jsonl", "tree", "--filter", "all"]), @"
-    • [branch summary]: The user explored a different conversation branch before returning here. Summary of that exploration:  The borrow error in src/cache.rs comes from `get` returning a borrow of the map while `insert` needs `&mut self`; lifetimes were explained with a small example.  <files> src/cache.rs (Read) </files>
-    ├─ • [branch summary]: ← active
-    └─ user: Rewrite src/cache.rs to store owned Strings and return clones.
-       assistant: Done: `Cache` stores `String`s and `get` returns `Option<String>`; it compiles.
+    • [branch summary]: The user explored a different conversation branch before returning here. Summary of that exploration:  The borrow error in src/cache.rs comes from `get` returning a borrow of the map while `insert` needs `&mut self`; lifetimes were explained with a small example.  <files> src/cache.rs (Read) </files> ← active
+    ├─ user: Rewrite src/cache.rs to store owned Strings and return clones.
+    │  assistant: Done: `Cache` stores `String`s and `get` returns `Option<String>`; it compiles.
+    └─ [branch summary]:
     user: Why does src/cache.rs fail the borrow checker?
        assistant: `get` returns a `&str` borrowed from the map while `insert` needs `&mut self` in the same scope.
        ├─ user: Show me a fix.
@@ -305,19 +305,38 @@ fn both_dialects_and_all_types() {
 fn narrow_columns_scroll_old_levels_off() {
     let env = TestEnv::new();
     env.fixture("branched.jsonl");
+    // 28 columns keep max(24, 14) for the text: one level of gutter, so depth 2 scrolls.
     let out =
-        env.cmd().env("COLUMNS", "50").args(["-f", "branched.jsonl", "tree"]).output().unwrap();
+        env.cmd().env("COLUMNS", "28").args(["-f", "branched.jsonl", "tree"]).output().unwrap();
     assert_snapshot!(env.render(&out), @r#"
     • user: Write a Rust function that reverses a string.
     • assistant: ```rust fn reverse(s: &str) -> String {     s.chars().rev().collect() } ```
     ├─ • user: Make it handle grapheme clusters.
     │  • assistant: Use the `unicode-segmentation` crate:  ```rust use unicode_segmentation::UnicodeSegmentation;  fn reverse(s: &str) -> String {     s.graphemes(true).rev().collect() } ```
-    │  ├─ • user: Add it to Cargo.toml for me.
-    │  │  • assistant: Added `unicode-segmentation = "1.12"` under `[dependencies]`. ← active
-    │  └─ user: Without adding a dependency, please.
+    …  • user: Add it to Cargo.toml for me.
+    …  • assistant: Added `unicode-segmentation = "1.12"` under `[dependencies]`. ← active
+    …  user: Without adding a dependency, please.
     ├─ user: The input is ASCII only; reverse the bytes instead.
     │  assistant: ```rust fn reverse(s: &str) -> String {     let mut b = s.as_bytes().to_vec();     b.reverse();     String::from_utf8(b).expect("ASCII input") } ```
     └─ user: Add a unit test for it.
        assistant: ```rust #[test] fn reverses() {     assert_eq!(reverse("abc"), "cba"); } ```
+    "#);
+}
+
+#[test]
+fn children_with_unparseable_timestamps_keep_file_order() {
+    let env = TestEnv::new();
+    env.fixture("odd-fields.jsonl");
+    assert_snapshot!(env.run(&["-f", "odd-fields.jsonl", "tree", "--filter", "all"]), @r#"
+    • user: No parentId field: a root.
+    │  • [label: (cleared)]
+    │  • [label: numeric-target] ← active
+    [numeric-target] user: My id is the number 1.
+       assistant: Mine is the string "1"; my parentId is the number 1.
+       user: A Snowflake-style id (the fallback when 8-hex ids collide).
+       [42] assistant: An old oh-my-pi nanoid(8) id with upper case.
+       ├─ user: A nanoid with _ and -, and a timestamp that does not parse.
+       ├─ user: No timestamp field at all.
+       └─ user: A normal timestamp, after two siblings whose timestamps do not parse.
     "#);
 }

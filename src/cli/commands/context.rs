@@ -6,7 +6,17 @@ use sesstree::context::{build, render_markdown, render_text, to_json};
 use sesstree::format::Dialect;
 use sesstree::rev;
 
+use crate::cli::complete;
 use crate::cli::{Ctx, stdout, write_json_line};
+
+/// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
+const EXAMPLES: &str = r#"Examples:
+  How many messages the model would get from the current leaf:
+    sesstree -f session.jsonl context --json | jq '.messages | length'
+  A Markdown transcript of the context at the entry labelled checkpoint-1:
+    sesstree context checkpoint-1 --format markdown > transcript.md
+  The messages before conversion to model roles, built as pi would:
+    sesstree context --flavor pi --agent-messages --json"#;
 
 /// Show the context the model would get from REV (default `@`).
 ///
@@ -16,15 +26,11 @@ use crate::cli::{Ctx, stdout, write_json_line};
 /// summaries rendered from the agent's templates. Without --flavor the flavour is detected
 /// from the file (title slot, title_change or omp-style model_change: omp; session_info or
 /// pi-style model_change: pi; otherwise omp).
-///
-/// Examples:
-///   sesstree context --json | jq '.messages | length'
-///   sesstree context checkpoint-1 --format markdown > transcript.md
-///   sesstree context --flavor pi --agent-messages --json
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct ContextArgs {
     /// The entry to build the context from.
-    #[arg(default_value = "@")]
+    #[arg(default_value = "@", add = complete::rev())]
     pub rev: String,
     /// Whose templates and message shapes apply.
     #[arg(long, value_enum)]
@@ -64,9 +70,12 @@ pub fn run(ctx: &Ctx, args: &ContextArgs) -> anyhow::Result<()> {
         Some(FlavorArg::Pi) => Dialect::Pi,
         None => session.dialect(),
     };
-    // `@` of a file whose last record has no id falls back to the last record (FORMAT §8.1).
+    // `@` of a file whose last record has no id falls back to the last record (FORMAT §8.1);
+    // a move to before the first prompt leaves no position: the empty context.
     let target = if args.rev == "@" && session.leaf().is_none() {
         session.records.len().checked_sub(1).map(|i| i as u32)
+    } else if args.rev == "@" {
+        session.position()?
     } else if session.is_empty() {
         return Err(sesstree::Error::RevNotFound { rev: args.rev.clone() }.into());
     } else {
