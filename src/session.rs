@@ -596,6 +596,49 @@ pub fn parse_lossy(bytes: &[u8]) -> Option<Value> {
     }
 }
 
+/// The deepest nesting of arrays and objects that a full parse accepts: serde_json's
+/// recursion limit.
+pub const MAX_NESTING: usize = 127;
+
+/// Whether a JSON text nests arrays and objects deeper than [`MAX_NESTING`]. Strings are
+/// skipped with `memchr`, so the cost on payload-heavy lines is close to nothing; a line with
+/// too few brackets to get that deep is not walked at all.
+fn nested_too_deep(line: &[u8]) -> bool {
+    if memchr::memchr2_iter(b'[', b'{', line).nth(MAX_NESTING).is_none() {
+        return false;
+    }
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < line.len() {
+        match line[i] {
+            b'"' => {
+                i += 1;
+                // To the closing quote, hopping over escapes.
+                loop {
+                    let rest = line.get(i..).unwrap_or_default();
+                    let Some(at) = memchr::memchr2(b'"', b'\\', rest) else { return false };
+                    i += at + 1;
+                    if line[i - 1] == b'"' {
+                        break;
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
 /// The version a header declares: a number, or a numeric string; absent means 1.
 fn header_version(header: &serde_json::Map<String, Value>) -> u64 {
     match header.get("version") {
@@ -749,6 +792,17 @@ impl Loader {
             Err(e) => Err(e),
         };
         let env = match scanned {
+            Ok(_) if nested_too_deep(bytes) => {
+                // The envelope scan skips payloads without a depth limit, but a full parse has
+                // one (and a deeper value could not be dropped without recursing that deep), so
+                // such a line is unparseable here rather than an entry no command can show.
+                self.warn(
+                    Problem::Unparseable,
+                    None,
+                    format!("unparseable line: nested deeper than {MAX_NESTING} levels"),
+                );
+                return;
+            }
             Ok(env) => env,
             Err(e) => {
                 let (problem, what) = if e.eof && !has_newline {
@@ -1246,6 +1300,42 @@ mod tests {
         ));
         assert_eq!(s.version(), 3);
         assert!(s.diagnostics.is_empty());
+    }
+
+    /// Found by the hostile-input tests: a line nested 100,000 deep passed the envelope scan
+    /// (which skips payloads without a depth limit) and then failed every full parse, so
+    /// `tree` and `stats` stopped with "the line changed since it was read".
+    #[test]
+    fn deep_nesting_is_unparseable_at_load() {
+        let nested = |depth: usize| {
+            format!(
+                r#"{{"type":"message","id":"d{depth}","parentId":null,"x":{}{}}}"#,
+                "[".repeat(depth - 1),
+                "]".repeat(depth - 1)
+            )
+        };
+        let text = [HEADER.to_string(), nested(MAX_NESTING), nested(MAX_NESTING + 1)].join("\n");
+        let s = load(&text);
+        assert_eq!(s.records.len(), 1);
+        assert!(s.value(0).is_ok(), "the deepest line a parse accepts is an entry");
+        let problems: Vec<_> = s.diagnostics.iter().map(|d| (d.line, d.problem)).collect();
+        assert_eq!(problems, vec![(3, Problem::Unparseable)]);
+        assert!(s.diagnostics[0].message.contains("nested deeper than 127 levels"));
+        let s = load(&[HEADER.to_string(), nested(100_000)].join("\n"));
+        assert!(s.records.is_empty());
+    }
+
+    #[test]
+    fn brackets_inside_strings_do_not_nest() {
+        let deep_text = format!("{}\\\"{}", "[".repeat(300), "{".repeat(300));
+        let line = format!(r#"{{"type":"message","id":"a","parentId":null,"t":"{deep_text}"}}"#);
+        assert!(!nested_too_deep(line.as_bytes()));
+        assert!(load(&format!("{HEADER}\n{line}")).diagnostics.is_empty());
+        // Escapes up to the last byte, an unterminated string: no overrun.
+        assert!(!nested_too_deep(format!("\"{}\\", "[".repeat(200)).as_bytes()));
+        assert!(!nested_too_deep(format!("\"{}", "[".repeat(200)).as_bytes()));
+        assert!(!nested_too_deep(format!("\"\\\"{}", "[".repeat(200)).as_bytes()));
+        assert!(nested_too_deep(format!("\"\\\"\"{}", "[".repeat(200)).as_bytes()));
     }
 
     #[test]

@@ -95,5 +95,7 @@ pub fn show(text: &str) -> Cow<'_, str> {
 
 /// Prints a warning about a line of a file, as `FILE:LINE: warning: MESSAGE`.
 pub fn warn_line(path: &std::path::Path, line: u64, message: &str) {
-    eprintln!("{}:{line}: warning: {}", path.display(), show(message));
+    // The path too: `stats DIR` and `fsck DIR` find files by name, and a name can hold escape
+    // sequences.
+    eprintln!("{}:{line}: warning: {}", show(&path.display().to_string()), show(message));
 }

@@ -14,6 +14,7 @@ mod examples; // every example of --help runs
 mod fsck; // sesstree fsck, fsck --repair
 mod generated; // man/ and completions/ match the binary
 mod hooks; // the hooks of checkout
+mod hostile; // hostile input: no panic, no hang, nothing raw on the terminal
 mod hostile_output; // no raw control characters from the file in text output
 mod humanize_title; // sesstree humanize-title
 mod label; // sesstree label

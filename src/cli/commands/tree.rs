@@ -35,7 +35,9 @@ const EXAMPLES: &str = r#"Examples:
 ///
 /// The branch holding the current leaf comes first; depth grows only at real branch points;
 /// `• ` marks the path from the root to the leaf, `← active` the leaf itself, and `[label]` the
-/// labels in effect. Filters and searches narrow the rows; the structure stays.
+/// labels in effect. Filters and searches narrow the rows; the structure stays. When a row is
+/// nested deeper than the width allows (`COLUMNS`; 100 levels when the width is unknown), its
+/// oldest levels scroll off behind `…`; `--json` always gives the real depth.
 ///
 /// With -i the tree opens as the agent's full-screen tree selector: arrows move, typing
 /// searches, Ctrl+O and Alt+D/T/U/L/A change the filter, Shift+L edits the selected entry's
@@ -79,6 +81,10 @@ pub struct TreeArgs {
     pub hooks: HookArgs,
 }
 
+/// How many levels of gutter a row shows when the terminal width is unknown; deeper levels
+/// scroll off behind `…` as they do on a narrow screen (FORMAT §9.1).
+const MAX_LEVELS_UNKNOWN_WIDTH: usize = 100;
+
 /// `--order`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Order {
@@ -110,7 +116,11 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     let mode = FilterMode::from(args.filter);
     let home = home();
     let glyphs = if args.ascii { &ASCII } else { &UNICODE };
-    let max_levels = width().map(|w| w.saturating_sub(24.max(w / 2)) / 3);
+    // Without a known width (a pipe, a file) the gutter is still capped: a tree whose branch
+    // points nest thousands deep would otherwise print rows as wide as the tree is deep, and
+    // output quadratic in the number of entries.
+    let max_levels =
+        Some(width().map_or(MAX_LEVELS_UNKNOWN_WIDTH, |w| w.saturating_sub(24.max(w / 2)) / 3));
     let style = ctx.style;
     // Tool calls must be known before their results are drawn, so payloads are read in file
     // order (on every core, see `render_all`); each kept row is rendered right away and only

@@ -62,7 +62,12 @@ impl TestEnv {
 
     /// A `sesstree` command running in the directory with a pinned environment.
     pub fn cmd(&self) -> Command {
-        let mut cmd = Command::cargo_bin("sesstree").expect("binary");
+        self.pinned(Command::cargo_bin("sesstree").expect("binary"))
+    }
+
+    /// Any command (a shell wrapping `sesstree`, say) with the directory and environment of
+    /// [`cmd`](TestEnv::cmd).
+    pub fn pinned(&self, mut cmd: Command) -> Command {
         cmd.current_dir(self.dir.path());
         for var in [
             "SESSTREE_FILE",

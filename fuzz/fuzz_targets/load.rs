@@ -1,0 +1,11 @@
+//! Arbitrary bytes as a session file: loading never panics, and everything the read side
+//! offers (index, layout, labels, name, REVs, one-line texts, context, stats) keeps its
+//! invariants on whatever loaded.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let session = sesstree_fuzz::load(data.to_vec());
+    sesstree_fuzz::exercise(&session);
+});

@@ -1,0 +1,330 @@
+//! What the fuzz targets share: a walk over everything a loaded session offers, with the
+//! invariants each step must keep, and a generator of tree-shaped session files from fuzz bytes.
+//!
+//! The checks are assertions on purpose: libFuzzer reports a panic as a finding, so a broken
+//! invariant is found the same way as a crash.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use serde_json::Value;
+use sesstree::format::Dialect;
+use sesstree::text::{FilterMode, sanitize_for_terminal, sanitize_keep_lines};
+use sesstree::tree::{ASCII, TreeOptions, UNICODE, layout};
+use sesstree::view::Viewer;
+use sesstree::{Session, context, rev, stats};
+
+pub mod ops;
+
+/// Above this many records the quadratic checks (a path per record) are skipped, so one input
+/// stays fast; the linear ones always run.
+const QUADRATIC_LIMIT: usize = 512;
+
+/// Loads bytes as a session (never fails for in-memory input).
+pub fn load(bytes: Vec<u8>) -> Session {
+    Session::from_bytes(Path::new("fuzz.jsonl"), bytes).expect("in-memory loads cannot fail")
+}
+
+/// Exercises the whole read side of a session and checks its invariants.
+pub fn exercise(s: &Session) {
+    let n = s.records.len();
+    check_index(s);
+    check_layout(s);
+    let _ = (s.labels(), s.label_map(), s.label_records(), s.name(), s.dialect());
+    let _ = (s.names_like_pi(), s.is_v1(), s.version(), s.strict(), s.require_header());
+    let _ = s.raw_header();
+    for (target, _) in s.labels() {
+        let _ = s.label_of(target);
+        let _ = s.is_archived(target);
+    }
+    for rev in derived_revs(s).iter().take(64) {
+        if let Ok(idx) = rev::resolve(s, rev) {
+            assert!((idx as usize) < n, "rev {rev:?} resolved outside the records");
+        }
+    }
+    check_views(s);
+    check_context(s);
+    let _ = stats::compute(s).map(|st| st.to_json("fuzz.jsonl"));
+    let _ = sesstree::fsck::check(s).map(|f| sesstree::fsck::report_json("fuzz.jsonl", &f));
+}
+
+/// Parents, children, roots and paths agree with each other.
+fn check_index(s: &Session) {
+    let n = s.records.len();
+    let mut child_count = 0;
+    for i in 0..n as u32 {
+        for &c in s.children(i) {
+            assert_eq!(s.parent(c), Some(i), "child {c} of {i} does not point back");
+        }
+        child_count += s.children(i).len();
+        if let Some(p) = s.parent(i) {
+            assert!((p as usize) < n);
+            assert!(s.children(p).contains(&i));
+        }
+    }
+    assert_eq!(child_count + s.roots().len(), n, "every record is a root or a child once");
+    for &r in s.roots() {
+        assert_eq!(s.parent(r), None);
+    }
+    if let Some(leaf) = s.leaf() {
+        assert_eq!(leaf as usize, n - 1);
+        assert!(s.records[leaf as usize].id.is_some());
+    }
+    let sample: Vec<u32> = if n <= QUADRATIC_LIMIT {
+        (0..n as u32).collect()
+    } else {
+        [0, n / 2, n - 1].iter().map(|&i| i as u32).collect()
+    };
+    for i in sample {
+        let path = s.path_to_root(i);
+        assert_eq!(path.last(), Some(&i));
+        assert_eq!(s.parent(path[0]), None, "a path starts at a root");
+        for w in path.windows(2) {
+            assert_eq!(s.parent(w[1]), Some(w[0]));
+        }
+        let distinct: HashSet<_> = path.iter().collect();
+        assert_eq!(distinct.len(), path.len(), "a path repeats an entry");
+        let _ = s.raw_line(i).expect("raw line");
+        let _ = s.value(i);
+    }
+}
+
+/// With archived subtrees included, the layout shows every record exactly once.
+fn check_layout(s: &Session) {
+    let n = s.records.len();
+    for (include_archived, active_first) in [(true, true), (false, true), (true, false)] {
+        let opts = TreeOptions { leaf: s.leaf(), include_archived, active_first };
+        let l = layout(s, &opts);
+        let mut seen = vec![false; n];
+        for row in &l.rows {
+            assert!(!seen[row.idx as usize], "row {} drawn twice", row.idx);
+            seen[row.idx as usize] = true;
+            if n <= QUADRATIC_LIMIT {
+                let _ = l.prefix(row, &UNICODE, None);
+                let p = l.prefix(row, &ASCII, Some(3));
+                assert!(p.len() <= 3 * 3, "prefix wider than its levels: {p:?}");
+            }
+        }
+        if include_archived {
+            assert_eq!(l.rows.len(), n, "the full layout misses records");
+        }
+    }
+    if n > 0 {
+        let other = TreeOptions { leaf: Some(0), include_archived: false, active_first: true };
+        let _ = layout(s, &other);
+    }
+}
+
+/// REVs a user could type for this session: ids, prefixes, labels, ancestry suffixes.
+fn derived_revs(s: &Session) -> Vec<String> {
+    let mut revs = vec!["@".to_string(), "@^".into(), "@~2".into(), "@~".into(), "^".into()];
+    for r in s.records.iter().take(16) {
+        if let Some(id) = &r.id {
+            let text = id.as_str();
+            revs.push(text.to_string());
+            revs.push(format!("{text}^"));
+            revs.push(format!("{text}~18446744073709551615"));
+            revs.push(text.chars().take(4).collect());
+            revs.push(text.chars().take(5).collect());
+        }
+    }
+    for (_, raw) in s.labels().iter().take(8) {
+        revs.push(sesstree::session::label_text(raw));
+    }
+    revs
+}
+
+/// One-line texts and search texts exist for every record, and sanitized text holds no control
+/// character.
+fn check_views(s: &Session) {
+    let mut viewer = Viewer::new(s, Some("/home/fuzz"));
+    for i in 0..s.records.len().min(64) as u32 {
+        let Ok(view) = viewer.view(i) else { continue };
+        for mode in FilterMode::CYCLE {
+            let _ = viewer.shows(&view, mode, s.leaf());
+        }
+        let search = viewer.search_text(&view);
+        let _ = sesstree::text::fuzzy_match("a b", &search);
+        let _ = sesstree::text::substring_match("é x", &search);
+        assert_clean(&sanitize_for_terminal(&view.text), false);
+        if let Some(label) = &view.label {
+            assert_clean(&sanitize_for_terminal(label), false);
+        }
+        let json = view.to_json(s, 0, true, false);
+        let _ = serde_json::to_string(&json).expect("view JSON serializes");
+        let pretty = serde_json::to_string_pretty(&view.value).expect("value serializes");
+        assert_clean(&sanitize_keep_lines(&pretty), true);
+    }
+}
+
+/// The context along the leaf path, both flavours, every rendering.
+fn check_context(s: &Session) {
+    let target = s.leaf().or_else(|| s.records.len().checked_sub(1).map(|i| i as u32));
+    let Some(target) = target else { return };
+    let path: Vec<Value> =
+        s.path_to_root(target).into_iter().filter_map(|i| s.value(i).ok()).take(256).collect();
+    let leaf_id = s.record(target).id.as_ref().map(|i| i.to_value());
+    for flavor in [Dialect::Omp, Dialect::Pi] {
+        let ctx = context::build(&path, leaf_id.as_ref(), flavor);
+        for agent in [false, true] {
+            let _ = serde_json::to_string(&context::to_json(&ctx, agent)).expect("context JSON");
+            assert_clean(&context::render_text(&ctx, agent), true);
+            assert_clean(&context::render_markdown(&ctx, agent), true);
+        }
+    }
+}
+
+/// Text meant for a terminal: no control character (newline and tab allowed when `lines`).
+pub fn assert_clean(text: &str, lines: bool) {
+    if let Some(c) = text.chars().find(|&c| c.is_control() && !(lines && matches!(c, '\n' | '\t')))
+    {
+        panic!("control character {:?} reaches the terminal in {text:?}", c);
+    }
+}
+
+/// Reads fuzz bytes as choices.
+pub struct Bytes<'a> {
+    data: &'a [u8],
+}
+
+impl<'a> Bytes<'a> {
+    /// Choices from `data`; once it runs out every choice is 0.
+    pub fn new(data: &'a [u8]) -> Self {
+        Bytes { data }
+    }
+
+    /// One byte.
+    pub fn byte(&mut self) -> u8 {
+        let (&b, rest) = self.data.split_first().unwrap_or((&0, &[]));
+        self.data = rest;
+        b
+    }
+
+    /// A number below `n` (`n` > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        usize::from(self.byte()) % n
+    }
+
+    /// Up to `max` raw bytes.
+    pub fn chunk(&mut self, max: usize) -> &'a [u8] {
+        let len = self.below(max + 1).min(self.data.len());
+        let (head, rest) = self.data.split_at(len);
+        self.data = rest;
+        head
+    }
+}
+
+/// Record types the generator uses: real ones, with and without payloads that matter.
+const KINDS: &[&str] = &[
+    "message",
+    "message",
+    "message",
+    "label",
+    "branch_summary",
+    "compaction",
+    "custom_message",
+    "model_change",
+    "archive",
+    "title_change",
+    "session_info",
+    "thinking_level_change",
+    "weird_type",
+];
+
+/// A session file whose shape the fuzz bytes pick: entry types, parents (null, earlier, later,
+/// self, missing), duplicate ids, a torn tail and stray raw lines. Returns the bytes and the
+/// ids given, in file order.
+pub fn generate(b: &mut Bytes<'_>) -> (Vec<u8>, Vec<String>) {
+    let mut out = Vec::new();
+    if b.below(8) == 0 {
+        // A title slot first, as oh-my-pi writes it.
+        let slot = sesstree::format::title::encode_slot("fuzz", None, "2026-01-01T00:00:00.000Z");
+        out.extend_from_slice(&slot.expect("a short title fits"));
+    }
+    let version = [3, 3, 3, 2, 4, 1][b.below(6)];
+    out.extend_from_slice(
+        format!(
+            r#"{{"type":"session","version":{version},"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}}"#
+        )
+        .as_bytes(),
+    );
+    out.push(b'\n');
+    let count = b.below(48);
+    let mut ids: Vec<String> = Vec::new();
+    for i in 0..count {
+        let kind = KINDS[b.below(KINDS.len())];
+        let id = match b.below(16) {
+            0 if !ids.is_empty() => ids[b.below(ids.len())].clone(),
+            1 => format!("{:04x}", b.byte()),
+            _ => format!("e{i:07x}"),
+        };
+        let parent = match b.below(10) {
+            0 => "null".to_string(),
+            1 => format!("\"{id}\""),
+            2 => "\"missing\"".to_string(),
+            3 => format!("\"e{:07x}\"", i + 1 + b.below(4)),
+            _ if ids.is_empty() => "null".to_string(),
+            _ => format!("\"{}\"", ids[ids.len() - 1 - b.below(ids.len().min(4))]),
+        };
+        let second = b.byte();
+        let ts = if second < 250 {
+            format!("\"2026-01-01T00:00:{:02}.000Z\"", second % 60)
+        } else {
+            "\"not a time\"".to_string()
+        };
+        let target = if ids.is_empty() { id.clone() } else { ids[b.below(ids.len())].clone() };
+        let payload = match kind {
+            "message" => {
+                let role = ["user", "assistant", "toolResult", "custom", "bashExecution"][b.below(5)];
+                let text = String::from_utf8_lossy(b.chunk(24)).into_owned();
+                format!(
+                    r#""message":{{"role":{},"content":[{{"type":"text","text":{}}}],"toolCallId":"t{}","toolName":"read"}}"#,
+                    Value::from(role),
+                    Value::from(text),
+                    b.below(4)
+                )
+            }
+            "label" => {
+                let label = match b.below(4) {
+                    0 => "null".to_string(),
+                    1 => "\"\"".to_string(),
+                    2 => "{\"x\":1}".to_string(),
+                    _ => Value::from(String::from_utf8_lossy(b.chunk(8))).to_string(),
+                };
+                format!(r#""targetId":"{target}","label":{label}"#)
+            }
+            "archive" => format!(r#""targetId":"{target}","archived":{}"#, b.below(2) == 0),
+            "compaction" => {
+                format!(r#""summary":"s","firstKeptEntryId":"{target}","tokensBefore":1e999999"#)
+            }
+            "branch_summary" => format!(r#""fromId":"{target}","summary":"b\u001b[31m""#),
+            "title_change" => r#""title":"\u009b2J","source":"user""#.to_string(),
+            "session_info" => r#""name":" pi name ""#.to_string(),
+            "model_change" => {
+                if b.below(2) == 0 {
+                    r#""provider":"p","modelId":"m""#.to_string()
+                } else {
+                    r#""model":"p/m""#.to_string()
+                }
+            }
+            _ => r#""data":[1,[2,[3]]]"#.to_string(),
+        };
+        let line = format!(
+            r#"{{"type":"{kind}","id":"{id}","parentId":{parent},"timestamp":{ts},{payload}}}"#
+        );
+        out.extend_from_slice(line.as_bytes());
+        out.push(b'\n');
+        ids.push(id);
+        if b.below(12) == 0 {
+            // A stray raw line: garbage, a non-object, a blank line.
+            out.extend_from_slice(b.chunk(16));
+            out.push(b'\n');
+        }
+    }
+    if b.below(6) == 0 && out.len() > 2 {
+        // A torn last line: cut inside the last record.
+        let cut = 1 + b.below(20);
+        out.truncate(out.len().saturating_sub(cut).max(1));
+    }
+    (out, ids)
+}
