@@ -26,12 +26,13 @@ pub enum ErrorKind {
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// Reading or writing a file failed.
-    #[error("{}: {source}", path.display())]
+    // Not a `#[source]`: the message already says it, and `{:#}` would say it twice.
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file involved.
         path: PathBuf,
         /// What the operating system said.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The file has no valid session header.
     #[error("{}:{line}: no valid session header ({reason})", path.display())]
@@ -120,7 +121,7 @@ impl Error {
 
     /// Wraps an I/O error with the path it concerns.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        Error::Io { path: path.into(), source }
+        Error::Io { path: path.into(), error: source }
     }
 }
 

@@ -6,22 +6,31 @@
 //! entries an operation shows. It never prints and never exits; the binary does that.
 #![warn(missing_docs)]
 
+pub mod clock;
+pub mod context;
 pub mod error;
 pub mod format;
 pub mod id;
+pub mod ids;
+pub mod naming;
 pub mod text;
 
 pub use error::{Error, ErrorKind, Result};
 pub use id::EntryId;
-pub mod clock;
-pub mod naming;
 pub mod session;
 
 pub use session::Session;
 pub mod discover;
+pub mod fsck;
+pub mod hooks;
+pub mod listing;
+pub mod migrate;
+pub mod ops;
+pub mod process;
 pub mod rev;
 pub mod row;
 pub mod stats;
 pub mod store;
+pub mod summarize;
 pub mod tree;
 pub mod view;

@@ -5,14 +5,12 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 use crate::cli::exit::{Exit, classify};
 
 fn main() -> ExitCode {
     clap_complete::CompleteEnv::with_factory(<cli::Cli as clap::CommandFactory>::command)
         .complete();
-    let parsed = match cli::Cli::try_parse() {
+    let parsed = match cli::parse() {
         Ok(parsed) => parsed,
         Err(e) => {
             // Help and version go to stdout with status 0; usage errors to stderr with 2.
@@ -26,7 +24,7 @@ fn main() -> ExitCode {
             let (exit, print) = classify(&err);
             if print {
                 let text = format!("{err:#}");
-                eprintln!("error: {}", sesstree::text::sanitize_for_terminal(&text));
+                eprintln!("error: {}", cli::ui::show(&text));
             }
             ExitCode::from(exit as u8)
         }

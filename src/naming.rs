@@ -143,8 +143,9 @@ fn is_js_whitespace(c: char) -> bool {
     )
 }
 
-/// `String.prototype.trim`.
-fn js_trim(s: &str) -> &str {
+/// `String.prototype.trim`: what the agent's text inputs trim (the tree selector's label
+/// prompt, for one).
+pub fn js_trim(s: &str) -> &str {
     s.trim_matches(is_js_whitespace)
 }
 

@@ -1,7 +1,12 @@
 //! Naming entries (SPEC §2): an id, a unique prefix of at least four characters, a label, `@`
 //! for the current leaf, and `~N` / `^` suffixes for ancestors.
+//!
+//! `@` is the leaf, except that a leaf which is the empty-summary marker `checkout` appends to
+//! persist a move names the entry it marks ([`Session::position`]): after `checkout X`, `@` is
+//! X, as HEAD is after `git checkout`.
 
 use crate::error::{Error, Result};
+use crate::id::EntryId;
 use crate::session::{Session, label_text};
 
 /// The shortest id prefix a REV may use.
@@ -61,14 +66,21 @@ fn resolve_name(session: &Session, name: &str, rev: &str) -> Result<Option<u32>>
     }
     // An exact id wins over a label, and a label over a prefix. A REV matches an id's text,
     // so the string "1" and the number 1 both answer to `1`; the later record wins.
-    let mut exact = None;
-    for (id, idx) in session.ids() {
-        if id.as_str() == name {
-            exact = exact.max(Some(idx));
+    let as_string = session.lookup(&EntryId::new(name));
+    let as_other = session.lookup(&EntryId::from_non_string(name));
+    match (as_string, as_other) {
+        (Some(_), Some(_)) => {
+            // The string "1" and the number 1 are different ids with the same text.
+            return Err(Error::RevAmbiguous {
+                rev: rev.to_string(),
+                candidates: vec![
+                    format!("\"{name}\" (a string id)"),
+                    format!("{name} (a number id)"),
+                ],
+            });
         }
-    }
-    if exact.is_some() {
-        return Ok(exact);
+        (Some(i), None) | (None, Some(i)) => return Ok(Some(i)),
+        (None, None) => {}
     }
     for (target, raw) in session.labels() {
         if label_text(raw) == name

@@ -30,7 +30,7 @@ use crate::naming::TitleSource;
 type IdMap<V> = HashMap<EntryId, V, foldhash::fast::RandomState>;
 
 /// Marks "no record" in the index arrays.
-const NONE: u32 = u32::MAX;
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// Bytes asked for per `read` while loading.
 const READ_SIZE: usize = 128 << 10;
@@ -155,6 +155,8 @@ pub struct Session {
     pub line_count: u64,
     by_id: IdMap<u32>,
     parent: Vec<u32>,
+    /// The parent links cut to break cycles, so path walks can still go round a cycle once.
+    cycle_links: HashMap<u32, u32>,
     child_start: Vec<u32>,
     child_list: Vec<u32>,
     roots: Vec<u32>,
@@ -227,7 +229,9 @@ impl Session {
 
     /// The first diagnostic as an error, for `--strict`.
     pub fn strict(&self) -> Result<()> {
-        match self.diagnostics.first() {
+        // A version too new is not damage: readers read it with a warning, writers refuse it
+        // with its own exit status (6).
+        match self.diagnostics.iter().find(|d| d.problem != Problem::VersionTooNew) {
             Some(d) => Err(Error::Damaged {
                 path: self.path.clone(),
                 line: d.line,
@@ -258,6 +262,27 @@ impl Session {
         self.records[last].id.as_ref().map(|_| last as u32)
     }
 
+    /// Where the conversation is: the leaf, or, when the leaf is an empty-summary
+    /// `branch_summary` (the marker that persists a bare move, FORMAT §4.3), the entry it marks
+    /// (its parent; `None` when the move went to before the first prompt). This is what `@`
+    /// names, so that after `checkout X`, `@` is X.
+    pub fn position(&self) -> Result<Option<u32>> {
+        let Some(leaf) = self.leaf() else { return Ok(None) };
+        if self.is_marker(leaf)? { Ok(self.parent(leaf)) } else { Ok(Some(leaf)) }
+    }
+
+    /// Whether an entry is a `branch_summary` whose summary is empty: a persisted bare move.
+    pub fn is_marker(&self, idx: u32) -> Result<bool> {
+        if self.records[idx as usize].kind != Kind::BranchSummary {
+            return Ok(false);
+        }
+        Ok(match self.value(idx)?.get("summary") {
+            None | Some(Value::Null) => true,
+            Some(Value::String(s)) => s.is_empty(),
+            Some(_) => false,
+        })
+    }
+
     /// The parent's index, or `None` for a root (null parent, orphan, self-parent, cycle break).
     pub fn parent(&self, idx: u32) -> Option<u32> {
         let p = self.parent[idx as usize];
@@ -275,17 +300,35 @@ impl Session {
         &self.roots
     }
 
-    /// The path from the root to `idx`, root first.
+    /// The path from the root to `idx`, root first. A walk that meets a cycle goes round it
+    /// once and stops at the first repeated entry, as the agents' walks do (FORMAT §4.4).
     pub fn path_to_root(&self, idx: u32) -> Vec<u32> {
         let mut path = vec![idx];
         let mut cur = idx;
-        // Cycles are broken at load, so this ends; the bound guards the invariant anyway.
-        while let Some(p) = self.parent(cur) {
-            if path.len() > self.records.len() {
+        // Only set once the walk has followed a broken cycle link: the only way back to an
+        // entry already on the path.
+        let mut seen: Option<std::collections::HashSet<u32>> = None;
+        loop {
+            let next = match self.parent(cur) {
+                Some(p) => p,
+                None => match self.cycle_links.get(&cur) {
+                    Some(&p) => {
+                        seen.get_or_insert_with(|| path.iter().copied().collect());
+                        p
+                    }
+                    None => break,
+                },
+            };
+            if let Some(seen) = &mut seen
+                && !seen.insert(next)
+            {
                 break;
             }
-            path.push(p);
-            cur = p;
+            if path.len() > self.records.len() {
+                break; // Guards the invariant; unreachable on a well-formed index.
+            }
+            path.push(next);
+            cur = next;
         }
         path.reverse();
         path
@@ -317,13 +360,20 @@ impl Session {
         self.archived.get(id).copied().unwrap_or(false)
     }
 
-    /// The session name and its source: slot > header > `title_change` > `session_info`.
+    /// The session name and its source: slot > header > `title_change` > `session_info`,
+    /// except in a file that names like pi ([`Session::names_like_pi`]), where the last
+    /// `session_info` wins as it does for pi (FORMAT §10.2), so a name `sesstree name` just
+    /// stored there is the one in effect. pi records no source.
     pub fn name(&self) -> Option<(String, Option<TitleSource>)> {
+        if self.names_like_pi()
+            && let Some(n) = &self.last_session_info
+        {
+            return Some((n.clone(), None));
+        }
         if let Some(slot) = &self.slot {
-            if !slot.title.is_empty() {
-                return Some((slot.title.clone(), slot.source));
-            }
-            // An empty slot title deletes the header title (FORMAT §1.2).
+            // An empty slot title deletes the header title (FORMAT §1.2), and the agent never
+            // recomputes the name from `title_change` entries (§10.2): no name.
+            return (!slot.title.is_empty()).then(|| (slot.title.clone(), slot.source));
         } else if let Some(h) = &self.header
             && let Some(Value::String(t)) = h.value.get("title")
             && !t.is_empty()
@@ -338,20 +388,22 @@ impl Session {
     }
 
     /// Which agent wrote the file, from its signals (SPEC `context`): title slot,
-    /// `title_change` or omp-style `model_change` say omp; `session_info` or pi-style
-    /// `model_change` say pi; otherwise omp.
+    /// `title_change` or omp-style `model_change` say omp; `session_info`, pi-style
+    /// `model_change`, `fromHook` or a version-4 UUID as the session id (see
+    /// [`Session::names_like_pi`]) say pi; otherwise omp.
     pub fn dialect(&self) -> Dialect {
-        if self.slot.is_some() || self.omp_signals || !self.pi_signals {
-            Dialect::Omp
-        } else {
-            Dialect::Pi
-        }
+        if self.names_like_pi() && !self.omp_signals { Dialect::Pi } else { Dialect::Omp }
     }
 
     /// Whether `name` must store names as pi does (SPEC `name`): no title slot, and
-    /// `session_info` entries or pi-only fields.
+    /// `session_info` entries or pi-only fields. One more signal guards pi's files: a header
+    /// id that is a version-4 UUID (pi's; oh-my-pi writes v7, older omp a nanoid) in a file with
+    /// no omp signal. pi reads a file whose first line is not a header as invalid and starts it
+    /// anew, so giving a pi file a title slot would lose it.
     pub fn names_like_pi(&self) -> bool {
-        self.slot.is_none() && self.pi_signals
+        self.slot.is_none()
+            && (self.pi_signals
+                || (!self.omp_signals && self.header.as_ref().is_some_and(|h| is_uuid_v4(&h.id))))
     }
 
     /// The raw bytes of a record's line, without its newline.
@@ -445,7 +497,10 @@ impl Session {
                     r.parent_id.as_ref().map_or(Value::Null, EntryId::to_value),
                 );
             }
-            if let Some(index) = map.remove("firstKeptEntryIndex") {
+            // Only compactions carry the index the migration converts (FORMAT §11).
+            if r.kind == Kind::Compaction
+                && let Some(index) = map.remove("firstKeptEntryIndex")
+            {
                 // The index counts the header as record 0; a header target is not converted.
                 let target = index
                     .as_u64()
@@ -497,6 +552,18 @@ impl LineReader<'_> {
         let at = (start - self.window_offset) as usize;
         Ok(&self.window[at..at + r.len as usize])
     }
+}
+
+/// Whether a string is a version-4 UUID (`xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx`).
+fn is_uuid_v4(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, &c)| match i {
+            8 | 13 | 18 | 23 => c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        })
+        && b[14] == b'4'
+        && matches!(b[19].to_ascii_lowercase(), b'8' | b'9' | b'a' | b'b')
 }
 
 /// The display text of a raw label value.
@@ -689,7 +756,7 @@ impl Loader {
                 } else {
                     (Problem::Unparseable, "unparseable line")
                 };
-                self.warn(problem, None, format!("{what} skipped ({e})"));
+                self.warn(problem, None, format!("{what}: {e}"));
                 return;
             }
         };
@@ -780,8 +847,8 @@ impl Loader {
             }
             Kind::TitleChange => {
                 if let Some(t) = env.title.as_deref().filter(|t| !t.is_empty()) {
-                    // The source is not in the envelope; title_change names are a fallback only.
-                    self.last_title_change = Some((t.to_string(), None));
+                    let source = env.source.as_deref().and_then(TitleSource::parse);
+                    self.last_title_change = Some((t.to_string(), source));
                 }
             }
             Kind::SessionInfo => {
@@ -865,7 +932,9 @@ impl Loader {
                 ),
             });
         }
-        for closing in break_cycles(&mut parent) {
+        let mut cycle_links = HashMap::new();
+        for (closing, cut) in break_cycles(&mut parent) {
+            cycle_links.insert(closing, cut);
             let r = &self.records[closing as usize];
             self.diagnostics.push(Diagnostic {
                 line: r.line,
@@ -914,6 +983,7 @@ impl Loader {
             line_count: self.line_no,
             by_id: self.by_id,
             parent,
+            cycle_links,
             child_start,
             child_list,
             roots,
@@ -929,9 +999,9 @@ impl Loader {
 }
 
 /// Breaks every parent cycle at its member that comes last in the file and returns those
-/// members. Each entry has one parent, so one walk per unvisited entry finds all cycles in
-/// linear time.
-fn break_cycles(parent: &mut [u32]) -> Vec<u32> {
+/// members with the parent link that was cut. Each entry has one parent, so one walk per
+/// unvisited entry finds all cycles in linear time.
+pub(crate) fn break_cycles(parent: &mut [u32]) -> Vec<(u32, u32)> {
     const NEW: u8 = 0;
     const ON_WALK: u8 = 1;
     const DONE: u8 = 2;
@@ -959,8 +1029,8 @@ fn break_cycles(parent: &mut [u32]) -> Vec<u32> {
                     // `cur` is on this walk: the members are the walk from `cur` to its end.
                     let pos = walk.iter().position(|&w| w == cur).unwrap_or(0);
                     let last = walk[pos..].iter().copied().max().unwrap_or(cur);
+                    closing.push((last, parent[last as usize]));
                     parent[last as usize] = NONE;
-                    closing.push(last);
                     break;
                 }
                 _ => break,
@@ -1051,6 +1121,26 @@ mod tests {
         assert_eq!(s.diagnostics[0].line, 4);
         assert_eq!(s.roots(), &[2, 3]);
         assert_eq!(s.path_to_root(1), vec![2, 0, 1]);
+        // From the entry that closes the cycle the walk goes round once, as the agents' do.
+        assert_eq!(s.path_to_root(2), vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn the_position_looks_through_a_move_marker() {
+        let marker = r#"{"type":"branch_summary","id":"m","parentId":"a","fromId":"a","summary":"","details":{"kind":"checkout"}}"#;
+        let s = load(
+            &[HEADER.to_string(), entry("a", None), entry("b", Some("a")), marker.into()]
+                .join("\n"),
+        );
+        assert_eq!(s.leaf(), Some(2));
+        assert_eq!(s.position().unwrap(), Some(0));
+        let summary = r#"{"type":"branch_summary","id":"m","parentId":"a","fromId":"a","summary":"went back"}"#;
+        let s = load(&[HEADER.to_string(), entry("a", None), summary.into()].join("\n"));
+        assert_eq!(s.position().unwrap(), Some(1));
+        let root_marker =
+            r#"{"type":"branch_summary","id":"m","parentId":null,"fromId":"root","summary":""}"#;
+        let s = load(&[HEADER.to_string(), entry("a", None), root_marker.into()].join("\n"));
+        assert_eq!(s.position().unwrap(), None);
     }
 
     #[test]
@@ -1077,6 +1167,45 @@ mod tests {
         let labels: Vec<_> = s.labels().iter().map(|(t, l)| (t.as_str(), &**l)).collect();
         assert_eq!(labels, vec![("b", "\"again\""), ("a", "{\"x\":1}")]);
         assert_eq!(s.label_of(&EntryId::new("b")).as_deref(), Some("again"));
+    }
+
+    #[test]
+    fn names_come_from_the_slot_the_header_or_the_entries() {
+        let slot = String::from_utf8(
+            crate::format::title::encode_slot("Slot name", Some(TitleSource::User), "t").unwrap(),
+        )
+        .unwrap();
+        let titled = r#"{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/","title":"Header name","titleSource":"auto"}"#;
+        let change = |title: &str, source: &str| {
+            format!(
+                r#"{{"type":"title_change","id":"{title}","parentId":null,"title":"{title}","source":"{source}"}}"#
+            )
+        };
+        let info = |name: &str| {
+            format!(r#"{{"type":"session_info","id":"{name}","parentId":null,"name":" {name} "}}"#)
+        };
+        let name = |lines: &[&str]| load(&lines.join("\n")).name();
+        let user = Some(TitleSource::User);
+        let auto = Some(TitleSource::Auto);
+
+        assert_eq!(name(&[&slot, titled]), Some(("Slot name".into(), user)));
+        assert_eq!(name(&[titled]), Some(("Header name".into(), auto)));
+        // No title in slot or header: the last title_change, with its source.
+        let (a, b) = (change("First", "user"), change("Second", "auto"));
+        assert_eq!(name(&[HEADER, &a, &b]), Some(("Second".into(), auto)));
+        let odd = change("Odd", "robot");
+        assert_eq!(name(&[HEADER, &odd]), Some(("Odd".into(), None)));
+        // pi: the last session_info, trimmed, even over a title the header carries.
+        let (one, two) = (info("one"), info("two"));
+        assert_eq!(name(&[HEADER, &one, &two]), Some(("two".into(), None)));
+        assert_eq!(name(&[titled, &one]), Some(("one".into(), None)));
+        // With a slot the file is oh-my-pi's, and session_info is only a fallback.
+        assert_eq!(name(&[&slot, titled, &one]), Some(("Slot name".into(), user)));
+        assert_eq!(name(&[HEADER]), None);
+        // An empty slot title means no name: title_change entries are history, not the name.
+        let empty_slot =
+            String::from_utf8(crate::format::title::encode_slot("", None, "t").unwrap()).unwrap();
+        assert_eq!(name(&[&empty_slot, titled, &a]), None);
     }
 
     #[test]
@@ -1157,6 +1286,19 @@ mod tests {
             let expect = &text.as_bytes()[r.offset as usize..(r.offset + r.len) as usize];
             assert_eq!(lines.line(idx).unwrap(), expect);
         }
+    }
+
+    #[test]
+    fn pi_files_are_recognised_by_their_uuid_v4_header() {
+        let pi = r#"{"type":"session","version":3,"id":"6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f","timestamp":"t","cwd":"/"}"#;
+        assert!(load(pi).names_like_pi());
+        let omp = r#"{"type":"session","version":3,"id":"0198f3a2-7c41-7d2e-9a55-3b1f0c6e2a10","timestamp":"t","cwd":"/"}"#;
+        assert!(!load(omp).names_like_pi());
+        let omp_signal = format!(
+            "{pi}\n{}",
+            r#"{"type":"title_change","id":"a","parentId":null,"title":"x","source":"user"}"#
+        );
+        assert!(!load(&omp_signal).names_like_pi());
     }
 
     #[test]

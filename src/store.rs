@@ -22,36 +22,69 @@ use crate::session::Session;
 #[derive(Debug)]
 pub struct Locked {
     file: File,
+    /// The path as the user gave it, for messages.
     path: PathBuf,
+    /// The file itself (symlinks resolved): every read, write and rename goes here, so a
+    /// rewrite replaces the session file and never a symlink pointing at it.
+    real: PathBuf,
 }
 
 /// Locks `path` for writing, waiting up to `timeout` for another sesstree to finish.
+///
+/// The lock is on an open file, not on a path. A writer that held it may have replaced the
+/// file (an atomic rewrite renames a new file over the old one); the lock then taken belongs
+/// to the old, unlinked file. So once locked, the handle must still be the file at the path,
+/// else it is reopened and locked again, within the same `timeout`.
 pub fn lock(path: &Path, timeout: Duration) -> Result<Locked> {
+    refuse_stdin(path)?;
+    let real = std::fs::canonicalize(path).map_err(|e| Error::io(path, e))?;
+    let start = Instant::now();
+    let held = || {
+        Error::Conflict(format!(
+            "{}: another process holds the lock (waited {:.1} s)",
+            path.display(),
+            timeout.as_secs_f64()
+        ))
+    };
+    loop {
+        let file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .open(&real)
+            .map_err(|e| Error::io(path, e))?;
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    if start.elapsed() >= timeout {
+                        return Err(held());
+                    }
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(path, e)),
+            }
+        }
+        let ours = file.metadata().map_err(|e| Error::io(path, e))?;
+        let now = std::fs::metadata(&real).map_err(|e| Error::io(path, e))?;
+        if ours.dev() == now.dev() && ours.ino() == now.ino() {
+            return Ok(Locked { file, path: path.to_path_buf(), real });
+        }
+        // Replaced while we waited: the lock on the old file guards nothing.
+        if start.elapsed() >= timeout {
+            return Err(held());
+        }
+    }
+}
+
+/// Refuses `-` (standard input) as the file of a writing command, `--dry-run` included: the
+/// plan of a write is made on the file it would write to.
+pub fn refuse_stdin(path: &Path) -> Result<()> {
     if path.as_os_str() == "-" {
         return Err(Error::Usage(
             "this command writes the file; it cannot read standard input".into(),
         ));
     }
-    let file =
-        OpenOptions::new().read(true).append(true).open(path).map_err(|e| Error::io(path, e))?;
-    let start = Instant::now();
-    loop {
-        match file.try_lock() {
-            Ok(()) => break,
-            Err(std::fs::TryLockError::WouldBlock) => {
-                if start.elapsed() >= timeout {
-                    return Err(Error::Conflict(format!(
-                        "{}: another process holds the lock (waited {:.1} s)",
-                        path.display(),
-                        timeout.as_secs_f64()
-                    )));
-                }
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(path, e)),
-        }
-    }
-    Ok(Locked { file, path: path.to_path_buf() })
+    Ok(())
 }
 
 /// Refuses what no writer may build on: an empty file, no header, a version too new, a
@@ -71,14 +104,16 @@ pub fn check_writable(session: &Session) -> Result<()> {
 }
 
 impl Locked {
-    /// The locked path.
+    /// The locked path, as the user gave it.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
     /// Loads the session under the lock and checks that it may be written to.
     pub fn load(&self) -> Result<Session> {
-        let session = Session::load(&self.path)?;
+        let mut session = Session::load(&self.real)?;
+        // Warnings and errors name the file as the user did.
+        session.path.clone_from(&self.path);
         check_writable(&session)?;
         Ok(session)
     }
@@ -87,7 +122,7 @@ impl Locked {
     /// grew or shrank, or the path now names another file.
     fn check_fresh(&self, session: &Session) -> Result<()> {
         let meta = self.file.metadata().map_err(|e| Error::io(&self.path, e))?;
-        let now = std::fs::metadata(&self.path).map_err(|e| Error::io(&self.path, e))?;
+        let now = std::fs::metadata(&self.real).map_err(|e| Error::io(&self.path, e))?;
         if meta.len() != session.file_len || meta.ino() != now.ino() || meta.dev() != now.dev() {
             return Err(Error::Conflict(format!(
                 "{}: the file changed while sesstree was working; nothing was written (run the command again)",
@@ -133,7 +168,7 @@ impl Locked {
         self.append(session, lines)?;
         let patch = |data: &[u8]| {
             // A separate handle: writes on an append handle always go to the end.
-            let f = OpenOptions::new().write(true).open(&self.path)?;
+            let f = OpenOptions::new().write(true).open(&self.real)?;
             f.write_all_at(data, offset)?;
             f.sync_data()
         };
@@ -148,12 +183,71 @@ impl Locked {
     /// Replaces the whole file with new contents, atomically (temporary file, sync, rename),
     /// keeping its permissions. Used when bytes must move (a title slot added in front).
     pub fn replace(&self, session: &Session, contents: &[u8]) -> Result<()> {
+        self.splice(session, contents, session.file_len, &[])
+    }
+
+    /// Rewrites the file atomically as `head`, then the file's own bytes from `keep_from` to
+    /// the end (copied, never parsed), then `tail`; the permissions are kept. The old bytes
+    /// are streamed, so a large file is never held in memory.
+    ///
+    /// The freshness check comes after the temporary file is written and synced, right before
+    /// the rename: that leaves the agents (which do not lock) the shortest window in which an
+    /// append of theirs could be lost.
+    pub fn splice(
+        &self,
+        session: &Session,
+        head: &[u8],
+        keep_from: u64,
+        tail: &[u8],
+    ) -> Result<()> {
         self.check_fresh(session)?;
         let perms = self.file.metadata().map_err(|e| Error::io(&self.path, e))?.permissions();
-        let tmp = temp_in(&self.path, contents, Some(perms))?;
-        tmp.persist(&self.path).map_err(|e| Error::io(&self.path, e.error))?;
-        sync_dir(&self.path);
+        let mut tmp = temp_in(&self.real, head, Some(perms))?;
+        let io = |e| Error::io(&self.path, e);
+        tmp.seek(SeekFrom::End(0)).map_err(io)?;
+        let mut offset = keep_from.min(session.file_len);
+        let mut buf = vec![0; 1 << 20];
+        while offset < session.file_len {
+            let n = buf.len().min((session.file_len - offset) as usize);
+            self.file.read_exact_at(&mut buf[..n], offset).map_err(io)?;
+            tmp.write_all(&buf[..n]).map_err(io)?;
+            offset += n as u64;
+        }
+        tmp.write_all(tail).map_err(io)?;
+        tmp.as_file().sync_all().map_err(io)?;
+        self.check_fresh(session)?;
+        tmp.persist(&self.real).map_err(|e| Error::io(&self.path, e.error))?;
+        sync_dir(&self.real);
         Ok(())
+    }
+
+    /// Like [`Locked::replace`], but first keeps the current contents as `backup`, a new file
+    /// (an existing one is a conflict unless `force`). If the replace fails, the backup is
+    /// removed again: a failed command leaves nothing behind.
+    pub fn replace_keeping(
+        &self,
+        session: &Session,
+        contents: &[u8],
+        backup: &Path,
+        force: bool,
+    ) -> Result<()> {
+        self.check_fresh(session)?;
+        let original = session.read_range(0, session.file_len)?;
+        write_new(backup, &original, Some(&self.path), force)?;
+        if let Err(e) = self.replace(session, contents) {
+            let _ = std::fs::remove_file(backup);
+            return Err(e);
+        }
+        Ok(())
+    }
+}
+
+/// Whether two paths name the same existing file (same device and inode), so a command can
+/// refuse to write its output over its input.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => false,
     }
 }
 
@@ -161,6 +255,46 @@ impl Locked {
 /// place. An existing target is refused (conflict) unless `force`; a symlink or a directory is
 /// always refused. `like` gives the permissions to copy (never wider than the source's).
 pub fn write_new(path: &Path, contents: &[u8], like: Option<&Path>, force: bool) -> Result<()> {
+    write_new_with(path, like, force, |out| out.write_all(contents).map_err(|e| Error::io(path, e)))
+}
+
+/// [`write_new`] for contents too large to hold at once: `fill` streams them into the
+/// temporary file (through a buffer). When `fill` fails, the temporary file is removed and
+/// nothing appears at `path`; `fill` maps its own write errors (usually to `Error::io(path, e)`).
+pub fn write_new_with(
+    path: &Path,
+    like: Option<&Path>,
+    force: bool,
+    fill: impl FnOnce(&mut dyn Write) -> Result<()>,
+) -> Result<()> {
+    check_target(path, force)?;
+    let perms = match like {
+        Some(src) => {
+            let mode = std::fs::metadata(src).map_err(|e| Error::io(src, e))?.permissions().mode();
+            Some(Permissions::from_mode(mode & 0o666))
+        }
+        None => None,
+    };
+    let tmp = temp_with(path, perms, fill)?;
+    if force {
+        tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    } else {
+        tmp.persist_noclobber(path).map_err(|e| {
+            if e.error.kind() == std::io::ErrorKind::AlreadyExists {
+                exists(path)
+            } else {
+                Error::io(path, e.error)
+            }
+        })?;
+    }
+    sync_dir(path);
+    Ok(())
+}
+
+/// Refuses a target that is a directory or a symlink, and an existing one unless `force`.
+/// Checked before anything is written, so a refused command costs nothing; the final rename
+/// checks again (noclobber), since the target may appear meanwhile.
+fn check_target(path: &Path, force: bool) -> Result<()> {
     if let Ok(meta) = std::fs::symlink_metadata(path) {
         if meta.is_dir() {
             return Err(Error::Usage(format!("{}: is a directory", path.display())));
@@ -172,36 +306,14 @@ pub fn write_new(path: &Path, contents: &[u8], like: Option<&Path>, force: bool)
             )));
         }
         if !force {
-            return Err(Error::Conflict(format!(
-                "{}: already exists (use --force to overwrite)",
-                path.display()
-            )));
+            return Err(exists(path));
         }
     }
-    let perms = match like {
-        Some(src) => {
-            let mode = std::fs::metadata(src).map_err(|e| Error::io(src, e))?.permissions().mode();
-            Some(Permissions::from_mode(mode & 0o666))
-        }
-        None => None,
-    };
-    let tmp = temp_in(path, contents, perms)?;
-    if force {
-        tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
-    } else {
-        tmp.persist_noclobber(path).map_err(|e| {
-            if e.error.kind() == std::io::ErrorKind::AlreadyExists {
-                Error::Conflict(format!(
-                    "{}: already exists (use --force to overwrite)",
-                    path.display()
-                ))
-            } else {
-                Error::io(path, e.error)
-            }
-        })?;
-    }
-    sync_dir(path);
     Ok(())
+}
+
+fn exists(path: &Path) -> Error {
+    Error::Conflict(format!("{}: already exists (use --force to overwrite)", path.display()))
 }
 
 /// A synced temporary file next to `path` holding `contents`.
@@ -209,6 +321,15 @@ fn temp_in(
     path: &Path,
     contents: &[u8],
     perms: Option<Permissions>,
+) -> Result<tempfile::NamedTempFile> {
+    temp_with(path, perms, |out| out.write_all(contents).map_err(|e| Error::io(path, e)))
+}
+
+/// A synced temporary file next to `path` filled by `fill`; removed again if anything fails.
+fn temp_with(
+    path: &Path,
+    perms: Option<Permissions>,
+    fill: impl FnOnce(&mut dyn Write) -> Result<()>,
 ) -> Result<tempfile::NamedTempFile> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -223,7 +344,11 @@ fn temp_in(
     if let Some(p) = perms {
         tmp.as_file().set_permissions(p).map_err(io)?;
     }
-    tmp.write_all(contents).map_err(io)?;
+    {
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
+        fill(&mut out)?;
+        out.flush().map_err(io)?;
+    }
     tmp.as_file().sync_all().map_err(io)?;
     tmp.as_file_mut().seek(SeekFrom::Start(0)).map_err(io)?;
     Ok(tmp)
@@ -271,6 +396,49 @@ mod tests {
     }
 
     #[test]
+    fn append_and_patch_changes_only_the_patched_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, format!("AAAA\n{HEADER}\n")).unwrap();
+        let locked = lock(&path, Duration::from_secs(1)).unwrap();
+        let session = Session::load(&path).unwrap();
+        locked.append_and_patch(&session, &[b"{}".to_vec()], 0, b"BBBB").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("BBBB\n{HEADER}\n{{}}\n"));
+    }
+
+    #[test]
+    fn a_changed_file_stops_patches_and_rewrites() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, format!("{HEADER}\n")).unwrap();
+        let locked = lock(&path, Duration::from_secs(1)).unwrap();
+        let session = locked.load().unwrap();
+        std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(b"{}\n").unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let err = locked.append_and_patch(&session, &[b"{}".to_vec()], 0, b"X").unwrap_err();
+        assert!(matches!(err, Error::Conflict(_)));
+        let err = locked.splice(&session, b"head\n", 0, b"tail\n").unwrap_err();
+        assert!(matches!(err, Error::Conflict(_)));
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+    }
+
+    #[test]
+    fn splice_keeps_the_old_bytes_between_head_and_tail() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, format!("\u{feff}{HEADER}\n{{\"torn")).unwrap();
+        std::fs::set_permissions(&path, Permissions::from_mode(0o600)).unwrap();
+        let locked = lock(&path, Duration::from_secs(1)).unwrap();
+        let session = locked.load().unwrap();
+        locked.splice(&session, b"slot\n", 3, b"\n{}\n").unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text, format!("slot\n{HEADER}\n{{\"torn\n{{}}\n"));
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+
+    #[test]
     fn the_lock_is_exclusive() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.jsonl");
@@ -310,6 +478,61 @@ mod tests {
         let link = dir.path().join("link.jsonl");
         std::os::unix::fs::symlink(&path, &link).unwrap();
         assert!(matches!(write_new(&link, b"x", None, true), Err(Error::Usage(_))));
+    }
+
+    #[test]
+    fn replace_keeping_leaves_a_backup_and_refuses_to_clobber_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        let bak = dir.path().join("s.jsonl.bak");
+        std::fs::write(&path, format!("{HEADER}\n")).unwrap();
+        let locked = lock(&path, Duration::from_secs(1)).unwrap();
+        let session = locked.load().unwrap();
+        locked.replace_keeping(&session, b"new\n", &bak, false).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new\n");
+        assert_eq!(std::fs::read_to_string(&bak).unwrap(), format!("{HEADER}\n"));
+        assert!(same_file(&path, &path) && !same_file(&path, &bak));
+
+        std::fs::write(&path, format!("{HEADER}\n")).unwrap();
+        let locked = lock(&path, Duration::from_secs(1)).unwrap();
+        let session = locked.load().unwrap();
+        let err = locked.replace_keeping(&session, b"x\n", &bak, false).unwrap_err();
+        assert!(matches!(err, Error::Conflict(_)));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{HEADER}\n"));
+    }
+
+    #[test]
+    fn write_new_with_streams_and_leaves_nothing_on_failure() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("n.jsonl");
+        write_new_with(&path, None, false, |out| {
+            for part in [&b"one\n"[..], b"two\n"] {
+                out.write_all(part).map_err(|e| Error::io("n", e))?;
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"one\ntwo\n");
+
+        let failed = dir.path().join("f.jsonl");
+        let err = write_new_with(&failed, None, false, |out| {
+            out.write_all(b"half").map_err(|e| Error::io("f", e))?;
+            Err(Error::Failed("stop".into()))
+        })
+        .unwrap_err();
+        assert!(matches!(err, Error::Failed(_)));
+        let left: Vec<_> =
+            std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left, vec![std::ffi::OsString::from("n.jsonl")], "no target, no temporary file");
+
+        let mut called = false;
+        let err = write_new_with(&path, None, false, |_| {
+            called = true;
+            Ok(())
+        })
+        .unwrap_err();
+        assert!(matches!(err, Error::Conflict(_)));
+        assert!(!called, "an existing target is refused before anything is written");
     }
 
     #[test]

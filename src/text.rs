@@ -311,8 +311,9 @@ impl ToolCalls {
     }
 }
 
-/// The file a `read`/`write`/`edit` call names: `path`, else the older `file_path`.
-fn file_path_arg(args: &Value) -> &str {
+/// The file a `read`/`write`/`edit` call names: `path`, else the older `file_path` (`""` when
+/// neither is there). Shared with the summarizer's file list, so both read the same argument.
+pub(crate) fn file_path_arg(args: &Value) -> &str {
     str_field(args, "path")
         .filter(|p| !p.is_empty())
         .or_else(|| str_field(args, "file_path"))
@@ -1319,7 +1320,7 @@ mod tests {
             (json!({"type": "label", "targetId": "a1", "label": ""}), "[label: (cleared)]"),
             (
                 json!({"type": "service_tier_change", "serviceTier": {"openai": "priority", "anthropic": "auto"}}),
-                "[service tier: anthropic:auto openai:priority]",
+                "[service tier: openai:priority anthropic:auto]",
             ),
             (
                 json!({"type": "service_tier_change", "serviceTier": null}),

@@ -70,6 +70,27 @@ impl<'s> Viewer<'s> {
         EntryView { idx, value, label, label_value, text }
     }
 
+    /// Reads one entry on its own, out of file order: its few nearest ancestors are read first
+    /// so that a tool result finds the call it answers (the call is in an earlier assistant
+    /// entry, normally a parent or two up).
+    pub fn view_in_context(&mut self, idx: u32) -> Result<EntryView> {
+        const LOOK_BACK: usize = 8;
+        let mut ancestors = Vec::with_capacity(LOOK_BACK);
+        let mut cur = idx;
+        while let Some(p) = self.session.parent(cur) {
+            if ancestors.len() == LOOK_BACK {
+                break;
+            }
+            ancestors.push(p);
+            cur = p;
+        }
+        for &a in ancestors.iter().rev() {
+            let value = self.session.value(a)?;
+            self.tools.add(&value);
+        }
+        self.view(idx)
+    }
+
     /// Whether the entry passes a filter mode, with `leaf` as the leaf (FORMAT §9.2).
     pub fn shows(&self, view: &EntryView, mode: FilterMode, leaf: Option<u32>) -> bool {
         shows(mode, &view.value, leaf == Some(view.idx), view.label.is_some())

@@ -50,8 +50,8 @@ pub fn classify(err: &anyhow::Error) -> (Exit, bool) {
             return (Exit::Ok, false);
         }
         if let Some(e) = cause.downcast_ref::<sesstree::Error>() {
-            if let sesstree::Error::Io { source, .. } = e
-                && source.kind() == std::io::ErrorKind::BrokenPipe
+            if let sesstree::Error::Io { error, .. } = e
+                && error.kind() == std::io::ErrorKind::BrokenPipe
             {
                 return (Exit::Ok, false);
             }

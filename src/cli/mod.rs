@@ -2,17 +2,26 @@
 //! in its own file under `commands/` with its arguments (whose doc comments are the help text)
 //! and one `run` function.
 
+pub mod complete;
 pub mod exit;
+pub mod fault;
+pub mod selector;
 pub mod ui;
 
 mod commands;
+mod man;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
-use clap::Parser;
+use clap::{CommandFactory as _, FromArgMatches as _, Parser};
 use sesstree::Session;
+use sesstree::clock::Clock;
+use sesstree::ids::IdGen;
+
+/// How long a writing command waits for another sesstree holding the file's lock.
+pub const LOCK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 use self::ui::{ColorChoice, Style};
 
@@ -22,7 +31,7 @@ use self::ui::{ColorChoice, Style};
 /// the leaf is where the conversation continues. sesstree shows, navigates, branches, repairs
 /// and migrates these files from the shell.
 #[derive(Debug, Parser)]
-#[command(name = "sesstree", version, after_long_help = exit::EXIT_STATUS)]
+#[command(name = "sesstree", version, after_long_help = after_long_help())]
 pub struct Cli {
     /// The session file to work on (`-` reads standard input for commands that do not write).
     #[arg(short = 'f', long = "file", env = "SESSTREE_FILE", global = true, value_name = "FILE")]
@@ -47,6 +56,21 @@ pub struct Cli {
 }
 
 pub use commands::Command;
+
+/// The examples of `sesstree --help` and `man sesstree`.
+const EXAMPLES: &str = r#"Examples:
+  Draw the tree of a session, then show the path to the current leaf:
+    sesstree -f session.jsonl tree
+    sesstree -f session.jsonl log
+  Name the file once for the commands that follow:
+    export SESSTREE_FILE=session.jsonl
+  Complete commands, options, entry ids and labels in bash (see the README for other shells):
+    source <(COMPLETE=bash sesstree)"#;
+
+/// The text after the options in `sesstree --help`: examples, then the exit statuses.
+fn after_long_help() -> String {
+    format!("{EXAMPLES}\n\n{}", exit::EXIT_STATUS)
+}
 
 /// Everything a subcommand needs from the invocation.
 pub struct Ctx {
@@ -74,11 +98,43 @@ impl Ctx {
     pub fn load(&self) -> anyhow::Result<Session> {
         let path = self.file()?;
         let session = Session::load(path)?;
-        self.report(&session)?;
         if !session.is_empty() {
+            // A file without a header is refused outright; its other warnings would be noise.
             session.require_header()?;
         }
+        self.report(&session)?;
         Ok(session)
+    }
+
+    /// The clock new entries are stamped with: pinned by `SESSTREE_NOW` (an ISO-8601 time) for
+    /// reproducible tests, else the system clock.
+    pub fn clock(&self) -> anyhow::Result<Clock> {
+        match std::env::var("SESSTREE_NOW") {
+            Ok(v) if !v.is_empty() => Clock::pinned_at(&v).ok_or_else(|| {
+                sesstree::Error::Usage(format!("SESSTREE_NOW: '{v}' is not an ISO-8601 time"))
+                    .into()
+            }),
+            _ => Ok(Clock::system()),
+        }
+    }
+
+    /// The generator of new ids: seeded by `SESSTREE_SEED` for reproducible tests, else from
+    /// the process's randomness. Ids are checked against the file either way.
+    pub fn ids(&self) -> IdGen {
+        match std::env::var("SESSTREE_SEED") {
+            Ok(v) if !v.is_empty() => IdGen::from_seed(v.parse().unwrap_or_else(|_| {
+                // A non-numeric seed still pins the ids: hash its text.
+                v.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                    (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+                })
+            })),
+            _ => IdGen::from_entropy(),
+        }
+    }
+
+    /// Locks the session file for writing (waiting up to `LOCK_TIMEOUT` for another sesstree).
+    pub fn lock(&self) -> anyhow::Result<sesstree::store::Locked> {
+        Ok(sesstree::store::lock(self.file()?, LOCK_TIMEOUT)?)
     }
 
     /// Prints a session's load warnings, or fails on the first with `--strict`.
@@ -99,8 +155,34 @@ pub fn stdout() -> std::io::BufWriter<std::io::StdoutLock<'static>> {
     std::io::BufWriter::new(std::io::stdout().lock())
 }
 
-/// Runs the parsed command line.
-pub fn run(cli: Cli) -> anyhow::Result<()> {
+/// What the command line asks for.
+pub enum Invocation {
+    /// A documented subcommand.
+    Run(Cli),
+    /// The hidden `generate`, which writes the documentation of the others.
+    Generate(commands::generate::GenerateArgs),
+}
+
+/// Parses the process's command line (help and version requests come back as errors, as
+/// `clap::Parser::try_parse` returns them).
+pub fn parse() -> Result<Invocation, clap::Error> {
+    let matches = commands::generate::with_generate(Cli::command()).try_get_matches()?;
+    if let Some((commands::generate::NAME, sub)) = matches.subcommand() {
+        return Ok(Invocation::Generate(commands::generate::GenerateArgs::from_arg_matches(sub)?));
+    }
+    Ok(Invocation::Run(Cli::from_arg_matches(&matches)?))
+}
+
+/// Runs what the command line asks for.
+pub fn run(invocation: Invocation) -> anyhow::Result<()> {
+    match invocation {
+        Invocation::Run(cli) => run_cli(cli),
+        Invocation::Generate(args) => commands::generate::run(&args),
+    }
+}
+
+/// Runs a documented subcommand.
+fn run_cli(cli: Cli) -> anyhow::Result<()> {
     let ctx = Ctx {
         file: cli.file,
         json: cli.json,
@@ -115,4 +197,41 @@ pub fn write_json_line(out: &mut impl Write, value: &serde_json::Value) -> anyho
     serde_json::to_writer(&mut *out, value).context("writing JSON")?;
     out.write_all(b"\n")?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap_complete::engine::ArgValueCompleter;
+
+    use super::*;
+
+    #[test]
+    fn command_line_is_consistent() {
+        commands::generate::with_generate(Cli::command()).debug_assert();
+    }
+
+    /// Every argument that takes a REV completes entry ids and labels, in every subcommand
+    /// (new ones included: name the value `REV` and add `complete::rev()`).
+    #[test]
+    fn every_rev_argument_completes_entries() {
+        let mut root = Cli::command();
+        root.build();
+        let mut revs = 0;
+        for cmd in root.get_subcommands() {
+            for arg in cmd.get_arguments() {
+                let names = arg.get_value_names().unwrap_or_default();
+                let is_rev = names.iter().any(|n| n.as_str() == "REV");
+                if is_rev {
+                    revs += 1;
+                    assert!(
+                        arg.get::<ArgValueCompleter>().is_some(),
+                        "sesstree {} {}: REV without complete::rev()",
+                        cmd.get_name(),
+                        arg.get_id()
+                    );
+                }
+            }
+        }
+        assert!(revs >= 4, "log, show, context and tree --leaf take a REV");
+    }
 }

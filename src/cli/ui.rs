@@ -1,5 +1,6 @@
 //! Terminal concerns, decided once per run: colour, width, and how warnings are printed.
 
+use std::borrow::Cow;
 use std::io::IsTerminal;
 
 use owo_colors::OwoColorize;
@@ -79,12 +80,20 @@ impl Style {
     }
 }
 
-/// The width to fit tree rows into: `COLUMNS`, else the terminal's when stdout is one.
+/// The width to fit tree rows into: `COLUMNS` when set; otherwise rows are not cut.
 pub fn width() -> Option<usize> {
     std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).filter(|&w| w > 0)
 }
 
+/// Text from a session file (an id, a label, a name, a message) as it may be printed in text
+/// output, on stdout or stderr: every control character escaped (SPEC §3), so a hostile file
+/// cannot drive the terminal. Everything read from the file goes through this before it is
+/// printed as text; JSON output needs nothing, and the editor prefill has its own rule.
+pub fn show(text: &str) -> Cow<'_, str> {
+    sanitize_for_terminal(text)
+}
+
 /// Prints a warning about a line of a file, as `FILE:LINE: warning: MESSAGE`.
 pub fn warn_line(path: &std::path::Path, line: u64, message: &str) {
-    eprintln!("{}:{line}: warning: {}", path.display(), sanitize_for_terminal(message));
+    eprintln!("{}:{line}: warning: {}", path.display(), show(message));
 }

@@ -38,6 +38,8 @@ pub struct Envelope<'a> {
     pub archived: Option<bool>,
     /// `title` (of `title_change`), when a string.
     pub title: Option<Cow<'a, str>>,
+    /// `source` (of `title_change`: `auto` or `user`), when a string.
+    pub source: Option<Cow<'a, str>>,
     /// `name` (of pi's `session_info`), when a string.
     pub name: Option<Cow<'a, str>>,
     /// Whether a `modelId` field is present (pi's `model_change`).
@@ -108,6 +110,7 @@ fn fast_envelope<'a>(scanner: &mut Scanner, bytes: &'a [u8]) -> Scan<Envelope<'a
             b"label" => env.label = Some(line.raw(value, after)?),
             b"archived" => env.archived = Some(line.raw(value, after)? == "true"),
             b"title" => env.title = string_value(line, value, after)?,
+            b"source" => env.source = string_value(line, value, after)?,
             b"name" => env.name = string_value(line, value, after)?,
             b"modelId" => env.has_model_id = true,
             b"model" => env.has_model = true,
@@ -218,6 +221,7 @@ impl<'de> Visitor<'de> for EnvelopeVisitor {
                     env.archived = Some(raw.get() == "true");
                 }
                 "title" => env.title = string_field(&mut map)?,
+                "source" => env.source = string_field(&mut map)?,
                 "name" => env.name = string_field(&mut map)?,
                 "modelId" => {
                     env.has_model_id = true;
@@ -352,6 +356,7 @@ mod tests {
             Just("label"),
             Just("archived"),
             Just("title"),
+            Just("source"),
             Just("name"),
             Just("modelId"),
             Just("model"),
@@ -394,6 +399,16 @@ mod tests {
                 (Err(_), Ok(_)) => prop_assert!(false, "fast path rejected a line serde_json reads"),
             }
         }
+    }
+
+    #[test]
+    fn title_changes_keep_their_source() {
+        let line = br#"{"type":"title_change","id":"t","title":"Name","source":"user","previousTitle":"Old"}"#;
+        let env = scan_envelope(line).unwrap();
+        assert_eq!(env.title.as_deref(), Some("Name"));
+        assert_eq!(env.source.as_deref(), Some("user"));
+        let env = scan_envelope(br#"{"type":"title_change","source":{"x":1}}"#).unwrap();
+        assert_eq!(env.source, None);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 pub mod envelope;
 pub mod kind;
+pub mod members;
 pub mod scan;
 pub mod title;
 pub mod v1;

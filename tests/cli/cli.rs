@@ -1,1 +1,170 @@
-//! Tests for `cli`.
+//! Global behaviour: REV forms and errors, exit codes, colour, closed pipes, usage errors.
+
+use insta::assert_snapshot;
+
+use crate::common::TestEnv;
+
+#[test]
+fn rev_forms() {
+    let env = TestEnv::new();
+    env.fixture("labeled.jsonl");
+    let mut all = String::new();
+    for rev in ["@", "@^", "@~2", "reviewed", "reviewed^", "2c3d"] {
+        all.push_str(&format!("--- {rev}\n"));
+        all.push_str(&env.run(&["-f", "labeled.jsonl", "log", "-n", "1", "--filter", "all", rev]));
+    }
+    assert_snapshot!(all, @"
+    --- @
+    b5c6d748 label 2026-03-02 11:02:10 [label: ghost]
+    --- @^
+    a4b5c637 label 2026-03-02 11:02:00 [label: begin]
+    --- @~2
+    93a4b526 label 2026-03-02 11:01:50 [label: (cleared)]
+    --- reviewed
+    2c3d4e5f message 2026-03-02 11:00:07 [reviewed] assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.
+    --- reviewed^
+    1b2c3d4e message 2026-03-02 11:00:01 [begin] user: Start a CHANGELOG.md for v0.4.
+    --- 2c3d
+    2c3d4e5f message 2026-03-02 11:00:07 [reviewed] assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.
+    ");
+}
+
+#[test]
+fn ambiguous_and_unknown_revs_exit_4() {
+    let env = TestEnv::new();
+    env.fixture("branched.jsonl");
+    assert_snapshot!(env.run(&["-f", "branched.jsonl", "show", "b1a2"]), @"
+    ------- stderr -------
+    error: 'b1a2' is ambiguous; it matches b1a2c3d4, b1a2f0e9
+    [exit status: 4]
+    ");
+    assert_snapshot!(env.run(&["-f", "branched.jsonl", "show", "nope1234"]), @"
+    ------- stderr -------
+    error: no entry matches 'nope1234'
+    [exit status: 4]
+    ");
+    assert_snapshot!(env.run(&["-f", "branched.jsonl", "show", "@~99"]), @"
+    ------- stderr -------
+    error: no entry matches '@~99'
+    [exit status: 4]
+    ");
+}
+
+#[test]
+fn ids_are_json_values() {
+    let env = TestEnv::new();
+    env.fixture("odd-fields.jsonl");
+    assert_snapshot!(env.run(&["-f", "odd-fields.jsonl", "--json", "log", "--filter", "all"]), @r#"
+    {"id":"c0ffee04","parentId":"c0ffee03","type":"label","timestamp":"2026-03-08T12:03:20.000Z","label":null,"text":"[label: numeric-target]","depth":0,"onActivePath":true,"isLeaf":true}
+    {"id":"c0ffee03","parentId":"c0ffee00","type":"label","timestamp":"2026-03-08T12:03:10.000Z","label":null,"text":"[label: (cleared)]","depth":0,"onActivePath":true,"isLeaf":false}
+    {"id":"c0ffee00","parentId":null,"type":"message","timestamp":"2026-03-08T12:03:00.000Z","label":null,"text":"user: No parentId field: a root.","depth":0,"onActivePath":true,"isLeaf":false}
+    "#);
+}
+
+#[test]
+fn no_file_is_a_usage_error() {
+    let env = TestEnv::new();
+    assert_snapshot!(env.run(&["log"]), @"
+    ------- stderr -------
+    error: no session file: give -f FILE or set SESSTREE_FILE
+    [exit status: 2]
+    ");
+    assert_snapshot!(env.run(&["log", "--bogus"]), @"
+    ------- stderr -------
+    error: unexpected argument '--bogus' found
+
+      tip: to pass '--bogus' as a value, use '-- --bogus'
+
+    Usage: sesstree log [OPTIONS] [REV]
+
+    For more information, try '--help'.
+    [exit status: 2]
+    ");
+}
+
+#[test]
+fn missing_file_is_exit_1() {
+    let env = TestEnv::new();
+    assert_snapshot!(env.run(&["-f", "nope.jsonl", "log"]), @"
+    ------- stderr -------
+    error: nope.jsonl: No such file or directory (os error 2)
+    [exit status: 1]
+    ");
+}
+
+#[test]
+fn colour_only_when_asked_or_on_a_terminal() {
+    let env = TestEnv::new();
+    env.fixture("labeled.jsonl");
+    let plain = env.cmd().args(["-f", "labeled.jsonl", "log"]).output().unwrap();
+    assert!(!plain.stdout.contains(&0x1b));
+    let forced =
+        env.cmd().args(["-f", "labeled.jsonl", "--color", "always", "log"]).output().unwrap();
+    assert!(forced.stdout.contains(&0x1b));
+    let no_color = env
+        .cmd()
+        .env("NO_COLOR", "1")
+        .env("CLICOLOR_FORCE", "1")
+        .args(["-f", "labeled.jsonl", "log"])
+        .output()
+        .unwrap();
+    assert!(!no_color.stdout.contains(&0x1b), "NO_COLOR beats CLICOLOR_FORCE");
+}
+
+#[test]
+fn a_closed_pipe_exits_0_quietly() {
+    let env = TestEnv::new();
+    let mut lines = vec![r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}"#.to_string()];
+    let mut parent = "null".to_string();
+    for i in 0..20000 {
+        lines.push(format!(
+            r#"{{"type":"message","id":"e{i:07}","parentId":{parent},"timestamp":"2026-01-01T00:00:01.000Z","message":{{"role":"user","content":"line {i}"}}}}"#
+        ));
+        parent = format!("\"e{i:07}\"");
+    }
+    env.write("big.jsonl", lines.join("\n"));
+    let bin = assert_cmd::cargo::cargo_bin("sesstree");
+    let script = format!(
+        "'{}' -f big.jsonl log | head -n 1 >/dev/null; echo ${{PIPESTATUS[0]}}",
+        bin.display()
+    );
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .current_dir(env.path())
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "0");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+#[test]
+fn help_lists_exit_statuses() {
+    let env = TestEnv::new();
+    let out = env.cmd().arg("--help").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Exit status:"));
+    assert!(text.contains("7  cancelled by a hook or by the user"));
+}
+
+#[test]
+fn a_string_id_and_a_number_id_with_the_same_text_are_ambiguous() {
+    let env = TestEnv::new();
+    env.fixture("odd-fields.jsonl");
+    assert_snapshot!(env.run(&["-f", "odd-fields.jsonl", "show", "1"]), @r#"
+    ------- stderr -------
+    error: '1' is ambiguous; it matches "1" (a string id), 1 (a number id)
+    [exit status: 4]
+    "#);
+}
+
+#[test]
+fn strict_does_not_call_a_newer_version_damage() {
+    let env = TestEnv::new();
+    env.fixture("future-version.jsonl");
+    assert_snapshot!(env.run(&["-f", "future-version.jsonl", "--strict", "log", "-n", "1"]), @"
+    cc22dd33 message 2027-06-01 09:00:04 assistant: Hi!
+    ------- stderr -------
+    future-version.jsonl:1: warning: session version 9 is newer than this sesstree understands
+    ");
+}

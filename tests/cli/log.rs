@@ -1,1 +1,136 @@
-//! Tests for `log`.
+//! `sesstree log`: the path to a REV, filters, limits, raw lines, JSON.
+
+use insta::assert_snapshot;
+
+use crate::common::TestEnv;
+
+#[test]
+fn newest_first_with_labels() {
+    let env = TestEnv::new();
+    env.fixture("labeled.jsonl");
+    assert_snapshot!(env.run(&["-f", "labeled.jsonl", "log"]), @"
+    3d4e5f60 message 2026-03-02 11:00:30 user: Add an entry for the new --json flag.
+    2c3d4e5f message 2026-03-02 11:00:07 [reviewed] assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.
+    1b2c3d4e message 2026-03-02 11:00:01 [begin] user: Start a CHANGELOG.md for v0.4.
+    ");
+}
+
+#[test]
+fn reverse_and_max_count() {
+    let env = TestEnv::new();
+    env.fixture("linear.jsonl");
+    assert_snapshot!(env.run(&["-f", "linear.jsonl", "log", "--reverse", "-n", "2"]), @"
+    5f3a9c01 message 2026-03-02 09:00:05 user: List the files in src/
+    c04e6f12 message 2026-03-02 09:00:09 [bash: ls src]
+    ");
+}
+
+#[test]
+fn a_rev_on_another_branch() {
+    let env = TestEnv::new();
+    env.fixture("branched.jsonl");
+    assert_snapshot!(env.run(&["-f", "branched.jsonl", "log", "f1e2d3c4", "--filter", "all"]), @"
+    f1e2d3c4 message 2026-03-02 10:04:00 user: Without adding a dependency, please.
+    c8e9f0a1 message 2026-03-02 10:02:08 assistant: Use the `unicode-segmentation` crate:  ```rust use unicode_segmentation::UnicodeSegmentation;  fn reverse(s: &str) -> String {     s.graphemes(true).rev().collect() } ```
+    c7d0e1f2 message 2026-03-02 10:02:00 user: Make it handle grapheme clusters.
+    b1a2c3d4 message 2026-03-02 10:00:05 assistant: ```rust fn reverse(s: &str) -> String {     s.chars().rev().collect() } ```
+    a0c1e2f3 message 2026-03-02 10:00:00 user: Write a Rust function that reverses a string.
+    ");
+}
+
+#[test]
+fn filter_user_only() {
+    let env = TestEnv::new();
+    env.fixture("roles.jsonl");
+    assert_snapshot!(env.run(&["-f", "roles.jsonl", "log", "--filter", "user-only"]), @"
+    39da4b5c message 2026-03-08 09:02:00 [custom]
+    6c0d1e2f message 2026-03-08 09:00:02 user: Here is a screenshot of the layout bug: the sidebar overflows.
+    ");
+}
+
+#[test]
+fn raw_lines_are_byte_exact() {
+    let env = TestEnv::new();
+    let path = env.fixture("linear.jsonl");
+    let out = env
+        .cmd()
+        .args(["-f", "linear.jsonl", "log", "--raw", "--reverse", "--filter", "all"])
+        .output()
+        .unwrap();
+    let original = std::fs::read(path).unwrap();
+    let file_lines: Vec<&[u8]> = original.split(|&b| b == b'\n').collect();
+    let shown: Vec<&[u8]> = out.stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()).collect();
+    assert!(shown.len() >= 3, "{} lines shown", shown.len());
+    // Every line printed is a line of the file, byte for byte, in file order.
+    let mut pos = 0;
+    for line in shown {
+        let found = file_lines[pos..].iter().position(|l| *l == line);
+        assert!(found.is_some(), "not a line of the file: {}", String::from_utf8_lossy(line));
+        pos += found.unwrap_or(0) + 1;
+    }
+}
+
+#[test]
+fn json_lines() {
+    let env = TestEnv::new();
+    env.fixture("labeled.jsonl");
+    assert_snapshot!(env.run(&["-f", "labeled.jsonl", "--json", "log", "-n", "2"]), @r#"
+    {"id":"3d4e5f60","parentId":"2c3d4e5f","type":"message","timestamp":"2026-03-02T11:00:30.118Z","label":null,"text":"user: Add an entry for the new --json flag.","depth":0,"onActivePath":true,"isLeaf":false}
+    {"id":"2c3d4e5f","parentId":"1b2c3d4e","type":"message","timestamp":"2026-03-02T11:00:07.903Z","label":"reviewed","text":"assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.","depth":0,"onActivePath":true,"isLeaf":false}
+    "#);
+}
+
+#[test]
+fn stdin_is_read_with_a_dash() {
+    let env = TestEnv::new();
+    let bytes = std::fs::read(crate::common::fixtures().join("linear.jsonl")).unwrap();
+    assert_snapshot!(env.run_stdin(&["-f", "-", "log", "-n", "1"], bytes), @"17de5c8f message 2026-03-02 09:01:11 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.");
+}
+
+#[test]
+fn env_var_names_the_file() {
+    let env = TestEnv::new();
+    env.fixture("linear.jsonl");
+    let out =
+        env.cmd().env("SESSTREE_FILE", "linear.jsonl").args(["log", "-n", "1"]).output().unwrap();
+    assert_snapshot!(env.render(&out), @"17de5c8f message 2026-03-02 09:01:11 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.");
+}
+
+#[test]
+fn v1_files_read_with_derived_ids() {
+    let env = TestEnv::new();
+    env.fixture("v1.jsonl");
+    assert_snapshot!(env.run(&["-f", "v1.jsonl", "log"]), @r#"
+    d9275e03 message 2025-12-01 15:20:31 assistant: Added `editor.test.ts` case "Ctrl+U deletes to line start".
+    8803fced message 2025-12-01 15:20:15 user: Add a test for Ctrl+U.
+    8dee5d09 compaction 2025-12-01 15:20:00 [compaction: 62k tokens]
+    25df2cb7 message 2025-12-01 15:01:12 assistant: Ctrl+U now calls `deleteToLineStart()`.
+    f2fbda70 message 2025-12-01 15:01:08 [edit: src/components/editor.ts]
+    4a7fbb77 message 2025-12-01 15:01:02 user: Make Ctrl+U delete to the start of the line.
+    d7ba941c message 2025-12-01 15:00:14 assistant: It deletes from the cursor to the end of the line (kill-line).
+    78ade05a message 2025-12-01 15:00:10 user: What does the Editor component do on Ctrl+K?
+    "#);
+}
+
+#[test]
+fn large_real_v1_file() {
+    let env = TestEnv::new();
+    // A copy of shared/fixtures/large-session.jsonl: a real pi v1 session (see
+    // tests/fixtures/README.md for its source and licence).
+    std::fs::copy(
+        crate::common::fixtures().join("large-session.jsonl"),
+        env.path().join("large.jsonl"),
+    )
+    .unwrap();
+    assert_snapshot!(env.run(&["-f", "large.jsonl", "log", "-n", "3"]), @"
+    dddb1b00 message 2025-11-21 02:14:02 assistant: Oh wait, these errors look like we have API mismatches! The TUI package must have a different API than what coding-agent is expecting. Let me check - it looks like the TUI changes were never committed
+    3b233699 message 2025-11-21 02:13:57 [bash: cd /Users/badlogic/workspaces/pi-mono && npm run b...]
+    87e021d9 message 2025-11-21 02:13:50 [bash: cd packages/coding-agent && npm install]
+    ");
+    let out =
+        env.cmd().args(["-f", "large.jsonl", "--json", "log", "--filter", "all"]).output().unwrap();
+    assert!(out.status.success());
+    // 1018 entries, of which 194 are assistant turns with no text that stop on `stop` or
+    // `toolUse`: FORMAT §9.2 hides those in every mode unless they are the leaf.
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 824);
+}

@@ -3,13 +3,29 @@
 
 mod common;
 
+mod branch; // sesstree branch
+mod checkout; // sesstree checkout: moves, summaries, the summarizer
 mod cli; // global options, exit codes, colour, broken pipes
-mod damage;
+mod complete; // shell completion of commands, entry ids and labels
+mod concurrency; // write safety: concurrent writers, torn lines, changed files, refusals
+mod context; // sesstree context
+mod damage; // every kind of damaged input
+mod examples; // every example of --help runs
+mod fsck; // sesstree fsck, fsck --repair
+mod generated; // man/ and completions/ match the binary
+mod hooks; // the hooks of checkout
+mod hostile_output; // no raw control characters from the file in text output
 mod humanize_title; // sesstree humanize-title
+mod label; // sesstree label
 mod log; // sesstree log
+mod ls; // sesstree ls
+mod migrate; // sesstree migrate
+mod name; // sesstree name
+mod readme; // the command tour in docs/ shows real output
 mod show; // sesstree show
 mod stats; // sesstree stats
-mod tree; // sesstree tree // every kind of damaged input
+mod tree; // sesstree tree
+mod tree_interactive; // sesstree tree -i, driven in tmux
 
 /// Every file in tests/cli must be listed above, or its tests would silently never run.
 #[test]

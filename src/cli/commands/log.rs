@@ -7,22 +7,28 @@ use sesstree::view::{EntryView, render_all};
 use sesstree::{Session, rev};
 
 use super::{FilterArg, home, short_id, short_time};
+use crate::cli::complete;
 use crate::cli::ui::Role;
 use crate::cli::{Ctx, stdout};
+
+/// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
+const EXAMPLES: &str = r#"Examples:
+  The path from the root to the current leaf, newest first:
+    sesstree -f session.jsonl log
+  The five latest user requests up to the entry labelled checkpoint-1:
+    sesstree log -n 5 --filter user-only checkpoint-1
+  The original lines from the root to the grandparent of the leaf, oldest first:
+    sesstree log --raw --reverse @~2 | jq -c '{type, id}'"#;
 
 /// Show the path from the root to REV (default `@`), newest first.
 ///
 /// One entry per line: short id, type, time, [label] and the entry's one-line text. The filter
 /// modes are those of `tree`, with REV counting as the leaf.
-///
-/// Examples:
-///   sesstree log -f session.jsonl
-///   sesstree log -n 5 --filter user-only checkpoint-1
-///   sesstree log --raw @~3 | jq .
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct LogArgs {
     /// The entry to show the path to.
-    #[arg(default_value = "@")]
+    #[arg(default_value = "@", add = complete::rev())]
     pub rev: String,
     /// Oldest first.
     #[arg(long)]
@@ -45,7 +51,7 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     // `@` is undefined when the last record has no id: nothing to show.
-    if args.rev == "@" && session.leaf().is_none() {
+    if args.rev == "@" && session.position()?.is_none() {
         return Ok(());
     }
     let target = rev::resolve(&session, &args.rev)?;

@@ -1,29 +1,51 @@
 //! The subcommands, one file each, and the flat dispatch over them.
 
+mod branch;
+mod checkout;
+mod context;
+mod fsck;
+pub mod generate;
 mod humanize_title;
+mod label;
 mod log;
+mod ls;
+mod migrate;
+mod name;
 mod show;
 mod stats;
 mod tree;
 
+use std::path::PathBuf;
+use std::time::Duration;
+
 use clap::Subcommand;
+use sesstree::hooks::Hooks;
+use sesstree::process::CancelToken;
 use sesstree::text::FilterMode;
 
 use super::Ctx;
 
 /// Every subcommand.
+///
+/// The variants carry no doc comment on purpose: the doc comment of each `…Args` struct is the
+/// command's help and man page, and a variant's doc comment would replace it (clap derive takes
+/// the variant's text and drops the struct's long help).
 #[derive(Debug, Subcommand)]
+#[allow(missing_docs)] // see above
 pub enum Command {
-    /// Show the path from the root to an entry, newest first.
     Log(log::LogArgs),
-    /// Show the whole tree as the agent's tree selector draws it.
     Tree(tree::TreeArgs),
-    /// Show one entry in full.
+    Context(context::ContextArgs),
     Show(show::ShowArgs),
-    /// Count entries, branches, labels and token usage of one or many files.
+    Checkout(checkout::CheckoutArgs),
+    Branch(branch::BranchArgs),
     Stats(stats::StatsArgs),
-    /// Turn plan titles into session names, as plan approval does.
+    Label(label::LabelArgs),
+    Name(name::NameArgs),
     HumanizeTitle(humanize_title::HumanizeTitleArgs),
+    Migrate(migrate::MigrateArgs),
+    Fsck(fsck::FsckArgs),
+    Ls(ls::LsArgs),
 }
 
 /// Runs a subcommand.
@@ -32,8 +54,16 @@ pub fn run(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Log(args) => log::run(ctx, &args),
         Command::Tree(args) => tree::run(ctx, &args),
         Command::Show(args) => show::run(ctx, &args),
+        Command::Context(args) => context::run(ctx, &args),
+        Command::Checkout(args) => checkout::run(ctx, &args),
+        Command::Branch(args) => branch::run(ctx, &args),
         Command::Stats(args) => stats::run(ctx, &args),
+        Command::Label(args) => label::run(ctx, &args),
+        Command::Name(args) => name::run(ctx, &args),
         Command::HumanizeTitle(args) => humanize_title::run(ctx, &args),
+        Command::Migrate(args) => migrate::run(ctx, &args),
+        Command::Fsck(args) => fsck::run(ctx, &args),
+        Command::Ls(args) => ls::run(ctx, &args),
     }
 }
 
@@ -72,11 +102,28 @@ fn home() -> Option<String> {
 /// A timestamp as `YYYY-MM-DD HH:MM:SS` when it is ISO-8601, else as written.
 fn short_time(ts: Option<&str>) -> String {
     match ts {
-        Some(t) if t.len() >= 19 && t.as_bytes().get(10) == Some(&b'T') => {
+        // The timestamp comes from the file: slice only where the bytes are ASCII.
+        Some(t)
+            if t.as_bytes().get(10) == Some(&b'T')
+                && t.as_bytes().get(..19).is_some_and(|b| b.is_ascii()) =>
+        {
             format!("{} {}", &t[..10], &t[11..19])
         }
         Some(t) => t.to_string(),
         None => "-".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_time_never_slices_inside_a_character() {
+        assert_eq!(short_time(Some("2026-03-01T12:00:05.000Z")), "2026-03-01 12:00:05");
+        assert_eq!(short_time(Some("2026-03-01T12:00:0é")), "2026-03-01T12:00:0é");
+        assert_eq!(short_time(Some("2026-03-01Té")), "2026-03-01Té");
+        assert_eq!(short_time(None), "-");
     }
 }
 
@@ -86,4 +133,76 @@ fn short_id(id: &str) -> &str {
         Some((i, _)) => &id[..i],
         None => id,
     }
+}
+
+/// From here on Ctrl-C sets `cancel` instead of killing sesstree: a running hook or summarizer
+/// is stopped (hooks and the summarizer run in their own process group, so the terminal's
+/// SIGINT does not reach them) and nothing is written.
+///
+/// A process has one handler, which cancels the latest token: `tree -i` may check out again
+/// after a cancelled checkout, and the second one must be the one Ctrl-C stops.
+fn cancel_on_interrupt(cancel: &CancelToken) {
+    static CURRENT: std::sync::Mutex<Option<CancelToken>> = std::sync::Mutex::new(None);
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    if let Ok(mut current) = CURRENT.lock() {
+        *current = Some(cancel.clone());
+    }
+    INSTALL.call_once(|| {
+        // ctrlc runs the handler on its own thread, not in the signal handler: a lock is fine.
+        // Fails only if some other handler is installed; then Ctrl-C keeps its default meaning.
+        let _ = ctrlc::set_handler(|| {
+            if let Ok(current) = CURRENT.lock()
+                && let Some(token) = current.as_ref()
+            {
+                token.cancel();
+            }
+        });
+    });
+}
+
+/// The hook options shared by the commands that fire hooks (`checkout`, `branch`):
+/// `#[command(flatten)] hooks: HookArgs`, then `args.hooks.hooks(&cancel)`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct HookArgs {
+    /// The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or
+    /// ~/.config/sesstree/hooks].
+    #[arg(long, value_name = "DIR")]
+    pub hooks_dir: Option<PathBuf>,
+    /// Run no hooks.
+    #[arg(long)]
+    pub no_hooks: bool,
+    /// Stop a hook that runs longer than SECS seconds, and cancel.
+    #[arg(long, value_name = "SECS", default_value = "30", value_parser = parse_secs)]
+    pub hook_timeout: Duration,
+}
+
+impl HookArgs {
+    /// The hooks these options select, interrupted by `cancel`.
+    pub fn hooks(&self, cancel: &CancelToken) -> Hooks {
+        if self.no_hooks {
+            return Hooks::disabled();
+        }
+        // Absolute, so that a hook path never reads as a command name to look up in PATH.
+        let dir = self.hooks_dir.clone().or_else(default_hooks_dir);
+        let dir = dir.map(|d| std::path::absolute(&d).unwrap_or(d));
+        Hooks::new(dir, self.hook_timeout, cancel.clone())
+    }
+}
+
+fn parse_secs(s: &str) -> Result<Duration, String> {
+    match s.parse::<f64>() {
+        Ok(secs) if secs > 0.0 && secs.is_finite() => Ok(Duration::from_secs_f64(secs)),
+        _ => Err(format!("'{s}' is not a positive number of seconds")),
+    }
+}
+
+/// The hooks directory when `--hooks-dir` is not given: `$XDG_CONFIG_HOME/sesstree/hooks`
+/// (an absolute XDG_CONFIG_HOME only, as the XDG spec says), else `~/.config/sesstree/hooks`.
+fn default_hooks_dir() -> Option<PathBuf> {
+    let xdg = std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from).filter(|p| p.is_absolute());
+    let config = xdg.or_else(|| {
+        let home = std::env::var_os("HOME").filter(|h| !h.is_empty())?;
+        Some(PathBuf::from(home).join(".config"))
+    })?;
+    Some(config.join("sesstree").join("hooks"))
 }

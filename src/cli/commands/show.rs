@@ -4,17 +4,29 @@ use std::io::Write;
 
 use sesstree::rev;
 
+use crate::cli::complete;
 use crate::cli::{Ctx, stdout, write_json_line};
+
+/// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
+const EXAMPLES: &str = r#"Examples:
+  The current leaf as pretty JSON:
+    sesstree -f session.jsonl show
+  The original line of the entry whose id starts with 5c07, byte for byte:
+    sesstree show 5c07 --raw
+  The message of the parent of the entry labelled tests-green, through jq:
+    sesstree show --json tests-green^ | jq .message"#;
 
 /// Show one entry in full, as pretty JSON.
 ///
-/// Examples:
-///   sesstree show @
-///   sesstree show a1b2 --raw
+/// REV defaults to `@`, the current leaf. The entry is shown as the file has it, unknown fields
+/// included; in a version 1 file, which has no ids, it carries the ids `migrate` would give it.
+/// Control characters in the text are shown escaped. --json prints the same object on one
+/// line, and --raw the original line of the file, byte for byte.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct ShowArgs {
     /// The entry to show.
-    #[arg(default_value = "@")]
+    #[arg(default_value = "@", add = complete::rev())]
     pub rev: String,
     /// Print the original JSONL line, byte for byte.
     #[arg(long)]
@@ -38,7 +50,7 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<()> {
         // serde_json escapes C0 controls but not DEL or C1 (a lone 0x9b starts a CSI on some
         // terminals), so the text still goes through the sanitizer.
         let pretty = serde_json::to_string_pretty(&session.value(idx)?)?;
-        writeln!(out, "{}", sesstree::text::sanitize_for_terminal(&pretty))?;
+        writeln!(out, "{}", sesstree::text::sanitize_keep_lines(&pretty))?;
     }
     out.flush()?;
     Ok(())

@@ -5,22 +5,27 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 use sesstree::Session;
+use sesstree::session::Diagnostic;
 use sesstree::stats::{Stats, Usage, compute};
 use sesstree::text::sanitize_for_terminal;
 
 use crate::cli::ui::Role;
 use crate::cli::{Ctx, stdout, write_json_line};
 
+/// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
+const EXAMPLES: &str = r#"Examples:
+  Entries, shape, labels and token usage of one session:
+    sesstree stats session.jsonl
+  The cost of every session under the agent's directory, one JSON object per file:
+    sesstree stats --json ~/.omp/agent/sessions | jq .usage.cost"#;
+
 /// Count entries, branches, labels and token usage of one or many files.
 ///
 /// Per file: entries by type, roots, leaves, branch points, depth, labels, name, and the usage
 /// totals (tokens and cost) for the whole file and for the active path. Directories are
 /// searched for `*.jsonl`; files are read in parallel.
-///
-/// Examples:
-///   sesstree stats session.jsonl
-///   sesstree stats --json ~/.omp/agent/sessions | jq .usage.cost
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct StatsArgs {
     /// Session files or directories (default: the file given by -f).
     #[arg(value_name = "PATH")]
@@ -36,7 +41,9 @@ pub fn run(ctx: &Ctx, args: &StatsArgs) -> anyhow::Result<()> {
     let files = sesstree::discover::session_files(&paths)?;
     let results: Vec<_> = files
         .par_iter()
-        .map(|f| -> anyhow::Result<(Session, Stats)> {
+        // Keep only the counts and the warnings: a loaded session holds its file open, and a
+        // directory of thousands of sessions would run out of file descriptors.
+        .map(|f| -> anyhow::Result<(Vec<Diagnostic>, Stats)> {
             let s = Session::load(f)?;
             if ctx.strict {
                 s.strict()?;
@@ -45,13 +52,13 @@ pub fn run(ctx: &Ctx, args: &StatsArgs) -> anyhow::Result<()> {
                 s.require_header()?;
             }
             let stats = compute(&s)?;
-            Ok((s, stats))
+            Ok((s.diagnostics, stats))
         })
         .collect();
     let mut out = stdout();
     let mut first_error = None;
     for (file, result) in files.iter().zip(results) {
-        let (session, stats) = match result {
+        let (diagnostics, stats) = match result {
             Ok(r) => r,
             Err(e) => {
                 // One bad file does not hide the others; the first error sets the exit status.
@@ -60,7 +67,9 @@ pub fn run(ctx: &Ctx, args: &StatsArgs) -> anyhow::Result<()> {
                 continue;
             }
         };
-        ctx.report(&session)?;
+        for d in &diagnostics {
+            crate::cli::ui::warn_line(file, d.line, &d.message);
+        }
         if ctx.json {
             write_json_line(&mut out, &stats.to_json(&file.display().to_string()))?;
         } else {
@@ -91,8 +100,11 @@ fn write_text(ctx: &Ctx, out: &mut impl Write, file: &str, s: &Stats) -> anyhow:
     writeln!(out, "  entries:       {} ({})", s.entries, types.join(", "))?;
     writeln!(
         out,
-        "  shape:         {} roots, {} leaves, {} branch points, depth {}",
-        s.roots, s.leaves, s.branch_points, s.depth
+        "  shape:         {}, {}, {}, depth {}",
+        count(s.roots, "root", "roots"),
+        count(s.leaves, "leaf", "leaves"),
+        count(s.branch_points, "branch point", "branch points"),
+        s.depth
     )?;
     writeln!(out, "  labels:        {}", s.labels)?;
     if s.problems > 0 {
@@ -101,6 +113,11 @@ fn write_text(ctx: &Ctx, out: &mut impl Write, file: &str, s: &Stats) -> anyhow:
     writeln!(out, "  usage (file):  {}", usage_line(&s.usage))?;
     writeln!(out, "  usage (path):  {}", usage_line(&s.path_usage))?;
     Ok(())
+}
+
+/// `1 root`, `2 roots`.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn usage_line(u: &Usage) -> String {

@@ -1,15 +1,35 @@
 //! `sesstree tree`: the whole tree as the agent's tree selector draws it (FORMAT §9).
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
+use std::path::Path;
 
-use sesstree::rev;
 use sesstree::text::{FilterMode, fuzzy_match, sanitize_for_terminal, substring_match};
 use sesstree::tree::{ASCII, TreeOptions, UNICODE, layout};
 use sesstree::view::render_all;
+use sesstree::{EntryId, Error, rev};
 
-use super::{FilterArg, home};
+use super::checkout::{self, CheckoutArgs};
+use super::label::{self, LabelArgs};
+use super::{FilterArg, HookArgs, home};
+use crate::cli::complete;
+use crate::cli::exit::{Exit, Silent, classify};
+use crate::cli::selector::draw::Look;
+use crate::cli::selector::{
+    self as selector, Actions, CheckoutOutcome, Options, Outcome, SummaryRequest,
+};
 use crate::cli::ui::{Role, width};
 use crate::cli::{Ctx, stdout};
+
+/// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
+const EXAMPLES: &str = r#"Examples:
+  The whole tree, the branch holding the current leaf first:
+    sesstree -f session.jsonl tree
+  Only the user requests that mention both "json" and "flag":
+    sesstree tree --filter user-only --search "json flag"
+  The tree as if the entry labelled checkpoint-1 were the leaf, drawn in ASCII:
+    sesstree tree --leaf checkpoint-1 --ascii
+  Browse the tree in the full-screen selector, to label entries and check them out:
+    sesstree tree -i -f session.jsonl"#;
 
 /// Show the whole tree as the agent's tree selector draws it.
 ///
@@ -17,26 +37,31 @@ use crate::cli::{Ctx, stdout};
 /// `• ` marks the path from the root to the leaf, `← active` the leaf itself, and `[label]` the
 /// labels in effect. Filters and searches narrow the rows; the structure stays.
 ///
-/// Examples:
-///   sesstree tree -f session.jsonl
-///   sesstree tree --filter user-only --search "json flag"
-///   sesstree tree --leaf checkpoint-1 --ascii
+/// With -i the tree opens as the agent's full-screen tree selector: arrows move, typing
+/// searches, Ctrl+O and Alt+D/T/U/L/A change the filter, Shift+L edits the selected entry's
+/// label, Enter checks the selected entry out (printing a user message's text for the editor),
+/// Shift+Enter (or Alt+Enter) asks for a summary first, Esc quits, Ctrl-C quits with exit 7.
+/// The footer lists every key. Labels and checkouts go through `label` and `checkout`.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct TreeArgs {
+    /// Open the tree as a full-screen selector to move, search, label and check out.
+    #[arg(short, long, conflicts_with = "leaf")]
+    pub interactive: bool,
     /// Which entries to show.
     #[arg(long, value_enum, default_value_t = FilterArg::Default)]
     pub filter: FilterArg,
-    /// Show only entries matching every word (case-insensitive).
+    /// Show only entries matching every word (case-insensitive). With -i: the initial search.
     #[arg(long, value_name = "WORDS")]
     pub search: Option<String>,
-    /// Match search words as subsequences, as the agent's selector does.
+    /// Match search words as subsequences, as the agent's selector does (always so with -i).
     #[arg(long, requires = "search")]
     pub fuzzy: bool,
     /// Draw with ASCII instead of box-drawing characters.
     #[arg(long)]
     pub ascii: bool,
     /// Draw the tree as if REV were the current leaf.
-    #[arg(long, value_name = "REV")]
+    #[arg(long, value_name = "REV", add = complete::rev())]
     pub leaf: Option<String>,
     /// Order of branches: `active` puts the branch holding the leaf first; `file` keeps the
     /// reference's order (roots in file order, children by timestamp).
@@ -45,6 +70,13 @@ pub struct TreeArgs {
     /// Show archived subtrees too.
     #[arg(long)]
     pub include_archived: bool,
+    /// With -i: the command that writes the summary asked for with Shift+Enter, as for
+    /// `checkout --summarize`.
+    #[arg(long, value_name = "CMD", env = "SESSTREE_SUMMARIZER")]
+    pub summarizer: Option<String>,
+    /// With -i: the hooks that checking out runs.
+    #[command(flatten)]
+    pub hooks: HookArgs,
 }
 
 /// `--order`.
@@ -58,13 +90,16 @@ pub enum Order {
 
 /// Runs `tree`.
 pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
+    if args.interactive {
+        return interactive(ctx, args);
+    }
     let session = ctx.load()?;
     if session.is_empty() {
         return Ok(());
     }
     let leaf = match &args.leaf {
         Some(r) => Some(rev::resolve(&session, r)?),
-        None => session.leaf(),
+        None => session.position()?,
     };
     let opts = TreeOptions {
         leaf,
@@ -145,4 +180,98 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Runs `tree -i`: the selector, then what it chose, printed once the screen is back.
+fn interactive(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
+    if ctx.json {
+        return Err(Error::Usage("tree -i draws on the terminal; it has no --json".into()).into());
+    }
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        return Err(Error::Usage(
+            "tree -i needs a terminal: standard input and output must both be one".into(),
+        )
+        .into());
+    }
+    if ctx.file()? == Path::new("-") {
+        return Err(
+            Error::Usage("tree -i cannot read the session from standard input".into()).into()
+        );
+    }
+    // Warnings are printed now, before the screen switches, and are there again after it.
+    let session = ctx.load()?;
+    if session.records.is_empty() {
+        eprintln!("No entries in session");
+        return Ok(());
+    }
+    let opts = Options {
+        filter: FilterMode::from(args.filter),
+        query: args.search.clone().unwrap_or_default(),
+        show_archived: args.include_archived,
+        active_first: args.order == Order::Active,
+        look: Look { color: ctx.style.color, ascii: args.ascii },
+        home: home(),
+    };
+    let mut actions =
+        Commands { ctx, hooks: args.hooks.clone(), summarizer: args.summarizer.clone() };
+    match selector::run(session, opts, &mut actions)? {
+        Outcome::Closed | Outcome::CheckedOut => Ok(()),
+        Outcome::Interrupted => Err(Silent(Exit::Cancelled).into()),
+    }
+}
+
+/// The selector's writes, done by the `label` and `checkout` commands themselves: what they
+/// check, write, run and print is exactly what `sesstree label` and `sesstree checkout` do.
+struct Commands<'a> {
+    ctx: &'a Ctx,
+    hooks: HookArgs,
+    summarizer: Option<String>,
+}
+
+impl Actions for Commands<'_> {
+    fn set_label(&mut self, id: &EntryId, text: Option<&str>) -> anyhow::Result<()> {
+        let args = LabelArgs {
+            rev: Some(id.as_str().to_string()),
+            text: text.map(str::to_string),
+            clear: text.is_none(),
+            list: false,
+            dry_run: false,
+        };
+        label::run(self.ctx, &args)
+    }
+
+    fn checkout(
+        &mut self,
+        id: &EntryId,
+        summary: Option<SummaryRequest>,
+    ) -> anyhow::Result<CheckoutOutcome> {
+        let args = CheckoutArgs {
+            rev: id.as_str().to_string(),
+            summary: match &summary {
+                Some(SummaryRequest::Text(text)) => Some(text.clone()),
+                _ => None,
+            },
+            summary_file: None,
+            summarize: summary == Some(SummaryRequest::Summarize),
+            summarizer: self.summarizer.clone(),
+            instructions: None,
+            replace_instructions: false,
+            label: None,
+            dry_run: false,
+            hooks: self.hooks.clone(),
+        };
+        if args.summarize {
+            // The agent shows a loader here; the summarizer may take a while.
+            eprintln!("Summarizing the abandoned branch… (Ctrl-C cancels)");
+        }
+        match checkout::run(self.ctx, &args) {
+            Ok(()) => Ok(CheckoutOutcome::Done),
+            // A hook's cancel or a Ctrl-C while summarizing: nothing was written, and the
+            // tree comes back, as the agent's selector reopens (FORMAT §6.5).
+            Err(e) if classify(&e).0 == Exit::Cancelled => {
+                Ok(CheckoutOutcome::Cancelled(format!("Navigation cancelled: {e:#}")))
+            }
+            Err(e) => Err(e),
+        }
+    }
 }

@@ -16,6 +16,24 @@ pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
 
+/// The example session of the README, examples/demo.jsonl.
+pub fn demo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo.jsonl")
+}
+
+/// The visible subcommands, as `sesstree --help` lists them (without `help`).
+pub fn subcommands(env: &TestEnv) -> Vec<String> {
+    let output = env.cmd().arg("--help").output().expect("run");
+    let help = String::from_utf8_lossy(&output.stdout).into_owned();
+    let (_, list) = help.split_once("Commands:\n").expect("a Commands section");
+    list.lines()
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .map(str::to_string)
+        .collect()
+}
+
 impl TestEnv {
     /// A fresh environment.
     pub fn new() -> TestEnv {

@@ -1,0 +1,267 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[sesstree] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'sesstree'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'sesstree'= {
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand log 'Show the path from the root to REV (default `@`), newest first'
+            cand tree 'Show the whole tree as the agent''s tree selector draws it'
+            cand context 'Show the context the model would get from REV (default `@`)'
+            cand show 'Show one entry in full, as pretty JSON'
+            cand checkout 'Move the leaf to REV, as the agent''s /tree navigation does'
+            cand branch 'Fork a new session file from the history before a user message'
+            cand stats 'Count entries, branches, labels and token usage of one or many files'
+            cand label 'Set, remove or list entry labels'
+            cand name 'Show or set the session''s name'
+            cand humanize-title 'Turn plan titles into session names, as plan approval does'
+            cand migrate 'Bring a session file to the current format (version 3)'
+            cand fsck 'Check session files for damage, or write a repaired copy of one'
+            cand ls 'List session files, newest first'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'sesstree;log'= {
+            cand -n 'Show at most N entries'
+            cand --max-count 'Show at most N entries'
+            cand --filter 'Which entries to show'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --reverse 'Oldest first'
+            cand --raw 'Print the original JSONL lines instead'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;tree'= {
+            cand --filter 'Which entries to show'
+            cand --search 'Show only entries matching every word (case-insensitive). With -i: the initial search'
+            cand --leaf 'Draw the tree as if REV were the current leaf'
+            cand --order 'Order of branches: `active` puts the branch holding the leaf first; `file` keeps the reference''s order (roots in file order, children by timestamp)'
+            cand --summarizer 'With -i: the command that writes the summary asked for with Shift+Enter, as for `checkout --summarize`'
+            cand --hooks-dir 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]'
+            cand --hook-timeout 'Stop a hook that runs longer than SECS seconds, and cancel'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand -i 'Open the tree as a full-screen selector to move, search, label and check out'
+            cand --interactive 'Open the tree as a full-screen selector to move, search, label and check out'
+            cand --fuzzy 'Match search words as subsequences, as the agent''s selector does (always so with -i)'
+            cand --ascii 'Draw with ASCII instead of box-drawing characters'
+            cand --include-archived 'Show archived subtrees too'
+            cand --no-hooks 'Run no hooks'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;context'= {
+            cand --flavor 'Whose templates and message shapes apply'
+            cand --format 'Text output format (ignored with --json)'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --agent-messages 'Show the messages before conversion to the model''s roles (branchSummary, compactionSummary, custom, ...)'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;show'= {
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --raw 'Print the original JSONL line, byte for byte'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;checkout'= {
+            cand --summary 'Summary of the abandoned branch, stored at the destination as given'
+            cand --summary-file 'Read the summary from a file (`-` for standard input)'
+            cand --summarizer 'The command that summarizes: it reads the abandoned branch as a transcript plus instructions on stdin and prints the summary (run with `sh -c`)'
+            cand --instructions 'Extra instructions for the summarizer, appended to the default ones'
+            cand --label 'Label the summary entry, or REV when there is no summary (trimmed as `label` trims it; a blank TEXT labels nothing)'
+            cand --hooks-dir 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]'
+            cand --hook-timeout 'Stop a hook that runs longer than SECS seconds, and cancel'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --summarize 'Have the summarizer (or the session_before_tree hook) write the summary'
+            cand --replace-instructions 'Use --instructions instead of the default instructions'
+            cand --dry-run 'Print the entries that would be appended; write nothing and run no hooks'
+            cand --no-hooks 'Run no hooks'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;branch'= {
+            cand --through 'Fork the path from the root to REV inclusive, whatever REV''s type'
+            cand -o 'Write the new file to PATH (`-` for standard output) instead of next to the source'
+            cand --output 'Write the new file to PATH (`-` for standard output) instead of next to the source'
+            cand --hooks-dir 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]'
+            cand --hook-timeout 'Stop a hook that runs longer than SECS seconds, and cancel'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --force 'Overwrite an existing file at PATH'
+            cand --no-hooks 'Run no hooks'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;stats'= {
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;label'= {
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --clear 'Remove the label of REV'
+            cand --list 'List the labels in effect instead'
+            cand --dry-run 'Print the line that would be appended, and write nothing'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;name'= {
+            cand --source 'Who sets the name'
+            cand --from-plan 'Name the session after a plan title, as plan approval does (only if it has no name)'
+            cand --trigger 'A free-form `trigger` recorded in the `title_change` entry (oh-my-pi files)'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --dry-run 'Print the line that would be appended, and write nothing'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;humanize-title'= {
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;migrate'= {
+            cand -o 'Write the result to PATH instead of replacing the file (also for a current file)'
+            cand --output 'Write the result to PATH instead of replacing the file (also for a current file)'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --no-backup 'Do not keep the original as FILE.bak'
+            cand --check 'Only tell whether a migration is needed (exit 1 if so); write nothing'
+            cand --dry-run 'Print the migrated file to stdout; write nothing'
+            cand --force 'Overwrite an existing -o PATH or FILE.bak'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;fsck'= {
+            cand -o 'Where --repair writes the copy (`-` for standard output)'
+            cand --output 'Where --repair writes the copy (`-` for standard output)'
+            cand --cwd 'The working directory recorded in a header that --repair restores'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --repair 'Write a repaired copy of the file to -o PATH'
+            cand --force 'Let --repair overwrite an existing -o PATH'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;ls'= {
+            cand --cwd 'Only the sessions of the project in this directory'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
+            cand --color 'When to colour the output'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;help'= {
+            cand log 'Show the path from the root to REV (default `@`), newest first'
+            cand tree 'Show the whole tree as the agent''s tree selector draws it'
+            cand context 'Show the context the model would get from REV (default `@`)'
+            cand show 'Show one entry in full, as pretty JSON'
+            cand checkout 'Move the leaf to REV, as the agent''s /tree navigation does'
+            cand branch 'Fork a new session file from the history before a user message'
+            cand stats 'Count entries, branches, labels and token usage of one or many files'
+            cand label 'Set, remove or list entry labels'
+            cand name 'Show or set the session''s name'
+            cand humanize-title 'Turn plan titles into session names, as plan approval does'
+            cand migrate 'Bring a session file to the current format (version 3)'
+            cand fsck 'Check session files for damage, or write a repaired copy of one'
+            cand ls 'List session files, newest first'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'sesstree;help;log'= {
+        }
+        &'sesstree;help;tree'= {
+        }
+        &'sesstree;help;context'= {
+        }
+        &'sesstree;help;show'= {
+        }
+        &'sesstree;help;checkout'= {
+        }
+        &'sesstree;help;branch'= {
+        }
+        &'sesstree;help;stats'= {
+        }
+        &'sesstree;help;label'= {
+        }
+        &'sesstree;help;name'= {
+        }
+        &'sesstree;help;humanize-title'= {
+        }
+        &'sesstree;help;migrate'= {
+        }
+        &'sesstree;help;fsck'= {
+        }
+        &'sesstree;help;ls'= {
+        }
+        &'sesstree;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,219 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_sesstree_global_optspecs
+    string join \n f/file= json strict color= h/help V/version
+end
+
+function __fish_sesstree_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_sesstree_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_sesstree_using_subcommand
+    set -l cmd (__fish_sesstree_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c sesstree -n "__fish_sesstree_needs_command" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_needs_command" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_needs_command" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_needs_command" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_needs_command" -s V -l version -d 'Print version'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "log" -d 'Show the path from the root to REV (default `@`), newest first'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "tree" -d 'Show the whole tree as the agent\'s tree selector draws it'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "context" -d 'Show the context the model would get from REV (default `@`)'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "show" -d 'Show one entry in full, as pretty JSON'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "checkout" -d 'Move the leaf to REV, as the agent\'s /tree navigation does'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "branch" -d 'Fork a new session file from the history before a user message'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "stats" -d 'Count entries, branches, labels and token usage of one or many files'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "label" -d 'Set, remove or list entry labels'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "name" -d 'Show or set the session\'s name'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "humanize-title" -d 'Turn plan titles into session names, as plan approval does'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "migrate" -d 'Bring a session file to the current format (version 3)'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "fsck" -d 'Check session files for damage, or write a repaired copy of one'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "ls" -d 'List session files, newest first'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -s n -l max-count -d 'Show at most N entries' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l filter -d 'Which entries to show' -r -f -a "default\t'Everything except bookkeeping entries (labels, model and thinking changes, custom…)'
+no-tools\t'`default` without tool results'
+user-only\t'User requests only'
+labeled-only\t'Labelled entries only'
+all\t'Everything'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l reverse -d 'Oldest first'
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l raw -d 'Print the original JSONL lines instead'
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l filter -d 'Which entries to show' -r -f -a "default\t'Everything except bookkeeping entries (labels, model and thinking changes, custom…)'
+no-tools\t'`default` without tool results'
+user-only\t'User requests only'
+labeled-only\t'Labelled entries only'
+all\t'Everything'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l search -d 'Show only entries matching every word (case-insensitive). With -i: the initial search' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l leaf -d 'Draw the tree as if REV were the current leaf' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l order -d 'Order of branches: `active` puts the branch holding the leaf first; `file` keeps the reference\'s order (roots in file order, children by timestamp)' -r -f -a "active\t'The branch holding the leaf first'
+file\t'Roots in file order, children by timestamp'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l summarizer -d 'With -i: the command that writes the summary asked for with Shift+Enter, as for `checkout --summarize`' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l hooks-dir -d 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l hook-timeout -d 'Stop a hook that runs longer than SECS seconds, and cancel' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -s i -l interactive -d 'Open the tree as a full-screen selector to move, search, label and check out'
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l fuzzy -d 'Match search words as subsequences, as the agent\'s selector does (always so with -i)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l ascii -d 'Draw with ASCII instead of box-drawing characters'
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l include-archived -d 'Show archived subtrees too'
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l no-hooks -d 'Run no hooks'
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l flavor -d 'Whose templates and message shapes apply' -r -f -a "omp\t'oh-my-pi: templates, developer-role custom messages, post-passes'
+pi\t'pi-mono: prefix/suffix wrappers, user-role custom messages, a single model'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l format -d 'Text output format (ignored with --json)' -r -f -a "text\t'Readable, one block per message'
+markdown\t'A Markdown transcript to share'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand context" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l agent-messages -d 'Show the messages before conversion to the model\'s roles (branchSummary, compactionSummary, custom, ...)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand context" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand show" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l raw -d 'Print the original JSONL line, byte for byte'
+complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l summary -d 'Summary of the abandoned branch, stored at the destination as given' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l summary-file -d 'Read the summary from a file (`-` for standard input)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l summarizer -d 'The command that summarizes: it reads the abandoned branch as a transcript plus instructions on stdin and prints the summary (run with `sh -c`)' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l instructions -d 'Extra instructions for the summarizer, appended to the default ones' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l label -d 'Label the summary entry, or REV when there is no summary (trimmed as `label` trims it; a blank TEXT labels nothing)' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l hooks-dir -d 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l hook-timeout -d 'Stop a hook that runs longer than SECS seconds, and cancel' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l summarize -d 'Have the summarizer (or the session_before_tree hook) write the summary'
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l replace-instructions -d 'Use --instructions instead of the default instructions'
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l dry-run -d 'Print the entries that would be appended; write nothing and run no hooks'
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l no-hooks -d 'Run no hooks'
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l through -d 'Fork the path from the root to REV inclusive, whatever REV\'s type' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -s o -l output -d 'Write the new file to PATH (`-` for standard output) instead of next to the source' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l hooks-dir -d 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l hook-timeout -d 'Stop a hook that runs longer than SECS seconds, and cancel' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l force -d 'Overwrite an existing file at PATH'
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l no-hooks -d 'Run no hooks'
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l clear -d 'Remove the label of REV'
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l list -d 'List the labels in effect instead'
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l dry-run -d 'Print the line that would be appended, and write nothing'
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l source -d 'Who sets the name' -r -f -a "auto\t'Generated, not typed by the user; never replaces a user name'
+user\t'Chosen by the user (the default)'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l from-plan -d 'Name the session after a plan title, as plan approval does (only if it has no name)' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l trigger -d 'A free-form `trigger` recorded in the `title_change` entry (oh-my-pi files)' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l dry-run -d 'Print the line that would be appended, and write nothing'
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -s o -l output -d 'Write the result to PATH instead of replacing the file (also for a current file)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l no-backup -d 'Do not keep the original as FILE.bak'
+complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l check -d 'Only tell whether a migration is needed (exit 1 if so); write nothing'
+complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l dry-run -d 'Print the migrated file to stdout; write nothing'
+complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l force -d 'Overwrite an existing -o PATH or FILE.bak'
+complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -s o -l output -d 'Where --repair writes the copy (`-` for standard output)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l cwd -d 'The working directory recorded in a header that --repair restores' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l repair -d 'Write a repaired copy of the file to -o PATH'
+complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l force -d 'Let --repair overwrite an existing -o PATH'
+complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l cwd -d 'Only the sessions of the project in this directory' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title migrate fsck ls help" -f -a "log" -d 'Show the path from the root to REV (default `@`), newest first'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title migrate fsck ls help" -f -a "tree" -d 'Show the whole tree as the agent\'s tree selector draws it'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title migrate fsck ls help" -f -a "context" -d 'Show the context the model would get from REV (default `@`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title migrate fsck ls help" -f -a "show" -d 'Show one entry in full, as pretty JSON'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title migrate fsck ls help" -f -a "checkout" -d 'Move the leaf to REV, as the agent\'s /tree navigation does'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title migrate fsck ls help" -f -a "branch" -d 'Fork a new session file from the history before a user message'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title migrate fsck ls help" -f -a "stats" -d 'Count entries, branches, labels and token usage of one or many files'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title migrate fsck ls help" -f -a "label" -d 'Set, remove or list entry labels'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title migrate fsck ls help" -f -a "name" -d 'Show or set the session\'s name'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title migrate fsck ls help" -f -a "humanize-title" -d 'Turn plan titles into session names, as plan approval does'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title migrate fsck ls help" -f -a "migrate" -d 'Bring a session file to the current format (version 3)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title migrate fsck ls help" -f -a "fsck" -d 'Check session files for damage, or write a repaired copy of one'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title migrate fsck ls help" -f -a "ls" -d 'List session files, newest first'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats label name humanize-title migrate fsck ls help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -1,0 +1,194 @@
+//! `sesstree branch REV`: fork a new session file, as the agent's `/branch` does.
+
+use std::io::Write;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+use sesstree::hooks;
+use sesstree::id::EntryId;
+use sesstree::ops::branch::{self, Fork};
+use sesstree::process::CancelToken;
+use sesstree::text::sanitize_keep_lines;
+use sesstree::{Error, Session, rev, store};
+
+use super::{HookArgs, cancel_on_interrupt};
+use crate::cli::{Ctx, complete, stdout, ui, write_json_line};
+
+/// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
+const EXAMPLES: &str = r#"Examples:
+  Fork the history before the user request 5c07a3d4 into a new file next to the source:
+    sesstree branch -f session.jsonl 5c07a3d4
+  Fork into a file of your choice:
+    sesstree branch 13c9 -o retry.jsonl
+  Fork everything up to and including the entry labelled checkpoint-1:
+    sesstree branch --through checkpoint-1
+  The new file's path, for a script:
+    sesstree --json branch 5c07 | jq -r .path"#;
+
+/// Fork a new session file from the history before a user message
+///
+/// As the agent's /branch: REV must be a user message. The new file holds the path from the
+/// root to REV's parent; label entries are left out and the labels in effect on the kept
+/// entries are re-created as a fresh chain at the end; archive records for entries not on the
+/// path are dropped; an entry whose parent was dropped is re-linked to its nearest kept
+/// ancestor. Kept lines are copied byte for byte. The header gets a new session id,
+/// `parentSession` (the source's absolute path, symlinks resolved) and the session name; a
+/// title slot is written when the source has one, and a pi file stays a pi file (its name
+/// carried as a `session_info` entry). A root user message gives a file with only the header.
+/// The source file is never changed.
+///
+/// The new file goes next to the source as `<timestamp>_<session-id>.jsonl`, or to `-o PATH`.
+///
+/// Hooks: the executables session_before_branch (gets `{"type", "entryId"}`; may print
+/// `{"cancel": true}`) and session_branch (gets `{"type", "previousSessionFile", "path"}` once
+/// the file is written; `path` is null with `-o -`) in the hooks directory. A hook that fails,
+/// prints something that is not JSON or runs too long cancels (exit 7) and nothing is written;
+/// a failing session_branch hook exits 1, the new file staying.
+///
+/// Output: the user message's text (the editor prefill) on stdout, and `Branched to PATH` on
+/// stderr; with --json one object `{"path", "sessionId", "parentSession", "editorText"}`
+/// (`editorText` is null with --through). With `-o -` stdout carries the new file and nothing
+/// else.
+#[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["rev", "through"])))]
+pub struct BranchArgs {
+    /// The user message to branch at; the new file holds the history before it.
+    #[arg(add = complete::rev())]
+    pub rev: Option<String>,
+    /// Fork the path from the root to REV inclusive, whatever REV's type.
+    #[arg(long, value_name = "REV", add = complete::rev())]
+    pub through: Option<String>,
+    /// Write the new file to PATH (`-` for standard output) instead of next to the source.
+    #[arg(short = 'o', long = "output", value_name = "PATH")]
+    pub output: Option<PathBuf>,
+    /// Overwrite an existing file at PATH.
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub hooks: HookArgs,
+}
+
+/// Runs `branch`.
+pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
+    let cancel = CancelToken::new();
+    let hooks = args.hooks.hooks(&cancel);
+    for event in [hooks::SESSION_BEFORE_BRANCH, hooks::SESSION_BRANCH] {
+        if let Some(path) = hooks.ignored(event) {
+            eprintln!("hint: {} is not executable and was ignored (chmod +x it)", path.display());
+        }
+    }
+    let file = ctx.file()?;
+    if file.as_os_str() == "-" {
+        return Err(Error::Usage(
+            "branch needs the session file's path; it cannot read standard input".into(),
+        )
+        .into());
+    }
+    let to_stdout = args.output.as_deref().is_some_and(|o| o.as_os_str() == "-");
+    if to_stdout && ctx.json {
+        return Err(Error::Usage(
+            "--json and -o - both write to standard output; give -o a path".into(),
+        )
+        .into());
+    }
+    let session = Session::load(file)?;
+    // As the appending commands (`Locked::load`): refuse first, then warn.
+    store::check_writable(&session)?;
+    ctx.report(&session)?;
+
+    let (idx, fork, editor_text) = match (&args.rev, &args.through) {
+        (_, Some(through)) => {
+            let idx = rev::resolve(&session, through)?;
+            (idx, Fork::Through(idx), None)
+        }
+        (Some(r), None) => {
+            let idx = rev::resolve(&session, r)?;
+            (idx, Fork::Before(idx), Some(branch::source_text(&session, idx)?))
+        }
+        (None, None) => unreachable!("clap requires REV or --through"),
+    };
+    let source = std::fs::canonicalize(file).map_err(|e| Error::io(file, e))?;
+    let parent_session = source.to_string_lossy();
+
+    cancel_on_interrupt(&cancel);
+    let mut fields = Map::new();
+    let entry_id = session.record(idx).id.as_ref().map_or(Value::Null, EntryId::to_value);
+    fields.insert("entryId".into(), entry_id);
+    hooks.run_before(hooks::SESSION_BEFORE_BRANCH, fields)?;
+
+    let plan = branch::plan(&session, fork, &parent_session, &ctx.clock()?, &mut ctx.ids())?;
+    if cancel.is_cancelled() {
+        return Err(Error::Cancelled("interrupted; nothing was written".into()).into());
+    }
+    if to_stdout {
+        let mut out = stdout();
+        plan.write_to(&session, &mut out, Path::new("-"))?;
+        out.flush()?;
+        return after_hook(&hooks, &parent_session, None);
+    }
+    let target = match &args.output {
+        Some(o) => std::path::absolute(o).map_err(|e| Error::io(o, e))?,
+        None => {
+            let dir = source.parent().unwrap_or(Path::new("/"));
+            dir.join(branch::file_name(plan.created_ms, &plan.session_id))
+        }
+    };
+    refuse_source(&target, &source)?;
+    store::write_new_with(&target, Some(&source), args.force, |out| {
+        plan.write_to(&session, out, &target)
+    })?;
+
+    let mut out = stdout();
+    if ctx.json {
+        let value = serde_json::json!({
+            "path": target.to_string_lossy(),
+            "sessionId": plan.session_id,
+            "parentSession": parent_session,
+            "editorText": editor_text,
+        });
+        write_json_line(&mut out, &value)?;
+    } else {
+        if let Some(text) = editor_text.as_deref().filter(|t| !t.is_empty()) {
+            let text = sanitize_keep_lines(text);
+            out.write_all(text.as_bytes())?;
+            if !text.ends_with('\n') {
+                out.write_all(b"\n")?;
+            }
+        }
+        eprintln!("Branched to {}", ui::show(&target.to_string_lossy()));
+    }
+    out.flush()?;
+    after_hook(&hooks, &parent_session, Some(&target))
+}
+
+/// Runs `session_branch` once the new file is written (`None`: it went to stdout).
+fn after_hook(hooks: &hooks::Hooks, previous: &str, path: Option<&Path>) -> anyhow::Result<()> {
+    let mut fields = Map::new();
+    fields.insert("previousSessionFile".into(), previous.into());
+    let path = path.map_or(Value::Null, |p| p.to_string_lossy().into());
+    fields.insert("path".into(), path);
+    if let Err(e) = hooks.run(hooks::SESSION_BRANCH, fields) {
+        // Not a cancel: the new file is written and stays. Exit 1, so no script takes it for
+        // "nothing happened".
+        return Err(Error::Failed(format!("the branch was written, but {e}")).into());
+    }
+    Ok(())
+}
+
+/// `-o` naming the source itself (or a hard link to it) is refused even with `--force`: the
+/// source file is never touched.
+fn refuse_source(target: &Path, source: &Path) -> anyhow::Result<()> {
+    let (Ok(t), Ok(s)) = (std::fs::metadata(target), std::fs::metadata(source)) else {
+        return Ok(());
+    };
+    if t.dev() == s.dev() && t.ino() == s.ino() {
+        return Err(Error::Usage(format!(
+            "{}: is the source session file; branch never overwrites it",
+            target.display()
+        ))
+        .into());
+    }
+    Ok(())
+}

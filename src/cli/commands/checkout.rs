@@ -1,0 +1,358 @@
+//! `sesstree checkout REV`: moves the leaf in the same file, as the agent's `/tree` navigation
+//! does, optionally leaving a summary of the abandoned branch at the destination. Appends a
+//! `branch_summary` (a summary, or the empty marker that persists a bare move) and, with
+//! `--label`, a `label` entry.
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
+
+use serde_json::{Map, Value, json};
+use sesstree::hooks::{self, Hooks};
+use sesstree::id::EntryId;
+use sesstree::ops::checkout::{self, Navigation, Plan, Summary};
+use sesstree::process::CancelToken;
+use sesstree::summarize::{self, FileOps, Summarizer};
+use sesstree::{Error, Session, rev, store};
+
+use super::{HookArgs, cancel_on_interrupt, short_id};
+use crate::cli::{Ctx, complete, stdout, ui, write_json_line};
+
+/// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
+const EXAMPLES: &str = r#"Examples:
+  Go back to the entry labelled checkpoint-1, leaving a summary of the abandoned branch there:
+    sesstree -f session.jsonl checkout checkpoint-1 --summary "Tried serde; the machine is offline."
+  Edit the user request 5c07a3d4 again: its text is printed and the leaf moves to its parent:
+    sesstree checkout 5c07a3d4
+  Have a summarizer command write the summary of the abandoned entries:
+    SESSTREE_SUMMARIZER='llm -m gpt-5' sesstree checkout @~4 --summarize
+  Show what would be appended, as JSON, and write nothing:
+    sesstree checkout 13c9 --dry-run --json"#;
+
+/// Move the leaf to REV, as the agent's /tree navigation does
+///
+/// A user message (or a custom message) as REV moves the leaf to its parent and prints the
+/// message's text, ready to edit and send again; any other entry becomes the leaf. The move is
+/// appended to the file: a branch_summary under the new leaf, holding the summary of the
+/// abandoned branch when one is given, or an empty marker otherwise, so the agent resumes at
+/// the new leaf. REV equal to the current leaf changes nothing ("Already at this point"), and
+/// so does a user message whose parent is already the leaf (checking it out again): its text
+/// is printed again, nothing is written.
+///
+/// Hooks: the executables session_before_tree (may cancel or supply the summary) and
+/// session_tree (told after the move) in the hooks directory get the event as JSON on stdin.
+/// A session_before_tree hook that fails, prints something that is not JSON, or runs past
+/// --hook-timeout cancels the checkout (exit 7); nothing is written. session_tree runs after
+/// the write: when it fails, the move stays and sesstree exits 1.
+///
+/// Locking: the file stays locked from loading it until the move is written, that is while
+/// session_before_tree and the summarizer (which has no time limit) run. Other sesstree
+/// writers wait for the lock up to 10 s and then exit 5, and a hook must not write the file
+/// itself. The agents do not lock: if one appends meanwhile, nothing is written (exit 5) and
+/// the summary made so far is lost. session_tree runs once the lock is released, so it may
+/// run sesstree on the file.
+#[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
+pub struct CheckoutArgs {
+    /// The entry to move to.
+    #[arg(add = complete::rev())]
+    pub rev: String,
+    /// Summary of the abandoned branch, stored at the destination as given.
+    #[arg(long, value_name = "TEXT", group = "summary_source")]
+    pub summary: Option<String>,
+    /// Read the summary from a file (`-` for standard input).
+    #[arg(long, value_name = "FILE", group = "summary_source")]
+    pub summary_file: Option<PathBuf>,
+    /// Have the summarizer (or the session_before_tree hook) write the summary.
+    #[arg(long, group = "summary_source")]
+    pub summarize: bool,
+    /// The command that summarizes: it reads the abandoned branch as a transcript plus
+    /// instructions on stdin and prints the summary (run with `sh -c`).
+    #[arg(long, value_name = "CMD", env = "SESSTREE_SUMMARIZER")]
+    pub summarizer: Option<String>,
+    /// Extra instructions for the summarizer, appended to the default ones.
+    #[arg(long, value_name = "TEXT", requires = "summarize")]
+    pub instructions: Option<String>,
+    /// Use --instructions instead of the default instructions.
+    #[arg(long, requires = "instructions")]
+    pub replace_instructions: bool,
+    /// Label the summary entry, or REV when there is no summary (trimmed as `label` trims it;
+    /// a blank TEXT labels nothing).
+    #[arg(long, value_name = "TEXT")]
+    pub label: Option<String>,
+    /// Print the entries that would be appended; write nothing and run no hooks.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Hooks.
+    #[command(flatten)]
+    pub hooks: HookArgs,
+}
+
+/// Runs `checkout`.
+pub fn run(ctx: &Ctx, args: &CheckoutArgs) -> anyhow::Result<()> {
+    let cancel = CancelToken::new();
+    let hooks = if args.dry_run { Hooks::disabled() } else { args.hooks.hooks(&cancel) };
+    for event in [hooks::SESSION_BEFORE_TREE, hooks::SESSION_TREE] {
+        if let Some(path) = hooks.ignored(event) {
+            eprintln!("hint: {} is not executable and was ignored (chmod +x it)", path.display());
+        }
+    }
+    if args.summarize
+        && args.summarizer.is_none()
+        && hooks.find(hooks::SESSION_BEFORE_TREE).is_none()
+    {
+        return Err(needs_model(args.dry_run).into());
+    }
+    let given = given_summary(args)?;
+
+    let locked = if args.dry_run { None } else { Some(ctx.lock()?) };
+    let session = match &locked {
+        Some(l) => l.load()?,
+        None => {
+            // As label and name: a dry run refuses what the real run would.
+            store::refuse_stdin(ctx.file()?)?;
+            let s = Session::load(ctx.file()?)?;
+            store::check_writable(&s)?;
+            s
+        }
+    };
+    ctx.report(&session)?;
+    let target = rev::resolve(&session, &args.rev)?;
+    let nav = checkout::navigate(&session, target)?;
+    if nav.noop {
+        return report_noop(ctx, &session, &nav, args);
+    }
+    // Only now: a Ctrl-C while waiting for the lock should still end sesstree at once.
+    cancel_on_interrupt(&cancel);
+
+    let wants_summary = args.summarize || given.is_some();
+    // Payloads are parsed only when something reads them: large abandoned branches are common.
+    let before_hook = hooks.find(hooks::SESSION_BEFORE_TREE).is_some();
+    let entries = if wants_summary || before_hook {
+        nav.entries.iter().map(|&i| session.value(i)).collect::<Result<Vec<_>, _>>()?
+    } else {
+        Vec::new()
+    };
+    let reply = if before_hook {
+        let fields = checkout::preparation(&session, &nav, &entries, wants_summary);
+        hooks.run_before(hooks::SESSION_BEFORE_TREE, fields)?
+    } else {
+        None
+    };
+    let hook_summary = reply.as_ref().and_then(|r| r.get("summary")).filter(|v| !v.is_null());
+    let summary = if !wants_summary {
+        None
+    } else if entries.is_empty() {
+        eprintln!(
+            "note: nothing to summarize (the target is on the current path); moving without a summary"
+        );
+        None
+    } else {
+        Some(summary_of(args, given, hook_summary, &entries, &cancel)?)
+    };
+
+    let plan = checkout::plan(
+        &session,
+        &nav,
+        summary.as_ref(),
+        args.label.as_deref(),
+        &mut ctx.ids(),
+        &ctx.clock()?.now_iso(),
+    )?;
+    let Some(locked) = locked else { return report_dry_run(ctx, &session, &nav, &plan) };
+    if cancel.is_cancelled() {
+        return Err(Error::Cancelled("interrupted; nothing was written".into()).into());
+    }
+    locked.append(&session, &plan.lines)?;
+    // The move is on disk: session_tree may run sesstree on the file itself.
+    drop(locked);
+    report_move(ctx, &session, &nav, &plan)?;
+
+    let mut fields = Map::new();
+    fields.insert("newLeafId".into(), id_value(&session, nav.new_leaf));
+    fields.insert("oldLeafId".into(), id_value(&session, nav.old_leaf));
+    fields.insert("summaryEntry".into(), plan.summary_entry.clone().unwrap_or(Value::Null));
+    let from_extension =
+        summary.as_ref().filter(|_| plan.summary_entry.is_some()).map(|s| s.from_extension);
+    fields.insert("fromExtension".into(), from_extension.map_or(Value::Null, Value::Bool));
+    if let Err(e) = hooks.run(hooks::SESSION_TREE, fields) {
+        // Not a cancel: the move is written and stays. Exit 1, so no script takes it for
+        // "nothing happened".
+        return Err(Error::Failed(format!("the checkout was written, but {e}")).into());
+    }
+    Ok(())
+}
+
+/// The summary of a non-empty abandoned branch, from the first source that has one:
+/// `--summary`/`--summary-file`, the `session_before_tree` hook, the summarizer.
+fn summary_of(
+    args: &CheckoutArgs,
+    given: Option<String>,
+    hook_summary: Option<&Value>,
+    entries: &[Value],
+    cancel: &CancelToken,
+) -> anyhow::Result<Summary> {
+    if let Some(text) = given {
+        let details = Some(FileOps::collect(entries).details());
+        return Ok(Summary { text, details, from_extension: false });
+    }
+    if let Some(h) = hook_summary {
+        return from_hook(h);
+    }
+    let Some(cmd) = &args.summarizer else {
+        return Err(Error::Usage(
+            "summarization needs an active model: the session_before_tree hook gave no summary; give --summarizer CMD or set SESSTREE_SUMMARIZER".into(),
+        )
+        .into());
+    };
+    let instructions =
+        summarize::instructions(args.instructions.as_deref(), args.replace_instructions);
+    let (text, details) =
+        Summarizer::new(cmd.as_str(), cancel.clone()).summarize(entries, &instructions)?;
+    Ok(Summary { text, details: Some(details), from_extension: false })
+}
+
+fn needs_model(dry_run: bool) -> Error {
+    let why = if dry_run { " (hooks do not run with --dry-run)" } else { "" };
+    Error::Usage(format!(
+        "summarization needs an active model: give --summarizer CMD, set SESSTREE_SUMMARIZER, or install a session_before_tree hook{why}"
+    ))
+}
+
+/// `--summary` or the contents of `--summary-file`.
+fn given_summary(args: &CheckoutArgs) -> anyhow::Result<Option<String>> {
+    if let Some(text) = &args.summary {
+        return Ok(Some(text.clone()));
+    }
+    let Some(path) = &args.summary_file else { return Ok(None) };
+    let mut text = String::new();
+    if path.as_os_str() == "-" {
+        std::io::stdin().read_to_string(&mut text).map_err(|e| Error::io(path, e))?;
+    } else {
+        text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    }
+    // An editor ends the file with a newline; it is not part of the summary.
+    Ok(Some(text.trim_end().to_string()))
+}
+
+/// A hook's `{"summary": "...", "details": ...}`.
+fn from_hook(value: &Value) -> anyhow::Result<Summary> {
+    let text = value.get("summary").and_then(Value::as_str).ok_or_else(|| {
+        Error::Cancelled(
+            "the session_before_tree hook's summary must be {\"summary\": TEXT, \"details\": ...}; nothing was written".into(),
+        )
+    })?;
+    let details = value.get("details").filter(|d| !d.is_null()).cloned();
+    Ok(Summary { text: text.to_string(), details, from_extension: true })
+}
+
+fn id_value(session: &Session, idx: Option<u32>) -> Value {
+    idx.and_then(|i| session.record(i).id.as_ref()).map_or(Value::Null, EntryId::to_value)
+}
+
+fn id_text(session: &Session, idx: Option<u32>) -> String {
+    match idx.and_then(|i| session.record(i).id.as_ref()) {
+        Some(id) => ui::show(short_id(id.as_str())).into_owned(),
+        None => "a new root".to_string(),
+    }
+}
+
+/// The `--json` object of SPEC §5.
+fn json_result(session: &Session, nav: &Navigation, plan: Option<&Plan>, dry_run: bool) -> Value {
+    let ids = |list: &[u32]| list.iter().map(|&i| id_value(session, Some(i))).collect::<Vec<_>>();
+    json!({
+        "oldLeafId": id_value(session, nav.old_leaf),
+        "newLeafId": id_value(session, nav.new_leaf),
+        "editorText": nav.editor_text,
+        "commonAncestorId": id_value(session, nav.common_ancestor),
+        "entriesToSummarize": ids(&nav.entries),
+        "summaryEntry": plan.and_then(|p| p.summary_entry.clone()),
+        "appended": plan.map_or(Vec::new(), |p| p.appended.iter().map(EntryId::to_value).collect()),
+        "appendedEntries": plan.map_or(Vec::new(), |p| p.entries.clone()),
+        "noop": nav.noop,
+        "dryRun": dry_run,
+    })
+}
+
+fn report_noop(
+    ctx: &Ctx,
+    session: &Session,
+    nav: &Navigation,
+    args: &CheckoutArgs,
+) -> anyhow::Result<()> {
+    let mut out = stdout();
+    if ctx.json {
+        write_json_line(&mut out, &json_result(session, nav, None, args.dry_run))?;
+        out.flush()?;
+        return Ok(());
+    }
+    // `checkout U` again: the leaf stays, and the prefill is given again.
+    write_prefill(&mut out, nav.editor_text.as_deref())?;
+    out.flush()?;
+    if args.label.is_some() {
+        eprintln!("Already at this point (nothing written; `sesstree label` sets a label)");
+    } else {
+        eprintln!("Already at this point");
+    }
+    Ok(())
+}
+
+fn report_dry_run(
+    ctx: &Ctx,
+    session: &Session,
+    nav: &Navigation,
+    plan: &Plan,
+) -> anyhow::Result<()> {
+    let mut out = stdout();
+    if ctx.json {
+        write_json_line(&mut out, &json_result(session, nav, Some(plan), true))?;
+    } else {
+        for line in &plan.lines {
+            let text = String::from_utf8_lossy(line);
+            writeln!(out, "{}", ui::show(&text))?;
+        }
+        out.flush()?;
+        eprintln!(
+            "dry run: would move the leaf to {}; nothing was written",
+            id_text(session, nav.new_leaf)
+        );
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// After the write: the JSON object, or the editor text on stdout and a status line on stderr.
+fn report_move(ctx: &Ctx, session: &Session, nav: &Navigation, plan: &Plan) -> anyhow::Result<()> {
+    let mut out = stdout();
+    if ctx.json {
+        write_json_line(&mut out, &json_result(session, nav, Some(plan), false))?;
+        out.flush()?;
+        return Ok(());
+    }
+    write_prefill(&mut out, nav.editor_text.as_deref())?;
+    out.flush()?;
+    let appended: Vec<String> = plan
+        .entries
+        .iter()
+        .zip(&plan.appended)
+        .map(|(e, id)| {
+            format!("{} {}", e["type"].as_str().unwrap_or("?"), ui::show(short_id(id.as_str())))
+        })
+        .collect();
+    eprintln!("Moved to {}; appended {}", id_text(session, nav.new_leaf), appended.join(", "));
+    Ok(())
+}
+
+/// The editor prefill on stdout. It is meant to be captured (`> draft.txt`) exactly; only a
+/// terminal gets it with control characters escaped.
+fn write_prefill(out: &mut impl Write, text: Option<&str>) -> std::io::Result<()> {
+    let Some(text) = text else { return Ok(()) };
+    if std::io::stdout().is_terminal() {
+        out.write_all(sesstree::text::sanitize_keep_lines(text).as_bytes())?;
+    } else {
+        out.write_all(text.as_bytes())?;
+    }
+    if !text.is_empty() && !text.ends_with('\n') {
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,162 @@
+//! `sesstree label REV [TEXT]`: set or remove an entry's label, or list the labels in effect.
+//! Writes one `label` entry at the current leaf (FORMAT §5); `--list` only reads.
+
+use std::io::Write;
+
+use serde_json::json;
+use sesstree::ops::{self, label};
+use sesstree::rev;
+use sesstree::view::Viewer;
+
+use super::home;
+use crate::cli::ui::{self, Role};
+use crate::cli::{Ctx, complete, fault, stdout, write_json_line};
+
+/// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
+const EXAMPLES: &str = r#"Examples:
+  Label the current leaf "reviewed":
+    sesstree -f session.jsonl label @ reviewed
+  Remove the label checkpoint-1 (a label is a REV):
+    sesstree label checkpoint-1 --clear
+  The labels in effect, one per line:
+    sesstree label --list --json | jq -r .label
+  Show the line that would label the parent of the leaf, and write nothing:
+    sesstree label --dry-run @^ before-refactor"#;
+
+/// Set, remove or list entry labels
+///
+/// Sets the label of REV by appending a `label` entry whose parent is the current leaf, as the
+/// agent's tree selector does; the leaf moves onto the new entry. TEXT is trimmed; an empty
+/// TEXT, or --clear, removes the label (the entry then has no `label` field). A label is a REV:
+/// `sesstree log checkpoint-1`. When several entries carry the same label, that REV names the
+/// one labelled first; sesstree warns when a new label is already in use.
+///
+/// --list prints the labels in effect whose entry exists, in the order the agent keeps them
+/// (the order in which entries first got their label): LABEL, a tab, the entry's id and its
+/// one-line text. With --json: one {"targetId", "label"} object per line, the label as the JSON
+/// value it was written as.
+///
+/// Setting prints what was done; with --json one {"id", "targetId", "label"} object, where
+/// `id` is the new entry and `label` is null when the label was removed.
+#[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
+pub struct LabelArgs {
+    /// The entry to label.
+    #[arg(required_unless_present = "list", add = complete::rev())]
+    pub rev: Option<String>,
+    /// The label (trimmed; empty removes it).
+    pub text: Option<String>,
+    /// Remove the label of REV.
+    #[arg(long, conflicts_with = "text")]
+    pub clear: bool,
+    /// List the labels in effect instead.
+    #[arg(long, conflicts_with_all = ["rev", "text", "clear", "dry_run"])]
+    pub list: bool,
+    /// Print the line that would be appended, and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// Runs `label`.
+pub fn run(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<()> {
+    if args.list {
+        return list(ctx);
+    }
+    let rev_text = args.rev.as_deref().unwrap_or("@");
+    if args.text.is_none() && !args.clear {
+        return Err(sesstree::Error::Usage(
+            "give the label TEXT, or --clear to remove it (--list shows the labels)".into(),
+        )
+        .into());
+    }
+    let text = if args.clear { None } else { label::normalize(args.text.as_deref()) };
+
+    let locked = ctx.lock()?;
+    let session = locked.load()?;
+    ctx.report(&session)?;
+    let target = rev::resolve(&session, rev_text)?;
+    let id = ctx.ids().entry_id(|c| ops::id_taken(&session, c));
+    let change = label::plan(&session, target, text.as_deref(), &id, &ctx.clock()?.now_iso())?;
+    for other in &change.shared_with {
+        eprintln!(
+            "warning: the label \"{}\" is also on {}; as a REV it names the entry labelled first",
+            ui::show(text.as_deref().unwrap_or_default()),
+            ui::show(other.as_str())
+        );
+    }
+
+    let mut out = stdout();
+    if args.dry_run {
+        // JSON escapes C0 controls only; an id from the file may hold C1 ones.
+        writeln!(out, "{}", ui::show(&String::from_utf8_lossy(&change.line)))?;
+        out.flush()?;
+        return Ok(());
+    }
+    fault::before_write();
+    locked.append(&session, std::slice::from_ref(&change.line))?;
+
+    if ctx.json {
+        let value = json!({
+            "id": change.id,
+            "targetId": change.target.to_value(),
+            "label": change.label,
+        });
+        write_json_line(&mut out, &value)?;
+    } else {
+        let target = ctx.style.paint(&ui::show(change.target.as_str()), Role::Id);
+        let was = match &change.previous {
+            Some(p) => format!("was \"{}\"", ui::show(p)),
+            None => "it had none".to_owned(),
+        };
+        match &change.label {
+            Some(l) => {
+                let label = ctx.style.paint(&ui::show(l), Role::Label);
+                match &change.previous {
+                    Some(_) => writeln!(out, "Labelled {target} \"{label}\" ({was})")?,
+                    None => writeln!(out, "Labelled {target} \"{label}\"")?,
+                }
+            }
+            None => writeln!(out, "Removed the label of {target} ({was})")?,
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// `label --list`: a reading command, so it also reads standard input.
+fn list(ctx: &Ctx) -> anyhow::Result<()> {
+    let session = ctx.load()?;
+    if session.is_empty() {
+        return Ok(());
+    }
+    let home = home();
+    let mut viewer = Viewer::new(&session, home.as_deref());
+    let mut out = stdout();
+    for (idx, target, value) in label::list(&session) {
+        if ctx.json {
+            write_json_line(&mut out, &json!({"targetId": target.to_value(), "label": value}))?;
+            continue;
+        }
+        let text = match &value {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let one_line = match viewer.view_in_context(idx) {
+            Ok(view) => view.text,
+            Err(e) => {
+                // The entry's line changed since it was read: still list the label.
+                ui::warn_line(&session.path, session.record(idx).line, &e.to_string());
+                String::new()
+            }
+        };
+        writeln!(
+            out,
+            "{}\t{} {}",
+            ctx.style.paint(&ui::show(&text), Role::Label),
+            ctx.style.paint(&ui::show(target.as_str()), Role::Id),
+            ui::show(&one_line)
+        )?;
+    }
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,221 @@
+//! `sesstree ls [DIR...]`: the session files under the agents' session directories (or the
+//! given ones), newest first, one row each.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Component, Path, PathBuf};
+
+use comfy_table::{Attribute, Cell, Color, ColumnConstraint, ContentArrangement, Row, Table};
+use sesstree::listing::{self, Summary};
+use sesstree::text::sanitize_for_terminal;
+
+use super::{home, short_time};
+use crate::cli::{Ctx, stdout, ui, write_json_line};
+
+/// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
+const EXAMPLES: &str = r#"Examples:
+  Every session of both agents, newest first:
+    sesstree ls
+  The sessions of the project in the current directory:
+    sesstree ls --cwd .
+  The paths of the long sessions, for a script:
+    sesstree ls --json ~/.omp/agent/sessions | jq -r 'select(.entries > 100) | .path'"#;
+
+/// List session files, newest first.
+///
+/// Per file: last activity (the last entry's time, else the file's), entry count, session id,
+/// name, working directory, the first user prompt, and the path. Without DIR, lists the agents'
+/// session directories, ~/.omp/agent/sessions and ~/.pi/agent/sessions. Directories are searched
+/// for *.jsonl, leaving out the artifact directory next to each session file.
+///
+/// --cwd DIR lists one project's sessions: without DIR arguments, the agents' directories for
+/// that project (each agent's encoding of the path); in every case only the sessions whose
+/// header records that working directory.
+///
+/// Each file is read once, and only the header, the first user prompt, naming entries and the
+/// last entry are parsed, so listing thousands of sessions takes seconds.
+#[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
+pub struct LsArgs {
+    /// Directories (or files) to list (default: the agents' session directories).
+    #[arg(value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Only the sessions of the project in this directory.
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+}
+
+/// Runs `ls`.
+pub fn run(ctx: &Ctx, args: &LsArgs) -> anyhow::Result<()> {
+    let home = home();
+    let wanted = match &args.cwd {
+        Some(c) => Some(cwd_forms(c)?),
+        None => None,
+    };
+    let roots = if !args.dirs.is_empty() {
+        args.dirs.clone()
+    } else {
+        agent_dirs(home.as_deref(), wanted.as_deref())
+    };
+    let files = listing::session_files(&roots)?;
+    let mut summaries = Vec::new();
+    let mut first_error = None;
+    for result in listing::summarize_all(&files) {
+        match result {
+            Ok(s) => summaries.push(s),
+            Err(e) => {
+                // One unreadable file does not hide the others; it sets the exit status.
+                eprintln!("error: {}", sanitize_for_terminal(&e.to_string()));
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    if let Some(wanted) = &wanted {
+        // The directory encodings are lossy (`a/b` and `a-b` meet), so the header decides;
+        // a file in the project's own directory whose header has no cwd stays.
+        let in_own_dir = args.dirs.is_empty();
+        summaries.retain(|s| match &s.cwd {
+            Some(cwd) => wanted.iter().any(|w| listing::same_cwd(cwd, w)),
+            None => in_own_dir,
+        });
+    }
+    listing::newest_first(&mut summaries);
+
+    let mut out = stdout();
+    if ctx.json {
+        for s in &summaries {
+            write_json_line(&mut out, &s.to_json())?;
+        }
+    } else if !summaries.is_empty() {
+        writeln!(out, "{}", table(ctx, &summaries, home.as_deref()).trim_fmt())?;
+    }
+    out.flush()?;
+    match first_error {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
+    }
+}
+
+/// The agents' session directories, or with `--cwd` each agent's directory for the project.
+fn agent_dirs(home: Option<&str>, wanted: Option<&[String]>) -> Vec<PathBuf> {
+    let Some(home) = home else { return Vec::new() };
+    let omp = Path::new(home).join(".omp/agent/sessions");
+    let pi = Path::new(home).join(".pi/agent/sessions");
+    let mut dirs = Vec::new();
+    match wanted {
+        None => dirs.extend([omp, pi]),
+        Some(wanted) => {
+            let homes = forms(Path::new(home));
+            let tmps = forms(&std::env::temp_dir());
+            for cwd in wanted {
+                for (h, t) in homes.iter().flat_map(|h| tmps.iter().map(move |t| (h, t))) {
+                    dirs.push(omp.join(listing::omp_dir_name(cwd, h, t)));
+                }
+                dirs.push(pi.join(listing::pi_dir_name(cwd)));
+            }
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    dirs.retain(|d| d.is_dir() && seen.insert(d.clone()));
+    dirs
+}
+
+/// The ways a directory may be written in a header: absolute as given (`.`/`..` resolved, as
+/// Node's `path.resolve` does) and with symlinks resolved (the agents' `process.cwd()`).
+fn cwd_forms(dir: &Path) -> anyhow::Result<Vec<String>> {
+    let absolute =
+        if dir.is_absolute() { dir.to_path_buf() } else { std::env::current_dir()?.join(dir) };
+    Ok(forms(&absolute))
+}
+
+fn forms(path: &Path) -> Vec<String> {
+    let mut lexical = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                lexical.pop();
+            }
+            other => lexical.push(other),
+        }
+    }
+    let mut out = vec![lexical.display().to_string()];
+    if let Ok(real) = std::fs::canonicalize(&lexical) {
+        let real = real.display().to_string();
+        if real != out[0] {
+            out.push(real);
+        }
+    }
+    out
+}
+
+fn table(ctx: &Ctx, summaries: &[Summary], home: Option<&str>) -> Table {
+    let mut table = Table::new();
+    table.load_style(comfy_table::presets::NOTHING);
+    table.set_content_arrangement(ContentArrangement::Dynamic);
+    let width = ui::width().or_else(|| {
+        // Ask comfy-table for the terminal's width before colour decides its tty mode.
+        std::io::stdout().is_terminal().then(|| Table::new().width()).flatten().map(usize::from)
+    });
+    if ctx.style.color {
+        table.enforce_styling();
+    } else {
+        table.force_no_tty();
+    }
+    if let Some(w) = width {
+        table.set_width(u16::try_from(w).unwrap_or(u16::MAX));
+    }
+    table.set_header([
+        "LAST ACTIVITY",
+        "ENTRIES",
+        "SESSION",
+        "NAME",
+        "CWD",
+        "FIRST PROMPT",
+        "FILE",
+    ]);
+    let shorten = |p: &str| -> String {
+        let text = match home {
+            Some(h)
+                if !h.is_empty()
+                    && h != "/"
+                    && p.starts_with(h)
+                    && p[h.len()..].starts_with('/') =>
+            {
+                format!("~{}", &p[h.len()..])
+            }
+            _ => p.to_string(),
+        };
+        sanitize_for_terminal(&text).into_owned()
+    };
+    for s in summaries {
+        let time = s.last_activity.map(sesstree::clock::format_iso_millis);
+        let clean = |t: &Option<String>| {
+            t.as_deref().map_or(String::new(), |t| sanitize_for_terminal(t).into_owned())
+        };
+        let mut cells = vec![
+            Cell::new(short_time(time.as_deref())),
+            Cell::new(s.entries),
+            Cell::new(clean(&s.session_id)),
+            Cell::new(clean(&s.name)),
+            Cell::new(s.cwd.as_deref().map_or(String::new(), &shorten)),
+            Cell::new(clean(&s.first_prompt)),
+            Cell::new(shorten(&s.path.display().to_string())),
+        ];
+        if ctx.style.color {
+            cells[0] = cells[0].clone().add_attribute(Attribute::Dim);
+            cells[2] = cells[2].clone().fg(Color::Yellow);
+            cells[3] = cells[3].clone().fg(Color::Green);
+        }
+        let mut row = Row::from(cells);
+        // One line per session: long cells are cut, not wrapped.
+        row.max_height(1);
+        table.add_row(row);
+    }
+    for column in table.column_iter_mut() {
+        column.set_padding((0, 2));
+    }
+    // The short columns never shrink; name, cwd, prompt and path share what is left. (Set
+    // once the rows exist: constraints apply to existing columns.)
+    table.set_constraints([ColumnConstraint::ContentWidth; 3]);
+    table
+}

@@ -1,0 +1,171 @@
+//! `sesstree migrate`: brings a session file to version 3. Writes the file in place (atomic
+//! replace under the lock, the original kept as FILE.bak) or to `-o PATH`; `--check` and
+//! `--dry-run` write nothing.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use sesstree::migrate::{self, Plan};
+use sesstree::text::sanitize_for_terminal;
+use sesstree::{Error, Session, store};
+
+use crate::cli::exit::{Exit, Silent};
+use crate::cli::{Ctx, stdout, write_json_line};
+
+/// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
+const EXAMPLES: &str = r#"Examples:
+  Bring a version 1 file to version 3, keeping the original as old.jsonl.bak:
+    sesstree migrate -f old.jsonl
+  Whether a file needs migrating (exit 1 if it does):
+    sesstree migrate -f old.jsonl --check || echo "needs migrating"
+  Write the migrated file elsewhere and leave the original alone:
+    sesstree migrate -f old.jsonl -o new.jsonl
+  Look at the migrated entries without writing anything:
+    sesstree migrate -f old.jsonl --dry-run | sesstree log -f -"#;
+
+/// Bring a session file to the current format (version 3).
+///
+/// Version 1 files (entries without ids) get ids and parents chaining the entries in file
+/// order: the same ids sesstree already shows for them, derived from the file's content, so
+/// migrating the same file twice gives the same bytes. A compaction's firstKeptEntryIndex
+/// becomes firstKeptEntryId. Version 2 files get the `hookMessage` role renamed to `custom`.
+/// Only the fields a migration adds or changes are written anew; every other byte is kept.
+///
+/// The file is replaced atomically and the original kept as FILE.bak. A file at version 3 or
+/// 4 is current and left alone; a version above 4 is refused (exit 6).
+#[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
+pub struct MigrateArgs {
+    /// Write the result to PATH instead of replacing the file (also for a current file).
+    #[arg(short = 'o', long = "output", value_name = "PATH")]
+    pub output: Option<PathBuf>,
+    /// Do not keep the original as FILE.bak.
+    #[arg(long)]
+    pub no_backup: bool,
+    /// Only tell whether a migration is needed (exit 1 if so); write nothing.
+    #[arg(long, conflicts_with_all = ["output", "dry_run"])]
+    pub check: bool,
+    /// Print the migrated file to stdout; write nothing.
+    #[arg(long, conflicts_with = "output")]
+    pub dry_run: bool,
+    /// Overwrite an existing -o PATH or FILE.bak.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Runs `migrate`.
+pub fn run(ctx: &Ctx, args: &MigrateArgs) -> anyhow::Result<()> {
+    let path = ctx.file()?;
+    let shown = sanitize_for_terminal(&path.display().to_string()).into_owned();
+    let mut out = stdout();
+    // A version too new or a missing header is the error to give, not a warning first.
+    let plan_of = |session: &Session| -> anyhow::Result<Plan> {
+        let plan = migrate::plan(session)?;
+        ctx.report(session)?;
+        Ok(plan)
+    };
+
+    if args.check || args.dry_run {
+        let plan = plan_of(&Session::load(path)?)?;
+        if args.dry_run && !ctx.json {
+            out.write_all(&plan.bytes)?;
+        } else if ctx.json {
+            write_json_line(&mut out, &plan.to_json(None))?;
+        } else if plan.changed {
+            let (from, to) = (plan.from_version, plan.to_version);
+            writeln!(out, "{shown}: version {from} needs migrating to {to}")?;
+        } else {
+            writeln!(out, "{shown}: version {}, up to date", plan.from_version)?;
+        }
+        out.flush()?;
+        if args.check && plan.changed {
+            return Err(Silent(Exit::Failed).into());
+        }
+        return Ok(());
+    }
+
+    if let Some(output) = &args.output {
+        if store::same_file(path, output) {
+            return Err(Error::Usage(format!(
+                "{}: -o names the file itself; leave -o out to migrate in place",
+                output.display()
+            ))
+            .into());
+        }
+        let plan = plan_of(&Session::load(path)?)?;
+        let like = (path.as_os_str() != "-").then_some(path);
+        store::write_new(output, &plan.bytes, like, args.force)?;
+        let to = sanitize_for_terminal(&output.display().to_string()).into_owned();
+        let text = format!("{shown}: {}; written to {to}", describe(&plan));
+        return finish(ctx, &mut out, &plan, None, &text);
+    }
+
+    let locked = ctx.lock()?;
+    let session = Session::load(locked.path())?;
+    let plan = plan_of(&session)?;
+    if !plan.changed {
+        let text = format!("{shown}: {}", describe(&plan));
+        return finish(ctx, &mut out, &plan, None, &text);
+    }
+    let backup = (!args.no_backup).then(|| migrate::backup_path(path));
+    match &backup {
+        Some(b) if !args.force && std::fs::symlink_metadata(b).is_ok() => {
+            // Said up front, with the ways out; the write itself would refuse too.
+            return Err(Error::Conflict(format!(
+                "{}: already exists; nothing was migrated (--force overwrites it, --no-backup skips it)",
+                b.display()
+            ))
+            .into());
+        }
+        Some(b) => locked.replace_keeping(&session, &plan.bytes, b, args.force)?,
+        None => locked.replace(&session, &plan.bytes)?,
+    }
+    let mut text = format!("{shown}: {}", describe(&plan));
+    if let Some(b) = &backup {
+        let b = sanitize_for_terminal(&b.display().to_string()).into_owned();
+        text.push_str(&format!(" (original kept as {b})"));
+    }
+    finish(ctx, &mut out, &plan, backup.as_deref(), &text)
+}
+
+/// What the migration did, in words.
+fn describe(plan: &Plan) -> String {
+    if !plan.changed {
+        return format!("already at version {}, nothing to migrate", plan.from_version);
+    }
+    let count =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut parts = Vec::new();
+    if plan.ids_added > 0 {
+        parts.push(count(plan.ids_added, "entry given an id", "entries given ids"));
+    }
+    if plan.indexes_converted > 0 {
+        let (one, many) = ("compaction index converted", "compaction indexes converted");
+        parts.push(count(plan.indexes_converted, one, many));
+    }
+    if plan.roles_renamed > 0 {
+        let (one, many) = ("hookMessage role renamed", "hookMessage roles renamed");
+        parts.push(count(plan.roles_renamed, one, many));
+    }
+    let mut text = format!("migrated from version {} to {}", plan.from_version, plan.to_version);
+    if !parts.is_empty() {
+        text.push_str(&format!(": {}", parts.join(", ")));
+    }
+    text
+}
+
+fn finish(
+    ctx: &Ctx,
+    out: &mut impl Write,
+    plan: &Plan,
+    backup: Option<&std::path::Path>,
+    text: &str,
+) -> anyhow::Result<()> {
+    if ctx.json {
+        write_json_line(out, &plan.to_json(backup))?;
+    } else {
+        writeln!(out, "{text}")?;
+    }
+    out.flush()?;
+    Ok(())
+}

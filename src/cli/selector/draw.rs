@@ -1,0 +1,387 @@
+//! Drawing the selector: the title, the tree rows as `tree` draws them (FORMAT §9.1) with the
+//! cursor and the highlighted selection, the status line, the prompt or message line and a
+//! help footer that wraps to the width.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use sesstree::text::{FilterMode, sanitize_for_terminal};
+use sesstree::tree::{ASCII, Glyphs, UNICODE};
+use unicode_width::UnicodeWidthStr;
+
+use super::state::{Mode, Selector};
+
+/// How the selector looks: colours or not, box drawing or ASCII.
+#[derive(Debug, Clone, Copy)]
+pub struct Look {
+    /// Colours (off with NO_COLOR or `--color never`: only bold and reverse video remain).
+    pub color: bool,
+    /// ASCII glyphs (`--ascii`).
+    pub ascii: bool,
+}
+
+impl Look {
+    fn glyphs(&self) -> &'static Glyphs {
+        if self.ascii { &ASCII } else { &UNICODE }
+    }
+
+    /// The separator between help items.
+    fn dot(&self) -> &'static str {
+        if self.ascii { "|" } else { "·" }
+    }
+
+    fn fg(&self, color: Color) -> Style {
+        if self.color { Style::new().fg(color) } else { Style::new() }
+    }
+
+    fn dim(&self) -> Style {
+        if self.color { Style::new().add_modifier(Modifier::DIM) } else { Style::new() }
+    }
+
+    /// The selected row: bold on a highlight background, or bold in reverse video without
+    /// colours.
+    fn highlight(&self) -> Style {
+        let bold = Style::new().add_modifier(Modifier::BOLD);
+        if self.color { bold.bg(Color::DarkGray) } else { bold.add_modifier(Modifier::REVERSED) }
+    }
+}
+
+/// How many tree rows are shown in a terminal this tall (FORMAT §9.1).
+pub fn rows_shown(height: u16) -> usize {
+    let h = height as usize;
+    (h / 2).max(5).min(h.saturating_sub(8)).max(1)
+}
+
+/// How many gutter levels fit a row this wide: at least `max(24, width/2)` columns stay for
+/// the content (FORMAT §9.1).
+fn max_levels(width: u16) -> usize {
+    let w = width as usize;
+    w.saturating_sub(24.max(w / 2)) / 3
+}
+
+/// The short name of a filter mode in the status line, as the agent's footer spells it.
+fn filter_tag(mode: FilterMode) -> &'static str {
+    match mode {
+        FilterMode::Default => "[default]",
+        FilterMode::NoTools => "[no-tools]",
+        FilterMode::UserOnly => "[user]",
+        FilterMode::LabeledOnly => "[labeled]",
+        FilterMode::All => "[all]",
+    }
+}
+
+/// Draws the whole screen.
+pub fn draw(frame: &mut Frame, s: &Selector, look: &Look) {
+    let area = frame.area();
+    let mut y = area.y;
+    let bottom = area.y + area.height;
+    let line_at = |frame: &mut Frame, y: &mut u16, line: Line| {
+        if *y < bottom {
+            frame.render_widget(line, Rect::new(area.x, *y, area.width, 1));
+            *y += 1;
+        }
+    };
+
+    let title = Line::from(vec![
+        Span::styled("Session tree", Style::new().add_modifier(Modifier::BOLD)),
+        Span::styled(format!(" {} {}", look.dot(), s.model.title), look.dim()),
+    ]);
+    line_at(frame, &mut y, title);
+
+    let shown = rows_shown(area.height);
+    let tree_area = Rect::new(area.x, y, area.width, (shown as u16).min(bottom.saturating_sub(y)));
+    draw_rows(frame, s, look, tree_area);
+    y += tree_area.height;
+
+    line_at(frame, &mut y, status_line(s, look));
+    let (prompt, cursor) = prompt_lines(s, look, area.width as usize);
+    if let Some(col) = cursor
+        && y < bottom
+    {
+        frame.set_cursor_position((area.x + col.min(area.width.saturating_sub(1)), y));
+    }
+    for line in prompt {
+        line_at(frame, &mut y, line);
+    }
+    for text in help_lines(s, look, area.width as usize) {
+        line_at(frame, &mut y, Line::styled(text, look.dim()));
+    }
+}
+
+/// The tree rows in view, scrolled so that the selection stays near the middle.
+fn draw_rows(frame: &mut Frame, s: &Selector, look: &Look, area: Rect) {
+    if area.height == 0 {
+        return;
+    }
+    let visible = s.visible();
+    if visible.is_empty() {
+        let mut lines = empty_message(s);
+        if lines.len() > area.height as usize {
+            lines = vec![lines.join(&format!(" {} ", look.dot()))];
+        }
+        for (i, text) in lines.into_iter().enumerate().take(area.height as usize) {
+            let rect = Rect::new(area.x, area.y + i as u16, area.width, 1);
+            frame.render_widget(Line::styled(format!("  {text}"), look.fg(Color::Yellow)), rect);
+        }
+        return;
+    }
+    let page = area.height as usize;
+    let cursor = s.cursor().unwrap_or(0);
+    let start = cursor.saturating_sub(page / 2).min(visible.len().saturating_sub(page));
+    let levels = max_levels(area.width);
+    for (i, &row) in visible.iter().skip(start).take(page).enumerate() {
+        let rect = Rect::new(area.x, area.y + i as u16, area.width, 1);
+        let selected = s.selected() == Some(row);
+        if selected {
+            frame.buffer_mut().set_style(rect, look.highlight());
+        }
+        frame.render_widget(row_line(s, look, row, selected, levels), rect);
+    }
+}
+
+/// One tree row: cursor, gutter, fold mark, active-path bullet, label, text, leaf marker.
+fn row_line(s: &Selector, look: &Look, row: usize, selected: bool, levels: usize) -> Line<'static> {
+    let g = look.glyphs();
+    let r = &s.model.rows[row];
+    let lrow = &s.model.layout.rows[row];
+    let mut spans = Vec::with_capacity(8);
+    spans.push(if selected {
+        Span::styled(if look.ascii { "> " } else { "› " }, look.fg(Color::Cyan))
+    } else {
+        Span::raw("  ")
+    });
+    let mut prefix = s.model.layout.prefix(lrow, g, Some(levels));
+    let folded = s.is_folded(row);
+    let mut fold_mark = None;
+    if folded {
+        let mark = if look.ascii { '+' } else { '⊞' };
+        if lrow.connector.is_some() {
+            // The connector's middle cell carries the mark, as the agent draws it.
+            let mut cells: Vec<char> = prefix.chars().collect();
+            let n = cells.len();
+            if n >= 2 {
+                cells[n - 2] = mark;
+            }
+            prefix = cells.into_iter().collect();
+        } else {
+            fold_mark = Some(format!("{mark} "));
+        }
+    }
+    spans.push(Span::styled(prefix, look.dim()));
+    if let Some(mark) = fold_mark {
+        spans.push(Span::styled(mark, look.fg(Color::Cyan)));
+    }
+    if lrow.on_active_path {
+        spans.push(Span::styled(g.bullet, look.fg(Color::Green)));
+    }
+    if let Some(label) = &r.label {
+        spans.push(Span::styled(format!("[{label}]"), look.fg(Color::Yellow)));
+        spans.push(Span::raw(" "));
+    }
+    spans.push(Span::raw(r.text.clone()));
+    if lrow.is_leaf {
+        spans.push(Span::styled(
+            if look.ascii { " <- active" } else { " ← active" },
+            look.fg(Color::Green).add_modifier(Modifier::BOLD),
+        ));
+    }
+    Line::from(spans)
+}
+
+/// What an empty list says (FORMAT §9.2).
+fn empty_message(s: &Selector) -> Vec<String> {
+    if !s.query.trim().is_empty() {
+        return vec![format!("No entries match search \"{}\"", sanitize_for_terminal(&s.query))];
+    }
+    if s.model.rows.is_empty() {
+        let mut lines = vec!["No entries found".to_string()];
+        if !s.show_archived {
+            lines.push("Alt+R shows archived branches".into());
+        }
+        return lines;
+    }
+    vec![
+        format!(
+            "{} entries hidden by the current filter [{}]",
+            s.model.rows.len(),
+            s.filter.as_str()
+        ),
+        "Alt+A shows all, Alt+D the default".into(),
+    ]
+}
+
+/// `(i/n) [filter]`, then what else narrows the view.
+fn status_line(s: &Selector, look: &Look) -> Line<'static> {
+    let n = s.visible().len();
+    let i = s.cursor().map_or(0, |c| c + 1);
+    let mut spans = vec![
+        Span::raw(format!("  ({i}/{n}) ")),
+        Span::styled(filter_tag(s.filter), look.fg(Color::Cyan)),
+    ];
+    if s.show_archived {
+        spans.push(Span::styled(" [archived shown]", look.fg(Color::Cyan)));
+    }
+    let folded = s.hidden_by_folds();
+    if folded > 0 {
+        spans.push(Span::styled(format!(" [{folded} folded]"), look.dim()));
+    }
+    if !s.query.is_empty() {
+        spans.push(Span::raw("  Search: "));
+        spans.push(Span::styled(
+            sanitize_for_terminal(&s.query).into_owned(),
+            Style::new().add_modifier(Modifier::BOLD),
+        ));
+    }
+    Line::from(spans)
+}
+
+/// The prompt being typed, or the last message, and where the terminal cursor goes.
+fn prompt_lines(s: &Selector, look: &Look, width: usize) -> (Vec<Line<'static>>, Option<u16>) {
+    let (label, input) = match &s.mode {
+        Mode::Label { input, .. } => ("Label (empty to remove): ", input),
+        Mode::Summary { input, .. } => ("Summary (empty asks the summarizer): ", input),
+        Mode::Browse => {
+            // A message (an error, say) wraps onto up to three lines rather than being cut.
+            let text = s.message.as_deref().map(|m| sanitize_for_terminal(m).into_owned());
+            let text = text.unwrap_or_default();
+            let mut lines = wrap(&text, width.saturating_sub(2).max(1));
+            lines.truncate(3);
+            if lines.is_empty() {
+                lines.push(String::new());
+            }
+            let style = look.fg(Color::Yellow);
+            return (
+                lines.into_iter().map(|l| Line::styled(format!("  {l}"), style)).collect(),
+                None,
+            );
+        }
+    };
+    let input = sanitize_for_terminal(input).into_owned();
+    let col = 2 + label.width() + input.width();
+    let line = Line::from(vec![
+        Span::raw("  "),
+        Span::styled(label, Style::new().add_modifier(Modifier::BOLD)),
+        Span::raw(input),
+    ]);
+    (vec![line], Some(col as u16))
+}
+
+/// The key help, packed into lines of `width` columns without splitting an item.
+fn help_lines(s: &Selector, look: &Look, width: usize) -> Vec<String> {
+    let items: &[&str] = match s.mode {
+        Mode::Browse => &[
+            "↑/↓ move",
+            "←/→ PgUp/PgDn page",
+            "Home/End first/last",
+            "Alt+↑/↓ prev/next message",
+            "Enter check out",
+            "Shift+Enter (Alt+Enter) summarize and check out",
+            "Shift+L label",
+            "Ctrl+O filter",
+            "Alt+D/T/U/L/A default/no-tools/user/labeled/all",
+            "Alt+R archived",
+            "Ctrl+←/→ fold/unfold",
+            "type to search",
+            "Esc clear search/quit",
+        ],
+        Mode::Label { .. } | Mode::Summary { .. } => &["Enter save", "Esc cancel", "Ctrl+U clear"],
+    };
+    let items: Vec<String> = if look.ascii {
+        // Plain arrows for terminals that lack the glyphs.
+        let ascii = |i: &&str| i.replace("↑/↓", "Up/Down").replace("←/→", "Left/Right");
+        items.iter().map(ascii).collect()
+    } else {
+        items.iter().map(|i| i.to_string()).collect()
+    };
+    let items: Vec<&str> = items.iter().map(String::as_str).collect();
+    pack(&items, &format!(" {} ", look.dot()), width.saturating_sub(2).max(1))
+        .into_iter()
+        .map(|l| format!("  {l}"))
+        .collect()
+}
+
+/// Packs items into lines of `width` columns, separated by `sep`. An item moves whole to the
+/// next line when it does not fit; only an item wider than a line is broken, by [`wrap`].
+fn pack(items: &[&str], sep: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for item in items {
+        if !cur.is_empty() && cur.width() + sep.width() + item.width() > width {
+            lines.push(std::mem::take(&mut cur));
+        }
+        if item.width() > width {
+            let mut wrapped = wrap(item, width);
+            cur = wrapped.pop().unwrap_or_default();
+            lines.extend(wrapped);
+            continue;
+        }
+        if !cur.is_empty() {
+            cur.push_str(sep);
+        }
+        cur.push_str(item);
+    }
+    if !cur.is_empty() {
+        lines.push(cur);
+    }
+    lines
+}
+
+/// Wraps text at its spaces into lines of `width` columns; a word wider than a line (a path,
+/// say) is cut where the line ends.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for word in text.split(' ') {
+        let fits = word.width() <= width;
+        if !cur.is_empty() {
+            if cur.width() + 1 + if fits { word.width() } else { 1 } > width {
+                lines.push(std::mem::take(&mut cur));
+            } else {
+                cur.push(' ');
+            }
+        }
+        for c in word.chars() {
+            let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+            if !cur.is_empty() && cur.width() + w > width {
+                lines.push(std::mem::take(&mut cur));
+            }
+            cur.push(c);
+        }
+    }
+    if !cur.is_empty() {
+        lines.push(cur);
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_shown_follows_the_agent() {
+        assert_eq!(rows_shown(24), 12);
+        assert_eq!(rows_shown(10), 2);
+        assert_eq!(rows_shown(4), 1);
+        assert_eq!(rows_shown(60), 30);
+    }
+
+    #[test]
+    fn help_items_stay_whole_unless_wider_than_a_line() {
+        assert_eq!(pack(&["aa bb", "cc", "dd ee"], " · ", 11), ["aa bb · cc", "dd ee"]);
+        assert_eq!(
+            pack(&["aa", "bbb ccc ddd eee", "f"], " · ", 8),
+            ["aa", "bbb ccc", "ddd eee", "f"]
+        );
+        assert_eq!(wrap("a bb ccc dd", 6), ["a bb", "ccc dd"]);
+        assert_eq!(wrap("see /a/long/path now", 8), ["see /a/l", "ong/path", "now"]);
+    }
+
+    #[test]
+    fn levels_keep_room_for_content() {
+        assert_eq!(max_levels(80), 13);
+        assert_eq!(max_levels(40), 5);
+        assert_eq!(max_levels(20), 0);
+    }
+}

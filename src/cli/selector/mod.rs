@@ -1,0 +1,247 @@
+//! `sesstree tree -i`: the agent's tree selector (FORMAT §9) as a full-screen terminal UI.
+//!
+//! `model` turns a session into rows, `state` is the key-driven state machine and `draw` paints
+//! it with ratatui; this file owns the terminal (raw mode, alternate screen, restoring it on
+//! every way out, a panic included) and the event loop. Writing to the file is not done here:
+//! the selector asks an [`Actions`] implementation to label or check out an entry, so that it
+//! goes through exactly the code of `sesstree label` and `sesstree checkout`.
+
+pub mod draw;
+pub mod model;
+pub mod state;
+#[cfg(test)]
+mod tests;
+
+use std::io::{Stdout, Write};
+use std::path::PathBuf;
+use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crossterm::event::{
+    self, Event, KeyCode, KeyEventKind, KeyboardEnhancementFlags, PopKeyboardEnhancementFlags,
+    PushKeyboardEnhancementFlags,
+};
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+use crossterm::{cursor, execute};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use sesstree::text::FilterMode;
+use sesstree::{EntryId, Session};
+
+use self::draw::{Look, rows_shown};
+use self::model::{Model, ModelOptions};
+use self::state::{Effect, Selector};
+use super::fault;
+
+/// The summary asked for with Shift+Enter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SummaryRequest {
+    /// The summary text the user typed (`checkout --summary TEXT`).
+    Text(String),
+    /// Ask the summarizer (`checkout --summarize`).
+    Summarize,
+}
+
+/// What a checkout did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CheckoutOutcome {
+    /// The leaf moved (or the checkout found nothing to do); the selector closes.
+    Done,
+    /// A hook or the user cancelled; nothing was written. The selector stays open.
+    Cancelled(String),
+}
+
+/// The writes the selector can ask for, implemented by the `label` and `checkout` commands.
+///
+/// Both are called with the terminal given back (normal screen, cooked mode), so whatever the
+/// commands print, their hooks and the summarizer stays readable, and a Ctrl-C while a hook or
+/// the summarizer runs is the command's to handle.
+pub trait Actions {
+    /// Sets (`Some`) or removes (`None`) the label of an entry, as `sesstree label` does.
+    fn set_label(&mut self, id: &EntryId, label: Option<&str>) -> anyhow::Result<()>;
+
+    /// Checks an entry out, as `sesstree checkout` does (hooks, summary, marker entry, the
+    /// editor text printed).
+    fn checkout(
+        &mut self,
+        id: &EntryId,
+        summary: Option<SummaryRequest>,
+    ) -> anyhow::Result<CheckoutOutcome>;
+}
+
+/// How the selector starts.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The initial filter (`--filter`).
+    pub filter: FilterMode,
+    /// The initial search (`--search`).
+    pub query: String,
+    /// Show archived subtrees from the start (`--include-archived`).
+    pub show_archived: bool,
+    /// The selector's order (`--order active`) or the file's.
+    pub active_first: bool,
+    /// Colours and glyphs.
+    pub look: Look,
+    /// The home directory, for shortening paths in tool rows.
+    pub home: Option<String>,
+}
+
+/// How the selector was closed.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Esc: nothing chosen.
+    Closed,
+    /// Ctrl-C.
+    Interrupted,
+    /// Enter: checked out.
+    CheckedOut,
+}
+
+/// Runs the selector over a loaded session until it is closed.
+pub fn run(session: Session, opts: Options, actions: &mut dyn Actions) -> anyhow::Result<Outcome> {
+    let path: PathBuf = session.path.clone();
+    let home = opts.home.clone();
+    let model_opts =
+        |show_archived| ModelOptions { show_archived, active_first: opts.active_first };
+    let model = Model::build(&session, home.as_deref(), model_opts(opts.show_archived))?;
+    drop(session);
+    let mut sel = Selector::new(model, opts.filter, opts.query.clone(), opts.show_archived);
+    let reload = |show_archived: bool| -> anyhow::Result<Model> {
+        let session = Session::load(&path)?;
+        Ok(Model::build(&session, home.as_deref(), model_opts(show_archived))?)
+    };
+
+    let mut tui = Tui::enter()?;
+    loop {
+        let size = tui.terminal.size()?;
+        sel.page = rows_shown(size.height);
+        tui.terminal.draw(|f| draw::draw(f, &sel, &opts.look))?;
+        let key = match event::read()? {
+            Event::Key(key) if key.kind != KeyEventKind::Release => key,
+            _ => continue,
+        };
+        if let KeyCode::Char(c) = key.code
+            && fault::panic_on_key(c)
+        {
+            panic!("test panic on key {c:?}");
+        }
+        match sel.handle(key) {
+            Effect::None => {}
+            Effect::Quit => return Ok(Outcome::Closed),
+            Effect::Interrupt => return Ok(Outcome::Interrupted),
+            Effect::Rebuild => match reload(sel.show_archived) {
+                Ok(model) => sel.replace_model(model),
+                Err(e) => sel.message = Some(format!("error: {e:#}")),
+            },
+            Effect::SetLabel { id, label } => {
+                tui.suspend();
+                let done = actions.set_label(&id, label.as_deref());
+                tui.resume()?;
+                match done.and_then(|()| reload(sel.show_archived)) {
+                    Ok(model) => {
+                        sel.replace_model(model);
+                        sel.message = Some(
+                            if label.is_some() { "Label set" } else { "Label removed" }.into(),
+                        );
+                    }
+                    Err(e) => sel.message = Some(format!("error: {e:#}")),
+                }
+            }
+            Effect::Checkout { id, summary } => {
+                // On the normal screen, a successful checkout leaves what it printed (the
+                // editor text, what was appended) where the user can read it.
+                tui.suspend();
+                match actions.checkout(&id, summary) {
+                    Ok(CheckoutOutcome::Done) => return Ok(Outcome::CheckedOut),
+                    Ok(CheckoutOutcome::Cancelled(why)) => sel.message = Some(why),
+                    Err(e) => sel.message = Some(format!("error: {e:#}")),
+                }
+                tui.resume()?;
+                if let Ok(model) = reload(sel.show_archived) {
+                    sel.replace_model(model);
+                }
+            }
+        }
+    }
+}
+
+/// Whether the terminal is in the selector's state; read by the panic hook.
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+/// Whether keyboard enhancement flags were pushed and must be popped.
+static ENHANCED: AtomicBool = AtomicBool::new(false);
+
+/// The terminal while the selector owns it; dropping it gives the terminal back.
+struct Tui {
+    terminal: Terminal<CrosstermBackend<Stdout>>,
+}
+
+impl Tui {
+    fn enter() -> anyhow::Result<Tui> {
+        install_panic_hook();
+        let terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
+        let mut tui = Tui { terminal };
+        tui.resume()?;
+        Ok(tui)
+    }
+
+    /// Raw mode and the alternate screen; Ctrl-C arrives as a key from here on.
+    fn resume(&mut self) -> anyhow::Result<()> {
+        enable_raw_mode()?;
+        ACTIVE.store(true, Ordering::SeqCst);
+        let mut out = std::io::stdout();
+        execute!(out, EnterAlternateScreen, cursor::Hide)?;
+        // Where the terminal can tell Shift+Enter from Enter (kitty keyboard protocol), ask it
+        // to; elsewhere Alt+Enter stands in.
+        if crossterm::terminal::supports_keyboard_enhancement().unwrap_or(false)
+            && execute!(
+                out,
+                PushKeyboardEnhancementFlags(KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES)
+            )
+            .is_ok()
+        {
+            ENHANCED.store(true, Ordering::SeqCst);
+        }
+        self.terminal.clear()?;
+        Ok(())
+    }
+
+    fn suspend(&mut self) {
+        restore();
+    }
+}
+
+impl Drop for Tui {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Gives the terminal back: keyboard flags, alternate screen, cursor, raw mode. Safe to call
+/// more than once (only the first call after entering does anything).
+fn restore() {
+    if !ACTIVE.swap(false, Ordering::SeqCst) {
+        return;
+    }
+    let mut out = std::io::stdout();
+    if ENHANCED.swap(false, Ordering::SeqCst) {
+        let _ = execute!(out, PopKeyboardEnhancementFlags);
+    }
+    let _ = execute!(out, LeaveAlternateScreen, cursor::Show);
+    let _ = out.flush();
+    let _ = disable_raw_mode();
+}
+
+/// Restores the terminal before a panic message is printed, so the message is readable and
+/// the shell is usable afterwards.
+fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            previous(info);
+        }));
+    });
+}

@@ -1,0 +1,419 @@
+//! `ls`: one summary line per session file (id, name, cwd, entry count, last activity, first
+//! user prompt), and where the agents keep a project's sessions (FORMAT §1.4).
+//!
+//! Listing has to stay quick over thousands of files, so [`summarize`] does not build the
+//! index [`crate::Session::load`] builds. It reads each file once, front to back, parsing only
+//! the few lines it needs: the title slot and the header, the first user message, the records
+//! that can carry a name (`title_change`, `session_info`, found by a substring test before
+//! anything is parsed) and the last entry. Every other line is only counted.
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
+use rayon::prelude::*;
+use serde_json::{Value, json};
+
+use crate::error::{Error, Result};
+use crate::format::title::parse_slot;
+use crate::format::{Kind, scan_envelope};
+use crate::session::parse_lossy;
+use crate::text::{is_user_request, message_text};
+
+/// How much of the first user prompt a summary keeps, in characters.
+const PROMPT_LIMIT: usize = 200;
+
+/// The substring tests, built once: a searcher is costly to set up and runs on every line.
+static USER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"user\""));
+static TITLE_CHANGE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"title_change\""));
+static SESSION_INFO: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"session_info\""));
+
+/// What `ls` shows of one session file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Summary {
+    /// The file.
+    pub path: PathBuf,
+    /// The header's session id (`None` without a valid header).
+    pub session_id: Option<String>,
+    /// The session name, as `Session::name` finds it: title slot, header title, last
+    /// `title_change`, last `session_info`.
+    pub name: Option<String>,
+    /// The header's working directory.
+    pub cwd: Option<String>,
+    /// Non-blank lines after the header (damaged ones included: `fsck` tells them apart).
+    pub entries: u64,
+    /// The last entry's timestamp, else the file's modification time (epoch milliseconds).
+    pub last_activity: Option<i64>,
+    /// The text of the first user message in the file, on one line, cut at 200 characters.
+    pub first_prompt: Option<String>,
+}
+
+impl Summary {
+    /// The `--json` object: `{"path", "sessionId", "name", "cwd", "entries", "lastActivity",
+    /// "firstPrompt"}`, with the time as an ISO-8601 string.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "path": self.path.display().to_string(),
+            "sessionId": self.session_id,
+            "name": self.name,
+            "cwd": self.cwd,
+            "entries": self.entries,
+            "lastActivity": self.last_activity.map(crate::clock::format_iso_millis),
+            "firstPrompt": self.first_prompt,
+        })
+    }
+}
+
+/// Summarizes one file (see the module docs for what is read).
+pub fn summarize(path: &Path) -> Result<Summary> {
+    let io = |e| Error::io(path, e);
+    let file = File::open(path).map_err(io)?;
+    let mtime = file
+        .metadata()
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| d.as_millis() as i64);
+    let mut reader = BufReader::with_capacity(1 << 16, file);
+    let mut scan = Scan::default();
+    let (mut buf, mut last, mut before_last) = (Vec::new(), Vec::new(), Vec::new());
+    let mut line_no = 0u64;
+    loop {
+        buf.clear();
+        if reader.read_until(b'\n', &mut buf).map_err(io)? == 0 {
+            break;
+        }
+        line_no += 1;
+        let mut line = buf.strip_suffix(b"\n").unwrap_or(&buf);
+        if line_no == 1 {
+            line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+        }
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        if scan.line(line_no, line) {
+            // Keep the last two entry lines: the last may be torn.
+            std::mem::swap(&mut last, &mut before_last);
+            last.clear();
+            last.extend_from_slice(line);
+        }
+    }
+    let last_time = [&last, &before_last].into_iter().find_map(|line| {
+        let env = scan_envelope(line).ok()?;
+        crate::clock::parse_timestamp(env.timestamp.as_deref()?)
+    });
+    let name = match scan.slot_title {
+        Some(Some(title)) => Some(title),
+        // An empty slot title deletes the header's (FORMAT §1.2).
+        Some(None) => scan.title_change.or(scan.session_info),
+        None => scan.header_title.or(scan.title_change).or(scan.session_info),
+    };
+    Ok(Summary {
+        path: path.to_path_buf(),
+        session_id: scan.session_id,
+        name,
+        cwd: scan.cwd,
+        entries: scan.entries,
+        last_activity: last_time.or(mtime),
+        first_prompt: scan.first_prompt,
+    })
+}
+
+/// What the one pass over a file collects.
+#[derive(Default)]
+struct Scan {
+    /// `Some(None)` for a slot with an empty title.
+    slot_title: Option<Option<String>>,
+    saw_record: bool,
+    session_id: Option<String>,
+    cwd: Option<String>,
+    header_title: Option<String>,
+    entries: u64,
+    first_prompt: Option<String>,
+    title_change: Option<String>,
+    session_info: Option<String>,
+}
+
+impl Scan {
+    /// Takes one non-blank line; returns whether it is an entry.
+    fn line(&mut self, line_no: u64, line: &[u8]) -> bool {
+        if line_no == 1
+            && let Some(slot) = parse_slot(line)
+        {
+            self.slot_title = Some(Some(slot.title).filter(|t| !t.is_empty()));
+            return false;
+        }
+        if !self.saw_record {
+            self.saw_record = true;
+            if let Some(Value::Object(header)) = parse_lossy(line)
+                && header.get("type").and_then(Value::as_str) == Some("session")
+            {
+                let text = |key: &str| header.get(key).and_then(Value::as_str).map(String::from);
+                self.session_id = text("id");
+                self.cwd = text("cwd");
+                self.header_title = text("title").filter(|t| !t.is_empty());
+                return false;
+            }
+        }
+        self.entries += 1;
+        // Cheap substring tests first: only a line that may matter is parsed.
+        if self.first_prompt.is_none() && USER.find(line).is_some() {
+            self.first_prompt = first_prompt(line);
+        }
+        if TITLE_CHANGE.find(line).is_some()
+            && let Ok(env) = scan_envelope(line)
+            && env.kind.as_deref().map(Kind::from_name) == Some(Kind::TitleChange)
+            && let Some(title) = env.title.filter(|t| !t.is_empty())
+        {
+            self.title_change = Some(title.into_owned());
+        }
+        if SESSION_INFO.find(line).is_some()
+            && let Ok(env) = scan_envelope(line)
+            && env.kind.as_deref() == Some("session_info")
+            && let Some(name) = env.name.as_deref().map(str::trim).filter(|n| !n.is_empty())
+        {
+            self.session_info = Some(name.to_string());
+        }
+        true
+    }
+}
+
+/// The prompt text of a user request, on one line and cut, or `None` for any other line.
+fn first_prompt(line: &[u8]) -> Option<String> {
+    let entry = parse_lossy(line)?;
+    if !is_user_request(&entry) {
+        return None;
+    }
+    let content = entry.get("message").unwrap_or(&entry).get("content")?;
+    let text = message_text(content);
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    Some(match one_line.char_indices().nth(PROMPT_LIMIT) {
+        Some((at, _)) => format!("{}…", &one_line[..at]),
+        None => one_line,
+    })
+}
+
+/// Summarizes many files in parallel; the results keep the order of `files`.
+pub fn summarize_all(files: &[PathBuf]) -> Vec<Result<Summary>> {
+    files.par_iter().map(|f| summarize(f)).collect()
+}
+
+/// Sorts newest first (by last activity), then by path; files without a time go last.
+pub fn newest_first(summaries: &mut [Summary]) {
+    summaries
+        .sort_by(|a, b| b.last_activity.cmp(&a.last_activity).then_with(|| a.path.cmp(&b.path)));
+}
+
+/// The session files under `roots`: a file is taken as given; a directory is searched for
+/// `*.jsonl`, recursively, sorted by name, without following symlinks, and without entering
+/// a session's artifact directory (the directory named like a `.jsonl` file next to it,
+/// FORMAT §1.4), where subagent transcripts live.
+pub fn session_files(roots: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for root in roots {
+        let meta = std::fs::metadata(root).map_err(|e| Error::io(root, e))?;
+        if meta.is_dir() {
+            let entries = std::fs::read_dir(root).map_err(|e| Error::io(root, e))?;
+            walk(entries, &mut out);
+        } else {
+            out.push(root.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn walk(entries: std::fs::ReadDir, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = entries.filter_map(|e| e.ok()).collect();
+    entries.sort_by_key(|e| e.file_name());
+    let is_session = |p: &Path| p.extension().is_some_and(|e| e == "jsonl");
+    let stems: HashSet<_> = entries
+        .iter()
+        .map(|e| e.path())
+        .filter(|p| is_session(p))
+        .filter_map(|p| p.file_stem().map(|s| s.to_owned()))
+        .collect();
+    for entry in entries {
+        let path = entry.path();
+        let Ok(kind) = entry.file_type() else { continue };
+        if kind.is_dir() {
+            // A subdirectory that cannot be read is skipped: one unreadable corner does not
+            // hide every other session.
+            if !stems.contains(&entry.file_name())
+                && let Ok(sub) = std::fs::read_dir(&path)
+            {
+                walk(sub, out);
+            }
+        } else if kind.is_file() && is_session(&path) {
+            out.push(path);
+        }
+    }
+}
+
+/// pi's directory name for a working directory: `--<cwd without its leading separator, with
+/// / \ and : turned into ->--` (FORMAT §1.4).
+pub fn pi_dir_name(cwd: &str) -> String {
+    let rest = cwd.strip_prefix(['/', '\\']).unwrap_or(cwd);
+    format!("--{}--", rest.replace(['/', '\\', ':'], "-"))
+}
+
+/// oh-my-pi's directory name for a working directory (FORMAT §1.4): `-<relative>` under the
+/// home directory, `-tmp-<relative>` under the temporary directory, pi's form otherwise.
+pub fn omp_dir_name(cwd: &str, home: &str, tmp: &str) -> String {
+    let encode = |rel: &str| rel.replace(['/', '\\', ':'], "-");
+    if let Some(rel) = relative_to(cwd, home) {
+        return if rel.is_empty() { "-".into() } else { format!("-{}", encode(rel)) };
+    }
+    if let Some(rel) = relative_to(cwd, tmp) {
+        return if rel.is_empty() { "-tmp".into() } else { format!("-tmp-{}", encode(rel)) };
+    }
+    pi_dir_name(cwd)
+}
+
+/// `path` relative to `base` when it is `base` or inside it.
+fn relative_to<'p>(path: &'p str, base: &str) -> Option<&'p str> {
+    let base = base.trim_end_matches('/');
+    if base.is_empty() {
+        return None;
+    }
+    let rest = path.strip_prefix(base)?;
+    if rest.is_empty() {
+        return Some("");
+    }
+    rest.strip_prefix('/').map(|r| r.trim_end_matches('/'))
+}
+
+/// Whether a header's `cwd` names the same directory as `wanted` (trailing slashes aside).
+pub fn same_cwd(cwd: &str, wanted: &str) -> bool {
+    let trim =
+        |s: &str| if s.len() > 1 { s.trim_end_matches('/').to_string() } else { s.to_string() };
+    trim(cwd) == trim(wanted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    const OMP: &str = concat!(
+        r#"{"type":"session","version":3,"id":"019c0000-0000-7000-8000-000000000001","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/home/u/proj","title":"Old title"}"#,
+        "\n",
+        r#"{"type":"session_init","id":"a0","parentId":null,"timestamp":"2026-01-01T00:00:00.500Z","systemPrompt":["be \"user\" friendly"],"task":"t","tools":[]}"#,
+        "\n",
+        r#"{"type":"message","id":"a1","parentId":"a0","timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":"Fix\nthe   bug"}]}}"#,
+        "\n\n",
+        r#"{"type":"title_change","id":"a2","parentId":"a1","timestamp":"2026-01-01T00:00:02.000Z","title":"Bug fix","source":"auto"}"#,
+        "\n",
+        r#"{"type":"message","id":"a3","parentId":"a2","timestamp":"2026-01-01T00:05:00.000Z","message":{"role":"user","content":"second"}}"#,
+        "\n",
+        r#"{"type":"message","id":"a4","parentId":"a3","#,
+    );
+
+    #[test]
+    fn summarizes_what_ls_shows() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path(), "s.jsonl", OMP);
+        let s = summarize(&path).unwrap();
+        assert_eq!(s.session_id.as_deref(), Some("019c0000-0000-7000-8000-000000000001"));
+        assert_eq!(s.cwd.as_deref(), Some("/home/u/proj"));
+        // The header title wins over title_change entries (there is no slot).
+        assert_eq!(s.name.as_deref(), Some("Old title"));
+        assert_eq!(s.entries, 5);
+        assert_eq!(s.first_prompt.as_deref(), Some("Fix the bug"));
+        // The torn last line is skipped for the time.
+        assert_eq!(s.last_activity, crate::clock::parse_timestamp("2026-01-01T00:05:00.000Z"));
+        let json = s.to_json();
+        assert_eq!(json["lastActivity"], "2026-01-01T00:05:00.000Z");
+        assert_eq!(json["entries"], 5);
+    }
+
+    #[test]
+    fn names_follow_the_session_rules() {
+        let dir = tempfile::tempdir().unwrap();
+        let no_title = OMP.replace(r#","title":"Old title""#, "");
+        let s = summarize(&write(dir.path(), "a.jsonl", &no_title)).unwrap();
+        assert_eq!(s.name.as_deref(), Some("Bug fix"));
+        let pi = concat!(
+            r#"{"type":"session","version":3,"id":"p","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/x"}"#,
+            "\n",
+            r#"{"type":"session_info","id":"i1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","name":" First "}"#,
+            "\n",
+            r#"{"type":"session_info","id":"i2","parentId":"i1","timestamp":"2026-01-01T00:00:02.000Z","name":"  "}"#,
+            "\n",
+        );
+        let s = summarize(&write(dir.path(), "p.jsonl", pi)).unwrap();
+        assert_eq!(s.name.as_deref(), Some("First"));
+        assert_eq!(s.first_prompt, None);
+        assert_eq!(s.entries, 2);
+    }
+
+    #[test]
+    fn empty_and_headerless_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = summarize(&write(dir.path(), "e.jsonl", "")).unwrap();
+        assert_eq!((s.session_id, s.entries), (None, 0));
+        assert!(s.last_activity.is_some(), "the file time stands in");
+        let s = summarize(&write(dir.path(), "h.jsonl", "{\"type\":\"message\"}\n")).unwrap();
+        assert_eq!((s.session_id, s.entries), (None, 1));
+    }
+
+    #[test]
+    fn walks_directories_but_not_artifacts() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        write(d, "-proj/2026-01-01T00-00-00-000Z_a.jsonl", "");
+        write(d, "-proj/2026-01-01T00-00-00-000Z_a/sub.jsonl", "");
+        write(d, "-proj/other/b.jsonl", "");
+        write(d, "-proj/notes.txt", "");
+        let files = session_files(&[d.to_path_buf()]).unwrap();
+        let names: Vec<_> = files.iter().map(|f| f.strip_prefix(d).unwrap().to_owned()).collect();
+        assert_eq!(
+            names,
+            vec![
+                PathBuf::from("-proj/2026-01-01T00-00-00-000Z_a.jsonl"),
+                PathBuf::from("-proj/other/b.jsonl")
+            ]
+        );
+        assert!(session_files(&[d.join("missing")]).is_err());
+    }
+
+    #[test]
+    fn newest_first_then_by_path() {
+        let s = |p: &str, t: Option<i64>| Summary {
+            path: p.into(),
+            session_id: None,
+            name: None,
+            cwd: None,
+            entries: 0,
+            last_activity: t,
+            first_prompt: None,
+        };
+        let mut list = vec![s("c", None), s("b", Some(1)), s("a", Some(1)), s("d", Some(2))];
+        newest_first(&mut list);
+        let order: Vec<_> = list.iter().map(|s| s.path.display().to_string()).collect();
+        assert_eq!(order, ["d", "a", "b", "c"]);
+    }
+
+    #[test]
+    fn directory_names_of_both_agents() {
+        assert_eq!(pi_dir_name("/Users/x/git/repo"), "--Users-x-git-repo--");
+        assert_eq!(pi_dir_name("C:\\work\\a"), "--C--work-a--");
+        let (home, tmp) = ("/home/u", "/tmp");
+        assert_eq!(omp_dir_name("/home/u/pi", home, tmp), "-pi");
+        assert_eq!(omp_dir_name("/home/u/a/b", home, tmp), "-a-b");
+        assert_eq!(omp_dir_name("/home/u", home, tmp), "-");
+        assert_eq!(omp_dir_name("/home/user2", home, tmp), "--home-user2--");
+        assert_eq!(omp_dir_name("/tmp/x/y", home, tmp), "-tmp-x-y");
+        assert_eq!(omp_dir_name("/tmp", home, tmp), "-tmp");
+        assert_eq!(omp_dir_name("/opt/w", home, tmp), "--opt-w--");
+        assert!(same_cwd("/a/b/", "/a/b") && !same_cwd("/a/b", "/a/bc") && same_cwd("/", "/"));
+    }
+}

@@ -1,0 +1,681 @@
+//! `branch`: a new session file forked from a path of the source, as the agent's `/branch`
+//! (`AgentSession.branch`, `createBranchedSession`) writes it (FORMAT §7.2–§7.3).
+//!
+//! The plan names the source's lines by record index instead of holding their bytes: the writer
+//! reads each one by its byte range while it streams the new file, so a branch of a file with
+//! megabyte lines never holds more than one of them. Kept lines are copied byte for byte; only
+//! the entries whose parent was dropped are parsed and serialised again, and only their
+//! `parentId` changes (serde_json keeps the key order, unknown fields stay).
+//!
+//! Decisions where the reference is silent or says otherwise:
+//! * The dialect is kept. An oh-my-pi file (or any file that does not name itself like pi)
+//!   gets the name in its header (`title`, `titleSource`), and a title slot when the source has
+//!   one. A pi file (`Session::names_like_pi`) gets no header title, since pi ignores it; its
+//!   name is carried as a `session_info` entry at the end of the new file when the kept
+//!   entries do not already give it that name, and its session id is a v4 UUID, as pi-mono
+//!   makes them (oh-my-pi's are v7).
+//! * A root prompt gives a file with only the header (and the slot, or the pi `session_info`),
+//!   not the header plus the `title_change` entry the agent's `setSessionName` would append:
+//!   the name is in the header from the start. Its header keys follow the agent's
+//!   `newSession` order, with the title last, as a rename would have added it.
+//! * The name carried over is the one sesstree reads (`Session::name`): slot, header,
+//!   `title_change`, then `session_info`.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use crate::clock::{Clock, file_stamp, format_iso_millis};
+use crate::error::{Error, Result};
+use crate::format::title::encode_slot;
+use crate::format::{Kind, WRITE_VERSION};
+use crate::id::EntryId;
+use crate::ids::IdGen;
+use crate::naming::TitleSource;
+use crate::session::{Session, parse_lossy};
+use crate::text::message_text;
+
+use super::entry_line;
+
+/// What to fork.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fork {
+    /// The agent's `/branch` on a user message: the history up to the message, without it
+    /// (the message goes back to the editor). A root message gives a header-only file.
+    Before(u32),
+    /// The path from the root to this entry, inclusive, whatever its type (the extension API's
+    /// `branch(entryId)`).
+    Through(u32),
+}
+
+/// One line of the new file after the header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Line {
+    /// A source record copied byte for byte.
+    Copy(u32),
+    /// A source record whose parent was dropped: the same JSON with this `parentId`.
+    Relink(u32, Option<EntryId>),
+    /// A line made during planning: a new label or `session_info` entry, or a small
+    /// bookkeeping record already read to decide whether to keep it.
+    Bytes(Vec<u8>),
+}
+
+/// The new file, ready to be written.
+#[derive(Debug, Clone)]
+pub struct BranchPlan {
+    /// The new session id: a UUIDv7 as oh-my-pi makes, or a v4 UUID for a pi file.
+    pub session_id: String,
+    /// When the new session was made, in epoch milliseconds (header timestamp, file name).
+    pub created_ms: i64,
+    /// The title slot line (256 bytes, newline included), when the source has a slot.
+    pub slot: Option<Vec<u8>>,
+    /// The header line, without its newline.
+    pub header: Vec<u8>,
+    /// The lines after the header, in order.
+    pub lines: Vec<Line>,
+    /// Ids of the source entries that were re-linked, in order.
+    pub relinked: Vec<EntryId>,
+    /// Ids of the new entries (re-created labels, then a pi `session_info`), in order.
+    pub created: Vec<EntryId>,
+}
+
+/// The editor text of a `branch` source: the text of a user message. Anything else is a usage
+/// error, as the agent refuses it (`Invalid entry ID for branching`).
+pub fn source_text(session: &Session, idx: u32) -> Result<String> {
+    let value = session.value(idx)?;
+    let message = value.get("message").unwrap_or(&Value::Null);
+    if value.get("type").and_then(Value::as_str) == Some("message")
+        && message.get("role").and_then(Value::as_str) == Some("user")
+    {
+        return Ok(message_text(message.get("content").unwrap_or(&Value::Null)));
+    }
+    let id = session.record(idx).id.as_ref().map_or("?", EntryId::as_str).to_string();
+    let what = match (value.get("type").and_then(Value::as_str), message.get("role")) {
+        (Some("message"), Some(Value::String(role))) => format!("a message with role {role}"),
+        (Some(kind), _) => format!("of type {kind}"),
+        (None, _) => "a record without a type".to_string(),
+    };
+    Err(Error::Usage(format!("branch source must be a user message; {id} is {what}")))
+}
+
+/// The file name the agents give a session made at `created_ms` (FORMAT §1.4):
+/// `<timestamp>_<session id>.jsonl`.
+pub fn file_name(created_ms: i64, session_id: &str) -> String {
+    format!("{}_{session_id}.jsonl", file_stamp(created_ms))
+}
+
+/// Plans the new file. `parent_session` is what the new header's `parentSession` says (the
+/// agents store the source file's path). The clock gives the header's time first, then one
+/// time per new entry.
+pub fn plan(
+    session: &Session,
+    fork: Fork,
+    parent_session: &str,
+    clock: &Clock,
+    ids: &mut IdGen,
+) -> Result<BranchPlan> {
+    let header = session.require_header()?;
+    let created_ms = clock.now_millis();
+    let created = format_iso_millis(created_ms);
+    let pi = session.names_like_pi();
+    // pi-mono's session ids are v4 UUIDs, and sesstree recognises pi files by them.
+    let session_id = if pi { ids.uuid_v4() } else { ids.session_id(created_ms) };
+    let name = session.name();
+
+    let (path, root_prompt) = match fork {
+        Fork::Through(idx) => (session.path_to_root(idx), false),
+        Fork::Before(idx) => match session.parent(idx) {
+            Some(p) => (session.path_to_root(p), false),
+            None => (Vec::new(), true),
+        },
+    };
+
+    // FORMAT §7.3 steps 2–3: drop labels and stale archive records, re-link around them.
+    let on_path: HashSet<&EntryId> =
+        path.iter().filter_map(|&i| session.record(i).id.as_ref()).collect();
+    let mut lines = Vec::with_capacity(path.len());
+    let mut kept: HashSet<EntryId> = HashSet::with_capacity(path.len());
+    let mut relinked = Vec::new();
+    let mut last_kept: Option<EntryId> = None;
+    let mut previous_dropped = false;
+    let mut pi_name_kept: Option<String> = None;
+    for &idx in &path {
+        let record = session.record(idx);
+        // Small bookkeeping records are read now to decide on them; their bytes are kept.
+        let mut bytes = None;
+        match record.kind {
+            Kind::Label => {
+                previous_dropped = true;
+                continue;
+            }
+            Kind::Archive => {
+                let raw = session.raw_line(idx)?;
+                let target =
+                    parse_lossy(&raw).and_then(|v| v.get("targetId").and_then(EntryId::from_value));
+                if !target.is_some_and(|t| on_path.contains(&t)) {
+                    previous_dropped = true;
+                    continue;
+                }
+                bytes = Some(raw);
+            }
+            Kind::SessionInfo if pi => {
+                let raw = session.raw_line(idx)?;
+                if let Some(n) = parse_lossy(&raw).as_ref().and_then(|v| v.get("name")) {
+                    let n = n.as_str().map(str::trim).unwrap_or_default();
+                    if !n.is_empty() {
+                        pi_name_kept = Some(n.to_string());
+                    }
+                }
+                bytes = Some(raw);
+            }
+            _ => {}
+        }
+        // On a path every entry's parent is the one before it, so the nearest kept ancestor of
+        // an entry whose parent was dropped is the last kept entry (or none).
+        let line = if previous_dropped {
+            if let Some(id) = &record.id {
+                relinked.push(id.clone());
+            }
+            match bytes {
+                Some(raw) => Line::Bytes(relink(session, idx, &raw, last_kept.as_ref())?),
+                None => Line::Relink(idx, last_kept.clone()),
+            }
+        } else {
+            match bytes {
+                Some(raw) => Line::Bytes(raw),
+                None => Line::Copy(idx),
+            }
+        };
+        lines.push(line);
+        previous_dropped = false;
+        if let Some(id) = &record.id {
+            kept.insert(id.clone());
+            last_kept = Some(id.clone());
+        }
+    }
+
+    // Step 4: the labels in effect on kept entries, re-created as a chain under the last one.
+    let mut taken = kept.clone();
+    let mut created_ids = Vec::new();
+    let mut parent = last_kept;
+    let mut new_entry = |kind: &str, fields: Vec<(&str, Value)>, parent: &mut Option<EntryId>| {
+        let id = ids.entry_id(|c| taken.contains(&EntryId::new(c)));
+        let id = EntryId::new(id);
+        taken.insert(id.clone());
+        let line = entry_line(kind, id.as_str(), parent.as_ref(), &clock.now_iso(), fields);
+        created_ids.push(id.clone());
+        *parent = Some(id);
+        Line::Bytes(line)
+    };
+    for (target, raw) in session.labels() {
+        if !kept.contains(target) {
+            continue;
+        }
+        let label: Value =
+            serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_string()));
+        let fields = vec![("targetId", target.to_value()), ("label", label)];
+        lines.push(new_entry("label", fields, &mut parent));
+    }
+    // A pi file's name lives in `session_info` entries; carry it when the kept ones lose it.
+    if pi
+        && let Some((n, _)) = &name
+        && pi_name_kept.as_deref() != Some(n.as_str())
+    {
+        lines.push(new_entry("session_info", vec![("name", n.as_str().into())], &mut parent));
+    }
+
+    let title = if pi { None } else { name.clone() };
+    let header_line = new_header(
+        &header.value,
+        &session_id,
+        &created,
+        title.as_ref().map(|(t, s)| (t.as_str(), *s)),
+        parent_session,
+        root_prompt,
+    );
+    let slot = match &session.slot {
+        Some(_) => {
+            let (t, s) = name.as_ref().map_or(("", None), |(t, s)| (t.as_str(), *s));
+            Some(encode_slot(t, s, &created).map_err(|e| Error::Failed(e.to_string()))?)
+        }
+        None => None,
+    };
+    Ok(BranchPlan {
+        session_id,
+        created_ms,
+        slot,
+        header: header_line,
+        lines,
+        relinked,
+        created: created_ids,
+    })
+}
+
+/// The new header. `createBranchedSession` writes `type, version, id, timestamp, cwd, title,
+/// titleSource, parentSession, additionalDirectories`; a root prompt goes through `newSession`,
+/// whose header has `parentSession` right after `cwd` and gets the title when it is renamed.
+fn new_header(
+    source: &Map<String, Value>,
+    id: &str,
+    timestamp: &str,
+    title: Option<(&str, Option<TitleSource>)>,
+    parent_session: &str,
+    root_prompt: bool,
+) -> Vec<u8> {
+    let mut h = Map::new();
+    h.insert("type".into(), "session".into());
+    h.insert("version".into(), WRITE_VERSION.into());
+    h.insert("id".into(), id.into());
+    h.insert("timestamp".into(), timestamp.into());
+    if let Some(cwd) = source.get("cwd") {
+        h.insert("cwd".into(), cwd.clone());
+    }
+    let insert_title = |h: &mut Map<String, Value>| {
+        if let Some((t, s)) = title {
+            h.insert("title".into(), t.into());
+            if let Some(s) = s {
+                h.insert("titleSource".into(), s.as_str().into());
+            }
+        }
+    };
+    if !root_prompt {
+        insert_title(&mut h);
+    }
+    h.insert("parentSession".into(), parent_session.into());
+    if let Some(dirs) = source.get("additionalDirectories") {
+        h.insert("additionalDirectories".into(), dirs.clone());
+    }
+    if root_prompt {
+        insert_title(&mut h);
+    }
+    serde_json::to_vec(&Value::Object(h)).unwrap_or_default()
+}
+
+/// A record's line with another `parentId`, every other key kept in its place.
+fn relink(session: &Session, idx: u32, raw: &[u8], parent: Option<&EntryId>) -> Result<Vec<u8>> {
+    let changed = || Error::Damaged {
+        path: session.path.clone(),
+        line: session.record(idx).line,
+        message: "the line changed since it was read".into(),
+    };
+    let Some(Value::Object(mut map)) = parse_lossy(raw) else { return Err(changed()) };
+    map.insert("parentId".into(), parent.map_or(Value::Null, EntryId::to_value));
+    serde_json::to_vec(&Value::Object(map)).map_err(|_| changed())
+}
+
+impl BranchPlan {
+    /// Streams the new file into `out`, reading each source line by its byte range as it goes.
+    /// Write errors are reported against `out_path`.
+    pub fn write_to(&self, session: &Session, out: &mut dyn Write, out_path: &Path) -> Result<()> {
+        let io = |e| Error::io(out_path, e);
+        if let Some(slot) = &self.slot {
+            out.write_all(slot).map_err(io)?;
+        }
+        out.write_all(&self.header).map_err(io)?;
+        out.write_all(b"\n").map_err(io)?;
+        for line in &self.lines {
+            match line {
+                Line::Copy(idx) => out.write_all(&session.raw_line(*idx)?).map_err(io)?,
+                Line::Relink(idx, parent) => {
+                    let raw = session.raw_line(*idx)?;
+                    out.write_all(&relink(session, *idx, &raw, parent.as_ref())?).map_err(io)?;
+                }
+                Line::Bytes(bytes) => out.write_all(bytes).map_err(io)?,
+            }
+            out.write_all(b"\n").map_err(io)?;
+        }
+        Ok(())
+    }
+
+    /// The whole new file in memory (tests, small files).
+    pub fn to_bytes(&self, session: &Session) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.write_to(session, &mut out, Path::new("-"))?;
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    const NOW: i64 = 1_772_366_400_000; // 2026-03-01T12:00:00.000Z
+
+    fn load(text: &str) -> Session {
+        Session::from_bytes(Path::new("/s/src.jsonl"), text.as_bytes().to_vec()).unwrap()
+    }
+
+    fn branch(session: &Session, fork: Fork) -> (BranchPlan, Vec<u8>) {
+        let plan =
+            plan(session, fork, "/s/src.jsonl", &Clock::pinned(NOW), &mut IdGen::from_seed(7))
+                .unwrap();
+        let bytes = plan.to_bytes(session).unwrap();
+        (plan, bytes)
+    }
+
+    fn idx(session: &Session, id: &str) -> u32 {
+        session.lookup(&EntryId::new(id)).unwrap()
+    }
+
+    fn lines(bytes: &[u8]) -> Vec<String> {
+        String::from_utf8(bytes.to_vec()).unwrap().lines().map(String::from).collect()
+    }
+
+    const HEADER: &str = r#"{"type":"session","version":3,"id":"old","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w","providerPromptCacheKey":"k","additionalDirectories":["/x"],"title":"T","titleSource":"user"}"#;
+
+    fn msg(id: &str, parent: Option<&str>, role: &str) -> String {
+        let parent = parent.map_or("null".to_string(), |p| format!("\"{p}\""));
+        format!(
+            r#"{{"type":"message","id":"{id}","parentId":{parent},"timestamp":"2026-01-01T00:00:01.000Z","message":{{"role":"{role}","content":"{id} text"}}}}"#
+        )
+    }
+
+    fn label(id: &str, parent: &str, target: &str, label: &str) -> String {
+        format!(
+            r#"{{"type":"label","id":"{id}","parentId":"{parent}","timestamp":"2026-01-01T00:00:02.000Z","targetId":"{target}","label":{label}}}"#
+        )
+    }
+
+    #[test]
+    fn header_keys_follow_create_branched_session() {
+        let s = load(
+            &[HEADER.to_string(), msg("u1", None, "user"), msg("a1", Some("u1"), "assistant")]
+                .join("\n"),
+        );
+        let (plan, bytes) = branch(&s, Fork::Through(idx(&s, "a1")));
+        assert!(plan.slot.is_none(), "no slot in the source, none in the branch");
+        assert_eq!(
+            lines(&bytes)[0],
+            format!(
+                r#"{{"type":"session","version":3,"id":"{}","timestamp":"2026-03-01T12:00:00.000Z","cwd":"/w","title":"T","titleSource":"user","parentSession":"/s/src.jsonl","additionalDirectories":["/x"]}}"#,
+                plan.session_id
+            )
+        );
+        assert!(
+            plan.session_id.starts_with("019ca945-0a00-7"),
+            "a UUIDv7 of now: {}",
+            plan.session_id
+        );
+        assert_eq!(file_name(plan.created_ms, "abc"), "2026-03-01T12-00-00-000Z_abc.jsonl");
+    }
+
+    #[test]
+    fn a_root_prompt_gives_a_header_in_new_session_order() {
+        let s = load(
+            &[HEADER.to_string(), msg("u1", None, "user"), msg("a1", Some("u1"), "assistant")]
+                .join("\n"),
+        );
+        let (plan, bytes) = branch(&s, Fork::Before(idx(&s, "u1")));
+        assert!(plan.lines.is_empty() && plan.created.is_empty());
+        assert_eq!(
+            lines(&bytes),
+            vec![format!(
+                r#"{{"type":"session","version":3,"id":"{}","timestamp":"2026-03-01T12:00:00.000Z","cwd":"/w","parentSession":"/s/src.jsonl","additionalDirectories":["/x"],"title":"T","titleSource":"user"}}"#,
+                plan.session_id
+            )]
+        );
+    }
+
+    #[test]
+    fn labels_are_dropped_relinked_and_recreated_as_a_chain() {
+        let text = [
+            HEADER.to_string(),
+            msg("u1", None, "user"),
+            label("l1", "u1", "u1", "\"one\""),
+            label("l2", "l1", "u1", "{\"rich\":[1,2]}"),
+            msg("a1", Some("l2"), "assistant"),
+            msg("u2", Some("a1"), "user"),
+            label("l3", "u2", "a1", "\"first\""),
+            label("l4", "l3", "u2", "\"off-path\""),
+        ]
+        .join("\n");
+        let s = load(&text);
+        let (plan, bytes) = branch(&s, Fork::Before(idx(&s, "u2")));
+        assert_eq!(plan.lines[0], Line::Copy(idx(&s, "u1")));
+        assert_eq!(plan.lines[1], Line::Relink(idx(&s, "a1"), Some(EntryId::new("u1"))));
+        assert_eq!(plan.relinked, vec![EntryId::new("a1")]);
+        let out = load(std::str::from_utf8(&bytes).unwrap());
+        assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+        let got: Vec<_> = out.labels().iter().map(|(t, l)| (t.as_str(), &**l)).collect();
+        // Map order of the source: u1 first got a label before a1 did; u2 is not kept.
+        assert_eq!(got, vec![("u1", "{\"rich\":[1,2]}"), ("a1", "\"first\"")]);
+        let ids: Vec<_> = out
+            .path_to_root(out.leaf().unwrap())
+            .into_iter()
+            .map(|i| out.record(i).id.clone().unwrap())
+            .collect();
+        let mut want = vec![EntryId::new("u1"), EntryId::new("a1")];
+        want.extend(plan.created.iter().cloned());
+        assert_eq!(ids, want);
+        let a1 = &lines(&bytes)[2];
+        assert_eq!(*a1, msg("a1", Some("u1"), "assistant"), "only parentId changes");
+        let stamps: Vec<_> = plan
+            .created
+            .iter()
+            .map(|id| out.value(out.lookup(id).unwrap()).unwrap()["timestamp"].clone())
+            .collect();
+        assert_eq!(stamps, vec!["2026-03-01T12:00:00.001Z", "2026-03-01T12:00:00.002Z"]);
+    }
+
+    #[test]
+    fn new_label_ids_avoid_the_kept_ids() {
+        // The id the label would get: the generator's first entry id after the session id.
+        let mut ids = IdGen::from_seed(7);
+        ids.session_id(NOW);
+        let first = ids.entry_id(|_| false);
+        let file = |id: &str| {
+            [HEADER.to_string(), msg(id, None, "user"), label("l1", id, id, "\"x\"")].join("\n")
+        };
+        let s = load(&file("other"));
+        let (plan, _) = branch(&s, Fork::Through(idx(&s, "other")));
+        assert_eq!(plan.created, vec![EntryId::new(first.as_str())], "the control case");
+        let s = load(&file(&first));
+        let (plan, bytes) = branch(&s, Fork::Through(idx(&s, &first)));
+        assert_eq!(plan.created.len(), 1);
+        assert_ne!(plan.created[0].as_str(), first, "a kept id is never reused");
+        assert!(load(std::str::from_utf8(&bytes).unwrap()).diagnostics.is_empty());
+    }
+
+    #[test]
+    fn stale_archive_records_are_dropped() {
+        let archive = |id: &str, parent: &str, target: &str| {
+            format!(
+                r#"{{"type":"archive","id":"{id}","parentId":"{parent}","targetId":"{target}","archived":true}}"#
+            )
+        };
+        let text = [
+            HEADER.to_string(),
+            msg("u1", None, "user"),
+            msg("side", Some("u1"), "user"),
+            archive("r1", "u1", "side"),
+            archive("r2", "r1", "u1"),
+            msg("a1", Some("r2"), "assistant"),
+        ]
+        .join("\n");
+        let s = load(&text);
+        let (plan, bytes) = branch(&s, Fork::Through(idx(&s, "a1")));
+        let out = load(std::str::from_utf8(&bytes).unwrap());
+        let kept: Vec<_> = out.records.iter().map(|r| r.id.clone().unwrap()).collect();
+        assert_eq!(kept, vec![EntryId::new("u1"), EntryId::new("r2"), EntryId::new("a1")]);
+        assert_eq!(plan.relinked, vec![EntryId::new("r2")]);
+        assert_eq!(lines(&bytes)[2], archive("r2", "u1", "u1"));
+    }
+
+    #[test]
+    fn slot_carries_the_name_with_the_new_time() {
+        let slot =
+            encode_slot("Slot name", Some(TitleSource::Auto), "2026-01-01T00:00:00.000Z").unwrap();
+        let mut text = String::from_utf8(slot).unwrap();
+        text.push_str(&[HEADER.to_string(), msg("u1", None, "user")].join("\n"));
+        let s = load(&text);
+        let (plan, bytes) = branch(&s, Fork::Through(idx(&s, "u1")));
+        let want =
+            encode_slot("Slot name", Some(TitleSource::Auto), "2026-03-01T12:00:00.000Z").unwrap();
+        assert_eq!(plan.slot.as_deref(), Some(&want[..]));
+        let out = load(std::str::from_utf8(&bytes).unwrap());
+        assert_eq!(out.name(), Some(("Slot name".to_string(), Some(TitleSource::Auto))));
+        assert!(lines(&bytes)[1].contains(r#""title":"Slot name","titleSource":"auto""#));
+    }
+
+    #[test]
+    fn a_pi_file_keeps_its_name_as_session_info() {
+        let pi_header = r#"{"type":"session","version":3,"id":"p","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#;
+        let info = r#"{"type":"session_info","id":"i1","parentId":"a1","timestamp":"2026-01-01T00:00:03.000Z","name":"Pi name"}"#;
+        let text = [
+            pi_header.to_string(),
+            msg("u1", None, "user"),
+            msg("a1", Some("u1"), "assistant"),
+            info.to_string(),
+            msg("u2", Some("a1"), "user"),
+        ]
+        .join("\n");
+        let s = load(&text);
+        assert!(s.names_like_pi());
+        // The session_info is on another branch: the name is carried by a new one.
+        let (plan, bytes) = branch(&s, Fork::Before(idx(&s, "u2")));
+        assert!(plan.slot.is_none());
+        let out = load(std::str::from_utf8(&bytes).unwrap());
+        assert!(out.names_like_pi() && out.diagnostics.is_empty());
+        assert!(!lines(&bytes)[0].contains("title"), "pi headers have no title");
+        assert_eq!(out.name(), Some(("Pi name".to_string(), None)));
+        assert_eq!(plan.created.len(), 1);
+        assert_eq!(out.record(out.leaf().unwrap()).kind, Kind::SessionInfo);
+        // Already on the path: nothing added.
+        let (plan, bytes) = branch(&s, Fork::Through(idx(&s, "i1")));
+        assert!(plan.created.is_empty());
+        assert_eq!(lines(&bytes)[1..], lines(text.as_bytes())[1..4]);
+        // A root prompt of a pi file: the header and the name.
+        let (_, bytes) = branch(&s, Fork::Before(idx(&s, "u1")));
+        let out = load(std::str::from_utf8(&bytes).unwrap());
+        assert_eq!(out.records.len(), 1);
+        assert!(out.names_like_pi());
+        assert_eq!(out.record(0).parent_id, None);
+    }
+
+    #[test]
+    fn only_user_messages_are_branch_sources() {
+        let s = load(
+            &[HEADER.to_string(), msg("u1", None, "user"), msg("a1", Some("u1"), "assistant")]
+                .join("\n"),
+        );
+        assert_eq!(source_text(&s, idx(&s, "u1")).unwrap(), "u1 text");
+        let err = source_text(&s, idx(&s, "a1")).unwrap_err();
+        assert!(matches!(err, Error::Usage(_)));
+        assert_eq!(
+            err.to_string(),
+            "branch source must be a user message; a1 is a message with role assistant"
+        );
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Property: a branch of a random tree reloads cleanly to the source's path.
+
+    #[derive(Debug, Clone)]
+    enum Gen {
+        Message { parent: Option<usize>, user: bool },
+        Label { parent: Option<usize>, target: usize, value: u8 },
+        Archive { parent: Option<usize>, target: usize },
+    }
+
+    fn gen_entry(i: usize) -> impl Strategy<Value = Gen> {
+        let parent =
+            proptest::option::weighted(0.9, 0..i.max(1)).prop_map(move |p| p.filter(|_| i > 0));
+        let target = 0..i.max(1);
+        prop_oneof![
+            4 => (parent.clone(), any::<bool>()).prop_map(|(parent, user)| Gen::Message { parent, user }),
+            2 => (parent.clone(), target.clone(), 0u8..4).prop_map(|(parent, target, value)| Gen::Label { parent, target, value }),
+            1 => (parent, 0..40usize).prop_map(|(parent, target)| Gen::Archive { parent, target }),
+        ]
+    }
+
+    fn gen_file() -> impl Strategy<Value = Vec<Gen>> {
+        (1usize..40).prop_flat_map(|n| (0..n).map(gen_entry).collect::<Vec<_>>())
+    }
+
+    fn render(entries: &[Gen]) -> String {
+        let id = |i: usize| format!("e{i:07}");
+        let parent = |p: &Option<usize>| p.map_or("null".to_string(), |p| format!("\"{}\"", id(p)));
+        let mut out = vec![HEADER.to_string()];
+        for (i, e) in entries.iter().enumerate() {
+            out.push(match e {
+                Gen::Message { parent: p, user } => format!(
+                    r#"{{"type":"message","id":"{}","parentId":{},"timestamp":"2026-01-01T00:00:{:02}.000Z","message":{{"role":"{}","content":"m{i}"}},"x":{{"z":1,"a":2}}}}"#,
+                    id(i), parent(p), i % 60, if *user { "user" } else { "assistant" }
+                ),
+                Gen::Label { parent: p, target, value } => format!(
+                    r#"{{"type":"label","id":"{}","parentId":{},"timestamp":"2026-01-01T00:00:00.000Z","targetId":"{}","label":{}}}"#,
+                    id(i), parent(p), id(*target), ["\"\"", "\"a\"", "\"b\"", "{\"k\":[1]}"][*value as usize]
+                ),
+                Gen::Archive { parent: p, target } => format!(
+                    r#"{{"type":"archive","id":"{}","parentId":{},"timestamp":"2026-01-01T00:00:00.000Z","targetId":"{}","archived":true}}"#,
+                    id(i), parent(p), id(*target)
+                ),
+            });
+        }
+        out.join("\n") + "\n"
+    }
+
+    proptest! {
+        #[test]
+        fn a_branch_reloads_to_the_source_path(entries in gen_file(), pick in any::<prop::sample::Index>(), through in any::<bool>()) {
+            let s = load(&render(&entries));
+            prop_assert!(s.diagnostics.is_empty());
+            let rev = pick.index(s.records.len()) as u32;
+            let fork = if through { Fork::Through(rev) } else { Fork::Before(rev) };
+            let (plan, bytes) = branch(&s, fork);
+            let out = load(std::str::from_utf8(&bytes).unwrap());
+            prop_assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+
+            // What the source path keeps: no labels, archives only for targets on the path.
+            let path = match fork {
+                Fork::Through(i) => s.path_to_root(i),
+                Fork::Before(i) => s.parent(i).map(|p| s.path_to_root(p)).unwrap_or_default(),
+            };
+            let on_path: HashSet<_> = path.iter().map(|&i| s.record(i).id.clone().unwrap()).collect();
+            let kept: Vec<u32> = path.iter().copied().filter(|&i| match &entries[i as usize] {
+                Gen::Label { .. } => false,
+                Gen::Archive { target, .. } => on_path.contains(&EntryId::new(format!("e{target:07}"))),
+                Gen::Message { .. } => true,
+            }).collect();
+            let mut want: Vec<EntryId> = kept.iter().map(|&i| s.record(i).id.clone().unwrap()).collect();
+            want.extend(plan.created.iter().cloned());
+
+            // The file is exactly the kept entries then the new ones, all on one path.
+            let all: Vec<EntryId> = out.records.iter().map(|r| r.id.clone().unwrap()).collect();
+            prop_assert_eq!(&all, &want);
+            if let Some(leaf) = out.leaf() {
+                let walked: Vec<EntryId> = out.path_to_root(leaf).into_iter().map(|i| out.record(i).id.clone().unwrap()).collect();
+                prop_assert_eq!(&walked, &want);
+            }
+
+            // Kept lines are the source's bytes, except re-linked ones, which differ only in parentId.
+            let relinked: HashSet<_> = plan.relinked.iter().cloned().collect();
+            for &i in &kept {
+                let id = s.record(i).id.clone().unwrap();
+                let new = out.raw_line(out.lookup(&id).unwrap()).unwrap();
+                let old = s.raw_line(i).unwrap();
+                if relinked.contains(&id) {
+                    let mut a = parse_lossy(&old).unwrap();
+                    let b = parse_lossy(&new).unwrap();
+                    a["parentId"] = b["parentId"].clone();
+                    prop_assert_eq!(a, b);
+                } else {
+                    prop_assert_eq!(old, new);
+                }
+            }
+
+            // The labels in effect are the source's on kept entries, in the same order.
+            let kept_ids: HashSet<_> = want.iter().cloned().collect();
+            let src_labels: Vec<_> = s.labels().iter().filter(|(t, _)| kept_ids.contains(t)).cloned().collect();
+            prop_assert_eq!(out.labels().to_vec(), src_labels);
+            let by_kind: HashMap<_, _> = plan.created.iter().map(|id| (id.clone(), out.record(out.lookup(id).unwrap()).kind.clone())).collect();
+            prop_assert!(by_kind.values().all(|k| *k == Kind::Label));
+        }
+    }
+}

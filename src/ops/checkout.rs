@@ -1,0 +1,553 @@
+//! Planning a `checkout`: moving the leaf in the same file as the agent's `/tree` navigation
+//! does (FORMAT §6.2–§6.4, SPEC `checkout`).
+//!
+//! [`navigate`] works out everything that does not depend on a hook or a summarizer: the
+//! position the move starts from, the no-op rule, the common ancestor and the abandoned
+//! entries (`collectEntriesForBranchSummary`), the new leaf and the editor prefill. [`plan`]
+//! then turns that and the summary, if any, into the lines to append. Nothing here does I/O
+//! beyond reading the session's lines back.
+//!
+//! The agent keeps the leaf in memory and persists a bare move only when something is appended
+//! next; sesstree exits right away, so a move without a summary is persisted with the marker
+//! the agent itself uses for that, a `branch_summary` with an empty summary. When the current
+//! leaf is such a marker, the position it marks (its parent) is where the next move starts.
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value, json};
+
+use crate::error::{Error, Result};
+use crate::id::EntryId;
+use crate::ids::IdGen;
+use crate::ops::label::normalize;
+use crate::ops::{entry_line, id_taken};
+use crate::session::Session;
+use crate::text::{is_user_request, message_text};
+
+/// Where a checkout starts, where it goes, and what it leaves behind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Navigation {
+    /// The entry the user named.
+    pub target: u32,
+    /// The file's current leaf (the last record), when it has an id.
+    pub leaf: Option<u32>,
+    /// Where the move starts: the leaf, or the parent of an empty-summary marker leaf.
+    pub old_leaf: Option<u32>,
+    /// The target is where the leaf already is, or the leaf would not move (a user message
+    /// whose parent is the position): nothing to do ("Already at this point"); a user
+    /// message's prefill is still in `editor_text`.
+    pub noop: bool,
+    /// The deepest entry on both the old path and the target's path.
+    pub common_ancestor: Option<u32>,
+    /// The abandoned entries, oldest first: the old path below the common ancestor.
+    pub entries: Vec<u32>,
+    /// Where the leaf goes: the target, or its parent for a user request or custom message
+    /// (`None`: the target was a root, so the next entry is a new root).
+    pub new_leaf: Option<u32>,
+    /// The text the agent would put back into the editor, for a target the leaf moves past.
+    pub editor_text: Option<String>,
+}
+
+/// Works out a checkout of `target` (steps 1–4 of SPEC `checkout`).
+pub fn navigate(session: &Session, target: u32) -> Result<Navigation> {
+    let leaf = session.leaf();
+    // The position `@` names: the leaf, or the entry a trailing move marker marks.
+    let old_leaf = session.position()?;
+    let value = session.value(target)?;
+    // The newest agent still rewinds past a user prompt that is already the leaf (§6.4 step 3).
+    // A checkout of the marker itself is a no-op too: it is where the leaf is.
+    let user_message = value.get("type").and_then(Value::as_str) == Some("message")
+        && value.pointer("/message/role").and_then(Value::as_str) == Some("user");
+    let at_leaf = Some(target) == old_leaf || Some(target) == leaf;
+    if at_leaf && !user_message {
+        return Ok(Navigation {
+            target,
+            leaf,
+            old_leaf,
+            noop: true,
+            common_ancestor: Some(target),
+            entries: Vec::new(),
+            new_leaf: Some(target),
+            editor_text: None,
+        });
+    }
+    let (entries, common_ancestor) = collect_entries_for_branch_summary(session, old_leaf, target);
+    let (new_leaf, editor_text) = destination(session, target, &value);
+    // A user message whose parent is already the position (`checkout U` again, after the
+    // first left a marker under U's parent): the leaf would not move and nothing is abandoned
+    // (U is off the old path), so another marker would only repeat the last one. The prefill
+    // is still given. The position must be known: an id-less last record gives no position.
+    let known = old_leaf.is_some() || leaf != old_leaf;
+    let noop = new_leaf == old_leaf && known;
+    Ok(Navigation { target, leaf, old_leaf, noop, common_ancestor, entries, new_leaf, editor_text })
+}
+
+/// FORMAT §6.4 step 9: a user request or a custom message moves the leaf to its parent and
+/// gives its text back to the editor; anything else becomes the leaf.
+fn destination(session: &Session, target: u32, value: &Value) -> (Option<u32>, Option<String>) {
+    let kind = value.get("type").and_then(Value::as_str);
+    if is_user_request(value) {
+        // A user request is a `message` (role user, or a custom-role prompt) or a
+        // `custom_message`; the content and details sit on the message or on the entry.
+        let message = if kind == Some("message") { value.get("message") } else { Some(value) };
+        let message = message.unwrap_or(&Value::Null);
+        let skill = message.get("customType").and_then(Value::as_str) == Some("skill-prompt");
+        // For a skill the user invoked, the editor gets what they typed, not the skill's body.
+        let typed = message.pointer("/details/prompt").and_then(Value::as_str).filter(|_| skill);
+        let text = match typed {
+            Some(t) => t.to_string(),
+            None => message.get("content").map(message_text).unwrap_or_default(),
+        };
+        return (session.parent(target), Some(text));
+    }
+    if kind == Some("custom_message")
+        && value.get("customType").and_then(Value::as_str) != Some("skill-prompt")
+    {
+        let text = value.get("content").map(message_text).unwrap_or_default();
+        return (session.parent(target), Some(text));
+    }
+    (Some(target), None)
+}
+
+/// `collectEntriesForBranchSummary` (FORMAT §6.2): the entries on the old path below the
+/// deepest entry it shares with the target's path, oldest first, and that shared entry.
+pub fn collect_entries_for_branch_summary(
+    session: &Session,
+    old_leaf: Option<u32>,
+    target: u32,
+) -> (Vec<u32>, Option<u32>) {
+    let Some(old_leaf) = old_leaf else { return (Vec::new(), None) };
+    let old_path: HashSet<u32> = session.path_to_root(old_leaf).into_iter().collect();
+    let common = session.path_to_root(target).into_iter().rev().find(|i| old_path.contains(i));
+    let mut entries = Vec::new();
+    let mut cur = Some(old_leaf);
+    while let Some(i) = cur {
+        if Some(i) == common {
+            break;
+        }
+        entries.push(i);
+        cur = session.parent(i);
+    }
+    entries.reverse();
+    (entries, common)
+}
+
+/// A summary to hang at the destination.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    /// The summary text (an empty one is no summary).
+    pub text: String,
+    /// The `details` to store, if any.
+    pub details: Option<Value>,
+    /// Whether a hook supplied it (`fromExtension: true`).
+    pub from_extension: bool,
+}
+
+/// What a checkout appends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    /// The new lines, without newlines, in order.
+    pub lines: Vec<Vec<u8>>,
+    /// The new entries, parsed (for `--dry-run` and hooks).
+    pub entries: Vec<Value>,
+    /// Their ids, in order.
+    pub appended: Vec<EntryId>,
+    /// The `branch_summary` carrying a summary, if one was written (never the bare marker).
+    pub summary_entry: Option<Value>,
+}
+
+/// Step 5 of SPEC `checkout`: the entries that make the move survive the exit.
+///
+/// With a non-empty summary, a `branch_summary` under the new leaf (`branchWithSummary`);
+/// otherwise the marker, a `branch_summary` with `summary: ""` and
+/// `details: {"kind": "checkout"}`. A `None` new leaf gives a new root with `fromId: "root"`.
+/// A `label` (trimmed as [`normalize`] trims it; nothing left means none) labels the summary
+/// entry, or the target when there is no summary, with a `label` entry appended after (pi's
+/// `navigateTree` label option).
+pub fn plan(
+    session: &Session,
+    nav: &Navigation,
+    summary: Option<&Summary>,
+    label: Option<&str>,
+    ids: &mut IdGen,
+    timestamp: &str,
+) -> Result<Plan> {
+    let summary = summary.filter(|s| !s.text.is_empty());
+    let new_leaf = match nav.new_leaf {
+        Some(i) => Some(id_of(session, i)?),
+        None => None,
+    };
+    let mut taken: Vec<String> = Vec::new();
+    let mut next_id = |ids: &mut IdGen| {
+        // Checked as any writer checks (numeric ids too), and against the ids drawn already.
+        let id = ids.entry_id(|c| id_taken(session, c) || taken.iter().any(|t| t == c));
+        taken.push(id.clone());
+        id
+    };
+
+    let from_id = new_leaf.as_ref().map_or_else(|| Value::from("root"), EntryId::to_value);
+    let mut fields: Vec<(&str, Value)> = vec![("fromId", from_id)];
+    match summary {
+        Some(s) => {
+            fields.push(("summary", s.text.clone().into()));
+            if let Some(d) = &s.details {
+                fields.push(("details", d.clone()));
+            }
+            if s.from_extension {
+                fields.push(("fromExtension", true.into()));
+            }
+        }
+        None => {
+            fields.push(("summary", "".into()));
+            fields.push(("details", json!({"kind": "checkout"})));
+        }
+    }
+    let summary_id = next_id(ids);
+    let mut out =
+        Plan { lines: Vec::new(), entries: Vec::new(), appended: Vec::new(), summary_entry: None };
+    push(&mut out, entry_line("branch_summary", &summary_id, new_leaf.as_ref(), timestamp, fields));
+    if summary.is_some() {
+        out.summary_entry = out.entries.last().cloned();
+    }
+
+    // Trimmed as `label` trims it; a blank label is no label.
+    if let Some(label) = normalize(label) {
+        let target = if summary.is_some() {
+            EntryId::new(summary_id.as_str())
+        } else {
+            id_of(session, nav.target)?
+        };
+        let parent = EntryId::new(summary_id.as_str());
+        let fields = vec![("targetId", target.to_value()), ("label", label.into())];
+        push(&mut out, entry_line("label", &next_id(ids), Some(&parent), timestamp, fields));
+    }
+    Ok(out)
+}
+
+fn push(plan: &mut Plan, line: Vec<u8>) {
+    let value: Value = serde_json::from_slice(&line).unwrap_or(Value::Null);
+    if let Some(id) = value.get("id").and_then(EntryId::from_value) {
+        plan.appended.push(id);
+    }
+    plan.entries.push(value);
+    plan.lines.push(line);
+}
+
+fn id_of(session: &Session, idx: u32) -> Result<EntryId> {
+    let r = session.record(idx);
+    r.id.clone().ok_or_else(|| {
+        Error::Usage(format!("{}:{}: the entry has no id", session.path.display(), r.line))
+    })
+}
+
+/// The `TreePreparation` a `session_before_tree` hook gets (FORMAT §6.3), as event fields;
+/// `entries` are the parsed [`Navigation::entries`].
+pub fn preparation(
+    session: &Session,
+    nav: &Navigation,
+    entries: &[Value],
+    user_wants_summary: bool,
+) -> Map<String, Value> {
+    let id = |i: Option<u32>| {
+        i.and_then(|i| session.record(i).id.as_ref()).map_or(Value::Null, EntryId::to_value)
+    };
+    let mut prep = Map::new();
+    prep.insert("targetId".into(), id(Some(nav.target)));
+    prep.insert("oldLeafId".into(), id(nav.old_leaf));
+    prep.insert("commonAncestorId".into(), id(nav.common_ancestor));
+    prep.insert("entriesToSummarize".into(), Value::Array(entries.to_vec()));
+    prep.insert("userWantsSummary".into(), user_wants_summary.into());
+    let mut fields = Map::new();
+    fields.insert("preparation".into(), Value::Object(prep));
+    fields
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    const HEADER: &str = r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#;
+
+    fn user(id: &str, parent: Option<&str>, text: &str) -> String {
+        let parent = parent.map_or("null".to_string(), |p| format!("\"{p}\""));
+        format!(
+            r#"{{"type":"message","id":"{id}","parentId":{parent},"timestamp":"2026-01-01T00:00:01.000Z","message":{{"role":"user","content":"{text}"}}}}"#
+        )
+    }
+
+    fn assistant(id: &str, parent: &str) -> String {
+        format!(
+            r#"{{"type":"message","id":"{id}","parentId":"{parent}","timestamp":"2026-01-01T00:00:02.000Z","message":{{"role":"assistant","content":[{{"type":"text","text":"ok"}}]}}}}"#
+        )
+    }
+
+    fn session(lines: &[String]) -> Session {
+        let mut text = format!("{HEADER}\n");
+        for l in lines {
+            text.push_str(l);
+            text.push('\n');
+        }
+        Session::from_bytes(Path::new("t.jsonl"), text.into_bytes()).unwrap()
+    }
+
+    fn idx(s: &Session, id: &str) -> u32 {
+        s.lookup(&EntryId::new(id)).unwrap()
+    }
+
+    fn ids(s: &Session, list: &[u32]) -> Vec<String> {
+        list.iter().map(|&i| s.record(i).id.as_ref().unwrap().as_str().to_string()).collect()
+    }
+
+    /// u1 ─ a1 ─ u2 ─ a2        (the old branch, leaf a2)
+    ///            └─ u3 ─ a3    (file order puts a3 last, so it is the leaf)
+    fn forked() -> Session {
+        session(&[
+            user("u1", None, "one"),
+            assistant("a1", "u1"),
+            user("u2", Some("a1"), "two"),
+            assistant("a2", "u2"),
+            user("u3", Some("a1"), "three"),
+            assistant("a3", "u3"),
+        ])
+    }
+
+    #[test]
+    fn collect_on_different_branches() {
+        // Old leaf and target on different branches: from the fork point (not included)
+        // down to the old leaf.
+        let s = forked();
+        let (entries, common) =
+            collect_entries_for_branch_summary(&s, Some(idx(&s, "a3")), idx(&s, "a2"));
+        assert_eq!(ids(&s, &entries), ["u3", "a3"]);
+        assert_eq!(common, Some(idx(&s, "a1")));
+    }
+
+    #[test]
+    fn collect_target_is_an_ancestor() {
+        // Target an ancestor of the old leaf: the entries after the target.
+        let s = forked();
+        let (entries, common) =
+            collect_entries_for_branch_summary(&s, Some(idx(&s, "a3")), idx(&s, "u1"));
+        assert_eq!(ids(&s, &entries), ["a1", "u3", "a3"]);
+        assert_eq!(common, Some(idx(&s, "u1")));
+    }
+
+    #[test]
+    fn collect_target_is_a_descendant() {
+        // Target a descendant of the old leaf: common ancestor = old leaf, nothing abandoned.
+        let s = forked();
+        let (entries, common) =
+            collect_entries_for_branch_summary(&s, Some(idx(&s, "a1")), idx(&s, "a3"));
+        assert!(entries.is_empty());
+        assert_eq!(common, Some(idx(&s, "a1")));
+    }
+
+    #[test]
+    fn collect_without_old_leaf_or_common_ancestor() {
+        let s = session(&[user("u1", None, "one"), user("r2", None, "two"), assistant("b", "r2")]);
+        assert_eq!(collect_entries_for_branch_summary(&s, None, idx(&s, "u1")), (vec![], None));
+        // Two roots: no common ancestor, so the whole old path is abandoned.
+        let (entries, common) =
+            collect_entries_for_branch_summary(&s, Some(idx(&s, "b")), idx(&s, "u1"));
+        assert_eq!(ids(&s, &entries), ["r2", "b"]);
+        assert_eq!(common, None);
+    }
+
+    #[test]
+    fn user_target_rewinds_to_its_parent() {
+        let s = forked();
+        let nav = navigate(&s, idx(&s, "u2")).unwrap();
+        assert!(!nav.noop);
+        assert_eq!(nav.new_leaf, Some(idx(&s, "a1")));
+        assert_eq!(nav.editor_text.as_deref(), Some("two"));
+        assert_eq!(ids(&s, &nav.entries), ["u3", "a3"]);
+    }
+
+    #[test]
+    fn root_user_target_has_no_new_leaf() {
+        let s = forked();
+        let nav = navigate(&s, idx(&s, "u1")).unwrap();
+        assert_eq!(nav.new_leaf, None);
+        assert_eq!(nav.editor_text.as_deref(), Some("one"));
+    }
+
+    #[test]
+    fn other_target_becomes_the_leaf() {
+        let s = forked();
+        let nav = navigate(&s, idx(&s, "a2")).unwrap();
+        assert_eq!(nav.new_leaf, Some(idx(&s, "a2")));
+        assert_eq!(nav.editor_text, None);
+    }
+
+    #[test]
+    fn the_leaf_is_a_noop_unless_it_is_a_user_message() {
+        let s = forked();
+        let nav = navigate(&s, idx(&s, "a3")).unwrap();
+        assert!(nav.noop);
+        let s = session(&[
+            user("u1", None, "one"),
+            assistant("a1", "u1"),
+            user("u2", Some("a1"), "two"),
+        ]);
+        let nav = navigate(&s, idx(&s, "u2")).unwrap();
+        assert!(!nav.noop);
+        assert_eq!(nav.new_leaf, Some(idx(&s, "a1")));
+        // As in the agent, the entries are collected up to the target, so the prompt being
+        // rewound is not among them.
+        assert!(nav.entries.is_empty());
+    }
+
+    #[test]
+    fn a_marker_leaf_starts_from_its_parent() {
+        let mut lines = forked_lines();
+        lines.push(r#"{"type":"branch_summary","id":"m","parentId":"a2","timestamp":"2026-01-01T00:00:03.000Z","fromId":"a2","summary":"","details":{"kind":"checkout"}}"#.to_string());
+        let s = session(&lines);
+        assert_eq!(navigate(&s, idx(&s, "a2")).unwrap().old_leaf, Some(idx(&s, "a2")));
+        assert!(navigate(&s, idx(&s, "a2")).unwrap().noop);
+        assert!(navigate(&s, idx(&s, "m")).unwrap().noop);
+        let nav = navigate(&s, idx(&s, "a3")).unwrap();
+        // The marker is not among the abandoned entries: the move starts at a2.
+        assert_eq!(ids(&s, &nav.entries), ["u2", "a2"]);
+    }
+
+    fn forked_lines() -> Vec<String> {
+        vec![
+            user("u1", None, "one"),
+            assistant("a1", "u1"),
+            user("u2", Some("a1"), "two"),
+            assistant("a2", "u2"),
+            user("u3", Some("a1"), "three"),
+            assistant("a3", "u3"),
+        ]
+    }
+
+    #[test]
+    fn a_user_message_under_the_position_again_is_a_noop_with_its_prefill() {
+        let mut lines = forked_lines();
+        // After `checkout u3`: the marker under a1 (u3's parent) is the leaf.
+        lines.push(r#"{"type":"branch_summary","id":"m","parentId":"a1","timestamp":"2026-01-01T00:00:03.000Z","fromId":"a1","summary":"","details":{"kind":"checkout"}}"#.to_string());
+        let s = session(&lines);
+        let nav = navigate(&s, idx(&s, "u3")).unwrap();
+        assert!(nav.noop);
+        assert_eq!(nav.new_leaf, Some(idx(&s, "a1")));
+        assert_eq!(nav.editor_text.as_deref(), Some("three"));
+        assert!(nav.entries.is_empty());
+        // The same for the root message, after a marker made a new root.
+        lines.push(r#"{"type":"branch_summary","id":"r","parentId":null,"timestamp":"2026-01-01T00:00:04.000Z","fromId":"root","summary":"","details":{"kind":"checkout"}}"#.to_string());
+        let s = session(&lines);
+        let nav = navigate(&s, idx(&s, "u1")).unwrap();
+        assert!(nav.noop);
+        assert_eq!((nav.new_leaf, nav.editor_text.as_deref()), (None, Some("one")));
+        // Without a marker the position is a3: u3 rewinds to a1, a move.
+        let s = forked();
+        assert!(!navigate(&s, idx(&s, "u3")).unwrap().noop);
+    }
+
+    #[test]
+    fn custom_messages() {
+        let mut lines = forked_lines();
+        lines.push(r#"{"type":"custom_message","customType":"note","content":[{"type":"text","text":"hi"}],"display":true,"id":"c1","parentId":"a3","timestamp":"2026-01-01T00:00:04.000Z"}"#.to_string());
+        lines.push(r#"{"type":"custom_message","customType":"skill-prompt","content":"BODY","display":true,"details":{"name":"x","prompt":"/skill:x go"},"attribution":"user","id":"c2","parentId":"c1","timestamp":"2026-01-01T00:00:05.000Z"}"#.to_string());
+        lines.push(r#"{"type":"custom_message","customType":"skill-prompt","content":"BODY","display":true,"attribution":"agent","id":"c3","parentId":"c2","timestamp":"2026-01-01T00:00:06.000Z"}"#.to_string());
+        lines.push(assistant("a4", "c3"));
+        let s = session(&lines);
+        let nav = navigate(&s, idx(&s, "c1")).unwrap();
+        assert_eq!((nav.new_leaf, nav.editor_text.as_deref()), (Some(idx(&s, "a3")), Some("hi")));
+        let nav = navigate(&s, idx(&s, "c2")).unwrap();
+        assert_eq!(
+            (nav.new_leaf, nav.editor_text.as_deref()),
+            (Some(idx(&s, "c1")), Some("/skill:x go"))
+        );
+        let nav = navigate(&s, idx(&s, "c3")).unwrap();
+        assert_eq!((nav.new_leaf, nav.editor_text), (Some(idx(&s, "c3")), None));
+    }
+
+    fn text(line: &[u8]) -> &str {
+        std::str::from_utf8(line).unwrap()
+    }
+
+    #[test]
+    fn plan_with_summary_and_label() {
+        let s = forked();
+        let nav = navigate(&s, idx(&s, "u2")).unwrap();
+        let summary = Summary {
+            text: "S".into(),
+            details: Some(json!({"readFiles":[]})),
+            from_extension: true,
+        };
+        let mut idgen = IdGen::from_seed(1);
+        let p = plan(&s, &nav, Some(&summary), Some("here"), &mut idgen, "T").unwrap();
+        assert_eq!(p.lines.len(), 2);
+        let sid = p.appended[0].as_str();
+        assert_eq!(
+            text(&p.lines[0]),
+            format!(
+                r#"{{"type":"branch_summary","id":"{sid}","parentId":"a1","timestamp":"T","fromId":"a1","summary":"S","details":{{"readFiles":[]}},"fromExtension":true}}"#
+            )
+        );
+        assert_eq!(
+            text(&p.lines[1]),
+            format!(
+                r#"{{"type":"label","id":"{}","parentId":"{sid}","timestamp":"T","targetId":"{sid}","label":"here"}}"#,
+                p.appended[1].as_str()
+            )
+        );
+        assert_eq!(p.summary_entry.as_ref(), Some(&p.entries[0]));
+    }
+
+    #[test]
+    fn plan_marker_new_root_and_label_on_target() {
+        let s = forked();
+        let nav = navigate(&s, idx(&s, "u1")).unwrap();
+        let mut idgen = IdGen::from_seed(1);
+        let p = plan(&s, &nav, None, Some("start"), &mut idgen, "T").unwrap();
+        let mid = p.appended[0].as_str();
+        assert_eq!(
+            text(&p.lines[0]),
+            format!(
+                r#"{{"type":"branch_summary","id":"{mid}","parentId":null,"timestamp":"T","fromId":"root","summary":"","details":{{"kind":"checkout"}}}}"#
+            )
+        );
+        assert!(text(&p.lines[1]).ends_with(r#""targetId":"u1","label":"start"}"#));
+        assert_eq!(p.summary_entry, None);
+        // An empty summary text is no summary.
+        let empty = Summary { text: String::new(), details: None, from_extension: false };
+        let p = plan(&s, &nav, Some(&empty), None, &mut idgen, "T").unwrap();
+        assert_eq!(p.lines.len(), 1);
+        assert!(text(&p.lines[0]).contains(r#""summary":"","details":{"kind":"checkout"}"#));
+    }
+
+    #[test]
+    fn new_ids_never_repeat_a_numeric_id() {
+        // A seed whose first draw is all decimal digits, so the file can hold it as a number.
+        let (seed, drawn) = (0u64..)
+            .map(|seed| (seed, IdGen::from_seed(seed).entry_id(|_| false)))
+            .find(|(_, id)| id.bytes().all(|b| b.is_ascii_digit()) && !id.starts_with('0'))
+            .unwrap();
+        let mut lines = forked_lines();
+        lines.push(format!(
+            r#"{{"type":"message","id":{drawn},"parentId":"a3","timestamp":"2026-01-01T00:00:03.000Z","message":{{"role":"user","content":"n"}}}}"#
+        ));
+        let s = session(&lines);
+        let nav = navigate(&s, idx(&s, "u2")).unwrap();
+        let p = plan(&s, &nav, None, None, &mut IdGen::from_seed(seed), "T").unwrap();
+        assert_ne!(p.appended[0].as_str(), drawn);
+    }
+
+    #[test]
+    fn preparation_payload() {
+        let s = forked();
+        let nav = navigate(&s, idx(&s, "a2")).unwrap();
+        let entries: Vec<Value> = nav.entries.iter().map(|&i| s.value(i).unwrap()).collect();
+        let prep = preparation(&s, &nav, &entries, true);
+        let p = &prep["preparation"];
+        assert_eq!(p["targetId"], "a2");
+        assert_eq!(p["oldLeafId"], "a3");
+        assert_eq!(p["commonAncestorId"], "a1");
+        assert_eq!(p["userWantsSummary"], true);
+        assert_eq!(p["entriesToSummarize"].as_array().unwrap().len(), 2);
+        assert_eq!(p["entriesToSummarize"][0]["id"], "u3");
+    }
+}

@@ -1,0 +1,416 @@
+//! The branch summarizer: sesstree's stand-in for the agent's "active model" (SPEC §4).
+//!
+//! The user names a command (`--summarizer CMD`, `SESSTREE_SUMMARIZER`); it gets the abandoned
+//! entries rendered as a transcript plus the summarization instructions on standard input, and
+//! what it prints is the summary. sesstree then finishes the summary as the agent's built-in
+//! branch summarizer does (FORMAT §8.4): the preamble in front, the `<files>` block behind, and
+//! `details: {readFiles, modifiedFiles}` from the abandoned tool calls.
+//!
+//! The command string is the user's own, so it runs through `sh -c` like a git alias; the
+//! transcript never appears in it, only on standard input.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+use crate::error::{Error, Result};
+use crate::process::{self, CancelToken, RunError};
+use crate::text::{file_path_arg, message_text};
+
+/// What the agent's branch summarizer puts in front of the model's text (FORMAT §8.4).
+pub const PREAMBLE: &str = "The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n";
+
+/// The instructions given to the summarizer unless `--replace-instructions` replaces them.
+/// Modelled on the agents' branch summary prompt: goal, what was tried, outcome, files.
+pub const DEFAULT_INSTRUCTIONS: &str = "\
+The conversation above is a branch that the user is leaving to continue from an earlier point.
+Write a summary of it that lets the work go on without the branch itself.
+
+Use this structure:
+
+## Goal
+What the user was trying to achieve on this branch.
+
+## What was tried
+- The approaches taken, commands run and changes made, in order.
+
+## Outcome
+- What worked, what failed (quote exact error messages), and what was left unfinished.
+
+## Files
+- The files that were read or changed, and why they matter.
+
+Be brief. Keep exact file paths, function names, commands and error messages.
+Answer with the summary only.";
+
+/// How many paths the `<files>` block lists at most (FORMAT §8.4).
+const FILES_LIMIT: usize = 20;
+/// How many characters of one tool result or command output the transcript keeps.
+const OUTPUT_LIMIT: usize = 2000;
+
+/// The instructions for one run: the default ones, `extra` appended, or `extra` alone when
+/// `replace` is set.
+pub fn instructions(extra: Option<&str>, replace: bool) -> String {
+    match extra {
+        Some(extra) if replace => extra.to_string(),
+        Some(extra) if !extra.trim().is_empty() => format!("{DEFAULT_INSTRUCTIONS}\n\n{extra}"),
+        _ => DEFAULT_INSTRUCTIONS.to_string(),
+    }
+}
+
+/// What the summarizer reads: the transcript in a `<conversation>` block, then the
+/// instructions.
+pub fn prompt(entries: &[Value], instructions: &str) -> String {
+    format!("<conversation>\n{}\n</conversation>\n\n{instructions}\n", transcript(entries))
+}
+
+/// The entries as a plain transcript, one block per message, blocks separated by blank lines.
+/// Only what a model would have seen is rendered; bookkeeping entries are left out.
+pub fn transcript(entries: &[Value]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for entry in entries {
+        match str_field(entry, "type") {
+            Some("message") => {
+                if let Some(message) = entry.get("message") {
+                    render_message(message, &mut parts);
+                }
+            }
+            Some("custom_message") => {
+                let kind = str_field(entry, "customType").unwrap_or("custom");
+                push(&mut parts, &format!("[{kind}]"), &content_text(entry));
+            }
+            Some("branch_summary") => {
+                push(&mut parts, "[Branch summary]", str_field(entry, "summary").unwrap_or(""));
+            }
+            Some("compaction") => {
+                push(&mut parts, "[Compaction summary]", str_field(entry, "summary").unwrap_or(""));
+            }
+            _ => {}
+        }
+    }
+    parts.join("\n\n")
+}
+
+fn render_message(message: &Value, parts: &mut Vec<String>) {
+    match str_field(message, "role") {
+        Some("user") => push(parts, "[User]", &content_text(message)),
+        Some("developer") => push(parts, "[Developer]", &content_text(message)),
+        Some("assistant") => {
+            let blocks = message.get("content").and_then(Value::as_array);
+            for block in blocks.into_iter().flatten() {
+                match str_field(block, "type") {
+                    Some("thinking") => {
+                        push(
+                            parts,
+                            "[Assistant thinking]",
+                            str_field(block, "thinking").unwrap_or(""),
+                        );
+                    }
+                    Some("text") => {
+                        push(parts, "[Assistant]", str_field(block, "text").unwrap_or(""));
+                    }
+                    Some("toolCall") => push(parts, "[Tool call]", &tool_call(block)),
+                    _ => {}
+                }
+            }
+            if let Some(err) = str_field(message, "errorMessage") {
+                push(parts, "[Assistant error]", err);
+            }
+        }
+        Some("toolResult") => {
+            let name = str_field(message, "toolName").unwrap_or("tool");
+            let what = if message.get("isError") == Some(&Value::Bool(true)) {
+                format!("[Tool error: {name}]")
+            } else {
+                format!("[Tool result: {name}]")
+            };
+            push(parts, &what, &cut(&content_text(message)));
+        }
+        Some("bashExecution") => {
+            let command = str_field(message, "command").unwrap_or("");
+            let output = str_field(message, "output").unwrap_or("");
+            push(parts, "[Bash]", &format!("$ {command}\n{}", cut(output)));
+        }
+        Some("pythonExecution") => {
+            let code = str_field(message, "code").unwrap_or("");
+            let output = str_field(message, "output").unwrap_or("");
+            push(parts, "[Python]", &format!("{code}\n---\n{}", cut(output)));
+        }
+        Some("custom" | "hookMessage") => {
+            let kind = str_field(message, "customType").unwrap_or("custom");
+            push(parts, &format!("[{kind}]"), &content_text(message));
+        }
+        Some("fileMention") => {
+            let files = message.get("files").and_then(Value::as_array);
+            let paths: Vec<&str> =
+                files.into_iter().flatten().filter_map(|f| str_field(f, "path")).collect();
+            push(parts, "[Files mentioned]", &paths.join(", "));
+        }
+        _ => {}
+    }
+}
+
+/// A tool call as `name(key=json, ...)`.
+fn tool_call(block: &Value) -> String {
+    let name = str_field(block, "name").unwrap_or("tool");
+    let args = match block.get("arguments") {
+        Some(Value::Object(m)) => {
+            m.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ")
+        }
+        Some(Value::Null) | None => String::new(),
+        Some(other) => other.to_string(),
+    };
+    cut(&format!("{name}({args})"))
+}
+
+fn push(parts: &mut Vec<String>, who: &str, text: &str) {
+    let text = text.trim();
+    if !text.is_empty() {
+        parts.push(format!("{who}: {text}"));
+    }
+}
+
+fn content_text(value: &Value) -> String {
+    value.get("content").map(message_text).unwrap_or_default()
+}
+
+/// Long output keeps its head and its tail, where errors usually are.
+fn cut(s: &str) -> String {
+    let n = s.chars().count();
+    if n <= OUTPUT_LIMIT {
+        return s.to_string();
+    }
+    let keep = OUTPUT_LIMIT / 2;
+    let head: String = s.chars().take(keep).collect();
+    let tail: String = s.chars().skip(n - keep).collect();
+    format!("{head}\n[… {} characters left out …]\n{tail}", n - 2 * keep)
+}
+
+fn str_field<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
+    value.get(key)?.as_str()
+}
+
+/// The files the abandoned tool calls touched: `read` calls read, `write` and `edit` calls
+/// modify (the `path` argument of each, or the older `file_path`, as the rows show them).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileOps {
+    /// Paths that were read.
+    pub read: BTreeSet<String>,
+    /// Paths that were written or edited.
+    pub modified: BTreeSet<String>,
+}
+
+impl FileOps {
+    /// Collects the tool calls of the assistant messages among `entries`.
+    pub fn collect(entries: &[Value]) -> FileOps {
+        let mut ops = FileOps::default();
+        for entry in entries {
+            if str_field(entry, "type") != Some("message") {
+                continue;
+            }
+            let Some(message) = entry.get("message") else { continue };
+            if str_field(message, "role") != Some("assistant") {
+                continue;
+            }
+            let blocks = message.get("content").and_then(Value::as_array);
+            for block in blocks.into_iter().flatten() {
+                if str_field(block, "type") != Some("toolCall") {
+                    continue;
+                }
+                let path = block.get("arguments").map_or("", file_path_arg);
+                if path.is_empty() {
+                    continue;
+                }
+                match str_field(block, "name") {
+                    Some("read") => {
+                        ops.read.insert(path.to_string());
+                    }
+                    Some("write" | "edit") => {
+                        ops.modified.insert(path.to_string());
+                    }
+                    _ => {}
+                }
+            }
+        }
+        ops
+    }
+
+    /// `{readFiles, modifiedFiles}` as the agent stores them: files only read, and files
+    /// modified (whether or not they were read too), each sorted.
+    pub fn details(&self) -> Value {
+        let read_only: Vec<&String> = self.read.difference(&self.modified).collect();
+        json!({"readFiles": read_only, "modifiedFiles": self.modified})
+    }
+
+    /// The `<files>` block appended to a generated summary: every path with ` (Read)`,
+    /// ` (Write)` or ` (RW)`, sorted, at most 20; empty when no file was touched.
+    pub fn files_block(&self) -> String {
+        let all: BTreeSet<&String> = self.read.union(&self.modified).collect();
+        if all.is_empty() {
+            return String::new();
+        }
+        let mut out = String::from("<files>\n");
+        for path in all.iter().take(FILES_LIMIT) {
+            let mode = match (self.read.contains(*path), self.modified.contains(*path)) {
+                (true, true) => "RW",
+                (false, true) => "Write",
+                _ => "Read",
+            };
+            let _ = writeln!(out, "{path} ({mode})");
+        }
+        if all.len() > FILES_LIMIT {
+            let _ = writeln!(out, "[… {} more files]", all.len() - FILES_LIMIT);
+        }
+        out.push_str("</files>");
+        out
+    }
+}
+
+/// A summary's text as the agent's summarizer stores it: the preamble, the model's text, and
+/// the `<files>` block.
+pub fn finish(model_text: &str, files: &FileOps) -> String {
+    let mut text = format!("{PREAMBLE}{}", model_text.trim());
+    let block = files.files_block();
+    if !block.is_empty() {
+        text.push_str("\n\n");
+        text.push_str(&block);
+    }
+    text
+}
+
+/// A summarizer command and the flag that interrupts it.
+#[derive(Debug, Clone)]
+pub struct Summarizer {
+    command: String,
+    cancel: CancelToken,
+}
+
+impl Summarizer {
+    /// The shell command `command`, interrupted when `cancel` is set.
+    pub fn new(command: impl Into<String>, cancel: CancelToken) -> Summarizer {
+        Summarizer { command: command.into(), cancel }
+    }
+
+    /// Summarizes `entries`: runs the command with [`prompt`] on its standard input and returns
+    /// the finished summary text and its details.
+    ///
+    /// Fails with [`Error::Failed`] when the command cannot run, exits non-zero, or prints
+    /// nothing ("No summary generated"), and with [`Error::Cancelled`] when interrupted.
+    pub fn summarize(&self, entries: &[Value], instructions: &str) -> Result<(String, Value)> {
+        let input = prompt(entries, instructions);
+        let mut command = Command::new("sh");
+        command.arg("-c").arg(&self.command);
+        let fail = |what: String| Error::Failed(format!("summarizer `{}` {what}", self.command));
+        let done = match process::run(command, input.as_bytes(), None, &self.cancel) {
+            Ok(done) => done,
+            Err(RunError::Spawn(e)) => return Err(fail(format!("could not run: {e}"))),
+            Err(RunError::TimedOut(_)) => return Err(fail("ran out of time".into())),
+            Err(RunError::Cancelled) => {
+                return Err(Error::Cancelled(
+                    "branch summarization cancelled; nothing was written".into(),
+                ));
+            }
+        };
+        if !done.status.success() {
+            return Err(fail(format!(
+                "exited with {}; nothing was written",
+                process::describe_status(done.status)
+            )));
+        }
+        let text = String::from_utf8_lossy(&done.stdout);
+        if text.trim().is_empty() {
+            return Err(Error::Failed("No summary generated".into()));
+        }
+        let files = FileOps::collect(entries);
+        Ok((finish(&text, &files), files.details()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(name: &str, path: &str) -> Value {
+        json!({"type":"toolCall","id":format!("c-{name}-{path}"),"name":name,"arguments":{"path":path}})
+    }
+
+    fn assistant(blocks: Vec<Value>) -> Value {
+        json!({"type":"message","id":"a","parentId":null,"timestamp":"t","message":{"role":"assistant","content":blocks}})
+    }
+
+    #[test]
+    fn file_ops_and_block() {
+        let entries = vec![assistant(vec![
+            call("read", "src/a.rs"),
+            call("read", "src/b.rs"),
+            call("edit", "src/b.rs"),
+            call("write", "new.txt"),
+            call("bash", "ignored"),
+        ])];
+        let ops = FileOps::collect(&entries);
+        assert_eq!(
+            ops.details(),
+            json!({"readFiles":["src/a.rs"],"modifiedFiles":["new.txt","src/b.rs"]})
+        );
+        assert_eq!(
+            ops.files_block(),
+            "<files>\nnew.txt (Write)\nsrc/a.rs (Read)\nsrc/b.rs (RW)\n</files>"
+        );
+        assert_eq!(
+            finish(" Tried things.\n", &ops),
+            format!("{PREAMBLE}Tried things.\n\n{}", ops.files_block())
+        );
+        assert_eq!(finish("x", &FileOps::default()), format!("{PREAMBLE}x"));
+    }
+
+    #[test]
+    fn older_calls_name_their_file_as_file_path() {
+        let old = |name: &str, path: &str| json!({"type":"toolCall","id":"c","name":name,"arguments":{"file_path":path}});
+        let ops = FileOps::collect(&[assistant(vec![old("read", "a.rs"), old("edit", "b.rs")])]);
+        assert_eq!(ops.details(), json!({"readFiles":["a.rs"],"modifiedFiles":["b.rs"]}));
+    }
+
+    #[test]
+    fn at_most_twenty_files() {
+        let calls = (0..25).map(|i| call("read", &format!("f{i:02}"))).collect();
+        let block = FileOps::collect(&[assistant(calls)]).files_block();
+        assert_eq!(block.lines().count(), 1 + 20 + 1 + 1);
+        assert!(block.contains("[… 5 more files]"));
+    }
+
+    #[test]
+    fn transcript_renders_what_the_model_saw() {
+        let entries = vec![
+            json!({"type":"message","message":{"role":"user","content":[{"type":"text","text":"Fix the bug"}]}}),
+            assistant(vec![json!({"type":"text","text":"Reading"}), call("read", "src/main.rs")]),
+            json!({"type":"message","message":{"role":"toolResult","toolName":"read","content":[{"type":"text","text":"fn main() {}"}],"isError":false}}),
+            json!({"type":"label","targetId":"x","label":"l"}),
+            json!({"type":"custom_message","customType":"note","content":"remember"}),
+        ];
+        assert_eq!(
+            transcript(&entries),
+            "[User]: Fix the bug\n\n[Assistant]: Reading\n\n[Tool call]: read(path=\"src/main.rs\")\n\n[Tool result: read]: fn main() {}\n\n[note]: remember"
+        );
+    }
+
+    #[test]
+    fn instruction_options() {
+        assert_eq!(instructions(None, false), DEFAULT_INSTRUCTIONS);
+        assert_eq!(
+            instructions(Some("Focus on tests."), false),
+            format!("{DEFAULT_INSTRUCTIONS}\n\nFocus on tests.")
+        );
+        assert_eq!(instructions(Some("Only this."), true), "Only this.");
+    }
+
+    #[test]
+    fn long_output_is_cut_in_the_middle() {
+        let s = "a".repeat(1500) + &"b".repeat(1500);
+        let c = cut(&s);
+        assert!(c.starts_with(&"a".repeat(1000)));
+        assert!(c.ends_with(&"b".repeat(1000)));
+        assert!(c.contains("1000 characters left out"));
+    }
+}

@@ -1,0 +1,143 @@
+//! `sesstree context`: the CLI around the context builder (its rules are unit-tested in the
+//! library).
+
+use insta::assert_snapshot;
+
+use crate::common::TestEnv;
+
+#[test]
+fn flavour_is_detected_and_reported() {
+    let env = TestEnv::new();
+    env.fixture("pi.jsonl");
+    env.fixture("linear.jsonl");
+    let pi = env.cmd().args(["-f", "pi.jsonl", "--json", "context"]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&pi.stdout).unwrap();
+    assert_eq!(v["flavor"], "pi");
+    let omp = env.cmd().args(["-f", "linear.jsonl", "--json", "context"]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&omp.stdout).unwrap();
+    assert_eq!(v["flavor"], "omp");
+    // A pi file with nothing but messages is known by its v4 UUID session id.
+    env.write(
+        "bare-pi.jsonl",
+        concat!(
+            r#"{"type":"session","version":3,"id":"4f8e2a10-9c1d-4e5b-8a7f-3b2c1d0e9f8a","timestamp":"2026-02-16T10:20:30.000Z","cwd":"/w"}"#,
+            "\n",
+            r#"{"type":"message","id":"1b2c3d4e","parentId":null,"timestamp":"2026-02-16T10:21:00.000Z","message":{"role":"user","content":"hi","timestamp":1}}"#,
+            "\n",
+        ),
+    );
+    let bare = env.cmd().args(["-f", "bare-pi.jsonl", "--json", "context"]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&bare.stdout).unwrap();
+    assert_eq!(v["flavor"], "pi");
+    let forced = env
+        .cmd()
+        .args(["-f", "linear.jsonl", "--json", "context", "--flavor", "pi"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&forced.stdout).unwrap();
+    assert_eq!(v["flavor"], "pi");
+}
+
+#[test]
+fn compactions_and_reset() {
+    let env = TestEnv::new();
+    env.fixture("compactions.jsonl");
+    assert_snapshot!(env.run(&["-f", "compactions.jsonl", "context"]), @"
+    leaf: a64e18ba
+    flavor: omp
+    thinking level: off
+    models: default=anthropic/claude-sonnet-4-5
+    mode: none
+
+    === 1. user (2026-03-06T09:30:00.000Z) ===
+    Prior model work/tool state available.
+    MUST build on prior work; NEVER duplicate prior work.
+
+    <summary>
+    MSRV is 1.89 (Cargo.toml and CI).
+    </summary>
+
+    === 2. user (2026-03-06T09:30:09.997Z) ===
+    Continue: update the README badge too.
+    ");
+    assert_snapshot!(env.run(&["-f", "compactions.jsonl", "--json", "context", "--agent-messages"]), @r#"{"leafId":"a64e18ba","flavor":"omp","thinkingLevel":"off","configuredThinkingLevel":null,"models":{"default":"anthropic/claude-sonnet-4-5"},"serviceTier":null,"mode":"none","modeData":null,"injectedTtsrRules":[],"mcpToolSelection":{"selectedMCPToolNames":[],"hasPersistedMCPToolSelection":false},"messages":[{"role":"compactionSummary","summary":"MSRV is 1.89 (Cargo.toml and CI).","shortSummary":"MSRV bumped","tokensBefore":21400,"tokensAfter":1900,"timestamp":1772789400000},{"role":"user","content":"Continue: update the README badge too.","timestamp":1772789409997}]}"#);
+}
+
+#[test]
+fn from_a_non_leaf_rev_and_markdown() {
+    let env = TestEnv::new();
+    env.fixture("linear.jsonl");
+    assert_snapshot!(env.run(&["-f", "linear.jsonl", "context", "@~2", "--format", "markdown"]), @r#"
+    # Session context
+
+    - **leaf:** `f6c3d098`
+    - **flavor:** `omp`
+    - **thinking level:** `off`
+    - **models:** `default=openai/gpt-5`
+    - **mode:** `none`
+
+    ## 1. user
+
+    *2026-03-02T09:00:05.117Z*
+
+    List the files in src/
+
+    ## 2. assistant
+
+    *openai/gpt-5 · toolUse · 2026-03-02T09:00:09.478Z*
+
+    **Tool call** `bash` (`call_Qm3xV8kPz1`)
+
+    ```json
+    {
+      "command": "ls src"
+    }
+    ```
+
+    ## 3. toolResult
+
+    *bash · call\_Qm3xV8kPz1 · 2026-03-02T09:00:09.610Z*
+
+    ```
+    lib.rs
+    main.rs
+    ```
+
+    ## 4. assistant
+
+    *openai/gpt-5 · stop · 2026-03-02T09:00:12.903Z*
+
+    There are two files in src/: `lib.rs` and `main.rs` (café not included).
+
+    ## 5. user
+
+    *2026-03-02T09:01:02.374Z*
+
+    What does main.rs do?
+    "#);
+}
+
+#[test]
+fn an_orphan_as_rev() {
+    let env = TestEnv::new();
+    env.fixture("dangling-parent.jsonl");
+    assert_snapshot!(env.run(&["-f", "dangling-parent.jsonl", "--json", "context", "4c5d6e7f"]), @r#"
+    {"leafId":"4c5d6e7f","flavor":"omp","thinkingLevel":"off","configuredThinkingLevel":null,"models":{},"serviceTier":null,"mode":"none","modeData":null,"injectedTtsrRules":[],"mcpToolSelection":{"selectedMCPToolNames":[],"hasPersistedMCPToolSelection":false},"messages":[{"role":"user","content":"My parent 9999aaaa is not in this file.","timestamp":1772721059997,"attribution":"user"}]}
+    ------- stderr -------
+    dangling-parent.jsonl:4: warning: parent 9999aaaa of entry 4c5d6e7f not found; the entry counts as a root
+    "#);
+}
+
+#[test]
+fn undefined_leaf_falls_back_to_the_last_record() {
+    let env = TestEnv::new();
+    env.fixture("non-object.jsonl");
+    assert_snapshot!(env.run(&["-f", "non-object.jsonl", "--json", "context"]), @r#"
+    {"leafId":null,"flavor":"omp","thinkingLevel":"off","configuredThinkingLevel":null,"models":{"default":"anthropic/claude-sonnet-4-5"},"serviceTier":null,"mode":"none","modeData":null,"injectedTtsrRules":[],"mcpToolSelection":{"selectedMCPToolNames":[],"hasPersistedMCPToolSelection":false},"messages":[{"role":"user","content":"List three colours.","timestamp":1772724600997,"attribution":"user"},{"role":"assistant","content":[{"type":"text","text":"Red, green, blue."}],"api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5","usage":{"input":3,"output":6,"cacheRead":0,"cacheWrite":300,"totalTokens":309,"cost":{"input":0.000009,"output":0.00009,"cacheRead":0,"cacheWrite":0.001125,"total":0.001224}},"stopReason":"stop","timestamp":1772724603998},{"role":"user","content":"Two more.","timestamp":1772724619997,"attribution":"user"},{"role":"assistant","content":[{"type":"text","text":"Cyan, magenta."}],"api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5","usage":{"input":3,"output":6,"cacheRead":300,"cacheWrite":20,"totalTokens":329,"cost":{"input":0.000009,"output":0.00009,"cacheRead":0.00009,"cacheWrite":0.000075,"total":0.000264}},"stopReason":"stop","timestamp":1772724622998}]}
+    ------- stderr -------
+    non-object.jsonl:3: warning: record is not a JSON object
+    non-object.jsonl:5: warning: record is not a JSON object
+    non-object.jsonl:6: warning: entry has no id
+    non-object.jsonl:8: warning: entry has no id
+    "#);
+}

@@ -1,0 +1,162 @@
+//! Tests for `label`: setting, removing and listing labels, and what is appended.
+
+use crate::common::TestEnv;
+
+/// The bytes a command appended to `name`, given the bytes before.
+fn appended(env: &TestEnv, name: &str, before: &[u8]) -> String {
+    let after = env.read(name);
+    assert!(after.starts_with(before), "the old bytes must stay as they were");
+    String::from_utf8(after[before.len()..].to_vec()).unwrap()
+}
+
+#[test]
+fn sets_a_label_on_rev_with_the_entry_at_the_leaf() {
+    let env = TestEnv::new();
+    env.fixture("writers-omp.jsonl");
+    let before = env.read("writers-omp.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "label", "b2c3", "checkpoint"]), @r#"Labelled b2c3d4e5 "checkpoint""#);
+    insta::assert_snapshot!(appended(&env, "writers-omp.jsonl", &before), @r#"{"type":"label","id":"15780b2e","parentId":"e5f6a7b8","timestamp":"2026-03-01T12:00:00.000Z","targetId":"b2c3d4e5","label":"checkpoint"}"#);
+    // The label is a REV now, and the new entry is the leaf.
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "log", "--filter", "all", "-n", "2"]), @"
+    15780b2e label 2026-03-01 12:00:00 [label: checkpoint]
+    e5f6a7b8 message 2026-02-16 10:23:00 assistant: Done
+    ");
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "log", "checkpoint"]), @r"
+    b2c3d4e5 message 2026-02-16 10:21:05 [checkpoint] assistant: Reading main.rs
+    a1b2c3d4 message 2026-02-16 10:21:00 [start] user: Add a --json flag
+    ");
+}
+
+#[test]
+fn relabelling_says_what_the_label_was() {
+    let env = TestEnv::new();
+    env.fixture("writers-omp.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "label", "start", "begin"]), @r#"Labelled a1b2c3d4 "begin" (was "start")"#);
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "label", "--list"]), @"begin	a1b2c3d4 user: Add a --json flag");
+}
+
+#[test]
+fn clear_and_empty_text_remove_the_label() {
+    let env = TestEnv::new();
+    env.fixture("writers-omp.jsonl");
+    let before = env.read("writers-omp.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "label", "start", "--clear"]), @r#"Removed the label of a1b2c3d4 (was "start")"#);
+    insta::assert_snapshot!(appended(&env, "writers-omp.jsonl", &before), @r#"{"type":"label","id":"15780b2e","parentId":"e5f6a7b8","timestamp":"2026-03-01T12:00:00.000Z","targetId":"a1b2c3d4"}"#);
+    let before = env.read("writers-omp.jsonl");
+    // An empty (or blank) TEXT removes too; the reference still appends the entry.
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "label", "a1b2", "  "]), @"Removed the label of a1b2c3d4 (it had none)");
+    insta::assert_snapshot!(appended(&env, "writers-omp.jsonl", &before), @r#"{"type":"label","id":"6104d986","parentId":"15780b2e","timestamp":"2026-03-01T12:00:00.000Z","targetId":"a1b2c3d4"}"#);
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "label", "--list"]), @"");
+}
+
+#[test]
+fn text_is_trimmed_but_kept_otherwise() {
+    let env = TestEnv::new();
+    env.fixture("writers-omp.jsonl");
+    let before = env.read("writers-omp.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "label", "@", "\t two  words \n"]), @r#"Labelled e5f6a7b8 "two  words""#);
+    assert!(appended(&env, "writers-omp.jsonl", &before).contains(r#""label":"two  words"}"#));
+}
+
+#[test]
+fn json_output_and_dry_run() {
+    let env = TestEnv::new();
+    env.fixture("writers-omp.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "--json", "label", "c3d4", "x"]), @r#"{"id":"15780b2e","targetId":"c3d4e5f6","label":"x"}"#);
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "--json", "label", "c3d4", "--clear"]), @r#"{"id":"6104d986","targetId":"c3d4e5f6","label":null}"#);
+    let before = env.read("writers-omp.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "label", "--dry-run", "@^", "y"]), @r#"{"type":"label","id":"ae175332","parentId":"6104d986","timestamp":"2026-03-01T12:00:00.000Z","targetId":"15780b2e","label":"y"}"#);
+    assert_eq!(env.read("writers-omp.jsonl"), before, "--dry-run writes nothing");
+}
+
+#[test]
+fn list_in_label_map_order_with_raw_values() {
+    let env = TestEnv::new();
+    let mut text =
+        std::fs::read_to_string(crate::common::fixtures().join("writers-omp.jsonl")).unwrap();
+    for line in [
+        r#"{"type":"label","id":"l1","parentId":"e5f6a7b8","timestamp":"t","targetId":"b2c3d4e5","label":{"n":1}}"#,
+        r#"{"type":"label","id":"l2","parentId":"l1","timestamp":"t","targetId":"0000gone","label":"lost"}"#,
+        r#"{"type":"label","id":"l3","parentId":"l2","timestamp":"t","targetId":"e5f6a7b8","label":"tab\there"}"#,
+        r#"{"type":"label","id":"l4","parentId":"l3","timestamp":"t","targetId":"a1b2c3d4","label":"again"}"#,
+    ] {
+        text.push_str(line);
+        text.push('\n');
+    }
+    env.write("l.jsonl", &text);
+    // a1b2c3d4 keeps the place it first got a label; the label on a missing entry is left out.
+    insta::assert_snapshot!(env.run(&["-f", "l.jsonl", "label", "--list"]), @r#"
+    again	a1b2c3d4 user: Add a --json flag
+    {"n":1}	b2c3d4e5 assistant: Reading main.rs
+    tab\x09here	e5f6a7b8 assistant: Done
+    "#);
+    insta::assert_snapshot!(env.run(&["-f", "l.jsonl", "--json", "label", "--list"]), @r#"
+    {"targetId":"a1b2c3d4","label":"again"}
+    {"targetId":"b2c3d4e5","label":{"n":1}}
+    {"targetId":"e5f6a7b8","label":"tab\there"}
+    "#);
+    // --list only reads, so it takes standard input too.
+    insta::assert_snapshot!(env.run_stdin(&["-f", "-", "--json", "label", "--list"], text), @r#"
+    {"targetId":"a1b2c3d4","label":"again"}
+    {"targetId":"b2c3d4e5","label":{"n":1}}
+    {"targetId":"e5f6a7b8","label":"tab\there"}
+    "#);
+}
+
+#[test]
+fn a_label_already_in_use_is_written_with_a_warning() {
+    let env = TestEnv::new();
+    env.fixture("writers-omp.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "label", "c3d4", "start"]), @r#"
+    Labelled c3d4e5f6 "start"
+    ------- stderr -------
+    warning: the label "start" is also on a1b2c3d4; as a REV it names the entry labelled first
+    "#);
+}
+
+#[test]
+fn failures_write_nothing() {
+    let env = TestEnv::new();
+    env.fixture("writers-omp.jsonl");
+    let before = env.read("writers-omp.jsonl");
+    let run = |args: &[&str]| {
+        let mut all = vec!["-f", "writers-omp.jsonl", "label"];
+        all.extend_from_slice(args);
+        let out = env.run(&all);
+        assert_eq!(env.read("writers-omp.jsonl"), before, "{args:?} changed the file");
+        out
+    };
+    insta::assert_snapshot!(run(&["zzzz", "x"]), @r"
+    ------- stderr -------
+    error: no entry matches 'zzzz'
+    [exit status: 4]
+    ");
+    insta::assert_snapshot!(run(&["@~9", "x"]), @r"
+    ------- stderr -------
+    error: no entry matches '@~9'
+    [exit status: 4]
+    ");
+    insta::assert_snapshot!(run(&["a1b2"]), @r"
+    ------- stderr -------
+    error: give the label TEXT, or --clear to remove it (--list shows the labels)
+    [exit status: 2]
+    ");
+    insta::assert_snapshot!(run(&["a1b2", "x", "--clear"]), @"
+    ------- stderr -------
+    error: the argument '[TEXT]' cannot be used with '--clear'
+
+    Usage: sesstree label <REV> <TEXT>
+
+    For more information, try '--help'.
+    [exit status: 2]
+    ");
+    insta::assert_snapshot!(run(&["--list", "a1b2"]), @"
+    ------- stderr -------
+    error: the argument '--list' cannot be used with '[REV]'
+
+    Usage: sesstree label --list [REV] [TEXT]
+
+    For more information, try '--help'.
+    [exit status: 2]
+    ");
+}

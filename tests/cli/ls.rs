@@ -1,0 +1,220 @@
+//! Tests for `sesstree ls`: a home directory with both agents' session directories, built in
+//! the test's temporary directory.
+
+use std::path::Path;
+use std::time::{Duration, UNIX_EPOCH};
+
+use crate::common::TestEnv;
+
+fn header(id: &str, cwd: &str, extra: &str) -> String {
+    format!(
+        r#"{{"type":"session","version":3,"id":"{id}","timestamp":"2026-01-01T00:00:00.000Z","cwd":"{cwd}"{extra}}}"#
+    )
+}
+
+fn user(id: &str, parent: Option<&str>, time: &str, text: &str) -> String {
+    let parent = parent.map_or("null".to_string(), |p| format!("\"{p}\""));
+    format!(
+        r#"{{"type":"message","id":"{id}","parentId":{parent},"timestamp":"{time}","message":{{"role":"user","content":{}}}}}"#,
+        serde_json::Value::from(text)
+    )
+}
+
+fn assistant(id: &str, parent: &str, time: &str) -> String {
+    format!(
+        r#"{{"type":"message","id":"{id}","parentId":"{parent}","timestamp":"{time}","message":{{"role":"assistant","content":[{{"type":"text","text":"ok"}}]}}}}"#
+    )
+}
+
+/// Writes `lines` (one per line) to `path` under the temporary directory.
+fn put(env: &TestEnv, path: &str, lines: &[String]) {
+    let full = env.path().join(path);
+    std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+    std::fs::write(&full, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+}
+
+/// pi's directory for `~/proj` has the temporary directory's random name in it.
+fn pi_dir(env: &TestEnv) -> String {
+    sesstree::listing::pi_dir_name(&format!("{}/home/proj", env.path().display()))
+}
+
+/// Runs `sesstree ARGS` with the output made stable.
+fn run(env: &TestEnv, args: &[&str]) -> String {
+    env.run(args).replace(&pi_dir(env), "$PI_DIR")
+}
+
+/// Renders an output made by hand, made stable.
+fn render(env: &TestEnv, output: &std::process::Output) -> String {
+    env.render(output).replace(&pi_dir(env), "$PI_DIR")
+}
+
+/// A home with sessions of both agents, for the project `~/proj` and another one.
+fn home(env: &TestEnv) -> String {
+    let home = env.path().join("home").display().to_string();
+    let proj = format!("{home}/proj");
+    let pi_dir = pi_dir(env);
+    put(
+        env,
+        "home/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl",
+        &[
+            header("omp-1", &proj, r#","title":"Fix the parser""#),
+            user("a1", None, "2026-01-01T00:00:01.000Z", "The parser\nchokes on tabs"),
+            assistant("a2", "a1", "2026-01-01T00:10:00.000Z"),
+        ],
+    );
+    // The session's artifact directory holds a subagent's transcript: not listed.
+    put(
+        env,
+        "home/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1/task.jsonl",
+        &[header("sub", &proj, ""), user("s1", None, "2026-02-01T00:00:00.000Z", "subtask")],
+    );
+    // Same encoded directory, another project (`~/proj` and `~/proj/` are one; this is not).
+    put(
+        env,
+        "home/.omp/agent/sessions/-proj/2026-01-03T00-00-00-000Z_omp-2.jsonl",
+        &[
+            header("omp-2", &format!("{home}/elsewhere"), ""),
+            user("b1", None, "2026-01-03T00:00:00.000Z", "elsewhere"),
+        ],
+    );
+    put(
+        env,
+        "home/.omp/agent/sessions/-other/2026-01-02T00-00-00-000Z_omp-3.jsonl",
+        &[
+            header("omp-3", &format!("{home}/other"), ""),
+            r#"{"type":"title_change","id":"t1","parentId":null,"timestamp":"2026-01-02T00:00:00.000Z","title":"Renamed","source":"user"}"#.into(),
+            user("c1", Some("t1"), "2026-01-02T00:00:01.000Z", "hello from other"),
+        ],
+    );
+    put(
+        env,
+        &format!("home/.pi/agent/sessions/{pi_dir}/2026-01-05T00-00-00-000Z_pi-1.jsonl"),
+        &[
+            header("pi-1", &format!("{proj}/"), ""),
+            user("d1", None, "2026-01-05T00:00:00.000Z", "pi asks"),
+            r#"{"type":"session_info","id":"d2","parentId":"d1","timestamp":"2026-01-05T00:00:05.000Z","name":"Pi session"}"#.into(),
+        ],
+    );
+    // A header and nothing else: its time is the file's.
+    put(env, "home/.pi/agent/sessions/--x--/fresh.jsonl", &[header("pi-2", "/x", "")]);
+    let fresh = std::fs::File::options()
+        .write(true)
+        .open(env.path().join("home/.pi/agent/sessions/--x--/fresh.jsonl"))
+        .unwrap();
+    fresh.set_modified(UNIX_EPOCH + Duration::from_secs(1_767_000_000)).unwrap();
+    home
+}
+
+#[test]
+fn lists_both_agents_newest_first() {
+    let env = TestEnv::new();
+    home(&env);
+    insta::assert_snapshot!(run(&env, &["ls"]), @"
+    LAST ACTIVITY        ENTRIES  SESSION  NAME            CWD          FIRST PROMPT               FILE
+    2026-01-05 00:00:05  2        pi-1     Pi session      ~/proj/      pi asks                    ~/.pi/agent/sessions/$PI_DIR/2026-01-05T00-00-00-000Z_pi-1.jsonl
+    2026-01-03 00:00:00  1        omp-2                    ~/elsewhere  elsewhere                  ~/.omp/agent/sessions/-proj/2026-01-03T00-00-00-000Z_omp-2.jsonl
+    2026-01-02 00:00:01  2        omp-3    Renamed         ~/other      hello from other           ~/.omp/agent/sessions/-other/2026-01-02T00-00-00-000Z_omp-3.jsonl
+    2026-01-01 00:10:00  2        omp-1    Fix the parser  ~/proj       The parser chokes on tabs  ~/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl
+    2025-12-29 09:20:00  0        pi-2                     /x                                      ~/.pi/agent/sessions/--x--/fresh.jsonl
+    ");
+    insta::assert_snapshot!(run(&env, &["ls", "--json"]), @r#"
+    {"path":"$TMP/home/.pi/agent/sessions/$PI_DIR/2026-01-05T00-00-00-000Z_pi-1.jsonl","sessionId":"pi-1","name":"Pi session","cwd":"$TMP/home/proj/","entries":2,"lastActivity":"2026-01-05T00:00:05.000Z","firstPrompt":"pi asks"}
+    {"path":"$TMP/home/.omp/agent/sessions/-proj/2026-01-03T00-00-00-000Z_omp-2.jsonl","sessionId":"omp-2","name":null,"cwd":"$TMP/home/elsewhere","entries":1,"lastActivity":"2026-01-03T00:00:00.000Z","firstPrompt":"elsewhere"}
+    {"path":"$TMP/home/.omp/agent/sessions/-other/2026-01-02T00-00-00-000Z_omp-3.jsonl","sessionId":"omp-3","name":"Renamed","cwd":"$TMP/home/other","entries":2,"lastActivity":"2026-01-02T00:00:01.000Z","firstPrompt":"hello from other"}
+    {"path":"$TMP/home/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl","sessionId":"omp-1","name":"Fix the parser","cwd":"$TMP/home/proj","entries":2,"lastActivity":"2026-01-01T00:10:00.000Z","firstPrompt":"The parser chokes on tabs"}
+    {"path":"$TMP/home/.pi/agent/sessions/--x--/fresh.jsonl","sessionId":"pi-2","name":null,"cwd":"/x","entries":0,"lastActivity":"2025-12-29T09:20:00.000Z","firstPrompt":null}
+    "#);
+}
+
+#[test]
+fn one_project() {
+    let env = TestEnv::new();
+    let home = home(&env);
+    let proj = format!("{home}/proj");
+    insta::assert_snapshot!(run(&env, &["ls", "--cwd", &proj]), @"
+    LAST ACTIVITY        ENTRIES  SESSION  NAME            CWD      FIRST PROMPT               FILE
+    2026-01-05 00:00:05  2        pi-1     Pi session      ~/proj/  pi asks                    ~/.pi/agent/sessions/$PI_DIR/2026-01-05T00-00-00-000Z_pi-1.jsonl
+    2026-01-01 00:10:00  2        omp-1    Fix the parser  ~/proj   The parser chokes on tabs  ~/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl
+    ");
+    // A relative --cwd is resolved first.
+    let rel = env
+        .cmd()
+        .current_dir(Path::new(&home))
+        .args(["ls", "--json", "--cwd", "proj"])
+        .output()
+        .unwrap();
+    insta::assert_snapshot!(render(&env, &rel), @r#"
+    {"path":"$TMP/home/.pi/agent/sessions/$PI_DIR/2026-01-05T00-00-00-000Z_pi-1.jsonl","sessionId":"pi-1","name":"Pi session","cwd":"$TMP/home/proj/","entries":2,"lastActivity":"2026-01-05T00:00:05.000Z","firstPrompt":"pi asks"}
+    {"path":"$TMP/home/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl","sessionId":"omp-1","name":"Fix the parser","cwd":"$TMP/home/proj","entries":2,"lastActivity":"2026-01-01T00:10:00.000Z","firstPrompt":"The parser chokes on tabs"}
+    "#);
+    // With directories given, the header's cwd decides.
+    insta::assert_snapshot!(run(&env, &["ls", "--cwd", &proj, "home/.omp"]), @"
+    LAST ACTIVITY        ENTRIES  SESSION  NAME            CWD     FIRST PROMPT               FILE
+    2026-01-01 00:10:00  2        omp-1    Fix the parser  ~/proj  The parser chokes on tabs  home/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl
+    ");
+    insta::assert_snapshot!(run(&env, &["ls", "--cwd", "/nowhere"]), @"");
+}
+
+#[test]
+fn given_directories_and_files() {
+    let env = TestEnv::new();
+    home(&env);
+    insta::assert_snapshot!(run(&env, &["ls", "home/.omp/agent/sessions/-other", "home/.pi/agent/sessions/--x--/fresh.jsonl"]), @"
+    LAST ACTIVITY        ENTRIES  SESSION  NAME     CWD      FIRST PROMPT      FILE
+    2026-01-02 00:00:01  2        omp-3    Renamed  ~/other  hello from other  home/.omp/agent/sessions/-other/2026-01-02T00-00-00-000Z_omp-3.jsonl
+    2025-12-29 09:20:00  0        pi-2              /x                         home/.pi/agent/sessions/--x--/fresh.jsonl
+    ");
+    insta::assert_snapshot!(run(&env, &["ls", "missing"]), @"
+    ------- stderr -------
+    error: missing: No such file or directory (os error 2)
+    [exit status: 1]
+    ");
+}
+
+#[test]
+fn nothing_to_list() {
+    let env = TestEnv::new();
+    insta::assert_snapshot!(run(&env, &["ls"]), @"");
+    insta::assert_snapshot!(run(&env, &["ls", "--json"]), @"");
+}
+
+#[test]
+fn width_and_colour() {
+    let env = TestEnv::new();
+    home(&env);
+    let narrow = env.cmd().env("COLUMNS", "100").args(["ls"]).output().unwrap();
+    insta::assert_snapshot!(render(&env, &narrow), @"
+    LAST ACTIVITY        ENTRIES  SESSION  NAME            CWD          FIRST PROMPT    FILE
+    2026-01-05 00:00:05  2        pi-1     Pi session      ~/proj/      pi asks         ~/.pi/agent/s…
+    2026-01-03 00:00:00  1        omp-2                    ~/elsewhere  elsewhere       ~/.omp/agent/…
+    2026-01-02 00:00:01  2        omp-3    Renamed         ~/other      hello from…     ~/.omp/agent/…
+    2026-01-01 00:10:00  2        omp-1    Fix the parser  ~/proj       The parser…     ~/.omp/agent/…
+    2025-12-29 09:20:00  0        pi-2                     /x                           ~/.pi/agent/s…
+    ");
+    let coloured = run(&env, &["ls", "--color", "always", "home/.omp/agent/sessions/-other"]);
+    assert!(coloured.contains("\u{1b}["), "{coloured}");
+    let plain = env
+        .cmd()
+        .env("NO_COLOR", "1")
+        .args(["ls", "home/.omp/agent/sessions/-other"])
+        .output()
+        .unwrap();
+    assert!(!render(&env, &plain).contains('\u{1b}'));
+}
+
+#[test]
+fn control_characters_are_escaped() {
+    let env = TestEnv::new();
+    put(
+        &env,
+        "d/s.jsonl",
+        &[
+            header("evil", "/w", r#","title":"bad\u001b[31mred""#),
+            user("e1", None, "2026-01-01T00:00:00.000Z", "ring\u{7}"),
+        ],
+    );
+    insta::assert_snapshot!(run(&env, &["ls", "d"]), @r"
+    LAST ACTIVITY        ENTRIES  SESSION  NAME            CWD  FIRST PROMPT  FILE
+    2026-01-01 00:00:00  1        evil     bad\x1b[31mred  /w   ring\x07      d/s.jsonl
+    ");
+}

@@ -1,0 +1,428 @@
+//! `sesstree tree -i`: the real binary in a real terminal. Each test runs it in its own tmux
+//! server (80×24, no status line), sends keys with `send-keys`, and reads the screen with
+//! `capture-pane`, polling with a deadline instead of sleeping. Without tmux the tests print a
+//! note and pass (CI installs tmux).
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use insta::assert_snapshot;
+
+use crate::common::TestEnv;
+
+/// How long any one expected screen may take to appear.
+const DEADLINE: Duration = Duration::from_secs(15);
+
+/// A tmux server of our own (its own socket), killed when the test ends.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    /// Starts `sesstree ARGS` in a fresh 80×24 pane inside `env`'s directory, with the
+    /// harness's pinned environment; when it exits the pane shows `[exit N]` and stays.
+    fn start(env: &TestEnv, args: &str) -> Option<Tmux> {
+        Tmux::start_with(env, "", args)
+    }
+
+    /// [`Tmux::start`] with extra `VAR=value` settings for the environment.
+    fn start_with(env: &TestEnv, extra: &str, args: &str) -> Option<Tmux> {
+        if Command::new("tmux").arg("-V").output().is_err() {
+            eprintln!("note: tmux is not installed; skipping the tree -i terminal test");
+            return None;
+        }
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let socket =
+            format!("sesstree-test-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::SeqCst));
+        let conf = env.write("tmux.conf", "set -g status off\nset -g escape-time 0\n");
+        let bin = assert_cmd::cargo::cargo_bin("sesstree");
+        let dir = env.path();
+        let script = format!(
+            "cd {dir} && env -u SESSTREE_FILE -u NO_COLOR -u CLICOLOR_FORCE -u FORCE_COLOR \
+             -u COLUMNS -u SESSTREE_SUMMARIZER -u COMPLETE -u RUST_BACKTRACE HOME={home} XDG_CONFIG_HOME={config} \
+             SESSTREE_NOW=2026-03-01T12:00:00.000Z SESSTREE_SEED=42 TZ=UTC {extra} {bin} {args}; \
+             echo \"[exit $?]\"; sleep 600",
+            dir = quote(dir),
+            home = quote(&dir.join("home")),
+            config = quote(&dir.join("config")),
+            bin = quote(&bin),
+        );
+        let tmux = Tmux { socket };
+        let out = tmux.run(&[
+            "-f",
+            conf.to_str().expect("utf-8 path"),
+            "new-session",
+            "-d",
+            "-x",
+            "80",
+            "-y",
+            "24",
+            "-s",
+            "t",
+            &script,
+        ]);
+        assert!(out.status.success(), "tmux new-session: {}", String::from_utf8_lossy(&out.stderr));
+        Some(tmux)
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux").arg("-L").arg(&self.socket).args(args).output().expect("tmux")
+    }
+
+    /// Sends tmux key names (`Up`, `C-o`, `M-d`, `Enter`, or a plain letter like `L`).
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "t"];
+        args.extend_from_slice(keys);
+        assert!(self.run(&args).status.success(), "send-keys {keys:?}");
+    }
+
+    /// Types text literally.
+    fn type_text(&self, text: &str) {
+        assert!(self.run(&["send-keys", "-t", "t", "-l", text]).status.success());
+    }
+
+    /// The screen, each line with its trailing blanks trimmed.
+    fn screen(&self) -> String {
+        let out = self.run(&["capture-pane", "-p", "-t", "t"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        let mut lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+        while lines.last().is_some_and(|l| l.is_empty()) {
+            lines.pop();
+        }
+        lines.join("\n") + "\n"
+    }
+
+    /// Polls the screen until `done` holds for it, and returns it; fails with the last screen
+    /// seen once the deadline passes.
+    fn wait_for(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if done(&screen) {
+                return screen;
+            }
+            if start.elapsed() > DEADLINE {
+                panic!("timed out waiting for {what}; the screen was:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(40));
+        }
+    }
+
+    /// Waits until the screen shows `text`.
+    fn wait_text(&self, text: &str) -> String {
+        self.wait_for(&format!("{text:?}"), |s| s.contains(text))
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+/// A path quoted for the shell.
+fn quote(path: &Path) -> String {
+    format!("'{}'", path.display().to_string().replace('\'', r"'\''"))
+}
+
+#[test]
+fn draws_moves_labels_and_checks_out() {
+    let env = TestEnv::new();
+    env.fixture("selector.jsonl");
+    let Some(tmux) = Tmux::start(&env, "tree -i -f selector.jsonl") else { return };
+
+    let screen = tmux.wait_text("(8/10) [default]");
+    assert_snapshot!(screen, @r"
+    Session tree · selector.jsonl
+      • [start] user: Add a --json flag to the CLI
+      • assistant: I will read the parser first.
+      • [read: /work/src/cli.rs]
+      • assistant: Done: the flag prints JSON lines.
+      ├─ • user: Rather document the flag in the README
+      │  • assistant: README updated with a JSON section.
+      │  • user: Also add a changelog entry
+    › │  • assistant: Changelog entry added. ← active
+      └─ user: Now write the tests
+         assistant: Tests written and passing.
+
+
+      (8/10) [default]
+
+      ↑/↓ move · ←/→ PgUp/PgDn page · Home/End first/last
+      Alt+↑/↓ prev/next message · Enter check out
+      Shift+Enter (Alt+Enter) summarize and check out · Shift+L label
+      Ctrl+O filter · Alt+D/T/U/L/A default/no-tools/user/labeled/all
+      Alt+R archived · Ctrl+←/→ fold/unfold · type to search · Esc clear search/quit
+    ");
+
+    // Move: Home, then down twice past the tool result with Alt+Down.
+    tmux.keys(&["Home"]);
+    tmux.wait_text("› • [start] user: Add a --json flag");
+    tmux.keys(&["M-Down", "M-Down"]);
+    tmux.wait_text("› • assistant: Done: the flag prints JSON lines.");
+
+    // Shift+L: the prompt comes pre-filled with the current label (none here); type one.
+    tmux.keys(&["L"]);
+    tmux.wait_text("Label (empty to remove):");
+    tmux.type_text("json-done");
+    tmux.wait_text("Label (empty to remove): json-done");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_text("Label set");
+    assert!(
+        screen.contains("› • [json-done] assistant: Done: the flag prints JSON lines."),
+        "{screen}"
+    );
+
+    // Enter on the side branch's user message: the leaf moves to its parent and the message
+    // is printed for the editor once the screen is back.
+    tmux.keys(&["End", "Up"]);
+    tmux.wait_text("› └─ user: Now write the tests");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_text("[exit 0]");
+    assert_snapshot!(screen, @r#"
+    Labelled a0000002 "json-done"
+    Now write the tests
+    Moved to a0000002; appended branch_summary 6104d986
+    [exit 0]
+    "#);
+
+    assert_snapshot!(env.run(&["-f", "selector.jsonl", "label", "--list"]), @"
+    start	d0000001 user: Add a --json flag to the CLI
+    json-done	a0000002 assistant: Done: the flag prints JSON lines.
+    ");
+    assert_snapshot!(env.run(&["-f", "selector.jsonl", "log", "-n", "3"]), @"
+    6104d986 branch_summary 2026-03-01 12:00:00 [branch summary]:
+    a0000002 message 2026-01-01 10:00:04 [json-done] assistant: Done: the flag prints JSON lines.
+    e0000001 message 2026-01-01 10:00:03 [read: /work/src/cli.rs]
+    ");
+}
+
+#[test]
+fn enter_on_the_leaf_is_already_there() {
+    let env = TestEnv::new();
+    env.fixture("selector.jsonl");
+    let before = env.read("selector.jsonl");
+    let Some(tmux) = Tmux::start(&env, "tree -i -f selector.jsonl") else { return };
+    tmux.wait_text("(8/10) [default]");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_text("[exit 0]");
+    assert_snapshot!(screen, @r"
+    Already at this point
+    [exit 0]
+    ");
+    assert_eq!(env.read("selector.jsonl"), before, "nothing is written");
+}
+
+#[test]
+fn search_filters_and_escape() {
+    let env = TestEnv::new();
+    env.fixture("selector.jsonl");
+    let Some(tmux) = Tmux::start(&env, "tree -i -f selector.jsonl") else { return };
+    tmux.wait_text("(8/10) [default]");
+    tmux.keys(&["M-u"]);
+    tmux.wait_text("(3/4) [user]");
+    tmux.keys(&["C-o"]);
+    tmux.wait_text("(1/1) [labeled]");
+    tmux.keys(&["M-a"]);
+    tmux.wait_text("[all]");
+    tmux.type_text("readme");
+    let screen = tmux.wait_text("Search: readme");
+    assert!(screen.contains("(1/2) [all]"), "{screen}");
+    // Esc clears the search, a second Esc closes with nothing written.
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the search to clear", |s| s.contains("[all]") && !s.contains("Search:"));
+    tmux.keys(&["Escape"]);
+    assert_snapshot!(tmux.wait_text("[exit 0]"), @"[exit 0]");
+}
+
+#[test]
+fn ctrl_c_restores_the_terminal_and_exits_7() {
+    let env = TestEnv::new();
+    env.fixture("selector.jsonl");
+    let Some(tmux) = Tmux::start(&env, "tree -i -f selector.jsonl") else { return };
+    tmux.wait_text("(8/10) [default]");
+    tmux.keys(&["C-c"]);
+    // The alternate screen is gone: only what the shell printed is left.
+    assert_snapshot!(tmux.wait_text("[exit 7]"), @"[exit 7]");
+    // Raw mode is off again: the terminal echoes typed text (the pane's `sleep` reads none).
+    tmux.type_text("echoed");
+    tmux.wait_text("echoed");
+}
+
+#[test]
+fn narrow_terminal_and_no_colour() {
+    let env = TestEnv::new();
+    env.fixture("selector.jsonl");
+    let Some(tmux) = Tmux::start(&env, "--color never tree -i --ascii -f selector.jsonl") else {
+        return;
+    };
+    tmux.wait_text("(8/10) [default]");
+    assert!(tmux.run(&["resize-window", "-t", "t", "-x", "36", "-y", "24"]).status.success());
+    // The help footer is packed anew for the width: wait for that redraw.
+    let screen = tmux.wait_text("\n  Left/Right PgUp/PgDn page\n");
+    assert_snapshot!(screen, @"
+    Session tree | selector.jsonl
+      * [start] user: Add a --json flag
+      * assistant: I will read the parse
+      * [read: /work/src/cli.rs]
+      * assistant: Done: the flag prints
+      |--* user: Rather document the fla
+      |  * assistant: README updated wit
+      |  * user: Also add a changelog en
+    > |  * assistant: Changelog entry ad
+      '--user: Now write the tests
+         assistant: Tests written and pa
+
+
+      (8/10) [default]
+
+      Up/Down move
+      Left/Right PgUp/PgDn page
+      Home/End first/last
+      Alt+Up/Down prev/next message
+      Enter check out
+      Shift+Enter (Alt+Enter) summarize
+      and check out | Shift+L label
+      Ctrl+O filter
+      Alt+D/T/U/L/A
+    ");
+    // Without colour there are no escape sequences but the selection is still marked (reverse
+    // video), which capture-pane shows with -e.
+    let styled = tmux.run(&["capture-pane", "-p", "-e", "-t", "t"]);
+    let styled = String::from_utf8_lossy(&styled.stdout);
+    for n in (30..=37)
+        .chain(40..=47)
+        .chain(90..=97)
+        .map(|n| n.to_string())
+        .chain(["38;".into(), "48;".into()])
+    {
+        assert!(!styled.contains(&format!("\x1b[{n}")), "no colour {n}: {styled:?}");
+    }
+    assert!(styled.contains("\x1b[1;7m> |  * assistant: Changelog"), "bold, reversed: {styled:?}");
+    tmux.keys(&["Escape"]);
+    tmux.wait_text("[exit 0]");
+}
+
+#[test]
+fn an_empty_session_has_no_entries() {
+    let env = TestEnv::new();
+    env.fixture("empty.jsonl");
+    let Some(tmux) = Tmux::start(&env, "tree -i -f empty.jsonl") else { return };
+    assert_snapshot!(tmux.wait_text("[exit 0]"), @r"
+    No entries in session
+    [exit 0]
+    ");
+}
+
+#[test]
+fn refuses_without_a_terminal() {
+    // The harness runs the binary with pipes for stdin and stdout.
+    let env = TestEnv::new();
+    env.fixture("selector.jsonl");
+    assert_snapshot!(env.run(&["-f", "selector.jsonl", "tree", "-i"]), @"
+    ------- stderr -------
+    error: tree -i needs a terminal: standard input and output must both be one
+    [exit status: 2]
+    ");
+    assert_snapshot!(env.run(&["-f", "selector.jsonl", "--json", "tree", "-i"]), @"
+    ------- stderr -------
+    error: tree -i draws on the terminal; it has no --json
+    [exit status: 2]
+    ");
+    assert_snapshot!(env.run(&["-f", "selector.jsonl", "tree", "-i", "--leaf", "@"]), @"
+    ------- stderr -------
+    error: the argument '--interactive' cannot be used with '--leaf <REV>'
+
+    Usage: sesstree tree --interactive
+
+    For more information, try '--help'.
+    [exit status: 2]
+    ");
+}
+
+#[test]
+fn a_hook_cancel_keeps_the_tree_and_alt_enter_writes_a_summary() {
+    let env = TestEnv::new();
+    env.fixture("selector.jsonl");
+    let hooks = env.path().join("config/sesstree/hooks");
+    std::fs::create_dir_all(&hooks).unwrap();
+    let hook = hooks.join("session_before_tree");
+    std::fs::write(&hook, "#!/bin/sh\ncat >/dev/null\necho '{\"cancel\": true}'\n").unwrap();
+    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let before = env.read("selector.jsonl");
+    let Some(tmux) = Tmux::start(&env, "tree -i -f selector.jsonl") else { return };
+    tmux.wait_text("(8/10) [default]");
+
+    // The hook cancels: nothing is written and the tree comes back with the reason.
+    tmux.keys(&["End", "Up"]);
+    tmux.wait_text("› └─ user: Now write the tests");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_text("Navigation cancelled");
+    assert!(screen.contains("› └─ user: Now write the tests"), "{screen}");
+    assert_eq!(env.read("selector.jsonl"), before);
+
+    // Without the hook, Alt+Enter asks for the summary, which hangs at the destination.
+    std::fs::remove_file(&hook).unwrap();
+    tmux.keys(&["M-Enter"]);
+    tmux.wait_text("Summary (empty asks the summarizer):");
+    tmux.type_text("Tried the README first.");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_text("[exit 0]");
+    assert!(
+        screen.contains("Now write the tests\nMoved to a0000002; appended branch_summary"),
+        "{screen}"
+    );
+    assert_snapshot!(env.run(&["-f", "selector.jsonl", "log", "-n", "2"]), @"
+    15780b2e branch_summary 2026-03-01 12:00:00 [branch summary]: Tried the README first.
+    a0000002 message 2026-01-01 10:00:04 assistant: Done: the flag prints JSON lines.
+    ");
+}
+
+#[test]
+fn a_panic_gives_the_terminal_back() {
+    let env = TestEnv::new();
+    env.fixture("selector.jsonl");
+    let Some(tmux) =
+        Tmux::start_with(&env, "SESSTREE_TEST_PANIC_ON_KEY=z", "tree -i -f selector.jsonl")
+    else {
+        return;
+    };
+    tmux.wait_text("(8/10) [default]");
+    tmux.type_text("z");
+    let screen = tmux.wait_text("[exit 101]");
+    // The panic message is on the normal screen, readable, and nothing of the tree is left.
+    assert!(screen.contains("test panic on key 'z'"), "{screen}");
+    assert!(!screen.contains("Session tree"), "{screen}");
+    // Out of raw mode: the terminal echoes again.
+    tmux.type_text("echoed");
+    tmux.wait_text("echoed");
+}
+
+#[test]
+fn ctrl_c_stops_the_summarizer_each_time() {
+    let env = TestEnv::new();
+    env.fixture("selector.jsonl");
+    let before = env.read("selector.jsonl");
+    let Some(tmux) = Tmux::start(&env, "tree -i --summarizer 'sleep 60' -f selector.jsonl") else {
+        return;
+    };
+    tmux.wait_text("(8/10) [default]");
+    tmux.keys(&["End", "Up"]);
+    tmux.wait_text("› └─ user: Now write the tests");
+    // Twice: a second checkout in the same process must be just as interruptible.
+    for _ in 0..2 {
+        tmux.keys(&["M-Enter"]);
+        tmux.wait_text("Summary (empty asks the summarizer):");
+        tmux.keys(&["Enter"]);
+        // The screen goes back to the shell while the summarizer runs.
+        tmux.wait_text("Summarizing the abandoned branch… (Ctrl-C cancels)");
+        tmux.keys(&["C-c"]);
+        let screen = tmux.wait_text("Navigation cancelled");
+        assert!(screen.contains("› └─ user: Now write the tests"), "{screen}");
+    }
+    assert_eq!(env.read("selector.jsonl"), before, "nothing is written");
+    tmux.keys(&["Escape"]);
+    tmux.wait_text("[exit 0]");
+}
