@@ -119,7 +119,20 @@ fn arbitrary_bytes() {
     assert!(report.lines().all(|l| l.ends_with("→ 3")), "{report}");
     // After a valid header, the noise is damage the readers step over; the last record has no
     // id, so `@` is undefined and `show` (which needs an entry) says so.
-    insta::assert_snapshot!(survive(&env, "noise-after-header.jsonl"), @"");
+    insta::assert_snapshot!(survive(&env, "noise-after-header.jsonl"), @"
+    log → 0
+    log --filter all → 0
+    --json log --filter all → 0
+    tree --filter all → 0
+    --json tree --filter all → 0
+    show → 4
+    --json show → 4
+    context → 0
+    --json context → 0
+    context --format markdown → 0
+    stats → 0
+    --json stats → 0
+    ");
 }
 
 #[test]
@@ -501,10 +514,14 @@ fn nothing_hostile_reaches_the_terminal() {
     runs.push(vec!["show", "i"]);
     runs.push(vec!["context", "--agent-messages"]);
     runs.push(vec!["context", "--flavor", "pi"]);
-    runs.push(vec!["show", evil]);
-    runs.push(vec!["log", evil]);
-    runs.push(vec!["tree", "--search", evil]);
-    runs.push(vec!["tree", "--leaf", evil]);
+    // An argument cannot hold a NUL; everything else of the sequence goes on the command line.
+    let arg = evil.replace('\0', "");
+    runs.push(vec!["show", &arg]);
+    runs.push(vec!["log", &arg]);
+    runs.push(vec!["tree", "--search", &arg]);
+    runs.push(vec!["tree", "--leaf", &arg]);
+    runs.push(vec!["label", "--list"]);
+    runs.push(vec!["fsck"]);
     for args in &runs {
         let mut full = vec!["-f", name.as_str()];
         full.extend_from_slice(args);

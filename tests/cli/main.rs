@@ -11,6 +11,7 @@ mod concurrency; // write safety: concurrent writers, torn lines, changed files,
 mod context; // sesstree context
 mod damage; // every kind of damaged input
 mod examples; // every example of --help runs
+mod faults; // fault injection: killed writers, full disk, read-only file, size limit
 mod fsck; // sesstree fsck, fsck --repair
 mod generated; // man/ and completions/ match the binary
 mod hooks; // the hooks of checkout
@@ -22,6 +23,7 @@ mod log; // sesstree log
 mod ls; // sesstree ls
 mod migrate; // sesstree migrate
 mod name; // sesstree name
+mod props; // property tests: random trees and command sequences against a model
 mod readme; // the command tour in docs/ shows real output
 mod show; // sesstree show
 mod stats; // sesstree stats
