@@ -1665,7 +1665,9 @@ fn coerce_service_tier(v: Option<&Value>) -> Option<Map<String, Value>> {
 /// `Date.parse(entry.timestamp)` as a JSON value: epoch milliseconds, or `null` (JavaScript's
 /// NaN serializes so) when the timestamp is missing or does not parse.
 fn entry_ms(entry: &Value) -> Value {
-    str_field(entry, "timestamp").and_then(crate::clock::parse_timestamp).map_or(Value::Null, Value::from)
+    str_field(entry, "timestamp")
+        .and_then(crate::clock::parse_timestamp)
+        .map_or(Value::Null, Value::from)
 }
 
 /// Epoch milliseconds as `YYYY-MM-DDTHH:MM:SS.sssZ`, for display.

@@ -6,22 +6,43 @@ use std::fmt;
 /// An entry id as it appears in the file.
 ///
 /// `text` is the decoded string for string ids and the raw JSON text for anything else (a
-/// number, say), so two ids are equal exactly when their JSON values are.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// number, say), so two ids are equal exactly when their JSON values are. Ids of up to
+/// [`INLINE`] bytes (the agents' are 8) live inside the value: the index holds several per
+/// entry, and a heap allocation each would cost more than the rest of the entry.
+#[derive(Clone)]
 pub struct EntryId {
-    text: Box<str>,
-    string: bool,
+    repr: Repr,
+}
+
+/// Longest id text kept without a heap allocation.
+const INLINE: usize = 21;
+
+#[derive(Clone)]
+enum Repr {
+    Inline { len: u8, string: bool, bytes: [u8; INLINE] },
+    Heap { text: Box<str>, string: bool },
 }
 
 impl EntryId {
+    fn make(text: &str, string: bool) -> Self {
+        let repr = if text.len() <= INLINE {
+            let mut bytes = [0u8; INLINE];
+            bytes[..text.len()].copy_from_slice(text.as_bytes());
+            Repr::Inline { len: text.len() as u8, string, bytes }
+        } else {
+            Repr::Heap { text: text.into(), string }
+        };
+        EntryId { repr }
+    }
+
     /// A string id.
-    pub fn new(text: impl Into<Box<str>>) -> Self {
-        EntryId { text: text.into(), string: true }
+    pub fn new(text: impl AsRef<str>) -> Self {
+        EntryId::make(text.as_ref(), true)
     }
 
     /// An id given by raw JSON that is not a string (a number, `true`, an object…).
-    pub fn from_non_string(raw_json: impl Into<Box<str>>) -> Self {
-        EntryId { text: raw_json.into(), string: false }
+    pub fn from_non_string(raw_json: impl AsRef<str>) -> Self {
+        EntryId::make(raw_json.as_ref(), false)
     }
 
     /// Reads an id from raw JSON text: `null` gives `None`.
@@ -47,36 +68,83 @@ impl EntryId {
         }
     }
 
+    fn bytes(&self) -> &[u8] {
+        match &self.repr {
+            Repr::Inline { len, bytes, .. } => &bytes[..*len as usize],
+            Repr::Heap { text, .. } => text.as_bytes(),
+        }
+    }
+
     /// The id's text: the string itself, or the JSON text of a non-string id.
     pub fn as_str(&self) -> &str {
-        &self.text
+        match &self.repr {
+            // Always UTF-8: the bytes were copied from a `str` whole.
+            Repr::Inline { len, bytes, .. } => {
+                std::str::from_utf8(&bytes[..*len as usize]).unwrap_or_default()
+            }
+            Repr::Heap { text, .. } => text,
+        }
     }
 
     /// Whether the id is a JSON string.
     pub fn is_string(&self) -> bool {
-        self.string
+        match self.repr {
+            Repr::Inline { string, .. } | Repr::Heap { string, .. } => string,
+        }
     }
 
     /// The id as the JSON value it was written as.
     pub fn to_value(&self) -> serde_json::Value {
-        if self.string {
-            serde_json::Value::String(self.text.to_string())
+        if self.is_string() {
+            serde_json::Value::String(self.as_str().to_string())
         } else {
-            serde_json::from_str(&self.text)
-                .unwrap_or_else(|_| serde_json::Value::String(self.text.to_string()))
+            serde_json::from_str(self.as_str())
+                .unwrap_or_else(|_| serde_json::Value::String(self.as_str().to_string()))
         }
+    }
+}
+
+impl PartialEq for EntryId {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes() == other.bytes() && self.is_string() == other.is_string()
+    }
+}
+
+impl Eq for EntryId {}
+
+impl std::hash::Hash for EntryId {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.bytes().hash(state);
+        self.is_string().hash(state);
+    }
+}
+
+impl PartialOrd for EntryId {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for EntryId {
+    /// By text, then string ids after the others (as the derived order of the fields was).
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.bytes(), self.is_string()).cmp(&(other.bytes(), other.is_string()))
     }
 }
 
 impl fmt::Display for EntryId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text)
+        f.write_str(self.as_str())
     }
 }
 
 impl fmt::Debug for EntryId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.string { write!(f, "{:?}", self.text) } else { write!(f, "#{}", self.text) }
+        if self.is_string() {
+            write!(f, "{:?}", self.as_str())
+        } else {
+            write!(f, "#{}", self.as_str())
+        }
     }
 }
 
@@ -98,6 +166,16 @@ mod tests {
     fn null_is_no_id() {
         assert_eq!(EntryId::from_raw_json(" null "), None);
         assert_eq!(EntryId::from_value(&serde_json::Value::Null), None);
+    }
+
+    #[test]
+    fn long_and_short_ids_compare_by_text() {
+        let long = "x".repeat(40);
+        assert_eq!(EntryId::new(&long), EntryId::new(long.clone()));
+        assert_ne!(EntryId::new(&long), EntryId::new("x"));
+        assert!(EntryId::new("a") < EntryId::new(&long));
+        assert_eq!(EntryId::new("é✓").as_str(), "é✓");
+        assert_eq!(EntryId::new(&long).as_str(), long);
     }
 
     #[test]

@@ -28,6 +28,7 @@ pub mod migrate;
 pub mod ops;
 pub mod process;
 pub mod rev;
+pub mod row;
 pub mod stats;
 pub mod store;
 pub mod summarize;

@@ -30,13 +30,118 @@ const ARGS_LIMIT: usize = 40;
 // ---------------------------------------------------------------------------------------------
 // Tool calls
 
-/// One tool call made by an assistant: the tool's name and its arguments as written.
+/// One tool call made by an assistant: the tool's name and its arguments, as far as a
+/// tool-result row shows them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolCall {
     /// The tool's name (`read`, `bash`, …); empty when the block has none.
     pub name: String,
     /// The call's arguments, normally an object; an empty object when the block has none.
+    /// Reduced by [`call_arguments`] to what the row shows, so the calls of a whole session
+    /// (file contents of `write`, both sides of `edit`) are not kept in memory.
     pub arguments: Value,
+}
+
+/// Keys of the arguments that rows of known tools read (FORMAT §9.3).
+fn row_argument_keys(name: &str) -> Option<&'static [&'static str]> {
+    Some(match name {
+        "read" => &["path", "file_path", "offset", "limit"],
+        "write" | "edit" => &["path", "file_path"],
+        "bash" => &["command"],
+        "grep" => &["pattern", "paths", "path"],
+        "glob" => &["path", "paths"],
+        "ls" => &["path"],
+        _ => return None,
+    })
+}
+
+/// The part of a tool call's arguments that its result's row shows: the few keys a known tool's
+/// row reads (a long `bash` command cut well past what the row shows), or for other tools as much
+/// of the arguments as the first [`ARGS_LIMIT`] characters of their JSON can show. The row drawn
+/// from the result is the same as from the full arguments.
+pub fn call_arguments(name: &str, args: &Value) -> Value {
+    let Some(keys) = row_argument_keys(name) else {
+        let mut budget = ARGS_LIMIT + 1;
+        return json_prefix(args, &mut budget);
+    };
+    let Value::Object(map) = args else {
+        // Only keys are looked up, and a value that is not an object has none.
+        return Value::Null;
+    };
+    let mut kept = serde_json::Map::new();
+    for key in keys {
+        if let Some(value) = map.get(*key) {
+            let value = match (*key, value) {
+                ("command", Value::String(command)) => Value::String(command_prefix(command)),
+                _ => value.clone(),
+            };
+            kept.insert((*key).to_owned(), value);
+        }
+    }
+    Value::Object(kept)
+}
+
+/// A `bash` command cut so that its row stays the same: the row trims the command, folds it onto
+/// one line and shows [`BASH_LIMIT`] characters, so a prefix with more than that many characters
+/// after its leading whitespace, ending on a non-whitespace character, shows the same.
+fn command_prefix(command: &str) -> String {
+    const KEEP: usize = BASH_LIMIT + 10;
+    let start = command.len() - command.trim_start().len();
+    let body = &command[start..];
+    let Some((cut, _)) = body.char_indices().nth(KEEP) else { return command.to_owned() };
+    // Extend to the next non-whitespace character, so trimming the end removes nothing.
+    match body[cut..].char_indices().find(|(_, c)| !c.is_whitespace()) {
+        Some((at, c)) => command[..start + cut + at + c.len_utf8()].to_owned(),
+        None => command.to_owned(),
+    }
+}
+
+/// The part of `value` that its JSON text shows in its first `budget` characters: the same
+/// JSON text up to there (strings cut, later members and elements left out), so the text cut
+/// at fewer than `budget` characters is the same, and so is whether it needed a cut. `budget`
+/// counts down the characters written.
+fn json_prefix(value: &Value, budget: &mut usize) -> Value {
+    match value {
+        Value::String(s) => {
+            // Each character writes at least one; the quotes write one more each.
+            *budget = budget.saturating_sub(1);
+            let kept = cut_chars(s, *budget);
+            *budget = budget.saturating_sub(kept.chars().count() + 1);
+            Value::String(kept.to_owned())
+        }
+        Value::Array(items) => {
+            *budget = budget.saturating_sub(1);
+            let mut kept = Vec::new();
+            for item in items {
+                if *budget == 0 {
+                    break;
+                }
+                if !kept.is_empty() {
+                    *budget = budget.saturating_sub(1);
+                }
+                kept.push(json_prefix(item, budget));
+            }
+            Value::Array(kept)
+        }
+        Value::Object(map) => {
+            *budget = budget.saturating_sub(1);
+            let mut kept = serde_json::Map::new();
+            for (key, item) in map {
+                if *budget == 0 {
+                    break;
+                }
+                let separator = usize::from(!kept.is_empty());
+                // Key, quotes, colon.
+                *budget = budget.saturating_sub(separator + key.chars().count() + 3);
+                kept.insert(key.clone(), json_prefix(item, budget));
+            }
+            Value::Object(kept)
+        }
+        scalar => {
+            *budget = budget.saturating_sub(scalar.to_string().len());
+            scalar.clone()
+        }
+    }
 }
 
 /// The tool calls of a session by `toolCallId`, plus the home directory that tool-result rows
@@ -49,7 +154,7 @@ pub struct ToolCall {
 /// its call.
 #[derive(Debug, Clone, Default)]
 pub struct ToolCalls {
-    calls: HashMap<String, ToolCall>,
+    calls: HashMap<String, ToolCall, foldhash::fast::RandomState>,
     home: Option<String>,
 }
 
@@ -64,7 +169,7 @@ impl ToolCalls {
             home.pop();
         }
         let home = (!home.is_empty() && home != "/").then_some(home);
-        ToolCalls { calls: HashMap::new(), home }
+        ToolCalls { calls: HashMap::default(), home }
     }
 
     /// The home directory paths are shortened under, if any.
@@ -89,15 +194,20 @@ impl ToolCalls {
             }
             // A call without a string id can never be matched by a result.
             let Some(id) = str_field(block, "id") else { continue };
-            let call = ToolCall {
-                name: str_field(block, "name").unwrap_or_default().to_owned(),
-                arguments: block
-                    .get("arguments")
-                    .cloned()
-                    .unwrap_or_else(|| Value::Object(Default::default())),
+            let name = str_field(block, "name").unwrap_or_default();
+            let arguments = match block.get("arguments") {
+                Some(args) => call_arguments(name, args),
+                None => Value::Object(Default::default()),
             };
+            let call = ToolCall { name: name.to_owned(), arguments };
             self.calls.insert(id.to_owned(), call);
         }
+    }
+
+    /// Adds the calls of `later`, made after the ones here: a call with an id already here
+    /// replaces it, as [`ToolCalls::add`] does.
+    pub fn extend(&mut self, later: ToolCalls) {
+        self.calls.extend(later.calls);
     }
 
     /// The call with this `toolCallId`.

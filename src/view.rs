@@ -5,6 +5,8 @@
 use serde_json::{Map, Value};
 
 use crate::error::Result;
+use crate::format::scan::Scanner;
+use crate::id::EntryId;
 use crate::session::Session;
 use crate::text::{FilterMode, ToolCalls, one_line, search_text, shows};
 
@@ -13,7 +15,8 @@ use crate::text::{FilterMode, ToolCalls, one_line, search_text, shows};
 pub struct EntryView {
     /// The record index.
     pub idx: u32,
-    /// The parsed line.
+    /// The parsed line, reduced to the fields rows read ([`Session::row_value`]); use
+    /// [`Session::value`] for the whole entry.
     pub value: Value,
     /// The label in effect, as display text.
     pub label: Option<String>,
@@ -27,8 +30,10 @@ pub struct EntryView {
 /// and keeps what is needed to render results (`ToolCalls`).
 pub struct Viewer<'s> {
     session: &'s Session,
+    lines: crate::session::LineReader<'s>,
     tools: ToolCalls,
-    labels: std::collections::HashMap<u32, (String, Value)>,
+    labels: std::collections::HashMap<u32, (String, Value), foldhash::fast::RandomState>,
+    scanner: Scanner,
 }
 
 impl<'s> Viewer<'s> {
@@ -45,19 +50,24 @@ impl<'s> Viewer<'s> {
             })
             .collect();
         let tools = home.map(ToolCalls::with_home).unwrap_or_default();
-        Viewer { session, tools, labels }
+        Viewer { session, lines: session.lines(), tools, labels, scanner: Scanner::new() }
     }
 
     /// Reads one entry and records its tool calls for later results.
     pub fn view(&mut self, idx: u32) -> Result<EntryView> {
-        let value = self.session.value(idx)?;
+        let value = self.session.row_value(idx, &mut self.lines, &mut self.scanner)?;
+        Ok(self.view_value(idx, value))
+    }
+
+    /// [`Viewer::view`] of an entry already read.
+    fn view_value(&mut self, idx: u32, value: Value) -> EntryView {
         self.tools.add(&value);
         let (label, label_value) = match self.labels.get(&idx) {
             Some((t, v)) => (Some(t.clone()), Some(v.clone())),
             None => (None, None),
         };
         let text = one_line(&value, &self.tools);
-        Ok(EntryView { idx, value, label, label_value, text })
+        EntryView { idx, value, label, label_value, text }
     }
 
     /// Reads one entry on its own, out of file order: its few nearest ancestors are read first
@@ -92,7 +102,133 @@ impl<'s> Viewer<'s> {
     }
 }
 
+/// How many entries one parallel task of [`render_all`] reads.
+const CHUNK: usize = 2048;
+
+/// Views the entries `order` names, in that order as far as tool calls go (calls before their
+/// results), and renders each with `render`: what [`Viewer::view`] in a loop would give, read
+/// on every core. Each task views a stretch of `order` with its own calls; a result whose call
+/// is not in its stretch waits, and is rendered afterwards with the calls of all earlier
+/// stretches (a later call with the same id replacing an earlier one, as in one pass).
+pub fn render_all<T: Send>(
+    session: &Session,
+    home: Option<&str>,
+    order: &[u32],
+    render: impl Fn(&Viewer<'_>, &EntryView) -> Result<T> + Sync,
+) -> Result<Vec<T>> {
+    use rayon::prelude::*;
+
+    struct Stretch<T> {
+        done: Vec<Option<T>>,
+        waiting: Vec<(usize, u32, Value)>,
+        tools: ToolCalls,
+    }
+    let stretches: Vec<Result<Stretch<T>>> = order
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let mut viewer = Viewer::new(session, home);
+            let mut done = Vec::with_capacity(chunk.len());
+            let mut waiting = Vec::new();
+            for (pos, &idx) in chunk.iter().enumerate() {
+                let value = session.row_value(idx, &mut viewer.lines, &mut viewer.scanner)?;
+                if result_call(&value).is_some_and(|call| viewer.tools.get(call).is_none()) {
+                    waiting.push((pos, idx, value));
+                    done.push(None);
+                    continue;
+                }
+                let view = viewer.view_value(idx, value);
+                done.push(Some(render(&viewer, &view)?));
+            }
+            Ok(Stretch { done, waiting, tools: std::mem::take(&mut viewer.tools) })
+        })
+        .collect();
+    let mut earlier = home.map(ToolCalls::with_home).unwrap_or_default();
+    let mut viewer = Viewer::new(session, home);
+    let mut out = Vec::with_capacity(order.len());
+    for stretch in stretches {
+        let Stretch { mut done, waiting, tools } = stretch?;
+        std::mem::swap(&mut viewer.tools, &mut earlier);
+        for (pos, idx, value) in waiting {
+            let view = viewer.view_value(idx, value);
+            done[pos] = Some(render(&viewer, &view)?);
+        }
+        std::mem::swap(&mut viewer.tools, &mut earlier);
+        earlier.extend(tools);
+        out.extend(done.into_iter().flatten());
+    }
+    Ok(out)
+}
+
+/// The `toolCallId` of a `toolResult` message, whose row shows the call.
+fn result_call(value: &Value) -> Option<&str> {
+    if value.get("type")?.as_str()? != "message" {
+        return None;
+    }
+    let message = value.get("message")?;
+    if message.get("role")?.as_str()? != "toolResult" {
+        return None;
+    }
+    message.get("toolCallId")?.as_str()
+}
+
+/// An id as `--json` prints it: a string id as the string, anything else as the JSON value it
+/// was written as (through [`EntryId::to_value`], as [`EntryView::to_json`] prints it).
+struct JsonId<'a>(Option<&'a EntryId>);
+
+impl serde::Serialize for JsonId<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match self.0 {
+            None => s.serialize_unit(),
+            Some(id) if id.is_string() => s.serialize_str(id.as_str()),
+            Some(id) => id.to_value().serialize(s),
+        }
+    }
+}
+
+/// The `--json` row of SPEC §5, borrowed from the view: the same text as
+/// [`EntryView::to_json`] without building a map per row.
+#[derive(serde::Serialize)]
+struct JsonRow<'a> {
+    id: JsonId<'a>,
+    #[serde(rename = "parentId")]
+    parent_id: JsonId<'a>,
+    #[serde(rename = "type")]
+    kind: &'a Value,
+    timestamp: &'a Value,
+    label: &'a Value,
+    text: &'a str,
+    depth: u32,
+    #[serde(rename = "onActivePath")]
+    on_active_path: bool,
+    #[serde(rename = "isLeaf")]
+    is_leaf: bool,
+}
+
 impl EntryView {
+    /// [`EntryView::to_json`] as one line of JSON text.
+    pub fn to_json_line(
+        &self,
+        session: &Session,
+        depth: u32,
+        on_active_path: bool,
+        is_leaf: bool,
+    ) -> String {
+        let r = session.record(self.idx);
+        let row = JsonRow {
+            id: JsonId(r.id.as_ref()),
+            parent_id: JsonId(r.parent_id.as_ref()),
+            kind: self.value.get("type").unwrap_or(&Value::Null),
+            timestamp: self.value.get("timestamp").unwrap_or(&Value::Null),
+            label: self.label_value.as_ref().unwrap_or(&Value::Null),
+            text: &self.text,
+            depth,
+            on_active_path,
+            is_leaf,
+        };
+        // Serializing borrowed values into a string cannot fail.
+        serde_json::to_string(&row).unwrap_or_default()
+    }
+
     /// The `--json` object of SPEC §5 for `log` and `tree`.
     pub fn to_json(
         &self,
@@ -113,5 +249,64 @@ impl EntryView {
         m.insert("onActivePath".into(), on_active_path.into());
         m.insert("isLeaf".into(), is_leaf.into());
         Value::Object(m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    /// Calls and results spread over several stretches, ids reused with other tools.
+    fn session() -> Session {
+        let mut lines = vec![
+            r#"{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}"#.to_string(),
+        ];
+        let mut parent = "null".to_string();
+        for i in 0..3 * CHUNK {
+            let id = format!("e{i}");
+            let line = if i % 3 == 0 {
+                let name = ["read", "bash", "edit"][i % 9 / 3];
+                format!(
+                    r#"{{"type":"message","id":"{id}","parentId":{parent},"message":{{"role":"assistant","content":[{{"type":"toolCall","id":"c{}","name":"{name}","arguments":{{"path":"/home/u/f{i}","command":"make {i}"}}}}]}}}}"#,
+                    i % 101
+                )
+            } else {
+                format!(
+                    r#"{{"type":"message","id":"{id}","parentId":{parent},"message":{{"role":"toolResult","toolCallId":"c{}","content":"out"}}}}"#,
+                    (i * 7) % 131
+                )
+            };
+            lines.push(line);
+            parent = format!("\"{id}\"");
+        }
+        Session::from_bytes(Path::new("t"), lines.join("\n").into_bytes()).unwrap()
+    }
+
+    #[test]
+    fn rendering_on_every_core_matches_one_pass() {
+        let s = session();
+        let order: Vec<u32> = (0..s.records.len() as u32).collect();
+        let mut viewer = Viewer::new(&s, Some("/home/u"));
+        let one_pass: Vec<(String, String)> = order
+            .iter()
+            .map(|&i| {
+                let view = viewer.view(i).unwrap();
+                (view.text.clone(), viewer.search_text(&view))
+            })
+            .collect();
+        let parallel = render_all(&s, Some("/home/u"), &order, |viewer, view| {
+            Ok((view.text.clone(), viewer.search_text(view)))
+        })
+        .unwrap();
+        assert_eq!(parallel, one_pass);
+        for (i, _) in one_pass.iter().enumerate().step_by(97) {
+            let view = viewer.view(i as u32).unwrap();
+            let line = view.to_json_line(&s, 3, i % 2 == 0, i == 5);
+            assert_eq!(line, view.to_json(&s, 3, i % 2 == 0, i == 5).to_string());
+        }
+        assert!(one_pass.iter().any(|(t, _)| t.starts_with("[bash: make")));
+        assert!(one_pass.iter().any(|(t, _)| t == "[tool]"));
     }
 }

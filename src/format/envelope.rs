@@ -1,6 +1,11 @@
 //! The envelope of one line: the few top-level fields the index needs (type, id, parent,
 //! timestamp, label and archive targets, name fields). Everything else in the line is skipped
 //! without being built into a DOM, so indexing costs one scan of the bytes.
+//!
+//! Objects go through the hand-written scanner of [`super::scan`]; it accepts exactly the
+//! lines serde_json accepts. Anything else (a line that is not an object, or a line the scanner
+//! rejects) goes through serde_json, which gives the error its message: such lines are rare, and
+//! the messages are the ones users already see.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -9,6 +14,7 @@ use serde::Deserializer;
 use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
+use super::scan::{Invalid, Line, Scan, Scanner};
 use crate::id::EntryId;
 
 /// The top-level fields of one record that the index keeps.
@@ -61,6 +67,84 @@ impl fmt::Display for ScanError {
 
 /// Scans one line (without its newline) into its envelope.
 pub fn scan_envelope(line: &[u8]) -> Result<Envelope<'_>, ScanError> {
+    scan_envelope_with(&mut Scanner::new(), line)
+}
+
+/// [`scan_envelope`] with buffers kept from line to line.
+pub fn scan_envelope_with<'a>(
+    scanner: &mut Scanner,
+    line: &'a [u8],
+) -> Result<Envelope<'a>, ScanError> {
+    let first = line.iter().position(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
+    if first.is_some_and(|i| line[i] == b'{')
+        && let Ok(env) = fast_envelope(scanner, line)
+    {
+        return Ok(env);
+    }
+    serde_envelope(line)
+}
+
+/// The envelope of an object line through the scanner.
+fn fast_envelope<'a>(scanner: &mut Scanner, bytes: &'a [u8]) -> Scan<Envelope<'a>> {
+    let (line, stack) = scanner.index(bytes)?;
+    let mut env = Envelope { is_object: true, ..Envelope::default() };
+    let start = line.ws(0);
+    let end = line.object(start, |line, key, value| {
+        let after = line.skip_value(value, stack)?;
+        let key_bytes = line.bytes.get(key.0..key.1).ok_or(Invalid)?;
+        // Keys with escapes are rare; decode them to compare (`"t\u0079pe"` is `type`).
+        let decoded;
+        let name: &[u8] = if memchr::memchr(b'\\', key_bytes).is_some() {
+            decoded = line.text(key)?;
+            decoded.as_bytes()
+        } else {
+            key_bytes
+        };
+        // Later duplicate keys win, as in JSON.parse.
+        match name {
+            b"type" => env.kind = string_value(line, value, after)?,
+            b"id" => env.id = id_value(line, value, after)?,
+            b"parentId" => env.parent_id = id_value(line, value, after)?,
+            b"timestamp" => env.timestamp = string_value(line, value, after)?,
+            b"targetId" => env.target_id = id_value(line, value, after)?,
+            b"label" => env.label = Some(line.raw(value, after)?),
+            b"archived" => env.archived = Some(line.raw(value, after)? == "true"),
+            b"title" => env.title = string_value(line, value, after)?,
+            b"source" => env.source = string_value(line, value, after)?,
+            b"name" => env.name = string_value(line, value, after)?,
+            b"modelId" => env.has_model_id = true,
+            b"model" => env.has_model = true,
+            b"fromHook" => env.has_from_hook = true,
+            _ => {}
+        }
+        Ok(after)
+    })?;
+    line.end(end)?;
+    Ok(env)
+}
+
+/// A value kept only when it is a string, decoded.
+fn string_value<'a>(line: &Line<'a, '_>, start: usize, end: usize) -> Scan<Option<Cow<'a, str>>> {
+    if line.at(start) != Some(b'"') {
+        return Ok(None);
+    }
+    line.text((start + 1, end - 1)).map(Some)
+}
+
+/// An id value as written.
+fn id_value(line: &Line<'_, '_>, start: usize, end: usize) -> Scan<Option<EntryId>> {
+    let raw = line.raw(start, end)?;
+    if raw.starts_with('"') {
+        // A string that does not decode (a lone surrogate) fails here; serde_json then reads
+        // the line and makes it an id-less record, as before.
+        return Ok(Some(EntryId::new(line.text((start + 1, end - 1))?)));
+    }
+    Ok(EntryId::from_raw_json(raw))
+}
+
+/// The envelope through serde_json: every line that is not an object, and the lines the scanner
+/// rejects, for serde_json's error message.
+fn serde_envelope(line: &[u8]) -> Result<Envelope<'_>, ScanError> {
     let mut de = serde_json::Deserializer::from_slice(line);
     let env = (&mut de).deserialize_any(EnvelopeVisitor).map_err(scan_error)?;
     de.end().map_err(scan_error)?;
@@ -186,6 +270,8 @@ impl<'de> Visitor<'de> for EnvelopeVisitor {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     #[test]
@@ -240,6 +326,89 @@ mod tests {
         assert_eq!(env.source.as_deref(), Some("user"));
         let env = scan_envelope(br#"{"type":"title_change","source":{"x":1}}"#).unwrap();
         assert_eq!(env.source, None);
+    }
+
+    #[test]
+    fn escaped_keys_and_odd_values_match_serde_json() {
+        for line in [
+            &br#"{"t\u0079pe":"message","\u0069d":"a\"b","parentId":{"x":[1,2]}}"#[..],
+            br#"{"id":"\ud800","type":"m"}"#,
+            br#"{"type":"\ud800"}"#,
+            br#"{"\ud800":1}"#,
+            b"{\"type\":\"m\xff\",\"id\":\"a\"}",
+            b"{\"x\xff\":\"\xfe\",\"id\":\"a\"}",
+            br#"{"label":  {"a" : 1} ,"archived":true,"id":12.50}"#,
+            br#" {"id":null,"parentId":"p"} "#,
+        ] {
+            let fast = scan_envelope(line);
+            let serde = serde_envelope(line);
+            match (&fast, &serde) {
+                (Ok(f), Ok(s)) => assert_eq!(f, s),
+                (Ok(f), Err(_)) => {
+                    // Only invalid UTF-8 where serde_json looks and the scanner does not (a key
+                    // it ignores); the loader's lossy reading then gives the same envelope.
+                    let lossy = String::from_utf8_lossy(line);
+                    assert_eq!(f, &serde_envelope(lossy.as_bytes()).unwrap());
+                }
+                (Err(f), Err(s)) => assert_eq!(f, s),
+                (Err(_), Ok(_)) => panic!("fast path rejected {}", String::from_utf8_lossy(line)),
+            }
+        }
+    }
+
+    fn arb_line() -> impl Strategy<Value = Vec<u8>> {
+        let key = prop_oneof![
+            Just("type"),
+            Just("id"),
+            Just("parentId"),
+            Just("timestamp"),
+            Just("targetId"),
+            Just("label"),
+            Just("archived"),
+            Just("title"),
+            Just("name"),
+            Just("source"),
+            Just("modelId"),
+            Just("model"),
+            Just("fromHook"),
+            Just("message"),
+            Just("t\\u0079pe"),
+            Just("x"),
+        ];
+        let members = proptest::collection::vec((key, crate::format::scan::arb_json()), 0..8);
+        (members, any::<bool>(), any::<prop::sample::Index>(), any::<u8>()).prop_map(
+            |(members, mutate, at, byte)| {
+                let body: Vec<String> = members
+                    .iter()
+                    .map(|(k, v)| format!("\"{k}\":{}", serde_json::to_string(v).unwrap()))
+                    .collect();
+                let mut line = format!("{{{}}}", body.join(",")).into_bytes();
+                if mutate {
+                    let i = at.index(line.len());
+                    line[i] = byte;
+                }
+                line
+            },
+        )
+    }
+
+    proptest! {
+        /// The scanner and serde_json agree on every line: same envelope, or both reject.
+        #[test]
+        fn fast_path_agrees_with_serde_json(line in arb_line()) {
+            let fast = fast_envelope(&mut Scanner::new(), &line);
+            let serde = serde_envelope(&line);
+            match (fast, serde) {
+                (Ok(f), Ok(s)) => prop_assert_eq!(f, s),
+                (Err(_), Err(_)) => {}
+                (Ok(f), Err(_)) => {
+                    let lossy = String::from_utf8_lossy(&line);
+                    prop_assert!(std::str::from_utf8(&line).is_err());
+                    prop_assert_eq!(Some(f), serde_envelope(lossy.as_bytes()).ok());
+                }
+                (Err(_), Ok(_)) => prop_assert!(false, "fast path rejected a line serde_json reads"),
+            }
+        }
     }
 
     #[test]

@@ -3,10 +3,11 @@
 pub mod envelope;
 pub mod kind;
 pub mod members;
+pub mod scan;
 pub mod title;
 pub mod v1;
 
-pub use envelope::{Envelope, scan_envelope};
+pub use envelope::{Envelope, scan_envelope, scan_envelope_with};
 pub use kind::Kind;
 
 /// The version sesstree writes (FORMAT §11: accept 1–4, write 3).

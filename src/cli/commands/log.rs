@@ -2,14 +2,14 @@
 
 use std::io::Write;
 
-use sesstree::rev;
 use sesstree::text::{FilterMode, sanitize_for_terminal};
-use sesstree::view::Viewer;
+use sesstree::view::{EntryView, render_all};
+use sesstree::{Session, rev};
 
 use super::{FilterArg, home, short_id, short_time};
 use crate::cli::complete;
 use crate::cli::ui::Role;
-use crate::cli::{Ctx, stdout, write_json_line};
+use crate::cli::{Ctx, stdout};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
 const EXAMPLES: &str = r#"Examples:
@@ -57,51 +57,74 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
     let target = rev::resolve(&session, &args.rev)?;
     let mode = FilterMode::from(args.filter);
     let home = home();
-    let mut viewer = Viewer::new(&session, home.as_deref());
-    let mut shown = Vec::new();
-    for idx in session.path_to_root(target) {
-        let view = viewer.view(idx)?;
-        if viewer.shows(&view, mode, Some(target)) {
-            shown.push(view);
-        }
-    }
-    if !args.reverse {
-        shown.reverse();
-    }
     let limit = args.max_count.unwrap_or(usize::MAX);
-    let mut out = stdout();
-    for view in shown.iter().take(limit) {
-        if args.raw {
-            out.write_all(&session.raw_line(view.idx)?)?;
-            out.write_all(b"\n")?;
-        } else if ctx.json {
-            write_json_line(&mut out, &view.to_json(&session, 0, true, view.idx == target))?;
-        } else {
-            let r = session.record(view.idx);
-            let id = r.id.as_ref().map_or("-", |i| i.as_str());
-            let style = ctx.style;
-            let mut line = format!(
-                "{} {} {}",
-                style.paint(&sanitize_for_terminal(short_id(id)), Role::Id),
-                style.paint(&sanitize_for_terminal(r.kind.as_str()), Role::Kind),
-                style.paint(
-                    &sanitize_for_terminal(&short_time(
-                        view.value.get("timestamp").and_then(|t| t.as_str())
-                    )),
-                    Role::Time
-                ),
-            );
-            if let Some(label) = &view.label {
-                line.push(' ');
-                line.push_str(
-                    &style.paint(&format!("[{}]", sanitize_for_terminal(label)), Role::Label),
-                );
-            }
-            line.push(' ');
-            line.push_str(&sanitize_for_terminal(&view.text));
-            writeln!(out, "{line}")?;
+    // Rows are read root first, so tool calls are known before their results (on every core,
+    // see `render_all`), and rendered right away: only the text of shown rows is kept, never
+    // the entries.
+    let path = session.path_to_root(target);
+    let rendered = render_all(&session, home.as_deref(), &path, |viewer, view| {
+        if !viewer.shows(view, mode, Some(target)) {
+            return Ok(None);
         }
+        let mut text = if args.raw {
+            return Ok(Some(Shown::Raw(view.idx)));
+        } else if ctx.json {
+            view.to_json_line(&session, 0, true, view.idx == target)
+        } else {
+            text_row(ctx, &session, view)
+        };
+        // Rows are kept until the whole path is read: no spare capacity.
+        text.shrink_to_fit();
+        Ok(Some(Shown::Text(text)))
+    })?;
+    let shown: Vec<Shown> = rendered.into_iter().flatten().collect();
+    // The newest `limit` rows, or the oldest with --reverse.
+    let rows: Box<dyn Iterator<Item = &Shown>> = if args.reverse {
+        Box::new(shown.iter().take(limit))
+    } else {
+        Box::new(shown.iter().rev().take(limit))
+    };
+    let mut out = stdout();
+    for row in rows {
+        match row {
+            Shown::Raw(idx) => out.write_all(&session.raw_line(*idx)?)?,
+            Shown::Text(text) => out.write_all(text.as_bytes())?,
+        }
+        out.write_all(b"\n")?;
     }
     out.flush()?;
     Ok(())
+}
+
+/// A row waiting to be printed.
+enum Shown {
+    /// `--raw`: the record's line, read back when printed.
+    Raw(u32),
+    /// The rendered row (text or JSON), without its newline.
+    Text(String),
+}
+
+/// One entry as a text row: short id, type, time, `[label]`, one-line text.
+fn text_row(ctx: &Ctx, session: &Session, view: &EntryView) -> String {
+    let r = session.record(view.idx);
+    let id = r.id.as_ref().map_or("-", |i| i.as_str());
+    let style = ctx.style;
+    let mut line = format!(
+        "{} {} {}",
+        style.paint(&sanitize_for_terminal(short_id(id)), Role::Id),
+        style.paint(&sanitize_for_terminal(r.kind.as_str()), Role::Kind),
+        style.paint(
+            &sanitize_for_terminal(&short_time(
+                view.value.get("timestamp").and_then(|t| t.as_str())
+            )),
+            Role::Time
+        ),
+    );
+    if let Some(label) = &view.label {
+        line.push(' ');
+        line.push_str(&style.paint(&format!("[{}]", sanitize_for_terminal(label)), Role::Label));
+    }
+    line.push(' ');
+    line.push_str(&sanitize_for_terminal(&view.text));
+    line
 }

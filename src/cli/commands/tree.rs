@@ -5,7 +5,7 @@ use std::path::Path;
 
 use sesstree::text::{FilterMode, fuzzy_match, sanitize_for_terminal, substring_match};
 use sesstree::tree::{ASCII, TreeOptions, UNICODE, layout};
-use sesstree::view::Viewer;
+use sesstree::view::render_all;
 use sesstree::{EntryId, Error, rev};
 
 use super::checkout::{self, CheckoutArgs};
@@ -115,7 +115,6 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     let tree = layout(&session, &opts);
     let mode = FilterMode::from(args.filter);
     let home = home();
-    let mut viewer = Viewer::new(&session, home.as_deref());
     let glyphs = if args.ascii { &ASCII } else { &UNICODE };
     // Without a known width (a pipe, a file) the gutter is still capped: a tree whose branch
     // points nest thousands deep would otherwise print rows as wide as the tree is deep, and
@@ -123,26 +122,31 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     let max_levels =
         Some(width().map_or(MAX_LEVELS_UNKNOWN_WIDTH, |w| w.saturating_sub(24.max(w / 2)) / 3));
     let style = ctx.style;
-    // Tool calls must be known before their results are drawn, so payloads are read once in
-    // file order; each kept row is rendered right away and only its text is kept.
-    let mut lines: Vec<Option<String>> = vec![None; tree.rows.len()];
+    // Tool calls must be known before their results are drawn, so payloads are read in file
+    // order (on every core, see `render_all`); each kept row is rendered right away and only
+    // its text is kept.
     let mut order: Vec<usize> = (0..tree.rows.len()).collect();
     order.sort_by_key(|&i| tree.rows[i].idx);
-    for i in order {
-        let row = &tree.rows[i];
-        let view = viewer.view(row.idx)?;
-        let keep = viewer.shows(&view, mode, leaf)
+    let idxs: Vec<u32> = order.iter().map(|&i| tree.rows[i].idx).collect();
+    let mut row_of = vec![usize::MAX; session.records.len()];
+    for (i, row) in tree.rows.iter().enumerate() {
+        row_of[row.idx as usize] = i;
+    }
+    let rendered = render_all(&session, home.as_deref(), &idxs, |viewer, view| {
+        let row = &tree.rows[row_of[view.idx as usize]];
+        let keep = viewer.shows(view, mode, leaf)
             && args.search.as_deref().is_none_or(|q| {
-                let text = viewer.search_text(&view);
+                let text = viewer.search_text(view);
                 if args.fuzzy { fuzzy_match(q, &text) } else { substring_match(q, &text) }
             });
         if !keep {
-            continue;
+            return Ok(None);
         }
         if ctx.json {
-            let json = view.to_json(&session, row.depth, row.on_active_path, row.is_leaf);
-            lines[i] = Some(serde_json::to_string(&json)?);
-            continue;
+            let mut text = view.to_json_line(&session, row.depth, row.on_active_path, row.is_leaf);
+            // Rows are kept until the whole tree is drawn: no spare capacity.
+            text.shrink_to_fit();
+            return Ok(Some(text));
         }
         let mut line = style.paint(&tree.prefix(row, glyphs, max_levels), Role::Dim);
         if row.on_active_path {
@@ -161,7 +165,12 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
                 &style.paint(if args.ascii { "<- active" } else { "← active" }, Role::Active),
             );
         }
-        lines[i] = Some(line);
+        line.shrink_to_fit();
+        Ok(Some(line))
+    })?;
+    let mut lines: Vec<Option<String>> = vec![None; tree.rows.len()];
+    for (i, line) in order.into_iter().zip(rendered) {
+        lines[i] = line;
     }
     let mut out = stdout();
     let mut shown = 0;

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Times sesstree against `wc -l` and `jq` on generated session files (SPEC §8), and measures
+# peak memory against the file size.
+#
+#   bench/compare.sh                 # the 100k-entry file (~230 MB)
+#   bench/compare.sh 100000 1000000  # also the 1M-entry file (~2.3 GB; generating takes minutes)
+#
+# Each argument is an entry count; the file is `gen-session.py -n N -b N/1000 --seed 42`, made
+# once under $BENCH_DIR (default /work/benchdata, or ./target/bench-data when that is not
+# writable) and reused. RUNS sets hyperfine's runs (default 5; 3 for files over 1 GB), WARMUP
+# its warm-up runs (default 1). BASELINE=/path/to/an/older/sesstree adds its `log` and
+# `tree --json` for comparison.
+# Needs hyperfine, jq, GNU time (/usr/bin/time) and python3.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+
+missing=()
+command -v hyperfine >/dev/null || missing+=(hyperfine)
+command -v jq >/dev/null || missing+=(jq)
+[ -x /usr/bin/time ] || missing+=(time)
+command -v python3 >/dev/null || missing+=(python3)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "compare.sh: missing ${missing[*]}; install with: apt-get install -y ${missing[*]}" >&2
+    exit 2
+fi
+
+dir=${BENCH_DIR:-/work/benchdata}
+if ! mkdir -p "$dir" 2>/dev/null || [ ! -w "$dir" ]; then
+    dir="$root/target/bench-data"
+    mkdir -p "$dir"
+fi
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(100000)
+
+echo "building sesstree (release)..." >&2
+(cd "$root" && cargo build --release --quiet)
+bin="$root/target/release/sesstree"
+
+# Commands that exist in this build; `context` and `label` may not yet.
+has() { "$bin" "$1" --help >/dev/null 2>&1; }
+
+results="$dir/results-$(IFS=-; echo "${sizes[*]}").tsv"
+: >"$results"
+for n in "${sizes[@]}"; do
+    file="$dir/s$n.jsonl"
+    if [ ! -s "$file" ]; then
+        echo "generating $file ..." >&2
+        python3 "$here/gen-session.py" -n "$n" -b $((n / 1000 > 0 ? n / 1000 : 1)) --seed 42 \
+            -o "$file.tmp" --stats "$dir/s$n.stats.json"
+        mv "$file.tmp" "$file"
+    fi
+    size=$(stat -L -c %s "$file")
+    runs=${RUNS:-$([ "$size" -gt 1000000000 ] && echo 3 || echo 5)}
+    cat "$file" >/dev/null # warm the page cache
+    copy="$dir/s$n.label-copy.jsonl"
+
+    names=("wc -l" "jq -c '{id,parentId}'" "sesstree log" "sesstree tree --json")
+    cmds=("wc -l $file" "jq -c '{id,parentId}' $file" "$bin -f $file log" "$bin -f $file tree --json")
+    prepare=("" "" "" "")
+    # Loading and indexing alone (what every command pays, and most of what `label` does).
+    names+=("sesstree show @ --raw")
+    cmds+=("$bin -f $file show @ --raw")
+    prepare+=("")
+    if [ -n "${BASELINE:-}" ]; then
+        names+=("baseline log" "baseline tree --json")
+        cmds+=("$BASELINE -f $file log" "$BASELINE -f $file tree --json")
+        prepare+=("" "")
+    fi
+    if has context; then
+        names+=("sesstree context --json")
+        cmds+=("$bin -f $file context --json")
+        prepare+=("")
+    fi
+    if has label; then
+        # label appends: each run works on a fresh copy (the copy is not timed).
+        names+=("sesstree label @ bench")
+        cmds+=("$bin -f $copy label @ bench")
+        prepare+=("cp $file $copy")
+    fi
+    if has stats; then
+        names+=("sesstree stats")
+        cmds+=("$bin stats $file")
+        prepare+=("")
+    fi
+
+    for i in "${!cmds[@]}"; do
+        json="$dir/hf-$n-$i.json"
+        args=(--style none --warmup "${WARMUP:-1}" --runs "$runs" --export-json "$json")
+        [ -n "${prepare[$i]}" ] && args+=(--prepare "${prepare[$i]}")
+        echo "[$n] ${names[$i]}" >&2
+        hyperfine "${args[@]}" "${cmds[$i]}" >/dev/null 2>&1 || {
+            echo "  failed: ${cmds[$i]}" >&2
+            continue
+        }
+        [ -n "${prepare[$i]}" ] && eval "${prepare[$i]}"
+        rss=$( { /usr/bin/time -f "%M" bash -c "${cmds[$i]} >/dev/null 2>/dev/null"; } 2>&1 | tail -1)
+        mean=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print(r['mean'], r['stddev'] or 0, r['user'] + r['system'])" "$json")
+        printf '%s\t%s\t%s\t%s\t%s\n' "$n" "$size" "${names[$i]}" "$mean" "$rss" >>"$results"
+    done
+    rm -f "$copy"
+done
+
+python3 - "$results" <<'PY'
+import sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+by_file = {}
+for n, size, name, times, rss in rows:
+    mean, sd, cpu = (float(x) for x in times.split())
+    by_file.setdefault((int(n), int(size)), []).append((name, mean, sd, cpu, int(rss)))
+for (n, size), cmds in by_file.items():
+    wall = {name: mean for name, mean, _, _, _ in cmds}
+    wc, jq = wall.get("wc -l"), wall.get("jq -c '{id,parentId}'")
+    print(f"\n{n} entries, {size / 1e6:,.0f} MB\n")
+    print("| command | wall (s) | CPU user+sys (s) | wall ÷ `wc -l` | `jq` wall ÷ it | peak RSS (MiB) | RSS ÷ file size |")
+    print("|---|---|---|---|---|---|---|")
+    for name, mean, sd, cpu, rss in cmds:
+        ratio_wc = f"{mean / wc:.1f}" if wc else "-"
+        ratio_jq = f"{jq / mean:.1f}" if jq else "-"
+        print(f"| `{name}` | {mean:.3f} ± {sd:.3f} | {cpu:.3f} | {ratio_wc} | {ratio_jq} | "
+              f"{rss / 1024:.0f} | {rss * 1024 / size:.3f} |")
+PY

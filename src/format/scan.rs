@@ -1,0 +1,805 @@
+//! A validating JSON scanner for one line, fast on the lines session files are made of: a few
+//! top-level keys and kilobytes of string payload (tool output, code) dense with escapes.
+//!
+//! It works in two passes over the line:
+//!
+//! 1. [`Scanner::index`] classifies 64 bytes at a time into bit masks (quotes, backslashes,
+//!    control characters; SSE2 on x86-64, word-at-a-time elsewhere), works out which quotes are
+//!    escaped, and so which bytes are inside strings. It checks every escape sequence and that
+//!    no raw control character sits inside a string, and keeps one bit per unescaped quote.
+//! 2. A cursor walks the structure (objects, arrays, numbers, literals) byte by byte but jumps
+//!    over each string to its closing quote through those bits, so a 10 KB tool result costs a
+//!    few word tests instead of a byte loop that stops at every `\n` escape.
+//!
+//! Nesting is tracked on an explicit stack, so any depth is fine. Strings are not decoded unless
+//! a caller asks for one, and their UTF-8 is checked only then: serde_json does the same for the
+//! values it skips, and the loader's lossy fallback covers invalid UTF-8 in the fields it reads.
+//! The grammar is serde_json's (RFC 8259; whitespace is space, tab, LF and CR), so a line is
+//! accepted here exactly when serde_json accepts it; a differential test holds the two together.
+//! The scanner only says yes or no: callers that need serde_json's description of a problem ask
+//! serde_json for it on the (rare) failing line.
+
+use std::borrow::Cow;
+
+/// The line is not valid JSON (or not the shape the caller asked for). No detail: callers
+/// re-run serde_json on the line for its message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Invalid;
+
+/// Result of the scanning steps.
+pub type Scan<T> = std::result::Result<T, Invalid>;
+
+/// Reusable buffers for scanning many lines without allocating per line.
+#[derive(Debug, Default)]
+pub struct Scanner {
+    quotes: Vec<u64>,
+    stack: Vec<bool>,
+}
+
+/// One line after [`Scanner::index`]: the bytes plus the positions of its unescaped quotes.
+#[derive(Debug, Clone, Copy)]
+pub struct Line<'a, 'q> {
+    /// The line's bytes.
+    pub bytes: &'a [u8],
+    quotes: &'q [u64],
+}
+
+/// The three byte classes of a 64-byte block, one bit per byte (bit `i` = byte `i`).
+#[derive(Debug, Clone, Copy)]
+struct Masks {
+    quote: u64,
+    backslash: u64,
+    control: u64,
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn classify(block: &[u8; 64]) -> Masks {
+    use safe_arch::{
+        cmp_eq_mask_i8_m128i, load_unaligned_m128i, min_u8_m128i, move_mask_i8_m128i,
+        set_splat_i8_m128i,
+    };
+    let quote = set_splat_i8_m128i(b'"' as i8);
+    let backslash = set_splat_i8_m128i(b'\\' as i8);
+    let below_space = set_splat_i8_m128i(0x1f);
+    let mut m = Masks { quote: 0, backslash: 0, control: 0 };
+    for (j, chunk) in block.chunks_exact(16).enumerate() {
+        let Ok(chunk) = <&[u8; 16]>::try_from(chunk) else { continue };
+        let v = load_unaligned_m128i(chunk);
+        let bits = |mask| u64::from(move_mask_i8_m128i(mask) as u16) << (16 * j);
+        m.quote |= bits(cmp_eq_mask_i8_m128i(v, quote));
+        m.backslash |= bits(cmp_eq_mask_i8_m128i(v, backslash));
+        // Unsigned `x < 0x20` is `min(x, 0x1f) == x`.
+        m.control |= bits(cmp_eq_mask_i8_m128i(min_u8_m128i(v, below_space), v));
+    }
+    m
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn classify(block: &[u8; 64]) -> Masks {
+    // Word at a time: exact per-byte tests (no false positives from borrows), then the high
+    // bits of the eight bytes gathered into eight mask bits by one multiplication.
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    fn zero_bytes(x: u64) -> u64 {
+        !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
+    }
+    fn gather(high_bits: u64) -> u64 {
+        ((high_bits >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+    }
+    let mut m = Masks { quote: 0, backslash: 0, control: 0 };
+    for (j, chunk) in block.chunks_exact(8).enumerate() {
+        let Ok(chunk) = <[u8; 8]>::try_from(chunk) else { continue };
+        let x = u64::from_le_bytes(chunk);
+        let shift = 8 * j;
+        m.quote |= gather(zero_bytes(x ^ (ONES * u64::from(b'"'))) & HIGH) << shift;
+        m.backslash |= gather(zero_bytes(x ^ (ONES * u64::from(b'\\'))) & HIGH) << shift;
+        m.control |= gather(zero_bytes(x & (ONES * 0xe0)) & HIGH) << shift;
+    }
+    m
+}
+
+/// Bit `i` of the result is the XOR of bits `0..=i`: 1 from an opening quote up to (not
+/// including) its closing quote.
+#[inline(always)]
+fn prefix_xor(mut x: u64) -> u64 {
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    x
+}
+
+/// What may follow a backslash: `SIMPLE` for `"\\/bfnrt`, `UNICODE` for `u` (four hex digits
+/// follow), 0 for anything else. A table, because a `match` on the byte compiles to a jump
+/// table whose indirect branch mispredicts on every change of escape (`\n`, `\"`, `\t` …).
+static ESCAPES: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let simple = b"\"\\/bfnrt";
+    let mut i = 0;
+    while i < simple.len() {
+        table[simple[i] as usize] = SIMPLE;
+        i += 1;
+    }
+    table[b'u' as usize] = UNICODE;
+    table
+};
+const SIMPLE: u8 = 1;
+const UNICODE: u8 = 2;
+
+#[inline(always)]
+fn is_ws(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+impl Scanner {
+    /// A scanner with empty buffers.
+    pub fn new() -> Scanner {
+        Scanner::default()
+    }
+
+    /// Pass 1: finds the unescaped quotes and checks escapes and control characters inside
+    /// strings. The structure is checked by the [`Line`] methods, which take the returned
+    /// stack for walking nested values.
+    pub fn index<'a, 's>(&'s mut self, bytes: &'a [u8]) -> Scan<(Line<'a, 's>, &'s mut Vec<bool>)> {
+        self.quotes.clear();
+        self.quotes.reserve(bytes.len() / 64 + 1);
+        // Whether the next block starts escaped (the last one ended with an escaping `\`) and
+        // inside a string (all ones) or not (zero).
+        let mut escaped_carry = 0u64;
+        let mut in_string_carry = 0u64;
+        let mut blocks = bytes.chunks_exact(64);
+        let mut base = 0;
+        for block in &mut blocks {
+            let Ok(block) = <&[u8; 64]>::try_from(block) else { return Err(Invalid) };
+            let quotes = block_quotes(
+                bytes,
+                base,
+                classify(block),
+                &mut escaped_carry,
+                &mut in_string_carry,
+            )?;
+            self.quotes.push(quotes);
+            base += 64;
+        }
+        let rest = blocks.remainder();
+        if !rest.is_empty() {
+            // Pad with spaces: neither quotes, backslashes nor control characters.
+            let mut block = [b' '; 64];
+            block[..rest.len()].copy_from_slice(rest);
+            let quotes = block_quotes(
+                bytes,
+                base,
+                classify(&block),
+                &mut escaped_carry,
+                &mut in_string_carry,
+            )?;
+            self.quotes.push(quotes);
+        }
+        Ok((Line { bytes, quotes: &self.quotes }, &mut self.stack))
+    }
+
+    /// Both passes for a line that must be one JSON value (and nothing but whitespace).
+    pub fn validate(&mut self, bytes: &[u8]) -> Scan<()> {
+        let (line, stack) = self.index(bytes)?;
+        let start = line.ws(0);
+        let end = line.skip_value(start, stack)?;
+        line.end(end)
+    }
+}
+
+/// Pass 1 on one block: checks its escapes and control characters and returns its unescaped
+/// quotes.
+#[inline(always)]
+fn block_quotes(
+    bytes: &[u8],
+    base: usize,
+    m: Masks,
+    escaped_carry: &mut u64,
+    in_string_carry: &mut u64,
+) -> Scan<u64> {
+    let mut escaped = *escaped_carry;
+    let mut next_carry = 0;
+    let mut backslashes = m.backslash;
+    // Backslashes are rare enough (one per ~30 bytes of code text) to visit one by one; a
+    // backslash that is itself escaped starts nothing.
+    while backslashes != 0 {
+        let at = backslashes.trailing_zeros();
+        backslashes &= backslashes - 1;
+        if escaped >> at & 1 == 1 {
+            continue;
+        }
+        let code = base + at as usize + 1;
+        let class = bytes.get(code).map_or(0, |&c| ESCAPES[c as usize]);
+        if class != SIMPLE {
+            let digits = bytes.get(code + 1..code + 5).ok_or(Invalid)?;
+            if class != UNICODE || !digits.iter().all(u8::is_ascii_hexdigit) {
+                return Err(Invalid);
+            }
+        }
+        if at == 63 {
+            next_carry = 1;
+        } else {
+            escaped |= 1 << (at + 1);
+        }
+    }
+    *escaped_carry = next_carry;
+    let quotes = m.quote & !escaped;
+    let in_string = prefix_xor(quotes) ^ *in_string_carry;
+    // Raw control characters are never allowed inside strings. Outside strings, the structure
+    // pass rejects all but whitespace.
+    if m.control & in_string != 0 {
+        return Err(Invalid);
+    }
+    *in_string_carry = ((in_string as i64) >> 63) as u64;
+    Ok(quotes)
+}
+
+/// What a value starts with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueKind {
+    /// `{`
+    Object,
+    /// `[`
+    Array,
+    /// `"`
+    String,
+    /// A number, `true`, `false` or `null`.
+    Scalar,
+}
+
+impl<'a, 'q> Line<'a, 'q> {
+    /// The first position at or after `i` that is not whitespace.
+    #[inline(always)]
+    pub fn ws(&self, mut i: usize) -> usize {
+        while let Some(&c) = self.bytes.get(i) {
+            if !is_ws(c) {
+                break;
+            }
+            i += 1;
+        }
+        i
+    }
+
+    /// The byte at `i`, if any.
+    #[inline(always)]
+    pub fn at(&self, i: usize) -> Option<u8> {
+        self.bytes.get(i).copied()
+    }
+
+    /// Checks that only whitespace follows `i`.
+    pub fn end(&self, i: usize) -> Scan<()> {
+        if self.ws(i) == self.bytes.len() { Ok(()) } else { Err(Invalid) }
+    }
+
+    /// The kind of the value starting at `i` (which must not be whitespace).
+    pub fn kind(&self, i: usize) -> Option<ValueKind> {
+        match self.at(i)? {
+            b'{' => Some(ValueKind::Object),
+            b'[' => Some(ValueKind::Array),
+            b'"' => Some(ValueKind::String),
+            b'-' | b'0'..=b'9' | b't' | b'f' | b'n' => Some(ValueKind::Scalar),
+            _ => None,
+        }
+    }
+
+    /// The position of the first unescaped quote at or after `from`.
+    #[inline(always)]
+    fn next_quote(&self, from: usize) -> Scan<usize> {
+        let mut word = from / 64;
+        let mut bits = *self.quotes.get(word).ok_or(Invalid)? & (!0u64 << (from % 64));
+        loop {
+            if bits != 0 {
+                let at = word * 64 + bits.trailing_zeros() as usize;
+                return if at < self.bytes.len() { Ok(at) } else { Err(Invalid) };
+            }
+            word += 1;
+            bits = *self.quotes.get(word).ok_or(Invalid)?;
+        }
+    }
+
+    /// The string starting with the quote at `i`: the position of its closing quote.
+    #[inline(always)]
+    pub fn string_end(&self, i: usize) -> Scan<usize> {
+        // The opening quote must be an unescaped one.
+        if self.quotes.get(i / 64).is_none_or(|w| w >> (i % 64) & 1 == 0) {
+            return Err(Invalid);
+        }
+        self.next_quote(i + 1)
+    }
+
+    /// Skips a number starting at `i`; returns the position after it.
+    fn number(&self, mut i: usize) -> Scan<usize> {
+        let digit = |i: usize| matches!(self.at(i), Some(b'0'..=b'9'));
+        if self.at(i) == Some(b'-') {
+            i += 1;
+        }
+        match self.at(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => {
+                i += 1;
+                while digit(i) {
+                    i += 1;
+                }
+            }
+            _ => return Err(Invalid),
+        }
+        if self.at(i) == Some(b'.') {
+            i += 1;
+            if !digit(i) {
+                return Err(Invalid);
+            }
+            while digit(i) {
+                i += 1;
+            }
+        }
+        if matches!(self.at(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(self.at(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            if !digit(i) {
+                return Err(Invalid);
+            }
+            while digit(i) {
+                i += 1;
+            }
+        }
+        Ok(i)
+    }
+
+    /// Skips a scalar (number or literal) at `i`.
+    fn scalar(&self, i: usize) -> Scan<usize> {
+        let literal = |word: &[u8]| {
+            if self.bytes.get(i..i + word.len()) == Some(word) {
+                Ok(i + word.len())
+            } else {
+                Err(Invalid)
+            }
+        };
+        match self.at(i) {
+            Some(b't') => literal(b"true"),
+            Some(b'f') => literal(b"false"),
+            Some(b'n') => literal(b"null"),
+            _ => self.number(i),
+        }
+    }
+
+    /// Skips the value starting at `i` (not whitespace) and returns the position after it.
+    /// Containers are walked with `stack` (`true` = object), so depth costs no recursion.
+    pub fn skip_value(&self, mut i: usize, stack: &mut Vec<bool>) -> Scan<usize> {
+        stack.clear();
+        'value: loop {
+            match self.at(i) {
+                Some(b'"') => i = self.string_end(i)? + 1,
+                Some(b'{') => {
+                    i = self.ws(i + 1);
+                    if self.at(i) == Some(b'}') {
+                        i += 1;
+                    } else {
+                        stack.push(true);
+                        i = self.key_colon(i)?;
+                        continue 'value;
+                    }
+                }
+                Some(b'[') => {
+                    i = self.ws(i + 1);
+                    if self.at(i) == Some(b']') {
+                        i += 1;
+                    } else {
+                        stack.push(false);
+                        continue 'value;
+                    }
+                }
+                _ => i = self.scalar(i)?,
+            }
+            // After a value: close containers or go on to the next member.
+            loop {
+                let Some(&in_object) = stack.last() else { return Ok(i) };
+                i = self.ws(i);
+                match (self.at(i), in_object) {
+                    (Some(b','), true) => {
+                        i = self.key_colon(self.ws(i + 1))?;
+                        continue 'value;
+                    }
+                    (Some(b','), false) => {
+                        i = self.ws(i + 1);
+                        continue 'value;
+                    }
+                    (Some(b'}'), true) | (Some(b']'), false) => {
+                        stack.pop();
+                        i += 1;
+                    }
+                    _ => return Err(Invalid),
+                }
+            }
+        }
+    }
+
+    /// At a key's opening quote: skips the key and the colon, returns the value's position.
+    fn key_colon(&self, i: usize) -> Scan<usize> {
+        if self.at(i) != Some(b'"') {
+            return Err(Invalid);
+        }
+        let end = self.string_end(i)?;
+        let colon = self.ws(end + 1);
+        if self.at(colon) != Some(b':') {
+            return Err(Invalid);
+        }
+        Ok(self.ws(colon + 1))
+    }
+
+    /// Walks the members of the object starting at `i` (its `{`), calling `member` with the
+    /// key's raw span (between the quotes) and the value's position; `member` returns the
+    /// position after the value. Returns the position after the object.
+    pub fn object(
+        &self,
+        i: usize,
+        mut member: impl FnMut(&Line<'a, 'q>, (usize, usize), usize) -> Scan<usize>,
+    ) -> Scan<usize> {
+        if self.at(i) != Some(b'{') {
+            return Err(Invalid);
+        }
+        let mut i = self.ws(i + 1);
+        if self.at(i) == Some(b'}') {
+            return Ok(i + 1);
+        }
+        loop {
+            if self.at(i) != Some(b'"') {
+                return Err(Invalid);
+            }
+            let key_end = self.string_end(i)?;
+            let colon = self.ws(key_end + 1);
+            if self.at(colon) != Some(b':') {
+                return Err(Invalid);
+            }
+            let value = self.ws(colon + 1);
+            i = self.ws(member(self, (i + 1, key_end), value)?);
+            match self.at(i) {
+                Some(b',') => i = self.ws(i + 1),
+                Some(b'}') => return Ok(i + 1),
+                _ => return Err(Invalid),
+            }
+        }
+    }
+
+    /// Walks the elements of the array starting at `i` (its `[`), like [`Line::object`].
+    pub fn array(
+        &self,
+        i: usize,
+        mut element: impl FnMut(&Line<'a, 'q>, usize) -> Scan<usize>,
+    ) -> Scan<usize> {
+        if self.at(i) != Some(b'[') {
+            return Err(Invalid);
+        }
+        let mut i = self.ws(i + 1);
+        if self.at(i) == Some(b']') {
+            return Ok(i + 1);
+        }
+        loop {
+            i = self.ws(element(self, i)?);
+            match self.at(i) {
+                Some(b',') => i = self.ws(i + 1),
+                Some(b']') => return Ok(i + 1),
+                _ => return Err(Invalid),
+            }
+        }
+    }
+
+    /// The decoded text of the string whose content is `span` (between the quotes): borrowed
+    /// when it has no escapes. Fails on invalid UTF-8 and on escapes that do not make a string
+    /// (a lone surrogate), as serde_json does.
+    pub fn text(&self, span: (usize, usize)) -> Scan<Cow<'a, str>> {
+        let raw = self.bytes.get(span.0..span.1).ok_or(Invalid)?;
+        if memchr::memchr(b'\\', raw).is_none() {
+            return std::str::from_utf8(raw).map(Cow::Borrowed).map_err(|_| Invalid);
+        }
+        let quoted = self.bytes.get(span.0 - 1..span.1 + 1).ok_or(Invalid)?;
+        serde_json::from_slice::<String>(quoted).map(Cow::Owned).map_err(|_| Invalid)
+    }
+
+    /// The first `max_chars` characters of the string whose content is `span`, and whether that
+    /// is all of it: a long string is decoded only as far as a caller reads it. Fails where
+    /// [`Line::text`] fails on that prefix.
+    pub fn text_prefix(
+        &self,
+        span: (usize, usize),
+        max_chars: usize,
+    ) -> Scan<(Cow<'a, str>, bool)> {
+        let raw = self.bytes.get(span.0..span.1).ok_or(Invalid)?;
+        // No character takes less than one byte, so a short string is read whole.
+        if raw.len() <= max_chars {
+            return self.text(span).map(|t| (t, true));
+        }
+        let mut out = String::new();
+        let mut count = 0;
+        let mut i = 0;
+        while i < raw.len() {
+            if count == max_chars {
+                // Something is left, and every byte left makes at least one more character.
+                return Ok((Cow::Owned(out), false));
+            }
+            let plain_end = memchr::memchr(b'\\', &raw[i..]).map_or(raw.len(), |p| i + p);
+            // Plain bytes: at most `max_chars - count` more characters are taken, and a cut
+            // inside them is at a character boundary of a valid prefix.
+            let room = max_chars - count;
+            let plain = &raw[i..plain_end];
+            let plain = &plain[..plain.len().min(room * 4)];
+            let text = match std::str::from_utf8(plain) {
+                Ok(text) => text,
+                // A cut in the middle of a character: keep the valid part.
+                Err(e) if e.error_len().is_none() && plain.len() < plain_end - i => {
+                    std::str::from_utf8(&plain[..e.valid_up_to()]).map_err(|_| Invalid)?
+                }
+                Err(_) => return Err(Invalid),
+            };
+            match text.char_indices().nth(room) {
+                Some((at, _)) => {
+                    out.push_str(&text[..at]);
+                    return Ok((Cow::Owned(out), false));
+                }
+                None => {
+                    out.push_str(text);
+                    count += text.chars().count();
+                    i += text.len();
+                }
+            }
+            if i < plain_end {
+                continue;
+            }
+            if i == raw.len() {
+                break;
+            }
+            if count == max_chars {
+                continue;
+            }
+            // An escape; pass 1 checked its form. A surrogate pair takes two.
+            let simple = match raw.get(i + 1) {
+                Some(b'n') => Some('\n'),
+                Some(b't') => Some('\t'),
+                Some(b'r') => Some('\r'),
+                Some(b'b') => Some('\u{8}'),
+                Some(b'f') => Some('\u{c}'),
+                Some(&c @ (b'"' | b'\\' | b'/')) => Some(char::from(c)),
+                _ => None,
+            };
+            if let Some(c) = simple {
+                out.push(c);
+                count += 1;
+                i += 2;
+                continue;
+            }
+            // `\uXXXX`, or a surrogate pair of two; a lone surrogate fails, as in serde_json.
+            if raw.get(i + 1) != Some(&b'u') {
+                return Err(Invalid);
+            }
+            let hex = |at: usize| {
+                let digits = std::str::from_utf8(raw.get(at..at + 4)?).ok()?;
+                u32::from_str_radix(digits, 16).ok()
+            };
+            let unit = hex(i + 2).ok_or(Invalid)?;
+            let (code, len) = match unit {
+                0xD800..=0xDBFF => {
+                    let low = (raw.get(i + 6..i + 8) == Some(b"\\u"))
+                        .then(|| hex(i + 8))
+                        .flatten()
+                        .filter(|low| (0xDC00..=0xDFFF).contains(low))
+                        .ok_or(Invalid)?;
+                    (0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), 12)
+                }
+                0xDC00..=0xDFFF => return Err(Invalid),
+                unit => (unit, 6),
+            };
+            out.push(char::from_u32(code).ok_or(Invalid)?);
+            count += 1;
+            i += len;
+        }
+        Ok((Cow::Owned(out), true))
+    }
+
+    /// The raw key bytes of `span` compared with an ASCII name, decoding escapes when there are
+    /// any.
+    pub fn key_is(&self, span: (usize, usize), name: &str) -> bool {
+        let Some(raw) = self.bytes.get(span.0..span.1) else { return false };
+        if raw == name.as_bytes() {
+            return true;
+        }
+        memchr::memchr(b'\\', raw).is_some() && self.text(span).is_ok_and(|t| t == name)
+    }
+
+    /// The raw text of `start..end` (a value as written), checked to be UTF-8.
+    pub fn raw(&self, start: usize, end: usize) -> Scan<&'a str> {
+        let raw = self.bytes.get(start..end).ok_or(Invalid)?;
+        std::str::from_utf8(raw).map_err(|_| Invalid)
+    }
+}
+
+#[cfg(test)]
+pub(crate) use tests::arb_json;
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn valid(s: &[u8]) -> bool {
+        Scanner::new().validate(s).is_ok()
+    }
+
+    #[test]
+    fn accepts_what_json_accepts() {
+        for s in [
+            &br#"{}"#[..],
+            br#" { "a" : [ 1 , -2.5e+3 , true , false , null , "x" , { } , [ ] ] } "#,
+            br#""\u00e9\n\t\"\\\/\b\f\r""#,
+            b"0",
+            b"-0.0E-0",
+            br#"[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]"#,
+            "\"é ✓ 𝄞\"".as_bytes(),
+        ] {
+            assert!(valid(s), "{}", String::from_utf8_lossy(s));
+            assert!(serde_json::from_slice::<serde::de::IgnoredAny>(s).is_ok());
+        }
+    }
+
+    #[test]
+    fn rejects_what_json_rejects() {
+        for s in [
+            &b""[..],
+            b"{",
+            b"{\"a\"}",
+            b"{\"a\":}",
+            b"{\"a\":1,}",
+            b"[1,]",
+            b"[1 2]",
+            b"01",
+            b"-",
+            b"1.",
+            b"1e",
+            b".5",
+            b"tru",
+            b"\"abc",
+            b"\"a\x01b\"",
+            b"\"\\x\"",
+            b"\"\\u12g4\"",
+            b"\"\\u12",
+            b"{} {}",
+            b"{\"a\":1}}",
+            b"[}",
+            b"{]",
+            b"\x0b{}",
+            b"{\"a\" \x0c: 1}",
+            b"\\\"\"",
+        ] {
+            assert!(!valid(s), "{}", String::from_utf8_lossy(s));
+            assert!(serde_json::from_slice::<serde::de::IgnoredAny>(s).is_err());
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn text_prefixes_are_prefixes_of_the_text(
+            s in "([a-zé𝄞 ]|\\\\n|\\\\u00e9|\\\\ud834\\\\udd1e|\\\\ud834|\\\\\\\\){0,80}",
+            n in 0usize..60,
+        ) {
+            let quoted = format!("\"{s}\"");
+            let mut scanner = Scanner::new();
+            let (line, _) = scanner.index(quoted.as_bytes()).unwrap();
+            let span = (1, quoted.len() - 1);
+            let full = line.text(span);
+            let prefix = line.text_prefix(span, n);
+            match (full, prefix) {
+                (Ok(full), Ok((prefix, complete))) => {
+                    let expect: String = full.chars().take(n).collect();
+                    prop_assert_eq!(&*prefix, expect.as_str());
+                    prop_assert_eq!(complete, full.chars().count() <= n);
+                }
+                // A lone surrogate past the prefix is never decoded.
+                (Err(_), Ok((prefix, complete))) => {
+                    prop_assert!(!complete);
+                    prop_assert_eq!(prefix.chars().count(), n);
+                }
+                (Err(_), Err(_)) => {}
+                (Ok(_), Err(_)) => prop_assert!(false, "prefix failed where the text decodes"),
+            }
+        }
+    }
+
+    #[test]
+    fn deep_nesting_needs_no_recursion() {
+        let mut s = "[".repeat(1_000_000);
+        s.push_str(&"]".repeat(1_000_000));
+        assert!(valid(s.as_bytes()));
+        s.pop();
+        assert!(!valid(s.as_bytes()));
+    }
+
+    #[test]
+    fn escapes_across_block_boundaries() {
+        // Runs of backslashes ending at every offset around the 64-byte boundary.
+        for pad in 55..70 {
+            for run in 1..6 {
+                let mut s = String::from("\"");
+                s.push_str(&"a".repeat(pad));
+                s.push_str(&"\\".repeat(run));
+                s.push_str("\"x\"");
+                let expect = serde_json::from_str::<serde::de::IgnoredAny>(&s).is_ok();
+                assert_eq!(valid(s.as_bytes()), expect, "pad {pad} run {run}");
+            }
+        }
+    }
+
+    /// Bytes that build and break JSON.
+    fn json_soup() -> impl Strategy<Value = Vec<u8>> {
+        let piece = prop_oneof![
+            Just(&b"{"[..]),
+            Just(&b"}"[..]),
+            Just(&b"["[..]),
+            Just(&b"]"[..]),
+            Just(&b":"[..]),
+            Just(&b","[..]),
+            Just(&b"\""[..]),
+            Just(&b"\\"[..]),
+            Just(&b"\\u00e9"[..]),
+            Just(&b"\\ud83d\\ude00"[..]),
+            Just(&b"\\n"[..]),
+            Just(&b" "[..]),
+            Just(&b"\t"[..]),
+            Just(&b"\x01"[..]),
+            Just(&b"\xff"[..]),
+            Just(&b"0"[..]),
+            Just(&b"-1.5e3"[..]),
+            Just(&b"true"[..]),
+            Just(&b"null"[..]),
+            Just(&b"abc"[..]),
+            Just("é".as_bytes()),
+        ];
+        proptest::collection::vec(piece, 0..200).prop_map(|p| p.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn agrees_with_serde_json_on_soup(s in json_soup()) {
+            let serde = serde_json::from_slice::<serde::de::IgnoredAny>(&s).is_ok();
+            prop_assert_eq!(valid(&s), serde, "{}", String::from_utf8_lossy(&s));
+        }
+
+        #[test]
+        fn agrees_with_serde_json_on_valid_json_with_one_byte_changed(
+            v in arb_json(), at in any::<prop::sample::Index>(), byte in any::<u8>(),
+        ) {
+            let mut s = serde_json::to_vec(&v).unwrap_or_default();
+            prop_assert!(valid(&s));
+            if !s.is_empty() {
+                let i = at.index(s.len());
+                s[i] = byte;
+                let serde = serde_json::from_slice::<serde::de::IgnoredAny>(&s).is_ok();
+                prop_assert_eq!(valid(&s), serde, "{}", String::from_utf8_lossy(&s));
+            }
+        }
+    }
+
+    /// Arbitrary JSON values with strings long enough to cross blocks.
+    pub fn arb_json() -> impl Strategy<Value = serde_json::Value> {
+        use serde_json::Value;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
+            "[ -~\\n\\t\"\\\\é\\u{1}]{0,150}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(6, 64, 8, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
+                proptest::collection::vec(("[a-z\"\\\\]{0,6}", inner), 0..8)
+                    .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+            ]
+        })
+    }
+}
