@@ -80,7 +80,11 @@ fn writers_killed_at_random_points() {
             // A survivor wrote its label (or, on a very loaded machine, gave up waiting for the
             // lock): never a crash.
             let waited_too_long = out.0.code() == Some(5) && out.1.contains("holds the lock");
-            assert!(out.0.code().is_none_or(|c| c == 0) || waited_too_long, "round {round}: {}", out.1);
+            assert!(
+                out.0.code().is_none_or(|c| c == 0) || waited_too_long,
+                "round {round}: {}",
+                out.1
+            );
         }
         let after = env.read("k.jsonl");
         assert!(after.starts_with(&before), "round {round}: earlier bytes changed");
@@ -264,8 +268,8 @@ fn a_full_disk_leaves_every_file_as_it_was() {
     let text = padded(format!("{HEADER}\n{MSG}\n").into_bytes(), 2 * 4096 - 30);
     std::fs::write(dir.join("d.jsonl"), &text).unwrap();
     std::fs::write(dir.join("n.jsonl"), &text).unwrap();
-    let slot = sesstree::format::title::encode_slot("Old name", None, "2026-02-16T10:20:30.000Z")
-        .unwrap();
+    let slot =
+        sesstree::format::title::encode_slot("Old name", None, "2026-02-16T10:20:30.000Z").unwrap();
     let omp = padded([slot, format!("{HEADER}\n{MSG}\n").into_bytes()].concat(), 2 * 4096 - 30);
     std::fs::write(dir.join("o.jsonl"), &omp).unwrap();
     fill(&dir);

@@ -66,7 +66,8 @@ fn survive(env: &TestEnv, file: &str) -> String {
     report
 }
 
-const HEADER: &str = r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#;
+const HEADER: &str =
+    r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#;
 
 fn message(id: &str, parent: Option<&str>, text: &str) -> String {
     let parent = parent.map_or("null".to_string(), |p| format!("{p:?}"));
@@ -98,10 +99,11 @@ fn random_lines(rng: &mut Rng, len: usize) -> Vec<u8> {
         .collect()
 }
 
-/// Text output that reaches a terminal: no C0 control but newline, no DEL, no C1 control.
+/// Text output that reaches a terminal: no C0 control but newline and tab (sesstree's own
+/// column separators), no DEL, no C1 control.
 fn assert_terminal_safe(what: &str, bytes: &[u8]) {
     let text = String::from_utf8_lossy(bytes);
-    if let Some(c) = text.chars().find(|&c| c.is_control() && c != '\n') {
+    if let Some(c) = text.chars().find(|&c| c.is_control() && !matches!(c, '\n' | '\t')) {
         panic!("{what}: control character {c:?} reaches the terminal:\n{text}");
     }
 }
@@ -318,7 +320,10 @@ fn deep_chain_200k() {
     assert!(report.lines().all(|l| l.ends_with("→ 0")), "{report}");
     eprintln!("deep_chain_200k: {} runs in {:?}", READERS.len(), start.elapsed());
     let output = bounded(&env, &["-f", "chain.jsonl", "log", "-n", "1", "00000000~0"]);
-    assert_eq!(String::from_utf8_lossy(&output.stdout), "00000000 message 2026-01-01 00:00:01 user: x\n");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "00000000 message 2026-01-01 00:00:01 user: x\n"
+    );
     let output = bounded(&env, &["-f", "chain.jsonl", "show", "--raw", "@~199999"]);
     assert!(String::from_utf8_lossy(&output.stdout).contains(r#""id":"00000000""#));
 }
@@ -510,12 +515,13 @@ fn nothing_hostile_reaches_the_terminal() {
     let mut runs: Vec<Vec<&str>> = READERS.iter().map(|a| a.to_vec()).collect();
     runs.push(vec!["log", "--filter", "all", "--reverse"]);
     runs.push(vec!["tree", "--filter", "all", "--ascii"]);
-    runs.push(vec!["show", &id]);
+    // An argument cannot hold a NUL; everything else of the sequence goes on the command line.
+    let arg = evil.replace('\0', "");
+    let id_arg = id.replace('\0', "");
+    runs.push(vec!["show", &id_arg]);
     runs.push(vec!["show", "i"]);
     runs.push(vec!["context", "--agent-messages"]);
     runs.push(vec!["context", "--flavor", "pi"]);
-    // An argument cannot hold a NUL; everything else of the sequence goes on the command line.
-    let arg = evil.replace('\0', "");
     runs.push(vec!["show", &arg]);
     runs.push(vec!["log", &arg]);
     runs.push(vec!["tree", "--search", &arg]);

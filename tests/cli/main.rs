@@ -18,6 +18,7 @@ mod hooks; // the hooks of checkout
 mod hostile; // hostile input: no panic, no hang, nothing raw on the terminal
 mod hostile_output; // no raw control characters from the file in text output
 mod humanize_title; // sesstree humanize-title
+mod injection; // no injection: file text only on stdin, permissions, -o targets
 mod label; // sesstree label
 mod log; // sesstree log
 mod ls; // sesstree ls

@@ -98,7 +98,11 @@ fn write_tree(env: &TestEnv, shape: &[(Option<Index>, bool)], torn: bool) -> Mod
             _ => None,
         };
         let role = if *user { "user" } else { "assistant" };
-        let content = if *user { format!("\"prompt {i}\"") } else { format!(r#"[{{"type":"text","text":"answer {i}"}}]"#) };
+        let content = if *user {
+            format!("\"prompt {i}\"")
+        } else {
+            format!(r#"[{{"type":"text","text":"answer {i}"}}]"#)
+        };
         let parent_json = parent.as_ref().map_or("null".to_string(), |p| format!("\"{p}\""));
         text.push_str(&format!(
             r#"{{"type":"message","id":"{id}","parentId":{parent_json},"timestamp":"2026-02-16T10:21:{:02}.000Z","message":{{"role":"{role}","content":{content}}}}}"#,
@@ -172,20 +176,27 @@ fn step(env: &TestEnv, m: &mut Model, op: &Op) -> Result<(), TestCaseError> {
             // FORMAT §6.4: a user message goes back to the editor, so the leaf moves to its
             // parent; anything else becomes the leaf. The current position is a no-op.
             let at = m.position.as_deref() == Some(target.id.as_str()) || m.leaf == target.id;
-            let new_leaf = if target.user { target.parent.clone() } else { Some(target.id.clone()) };
+            let new_leaf =
+                if target.user { target.parent.clone() } else { Some(target.id.clone()) };
             let noop = (at && !target.user) || new_leaf == m.position;
             let (code, out, err) = run(env, &["--json", "checkout", &target.id]);
             prop_assert_eq!(code, 0, "{}", err);
             let report = json(&out);
             prop_assert_eq!(&report["noop"], &Value::from(noop), "{}", report);
-            prop_assert_eq!(&report["newLeafId"], &new_leaf.as_deref().map_or(Value::Null, Value::from));
+            prop_assert_eq!(
+                &report["newLeafId"],
+                &new_leaf.as_deref().map_or(Value::Null, Value::from)
+            );
             if noop {
                 prop_assert_eq!(env.read("p.jsonl"), before, "a no-op writes nothing");
             } else {
                 let line = last_line(env);
                 prop_assert_eq!(&line["type"], "branch_summary");
                 prop_assert_eq!(&line["summary"], "");
-                prop_assert_eq!(&line["parentId"], &new_leaf.as_deref().map_or(Value::Null, Value::from));
+                prop_assert_eq!(
+                    &line["parentId"],
+                    &new_leaf.as_deref().map_or(Value::Null, Value::from)
+                );
                 let id = line["id"].as_str().expect("id").to_string();
                 m.entries.push(Entry { id: id.clone(), parent: new_leaf.clone(), user: false });
                 m.leaf = id;
@@ -259,7 +270,7 @@ fn check(env: &TestEnv, m: &Model) -> Result<(), TestCaseError> {
 
 proptest! {
     // Every case runs the binary a few dozen times: few cases, each a long sequence.
-    #![proptest_config(ProptestConfig { cases: 12, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn writing_commands_follow_the_model(
