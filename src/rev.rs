@@ -36,7 +36,8 @@ fn split_suffixes(rev: &str) -> Result<(&str, u64)> {
     let mut steps: u64 = 0;
     while !rest.is_empty() {
         if let Some(r) = rest.strip_prefix('^') {
-            steps += 1;
+            // Saturating like `~N`: `@~18446744073709551615^` overflowed (found by fuzzing).
+            steps = steps.saturating_add(1);
             rest = r;
         } else if let Some(r) = rest.strip_prefix('~') {
             let digits = r.bytes().take_while(u8::is_ascii_digit).count();
@@ -172,6 +173,19 @@ mod tests {
         root.push(marker("mmmm2222", "null"));
         let s = Session::from_bytes(Path::new("t"), root.join("\n").into_bytes()).unwrap();
         assert!(matches!(resolve(&s, "@"), Err(Error::RevNotFound { .. })));
+    }
+
+    /// Found by the `rev` fuzz target: a `^` after a `~N` at `u64::MAX` overflowed the step
+    /// count (a panic in debug builds; in release it wrapped to 0 and named `@` itself).
+    #[test]
+    fn ancestor_counts_that_overflow_saturate() {
+        let s = session();
+        for rev in
+            ["@~18446744073709551615^", "@~18446744073709551615~1", "@^~18446744073709551615"]
+        {
+            assert!(matches!(resolve(&s, rev), Err(Error::RevNotFound { .. })), "{rev}");
+        }
+        assert!(matches!(resolve(&s, "@~99999999999999999999"), Err(Error::Usage(_))));
     }
 
     #[test]
