@@ -36,7 +36,8 @@ fn split_suffixes(rev: &str) -> Result<(&str, u64)> {
     let mut steps: u64 = 0;
     while !rest.is_empty() {
         if let Some(r) = rest.strip_prefix('^') {
-            steps += 1;
+            // Saturating like `~N`: `@~18446744073709551615^` overflowed (found by fuzzing).
+            steps = steps.saturating_add(1);
             rest = r;
         } else if let Some(r) = rest.strip_prefix('~') {
             let digits = r.bytes().take_while(u8::is_ascii_digit).count();
@@ -62,7 +63,11 @@ fn split_suffixes(rev: &str) -> Result<(&str, u64)> {
 /// Resolves a name without suffixes: `@`, an exact id, a label, a unique prefix.
 fn resolve_name(session: &Session, name: &str, rev: &str) -> Result<Option<u32>> {
     if name == "@" {
-        return session.leaf().map(Some).ok_or_else(|| Error::RevNotFound { rev: rev.to_string() });
+        // The position, not the raw leaf: after `checkout X` the leaf is the move's marker.
+        return session
+            .position()?
+            .map(Some)
+            .ok_or_else(|| Error::RevNotFound { rev: rev.to_string() });
     }
     // An exact id wins over a label, and a label over a prefix. A REV matches an id's text,
     // so the string "1" and the number 1 both answer to `1`; the later record wins.
@@ -141,6 +146,46 @@ mod tests {
         assert_eq!(resolve(&s, "mid^").unwrap(), 0);
         assert_eq!(resolve(&s, "bbbb").unwrap(), 2);
         assert_eq!(resolve(&s, "aaaa1111").unwrap(), 0);
+    }
+
+    /// Found by the property test `props::writing_commands_follow_the_model`: the module doc
+    /// (and the README) say `@` is the position a move marker marks, but `@` resolved to the
+    /// marker itself, so after `checkout X`, `show @` showed the marker and `label @` labelled it.
+    #[test]
+    fn at_names_the_position_a_move_marker_marks() {
+        let marker = |id: &str, parent: &str| {
+            format!(
+                r#"{{"type":"branch_summary","id":"{id}","parentId":{parent},"fromId":"x","summary":"","details":{{"kind":"checkout"}}}}"#
+            )
+        };
+        let lines = [
+            r#"{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}"#.to_string(),
+            r#"{"type":"message","id":"aaaa1111","parentId":null}"#.to_string(),
+            r#"{"type":"message","id":"aaaa2222","parentId":"aaaa1111"}"#.to_string(),
+            marker("mmmm1111", r#""aaaa1111""#),
+        ];
+        let s = Session::from_bytes(Path::new("t"), lines.join("\n").into_bytes()).unwrap();
+        assert_eq!(resolve(&s, "@").unwrap(), 0);
+        assert!(matches!(resolve(&s, "@^"), Err(Error::RevNotFound { .. })));
+        assert_eq!(resolve(&s, "mmmm1111").unwrap(), 2, "the marker is still named by its id");
+        // A move to before the first prompt: `@` names nothing.
+        let mut root = lines.to_vec();
+        root.push(marker("mmmm2222", "null"));
+        let s = Session::from_bytes(Path::new("t"), root.join("\n").into_bytes()).unwrap();
+        assert!(matches!(resolve(&s, "@"), Err(Error::RevNotFound { .. })));
+    }
+
+    /// Found by the `rev` fuzz target: a `^` after a `~N` at `u64::MAX` overflowed the step
+    /// count (a panic in debug builds; in release it wrapped to 0 and named `@` itself).
+    #[test]
+    fn ancestor_counts_that_overflow_saturate() {
+        let s = session();
+        for rev in
+            ["@~18446744073709551615^", "@~18446744073709551615~1", "@^~18446744073709551615"]
+        {
+            assert!(matches!(resolve(&s, rev), Err(Error::RevNotFound { .. })), "{rev}");
+        }
+        assert!(matches!(resolve(&s, "@~99999999999999999999"), Err(Error::Usage(_))));
     }
 
     #[test]

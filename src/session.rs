@@ -423,7 +423,11 @@ impl Session {
         buf.clear();
         match &self.source {
             Source::Bytes(b) => {
-                let range = b.get(offset as usize..(offset + len) as usize);
+                let end = offset.saturating_add(len);
+                let range = usize::try_from(offset)
+                    .ok()
+                    .zip(usize::try_from(end).ok())
+                    .and_then(|(start, end)| b.get(start..end));
                 buf.extend_from_slice(range.ok_or_else(|| Error::Damaged {
                     path: self.path.clone(),
                     line: 0,
@@ -441,15 +445,11 @@ impl Session {
 
     /// Reads `len` bytes at `offset` of the source.
     pub fn read_range(&self, offset: u64, len: u64) -> Result<Vec<u8>> {
-        match &self.source {
-            Source::Bytes(b) => Ok(b[offset as usize..(offset + len) as usize].to_vec()),
-            Source::File(f) => {
-                use std::os::unix::fs::FileExt;
-                let mut buf = vec![0; len as usize];
-                f.read_exact_at(&mut buf, offset).map_err(|e| Error::io(&self.path, e))?;
-                Ok(buf)
-            }
-        }
+        // Through `read_into`, whose in-memory reads are checked: a range past the end (a
+        // caller patching a slot the input is too short for, say) is an error, not a panic.
+        let mut buf = Vec::new();
+        self.read_into(offset, len, &mut buf)?;
+        Ok(buf)
     }
 
     /// A reader for many records in about file order, from one buffered window of the file
@@ -1300,6 +1300,17 @@ mod tests {
         ));
         assert_eq!(s.version(), 3);
         assert!(s.diagnostics.is_empty());
+    }
+
+    /// Found in review: `read_range` sliced an in-memory source unchecked, so a range past its
+    /// end (or one whose end overflows) panicked instead of failing.
+    #[test]
+    fn read_range_past_the_end_is_an_error() {
+        let s = load(HEADER);
+        assert_eq!(s.read_range(0, 4).unwrap(), b"{\"ty");
+        assert!(s.read_range(0, 10_000).is_err());
+        assert!(s.read_range(u64::MAX, 2).is_err());
+        assert!(s.read_range(5, u64::MAX).is_err());
     }
 
     /// Found by the hostile-input tests: a line nested 100,000 deep passed the envelope scan

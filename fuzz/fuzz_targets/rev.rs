@@ -35,11 +35,20 @@ fuzz_target!(|data: &[u8]| {
         Err(e) => panic!("unexpected error kind for {text:?}: {e:?}"),
     }
     // An exact id wins over labels and prefixes; `@` always names the leaf, even when an
-    // entry's id is `@` (as git's HEAD does).
-    if let Some((id, idx)) = s.ids().find(|(id, _)| id.as_str() == text)
-        && id.is_string()
-        && text != "@"
-    {
-        assert_eq!(rev::resolve(s, &text).ok(), Some(idx), "exact id {text:?}");
+    // entry's id is `@` (as git's HEAD does). The string id "1234" and the number id 1234 both
+    // answer to `1234`: that is ambiguous.
+    let exact: Vec<(bool, u32)> = s
+        .ids()
+        .filter(|(id, _)| id.as_str() == text)
+        .map(|(id, idx)| (id.is_string(), idx))
+        .collect();
+    match exact[..] {
+        _ if text == "@" => {}
+        [(_, idx)] => assert_eq!(rev::resolve(s, &text).ok(), Some(idx), "exact id {text:?}"),
+        [_, _] => assert!(
+            matches!(rev::resolve(s, &text), Err(Error::RevAmbiguous { .. })),
+            "string and number id {text:?}"
+        ),
+        _ => {}
     }
 });

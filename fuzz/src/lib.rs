@@ -78,9 +78,12 @@ fn check_index(s: &Session) {
     for i in sample {
         let path = s.path_to_root(i);
         assert_eq!(path.last(), Some(&i));
-        assert_eq!(s.parent(path[0]), None, "a path starts at a root");
+        // A path starts at a root, or, when the walk met a cycle, goes round it once and starts
+        // at the entry whose parent is already on it (FORMAT §4.4).
+        assert!(s.parent(path[0]).is_none_or(|p| path.contains(&p)), "a path starts at a root");
         for w in path.windows(2) {
-            assert_eq!(s.parent(w[1]), Some(w[0]));
+            // Each step is a parent link, or the link cut to break a cycle.
+            assert!(s.parent(w[1]).is_none_or(|p| p == w[0]), "a path follows parents");
         }
         let distinct: HashSet<_> = path.iter().collect();
         assert_eq!(distinct.len(), path.len(), "a path repeats an entry");
@@ -275,7 +278,8 @@ pub fn generate(b: &mut Bytes<'_>) -> (Vec<u8>, Vec<String>) {
         let target = if ids.is_empty() { id.clone() } else { ids[b.below(ids.len())].clone() };
         let payload = match kind {
             "message" => {
-                let role = ["user", "assistant", "toolResult", "custom", "bashExecution"][b.below(5)];
+                let role =
+                    ["user", "assistant", "toolResult", "custom", "bashExecution"][b.below(5)];
                 let text = String::from_utf8_lossy(b.chunk(24)).into_owned();
                 format!(
                     r#""message":{{"role":{},"content":[{{"type":"text","text":{}}}],"toolCallId":"t{}","toolName":"read"}}"#,

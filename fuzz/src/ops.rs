@@ -47,10 +47,17 @@ pub fn label(before: &Session, bytes: &[u8], ids: &[String], b: &mut Bytes<'_>) 
         return;
     }
     let Some(target) = pick_record(before, b) else { return };
-    let text = [Some("x"), Some("  checkpoint-1 "), Some("é~1"), Some("\u{1b}]8;;x\u{7}"), None, Some("   ")]
-        [b.below(6)];
+    let text = [
+        Some("x"),
+        Some("  checkpoint-1 "),
+        Some("é~1"),
+        Some("\u{1b}]8;;x\u{7}"),
+        None,
+        Some("   "),
+    ][b.below(6)];
     let wanted = label::normalize(text);
-    let new_id = IdGen::from_seed(u64::from(b.byte())).entry_id(|c| sesstree::ops::id_taken(before, c));
+    let new_id =
+        IdGen::from_seed(u64::from(b.byte())).entry_id(|c| sesstree::ops::id_taken(before, c));
     let Ok(change) = label::plan(before, target, wanted.as_deref(), &new_id, AT) else {
         assert!(before.record(target).id.is_none(), "only a record without id cannot be labelled");
         return;
@@ -144,7 +151,9 @@ pub fn branch(before: &Session, b: &mut Bytes<'_>) {
     }
     let source_path = match fork {
         branch::Fork::Through(i) => before.path_to_root(i),
-        branch::Fork::Before(i) => before.parent(i).map(|p| before.path_to_root(p)).unwrap_or_default(),
+        branch::Fork::Before(i) => {
+            before.parent(i).map(|p| before.path_to_root(p)).unwrap_or_default()
+        }
     };
     let created: HashSet<&EntryId> = plan.created.iter().collect();
     let new_path: Vec<EntryId> = after
@@ -158,7 +167,9 @@ pub fn branch(before: &Session, b: &mut Bytes<'_>) {
     let must_keep: Vec<EntryId> = source_path
         .iter()
         .map(|&i| before.record(i))
-        .filter(|r| !matches!(r.kind, sesstree::format::Kind::Label | sesstree::format::Kind::Archive))
+        .filter(|r| {
+            !matches!(r.kind, sesstree::format::Kind::Label | sesstree::format::Kind::Archive)
+        })
         .filter_map(|r| r.id.clone())
         .collect();
     let kept: Vec<&EntryId> = new_path.iter().filter(|id| must_keep.contains(id)).collect();
@@ -177,7 +188,8 @@ pub fn name(before: &Session, bytes: &[u8], b: &mut Bytes<'_>) {
     }
     let long = "long ".repeat(80);
     let text = ["Fix the parser", "  ", "migrate-mcp-loader", "é\u{1b}[31m", &long][b.below(5)];
-    let source = [sesstree::naming::TitleSource::User, sesstree::naming::TitleSource::Auto][b.below(2)];
+    let source =
+        [sesstree::naming::TitleSource::User, sesstree::naming::TitleSource::Auto][b.below(2)];
     let req = name::Request { text, source, from_plan: b.below(3) == 0, trigger: None };
     let id = IdGen::from_seed(u64::from(b.byte())).entry_id(|c| sesstree::ops::id_taken(before, c));
     let Ok(name::Plan::Rename(rename)) = name::plan(before, req, &id, AT) else { return };

@@ -149,6 +149,18 @@ impl Ctx {
     }
 }
 
+/// Blocks SIGXFSZ for the process. A write past the file-size limit (`ulimit -f`) then fails
+/// with EFBIG, and the store's rollback runs, instead of the signal killing sesstree half-way
+/// through a write and leaving a torn line (SPEC §7: a failed command leaves the file as it was).
+/// Children start with a clean mask: `std::process::Command` resets it.
+pub fn block_file_size_signal() {
+    use nix::sys::signal::{SigSet, Signal};
+    let mut set = SigSet::empty();
+    set.add(Signal::SIGXFSZ);
+    // Without the mask the default (death by signal) stays: no worse than before.
+    let _ = set.thread_block();
+}
+
 /// Writes to stdout through one buffered lock; a closed pipe surfaces as an error that the
 /// exit mapping turns into success.
 pub fn stdout() -> std::io::BufWriter<std::io::StdoutLock<'static>> {

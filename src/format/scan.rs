@@ -476,7 +476,9 @@ impl<'a, 'q> Line<'a, 'q> {
         if memchr::memchr(b'\\', raw).is_none() {
             return std::str::from_utf8(raw).map(Cow::Borrowed).map_err(|_| Invalid);
         }
-        let quoted = self.bytes.get(span.0 - 1..span.1 + 1).ok_or(Invalid)?;
+        // The quotes around the span; checked, so a span at the very start fails, not panics.
+        let quoted = self.bytes.get(span.0.checked_sub(1).ok_or(Invalid)?..span.1 + 1);
+        let quoted = quoted.ok_or(Invalid)?;
         serde_json::from_slice::<String>(quoted).map(Cow::Owned).map_err(|_| Invalid)
     }
 

@@ -48,16 +48,16 @@ fn an_assistant_target_becomes_the_leaf_and_a_marker_persists_the_move() {
     Moved to a3; appended branch_summary 15780b2e
     ");
     insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"","details":{"kind":"checkout"}}"#);
-    // Reopening: the leaf is the marker, and the path runs through the target.
+    // Reopening: the leaf is the marker, and `@` is the target it marks (README, REV): `log`
+    // starts there and `@^` is the target's parent.
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "--filter", "all"]), @"
-    15780b2e branch_summary 2026-03-01 12:00:00 [branch summary]:
     a3 message 2026-01-01 00:00:05 assistant: Done by hand.
     u3 message 2026-01-01 00:00:04 user: Write the printer by hand
     t1 message 2026-01-01 00:00:03 [read: src/main.rs]
     a1 message 2026-01-01 00:00:02 assistant: Reading main.rs
     u1 message 2026-01-01 00:00:01 user: Add a --json flag
     ");
-    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "show", "@^", "--raw"]), @r#"{"type":"message","id":"a3","parentId":"u3","timestamp":"2026-01-01T00:00:05.000Z","message":{"role":"assistant","content":[{"type":"text","text":"Done by hand."}]}}"#);
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "show", "@^", "--raw"]), @r#"{"type":"message","id":"u3","parentId":"t1","timestamp":"2026-01-01T00:00:04.000Z","message":{"role":"user","content":[{"type":"text","text":"Write the printer "},{"type":"text","text":"by hand"}]}}"#);
 }
 
 #[test]
@@ -70,8 +70,8 @@ fn a_user_target_rewinds_to_its_parent_and_prints_the_prefill() {
     ");
     insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"t1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"t1","summary":"","details":{"kind":"checkout"}}"#);
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "-n", "2"]), @"
-    15780b2e branch_summary 2026-03-01 12:00:00 [branch summary]:
     t1 message 2026-01-01 00:00:03 [read: src/main.rs]
+    a1 message 2026-01-01 00:00:02 assistant: Reading main.rs
     ");
 }
 

@@ -11,17 +11,20 @@ mod concurrency; // write safety: concurrent writers, torn lines, changed files,
 mod context; // sesstree context
 mod damage; // every kind of damaged input
 mod examples; // every example of --help runs
+mod faults; // fault injection: killed writers, full disk, read-only file, size limit
 mod fsck; // sesstree fsck, fsck --repair
 mod generated; // man/ and completions/ match the binary
 mod hooks; // the hooks of checkout
 mod hostile; // hostile input: no panic, no hang, nothing raw on the terminal
 mod hostile_output; // no raw control characters from the file in text output
 mod humanize_title; // sesstree humanize-title
+mod injection; // no injection: file text only on stdin, permissions, -o targets
 mod label; // sesstree label
 mod log; // sesstree log
 mod ls; // sesstree ls
 mod migrate; // sesstree migrate
 mod name; // sesstree name
+mod props; // property tests: random trees and command sequences against a model
 mod readme; // the command tour in docs/ shows real output
 mod show; // sesstree show
 mod stats; // sesstree stats

@@ -193,9 +193,9 @@ fn draws_moves_labels_and_checks_out() {
     json-done	a0000002 assistant: Done: the flag prints JSON lines.
     ");
     assert_snapshot!(env.run(&["-f", "selector.jsonl", "log", "-n", "3"]), @"
-    6104d986 branch_summary 2026-03-01 12:00:00 [branch summary]:
     a0000002 message 2026-01-01 10:00:04 [json-done] assistant: Done: the flag prints JSON lines.
     e0000001 message 2026-01-01 10:00:03 [read: /work/src/cli.rs]
+    a0000001 message 2026-01-01 10:00:02 assistant: I will read the parser first.
     ");
 }
 
