@@ -30,16 +30,16 @@ const ARGS_LIMIT: usize = 40;
 // ---------------------------------------------------------------------------------------------
 // Tool calls
 
-/// One tool call made by an assistant: the tool's name and its arguments, as far as a
-/// tool-result row shows them.
+/// One tool call made by an assistant, as far as a tool-result row shows it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolCall {
     /// The tool's name (`read`, `bash`, …); empty when the block has none.
     pub name: String,
-    /// The call's arguments, normally an object; an empty object when the block has none.
-    /// Reduced by [`call_arguments`] to what the row shows, so the calls of a whole session
-    /// (file contents of `write`, both sides of `edit`) are not kept in memory.
-    pub arguments: Value,
+    /// What the row of the call's result shows (`[read: ~/src/main.rs:10-19]`), worked out when
+    /// the call is recorded: a session's calls are kept until their results are read, and the
+    /// row is a few dozen bytes where the arguments (file contents of `write`, both sides of
+    /// `edit`) can be megabytes.
+    pub shown: String,
 }
 
 /// Keys of the arguments that rows of known tools read (FORMAT §9.3).
@@ -199,8 +199,8 @@ impl ToolCalls {
                 Some(args) => call_arguments(name, args),
                 None => Value::Object(Default::default()),
             };
-            let call = ToolCall { name: name.to_owned(), arguments };
-            self.calls.insert(id.to_owned(), call);
+            let shown = self.describe_call(name, &arguments);
+            self.calls.insert(id.to_owned(), ToolCall { name: name.to_owned(), shown });
         }
     }
 
@@ -227,14 +227,12 @@ impl ToolCalls {
 
     /// The call behind a `toolResult` message, as its row shows it.
     fn describe_result(&self, message: &Value) -> Option<String> {
-        let call = self.get(str_field(message, "toolCallId")?)?;
-        Some(self.describe_call(call))
+        Some(self.get(str_field(message, "toolCallId")?)?.shown.clone())
     }
 
     /// A tool call as a tool-result row shows it (FORMAT §9.3).
-    fn describe_call(&self, call: &ToolCall) -> String {
-        let args = &call.arguments;
-        match call.name.as_str() {
+    fn describe_call(&self, name: &str, args: &Value) -> String {
+        match name {
             "read" => {
                 let mut shown = self.shorten(file_path_arg(args)).into_owned();
                 // A range shows only when the call asked for one; the agent numbers lines
@@ -1184,7 +1182,7 @@ mod tests {
             "toolUse",
         ));
         assert_eq!(tools.len(), 1);
-        assert_eq!(tools.get("c1").map(|c| &c.arguments), Some(&json!({})));
+        assert_eq!(tools.get("c1").map(|c| c.shown.as_str()), Some("[read: ]"));
         // A later call with the same id wins.
         tools.add(&assistant(
             json!([{"type": "toolCall", "id": "c1", "name": "ls", "arguments": {}}]),
