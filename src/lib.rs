@@ -8,6 +8,7 @@
 
 pub mod clock;
 pub mod context;
+pub mod context_path;
 pub mod error;
 pub mod format;
 pub mod id;

@@ -72,6 +72,42 @@ pub fn row_value(scanner: &mut Scanner, bytes: &[u8]) -> Option<Value> {
     Some(Value::Object(out))
 }
 
+/// What the context's state reads of a `message` entry ([`crate::context::build`] tracks the
+/// model of assistant turns): `type`, `id` and the message's `role`, `provider` and `model`,
+/// without the content. `None` when the scanner does not take the line or it is no `message`
+/// object; the caller then parses it in full.
+pub fn message_model(scanner: &mut Scanner, bytes: &[u8]) -> Option<Value> {
+    let (line, stack) = scanner.index(bytes).ok()?;
+    let start = line.ws(0);
+    if line.at(start) != Some(b'{') {
+        return None;
+    }
+    let mut out = Map::new();
+    for m in members(&line, start, stack).ok()? {
+        let Some(key) = ["type", "id", "message"].into_iter().find(|k| k.as_bytes() == &*m.key)
+        else {
+            continue;
+        };
+        let value = if key == "message" && line.at(m.start) == Some(b'{') {
+            let mut message = Map::new();
+            for f in nested(&line, m.start, stack).ok()? {
+                let Some(key) =
+                    ["role", "provider", "model"].into_iter().find(|k| k.as_bytes() == &*f.key)
+                else {
+                    continue;
+                };
+                message.insert(key.to_owned(), parse(&line, f.start, f.end).ok()?);
+            }
+            Value::Object(message)
+        } else {
+            parse(&line, m.start, m.end).ok()?
+        };
+        // A later duplicate key wins, in the place of the first, as serde_json keeps it.
+        out.insert(key.to_owned(), value);
+    }
+    (out.get("type").and_then(Value::as_str) == Some("message")).then_some(Value::Object(out))
+}
+
 /// One member of an object: its key (decoded only when it has escapes; compared as bytes with
 /// the ASCII names rows read, so other keys cost nothing) and the span of its value.
 struct Member<'a> {

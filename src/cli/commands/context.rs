@@ -3,6 +3,7 @@
 use std::io::Write;
 
 use sesstree::context::{build, render_markdown, render_text, to_json};
+use sesstree::context_path::path_values;
 use sesstree::format::Dialect;
 use sesstree::rev;
 
@@ -81,12 +82,11 @@ pub fn run(ctx: &Ctx, args: &ContextArgs) -> anyhow::Result<()> {
     } else {
         Some(rev::resolve(&session, &args.rev)?)
     };
-    let mut path = Vec::new();
-    if let Some(t) = target {
-        for idx in session.path_to_root(t) {
-            path.push(session.value(idx)?);
-        }
-    }
+    // Only what the context can show is parsed in full (see `path_values`).
+    let path = match target {
+        Some(t) => path_values(&session, t)?,
+        None => Vec::new(),
+    };
     let leaf_id = target.and_then(|t| session.record(t).id.as_ref().map(|i| i.to_value()));
     let context = build(&path, leaf_id.as_ref(), flavor);
     drop(path);

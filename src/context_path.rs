@@ -1,0 +1,238 @@
+//! The path [`crate::context::build`] is built from, read from a session: the entries from the
+//! root to a target, parsed in full where the context may show them and reduced to what its
+//! state reads everywhere else.
+//!
+//! A context shows only the entries after the latest compaction on the path (and the ones that
+//! compaction keeps), yet tracks state (models, thinking level, mode …) over the whole path. On
+//! a long session almost every entry lies before that compaction, and parsing those in full
+//! would hold the whole conversation in memory to read a model name from it. So the entries
+//! before the first one a context can show are given to `build` as follows:
+//!
+//! - `message` entries keep only `type`, `id` and the message's `role`, `provider` and `model`
+//!   ([`crate::row::message_model`]), and only assistant turns are kept at all: `build` reads
+//!   nothing of other messages before the shown range. Of several assistant turns in a row only
+//!   the last is kept, since each one replaces what the one before it set.
+//! - every other entry is parsed in full (they are few and small, and all state lives there).
+//!
+//! `build` gives the same context on this path as on the fully parsed one (a differential test
+//! holds them together). Version-1 files, whose ids exist only in memory, are parsed in full.
+
+use serde_json::Value;
+
+use crate::error::Result;
+use crate::format::kind::Kind;
+use crate::format::scan::Scanner;
+use crate::session::Session;
+
+/// The root→`target` path for [`crate::context::build`], reduced as the module says.
+pub fn path_values(session: &Session, target: u32) -> Result<Vec<Value>> {
+    let path = session.path_to_root(target);
+    let shown_from = if session.is_v1() { 0 } else { first_shown(session, &path)? };
+    let mut out = Vec::with_capacity(path.len() - shown_from);
+    let mut lines = session.lines();
+    let mut scanner = Scanner::new();
+    // Whether the last entry in `out` is a reduced assistant turn, which a next one replaces.
+    let mut last_is_turn = false;
+    for (i, &idx) in path.iter().enumerate() {
+        if i >= shown_from || session.record(idx).kind != Kind::Message {
+            out.push(session.value(idx)?);
+            last_is_turn = false;
+            continue;
+        }
+        let Some(reduced) = crate::row::message_model(&mut scanner, lines.line(idx)?) else {
+            out.push(session.value(idx)?);
+            last_is_turn = false;
+            continue;
+        };
+        let role = reduced.get("message").and_then(|m| m.get("role")).and_then(Value::as_str);
+        if role != Some("assistant") {
+            continue;
+        }
+        if last_is_turn {
+            out.pop();
+        }
+        out.push(reduced);
+        last_is_turn = true;
+    }
+    Ok(out)
+}
+
+/// The position in `path` from which a context may show entries: the kept range of the latest
+/// compaction (its `firstKeptEntryId`, or `providerReplayThroughEntryId` when earlier), else
+/// the compaction itself; 0 (everything) when there is no compaction, or when the compaction
+/// names an entry by something other than a string id, which only a full parse could match.
+fn first_shown(session: &Session, path: &[u32]) -> Result<usize> {
+    let Some(c) = path.iter().rposition(|&idx| session.record(idx).kind == Kind::Compaction) else {
+        return Ok(0);
+    };
+    let compaction = session.value(path[c])?;
+    let mut first = c;
+    for key in ["firstKeptEntryId", "providerReplayThroughEntryId"] {
+        let named = match compaction.get(key) {
+            None | Some(Value::Null) => continue,
+            Some(Value::String(id)) => id,
+            Some(_) => return Ok(0),
+        };
+        let found = path[..c].iter().position(|&idx| {
+            session.record(idx).id.as_ref().is_some_and(|id| id.is_string() && id.as_str() == named)
+        });
+        if let Some(p) = found {
+            first = first.min(p);
+        }
+    }
+    Ok(first)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    use super::*;
+    use crate::context::{build, to_json};
+    use crate::format::Dialect;
+
+    fn session(entries: &[Value]) -> Session {
+        let mut lines = vec![json!({"type": "session", "version": 3, "id": "s", "cwd": "/"})];
+        lines.extend(entries.iter().cloned());
+        let text: Vec<String> = lines.iter().map(Value::to_string).collect();
+        Session::from_bytes(Path::new("t.jsonl"), text.join("\n").into_bytes()).unwrap()
+    }
+
+    /// The context from the reduced path against the one from the fully parsed path.
+    fn check(entries: &[Value]) -> std::result::Result<(), TestCaseError> {
+        let s = session(entries);
+        let Some(target) = s.records.len().checked_sub(1).map(|i| i as u32) else {
+            return Ok(());
+        };
+        let full: Vec<Value> =
+            s.path_to_root(target).into_iter().map(|i| s.value(i).unwrap()).collect();
+        let reduced = path_values(&s, target).unwrap();
+        prop_assert!(reduced.len() <= full.len());
+        for flavor in [Dialect::Omp, Dialect::Pi] {
+            for agent in [false, true] {
+                prop_assert_eq!(
+                    to_json(&build(&reduced, None, flavor), agent),
+                    to_json(&build(&full, None, flavor), agent)
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn chain(kinds: &[Value]) -> Vec<Value> {
+        kinds
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let mut e = e.clone();
+                e["id"] = json!(format!("e{i}"));
+                e["parentId"] = if i == 0 { Value::Null } else { json!(format!("e{}", i - 1)) };
+                e["timestamp"] = json!("2026-01-01T00:00:00.000Z");
+                e
+            })
+            .collect()
+    }
+
+    fn user(text: &str) -> Value {
+        json!({"type": "message", "message": {"role": "user", "content": text, "timestamp": 1}})
+    }
+
+    fn assistant(model: &str) -> Value {
+        json!({"type": "message", "message": {"role": "assistant", "provider": "p", "model": model,
+            "content": [{"type": "text", "text": "a long answer"}], "stopReason": "stop",
+            "timestamp": 2}})
+    }
+
+    #[test]
+    fn entries_before_the_latest_compaction_are_reduced() {
+        let entries = chain(&[
+            user("one"),
+            assistant("m1"),
+            json!({"type": "thinking_level_change", "thinkingLevel": "high"}),
+            assistant("m2"),
+            assistant("m3"),
+            user("two"),
+            json!({"type": "compaction", "summary": "s", "firstKeptEntryId": "e5",
+                "tokensBefore": 10}),
+            user("three"),
+        ]);
+        check(&entries).unwrap();
+        let s = session(&entries);
+        let reduced = path_values(&s, 7).unwrap();
+        // user one dropped, m1 kept (a state entry follows it), m2 replaced by m3, then the
+        // kept range (e5) in full.
+        let ids: Vec<&str> = reduced.iter().filter_map(|e| e["id"].as_str()).collect();
+        assert_eq!(ids, ["e1", "e2", "e4", "e5", "e6", "e7"]);
+        assert_eq!(
+            reduced[2]["message"],
+            json!({"role": "assistant", "provider": "p", "model": "m3"})
+        );
+        assert_eq!(reduced[3], s.value(5).unwrap());
+    }
+
+    #[test]
+    fn without_a_compaction_everything_is_parsed_in_full() {
+        let entries = chain(&[user("one"), assistant("m1"), user("two")]);
+        let s = session(&entries);
+        let full: Vec<Value> = (0..3).map(|i| s.value(i).unwrap()).collect();
+        assert_eq!(path_values(&s, 2).unwrap(), full);
+    }
+
+    #[test]
+    fn a_compaction_naming_a_non_string_id_keeps_everything() {
+        let entries = chain(&[
+            user("one"),
+            json!({"type": "compaction", "summary": "s", "firstKeptEntryId": 7}),
+            user("two"),
+        ]);
+        let s = session(&entries);
+        assert_eq!(path_values(&s, 2).unwrap().len(), 3);
+        check(&entries).unwrap();
+    }
+
+    fn arb_entry() -> impl Strategy<Value = Value> {
+        let id = prop_oneof![
+            (0..12u32).prop_map(|i| json!(format!("e{i}"))),
+            Just(json!(3)),
+            Just(Value::Null)
+        ];
+        prop_oneof![
+            4 => "[a-z ]{0,8}".prop_map(|t| user(&t)),
+            4 => prop_oneof![Just("m1"), Just("m2")].prop_map(assistant),
+            1 => Just(json!({"type": "message", "message": {"role": "assistant",
+                "content": [{"type": "toolCall", "id": "c1", "name": "bash",
+                "arguments": {"command": "ls"}}], "stopReason": "toolUse"}})),
+            1 => Just(json!({"type": "message", "message": {"role": "toolResult",
+                "toolCallId": "c1", "content": "out"}})),
+            1 => Just(json!({"type": "message", "message": {"role": "assistant",
+                "provider": 5, "stopReason": "error", "content": []}})),
+            1 => Just(json!({"type": "message", "message": "not an object"})),
+            2 => (id.clone(), id).prop_map(|(kept, through)| json!({"type": "compaction",
+                "summary": "s", "tokensBefore": 5, "firstKeptEntryId": kept,
+                "providerReplayThroughEntryId": through})),
+            1 => prop_oneof![Just("low"), Just("high")].prop_map(|l|
+                json!({"type": "thinking_level_change", "thinkingLevel": l})),
+            1 => Just(json!({"type": "model_change", "model": "x/y", "role": "default"})),
+            1 => Just(json!({"type": "model_change", "provider": "x", "modelId": "z"})),
+            1 => Just(json!({"type": "reset_boundary"})),
+            1 => Just(json!({"type": "mode_change", "mode": "plan", "data": {"a": 1}})),
+            1 => Just(json!({"type": "ttsr_injection", "injectedRules": ["r1"]})),
+            1 => Just(json!({"type": "label", "targetId": "e1", "label": "x"})),
+            1 => Just(json!({"type": "branch_summary", "summary": "b", "fromId": "e0"})),
+            1 => Just(json!({"type": "custom_message", "customType": "c", "content": "x",
+                "display": true})),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn the_reduced_path_builds_the_same_context(
+            kinds in proptest::collection::vec(arb_entry(), 0..14)
+        ) {
+            check(&chain(&kinds))?;
+        }
+    }
+}
