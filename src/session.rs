@@ -19,9 +19,10 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
+use crate::format::envelope::scan_envelope_depth;
 use crate::format::scan::Scanner;
 use crate::format::title::{TitleSlot, parse_slot};
-use crate::format::{Dialect, Envelope, Kind, MAX_VERSION, scan_envelope, scan_envelope_with, v1};
+use crate::format::{Dialect, Envelope, Kind, MAX_VERSION, scan_envelope, v1};
 use crate::id::EntryId;
 use crate::naming::TitleSource;
 
@@ -34,6 +35,12 @@ pub(crate) const NONE: u32 = u32::MAX;
 
 /// Bytes asked for per `read` while loading.
 const READ_SIZE: usize = 128 << 10;
+
+/// Files from this size on are loaded on every core ([`parallel`]); below it, starting the
+/// threads costs more than they save.
+const PARALLEL_MIN: u64 = 8 << 20;
+
+mod parallel;
 
 /// What kind of damage a [`Diagnostic`] reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -187,6 +194,14 @@ impl Session {
             return Session::from_bytes(path, bytes);
         }
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
+        let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+        if len >= PARALLEL_MIN && rayon::current_num_threads() > 1 {
+            // A version-1 file gives `None`: it is loaded again below, on one thread.
+            let loaded = parallel::load(path, &file, len, parallel::PIECE);
+            if let Some(loader) = loaded.map_err(|e| Error::io(path, e))? {
+                return Ok(loader.finish(Source::File(file)));
+            }
+        }
         let mut loader = Loader::new(path);
         loader.read(&file).map_err(|e| Error::io(path, e))?;
         Ok(loader.finish(Source::File(file)))
@@ -648,6 +663,54 @@ fn header_version(header: &serde_json::Map<String, Value>) -> u64 {
     }
 }
 
+/// What loading makes of one line on its own, without the state of the file (ids seen,
+/// line numbers, the header): the part the parallel loader runs on every core.
+#[derive(Debug)]
+enum LineScan<'a> {
+    /// Nothing but whitespace.
+    Blank,
+    /// A record, by its envelope.
+    Record(Envelope<'a>),
+    /// Valid JSON nested deeper than [`MAX_NESTING`].
+    TooDeep,
+    /// Not JSON (or cut short).
+    Bad(crate::format::envelope::ScanError),
+}
+
+impl LineScan<'_> {
+    fn into_owned(self) -> LineScan<'static> {
+        match self {
+            LineScan::Blank => LineScan::Blank,
+            LineScan::Record(env) => LineScan::Record(env.into_owned()),
+            LineScan::TooDeep => LineScan::TooDeep,
+            LineScan::Bad(e) => LineScan::Bad(e),
+        }
+    }
+}
+
+/// Scans one line (without its newline) into its [`LineScan`].
+fn scan_line<'a>(scanner: &mut Scanner, bytes: &'a [u8]) -> LineScan<'a> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return LineScan::Blank;
+    }
+    let scanned = match scan_envelope_depth(scanner, bytes) {
+        Ok(scanned) => Ok(scanned),
+        Err(e) if std::str::from_utf8(bytes).is_err() => {
+            // Invalid UTF-8: read it as U+FFFD so the record loads; its bytes stay as they are.
+            let lossy = String::from_utf8_lossy(bytes);
+            scan_envelope(lossy.as_bytes()).map(|env| (env.into_owned(), None)).map_err(|_| e)
+        }
+        Err(e) => Err(e),
+    };
+    match scanned {
+        // The scanner measured the depth of what it walked; other lines are measured here.
+        Ok((_, Some(depth))) if depth > MAX_NESTING => LineScan::TooDeep,
+        Ok((_, None)) if nested_too_deep(bytes) => LineScan::TooDeep,
+        Ok((env, _)) => LineScan::Record(env),
+        Err(e) => LineScan::Bad(e),
+    }
+}
+
 /// The one-pass reader: turns lines into records and collects what the index needs.
 struct Loader {
     path: PathBuf,
@@ -772,27 +835,31 @@ impl Loader {
     }
 
     fn line(&mut self, bytes: &[u8], offset: u64, has_newline: bool) {
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            return;
-        }
         if self.line_no == 1
+            && !bytes.iter().all(u8::is_ascii_whitespace)
             && let Some(slot) = parse_slot(bytes)
         {
             self.slot = Some(slot);
             return;
         }
-        let lossy;
-        let scanned = match scan_envelope_with(&mut self.scanner, bytes) {
-            Ok(env) => Ok(env),
-            Err(e) if std::str::from_utf8(bytes).is_err() => {
-                // Invalid UTF-8: read it as U+FFFD so the record loads; its bytes stay as they are.
-                lossy = String::from_utf8_lossy(bytes).into_owned();
-                scan_envelope(lossy.as_bytes()).map_err(|_| e)
-            }
-            Err(e) => Err(e),
-        };
-        let env = match scanned {
-            Ok(_) if nested_too_deep(bytes) => {
+        let scan = scan_line(&mut self.scanner, bytes);
+        self.apply(scan, bytes, bytes.len() as u64, offset, has_newline);
+    }
+
+    /// Takes one scanned line into the index. `bytes` is the line; the parallel loader passes
+    /// it only for the first record (the header, parsed in full), since the others are read
+    /// from their envelope alone (version 1 aside, which it leaves to the sequential loader).
+    fn apply(
+        &mut self,
+        scan: LineScan<'_>,
+        bytes: &[u8],
+        len: u64,
+        offset: u64,
+        has_newline: bool,
+    ) {
+        let env = match scan {
+            LineScan::Blank => return,
+            LineScan::TooDeep => {
                 // The envelope scan skips payloads without a depth limit, but a full parse has
                 // one (and a deeper value could not be dropped without recursing that deep), so
                 // such a line is unparseable here rather than an entry no command can show.
@@ -803,8 +870,7 @@ impl Loader {
                 );
                 return;
             }
-            Ok(env) => env,
-            Err(e) => {
+            LineScan::Bad(e) => {
                 let (problem, what) = if e.eof && !has_newline {
                     (Problem::Truncated, "truncated last line")
                 } else {
@@ -813,13 +879,14 @@ impl Loader {
                 self.warn(problem, None, format!("{what}: {e}"));
                 return;
             }
+            LineScan::Record(env) => env,
         };
         if !self.saw_record {
             self.saw_record = true;
             self.first_record(bytes, offset, env);
             return;
         }
-        self.entry(bytes, offset, env);
+        self.entry(bytes, len, offset, env);
     }
 
     /// The first record must be the header (FORMAT §4.1 step 4).
@@ -860,10 +927,12 @@ impl Loader {
         self.warn(Problem::BadHeader, None, format!("no valid session header: {reason}"));
         self.header_problem = Some((self.line_no, reason));
         // Keep the record: fsck --repair restores a header in front of the entries.
-        self.entry(bytes, offset, env);
+        self.entry(bytes, bytes.len() as u64, offset, env);
     }
 
-    fn entry(&mut self, bytes: &[u8], offset: u64, env: Envelope<'_>) {
+    /// One record after the header. `bytes` is read only for version-1 records (their ids are
+    /// derived from it); `len` is the line's length.
+    fn entry(&mut self, bytes: &[u8], len: u64, offset: u64, env: Envelope<'_>) {
         let idx = self.records.len() as u32;
         let kind = env.kind.as_deref().map_or(Kind::Missing, Kind::from_name);
         let (mut id, mut parent_id) = (env.id.clone(), env.parent_id.clone());
@@ -915,7 +984,7 @@ impl Loader {
         self.records.push(Record {
             line: self.line_no,
             offset,
-            len: bytes.len() as u64,
+            len,
             kind,
             id,
             parent_id,
@@ -941,7 +1010,7 @@ impl Loader {
     fn replay_label(&mut self, idx: u32, env: &Envelope<'_>) {
         self.label_records.push(LabelRecord { record: idx, target: env.target_id.clone() });
         let Some(target) = env.target_id.clone() else { return };
-        match env.label.filter(|raw| truthy(raw)) {
+        match env.label.as_deref().filter(|raw| truthy(raw)) {
             Some(raw) => match self.label_pos.get(&target) {
                 Some(&pos) => self.labels[pos] = Some((target, raw.into())),
                 None => {
@@ -1334,6 +1403,27 @@ mod tests {
         assert!(s.diagnostics[0].message.contains("nested deeper than 127 levels"));
         let s = load(&[HEADER.to_string(), nested(100_000)].join("\n"));
         assert!(s.records.is_empty());
+    }
+
+    /// The loader's depth (measured by the scanner as it walks) agrees with a full parse's
+    /// limit for every shape of the innermost level.
+    #[test]
+    fn depth_is_measured_like_a_full_parse() {
+        for depth in [MAX_NESTING - 1, MAX_NESTING, MAX_NESTING + 1] {
+            let inner = depth - 1;
+            for x in [
+                format!("{}{}", "[".repeat(inner), "]".repeat(inner)),
+                format!("{}1{}", "[".repeat(inner), "]".repeat(inner)),
+                format!("{}{{}}{}", r#"{"a":"#.repeat(inner - 1), "}".repeat(inner - 1)),
+                format!("{}[{{}}, 2]{}", r#"{"a":"#.repeat(inner - 2), "}".repeat(inner - 2)),
+            ] {
+                let line = format!(r#"{{"type":"message","id":"d","parentId":null,"x":{x}}}"#);
+                let parses = serde_json::from_str::<Value>(&line).is_ok();
+                let s = load(&[HEADER, line.as_str()].join("\n"));
+                assert_eq!(s.records.len() == 1, parses, "{x}");
+                assert_eq!(parses, depth <= MAX_NESTING, "{x}");
+            }
+        }
     }
 
     #[test]

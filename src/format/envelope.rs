@@ -33,7 +33,7 @@ pub struct Envelope<'a> {
     /// `targetId` of `label` and `archive` records.
     pub target_id: Option<EntryId>,
     /// The raw JSON of `label` (a label value need not be a string).
-    pub label: Option<&'a str>,
+    pub label: Option<Cow<'a, str>>,
     /// `archived` of `archive` records.
     pub archived: Option<bool>,
     /// `title` (of `title_change`), when a string.
@@ -48,6 +48,31 @@ pub struct Envelope<'a> {
     pub has_model: bool,
     /// Whether a `fromHook` field is present (pi's summaries).
     pub has_from_hook: bool,
+}
+
+impl Envelope<'_> {
+    /// The envelope with every borrowed field copied, to outlive the line it was read from.
+    pub fn into_owned(self) -> Envelope<'static> {
+        fn own(text: Option<Cow<'_, str>>) -> Option<Cow<'static, str>> {
+            text.map(|t| Cow::Owned(t.into_owned()))
+        }
+        Envelope {
+            is_object: self.is_object,
+            kind: own(self.kind),
+            id: self.id,
+            parent_id: self.parent_id,
+            timestamp: own(self.timestamp),
+            target_id: self.target_id,
+            label: own(self.label),
+            archived: self.archived,
+            title: own(self.title),
+            source: own(self.source),
+            name: own(self.name),
+            has_model_id: self.has_model_id,
+            has_model: self.has_model,
+            has_from_hook: self.has_from_hook,
+        }
+    }
 }
 
 /// Why a line is not a record.
@@ -75,13 +100,22 @@ pub fn scan_envelope_with<'a>(
     scanner: &mut Scanner,
     line: &'a [u8],
 ) -> Result<Envelope<'a>, ScanError> {
+    scan_envelope_depth(scanner, line).map(|(env, _)| env)
+}
+
+/// [`scan_envelope_with`], also telling how deep the line nests (the top-level object is 1)
+/// when the scanner walked it; `None` when serde_json read it instead.
+pub fn scan_envelope_depth<'a>(
+    scanner: &mut Scanner,
+    line: &'a [u8],
+) -> Result<(Envelope<'a>, Option<usize>), ScanError> {
     let first = line.iter().position(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
     if first.is_some_and(|i| line[i] == b'{')
         && let Ok(env) = fast_envelope(scanner, line)
     {
-        return Ok(env);
+        return Ok((env, Some(1 + scanner.deepest())));
     }
-    serde_envelope(line)
+    serde_envelope(line).map(|env| (env, None))
 }
 
 /// The envelope of an object line through the scanner.
@@ -107,7 +141,7 @@ fn fast_envelope<'a>(scanner: &mut Scanner, bytes: &'a [u8]) -> Scan<Envelope<'a
             b"parentId" => env.parent_id = id_value(line, value, after)?,
             b"timestamp" => env.timestamp = string_value(line, value, after)?,
             b"targetId" => env.target_id = id_value(line, value, after)?,
-            b"label" => env.label = Some(line.raw(value, after)?),
+            b"label" => env.label = Some(Cow::Borrowed(line.raw(value, after)?)),
             b"archived" => env.archived = Some(line.raw(value, after)? == "true"),
             b"title" => env.title = string_value(line, value, after)?,
             b"source" => env.source = string_value(line, value, after)?,
@@ -214,7 +248,7 @@ impl<'de> Visitor<'de> for EnvelopeVisitor {
                 "targetId" => env.target_id = id_field(&mut map)?,
                 "label" => {
                     let raw: &'de RawValue = map.next_value()?;
-                    env.label = Some(raw.get());
+                    env.label = Some(Cow::Borrowed(raw.get()));
                 }
                 "archived" => {
                     let raw: &'de RawValue = map.next_value()?;
@@ -297,7 +331,7 @@ mod tests {
     fn label_values_are_kept_raw() {
         let env = scan_envelope(br#"{"type":"label","targetId":7,"label":{"a":1}}"#).unwrap();
         assert_eq!(env.target_id, Some(EntryId::from_non_string("7")));
-        assert_eq!(env.label, Some(r#"{"a":1}"#));
+        assert_eq!(env.label.as_deref(), Some(r#"{"a":1}"#));
     }
 
     #[test]

@@ -36,6 +36,8 @@ pub type Scan<T> = std::result::Result<T, Invalid>;
 pub struct Scanner {
     quotes: Vec<u64>,
     stack: Vec<bool>,
+    /// The deepest [`Line::skip_value`] has nested since [`Scanner::index`].
+    deepest: std::cell::Cell<usize>,
 }
 
 /// One line after [`Scanner::index`]: the bytes plus the positions of its unescaped quotes.
@@ -44,6 +46,7 @@ pub struct Line<'a, 'q> {
     /// The line's bytes.
     pub bytes: &'a [u8],
     quotes: &'q [u64],
+    deepest: &'q std::cell::Cell<usize>,
 }
 
 /// The three byte classes of a 64-byte block, one bit per byte (bit `i` = byte `i`).
@@ -182,7 +185,15 @@ impl Scanner {
             )?;
             self.quotes.push(quotes);
         }
-        Ok((Line { bytes, quotes: &self.quotes }, &mut self.stack))
+        self.deepest.set(0);
+        Ok((Line { bytes, quotes: &self.quotes, deepest: &self.deepest }, &mut self.stack))
+    }
+
+    /// How deep the values skipped since the last [`Scanner::index`] nest, counted from the
+    /// value each skip started at (`[[1]]` is 2): what a caller that walked a whole line needs
+    /// to tell whether a full parse's depth limit would refuse it.
+    pub fn deepest(&self) -> usize {
+        self.deepest.get()
     }
 
     /// Both passes for a line that must be one JSON value (and nothing but whitespace).
@@ -357,9 +368,12 @@ impl<'a, 'q> Line<'a, 'q> {
                 Some(b'{') => {
                     i = self.ws(i + 1);
                     if self.at(i) == Some(b'}') {
+                        // An empty object nests one level too.
+                        self.deepest.set(self.deepest.get().max(stack.len() + 1));
                         i += 1;
                     } else {
                         stack.push(true);
+                        self.deepest.set(self.deepest.get().max(stack.len()));
                         i = self.key_colon(i)?;
                         continue 'value;
                     }
@@ -367,9 +381,11 @@ impl<'a, 'q> Line<'a, 'q> {
                 Some(b'[') => {
                     i = self.ws(i + 1);
                     if self.at(i) == Some(b']') {
+                        self.deepest.set(self.deepest.get().max(stack.len() + 1));
                         i += 1;
                     } else {
                         stack.push(false);
+                        self.deepest.set(self.deepest.get().max(stack.len()));
                         continue 'value;
                     }
                 }

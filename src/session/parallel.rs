@@ -1,0 +1,295 @@
+//! Loading a large file on every core.
+//!
+//! Most of loading is per line and needs nothing of the rest of the file: finding the line,
+//! validating its JSON and reading its envelope ([`scan_line`]). So the file is cut into pieces
+//! of [`PIECE`] bytes; a piece owns the lines that *start* in it (the first line of a piece
+//! other than the first begins after the first newline at or after its start, and its last
+//! line may run past its end). The pieces are scanned in parallel, a batch at a time so that
+//! memory stays bounded, and their scanned lines are then taken into the index in file order
+//! by the same code as a sequential load ([`Loader::apply`]): the result is the same index.
+//!
+//! Each piece is read with reads of [`READ_SIZE`] (see [`Loader::read`]); nothing is mapped,
+//! and the file is read once. The size is taken when loading starts: what a writer appends
+//! meanwhile is not read, as if loading had finished first. Version-1 files derive their ids
+//! from the line bytes in order; for those the caller loads again on one thread.
+
+use std::fs::File;
+use std::io::ErrorKind;
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use super::{LineScan, Loader, READ_SIZE, scan_line};
+use crate::format::scan::Scanner;
+
+/// The bytes of one piece.
+pub(super) const PIECE: u64 = 4 << 20;
+
+/// One line of a piece, scanned.
+struct Scanned {
+    offset: u64,
+    len: u64,
+    has_newline: bool,
+    /// `None` for the file's first line, which the index reads again (a title slot, a BOM).
+    scan: Option<LineScan<'static>>,
+}
+
+/// Loads the index of `file` (of `len` bytes) in pieces of `piece` bytes on every core, or
+/// `None` for a version-1 file.
+pub(super) fn load(
+    path: &Path,
+    file: &File,
+    len: u64,
+    piece: u64,
+) -> std::io::Result<Option<Loader>> {
+    let mut loader = Loader::new(path);
+    let pieces = len.div_ceil(piece);
+    // Enough pieces at once to keep every core busy, few enough to bound what waits.
+    let batch = (4 * rayon::current_num_threads() as u64).max(1);
+    let mut first = 0;
+    while first < pieces {
+        let last = (first + batch).min(pieces);
+        let scanned: Vec<std::io::Result<Vec<Scanned>>> = (first..last)
+            .into_par_iter()
+            .map(|k| scan_piece(file, len, k * piece, ((k + 1) * piece).min(len)))
+            .collect();
+        for lines in scanned {
+            for line in lines? {
+                take(&mut loader, file, line)?;
+                if loader.v1 {
+                    return Ok(None);
+                }
+            }
+        }
+        first = last;
+    }
+    Ok(Some(loader))
+}
+
+/// Takes one scanned line into the index, as [`Loader::physical_line`] would.
+fn take(loader: &mut Loader, file: &File, line: Scanned) -> std::io::Result<()> {
+    let Scanned { offset, len, has_newline, scan } = line;
+    let Some(scan) = scan else {
+        let bytes = read_line(file, offset, len)?;
+        loader.physical_line(&bytes, has_newline);
+        return Ok(());
+    };
+    loader.line_no += 1;
+    loader.ends_with_newline = has_newline;
+    if !loader.saw_record && matches!(scan, LineScan::Record(_)) {
+        // The header is parsed in full.
+        let bytes = read_line(file, offset, len)?;
+        loader.apply(scan, &bytes, len, offset, has_newline);
+    } else {
+        loader.apply(scan, &[], len, offset, has_newline);
+    }
+    loader.offset = offset + len + u64::from(has_newline);
+    Ok(())
+}
+
+/// The bytes of one line, read again.
+fn read_line(file: &File, offset: u64, len: u64) -> std::io::Result<Vec<u8>> {
+    let mut bytes = vec![0u8; usize::try_from(len).map_err(|_| ErrorKind::OutOfMemory)?];
+    file.read_exact_at(&mut bytes, offset)?;
+    Ok(bytes)
+}
+
+/// Reads from `pos` into `buf` until it is full or the file ends; returns how much was read.
+fn read_at(file: &File, buf: &mut [u8], pos: u64) -> std::io::Result<usize> {
+    let mut done = 0;
+    while done < buf.len() {
+        match file.read_at(&mut buf[done..], pos + done as u64) {
+            Ok(0) => break,
+            Ok(n) => done += n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(done)
+}
+
+/// Where the first line that starts in `start..end` starts, if one does.
+fn first_line_start(file: &File, start: u64, end: u64) -> std::io::Result<Option<u64>> {
+    if start == 0 {
+        return Ok(Some(0));
+    }
+    // A line starts at `start` when the byte before it ends a line.
+    let mut buf = vec![0u8; READ_SIZE];
+    let mut pos = start - 1;
+    while pos < end {
+        let want = (end - pos).min(READ_SIZE as u64) as usize;
+        let n = read_at(file, &mut buf[..want], pos)?;
+        if n == 0 {
+            break;
+        }
+        if let Some(p) = memchr::memchr(b'\n', &buf[..n]) {
+            let line = pos + p as u64 + 1;
+            return Ok((line < end).then_some(line));
+        }
+        pos += n as u64;
+    }
+    Ok(None)
+}
+
+/// Scans the lines that start in `start..end` of a file of `len` bytes.
+fn scan_piece(file: &File, len: u64, start: u64, end: u64) -> std::io::Result<Vec<Scanned>> {
+    let mut out = Vec::new();
+    let Some(mut at) = first_line_start(file, start, end)? else { return Ok(out) };
+    let mut scanner = Scanner::new();
+    let mut push = |at: u64, bytes: &[u8], has_newline: bool| {
+        let scan = (at != 0).then(|| scan_line(&mut scanner, bytes).into_owned());
+        out.push(Scanned { offset: at, len: bytes.len() as u64, has_newline, scan });
+    };
+    let mut buf = vec![0u8; READ_SIZE];
+    // The line at `at` as far as it is read: `carry` holds the bytes `at..pos`.
+    let mut carry: Vec<u8> = Vec::new();
+    let mut pos = at;
+    while at < end {
+        let want = (len.saturating_sub(pos)).min(READ_SIZE as u64) as usize;
+        let n = if want == 0 { 0 } else { read_at(file, &mut buf[..want], pos)? };
+        if n == 0 {
+            // The end of the file: a last line without a newline (a torn write, say).
+            if !carry.is_empty() {
+                push(at, &carry, false);
+            }
+            break;
+        }
+        let data = &buf[..n];
+        let base = pos;
+        pos += n as u64;
+        let mut i = 0;
+        while at < end {
+            let Some(p) = memchr::memchr(b'\n', &data[i..]) else {
+                carry.extend_from_slice(&data[i..]);
+                break;
+            };
+            let line_end = i + p;
+            if carry.is_empty() {
+                push(at, &data[i..line_end], true);
+            } else {
+                carry.extend_from_slice(&data[i..line_end]);
+                push(at, &carry, true);
+                carry.clear();
+            }
+            i = line_end + 1;
+            at = base + i as u64;
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::session::{Session, Source};
+
+    /// Everything the index holds, as text.
+    fn index(s: &Session) -> String {
+        format!(
+            "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?} {} {} {}\n{:?} {:?} {:?} {:?}\n{:?} {:?} {:?}",
+            s.records,
+            s.diagnostics,
+            s.header,
+            s.header_problem,
+            s.slot,
+            s.labels,
+            s.line_count,
+            s.file_len,
+            s.ends_with_newline,
+            s.parent,
+            s.roots,
+            s.label_records,
+            s.name(),
+            s.omp_signals,
+            s.pi_signals,
+            s.archived.len(),
+        )
+    }
+
+    /// The index of `text` loaded in pieces of `piece` bytes against the sequential one; `None`
+    /// when the parallel loader hands the file back (version 1).
+    fn compare(text: &[u8], piece: u64) -> Option<()> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, text).unwrap();
+        let file = File::open(&path).unwrap();
+        let sequential = Session::from_bytes(&path, text.to_vec()).unwrap();
+        let loader = load(&path, &file, text.len() as u64, piece).unwrap()?;
+        let parallel = loader.finish(Source::File(file));
+        assert_eq!(index(&parallel), index(&sequential), "piece {piece}");
+        Some(())
+    }
+
+    const HEADER: &str = r#"{"type":"session","version":3,"id":"s1","cwd":"/w"}"#;
+
+    #[test]
+    fn pieces_give_the_same_index_as_one_pass() {
+        let long = "y".repeat(3 * READ_SIZE + 11);
+        let lines = [
+            "\u{feff}{\"title\":\"slot\"}".to_owned(),
+            HEADER.to_owned(),
+            String::new(),
+            "   ".to_owned(),
+            r#"{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z"}"#
+                .to_owned(),
+            format!(r#"{{"type":"message","id":"b","parentId":"a","pad":"{long}"}}"#),
+            r#"{"type":"label","id":"l","parentId":"b","targetId":"a","label":"x\u00e9"}"#
+                .to_owned(),
+            "not json".to_owned(),
+            "[1,2]".to_owned(),
+            "{\"type\":\"message\",\"id\":\"c\",\"parentId\":\"b\",\"t\":\"\u{ff}\"}".to_owned(),
+            r#"{"type":"message","id":"a","parentId":"c"}"#.to_owned(),
+            format!(
+                r#"{{"type":"x","id":"d","parentId":"zz","x":{}{}}}"#,
+                "[".repeat(200),
+                "]".repeat(200)
+            ),
+            r#"{"type":"title_change","id":"t","parentId":"a","title":"T","source":"user"}"#
+                .to_owned(),
+            r#"{"type":"message","id":"torn""#.to_owned(),
+        ];
+        let mut text = lines.join("\n").into_bytes();
+        // Invalid UTF-8 inside a string.
+        let at = text.windows(2).position(|w| w == "\u{ff}".as_bytes()).unwrap();
+        text[at] = 0xff;
+        for piece in [1, 2, 3, 7, 64, 100, 1000, READ_SIZE as u64, 1 << 30] {
+            compare(&text, piece).unwrap();
+            let mut ended = text.clone();
+            ended.push(b'\n');
+            compare(&ended, piece).unwrap();
+        }
+    }
+
+    #[test]
+    fn version_1_files_are_handed_back() {
+        let text = "{\"type\":\"session\",\"id\":\"s\"}\n{\"type\":\"message\"}\n";
+        assert!(compare(text.as_bytes(), 4).is_none());
+    }
+
+    proptest! {
+        #[test]
+        fn any_cut_gives_the_same_index(
+            lines in proptest::collection::vec(
+                prop_oneof![
+                    Just(r#"{"type":"message","id":"a","parentId":null}"#.to_owned()),
+                    Just(r#"{"type":"message","id":"b","parentId":"a"}"#.to_owned()),
+                    Just(r#"{"type":"label","id":"l","targetId":"a","label":"k"}"#.to_owned()),
+                    Just(String::new()),
+                    "[a-z{}\":,\\[\\] ]{0,30}",
+                ],
+                0..12,
+            ),
+            piece in 1..80u64,
+            newline in any::<bool>(),
+        ) {
+            let mut text = format!("{HEADER}\n{}", lines.join("\n"));
+            if newline {
+                text.push('\n');
+            }
+            prop_assert!(compare(text.as_bytes(), piece).is_some());
+        }
+    }
+}
