@@ -856,7 +856,17 @@ fn short_text(content: &Value) -> String {
 
 /// `s` with line breaks (LF and CR) and tabs turned into spaces, trimmed.
 fn one_row(s: &str) -> String {
-    s.trim().chars().map(|c| if matches!(c, '\n' | '\r' | '\t') { ' ' } else { c }).collect()
+    // A copy by runs, not char by char: the three are one byte each, so the runs between them
+    // stay whole characters.
+    let mut rest = s.trim();
+    let mut out = String::with_capacity(rest.len());
+    while let Some(at) = rest.find(['\n', '\r', '\t']) {
+        out.push_str(&rest[..at]);
+        out.push(' ');
+        rest = &rest[at + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The first `n` characters of `s` (characters, not bytes: a cut never splits one).
@@ -1005,6 +1015,13 @@ mod tests {
             "developer: be brief please"
         );
         assert_eq!(line(message(json!({"role": "user", "content": ""}))), "user:");
+    }
+
+    #[test]
+    fn rows_fold_line_breaks_and_tabs_into_spaces() {
+        assert_eq!(one_row(" \ta\tb\r\nc é\n"), "a b  c é");
+        assert_eq!(one_row("\n\t"), "");
+        assert_eq!(one_row("plain"), "plain");
     }
 
     #[test]
