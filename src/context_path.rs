@@ -8,10 +8,11 @@
 //! would hold the whole conversation in memory to read a model name from it. So the entries
 //! before the first one a context can show are given to `build` as follows:
 //!
-//! - `message` entries keep only `type`, `id` and the message's `role`, `provider` and `model`
-//!   ([`crate::row::message_model`]), and only assistant turns are kept at all: `build` reads
-//!   nothing of other messages before the shown range. Of several assistant turns in a row only
-//!   the last is kept, since each one replaces what the one before it set.
+//! - of each run of `message` entries only the last assistant turn is kept, with only `type`,
+//!   `id` and the message's `role`, `provider` and `model` ([`crate::row::message_model`]):
+//!   each turn replaces the model the one before it set, and `build` reads nothing of other
+//!   messages before the shown range. Runs are read from their end, so a long conversation
+//!   costs a line or two per run, not a parse per message.
 //! - every other entry is parsed in full (they are few and small, and all state lives there).
 //!
 //! `build` gives the same context on this path as on the fully parsed one (a differential test
@@ -31,28 +32,32 @@ pub fn path_values(session: &Session, target: u32) -> Result<Vec<Value>> {
     let mut out = Vec::with_capacity(path.len() - shown_from);
     let mut lines = session.lines();
     let mut scanner = Scanner::new();
-    // Whether the last entry in `out` is a reduced assistant turn, which a next one replaces.
-    let mut last_is_turn = false;
-    for (i, &idx) in path.iter().enumerate() {
-        if i >= shown_from || session.record(idx).kind != Kind::Message {
-            out.push(session.value(idx)?);
-            last_is_turn = false;
+    let is_message = |idx: u32| session.record(idx).kind == Kind::Message;
+    let mut i = 0;
+    while i < shown_from {
+        if !is_message(path[i]) {
+            out.push(session.value(path[i])?);
+            i += 1;
             continue;
         }
-        let Some(reduced) = crate::row::message_model(&mut scanner, lines.line(idx)?) else {
-            out.push(session.value(idx)?);
-            last_is_turn = false;
-            continue;
-        };
-        let role = reduced.get("message").and_then(|m| m.get("role")).and_then(Value::as_str);
-        if role != Some("assistant") {
-            continue;
+        // A run of messages: each assistant turn in it replaces what the one before set, and
+        // nothing else in it counts, so only its last assistant turn is read, from the end.
+        let end = (i..shown_from).find(|&j| !is_message(path[j])).unwrap_or(shown_from);
+        for &idx in path[i..end].iter().rev() {
+            let value = match crate::row::message_model(&mut scanner, lines.line(idx)?) {
+                Some(reduced) => reduced,
+                None => session.value(idx)?,
+            };
+            let message = value.get("message");
+            if message.and_then(|m| m.get("role")).and_then(Value::as_str) == Some("assistant") {
+                out.push(value);
+                break;
+            }
         }
-        if last_is_turn {
-            out.pop();
-        }
-        out.push(reduced);
-        last_is_turn = true;
+        i = end;
+    }
+    for &idx in &path[shown_from..] {
+        out.push(session.value(idx)?);
     }
     Ok(out)
 }
