@@ -72,40 +72,72 @@ pub fn row_value(scanner: &mut Scanner, bytes: &[u8]) -> Option<Value> {
     Some(Value::Object(out))
 }
 
-/// What the context's state reads of a `message` entry ([`crate::context::build`] tracks the
-/// model of assistant turns): `type`, `id` and the message's `role`, `provider` and `model`,
-/// without the content. `None` when the scanner does not take the line or it is no `message`
-/// object; the caller then parses it in full.
-pub fn message_model(scanner: &mut Scanner, bytes: &[u8]) -> Option<Value> {
+/// A member to keep from an object: parsed in full when `inner` is empty, else reduced to the
+/// members `inner` names (when it is an object; a value of another shape is parsed in full).
+pub struct Pick<'k> {
+    /// The member's key.
+    pub key: &'k str,
+    /// What to keep of its value.
+    pub inner: &'k [Pick<'k>],
+}
+
+impl<'k> Pick<'k> {
+    /// A member kept whole.
+    pub const fn whole(key: &'k str) -> Self {
+        Pick { key, inner: &[] }
+    }
+}
+
+/// The members of an object line that `keep` names, reduced as it says, without building the
+/// rest; `None` when the scanner does not take the line or it is not an object, and the caller
+/// parses it in full. The reduced value reads the same as the full one for every path `keep`
+/// names.
+pub fn pick(scanner: &mut Scanner, bytes: &[u8], keep: &[Pick<'_>]) -> Option<Value> {
     let (line, stack) = scanner.index(bytes).ok()?;
     let start = line.ws(0);
     if line.at(start) != Some(b'{') {
         return None;
     }
+    let members = members(&line, start, stack).ok()?;
+    picked(&line, members, keep, stack).ok()
+}
+
+fn picked(
+    line: &Line<'_, '_>,
+    members: Vec<Member<'_>>,
+    keep: &[Pick<'_>],
+    stack: &mut Vec<bool>,
+) -> Scan<Value> {
     let mut out = Map::new();
-    for m in members(&line, start, stack).ok()? {
-        let Some(key) = ["type", "id", "message"].into_iter().find(|k| k.as_bytes() == &*m.key)
-        else {
-            continue;
-        };
-        let value = if key == "message" && line.at(m.start) == Some(b'{') {
-            let mut message = Map::new();
-            for f in nested(&line, m.start, stack).ok()? {
-                let Some(key) =
-                    ["role", "provider", "model"].into_iter().find(|k| k.as_bytes() == &*f.key)
-                else {
-                    continue;
-                };
-                message.insert(key.to_owned(), parse(&line, f.start, f.end).ok()?);
-            }
-            Value::Object(message)
+    for m in members {
+        let Some(pick) = keep.iter().find(|p| p.key.as_bytes() == &*m.key) else { continue };
+        let value = if !pick.inner.is_empty() && line.at(m.start) == Some(b'{') {
+            let inner = nested(line, m.start, stack)?;
+            picked(line, inner, pick.inner, stack)?
         } else {
-            parse(&line, m.start, m.end).ok()?
+            parse(line, m.start, m.end)?
         };
         // A later duplicate key wins, in the place of the first, as serde_json keeps it.
-        out.insert(key.to_owned(), value);
+        out.insert(pick.key.to_owned(), value);
     }
-    (out.get("type").and_then(Value::as_str) == Some("message")).then_some(Value::Object(out))
+    Ok(Value::Object(out))
+}
+
+/// What the context's state reads of a `message` entry ([`crate::context::build`] tracks the
+/// model of assistant turns): `type`, `id` and the message's `role`, `provider` and `model`,
+/// without the content. `None` when the scanner does not take the line or it is no `message`
+/// object; the caller then parses it in full.
+pub fn message_model(scanner: &mut Scanner, bytes: &[u8]) -> Option<Value> {
+    const KEEP: &[Pick<'_>] = &[
+        Pick::whole("type"),
+        Pick::whole("id"),
+        Pick {
+            key: "message",
+            inner: &[Pick::whole("role"), Pick::whole("provider"), Pick::whole("model")],
+        },
+    ];
+    let value = pick(scanner, bytes, KEEP)?;
+    (value.get("type").and_then(Value::as_str) == Some("message")).then_some(value)
 }
 
 /// One member of an object: its key (decoded only when it has escapes; compared as bytes with

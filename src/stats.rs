@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use crate::error::Result;
+use crate::format::scan::Scanner;
+use crate::row::{Pick, pick};
 use crate::session::Session;
 
 /// Token and cost totals (FORMAT §12). Numbers are `f64` as in the agents (JavaScript numbers).
@@ -143,7 +145,24 @@ pub struct Stats {
     pub problems: usize,
 }
 
-/// Counts a session. Reads the payloads of messages and `model_usage` entries only.
+/// What [`Usage::add_entry`] reads of an entry: the rest of a message (its content) is never
+/// built.
+const USAGE_FIELDS: &[Pick<'_>] = &[
+    Pick::whole("type"),
+    Pick::whole("usage"),
+    Pick {
+        key: "message",
+        inner: &[
+            Pick::whole("role"),
+            Pick::whole("usage"),
+            Pick::whole("toolName"),
+            Pick { key: "details", inner: &[Pick::whole("usage")] },
+        ],
+    },
+];
+
+/// Counts a session. Reads the payloads of messages and `model_usage` entries only, and of
+/// those only the fields usage is counted from.
 pub fn compute(session: &Session) -> Result<Stats> {
     let n = session.records.len();
     let mut stats = Stats {
@@ -154,6 +173,8 @@ pub fn compute(session: &Session) -> Result<Stats> {
         problems: session.diagnostics.len(),
         ..Stats::default()
     };
+    let mut lines = session.lines();
+    let mut scanner = Scanner::new();
     let mut on_path = vec![false; n];
     if let Some(leaf) = session.leaf() {
         for i in session.path_to_root(leaf) {
@@ -168,7 +189,10 @@ pub fn compute(session: &Session) -> Result<Stats> {
             _ => stats.branch_points += 1,
         }
         if matches!(r.kind, crate::format::Kind::Message | crate::format::Kind::ModelUsage) {
-            let value = session.value(i as u32)?;
+            let value = match pick(&mut scanner, lines.line(i as u32)?, USAGE_FIELDS) {
+                Some(value) => value,
+                None => session.value(i as u32)?,
+            };
             stats.usage.add_entry(&value);
             if on_path[i] {
                 stats.path_usage.add_entry(&value);
@@ -207,7 +231,46 @@ impl Stats {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+
+    fn arb_usage() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(json!({"input": 10, "output": 2, "totalTokens": 12, "cost": {"total": 0.5}})),
+            Just(json!({"input": 1, "premiumRequests": 0.5, "orchestration": {"input": 4}})),
+            Just(json!("not an object")),
+            Just(json!(null)),
+        ]
+    }
+
+    fn arb_entry() -> impl Strategy<Value = Value> {
+        let role = prop_oneof![Just("assistant"), Just("toolResult"), Just("user")];
+        let tool = prop_oneof![Just(json!("task")), Just(json!("read")), Just(json!(5))];
+        let kind = prop_oneof![Just("message"), Just("model_usage"), Just("label")];
+        (kind, role, tool, arb_usage(), arb_usage(), any::<bool>()).prop_map(
+            |(kind, role, tool, u1, u2, details)| {
+                let details = if details { json!({"usage": u2, "other": [1, 2]}) } else { u2 };
+                json!({"type": kind, "id": "e", "usage": u1, "message": {"role": role,
+                    "toolName": tool, "usage": u1, "details": details,
+                    "content": [{"type": "text", "text": "long"}]}})
+            },
+        )
+    }
+
+    proptest! {
+        /// Usage from the reduced value equals usage from the whole entry.
+        #[test]
+        fn usage_fields_are_all_that_usage_reads(entry in arb_entry()) {
+            let bytes = serde_json::to_vec(&entry).unwrap();
+            let reduced = pick(&mut Scanner::new(), &bytes, USAGE_FIELDS).unwrap();
+            let (mut full, mut picked) = (Usage::default(), Usage::default());
+            full.add_entry(&entry);
+            picked.add_entry(&reduced);
+            prop_assert_eq!(full, picked);
+            prop_assert!(reduced["message"].get("content").is_none());
+        }
+    }
 
     #[test]
     fn usage_rules() {
