@@ -77,7 +77,9 @@ for n in "${sizes[@]}"; do
         # label appends: each run works on a fresh copy (the copy is not timed).
         names+=("sesstree label @ bench")
         cmds+=("$bin -f $copy label @ bench")
-        prepare+=("cp $file $copy")
+        # Synced, as a session file normally is: else the fsync of the append writes the
+        # whole fresh copy and times the disk, not sesstree.
+        prepare+=("cp $file $copy && sync $copy")
     fi
     if has stats; then
         names+=("sesstree stats")
