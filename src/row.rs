@@ -52,7 +52,8 @@ pub fn row_value(scanner: &mut Scanner, bytes: &[u8]) -> Option<Value> {
         Some("ttsr_injection") => &["injectedRules"],
         _ => &[],
     };
-    let mut out = Map::new();
+    // Sized for every key kept: an IndexMap grown from empty reallocates twice per row.
+    let mut out = Map::with_capacity(2 + keep.len());
     for m in &members {
         let Some(key) = ["type", "timestamp"]
             .into_iter()
@@ -108,7 +109,7 @@ fn picked(
     keep: &[Pick<'_>],
     stack: &mut Vec<bool>,
 ) -> Scan<Value> {
-    let mut out = Map::new();
+    let mut out = Map::with_capacity(keep.len());
     for m in members {
         let Some(pick) = keep.iter().find(|p| p.key.as_bytes() == &*m.key) else { continue };
         let value = if !pick.inner.is_empty() && line.at(m.start) == Some(b'{') {
@@ -209,7 +210,7 @@ fn message(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>)
         "customType",
         "attribution",
     ];
-    let mut out = Map::new();
+    let mut out = Map::with_capacity(KEYS.len());
     for m in nested(line, start, stack)? {
         let Some(key) = KEYS.into_iter().find(|k| k.as_bytes() == &*m.key) else { continue };
         let value = match key {
@@ -257,12 +258,12 @@ fn block(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>) -
         Some(m) => parse(line, m.start, m.end)?,
         None => Value::Null,
     };
-    let mut out = Map::new();
     let keep: &[&str] = match kind.as_str() {
         Some("text") => &["type", "text"],
         Some("toolCall") => &["type", "id", "name", "arguments"],
         _ => &["type"],
     };
+    let mut out = Map::with_capacity(keep.len());
     let name = match last("name") {
         Some(m) if line.at(m.start) == Some(b'"') => line.text((m.start + 1, m.end - 1))?,
         _ => Cow::Borrowed(""),
@@ -297,7 +298,7 @@ fn arguments(
         return Ok(call_arguments(name, &parse(line, start, end)?));
     }
     const KEYS: [&str; 7] = ["path", "file_path", "offset", "limit", "command", "pattern", "paths"];
-    let mut map = Map::new();
+    let mut map = Map::with_capacity(KEYS.len());
     for m in nested(line, start, stack)? {
         if let Some(key) = KEYS.into_iter().find(|k| k.as_bytes() == &*m.key) {
             map.insert(key.to_owned(), parse(line, m.start, m.end)?);
