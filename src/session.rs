@@ -435,9 +435,9 @@ impl Session {
 
     /// Reads `len` bytes at `offset` of the source into `buf` (replacing its contents).
     fn read_into(&self, offset: u64, len: u64, buf: &mut Vec<u8>) -> Result<()> {
-        buf.clear();
         match &self.source {
             Source::Bytes(b) => {
+                buf.clear();
                 let end = offset.saturating_add(len);
                 let range = usize::try_from(offset)
                     .ok()
@@ -451,6 +451,9 @@ impl Session {
             }
             Source::File(f) => {
                 use std::os::unix::fs::FileExt;
+                // The read overwrites what is there: a buffer used again (a `LineReader`'s
+                // window) is zeroed only where it grows, not the whole file over again.
+                buf.truncate(len as usize);
                 buf.resize(len as usize, 0);
                 f.read_exact_at(buf, offset).map_err(|e| Error::io(&self.path, e))?;
             }
