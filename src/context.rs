@@ -2,8 +2,10 @@
 //! root→leaf path, the agent messages `buildSessionContext` emits, and their conversion to LLM
 //! messages, for both flavours (oh-my-pi and pi-mono, FORMAT §13).
 //!
-//! The caller resolves the path and parses the payloads of its entries; everything here is pure
-//! (no I/O, no printing) and linear in the length of the path.
+//! The caller resolves the path and parses the payloads of its entries
+//! ([`crate::context_path::path_values`] reads them from a session, parsing in full only what
+//! the context can show); everything here is pure (no I/O, no printing) and linear in the
+//! length of the path.
 //!
 //! Usage:
 //!
