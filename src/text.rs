@@ -30,16 +30,14 @@ const ARGS_LIMIT: usize = 40;
 // ---------------------------------------------------------------------------------------------
 // Tool calls
 
-/// One tool call made by an assistant, as far as a tool-result row shows it.
+/// One tool call made by an assistant, as far as a tool-result row shows it: what the row of
+/// its result shows (`[read: ~/src/main.rs:10-19]`), worked out when the call is recorded. A
+/// session's calls are kept until their results are read, and the row is a few dozen bytes
+/// where the arguments (file contents of `write`, both sides of `edit`) can be megabytes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolCall {
-    /// The tool's name (`read`, `bash`, …); empty when the block has none.
-    pub name: String,
-    /// What the row of the call's result shows (`[read: ~/src/main.rs:10-19]`), worked out when
-    /// the call is recorded: a session's calls are kept until their results are read, and the
-    /// row is a few dozen bytes where the arguments (file contents of `write`, both sides of
-    /// `edit`) can be megabytes.
-    pub shown: String,
+    /// The row text of the call's result.
+    pub shown: Box<str>,
 }
 
 /// Keys of the arguments that rows of known tools read (FORMAT §9.3).
@@ -154,7 +152,7 @@ fn json_prefix(value: &Value, budget: &mut usize) -> Value {
 /// its call.
 #[derive(Debug, Clone, Default)]
 pub struct ToolCalls {
-    calls: HashMap<String, ToolCall, foldhash::fast::RandomState>,
+    calls: HashMap<Box<str>, ToolCall, foldhash::fast::RandomState>,
     home: Option<String>,
 }
 
@@ -200,7 +198,7 @@ impl ToolCalls {
                 None => Value::Object(Default::default()),
             };
             let shown = self.describe_call(name, &arguments);
-            self.calls.insert(id.to_owned(), ToolCall { name: name.to_owned(), shown });
+            self.calls.insert(id.into(), ToolCall { shown: shown.into() });
         }
     }
 
@@ -227,7 +225,7 @@ impl ToolCalls {
 
     /// The call behind a `toolResult` message, as its row shows it.
     fn describe_result(&self, message: &Value) -> Option<String> {
-        Some(self.get(str_field(message, "toolCallId")?)?.shown.clone())
+        Some(self.get(str_field(message, "toolCallId")?)?.shown.to_string())
     }
 
     /// A tool call as a tool-result row shows it (FORMAT §9.3).
@@ -1199,13 +1197,13 @@ mod tests {
             "toolUse",
         ));
         assert_eq!(tools.len(), 1);
-        assert_eq!(tools.get("c1").map(|c| c.shown.as_str()), Some("[read: ]"));
+        assert_eq!(tools.get("c1").map(|c| &*c.shown), Some("[read: ]"));
         // A later call with the same id wins.
         tools.add(&assistant(
             json!([{"type": "toolCall", "id": "c1", "name": "ls", "arguments": {}}]),
             "toolUse",
         ));
-        assert_eq!(tools.get("c1").map(|c| c.name.as_str()), Some("ls"));
+        assert_eq!(tools.get("c1").map(|c| &*c.shown), Some("[ls: .]"));
     }
 
     #[test]
