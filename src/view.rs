@@ -185,26 +185,60 @@ impl serde::Serialize for JsonId<'_> {
     }
 }
 
-/// The `--json` row of SPEC §5, borrowed from the view: the same text as
-/// [`EntryView::to_json`] without building a map per row.
+/// The fields of a `--json` row (SPEC §5) that come from the entry's payload, borrowed from
+/// the view.
 #[derive(serde::Serialize)]
-struct JsonRow<'a> {
-    id: JsonId<'a>,
-    #[serde(rename = "parentId")]
-    parent_id: JsonId<'a>,
+struct PayloadFields<'a> {
     #[serde(rename = "type")]
     kind: &'a Value,
     timestamp: &'a Value,
     label: &'a Value,
     text: &'a str,
-    depth: u32,
-    #[serde(rename = "onActivePath")]
-    on_active_path: bool,
-    #[serde(rename = "isLeaf")]
-    is_leaf: bool,
+}
+
+/// The part of a `--json` row that comes from the entry's payload (`type`, `timestamp`,
+/// `label`, `text`), serialized; [`JsonPart::row`] completes it with what the index and the
+/// tree layout know. `tree` keeps this part of each row until the tree is drawn, not the row.
+#[derive(Debug, Clone)]
+pub struct JsonPart(Box<str>);
+
+impl JsonPart {
+    /// The whole row, as [`EntryView::to_json`] gives it, as one line of JSON text.
+    pub fn row(
+        &self,
+        session: &Session,
+        idx: u32,
+        depth: u32,
+        on_active_path: bool,
+        is_leaf: bool,
+    ) -> String {
+        let r = session.record(idx);
+        // Serializing borrowed values into a string cannot fail.
+        let id = |id| serde_json::to_string(&JsonId(id)).unwrap_or_default();
+        format!(
+            r#"{{"id":{},"parentId":{},{},"depth":{depth},"onActivePath":{on_active_path},"isLeaf":{is_leaf}}}"#,
+            id(r.id.as_ref()),
+            id(r.parent_id.as_ref()),
+            self.0
+        )
+    }
 }
 
 impl EntryView {
+    /// The payload part of the entry's `--json` row.
+    pub fn json_part(&self) -> JsonPart {
+        let fields = PayloadFields {
+            kind: self.value.get("type").unwrap_or(&Value::Null),
+            timestamp: self.value.get("timestamp").unwrap_or(&Value::Null),
+            label: self.label_value.as_ref().unwrap_or(&Value::Null),
+            text: &self.text,
+        };
+        let object = serde_json::to_string(&fields).unwrap_or_default();
+        // The members without the braces around them.
+        let members = object.get(1..object.len().saturating_sub(1)).unwrap_or_default();
+        JsonPart(members.into())
+    }
+
     /// [`EntryView::to_json`] as one line of JSON text.
     pub fn to_json_line(
         &self,
@@ -213,20 +247,7 @@ impl EntryView {
         on_active_path: bool,
         is_leaf: bool,
     ) -> String {
-        let r = session.record(self.idx);
-        let row = JsonRow {
-            id: JsonId(r.id.as_ref()),
-            parent_id: JsonId(r.parent_id.as_ref()),
-            kind: self.value.get("type").unwrap_or(&Value::Null),
-            timestamp: self.value.get("timestamp").unwrap_or(&Value::Null),
-            label: self.label_value.as_ref().unwrap_or(&Value::Null),
-            text: &self.text,
-            depth,
-            on_active_path,
-            is_leaf,
-        };
-        // Serializing borrowed values into a string cannot fail.
-        serde_json::to_string(&row).unwrap_or_default()
+        self.json_part().row(session, self.idx, depth, on_active_path, is_leaf)
     }
 
     /// The `--json` object of SPEC §5 for `log` and `tree`.

@@ -24,7 +24,7 @@ use super::{LineScan, Loader, READ_SIZE, scan_line};
 use crate::format::scan::Scanner;
 
 /// The bytes of one piece.
-pub(super) const PIECE: u64 = 4 << 20;
+pub(super) const PIECE: u64 = 1 << 20;
 
 /// One line of a piece, scanned.
 struct Scanned {
@@ -46,7 +46,7 @@ pub(super) fn load(
     let mut loader = Loader::new(path);
     let pieces = len.div_ceil(piece);
     // Enough pieces at once to keep every core busy, few enough to bound what waits.
-    let batch = (4 * rayon::current_num_threads() as u64).max(1);
+    let batch = (2 * rayon::current_num_threads() as u64).max(1);
     let mut first = 0;
     while first < pieces {
         let last = (first + batch).min(pieces);

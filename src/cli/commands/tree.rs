@@ -5,7 +5,7 @@ use std::path::Path;
 
 use sesstree::text::{FilterMode, fuzzy_match, sanitize_for_terminal, substring_match};
 use sesstree::tree::{ASCII, TreeOptions, UNICODE, layout};
-use sesstree::view::render_all;
+use sesstree::view::{JsonPart, render_all};
 use sesstree::{EntryId, Error, rev};
 
 use super::checkout::{self, CheckoutArgs};
@@ -128,12 +128,12 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     let mut order: Vec<usize> = (0..tree.rows.len()).collect();
     order.sort_by_key(|&i| tree.rows[i].idx);
     let idxs: Vec<u32> = order.iter().map(|&i| tree.rows[i].idx).collect();
-    let mut row_of = vec![usize::MAX; session.records.len()];
+    let mut row_of = vec![u32::MAX; session.records.len()];
     for (i, row) in tree.rows.iter().enumerate() {
-        row_of[row.idx as usize] = i;
+        row_of[row.idx as usize] = i as u32;
     }
     let rendered = render_all(&session, home.as_deref(), &idxs, |viewer, view| {
-        let row = &tree.rows[row_of[view.idx as usize]];
+        let row = &tree.rows[row_of[view.idx as usize] as usize];
         let keep = viewer.shows(view, mode, leaf)
             && args.search.as_deref().is_none_or(|q| {
                 let text = viewer.search_text(view);
@@ -142,13 +142,12 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
         if !keep {
             return Ok(None);
         }
+        // Rows are kept until the whole tree is drawn, so each keeps only what the payload
+        // gives; the gutter and the fields the index knows are added as it is printed.
         if ctx.json {
-            let mut text = view.to_json_line(&session, row.depth, row.on_active_path, row.is_leaf);
-            // Rows are kept until the whole tree is drawn: no spare capacity.
-            text.shrink_to_fit();
-            return Ok(Some(text));
+            return Ok(Some(Kept::Json(view.json_part())));
         }
-        let mut line = style.paint(&tree.prefix(row, glyphs, max_levels), Role::Dim);
+        let mut line = String::new();
         if row.on_active_path {
             line.push_str(&style.paint(glyphs.bullet, Role::Active));
         }
@@ -165,18 +164,29 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
                 &style.paint(if args.ascii { "<- active" } else { "← active" }, Role::Active),
             );
         }
-        line.shrink_to_fit();
-        Ok(Some(line))
+        Ok(Some(Kept::Text(line.into())))
     })?;
-    let mut lines: Vec<Option<String>> = vec![None; tree.rows.len()];
-    for (i, line) in order.into_iter().zip(rendered) {
-        lines[i] = line;
+    // Where each layout row's rendering is (a permutation, not a second vector of rows).
+    let mut rendered_at = vec![0u32; tree.rows.len()];
+    for (k, &i) in order.iter().enumerate() {
+        rendered_at[i] = k as u32;
     }
+    drop(order);
     let mut out = stdout();
     let mut shown = 0;
-    for line in lines.iter().flatten() {
+    for (row, &k) in tree.rows.iter().zip(&rendered_at) {
+        let Some(line) = &rendered[k as usize] else { continue };
         shown += 1;
-        writeln!(out, "{line}")?;
+        match line {
+            Kept::Json(part) => {
+                let json = part.row(&session, row.idx, row.depth, row.on_active_path, row.is_leaf);
+                writeln!(out, "{json}")?;
+            }
+            Kept::Text(rest) => {
+                let gutter = style.paint(&tree.prefix(row, glyphs, max_levels), Role::Dim);
+                writeln!(out, "{gutter}{rest}")?;
+            }
+        }
     }
     out.flush()?;
     if shown == 0 && !tree.rows.is_empty() && !ctx.json {
@@ -190,6 +200,15 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// What `tree` keeps of a shown row until the tree is drawn.
+#[derive(Clone)]
+enum Kept {
+    /// `--json`: the fields from the payload.
+    Json(JsonPart),
+    /// The row after its gutter.
+    Text(Box<str>),
 }
 
 /// Runs `tree -i`: the selector, then what it chose, printed once the screen is back.
