@@ -40,6 +40,7 @@ const READ_SIZE: usize = 128 << 10;
 /// threads costs more than they save.
 const PARALLEL_MIN: u64 = 8 << 20;
 
+mod id_index;
 mod parallel;
 
 /// What kind of damage a [`Diagnostic`] reports.
@@ -160,7 +161,7 @@ pub struct Session {
     pub ends_with_newline: bool,
     /// Number of physical lines (blank ones included).
     pub line_count: u64,
-    by_id: IdMap<u32>,
+    by_id: id_index::IdIndex,
     parent: Vec<u32>,
     /// The parent links cut to break cycles, so path walks can still go round a cycle once.
     cycle_links: HashMap<u32, u32>,
@@ -258,12 +259,12 @@ impl Session {
 
     /// The index of the entry with this id (the later one when ids repeat).
     pub fn lookup(&self, id: &EntryId) -> Option<u32> {
-        self.by_id.get(id).copied()
+        self.by_id.get(&self.records, id)
     }
 
     /// All ids in the index with their record index, in no particular order.
     pub fn ids(&self) -> impl Iterator<Item = (&EntryId, u32)> {
-        self.by_id.iter().map(|(k, v)| (k, *v))
+        self.by_id.iter().filter_map(|i| self.records[i as usize].id.as_ref().map(|id| (id, i)))
     }
 
     /// The record at an index.
@@ -722,7 +723,7 @@ struct Loader {
     header_problem: Option<(u64, String)>,
     records: Vec<Record>,
     diagnostics: Vec<Diagnostic>,
-    by_id: IdMap<u32>,
+    by_id: id_index::IdIndex,
     labels: Vec<Option<(EntryId, Box<str>)>>,
     label_pos: IdMap<usize>,
     label_records: Vec<LabelRecord>,
@@ -749,7 +750,7 @@ impl Loader {
             header_problem: None,
             records: Vec::new(),
             diagnostics: Vec::new(),
-            by_id: IdMap::default(),
+            by_id: id_index::IdIndex::default(),
             labels: Vec::new(),
             label_pos: IdMap::default(),
             label_records: Vec::new(),
@@ -944,24 +945,15 @@ impl Loader {
         } else if self.v1 {
             // Version 1 has no ids: give each record the id `migrate` would, chained in file
             // order (FORMAT §11). The header is record 0.
-            let by_id = &self.by_id;
-            let fresh =
-                v1::unique_id(idx as usize + 1, bytes, |c| by_id.contains_key(&EntryId::new(c)));
+            let (by_id, records) = (&self.by_id, &self.records);
+            let fresh = v1::unique_id(idx as usize + 1, bytes, |c| {
+                by_id.get(records, &EntryId::new(c)).is_some()
+            });
             id = Some(EntryId::new(fresh));
             parent_id = self.last_v1_id.clone();
             self.last_v1_id = id.clone();
         } else if id.is_none() {
             self.warn(Problem::NoId, None, "entry has no id".into());
-        }
-        if let Some(id) = &id
-            && let Some(prev) = self.by_id.insert(id.clone(), idx)
-        {
-            let prev_line = self.records[prev as usize].line;
-            self.warn(
-                Problem::DuplicateId,
-                Some(id.clone()),
-                format!("duplicate id {id} (first on line {prev_line}); the later entry wins"),
-            );
         }
         self.note_signals(&kind, &env);
         match kind {
@@ -993,6 +985,14 @@ impl Loader {
             parent_id,
             time: env.timestamp.as_deref().and_then(crate::clock::parse_timestamp),
         });
+        if let Some(prev) = self.by_id.insert(&self.records, idx) {
+            let prev_line = self.records[prev as usize].line;
+            let id = self.records[idx as usize].id.clone();
+            let shown = id.as_ref().map_or("?", EntryId::as_str);
+            let message =
+                format!("duplicate id {shown} (first on line {prev_line}); the later entry wins");
+            self.warn(Problem::DuplicateId, id, message);
+        }
     }
 
     fn note_signals(&mut self, kind: &Kind, env: &Envelope<'_>) {
@@ -1040,8 +1040,8 @@ impl Loader {
             if r.id.as_ref() == Some(pid) {
                 continue; // A self-parent is a root (FORMAT §4.4).
             }
-            match self.by_id.get(pid) {
-                Some(&p) => parent[i] = p,
+            match self.by_id.get(&self.records, pid) {
+                Some(p) => parent[i] = p,
                 None => missing.push(i),
             }
         }
