@@ -103,7 +103,7 @@ fn random_lines(rng: &mut Rng, len: usize) -> Vec<u8> {
     (0..len)
         .map(|_| {
             let r = rng.next();
-            if r % 40 == 0 { b'\n' } else { (r >> 8) as u8 }
+            if r.is_multiple_of(40) { b'\n' } else { (r >> 8) as u8 }
         })
         .collect()
 }
