@@ -1350,6 +1350,46 @@ mod tests {
     }
 
     #[test]
+    fn reading_a_file_in_pieces_gives_the_same_index() {
+        // Lines around and far beyond the read size, straddling reads, a BOM, blank lines and
+        // no newline at the end.
+        let mut text = format!("\u{feff}{HEADER}\n\n");
+        let mut parent: Option<String> = None;
+        for (i, size) in
+            [10, READ_SIZE - 200, 3 * READ_SIZE, 5, READ_SIZE, 70_000].iter().enumerate()
+        {
+            let id = format!("e{i}");
+            let mut line = entry(&id, parent.as_deref());
+            line.insert_str(1, &format!(r#""pad":"{}","#, "x".repeat(*size)));
+            text.push_str(&line);
+            text.push('\n');
+            parent = Some(id);
+        }
+        text.push_str(r#"{"type":"message","id":"torn""#);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, &text).unwrap();
+        let from_file = Session::load(&path).unwrap();
+        let in_memory = load(&text);
+        let ranges = |s: &Session| -> Vec<_> {
+            s.records.iter().map(|r| (r.line, r.offset, r.len, r.id.clone())).collect()
+        };
+        assert_eq!(ranges(&from_file), ranges(&in_memory));
+        assert_eq!(from_file.records.len(), 6);
+        assert_eq!(from_file.line_count, 9);
+        assert_eq!(from_file.file_len, text.len() as u64);
+        assert!(!from_file.ends_with_newline);
+        assert_eq!(from_file.diagnostics.len(), 1);
+        assert_eq!(from_file.diagnostics[0].problem, Problem::Truncated);
+        let mut lines = from_file.lines();
+        for idx in [5, 0, 2, 3, 1, 4] {
+            let r = from_file.record(idx);
+            let expect = &text.as_bytes()[r.offset as usize..(r.offset + r.len) as usize];
+            assert_eq!(lines.line(idx).unwrap(), expect);
+        }
+    }
+
+    #[test]
     fn pi_files_are_recognised_by_their_uuid_v4_header() {
         let pi = r#"{"type":"session","version":3,"id":"6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f","timestamp":"t","cwd":"/"}"#;
         assert!(load(pi).names_like_pi());

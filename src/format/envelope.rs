@@ -366,6 +366,7 @@ mod tests {
             Just("label"),
             Just("archived"),
             Just("title"),
+            Just("source"),
             Just("name"),
             Just("source"),
             Just("modelId"),

@@ -15,7 +15,9 @@
 //! a caller asks for one, and their UTF-8 is checked only then: serde_json does the same for the
 //! values it skips, and the loader's lossy fallback covers invalid UTF-8 in the fields it reads.
 //! The grammar is serde_json's (RFC 8259; whitespace is space, tab, LF and CR), so a line is
-//! accepted here exactly when serde_json accepts it; a differential test holds the two together.
+//! accepted here exactly when serde_json accepts it, but for invalid UTF-8 in an object key that
+//! nobody reads (serde_json rejects it, and the loader then reads the line lossily to the same
+//! envelope); differential tests hold the two together.
 //! The scanner only says yes or no: callers that need serde_json's description of a problem ask
 //! serde_json for it on the (rare) failing line.
 
@@ -239,19 +241,6 @@ fn block_quotes(
     Ok(quotes)
 }
 
-/// What a value starts with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ValueKind {
-    /// `{`
-    Object,
-    /// `[`
-    Array,
-    /// `"`
-    String,
-    /// A number, `true`, `false` or `null`.
-    Scalar,
-}
-
 impl<'a, 'q> Line<'a, 'q> {
     /// The first position at or after `i` that is not whitespace.
     #[inline(always)]
@@ -274,17 +263,6 @@ impl<'a, 'q> Line<'a, 'q> {
     /// Checks that only whitespace follows `i`.
     pub fn end(&self, i: usize) -> Scan<()> {
         if self.ws(i) == self.bytes.len() { Ok(()) } else { Err(Invalid) }
-    }
-
-    /// The kind of the value starting at `i` (which must not be whitespace).
-    pub fn kind(&self, i: usize) -> Option<ValueKind> {
-        match self.at(i)? {
-            b'{' => Some(ValueKind::Object),
-            b'[' => Some(ValueKind::Array),
-            b'"' => Some(ValueKind::String),
-            b'-' | b'0'..=b'9' | b't' | b'f' | b'n' => Some(ValueKind::Scalar),
-            _ => None,
-        }
     }
 
     /// The position of the first unescaped quote at or after `from`.
@@ -601,16 +579,6 @@ impl<'a, 'q> Line<'a, 'q> {
             i += len;
         }
         Ok((Cow::Owned(out), true))
-    }
-
-    /// The raw key bytes of `span` compared with an ASCII name, decoding escapes when there are
-    /// any.
-    pub fn key_is(&self, span: (usize, usize), name: &str) -> bool {
-        let Some(raw) = self.bytes.get(span.0..span.1) else { return false };
-        if raw == name.as_bytes() {
-            return true;
-        }
-        memchr::memchr(b'\\', raw).is_some() && self.text(span).is_ok_and(|t| t == name)
     }
 
     /// The raw text of `start..end` (a value as written), checked to be UTF-8.
