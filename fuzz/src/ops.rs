@@ -72,6 +72,12 @@ pub fn label(before: &Session, bytes: &[u8], ids: &[String], b: &mut Bytes<'_>) 
     assert_eq!(after.label_of(&change.target), wanted, "label in effect");
 }
 
+/// Whether the appended entries can name `idx` by its id: it has one and no later duplicate
+/// shadows it (FORMAT §4.5).
+fn nameable(s: &Session, idx: u32) -> bool {
+    s.record(idx).id.as_ref().is_some_and(|id| s.lookup(id) == Some(idx))
+}
+
 /// `checkout`: the appended entries (marker or summary, then a label) hang under the new
 /// leaf, which is the target or, for a user message, its parent.
 pub fn checkout(before: &Session, bytes: &[u8], b: &mut Bytes<'_>) {
@@ -99,8 +105,13 @@ pub fn checkout(before: &Session, bytes: &[u8], b: &mut Bytes<'_>) {
     let plan = match checkout::plan(before, &nav, summary.as_ref(), label, &mut ids, AT) {
         Ok(p) => p,
         Err(_) => {
-            // Only a new leaf without an id cannot be named by the appended entries.
-            assert!(nav.new_leaf.is_some_and(|l| before.record(l).id.is_none()));
+            // Only a new leaf (or a labelled target) without an id, or whose id a later
+            // duplicate shadows, cannot be named by the appended entries.
+            let labelled = label::normalize(label).is_some() && !summary_given(summary.as_ref());
+            assert!(
+                nav.new_leaf.is_some_and(|l| !nameable(before, l))
+                    || (labelled && !nameable(before, nav.target))
+            );
             return;
         }
     };
@@ -120,9 +131,13 @@ pub fn checkout(before: &Session, bytes: &[u8], b: &mut Bytes<'_>) {
         }
     }
     assert_eq!(cur, nav.new_leaf, "the move lands on the new leaf");
-    if label::normalize(label).is_none() && summary.as_ref().is_none_or(|s| s.text.is_empty()) {
+    if label::normalize(label).is_none() && !summary_given(summary.as_ref()) {
         assert_eq!(after.position().ok().flatten(), nav.new_leaf, "a bare move: @ is the new leaf");
     }
+}
+
+fn summary_given(summary: Option<&checkout::Summary>) -> bool {
+    summary.is_some_and(|s| !s.text.is_empty())
 }
 
 /// `branch`: the new file loads cleanly and its leaf path holds the source path, labels and
