@@ -70,6 +70,8 @@ pub fn label(before: &Session, bytes: &[u8], ids: &[String], b: &mut Bytes<'_>) 
     assert_eq!(after.record(leaf).id.as_ref().map(EntryId::as_str), Some(new_id.as_str()));
     assert_eq!(after.parent(leaf), before.leaf(), "the label hangs under the old leaf");
     assert_eq!(after.label_of(&change.target), wanted, "label in effect");
+    // `@` steps over the label entries at the end of the leaf path: labelling never moves it.
+    assert_eq!(after.position().ok(), before.position().ok(), "a label does not move @");
 }
 
 /// Whether the appended entries can name `idx` by its id: it has one and no later duplicate
@@ -131,8 +133,13 @@ pub fn checkout(before: &Session, bytes: &[u8], b: &mut Bytes<'_>) {
         }
     }
     assert_eq!(cur, nav.new_leaf, "the move lands on the new leaf");
-    if label::normalize(label).is_none() && !summary_given(summary.as_ref()) {
-        assert_eq!(after.position().ok().flatten(), nav.new_leaf, "a bare move: @ is the new leaf");
+    // `@` is the new leaf after a bare move (label or not), and the summary entry after a
+    // summarized one: the marker and the label entry are stepped over.
+    let position = after.position().ok().flatten();
+    if summary_given(summary.as_ref()) {
+        assert_eq!(position, Some(before.records.len() as u32), "@ is the summary entry");
+    } else {
+        assert_eq!(position, nav.new_leaf, "a bare move: @ is the new leaf");
     }
 }
 
