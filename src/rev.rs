@@ -1,9 +1,10 @@
 //! Naming entries (SPEC §2): an id, a unique prefix of at least four characters, a label, `@`
 //! for the current leaf, and `~N` / `^` suffixes for ancestors.
 //!
-//! `@` is the leaf, except that a leaf which is the empty-summary marker `checkout` appends to
-//! persist a move names the entry it marks ([`Session::position`]): after `checkout X`, `@` is
-//! X, as HEAD is after `git checkout`.
+//! `@` is the leaf, except that `label` entries at the end of the leaf path are stepped over
+//! (HEAD stays put after `git tag`), and an empty-summary marker `checkout` appends to persist
+//! a move names the entry it marks ([`Session::position`]): after `checkout X`, with or
+//! without `--label`, `@` is X, as HEAD is after `git checkout`.
 
 use crate::error::{Error, Result};
 use crate::id::EntryId;
@@ -136,12 +137,14 @@ mod tests {
     #[test]
     fn forms() {
         let s = session();
-        assert_eq!(resolve(&s, "@").unwrap(), 4);
-        assert_eq!(resolve(&s, "@^").unwrap(), 3);
-        assert_eq!(resolve(&s, "@~3").unwrap(), 1);
-        assert_eq!(resolve(&s, "@~4").unwrap(), 0);
-        assert_eq!(resolve(&s, "@~2^").unwrap(), 1);
-        assert_eq!(resolve(&s, "@~").unwrap(), 3);
+        // The two label entries at the end hang at bbbb3333: `@` steps over them.
+        assert_eq!(resolve(&s, "@").unwrap(), 2);
+        assert_eq!(resolve(&s, "@^").unwrap(), 1);
+        assert_eq!(resolve(&s, "@~2").unwrap(), 0);
+        assert_eq!(resolve(&s, "@~1^").unwrap(), 0);
+        assert_eq!(resolve(&s, "@~").unwrap(), 1);
+        assert!(matches!(resolve(&s, "@~3"), Err(Error::RevNotFound { .. })));
+        assert_eq!(resolve(&s, "cccc5555~2").unwrap(), 2, "label entries are still entries");
         assert_eq!(resolve(&s, "mid").unwrap(), 1);
         assert_eq!(resolve(&s, "mid^").unwrap(), 0);
         assert_eq!(resolve(&s, "bbbb").unwrap(), 2);

@@ -278,13 +278,26 @@ impl Session {
         self.records[last].id.as_ref().map(|_| last as u32)
     }
 
-    /// Where the conversation is: the leaf, or, when the leaf is an empty-summary
-    /// `branch_summary` (the marker that persists a bare move, FORMAT §4.3), the entry it marks
-    /// (its parent; `None` when the move went to before the first prompt). This is what `@`
-    /// names, so that after `checkout X`, `@` is X.
+    /// Where the conversation is: the leaf, looking through what only bookkeeps a position.
+    ///
+    /// `label` entries at the end of the leaf path are stepped over: the agent hangs a label
+    /// entry at the leaf and moves the leaf onto it (FORMAT §5), but it never reaches the
+    /// model, so the conversation goes on from the entry below it, as HEAD stays put after
+    /// `git tag`. Then, when the entry reached is an empty-summary `branch_summary` (the marker
+    /// that persists a bare move, FORMAT §4.3), the position is the entry it marks (its
+    /// parent; `None` when the move went to before the first prompt). This is what `@` names,
+    /// so that after `checkout X` or `checkout X --label L`, `@` is X, and `label @ L` twice
+    /// labels the same entry.
     pub fn position(&self) -> Result<Option<u32>> {
-        let Some(leaf) = self.leaf() else { return Ok(None) };
-        if self.is_marker(leaf)? { Ok(self.parent(leaf)) } else { Ok(Some(leaf)) }
+        let Some(mut at) = self.leaf() else { return Ok(None) };
+        // Bounded by the record count: parent links are acyclic once the loader broke cycles.
+        while self.records[at as usize].kind == Kind::Label {
+            match self.parent(at) {
+                Some(p) => at = p,
+                None => return Ok(None),
+            }
+        }
+        if self.is_marker(at)? { Ok(self.parent(at)) } else { Ok(Some(at)) }
     }
 
     /// Whether an entry is a `branch_summary` whose summary is empty: a persisted bare move.
@@ -1266,6 +1279,51 @@ mod tests {
         let root_marker =
             r#"{"type":"branch_summary","id":"m","parentId":null,"fromId":"root","summary":""}"#;
         let s = load(&[HEADER.to_string(), entry("a", None), root_marker.into()].join("\n"));
+        assert_eq!(s.position().unwrap(), None);
+    }
+
+    #[test]
+    fn the_position_looks_through_trailing_labels() {
+        let label = |id: &str, parent: &str, target: &str| {
+            format!(
+                r#"{{"type":"label","id":"{id}","parentId":"{parent}","targetId":"{target}","label":"L"}}"#
+            )
+        };
+        // `label @ L` twice: both label entries hang at the leaf path, `@` stays on b.
+        let s = load(
+            &[
+                HEADER.to_string(),
+                entry("a", None),
+                entry("b", Some("a")),
+                label("l1", "b", "b"),
+                label("l2", "l1", "b"),
+            ]
+            .join("\n"),
+        );
+        assert_eq!(s.leaf(), Some(3));
+        assert_eq!(s.position().unwrap(), Some(1));
+        // `checkout a --label L`: the marker under a, the label entry under the marker.
+        let marker = r#"{"type":"branch_summary","id":"m","parentId":"a","fromId":"a","summary":"","details":{"kind":"checkout"}}"#;
+        let s = load(
+            &[
+                HEADER.to_string(),
+                entry("a", None),
+                entry("b", Some("a")),
+                marker.into(),
+                label("l1", "m", "a"),
+            ]
+            .join("\n"),
+        );
+        assert_eq!(s.position().unwrap(), Some(0));
+        // A label entry elsewhere than at the end of the leaf path is an entry like any other.
+        let s = load(
+            &[HEADER.to_string(), entry("a", None), label("l1", "a", "a"), entry("b", Some("l1"))]
+                .join("\n"),
+        );
+        assert_eq!(s.position().unwrap(), Some(2));
+        // A label entry that is a root: before the first prompt.
+        let root = r#"{"type":"label","id":"l1","parentId":null,"targetId":"a","label":"L"}"#;
+        let s = load(&[HEADER.to_string(), entry("a", None), root.into()].join("\n"));
         assert_eq!(s.position().unwrap(), None);
     }
 

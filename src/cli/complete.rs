@@ -95,10 +95,11 @@ fn expand_tilde(file: OsString) -> PathBuf {
 pub fn candidates(session: &Session, current: &str) -> Vec<CompletionCandidate> {
     // (name, the entry it names, what to say before the entry's text)
     let mut found: Vec<(String, Option<u32>, &str)> = Vec::new();
-    if let Some(leaf) = session.leaf()
+    // What `@` resolves to: the position (past trailing label entries and a move marker).
+    if let Ok(Some(at)) = session.position()
         && "@".starts_with(current)
     {
-        found.push(("@".to_string(), Some(leaf), "the current leaf: "));
+        found.push(("@".to_string(), Some(at), "the current leaf: "));
     }
     for (target, raw) in session.labels() {
         let label = label_text(raw);
@@ -225,6 +226,20 @@ mod tests {
         assert!(first_id.starts_with("fa60d15c\tassistant: Fixed the warning"), "{first_id}");
         assert!(all.iter().all(|c| c.chars().count() <= 9 + DESCRIPTION_CHARS), "{all:?}");
         assert!(all.iter().any(|c| c.ends_with('…')));
+    }
+
+    #[test]
+    fn at_describes_what_it_resolves_to() {
+        // A trailing label entry is the leaf, but `@` resolves past it (Session::position).
+        let text = [
+            r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#,
+            r#"{"type":"message","id":"u1","parentId":null,"message":{"role":"user","content":"Hello there"}}"#,
+            r#"{"type":"label","id":"l1","parentId":"u1","targetId":"u1","label":"hi"}"#,
+        ]
+        .join("\n");
+        let session = Session::from_bytes(Path::new("t.jsonl"), text.into_bytes()).unwrap();
+        let all = render(&candidates(&session, "@"));
+        assert_eq!(all, ["@\tthe current leaf: [hi] user: Hello there"]);
     }
 
     #[test]

@@ -233,11 +233,24 @@ fn push(plan: &mut Plan, line: Vec<u8>) {
     plan.lines.push(line);
 }
 
+/// The id the appended entries name `idx` by. It must name `idx` when the file is read back:
+/// an entry whose id a later duplicate shadows (FORMAT §4.5) cannot be named, and a marker
+/// under its id would land on the later entry (found by the `plan` fuzz target). A REV never
+/// resolves to such an entry; this guards the library's index-based API.
 fn id_of(session: &Session, idx: u32) -> Result<EntryId> {
     let r = session.record(idx);
-    r.id.clone().ok_or_else(|| {
+    let id = r.id.clone().ok_or_else(|| {
         Error::Usage(format!("{}:{}: the entry has no id", session.path.display(), r.line))
-    })
+    })?;
+    match session.lookup(&id) {
+        Some(i) if i == idx => Ok(id),
+        later => Err(Error::Usage(format!(
+            "{}:{}: entry {id} is shadowed by the later entry with the same id{}; it cannot be named",
+            session.path.display(),
+            r.line,
+            later.map_or(String::new(), |i| format!(" on line {}", session.record(i).line)),
+        ))),
+    }
 }
 
 /// The `TreePreparation` a `session_before_tree` hook gets (FORMAT §6.3), as event fields;
@@ -534,6 +547,25 @@ mod tests {
         let nav = navigate(&s, idx(&s, "u2")).unwrap();
         let p = plan(&s, &nav, None, None, &mut IdGen::from_seed(seed), "T").unwrap();
         assert_ne!(p.appended[0].as_str(), drawn);
+    }
+
+    #[test]
+    fn an_entry_shadowed_by_a_later_duplicate_cannot_be_the_new_leaf() {
+        // Found by the `plan` fuzz target: the earlier e0 is only reachable by index; a
+        // marker under "e0" would land on the later e0 when the file is read back.
+        let s = session(&[
+            assistant("e0", "x"),
+            r#"{"type":"title_change","id":"e0","parentId":"e0","timestamp":"2026-01-01T00:00:02.000Z","title":"t"}"#.to_string(),
+        ]);
+        let nav = navigate(&s, 0).unwrap();
+        assert_eq!(nav.new_leaf, Some(0));
+        let err = plan(&s, &nav, None, None, &mut IdGen::from_seed(1), "T").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "t.jsonl:2: entry e0 is shadowed by the later entry with the same id on line 3; it cannot be named"
+        );
+        // The entry the id names is fine: it is the leaf, so the move is a no-op.
+        assert!(navigate(&s, idx(&s, "e0")).unwrap().noop);
     }
 
     #[test]

@@ -110,17 +110,15 @@ fn the_branch_reloads_cleanly_to_the_source_path() {
     aaaa0002 message 2026-02-16 10:00:04 user: second prompt
     bbbb0002 message 2026-02-16 10:00:05 [answer] assistant: second answer
     eeee0002 archive 2026-02-16 10:00:08 [restored: bbbb0001]
-    ae175332 label 2026-03-01 12:00:00 [label: answer]
-    ecb8ad47 label 2026-03-01 12:00:00 [label: again]
     ");
     insta::assert_snapshot!(env.run(&["-f", new, "tree", "--filter", "all"]), @"
     • [again] user: first prompt
     • assistant: first answer
     • user: second prompt
     • [answer] assistant: second answer
-    • [restored: bbbb0001]
-    • [label: answer]
-    • [label: again] ← active
+    • [restored: bbbb0001] ← active
+    [label: answer]
+    [label: again]
     ");
 }
 
@@ -199,8 +197,6 @@ fn through_forks_up_to_and_including_rev() {
     bbbb0001 message 2026-02-16 10:00:02 assistant: first answer
     aaaa0002 message 2026-02-16 10:00:04 user: second prompt
     bbbb0002 message 2026-02-16 10:00:05 [answer] assistant: second answer
-    ae175332 label 2026-03-01 12:00:00 [label: answer]
-    ecb8ad47 label 2026-03-01 12:00:00 [label: again]
     ");
     // A user message with --through is kept, and nothing goes to the editor.
     insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "--through", "aaaa0003", "-o", "u.jsonl"]), @"

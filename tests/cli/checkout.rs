@@ -241,6 +241,31 @@ fn label_on_the_target_without_a_summary() {
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "show", "retry", "--raw"]), @r#"{"type":"message","id":"u3","parentId":"t1","timestamp":"2026-01-01T00:00:04.000Z","message":{"role":"user","content":[{"type":"text","text":"Write the printer "},{"type":"text","text":"by hand"}]}}"#);
 }
 
+/// `checkout X --label L` ends the file with the label entry (hung at the marker, as pi's
+/// `navigateTree` label option hangs it at the leaf), but `@` is X, as HEAD is after
+/// `git checkout`: the next checkout starts at X and `checkout X` again is a no-op.
+#[test]
+fn at_is_the_target_after_a_checkout_with_a_label() {
+    let env = forked();
+    env.run(&["-f", "s.jsonl", "checkout", "a3", "--label", "retry"]);
+    insta::assert_snapshot!(appended(&env), @r#"
+    {"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"","details":{"kind":"checkout"}}
+    {"type":"label","id":"6104d986","parentId":"15780b2e","timestamp":"2026-03-01T12:00:00.000Z","targetId":"a3","label":"retry"}
+    "#);
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "-n", "2"]), @"
+    a3 message 2026-01-01 00:00:05 [retry] assistant: Done by hand.
+    u3 message 2026-01-01 00:00:04 user: Write the printer by hand
+    ");
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "retry"]), @"
+    ------- stderr -------
+    Already at this point
+    ");
+    // With a summary, `@` is the summary entry, not the label entry on it.
+    let env = forked();
+    env.run(&["-f", "s.jsonl", "checkout", "a3", "--summary", "S", "--label", "back"]);
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "show", "@", "--raw"]), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"S","details":{"readFiles":[],"modifiedFiles":["Cargo.toml","src/main.rs"]}}"#);
+}
+
 #[test]
 fn the_label_is_trimmed_as_label_trims_it() {
     let env = forked();

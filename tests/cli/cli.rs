@@ -15,11 +15,11 @@ fn rev_forms() {
     }
     assert_snapshot!(all, @"
     --- @
-    b5c6d748 label 2026-03-02 11:02:10 [label: ghost]
+    3d4e5f60 message 2026-03-02 11:00:30 user: Add an entry for the new --json flag.
     --- @^
-    a4b5c637 label 2026-03-02 11:02:00 [label: begin]
+    2c3d4e5f message 2026-03-02 11:00:07 [reviewed] assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.
     --- @~2
-    93a4b526 label 2026-03-02 11:01:50 [label: (cleared)]
+    1b2c3d4e message 2026-03-02 11:00:01 [begin] user: Start a CHANGELOG.md for v0.4.
     --- reviewed
     2c3d4e5f message 2026-03-02 11:00:07 [reviewed] assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.
     --- reviewed^
@@ -54,11 +54,7 @@ fn ambiguous_and_unknown_revs_exit_4() {
 fn ids_are_json_values() {
     let env = TestEnv::new();
     env.fixture("odd-fields.jsonl");
-    assert_snapshot!(env.run(&["-f", "odd-fields.jsonl", "--json", "log", "--filter", "all"]), @r#"
-    {"id":"c0ffee04","parentId":"c0ffee03","type":"label","timestamp":"2026-03-08T12:03:20.000Z","label":null,"text":"[label: numeric-target]","depth":0,"onActivePath":true,"isLeaf":true}
-    {"id":"c0ffee03","parentId":"c0ffee00","type":"label","timestamp":"2026-03-08T12:03:10.000Z","label":null,"text":"[label: (cleared)]","depth":0,"onActivePath":true,"isLeaf":false}
-    {"id":"c0ffee00","parentId":null,"type":"message","timestamp":"2026-03-08T12:03:00.000Z","label":null,"text":"user: No parentId field: a root.","depth":0,"onActivePath":true,"isLeaf":false}
-    "#);
+    assert_snapshot!(env.run(&["-f", "odd-fields.jsonl", "--json", "log", "--filter", "all"]), @r#"{"id":"c0ffee00","parentId":null,"type":"message","timestamp":"2026-03-08T12:03:00.000Z","label":null,"text":"user: No parentId field: a root.","depth":0,"onActivePath":true,"isLeaf":true}"#);
 }
 
 #[test]

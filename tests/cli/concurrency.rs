@@ -116,7 +116,7 @@ fn a_writer_killed_mid_append_leaves_a_file_that_takes_the_next_append() {
     ");
     // And the next append goes straight after it.
     insta::assert_snapshot!(env.run(&["-f", "t.jsonl", "--json", "label", "@", "next"]), @r#"
-    {"id":"6104d986","targetId":"15780b2e","label":"next"}
+    {"id":"6104d986","targetId":"m1","label":"next"}
     ------- stderr -------
     t.jsonl:3: warning: unparseable line: EOF while parsing a string at line 1 column 76
     "#);

@@ -271,8 +271,8 @@ fn duplicate_id() {
     • user: a
     • user: b
     • [here] user: a
-    • user: c
-    • [label: here] ← active
+    • user: c ← active
+    [label: here]
     ");
 }
 

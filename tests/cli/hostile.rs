@@ -544,6 +544,13 @@ fn nothing_hostile_reaches_the_terminal() {
     assert_terminal_safe("stats stdout", &output.stdout);
     assert_terminal_safe("stats stderr", &output.stderr);
     assert!(String::from_utf8_lossy(&output.stderr).contains("warning"));
+    // So do `fsck DIR` and `ls DIR`, which print the names they found.
+    for args in [&["fsck", "."][..], &["ls", "."]] {
+        let output = bounded(&env, args);
+        assert_terminal_safe(&format!("stdout of {args:?}"), &output.stdout);
+        assert_terminal_safe(&format!("stderr of {args:?}"), &output.stderr);
+        assert!(!output.stdout.is_empty(), "{args:?} found nothing");
+    }
 }
 
 /// `--json` is exact: the hostile text comes back as the very string that was written.

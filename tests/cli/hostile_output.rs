@@ -77,7 +77,7 @@ fn label() {
     lab\x1b]0;pwn\x07el	A\x9b31m assistant: ok
     cp\x9b31m\x07	C\x1b[2Jx assistant: done
     ");
-    insta::assert_snapshot!(run(&["-f", "h.jsonl", "label", "@", "x", "--dry-run"]), @r#"{"type":"label","id":"15780b2e","parentId":"L2\x9b2J","timestamp":"2026-03-01T12:00:00.000Z","targetId":"L2\x9b2J","label":"x"}"#);
+    insta::assert_snapshot!(run(&["-f", "h.jsonl", "label", "@", "x", "--dry-run"]), @r#"{"type":"label","id":"15780b2e","parentId":"L2\x9b2J","timestamp":"2026-03-01T12:00:00.000Z","targetId":"T\x9bq","label":"x"}"#);
 }
 
 #[test]

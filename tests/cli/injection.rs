@@ -1,7 +1,7 @@
 //! No injection (issue 8): what a session file holds reaches hooks and the summarizer only as
 //! data on their standard input, never as a shell word, an argument or an environment variable;
-//! files sesstree creates are never more open than their source; `-o` never writes through a
-//! symbolic link or onto a directory.
+//! files sesstree creates are never more open than their source (0600 without one); `-o` never
+//! writes through a symbolic link or onto a directory.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -157,6 +157,25 @@ fn new_files_are_never_more_open_than_their_source() {
             let got = std::fs::metadata(env.path().join(&file)).unwrap().permissions().mode();
             assert_eq!(got & 0o7777, mode, "{file}");
         }
+    }
+    // A file made from standard input has no source to copy: 0600, whatever the umask.
+    for (out, command) in [("m-stdin.jsonl", "migrate"), ("r-stdin.jsonl", "fsck")] {
+        let mut args = vec!["-f", "-", command, "-o", out];
+        if command == "fsck" {
+            args.insert(3, "--repair");
+        }
+        let status = env
+            .pinned(assert_cmd::Command::new("sh"))
+            .arg("-c")
+            .arg("umask 000; exec \"$0\" \"$@\"")
+            .arg(assert_cmd::cargo::cargo_bin("sesstree"))
+            .args(&args)
+            .write_stdin(session())
+            .output()
+            .unwrap();
+        assert!(status.status.code().is_some_and(|c| c <= 1), "{args:?}: {status:?}");
+        let got = std::fs::metadata(env.path().join(out)).unwrap().permissions().mode();
+        assert_eq!(got & 0o7777, 0o600, "{args:?}");
     }
 }
 

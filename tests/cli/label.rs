@@ -16,11 +16,17 @@ fn sets_a_label_on_rev_with_the_entry_at_the_leaf() {
     let before = env.read("writers-omp.jsonl");
     insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "label", "b2c3", "checkpoint"]), @r#"Labelled b2c3d4e5 "checkpoint""#);
     insta::assert_snapshot!(appended(&env, "writers-omp.jsonl", &before), @r#"{"type":"label","id":"15780b2e","parentId":"e5f6a7b8","timestamp":"2026-03-01T12:00:00.000Z","targetId":"b2c3d4e5","label":"checkpoint"}"#);
-    // The label is a REV now, and the new entry is the leaf.
-    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "log", "--filter", "all", "-n", "2"]), @"
+    // The label is a REV now, and the new entry hangs at the leaf (the last entry in the
+    // file is the agent's leaf)...
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "log", "--filter", "all", "-n", "2", "15780b2e"]), @"
     15780b2e label 2026-03-01 12:00:00 [label: checkpoint]
     e5f6a7b8 message 2026-02-16 10:23:00 assistant: Done
     ");
+    // ...but `@` steps over it: labelling does not move `@`, as `git tag` does not move HEAD,
+    // so `label @ L` again labels the same entry, not the label entry.
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "log", "--filter", "all", "-n", "1"]), @"e5f6a7b8 message 2026-02-16 10:23:00 assistant: Done");
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "label", "@", "again"]), @r#"Labelled e5f6a7b8 "again""#);
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "label", "@", "and-again"]), @r#"Labelled e5f6a7b8 "and-again" (was "again")"#);
     insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "log", "checkpoint"]), @r"
     b2c3d4e5 message 2026-02-16 10:21:05 [checkpoint] assistant: Reading main.rs
     a1b2c3d4 message 2026-02-16 10:21:00 [start] user: Add a --json flag
@@ -65,7 +71,7 @@ fn json_output_and_dry_run() {
     insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "--json", "label", "c3d4", "x"]), @r#"{"id":"15780b2e","targetId":"c3d4e5f6","label":"x"}"#);
     insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "--json", "label", "c3d4", "--clear"]), @r#"{"id":"6104d986","targetId":"c3d4e5f6","label":null}"#);
     let before = env.read("writers-omp.jsonl");
-    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "label", "--dry-run", "@^", "y"]), @r#"{"type":"label","id":"ae175332","parentId":"6104d986","timestamp":"2026-03-01T12:00:00.000Z","targetId":"15780b2e","label":"y"}"#);
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "label", "--dry-run", "@^", "y"]), @r#"{"type":"label","id":"ae175332","parentId":"6104d986","timestamp":"2026-03-01T12:00:00.000Z","targetId":"d4e5f6a7","label":"y"}"#);
     assert_eq!(env.read("writers-omp.jsonl"), before, "--dry-run writes nothing");
 }
 

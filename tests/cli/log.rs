@@ -75,7 +75,7 @@ fn json_lines() {
     let env = TestEnv::new();
     env.fixture("labeled.jsonl");
     assert_snapshot!(env.run(&["-f", "labeled.jsonl", "--json", "log", "-n", "2"]), @r#"
-    {"id":"3d4e5f60","parentId":"2c3d4e5f","type":"message","timestamp":"2026-03-02T11:00:30.118Z","label":null,"text":"user: Add an entry for the new --json flag.","depth":0,"onActivePath":true,"isLeaf":false}
+    {"id":"3d4e5f60","parentId":"2c3d4e5f","type":"message","timestamp":"2026-03-02T11:00:30.118Z","label":null,"text":"user: Add an entry for the new --json flag.","depth":0,"onActivePath":true,"isLeaf":true}
     {"id":"2c3d4e5f","parentId":"1b2c3d4e","type":"message","timestamp":"2026-03-02T11:00:07.903Z","label":"reviewed","text":"assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.","depth":0,"onActivePath":true,"isLeaf":false}
     "#);
 }

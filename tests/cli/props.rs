@@ -1,9 +1,9 @@
 //! Property tests (issue 8): random trees and random sequences of writing commands, run through
 //! the binary and checked against a small model after every step. `label` moves the leaf onto
-//! a new entry under the old leaf and sets the label in effect; `checkout` moves the position
-//! as the agent's `/tree` does; `name` sets the name in effect; and every command that fails
-//! leaves the file byte for byte as it was. (The branch and migrate properties live next to
-//! their code: `ops::branch` and `migrate` unit tests.)
+//! a new entry under the old leaf and sets the label in effect, while `@` stays where it was;
+//! `checkout` moves the position as the agent's `/tree` does; `name` sets the name in effect;
+//! and every command that fails leaves the file byte for byte as it was. (The branch and
+//! migrate properties live next to their code: `ops::branch` and `migrate` unit tests.)
 
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -69,9 +69,14 @@ impl Model {
     }
 
     fn append(&mut self, id: &str, user: bool) {
+        self.append_label(id, user);
+        self.position = Some(id.to_string());
+    }
+
+    /// A `label` entry: the leaf, but `@` steps over it and stays where it was.
+    fn append_label(&mut self, id: &str, user: bool) {
         self.entries.push(Entry { id: id.to_string(), parent: Some(self.leaf.clone()), user });
         self.leaf = id.to_string();
-        self.position = Some(id.to_string());
     }
 
     fn set_label(&mut self, target: &str, text: Option<String>) {
@@ -160,7 +165,7 @@ fn step(env: &TestEnv, m: &mut Model, op: &Op) -> Result<(), TestCaseError> {
             prop_assert_eq!(&line["targetId"], &Value::from(target.as_str()));
             prop_assert_eq!(&line["label"], &Value::from(text.trim()));
             m.set_label(&target, Some(text.trim().to_string()));
-            m.append(&id, false);
+            m.append_label(&id, false);
         }
         Op::Clear(i) => {
             let target = m.pick(i).id.clone();
@@ -169,7 +174,7 @@ fn step(env: &TestEnv, m: &mut Model, op: &Op) -> Result<(), TestCaseError> {
             let id = json(&out)["id"].as_str().expect("id").to_string();
             prop_assert!(last_line(env).get("label").is_none(), "a clear has no label field");
             m.set_label(&target, None);
-            m.append(&id, false);
+            m.append_label(&id, false);
         }
         Op::Checkout(i) => {
             let target = m.pick(i).clone();

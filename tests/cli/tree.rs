@@ -328,9 +328,9 @@ fn children_with_unparseable_timestamps_keep_file_order() {
     let env = TestEnv::new();
     env.fixture("odd-fields.jsonl");
     assert_snapshot!(env.run(&["-f", "odd-fields.jsonl", "tree", "--filter", "all"]), @r#"
-    • user: No parentId field: a root.
-    │  • [label: (cleared)]
-    │  • [label: numeric-target] ← active
+    • user: No parentId field: a root. ← active
+    │  [label: (cleared)]
+    │  [label: numeric-target]
     [numeric-target] user: My id is the number 1.
        assistant: Mine is the string "1"; my parentId is the number 1.
        user: A Snowflake-style id (the fallback when 8-hex ids collide).

@@ -1,7 +1,7 @@
-//! `sesstree tree -i`: the real binary in a real terminal. Each test runs it in its own tmux
-//! server (80×24, no status line), sends keys with `send-keys`, and reads the screen with
-//! `capture-pane`, polling with a deadline instead of sleeping. Without tmux the tests print a
-//! note and pass (CI installs tmux).
+//! `sesstree tree -i` (and `checkout` on a terminal): the real binary in a real terminal. Each
+//! test runs it in its own tmux server (80×24, no status line), sends keys with `send-keys`,
+//! and reads the screen with `capture-pane`, polling with a deadline instead of sleeping.
+//! Without tmux the tests print a note and pass (CI installs tmux).
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -425,4 +425,32 @@ fn ctrl_c_stops_the_summarizer_each_time() {
     assert_eq!(env.read("selector.jsonl"), before, "nothing is written");
     tmux.keys(&["Escape"]);
     tmux.wait_text("[exit 0]");
+}
+
+/// `checkout` prints a user message's text for the editor: exactly into a pipe or a file (to
+/// be captured and sent again), but escaped on a terminal, where a transcript's escape
+/// sequences would otherwise clear the screen or set the window title (SECURITY.md §3).
+#[test]
+fn the_checkout_prefill_is_escaped_on_a_terminal_only() {
+    const HOSTILE: &str = r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}
+{"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"Start"}}
+{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"ok"}]}}
+{"type":"message","id":"u2","parentId":"a1","timestamp":"2026-01-01T00:00:03.000Z","message":{"role":"user","content":"Redo \u001b[2J\u001b]0;pwn\u0007this \u009b31mred"}}
+"#;
+    let env = TestEnv::new();
+    env.write("h.jsonl", HOSTILE);
+    env.write("t.jsonl", HOSTILE);
+    let piped = env.cmd().args(["-f", "h.jsonl", "checkout", "u2"]).output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&piped.stdout),
+        "Redo \u{1b}[2J\u{1b}]0;pwn\u{7}this \u{9b}31mred\n",
+        "a pipe gets the text exactly"
+    );
+    let Some(tmux) = Tmux::start(&env, "-f t.jsonl checkout u2") else { return };
+    let screen = tmux.wait_text("[exit 0]");
+    assert_snapshot!(screen, @r"
+    Redo \x1b[2J\x1b]0;pwn\x07this \x9b31mred
+    Moved to a1; appended branch_summary 15780b2e
+    [exit 0]
+    ");
 }

@@ -26,8 +26,9 @@ const EXAMPLES: &str = r#"Examples:
 /// Set, remove or list entry labels
 ///
 /// Sets the label of REV by appending a `label` entry whose parent is the current leaf, as the
-/// agent's tree selector does; the leaf moves onto the new entry. TEXT is trimmed; an empty
-/// TEXT, or --clear, removes the label (the entry then has no `label` field). A label is a REV:
+/// agent's tree selector does; the leaf moves onto the new entry, while @ stays where it was
+/// (it steps over label entries at the end of the path). TEXT is trimmed; an empty TEXT, or
+/// --clear, removes the label (the entry then has no `label` field). A label is a REV:
 /// `sesstree log checkpoint-1`. When several entries carry the same label, that REV names the
 /// one labelled first; sesstree warns when a new label is already in use.
 ///
