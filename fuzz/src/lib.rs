@@ -167,6 +167,20 @@ fn check_context(s: &Session) {
     let path: Vec<Value> =
         s.path_to_root(target).into_iter().filter_map(|i| s.value(i).ok()).take(256).collect();
     let leaf_id = s.record(target).id.as_ref().map(|i| i.to_value());
+    // The path as `context` reads it (in full only what a context can show) builds the same.
+    let ids = s.path_to_root(target);
+    let full: Option<Vec<Value>> = ids.iter().map(|&i| s.value(i).ok()).collect();
+    if let (true, Some(full), Ok(reduced)) =
+        (ids.len() <= 256, full, sesstree::context_path::path_values(s, target))
+    {
+        for flavor in [Dialect::Omp, Dialect::Pi] {
+            assert_eq!(
+                context::to_json(&context::build(&reduced, leaf_id.as_ref(), flavor), true),
+                context::to_json(&context::build(&full, leaf_id.as_ref(), flavor), true),
+                "the reduced context path"
+            );
+        }
+    }
     for flavor in [Dialect::Omp, Dialect::Pi] {
         let ctx = context::build(&path, leaf_id.as_ref(), flavor);
         for agent in [false, true] {
