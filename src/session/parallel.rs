@@ -6,7 +6,8 @@
 //! other than the first begins after the first newline at or after its start, and its last
 //! line may run past its end). The pieces are scanned in parallel, a batch at a time so that
 //! memory stays bounded, and their scanned lines are then taken into the index in file order
-//! by the same code as a sequential load ([`Loader::apply`]): the result is the same index.
+//! by the same code as a sequential load ([`Loader::apply`]), while the next batch is scanned:
+//! the result is the same index.
 //!
 //! Each piece is read with reads of [`READ_SIZE`] (see [`Loader::read`]); nothing is mapped,
 //! and the file is read once. The size is taken when loading starts: what a writer appends
@@ -47,24 +48,47 @@ pub(super) fn load(
     let pieces = len.div_ceil(piece);
     // Enough pieces at once to keep every core busy, few enough to bound what waits.
     let batch = (2 * rayon::current_num_threads() as u64).max(1);
-    let mut first = 0;
-    while first < pieces {
-        let last = (first + batch).min(pieces);
-        let scanned: Vec<std::io::Result<Vec<Scanned>>> = (first..last)
+    let scan = |first: u64| -> Vec<std::io::Result<Vec<Scanned>>> {
+        (first..(first + batch).min(pieces))
             .into_par_iter()
             .map(|k| scan_piece(file, len, k * piece, ((k + 1) * piece).min(len)))
-            .collect();
-        for lines in scanned {
-            for line in lines? {
-                take(&mut loader, file, line)?;
-                if loader.v1 {
-                    return Ok(None);
-                }
-            }
+            .collect()
+    };
+    // While one batch is taken into the index (in file order, on one thread), the next one is
+    // scanned on the others.
+    let mut current = scan(0);
+    let mut next = batch;
+    loop {
+        let (scanned, v1) = rayon::join(
+            || (next < pieces).then(|| scan(next)),
+            || take_all(&mut loader, file, std::mem::take(&mut current)),
+        );
+        if v1? {
+            return Ok(None);
         }
-        first = last;
+        let Some(scanned) = scanned else { break };
+        current = scanned;
+        next += batch;
     }
     Ok(Some(loader))
+}
+
+/// Takes the scanned pieces into the index, in order; `true` when the file turns out to be of
+/// version 1 (the caller loads it again on one thread).
+fn take_all(
+    loader: &mut Loader,
+    file: &File,
+    scanned: Vec<std::io::Result<Vec<Scanned>>>,
+) -> std::io::Result<bool> {
+    for lines in scanned {
+        for line in lines? {
+            take(loader, file, line)?;
+            if loader.v1 {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
 }
 
 /// Takes one scanned line into the index, as [`Loader::physical_line`] would.
