@@ -251,6 +251,39 @@ fn ctrl_c_restores_the_terminal_and_exits_7() {
     tmux.wait_text("echoed");
 }
 
+/// The pid of the `sesstree` the pane runs (a child of the pane's shell).
+fn sesstree_pid(tmux: &Tmux) -> String {
+    let out = tmux.run(&["list-panes", "-t", "t", "-F", "#{pane_pid}"]);
+    let shell = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    let children = std::fs::read_dir("/proc").expect("/proc").filter_map(|e| {
+        let pid = e.ok()?.file_name().into_string().ok()?;
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // `pid (comm) state ppid …`: the comm may hold spaces, so split after its `)`.
+        let ppid = stat.rsplit_once(')')?.1.split_whitespace().nth(1)?.to_owned();
+        let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok()?;
+        (ppid == shell && exe.ends_with("sesstree")).then_some(pid)
+    });
+    children.into_iter().next().expect("sesstree runs in the pane")
+}
+
+#[test]
+fn sigterm_and_sighup_restore_the_terminal_and_exit_7() {
+    for signal in ["TERM", "HUP"] {
+        let env = TestEnv::new();
+        env.fixture("selector.jsonl");
+        let Some(tmux) = Tmux::start(&env, "tree -i -f selector.jsonl") else { return };
+        tmux.wait_text("(8/10) [default]");
+        let pid = sesstree_pid(&tmux);
+        let kill = Command::new("kill").args([&format!("-{signal}"), &pid]).status();
+        assert!(kill.is_ok_and(|s| s.success()), "kill -{signal} {pid}");
+        // The alternate screen is gone: only the status the shell printed is left.
+        assert_eq!(tmux.wait_text("[exit 7]").trim_end(), "[exit 7]", "SIG{signal}");
+        // Out of raw mode: the terminal echoes again.
+        tmux.type_text("echoed");
+        tmux.wait_text("echoed");
+    }
+}
+
 #[test]
 fn narrow_terminal_and_no_colour() {
     let env = TestEnv::new();

@@ -135,22 +135,33 @@ fn short_id(id: &str) -> &str {
     }
 }
 
-/// From here on Ctrl-C sets `cancel` instead of killing sesstree: a running hook or summarizer
-/// is stopped (hooks and the summarizer run in their own process group, so the terminal's
-/// SIGINT does not reach them) and nothing is written.
+/// From here on Ctrl-C (and SIGTERM, SIGHUP) sets `cancel` instead of killing sesstree: a
+/// running hook or summarizer is stopped (hooks and the summarizer run in their own process
+/// group, so the terminal's SIGINT does not reach them) and nothing is written.
 ///
 /// A process has one handler, which cancels the latest token: `tree -i` may check out again
 /// after a cancelled checkout, and the second one must be the one Ctrl-C stops.
 fn cancel_on_interrupt(cancel: &CancelToken) {
-    static CURRENT: std::sync::Mutex<Option<CancelToken>> = std::sync::Mutex::new(None);
-    static INSTALL: std::sync::Once = std::sync::Once::new();
     if let Ok(mut current) = CURRENT.lock() {
         *current = Some(cancel.clone());
     }
+    install_signal_handler();
+}
+
+/// The token the signal handler cancels.
+static CURRENT: std::sync::Mutex<Option<CancelToken>> = std::sync::Mutex::new(None);
+
+/// Installs the process's one handler for SIGINT, SIGTERM and SIGHUP, once. While `tree -i`
+/// owns the terminal it gives the terminal back and exits with status 7 (cancelled); at other
+/// times it cancels the current token, if any.
+pub(crate) fn install_signal_handler() {
+    static INSTALL: std::sync::Once = std::sync::Once::new();
     INSTALL.call_once(|| {
         // ctrlc runs the handler on its own thread, not in the signal handler: a lock is fine.
-        // Fails only if some other handler is installed; then Ctrl-C keeps its default meaning.
+        // Fails only if some other handler is installed; then the signals keep their default
+        // meaning.
         let _ = ctrlc::set_handler(|| {
+            crate::cli::selector::leave_on_signal();
             if let Ok(current) = CURRENT.lock()
                 && let Some(token) = current.as_ref()
             {

@@ -180,6 +180,8 @@ struct Tui {
 impl Tui {
     fn enter() -> anyhow::Result<Tui> {
         install_panic_hook();
+        // SIGTERM or SIGHUP must not leave the shell in raw mode (see `leave_on_signal`).
+        crate::cli::commands::install_signal_handler();
         let terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
         let mut tui = Tui { terminal };
         tui.resume()?;
@@ -231,6 +233,16 @@ fn restore() {
     let _ = execute!(out, LeaveAlternateScreen, cursor::Show);
     let _ = out.flush();
     let _ = disable_raw_mode();
+}
+
+/// Called on SIGINT, SIGTERM or SIGHUP (from the handler's own thread): while the selector owns
+/// the terminal, gives it back and exits with status 7 (cancelled), as Ctrl-C does. Nothing is
+/// being written then: the selector gives the terminal back before it runs a command.
+pub(crate) fn leave_on_signal() {
+    if ACTIVE.load(Ordering::SeqCst) {
+        restore();
+        std::process::exit(super::exit::Exit::Cancelled as i32);
+    }
 }
 
 /// Restores the terminal before a panic message is printed, so the message is readable and
