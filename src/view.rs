@@ -2,7 +2,7 @@
 //! text of FORMAT §9.3–§9.4, computed from the parsed payload. Built for the entries a command
 //! shows and dropped right after, so payloads never pile up in memory.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::error::Result;
 use crate::format::scan::Scanner;
@@ -172,7 +172,7 @@ fn result_call(value: &Value) -> Option<&str> {
 }
 
 /// An id as `--json` prints it: a string id as the string, anything else as the JSON value it
-/// was written as (through [`EntryId::to_value`], as [`EntryView::to_json`] prints it).
+/// was written as (through [`EntryId::to_value`]).
 struct JsonId<'a>(Option<&'a EntryId>);
 
 impl serde::Serialize for JsonId<'_> {
@@ -203,7 +203,7 @@ struct PayloadFields<'a> {
 pub struct JsonPart(Box<str>);
 
 impl JsonPart {
-    /// The whole row, as [`EntryView::to_json`] gives it, as one line of JSON text.
+    /// The whole `--json` row of SPEC §5 for `log` and `tree`, as one line of JSON text.
     pub fn row(
         &self,
         session: &Session,
@@ -239,7 +239,7 @@ impl EntryView {
         JsonPart(members.into())
     }
 
-    /// [`EntryView::to_json`] as one line of JSON text.
+    /// The entry's `--json` row of SPEC §5 for `log` and `tree`, as one line of JSON text.
     pub fn to_json_line(
         &self,
         session: &Session,
@@ -249,35 +249,43 @@ impl EntryView {
     ) -> String {
         self.json_part().row(session, self.idx, depth, on_active_path, is_leaf)
     }
-
-    /// The `--json` object of SPEC §5 for `log` and `tree`.
-    pub fn to_json(
-        &self,
-        session: &Session,
-        depth: u32,
-        on_active_path: bool,
-        is_leaf: bool,
-    ) -> Value {
-        let r = session.record(self.idx);
-        let mut m = Map::new();
-        m.insert("id".into(), r.id.as_ref().map_or(Value::Null, |i| i.to_value()));
-        m.insert("parentId".into(), r.parent_id.as_ref().map_or(Value::Null, |i| i.to_value()));
-        m.insert("type".into(), self.value.get("type").cloned().unwrap_or(Value::Null));
-        m.insert("timestamp".into(), self.value.get("timestamp").cloned().unwrap_or(Value::Null));
-        m.insert("label".into(), self.label_value.clone().unwrap_or(Value::Null));
-        m.insert("text".into(), Value::String(self.text.clone()));
-        m.insert("depth".into(), depth.into());
-        m.insert("onActivePath".into(), on_active_path.into());
-        m.insert("isLeaf".into(), is_leaf.into());
-        Value::Object(m)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use std::path::Path;
 
+    use serde_json::Map;
+
     use super::*;
+
+    impl EntryView {
+        /// The `--json` row of SPEC §5 built as a map, field by field: the reference the
+        /// serialized row of [`EntryView::to_json_line`] is held to.
+        pub fn to_json(
+            &self,
+            session: &Session,
+            depth: u32,
+            on_active_path: bool,
+            is_leaf: bool,
+        ) -> Value {
+            let r = session.record(self.idx);
+            let mut m = Map::new();
+            m.insert("id".into(), r.id.as_ref().map_or(Value::Null, |i| i.to_value()));
+            m.insert("parentId".into(), r.parent_id.as_ref().map_or(Value::Null, |i| i.to_value()));
+            m.insert("type".into(), self.value.get("type").cloned().unwrap_or(Value::Null));
+            m.insert(
+                "timestamp".into(),
+                self.value.get("timestamp").cloned().unwrap_or(Value::Null),
+            );
+            m.insert("label".into(), self.label_value.clone().unwrap_or(Value::Null));
+            m.insert("text".into(), Value::String(self.text.clone()));
+            m.insert("depth".into(), depth.into());
+            m.insert("onActivePath".into(), on_active_path.into());
+            m.insert("isLeaf".into(), is_leaf.into());
+            Value::Object(m)
+        }
+    }
 
     /// Calls and results spread over several stretches, ids reused with other tools.
     fn session() -> Session {

@@ -203,7 +203,6 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
 }
 
 /// What `tree` keeps of a shown row until the tree is drawn.
-#[derive(Clone)]
 enum Kept {
     /// `--json`: the fields from the payload.
     Json(JsonPart),
