@@ -153,8 +153,8 @@ fn check_views(s: &Session) {
         if let Some(label) = &view.label {
             assert_clean(&sanitize_for_terminal(label), false);
         }
-        let json = view.to_json(s, 0, true, false);
-        let _ = serde_json::to_string(&json).expect("view JSON serializes");
+        let json = view.to_json_line(s, 0, true, false);
+        let _: Value = serde_json::from_str(&json).expect("the --json row is JSON");
         let pretty = serde_json::to_string_pretty(&view.value).expect("value serializes");
         assert_clean(&sanitize_keep_lines(&pretty), true);
     }
