@@ -13,6 +13,7 @@ pub mod error;
 pub mod format;
 pub mod id;
 pub mod ids;
+pub mod json;
 pub mod naming;
 pub mod text;
 

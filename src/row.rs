@@ -15,13 +15,174 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use crate::format::scan::{Invalid, Line, Scan, Scanner};
-use crate::text::call_arguments;
+use crate::json::Json;
+use crate::text::{command_prefix, json_prefix_value, row_argument_keys};
 
 /// How many characters of message text rows and searches read (FORMAT §9.3, §9.4).
 const TEXT_LIMIT: usize = 200;
 
+/// The row value of a line: the members its row reads (see the module), in a shape that costs
+/// far less than a [`Value`] to build and drop. Member names are the static names rows read,
+/// words that recur on every line (entry types, roles, block types) are not copied, and numbers
+/// stay as written.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RowValue {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A number, as written.
+    Number(Box<str>),
+    /// A string, decoded.
+    String(Cow<'static, str>),
+    /// An array.
+    Array(Vec<RowValue>),
+    /// An object's members in order. A key written twice keeps its first place and its last
+    /// value, as in a [`Value`].
+    Object(Vec<(Cow<'static, str>, RowValue)>),
+}
+
+static ROW_NULL: RowValue = RowValue::Null;
+
+impl Json for RowValue {
+    fn null() -> &'static Self {
+        &ROW_NULL
+    }
+
+    fn get(&self, key: &str) -> Option<&Self> {
+        match self {
+            RowValue::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    fn as_str(&self) -> Option<&str> {
+        match self {
+            RowValue::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    fn as_array(&self) -> Option<&[Self]> {
+        match self {
+            RowValue::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    fn as_f64(&self) -> Option<f64> {
+        match self {
+            // As serde_json reads a number it keeps as written.
+            RowValue::Number(n) => n.parse::<f64>().ok().filter(|f| f.is_finite()),
+            _ => None,
+        }
+    }
+
+    fn as_bool(&self) -> Option<bool> {
+        match self {
+            RowValue::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    fn is_null(&self) -> bool {
+        matches!(self, RowValue::Null)
+    }
+
+    fn to_value(&self) -> Value {
+        match self {
+            RowValue::Null => Value::Null,
+            RowValue::Bool(b) => Value::Bool(*b),
+            // A number the scanner took is one serde_json takes.
+            RowValue::Number(n) => serde_json::from_str(n).unwrap_or(Value::Null),
+            RowValue::String(s) => Value::String(s.to_string()),
+            RowValue::Array(items) => Value::Array(items.iter().map(Json::to_value).collect()),
+            RowValue::Object(members) => {
+                Value::Object(members.iter().map(|(k, v)| (k.to_string(), v.to_value())).collect())
+            }
+        }
+    }
+}
+
+impl From<Value> for RowValue {
+    fn from(value: Value) -> RowValue {
+        match value {
+            Value::Null => RowValue::Null,
+            Value::Bool(b) => RowValue::Bool(b),
+            Value::Number(n) => RowValue::Number(n.to_string().into()),
+            Value::String(s) => RowValue::String(Cow::Owned(s)),
+            Value::Array(items) => RowValue::Array(items.into_iter().map(RowValue::from).collect()),
+            Value::Object(map) => RowValue::Object(
+                map.into_iter().map(|(k, v)| (Cow::Owned(k), RowValue::from(v))).collect(),
+            ),
+        }
+    }
+}
+
+impl serde::Serialize for RowValue {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match self {
+            RowValue::String(text) => s.serialize_str(text),
+            RowValue::Null => s.serialize_unit(),
+            // Rows print only `type` and `timestamp`, strings nearly always.
+            other => other.to_value().serialize(s),
+        }
+    }
+}
+
+/// Words that fill the kept fields of nearly every line, kept without a copy.
+const WORDS: [&str; 28] = [
+    "message",
+    "user",
+    "assistant",
+    "toolResult",
+    "developer",
+    "bashExecution",
+    "custom",
+    "text",
+    "thinking",
+    "toolCall",
+    "image",
+    "stop",
+    "toolUse",
+    "error",
+    "aborted",
+    "length",
+    "custom_message",
+    "compaction",
+    "branch_summary",
+    "model_change",
+    "model_usage",
+    "thinking_level_change",
+    "label",
+    "session_info",
+    "title_change",
+    "mode_change",
+    "read",
+    "bash",
+];
+
+/// A decoded string as a row value, without a copy for the [`WORDS`].
+fn string(text: Cow<'_, str>) -> RowValue {
+    if text.len() <= 21
+        && let Some(word) = WORDS.iter().find(|w| **w == text)
+    {
+        return RowValue::String(Cow::Borrowed(word));
+    }
+    RowValue::String(Cow::Owned(text.into_owned()))
+}
+
+/// Adds a member to an object's members: a key already there keeps its place and takes the new
+/// value, as serde_json does with a key written twice.
+fn insert(members: &mut Vec<(Cow<'static, str>, RowValue)>, key: &'static str, value: RowValue) {
+    match members.iter_mut().find(|(k, _)| k == key) {
+        Some(slot) => slot.1 = value,
+        None => members.push((Cow::Borrowed(key), value)),
+    }
+}
+
 /// The row value of one line (without its newline), or `None` to parse it in full.
-pub fn row_value(scanner: &mut Scanner, bytes: &[u8]) -> Option<Value> {
+pub fn row_value(scanner: &mut Scanner, bytes: &[u8]) -> Option<RowValue> {
     let (line, stack) = scanner.index(bytes).ok()?;
     let start = line.ws(0);
     if line.at(start) != Some(b'{') {
@@ -34,7 +195,7 @@ pub fn row_value(scanner: &mut Scanner, bytes: &[u8]) -> Option<Value> {
         .find(|m| *m.key == *b"type")
         .and_then(|m| line.at(m.start).filter(|&c| c == b'"').map(|_| m))
         .and_then(|m| line.text((m.start + 1, m.end - 1)).ok());
-    let keep: &[&str] = match kind.as_deref() {
+    let keep: &[&'static str] = match kind.as_deref() {
         Some("message") => &["message"],
         Some("custom_message") => &["customType", "content", "details", "attribution"],
         Some("compaction") => &["tokensBefore"],
@@ -52,8 +213,7 @@ pub fn row_value(scanner: &mut Scanner, bytes: &[u8]) -> Option<Value> {
         Some("ttsr_injection") => &["injectedRules"],
         _ => &[],
     };
-    // Sized for every key kept: an IndexMap grown from empty reallocates twice per row.
-    let mut out = Map::with_capacity(2 + keep.len());
+    let mut out = Vec::with_capacity(2 + keep.len());
     for m in &members {
         let Some(key) = ["type", "timestamp"]
             .into_iter()
@@ -65,12 +225,11 @@ pub fn row_value(scanner: &mut Scanner, bytes: &[u8]) -> Option<Value> {
         let value = match key {
             "message" => message(&line, m.start, m.end, stack),
             "details" => details(&line, m.start, m.end, stack),
-            _ => parse(&line, m.start, m.end),
+            _ => parse_row(&line, m.start, m.end),
         };
-        // A later duplicate key wins, in the place of the first, as serde_json keeps it.
-        out.insert(key.to_owned(), value.ok()?);
+        insert(&mut out, key, value.ok()?);
     }
-    Some(Value::Object(out))
+    Some(RowValue::Object(out))
 }
 
 /// A member to keep from an object: parsed in full when `inner` is empty, else reduced to the
@@ -193,10 +352,27 @@ fn parse(line: &Line<'_, '_>, start: usize, end: usize) -> Scan<Value> {
     serde_json::from_slice(raw).map_err(|_| Invalid)
 }
 
+/// A value kept whole, as a row value: scalars straight from the line, containers (rare in the
+/// fields rows keep whole) through serde_json.
+fn parse_row(line: &Line<'_, '_>, start: usize, end: usize) -> Scan<RowValue> {
+    let raw = line.bytes.get(start..end).ok_or(Invalid)?;
+    Ok(match raw.first() {
+        Some(b'"') => string(line.text((start + 1, end - 1))?),
+        Some(b'-' | b'0'..=b'9') => {
+            // The scanner checked the number; its bytes are ASCII.
+            RowValue::Number(std::str::from_utf8(raw).map_err(|_| Invalid)?.into())
+        }
+        Some(b't') => RowValue::Bool(true),
+        Some(b'f') => RowValue::Bool(false),
+        Some(b'n') => RowValue::Null,
+        _ => RowValue::from(serde_json::from_slice::<Value>(raw).map_err(|_| Invalid)?),
+    })
+}
+
 /// The `message` of a `message` entry: role and the fields rows read, content cut.
-fn message(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>) -> Scan<Value> {
+fn message(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>) -> Scan<RowValue> {
     if line.at(start) != Some(b'{') {
-        return parse(line, start, end);
+        return parse_row(line, start, end);
     }
     const KEYS: [&str; 10] = [
         "content",
@@ -210,60 +386,63 @@ fn message(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>)
         "customType",
         "attribution",
     ];
-    let mut out = Map::with_capacity(KEYS.len());
+    let mut out = Vec::with_capacity(4);
     for m in nested(line, start, stack)? {
         let Some(key) = KEYS.into_iter().find(|k| k.as_bytes() == &*m.key) else { continue };
         let value = match key {
             "content" => content(line, m.start, m.end, stack)?,
-            _ => parse(line, m.start, m.end)?,
+            _ => parse_row(line, m.start, m.end)?,
         };
-        out.insert(key.to_owned(), value);
+        insert(&mut out, key, value);
     }
-    Ok(Value::Object(out))
+    Ok(RowValue::Object(out))
 }
 
 /// Message content: a string or the blocks rows read, text cut. Content of any other shape
 /// reads as no text, like `null`.
-fn content(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>) -> Scan<Value> {
+fn content(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>) -> Scan<RowValue> {
     match line.at(start) {
-        Some(b'"') => Ok(Value::String(cut_text(line, (start + 1, end - 1))?)),
+        Some(b'"') => Ok(RowValue::String(Cow::Owned(cut_text(line, (start + 1, end - 1))?))),
         Some(b'[') => {
-            let mut blocks = Vec::new();
             let mut spans = Vec::new();
             line.array(start, |line, at| {
                 let after = line.skip_value(at, stack)?;
                 spans.push((at, after));
                 Ok(after)
             })?;
+            let mut blocks = Vec::with_capacity(spans.len());
             for (at, after) in spans {
                 blocks.push(block(line, at, after, stack)?);
             }
-            Ok(Value::Array(blocks))
+            Ok(RowValue::Array(blocks))
         }
-        _ => Ok(Value::Null),
+        _ => Ok(RowValue::Null),
     }
 }
 
 /// A content block: a `text` block's text (cut), a `toolCall` block's id, name and reduced
 /// arguments, and the type of any other block.
-fn block(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>) -> Scan<Value> {
+fn block(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>) -> Scan<RowValue> {
     if line.at(start) != Some(b'{') {
         // Only objects are ever read as blocks.
         let _ = end;
-        return Ok(Value::Null);
+        return Ok(RowValue::Null);
     }
     let members = nested(line, start, stack)?;
     let last = |key: &str| members.iter().rev().find(|m| &*m.key == key.as_bytes());
     let kind = match last("type") {
-        Some(m) => parse(line, m.start, m.end)?,
-        None => Value::Null,
+        Some(m) => parse_row(line, m.start, m.end)?,
+        None => RowValue::Null,
     };
-    let keep: &[&str] = match kind.as_str() {
-        Some("text") => &["type", "text"],
-        Some("toolCall") => &["type", "id", "name", "arguments"],
-        _ => &["type"],
+    let keep: &[&'static str] = match Json::as_str(&kind) {
+        Some("text") => &["text"],
+        Some("toolCall") => &["id", "name", "arguments"],
+        _ => &[],
     };
-    let mut out = Map::with_capacity(keep.len());
+    let mut out = Vec::with_capacity(1 + keep.len());
+    if last("type").is_some() {
+        out.push((Cow::Borrowed("type"), kind));
+    }
     let name = match last("name") {
         Some(m) if line.at(m.start) == Some(b'"') => line.text((m.start + 1, m.end - 1))?,
         _ => Cow::Borrowed(""),
@@ -272,53 +451,60 @@ fn block(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>) -
         let Some(key) = keep.iter().copied().find(|k| k.as_bytes() == &*m.key) else { continue };
         let value = match key {
             "text" if line.at(m.start) == Some(b'"') => {
-                Value::String(cut_text(line, (m.start + 1, m.end - 1))?)
+                RowValue::String(Cow::Owned(cut_text(line, (m.start + 1, m.end - 1))?))
             }
             // A text that is not a string reads as none.
-            "text" => Value::Null,
+            "text" => RowValue::Null,
             "arguments" => arguments(line, &name, m.start, m.end, stack)?,
-            _ => parse(line, m.start, m.end)?,
+            _ => parse_row(line, m.start, m.end)?,
         };
-        out.insert(key.to_owned(), value);
+        insert(&mut out, key, value);
     }
-    Ok(Value::Object(out))
+    Ok(RowValue::Object(out))
 }
 
-/// A tool call's arguments as [`call_arguments`] reduces them, parsing only the keys a known
-/// tool's row reads.
+/// A tool call's arguments as far as its result's row reads them: the keys a known tool's row
+/// reads (a `bash` command cut), or the JSON prefix another tool's row shows.
 fn arguments(
     line: &Line<'_, '_>,
     name: &str,
     start: usize,
     end: usize,
     stack: &mut Vec<bool>,
-) -> Scan<Value> {
-    let known = matches!(name, "read" | "write" | "edit" | "bash" | "grep" | "glob" | "ls");
-    if !known || line.at(start) != Some(b'{') {
-        return Ok(call_arguments(name, &parse(line, start, end)?));
+) -> Scan<RowValue> {
+    let Some(keys) = row_argument_keys(name) else {
+        return Ok(RowValue::from(json_prefix_value(&parse(line, start, end)?)));
+    };
+    if line.at(start) != Some(b'{') {
+        // Only keys are looked up, and a value that is not an object has none.
+        return Ok(RowValue::Null);
     }
-    const KEYS: [&str; 7] = ["path", "file_path", "offset", "limit", "command", "pattern", "paths"];
-    let mut map = Map::with_capacity(KEYS.len());
+    let mut out = Vec::with_capacity(keys.len());
     for m in nested(line, start, stack)? {
-        if let Some(key) = KEYS.into_iter().find(|k| k.as_bytes() == &*m.key) {
-            map.insert(key.to_owned(), parse(line, m.start, m.end)?);
-        }
+        let Some(key) = keys.iter().copied().find(|k| k.as_bytes() == &*m.key) else { continue };
+        let value = match parse_row(line, m.start, m.end)? {
+            RowValue::String(command) if key == "command" => {
+                RowValue::String(Cow::Owned(command_prefix(&command)))
+            }
+            value => value,
+        };
+        insert(&mut out, key, value);
     }
-    Ok(call_arguments(name, &Value::Object(map)))
+    Ok(RowValue::Object(out))
 }
 
 /// `details` of a `custom_message`: only the advisor `notes` are read.
-fn details(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>) -> Scan<Value> {
+fn details(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>) -> Scan<RowValue> {
     if line.at(start) != Some(b'{') {
-        return parse(line, start, end);
+        return parse_row(line, start, end);
     }
-    let mut out = Map::new();
+    let mut out = Vec::new();
     for m in nested(line, start, stack)? {
         if *m.key == *b"notes" {
-            out.insert("notes".to_owned(), parse(line, m.start, m.end)?);
+            insert(&mut out, "notes", parse_row(line, m.start, m.end)?);
         }
     }
-    Ok(Value::Object(out))
+    Ok(RowValue::Object(out))
 }
 
 /// Message text cut to what rows and searches read: the first [`TEXT_LIMIT`] characters (text
@@ -379,8 +565,9 @@ mod tests {
                 prop_assert_eq!(shows(mode, entry, leaf, false), shows(mode, &row, leaf, false));
             }
         }
-        prop_assert_eq!(entry.get("type"), row.get("type"));
-        prop_assert_eq!(entry.get("timestamp"), row.get("timestamp"));
+        for key in ["type", "timestamp"] {
+            prop_assert_eq!(entry.get(key).cloned(), Json::get(&row, key).map(Json::to_value));
+        }
         Ok(())
     }
 
@@ -412,6 +599,64 @@ mod tests {
         ] {
             check(&entry).unwrap();
         }
+    }
+
+    /// Lines as written, not as `json!` makes them: keys written twice, numbers serde_json keeps
+    /// as written, escapes.
+    #[test]
+    fn rows_of_odd_lines_read_as_the_full_value() {
+        for line in [
+            r#"{"type":"message","type":"label","label":"a","label":"b","timestamp":"t"}"#,
+            r#"{"type":"compaction","tokensBefore":1.5e3}"#,
+            r#"{"type":"compaction","tokensBefore":1e400}"#,
+            r#"{"type":"compaction","tokensBefore":-0}"#,
+            r#"{"type":"archive","targetId":12345678901234567890123,"archived":true}"#,
+            r#"{"type":"archive","targetId":{"a":[1,null]},"archived":false}"#,
+            r#"{"type":"service_tier_change","serviceTier":{"b":"x","a":null,"b":"y","c":2}}"#,
+            r#"{"type":"mess\u0061ge","message":{"role":"user","role":"assistant","content":[{"type":"text","text":"a\nb","type":"text"}]}}"#,
+            r#"{"type":"message","message":{"role":"toolResult","toolCallId":"c1","content":"x"}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"/home/al/a","offset":10,"limit":5,"path":"b"}}]}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c2","name":"mcp","arguments":{"z":1,"a":"\u00e9","n":1.0e2}}]}}"#,
+        ] {
+            let full: Value = serde_json::from_str(line).unwrap();
+            let row = row_value(&mut Scanner::new(), line.as_bytes()).unwrap();
+            check(&full).unwrap();
+            // `check` writes the line again; the odd spellings above must read the same too.
+            let tools = ToolCalls::with_home("/home/al");
+            assert_eq!(one_line(&full, &tools), one_line(&row, &tools), "{line}");
+            for key in ["type", "timestamp", "tokensBefore", "targetId", "serviceTier", "label"] {
+                assert_eq!(full.get(key).cloned(), Json::get(&row, key).map(Json::to_value));
+            }
+            assert_eq!(
+                Json::as_f64(full.get("tokensBefore").unwrap_or(&Value::Null)),
+                Json::get(&row, "tokensBefore").and_then(Json::as_f64),
+                "{line}"
+            );
+            let (mut a, mut b) =
+                (ToolCalls::with_home("/home/al"), ToolCalls::with_home("/home/al"));
+            a.add(&full);
+            b.add(&row);
+            for id in ["c1", "c2"] {
+                assert_eq!(a.get(id), b.get(id), "{line}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_row_value_reads_a_value_the_same_after_conversion() {
+        let value: Value = serde_json::from_str(
+            r#"{"a":[1,2.50,"x",null,true,{"b":-1e-7}],"c":{"d":"e"},"n":123456789012345678901234}"#,
+        )
+        .unwrap();
+        let row = RowValue::from(value.clone());
+        assert_eq!(row.to_value(), value);
+        assert_eq!(serde_json::to_string(&row).unwrap(), serde_json::to_string(&value).unwrap());
+        assert_eq!(
+            Json::get(&row, "c").and_then(|c| Json::get(c, "d")).and_then(Json::as_str),
+            Some("e")
+        );
+        assert_eq!(Json::get(&row, "a").and_then(Json::as_array).map(<[_]>::len), Some(6));
+        assert!(Json::get(&row, "x").is_none());
     }
 
     #[test]

@@ -498,14 +498,14 @@ impl Session {
         idx: u32,
         lines: &mut LineReader<'_>,
         scanner: &mut Scanner,
-    ) -> Result<Value> {
+    ) -> Result<crate::row::RowValue> {
         if !self.is_v1() {
             let bytes = lines.line(idx)?;
             if let Some(value) = crate::row::row_value(scanner, bytes) {
                 return Ok(value);
             }
         }
-        self.value(idx)
+        Ok(self.value(idx)?.into())
     }
 
     /// The record parsed in full. Version-1 records get the ids and parents they were given in

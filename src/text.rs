@@ -16,6 +16,8 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
+use crate::json::Json;
+
 use crate::format::Kind;
 
 /// How much message text a row or a search sees, in characters (FORMAT §9.3, §9.4).
@@ -41,7 +43,7 @@ pub struct ToolCall {
 }
 
 /// Keys of the arguments that rows of known tools read (FORMAT §9.3).
-fn row_argument_keys(name: &str) -> Option<&'static [&'static str]> {
+pub(crate) fn row_argument_keys(name: &str) -> Option<&'static [&'static str]> {
     Some(match name {
         "read" => &["path", "file_path", "offset", "limit"],
         "write" | "edit" => &["path", "file_path"],
@@ -53,36 +55,18 @@ fn row_argument_keys(name: &str) -> Option<&'static [&'static str]> {
     })
 }
 
-/// The part of a tool call's arguments that its result's row shows: the few keys a known tool's
-/// row reads (a long `bash` command cut well past what the row shows), or for other tools as much
-/// of the arguments as the first [`ARGS_LIMIT`] characters of their JSON can show. The row drawn
-/// from the result is the same as from the full arguments.
-pub fn call_arguments(name: &str, args: &Value) -> Value {
-    let Some(keys) = row_argument_keys(name) else {
-        let mut budget = ARGS_LIMIT + 1;
-        return json_prefix(args, &mut budget);
-    };
-    let Value::Object(map) = args else {
-        // Only keys are looked up, and a value that is not an object has none.
-        return Value::Null;
-    };
-    let mut kept = serde_json::Map::new();
-    for key in keys {
-        if let Some(value) = map.get(*key) {
-            let value = match (*key, value) {
-                ("command", Value::String(command)) => Value::String(command_prefix(command)),
-                _ => value.clone(),
-            };
-            kept.insert((*key).to_owned(), value);
-        }
-    }
-    Value::Object(kept)
+/// The part of an unknown tool's arguments that its result's row shows: as much of them as the
+/// first [`ARGS_LIMIT`] characters of their JSON can show. The row drawn from it is the same as
+/// from the full arguments, and cutting it again changes nothing.
+pub(crate) fn json_prefix_value(args: &Value) -> Value {
+    let mut budget = ARGS_LIMIT + 1;
+    json_prefix(args, &mut budget)
 }
 
 /// A `bash` command cut so that its row stays the same: the row trims the command, folds it onto
 /// one line and shows [`BASH_LIMIT`] characters, so a prefix with more than that many characters
 /// after its leading whitespace, ending on a non-whitespace character, shows the same.
-fn command_prefix(command: &str) -> String {
+pub(crate) fn command_prefix(command: &str) -> String {
     const KEEP: usize = BASH_LIMIT + 10;
     let start = command.len() - command.trim_start().len();
     let body = &command[start..];
@@ -177,7 +161,7 @@ impl ToolCalls {
 
     /// Records the `toolCall` blocks of an assistant `message` entry; any other entry is
     /// ignored. A later call with the same id replaces an earlier one, as in the agent.
-    pub fn add(&mut self, entry: &Value) {
+    pub fn add<J: Json>(&mut self, entry: &J) {
         if entry_type(entry) != Some("message") {
             return;
         }
@@ -185,7 +169,7 @@ impl ToolCalls {
         if str_field(message, "role") != Some("assistant") {
             return;
         }
-        let Some(blocks) = message.get("content").and_then(Value::as_array) else { return };
+        let Some(blocks) = message.get("content").and_then(J::as_array) else { return };
         for block in blocks {
             if str_field(block, "type") != Some("toolCall") {
                 continue;
@@ -193,11 +177,10 @@ impl ToolCalls {
             // A call without a string id can never be matched by a result.
             let Some(id) = str_field(block, "id") else { continue };
             let name = str_field(block, "name").unwrap_or_default();
-            let arguments = match block.get("arguments") {
-                Some(args) => call_arguments(name, args),
-                None => Value::Object(Default::default()),
+            let shown = match block.get("arguments") {
+                Some(args) => self.describe_call(name, args),
+                None => self.describe_call(name, &Value::Object(Default::default())),
             };
-            let shown = self.describe_call(name, &arguments);
             self.calls.insert(id.into(), ToolCall { shown: shown.into() });
         }
     }
@@ -224,19 +207,19 @@ impl ToolCalls {
     }
 
     /// The call behind a `toolResult` message, as its row shows it.
-    fn describe_result(&self, message: &Value) -> Option<String> {
+    fn describe_result<J: Json>(&self, message: &J) -> Option<String> {
         Some(self.get(str_field(message, "toolCallId")?)?.shown.to_string())
     }
 
     /// A tool call as a tool-result row shows it (FORMAT §9.3).
-    fn describe_call(&self, name: &str, args: &Value) -> String {
+    fn describe_call<A: Json>(&self, name: &str, args: &A) -> String {
         match name {
             "read" => {
                 let mut shown = self.shorten(file_path_arg(args)).into_owned();
                 // A range shows only when the call asked for one; the agent numbers lines
                 // from 1, and `limit` lines from `offset` end at `offset + limit - 1`.
-                let offset = args.get("offset").and_then(Value::as_f64);
-                let limit = args.get("limit").and_then(Value::as_f64);
+                let offset = args.get("offset").and_then(A::as_f64);
+                let limit = args.get("limit").and_then(A::as_f64);
                 if offset.is_some() || limit.is_some() {
                     let start = offset.unwrap_or(1.0);
                     let _ = write!(shown, ":{}", js_number(start));
@@ -258,14 +241,14 @@ impl ToolCalls {
                 let pattern = str_field(args, "pattern").unwrap_or_default();
                 // The agent's grep takes `paths` (one or many) and older calls `path`.
                 let paths = match args.get("paths") {
-                    Some(v @ (Value::String(_) | Value::Array(_))) => path_list(v),
+                    Some(v) if v.is_string() || v.is_array() => path_list(v),
                     _ => args.get("path").map(path_list).unwrap_or_default(),
                 };
                 format!("[grep: /{pattern}/ in {}]", self.scope(&paths))
             }
             "glob" => {
                 let paths = match args.get("path") {
-                    Some(v @ Value::String(_)) => path_list(v),
+                    Some(v) if v.is_string() => path_list(v),
                     _ => args.get("paths").map(path_list).unwrap_or_default(),
                 };
                 format!("[glob: {}]", self.scope(&paths))
@@ -278,7 +261,10 @@ impl ToolCalls {
                 let name = if name.is_empty() { "tool" } else { name };
                 // serde_json writes object keys sorted (we do not enable `preserve_order`), so
                 // keys may appear in another order than the agent, which keeps the call's.
-                let json = serde_json::to_string(args).unwrap_or_default();
+                // The same text from the part of the arguments a row can show.
+                let json = args.with_value(|args| {
+                    serde_json::to_string(&json_prefix_value(args)).unwrap_or_default()
+                });
                 let (head, cut) = truncated(&json, ARGS_LIMIT);
                 format!("[{name}: {head}{}]", if cut { "..." } else { "" })
             }
@@ -309,7 +295,7 @@ impl ToolCalls {
 
 /// The file a `read`/`write`/`edit` call names: `path`, else the older `file_path` (`""` when
 /// neither is there). Shared with the summarizer's file list, so both read the same argument.
-pub(crate) fn file_path_arg(args: &Value) -> &str {
+pub(crate) fn file_path_arg<J: Json>(args: &J) -> &str {
     str_field(args, "path")
         .filter(|p| !p.is_empty())
         .or_else(|| str_field(args, "file_path"))
@@ -318,17 +304,17 @@ pub(crate) fn file_path_arg(args: &Value) -> &str {
 
 /// Search paths given as a string, a JSON array encoded in a string (models send
 /// `"[\"a\",\"b\"]"` now and then), or an array of strings. Empty entries are dropped.
-fn path_list(value: &Value) -> Vec<String> {
-    let list = match value {
-        Value::String(s) => {
-            let trimmed = s.trim();
-            let encoded = (trimmed.starts_with('[') && trimmed.ends_with(']'))
-                .then(|| serde_json::from_str::<Vec<String>>(trimmed).ok())
-                .flatten();
-            encoded.unwrap_or_else(|| vec![s.clone()])
-        }
-        Value::Array(items) => items.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect(),
-        _ => Vec::new(),
+fn path_list<J: Json>(value: &J) -> Vec<String> {
+    let list = if let Some(s) = value.as_str() {
+        let trimmed = s.trim();
+        let encoded = (trimmed.starts_with('[') && trimmed.ends_with(']'))
+            .then(|| serde_json::from_str::<Vec<String>>(trimmed).ok())
+            .flatten();
+        encoded.unwrap_or_else(|| vec![s.to_owned()])
+    } else if let Some(items) = value.as_array() {
+        items.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect()
+    } else {
+        Vec::new()
     };
     list.into_iter().filter(|p| !p.is_empty()).collect()
 }
@@ -346,12 +332,12 @@ pub const RECORD_TEXT: &str = "[record]";
 /// Message text is cut at 200 characters; `custom_message` and `branch_summary` text is not
 /// cut. Records that are not objects or have no string `type` read [`RECORD_TEXT`]. The text is
 /// not escaped for a terminal: see [`sanitize_for_terminal`].
-pub fn one_line(entry: &Value, tools: &ToolCalls) -> String {
+pub fn one_line<J: Json>(entry: &J, tools: &ToolCalls) -> String {
     let Some(kind) = entry_type(entry) else { return RECORD_TEXT.to_owned() };
     let text = match kind {
-        "message" => message_line(entry.get("message").unwrap_or(&Value::Null), tools),
+        "message" => message_line(entry.get("message").unwrap_or(J::null()), tools),
         "custom_message" => custom_message_line(entry),
-        "compaction" => match entry.get("tokensBefore").and_then(Value::as_f64) {
+        "compaction" => match entry.get("tokensBefore").and_then(J::as_f64) {
             Some(tokens) => {
                 format!("[compaction: {}k tokens]", js_number(js_round(tokens / 1000.0)))
             }
@@ -403,7 +389,7 @@ pub fn one_line(entry: &Value, tools: &ToolCalls) -> String {
         }
         "archive" => {
             let target = id_text(entry.get("targetId"));
-            if entry.get("archived").and_then(Value::as_bool).unwrap_or(false) {
+            if entry.get("archived").and_then(J::as_bool).unwrap_or(false) {
                 format!("[archived: {target}]")
             } else {
                 format!("[restored: {target}]")
@@ -419,8 +405,8 @@ pub fn one_line(entry: &Value, tools: &ToolCalls) -> String {
 }
 
 /// The row of a `message` entry, by role.
-fn message_line(message: &Value, tools: &ToolCalls) -> String {
-    let content = message.get("content").unwrap_or(&Value::Null);
+fn message_line<J: Json>(message: &J, tools: &ToolCalls) -> String {
+    let content = message.get("content").unwrap_or(J::null());
     match str_field(message, "role") {
         Some("user") => format!("user: {}", short_text(content)),
         Some("developer") => format!("developer: {}", short_text(content)),
@@ -438,7 +424,7 @@ fn message_line(message: &Value, tools: &ToolCalls) -> String {
 }
 
 /// What an assistant row shows after `assistant: `.
-fn assistant_text(message: &Value) -> String {
+fn assistant_text<J: Json>(message: &J) -> String {
     let recovery = message.get("retryRecovery").and_then(|r| str_field(r, "status"));
     if recovery == Some("recovered") {
         // A failed attempt that a retry recovered from: the agent shows the retry note instead
@@ -451,7 +437,7 @@ fn assistant_text(message: &Value) -> String {
         let (head, cut) = truncated(&note, ERROR_LIMIT);
         return if cut { format!("{}…", cut_chars(head, ERROR_LIMIT - 1)) } else { note };
     }
-    let text = short_text(message.get("content").unwrap_or(&Value::Null));
+    let text = short_text(message.get("content").unwrap_or(J::null()));
     if !text.is_empty() {
         return text;
     }
@@ -474,7 +460,7 @@ fn assistant_text(message: &Value) -> String {
 }
 
 /// The row of a `custom_message` entry.
-fn custom_message_line(entry: &Value) -> String {
+fn custom_message_line<J: Json>(entry: &J) -> String {
     let custom_type = str_field(entry, "customType").unwrap_or_default();
     if custom_type == "advisor" {
         let (qualifier, notes) = advisor_notes(entry);
@@ -485,15 +471,15 @@ fn custom_message_line(entry: &Value) -> String {
             format!("advisor ({qualifier}): {notes}")
         };
     }
-    let text = message_text(entry.get("content").unwrap_or(&Value::Null));
+    let text = message_text(entry.get("content").unwrap_or(J::null()));
     format!("[{custom_type}]: {}", one_row(&strip_system_wrapper(&text)))
 }
 
 /// An advisor message's qualifier (distinct non-default advisor names, then distinct
 /// severities, comma-joined) and its notes joined by spaces, from `details.notes`. The
 /// `content` is the model-facing wrapper and is not shown.
-fn advisor_notes(entry: &Value) -> (String, String) {
-    let notes = entry.get("details").and_then(|d| d.get("notes")).and_then(Value::as_array);
+fn advisor_notes<J: Json>(entry: &J) -> (String, String) {
+    let notes = entry.get("details").and_then(|d| d.get("notes")).and_then(J::as_array);
     let mut texts = Vec::new();
     let mut advisors: Vec<String> = Vec::new();
     let mut severities: Vec<String> = Vec::new();
@@ -569,18 +555,18 @@ fn strip_system_wrapper(content: &str) -> Cow<'_, str> {
 }
 
 /// The model a `model_change` names: oh-my-pi's `provider/id` in `model`, or pi's `modelId`.
-fn model_name(entry: &Value) -> &str {
+fn model_name<J: Json>(entry: &J) -> &str {
     str_field(entry, "model").or_else(|| str_field(entry, "modelId")).unwrap_or_default()
 }
 
 /// The level a `thinking_level_change` sets; `null` or missing means thinking is off.
-fn thinking_level(entry: &Value) -> &str {
+fn thinking_level<J: Json>(entry: &J) -> &str {
     str_field(entry, "thinkingLevel").unwrap_or("off")
 }
 
 /// The label a `label` entry sets, or `None` when it clears one (missing, `null`, empty, or not
 /// a string: FORMAT §2 says a missing or empty label clears).
-fn label_value(entry: &Value) -> Option<&str> {
+fn label_value<J: Json>(entry: &J) -> Option<&str> {
     str_field(entry, "label").filter(|l| !l.is_empty())
 }
 
@@ -588,20 +574,21 @@ fn label_value(entry: &Value) -> Option<&str> {
 /// nulls mean the default tier and give no pairs. Families come in serde_json's (sorted) key
 /// order. A legacy single-string tier, which the agent normalizes on read, comes without a
 /// family.
-fn service_tiers(entry: &Value) -> Vec<(Option<&str>, String)> {
-    match entry.get("serviceTier") {
-        Some(Value::Object(map)) => map
+fn service_tiers<J: Json>(entry: &J) -> Vec<(Option<String>, String)> {
+    let Some(tier) = entry.get("serviceTier") else { return Vec::new() };
+    tier.with_value(|tier| match tier {
+        Value::Object(map) => map
             .iter()
             .filter_map(|(family, tier)| match tier {
                 Value::Null => None,
                 Value::String(s) if s.is_empty() => None,
-                Value::String(s) => Some((Some(family.as_str()), s.clone())),
-                other => Some((Some(family.as_str()), other.to_string())),
+                Value::String(s) => Some((Some(family.clone()), s.clone())),
+                other => Some((Some(family.clone()), other.to_string())),
             })
             .collect(),
-        Some(Value::String(tier)) if !tier.is_empty() => vec![(None, tier.clone())],
+        Value::String(tier) if !tier.is_empty() => vec![(None, tier.clone())],
         _ => Vec::new(),
-    }
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -612,7 +599,7 @@ fn service_tiers(entry: &Value) -> Vec<(Option<&str>, String)> {
 ///
 /// One addition to the reference: a `toolResult` message also carries the call its row shows
 /// (`[read: src/main.rs]`), so what a row displays can be found by searching for it.
-pub fn search_text(entry: &Value, label: Option<&str>, tools: &ToolCalls) -> String {
+pub fn search_text<J: Json>(entry: &J, label: Option<&str>, tools: &ToolCalls) -> String {
     let mut parts: Vec<Cow<'_, str>> = Vec::new();
     if let Some(label) = label {
         parts.push(label.into());
@@ -620,7 +607,7 @@ pub fn search_text(entry: &Value, label: Option<&str>, tools: &ToolCalls) -> Str
     let field = |key: &str| str_field(entry, key).unwrap_or_default();
     match entry_type(entry) {
         Some("message") => {
-            let message = entry.get("message").unwrap_or(&Value::Null);
+            let message = entry.get("message").unwrap_or(J::null());
             let role = str_field(message, "role").unwrap_or_default();
             parts.push(role.into());
             if let Some(content) = message.get("content") {
@@ -645,7 +632,7 @@ pub fn search_text(entry: &Value, label: Option<&str>, tools: &ToolCalls) -> Str
                 parts.push(qualifier.into());
                 parts.push(notes.into());
             } else {
-                let text = message_text(entry.get("content").unwrap_or(&Value::Null));
+                let text = message_text(entry.get("content").unwrap_or(J::null()));
                 parts.push(cut_chars(&strip_system_wrapper(&text), TEXT_LIMIT).to_owned().into());
             }
         }
@@ -677,8 +664,8 @@ pub fn search_text(entry: &Value, label: Option<&str>, tools: &ToolCalls) -> Str
         Some("credential_pin") => parts.extend(["credential pin".into(), field("provider").into()]),
         Some("ttsr_injection") => {
             parts.push("ttsr injection".into());
-            let rules = entry.get("injectedRules").and_then(Value::as_array);
-            parts.extend(rules.into_iter().flatten().filter_map(Value::as_str).map(Cow::from));
+            let rules = entry.get("injectedRules").and_then(J::as_array);
+            parts.extend(rules.into_iter().flatten().filter_map(J::as_str).map(Cow::from));
         }
         Some("reset_boundary") => parts.push("reset boundary".into()),
         Some("session_init") => parts.push("session init".into()),
@@ -763,7 +750,7 @@ impl FilterMode {
 /// has no non-empty text and its `stopReason` is missing, `stop` or `toolUse`: a turn that only
 /// called tools says nothing a row could show, while errors, aborts and `length` stops stay.
 /// `has_label` is whether the entry's resolved label is set.
-pub fn shows(mode: FilterMode, entry: &Value, is_leaf: bool, has_label: bool) -> bool {
+pub fn shows<J: Json>(mode: FilterMode, entry: &J, is_leaf: bool, has_label: bool) -> bool {
     if !is_leaf && is_silent_assistant_turn(entry) {
         return false;
     }
@@ -779,26 +766,27 @@ pub fn shows(mode: FilterMode, entry: &Value, is_leaf: bool, has_label: bool) ->
 
 /// Whether `entry` is an assistant message with no text to show that ended normally. A
 /// `stopReason` that is not a non-empty string counts as missing.
-fn is_silent_assistant_turn(entry: &Value) -> bool {
+fn is_silent_assistant_turn<J: Json>(entry: &J) -> bool {
     if message_role(entry) != Some("assistant") {
         return false;
     }
-    let message = entry.get("message").unwrap_or(&Value::Null);
+    let message = entry.get("message").unwrap_or(J::null());
     let ended_normally =
         matches!(str_field(message, "stopReason").unwrap_or_default(), "" | "stop" | "toolUse");
-    ended_normally && !has_text(message.get("content").unwrap_or(&Value::Null))
+    ended_normally && !has_text(message.get("content").unwrap_or(J::null()))
 }
 
 /// Whether message content holds any text that is not just whitespace.
-fn has_text(content: &Value) -> bool {
-    match content {
-        Value::String(s) => !s.trim().is_empty(),
-        Value::Array(blocks) => blocks.iter().any(|block| {
+fn has_text<J: Json>(content: &J) -> bool {
+    if let Some(s) = content.as_str() {
+        return !s.trim().is_empty();
+    }
+    content.as_array().is_some_and(|blocks| {
+        blocks.iter().any(|block| {
             str_field(block, "type") == Some("text")
                 && str_field(block, "text").is_some_and(|t| !t.trim().is_empty())
-        }),
-        _ => false,
-    }
+        })
+    })
 }
 
 /// Whether `entry` is a request the user made: a `message` with role `user`, or a skill or
@@ -807,16 +795,16 @@ fn has_text(content: &Value) -> bool {
 ///
 /// Other custom messages never count, whatever their attribution says: an extension may set
 /// `attribution` freely, so the type is what marks a user turn.
-pub fn is_user_request(entry: &Value) -> bool {
-    let custom_prompt = |message: &Value| {
+pub fn is_user_request<J: Json>(entry: &J) -> bool {
+    let custom_prompt = |message: &J| {
         matches!(str_field(message, "customType"), Some("skill-prompt" | "collab-prompt"))
             && str_field(message, "attribution") == Some("user")
             // Content the agent could not send back is not restored as a message at all.
-            && matches!(message.get("content"), Some(Value::String(_) | Value::Array(_)))
+            && message.get("content").is_some_and(|c| c.is_string() || c.is_array())
     };
     match entry_type(entry) {
         Some("message") => {
-            let message = entry.get("message").unwrap_or(&Value::Null);
+            let message = entry.get("message").unwrap_or(J::null());
             match str_field(message, "role") {
                 Some("user") => true,
                 Some("custom") => custom_prompt(message),
@@ -834,21 +822,21 @@ pub fn is_user_request(entry: &Value) -> bool {
 /// The text of message content: a string as it is, or the `text` blocks of a block list
 /// concatenated with no separator (images, thinking and tool calls are skipped). Anything else
 /// gives an empty string. This is also the editor prefill text of `checkout` and `branch`.
-pub fn message_text(content: &Value) -> String {
-    match content {
-        Value::String(s) => s.clone(),
-        Value::Array(blocks) => blocks
-            .iter()
-            .filter(|block| str_field(block, "type") == Some("text"))
-            .filter_map(|block| str_field(block, "text"))
-            .collect(),
-        _ => String::new(),
+pub fn message_text<J: Json>(content: &J) -> String {
+    if let Some(s) = content.as_str() {
+        return s.to_owned();
     }
+    let Some(blocks) = content.as_array() else { return String::new() };
+    blocks
+        .iter()
+        .filter(|block| str_field(*block, "type") == Some("text"))
+        .filter_map(|block| str_field(block, "text"))
+        .collect()
 }
 
 /// Message text as a row shows it: cut at 200 characters, then folded onto one line. The cut
 /// comes first, as in the agent, so leading blank lines count against the 200.
-fn short_text(content: &Value) -> String {
+fn short_text<J: Json>(content: &J) -> String {
     one_row(cut_chars(&message_text(content), TEXT_LIMIT))
 }
 
@@ -890,12 +878,12 @@ fn js_number(x: f64) -> String {
 }
 
 /// The `type` of a record, when it is an object with a string `type`.
-fn entry_type(entry: &Value) -> Option<&str> {
+fn entry_type<J: Json>(entry: &J) -> Option<&str> {
     str_field(entry, "type")
 }
 
 /// The role of a `message` entry.
-fn message_role(entry: &Value) -> Option<&str> {
+fn message_role<J: Json>(entry: &J) -> Option<&str> {
     if entry_type(entry) != Some("message") {
         return None;
     }
@@ -903,17 +891,20 @@ fn message_role(entry: &Value) -> Option<&str> {
 }
 
 /// A string field of an object (`None` for other values or types).
-fn str_field<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
+fn str_field<'v, J: Json>(value: &'v J, key: &str) -> Option<&'v str> {
     value.get(key)?.as_str()
 }
 
 /// An id as text: a string id as it is, any other JSON value as its JSON text (ids are compared
 /// as JSON values, SPEC §1), nothing for a missing or `null` id.
-fn id_text(id: Option<&Value>) -> String {
+fn id_text<J: Json>(id: Option<&J>) -> String {
     match id {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => other.to_string(),
+        None => String::new(),
+        Some(id) if id.is_null() => String::new(),
+        Some(id) => match id.as_str() {
+            Some(s) => s.to_owned(),
+            None => id.with_value(Value::to_string),
+        },
     }
 }
 

@@ -7,6 +7,8 @@ use serde_json::Value;
 use crate::error::Result;
 use crate::format::scan::Scanner;
 use crate::id::EntryId;
+use crate::json::Json;
+use crate::row::RowValue;
 use crate::session::Session;
 use crate::text::{FilterMode, ToolCalls, one_line, search_text, shows};
 
@@ -17,7 +19,7 @@ pub struct EntryView {
     pub idx: u32,
     /// The parsed line, reduced to the fields rows read ([`Session::row_value`]); use
     /// [`Session::value`] for the whole entry.
-    pub value: Value,
+    pub value: RowValue,
     /// The label in effect, as display text.
     pub label: Option<String>,
     /// The label in effect, as the JSON value it was written as.
@@ -60,7 +62,7 @@ impl<'s> Viewer<'s> {
     }
 
     /// [`Viewer::view`] of an entry already read.
-    fn view_value(&mut self, idx: u32, value: Value) -> EntryView {
+    fn view_value(&mut self, idx: u32, value: RowValue) -> EntryView {
         self.tools.add(&value);
         let (label, label_value) = match self.labels.get(&idx) {
             Some((t, v)) => (Some(t.clone()), Some(v.clone())),
@@ -120,7 +122,7 @@ pub fn render_all<T: Send>(
 
     struct Stretch<T> {
         done: Vec<Option<T>>,
-        waiting: Vec<(usize, u32, Value)>,
+        waiting: Vec<(usize, u32, RowValue)>,
         tools: ToolCalls,
     }
     let stretches: Vec<Result<Stretch<T>>> = order
@@ -160,7 +162,7 @@ pub fn render_all<T: Send>(
 }
 
 /// The `toolCallId` of a `toolResult` message, whose row shows the call.
-fn result_call(value: &Value) -> Option<&str> {
+fn result_call(value: &RowValue) -> Option<&str> {
     if value.get("type")?.as_str()? != "message" {
         return None;
     }
@@ -190,8 +192,8 @@ impl serde::Serialize for JsonId<'_> {
 #[derive(serde::Serialize)]
 struct PayloadFields<'a> {
     #[serde(rename = "type")]
-    kind: &'a Value,
-    timestamp: &'a Value,
+    kind: &'a RowValue,
+    timestamp: &'a RowValue,
     label: &'a Value,
     text: &'a str,
 }
@@ -228,8 +230,8 @@ impl EntryView {
     /// The payload part of the entry's `--json` row.
     pub fn json_part(&self) -> JsonPart {
         let fields = PayloadFields {
-            kind: self.value.get("type").unwrap_or(&Value::Null),
-            timestamp: self.value.get("timestamp").unwrap_or(&Value::Null),
+            kind: self.value.get("type").unwrap_or(RowValue::null()),
+            timestamp: self.value.get("timestamp").unwrap_or(RowValue::null()),
             label: self.label_value.as_ref().unwrap_or(&Value::Null),
             text: &self.text,
         };
@@ -273,11 +275,9 @@ mod tests {
             let mut m = Map::new();
             m.insert("id".into(), r.id.as_ref().map_or(Value::Null, |i| i.to_value()));
             m.insert("parentId".into(), r.parent_id.as_ref().map_or(Value::Null, |i| i.to_value()));
-            m.insert("type".into(), self.value.get("type").cloned().unwrap_or(Value::Null));
-            m.insert(
-                "timestamp".into(),
-                self.value.get("timestamp").cloned().unwrap_or(Value::Null),
-            );
+            let field = |key| self.value.get(key).map_or(Value::Null, Json::to_value);
+            m.insert("type".into(), field("type"));
+            m.insert("timestamp".into(), field("timestamp"));
             m.insert("label".into(), self.label_value.clone().unwrap_or(Value::Null));
             m.insert("text".into(), Value::String(self.text.clone()));
             m.insert("depth".into(), depth.into());

@@ -2,6 +2,7 @@
 
 use std::io::Write;
 
+use sesstree::json::Json;
 use sesstree::text::{FilterMode, sanitize_for_terminal};
 use sesstree::view::{EntryView, render_all};
 use sesstree::{Session, rev};

@@ -4,7 +4,8 @@
 
 use std::collections::HashMap;
 
-use serde_json::Value;
+use sesstree::json::Json;
+use sesstree::row::RowValue;
 use sesstree::text::{FilterMode, sanitize_for_terminal};
 use sesstree::tree::{Layout, TreeOptions, layout};
 use sesstree::view::Viewer;
@@ -133,7 +134,7 @@ impl Model {
 }
 
 /// The role of a `message` entry.
-fn message_role(value: &Value) -> Option<&str> {
+fn message_role(value: &RowValue) -> Option<&str> {
     if value.get("type")?.as_str()? != "message" {
         return None;
     }
