@@ -322,7 +322,8 @@ fn key<'a>(line: &Line<'a, '_>, span: (usize, usize)) -> Scan<Cow<'a, [u8]>> {
 
 /// The members of the object at `start`, which must be the whole line.
 fn members<'a>(line: &Line<'a, '_>, start: usize, stack: &mut Vec<bool>) -> Scan<Vec<Member<'a>>> {
-    let mut out = Vec::new();
+    // Entries and messages have a handful of members: one allocation for them all.
+    let mut out = Vec::with_capacity(8);
     let end = line.object(start, |line, span, value| {
         let end = line.skip_value(value, stack)?;
         out.push(Member { key: key(line, span)?, start: value, end });
@@ -334,7 +335,7 @@ fn members<'a>(line: &Line<'a, '_>, start: usize, stack: &mut Vec<bool>) -> Scan
 
 /// The members of a nested object at `start` (ending before `end`).
 fn nested<'a>(line: &Line<'a, '_>, start: usize, stack: &mut Vec<bool>) -> Scan<Vec<Member<'a>>> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(8);
     line.object(start, |line, span, value| {
         let end = line.skip_value(value, stack)?;
         out.push(Member { key: key(line, span)?, start: value, end });

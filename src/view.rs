@@ -34,23 +34,39 @@ pub struct Viewer<'s> {
     session: &'s Session,
     lines: crate::session::LineReader<'s>,
     tools: ToolCalls,
-    labels: std::collections::HashMap<u32, (String, Value), foldhash::fast::RandomState>,
+    labels: std::sync::Arc<Labels>,
     scanner: Scanner,
+}
+
+/// The labels in effect by record index, as display text and as the JSON value written.
+type Labels = std::collections::HashMap<u32, (String, Value), foldhash::fast::RandomState>;
+
+/// The labels in effect in a session.
+fn labels(session: &Session) -> Labels {
+    session
+        .labels()
+        .iter()
+        .filter_map(|(t, raw)| {
+            let idx = session.lookup(t)?;
+            let value: Value = serde_json::from_str(raw).ok()?;
+            let text = crate::session::label_text(raw);
+            Some((idx, (text, value)))
+        })
+        .collect()
 }
 
 impl<'s> Viewer<'s> {
     /// A viewer over a session.
     pub fn new(session: &'s Session, home: Option<&str>) -> Viewer<'s> {
-        let labels = session
-            .labels()
-            .iter()
-            .filter_map(|(t, raw)| {
-                let idx = session.lookup(t)?;
-                let value: Value = serde_json::from_str(raw).ok()?;
-                let text = crate::session::label_text(raw);
-                Some((idx, (text, value)))
-            })
-            .collect();
+        Viewer::with_labels(session, home, std::sync::Arc::new(labels(session)))
+    }
+
+    /// A viewer with the labels already read.
+    fn with_labels(
+        session: &'s Session,
+        home: Option<&str>,
+        labels: std::sync::Arc<Labels>,
+    ) -> Viewer<'s> {
         let tools = home.map(ToolCalls::with_home).unwrap_or_default();
         Viewer { session, lines: session.lines(), tools, labels, scanner: Scanner::new() }
     }
@@ -125,10 +141,12 @@ pub fn render_all<T: Send>(
         waiting: Vec<(usize, u32, RowValue)>,
         tools: ToolCalls,
     }
+    // Read once for every stretch.
+    let labels = std::sync::Arc::new(labels(session));
     let stretches: Vec<Result<Stretch<T>>> = order
         .par_chunks(CHUNK)
         .map(|chunk| {
-            let mut viewer = Viewer::new(session, home);
+            let mut viewer = Viewer::with_labels(session, home, labels.clone());
             let mut done = Vec::with_capacity(chunk.len());
             let mut waiting = Vec::new();
             for (pos, &idx) in chunk.iter().enumerate() {
@@ -145,7 +163,7 @@ pub fn render_all<T: Send>(
         })
         .collect();
     let mut earlier = home.map(ToolCalls::with_home).unwrap_or_default();
-    let mut viewer = Viewer::new(session, home);
+    let mut viewer = Viewer::with_labels(session, home, labels);
     let mut out = Vec::with_capacity(order.len());
     for stretch in stretches {
         let Stretch { mut done, waiting, tools } = stretch?;

@@ -66,17 +66,27 @@ impl Style {
 
     /// Paints already-sanitized text in the colour of its role.
     pub fn paint(&self, text: &str, role: Role) -> String {
+        let mut out = String::with_capacity(text.len() + if self.color { 16 } else { 0 });
+        self.paint_into(&mut out, text, role);
+        out
+    }
+
+    /// [`Style::paint`] onto the end of `out`.
+    pub fn paint_into(&self, out: &mut String, text: &str, role: Role) {
+        use std::fmt::Write as _;
         if !self.color {
-            return text.to_string();
+            out.push_str(text);
+            return;
         }
-        match role {
-            Role::Id => text.yellow().to_string(),
-            Role::Kind => text.cyan().to_string(),
-            Role::Time => text.dimmed().to_string(),
-            Role::Label => text.green().to_string(),
-            Role::Active => text.bright_green().bold().to_string(),
-            Role::Dim => text.dimmed().to_string(),
-        }
+        // Writing to a String cannot fail.
+        let _ = match role {
+            Role::Id => write!(out, "{}", text.yellow()),
+            Role::Kind => write!(out, "{}", text.cyan()),
+            Role::Time => write!(out, "{}", text.dimmed()),
+            Role::Label => write!(out, "{}", text.green()),
+            Role::Active => write!(out, "{}", text.bright_green().bold()),
+            Role::Dim => write!(out, "{}", text.dimmed()),
+        };
     }
 }
 

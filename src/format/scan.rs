@@ -511,7 +511,8 @@ impl<'a, 'q> Line<'a, 'q> {
         if raw.len() <= max_chars {
             return self.text(span).map(|t| (t, true));
         }
-        let mut out = String::new();
+        // Most text is ASCII: one byte a character, plus room for a few that are not.
+        let mut out = String::with_capacity(max_chars + max_chars / 8);
         let mut count = 0;
         let mut i = 0;
         while i < raw.len() {

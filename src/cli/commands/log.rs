@@ -110,22 +110,26 @@ fn text_row(ctx: &Ctx, session: &Session, view: &EntryView) -> String {
     let r = session.record(view.idx);
     let id = r.id.as_ref().map_or("-", |i| i.as_str());
     let style = ctx.style;
-    let mut line = format!(
-        "{} {} {}",
-        style.paint(&sanitize_for_terminal(short_id(id)), Role::Id),
-        style.paint(&sanitize_for_terminal(r.kind.as_str()), Role::Kind),
-        style.paint(
-            &sanitize_for_terminal(&short_time(
-                view.value.get("timestamp").and_then(|t| t.as_str())
-            )),
-            Role::Time
-        ),
+    let time = short_time(view.value.get("timestamp").and_then(|t| t.as_str()));
+    let label = view.label.as_deref().map(|l| format!("[{}]", sanitize_for_terminal(l)));
+    let (id, kind) = (sanitize_for_terminal(short_id(id)), sanitize_for_terminal(r.kind.as_str()));
+    let (time, text) = (sanitize_for_terminal(&time), sanitize_for_terminal(&view.text));
+    // Sized for the whole row, colours included: rows are kept until the path is read.
+    let colours = if style.color { 48 } else { 0 };
+    let label_len = label.as_ref().map_or(0, |l| l.len() + 1);
+    let mut line = String::with_capacity(
+        id.len() + kind.len() + time.len() + label_len + text.len() + 3 + colours,
     );
-    if let Some(label) = &view.label {
+    style.paint_into(&mut line, &id, Role::Id);
+    line.push(' ');
+    style.paint_into(&mut line, &kind, Role::Kind);
+    line.push(' ');
+    style.paint_into(&mut line, &time, Role::Time);
+    if let Some(label) = &label {
         line.push(' ');
-        line.push_str(&style.paint(&format!("[{}]", sanitize_for_terminal(label)), Role::Label));
+        style.paint_into(&mut line, label, Role::Label);
     }
     line.push(' ');
-    line.push_str(&sanitize_for_terminal(&view.text));
+    line.push_str(&text);
     line
 }
