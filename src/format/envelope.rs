@@ -58,7 +58,11 @@ impl Envelope<'_> {
         }
         Envelope {
             is_object: self.is_object,
-            kind: own(self.kind),
+            // The known types (nearly every line) need no copy.
+            kind: self.kind.map(|k| match crate::format::Kind::known_name(&k) {
+                Some(name) => Cow::Borrowed(name),
+                None => Cow::Owned(k.into_owned()),
+            }),
             id: self.id,
             parent_id: self.parent_id,
             timestamp: own(self.timestamp),

@@ -82,6 +82,11 @@ impl Kind {
             .unwrap_or_else(|| Kind::Other(name.into()))
     }
 
+    /// The name of a known type, as a static string: `None` for any other name.
+    pub fn known_name(name: &str) -> Option<&'static str> {
+        NAMES.iter().find(|(n, _)| *n == name).map(|(n, _)| *n)
+    }
+
     /// The `type` string as written (empty for [`Kind::Missing`]).
     pub fn as_str(&self) -> &str {
         match self {

@@ -45,6 +45,15 @@ impl IdIndex {
         }
     }
 
+    /// Makes room for `additional` more records, so that the table does not grow (and rehash
+    /// every id through its record) while they are inserted.
+    pub(super) fn reserve(&mut self, records: &[Record], additional: usize) {
+        let hasher = &self.hasher;
+        self.table.reserve(additional, |&i| {
+            records[i as usize].id.as_ref().map_or(0, |id| hasher.hash_one(id))
+        });
+    }
+
     /// The indexed records, in no particular order.
     pub(super) fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         self.table.iter().copied()

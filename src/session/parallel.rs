@@ -57,6 +57,14 @@ pub(super) fn load(
     // While one batch is taken into the index (in file order, on one thread), the next one is
     // scanned on the others.
     let mut current = scan(0);
+    // Room for as many records as the first batch suggests, so the id index does not grow
+    // (and rehash) a dozen times on the way to a million entries.
+    let lines: usize = current.iter().map(|r| r.as_ref().map_or(0, Vec::len)).sum();
+    let covered = (batch * piece).min(len).max(1);
+    let estimate = usize::try_from(lines as u128 * u128::from(len) / u128::from(covered));
+    let estimate = estimate.unwrap_or(0).min(u32::MAX as usize);
+    loader.records.reserve(estimate);
+    loader.by_id.reserve(&loader.records, estimate);
     let mut next = batch;
     loop {
         let (scanned, v1) = rayon::join(
@@ -101,7 +109,7 @@ fn take(loader: &mut Loader, file: &File, line: Scanned) -> std::io::Result<()> 
     };
     loader.line_no += 1;
     loader.ends_with_newline = has_newline;
-    if !loader.saw_record && matches!(scan, LineScan::Record(_)) {
+    if !loader.saw_record && matches!(scan, LineScan::Record(..)) {
         // The header is parsed in full.
         let bytes = read_line(file, offset, len)?;
         loader.apply(scan, &bytes, len, offset, has_newline);
