@@ -846,7 +846,7 @@ fn one_row(s: &str) -> String {
     // stay whole characters.
     let mut rest = s.trim();
     let mut out = String::with_capacity(rest.len());
-    while let Some(at) = rest.find(['\n', '\r', '\t']) {
+    while let Some(at) = memchr::memchr3(b'\n', b'\r', b'\t', rest.as_bytes()) {
         out.push_str(&rest[..at]);
         out.push(' ');
         rest = &rest[at + 1..];
@@ -934,6 +934,11 @@ pub fn sanitize_keep_lines(s: &str) -> Cow<'_, str> {
 
 fn escape_controls(s: &str, keep_lines: bool) -> Cow<'_, str> {
     let needs_escape = |c: char| c.is_control() && !(keep_lines && matches!(c, '\n' | '\t'));
+    // Every control character starts with a byte below 0x20, 0x7f (DEL) or 0xc2 (C1): text
+    // without those bytes, nearly all text, is checked a word at a time.
+    if !s.bytes().any(|b| b < 0x20 || b == 0x7f || b == 0xc2) {
+        return Cow::Borrowed(s);
+    }
     let Some(first) = s.find(needs_escape) else { return Cow::Borrowed(s) };
     let mut out = String::with_capacity(s.len() + 8);
     out.push_str(&s[..first]);
