@@ -487,7 +487,7 @@ impl Session {
     /// A reader for many records in about file order, from one buffered window of the file
     /// instead of one system call per record.
     pub fn lines(&self) -> LineReader<'_> {
-        LineReader { session: self, window: Vec::new(), window_offset: 0 }
+        LineReader { session: self, window: Vec::new(), window_offset: 0, served: 0, bytes_read: 0 }
     }
 
     /// The part of a record that its row reads ([`crate::row`]): far cheaper than
@@ -571,6 +571,10 @@ pub struct LineReader<'s> {
     session: &'s Session,
     window: Vec<u8>,
     window_offset: u64,
+    /// How many lines the window has given since it was filled.
+    served: u32,
+    /// How many bytes it has read in all.
+    bytes_read: u64,
 }
 
 /// How much of the file a [`LineReader`] reads at once.
@@ -583,8 +587,16 @@ impl LineReader<'_> {
         let (start, end) = (r.offset, r.offset + r.len);
         let window_end = self.window_offset + self.window.len() as u64;
         if start < self.window_offset || end > window_end {
-            // Refill from the line on: the next lines usually follow it.
-            let len = r.len.max(WINDOW).min(self.session.file_len.saturating_sub(start).max(r.len));
+            // Refill from the line on: the next lines usually follow it. But when the last
+            // window gave only its first line, and this line does not follow it, the reads are
+            // scattered (the few entries of a long path that `context` reads, say): then read
+            // just the line, not a window of lines nobody reads.
+            let scattered = self.served == 1 && start > window_end + 1;
+            let len = if scattered {
+                r.len
+            } else {
+                r.len.max(WINDOW).min(self.session.file_len.saturating_sub(start).max(r.len))
+            };
             // The buffer is reused: a fresh one per refill would leave holes in the heap that
             // the rows allocated meanwhile keep from being given back.
             if self.session.read_into(start, len, &mut self.window).is_err() {
@@ -592,9 +604,17 @@ impl LineReader<'_> {
                 self.session.read_into(start, r.len, &mut self.window)?;
             }
             self.window_offset = start;
+            self.served = 0;
+            self.bytes_read += self.window.len() as u64;
         }
+        self.served = self.served.saturating_add(1);
         let at = (start - self.window_offset) as usize;
         Ok(&self.window[at..at + r.len as usize])
+    }
+
+    /// How many bytes of the file it has read.
+    pub fn bytes_read(&self) -> u64 {
+        self.bytes_read
     }
 }
 
@@ -1567,6 +1587,45 @@ mod tests {
             let expect = &text.as_bytes()[r.offset as usize..(r.offset + r.len) as usize];
             assert_eq!(lines.line(idx).unwrap(), expect);
         }
+    }
+
+    /// Lines read in file order come through windows of many lines; lines read far apart come
+    /// alone, not each with a window of lines nobody reads. Either way, the bytes are the line.
+    #[test]
+    fn a_line_reader_reads_windows_in_order_and_single_lines_when_scattered() {
+        let mut text = format!("{HEADER}\n");
+        let mut parent: Option<String> = None;
+        for i in 0..20_000 {
+            let id = format!("e{i}");
+            text.push_str(&entry(&id, parent.as_deref()));
+            text.push('\n');
+            parent = Some(id);
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, &text).unwrap();
+        let s = Session::load(&path).unwrap();
+        let check = |order: &mut dyn Iterator<Item = u32>| {
+            let mut lines = s.lines();
+            let mut wanted = 0;
+            for idx in order {
+                let r = s.record(idx);
+                let expect = &text.as_bytes()[r.offset as usize..(r.offset + r.len) as usize];
+                assert_eq!(lines.line(idx).unwrap(), expect, "line of {idx}");
+                wanted += r.len;
+            }
+            (lines.bytes_read(), wanted)
+        };
+        // In order: about the file once, in a few dozen reads.
+        let (read, _) = check(&mut (0..20_000));
+        assert!(read < text.len() as u64 + 2 * WINDOW, "{read}");
+        // Every 2500th line (300 KB apart): after the first window, each line alone.
+        let (read, wanted) = check(&mut (0..20_000).step_by(2500));
+        assert!(read < wanted + 2 * WINDOW, "read {read} for {wanted}");
+        // Scattered, then in order again: windows again.
+        let mut mixed = (0..10_000).step_by(2500).chain(10_000..20_000);
+        let (read, _) = check(&mut mixed);
+        assert!(read < text.len() as u64, "{read}");
     }
 
     #[test]
