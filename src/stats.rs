@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 
 use crate::error::Result;
@@ -75,6 +76,21 @@ impl Usage {
             }
             _ => {}
         }
+    }
+
+    /// Adds the totals of `other`, field by field.
+    fn add_usage(&mut self, other: &Usage) {
+        self.input += other.input;
+        self.output += other.output;
+        self.cache_read += other.cache_read;
+        self.cache_write += other.cache_write;
+        self.total_tokens += other.total_tokens;
+        self.orchestration_input += other.orchestration_input;
+        self.orchestration_output += other.orchestration_output;
+        self.orchestration_cache_read += other.orchestration_cache_read;
+        self.premium_requests += other.premium_requests;
+        self.cost += other.cost;
+        self.subagent_cost += other.subagent_cost;
     }
 
     /// Adds one usage object; missing fields count as 0.
@@ -173,14 +189,13 @@ pub fn compute(session: &Session) -> Result<Stats> {
         problems: session.diagnostics.len(),
         ..Stats::default()
     };
-    let mut lines = session.lines();
-    let mut scanner = Scanner::new();
     let mut on_path = vec![false; n];
     if let Some(leaf) = session.leaf() {
         for i in session.path_to_root(leaf) {
             on_path[i as usize] = true;
         }
     }
+    let mut counted = Vec::new();
     for (i, r) in session.records.iter().enumerate() {
         *stats.by_type.entry(r.kind.as_str().to_string()).or_default() += 1;
         match session.children(i as u32).len() {
@@ -189,13 +204,24 @@ pub fn compute(session: &Session) -> Result<Stats> {
             _ => stats.branch_points += 1,
         }
         if matches!(r.kind, crate::format::Kind::Message | crate::format::Kind::ModelUsage) {
-            let value = match pick(&mut scanner, lines.line(i as u32)?, USAGE_FIELDS) {
-                Some(value) => value,
-                None => session.value(i as u32)?,
-            };
-            stats.usage.add_entry(&value);
-            if on_path[i] {
-                stats.path_usage.add_entry(&value);
+            counted.push(i as u32);
+        }
+    }
+    // The usage of each entry is read on every core, a stretch of entries per task, and the
+    // totals are summed in file order: a sum of floating-point numbers depends on its order,
+    // and the totals must be those of one pass. A batch at a time, so memory stays small.
+    const STRETCH: usize = 4096;
+    let batch = STRETCH * 2 * rayon::current_num_threads().max(1);
+    for entries in counted.chunks(batch) {
+        let usages: Vec<Result<Vec<Usage>>> =
+            entries.par_chunks(STRETCH).map(|stretch| entry_usages(session, stretch)).collect();
+        let mut at = entries.iter();
+        for usages in usages {
+            for (usage, &i) in usages?.iter().zip(&mut at) {
+                stats.usage.add_usage(usage);
+                if on_path[i as usize] {
+                    stats.path_usage.add_usage(usage);
+                }
             }
         }
     }
@@ -207,6 +233,23 @@ pub fn compute(session: &Session) -> Result<Stats> {
         level = level.iter().flat_map(|&i| session.children(i).iter().copied()).collect();
     }
     Ok(stats)
+}
+
+/// The usage each of `entries` adds, read in order with one reader.
+fn entry_usages(session: &Session, entries: &[u32]) -> Result<Vec<Usage>> {
+    let mut lines = session.lines();
+    let mut scanner = Scanner::new();
+    let mut out = Vec::with_capacity(entries.len());
+    for &i in entries {
+        let value = match pick(&mut scanner, lines.line(i)?, USAGE_FIELDS) {
+            Some(value) => value,
+            None => session.value(i)?,
+        };
+        let mut usage = Usage::default();
+        usage.add_entry(&value);
+        out.push(usage);
+    }
+    Ok(out)
 }
 
 impl Stats {
@@ -270,6 +313,50 @@ mod tests {
             prop_assert_eq!(full, picked);
             prop_assert!(reduced["message"].get("content").is_none());
         }
+    }
+
+    /// Totals read on every core are those of one pass in file order, to the last bit: costs
+    /// like 0.1 sum to other floats in another order. Enough entries for several batches.
+    #[test]
+    fn totals_are_summed_in_file_order() {
+        let mut lines = vec![
+            r#"{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}"#.to_string(),
+        ];
+        let costs = [0.1, 0.7, 1e-9, 3.3, 1e12, 0.2];
+        let n = 3 * 2 * 4096 * rayon::current_num_threads().max(1) + 17;
+        let mut parent = "null".to_string();
+        for i in 0..n {
+            let cost = costs[i % costs.len()] * (1.0 + i as f64 / 7.0);
+            let line = if i % 5 == 4 {
+                format!(
+                    r#"{{"type":"model_usage","id":"e{i}","parentId":{parent},"usage":{{"input":{i},"cost":{{"total":{cost}}}}}}}"#
+                )
+            } else {
+                format!(
+                    r#"{{"type":"message","id":"e{i}","parentId":{parent},"message":{{"role":"assistant","usage":{{"input":1,"output":{i},"cost":{{"total":{cost}}}}}}}}}"#
+                )
+            };
+            lines.push(line);
+            // Two branches: the path is every other stretch.
+            parent =
+                if i % 1000 == 999 { format!("\"e{}\"", i - 500) } else { format!("\"e{i}\"") };
+        }
+        let session =
+            Session::from_bytes(std::path::Path::new("t"), lines.join("\n").into_bytes()).unwrap();
+        let stats = compute(&session).unwrap();
+        let (mut usage, mut path_usage) = (Usage::default(), Usage::default());
+        let on_path: std::collections::HashSet<u32> =
+            session.path_to_root(session.leaf().unwrap()).into_iter().collect();
+        for i in 0..session.records.len() as u32 {
+            let value = session.value(i).unwrap();
+            usage.add_entry(&value);
+            if on_path.contains(&i) {
+                path_usage.add_entry(&value);
+            }
+        }
+        assert_eq!(stats.usage, usage);
+        assert_eq!(stats.path_usage, path_usage);
+        assert!(stats.path_usage.cost < stats.usage.cost);
     }
 
     #[test]
