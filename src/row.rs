@@ -188,7 +188,7 @@ pub fn row_value(scanner: &mut Scanner, bytes: &[u8]) -> Option<RowValue> {
     if line.at(start) != Some(b'{') {
         return None;
     }
-    let members = members(&line, start, stack).ok()?;
+    let mut members = members(&line, start, stack, true).ok()?;
     let kind = members
         .iter()
         .rev()
@@ -214,7 +214,7 @@ pub fn row_value(scanner: &mut Scanner, bytes: &[u8]) -> Option<RowValue> {
         _ => &[],
     };
     let mut out = Vec::with_capacity(2 + keep.len());
-    for m in &members {
+    for m in &mut members {
         let Some(key) = ["type", "timestamp"]
             .into_iter()
             .chain(keep.iter().copied())
@@ -222,9 +222,9 @@ pub fn row_value(scanner: &mut Scanner, bytes: &[u8]) -> Option<RowValue> {
         else {
             continue;
         };
-        let value = match key {
-            "message" => message(&line, m.start, m.end, stack),
-            "details" => details(&line, m.start, m.end, stack),
+        let value = match (key, m.built.take()) {
+            ("message", Some(built)) => Ok(built),
+            ("details", _) => details(&line, m.start, m.end, stack),
             _ => parse_row(&line, m.start, m.end),
         };
         insert(&mut out, key, value.ok()?);
@@ -258,7 +258,7 @@ pub fn pick(scanner: &mut Scanner, bytes: &[u8], keep: &[Pick<'_>]) -> Option<Va
     if line.at(start) != Some(b'{') {
         return None;
     }
-    let members = members(&line, start, stack).ok()?;
+    let members = members(&line, start, stack, false).ok()?;
     picked(&line, members, keep, stack).ok()
 }
 
@@ -272,7 +272,7 @@ fn picked(
     for m in members {
         let Some(pick) = keep.iter().find(|p| p.key.as_bytes() == &*m.key) else { continue };
         let value = if !pick.inner.is_empty() && line.at(m.start) == Some(b'{') {
-            let inner = nested(line, m.start, stack)?;
+            let (inner, _) = nested(line, m.start, stack)?;
             picked(line, inner, pick.inner, stack)?
         } else {
             parse(line, m.start, m.end)?
@@ -306,6 +306,8 @@ struct Member<'a> {
     key: Cow<'a, [u8]>,
     start: usize,
     end: usize,
+    /// The row value of a `message` object, built while walking it (see [`members`]).
+    built: Option<RowValue>,
 }
 
 /// The key of a member as written, escapes decoded.
@@ -320,28 +322,46 @@ fn key<'a>(line: &Line<'a, '_>, span: (usize, usize)) -> Scan<Cow<'a, [u8]>> {
     })
 }
 
-/// The members of the object at `start`, which must be the whole line.
-fn members<'a>(line: &Line<'a, '_>, start: usize, stack: &mut Vec<bool>) -> Scan<Vec<Member<'a>>> {
+/// The members of the object at `start`, which must be the whole line. With `build`, a
+/// `message` object is made into its row value as it is walked, so that the message (nearly
+/// all of a line) is walked once, not once to find its end and again to read it; its row
+/// value is wasted only on the rare line whose type does not keep it.
+fn members<'a>(
+    line: &Line<'a, '_>,
+    start: usize,
+    stack: &mut Vec<bool>,
+    build: bool,
+) -> Scan<Vec<Member<'a>>> {
     // Entries and messages have a handful of members: one allocation for them all.
     let mut out = Vec::with_capacity(8);
     let end = line.object(start, |line, span, value| {
-        let end = line.skip_value(value, stack)?;
-        out.push(Member { key: key(line, span)?, start: value, end });
+        let key = key(line, span)?;
+        let (built, end) = if build && *key == *b"message" && line.at(value) == Some(b'{') {
+            let (message, end) = message(line, value, stack)?;
+            (Some(message), end)
+        } else {
+            (None, line.skip_value(value, stack)?)
+        };
+        out.push(Member { key, start: value, end, built });
         Ok(end)
     })?;
     line.end(end)?;
     Ok(out)
 }
 
-/// The members of a nested object at `start` (ending before `end`).
-fn nested<'a>(line: &Line<'a, '_>, start: usize, stack: &mut Vec<bool>) -> Scan<Vec<Member<'a>>> {
+/// The members of a nested object at `start`, and the position after it.
+fn nested<'a>(
+    line: &Line<'a, '_>,
+    start: usize,
+    stack: &mut Vec<bool>,
+) -> Scan<(Vec<Member<'a>>, usize)> {
     let mut out = Vec::with_capacity(8);
-    line.object(start, |line, span, value| {
+    let end = line.object(start, |line, span, value| {
         let end = line.skip_value(value, stack)?;
-        out.push(Member { key: key(line, span)?, start: value, end });
+        out.push(Member { key: key(line, span)?, start: value, end, built: None });
         Ok(end)
     })?;
-    Ok(out)
+    Ok((out, end))
 }
 
 /// A value parsed in full (a string straight from the line).
@@ -370,11 +390,9 @@ fn parse_row(line: &Line<'_, '_>, start: usize, end: usize) -> Scan<RowValue> {
     })
 }
 
-/// The `message` of a `message` entry: role and the fields rows read, content cut.
-fn message(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>) -> Scan<RowValue> {
-    if line.at(start) != Some(b'{') {
-        return parse_row(line, start, end);
-    }
+/// The `message` object of a `message` entry at `start`: role and the fields rows read,
+/// content cut; and the position after it.
+fn message(line: &Line<'_, '_>, start: usize, stack: &mut Vec<bool>) -> Scan<(RowValue, usize)> {
     const KEYS: [&str; 10] = [
         "content",
         "role",
@@ -388,48 +406,52 @@ fn message(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>)
         "attribution",
     ];
     let mut out = Vec::with_capacity(4);
-    for m in nested(line, start, stack)? {
-        let Some(key) = KEYS.into_iter().find(|k| k.as_bytes() == &*m.key) else { continue };
-        let value = match key {
-            "content" => content(line, m.start, m.end, stack)?,
-            _ => parse_row(line, m.start, m.end)?,
+    let end = line.object(start, |line, span, value| {
+        let key = key(line, span)?;
+        let Some(name) = KEYS.into_iter().find(|k| k.as_bytes() == &*key) else {
+            return line.skip_value(value, stack);
         };
-        insert(&mut out, key, value);
-    }
-    Ok(RowValue::Object(out))
+        let (row, end) = if name == "content" {
+            content(line, value, stack)?
+        } else {
+            let end = line.skip_value(value, stack)?;
+            (parse_row(line, value, end)?, end)
+        };
+        insert(&mut out, name, row);
+        Ok(end)
+    })?;
+    Ok((RowValue::Object(out), end))
 }
 
-/// Message content: a string or the blocks rows read, text cut. Content of any other shape
-/// reads as no text, like `null`.
-fn content(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>) -> Scan<RowValue> {
+/// Message content at `start`: a string or the blocks rows read, text cut (content of any
+/// other shape reads as no text, like `null`); and the position after it.
+fn content(line: &Line<'_, '_>, start: usize, stack: &mut Vec<bool>) -> Scan<(RowValue, usize)> {
     match line.at(start) {
-        Some(b'"') => Ok(RowValue::String(Cow::Owned(cut_text(line, (start + 1, end - 1))?))),
-        Some(b'[') => {
-            let mut spans = Vec::new();
-            line.array(start, |line, at| {
-                let after = line.skip_value(at, stack)?;
-                spans.push((at, after));
-                Ok(after)
-            })?;
-            let mut blocks = Vec::with_capacity(spans.len());
-            for (at, after) in spans {
-                blocks.push(block(line, at, after, stack)?);
-            }
-            Ok(RowValue::Array(blocks))
+        Some(b'"') => {
+            let close = line.string_end(start)?;
+            Ok((RowValue::String(Cow::Owned(cut_text(line, (start + 1, close))?)), close + 1))
         }
-        _ => Ok(RowValue::Null),
+        Some(b'[') => {
+            let mut blocks = Vec::new();
+            let end = line.array(start, |line, at| {
+                let (block, end) = block(line, at, stack)?;
+                blocks.push(block);
+                Ok(end)
+            })?;
+            Ok((RowValue::Array(blocks), end))
+        }
+        _ => Ok((RowValue::Null, line.skip_value(start, stack)?)),
     }
 }
 
 /// A content block: a `text` block's text (cut), a `toolCall` block's id, name and reduced
 /// arguments, and the type of any other block.
-fn block(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>) -> Scan<RowValue> {
+fn block(line: &Line<'_, '_>, start: usize, stack: &mut Vec<bool>) -> Scan<(RowValue, usize)> {
     if line.at(start) != Some(b'{') {
         // Only objects are ever read as blocks.
-        let _ = end;
-        return Ok(RowValue::Null);
+        return Ok((RowValue::Null, line.skip_value(start, stack)?));
     }
-    let members = nested(line, start, stack)?;
+    let (members, end) = nested(line, start, stack)?;
     let last = |key: &str| members.iter().rev().find(|m| &*m.key == key.as_bytes());
     let kind = match last("type") {
         Some(m) => parse_row(line, m.start, m.end)?,
@@ -461,7 +483,7 @@ fn block(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>) -
         };
         insert(&mut out, key, value);
     }
-    Ok(RowValue::Object(out))
+    Ok((RowValue::Object(out), end))
 }
 
 /// A tool call's arguments as far as its result's row reads them: the keys a known tool's row
@@ -481,7 +503,7 @@ fn arguments(
         return Ok(RowValue::Null);
     }
     let mut out = Vec::with_capacity(keys.len());
-    for m in nested(line, start, stack)? {
+    for m in nested(line, start, stack)?.0 {
         let Some(key) = keys.iter().copied().find(|k| k.as_bytes() == &*m.key) else { continue };
         let value = match parse_row(line, m.start, m.end)? {
             RowValue::String(command) if key == "command" => {
@@ -500,7 +522,7 @@ fn details(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>)
         return parse_row(line, start, end);
     }
     let mut out = Vec::new();
-    for m in nested(line, start, stack)? {
+    for m in nested(line, start, stack)?.0 {
         if *m.key == *b"notes" {
             insert(&mut out, "notes", parse_row(line, m.start, m.end)?);
         }

@@ -157,6 +157,27 @@ fn check_views(s: &Session) {
         let _: Value = serde_json::from_str(&json).expect("the --json row is JSON");
         let pretty = serde_json::to_string_pretty(&view.value).expect("value serializes");
         assert_clean(&sanitize_keep_lines(&pretty), true);
+        // The row value reads as the whole entry does.
+        if let Ok(full) = s.value(i) {
+            let none = sesstree::text::ToolCalls::default();
+            assert_eq!(
+                sesstree::text::one_line(&view.value, &none),
+                sesstree::text::one_line(&full, &none),
+                "the row text from the row value"
+            );
+            assert_eq!(
+                sesstree::text::search_text(&view.value, None, &none),
+                sesstree::text::search_text(&full, None, &none),
+                "the search text from the row value"
+            );
+            for mode in FilterMode::CYCLE {
+                assert_eq!(
+                    sesstree::text::shows(mode, &view.value, false, false),
+                    sesstree::text::shows(mode, &full, false, false),
+                    "the filter from the row value"
+                );
+            }
+        }
     }
 }
 
