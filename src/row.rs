@@ -4,11 +4,15 @@
 //!
 //! `log` and `tree` show nearly every entry of a file, and a full `serde_json::Value` per entry
 //! (tool output, file contents, thinking, images) costs far more than the row it gives. So the
-//! row value keeps, per entry type, only the fields the row functions look at, cuts message text
-//! to what a row or a search can show, and reduces tool-call arguments as [`call_arguments`]
-//! does. Every row function gives the same result on it as on the full value; a differential
-//! test holds them together. Lines the scanner does not take (not an object, not JSON, invalid
-//! UTF-8 in a kept field) give `None`, and the caller parses them in full.
+//! row value ([`RowValue`]) keeps, per entry type, only the fields the row functions look at,
+//! cuts message text to what a row or a search can show, and reduces tool-call arguments to what
+//! their result's row shows. The row functions read it through [`Json`], as they read a whole
+//! entry, and give the same result on both; a differential test holds them together. Lines the
+//! scanner does not take (not an object, not JSON, invalid UTF-8 in a kept field) give `None`,
+//! and the caller parses them in full.
+//!
+//! The fields `stats` and `context` read are picked the same way, into a `serde_json::Value`
+//! ([`pick`]).
 
 use std::borrow::Cow;
 
