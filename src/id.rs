@@ -7,7 +7,7 @@ use std::fmt;
 ///
 /// `text` is the decoded string for string ids and the raw JSON text for anything else (a
 /// number, say), so two ids are equal exactly when their JSON values are. Ids of up to
-/// 21 bytes (`INLINE`) (the agents' are 8) live inside the value: the index holds several per
+/// 21 bytes (`INLINE`; the agents' are 8) live inside the value: the index holds several per
 /// entry, and a heap allocation each would cost more than the rest of the entry.
 #[derive(Clone)]
 pub struct EntryId {
