@@ -6,6 +6,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
+    sesstree_fuzz::check_scanner(data);
     let session = sesstree_fuzz::load(data.to_vec());
     sesstree_fuzz::exercise(&session);
 });

@@ -25,6 +25,27 @@ pub fn load(bytes: Vec<u8>) -> Session {
     Session::from_bytes(Path::new("fuzz.jsonl"), bytes).expect("in-memory loads cannot fail")
 }
 
+/// The line scanner takes exactly the lines serde_json takes, for lines of valid UTF-8 that
+/// nest no deeper than serde_json's limit (its documented exceptions).
+pub fn check_scanner(bytes: &[u8]) {
+    let mut scanner = sesstree::format::scan::Scanner::new();
+    for line in bytes.split(|&b| b == b'\n') {
+        let ours = scanner.validate(line).is_ok();
+        if std::str::from_utf8(line).is_err()
+            || (ours && scanner.deepest() > sesstree::session::MAX_NESTING)
+        {
+            continue;
+        }
+        let theirs = serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok();
+        assert_eq!(
+            ours,
+            theirs,
+            "the scanner and serde_json on {:?}",
+            String::from_utf8_lossy(line)
+        );
+    }
+}
+
 /// Exercises the whole read side of a session and checks its invariants.
 pub fn exercise(s: &Session) {
     let n = s.records.len();
