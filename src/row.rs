@@ -18,6 +18,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+use crate::format::Kind;
 use crate::format::scan::{Invalid, Line, Scan, Scanner};
 use crate::json::Json;
 use crate::text::{command_prefix, json_prefix_value, row_argument_keys};
@@ -134,15 +135,14 @@ impl serde::Serialize for RowValue {
     }
 }
 
-/// Words that fill the kept fields of nearly every line, kept without a copy.
-const WORDS: [&str; 28] = [
-    "message",
+/// Words besides the entry types ([`Kind::known_name`]) that fill the kept fields of nearly
+/// every line: roles, block types, stop reasons, the common tools. Kept without a copy.
+const WORDS: [&str; 16] = [
     "user",
     "assistant",
     "toolResult",
     "developer",
     "bashExecution",
-    "custom",
     "text",
     "thinking",
     "toolCall",
@@ -152,28 +152,17 @@ const WORDS: [&str; 28] = [
     "error",
     "aborted",
     "length",
-    "custom_message",
-    "compaction",
-    "branch_summary",
-    "model_change",
-    "model_usage",
-    "thinking_level_change",
-    "label",
-    "session_info",
-    "title_change",
-    "mode_change",
     "read",
     "bash",
 ];
 
-/// A decoded string as a row value, without a copy for the [`WORDS`].
+/// A decoded string as a row value, without a copy for an entry type or one of the [`WORDS`].
 fn string(text: Cow<'_, str>) -> RowValue {
-    if text.len() <= 21
-        && let Some(word) = WORDS.iter().find(|w| **w == text)
-    {
-        return RowValue::String(Cow::Borrowed(word));
+    let word = Kind::known_name(&text).or_else(|| WORDS.iter().copied().find(|w| *w == text));
+    match word {
+        Some(word) => RowValue::String(Cow::Borrowed(word)),
+        None => RowValue::String(Cow::Owned(text.into_owned())),
     }
-    RowValue::String(Cow::Owned(text.into_owned()))
 }
 
 /// Adds a member to an object's members: a key already there keeps its place and takes the new

@@ -902,7 +902,7 @@ impl Loader {
         offset: u64,
         has_newline: bool,
     ) {
-        let env = match scan {
+        let (env, time) = match scan {
             LineScan::Blank => return,
             LineScan::TooDeep => {
                 // The envelope scan skips payloads without a depth limit, but a full parse has
@@ -928,15 +928,14 @@ impl Loader {
         };
         if !self.saw_record {
             self.saw_record = true;
-            self.first_record(bytes, offset, env);
+            self.first_record(bytes, offset, env, time);
             return;
         }
-        self.entry(bytes, len, offset, env);
+        self.entry(bytes, len, offset, env, time);
     }
 
     /// The first record must be the header (FORMAT §4.1 step 4).
-    fn first_record(&mut self, bytes: &[u8], offset: u64, env: (Envelope<'_>, Option<i64>)) {
-        let (env, time) = env;
+    fn first_record(&mut self, bytes: &[u8], offset: u64, env: Envelope<'_>, time: Option<i64>) {
         let is_header = env.kind.as_deref() == Some("session");
         let value = if is_header { parse_lossy(bytes) } else { None };
         if let Some(Value::Object(map)) = value
@@ -973,13 +972,19 @@ impl Loader {
         self.warn(Problem::BadHeader, None, format!("no valid session header: {reason}"));
         self.header_problem = Some((self.line_no, reason));
         // Keep the record: fsck --repair restores a header in front of the entries.
-        self.entry(bytes, bytes.len() as u64, offset, (env, time));
+        self.entry(bytes, bytes.len() as u64, offset, env, time);
     }
 
-    /// One record after the header. `bytes` is read only for version-1 records (their ids are
-    /// derived from it); `len` is the line's length.
-    fn entry(&mut self, bytes: &[u8], len: u64, offset: u64, env: (Envelope<'_>, Option<i64>)) {
-        let (mut env, time) = env;
+    /// One record after the header, with its timestamp as read. `bytes` is read only for
+    /// version-1 records (their ids are derived from it); `len` is the line's length.
+    fn entry(
+        &mut self,
+        bytes: &[u8],
+        len: u64,
+        offset: u64,
+        mut env: Envelope<'_>,
+        time: Option<i64>,
+    ) {
         let idx = self.records.len() as u32;
         let kind = env.kind.as_deref().map_or(Kind::Missing, Kind::from_name);
         let (mut id, mut parent_id) = (env.id.take(), env.parent_id.take());
@@ -1255,9 +1260,9 @@ mod tests {
     /// is unique: with a later duplicate, the later one is the parent.
     #[test]
     fn a_parent_just_before_is_the_later_duplicate_when_there_is_one() {
-        let lines = [entry("a", None), entry("b", Some("a")), entry("c", Some("b"))];
         let s = load(
-            &[HEADER.to_string()].into_iter().chain(lines.clone()).collect::<Vec<_>>().join("\n"),
+            &[HEADER.to_string(), entry("a", None), entry("b", Some("a")), entry("c", Some("b"))]
+                .join("\n"),
         );
         assert_eq!(s.path_to_root(2), vec![0, 1, 2]);
         let text = [HEADER.to_string(), entry("a", None), entry("b", Some("a")), entry("a", None)]

@@ -119,6 +119,16 @@ fn file_text_reaches_hooks_and_the_summarizer_only_on_stdin() {
     assert!(transcript.contains("$(touch pwned1)`touch pwned2`; touch pwned3 #"), "{transcript}");
 }
 
+/// sesstree run with umask 000, so that only its own choice of mode limits the files it makes;
+/// the arguments follow.
+fn under_open_umask(env: &TestEnv) -> assert_cmd::Command {
+    let mut cmd = env.pinned(assert_cmd::Command::new("sh"));
+    cmd.arg("-c")
+        .arg("umask 000; exec \"$0\" \"$@\"")
+        .arg(assert_cmd::cargo::cargo_bin("sesstree"));
+    cmd
+}
+
 /// Files made with a wide-open umask still get the source's permissions, never more.
 #[test]
 fn new_files_are_never_more_open_than_their_source() {
@@ -137,14 +147,7 @@ fn new_files_are_never_more_open_than_their_source() {
         for (out, args) in &made {
             let mut args = args.clone();
             args.push(out);
-            let status = env
-                .pinned(assert_cmd::Command::new("sh"))
-                .arg("-c")
-                .arg("umask 000; exec \"$0\" \"$@\"")
-                .arg(assert_cmd::cargo::cargo_bin("sesstree"))
-                .args(&args)
-                .output()
-                .unwrap();
+            let status = under_open_umask(&env).args(&args).output().unwrap();
             assert!(status.status.code().is_some_and(|c| c <= 1), "{args:?}: {status:?}");
             let got = std::fs::metadata(env.path().join(out)).unwrap().permissions().mode();
             assert_eq!(got & 0o7777, mode, "{args:?}");
@@ -164,15 +167,7 @@ fn new_files_are_never_more_open_than_their_source() {
         if command == "fsck" {
             args.insert(3, "--repair");
         }
-        let status = env
-            .pinned(assert_cmd::Command::new("sh"))
-            .arg("-c")
-            .arg("umask 000; exec \"$0\" \"$@\"")
-            .arg(assert_cmd::cargo::cargo_bin("sesstree"))
-            .args(&args)
-            .write_stdin(session())
-            .output()
-            .unwrap();
+        let status = under_open_umask(&env).args(&args).write_stdin(session()).output().unwrap();
         assert!(status.status.code().is_some_and(|c| c <= 1), "{args:?}: {status:?}");
         let got = std::fs::metadata(env.path().join(out)).unwrap().permissions().mode();
         assert_eq!(got & 0o7777, 0o600, "{args:?}");

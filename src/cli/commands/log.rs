@@ -114,12 +114,10 @@ fn text_row(ctx: &Ctx, session: &Session, view: &EntryView) -> String {
     let label = view.label.as_deref().map(|l| format!("[{}]", sanitize_for_terminal(l)));
     let (id, kind) = (sanitize_for_terminal(short_id(id)), sanitize_for_terminal(r.kind.as_str()));
     let (time, text) = (sanitize_for_terminal(&time), sanitize_for_terminal(&view.text));
-    // Sized for the whole row, colours included: rows are kept until the path is read.
-    let colours = if style.color { 48 } else { 0 };
-    let label_len = label.as_ref().map_or(0, |l| l.len() + 1);
-    let mut line = String::with_capacity(
-        id.len() + kind.len() + time.len() + label_len + text.len() + 3 + colours,
-    );
+    // Room for the whole row with its colours, so it is written without growing; the caller
+    // gives back what is left over.
+    let rest = id.len() + kind.len() + time.len() + label.as_ref().map_or(0, String::len);
+    let mut line = String::with_capacity(rest + text.len() + 64);
     style.paint_into(&mut line, &id, Role::Id);
     line.push(' ');
     style.paint_into(&mut line, &kind, Role::Kind);

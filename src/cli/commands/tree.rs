@@ -149,20 +149,18 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
         }
         let mut line = String::new();
         if row.on_active_path {
-            line.push_str(&style.paint(glyphs.bullet, Role::Active));
+            style.paint_into(&mut line, glyphs.bullet, Role::Active);
         }
         if let Some(label) = &view.label {
-            line.push_str(
-                &style.paint(&format!("[{}]", sanitize_for_terminal(label)), Role::Label),
-            );
+            let label = format!("[{}]", sanitize_for_terminal(label));
+            style.paint_into(&mut line, &label, Role::Label);
             line.push(' ');
         }
         line.push_str(&sanitize_for_terminal(&view.text));
         if row.is_leaf {
             line.push(' ');
-            line.push_str(
-                &style.paint(if args.ascii { "<- active" } else { "← active" }, Role::Active),
-            );
+            let active = if args.ascii { "<- active" } else { "← active" };
+            style.paint_into(&mut line, active, Role::Active);
         }
         Ok(Some(Kept::Text(line.into())))
     })?;
