@@ -24,6 +24,7 @@ pub mod session;
 pub use session::Session;
 pub mod discover;
 pub mod fsck;
+pub mod gist;
 pub mod hooks;
 pub mod listing;
 pub mod migrate;

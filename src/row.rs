@@ -177,11 +177,25 @@ fn insert(members: &mut Vec<(Cow<'static, str>, RowValue)>, key: &'static str, v
 /// The row value of one line (without its newline), or `None` to parse it in full.
 pub fn row_value(scanner: &mut Scanner, bytes: &[u8]) -> Option<RowValue> {
     let (line, stack) = scanner.index(bytes).ok()?;
+    row_value_in(&line, stack, Reads::RowsAndSearch)
+}
+
+/// What a row value is read for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reads {
+    /// The one-line text, the filters and the tool calls: a tool result's content is left out.
+    Rows,
+    /// Searches too.
+    RowsAndSearch,
+}
+
+/// [`row_value`] of a line the scanner has indexed, for what `reads` says.
+pub fn row_value_in(line: &Line<'_, '_>, stack: &mut Vec<bool>, reads: Reads) -> Option<RowValue> {
     let start = line.ws(0);
     if line.at(start) != Some(b'{') {
         return None;
     }
-    let mut members = members(&line, start, stack, true).ok()?;
+    let mut members = members(line, start, stack, Some(reads)).ok()?;
     let kind = members
         .iter()
         .rev()
@@ -217,8 +231,8 @@ pub fn row_value(scanner: &mut Scanner, bytes: &[u8]) -> Option<RowValue> {
         };
         let value = match (key, m.built.take()) {
             ("message", Some(built)) => Ok(built),
-            ("details", _) => details(&line, m.start, m.end, stack),
-            _ => parse_row(&line, m.start, m.end),
+            ("details", _) => details(line, m.start, m.end, stack),
+            _ => parse_row(line, m.start, m.end),
         };
         insert(&mut out, key, value.ok()?);
     }
@@ -251,7 +265,7 @@ pub fn pick(scanner: &mut Scanner, bytes: &[u8], keep: &[Pick<'_>]) -> Option<Va
     if line.at(start) != Some(b'{') {
         return None;
     }
-    let members = members(&line, start, stack, false).ok()?;
+    let members = members(&line, start, stack, None).ok()?;
     picked(&line, members, keep, stack).ok()
 }
 
@@ -316,21 +330,22 @@ fn key<'a>(line: &Line<'a, '_>, span: (usize, usize)) -> Scan<Cow<'a, [u8]>> {
 }
 
 /// The members of the object at `start`, which must be the whole line. With `build`, a
-/// `message` object is made into its row value as it is walked, so that the message (nearly
-/// all of a line) is walked once, not once to find its end and again to read it; its row
-/// value is wasted only on the rare line whose type does not keep it.
+/// `message` object is made into its row value (for what `build` reads) as it is walked, so
+/// that the message (nearly all of a line) is walked once, not once to find its end and again
+/// to read it; its row value is wasted only on the rare line whose type does not keep it.
 fn members<'a>(
     line: &Line<'a, '_>,
     start: usize,
     stack: &mut Vec<bool>,
-    build: bool,
+    build: Option<Reads>,
 ) -> Scan<Vec<Member<'a>>> {
     // Entries and messages have a handful of members: one allocation for them all.
     let mut out = Vec::with_capacity(8);
     let end = line.object(start, |line, span, value| {
         let key = key(line, span)?;
-        let (built, end) = if build && *key == *b"message" && line.at(value) == Some(b'{') {
-            let (message, end) = message(line, value, stack)?;
+        let message_at = (*key == *b"message" && line.at(value) == Some(b'{')).then_some(value);
+        let (built, end) = if let (Some(reads), Some(at)) = (build, message_at) {
+            let (message, end) = message(line, at, stack, reads)?;
             (Some(message), end)
         } else {
             (None, line.skip_value(value, stack)?)
@@ -385,7 +400,12 @@ fn parse_row(line: &Line<'_, '_>, start: usize, end: usize) -> Scan<RowValue> {
 
 /// The `message` object of a `message` entry at `start`: role and the fields rows read,
 /// content cut; and the position after it.
-fn message(line: &Line<'_, '_>, start: usize, stack: &mut Vec<bool>) -> Scan<(RowValue, usize)> {
+fn message(
+    line: &Line<'_, '_>,
+    start: usize,
+    stack: &mut Vec<bool>,
+    reads: Reads,
+) -> Scan<(RowValue, usize)> {
     const KEYS: [&str; 10] = [
         "content",
         "role",
@@ -398,14 +418,25 @@ fn message(line: &Line<'_, '_>, start: usize, stack: &mut Vec<bool>) -> Scan<(Ro
         "customType",
         "attribution",
     ];
-    let mut out = Vec::with_capacity(4);
+    let mut out: Vec<(Cow<'static, str>, RowValue)> = Vec::with_capacity(4);
+    // Without searches, a tool result's content is read by nothing: it is skipped, unless a
+    // later `role` turns out to say otherwise.
+    let mut skipped = None;
     let end = line.object(start, |line, span, value| {
         let key = key(line, span)?;
         let Some(name) = KEYS.into_iter().find(|k| k.as_bytes() == &*key) else {
             return line.skip_value(value, stack);
         };
         let (row, end) = if name == "content" {
-            content(line, value, stack)?
+            let role = out.iter().find(|(k, _)| k == "role").and_then(|(_, v)| v.as_str());
+            if reads == Reads::Rows && role == Some("toolResult") {
+                let end = line.skip_value(value, stack)?;
+                skipped = Some(value);
+                (RowValue::Null, end)
+            } else {
+                skipped = None;
+                content(line, value, stack)?
+            }
         } else {
             let end = line.skip_value(value, stack)?;
             (parse_row(line, value, end)?, end)
@@ -413,6 +444,10 @@ fn message(line: &Line<'_, '_>, start: usize, stack: &mut Vec<bool>) -> Scan<(Ro
         insert(&mut out, name, row);
         Ok(end)
     })?;
+    let role = out.iter().find(|(k, _)| k == "role").and_then(|(_, v)| v.as_str());
+    if let Some(at) = skipped.filter(|_| role != Some("toolResult")) {
+        insert(&mut out, "content", content(line, at, stack)?.0);
+    }
     Ok((RowValue::Object(out), end))
 }
 
@@ -547,6 +582,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::gist::Gist;
     use crate::text::{FilterMode, ToolCalls, is_user_request, one_line, search_text, shows};
 
     /// Every row function on the row value against the full value.
@@ -584,7 +620,46 @@ mod tests {
         for key in ["type", "timestamp"] {
             prop_assert_eq!(entry.get(key).cloned(), Json::get(&row, key).map(Json::to_value));
         }
+        prop_assert_eq!(rows_gist(&bytes), Some(full_gist(entry)));
         Ok(())
+    }
+
+    /// The gist of a line from its row value read for rows only, as loading reads it.
+    fn rows_gist(bytes: &[u8]) -> Option<Gist> {
+        let mut scanner = Scanner::new();
+        let (line, stack) = scanner.index(bytes).ok()?;
+        let row = row_value_in(&line, stack, Reads::Rows)?;
+        Some(Gist::of(&row, &ToolCalls::with_home("/home/al")))
+    }
+
+    /// The gist of an entry parsed in full.
+    fn full_gist(entry: &Value) -> Gist {
+        Gist::of(&RowValue::from(entry.clone()), &ToolCalls::with_home("/home/al"))
+    }
+
+    #[test]
+    fn rows_alone_skip_a_tool_results_content_unless_a_later_role_reads_it() {
+        let lines = [
+            // The usual order: the role first, so the content is skipped.
+            r#"{"type":"message","message":{"role":"toolResult","toolCallId":"c1","toolName":"read","content":[{"type":"text","text":"out"}]}}"#,
+            // A later role wins, and a user's content is its row.
+            r#"{"type":"message","message":{"role":"toolResult","content":"hello","role":"user"}}"#,
+            r#"{"type":"message","message":{"role":"toolResult","content":"a","content":"b","role":"user"}}"#,
+            r#"{"type":"message","message":{"role":"user","content":"a","role":"toolResult","content":"b"}}"#,
+        ];
+        let mut texts = Vec::new();
+        for line in lines {
+            let entry: Value = serde_json::from_str(line).unwrap();
+            let gist = rows_gist(line.as_bytes()).unwrap();
+            assert_eq!(gist, full_gist(&entry), "{line}");
+            texts.push(gist.text().to_owned());
+        }
+        assert_eq!(texts, ["[read]", "user: hello", "user: b", "[tool]"]);
+        let mut scanner = Scanner::new();
+        let (line, stack) = scanner.index(lines[0].as_bytes()).unwrap();
+        let row = row_value_in(&line, stack, Reads::Rows).unwrap();
+        let content = row.get("message").and_then(|m| m.get("content"));
+        assert_eq!(content, Some(&RowValue::Null), "the content is not read");
     }
 
     #[test]

@@ -19,12 +19,15 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
-use crate::format::envelope::scan_envelope_depth;
-use crate::format::scan::Scanner;
+use crate::format::envelope::scan_envelope_then;
+use crate::format::scan::{Line, Scanner};
 use crate::format::title::{TitleSlot, parse_slot};
 use crate::format::{Dialect, Envelope, Kind, MAX_VERSION, scan_envelope, v1};
+use crate::gist::Gist;
 use crate::id::EntryId;
 use crate::naming::TitleSource;
+use crate::row::{Reads, RowValue, row_value_in};
+use crate::text::ToolCalls;
 
 /// Maps keyed by id. foldhash: SipHash was a tenth of the loading time, and an id map needs no
 /// protection from crafted keys beyond what foldhash's per-process seed gives.
@@ -132,6 +135,15 @@ pub struct Header {
     pub version: u64,
 }
 
+/// What a load works out besides the index.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// Work out each record's gist ([`Session::gists`]), for commands that list whole files:
+    /// `Some(home)` shortens paths under `home` (when it is `Some`) as
+    /// [`ToolCalls::with_home`] does.
+    pub gists: Option<Option<String>>,
+}
+
 /// Where the file's bytes are, for reading payloads back.
 #[derive(Debug)]
 enum Source {
@@ -161,6 +173,8 @@ pub struct Session {
     pub ends_with_newline: bool,
     /// Number of physical lines (blank ones included).
     pub line_count: u64,
+    /// Each record's gist, with [`LoadOptions::gists`].
+    gists: Vec<Gist>,
     by_id: id_index::IdIndex,
     parent: Vec<u32>,
     /// The parent links cut to break cycles, so path walks can still go round a cycle once.
@@ -189,30 +203,46 @@ pub struct LabelRecord {
 impl Session {
     /// Loads a file; `-` reads standard input.
     pub fn load(path: &Path) -> Result<Session> {
+        Session::load_with(path, &LoadOptions::default())
+    }
+
+    /// Loads a file, working out what `options` asks for besides the index.
+    pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Session> {
         if path.as_os_str() == "-" {
             let mut bytes = Vec::new();
             std::io::stdin().lock().read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
-            return Session::from_bytes(path, bytes);
+            return Session::from_bytes_with(path, bytes, options);
         }
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
         let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
         if len >= PARALLEL_MIN && rayon::current_num_threads() > 1 {
             // A version-1 file gives `None`: it is loaded again below, on one thread.
-            let loaded = parallel::load(path, &file, len, parallel::PIECE);
+            let loaded = parallel::load(Loader::new(path, options), &file, len, parallel::PIECE);
             if let Some(loader) = loaded.map_err(|e| Error::io(path, e))? {
                 return Ok(loader.finish(Source::File(file)));
             }
         }
-        let mut loader = Loader::new(path);
+        let mut loader = Loader::new(path, options);
         loader.read(&file).map_err(|e| Error::io(path, e))?;
         Ok(loader.finish(Source::File(file)))
     }
 
     /// Loads a session held in memory (standard input, tests).
     pub fn from_bytes(path: &Path, bytes: Vec<u8>) -> Result<Session> {
-        let mut loader = Loader::new(path);
+        Session::from_bytes_with(path, bytes, &LoadOptions::default())
+    }
+
+    /// [`Session::from_bytes`] with [`LoadOptions`].
+    pub fn from_bytes_with(path: &Path, bytes: Vec<u8>, options: &LoadOptions) -> Result<Session> {
+        let mut loader = Loader::new(path, options);
         loader.read_slice(&bytes);
         Ok(loader.finish(Source::Bytes(bytes)))
+    }
+
+    /// Each record's gist, by record index, when the load was asked for them
+    /// ([`LoadOptions::gists`]).
+    pub fn gists(&self) -> Option<&[Gist]> {
+        (self.gists.len() == self.records.len()).then_some(&self.gists)
     }
 
     /// Whether the file holds no session at all (0 bytes or blank lines only).
@@ -708,9 +738,9 @@ fn header_version(header: &serde_json::Map<String, Value>) -> u64 {
 enum LineScan<'a> {
     /// Nothing but whitespace.
     Blank,
-    /// A record, by its envelope and its timestamp as read (the envelope's `timestamp` is
-    /// not kept once the record is owned).
-    Record(Envelope<'a>, Option<i64>),
+    /// A record, by its envelope, its timestamp as read (the envelope's `timestamp` is not
+    /// kept once the record is owned) and its gist when the load works gists out.
+    Record(Envelope<'a>, Option<i64>, Option<Gist>),
     /// Valid JSON nested deeper than [`MAX_NESTING`].
     TooDeep,
     /// Not JSON (or cut short).
@@ -721,8 +751,8 @@ impl LineScan<'_> {
     fn into_owned(self) -> LineScan<'static> {
         match self {
             LineScan::Blank => LineScan::Blank,
-            LineScan::Record(env, time) => {
-                LineScan::Record(Envelope { timestamp: None, ..env }.into_owned(), time)
+            LineScan::Record(env, time, gist) => {
+                LineScan::Record(Envelope { timestamp: None, ..env }.into_owned(), time, gist)
             }
             LineScan::TooDeep => LineScan::TooDeep,
             LineScan::Bad(e) => LineScan::Bad(e),
@@ -730,27 +760,45 @@ impl LineScan<'_> {
     }
 }
 
-/// Scans one line (without its newline) into its [`LineScan`].
-fn scan_line<'a>(scanner: &mut Scanner, bytes: &'a [u8]) -> LineScan<'a> {
+/// Scans one line (without its newline) into its [`LineScan`], with the record's gist when
+/// `gists` (the [`LoadOptions::gists`] home, as calls-free [`ToolCalls`]) asks for it.
+fn scan_line<'a>(
+    scanner: &mut Scanner,
+    bytes: &'a [u8],
+    gists: Option<&ToolCalls>,
+) -> LineScan<'a> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return LineScan::Blank;
     }
-    let scanned = match scan_envelope_depth(scanner, bytes) {
+    // With gists, the row is read on the same index as the envelope.
+    let row = |line: &Line<'a, '_>, stack: &mut Vec<bool>| {
+        gists.is_some().then(|| row_value_in(line, stack, Reads::Rows)).flatten()
+    };
+    let scanned = match scan_envelope_then(scanner, bytes, row) {
         Ok(scanned) => Ok(scanned),
         Err(e) if std::str::from_utf8(bytes).is_err() => {
             // Invalid UTF-8: read it as U+FFFD so the record loads; its bytes stay as they are.
             let lossy = String::from_utf8_lossy(bytes);
-            scan_envelope(lossy.as_bytes()).map(|env| (env.into_owned(), None)).map_err(|_| e)
+            scan_envelope(lossy.as_bytes()).map(|env| (env.into_owned(), None, None)).map_err(|_| e)
         }
         Err(e) => Err(e),
     };
     match scanned {
         // The scanner measured the depth of what it walked; other lines are measured here.
-        Ok((_, Some(depth))) if depth > MAX_NESTING => LineScan::TooDeep,
-        Ok((_, None)) if nested_too_deep(bytes) => LineScan::TooDeep,
-        Ok((env, _)) => {
+        Ok((_, Some(depth), _)) if depth > MAX_NESTING => LineScan::TooDeep,
+        Ok((_, None, _)) if nested_too_deep(bytes) => LineScan::TooDeep,
+        Ok((env, _, row)) => {
             let time = env.timestamp.as_deref().and_then(crate::clock::parse_timestamp);
-            LineScan::Record(env, time)
+            let gist = gists.map(|none| {
+                // As `Session::row_value` reads it: a line the row scanner does not take is
+                // parsed in full.
+                let row = row
+                    .flatten()
+                    .or_else(|| parse_lossy(bytes).map(RowValue::from))
+                    .unwrap_or(RowValue::Null);
+                Gist::of(&row, none)
+            });
+            LineScan::Record(env, time, gist)
         }
         Err(e) => LineScan::Bad(e),
     }
@@ -780,10 +828,17 @@ struct Loader {
     v1: bool,
     last_v1_id: Option<EntryId>,
     scanner: Scanner,
+    /// With [`LoadOptions::gists`]: the home, as calls-free [`ToolCalls`].
+    gist_tools: Option<ToolCalls>,
+    gists: Vec<Gist>,
 }
 
 impl Loader {
-    fn new(path: &Path) -> Loader {
+    fn new(path: &Path, options: &LoadOptions) -> Loader {
+        let gist_tools = options.gists.as_ref().map(|home| match home {
+            Some(home) => ToolCalls::with_home(home.as_str()),
+            None => ToolCalls::default(),
+        });
         Loader {
             path: path.to_path_buf(),
             slot: None,
@@ -807,6 +862,8 @@ impl Loader {
             v1: false,
             last_v1_id: None,
             scanner: Scanner::new(),
+            gist_tools,
+            gists: Vec::new(),
         }
     }
 
@@ -887,7 +944,7 @@ impl Loader {
             self.slot = Some(slot);
             return;
         }
-        let scan = scan_line(&mut self.scanner, bytes);
+        let scan = scan_line(&mut self.scanner, bytes, self.gist_tools.as_ref());
         self.apply(scan, bytes, bytes.len() as u64, offset, has_newline);
     }
 
@@ -902,7 +959,7 @@ impl Loader {
         offset: u64,
         has_newline: bool,
     ) {
-        let (env, time) = match scan {
+        let (env, time, gist) = match scan {
             LineScan::Blank => return,
             LineScan::TooDeep => {
                 // The envelope scan skips payloads without a depth limit, but a full parse has
@@ -924,18 +981,25 @@ impl Loader {
                 self.warn(problem, None, format!("{what}: {e}"));
                 return;
             }
-            LineScan::Record(env, time) => (env, time),
+            LineScan::Record(env, time, gist) => (env, time, gist),
         };
         if !self.saw_record {
             self.saw_record = true;
-            self.first_record(bytes, offset, env, time);
+            self.first_record(bytes, offset, env, time, gist);
             return;
         }
-        self.entry(bytes, len, offset, env, time);
+        self.entry(bytes, len, offset, env, time, gist);
     }
 
     /// The first record must be the header (FORMAT §4.1 step 4).
-    fn first_record(&mut self, bytes: &[u8], offset: u64, env: Envelope<'_>, time: Option<i64>) {
+    fn first_record(
+        &mut self,
+        bytes: &[u8],
+        offset: u64,
+        env: Envelope<'_>,
+        time: Option<i64>,
+        gist: Option<Gist>,
+    ) {
         let is_header = env.kind.as_deref() == Some("session");
         let value = if is_header { parse_lossy(bytes) } else { None };
         if let Some(Value::Object(map)) = value
@@ -972,11 +1036,11 @@ impl Loader {
         self.warn(Problem::BadHeader, None, format!("no valid session header: {reason}"));
         self.header_problem = Some((self.line_no, reason));
         // Keep the record: fsck --repair restores a header in front of the entries.
-        self.entry(bytes, bytes.len() as u64, offset, env, time);
+        self.entry(bytes, bytes.len() as u64, offset, env, time, gist);
     }
 
-    /// One record after the header, with its timestamp as read. `bytes` is read only for
-    /// version-1 records (their ids are derived from it); `len` is the line's length.
+    /// One record after the header, with its timestamp as read and its gist. `bytes` is read
+    /// only for version-1 records (their ids are derived from it); `len` is the line's length.
     fn entry(
         &mut self,
         bytes: &[u8],
@@ -984,6 +1048,7 @@ impl Loader {
         offset: u64,
         mut env: Envelope<'_>,
         time: Option<i64>,
+        gist: Option<Gist>,
     ) {
         let idx = self.records.len() as u32;
         let kind = env.kind.as_deref().map_or(Kind::Missing, Kind::from_name);
@@ -1025,6 +1090,7 @@ impl Loader {
             _ => {}
         }
         self.records.push(Record { line: self.line_no, offset, len, kind, id, parent_id, time });
+        self.gists.extend(gist);
         if let Some(prev) = self.by_id.insert(&self.records, idx) {
             let prev_line = self.records[prev as usize].line;
             let id = self.records[idx as usize].id.clone();
@@ -1153,6 +1219,8 @@ impl Loader {
             slot: self.slot,
             header: self.header,
             header_problem: self.header_problem,
+            // One gist per record, or none when gists were not asked for.
+            gists: if self.gists.len() == self.records.len() { self.gists } else { Vec::new() },
             records: self.records,
             diagnostics: self.diagnostics,
             file_len: self.offset,

@@ -162,6 +162,17 @@ impl ToolCalls {
     /// Records the `toolCall` blocks of an assistant `message` entry; any other entry is
     /// ignored. A later call with the same id replaces an earlier one, as in the agent.
     pub fn add<J: Json>(&mut self, entry: &J) {
+        let mut calls = Vec::new();
+        self.each_call(entry, |id, shown| {
+            calls.push((id.into(), ToolCall { shown: shown.into() }))
+        });
+        self.calls.extend(calls);
+    }
+
+    /// The `toolCall` blocks of an assistant `message` entry, in order, each by its id and
+    /// the row text of its result (before the row's last fold, [`one_line`]'s): what
+    /// [`ToolCalls::add`] records. Any other entry has none.
+    pub fn each_call<'e, J: Json>(&self, entry: &'e J, mut f: impl FnMut(&'e str, String)) {
         if entry_type(entry) != Some("message") {
             return;
         }
@@ -181,7 +192,7 @@ impl ToolCalls {
                 Some(args) => self.describe_call(name, args),
                 None => self.describe_call(name, &Value::Object(Default::default())),
             };
-            self.calls.insert(id.into(), ToolCall { shown: shown.into() });
+            f(id, shown);
         }
     }
 
@@ -751,16 +762,45 @@ impl FilterMode {
 /// called tools says nothing a row could show, while errors, aborts and `length` stops stay.
 /// `has_label` is whether the entry's resolved label is set.
 pub fn shows<J: Json>(mode: FilterMode, entry: &J, is_leaf: bool, has_label: bool) -> bool {
-    if !is_leaf && is_silent_assistant_turn(entry) {
-        return false;
+    Facts::of(entry).shows(mode, is_leaf, has_label)
+}
+
+/// What the filter modes read of an entry ([`shows`]), as four bits: kept instead of the entry
+/// when rows are worked out ahead (see [`crate::gist`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Facts(u8);
+
+impl Facts {
+    const SILENT: u8 = 1;
+    const SETTING: u8 = 2;
+    const TOOL_RESULT: u8 = 4;
+    const USER_REQUEST: u8 = 8;
+
+    /// The facts of an entry.
+    pub fn of<J: Json>(entry: &J) -> Facts {
+        let kind = entry_type(entry).map_or(Kind::Missing, Kind::from_name);
+        let bits = [
+            (is_silent_assistant_turn(entry), Facts::SILENT),
+            (kind.is_setting(), Facts::SETTING),
+            (message_role(entry) == Some("toolResult"), Facts::TOOL_RESULT),
+            (is_user_request(entry), Facts::USER_REQUEST),
+        ];
+        Facts(bits.iter().filter(|(set, _)| *set).fold(0, |acc, (_, bit)| acc | bit))
     }
-    let kind = || entry_type(entry).map_or(Kind::Missing, Kind::from_name);
-    match mode {
-        FilterMode::Default => !kind().is_setting(),
-        FilterMode::NoTools => !kind().is_setting() && message_role(entry) != Some("toolResult"),
-        FilterMode::UserOnly => is_user_request(entry),
-        FilterMode::LabeledOnly => has_label,
-        FilterMode::All => true,
+
+    /// Whether a listing in `mode` shows the entry (see [`shows`]).
+    pub fn shows(self, mode: FilterMode, is_leaf: bool, has_label: bool) -> bool {
+        let has = |bit: u8| self.0 & bit != 0;
+        if !is_leaf && has(Facts::SILENT) {
+            return false;
+        }
+        match mode {
+            FilterMode::Default => !has(Facts::SETTING),
+            FilterMode::NoTools => !has(Facts::SETTING) && !has(Facts::TOOL_RESULT),
+            FilterMode::UserOnly => has(Facts::USER_REQUEST),
+            FilterMode::LabeledOnly => has_label,
+            FilterMode::All => true,
+        }
     }
 }
 
@@ -841,7 +881,7 @@ fn short_text<J: Json>(content: &J) -> String {
 }
 
 /// `s` with line breaks (LF and CR) and tabs turned into spaces, trimmed.
-fn one_row(s: &str) -> String {
+pub(crate) fn one_row(s: &str) -> String {
     // A copy by runs, not char by char: the three are one byte each, so the runs between them
     // stay whole characters.
     let mut rest = s.trim();

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::error::Result;
 use crate::format::scan::Scanner;
+use crate::gist::{Field, answers};
 use crate::id::EntryId;
 use crate::json::Json;
 use crate::row::RowValue;
@@ -39,10 +40,10 @@ pub struct Viewer<'s> {
 }
 
 /// The labels in effect by record index, as display text and as the JSON value written.
-type Labels = std::collections::HashMap<u32, (String, Value), foldhash::fast::RandomState>;
+pub type Labels = std::collections::HashMap<u32, (String, Value), foldhash::fast::RandomState>;
 
 /// The labels in effect in a session.
-fn labels(session: &Session) -> Labels {
+pub fn labels(session: &Session) -> Labels {
     session
         .labels()
         .iter()
@@ -151,7 +152,7 @@ pub fn render_all<T: Send>(
             let mut waiting = Vec::new();
             for (pos, &idx) in chunk.iter().enumerate() {
                 let value = session.row_value(idx, &mut viewer.lines, &mut viewer.scanner)?;
-                if result_call(&value).is_some_and(|call| viewer.tools.get(call).is_none()) {
+                if answers(&value).is_some_and(|call| viewer.tools.get(call).is_none()) {
                     waiting.push((pos, idx, value));
                     done.push(None);
                     continue;
@@ -179,18 +180,6 @@ pub fn render_all<T: Send>(
     Ok(out)
 }
 
-/// The `toolCallId` of a `toolResult` message, whose row shows the call.
-fn result_call(value: &RowValue) -> Option<&str> {
-    if value.get("type")?.as_str()? != "message" {
-        return None;
-    }
-    let message = value.get("message")?;
-    if message.get("role")?.as_str()? != "toolResult" {
-        return None;
-    }
-    message.get("toolCallId")?.as_str()
-}
-
 /// An id as `--json` prints it: a string id as the string, anything else as the JSON value it
 /// was written as (through [`EntryId::to_value`]).
 struct JsonId<'a>(Option<&'a EntryId>);
@@ -210,8 +199,8 @@ impl serde::Serialize for JsonId<'_> {
 #[derive(serde::Serialize)]
 struct PayloadFields<'a> {
     #[serde(rename = "type")]
-    kind: &'a RowValue,
-    timestamp: &'a RowValue,
+    kind: Field<'a>,
+    timestamp: Field<'a>,
     label: &'a Value,
     text: &'a str,
 }
@@ -223,6 +212,16 @@ struct PayloadFields<'a> {
 pub struct JsonPart(Box<str>);
 
 impl JsonPart {
+    /// The part of a row made of these fields: the entry's `type` and `timestamp`, the label
+    /// in effect as written, and the one-line text.
+    pub fn new(kind: Field<'_>, timestamp: Field<'_>, label: Option<&Value>, text: &str) -> Self {
+        let fields = PayloadFields { kind, timestamp, label: label.unwrap_or(&Value::Null), text };
+        let object = serde_json::to_string(&fields).unwrap_or_default();
+        // The members without the braces around them.
+        let members = object.get(1..object.len().saturating_sub(1)).unwrap_or_default();
+        JsonPart(members.into())
+    }
+
     /// The whole `--json` row of SPEC §5 for `log` and `tree`, as one line of JSON text.
     pub fn row(
         &self,
@@ -247,16 +246,8 @@ impl JsonPart {
 impl EntryView {
     /// The payload part of the entry's `--json` row.
     pub fn json_part(&self) -> JsonPart {
-        let fields = PayloadFields {
-            kind: self.value.get("type").unwrap_or(RowValue::null()),
-            timestamp: self.value.get("timestamp").unwrap_or(RowValue::null()),
-            label: self.label_value.as_ref().unwrap_or(&Value::Null),
-            text: &self.text,
-        };
-        let object = serde_json::to_string(&fields).unwrap_or_default();
-        // The members without the braces around them.
-        let members = object.get(1..object.len().saturating_sub(1)).unwrap_or_default();
-        JsonPart(members.into())
+        let field = |key| Field::Other(self.value.get(key).unwrap_or(RowValue::null()));
+        JsonPart::new(field("type"), field("timestamp"), self.label_value.as_ref(), &self.text)
     }
 
     /// The entry's `--json` row of SPEC §5 for `log` and `tree`, as one line of JSON text.

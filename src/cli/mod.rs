@@ -19,6 +19,7 @@ use clap::{CommandFactory as _, FromArgMatches as _, Parser};
 use sesstree::Session;
 use sesstree::clock::Clock;
 use sesstree::ids::IdGen;
+use sesstree::session::LoadOptions;
 
 /// How long a writing command waits for another sesstree holding the file's lock.
 pub const LOCK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -96,8 +97,13 @@ impl Ctx {
     /// Loads the session for a reading command: prints its warnings, applies `--strict`, and
     /// refuses a file without a header. An empty file loads as an empty session.
     pub fn load(&self) -> anyhow::Result<Session> {
+        self.load_with(&LoadOptions::default())
+    }
+
+    /// [`Ctx::load`], working out what `options` asks for besides the index.
+    pub fn load_with(&self, options: &LoadOptions) -> anyhow::Result<Session> {
         let path = self.file()?;
-        let session = Session::load(path)?;
+        let session = Session::load_with(path, options)?;
         if !session.is_empty() {
             // A file without a header is refused outright; its other warnings would be noise.
             session.require_header()?;

@@ -113,18 +113,37 @@ pub fn scan_envelope_depth<'a>(
     scanner: &mut Scanner,
     line: &'a [u8],
 ) -> Result<(Envelope<'a>, Option<usize>), ScanError> {
+    scan_envelope_then(scanner, line, |_, _| ()).map(|(env, depth, _)| (env, depth))
+}
+
+/// [`scan_envelope_depth`], then `then` on the line as the scanner indexed it, when the scanner
+/// took it (`None` when serde_json read the line instead): a second walk of the line without
+/// indexing it again.
+pub fn scan_envelope_then<'a, T>(
+    scanner: &mut Scanner,
+    line: &'a [u8],
+    then: impl FnOnce(&Line<'a, '_>, &mut Vec<bool>) -> T,
+) -> Result<(Envelope<'a>, Option<usize>, Option<T>), ScanError> {
     let first = line.iter().position(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
     if first.is_some_and(|i| line[i] == b'{')
-        && let Ok(env) = fast_envelope(scanner, line)
+        && let Ok((indexed, stack)) = scanner.index(line)
+        && let Ok(env) = envelope_in(&indexed, stack)
     {
-        return Ok((env, Some(1 + scanner.deepest())));
+        let depth = 1 + indexed.deepest();
+        return Ok((env, Some(depth), Some(then(&indexed, stack))));
     }
-    serde_envelope(line).map(|env| (env, None))
+    serde_envelope(line).map(|env| (env, None, None))
 }
 
 /// The envelope of an object line through the scanner.
+#[cfg(test)]
 fn fast_envelope<'a>(scanner: &mut Scanner, bytes: &'a [u8]) -> Scan<Envelope<'a>> {
     let (line, stack) = scanner.index(bytes)?;
+    envelope_in(&line, stack)
+}
+
+/// The envelope of an object line the scanner indexed.
+fn envelope_in<'a>(line: &Line<'a, '_>, stack: &mut Vec<bool>) -> Scan<Envelope<'a>> {
     let mut env = Envelope { is_object: true, ..Envelope::default() };
     let start = line.ws(0);
     let end = line.object(start, |line, key, value| {

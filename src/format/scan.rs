@@ -253,6 +253,11 @@ fn block_quotes(
 }
 
 impl<'a, 'q> Line<'a, 'q> {
+    /// [`Scanner::deepest`], while the line is in use.
+    pub fn deepest(&self) -> usize {
+        self.deepest.get()
+    }
+
     /// The first position at or after `i` that is not whitespace.
     #[inline(always)]
     pub fn ws(&self, mut i: usize) -> usize {

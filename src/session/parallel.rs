@@ -17,12 +17,12 @@
 use std::fs::File;
 use std::io::ErrorKind;
 use std::os::unix::fs::FileExt;
-use std::path::Path;
 
 use rayon::prelude::*;
 
 use super::{LineScan, Loader, READ_SIZE, scan_line};
 use crate::format::scan::Scanner;
+use crate::text::ToolCalls;
 
 /// The bytes of one piece.
 pub(super) const PIECE: u64 = 1 << 20;
@@ -39,19 +39,21 @@ struct Scanned {
 /// Loads the index of `file` (of `len` bytes) in pieces of `piece` bytes on every core, or
 /// `None` for a version-1 file.
 pub(super) fn load(
-    path: &Path,
+    mut loader: Loader,
     file: &File,
     len: u64,
     piece: u64,
 ) -> std::io::Result<Option<Loader>> {
-    let mut loader = Loader::new(path);
     let pieces = len.div_ceil(piece);
     // Enough pieces at once to keep every core busy, few enough to bound what waits.
     let batch = (2 * rayon::current_num_threads() as u64).max(1);
+    // The scanning threads share it while the index thread holds the loader.
+    let gist_tools = loader.gist_tools.clone();
+    let gists = gist_tools.as_ref();
     let scan = |first: u64| -> Vec<std::io::Result<Vec<Scanned>>> {
         (first..(first + batch).min(pieces))
             .into_par_iter()
-            .map(|k| scan_piece(file, len, k * piece, ((k + 1) * piece).min(len)))
+            .map(|k| scan_piece(file, len, k * piece, ((k + 1) * piece).min(len), gists))
             .collect()
     };
     // While one batch is taken into the index (in file order, on one thread), the next one is
@@ -165,12 +167,18 @@ fn first_line_start(file: &File, start: u64, end: u64) -> std::io::Result<Option
 }
 
 /// Scans the lines that start in `start..end` of a file of `len` bytes.
-fn scan_piece(file: &File, len: u64, start: u64, end: u64) -> std::io::Result<Vec<Scanned>> {
+fn scan_piece(
+    file: &File,
+    len: u64,
+    start: u64,
+    end: u64,
+    gists: Option<&ToolCalls>,
+) -> std::io::Result<Vec<Scanned>> {
     let mut out = Vec::new();
     let Some(mut at) = first_line_start(file, start, end)? else { return Ok(out) };
     let mut scanner = Scanner::new();
     let mut push = |at: u64, bytes: &[u8], has_newline: bool| {
-        let scan = (at != 0).then(|| scan_line(&mut scanner, bytes).into_owned());
+        let scan = (at != 0).then(|| scan_line(&mut scanner, bytes, gists).into_owned());
         out.push(Scanned { offset: at, len: bytes.len() as u64, has_newline, scan });
     };
     let mut buf = vec![0u8; READ_SIZE];
@@ -249,7 +257,8 @@ mod tests {
         std::fs::write(&path, text).unwrap();
         let file = File::open(&path).unwrap();
         let sequential = Session::from_bytes(&path, text.to_vec()).unwrap();
-        let loader = load(&path, &file, text.len() as u64, piece).unwrap()?;
+        let loader = load(Loader::new(&path, &Default::default()), &file, text.len() as u64, piece);
+        let loader = loader.unwrap()?;
         let parallel = loader.finish(Source::File(file));
         assert_eq!(index(&parallel), index(&sequential), "piece {piece}");
         Some(())

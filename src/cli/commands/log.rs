@@ -2,9 +2,11 @@
 
 use std::io::Write;
 
-use sesstree::json::Json;
+use anyhow::Context as _;
+use sesstree::gist::{Gist, Resolver};
+use sesstree::session::LoadOptions;
 use sesstree::text::{FilterMode, sanitize_for_terminal};
-use sesstree::view::{EntryView, render_all};
+use sesstree::view::{JsonPart, labels};
 use sesstree::{Session, rev};
 
 use super::{FilterArg, home, short_id, short_time};
@@ -47,7 +49,10 @@ pub struct LogArgs {
 
 /// Runs `log`.
 pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
-    let session = ctx.load()?;
+    let home = home();
+    // Every row of the file is worked out while it loads (its gist), so the path is not read
+    // again; the filters need them for --raw too.
+    let session = ctx.load_with(&LoadOptions { gists: Some(home) })?;
     if session.is_empty() {
         return Ok(());
     }
@@ -56,40 +61,40 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let target = rev::resolve(&session, &args.rev)?;
+    let gists = session.gists().context("the rows were not worked out while loading")?;
     let mode = FilterMode::from(args.filter);
-    let home = home();
-    let limit = args.max_count.unwrap_or(usize::MAX);
-    // Rows are read root first, so tool calls are known before their results (on every core,
-    // see `render_all`), and rendered right away: only the text of shown rows is kept, never
-    // the entries.
-    let path = session.path_to_root(target);
-    let rendered = render_all(&session, home.as_deref(), &path, |viewer, view| {
-        if !viewer.shows(view, mode, Some(target)) {
-            return Ok(None);
+    let labels = labels(&session);
+    // Root first, so that tool calls are known before their results.
+    let mut resolver = Resolver::new();
+    let mut shown = Vec::new();
+    for idx in session.path_to_root(target) {
+        let gist = &gists[idx as usize];
+        let text = resolver.text(gist);
+        let label = labels.get(&idx);
+        if gist.facts().shows(mode, idx == target, label.is_some()) {
+            shown.push((idx, text, label));
         }
-        let mut text = if args.raw {
-            return Ok(Some(Shown::Raw(view.idx)));
-        } else if ctx.json {
-            view.to_json_line(&session, 0, true, view.idx == target)
-        } else {
-            text_row(ctx, &session, view)
-        };
-        // Rows are kept until the whole path is read: no spare capacity.
-        text.shrink_to_fit();
-        Ok(Some(Shown::Text(text)))
-    })?;
-    let shown: Vec<Shown> = rendered.into_iter().flatten().collect();
+    }
     // The newest `limit` rows, or the oldest with --reverse.
-    let rows: Box<dyn Iterator<Item = &Shown>> = if args.reverse {
+    let limit = args.max_count.unwrap_or(usize::MAX);
+    let rows: Box<dyn Iterator<Item = _>> = if args.reverse {
         Box::new(shown.iter().take(limit))
     } else {
         Box::new(shown.iter().rev().take(limit))
     };
     let mut out = stdout();
-    for row in rows {
-        match row {
-            Shown::Raw(idx) => out.write_all(&session.raw_line(*idx)?)?,
-            Shown::Text(text) => out.write_all(text.as_bytes())?,
+    let mut line = String::new();
+    for &(idx, text, label) in rows {
+        let gist = &gists[idx as usize];
+        if args.raw {
+            out.write_all(&session.raw_line(idx)?)?;
+        } else if ctx.json {
+            let part = JsonPart::new(gist.kind(), gist.timestamp(), label.map(|l| &l.1), text);
+            out.write_all(part.row(&session, idx, 0, true, idx == target).as_bytes())?;
+        } else {
+            line.clear();
+            text_row(ctx, &session, idx, gist, label.map(|l| l.0.as_str()), text, &mut line);
+            out.write_all(line.as_bytes())?;
         }
         out.write_all(b"\n")?;
     }
@@ -97,37 +102,29 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A row waiting to be printed.
-enum Shown {
-    /// `--raw`: the record's line, read back when printed.
-    Raw(u32),
-    /// The rendered row (text or JSON), without its newline.
-    Text(String),
-}
-
 /// One entry as a text row: short id, type, time, `[label]`, one-line text.
-fn text_row(ctx: &Ctx, session: &Session, view: &EntryView) -> String {
-    let r = session.record(view.idx);
+fn text_row(
+    ctx: &Ctx,
+    session: &Session,
+    idx: u32,
+    gist: &Gist,
+    label: Option<&str>,
+    text: &str,
+    line: &mut String,
+) {
+    let r = session.record(idx);
     let id = r.id.as_ref().map_or("-", |i| i.as_str());
     let style = ctx.style;
-    let time = short_time(view.value.get("timestamp").and_then(|t| t.as_str()));
-    let label = view.label.as_deref().map(|l| format!("[{}]", sanitize_for_terminal(l)));
-    let (id, kind) = (sanitize_for_terminal(short_id(id)), sanitize_for_terminal(r.kind.as_str()));
-    let (time, text) = (sanitize_for_terminal(&time), sanitize_for_terminal(&view.text));
-    // Room for the whole row with its colours, so it is written without growing; the caller
-    // gives back what is left over.
-    let rest = id.len() + kind.len() + time.len() + label.as_ref().map_or(0, String::len);
-    let mut line = String::with_capacity(rest + text.len() + 64);
-    style.paint_into(&mut line, &id, Role::Id);
+    let time = short_time(gist.timestamp().as_str());
+    style.paint_into(line, &sanitize_for_terminal(short_id(id)), Role::Id);
     line.push(' ');
-    style.paint_into(&mut line, &kind, Role::Kind);
+    style.paint_into(line, &sanitize_for_terminal(r.kind.as_str()), Role::Kind);
     line.push(' ');
-    style.paint_into(&mut line, &time, Role::Time);
-    if let Some(label) = &label {
+    style.paint_into(line, &sanitize_for_terminal(&time), Role::Time);
+    if let Some(label) = label {
         line.push(' ');
-        style.paint_into(&mut line, label, Role::Label);
+        style.paint_into(line, &format!("[{}]", sanitize_for_terminal(label)), Role::Label);
     }
     line.push(' ');
-    line.push_str(&text);
-    line
+    line.push_str(&sanitize_for_terminal(text));
 }

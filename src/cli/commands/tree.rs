@@ -3,9 +3,11 @@
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
+use sesstree::gist::Resolver;
+use sesstree::session::LoadOptions;
 use sesstree::text::{FilterMode, fuzzy_match, sanitize_for_terminal, substring_match};
-use sesstree::tree::{ASCII, TreeOptions, UNICODE, layout};
-use sesstree::view::{JsonPart, render_all};
+use sesstree::tree::{ASCII, Row, TreeOptions, UNICODE, layout};
+use sesstree::view::{JsonPart, labels, render_all};
 use sesstree::{EntryId, Error, rev};
 
 use super::checkout::{self, CheckoutArgs};
@@ -99,7 +101,11 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     if args.interactive {
         return interactive(ctx, args);
     }
-    let session = ctx.load()?;
+    let home = home();
+    // Without a search, every row is worked out while the file loads (its gist); a search
+    // reads the entries it matches against again.
+    let options = LoadOptions { gists: args.search.is_none().then(|| home.clone()) };
+    let session = ctx.load_with(&options)?;
     if session.is_empty() {
         return Ok(());
     }
@@ -114,7 +120,6 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     };
     let tree = layout(&session, &opts);
     let mode = FilterMode::from(args.filter);
-    let home = home();
     let glyphs = if args.ascii { &ASCII } else { &UNICODE };
     // Without a known width (a pipe, a file) the gutter is still capped: a tree whose branch
     // points nest thousands deep would otherwise print rows as wide as the tree is deep, and
@@ -122,67 +127,101 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     let max_levels =
         Some(width().map_or(MAX_LEVELS_UNKNOWN_WIDTH, |w| w.saturating_sub(24.max(w / 2)) / 3));
     let style = ctx.style;
-    // Tool calls must be known before their results are drawn, so payloads are read in file
-    // order (on every core, see `render_all`); each kept row is rendered right away and only
-    // its text is kept.
-    let mut order: Vec<usize> = (0..tree.rows.len()).collect();
-    order.sort_by_key(|&i| tree.rows[i].idx);
-    let idxs: Vec<u32> = order.iter().map(|&i| tree.rows[i].idx).collect();
-    let mut row_of = vec![u32::MAX; session.records.len()];
-    for (i, row) in tree.rows.iter().enumerate() {
-        row_of[row.idx as usize] = i as u32;
-    }
-    let rendered = render_all(&session, home.as_deref(), &idxs, |viewer, view| {
-        let row = &tree.rows[row_of[view.idx as usize] as usize];
-        let keep = viewer.shows(view, mode, leaf)
-            && args.search.as_deref().is_none_or(|q| {
-                let text = viewer.search_text(view);
-                if args.fuzzy { fuzzy_match(q, &text) } else { substring_match(q, &text) }
-            });
-        if !keep {
-            return Ok(None);
-        }
-        // Rows are kept until the whole tree is drawn, so each keeps only what the payload
-        // gives; the gutter and the fields the index knows are added as it is printed.
-        if ctx.json {
-            return Ok(Some(Kept::Json(view.json_part())));
-        }
+    // The text of a row after its gutter.
+    let text_part = |row: &Row, label: Option<&str>, text: &str| {
         let mut line = String::new();
         if row.on_active_path {
             style.paint_into(&mut line, glyphs.bullet, Role::Active);
         }
-        if let Some(label) = &view.label {
+        if let Some(label) = label {
             let label = format!("[{}]", sanitize_for_terminal(label));
             style.paint_into(&mut line, &label, Role::Label);
             line.push(' ');
         }
-        line.push_str(&sanitize_for_terminal(&view.text));
+        line.push_str(&sanitize_for_terminal(text));
         if row.is_leaf {
             line.push(' ');
             let active = if args.ascii { "<- active" } else { "← active" };
             style.paint_into(&mut line, active, Role::Active);
         }
-        Ok(Some(Kept::Text(line.into())))
-    })?;
-    // Where each layout row's rendering is (a permutation, not a second vector of rows).
-    let mut rendered_at = vec![0u32; tree.rows.len()];
-    for (k, &i) in order.iter().enumerate() {
-        rendered_at[i] = k as u32;
-    }
-    drop(order);
+        line
+    };
+    // Tool calls must be known before their results are drawn, so rows are read in file
+    // order.
+    let mut order: Vec<usize> = (0..tree.rows.len()).collect();
+    order.sort_by_key(|&i| tree.rows[i].idx);
     let mut out = stdout();
     let mut shown = 0;
-    for (row, &k) in tree.rows.iter().zip(&rendered_at) {
-        let Some(line) = &rendered[k as usize] else { continue };
-        shown += 1;
-        match line {
-            Kept::Json(part) => {
+    if let Some(gists) = session.gists() {
+        let labels = labels(&session);
+        let mut resolver = Resolver::new();
+        // Each layout row's text, when it is shown.
+        let mut texts = vec![None; tree.rows.len()];
+        for &i in &order {
+            let (row, gist) = (&tree.rows[i], &gists[tree.rows[i].idx as usize]);
+            let text = resolver.text(gist);
+            if gist.facts().shows(mode, leaf == Some(row.idx), labels.contains_key(&row.idx)) {
+                texts[i] = Some(text);
+            }
+        }
+        drop(order);
+        for (row, text) in tree.rows.iter().zip(texts) {
+            let Some(text) = text else { continue };
+            shown += 1;
+            let (gist, label) = (&gists[row.idx as usize], labels.get(&row.idx));
+            if ctx.json {
+                let part = JsonPart::new(gist.kind(), gist.timestamp(), label.map(|l| &l.1), text);
                 let json = part.row(&session, row.idx, row.depth, row.on_active_path, row.is_leaf);
                 writeln!(out, "{json}")?;
-            }
-            Kept::Text(rest) => {
+            } else {
                 let gutter = style.paint(&tree.prefix(row, glyphs, max_levels), Role::Dim);
-                writeln!(out, "{gutter}{rest}")?;
+                writeln!(out, "{gutter}{}", text_part(row, label.map(|l| l.0.as_str()), text))?;
+            }
+        }
+    } else {
+        let idxs: Vec<u32> = order.iter().map(|&i| tree.rows[i].idx).collect();
+        let mut row_of = vec![u32::MAX; session.records.len()];
+        for (i, row) in tree.rows.iter().enumerate() {
+            row_of[row.idx as usize] = i as u32;
+        }
+        // Each kept row is rendered right away (on every core, see `render_all`) and only
+        // its text is kept.
+        let rendered = render_all(&session, home.as_deref(), &idxs, |viewer, view| {
+            let row = &tree.rows[row_of[view.idx as usize] as usize];
+            let keep = viewer.shows(view, mode, leaf)
+                && args.search.as_deref().is_none_or(|q| {
+                    let text = viewer.search_text(view);
+                    if args.fuzzy { fuzzy_match(q, &text) } else { substring_match(q, &text) }
+                });
+            if !keep {
+                return Ok(None);
+            }
+            // Rows are kept until the whole tree is drawn, so each keeps only what the payload
+            // gives; the gutter and the fields the index knows are added as it is printed.
+            if ctx.json {
+                return Ok(Some(Kept::Json(view.json_part())));
+            }
+            Ok(Some(Kept::Text(text_part(row, view.label.as_deref(), &view.text).into())))
+        })?;
+        // Where each layout row's rendering is (a permutation, not a second vector of rows).
+        let mut rendered_at = vec![0u32; tree.rows.len()];
+        for (k, &i) in order.iter().enumerate() {
+            rendered_at[i] = k as u32;
+        }
+        drop(order);
+        for (row, &k) in tree.rows.iter().zip(&rendered_at) {
+            let Some(line) = &rendered[k as usize] else { continue };
+            shown += 1;
+            match line {
+                Kept::Json(part) => {
+                    let json =
+                        part.row(&session, row.idx, row.depth, row.on_active_path, row.is_leaf);
+                    writeln!(out, "{json}")?;
+                }
+                Kept::Text(rest) => {
+                    let gutter = style.paint(&tree.prefix(row, glyphs, max_levels), Role::Dim);
+                    writeln!(out, "{gutter}{rest}")?;
+                }
             }
         }
     }

@@ -1,0 +1,280 @@
+//! The gist of an entry: what its `log` or `tree` row shows, worked out while the file is
+//! loaded ([`crate::Session::load_with`]), on every core and with the line still in cache, so
+//! that listing a whole file reads it once.
+//!
+//! A row depends on one thing besides its own line: a tool result's row shows the call it
+//! answers (`[read: src/main.rs]`), and which call that is depends on the order the rows are
+//! read in (the path for `log`, the file for `tree`). So a gist keeps the row as if no call
+//! were known, the id of the call it answers, and the rows of the calls it makes; a
+//! [`Resolver`] reads gists in order and gives each its row, as [`crate::view::Viewer`] does
+//! from the lines. Rows are cut to what they show (200 characters of message text), so a gist
+//! is a few hundred bytes, however large its line.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::json::Json;
+use crate::row::RowValue;
+use crate::text::{Facts, ToolCalls, one_line, one_row};
+
+/// What the row of one entry shows, apart from its label and the calls of earlier entries.
+///
+/// The strings are packed into one allocation: the text, the `type` and the `timestamp` when
+/// they are strings, the id of the call a result answers, then each call's id and row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gist {
+    facts: Facts,
+    /// Which optional pieces `packed` holds ([`TYPE`], [`TIME`], [`ANSWERS`]).
+    present: u8,
+    /// Where the text, `type`, `timestamp` and answered call end in `packed` (a missing piece
+    /// ends where the one before it does).
+    ends: [u32; 4],
+    /// The four pieces one after the other, then each call's id and row as its length in
+    /// bytes (decimal digits), a `:`, and the text.
+    packed: Box<str>,
+    /// `type` and `timestamp` when either is there but is not a string (rare).
+    odd: Option<Box<(RowValue, RowValue)>>,
+}
+
+const TYPE: u8 = 1;
+const TIME: u8 = 2;
+const ANSWERS: u8 = 4;
+
+/// A member of the entry as its `--json` row prints it.
+#[derive(Debug, Clone, Copy)]
+pub enum Field<'g> {
+    /// A string.
+    Str(&'g str),
+    /// Any other value (`null` when missing).
+    Other(&'g RowValue),
+}
+
+impl<'g> Field<'g> {
+    /// The string, when it is one.
+    pub fn as_str(self) -> Option<&'g str> {
+        match self {
+            Field::Str(s) => Some(s),
+            Field::Other(v) => v.as_str(),
+        }
+    }
+}
+
+impl Serialize for Field<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match self {
+            Field::Str(text) => s.serialize_str(text),
+            Field::Other(value) => value.serialize(s),
+        }
+    }
+}
+
+impl Gist {
+    /// The gist of an entry's row value. `none` holds no calls: it gives the home directory
+    /// that paths are shortened under ([`ToolCalls::with_home`]).
+    pub fn of(entry: &RowValue, none: &ToolCalls) -> Gist {
+        debug_assert!(none.is_empty(), "a gist's row is the row with no call known");
+        let text = one_line(entry, none);
+        let member = |key| entry.get(key).unwrap_or(RowValue::null());
+        let (kind, time) = (member("type"), member("timestamp"));
+        let mut calls = Vec::new();
+        none.each_call(entry, |id, shown| calls.push((id, one_row(&shown))));
+        let mut present = 0;
+        let mut odd = false;
+        let mut optional = [None; 3];
+        for (slot, (value, bit)) in optional.iter_mut().zip([(kind, TYPE), (time, TIME)]) {
+            match value.as_str() {
+                Some(s) => {
+                    *slot = Some(s);
+                    present |= bit;
+                }
+                None => odd |= !value.is_null(),
+            }
+        }
+        if let Some(call) = answers(entry) {
+            optional[2] = Some(call);
+            present |= ANSWERS;
+        }
+        let fixed = std::iter::once(text.as_str()).chain(optional.iter().map(|p| p.unwrap_or("")));
+        let calls = || calls.iter().flat_map(|(id, shown)| [*id, shown.as_str()]);
+        // Sized once: a gist is kept for every entry of the file.
+        let size = fixed.clone().map(str::len).sum::<usize>()
+            + calls().map(|p| p.len() + 1 + digits(p.len())).sum::<usize>();
+        let mut packed = String::with_capacity(size);
+        let mut ends = [0; 4];
+        for (end, piece) in ends.iter_mut().zip(fixed) {
+            packed.push_str(piece);
+            // Past 4 GiB, the pieces read as empty (see `fixed`).
+            *end = u32::try_from(packed.len()).unwrap_or(u32::MAX);
+        }
+        for piece in calls() {
+            let _ = write!(packed, "{}:{piece}", piece.len());
+        }
+        Gist {
+            facts: Facts::of(entry),
+            present,
+            ends,
+            packed: packed.into_boxed_str(),
+            odd: odd.then(|| Box::new((kind.clone(), time.clone()))),
+        }
+    }
+
+    /// The fixed piece `k` (0 to 3).
+    fn fixed(&self, k: usize) -> &str {
+        let start = k.checked_sub(1).map_or(0, |before| self.ends[before]);
+        self.packed.get(start as usize..self.ends[k] as usize).unwrap_or_default()
+    }
+
+    /// The optional piece `bit`, if there.
+    fn piece(&self, bit: u8) -> Option<&str> {
+        (self.present & bit != 0).then(|| self.fixed(1 + bit.trailing_zeros() as usize))
+    }
+
+    /// The row text with no call known: for a tool result, the tool's name.
+    pub fn text(&self) -> &str {
+        self.fixed(0)
+    }
+
+    /// What the filter modes read of the entry.
+    pub fn facts(&self) -> Facts {
+        self.facts
+    }
+
+    /// The `type` member, as the `--json` row prints it.
+    pub fn kind(&self) -> Field<'_> {
+        match (self.piece(TYPE), &self.odd) {
+            (Some(s), _) => Field::Str(s),
+            (None, Some(odd)) => Field::Other(&odd.0),
+            (None, None) => Field::Other(RowValue::null()),
+        }
+    }
+
+    /// The `timestamp` member, as the `--json` row prints it.
+    pub fn timestamp(&self) -> Field<'_> {
+        match (self.piece(TIME), &self.odd) {
+            (Some(s), _) => Field::Str(s),
+            (None, Some(odd)) => Field::Other(&odd.1),
+            (None, None) => Field::Other(RowValue::null()),
+        }
+    }
+
+    /// The `toolCallId` of a tool result: the call whose row its row shows.
+    pub fn answers(&self) -> Option<&str> {
+        self.piece(ANSWERS)
+    }
+
+    /// The tool calls the entry makes, in order: each call's id and its result's row.
+    pub fn calls(&self) -> impl Iterator<Item = (&str, &str)> {
+        let mut rest = self.packed.get(self.ends[3] as usize..).unwrap_or_default();
+        let mut piece = move || {
+            let (len, tail) = rest.split_once(':')?;
+            let (piece, tail) = tail.split_at_checked(len.parse().ok()?)?;
+            rest = tail;
+            Some(piece)
+        };
+        std::iter::from_fn(move || Some((piece()?, piece()?)))
+    }
+}
+
+/// How many decimal digits `n` takes.
+fn digits(n: usize) -> usize {
+    n.checked_ilog10().map_or(1, |d| d as usize + 1)
+}
+
+/// The `toolCallId` of a `toolResult` message, whose row shows the call.
+pub(crate) fn answers<J: Json>(entry: &J) -> Option<&str> {
+    if entry.get("type")?.as_str()? != "message" {
+        return None;
+    }
+    let message = entry.get("message")?;
+    if message.get("role")?.as_str()? != "toolResult" {
+        return None;
+    }
+    message.get("toolCallId")?.as_str()
+}
+
+/// Gives gists read in order their rows: the calls of the entries read so far are known to
+/// the results read after them, a later call with the same id replacing an earlier one, as
+/// [`crate::view::Viewer`] does.
+#[derive(Debug, Default)]
+pub struct Resolver<'g> {
+    calls: HashMap<&'g str, &'g str, foldhash::fast::RandomState>,
+}
+
+impl<'g> Resolver<'g> {
+    /// No calls known yet.
+    pub fn new() -> Resolver<'g> {
+        Resolver::default()
+    }
+
+    /// The row text of the next entry, whose calls are then known to later ones.
+    pub fn text(&mut self, gist: &'g Gist) -> &'g str {
+        self.calls.extend(gist.calls());
+        gist.answers().and_then(|id| self.calls.get(id).copied()).unwrap_or_else(|| gist.text())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::text::FilterMode;
+
+    fn gist(entry: Value) -> Gist {
+        Gist::of(&RowValue::from(entry), &ToolCalls::with_home("/home/al"))
+    }
+
+    #[test]
+    fn an_assistant_turn_keeps_its_calls_in_order() {
+        let g = gist(json!({"type": "message", "id": "a", "timestamp": "2026-01-01T00:00:00Z",
+            "message": {"role": "assistant", "stopReason": "toolUse", "content": [
+                {"type": "toolCall", "id": "c1", "name": "read", "arguments": {"path": "/home/al/x.rs"}},
+                {"type": "text", "text": "Reading\ttwo files"},
+                {"type": "toolCall", "id": "c2", "name": "bash", "arguments": {"command": "make\nall"}},
+                {"type": "toolCall", "name": "ls", "arguments": {}}]}}));
+        assert_eq!(g.text(), "assistant: Reading two files");
+        assert_eq!(g.kind().as_str(), Some("message"));
+        assert_eq!(g.timestamp().as_str(), Some("2026-01-01T00:00:00Z"));
+        assert_eq!(g.answers(), None);
+        let calls: Vec<_> = g.calls().collect();
+        assert_eq!(calls, [("c1", "[read: ~/x.rs]"), ("c2", "[bash: make all]")]);
+        assert!(g.facts().shows(FilterMode::Default, false, false));
+    }
+
+    #[test]
+    fn a_result_shows_the_latest_call_read_before_it() {
+        let call = |id: &str, path: &str| {
+            gist(json!({"type": "message", "message": {"role": "assistant", "content": [
+                {"type": "toolCall", "id": id, "name": "edit", "arguments": {"path": path}}]}}))
+        };
+        let result = gist(json!({"type": "message", "message": {"role": "toolResult",
+            "toolCallId": "c1", "toolName": "edit", "content": "done"}}));
+        assert_eq!(result.answers(), Some("c1"));
+        assert_eq!(result.text(), "[edit]");
+        assert!(!result.facts().shows(FilterMode::NoTools, false, false));
+        let (first, second) = (call("c1", "a.rs"), call("c1", "b.rs"));
+        let mut resolver = Resolver::new();
+        assert_eq!(resolver.text(&result), "[edit]", "no call read yet");
+        resolver.text(&first);
+        assert_eq!(resolver.text(&result), "[edit: a.rs]");
+        resolver.text(&second);
+        assert_eq!(resolver.text(&result), "[edit: b.rs]");
+    }
+
+    #[test]
+    fn odd_type_and_timestamp_are_kept_as_values() {
+        let g = gist(json!({"type": 7, "timestamp": ["t"], "id": "x"}));
+        assert_eq!(g.text(), crate::text::RECORD_TEXT);
+        assert_eq!(serde_json::to_string(&g.kind()).unwrap(), "7");
+        assert_eq!(serde_json::to_string(&g.timestamp()).unwrap(), r#"["t"]"#);
+        let bare = gist(json!({"id": "x"}));
+        assert_eq!(serde_json::to_string(&bare.kind()).unwrap(), "null");
+        assert_eq!(serde_json::to_string(&bare.timestamp()).unwrap(), "null");
+        let mixed = gist(json!({"type": "custom", "timestamp": 5, "customType": "x\u{0}y"}));
+        assert_eq!(mixed.kind().as_str(), Some("custom"));
+        assert_eq!(serde_json::to_string(&mixed.timestamp()).unwrap(), "5");
+        assert_eq!(mixed.text(), "[custom: x\u{0}y]");
+    }
+}
