@@ -243,6 +243,63 @@ impl JsonPart {
     }
 }
 
+/// A whole `--json` row of SPEC §5 for `log` and `tree`, serialized in one go.
+#[derive(serde::Serialize)]
+struct JsonRowFields<'a> {
+    id: JsonId<'a>,
+    #[serde(rename = "parentId")]
+    parent_id: JsonId<'a>,
+    #[serde(flatten)]
+    payload: PayloadFields<'a>,
+    depth: u32,
+    #[serde(rename = "onActivePath")]
+    on_active_path: bool,
+    #[serde(rename = "isLeaf")]
+    is_leaf: bool,
+}
+
+/// Where a `--json` row sits: its depth in the drawn tree (0 for `log`), whether it is on the
+/// path from the root to the leaf, and whether it is the leaf.
+#[derive(Debug, Clone, Copy)]
+pub struct Placement {
+    /// The depth in the drawn tree.
+    pub depth: u32,
+    /// On the path from the root to the leaf.
+    pub on_active_path: bool,
+    /// The leaf itself.
+    pub is_leaf: bool,
+}
+
+/// Writes the `--json` row of SPEC §5 for `log` and `tree` of the gist of record `idx`, with
+/// the label in effect and its row text, as one line of JSON text (without its newline): the
+/// same text as [`JsonPart::row`].
+pub fn write_json_row(
+    out: &mut Vec<u8>,
+    session: &Session,
+    idx: u32,
+    gist: &crate::gist::Gist,
+    label: Option<&Value>,
+    text: &str,
+    at: Placement,
+) {
+    let r = session.record(idx);
+    let row = JsonRowFields {
+        id: JsonId(r.id.as_ref()),
+        parent_id: JsonId(r.parent_id.as_ref()),
+        payload: PayloadFields {
+            kind: gist.kind(),
+            timestamp: gist.timestamp(),
+            label: label.unwrap_or(&Value::Null),
+            text,
+        },
+        depth: at.depth,
+        on_active_path: at.on_active_path,
+        is_leaf: at.is_leaf,
+    };
+    // Serializing borrowed values into memory cannot fail.
+    let _ = serde_json::to_writer(out, &row);
+}
+
 impl EntryView {
     /// The payload part of the entry's `--json` row.
     pub fn json_part(&self) -> JsonPart {

@@ -6,10 +6,10 @@ use anyhow::Context as _;
 use sesstree::gist::{Gist, Resolver};
 use sesstree::session::LoadOptions;
 use sesstree::text::{FilterMode, sanitize_for_terminal};
-use sesstree::view::{JsonPart, labels};
+use sesstree::view::{Placement, labels, write_json_row};
 use sesstree::{Session, rev};
 
-use super::{FilterArg, home, short_id, short_time};
+use super::{FilterArg, home, short_id, short_time, write_par};
 use crate::cli::complete;
 use crate::cli::ui::Role;
 use crate::cli::{Ctx, stdout};
@@ -77,27 +77,26 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
     }
     // The newest `limit` rows, or the oldest with --reverse.
     let limit = args.max_count.unwrap_or(usize::MAX);
-    let rows: Box<dyn Iterator<Item = _>> = if args.reverse {
-        Box::new(shown.iter().take(limit))
+    let rows: Vec<_> = if args.reverse {
+        shown.iter().take(limit).collect()
     } else {
-        Box::new(shown.iter().rev().take(limit))
+        shown.iter().rev().take(limit).collect()
     };
     let mut out = stdout();
-    let mut line = String::new();
-    for &(idx, text, label) in rows {
+    write_par(&mut out, &rows, |&&(idx, text, label), buf| {
         let gist = &gists[idx as usize];
         if args.raw {
-            out.write_all(&session.raw_line(idx)?)?;
+            buf.extend_from_slice(&session.raw_line(idx)?);
         } else if ctx.json {
-            let part = JsonPart::new(gist.kind(), gist.timestamp(), label.map(|l| &l.1), text);
-            out.write_all(part.row(&session, idx, 0, true, idx == target).as_bytes())?;
+            let at = Placement { depth: 0, on_active_path: true, is_leaf: idx == target };
+            write_json_row(buf, &session, idx, gist, label.map(|l| &l.1), text, at);
         } else {
-            line.clear();
-            text_row(ctx, &session, idx, gist, label.map(|l| l.0.as_str()), text, &mut line);
-            out.write_all(line.as_bytes())?;
+            let label = label.map(|l| l.0.as_str());
+            buf.extend_from_slice(text_row(ctx, &session, idx, gist, label, text).as_bytes());
         }
-        out.write_all(b"\n")?;
-    }
+        buf.push(b'\n');
+        Ok(())
+    })?;
     out.flush()?;
     Ok(())
 }
@@ -110,21 +109,22 @@ fn text_row(
     gist: &Gist,
     label: Option<&str>,
     text: &str,
-    line: &mut String,
-) {
+) -> String {
+    let mut line = String::with_capacity(text.len() + 64);
     let r = session.record(idx);
     let id = r.id.as_ref().map_or("-", |i| i.as_str());
     let style = ctx.style;
     let time = short_time(gist.timestamp().as_str());
-    style.paint_into(line, &sanitize_for_terminal(short_id(id)), Role::Id);
+    style.paint_into(&mut line, &sanitize_for_terminal(short_id(id)), Role::Id);
     line.push(' ');
-    style.paint_into(line, &sanitize_for_terminal(r.kind.as_str()), Role::Kind);
+    style.paint_into(&mut line, &sanitize_for_terminal(r.kind.as_str()), Role::Kind);
     line.push(' ');
-    style.paint_into(line, &sanitize_for_terminal(&time), Role::Time);
+    style.paint_into(&mut line, &sanitize_for_terminal(&time), Role::Time);
     if let Some(label) = label {
         line.push(' ');
-        style.paint_into(line, &format!("[{}]", sanitize_for_terminal(label)), Role::Label);
+        style.paint_into(&mut line, &format!("[{}]", sanitize_for_terminal(label)), Role::Label);
     }
     line.push(' ');
     line.push_str(&sanitize_for_terminal(text));
+    line
 }

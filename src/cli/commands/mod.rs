@@ -94,6 +94,34 @@ impl From<FilterArg> for FilterMode {
     }
 }
 
+/// Writes `items` in order, each formatted by `format` into the output: formatting runs on
+/// every core, a batch at a time, so that only one batch of text waits in memory.
+fn write_par<T: Sync>(
+    out: &mut impl std::io::Write,
+    items: &[T],
+    format: impl Fn(&T, &mut Vec<u8>) -> anyhow::Result<()> + Sync,
+) -> anyhow::Result<()> {
+    use rayon::prelude::*;
+    const CHUNK: usize = 1024;
+    let batch = CHUNK * 4 * rayon::current_num_threads();
+    for batch in items.chunks(batch) {
+        let texts: Vec<anyhow::Result<Vec<u8>>> = batch
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                let mut text = Vec::new();
+                for item in chunk {
+                    format(item, &mut text)?;
+                }
+                Ok(text)
+            })
+            .collect();
+        for text in texts {
+            out.write_all(&text?)?;
+        }
+    }
+    Ok(())
+}
+
 /// The user's home directory, for shortening paths in tool rows.
 fn home() -> Option<String> {
     std::env::var("HOME").ok().filter(|h| !h.is_empty())

@@ -7,12 +7,12 @@ use sesstree::gist::Resolver;
 use sesstree::session::LoadOptions;
 use sesstree::text::{FilterMode, fuzzy_match, sanitize_for_terminal, substring_match};
 use sesstree::tree::{ASCII, Row, TreeOptions, UNICODE, layout};
-use sesstree::view::{JsonPart, labels, render_all};
+use sesstree::view::{JsonPart, Placement, labels, render_all, write_json_row};
 use sesstree::{EntryId, Error, rev};
 
 use super::checkout::{self, CheckoutArgs};
 use super::label::{self, LabelArgs};
-use super::{FilterArg, HookArgs, home};
+use super::{FilterArg, HookArgs, home, write_par};
 use crate::cli::complete;
 use crate::cli::exit::{Exit, Silent, classify};
 use crate::cli::selector::draw::Look;
@@ -165,19 +165,26 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
             }
         }
         drop(order);
-        for (row, text) in tree.rows.iter().zip(texts) {
-            let Some(text) = text else { continue };
-            shown += 1;
+        let rows: Vec<(&Row, &str)> =
+            tree.rows.iter().zip(texts).filter_map(|(row, text)| Some((row, text?))).collect();
+        shown = rows.len();
+        write_par(&mut out, &rows, |&(row, text), buf| {
             let (gist, label) = (&gists[row.idx as usize], labels.get(&row.idx));
             if ctx.json {
-                let part = JsonPart::new(gist.kind(), gist.timestamp(), label.map(|l| &l.1), text);
-                let json = part.row(&session, row.idx, row.depth, row.on_active_path, row.is_leaf);
-                writeln!(out, "{json}")?;
+                let at = Placement {
+                    depth: row.depth,
+                    on_active_path: row.on_active_path,
+                    is_leaf: row.is_leaf,
+                };
+                write_json_row(buf, &session, row.idx, gist, label.map(|l| &l.1), text, at);
+                buf.push(b'\n');
             } else {
                 let gutter = style.paint(&tree.prefix(row, glyphs, max_levels), Role::Dim);
-                writeln!(out, "{gutter}{}", text_part(row, label.map(|l| l.0.as_str()), text))?;
+                let text = text_part(row, label.map(|l| l.0.as_str()), text);
+                writeln!(buf, "{gutter}{text}")?;
             }
-        }
+            Ok(())
+        })?;
     } else {
         let idxs: Vec<u32> = order.iter().map(|&i| tree.rows[i].idx).collect();
         let mut row_of = vec![u32::MAX; session.records.len()];
