@@ -164,7 +164,7 @@ impl ToolCalls {
     pub fn add<J: Json>(&mut self, entry: &J) {
         let mut calls = Vec::new();
         self.each_call(entry, |id, shown| {
-            calls.push((id.into(), ToolCall { shown: shown.into() }))
+            calls.push((id.into(), ToolCall { shown: shown.into() }));
         });
         self.calls.extend(calls);
     }
