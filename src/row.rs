@@ -18,8 +18,8 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use crate::format::Kind;
 use crate::format::scan::{Invalid, Line, Scan, Scanner};
+use crate::format::{Envelope, Kind};
 use crate::json::Json;
 use crate::text::{command_prefix, json_prefix_value, row_argument_keys};
 
@@ -195,7 +195,39 @@ pub fn row_value_in(line: &Line<'_, '_>, stack: &mut Vec<bool>, reads: Reads) ->
     if line.at(start) != Some(b'{') {
         return None;
     }
-    let mut members = members(line, start, stack, Some(reads)).ok()?;
+    let members = members(line, start, stack, Some(reads)).ok()?;
+    row_of_members(line, members, stack)
+}
+
+/// How deep the row walk nests by itself, above the values it skips: the line's object, a
+/// message, its content, a block, a call's arguments. A line whose skipped values nest
+/// [`Line::deepest`] levels is at most this much deeper.
+pub(crate) const WALKED_DEPTH: usize = 5;
+
+/// [`row_value_in`], and the line's envelope read from the same walk, for loading with gists:
+/// the line is walked once for both. `None` where either would fail; the caller then reads
+/// the line the usual way.
+pub(crate) fn row_value_and_envelope<'a>(
+    line: &Line<'a, '_>,
+    stack: &mut Vec<bool>,
+    reads: Reads,
+) -> Option<(RowValue, Envelope<'a>)> {
+    let start = line.ws(0);
+    if line.at(start) != Some(b'{') {
+        return None;
+    }
+    let members = members(line, start, stack, Some(reads)).ok()?;
+    let spans = members.iter().map(|m| (&*m.key, m.start, m.end));
+    let envelope = Envelope::from_members(line, spans).ok()?;
+    Some((row_of_members(line, members, stack)?, envelope))
+}
+
+/// The row value of a line from its top-level members.
+fn row_of_members(
+    line: &Line<'_, '_>,
+    mut members: Vec<Member<'_>>,
+    stack: &mut Vec<bool>,
+) -> Option<RowValue> {
     let kind = members
         .iter()
         .rev()

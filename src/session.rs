@@ -26,7 +26,7 @@ use crate::format::{Dialect, Envelope, Kind, MAX_VERSION, scan_envelope, v1};
 use crate::gist::Gist;
 use crate::id::EntryId;
 use crate::naming::TitleSource;
-use crate::row::{Reads, RowValue, row_value_in};
+use crate::row::{Reads, RowValue, row_value_and_envelope, row_value_in};
 use crate::text::ToolCalls;
 
 /// Maps keyed by id. foldhash: SipHash was a tenth of the loading time, and an id map needs no
@@ -770,7 +770,17 @@ fn scan_line<'a>(
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return LineScan::Blank;
     }
-    // With gists, the row is read on the same index as the envelope.
+    // With gists, the row is read on the same index as the envelope, and where it can be,
+    // in the same walk. That walk does not count the depth exactly, but it bounds it: a line
+    // that might be too deep is read the usual way.
+    if let Some(none) = gists
+        && let Ok((line, stack)) = scanner.index(bytes)
+        && let Some((row, env)) = row_value_and_envelope(&line, stack, Reads::Rows)
+        && line.deepest() + crate::row::WALKED_DEPTH <= MAX_NESTING
+    {
+        let time = env.timestamp.as_deref().and_then(crate::clock::parse_timestamp);
+        return LineScan::Record(env, time, Some(Gist::of(&row, none)));
+    }
     let row = |line: &Line<'a, '_>, stack: &mut Vec<bool>| {
         gists.is_some().then(|| row_value_in(line, stack, Reads::Rows)).flatten()
     };

@@ -157,27 +157,49 @@ fn envelope_in<'a>(line: &Line<'a, '_>, stack: &mut Vec<bool>) -> Scan<Envelope<
         } else {
             key_bytes
         };
-        // Later duplicate keys win, as in JSON.parse.
-        match name {
-            b"type" => env.kind = string_value(line, value, after)?,
-            b"id" => env.id = id_value(line, value, after)?,
-            b"parentId" => env.parent_id = id_value(line, value, after)?,
-            b"timestamp" => env.timestamp = string_value(line, value, after)?,
-            b"targetId" => env.target_id = id_value(line, value, after)?,
-            b"label" => env.label = Some(Cow::Borrowed(line.raw(value, after)?)),
-            b"archived" => env.archived = Some(line.raw(value, after)? == "true"),
-            b"title" => env.title = string_value(line, value, after)?,
-            b"source" => env.source = string_value(line, value, after)?,
-            b"name" => env.name = string_value(line, value, after)?,
-            b"modelId" => env.has_model_id = true,
-            b"model" => env.has_model = true,
-            b"fromHook" => env.has_from_hook = true,
-            _ => {}
-        }
+        env.member(line, name, value, after)?;
         Ok(after)
     })?;
     line.end(end)?;
     Ok(env)
+}
+
+impl<'a> Envelope<'a> {
+    /// The envelope of an object line from its members, each as its key (escapes decoded)
+    /// and the span of its value, walked by another reader of the line (the row of
+    /// [`crate::row`], with gists): the same envelope as the scanner's own walk.
+    pub(crate) fn from_members<'k>(
+        line: &Line<'a, '_>,
+        members: impl Iterator<Item = (&'k [u8], usize, usize)>,
+    ) -> Scan<Envelope<'a>> {
+        let mut env = Envelope { is_object: true, ..Envelope::default() };
+        for (name, value, after) in members {
+            env.member(line, name, value, after)?;
+        }
+        Ok(env)
+    }
+
+    /// Takes one member of the line's object, by its key and its value's span.
+    fn member(&mut self, line: &Line<'a, '_>, name: &[u8], value: usize, after: usize) -> Scan<()> {
+        // Later duplicate keys win, as in JSON.parse.
+        match name {
+            b"type" => self.kind = string_value(line, value, after)?,
+            b"id" => self.id = id_value(line, value, after)?,
+            b"parentId" => self.parent_id = id_value(line, value, after)?,
+            b"timestamp" => self.timestamp = string_value(line, value, after)?,
+            b"targetId" => self.target_id = id_value(line, value, after)?,
+            b"label" => self.label = Some(Cow::Borrowed(line.raw(value, after)?)),
+            b"archived" => self.archived = Some(line.raw(value, after)? == "true"),
+            b"title" => self.title = string_value(line, value, after)?,
+            b"source" => self.source = string_value(line, value, after)?,
+            b"name" => self.name = string_value(line, value, after)?,
+            b"modelId" => self.has_model_id = true,
+            b"model" => self.has_model = true,
+            b"fromHook" => self.has_from_hook = true,
+            _ => {}
+        }
+        Ok(())
+    }
 }
 
 /// A value kept only when it is a string, decoded.

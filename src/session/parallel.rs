@@ -224,7 +224,11 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::session::{Session, Source};
+    use std::path::Path;
+
+    use crate::EntryId;
+    use crate::gist::Gist;
+    use crate::session::{LoadOptions, Session, Source};
 
     /// Everything the index holds, as text.
     fn index(s: &Session) -> String {
@@ -261,6 +265,21 @@ mod tests {
         let loader = loader.unwrap()?;
         let parallel = loader.finish(Source::File(file));
         assert_eq!(index(&parallel), index(&sequential), "piece {piece}");
+        // Gists change nothing of the index, and read as the entries do.
+        let with_gists = LoadOptions { gists: Some(Some("/home/u".into())) };
+        let file = File::open(&path).unwrap();
+        let loader = load(Loader::new(&path, &with_gists), &file, text.len() as u64, piece);
+        let gisted = loader.unwrap()?.finish(Source::File(file));
+        assert_eq!(index(&gisted), index(&sequential), "piece {piece}, with gists");
+        let one_pass = Session::from_bytes_with(&path, text.to_vec(), &with_gists).unwrap();
+        assert_eq!(gisted.gists(), one_pass.gists());
+        let gists = gisted.gists().expect("every record has its gist");
+        let (mut lines, mut scanner) = (gisted.lines(), Scanner::new());
+        let none = ToolCalls::with_home("/home/u");
+        for (idx, gist) in gists.iter().enumerate() {
+            let row = gisted.row_value(idx as u32, &mut lines, &mut scanner).unwrap();
+            assert_eq!(*gist, Gist::of(&row, &none), "record {idx}");
+        }
         Some(())
     }
 
@@ -290,6 +309,11 @@ mod tests {
             ),
             r#"{"type":"title_change","id":"t","parentId":"a","title":"T","source":"user"}"#
                 .to_owned(),
+            // Nested right up to the limit (127 levels) and one past it, inside a call's
+            // arguments and beside the message.
+            deep_call("e", 122),
+            deep_call("f", 123),
+            format!(r#"{{"type":"x","id":"g","x":{}{}}}"#, "[".repeat(126), "]".repeat(126)),
             r#"{"type":"message","id":"torn""#.to_owned(),
         ];
         let mut text = lines.join("\n").into_bytes();
@@ -302,6 +326,27 @@ mod tests {
             ended.push(b'\n');
             compare(&ended, piece).unwrap();
         }
+    }
+
+    /// An assistant message whose `read` call's path nests `levels` arrays deep: the line
+    /// nests `5 + levels` levels.
+    fn deep_call(id: &str, levels: usize) -> String {
+        let path = format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+        format!(
+            r#"{{"type":"message","id":"{id}","message":{{"role":"assistant","content":[{{"type":"toolCall","id":"c","name":"read","arguments":{{"path":{path}}}}}]}}}}"#
+        )
+    }
+
+    #[test]
+    fn the_depth_limit_holds_with_gists() {
+        let text = [HEADER.to_owned(), deep_call("e", 122), deep_call("f", 123)].join("\n");
+        let with_gists = LoadOptions { gists: Some(None) };
+        let s = Session::from_bytes_with(Path::new("t"), text.into_bytes(), &with_gists).unwrap();
+        let ids: Vec<_> = s.records.iter().filter_map(|r| r.id.as_ref()).collect();
+        assert_eq!(ids, [&EntryId::new("e")]);
+        assert_eq!(s.diagnostics.len(), 1);
+        assert!(s.diagnostics[0].message.contains("nested deeper than 127 levels"));
+        assert_eq!(s.gists().map(<[_]>::len), Some(1));
     }
 
     #[test]
