@@ -411,8 +411,10 @@ pub fn one_line<J: Json>(entry: &J, tools: &ToolCalls) -> String {
         other => format!("[{}]", other.replace('_', " ")),
     };
     // A last fold, because the fields printed verbatim above (a model name, a custom type) can
-    // hold line breaks too, and a row must stay one line.
-    one_row(&text)
+    // hold line breaks too, and a row must stay one line. Nearly every row is one already.
+    let folded = text.len() == text.trim().len()
+        && memchr::memchr3(b'\n', b'\r', b'\t', text.as_bytes()).is_none();
+    if folded { text } else { one_row(&text) }
 }
 
 /// The row of a `message` entry, by role.

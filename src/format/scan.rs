@@ -530,24 +530,32 @@ impl<'a, 'q> Line<'a, 'q> {
             // inside them is at a character boundary of a valid prefix.
             let room = max_chars - count;
             let plain = &raw[i..plain_end];
-            let plain = &plain[..plain.len().min(room * 4)];
-            let text = match std::str::from_utf8(plain) {
-                Ok(text) => text,
-                // A cut in the middle of a character: keep the valid part.
-                Err(e) if e.error_len().is_none() && plain.len() < plain_end - i => {
-                    std::str::from_utf8(&plain[..e.valid_up_to()]).map_err(|_| Invalid)?
-                }
-                Err(_) => return Err(Invalid),
-            };
-            match text.char_indices().nth(room) {
-                Some((at, _)) => {
-                    out.push_str(&text[..at]);
-                    return Ok((Cow::Owned(out), false));
-                }
-                None => {
-                    out.push_str(text);
-                    count += text.chars().count();
-                    i += text.len();
+            let ascii = &plain[..plain.len().min(room)];
+            if ascii.is_ascii() {
+                // One byte a character (nearly all text): the first `room` bytes are enough.
+                out.push_str(std::str::from_utf8(ascii).map_err(|_| Invalid)?);
+                count += ascii.len();
+                i += ascii.len();
+            } else {
+                let plain = &plain[..plain.len().min(room * 4)];
+                let text = match std::str::from_utf8(plain) {
+                    Ok(text) => text,
+                    // A cut in the middle of a character: keep the valid part.
+                    Err(e) if e.error_len().is_none() && plain.len() < plain_end - i => {
+                        std::str::from_utf8(&plain[..e.valid_up_to()]).map_err(|_| Invalid)?
+                    }
+                    Err(_) => return Err(Invalid),
+                };
+                match text.char_indices().nth(room) {
+                    Some((at, _)) => {
+                        out.push_str(&text[..at]);
+                        return Ok((Cow::Owned(out), false));
+                    }
+                    None => {
+                        out.push_str(text);
+                        count += text.chars().count();
+                        i += text.len();
+                    }
                 }
             }
             if i < plain_end {
