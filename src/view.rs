@@ -326,6 +326,9 @@ mod tests {
     use serde_json::Map;
 
     use super::*;
+    use crate::gist::Resolver;
+    use crate::session::LoadOptions;
+    use crate::text::shows;
 
     impl EntryView {
         /// The `--json` row of SPEC §5 built as a map, field by field: the reference the
@@ -355,6 +358,11 @@ mod tests {
 
     /// Calls and results spread over several stretches, ids reused with other tools.
     fn session() -> Session {
+        Session::from_bytes(Path::new("t"), session_text()).unwrap()
+    }
+
+    /// The text of [`session`].
+    fn session_text() -> Vec<u8> {
         let mut lines = vec![
             r#"{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}"#.to_string(),
         ];
@@ -376,7 +384,63 @@ mod tests {
             lines.push(line);
             parent = format!("\"{id}\"");
         }
-        Session::from_bytes(Path::new("t"), lines.join("\n").into_bytes()).unwrap()
+        // A label, a branch back to before the last stretch, and a result whose call is
+        // only on the other branch.
+        let last = 3 * CHUNK - 1;
+        lines.push(format!(
+            r#"{{"type":"label","id":"l1","parentId":"e{last}","targetId":"e4","label":"here"}}"#
+        ));
+        lines.push(r#"{"type":"message","id":"z1","parentId":"l1","message":{"role":"assistant","content":[{"type":"toolCall","id":"cz","name":"grep","arguments":{"pattern":"x"}}]}}"#.to_string());
+        lines.push(format!(
+            r#"{{"type":"message","id":"r1","parentId":"e{}","message":{{"role":"toolResult","toolCallId":"cz","toolName":"grep","content":"x"}}}}"#,
+            2 * CHUNK,
+        ));
+        lines.join("\n").into_bytes()
+    }
+
+    /// Every row a gist gives, read in `order`: its text, whether each filter mode shows it
+    /// (as the leaf and not), and its `--json` row; the same read through a [`Viewer`].
+    #[test]
+    fn gists_read_in_order_give_the_rows_of_the_viewer() {
+        let with_gists = LoadOptions { gists: Some(Some("/home/u".into())) };
+        let s = Session::from_bytes_with(Path::new("t"), session_text(), &with_gists).unwrap();
+        let gists = s.gists().unwrap();
+        let labels = labels(&s);
+        let file_order: Vec<u32> = (0..s.records.len() as u32).collect();
+        let leaf = s.leaf().unwrap();
+        for order in [file_order, s.path_to_root(leaf)] {
+            let mut viewer = Viewer::new(&s, Some("/home/u"));
+            let mut resolver = Resolver::new();
+            for &idx in &order {
+                let view = viewer.view(idx).unwrap();
+                let gist = &gists[idx as usize];
+                let text = resolver.text(gist);
+                assert_eq!(text, view.text, "record {idx}");
+                let label = labels.get(&idx);
+                assert_eq!(label.map(|l| &l.0), view.label.as_ref());
+                for mode in FilterMode::CYCLE {
+                    for is_leaf in [false, true] {
+                        assert_eq!(
+                            gist.facts().shows(mode, is_leaf, label.is_some()),
+                            shows(mode, &view.value, is_leaf, view.label.is_some())
+                        );
+                    }
+                }
+                let at = Placement { depth: 2, on_active_path: idx % 2 == 0, is_leaf: idx == leaf };
+                let mut json = Vec::new();
+                write_json_row(&mut json, &s, idx, gist, label.map(|l| &l.1), text, at);
+                let expected = view.to_json_line(&s, 2, idx % 2 == 0, idx == leaf);
+                assert_eq!(String::from_utf8(json).unwrap(), expected);
+            }
+        }
+        let r1 = s.lookup(&crate::EntryId::new("r1")).unwrap();
+        let mut resolver = Resolver::new();
+        let path_text =
+            s.path_to_root(r1).iter().map(|&i| resolver.text(&gists[i as usize])).last();
+        assert_eq!(path_text, Some("[grep]"), "the call on the other branch is not on the path");
+        let mut resolver = Resolver::new();
+        let file_text = gists.iter().map(|g| resolver.text(g)).last();
+        assert_eq!(file_text, Some("[grep: /x/ in .]"), "in file order, the call comes first");
     }
 
     #[test]
