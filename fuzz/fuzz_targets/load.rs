@@ -1,6 +1,7 @@
 //! Arbitrary bytes as a session file: loading never panics, and everything the read side
 //! offers (index, layout, labels, name, REVs, one-line texts, context, stats) keeps its
-//! invariants on whatever loaded.
+//! invariants on whatever loaded; loading with gists changes nothing of the index and gives
+//! the rows the Viewer gives.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -9,4 +10,5 @@ fuzz_target!(|data: &[u8]| {
     sesstree_fuzz::check_scanner(data);
     let session = sesstree_fuzz::load(data.to_vec());
     sesstree_fuzz::exercise(&session);
+    sesstree_fuzz::check_gists(data, &session);
 });

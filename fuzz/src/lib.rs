@@ -11,7 +11,9 @@ use serde_json::Value;
 use sesstree::format::Dialect;
 use sesstree::text::{FilterMode, sanitize_for_terminal, sanitize_keep_lines};
 use sesstree::tree::{ASCII, TreeOptions, UNICODE, layout};
-use sesstree::view::Viewer;
+use sesstree::gist::Resolver;
+use sesstree::session::LoadOptions;
+use sesstree::view::{Placement, Viewer, write_json_row};
 use sesstree::{Session, context, rev, stats};
 
 pub mod ops;
@@ -43,6 +45,44 @@ pub fn check_scanner(bytes: &[u8]) {
             "the scanner and serde_json on {:?}",
             String::from_utf8_lossy(line)
         );
+    }
+}
+
+/// Loading with gists gives the same index, and the gists read in file order give the rows,
+/// filters and `--json` rows the Viewer gives (what `log` and `tree` print from them).
+pub fn check_gists(bytes: &[u8], plain: &Session) {
+    let options = LoadOptions { gists: Some(Some("/home/fuzz".into())) };
+    let s = Session::from_bytes_with(Path::new("fuzz.jsonl"), bytes.to_vec(), &options)
+        .expect("in-memory loads cannot fail");
+    assert_eq!(format!("{:?}", s.records), format!("{:?}", plain.records), "records with gists");
+    assert_eq!(
+        format!("{:?}", s.diagnostics),
+        format!("{:?}", plain.diagnostics),
+        "diagnostics with gists"
+    );
+    let gists = s.gists().expect("a gist for every record");
+    let labels = sesstree::view::labels(&s);
+    let mut viewer = Viewer::new(&s, Some("/home/fuzz"));
+    let mut resolver = Resolver::new();
+    for (idx, gist) in gists.iter().enumerate().take(256) {
+        let idx = idx as u32;
+        let text = resolver.text(gist);
+        let Ok(view) = viewer.view(idx) else { continue };
+        assert_eq!(text, view.text, "the row text from the gist");
+        let label = labels.get(&idx);
+        for mode in FilterMode::CYCLE {
+            for leaf in [false, true] {
+                assert_eq!(
+                    gist.facts().shows(mode, leaf, label.is_some()),
+                    sesstree::text::shows(mode, &view.value, leaf, view.label.is_some()),
+                    "the filter from the gist"
+                );
+            }
+        }
+        let at = Placement { depth: 1, on_active_path: true, is_leaf: false };
+        let mut json = Vec::new();
+        write_json_row(&mut json, &s, idx, gist, label.map(|l| &l.1), text, at);
+        assert_eq!(json, view.to_json_line(&s, 1, true, false).into_bytes(), "the --json row");
     }
 }
 
