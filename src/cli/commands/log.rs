@@ -98,6 +98,8 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
         Ok(())
     })?;
     out.flush()?;
+    // Freeing a gist per entry one by one only delays the exit, which frees it all at once.
+    std::mem::forget(session);
     Ok(())
 }
 

@@ -243,6 +243,8 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
             ),
         }
     }
+    // Freeing a gist per entry one by one only delays the exit, which frees it all at once.
+    std::mem::forget((tree, session));
     Ok(())
 }
 
