@@ -974,11 +974,27 @@ pub fn sanitize_keep_lines(s: &str) -> Cow<'_, str> {
     escape_controls(s, true)
 }
 
+/// Whether `bytes` holds a byte below 0x20, 0x7f (DEL) or 0xc2 (C1): every control character
+/// starts with one. Text without them, nearly all text, is checked eight bytes at a time.
+fn may_hold_controls(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Whether a byte of `x` is below `n` (at most 0x80): a byte below borrows into its high
+    // bit, and no borrow starts without one.
+    let below = |x: u64, n: u64| x.wrapping_sub(ONES * n) & !x & HIGH != 0;
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let x = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+        if below(x, 0x20) || below(x ^ (ONES * 0x7f), 1) || below(x ^ (ONES * 0xc2), 1) {
+            return true;
+        }
+    }
+    words.remainder().iter().any(|&b| b < 0x20 || b == 0x7f || b == 0xc2)
+}
+
 fn escape_controls(s: &str, keep_lines: bool) -> Cow<'_, str> {
     let needs_escape = |c: char| c.is_control() && !(keep_lines && matches!(c, '\n' | '\t'));
-    // Every control character starts with a byte below 0x20, 0x7f (DEL) or 0xc2 (C1): text
-    // without those bytes, nearly all text, is checked a word at a time.
-    if !s.bytes().any(|b| b < 0x20 || b == 0x7f || b == 0xc2) {
+    if !may_hold_controls(s.as_bytes()) {
         return Cow::Borrowed(s);
     }
     let Some(first) = s.find(needs_escape) else { return Cow::Borrowed(s) };
@@ -1006,6 +1022,23 @@ mod tests {
 
     fn line(entry: Value) -> String {
         one_line(&entry, &ToolCalls::default())
+    }
+
+    #[test]
+    fn control_bytes_are_found_at_every_place() {
+        for b in 0..=255u8 {
+            let expected = b < 0x20 || b == 0x7f || b == 0xc2;
+            for at in 0..19 {
+                let mut bytes = vec![b'a'; 19];
+                bytes[at] = b;
+                assert_eq!(may_hold_controls(&bytes), expected, "byte {b:#x} at {at}");
+                // Neighbours that borrow (0x00) or sit just above a bound change nothing.
+                bytes[(at + 1) % 19] = 0x80;
+                bytes[(at + 2) % 19] = 0x21;
+                assert_eq!(may_hold_controls(&bytes), expected, "byte {b:#x} at {at}");
+            }
+        }
+        assert!(!may_hold_controls(b""));
     }
 
     fn message(message: Value) -> Value {
