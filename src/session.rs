@@ -1151,6 +1151,9 @@ impl Loader {
         if self.records.capacity() - self.records.len() > self.records.len() / 8 {
             self.records.shrink_to_fit();
         }
+        if self.gists.capacity() - self.gists.len() > self.gists.len() / 8 {
+            self.gists.shrink_to_fit();
+        }
         let n = self.records.len();
         let mut parent = vec![NONE; n];
         let mut missing = Vec::new();
