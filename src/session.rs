@@ -138,10 +138,10 @@ pub struct Header {
 /// What a load works out besides the index.
 #[derive(Debug, Clone, Default)]
 pub struct LoadOptions {
-    /// Work out each record's gist ([`Session::gists`]), for commands that list whole files:
-    /// `Some(home)` shortens paths under `home` (when it is `Some`) as
-    /// [`ToolCalls::with_home`] does.
-    pub gists: Option<Option<String>>,
+    /// Work out each record's gist ([`Session::gists`]), for commands that list whole files.
+    pub gists: bool,
+    /// The home directory that gists shorten paths under, as [`ToolCalls::with_home`] does.
+    pub home: Option<String>,
 }
 
 /// Where the file's bytes are, for reading payloads back.
@@ -174,7 +174,7 @@ pub struct Session {
     /// Number of physical lines (blank ones included).
     pub line_count: u64,
     /// Each record's gist, with [`LoadOptions::gists`].
-    gists: Vec<Gist>,
+    gists: Option<Vec<Gist>>,
     by_id: id_index::IdIndex,
     parent: Vec<u32>,
     /// The parent links cut to break cycles, so path walks can still go round a cycle once.
@@ -242,7 +242,7 @@ impl Session {
     /// Each record's gist, by record index, when the load was asked for them
     /// ([`LoadOptions::gists`]).
     pub fn gists(&self) -> Option<&[Gist]> {
-        (self.gists.len() == self.records.len()).then_some(&self.gists)
+        self.gists.as_deref()
     }
 
     /// Whether the file holds no session at all (0 bytes or blank lines only).
@@ -845,7 +845,7 @@ struct Loader {
 
 impl Loader {
     fn new(path: &Path, options: &LoadOptions) -> Loader {
-        let gist_tools = options.gists.as_ref().map(|home| match home {
+        let gist_tools = options.gists.then(|| match &options.home {
             Some(home) => ToolCalls::with_home(home.as_str()),
             None => ToolCalls::default(),
         });
@@ -1232,8 +1232,9 @@ impl Loader {
             slot: self.slot,
             header: self.header,
             header_problem: self.header_problem,
-            // One gist per record, or none when gists were not asked for.
-            gists: if self.gists.len() == self.records.len() { self.gists } else { Vec::new() },
+            // One gist per record, when they were asked for.
+            gists: (self.gist_tools.is_some() && self.gists.len() == self.records.len())
+                .then_some(self.gists),
             records: self.records,
             diagnostics: self.diagnostics,
             file_len: self.offset,

@@ -402,7 +402,7 @@ mod tests {
     /// (as the leaf and not), and its `--json` row; the same read through a [`Viewer`].
     #[test]
     fn gists_read_in_order_give_the_rows_of_the_viewer() {
-        let with_gists = LoadOptions { gists: Some(Some("/home/u".into())) };
+        let with_gists = LoadOptions { gists: true, home: Some("/home/u".into()) };
         let s = Session::from_bytes_with(Path::new("t"), session_text(), &with_gists).unwrap();
         let gists = s.gists().unwrap();
         let labels = labels(&s);

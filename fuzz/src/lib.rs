@@ -51,7 +51,7 @@ pub fn check_scanner(bytes: &[u8]) {
 /// Loading with gists gives the same index, and the gists read in file order give the rows,
 /// filters and `--json` rows the Viewer gives (what `log` and `tree` print from them).
 pub fn check_gists(bytes: &[u8], plain: &Session) {
-    let options = LoadOptions { gists: Some(Some("/home/fuzz".into())) };
+    let options = LoadOptions { gists: true, home: Some("/home/fuzz".into()) };
     let s = Session::from_bytes_with(Path::new("fuzz.jsonl"), bytes.to_vec(), &options)
         .expect("in-memory loads cannot fail");
     assert_eq!(format!("{:?}", s.records), format!("{:?}", plain.records), "records with gists");

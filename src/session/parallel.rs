@@ -269,7 +269,7 @@ mod tests {
         let parallel = loader.finish(Source::File(file));
         assert_eq!(index(&parallel), index(&sequential), "piece {piece}");
         // Gists change nothing of the index, and read as the entries do.
-        let with_gists = LoadOptions { gists: Some(Some("/home/u".into())) };
+        let with_gists = LoadOptions { gists: true, home: Some("/home/u".into()) };
         let file = File::open(&path).unwrap();
         let loader = load(Loader::new(&path, &with_gists), &file, text.len() as u64, piece);
         let gisted = loader.unwrap()?.finish(Source::File(file));
@@ -343,7 +343,7 @@ mod tests {
     #[test]
     fn the_depth_limit_holds_with_gists() {
         let text = [HEADER.to_owned(), deep_call("e", 122), deep_call("f", 123)].join("\n");
-        let with_gists = LoadOptions { gists: Some(None) };
+        let with_gists = LoadOptions { gists: true, home: None };
         let s = Session::from_bytes_with(Path::new("t"), text.into_bytes(), &with_gists).unwrap();
         let ids: Vec<_> = s.records.iter().filter_map(|r| r.id.as_ref()).collect();
         assert_eq!(ids, [&EntryId::new("e")]);

@@ -52,7 +52,7 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
     let home = home();
     // Every row of the file is worked out while it loads (its gist), so the path is not read
     // again; the filters need them for --raw too.
-    let session = ctx.load_with(&LoadOptions { gists: Some(home) })?;
+    let session = ctx.load_with(&LoadOptions { gists: true, home })?;
     if session.is_empty() {
         return Ok(());
     }

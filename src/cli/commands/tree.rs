@@ -104,7 +104,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     let home = home();
     // Without a search, every row is worked out while the file loads (its gist); a search
     // reads the entries it matches against again.
-    let options = LoadOptions { gists: args.search.is_none().then(|| home.clone()) };
+    let options = LoadOptions { gists: args.search.is_none(), home: home.clone() };
     let session = ctx.load_with(&options)?;
     if session.is_empty() {
         return Ok(());
