@@ -1,5 +1,6 @@
 //! Criterion benchmarks of the hot paths on a session generated in memory: the envelope
-//! scanner, loading and indexing, the tree layout, and rendering rows (`log`/`tree`).
+//! scanner, loading and indexing (with and without each entry's row, its gist), the tree layout,
+//! and rendering rows.
 //!
 //! `cargo bench --bench load`. For whole-command timings against `wc -l` and `jq` on large
 //! files, see `bench/compare.sh`.
@@ -10,6 +11,8 @@ use std::path::Path;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::json;
 use sesstree::Session;
+use sesstree::gist::Resolver;
+use sesstree::session::LoadOptions;
 use sesstree::format::scan_envelope;
 use sesstree::tree::{TreeOptions, layout};
 use sesstree::view::Viewer;
@@ -104,6 +107,23 @@ fn benches(c: &mut Criterion) {
         b.iter_batched(
             || bytes.clone(),
             |bytes| black_box(Session::from_bytes(path, bytes).map(|s| s.records.len())),
+            BatchSize::LargeInput,
+        );
+    });
+    // Loading with each entry's row worked out (what `log` and `tree` do), then every row
+    // given its text in file order.
+    let with_gists = LoadOptions { gists: true, home: Some("/home/u".into()) };
+    group.bench_function("load_with_gists", |b| {
+        b.iter_batched(
+            || bytes.clone(),
+            |bytes| {
+                let Ok(session) = Session::from_bytes_with(path, bytes, &with_gists) else {
+                    return 0;
+                };
+                let mut resolver = Resolver::new();
+                let rows = session.gists().unwrap_or_default().iter().map(|g| resolver.text(g));
+                black_box(rows.map(str::len).sum::<usize>())
+            },
             BatchSize::LargeInput,
         );
     });
