@@ -3,7 +3,8 @@
 //! A session file of the oh-my-pi and pi coding agents is an append-only JSONL log whose entries
 //! form a tree through `id` / `parentId`. This library loads such a file in one pass into an
 //! index of envelopes (type, ids, timestamp, byte range) and parses payloads only for the
-//! entries an operation shows. It never prints and never exits; the binary does that.
+//! entries an operation shows; listings of a whole file work out each entry's row in that same
+//! pass instead ([`gist`]). It never prints and never exits; the binary does that.
 #![warn(missing_docs)]
 
 pub mod clock;
