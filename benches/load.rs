@@ -11,9 +11,9 @@ use std::path::Path;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::json;
 use sesstree::Session;
+use sesstree::format::scan_envelope;
 use sesstree::gist::Resolver;
 use sesstree::session::LoadOptions;
-use sesstree::format::scan_envelope;
 use sesstree::tree::{TreeOptions, layout};
 use sesstree::view::Viewer;
 

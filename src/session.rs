@@ -800,10 +800,15 @@ fn scan_line<'a>(
         Ok((env, _, row)) => {
             let time = env.timestamp.as_deref().and_then(crate::clock::parse_timestamp);
             let gist = gists.map(|none| {
-                // As `Session::row_value` reads it: a line the row scanner does not take is
-                // parsed in full.
+                // As `Session::row_value` reads it: through the row scanner, even where the
+                // envelope's scan failed (an id with a lone surrogate, say), and a line the row
+                // scanner does not take is parsed in full.
                 let row = row
                     .flatten()
+                    .or_else(|| {
+                        let (line, stack) = scanner.index(bytes).ok()?;
+                        row_value_in(&line, stack, Reads::Rows)
+                    })
                     .or_else(|| parse_lossy(bytes).map(RowValue::from))
                     .unwrap_or(RowValue::Null);
                 Gist::of(&row, none)

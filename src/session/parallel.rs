@@ -302,6 +302,9 @@ mod tests {
             r#"{"type":"label","id":"l","parentId":"b","targetId":"a","label":"x\u00e9"}"#
                 .to_owned(),
             "not json".to_owned(),
+            // An id the envelope's scan cannot decode (a lone surrogate) and a row that reads.
+            r#"{"type":"message","id":"x\ud800y","message":{"role":"user","content":"hi"}}"#
+                .to_owned(),
             "[1,2]".to_owned(),
             "{\"type\":\"message\",\"id\":\"c\",\"parentId\":\"b\",\"t\":\"\u{ff}\"}".to_owned(),
             r#"{"type":"message","id":"a","parentId":"c"}"#.to_owned(),
