@@ -7,8 +7,10 @@
 //! read in (the path for `log`, the file for `tree`). So a gist keeps the row as if no call
 //! were known, the id of the call it answers, and the rows of the calls it makes; a
 //! [`Resolver`] reads gists in order and gives each its row, as [`crate::view::Viewer`] does
-//! from the lines. Rows are cut to what they show (200 characters of message text), so a gist
-//! is a few hundred bytes, however large its line.
+//! from the lines. Rows are cut to what they show (200 characters of message text), so on the
+//! agents' files a gist is a couple of hundred bytes. A row that is not cut (a branch summary,
+//! a custom message) and is longer than [`LONG`] is not kept: its gist says so, and the row is
+//! read again from the line when it is shown ([`crate::Session::row_text`]).
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -41,6 +43,13 @@ pub struct Gist {
 const TYPE: u8 = 1;
 const TIME: u8 = 2;
 const ANSWERS: u8 = 4;
+/// The row text was longer than [`LONG`] and is not kept.
+const LONG_TEXT: u8 = 8;
+/// The line's row could not be read (see [`Gist::unreadable`]).
+const UNREADABLE: u8 = 16;
+
+/// The longest row text a gist keeps, in bytes.
+pub const LONG: usize = 4096;
 
 /// A member of the entry as its `--json` row prints it.
 #[derive(Debug, Clone, Copy)]
@@ -75,7 +84,11 @@ impl Gist {
     /// that paths are shortened under ([`ToolCalls::with_home`]).
     pub fn of(entry: &RowValue, none: &ToolCalls) -> Gist {
         debug_assert!(none.is_empty(), "a gist's row is the row with no call known");
-        let text = one_line(entry, none);
+        let mut text = one_line(entry, none);
+        let long = text.len() > LONG;
+        if long {
+            text = String::new();
+        }
         let member = |key| entry.get(key).unwrap_or(RowValue::null());
         let (kind, time) = (member("type"), member("timestamp"));
         let mut calls = Vec::new();
@@ -113,11 +126,36 @@ impl Gist {
         }
         Gist {
             facts: Facts::of(entry),
-            present,
+            present: present | if long { LONG_TEXT } else { 0 },
             ends,
             packed: packed.into_boxed_str(),
             odd: odd.then(|| Box::new((kind.clone(), time.clone()))),
         }
+    }
+
+    /// The gist of a record whose row cannot be read: a field the row reads holds what JSON
+    /// cannot decode (a lone surrogate escape), so neither the row scanner nor a full parse
+    /// takes the line, although its envelope loaded. Showing it fails, as it does through the
+    /// [`crate::view::Viewer`].
+    pub fn unreadable() -> Gist {
+        Gist {
+            facts: Facts::default(),
+            present: UNREADABLE,
+            ends: [0; 4],
+            packed: Box::default(),
+            odd: None,
+        }
+    }
+
+    /// Whether the record's row cannot be read ([`Gist::unreadable`]).
+    pub fn is_unreadable(&self) -> bool {
+        self.present & UNREADABLE != 0
+    }
+
+    /// Whether the row text was too long to keep ([`LONG`]): [`Gist::text`] is then empty, and
+    /// the text is read again from the line.
+    pub fn is_long(&self) -> bool {
+        self.present & LONG_TEXT != 0
     }
 
     /// The fixed piece `k` (0 to 3).
@@ -131,7 +169,8 @@ impl Gist {
         (self.present & bit != 0).then(|| self.fixed(1 + bit.trailing_zeros() as usize))
     }
 
-    /// The row text with no call known: for a tool result, the tool's name.
+    /// The row text with no call known: for a tool result, the tool's name. Empty when the
+    /// text was too long to keep ([`Gist::is_long`]).
     pub fn text(&self) -> &str {
         self.fixed(0)
     }
@@ -208,10 +247,15 @@ impl<'g> Resolver<'g> {
         Resolver::default()
     }
 
-    /// The row text of the next entry, whose calls are then known to later ones.
-    pub fn text(&mut self, gist: &'g Gist) -> &'g str {
+    /// The row text of the next entry, whose calls are then known to later ones; `None` when
+    /// it is a text the gist did not keep ([`Gist::is_long`]), to be read again with
+    /// [`crate::Session::row_text`].
+    pub fn text(&mut self, gist: &'g Gist) -> Option<&'g str> {
         self.calls.extend(gist.calls());
-        gist.answers().and_then(|id| self.calls.get(id).copied()).unwrap_or_else(|| gist.text())
+        match gist.answers().and_then(|id| self.calls.get(id).copied()) {
+            Some(call) => Some(call),
+            None => (!gist.is_long()).then(|| gist.text()),
+        }
     }
 }
 
@@ -256,11 +300,23 @@ mod tests {
         assert!(!result.facts().shows(FilterMode::NoTools, false, false));
         let (first, second) = (call("c1", "a.rs"), call("c1", "b.rs"));
         let mut resolver = Resolver::new();
-        assert_eq!(resolver.text(&result), "[edit]", "no call read yet");
+        assert_eq!(resolver.text(&result), Some("[edit]"), "no call read yet");
         resolver.text(&first);
-        assert_eq!(resolver.text(&result), "[edit: a.rs]");
+        assert_eq!(resolver.text(&result), Some("[edit: a.rs]"));
         resolver.text(&second);
-        assert_eq!(resolver.text(&result), "[edit: b.rs]");
+        assert_eq!(resolver.text(&result), Some("[edit: b.rs]"));
+    }
+
+    #[test]
+    fn a_text_too_long_to_keep_is_read_again() {
+        let summary = "x".repeat(LONG);
+        let g = gist(json!({"type": "branch_summary", "summary": summary, "timestamp": "t"}));
+        assert!(g.is_long());
+        assert_eq!((g.text(), g.timestamp().as_str()), ("", Some("t")));
+        assert_eq!(Resolver::new().text(&g), None, "the caller reads it again");
+        let short = gist(json!({"type": "branch_summary", "summary": "x".repeat(LONG - 20)}));
+        assert!(!short.is_long());
+        assert_eq!(Resolver::new().text(&short), Some(short.text()));
     }
 
     #[test]

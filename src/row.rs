@@ -201,7 +201,8 @@ pub fn row_value_in(line: &Line<'_, '_>, stack: &mut Vec<bool>, reads: Reads) ->
 
 /// How deep the row walk nests by itself, above the values it skips: the line's object, a
 /// message, its content, a block, a call's arguments. A line whose skipped values nest
-/// [`Line::deepest`] levels is at most this much deeper.
+/// [`Line::deepest`] levels is at most this much deeper (one less, in fact: a block's members
+/// are skipped before its arguments are walked, and that skip counts the arguments' level).
 pub(crate) const WALKED_DEPTH: usize = 5;
 
 /// [`row_value_in`], and the line's envelope read from the same walk, for loading with gists:

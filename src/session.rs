@@ -538,6 +538,27 @@ impl Session {
         Ok(self.value(idx)?.into())
     }
 
+    /// The row text of a record with no tool call known, read from its line: for a gist that
+    /// did not keep it ([`Gist::is_long`]). `home` as for [`LoadOptions::home`].
+    pub fn row_text(&self, idx: u32, home: Option<&str>) -> Result<String> {
+        let row = self.row_value(idx, &mut self.lines(), &mut Scanner::new())?;
+        let none = home.map(ToolCalls::with_home).unwrap_or_default();
+        Ok(crate::text::one_line(&row, &none))
+    }
+
+    /// The error for a record whose row cannot be read ([`Gist::is_unreadable`]): what reading
+    /// it in full gives.
+    pub fn unreadable(&self, idx: u32) -> Error {
+        match self.value(idx) {
+            Err(e) => e,
+            Ok(_) => Error::Damaged {
+                path: self.path.clone(),
+                line: self.records[idx as usize].line,
+                message: "the line changed since it was read".into(),
+            },
+        }
+    }
+
     /// The record parsed in full. Version-1 records get the ids and parents they were given in
     /// memory and their `firstKeptEntryIndex` turned into `firstKeptEntryId`, so every caller
     /// sees one shape (FORMAT §11).
@@ -546,7 +567,12 @@ impl Session {
         let mut value = parse_lossy(&bytes).ok_or_else(|| Error::Damaged {
             path: self.path.clone(),
             line: self.records[idx as usize].line,
-            message: "the line changed since it was read".into(),
+            // A line that loaded but does not parse holds what JSON cannot decode (a lone
+            // surrogate escape, which only a full parse decodes), or it changed meanwhile.
+            message: match serde_json::from_str::<Value>(&String::from_utf8_lossy(&bytes)) {
+                Err(e) => format!("the line cannot be read in full: {e}"),
+                Ok(_) => "the line changed since it was read".into(),
+            },
         })?;
         if self.is_v1()
             && let Value::Object(map) = &mut value
@@ -803,15 +829,14 @@ fn scan_line<'a>(
                 // As `Session::row_value` reads it: through the row scanner, even where the
                 // envelope's scan failed (an id with a lone surrogate, say), and a line the row
                 // scanner does not take is parsed in full.
-                let row = row
-                    .flatten()
-                    .or_else(|| {
-                        let (line, stack) = scanner.index(bytes).ok()?;
-                        row_value_in(&line, stack, Reads::Rows)
-                    })
-                    .or_else(|| parse_lossy(bytes).map(RowValue::from))
-                    .unwrap_or(RowValue::Null);
-                Gist::of(&row, none)
+                let row = row.flatten().or_else(|| {
+                    let (line, stack) = scanner.index(bytes).ok()?;
+                    row_value_in(&line, stack, Reads::Rows)
+                });
+                match row.or_else(|| parse_lossy(bytes).map(RowValue::from)) {
+                    Some(row) => Gist::of(&row, none),
+                    None => Gist::unreadable(),
+                }
             });
             LineScan::Record(env, time, gist)
         }

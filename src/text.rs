@@ -1032,7 +1032,7 @@ mod tests {
                 let mut bytes = vec![b'a'; 19];
                 bytes[at] = b;
                 assert_eq!(may_hold_controls(&bytes), expected, "byte {b:#x} at {at}");
-                // Neighbours that borrow (0x00) or sit just above a bound change nothing.
+                // Neighbours above every bound (0x80) or just above one (0x21) change nothing.
                 bytes[(at + 1) % 19] = 0x80;
                 bytes[(at + 2) % 19] = 0x21;
                 assert_eq!(may_hold_controls(&bytes), expected, "byte {b:#x} at {at}");

@@ -9,10 +9,10 @@ use std::path::Path;
 
 use serde_json::Value;
 use sesstree::format::Dialect;
-use sesstree::text::{FilterMode, sanitize_for_terminal, sanitize_keep_lines};
-use sesstree::tree::{ASCII, TreeOptions, UNICODE, layout};
 use sesstree::gist::Resolver;
 use sesstree::session::LoadOptions;
+use sesstree::text::{FilterMode, sanitize_for_terminal, sanitize_keep_lines};
+use sesstree::tree::{ASCII, TreeOptions, UNICODE, layout};
 use sesstree::view::{Placement, Viewer, write_json_row};
 use sesstree::{Session, context, rev, stats};
 
@@ -64,10 +64,22 @@ pub fn check_gists(bytes: &[u8], plain: &Session) {
     let labels = sesstree::view::labels(&s);
     let mut viewer = Viewer::new(&s, Some("/home/fuzz"));
     let mut resolver = Resolver::new();
-    for (idx, gist) in gists.iter().enumerate().take(256) {
+    for (idx, gist) in gists.iter().enumerate() {
         let idx = idx as u32;
         let text = resolver.text(gist);
-        let Ok(view) = viewer.view(idx) else { continue };
+        let Ok(view) = viewer.view(idx) else {
+            // A row fails where a field it reads cannot be decoded; a tool result's content is
+            // no such field for its gist, which skips it.
+            let result = !gist.facts().shows(FilterMode::NoTools, true, false)
+                && gist.facts().shows(FilterMode::Default, true, false);
+            assert!(gist.is_unreadable() || result, "a row the Viewer cannot read");
+            continue;
+        };
+        assert!(!gist.is_unreadable(), "a gist unreadable where the Viewer reads the row");
+        let text = match text {
+            Some(text) => std::borrow::Cow::Borrowed(text),
+            None => std::borrow::Cow::Owned(s.row_text(idx, Some("/home/fuzz")).unwrap()),
+        };
         assert_eq!(text, view.text, "the row text from the gist");
         let label = labels.get(&idx);
         for mode in FilterMode::CYCLE {
@@ -81,7 +93,7 @@ pub fn check_gists(bytes: &[u8], plain: &Session) {
         }
         let at = Placement { depth: 1, on_active_path: true, is_leaf: false };
         let mut json = Vec::new();
-        write_json_row(&mut json, &s, idx, gist, label.map(|l| &l.1), text, at);
+        write_json_row(&mut json, &s, idx, gist, label.map(|l| &l.1), &text, at);
         assert_eq!(json, view.to_json_line(&s, 1, true, false).into_bytes(), "the --json row");
     }
 }

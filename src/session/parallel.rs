@@ -316,7 +316,9 @@ mod tests {
             r#"{"type":"title_change","id":"t","parentId":"a","title":"T","source":"user"}"#
                 .to_owned(),
             // Nested right up to the limit (127 levels) and one past it, inside a call's
-            // arguments and beside the message.
+            // arguments and beside the message; and at 126 levels, which the walk that reads
+            // the row and the envelope together still takes.
+            deep_call("h", 121),
             deep_call("e", 122),
             deep_call("f", 123),
             format!(r#"{{"type":"x","id":"g","x":{}{}}}"#, "[".repeat(126), "]".repeat(126)),
@@ -345,14 +347,16 @@ mod tests {
 
     #[test]
     fn the_depth_limit_holds_with_gists() {
-        let text = [HEADER.to_owned(), deep_call("e", 122), deep_call("f", 123)].join("\n");
+        let lines =
+            [HEADER.to_owned(), deep_call("h", 121), deep_call("e", 122), deep_call("f", 123)];
         let with_gists = LoadOptions { gists: true, home: None };
-        let s = Session::from_bytes_with(Path::new("t"), text.into_bytes(), &with_gists).unwrap();
+        let text = lines.join("\n").into_bytes();
+        let s = Session::from_bytes_with(Path::new("t"), text, &with_gists).unwrap();
         let ids: Vec<_> = s.records.iter().filter_map(|r| r.id.as_ref()).collect();
-        assert_eq!(ids, [&EntryId::new("e")]);
+        assert_eq!(ids, [&EntryId::new("h"), &EntryId::new("e")]);
         assert_eq!(s.diagnostics.len(), 1);
         assert!(s.diagnostics[0].message.contains("nested deeper than 127 levels"));
-        assert_eq!(s.gists().map(<[_]>::len), Some(1));
+        assert_eq!(s.gists().map(<[_]>::len), Some(2));
     }
 
     #[test]

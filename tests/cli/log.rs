@@ -134,3 +134,57 @@ fn large_real_v1_file() {
     // `toolUse`: FORMAT §9.2 hides those in every mode unless they are the leaf.
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 824);
 }
+
+/// A record whose envelope loads but a field its row reads cannot be decoded (a lone surrogate
+/// in `customType`): `log` and `tree` fail on it with the line, as `show` does, instead of
+/// inventing a row; off the path, `log` does not read it.
+#[test]
+fn a_row_that_cannot_be_decoded_fails_with_its_line() {
+    let env = TestEnv::new();
+    let lines = [
+        r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}"#,
+        r#"{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":"hi"}}"#,
+        r#"{"type":"custom","id":"b","parentId":"a","timestamp":"2026-01-01T00:00:02Z","customType":"\ud800"}"#,
+        r#"{"type":"message","id":"c","parentId":"a","timestamp":"2026-01-01T00:00:03Z","message":{"role":"user","content":"again"}}"#,
+    ];
+    env.write("s.jsonl", lines.join("\n") + "\n");
+    assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "--filter", "all", "b"]), @"
+    ------- stderr -------
+    error: s.jsonl:3: the line cannot be read in full: unexpected end of hex escape at line 1 column 97
+    [exit status: 3]
+    ");
+    assert_snapshot!(env.run(&["-f", "s.jsonl", "tree", "--filter", "all"]), @"
+    ------- stderr -------
+    error: s.jsonl:3: the line cannot be read in full: unexpected end of hex escape at line 1 column 97
+    [exit status: 3]
+    ");
+    assert_snapshot!(env.run(&["-f", "s.jsonl", "log"]), @"
+    c message 2026-01-01 00:00:03 user: again
+    a message 2026-01-01 00:00:01 user: hi
+    ");
+}
+
+/// A row that is not cut (a branch summary) and is too long for its gist to keep is read again
+/// from its line, whole.
+#[test]
+fn a_long_summary_row_is_shown_whole() {
+    let env = TestEnv::new();
+    let summary = "word ".repeat(2000);
+    let lines = [
+        r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}"#.to_string(),
+        r#"{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":"hi"}}"#.to_string(),
+        format!(r#"{{"type":"branch_summary","id":"b","parentId":"a","timestamp":"2026-01-01T00:00:02Z","fromId":"a","summary":"{summary}"}}"#),
+    ];
+    env.write("s.jsonl", lines.join("\n") + "\n");
+    let expected = format!("[branch summary]: {}", summary.trim_end());
+    let log = env.cmd().args(["-f", "s.jsonl", "log", "-n", "1"]).output().unwrap();
+    let log = String::from_utf8(log.stdout).unwrap();
+    assert_eq!(log.trim_end().split_once(" 00:00:02 ").map(|(_, text)| text), Some(&*expected));
+    let tree = env.cmd().args(["-f", "s.jsonl", "--json", "tree"]).output().unwrap();
+    let rows: Vec<serde_json::Value> = String::from_utf8(tree.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows[1]["text"], expected.as_str());
+}

@@ -1,5 +1,6 @@
 //! `sesstree log [REV]`: the path from the root to REV, newest first, like `git log`.
 
+use std::borrow::Cow;
 use std::io::Write;
 
 use anyhow::Context as _;
@@ -52,7 +53,7 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
     let home = home();
     // Every row of the file is worked out while it loads (its gist), so the path is not read
     // again; the filters need them for --raw too.
-    let session = ctx.load_with(&LoadOptions { gists: true, home })?;
+    let session = ctx.load_with(&LoadOptions { gists: true, home: home.clone() })?;
     if session.is_empty() {
         return Ok(());
     }
@@ -69,9 +70,17 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
     let mut shown = Vec::new();
     for idx in session.path_to_root(target) {
         let gist = &gists[idx as usize];
+        if gist.is_unreadable() {
+            return Err(session.unreadable(idx).into());
+        }
         let text = resolver.text(gist);
         let label = labels.get(&idx);
         if gist.facts().shows(mode, idx == target, label.is_some()) {
+            // A text too long to keep in the gist is read again, for shown rows only.
+            let text = match text {
+                Some(text) => Cow::Borrowed(text),
+                None => Cow::Owned(session.row_text(idx, home.as_deref())?),
+            };
             shown.push((idx, text, label));
         }
     }
@@ -83,11 +92,20 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
         shown.iter().rev().take(limit).collect()
     };
     let mut out = stdout();
-    write_par(&mut out, &rows, |&&(idx, text, label), buf| {
-        let gist = &gists[idx as usize];
-        if args.raw {
-            buf.extend_from_slice(&session.raw_line(idx)?);
-        } else if ctx.json {
+    if args.raw {
+        // One line at a time: lines can be megabytes, and a batch of them would pile up.
+        for &(idx, ..) in &rows {
+            out.write_all(&session.raw_line(*idx)?)?;
+            out.write_all(b"\n")?;
+        }
+        out.flush()?;
+        std::mem::forget(session);
+        return Ok(());
+    }
+    write_par(&mut out, &rows, |&(idx, text, label), buf| {
+        let gist = &gists[*idx as usize];
+        let (idx, text) = (*idx, text.as_ref());
+        if ctx.json {
             let at = Placement { depth: 0, on_active_path: true, is_leaf: idx == target };
             write_json_row(buf, &session, idx, gist, label.map(|l| &l.1), text, at);
         } else {

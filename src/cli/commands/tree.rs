@@ -1,5 +1,6 @@
 //! `sesstree tree`: the whole tree as the agent's tree selector draws it (FORMAT §9).
 
+use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
@@ -156,19 +157,27 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
         let labels = labels(&session);
         let mut resolver = Resolver::new();
         // Each layout row's text, when it is shown.
-        let mut texts = vec![None; tree.rows.len()];
+        let mut texts: Vec<Option<Cow<'_, str>>> = vec![None; tree.rows.len()];
         for &i in &order {
             let (row, gist) = (&tree.rows[i], &gists[tree.rows[i].idx as usize]);
+            if gist.is_unreadable() {
+                return Err(session.unreadable(row.idx).into());
+            }
             let text = resolver.text(gist);
             if gist.facts().shows(mode, leaf == Some(row.idx), labels.contains_key(&row.idx)) {
-                texts[i] = Some(text);
+                // A text too long to keep in the gist is read again, for shown rows only.
+                texts[i] = Some(match text {
+                    Some(text) => Cow::Borrowed(text),
+                    None => Cow::Owned(session.row_text(row.idx, home.as_deref())?),
+                });
             }
         }
         drop(order);
-        let rows: Vec<(&Row, &str)> =
+        let rows: Vec<(&Row, Cow<'_, str>)> =
             tree.rows.iter().zip(texts).filter_map(|(row, text)| Some((row, text?))).collect();
         shown = rows.len();
-        write_par(&mut out, &rows, |&(row, text), buf| {
+        write_par(&mut out, &rows, |(row, text), buf| {
+            let (row, text) = (*row, text.as_ref());
             let (gist, label) = (&gists[row.idx as usize], labels.get(&row.idx));
             if ctx.json {
                 let at = Placement {
