@@ -188,3 +188,38 @@ fn a_long_summary_row_is_shown_whole() {
         .collect();
     assert_eq!(rows[1]["text"], expected.as_str());
 }
+
+/// Rows are formatted a batch at a time on every core: across many batches, they still come
+/// out in order, each once.
+#[test]
+fn many_rows_come_out_in_order() {
+    let env = TestEnv::new();
+    let n = 20_000;
+    let mut lines = vec![
+        r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}"#
+            .to_string(),
+    ];
+    for i in 0..n {
+        let parent = if i == 0 { "null".to_string() } else { format!("\"e{}\"", i - 1) };
+        lines.push(format!(
+            r#"{{"type":"message","id":"e{i}","parentId":{parent},"timestamp":"2026-01-01T00:00:01Z","message":{{"role":"user","content":"row {i}"}}}}"#
+        ));
+    }
+    env.write("s.jsonl", lines.join("\n") + "\n");
+    let expected: Vec<String> = (0..n).map(|i| format!("user: row {i}")).collect();
+    let log = env.cmd().args(["-f", "s.jsonl", "log", "--reverse"]).output().unwrap();
+    let texts: Vec<String> = String::from_utf8(log.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.split_once(" 00:00:01 ").unwrap().1.to_string())
+        .collect();
+    assert_eq!(texts, expected);
+    let tree = env.cmd().args(["-f", "s.jsonl", "--json", "tree"]).output().unwrap();
+    let texts: Vec<String> = String::from_utf8(tree.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["text"].to_string())
+        .map(|t| t.trim_matches('"').to_string())
+        .collect();
+    assert_eq!(texts, expected);
+}
