@@ -788,13 +788,27 @@ impl LineScan<'_> {
 
 /// Scans one line (without its newline) into its [`LineScan`], with the record's gist when
 /// `gists` (the [`LoadOptions::gists`] home, as calls-free [`ToolCalls`]) asks for it.
+/// `v1` says the file is of version 1, whose rows [`Session::row_value`] reads from a full parse.
 fn scan_line<'a>(
     scanner: &mut Scanner,
     bytes: &'a [u8],
     gists: Option<&ToolCalls>,
+    v1: bool,
 ) -> LineScan<'a> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return LineScan::Blank;
+    }
+    if v1 && let Some(none) = gists {
+        return match scan_line(scanner, bytes, None, false) {
+            LineScan::Record(env, time, _) => {
+                let gist = match parse_lossy(bytes) {
+                    Some(value) => Gist::of(&RowValue::from(value), none),
+                    None => Gist::unreadable(),
+                };
+                LineScan::Record(env, time, Some(gist))
+            }
+            other => other,
+        };
     }
     // With gists, the row is read on the same index as the envelope, and where it can be,
     // in the same walk. That walk does not count the depth exactly, but it bounds it: a line
@@ -984,7 +998,7 @@ impl Loader {
             self.slot = Some(slot);
             return;
         }
-        let scan = scan_line(&mut self.scanner, bytes, self.gist_tools.as_ref());
+        let scan = scan_line(&mut self.scanner, bytes, self.gist_tools.as_ref(), self.v1);
         self.apply(scan, bytes, bytes.len() as u64, offset, has_newline);
     }
 

@@ -181,7 +181,8 @@ fn scan_piece(
     let Some(mut at) = first_line_start(file, start, end)? else { return Ok(out) };
     let mut scanner = Scanner::new();
     let mut push = |at: u64, bytes: &[u8], has_newline: bool| {
-        let scan = (at != 0).then(|| scan_line(&mut scanner, bytes, gists).into_owned());
+        // A version-1 file is handed back to the one-pass load, which reads its rows as such.
+        let scan = (at != 0).then(|| scan_line(&mut scanner, bytes, gists, false).into_owned());
         out.push(Scanned { offset: at, len: bytes.len() as u64, has_newline, scan });
     };
     let mut buf = vec![0u8; READ_SIZE];

@@ -223,3 +223,25 @@ fn many_rows_come_out_in_order() {
         .collect();
     assert_eq!(texts, expected);
 }
+
+/// In a version-1 file, rows are read from a full parse (the ids are derived), so a string
+/// JSON cannot decode anywhere in the line fails the row, as `show` fails on it.
+#[test]
+fn a_version_1_row_that_cannot_be_parsed_fails_with_its_line() {
+    let env = TestEnv::new();
+    let lines = [
+        r#"{"type":"session","version":1,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}"#,
+        r#"{"type":"message","timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":"hi"},"note":"\ud800"}"#,
+    ];
+    env.write("s.jsonl", lines.join("\n") + "\n");
+    assert_snapshot!(env.run(&["-f", "s.jsonl", "log"]), @"
+    ------- stderr -------
+    error: s.jsonl:2: the line cannot be read in full: unexpected end of hex escape at line 1 column 109
+    [exit status: 3]
+    ");
+    assert_snapshot!(env.run(&["-f", "s.jsonl", "show", "@"]), @"
+    ------- stderr -------
+    error: s.jsonl:2: the line cannot be read in full: unexpected end of hex escape at line 1 column 109
+    [exit status: 3]
+    ");
+}
