@@ -191,12 +191,20 @@ pub enum Reads {
 
 /// [`row_value`] of a line the scanner has indexed, for what `reads` says.
 pub fn row_value_in(line: &Line<'_, '_>, stack: &mut Vec<bool>, reads: Reads) -> Option<RowValue> {
+    row_of_members(line, top_members(line, stack, reads)?, stack)
+}
+
+/// The members of an object line, its `message` built for what `reads` says.
+fn top_members<'a>(
+    line: &Line<'a, '_>,
+    stack: &mut Vec<bool>,
+    reads: Reads,
+) -> Option<Vec<Member<'a>>> {
     let start = line.ws(0);
     if line.at(start) != Some(b'{') {
         return None;
     }
-    let members = members(line, start, stack, Some(reads)).ok()?;
-    row_of_members(line, members, stack)
+    members(line, start, stack, Some(reads)).ok()
 }
 
 /// How deep the row walk nests by itself, above the values it skips: the line's object, a
@@ -213,11 +221,7 @@ pub(crate) fn row_value_and_envelope<'a>(
     stack: &mut Vec<bool>,
     reads: Reads,
 ) -> Option<(RowValue, Envelope<'a>)> {
-    let start = line.ws(0);
-    if line.at(start) != Some(b'{') {
-        return None;
-    }
-    let members = members(line, start, stack, Some(reads)).ok()?;
+    let members = top_members(line, stack, reads)?;
     let spans = members.iter().map(|m| (&*m.key, m.start, m.end));
     let envelope = Envelope::from_members(line, spans).ok()?;
     Some((row_of_members(line, members, stack)?, envelope))

@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
-use crate::format::envelope::scan_envelope_then;
-use crate::format::scan::{Line, Scanner};
+use crate::format::envelope::scan_envelope_depth;
+use crate::format::scan::Scanner;
 use crate::format::title::{TitleSlot, parse_slot};
 use crate::format::{Dialect, Envelope, Kind, MAX_VERSION, scan_envelope, v1};
 use crate::gist::Gist;
@@ -798,55 +798,48 @@ fn scan_line<'a>(
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return LineScan::Blank;
     }
-    if v1 && let Some(none) = gists {
-        return match scan_line(scanner, bytes, None, false) {
-            LineScan::Record(env, time, _) => {
-                let gist = match parse_lossy(bytes) {
-                    Some(value) => Gist::of(&RowValue::from(value), none),
-                    None => Gist::unreadable(),
-                };
-                LineScan::Record(env, time, Some(gist))
-            }
-            other => other,
-        };
-    }
     // With gists, the row is read on the same index as the envelope, and where it can be,
     // in the same walk. That walk does not count the depth exactly, but it bounds it: a line
-    // that might be too deep is read the usual way.
+    // that might be too deep is read the usual way (its row is kept).
+    let mut walked = None;
     if let Some(none) = gists
+        && !v1
         && let Ok((line, stack)) = scanner.index(bytes)
         && let Some((row, env)) = row_value_and_envelope(&line, stack, Reads::Rows)
-        && line.deepest() + crate::row::WALKED_DEPTH <= MAX_NESTING
     {
-        let time = env.timestamp.as_deref().and_then(crate::clock::parse_timestamp);
-        return LineScan::Record(env, time, Some(Gist::of(&row, none)));
+        if line.deepest() + crate::row::WALKED_DEPTH <= MAX_NESTING {
+            let time = env.timestamp.as_deref().and_then(crate::clock::parse_timestamp);
+            return LineScan::Record(env, time, Some(Gist::of(&row, none)));
+        }
+        walked = Some(row);
     }
-    let row = |line: &Line<'a, '_>, stack: &mut Vec<bool>| {
-        gists.is_some().then(|| row_value_in(line, stack, Reads::Rows)).flatten()
-    };
-    let scanned = match scan_envelope_then(scanner, bytes, row) {
+    let scanned = match scan_envelope_depth(scanner, bytes) {
         Ok(scanned) => Ok(scanned),
         Err(e) if std::str::from_utf8(bytes).is_err() => {
             // Invalid UTF-8: read it as U+FFFD so the record loads; its bytes stay as they are.
             let lossy = String::from_utf8_lossy(bytes);
-            scan_envelope(lossy.as_bytes()).map(|env| (env.into_owned(), None, None)).map_err(|_| e)
+            scan_envelope(lossy.as_bytes()).map(|env| (env.into_owned(), None)).map_err(|_| e)
         }
         Err(e) => Err(e),
     };
     match scanned {
         // The scanner measured the depth of what it walked; other lines are measured here.
-        Ok((_, Some(depth), _)) if depth > MAX_NESTING => LineScan::TooDeep,
-        Ok((_, None, _)) if nested_too_deep(bytes) => LineScan::TooDeep,
-        Ok((env, _, row)) => {
+        Ok((_, Some(depth))) if depth > MAX_NESTING => LineScan::TooDeep,
+        Ok((_, None)) if nested_too_deep(bytes) => LineScan::TooDeep,
+        Ok((env, _)) => {
             let time = env.timestamp.as_deref().and_then(crate::clock::parse_timestamp);
             let gist = gists.map(|none| {
-                // As `Session::row_value` reads it: through the row scanner, even where the
-                // envelope's scan failed (an id with a lone surrogate, say), and a line the row
-                // scanner does not take is parsed in full.
-                let row = row.flatten().or_else(|| {
-                    let (line, stack) = scanner.index(bytes).ok()?;
-                    row_value_in(&line, stack, Reads::Rows)
-                });
+                // As `Session::row_value` reads the row: a version-1 row from a full parse (its
+                // ids are derived); any other through the row scanner, even where only
+                // serde_json read the envelope (an id with a lone surrogate, say), and in full
+                // where the row scanner does not take the line.
+                let row = match v1 {
+                    true => None,
+                    false => walked.or_else(|| {
+                        let (line, stack) = scanner.index(bytes).ok()?;
+                        row_value_in(&line, stack, Reads::Rows)
+                    }),
+                };
                 match row.or_else(|| parse_lossy(bytes).map(RowValue::from)) {
                     Some(row) => Gist::of(&row, none),
                     None => Gist::unreadable(),

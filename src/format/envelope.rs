@@ -113,30 +113,16 @@ pub fn scan_envelope_depth<'a>(
     scanner: &mut Scanner,
     line: &'a [u8],
 ) -> Result<(Envelope<'a>, Option<usize>), ScanError> {
-    scan_envelope_then(scanner, line, |_, _| ()).map(|(env, depth, _)| (env, depth))
-}
-
-/// [`scan_envelope_depth`], then `then` on the line as the scanner indexed it, when the scanner
-/// took it (`None` when serde_json read the line instead): a second walk of the line without
-/// indexing it again.
-pub fn scan_envelope_then<'a, T>(
-    scanner: &mut Scanner,
-    line: &'a [u8],
-    then: impl FnOnce(&Line<'a, '_>, &mut Vec<bool>) -> T,
-) -> Result<(Envelope<'a>, Option<usize>, Option<T>), ScanError> {
     let first = line.iter().position(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
     if first.is_some_and(|i| line[i] == b'{')
-        && let Ok((indexed, stack)) = scanner.index(line)
-        && let Ok(env) = envelope_in(&indexed, stack)
+        && let Ok(env) = fast_envelope(scanner, line)
     {
-        let depth = 1 + indexed.deepest();
-        return Ok((env, Some(depth), Some(then(&indexed, stack))));
+        return Ok((env, Some(1 + scanner.deepest())));
     }
-    serde_envelope(line).map(|env| (env, None, None))
+    serde_envelope(line).map(|env| (env, None))
 }
 
 /// The envelope of an object line through the scanner.
-#[cfg(test)]
 fn fast_envelope<'a>(scanner: &mut Scanner, bytes: &'a [u8]) -> Scan<Envelope<'a>> {
     let (line, stack) = scanner.index(bytes)?;
     envelope_in(&line, stack)

@@ -76,11 +76,6 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
         let text = resolver.text(gist);
         let label = labels.get(&idx);
         if gist.facts().shows(mode, idx == target, label.is_some()) {
-            // A text too long to keep in the gist is read again, for shown rows only.
-            let text = match text {
-                Some(text) => Cow::Borrowed(text),
-                None => Cow::Owned(session.row_text(idx, home.as_deref())?),
-            };
             shown.push((idx, text, label));
         }
     }
@@ -94,27 +89,29 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
     let mut out = stdout();
     if args.raw {
         // One line at a time: lines can be megabytes, and a batch of them would pile up.
-        for &(idx, ..) in &rows {
-            out.write_all(&session.raw_line(*idx)?)?;
+        for &&(idx, ..) in &rows {
+            out.write_all(&session.raw_line(idx)?)?;
             out.write_all(b"\n")?;
         }
-        out.flush()?;
-        std::mem::forget(session);
-        return Ok(());
+    } else {
+        write_par(&mut out, &rows, |&&(idx, text, label), buf| {
+            // A text too long to keep in the gist is read again, for the rows shown.
+            let text = match text {
+                Some(text) => Cow::Borrowed(text),
+                None => Cow::Owned(session.row_text(idx, home.as_deref())?),
+            };
+            let gist = &gists[idx as usize];
+            if ctx.json {
+                let at = Placement { depth: 0, on_active_path: true, is_leaf: idx == target };
+                write_json_row(buf, &session, idx, gist, label.map(|l| &l.1), &text, at);
+            } else {
+                let label = label.map(|l| l.0.as_str());
+                buf.extend_from_slice(text_row(ctx, &session, idx, gist, label, &text).as_bytes());
+            }
+            buf.push(b'\n');
+            Ok(())
+        })?;
     }
-    write_par(&mut out, &rows, |&(idx, text, label), buf| {
-        let gist = &gists[*idx as usize];
-        let (idx, text) = (*idx, text.as_ref());
-        if ctx.json {
-            let at = Placement { depth: 0, on_active_path: true, is_leaf: idx == target };
-            write_json_row(buf, &session, idx, gist, label.map(|l| &l.1), text, at);
-        } else {
-            let label = label.map(|l| l.0.as_str());
-            buf.extend_from_slice(text_row(ctx, &session, idx, gist, label, text).as_bytes());
-        }
-        buf.push(b'\n');
-        Ok(())
-    })?;
     out.flush()?;
     // Freeing a gist per entry one by one only delays the exit, which frees it all at once.
     std::mem::forget(session);

@@ -156,8 +156,8 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     if let Some(gists) = session.gists() {
         let labels = labels(&session);
         let mut resolver = Resolver::new();
-        // Each layout row's text, when it is shown.
-        let mut texts: Vec<Option<Cow<'_, str>>> = vec![None; tree.rows.len()];
+        // Each shown layout row's text (`None` for a text too long to keep in the gist).
+        let mut texts: Vec<Option<Option<&str>>> = vec![None; tree.rows.len()];
         for &i in &order {
             let (row, gist) = (&tree.rows[i], &gists[tree.rows[i].idx as usize]);
             if gist.is_unreadable() {
@@ -165,31 +165,31 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
             }
             let text = resolver.text(gist);
             if gist.facts().shows(mode, leaf == Some(row.idx), labels.contains_key(&row.idx)) {
-                // A text too long to keep in the gist is read again, for shown rows only.
-                texts[i] = Some(match text {
-                    Some(text) => Cow::Borrowed(text),
-                    None => Cow::Owned(session.row_text(row.idx, home.as_deref())?),
-                });
+                texts[i] = Some(text);
             }
         }
         drop(order);
-        let rows: Vec<(&Row, Cow<'_, str>)> =
+        let rows: Vec<(&Row, Option<&str>)> =
             tree.rows.iter().zip(texts).filter_map(|(row, text)| Some((row, text?))).collect();
         shown = rows.len();
-        write_par(&mut out, &rows, |(row, text), buf| {
-            let (row, text) = (*row, text.as_ref());
+        write_par(&mut out, &rows, |&(row, text), buf| {
             let (gist, label) = (&gists[row.idx as usize], labels.get(&row.idx));
+            // A text too long to keep in the gist is read again, for the rows shown.
+            let text = match text {
+                Some(text) => Cow::Borrowed(text),
+                None => Cow::Owned(session.row_text(row.idx, home.as_deref())?),
+            };
             if ctx.json {
                 let at = Placement {
                     depth: row.depth,
                     on_active_path: row.on_active_path,
                     is_leaf: row.is_leaf,
                 };
-                write_json_row(buf, &session, row.idx, gist, label.map(|l| &l.1), text, at);
+                write_json_row(buf, &session, row.idx, gist, label.map(|l| &l.1), &text, at);
                 buf.push(b'\n');
             } else {
                 let gutter = style.paint(&tree.prefix(row, glyphs, max_levels), Role::Dim);
-                let text = text_part(row, label.map(|l| l.0.as_str()), text);
+                let text = text_part(row, label.map(|l| l.0.as_str()), &text);
                 writeln!(buf, "{gutter}{text}")?;
             }
             Ok(())
