@@ -14,6 +14,7 @@
 //! meanwhile is not read, as if loading had finished first. Version-1 files derive their ids
 //! from the line bytes in order; for those the caller loads again on one thread.
 
+use std::cell::Cell;
 use std::fs::File;
 use std::io::ErrorKind;
 use std::os::unix::fs::FileExt;
@@ -146,16 +147,20 @@ fn read_at(file: &File, buf: &mut [u8], pos: u64) -> std::io::Result<usize> {
     Ok(done)
 }
 
+/// How much [`first_line_start`] reads at a time: a line or two, where a piece's whole read
+/// size would copy an eighth of the piece for nothing.
+const PEEK: usize = 8 << 10;
+
 /// Where the first line that starts in `start..end` starts, if one does.
 fn first_line_start(file: &File, start: u64, end: u64) -> std::io::Result<Option<u64>> {
     if start == 0 {
         return Ok(Some(0));
     }
     // A line starts at `start` when the byte before it ends a line.
-    let mut buf = vec![0u8; READ_SIZE];
+    let mut buf = [0u8; PEEK];
     let mut pos = start - 1;
     while pos < end {
-        let want = (end - pos).min(READ_SIZE as u64) as usize;
+        let want = (end - pos).min(PEEK as u64) as usize;
         let n = read_at(file, &mut buf[..want], pos)?;
         if n == 0 {
             break;
@@ -169,6 +174,18 @@ fn first_line_start(file: &File, start: u64, end: u64) -> std::io::Result<Option
     Ok(None)
 }
 
+thread_local! {
+    /// Each scanning thread's read buffer, kept from piece to piece: a new one per piece cost
+    /// the allocator a fresh mapping, its page faults and zeroing every time.
+    static READ_BUFFER: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
+/// Lines a piece is first given room for: the agents' lines average a couple of kilobytes,
+/// and growing the list a line at a time copied it over and over.
+fn lines_estimate(start: u64, end: u64) -> usize {
+    usize::try_from((end - start) / 2048).unwrap_or(0).clamp(16, 4096)
+}
+
 /// Scans the lines that start in `start..end` of a file of `len` bytes.
 fn scan_piece(
     file: &File,
@@ -178,19 +195,39 @@ fn scan_piece(
     gists: Option<&ToolCalls>,
 ) -> std::io::Result<Vec<Scanned>> {
     let mut out = Vec::new();
-    let Some(mut at) = first_line_start(file, start, end)? else { return Ok(out) };
+    let Some(at) = first_line_start(file, start, end)? else { return Ok(out) };
+    out.reserve(lines_estimate(start, end));
+    // Taken, not borrowed, and given back however the scan ends: a nested use (there is none)
+    // would only get a new buffer.
+    let mut buf = READ_BUFFER.take();
+    buf.resize(READ_SIZE, 0);
+    let scanned = scan_lines(file, len, at, end, gists, &mut buf, &mut out);
+    READ_BUFFER.set(buf);
+    scanned.map(|()| out)
+}
+
+/// Scans the lines that start in `at..end` into `out`, `at` being the start of a line,
+/// reading through `buf`.
+fn scan_lines(
+    file: &File,
+    len: u64,
+    mut at: u64,
+    end: u64,
+    gists: Option<&ToolCalls>,
+    buf: &mut [u8],
+    out: &mut Vec<Scanned>,
+) -> std::io::Result<()> {
     let mut scanner = Scanner::new();
     let mut push = |at: u64, bytes: &[u8], has_newline: bool| {
         // A version-1 file is handed back to the one-pass load, which reads its rows as such.
         let scan = (at != 0).then(|| scan_line(&mut scanner, bytes, gists, false).into_owned());
         out.push(Scanned { offset: at, len: bytes.len() as u64, has_newline, scan });
     };
-    let mut buf = vec![0u8; READ_SIZE];
     // The line at `at` as far as it is read: `carry` holds the bytes `at..pos`.
     let mut carry: Vec<u8> = Vec::new();
     let mut pos = at;
     while at < end {
-        let want = (len.saturating_sub(pos)).min(READ_SIZE as u64) as usize;
+        let want = (len.saturating_sub(pos)).min(buf.len() as u64) as usize;
         let n = if want == 0 { 0 } else { read_at(file, &mut buf[..want], pos)? };
         if n == 0 {
             // The end of the file: a last line without a newline (a torn write, say).
@@ -220,7 +257,7 @@ fn scan_piece(
             at = base + i as u64;
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]
