@@ -247,6 +247,14 @@ impl<'g> Resolver<'g> {
         Resolver::default()
     }
 
+    /// No calls known yet, with room for the calls of about `entries` entries to be read, so
+    /// that the map of calls is not grown (and every id hashed again) on the way.
+    pub fn for_entries(entries: usize) -> Resolver<'g> {
+        // On the agents' files, about every other entry makes a call.
+        let calls = HashMap::with_capacity_and_hasher(entries / 2, Default::default());
+        Resolver { calls }
+    }
+
     /// The row text of the next entry, whose calls are then known to later ones; `None` when
     /// it is a text the gist did not keep ([`Gist::is_long`]), to be read again with
     /// [`crate::Session::row_text`].

@@ -66,9 +66,10 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
     let mode = FilterMode::from(args.filter);
     let labels = labels(&session);
     // Root first, so that tool calls are known before their results.
-    let mut resolver = Resolver::new();
+    let path = session.path_to_root(target);
+    let mut resolver = Resolver::for_entries(path.len());
     let mut shown = Vec::new();
-    for idx in session.path_to_root(target) {
+    for idx in path {
         let gist = &gists[idx as usize];
         if gist.is_unreadable() {
             return Err(session.unreadable(idx).into());

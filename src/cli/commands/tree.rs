@@ -155,7 +155,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     let mut shown = 0;
     if let Some(gists) = session.gists() {
         let labels = labels(&session);
-        let mut resolver = Resolver::new();
+        let mut resolver = Resolver::for_entries(order.len());
         // Each shown layout row's text (`None` for a text too long to keep in the gist).
         let mut texts: Vec<Option<Option<&str>>> = vec![None; tree.rows.len()];
         for &i in &order {
