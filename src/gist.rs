@@ -236,10 +236,23 @@ pub(crate) fn answers<J: Json>(entry: &J) -> Option<&str> {
 /// Gives gists read in order their rows: the calls of the entries read so far are known to
 /// the results read after them, a later call with the same id replacing an earlier one, as
 /// [`crate::view::Viewer`] does.
+///
+/// A result nearly always follows its call within a few entries (an assistant turn, then its
+/// results one after another), so the call is looked for among the last [`NEAR`] entries read
+/// first. Only a call further back is looked up in a map of calls, which is filled with the
+/// calls of the entries read since it was last filled, when it is needed: on the agents' files
+/// it is never filled, and nothing is hashed.
 #[derive(Debug, Default)]
 pub struct Resolver<'g> {
+    /// The gists read so far, in order.
+    read: Vec<&'g Gist>,
+    /// The calls of `read[..mapped]`.
     calls: HashMap<&'g str, &'g str, foldhash::fast::RandomState>,
+    mapped: usize,
 }
+
+/// How many of the entries read last are searched for a result's call before the map.
+pub const NEAR: usize = 64;
 
 impl<'g> Resolver<'g> {
     /// No calls known yet.
@@ -247,28 +260,46 @@ impl<'g> Resolver<'g> {
         Resolver::default()
     }
 
-    /// No calls known yet, with room for the calls of about `entries` entries to be read, so
-    /// that the map of calls is not grown (and every id hashed again) on the way.
+    /// No calls known yet, with room for about `entries` entries to be read.
     pub fn for_entries(entries: usize) -> Resolver<'g> {
-        // On the agents' files, about every other entry makes a call.
-        let calls = HashMap::with_capacity_and_hasher(entries / 2, Default::default());
-        Resolver { calls }
+        Resolver { read: Vec::with_capacity(entries), ..Resolver::default() }
     }
 
     /// The row text of the next entry, whose calls are then known to later ones; `None` when
     /// it is a text the gist did not keep ([`Gist::is_long`]), to be read again with
     /// [`crate::Session::row_text`].
     pub fn text(&mut self, gist: &'g Gist) -> Option<&'g str> {
-        self.calls.extend(gist.calls());
-        match gist.answers().and_then(|id| self.calls.get(id).copied()) {
+        let call = gist.answers().and_then(|id| self.call(id));
+        self.read.push(gist);
+        match call {
             Some(call) => Some(call),
             None => (!gist.is_long()).then(|| gist.text()),
         }
+    }
+
+    /// The row of the latest call with id `id` among the entries read so far.
+    fn call(&mut self, id: &str) -> Option<&'g str> {
+        let unmapped = &self.read[self.mapped..];
+        for gist in unmapped.iter().rev().take(NEAR) {
+            // The last of an entry's calls with the id is the one that counts.
+            if let Some(row) = gist.calls().filter(|(call, _)| *call == id).last() {
+                return Some(row.1);
+            }
+        }
+        if unmapped.len() > NEAR {
+            // Further back than the search went: map every entry not mapped yet, in order.
+            for gist in unmapped {
+                self.calls.extend(gist.calls());
+            }
+            self.mapped = self.read.len();
+        }
+        self.calls.get(id).copied()
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
     use serde_json::{Value, json};
 
     use super::*;
@@ -340,5 +371,85 @@ mod tests {
         assert_eq!(mixed.kind().as_str(), Some("custom"));
         assert_eq!(serde_json::to_string(&mixed.timestamp()).unwrap(), "5");
         assert_eq!(mixed.text(), "[custom: x\u{0}y]");
+    }
+    /// An assistant turn calling `read` on each `(id, path)`.
+    fn calls(calls: &[(&str, &str)]) -> Gist {
+        let blocks: Vec<Value> = calls
+            .iter()
+            .map(|(id, path)| {
+                json!({"type": "toolCall", "id": id, "name": "read", "arguments": {"path": path}})
+            })
+            .collect();
+        gist(json!({"type": "message", "message": {"role": "assistant", "content": blocks}}))
+    }
+
+    /// The result of call `id`.
+    fn result(id: &str) -> Gist {
+        gist(json!({"type": "message", "message": {"role": "toolResult", "toolCallId": id,
+            "toolName": "read", "content": "x"}}))
+    }
+
+    /// The texts of `gists` read in order by a [`Resolver`], and as the resolver's contract
+    /// says: every call read so far in one map, the later one with an id replacing the earlier.
+    fn both_ways(gists: &[Gist]) -> (Vec<Option<&str>>, Vec<Option<&str>>) {
+        let mut resolver = Resolver::new();
+        let got = gists.iter().map(|g| resolver.text(g)).collect();
+        let mut known = HashMap::new();
+        let want = gists
+            .iter()
+            .map(|g| {
+                let text = g.answers().and_then(|id| known.get(id).copied());
+                known.extend(g.calls());
+                text.or(Some(g.text()))
+            })
+            .collect();
+        (got, want)
+    }
+
+    #[test]
+    fn a_call_further_back_than_the_search_is_found_in_the_map() {
+        let mut gists = vec![calls(&[("c1", "a.rs"), ("c2", "b.rs")])];
+        gists.extend((0..NEAR).map(|_| result("nobody")));
+        gists.push(result("c2"));
+        gists.push(calls(&[("c2", "c.rs")]));
+        gists.push(result("c2"));
+        gists.extend((0..2 * NEAR).map(|_| result("other")));
+        gists.push(result("c1"));
+        gists.push(result("c2"));
+        let (got, want) = both_ways(&gists);
+        assert_eq!(got, want);
+        let last: Vec<_> = got.iter().rev().take(2).rev().copied().collect();
+        assert_eq!(last, [Some("[read: a.rs]"), Some("[read: c.rs]")]);
+        assert_eq!(got[NEAR + 1], Some("[read: b.rs]"), "found in the map");
+        assert_eq!(got[NEAR + 3], Some("[read: c.rs]"), "found nearby, not in the map");
+    }
+
+    #[test]
+    fn within_an_entry_the_last_call_with_an_id_counts() {
+        let gists = [calls(&[("c1", "a.rs"), ("c1", "b.rs")]), result("c1")];
+        assert_eq!(both_ways(&gists).0[1], Some("[read: b.rs]"));
+    }
+
+    proptest! {
+        /// Any order of calls and results, near and far apart, reads as one map would.
+        #[test]
+        fn the_resolver_reads_as_one_map_of_every_call(
+            steps in prop::collection::vec((0u8..4, 0u8..5, 0usize..150), 1..40),
+        ) {
+            let ids = ["c0", "c1", "c2", "c3", "c4"];
+            let mut gists = Vec::new();
+            for (n, &(kind, id, gap)) in steps.iter().enumerate() {
+                let id = ids[usize::from(id)];
+                let path = format!("f{n}.rs");
+                match kind {
+                    0 => gists.push(calls(&[(id, &path)])),
+                    1 => gists.push(calls(&[(id, &path), (ids[(n + 1) % 5], "g.rs"), (id, "h.rs")])),
+                    _ => gists.push(result(id)),
+                }
+                gists.extend((0..gap % (2 * NEAR)).map(|_| result("none")));
+            }
+            let (got, want) = both_ways(&gists);
+            prop_assert_eq!(got, want);
+        }
     }
 }
