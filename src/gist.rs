@@ -13,13 +13,12 @@
 //! read again from the line when it is shown ([`crate::Session::row_text`]).
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 use serde::Serialize;
 
 use crate::json::Json;
 use crate::row::RowValue;
-use crate::text::{Facts, ToolCalls, one_line, one_row};
+use crate::text::{Facts, ToolCalls, into_one_row, one_line};
 
 /// What the row of one entry shows, apart from its label and the calls of earlier entries.
 ///
@@ -92,7 +91,7 @@ impl Gist {
         let member = |key| entry.get(key).unwrap_or(RowValue::null());
         let (kind, time) = (member("type"), member("timestamp"));
         let mut calls = Vec::new();
-        none.each_call(entry, |id, shown| calls.push((id, one_row(&shown))));
+        none.each_call(entry, |id, shown| calls.push((id, into_one_row(shown))));
         let mut present = 0;
         let mut odd = false;
         let mut optional = [None; 3];
@@ -122,7 +121,9 @@ impl Gist {
             *end = u32::try_from(packed.len()).unwrap_or(u32::MAX);
         }
         for piece in calls() {
-            let _ = write!(packed, "{}:{piece}", piece.len());
+            push_decimal(&mut packed, piece.len());
+            packed.push(':');
+            packed.push_str(piece);
         }
         Gist {
             facts: Facts::of(entry),
@@ -214,6 +215,22 @@ impl Gist {
         };
         std::iter::from_fn(move || Some((piece()?, piece()?)))
     }
+}
+
+/// Writes `n` in decimal, as `write!` would, without the formatting machinery (a gist is
+/// packed for every entry of a file).
+fn push_decimal(out: &mut String, mut n: usize) {
+    let mut digits = [b'0'; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 /// How many decimal digits `n` takes.
@@ -422,6 +439,15 @@ mod tests {
         assert_eq!(last, [Some("[read: a.rs]"), Some("[read: c.rs]")]);
         assert_eq!(got[NEAR + 1], Some("[read: b.rs]"), "found in the map");
         assert_eq!(got[NEAR + 3], Some("[read: c.rs]"), "found nearby, not in the map");
+    }
+
+    #[test]
+    fn lengths_are_written_in_decimal() {
+        for n in [0, 7, 10, 99, 4096, 1_000_000_007, usize::MAX] {
+            let mut out = String::from("x");
+            push_decimal(&mut out, n);
+            assert_eq!(out, format!("x{n}"));
+        }
     }
 
     #[test]

@@ -241,8 +241,7 @@ impl ToolCalls {
                 }
                 format!("[read: {shown}]")
             }
-            "write" => format!("[write: {}]", self.shorten(file_path_arg(args))),
-            "edit" => format!("[edit: {}]", self.shorten(file_path_arg(args))),
+            "write" | "edit" => bracketed(name, &self.shorten(file_path_arg(args))),
             "bash" => {
                 let command = one_row(str_field(args, "command").unwrap_or_default());
                 let (head, cut) = truncated(&command, BASH_LIMIT);
@@ -302,6 +301,15 @@ impl ToolCalls {
             _ => Cow::Borrowed(path),
         }
     }
+}
+
+/// `[name: argument]`, without the formatting machinery: most rows of tool calls are this.
+fn bracketed(name: &str, argument: &str) -> String {
+    let mut out = String::with_capacity(name.len() + argument.len() + 4);
+    for piece in ["[", name, ": ", argument, "]"] {
+        out.push_str(piece);
+    }
+    out
 }
 
 /// The file a `read`/`write`/`edit` call names: `path`, else the older `file_path` (`""` when
@@ -411,7 +419,13 @@ pub fn one_line<J: Json>(entry: &J, tools: &ToolCalls) -> String {
         other => format!("[{}]", other.replace('_', " ")),
     };
     // A last fold, because the fields printed verbatim above (a model name, a custom type) can
-    // hold line breaks too, and a row must stay one line. Nearly every row is one already.
+    // hold line breaks too, and a row must stay one line.
+    into_one_row(text)
+}
+
+/// [`one_row`] of a string already owned: nearly every row is one already, and is kept as it
+/// is, without a copy.
+pub(crate) fn into_one_row(text: String) -> String {
     let folded = text.len() == text.trim().len()
         && memchr::memchr3(b'\n', b'\r', b'\t', text.as_bytes()).is_none();
     if folded { text } else { one_row(&text) }
@@ -899,7 +913,15 @@ pub(crate) fn one_row(s: &str) -> String {
 
 /// The first `n` characters of `s` (characters, not bytes: a cut never splits one).
 fn cut_chars(s: &str, n: usize) -> &str {
-    s.char_indices().nth(n).map_or(s, |(at, _)| &s[..at])
+    // No character takes less than a byte, and `n` ASCII bytes are `n` characters that end at
+    // a character boundary: most text is cut without counting.
+    if s.len() <= n {
+        return s;
+    }
+    match s.as_bytes().get(..n) {
+        Some(head) if head.is_ascii() => s.get(..n).unwrap_or(s),
+        _ => s.char_indices().nth(n).map_or(s, |(at, _)| &s[..at]),
+    }
 }
 
 /// The first `n` characters of `s`, and whether anything was cut off.
@@ -1091,6 +1113,20 @@ mod tests {
         assert_eq!(one_row(" \ta\tb\r\nc é\n"), "a b  c é");
         assert_eq!(one_row("\n\t"), "");
         assert_eq!(one_row("plain"), "plain");
+        for text in [" a\tb ", "a\r\nb", "plain", "", "\n"] {
+            assert_eq!(into_one_row(text.to_owned()), one_row(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn cut_chars_counts_characters_on_every_path() {
+        // Short, ASCII and mixed strings, cut before, at and after a wide character.
+        let cases = [("", 3), ("ab", 3), ("abc", 3), ("abcd", 3), ("aé", 1), ("aébc", 2)];
+        let more = [("éééé", 2), ("abcé", 3), ("abcéd", 4), ("ab\u{1F600}c", 3), ("abc", 0)];
+        for (s, n) in cases.into_iter().chain(more) {
+            let counted: String = s.chars().take(n).collect();
+            assert_eq!(cut_chars(s, n), counted, "{s:?} cut at {n}");
+        }
     }
 
     #[test]
