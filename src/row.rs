@@ -191,7 +191,15 @@ pub enum Reads {
 
 /// [`row_value`] of a line the scanner has indexed, for what `reads` says.
 pub fn row_value_in(line: &Line<'_, '_>, stack: &mut Vec<bool>, reads: Reads) -> Option<RowValue> {
-    row_of_members(line, top_members(line, stack, reads)?, stack)
+    row_of_members(line, top_members(line, stack, reads)?, stack, None)
+}
+
+/// The line's `type` and `timestamp` when they are strings, as its envelope read them: the row
+/// takes them from there instead of decoding them again.
+#[derive(Debug, Clone, Copy)]
+struct Decoded<'e> {
+    kind: Option<&'e str>,
+    timestamp: Option<&'e str>,
 }
 
 /// The members of an object line, its `message` built for what `reads` says.
@@ -224,21 +232,30 @@ pub(crate) fn row_value_and_envelope<'a>(
     let members = top_members(line, stack, reads)?;
     let spans = members.iter().map(|m| (&*m.key, m.start, m.end));
     let envelope = Envelope::from_members(line, spans).ok()?;
-    Some((row_of_members(line, members, stack)?, envelope))
+    let decoded =
+        Decoded { kind: envelope.kind.as_deref(), timestamp: envelope.timestamp.as_deref() };
+    let row = row_of_members(line, members, stack, Some(decoded))?;
+    Some((row, envelope))
 }
 
-/// The row value of a line from its top-level members.
+/// The row value of a line from its top-level members, and its `type` and `timestamp` when
+/// they were decoded already.
 fn row_of_members(
     line: &Line<'_, '_>,
     mut members: Vec<Member<'_>>,
     stack: &mut Vec<bool>,
+    decoded: Option<Decoded<'_>>,
 ) -> Option<RowValue> {
-    let kind = members
-        .iter()
-        .rev()
-        .find(|m| *m.key == *b"type")
-        .and_then(|m| line.at(m.start).filter(|&c| c == b'"').map(|_| m))
-        .and_then(|m| line.text((m.start + 1, m.end - 1)).ok());
+    let kind = match decoded {
+        Some(decoded) => decoded.kind.map(Cow::Borrowed),
+        // The last `type`, as serde_json keeps it, when it is a string.
+        None => members
+            .iter()
+            .rev()
+            .find(|m| *m.key == *b"type")
+            .and_then(|m| line.at(m.start).filter(|&c| c == b'"').map(|_| m))
+            .and_then(|m| line.text((m.start + 1, m.end - 1)).ok()),
+    };
     let keep: &[&'static str] = match kind.as_deref() {
         Some("message") => &["message"],
         Some("custom_message") => &["customType", "content", "details", "attribution"],
@@ -266,10 +283,20 @@ fn row_of_members(
         else {
             continue;
         };
+        // A decoded string is the value of the last member with its key, which is the one
+        // that counts.
+        let known = match (key, decoded) {
+            ("type", Some(decoded)) => decoded.kind,
+            ("timestamp", Some(decoded)) => decoded.timestamp,
+            _ => None,
+        };
         let value = match (key, m.built.take()) {
             ("message", Some(built)) => Ok(built),
             ("details", _) => details(line, m.start, m.end, stack),
-            _ => parse_row(line, m.start, m.end),
+            _ => match known {
+                Some(text) => Ok(string(Cow::Borrowed(text))),
+                None => parse_row(line, m.start, m.end),
+            },
         };
         insert(&mut out, key, value.ok()?);
     }
@@ -661,12 +688,30 @@ mod tests {
         Ok(())
     }
 
-    /// The gist of a line from its row value read for rows only, as loading reads it.
+    /// The gist of a line from its row value read for rows only, as loading reads it (with
+    /// the envelope), after checking that the row reads the same without the envelope.
     fn rows_gist(bytes: &[u8]) -> Option<Gist> {
         let mut scanner = Scanner::new();
         let (line, stack) = scanner.index(bytes).ok()?;
-        let row = row_value_in(&line, stack, Reads::Rows)?;
+        let alone = row_value_in(&line, stack, Reads::Rows)?;
+        let (row, _) = row_value_and_envelope(&line, stack, Reads::Rows)?;
+        assert_eq!(row, alone, "the envelope's strings give the same row");
         Some(Gist::of(&row, &ToolCalls::with_home("/home/al")))
+    }
+
+    #[test]
+    fn a_type_or_timestamp_written_twice_reads_as_serde_json_keeps_it() {
+        let lines = [
+            r#"{"type":"label","type":"message","timestamp":"a","timestamp":"b","message":{"role":"user","content":"hi"}}"#,
+            r#"{"type":7,"type":"custom","customType":"x","timestamp":1,"timestamp":"t"}"#,
+            r#"{"type":"custom","type":7,"customType":"x","timestamp":"t","timestamp":[1]}"#,
+            r#"{"timestamp":"t\u0041","type":"mode_change","mode":"plan","type":"mode_change"}"#,
+        ];
+        for line in lines {
+            let entry: Value = serde_json::from_str(line).unwrap();
+            let gist = rows_gist(line.as_bytes()).expect(line);
+            assert_eq!(gist, full_gist(&entry), "{line}");
+        }
     }
 
     /// The gist of an entry parsed in full.

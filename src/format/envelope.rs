@@ -198,13 +198,12 @@ fn string_value<'a>(line: &Line<'a, '_>, start: usize, end: usize) -> Scan<Optio
 
 /// An id value as written.
 fn id_value(line: &Line<'_, '_>, start: usize, end: usize) -> Scan<Option<EntryId>> {
-    let raw = line.raw(start, end)?;
-    if raw.starts_with('"') {
+    if line.at(start) == Some(b'"') {
         // A string that does not decode (a lone surrogate) fails here; serde_json then reads
         // the line and makes it an id-less record, as before.
         return Ok(Some(EntryId::new(line.text((start + 1, end - 1))?)));
     }
-    Ok(EntryId::from_raw_json(raw))
+    Ok(EntryId::from_raw_json(line.raw(start, end)?))
 }
 
 /// The envelope through serde_json: every line that is not an object, and the lines the scanner
