@@ -239,9 +239,9 @@ impl ToolCalls {
                         let _ = write!(shown, "-{}", js_number(start + limit - 1.0));
                     }
                 }
-                format!("[read: {shown}]")
+                ["[read: ", &shown, "]"].concat()
             }
-            "write" | "edit" => bracketed(name, &self.shorten(file_path_arg(args))),
+            "write" | "edit" => ["[", name, ": ", &self.shorten(file_path_arg(args)), "]"].concat(),
             "bash" => {
                 let command = one_row(str_field(args, "command").unwrap_or_default());
                 let (head, cut) = truncated(&command, BASH_LIMIT);
@@ -301,15 +301,6 @@ impl ToolCalls {
             _ => Cow::Borrowed(path),
         }
     }
-}
-
-/// `[name: argument]`, without the formatting machinery: most rows of tool calls are this.
-fn bracketed(name: &str, argument: &str) -> String {
-    let mut out = String::with_capacity(name.len() + argument.len() + 4);
-    for piece in ["[", name, ": ", argument, "]"] {
-        out.push_str(piece);
-    }
-    out
 }
 
 /// The file a `read`/`write`/`edit` call names: `path`, else the older `file_path` (`""` when
@@ -435,12 +426,13 @@ pub(crate) fn into_one_row(text: String) -> String {
 fn message_line<J: Json>(message: &J, tools: &ToolCalls) -> String {
     let content = message.get("content").unwrap_or(J::null());
     match str_field(message, "role") {
-        Some("user") => format!("user: {}", short_text(content)),
-        Some("developer") => format!("developer: {}", short_text(content)),
-        Some("assistant") => format!("assistant: {}", assistant_text(message)),
+        // Joined, not formatted: nearly every row of a file is one of these four.
+        Some("user") => ["user: ", &short_text(content)].concat(),
+        Some("developer") => ["developer: ", &short_text(content)].concat(),
+        Some("assistant") => ["assistant: ", &assistant_text(message)].concat(),
         Some("toolResult") => tools.describe_result(message).unwrap_or_else(|| {
             let name = str_field(message, "toolName").filter(|n| !n.is_empty()).unwrap_or("tool");
-            format!("[{name}]")
+            ["[", name, "]"].concat()
         }),
         Some("bashExecution") => {
             format!("[bash]: {}", one_row(str_field(message, "command").unwrap_or_default()))

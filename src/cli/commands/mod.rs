@@ -135,7 +135,7 @@ fn short_time(ts: Option<&str>) -> String {
             if t.as_bytes().get(10) == Some(&b'T')
                 && t.as_bytes().get(..19).is_some_and(|b| b.is_ascii()) =>
         {
-            format!("{} {}", &t[..10], &t[11..19])
+            [&t[..10], " ", &t[11..19]].concat()
         }
         Some(t) => t.to_string(),
         None => "-".to_string(),
