@@ -18,7 +18,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use crate::format::scan::{Invalid, Line, Scan, Scanner};
+use crate::format::scan::{Invalid, Line, Scan, Scanner, has_backslash};
 use crate::format::{Envelope, Kind};
 use crate::json::Json;
 use crate::text::{command_prefix, json_prefix_value, row_argument_keys};
@@ -384,7 +384,7 @@ struct Member<'a> {
 /// The key of a member as written, escapes decoded.
 fn key<'a>(line: &Line<'a, '_>, span: (usize, usize)) -> Scan<Cow<'a, [u8]>> {
     let raw = line.bytes.get(span.0..span.1).ok_or(Invalid)?;
-    if memchr::memchr(b'\\', raw).is_none() {
+    if !has_backslash(raw) {
         return Ok(Cow::Borrowed(raw));
     }
     Ok(match line.text(span)? {

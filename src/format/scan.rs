@@ -119,6 +119,13 @@ fn prefix_xor(mut x: u64) -> u64 {
     x
 }
 
+/// Whether `raw` holds a backslash. Most strings a row reads are short (keys, types, ids,
+/// times), where a plain loop beats the setup of a vector search.
+#[inline]
+pub(crate) fn has_backslash(raw: &[u8]) -> bool {
+    if raw.len() <= 32 { raw.contains(&b'\\') } else { memchr::memchr(b'\\', raw).is_some() }
+}
+
 /// What may follow a backslash: `SIMPLE` for `"\\/bfnrt`, `UNICODE` for `u` (four hex digits
 /// follow), 0 for anything else. A table, because a `match` on the byte compiles to a jump
 /// table whose indirect branch mispredicts on every change of escape (`\n`, `\"`, `\t` …).
@@ -494,7 +501,7 @@ impl<'a, 'q> Line<'a, 'q> {
     /// (a lone surrogate), as serde_json does.
     pub fn text(&self, span: (usize, usize)) -> Scan<Cow<'a, str>> {
         let raw = self.bytes.get(span.0..span.1).ok_or(Invalid)?;
-        if memchr::memchr(b'\\', raw).is_none() {
+        if !has_backslash(raw) {
             return std::str::from_utf8(raw).map(Cow::Borrowed).map_err(|_| Invalid);
         }
         // The quotes around the span; checked, so a span at the very start fails, not panics.
@@ -629,6 +636,19 @@ mod tests {
 
     fn valid(s: &[u8]) -> bool {
         Scanner::new().validate(s).is_ok()
+    }
+
+    #[test]
+    fn backslashes_are_found_in_short_and_long_strings() {
+        for len in [0, 1, 31, 32, 33, 100] {
+            let plain = vec![b'a'; len];
+            assert!(!has_backslash(&plain), "{len}");
+            for at in 0..len {
+                let mut with = plain.clone();
+                with[at] = b'\\';
+                assert!(has_backslash(&with), "{len} at {at}");
+            }
+        }
     }
 
     #[test]
