@@ -165,6 +165,22 @@ fn string(text: Cow<'_, str>) -> RowValue {
     }
 }
 
+/// The string whose content is `span` as a row value: an entry type or one of the [`WORDS`]
+/// straight from its bytes, without decoding them or copying it.
+fn string_at(line: &Line<'_, '_>, span: (usize, usize)) -> Scan<RowValue> {
+    let raw = line.bytes.get(span.0..span.1).ok_or(Invalid)?;
+    if has_backslash(raw) {
+        // Escapes may spell a word too.
+        return Ok(string(line.text(span)?));
+    }
+    let word =
+        Kind::known_name_bytes(raw).or_else(|| WORDS.into_iter().find(|w| w.as_bytes() == raw));
+    Ok(RowValue::String(match word {
+        Some(word) => Cow::Borrowed(word),
+        None => Cow::Owned(std::str::from_utf8(raw).map_err(|_| Invalid)?.to_owned()),
+    }))
+}
+
 /// Adds a member to an object's members: a key already there keeps its place and takes the new
 /// value, as serde_json does with a key written twice.
 fn insert(members: &mut Vec<(Cow<'static, str>, RowValue)>, key: &'static str, value: RowValue) {
@@ -450,7 +466,7 @@ fn parse(line: &Line<'_, '_>, start: usize, end: usize) -> Scan<Value> {
 fn parse_row(line: &Line<'_, '_>, start: usize, end: usize) -> Scan<RowValue> {
     let raw = line.bytes.get(start..end).ok_or(Invalid)?;
     Ok(match raw.first() {
-        Some(b'"') => string(line.text((start + 1, end - 1))?),
+        Some(b'"') => string_at(line, (start + 1, end - 1))?,
         Some(b'-' | b'0'..=b'9') => {
             // The scanner checked the number; its bytes are ASCII.
             RowValue::Number(std::str::from_utf8(raw).map_err(|_| Invalid)?.into())

@@ -87,6 +87,12 @@ impl Kind {
         NAMES.iter().find(|(n, _)| *n == name).map(|(n, _)| *n)
     }
 
+    /// [`Kind::known_name`] of a string's bytes as written: a known name has neither escapes
+    /// nor anything but ASCII, so bytes that are one need no decoding.
+    pub fn known_name_bytes(raw: &[u8]) -> Option<&'static str> {
+        NAMES.iter().find(|(n, _)| n.as_bytes() == raw).map(|(n, _)| *n)
+    }
+
     /// The `type` string as written (empty for [`Kind::Missing`]).
     pub fn as_str(&self) -> &str {
         match self {
