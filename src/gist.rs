@@ -257,8 +257,9 @@ pub(crate) fn answers<J: Json>(entry: &J) -> Option<&str> {
 /// A result nearly always follows its call within a few entries (an assistant turn, then its
 /// results one after another), so the call is looked for among the last [`NEAR`] entries read
 /// first. Only a call further back is looked up in a map of calls, which is filled with the
-/// calls of the entries read since it was last filled, when it is needed: on the agents' files
-/// it is never filled, and nothing is hashed.
+/// calls of the entries read since it was last filled, when it is needed (a call further back,
+/// or a result whose call was never read): on the agents' files it is rarely filled, and little
+/// is hashed.
 #[derive(Debug, Default)]
 pub struct Resolver<'g> {
     /// The gists read so far, in order.

@@ -290,8 +290,10 @@ fn row_of_members(
         Some("ttsr_injection") => &["injectedRules"],
         _ => &[],
     };
+    let last = |name: &[u8]| members.iter().rposition(|m| *m.key == *name);
+    let (last_type, last_time) = (last(b"type"), last(b"timestamp"));
     let mut out = Vec::with_capacity(2 + keep.len());
-    for m in &mut members {
+    for (at, m) in members.iter_mut().enumerate() {
         let Some(key) = ["type", "timestamp"]
             .into_iter()
             .chain(keep.iter().copied())
@@ -299,11 +301,12 @@ fn row_of_members(
         else {
             continue;
         };
-        // A decoded string is the value of the last member with its key, which is the one
-        // that counts.
+        // A decoded string is the value of the last member with its key. An earlier one is
+        // replaced by it, but is still read: one that cannot be (a lone surrogate in an
+        // array) fails the row, as it fails serde_json.
         let known = match (key, decoded) {
-            ("type", Some(decoded)) => decoded.kind,
-            ("timestamp", Some(decoded)) => decoded.timestamp,
+            ("type", Some(decoded)) if Some(at) == last_type => decoded.kind,
+            ("timestamp", Some(decoded)) if Some(at) == last_time => decoded.timestamp,
             _ => None,
         };
         let value = match (key, m.built.take()) {
@@ -709,10 +712,10 @@ mod tests {
     fn rows_gist(bytes: &[u8]) -> Option<Gist> {
         let mut scanner = Scanner::new();
         let (line, stack) = scanner.index(bytes).ok()?;
-        let alone = row_value_in(&line, stack, Reads::Rows)?;
-        let (row, _) = row_value_and_envelope(&line, stack, Reads::Rows)?;
-        assert_eq!(row, alone, "the envelope's strings give the same row");
-        Some(Gist::of(&row, &ToolCalls::with_home("/home/al")))
+        let alone = row_value_in(&line, stack, Reads::Rows);
+        let with_envelope = row_value_and_envelope(&line, stack, Reads::Rows).map(|(row, _)| row);
+        assert_eq!(with_envelope, alone, "the envelope's strings give the same row");
+        Some(Gist::of(&alone?, &ToolCalls::with_home("/home/al")))
     }
 
     #[test]
@@ -727,6 +730,15 @@ mod tests {
             let entry: Value = serde_json::from_str(line).unwrap();
             let gist = rows_gist(line.as_bytes()).expect(line);
             assert_eq!(gist, full_gist(&entry), "{line}");
+        }
+        // An earlier value that cannot be decoded fails the row both ways, as serde_json
+        // fails the line.
+        for line in [
+            r#"{"type":["\ud800"],"type":"message","message":{"role":"user","content":"hi"}}"#,
+            r#"{"type":"custom","timestamp":["\ud800"],"timestamp":"t","customType":"x"}"#,
+        ] {
+            assert!(serde_json::from_str::<Value>(line).is_err());
+            assert_eq!(rows_gist(line.as_bytes()), None, "{line}");
         }
     }
 

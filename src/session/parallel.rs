@@ -9,8 +9,9 @@
 //! by the same code as a sequential load ([`Loader::apply`]), while the next batch is scanned:
 //! the result is the same index.
 //!
-//! Each piece is read with reads of [`READ_SIZE`] (see [`Loader::read`]); nothing is mapped,
-//! and the file is read once. The size is taken when loading starts: what a writer appends
+//! Each piece is read with reads of [`READ_SIZE`] (see [`Loader::read`]) into a buffer each
+//! scanning thread keeps; where its first line starts is found with small reads before it.
+//! Nothing is mapped, and the file is read once. The size is taken when loading starts: what a writer appends
 //! meanwhile is not read, as if loading had finished first. Version-1 files derive their ids
 //! from the line bytes in order; for those the caller loads again on one thread.
 
@@ -197,7 +198,7 @@ fn scan_piece(
     let mut out = Vec::new();
     let Some(at) = first_line_start(file, start, end)? else { return Ok(out) };
     out.reserve(lines_estimate(start, end));
-    // Taken, not borrowed, and given back however the scan ends: a nested use (there is none)
+    // Taken, not borrowed, and given back however the scan returns: a nested use (there is none)
     // would only get a new buffer.
     let mut buf = READ_BUFFER.take();
     buf.resize(READ_SIZE, 0);
