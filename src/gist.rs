@@ -262,11 +262,10 @@ pub(crate) fn answers<J: Json>(entry: &J) -> Option<&str> {
 /// is hashed.
 #[derive(Debug, Default)]
 pub struct Resolver<'g> {
-    /// The gists read so far, in order.
-    read: Vec<&'g Gist>,
-    /// The calls of `read[..mapped]`.
+    /// The gists read since the map was last filled, in order.
+    unmapped: Vec<&'g Gist>,
+    /// The calls of the gists read before those.
     calls: HashMap<&'g str, &'g str, foldhash::fast::RandomState>,
-    mapped: usize,
 }
 
 /// How many of the entries read last are searched for a result's call before the map.
@@ -280,7 +279,7 @@ impl<'g> Resolver<'g> {
 
     /// No calls known yet, with room for about `entries` entries to be read.
     pub fn for_entries(entries: usize) -> Resolver<'g> {
-        Resolver { read: Vec::with_capacity(entries), ..Resolver::default() }
+        Resolver { unmapped: Vec::with_capacity(entries), ..Resolver::default() }
     }
 
     /// The row text of the next entry, whose calls are then known to later ones; `None` when
@@ -288,7 +287,7 @@ impl<'g> Resolver<'g> {
     /// [`crate::Session::row_text`].
     pub fn text(&mut self, gist: &'g Gist) -> Option<&'g str> {
         let call = gist.answers().and_then(|id| self.call(id));
-        self.read.push(gist);
+        self.unmapped.push(gist);
         match call {
             Some(call) => Some(call),
             None => (!gist.is_long()).then(|| gist.text()),
@@ -297,19 +296,17 @@ impl<'g> Resolver<'g> {
 
     /// The row of the latest call with id `id` among the entries read so far.
     fn call(&mut self, id: &str) -> Option<&'g str> {
-        let unmapped = &self.read[self.mapped..];
-        for gist in unmapped.iter().rev().take(NEAR) {
+        for gist in self.unmapped.iter().rev().take(NEAR) {
             // The last of an entry's calls with the id is the one that counts.
             if let Some(row) = gist.calls().filter(|(call, _)| *call == id).last() {
                 return Some(row.1);
             }
         }
-        if unmapped.len() > NEAR {
+        if self.unmapped.len() > NEAR {
             // Further back than the search went: map every entry not mapped yet, in order.
-            for gist in unmapped {
+            for gist in self.unmapped.drain(..) {
                 self.calls.extend(gist.calls());
             }
-            self.mapped = self.read.len();
         }
         self.calls.get(id).copied()
     }

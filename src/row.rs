@@ -156,10 +156,14 @@ const WORDS: [&str; 16] = [
     "bash",
 ];
 
+/// The entry type or one of the [`WORDS`] that `text` is, kept without a copy.
+fn word(text: &[u8]) -> Option<&'static str> {
+    Kind::known_name_bytes(text).or_else(|| WORDS.into_iter().find(|w| w.as_bytes() == text))
+}
+
 /// A decoded string as a row value, without a copy for an entry type or one of the [`WORDS`].
 fn string(text: Cow<'_, str>) -> RowValue {
-    let word = Kind::known_name(&text).or_else(|| WORDS.iter().copied().find(|w| *w == text));
-    match word {
+    match word(text.as_bytes()) {
         Some(word) => RowValue::String(Cow::Borrowed(word)),
         None => RowValue::String(Cow::Owned(text.into_owned())),
     }
@@ -173,9 +177,7 @@ fn string_at(line: &Line<'_, '_>, span: (usize, usize)) -> Scan<RowValue> {
         // Escapes may spell a word too.
         return Ok(string(line.text(span)?));
     }
-    let word =
-        Kind::known_name_bytes(raw).or_else(|| WORDS.into_iter().find(|w| w.as_bytes() == raw));
-    Ok(RowValue::String(match word {
+    Ok(RowValue::String(match word(raw) {
         Some(word) => Cow::Borrowed(word),
         None => Cow::Owned(std::str::from_utf8(raw).map_err(|_| Invalid)?.to_owned()),
     }))

@@ -84,7 +84,7 @@ impl Kind {
 
     /// The name of a known type, as a static string: `None` for any other name.
     pub fn known_name(name: &str) -> Option<&'static str> {
-        NAMES.iter().find(|(n, _)| *n == name).map(|(n, _)| *n)
+        Kind::known_name_bytes(name.as_bytes())
     }
 
     /// [`Kind::known_name`] of a string's bytes as written: a known name has neither escapes

@@ -11,8 +11,8 @@
 //!
 //! Each piece is read with reads of [`READ_SIZE`] (see [`Loader::read`]) into a buffer each
 //! scanning thread keeps; where its first line starts is found with small reads before it.
-//! Nothing is mapped, and the file is read once. The size is taken when loading starts: what a writer appends
-//! meanwhile is not read, as if loading had finished first. Version-1 files derive their ids
+//! Nothing is mapped, and the file is read once. The size is taken when loading starts: what a
+//! writer appends meanwhile is not read, as if loading had finished first. Version-1 files derive their ids
 //! from the line bytes in order; for those the caller loads again on one thread.
 
 use std::cell::Cell;
