@@ -106,7 +106,16 @@ impl EntryId {
 
 impl PartialEq for EntryId {
     fn eq(&self, other: &Self) -> bool {
-        self.bytes() == other.bytes() && self.is_string() == other.is_string()
+        match (&self.repr, &other.repr) {
+            // The bytes past `len` are zero, so whole arrays compare as their texts do: a few
+            // word compares instead of a call to `memcmp` (the index compares ids a million
+            // times on a large file).
+            (
+                Repr::Inline { len, string, bytes },
+                Repr::Inline { len: other_len, string: other_string, bytes: other_bytes },
+            ) => len == other_len && string == other_string && bytes == other_bytes,
+            _ => self.bytes() == other.bytes() && self.is_string() == other.is_string(),
+        }
     }
 }
 
@@ -176,6 +185,27 @@ mod tests {
         assert!(EntryId::new("a") < EntryId::new(&long));
         assert_eq!(EntryId::new("é✓").as_str(), "é✓");
         assert_eq!(EntryId::new(&long).as_str(), long);
+    }
+
+    /// Inline ids compare as whole arrays: a shorter id that is a prefix of a longer one, or
+    /// one that ends in NUL bytes (what pads the array), is still a different id.
+    #[test]
+    fn inline_ids_equal_exactly_when_their_texts_and_kinds_are() {
+        let texts = ["", "a", "a\0", "a\0\0", "ab", "b", "abcdefgh", "abcdefgi", &"z".repeat(21)];
+        for x in texts {
+            for y in texts {
+                for (xs, ys) in [(true, true), (true, false), (false, true)] {
+                    let id = |t: &str, s: bool| {
+                        if s { EntryId::new(t) } else { EntryId::from_non_string(t) }
+                    };
+                    let same = x == y && xs == ys;
+                    assert_eq!(id(x, xs) == id(y, ys), same, "{x:?}/{xs} vs {y:?}/{ys}");
+                    assert_eq!(id(x, xs).cmp(&id(y, ys)).is_eq(), same);
+                }
+            }
+        }
+        // An inline id and a heap one never have the same text.
+        assert_ne!(EntryId::new("z".repeat(21)), EntryId::new("z".repeat(22)));
     }
 
     #[test]

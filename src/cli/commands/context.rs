@@ -104,5 +104,7 @@ pub fn run(ctx: &Ctx, args: &ContextArgs) -> anyhow::Result<()> {
         }
     }
     out.flush()?;
+    // Freeing the index entry by entry only delays the exit, which frees it all at once.
+    std::mem::forget(session);
     Ok(())
 }

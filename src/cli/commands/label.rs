@@ -121,6 +121,8 @@ pub fn run(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<()> {
         }
     }
     out.flush()?;
+    // Freeing the index entry by entry only delays the exit, which frees it all at once.
+    std::mem::forget(session);
     Ok(())
 }
 

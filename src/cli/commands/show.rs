@@ -53,5 +53,7 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<()> {
         writeln!(out, "{}", sesstree::text::sanitize_keep_lines(&pretty))?;
     }
     out.flush()?;
+    // Freeing the index entry by entry only delays the exit, which frees it all at once.
+    std::mem::forget(session);
     Ok(())
 }
