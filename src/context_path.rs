@@ -8,12 +8,15 @@
 //! would hold the whole conversation in memory to read a model name from it. So the entries
 //! before the first one a context can show are given to `build` as follows:
 //!
-//! - of each run of `message` entries only the last assistant turn is kept, with only `type`,
-//!   `id` and the message's `role`, `provider` and `model` ([`crate::row::message_model`]):
-//!   each turn replaces the model the one before it set, and `build` reads nothing of other
-//!   messages before the shown range. Runs are read from their end, so a long conversation
-//!   costs a line or two per run, not a parse per message.
-//! - every other entry is parsed in full (they are few and small, and all state lives there).
+//! - entries that set state (model, thinking level, mode …: [`sets_state`]) are parsed in full
+//!   (they are few and small);
+//! - of the messages between two of those only the last assistant turn is kept, with only
+//!   `type`, `id` and the message's `role`, `provider` and `model`
+//!   ([`crate::row::message_model`]): each turn replaces the model the one before it set, and
+//!   `build` reads nothing of other messages before the shown range. They are read from the
+//!   end, so a long conversation costs a line or two per state change, not a parse per message;
+//! - nothing else is read: `build` reads labels, custom entries and summaries only where they
+//!   are shown, and of compactions and reset boundaries only the last on the path.
 //!
 //! `build` gives the same context on this path as on the fully parsed one (a differential test
 //! holds them together). Version-1 files, whose ids exist only in memory, are parsed in full.
@@ -32,18 +35,20 @@ pub fn path_values(session: &Session, target: u32) -> Result<Vec<Value>> {
     let mut out = Vec::with_capacity(path.len() - shown_from);
     let mut lines = session.lines();
     let mut scanner = Scanner::new();
+    let sets_state = |idx: u32| sets_state(&session.record(idx).kind);
     let is_message = |idx: u32| session.record(idx).kind == Kind::Message;
     let mut i = 0;
     while i < shown_from {
-        if !is_message(path[i]) {
+        if sets_state(path[i]) {
             out.push(session.value(path[i])?);
             i += 1;
             continue;
         }
-        // A run of messages: each assistant turn in it replaces what the one before set, and
-        // nothing else in it counts, so only its last assistant turn is read, from the end.
-        let end = (i..shown_from).find(|&j| !is_message(path[j])).unwrap_or(shown_from);
-        for &idx in path[i..end].iter().rev() {
+        // A run of entries that set no state: each assistant turn in it replaces what the one
+        // before set, and nothing else in it counts, so only its last assistant turn is read,
+        // from the end.
+        let end = (i..shown_from).find(|&j| sets_state(path[j])).unwrap_or(shown_from);
+        for &idx in path[i..end].iter().rev().filter(|&&idx| is_message(idx)) {
             let value = match crate::row::message_model(&mut scanner, lines.line(idx)?) {
                 Some(reduced) => reduced,
                 None => session.value(idx)?,
@@ -60,6 +65,22 @@ pub fn path_values(session: &Session, target: u32) -> Result<Vec<Value>> {
         out.push(session.value(idx)?);
     }
     Ok(out)
+}
+
+/// Whether `build` reads an entry of this kind that lies before the first entry a context may
+/// show, other than a message: the entries that set the state it tracks. The rest count only
+/// where they are shown (labels, custom entries, summaries), or only as the last of their kind
+/// on the path (compactions, reset boundaries), and the last compaction is shown.
+fn sets_state(kind: &Kind) -> bool {
+    matches!(
+        kind,
+        Kind::ThinkingLevelChange
+            | Kind::ModelChange
+            | Kind::ServiceTierChange
+            | Kind::TtsrInjection
+            | Kind::ModeChange
+            | Kind::McpToolSelection
+    )
 }
 
 /// The position in `path` from which a context may show entries: the kept range of the latest
@@ -178,6 +199,32 @@ mod tests {
         assert_eq!(reduced[3], s.value(5).unwrap());
     }
 
+    /// Labels, custom entries, summaries and earlier compactions before the shown range are not
+    /// read, and the assistant turns on either side of them are one run.
+    #[test]
+    fn entries_that_set_no_state_are_not_read_before_the_shown_range() {
+        let entries = chain(&[
+            assistant("m1"),
+            json!({"type": "label", "targetId": "e0", "label": "x"}),
+            json!({"type": "custom", "customType": "c", "data": {}}),
+            json!({"type": "compaction", "summary": "old", "firstKeptEntryId": "e0"}),
+            json!({"type": "branch_summary", "summary": "b", "fromId": "e0"}),
+            assistant("m2"),
+            json!({"type": "custom_message", "customType": "c", "content": "x"}),
+            json!({"type": "mode_change", "mode": "plan"}),
+            json!({"type": "session_info", "name": "n"}),
+            user("two"),
+            json!({"type": "compaction", "summary": "s", "firstKeptEntryId": "e9"}),
+            user("three"),
+        ]);
+        check(&entries).unwrap();
+        let s = session(&entries);
+        let reduced = path_values(&s, 11).unwrap();
+        let ids: Vec<&str> = reduced.iter().filter_map(|e| e["id"].as_str()).collect();
+        assert_eq!(ids, ["e5", "e7", "e9", "e10", "e11"]);
+        assert_eq!(reduced[0]["message"]["model"], "m2");
+    }
+
     #[test]
     fn without_a_compaction_everything_is_parsed_in_full() {
         let entries = chain(&[user("one"), assistant("m1"), user("two")]);
@@ -229,6 +276,12 @@ mod tests {
             1 => Just(json!({"type": "branch_summary", "summary": "b", "fromId": "e0"})),
             1 => Just(json!({"type": "custom_message", "customType": "c", "content": "x",
                 "display": true})),
+            1 => Just(json!({"type": "custom", "customType": "c", "data": {"a": 1}})),
+            1 => Just(json!({"type": "session_info", "name": "n"})),
+            1 => Just(json!({"type": "service_tier_change", "serviceTier": "flex"})),
+            1 => Just(json!({"type": "mcp_tool_selection", "selectedToolNames": ["t"]})),
+            1 => Just(json!({"type": "some_future_kind", "thinkingLevel": "high"})),
+            1 => Just(json!({"message": {"role": "assistant", "provider": "p", "model": "m9"}})),
         ]
     }
 
