@@ -23,6 +23,7 @@ use std::os::unix::fs::FileExt;
 use rayon::prelude::*;
 
 use super::{LineScan, Loader, READ_SIZE, scan_line};
+use crate::format::Envelope;
 use crate::format::scan::Scanner;
 use crate::text::ToolCalls;
 
@@ -103,7 +104,15 @@ fn take_all(
     scanned: Vec<std::io::Result<Vec<Scanned>>>,
 ) -> std::io::Result<bool> {
     for lines in scanned {
-        for line in lines? {
+        let lines = lines?;
+        // The index slots of a piece's records are far apart in a large table: read them all
+        // first, so that their cache misses overlap.
+        for line in &lines {
+            if let Some(LineScan::Record(Envelope { id: Some(id), .. }, ..)) = &line.scan {
+                loader.by_id.touch(id);
+            }
+        }
+        for line in lines {
             take(loader, file, line)?;
             if loader.v1 {
                 return Ok(true);
