@@ -858,6 +858,8 @@ struct Loader {
     header: Option<Header>,
     header_problem: Option<(u64, String)>,
     records: Vec<Record>,
+    /// How each record links to its parent, worked out as it is read (see [`Link`]).
+    links: Vec<Link>,
     diagnostics: Vec<Diagnostic>,
     by_id: id_index::IdIndex,
     labels: Vec<Option<(EntryId, Box<str>)>>,
@@ -892,6 +894,7 @@ impl Loader {
             header: None,
             header_problem: None,
             records: Vec::new(),
+            links: Vec::new(),
             diagnostics: Vec::new(),
             by_id: id_index::IdIndex::default(),
             labels: Vec::new(),
@@ -1136,6 +1139,17 @@ impl Loader {
             }
             _ => {}
         }
+        // While the record before is still in cache: most entries continue it.
+        let link = match &parent_id {
+            None => Link::Root,
+            // A self-parent is a root (FORMAT §4.4).
+            Some(pid) if id.as_ref() == Some(pid) => Link::Root,
+            Some(pid) if self.records.last().and_then(|r| r.id.as_ref()) == Some(pid) => {
+                Link::Previous
+            }
+            Some(_) => Link::Lookup,
+        };
+        self.links.push(link);
         self.records.push(Record { line: self.line_no, offset, len, kind, id, parent_id, time });
         self.gists.extend(gist);
         if let Some(prev) = self.by_id.insert(&self.records, idx) {
@@ -1196,20 +1210,24 @@ impl Loader {
         let mut missing = Vec::new();
         // Without a duplicate id, a parent that is the record just before is the one its id
         // names: most entries continue the one before them, and that needs no lookup in the
-        // index (a lookup is a few cache misses on a large file).
+        // index (a lookup is a few cache misses on a large file), nor a read of the records.
         let unique = !self.diagnostics.iter().any(|d| d.problem == Problem::DuplicateId);
-        for (i, r) in self.records.iter().enumerate() {
-            let Some(pid) = &r.parent_id else { continue };
-            if r.id.as_ref() == Some(pid) {
-                continue; // A self-parent is a root (FORMAT §4.4).
-            }
-            if unique && i > 0 && self.records[i - 1].id.as_ref() == Some(pid) {
-                parent[i] = i as u32 - 1;
-                continue;
-            }
-            match self.by_id.get(&self.records, pid) {
-                Some(p) => parent[i] = p,
-                None => missing.push(i),
+        // Whether a parent comes after its child in the file: only then can there be a cycle.
+        let mut forward = false;
+        for (i, &link) in self.links.iter().enumerate() {
+            match link {
+                Link::Root => continue,
+                Link::Previous if unique => parent[i] = i as u32 - 1,
+                Link::Previous | Link::Lookup => {
+                    let Some(pid) = &self.records[i].parent_id else { continue };
+                    match self.by_id.get(&self.records, pid) {
+                        Some(p) => {
+                            parent[i] = p;
+                            forward |= p as usize > i;
+                        }
+                        None => missing.push(i),
+                    }
+                }
             }
         }
         for i in missing {
@@ -1226,7 +1244,10 @@ impl Loader {
             });
         }
         let mut cycle_links = HashMap::new();
-        for (closing, cut) in break_cycles(&mut parent) {
+        // Following parents around a cycle comes back to where it started, so some link on it
+        // leads forward in the file.
+        let cycles = if forward { break_cycles(&mut parent) } else { Vec::new() };
+        for (closing, cut) in cycles {
             cycle_links.insert(closing, cut);
             let r = &self.records[closing as usize];
             self.diagnostics.push(Diagnostic {
@@ -1292,6 +1313,18 @@ impl Loader {
             pi_signals: self.pi_signals,
         }
     }
+}
+
+/// How a record links to its parent, as far as the records before it tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Link {
+    /// It has no parent: no `parentId`, `null`, or its own id.
+    Root,
+    /// Its parent id is the id of the record just before it: that record is its parent unless
+    /// a later record has the same id (then the later one wins).
+    Previous,
+    /// Its parent is found through the index.
+    Lookup,
 }
 
 /// Breaks every parent cycle at its member that comes last in the file and returns those
@@ -1435,6 +1468,21 @@ mod tests {
         assert_eq!(s.path_to_root(1), vec![2, 0, 1]);
         // From the entry that closes the cycle the walk goes round once, as the agents' do.
         assert_eq!(s.path_to_root(2), vec![0, 1, 2]);
+    }
+
+    /// Each entry names the one before it, yet the later `a` wins the id, so `b`'s parent
+    /// comes after it: a cycle that only the lookup of duplicates finds.
+    #[test]
+    fn a_cycle_through_a_duplicate_id_is_broken() {
+        let text =
+            [HEADER.to_string(), entry("a", None), entry("b", Some("a")), entry("a", Some("b"))]
+                .join("\n");
+        let s = load(&text);
+        let problems: Vec<Problem> = s.diagnostics.iter().map(|d| d.problem).collect();
+        assert_eq!(problems, [Problem::DuplicateId, Problem::Cycle]);
+        assert_eq!(s.diagnostics[1].line, 4);
+        assert_eq!(s.roots(), &[0, 2]);
+        assert_eq!(s.parent(1), Some(2));
     }
 
     #[test]

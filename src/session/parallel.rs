@@ -76,6 +76,7 @@ pub(super) fn load(
     let estimate = usize::try_from(lines as u128 * u128::from(len) / u128::from(covered));
     let estimate = estimate.unwrap_or(0).min(u32::MAX as usize);
     loader.records.reserve(estimate);
+    loader.links.reserve(estimate);
     if loader.gist_tools.is_some() {
         loader.gists.reserve(estimate);
     }
