@@ -61,15 +61,13 @@ struct Masks {
 #[inline(always)]
 fn classify(block: &[u8; 64]) -> Masks {
     use safe_arch::{
-        bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, min_u8_m128i, move_mask_i8_m128i,
-        set_splat_i8_m128i, zeroed_m128i,
+        cmp_eq_mask_i8_m128i, load_unaligned_m128i, min_u8_m128i, move_mask_i8_m128i,
+        set_splat_i8_m128i,
     };
     let quote = set_splat_i8_m128i(b'"' as i8);
     let backslash = set_splat_i8_m128i(b'\\' as i8);
     let below_space = set_splat_i8_m128i(0x1f);
     let mut m = Masks { quote: 0, backslash: 0, control: 0 };
-    let mut chunks = [zeroed_m128i(); 4];
-    let mut any_control = zeroed_m128i();
     for (j, chunk) in block.chunks_exact(16).enumerate() {
         let Ok(chunk) = <&[u8; 16]>::try_from(chunk) else { continue };
         let v = load_unaligned_m128i(chunk);
@@ -77,16 +75,7 @@ fn classify(block: &[u8; 64]) -> Masks {
         m.quote |= bits(cmp_eq_mask_i8_m128i(v, quote));
         m.backslash |= bits(cmp_eq_mask_i8_m128i(v, backslash));
         // Unsigned `x < 0x20` is `min(x, 0x1f) == x`.
-        let control = cmp_eq_mask_i8_m128i(min_u8_m128i(v, below_space), v);
-        any_control = bitor_m128i(any_control, control);
-        chunks[j] = control;
-    }
-    // Lines as the agents write them hold no raw control character: one mask test for the
-    // block, and the per-byte mask only when it has one.
-    if move_mask_i8_m128i(any_control) != 0 {
-        for (j, &control) in chunks.iter().enumerate() {
-            m.control |= u64::from(move_mask_i8_m128i(control) as u16) << (16 * j);
-        }
+        m.control |= bits(cmp_eq_mask_i8_m128i(min_u8_m128i(v, below_space), v));
     }
     m
 }
@@ -203,10 +192,6 @@ impl Scanner {
             )?;
             self.quotes.push(quotes);
         }
-        if escaped_carry != 0 {
-            // The line ends with a backslash that escapes nothing.
-            return Err(Invalid);
-        }
         self.deepest.set(0);
         Ok((Line { bytes, quotes: &self.quotes, deepest: &self.deepest }, &mut self.stack))
     }
@@ -237,13 +222,18 @@ fn block_quotes(
     escaped_carry: &mut u64,
     in_string_carry: &mut u64,
 ) -> Scan<u64> {
-    let escaped = escaped_bytes(m.backslash, escaped_carry);
-    // The byte after each escaping backslash. Escapes are rare enough (one per ~30 bytes of
-    // code text) to check one by one.
-    let mut codes = escaped;
-    while codes != 0 {
-        let code = base + codes.trailing_zeros() as usize;
-        codes &= codes - 1;
+    let mut escaped = *escaped_carry;
+    let mut next_carry = 0;
+    let mut backslashes = m.backslash;
+    // Backslashes are rare enough (one per ~30 bytes of code text) to visit one by one; a
+    // backslash that is itself escaped starts nothing.
+    while backslashes != 0 {
+        let at = backslashes.trailing_zeros();
+        backslashes &= backslashes - 1;
+        if escaped >> at & 1 == 1 {
+            continue;
+        }
+        let code = base + at as usize + 1;
         let class = bytes.get(code).map_or(0, |&c| ESCAPES[c as usize]);
         if class != SIMPLE {
             let digits = bytes.get(code + 1..code + 5).ok_or(Invalid)?;
@@ -251,7 +241,13 @@ fn block_quotes(
                 return Err(Invalid);
             }
         }
+        if at == 63 {
+            next_carry = 1;
+        } else {
+            escaped |= 1 << (at + 1);
+        }
     }
+    *escaped_carry = next_carry;
     let quotes = m.quote & !escaped;
     let in_string = prefix_xor(quotes) ^ *in_string_carry;
     // Raw control characters are never allowed inside strings. Outside strings, the structure
@@ -261,23 +257,6 @@ fn block_quotes(
     }
     *in_string_carry = ((in_string as i64) >> 63) as u64;
     Ok(quotes)
-}
-
-/// The bytes of a block that a backslash escapes (those after an odd run of backslashes),
-/// without a loop over the backslashes: simdjson's `find_escaped`. `carry` is 1 when the
-/// block before ended with an escaping backslash, and is set for the next block.
-#[inline(always)]
-fn escaped_bytes(backslash: u64, carry: &mut u64) -> u64 {
-    const EVEN: u64 = 0x5555_5555_5555_5555;
-    // A backslash the block before escaped starts nothing.
-    let backslash = backslash & !*carry;
-    let follows_backslash = (backslash << 1) | *carry;
-    // Adding each run's start to the run carries past its end; runs that start on an odd bit
-    // are moved to start on an even one first, so that the sum's parity tells odd runs.
-    let odd_starts = backslash & !EVEN & !follows_backslash;
-    let (even_runs, overflow) = odd_starts.overflowing_add(backslash);
-    *carry = u64::from(overflow);
-    (EVEN ^ (even_runs << 1)) & follows_backslash
 }
 
 impl<'a, 'q> Line<'a, 'q> {
