@@ -5,8 +5,8 @@ use std::io::Write;
 
 use serde_json::json;
 use sesstree::ops::{self, label};
-use sesstree::rev;
 use sesstree::view::Viewer;
+use sesstree::{Session, rev};
 
 use super::home;
 use crate::cli::ui::{self, Role};
@@ -58,10 +58,19 @@ pub struct LabelArgs {
     pub dry_run: bool,
 }
 
-/// Runs `label`.
+/// Runs `label`, then exits.
 pub fn run(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<()> {
+    // Freeing the index entry by entry only delays the exit, which frees it all at once.
+    std::mem::forget(set(ctx, args)?);
+    Ok(())
+}
+
+/// Does what `label` does, for the command or for the tree selector (which goes on after it):
+/// gives back the session it loaded, if it did, for the caller to free or not.
+pub fn set(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<Option<Session>> {
     if args.list {
-        return list(ctx);
+        list(ctx)?;
+        return Ok(None);
     }
     let rev_text = args.rev.as_deref().unwrap_or("@");
     if args.text.is_none() && !args.clear {
@@ -91,7 +100,7 @@ pub fn run(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<()> {
         // JSON escapes C0 controls only; an id from the file may hold C1 ones.
         writeln!(out, "{}", ui::show(&String::from_utf8_lossy(&change.line)))?;
         out.flush()?;
-        return Ok(());
+        return Ok(Some(session));
     }
     fault::before_write();
     locked.append(&session, std::slice::from_ref(&change.line))?;
@@ -121,9 +130,7 @@ pub fn run(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<()> {
         }
     }
     out.flush()?;
-    // Freeing the index entry by entry only delays the exit, which frees it all at once.
-    std::mem::forget(session);
-    Ok(())
+    Ok(Some(session))
 }
 
 /// `label --list`: a reading command, so it also reads standard input.

@@ -320,7 +320,8 @@ impl Actions for Commands<'_> {
             list: false,
             dry_run: false,
         };
-        label::run(self.ctx, &args)
+        // The selector goes on: the session loaded for the label is freed, not left to the exit.
+        label::set(self.ctx, &args).map(drop)
     }
 
     fn checkout(
