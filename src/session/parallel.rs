@@ -30,20 +30,31 @@ use crate::text::ToolCalls;
 /// The bytes of one piece.
 pub(super) const PIECE: u64 = 1 << 20;
 
-/// Pieces in a batch, per scanning thread. The batch ends when its last piece is scanned and
-/// the batch before it is indexed, and until then a thread with nothing left to scan waits: with
-/// 2 pieces a thread, both cores of a 2-core machine were idle 15–20% of the time loading the
-/// 1M-entry benchmark file; with 8, 2–5%. What waits is the pieces' scanned lines (their
-/// envelopes and gists, not their bytes): a few thousand lines a batch.
+/// Pieces in a batch, per scanning thread, at most. The batch ends when its last piece is
+/// scanned and the batch before it is indexed, and until then a thread with nothing left to
+/// scan waits: with 2 pieces a thread, both cores of a 2-core machine were idle 15–20% of the
+/// time loading the 1M-entry benchmark file; with 8, 2–5%. What waits is the pieces' scanned
+/// lines (their envelopes and gists, not their bytes): a few thousand lines a batch of the
+/// agents' files, whose lines average a couple of kilobytes.
 const BATCH_PER_THREAD: u64 = 8;
 
-/// One line of a piece, scanned.
+/// Scanned lines a batch holds, about: past it, a batch has fewer pieces (down to one a thread),
+/// so that a file of short lines does not keep millions of them waiting (a couple of hundred
+/// bytes each, and two batches are held at once). Runs of blank lines count as one.
+const BATCH_LINES: u64 = 1 << 16;
+
+/// One line of a piece, scanned, or a run of blank lines.
 struct Scanned {
     offset: u64,
+    /// The bytes from `offset` to the end of the last line, without its newline.
     len: u64,
+    /// Whether the (last) line ends with a newline.
     has_newline: bool,
     /// `None` for the file's first line, which the index reads again (a title slot, a BOM).
     scan: Option<LineScan<'static>>,
+    /// How many lines: more than one only for a run of blank lines (which the index only
+    /// counts), so that a file of newlines does not give a scanned line per byte.
+    lines: u64,
 }
 
 /// Loads the index of `file` (of `len` bytes) in pieces of `piece` bytes on every core, or
@@ -55,25 +66,35 @@ pub(super) fn load(
     piece: u64,
 ) -> std::io::Result<Option<Loader>> {
     let pieces = len.div_ceil(piece);
-    // Enough pieces at once to keep every core busy, few enough to bound what waits.
-    let batch = (BATCH_PER_THREAD * rayon::current_num_threads() as u64).max(1);
+    // Enough pieces at once to keep every core busy, few enough to bound what waits: one a
+    // thread to begin with, then as many as keep the batch near BATCH_LINES lines.
+    let threads = (rayon::current_num_threads() as u64).max(1);
+    let mut batch = threads;
     // The scanning threads share it while the index thread holds the loader.
     let gist_tools = loader.gist_tools.clone();
     let gists = gist_tools.as_ref();
-    let scan = |first: u64| -> Vec<std::io::Result<Vec<Scanned>>> {
+    let scan = |first: u64, batch: u64| -> Vec<std::io::Result<Vec<Scanned>>> {
         (first..(first + batch).min(pieces))
             .into_par_iter()
             .map(|k| scan_piece(file, len, k * piece, ((k + 1) * piece).min(len), gists))
             .collect()
     };
+    let held = |scanned: &[std::io::Result<Vec<Scanned>>]| -> u64 {
+        scanned.iter().map(|r| r.as_ref().map_or(0, Vec::len) as u64).sum()
+    };
     // While one batch is taken into the index (in file order, on one thread), the next one is
     // scanned on the others.
-    let mut current = scan(0);
+    let mut current = scan(0, batch);
     // Room for as many records as the first batch suggests, so the id index does not grow
-    // (and rehash) a dozen times on the way to a million entries.
-    let lines: usize = current.iter().map(|r| r.as_ref().map_or(0, Vec::len)).sum();
+    // (and rehash) a dozen times on the way to a million entries. Only records with an id
+    // count: blank and damaged lines are not indexed.
+    let ids = current
+        .iter()
+        .flat_map(|r| r.as_deref().unwrap_or_default())
+        .filter(|line| matches!(&line.scan, Some(LineScan::Record(env, ..)) if env.id.is_some()))
+        .count();
     let covered = (batch * piece).min(len).max(1);
-    let estimate = usize::try_from(lines as u128 * u128::from(len) / u128::from(covered));
+    let estimate = usize::try_from(ids as u128 * u128::from(len) / u128::from(covered));
     let estimate = estimate.unwrap_or(0).min(u32::MAX as usize);
     loader.records.reserve(estimate);
     loader.links.reserve(estimate);
@@ -83,8 +104,9 @@ pub(super) fn load(
     loader.by_id.reserve(&loader.records, estimate);
     let mut next = batch;
     loop {
+        batch = next_batch(batch, held(&current), threads);
         let (scanned, v1) = rayon::join(
-            || (next < pieces).then(|| scan(next)),
+            || (next < pieces).then(|| scan(next, batch)),
             || take_all(&mut loader, file, std::mem::take(&mut current)),
         );
         if v1? {
@@ -95,6 +117,13 @@ pub(super) fn load(
         next += batch;
     }
     Ok(Some(loader))
+}
+
+/// How many pieces the batch after one of `batch` pieces gets, whose scan held `lines` lines
+/// (runs of blank lines as one), with `threads` scanning threads.
+fn next_batch(batch: u64, lines: u64, threads: u64) -> u64 {
+    let per_piece = lines.div_ceil(batch.max(1)).max(1);
+    (BATCH_LINES / per_piece).clamp(threads, BATCH_PER_THREAD * threads)
 }
 
 /// Takes the scanned pieces into the index, in order; `true` when the file turns out to be of
@@ -125,13 +154,13 @@ fn take_all(
 
 /// Takes one scanned line into the index, as [`Loader::physical_line`] would.
 fn take(loader: &mut Loader, file: &File, line: Scanned) -> std::io::Result<()> {
-    let Scanned { offset, len, has_newline, scan } = line;
+    let Scanned { offset, len, has_newline, scan, lines } = line;
     let Some(scan) = scan else {
         let bytes = read_line(file, offset, len)?;
         loader.physical_line(&bytes, has_newline);
         return Ok(());
     };
-    loader.line_no += 1;
+    loader.line_no += lines;
     loader.ends_with_newline = has_newline;
     if !loader.saw_record && matches!(scan, LineScan::Record(..)) {
         // The header is parsed in full.
@@ -239,7 +268,17 @@ fn scan_lines(
     let mut push = |at: u64, bytes: &[u8], has_newline: bool| {
         // A version-1 file is handed back to the one-pass load, which reads its rows as such.
         let scan = (at != 0).then(|| scan_line(&mut scanner, bytes, gists, false).into_owned());
-        out.push(Scanned { offset: at, len: bytes.len() as u64, has_newline, scan });
+        let len = bytes.len() as u64;
+        if let (Some(LineScan::Blank), Some(run)) = (&scan, out.last_mut())
+            && matches!(run.scan, Some(LineScan::Blank))
+        {
+            // The line after a blank one: the run goes on.
+            run.len = at + len - run.offset;
+            run.has_newline = has_newline;
+            run.lines += 1;
+            return;
+        }
+        out.push(Scanned { offset: at, len, has_newline, scan, lines: 1 });
     };
     // The line at `at` as far as it is read: `carry` holds the bytes `at..pos`.
     let mut carry: Vec<u8> = Vec::new();
@@ -413,6 +452,63 @@ mod tests {
         assert_eq!(s.diagnostics.len(), 1);
         assert!(s.diagnostics[0].message.contains("nested deeper than 127 levels"));
         assert_eq!(s.gists().map(<[_]>::len), Some(2));
+    }
+
+    #[test]
+    fn batches_hold_about_batch_lines_lines() {
+        // The agents' files: a few hundred lines a 1 MiB piece, so the largest batch.
+        assert_eq!(next_batch(2, 1000, 2), 16);
+        assert_eq!(next_batch(16, 8000, 2), 16);
+        // Short lines: fewer pieces, but never fewer than one a thread.
+        assert_eq!(next_batch(16, 16 * 16384, 2), 4);
+        assert_eq!(next_batch(2, 2 << 20, 2), 2);
+        assert_eq!(next_batch(4, 0, 4), 32);
+    }
+
+    /// A file of newlines: each run of blank lines in a piece is held as one scanned line, and
+    /// the index (line numbers, the last line's newline) is the one a single pass gives.
+    #[test]
+    fn runs_of_blank_lines_are_held_as_one() {
+        let record = r#"{"type":"message","id":"a","parentId":null}"#;
+        let mut text = format!("{HEADER}\n").into_bytes();
+        text.extend(std::iter::repeat_n(b'\n', 300_000));
+        text.extend_from_slice(format!("{record}\n \n\t\n").as_bytes());
+        text.extend(std::iter::repeat_n(b'\n', 1000));
+        text.extend_from_slice(b"  ");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, &text).unwrap();
+        let file = File::open(&path).unwrap();
+        let len = text.len() as u64;
+        let scanned = scan_piece(&file, len, 0, len, None).unwrap();
+        let lines: Vec<u64> = scanned.iter().map(|s| s.lines).collect();
+        assert_eq!(lines, [1, 300_000, 1, 1003]);
+        assert!(!scanned[3].has_newline);
+        for piece in [1000, 4096, 1 << 20] {
+            compare(&text, piece).unwrap();
+        }
+    }
+
+    /// The id index is sized from the records with an id in the first batch, not its lines: a
+    /// file that starts with lines that have no id does not get room for as many ids.
+    #[test]
+    fn the_id_index_is_sized_by_the_ids_read() {
+        let mut text = format!("{HEADER}\n").into_bytes();
+        for _ in 0..40_000 {
+            text.extend_from_slice(b"{\"type\":\"x\"}\n");
+        }
+        for n in 0..10 {
+            text.extend_from_slice(format!(r#"{{"type":"message","id":"e{n}"}}"#).as_bytes());
+            text.push(b'\n');
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, &text).unwrap();
+        let file = File::open(&path).unwrap();
+        let loader = load(Loader::new(&path, &Default::default()), &file, text.len() as u64, 4096);
+        let loader = loader.unwrap().unwrap();
+        assert_eq!(loader.records.len(), 40_010);
+        assert!(loader.by_id.capacity() <= 64, "{} slots", loader.by_id.capacity());
     }
 
     #[test]
