@@ -204,8 +204,13 @@ mod tests {
                 }
             }
         }
-        // An inline id and a heap one never have the same text.
-        assert_ne!(EntryId::new("z".repeat(21)), EntryId::new("z".repeat(22)));
+        // Ids too long to be inline compare by text and kind as well; the same text is always
+        // held the same way, so an inline id is never equal to a longer one.
+        let long = "z".repeat(22);
+        assert_eq!(EntryId::new(long.as_str()), EntryId::new(long.clone()));
+        assert_ne!(EntryId::new(long.as_str()), EntryId::new(&long[..21]));
+        assert_ne!(EntryId::new(long.as_str()), EntryId::new(format!("{}y", &long[..21])));
+        assert_ne!(EntryId::new(long.as_str()), EntryId::from_non_string(long.as_str()));
     }
 
     #[test]
