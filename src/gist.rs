@@ -36,7 +36,7 @@ pub struct Gist {
     /// bytes (decimal digits), a `:`, and the text.
     packed: Box<str>,
     /// `type` and `timestamp` when either is there but is not a string (rare).
-    odd: Option<Box<(RowValue, RowValue)>>,
+    odd: Option<Box<(RowValue<'static>, RowValue<'static>)>>,
 }
 
 const TYPE: u8 = 1;
@@ -56,7 +56,7 @@ pub enum Field<'g> {
     /// A string.
     Str(&'g str),
     /// Any other value (`null` when missing).
-    Other(&'g RowValue),
+    Other(&'g RowValue<'g>),
 }
 
 impl<'g> Field<'g> {
@@ -130,7 +130,7 @@ impl Gist {
             present: present | if long { LONG_TEXT } else { 0 },
             ends,
             packed: packed.into_boxed_str(),
-            odd: odd.then(|| Box::new((kind.clone(), time.clone()))),
+            odd: odd.then(|| Box::new((kind.clone().into_owned(), time.clone().into_owned()))),
         }
     }
 

@@ -6,9 +6,9 @@
 use serde_json::Value;
 
 /// What the row functions read of a JSON value; the methods mean what serde_json's do.
-pub trait Json: Sized + 'static {
+pub trait Json: Sized {
     /// `null`, for a missing member.
-    fn null() -> &'static Self;
+    fn null<'s>() -> &'s Self;
     /// The member `key` of an object (the last one, when a key is written twice).
     fn get(&self, key: &str) -> Option<&Self>;
     /// A string's text.
@@ -44,7 +44,7 @@ pub trait Json: Sized + 'static {
 static NULL: Value = Value::Null;
 
 impl Json for Value {
-    fn null() -> &'static Self {
+    fn null<'s>() -> &'s Self {
         &NULL
     }
 

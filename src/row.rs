@@ -28,29 +28,54 @@ const TEXT_LIMIT: usize = 200;
 
 /// The row value of a line: the members its row reads (see the module), in a shape that costs
 /// far less than a [`Value`] to build and drop. Member names are the static names rows read,
-/// words that recur on every line (entry types, roles, block types) are not copied, and numbers
-/// stay as written.
+/// words that recur on every line (entry types, roles, block types) are not copied, numbers
+/// stay as written, and strings and numbers borrow from the line (`'a`) unless escapes had to
+/// be decoded; [`RowValue::into_owned`] copies them out to keep the value past the line.
 #[derive(Debug, Clone, PartialEq)]
-pub enum RowValue {
+pub enum RowValue<'a> {
     /// `null`.
     Null,
     /// `true` or `false`.
     Bool(bool),
     /// A number, as written.
-    Number(Box<str>),
+    Number(Cow<'a, str>),
     /// A string, decoded.
-    String(Cow<'static, str>),
+    String(Cow<'a, str>),
     /// An array.
-    Array(Vec<RowValue>),
+    Array(Vec<RowValue<'a>>),
     /// An object's members in order. A key written twice keeps its first place and its last
     /// value, as in a [`Value`].
-    Object(Vec<(Cow<'static, str>, RowValue)>),
+    Object(Vec<(Cow<'static, str>, RowValue<'a>)>),
 }
 
-static ROW_NULL: RowValue = RowValue::Null;
+static ROW_NULL: RowValue<'static> = RowValue::Null;
 
-impl Json for RowValue {
-    fn null() -> &'static Self {
+impl RowValue<'_> {
+    /// The value with its text copied out of the line it borrows from.
+    pub fn into_owned(self) -> RowValue<'static> {
+        let owned = |text: Cow<'_, str>| Cow::Owned(text.into_owned());
+        match self {
+            RowValue::Null => RowValue::Null,
+            RowValue::Bool(b) => RowValue::Bool(b),
+            RowValue::Number(n) => RowValue::Number(owned(n)),
+            // A word rows keep without a copy stays one.
+            RowValue::String(Cow::Borrowed(text)) => match word(text.as_bytes()) {
+                Some(word) => RowValue::String(Cow::Borrowed(word)),
+                None => RowValue::String(owned(Cow::Borrowed(text))),
+            },
+            RowValue::String(Cow::Owned(text)) => RowValue::String(Cow::Owned(text)),
+            RowValue::Array(items) => {
+                RowValue::Array(items.into_iter().map(RowValue::into_owned).collect())
+            }
+            RowValue::Object(members) => {
+                RowValue::Object(members.into_iter().map(|(k, v)| (k, v.into_owned())).collect())
+            }
+        }
+    }
+}
+
+impl Json for RowValue<'_> {
+    fn null<'s>() -> &'s Self {
         &ROW_NULL
     }
 
@@ -109,12 +134,12 @@ impl Json for RowValue {
     }
 }
 
-impl From<Value> for RowValue {
-    fn from(value: Value) -> RowValue {
+impl From<Value> for RowValue<'static> {
+    fn from(value: Value) -> RowValue<'static> {
         match value {
             Value::Null => RowValue::Null,
             Value::Bool(b) => RowValue::Bool(b),
-            Value::Number(n) => RowValue::Number(n.to_string().into()),
+            Value::Number(n) => RowValue::Number(Cow::Owned(n.to_string())),
             Value::String(s) => RowValue::String(Cow::Owned(s)),
             Value::Array(items) => RowValue::Array(items.into_iter().map(RowValue::from).collect()),
             Value::Object(map) => RowValue::Object(
@@ -124,7 +149,7 @@ impl From<Value> for RowValue {
     }
 }
 
-impl serde::Serialize for RowValue {
+impl serde::Serialize for RowValue<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         match self {
             RowValue::String(text) => s.serialize_str(text),
@@ -162,16 +187,16 @@ fn word(text: &[u8]) -> Option<&'static str> {
 }
 
 /// A decoded string as a row value, without a copy for an entry type or one of the [`WORDS`].
-fn string(text: Cow<'_, str>) -> RowValue {
+fn string(text: Cow<'_, str>) -> RowValue<'_> {
     match word(text.as_bytes()) {
         Some(word) => RowValue::String(Cow::Borrowed(word)),
-        None => RowValue::String(Cow::Owned(text.into_owned())),
+        None => RowValue::String(text),
     }
 }
 
 /// The string whose content is `span` as a row value: an entry type or one of the [`WORDS`]
 /// straight from its bytes, without decoding them or copying it.
-fn string_at(line: &Line<'_, '_>, span: (usize, usize)) -> Scan<RowValue> {
+fn string_at<'a>(line: &Line<'a, '_>, span: (usize, usize)) -> Scan<RowValue<'a>> {
     let raw = line.bytes.get(span.0..span.1).ok_or(Invalid)?;
     if has_backslash(raw) {
         // Escapes may spell a word too.
@@ -179,13 +204,17 @@ fn string_at(line: &Line<'_, '_>, span: (usize, usize)) -> Scan<RowValue> {
     }
     Ok(RowValue::String(match word(raw) {
         Some(word) => Cow::Borrowed(word),
-        None => Cow::Owned(std::str::from_utf8(raw).map_err(|_| Invalid)?.to_owned()),
+        None => Cow::Borrowed(std::str::from_utf8(raw).map_err(|_| Invalid)?),
     }))
 }
 
 /// Adds a member to an object's members: a key already there keeps its place and takes the new
 /// value, as serde_json does with a key written twice.
-fn insert(members: &mut Vec<(Cow<'static, str>, RowValue)>, key: &'static str, value: RowValue) {
+fn insert<'a>(
+    members: &mut Vec<(Cow<'static, str>, RowValue<'a>)>,
+    key: &'static str,
+    value: RowValue<'a>,
+) {
     match members.iter_mut().find(|(k, _)| k == key) {
         Some(slot) => slot.1 = value,
         None => members.push((Cow::Borrowed(key), value)),
@@ -193,7 +222,7 @@ fn insert(members: &mut Vec<(Cow<'static, str>, RowValue)>, key: &'static str, v
 }
 
 /// The row value of one line (without its newline), or `None` to parse it in full.
-pub fn row_value(scanner: &mut Scanner, bytes: &[u8]) -> Option<RowValue> {
+pub fn row_value<'a>(scanner: &mut Scanner, bytes: &'a [u8]) -> Option<RowValue<'a>> {
     let (line, stack) = scanner.index(bytes).ok()?;
     row_value_in(&line, stack, Reads::RowsAndSearch)
 }
@@ -208,16 +237,20 @@ pub enum Reads {
 }
 
 /// [`row_value`] of a line the scanner has indexed, for what `reads` says.
-pub fn row_value_in(line: &Line<'_, '_>, stack: &mut Vec<bool>, reads: Reads) -> Option<RowValue> {
+pub fn row_value_in<'a>(
+    line: &Line<'a, '_>,
+    stack: &mut Vec<bool>,
+    reads: Reads,
+) -> Option<RowValue<'a>> {
     row_of_members(line, top_members(line, stack, reads)?, stack, None)
 }
 
 /// The line's `type` and `timestamp` when they are strings, as its envelope read them: the row
 /// takes them from there instead of decoding them again.
-#[derive(Debug, Clone, Copy)]
-struct Decoded<'e> {
-    kind: Option<&'e str>,
-    timestamp: Option<&'e str>,
+#[derive(Debug)]
+struct Decoded<'a> {
+    kind: Option<Cow<'a, str>>,
+    timestamp: Option<Cow<'a, str>>,
 }
 
 /// The members of an object line, its `message` built for what `reads` says.
@@ -246,26 +279,26 @@ pub(crate) fn row_value_and_envelope<'a>(
     line: &Line<'a, '_>,
     stack: &mut Vec<bool>,
     reads: Reads,
-) -> Option<(RowValue, Envelope<'a>)> {
+) -> Option<(RowValue<'a>, Envelope<'a>)> {
     let members = top_members(line, stack, reads)?;
     let spans = members.iter().map(|m| (&*m.key, m.start, m.end));
     let envelope = Envelope::from_members(line, spans).ok()?;
-    let decoded =
-        Decoded { kind: envelope.kind.as_deref(), timestamp: envelope.timestamp.as_deref() };
+    // Clones of text borrowed from the line: copies only where escapes were decoded.
+    let decoded = Decoded { kind: envelope.kind.clone(), timestamp: envelope.timestamp.clone() };
     let row = row_of_members(line, members, stack, Some(decoded))?;
     Some((row, envelope))
 }
 
 /// The row value of a line from its top-level members, and its `type` and `timestamp` when
 /// they were decoded already.
-fn row_of_members(
-    line: &Line<'_, '_>,
-    mut members: Vec<Member<'_>>,
+fn row_of_members<'a>(
+    line: &Line<'a, '_>,
+    mut members: Vec<Member<'a>>,
     stack: &mut Vec<bool>,
-    decoded: Option<Decoded<'_>>,
-) -> Option<RowValue> {
-    let kind = match decoded {
-        Some(decoded) => decoded.kind.map(Cow::Borrowed),
+    decoded: Option<Decoded<'a>>,
+) -> Option<RowValue<'a>> {
+    let kind = match &decoded {
+        Some(decoded) => decoded.kind.as_deref().map(Cow::Borrowed),
         // The last `type`, as serde_json keeps it, when it is a string.
         None => members
             .iter()
@@ -306,16 +339,16 @@ fn row_of_members(
         // A decoded string is the value of the last member with its key. An earlier one is
         // replaced by it, but is still read: one that cannot be (a lone surrogate in an
         // array) fails the row, as it fails serde_json.
-        let known = match (key, decoded) {
-            ("type", Some(decoded)) if Some(at) == last_type => decoded.kind,
-            ("timestamp", Some(decoded)) if Some(at) == last_time => decoded.timestamp,
+        let known = match (key, &decoded) {
+            ("type", Some(decoded)) if Some(at) == last_type => decoded.kind.clone(),
+            ("timestamp", Some(decoded)) if Some(at) == last_time => decoded.timestamp.clone(),
             _ => None,
         };
         let value = match (key, m.built.take()) {
             ("message", Some(built)) => Ok(built),
             ("details", _) => details(line, m.start, m.end, stack),
             _ => match known {
-                Some(text) => Ok(string(Cow::Borrowed(text))),
+                Some(text) => Ok(string(text)),
                 None => parse_row(line, m.start, m.end),
             },
         };
@@ -399,7 +432,7 @@ struct Member<'a> {
     start: usize,
     end: usize,
     /// The row value of a `message` object, built while walking it (see [`members`]).
-    built: Option<RowValue>,
+    built: Option<RowValue<'a>>,
 }
 
 /// The key of a member as written, escapes decoded.
@@ -468,13 +501,13 @@ fn parse(line: &Line<'_, '_>, start: usize, end: usize) -> Scan<Value> {
 
 /// A value kept whole, as a row value: scalars straight from the line, containers (rare in the
 /// fields rows keep whole) through serde_json.
-fn parse_row(line: &Line<'_, '_>, start: usize, end: usize) -> Scan<RowValue> {
+fn parse_row<'a>(line: &Line<'a, '_>, start: usize, end: usize) -> Scan<RowValue<'a>> {
     let raw = line.bytes.get(start..end).ok_or(Invalid)?;
     Ok(match raw.first() {
         Some(b'"') => string_at(line, (start + 1, end - 1))?,
         Some(b'-' | b'0'..=b'9') => {
             // The scanner checked the number; its bytes are ASCII.
-            RowValue::Number(std::str::from_utf8(raw).map_err(|_| Invalid)?.into())
+            RowValue::Number(Cow::Borrowed(std::str::from_utf8(raw).map_err(|_| Invalid)?))
         }
         Some(b't') => RowValue::Bool(true),
         Some(b'f') => RowValue::Bool(false),
@@ -485,12 +518,12 @@ fn parse_row(line: &Line<'_, '_>, start: usize, end: usize) -> Scan<RowValue> {
 
 /// The `message` object of a `message` entry at `start`: role and the fields rows read,
 /// content cut; and the position after it.
-fn message(
-    line: &Line<'_, '_>,
+fn message<'a>(
+    line: &Line<'a, '_>,
     start: usize,
     stack: &mut Vec<bool>,
     reads: Reads,
-) -> Scan<(RowValue, usize)> {
+) -> Scan<(RowValue<'a>, usize)> {
     const KEYS: [&str; 10] = [
         "content",
         "role",
@@ -503,7 +536,7 @@ fn message(
         "customType",
         "attribution",
     ];
-    let mut out: Vec<(Cow<'static, str>, RowValue)> = Vec::with_capacity(4);
+    let mut out: Vec<(Cow<'static, str>, RowValue<'a>)> = Vec::with_capacity(4);
     // Without searches, a tool result's content is read by nothing: it is skipped, unless a
     // later `role` turns out to say otherwise.
     let mut skipped = None;
@@ -538,11 +571,15 @@ fn message(
 
 /// Message content at `start`: a string or the blocks rows read, text cut (content of any
 /// other shape reads as no text, like `null`); and the position after it.
-fn content(line: &Line<'_, '_>, start: usize, stack: &mut Vec<bool>) -> Scan<(RowValue, usize)> {
+fn content<'a>(
+    line: &Line<'a, '_>,
+    start: usize,
+    stack: &mut Vec<bool>,
+) -> Scan<(RowValue<'a>, usize)> {
     match line.at(start) {
         Some(b'"') => {
             let close = line.string_end(start)?;
-            Ok((RowValue::String(Cow::Owned(cut_text(line, (start + 1, close))?)), close + 1))
+            Ok((RowValue::String(cut_text(line, (start + 1, close))?), close + 1))
         }
         Some(b'[') => {
             let mut blocks = Vec::new();
@@ -559,7 +596,11 @@ fn content(line: &Line<'_, '_>, start: usize, stack: &mut Vec<bool>) -> Scan<(Ro
 
 /// A content block: a `text` block's text (cut), a `toolCall` block's id, name and reduced
 /// arguments, and the type of any other block.
-fn block(line: &Line<'_, '_>, start: usize, stack: &mut Vec<bool>) -> Scan<(RowValue, usize)> {
+fn block<'a>(
+    line: &Line<'a, '_>,
+    start: usize,
+    stack: &mut Vec<bool>,
+) -> Scan<(RowValue<'a>, usize)> {
     if line.at(start) != Some(b'{') {
         // Only objects are ever read as blocks.
         return Ok((RowValue::Null, line.skip_value(start, stack)?));
@@ -587,7 +628,7 @@ fn block(line: &Line<'_, '_>, start: usize, stack: &mut Vec<bool>) -> Scan<(RowV
         let Some(key) = keep.iter().copied().find(|k| k.as_bytes() == &*m.key) else { continue };
         let value = match key {
             "text" if line.at(m.start) == Some(b'"') => {
-                RowValue::String(Cow::Owned(cut_text(line, (m.start + 1, m.end - 1))?))
+                RowValue::String(cut_text(line, (m.start + 1, m.end - 1))?)
             }
             // A text that is not a string reads as none.
             "text" => RowValue::Null,
@@ -601,13 +642,13 @@ fn block(line: &Line<'_, '_>, start: usize, stack: &mut Vec<bool>) -> Scan<(RowV
 
 /// A tool call's arguments as far as its result's row reads them: the keys a known tool's row
 /// reads (a `bash` command cut), or the JSON prefix another tool's row shows.
-fn arguments(
-    line: &Line<'_, '_>,
+fn arguments<'a>(
+    line: &Line<'a, '_>,
     name: &str,
     start: usize,
     end: usize,
     stack: &mut Vec<bool>,
-) -> Scan<RowValue> {
+) -> Scan<RowValue<'a>> {
     let Some(keys) = row_argument_keys(name) else {
         return Ok(RowValue::from(json_prefix_value(&parse(line, start, end)?)));
     };
@@ -630,7 +671,12 @@ fn arguments(
 }
 
 /// `details` of a `custom_message`: only the advisor `notes` are read.
-fn details(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>) -> Scan<RowValue> {
+fn details<'a>(
+    line: &Line<'a, '_>,
+    start: usize,
+    end: usize,
+    stack: &mut Vec<bool>,
+) -> Scan<RowValue<'a>> {
     if line.at(start) != Some(b'{') {
         return parse_row(line, start, end);
     }
@@ -648,17 +694,17 @@ fn details(line: &Line<'_, '_>, start: usize, end: usize, stack: &mut Vec<bool>)
 /// the text holds anything but whitespace decides if an assistant turn is shown, so a cut that
 /// leaves only whitespace keeps one character of the rest that is not; it sits past the cut
 /// and never shows.
-fn cut_text(line: &Line<'_, '_>, span: (usize, usize)) -> Scan<String> {
+fn cut_text<'a>(line: &Line<'a, '_>, span: (usize, usize)) -> Scan<Cow<'a, str>> {
     let (kept, complete) = line.text_prefix(span, TEXT_LIMIT)?;
     if complete || !kept.trim().is_empty() {
-        return Ok(kept.into_owned());
+        return Ok(kept);
     }
     let text = line.text(span)?;
     let mut kept = kept.into_owned();
     if let Some(c) = text.chars().skip(TEXT_LIMIT).find(|c| !c.is_whitespace()) {
         kept.push(c);
     }
-    Ok(kept)
+    Ok(Cow::Owned(kept))
 }
 
 #[cfg(test)]
@@ -706,7 +752,39 @@ mod tests {
             prop_assert_eq!(entry.get(key).cloned(), Json::get(&row, key).map(Json::to_value));
         }
         prop_assert_eq!(rows_gist(&bytes), Some(full_gist(entry)));
+        prop_assert_eq!(row.clone().into_owned(), row);
         Ok(())
+    }
+
+    /// The text of a string member, with whether it is borrowed.
+    fn text_of<'r>(row: &'r RowValue<'_>, path: &[&str]) -> (&'r str, bool) {
+        let mut value = row;
+        for key in path {
+            value = Json::get(value, key).expect("the member is kept");
+        }
+        match value {
+            RowValue::String(text) => (text, matches!(text, Cow::Borrowed(_))),
+            RowValue::Number(n) => (n, matches!(n, Cow::Borrowed(_))),
+            other => panic!("not a string: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn text_without_escapes_is_borrowed_from_the_line() {
+        let line = br#"{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:00Z","message":{"role":"toolResult","toolCallId":"call_1","toolName":"odd\ttool","content":"plain text"}}"#;
+        let row = row_value(&mut Scanner::new(), line).expect("a row value");
+        let in_line = |text: &str| line.as_ptr_range().contains(&text.as_ptr());
+        let (time, borrowed) = text_of(&row, &["timestamp"]);
+        assert!(borrowed && in_line(time), "the timestamp is not copied");
+        let (call, borrowed) = text_of(&row, &["message", "toolCallId"]);
+        assert!(borrowed && in_line(call), "a plain string is not copied");
+        assert_eq!(text_of(&row, &["message", "content"]), ("plain text", true));
+        // Escapes are decoded into a copy.
+        assert_eq!(text_of(&row, &["message", "toolName"]), ("odd\ttool", false));
+        // A copy out of the line reads the same.
+        let owned: RowValue<'static> = row.clone().into_owned();
+        assert_eq!(owned, row);
+        assert!(!in_line(text_of(&owned, &["message", "toolCallId"]).0));
     }
 
     /// The gist of a line from its row value read for rows only, as loading reads it (with

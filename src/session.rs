@@ -528,11 +528,11 @@ impl Session {
         idx: u32,
         lines: &mut LineReader<'_>,
         scanner: &mut Scanner,
-    ) -> Result<crate::row::RowValue> {
+    ) -> Result<crate::row::RowValue<'static>> {
         if !self.is_v1() {
             let bytes = lines.line(idx)?;
             if let Some(value) = crate::row::row_value(scanner, bytes) {
-                return Ok(value);
+                return Ok(value.into_owned());
             }
         }
         Ok(self.value(idx)?.into())

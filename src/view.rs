@@ -20,7 +20,7 @@ pub struct EntryView {
     pub idx: u32,
     /// The parsed line, reduced to the fields rows read ([`Session::row_value`]); use
     /// [`Session::value`] for the whole entry.
-    pub value: RowValue,
+    pub value: RowValue<'static>,
     /// The label in effect, as display text.
     pub label: Option<String>,
     /// The label in effect, as the JSON value it was written as.
@@ -79,7 +79,7 @@ impl<'s> Viewer<'s> {
     }
 
     /// [`Viewer::view`] of an entry already read.
-    fn view_value(&mut self, idx: u32, value: RowValue) -> EntryView {
+    fn view_value(&mut self, idx: u32, value: RowValue<'static>) -> EntryView {
         self.tools.add(&value);
         let (label, label_value) = match self.labels.get(&idx) {
             Some((t, v)) => (Some(t.clone()), Some(v.clone())),
@@ -139,7 +139,7 @@ pub fn render_all<T: Send>(
 
     struct Stretch<T> {
         done: Vec<Option<T>>,
-        waiting: Vec<(usize, u32, RowValue)>,
+        waiting: Vec<(usize, u32, RowValue<'static>)>,
         tools: ToolCalls,
     }
     // Read once for every stretch.

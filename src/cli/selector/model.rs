@@ -134,7 +134,7 @@ impl Model {
 }
 
 /// The role of a `message` entry.
-fn message_role(value: &RowValue) -> Option<&str> {
+fn message_role<'v>(value: &'v RowValue<'_>) -> Option<&'v str> {
     if value.get("type")?.as_str()? != "message" {
         return None;
     }
