@@ -179,25 +179,38 @@ mod tests {
     }
 
     /// The loader sizes the table from an estimate that a file can inflate (a first megabyte of
-    /// short records, then blank lines): room that no record uses must cost no memory.
+    /// short records, then lines without an id): room that no record uses must cost no memory.
     #[test]
     #[cfg(target_os = "linux")]
     fn room_reserved_and_not_used_is_not_resident() {
-        fn resident_bytes() -> usize {
-            let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-            let pages: usize = statm.split(' ').nth(1).and_then(|p| p.parse().ok()).unwrap_or(0);
-            pages * 4096
+        /// The resident bytes of the mapping that holds `at`, from /proc/self/smaps: the table's
+        /// own pages, whatever other tests allocate meanwhile.
+        fn resident_at(at: usize) -> usize {
+            let smaps = std::fs::read_to_string("/proc/self/smaps").expect("/proc/self/smaps");
+            let mut inside = false;
+            for line in smaps.lines() {
+                let range = line.split(' ').next().and_then(|r| r.split_once('-'));
+                let bounds = range.and_then(|(a, b)| {
+                    Some((usize::from_str_radix(a, 16).ok()?, usize::from_str_radix(b, 16).ok()?))
+                });
+                if let Some((start, end)) = bounds.filter(|_| !line.ends_with(" kB")) {
+                    inside = (start..end).contains(&at);
+                } else if inside && let Some(kb) = line.strip_prefix("Rss:") {
+                    return kb.trim().trim_end_matches(" kB").trim().parse::<usize>().unwrap()
+                        << 10;
+                }
+            }
+            panic!("no mapping holds {at:#x}");
         }
         let records = vec![record(Some("a")), record(Some("b"))];
         let mut index = IdIndex::default();
-        let before = resident_bytes();
         // 2^25 slots: 256 MiB of table.
         index.reserve(&records, 1 << 24);
         assert_eq!(index.slots.len() * 8, 256 << 20);
         index.insert(&records, 0);
         index.insert(&records, 1);
-        let grown = resident_bytes().saturating_sub(before);
-        assert!(grown < 64 << 20, "{grown} bytes resident for a table of two records");
+        let resident = resident_at(index.slots.as_ptr() as usize);
+        assert!(resident < 64 << 20, "{resident} bytes resident for a table of two records");
         assert_eq!(index.get(&records, &EntryId::new("b")), Some(1));
     }
 
