@@ -38,9 +38,11 @@ pub(super) const PIECE: u64 = 1 << 20;
 /// agents' files, whose lines average a couple of kilobytes.
 const BATCH_PER_THREAD: u64 = 8;
 
-/// Scanned lines a batch holds, about: past it, a batch has fewer pieces (down to one a thread),
-/// so that a file of short lines does not keep millions of them waiting (a couple of hundred
-/// bytes each, and two batches are held at once). Runs of blank lines count as one.
+/// Scanned lines a batch holds, about: past it, a batch has fewer pieces (down to one), so that
+/// a file of short lines does not keep millions of them waiting (a couple of hundred bytes
+/// each, and two batches are held at once), however many threads scan. Runs of blank lines
+/// count as one. A piece of short lines is cheaper to scan than to index, so one piece scanned
+/// while the one before is indexed still keeps two cores busy.
 const BATCH_LINES: u64 = 1 << 16;
 
 /// One line of a piece, scanned, or a run of blank lines.
@@ -66,10 +68,11 @@ pub(super) fn load(
     piece: u64,
 ) -> std::io::Result<Option<Loader>> {
     let pieces = len.div_ceil(piece);
-    // Enough pieces at once to keep every core busy, few enough to bound what waits: one a
-    // thread to begin with, then as many as keep the batch near BATCH_LINES lines.
+    // Enough pieces at once to keep every core busy, few enough to bound what waits: one to
+    // begin with (its lines are not known yet), then as many as keep a batch near BATCH_LINES
+    // lines.
     let threads = (rayon::current_num_threads() as u64).max(1);
-    let mut batch = threads;
+    let mut batch = 1;
     // The scanning threads share it while the index thread holds the loader.
     let gist_tools = loader.gist_tools.clone();
     let gists = gist_tools.as_ref();
@@ -85,9 +88,8 @@ pub(super) fn load(
     // While one batch is taken into the index (in file order, on one thread), the next one is
     // scanned on the others.
     let mut current = scan(0, batch);
-    // Room for as many records as the first batch suggests, so the id index does not grow
-    // (and rehash) a dozen times on the way to a million entries. Only records with an id
-    // count: blank and damaged lines are not indexed.
+    // Room for as many records as the first batch suggests. Only records with an id count:
+    // blank and damaged lines are not indexed.
     let ids = current
         .iter()
         .flat_map(|r| r.as_deref().unwrap_or_default())
@@ -95,13 +97,7 @@ pub(super) fn load(
         .count();
     let covered = (batch * piece).min(len).max(1);
     let estimate = usize::try_from(ids as u128 * u128::from(len) / u128::from(covered));
-    let estimate = estimate.unwrap_or(0).min(u32::MAX as usize);
-    loader.records.reserve(estimate);
-    loader.links.reserve(estimate);
-    if loader.gist_tools.is_some() {
-        loader.gists.reserve(estimate);
-    }
-    loader.by_id.reserve(&loader.records, estimate);
+    make_room(&mut loader, estimate.unwrap_or(0).min(u32::MAX as usize));
     let mut next = batch;
     loop {
         batch = next_batch(batch, held(&current), threads);
@@ -119,11 +115,29 @@ pub(super) fn load(
     Ok(Some(loader))
 }
 
+/// The id index is sized ahead for this many ids at most: a table of 64 MiB, allocated zeroed
+/// (its pages cost memory only once a record lands in them). Past it, it grows as ids come.
+const PRESIZED_IDS: usize = 1 << 22;
+
+/// Room for about `estimate` records, so that the id index does not grow (and rehash) a dozen
+/// times on the way to a million entries. The estimate is a guess that a file can inflate (a
+/// dense first megabyte, then anything, up to a sparse file of gigabytes): the lists ask for
+/// their room without insisting (what the allocator refuses, they grow into as records come),
+/// and the id index is sized ahead for [`PRESIZED_IDS`] at most.
+fn make_room(loader: &mut Loader, estimate: usize) {
+    let _ = loader.records.try_reserve(estimate);
+    let _ = loader.links.try_reserve(estimate);
+    if loader.gist_tools.is_some() {
+        let _ = loader.gists.try_reserve(estimate);
+    }
+    loader.by_id.reserve(&loader.records, estimate.min(PRESIZED_IDS));
+}
+
 /// How many pieces the batch after one of `batch` pieces gets, whose scan held `lines` lines
 /// (runs of blank lines as one), with `threads` scanning threads.
 fn next_batch(batch: u64, lines: u64, threads: u64) -> u64 {
     let per_piece = lines.div_ceil(batch.max(1)).max(1);
-    (BATCH_LINES / per_piece).clamp(threads, BATCH_PER_THREAD * threads)
+    (BATCH_LINES / per_piece).clamp(1, BATCH_PER_THREAD * threads)
 }
 
 /// Takes the scanned pieces into the index, in order; `true` when the file turns out to be of
@@ -459,9 +473,10 @@ mod tests {
         // The agents' files: a few hundred lines a 1 MiB piece, so the largest batch.
         assert_eq!(next_batch(2, 1000, 2), 16);
         assert_eq!(next_batch(16, 8000, 2), 16);
-        // Short lines: fewer pieces, but never fewer than one a thread.
+        // Short lines: fewer pieces, down to one, whatever the number of threads.
         assert_eq!(next_batch(16, 16 * 16384, 2), 4);
-        assert_eq!(next_batch(2, 2 << 20, 2), 2);
+        assert_eq!(next_batch(2, 2 << 20, 2), 1);
+        assert_eq!(next_batch(64, 64 << 20, 64), 1);
         assert_eq!(next_batch(4, 0, 4), 32);
     }
 
@@ -511,6 +526,62 @@ mod tests {
         assert!(loader.by_id.capacity() <= 64, "{} slots", loader.by_id.capacity());
     }
 
+    /// An estimate a file inflated (a dense first piece, then gigabytes) asks for no more than
+    /// the allocator gives: a load goes on, where it used to abort.
+    #[test]
+    fn an_inflated_estimate_does_not_abort() {
+        let mut loader =
+            Loader::new(Path::new("s.jsonl"), &LoadOptions { gists: true, home: None });
+        make_room(&mut loader, u32::MAX as usize);
+        assert!(loader.by_id.capacity() <= 2 * PRESIZED_IDS);
+        // However much was reserved, nothing of it is used yet.
+        assert!(loader.records.is_empty() && loader.links.is_empty() && loader.gists.is_empty());
+    }
+
+    /// Blank lines (empty, spaces, tabs, a CR, a form feed) in every place a piece can cut them,
+    /// before and after the header, with and without a BOM and a last newline.
+    #[test]
+    fn blank_lines_anywhere_give_the_same_index() {
+        let record = r#"{"type":"message","id":"a"}"#;
+        let cases = [
+            "\n\n\n".to_owned(),
+            "\n".to_owned(),
+            "  ".to_owned(),
+            "\u{feff}\n\n\n".to_owned(),
+            "\u{feff}".to_owned(),
+            format!("\n\n{HEADER}\n\n\n"),
+            format!("\u{feff}{HEADER}\n\n \n\t\n\r\n{record}\n\n\n"),
+            format!("{HEADER}\n\n\n{record}\n\n\n   "),
+            format!("{HEADER}\n\n\n{record}\n\n\nbad"),
+            format!("{HEADER}\n\x0c\n\x0b\n{record}\n"),
+        ];
+        for text in &cases {
+            for piece in 1..=(text.len() as u64 + 2) {
+                compare(text.as_bytes(), piece);
+            }
+        }
+    }
+
+    /// Regions of short lines (small batches) and of long ones (large batches) in turn.
+    #[test]
+    fn batches_that_shrink_and_grow_give_the_same_index() {
+        let mut text = format!("{HEADER}\n").into_bytes();
+        let mut n = 0;
+        for block in 0..4 {
+            text.extend(b"{}\n\n".repeat(3000));
+            for _ in 0..20 {
+                n += 1;
+                let pad = "x".repeat(3000 + block);
+                text.extend(format!(r#"{{"type":"message","id":"e{n}","pad":"{pad}"}}"#).bytes());
+                text.push(b'\n');
+            }
+            text.extend(b"x\n \n".repeat(2000));
+        }
+        for piece in [512, 4096, 65536] {
+            compare(&text, piece).unwrap();
+        }
+    }
+
     #[test]
     fn version_1_files_are_handed_back() {
         let text = "{\"type\":\"session\",\"id\":\"s\"}\n{\"type\":\"message\"}\n";
@@ -518,6 +589,36 @@ mod tests {
     }
 
     proptest! {
+        /// Any lines in any order (the header anywhere, a title slot, blank lines of every
+        /// kind), with or without a BOM, cut anywhere.
+        #[test]
+        fn any_lines_cut_anywhere_give_the_same_index(
+            bom in any::<bool>(),
+            lines in proptest::collection::vec(
+                prop_oneof![
+                    Just(HEADER.to_owned()),
+                    Just(r#"{"title":"t"}"#.to_owned()),
+                    Just(r#"{"type":"message","id":"a","parentId":null}"#.to_owned()),
+                    Just(r#"{"type":"message","id":"b","parentId":"a"}"#.to_owned()),
+                    Just(String::new()),
+                    Just(" ".to_owned()),
+                    Just("\t".to_owned()),
+                    Just("\r".to_owned()),
+                    "[a-z{}\":,\\[\\] \t]{0,10}",
+                ],
+                0..16,
+            ),
+            piece in 1..64u64,
+            newline in any::<bool>(),
+        ) {
+            let mut text = if bom { "\u{feff}".to_owned() } else { String::new() };
+            text.push_str(&lines.join("\n"));
+            if newline {
+                text.push('\n');
+            }
+            compare(text.as_bytes(), piece);
+        }
+
         #[test]
         fn any_cut_gives_the_same_index(
             lines in proptest::collection::vec(
