@@ -45,6 +45,12 @@ const BATCH_PER_THREAD: u64 = 8;
 /// while the one before is indexed still keeps two cores busy.
 const BATCH_LINES: u64 = 1 << 16;
 
+/// The most pieces the first batch has (one a thread up to it). The id index is sized from the
+/// ids of that batch: from one piece alone, the 1M-entry benchmark file got a table twice the
+/// size (its first megabyte is denser than the rest, and the estimate crossed a power of two),
+/// 17 MB more peak memory.
+const FIRST_BATCH: u64 = 4;
+
 /// One line of a piece, scanned, or a run of blank lines.
 struct Scanned {
     offset: u64,
@@ -68,11 +74,11 @@ pub(super) fn load(
     piece: u64,
 ) -> std::io::Result<Option<Loader>> {
     let pieces = len.div_ceil(piece);
-    // Enough pieces at once to keep every core busy, few enough to bound what waits: one to
-    // begin with (its lines are not known yet), then as many as keep a batch near BATCH_LINES
-    // lines.
+    // Enough pieces at once to keep every core busy, few enough to bound what waits: one a
+    // thread to begin with, up to FIRST_BATCH (their lines are not known yet), then as many
+    // as keep a batch near BATCH_LINES lines.
     let threads = (rayon::current_num_threads() as u64).max(1);
-    let mut batch = 1;
+    let mut batch = threads.min(FIRST_BATCH);
     // The scanning threads share it while the index thread holds the loader.
     let gist_tools = loader.gist_tools.clone();
     let gists = gist_tools.as_ref();
