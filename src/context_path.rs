@@ -8,7 +8,7 @@
 //! would hold the whole conversation in memory to read a model name from it. So the entries
 //! before the first one a context can show are given to `build` as follows:
 //!
-//! - entries that set state (model, thinking level, mode …: [`sets_state`]) are parsed in full
+//! - entries that set state (model, thinking level, mode …: `sets_state`) are parsed in full
 //!   (they are few and small);
 //! - of the messages between two of those only the last assistant turn is kept, with only
 //!   `type`, `id` and the message's `role`, `provider` and `model`

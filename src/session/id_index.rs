@@ -3,13 +3,15 @@
 //! key. At 100,000 entries that is 2 MiB (2^18 slots of 8 bytes) instead of 4.3 MB.
 //!
 //! It is open addressing with linear probing, and each slot keeps 32 bits of its id's hash
-//! next to the record index. An empty slot is all zero bits, so a table is allocated zeroed and
-//! the pages of a table sized for more records than come (the loader sizes it from an
-//! estimate) take no memory until a record lands in them. A probe past another id's slot then reads nothing else (a record
+//! next to the record index. A probe past another id's slot then reads nothing else (a record
 //! is read only when the bits match), and an insert touches one cache line. On a million
 //! entries the table is far larger than the cache, and the two lines hashbrown touched per
 //! insert (control bytes and slots apart) were most of what indexing an entry cost; the lines
 //! can also be fetched ahead, many at once ([`IdIndex::touch`]).
+//!
+//! An empty slot is all zero bits, so a table is allocated zeroed, and the pages of a table
+//! sized for more records than come (the loader sizes it from an estimate) take no memory
+//! until a record lands in them.
 
 use std::hash::BuildHasher;
 

@@ -12,8 +12,9 @@
 //! Each piece is read with reads of [`READ_SIZE`] (see [`Loader::read`]) into a buffer each
 //! scanning thread keeps; where its first line starts is found with small reads before it.
 //! Nothing is mapped, and the file is read once. The size is taken when loading starts: what a
-//! writer appends meanwhile is not read, as if loading had finished first. Version-1 files derive their ids
-//! from the line bytes in order; for those the caller loads again on one thread.
+//! writer appends meanwhile is not read, as if loading had finished first. Version-1 files
+//! derive their ids from the line bytes in order; for those the caller loads again on one
+//! thread.
 
 use std::cell::Cell;
 use std::fs::File;
@@ -25,6 +26,7 @@ use rayon::prelude::*;
 use super::{LineScan, Loader, READ_SIZE, scan_line};
 use crate::format::Envelope;
 use crate::format::scan::Scanner;
+use crate::id::EntryId;
 use crate::text::ToolCalls;
 
 /// The bytes of one piece.
@@ -65,6 +67,16 @@ struct Scanned {
     lines: u64,
 }
 
+impl Scanned {
+    /// The id of a record, which the id index takes.
+    fn id(&self) -> Option<&EntryId> {
+        match &self.scan {
+            Some(LineScan::Record(Envelope { id, .. }, ..)) => id.as_ref(),
+            _ => None,
+        }
+    }
+}
+
 /// Loads the index of `file` (of `len` bytes) in pieces of `piece` bytes on every core, or
 /// `None` for a version-1 file.
 pub(super) fn load(
@@ -99,7 +111,7 @@ pub(super) fn load(
     let ids = current
         .iter()
         .flat_map(|r| r.as_deref().unwrap_or_default())
-        .filter(|line| matches!(&line.scan, Some(LineScan::Record(env, ..)) if env.id.is_some()))
+        .filter(|line| line.id().is_some())
         .count();
     let covered = (batch * piece).min(len).max(1);
     let estimate = usize::try_from(ids as u128 * u128::from(len) / u128::from(covered));
@@ -157,10 +169,8 @@ fn take_all(
         let lines = lines?;
         // The index slots of a piece's records are far apart in a large table: read them all
         // first, so that their cache misses overlap.
-        for line in &lines {
-            if let Some(LineScan::Record(Envelope { id: Some(id), .. }, ..)) = &line.scan {
-                loader.by_id.touch(id);
-            }
+        for id in lines.iter().filter_map(Scanned::id) {
+            loader.by_id.touch(id);
         }
         for line in lines {
             take(loader, file, line)?;

@@ -7,6 +7,7 @@ use sesstree::context_path::path_values;
 use sesstree::format::Dialect;
 use sesstree::rev;
 
+use super::leave_to_exit;
 use crate::cli::complete;
 use crate::cli::{Ctx, stdout, write_json_line};
 
@@ -104,7 +105,6 @@ pub fn run(ctx: &Ctx, args: &ContextArgs) -> anyhow::Result<()> {
         }
     }
     out.flush()?;
-    // Freeing the index entry by entry only delays the exit, which frees it all at once.
-    std::mem::forget(session);
+    leave_to_exit(session);
     Ok(())
 }

@@ -8,7 +8,7 @@ use sesstree::ops::{self, label};
 use sesstree::view::Viewer;
 use sesstree::{Session, rev};
 
-use super::home;
+use super::{home, leave_to_exit};
 use crate::cli::ui::{self, Role};
 use crate::cli::{Ctx, complete, fault, stdout, write_json_line};
 
@@ -60,8 +60,7 @@ pub struct LabelArgs {
 
 /// Runs `label`, then exits.
 pub fn run(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<()> {
-    // Freeing the index entry by entry only delays the exit, which frees it all at once.
-    std::mem::forget(set(ctx, args)?);
+    leave_to_exit(set(ctx, args)?);
     Ok(())
 }
 

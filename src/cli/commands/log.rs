@@ -10,7 +10,7 @@ use sesstree::text::{FilterMode, sanitize_for_terminal};
 use sesstree::view::{Placement, labels, write_json_row};
 use sesstree::{Session, rev};
 
-use super::{FilterArg, home, short_id, short_time, write_par};
+use super::{FilterArg, home, leave_to_exit, short_id, short_time, write_par};
 use crate::cli::complete;
 use crate::cli::ui::Role;
 use crate::cli::{Ctx, stdout};
@@ -114,8 +114,7 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
         })?;
     }
     out.flush()?;
-    // Freeing a gist per entry one by one only delays the exit, which frees it all at once.
-    std::mem::forget(session);
+    leave_to_exit(session);
     Ok(())
 }
 

@@ -122,6 +122,14 @@ fn write_par<T: Sync>(
     Ok(())
 }
 
+/// Leaves `value` (a loaded session, its gists, a drawn tree) to the process's exit, which
+/// frees it all at once: dropping an index of a million entries frees them one by one, and only
+/// delays the exit. Only for a command that ends the process; the tree selector goes on after
+/// its actions and drops what they load.
+fn leave_to_exit<T>(value: T) {
+    std::mem::forget(value);
+}
+
 /// The user's home directory, for shortening paths in tool rows.
 fn home() -> Option<String> {
     std::env::var("HOME").ok().filter(|h| !h.is_empty())

@@ -4,6 +4,7 @@ use std::io::Write;
 
 use sesstree::rev;
 
+use super::leave_to_exit;
 use crate::cli::complete;
 use crate::cli::{Ctx, stdout, write_json_line};
 
@@ -53,7 +54,6 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<()> {
         writeln!(out, "{}", sesstree::text::sanitize_keep_lines(&pretty))?;
     }
     out.flush()?;
-    // Freeing the index entry by entry only delays the exit, which frees it all at once.
-    std::mem::forget(session);
+    leave_to_exit(session);
     Ok(())
 }

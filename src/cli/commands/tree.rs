@@ -13,7 +13,7 @@ use sesstree::{EntryId, Error, rev};
 
 use super::checkout::{self, CheckoutArgs};
 use super::label::{self, LabelArgs};
-use super::{FilterArg, HookArgs, home, write_par};
+use super::{FilterArg, HookArgs, home, leave_to_exit, write_par};
 use crate::cli::complete;
 use crate::cli::exit::{Exit, Silent, classify};
 use crate::cli::selector::draw::Look;
@@ -252,8 +252,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
             ),
         }
     }
-    // Freeing a gist per entry one by one only delays the exit, which frees it all at once.
-    std::mem::forget((tree, session));
+    leave_to_exit((tree, session));
     Ok(())
 }
 
