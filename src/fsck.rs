@@ -39,6 +39,7 @@
 //!   root), which is what the writers put there.
 //! * A missing final newline is added.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
@@ -133,13 +134,18 @@ pub struct Finding {
     pub line: Option<u64>,
     /// The entry concerned.
     pub id: Option<EntryId>,
-    /// A human-readable description.
-    pub message: String,
+    /// A human-readable description (as [`crate::session::Diagnostic::message`]).
+    pub message: Cow<'static, str>,
 }
 
 impl Finding {
-    fn new(kind: ProblemKind, line: Option<u64>, id: Option<&EntryId>, message: String) -> Self {
-        Finding { kind, line, id: id.cloned(), message }
+    fn new(
+        kind: ProblemKind,
+        line: Option<u64>,
+        id: Option<&EntryId>,
+        message: impl Into<Cow<'static, str>>,
+    ) -> Self {
+        Finding { kind, line, id: id.cloned(), message: message.into() }
     }
 
     /// `{"kind", "line", "id", "message"}` (SPEC §5); the id as the JSON value it is.
@@ -187,10 +193,10 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
         .collect();
     if session.is_empty() {
         if out.is_empty() && session.slot.is_none() {
-            let message = "the file is empty: it holds no session header".to_string();
+            let message = "the file is empty: it holds no session header";
             out.push(Finding::new(ProblemKind::Empty, None, None, message));
         } else {
-            let message = "no valid session header: no line holds a JSON record".to_string();
+            let message = "no valid session header: no line holds a JSON record";
             out.push(Finding::new(ProblemKind::BadHeader, None, None, message));
         }
     }

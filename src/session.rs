@@ -11,6 +11,7 @@
 //! member that comes last in the file), which then counts as a root; path walks therefore always
 //! end. Commands decide what they refuse (`--strict`, a missing header, a version too new).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::Read;
@@ -95,8 +96,9 @@ pub struct Diagnostic {
     pub problem: Problem,
     /// The entry concerned, when it has an id.
     pub id: Option<EntryId>,
-    /// A human-readable description.
-    pub message: String,
+    /// A human-readable description: most are the same text on every line they concern, and
+    /// are not copied (a file of a million damaged lines keeps a million diagnostics).
+    pub message: Cow<'static, str>,
 }
 
 /// One record after the header: an entry, or an odd record kept as the agents keep it.
@@ -281,7 +283,7 @@ impl Session {
             Some(d) => Err(Error::Damaged {
                 path: self.path.clone(),
                 line: d.line,
-                message: d.message.clone(),
+                message: d.message.to_string(),
             }),
             None => Ok(()),
         }
@@ -982,7 +984,13 @@ impl Loader {
         self.offset += raw.len() as u64 + u64::from(has_newline);
     }
 
-    fn warn(&mut self, problem: Problem, id: Option<EntryId>, message: String) {
+    fn warn(
+        &mut self,
+        problem: Problem,
+        id: Option<EntryId>,
+        message: impl Into<Cow<'static, str>>,
+    ) {
+        let message = message.into();
         self.diagnostics.push(Diagnostic { line: self.line_no, problem, id, message });
     }
 
@@ -1104,7 +1112,7 @@ impl Loader {
         let kind = env.kind.as_deref().map_or(Kind::Missing, Kind::from_name);
         let (mut id, mut parent_id) = (env.id.take(), env.parent_id.take());
         if !env.is_object {
-            self.warn(Problem::NotAnObject, None, "record is not a JSON object".into());
+            self.warn(Problem::NotAnObject, None, "record is not a JSON object");
         } else if self.v1 {
             // Version 1 has no ids: give each record the id `migrate` would, chained in file
             // order (FORMAT §11). The header is record 0.
@@ -1116,7 +1124,7 @@ impl Loader {
             parent_id = self.last_v1_id.clone();
             self.last_v1_id = id.clone();
         } else if id.is_none() {
-            self.warn(Problem::NoId, None, "entry has no id".into());
+            self.warn(Problem::NoId, None, "entry has no id");
         }
         self.note_signals(&kind, &env);
         match kind {
@@ -1240,7 +1248,8 @@ impl Loader {
                     "parent {} of entry {} not found; the entry counts as a root",
                     r.parent_id.as_ref().map_or("?", EntryId::as_str),
                     r.id.as_ref().map_or("?", EntryId::as_str)
-                ),
+                )
+                .into(),
             });
         }
         let mut cycle_links = HashMap::new();
@@ -1257,7 +1266,8 @@ impl Loader {
                 message: format!(
                     "parent cycle through entry {}; broken here, the entry counts as a root",
                     r.id.as_ref().map_or("?", EntryId::as_str)
-                ),
+                )
+                .into(),
             });
         }
         self.diagnostics.sort_by_key(|d| d.line);
@@ -1422,6 +1432,25 @@ mod tests {
         let s = load(&text);
         assert_eq!(s.parent(1), Some(2), "the later a wins");
         assert_eq!(s.children(2), &[1]);
+    }
+
+    /// A file can have a warning on every line: those that read the same on each line are not
+    /// copied for each.
+    #[test]
+    fn warnings_of_the_same_text_are_not_copied() {
+        let text = [HEADER, "{}", "[1]", "{}", "[2]"].join("\n");
+        let s = load(&text);
+        let messages: Vec<_> = s.diagnostics.iter().map(|d| (d.line, &*d.message)).collect();
+        assert_eq!(
+            messages,
+            [
+                (2, "entry has no id"),
+                (3, "record is not a JSON object"),
+                (4, "entry has no id"),
+                (5, "record is not a JSON object"),
+            ]
+        );
+        assert!(s.diagnostics.iter().all(|d| matches!(d.message, Cow::Borrowed(_))));
     }
 
     #[test]

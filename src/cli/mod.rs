@@ -148,9 +148,7 @@ impl Ctx {
         if self.strict {
             session.strict()?;
         }
-        for d in &session.diagnostics {
-            ui::warn_line(&session.path, d.line, &d.message);
-        }
+        ui::warn_lines(&session.path, session.diagnostics.iter().map(|d| (d.line, &*d.message)));
         Ok(())
     }
 }

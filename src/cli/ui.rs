@@ -105,7 +105,24 @@ pub fn show(text: &str) -> Cow<'_, str> {
 
 /// Prints a warning about a line of a file, as `FILE:LINE: warning: MESSAGE`.
 pub fn warn_line(path: &std::path::Path, line: u64, message: &str) {
+    warn_lines(path, [(line, message)]);
+}
+
+/// [`warn_line`] for each `(line, message)`, through one buffered lock on stderr: a damaged
+/// file can have a warning on every line, and a write for each piece of each of them took
+/// 34 s for a file of 8 million entries without ids.
+pub fn warn_lines<'m>(path: &std::path::Path, warnings: impl IntoIterator<Item = (u64, &'m str)>) {
+    use std::io::Write as _;
     // The path too: `stats DIR` and `fsck DIR` find files by name, and a name can hold escape
     // sequences.
-    eprintln!("{}:{line}: warning: {}", show(&path.display().to_string()), show(message));
+    let path = path.display().to_string();
+    let path = show(&path);
+    let mut err = std::io::BufWriter::new(std::io::stderr().lock());
+    for (line, message) in warnings {
+        // A closed stderr leaves nobody to warn.
+        if writeln!(err, "{path}:{line}: warning: {}", show(message)).is_err() {
+            return;
+        }
+    }
+    let _ = err.flush();
 }

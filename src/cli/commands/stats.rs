@@ -67,9 +67,7 @@ pub fn run(ctx: &Ctx, args: &StatsArgs) -> anyhow::Result<()> {
                 continue;
             }
         };
-        for d in &diagnostics {
-            crate::cli::ui::warn_line(file, d.line, &d.message);
-        }
+        crate::cli::ui::warn_lines(file, diagnostics.iter().map(|d| (d.line, &*d.message)));
         if ctx.json {
             write_json_line(&mut out, &stats.to_json(&file.display().to_string()))?;
         } else {
