@@ -229,6 +229,21 @@ impl Session {
         Ok(loader.finish(Source::File(file)))
     }
 
+    /// [`Session::load_with`] through the parallel loader in pieces of `piece` bytes (at least
+    /// one), whatever the file's size and the number of cores: for the fuzzer, which holds it
+    /// to the one-pass load. `None` for a version-1 file, which the parallel loader hands back.
+    #[doc(hidden)]
+    pub fn load_in_pieces(
+        path: &Path,
+        options: &LoadOptions,
+        piece: u64,
+    ) -> Result<Option<Session>> {
+        let file = File::open(path).map_err(|e| Error::io(path, e))?;
+        let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+        let loaded = parallel::load(Loader::new(path, options), &file, len, piece.max(1));
+        Ok(loaded.map_err(|e| Error::io(path, e))?.map(|loader| loader.finish(Source::File(file))))
+    }
+
     /// Loads a session held in memory (standard input, tests).
     pub fn from_bytes(path: &Path, bytes: Vec<u8>) -> Result<Session> {
         Session::from_bytes_with(path, bytes, &LoadOptions::default())

@@ -50,7 +50,7 @@ pub fn check_scanner(bytes: &[u8]) {
 
 /// Loading with gists gives the same index, and the gists read in file order give the rows,
 /// filters and `--json` rows the Viewer gives (what `log` and `tree` print from them).
-pub fn check_gists(bytes: &[u8], plain: &Session) {
+pub fn check_gists(bytes: &[u8], plain: &Session) -> Session {
     let options = LoadOptions { gists: true, home: Some("/home/fuzz".into()) };
     let s = Session::from_bytes_with(Path::new("fuzz.jsonl"), bytes.to_vec(), &options)
         .expect("in-memory loads cannot fail");
@@ -96,6 +96,33 @@ pub fn check_gists(bytes: &[u8], plain: &Session) {
         let mut json = Vec::new();
         write_json_row(&mut json, &s, idx, gist, label.map(|l| &l.1), &text, at);
         assert_eq!(json, view.to_json_line(&s, 1, true, false).into_bytes(), "the --json row");
+    }
+    s
+}
+
+/// The parallel loader, in pieces of 1 to 64 bytes (so that lines, blank runs and escapes
+/// straddle them), gives the index and gists of the one-pass load. The bytes go through a
+/// file, which the parallel loader reads with `pread`.
+pub fn check_pieces(bytes: &[u8], gisted: &Session) {
+    let path = std::env::temp_dir().join(format!("sesstree-fuzz-{}.jsonl", std::process::id()));
+    std::fs::write(&path, bytes).expect("the fuzz file is written");
+    let piece = 1 + u64::from(bytes.first().copied().unwrap_or(0) % 64);
+    let options = LoadOptions { gists: true, home: Some("/home/fuzz".into()) };
+    let loaded = Session::load_in_pieces(&path, &options, piece).expect("the fuzz file is read");
+    // A version-1 file is handed back to the one-pass load.
+    let Some(s) = loaded else { return };
+    assert_eq!(format!("{:?}", s.records), format!("{:?}", gisted.records), "records, {piece}");
+    assert_eq!(
+        format!("{:?}", s.diagnostics),
+        format!("{:?}", gisted.diagnostics),
+        "diagnostics, pieces of {piece}"
+    );
+    assert_eq!(s.gists(), gisted.gists(), "gists, pieces of {piece}");
+    assert_eq!(s.line_count, gisted.line_count, "lines, pieces of {piece}");
+    assert_eq!(s.ends_with_newline, gisted.ends_with_newline, "last newline, pieces of {piece}");
+    assert_eq!(s.leaf(), gisted.leaf(), "leaf, pieces of {piece}");
+    for idx in 0..s.records.len() as u32 {
+        assert_eq!(s.parent(idx), gisted.parent(idx), "parent of {idx}, pieces of {piece}");
     }
 }
 
