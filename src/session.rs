@@ -27,7 +27,7 @@ use crate::format::{Dialect, Envelope, Kind, MAX_VERSION, scan_envelope, v1};
 use crate::gist::Gist;
 use crate::id::EntryId;
 use crate::naming::TitleSource;
-use crate::row::{Reads, RowValue, row_value_and_envelope, row_value_in};
+use crate::row::{Reads, RowValue, row_value_and_envelope, row_value_in, with_arena};
 use crate::text::ToolCalls;
 
 /// Maps keyed by id. foldhash: SipHash was a tenth of the loading time, and an id map needs no
@@ -822,13 +822,23 @@ fn scan_line<'a>(
     if let Some(none) = gists
         && !v1
         && let Ok((line, stack)) = scanner.index(bytes)
-        && let Some((row, env)) = row_value_and_envelope(&line, stack, Reads::Rows)
     {
-        if line.deepest() + crate::row::WALKED_DEPTH <= MAX_NESTING {
-            let time = env.timestamp.as_deref().and_then(crate::clock::parse_timestamp);
-            return LineScan::Record(env, time, Some(Gist::of(&row, none)));
+        let fused = with_arena(|arena| {
+            let (row, env) = row_value_and_envelope(&line, stack, Reads::Rows, arena)?;
+            Some(if line.deepest() + crate::row::WALKED_DEPTH <= MAX_NESTING {
+                (env, Ok(Gist::of(&row, none)))
+            } else {
+                (env, Err(row.into_owned()))
+            })
+        });
+        match fused {
+            Some((env, Ok(gist))) => {
+                let time = env.timestamp.as_deref().and_then(crate::clock::parse_timestamp);
+                return LineScan::Record(env, time, Some(gist));
+            }
+            Some((_, Err(row))) => walked = Some(row),
+            None => {}
         }
-        walked = Some(row);
     }
     let scanned = match scan_envelope_depth(scanner, bytes) {
         Ok(scanned) => Ok(scanned),
@@ -850,17 +860,20 @@ fn scan_line<'a>(
                 // ids are derived); any other through the row scanner, even where only
                 // serde_json read the envelope (an id with a lone surrogate, say), and in full
                 // where the row scanner does not take the line.
-                let row = match v1 {
-                    true => None,
-                    false => walked.or_else(|| {
-                        let (line, stack) = scanner.index(bytes).ok()?;
-                        row_value_in(&line, stack, Reads::Rows)
+                let gist = match (v1, walked) {
+                    (true, _) => None,
+                    (false, Some(row)) => Some(Gist::of(&row, none)),
+                    (false, None) => scanner.index(bytes).ok().and_then(|(line, stack)| {
+                        with_arena(|arena| {
+                            row_value_in(&line, stack, Reads::Rows, arena)
+                                .map(|row| Gist::of(&row, none))
+                        })
                     }),
                 };
-                match row.or_else(|| parse_lossy(bytes).map(RowValue::from)) {
-                    Some(row) => Gist::of(&row, none),
-                    None => Gist::unreadable(),
-                }
+                gist.or_else(|| {
+                    parse_lossy(bytes).map(|value| Gist::of(&RowValue::from(value), none))
+                })
+                .unwrap_or_else(Gist::unreadable)
             });
             LineScan::Record(env, time, gist)
         }

@@ -134,7 +134,8 @@ fn skips_result_content(s: &Session, idx: u32) -> Option<bool> {
     let mut scanner = sesstree::format::scan::Scanner::new();
     let mut reads = |reads| {
         let (line, stack) = scanner.index(&bytes).ok()?;
-        row_value_in(&line, stack, reads)
+        let arena = sesstree::row::Bump::new();
+        row_value_in(&line, stack, reads, &arena).map(|_| ())
     };
     Some(reads(Reads::Rows).is_some() && reads(Reads::RowsAndSearch).is_none())
 }
