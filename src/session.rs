@@ -563,6 +563,30 @@ impl Session {
         Ok(crate::text::one_line(&row, &none))
     }
 
+    /// The gists of the records `indices`, read from their lines: what a load with gists
+    /// ([`LoadOptions::gists`], with `home`) gives them, for a command that shows a few rows of
+    /// a file loaded without. On every core, a stretch of `indices` a task, each stretch read
+    /// in its order (give them in about file order: lines are read through a window).
+    pub fn gists_of(&self, indices: &[u32], home: Option<&str>) -> Result<Vec<Gist>> {
+        use rayon::prelude::*;
+        const STRETCH: usize = 1024;
+        let none = home.map(ToolCalls::with_home).unwrap_or_default();
+        let v1 = self.is_v1();
+        let stretches: Vec<Result<Vec<Gist>>> = indices
+            .par_chunks(STRETCH)
+            .map(|stretch| {
+                let (mut lines, mut scanner) = (self.lines(), Scanner::new());
+                let mut gist = |idx| Ok(line_gist(&mut scanner, lines.line(idx)?, &none, v1, None));
+                stretch.iter().map(|&idx| gist(idx)).collect()
+            })
+            .collect();
+        let mut gists = Vec::with_capacity(indices.len());
+        for stretch in stretches {
+            gists.extend(stretch?);
+        }
+        Ok(gists)
+    }
+
     /// The error for a record whose row cannot be read ([`Gist::is_unreadable`]): what reading
     /// it in full gives.
     pub fn unreadable(&self, idx: u32) -> Error {
@@ -855,30 +879,36 @@ fn scan_line<'a>(
         Ok((_, None)) if nested_too_deep(bytes) => LineScan::TooDeep,
         Ok((env, _)) => {
             let time = env.timestamp.as_deref().and_then(crate::clock::parse_timestamp);
-            let gist = gists.map(|none| {
-                // As `Session::row_value` reads the row: a version-1 row from a full parse (its
-                // ids are derived); any other through the row scanner, even where only
-                // serde_json read the envelope (an id with a lone surrogate, say), and in full
-                // where the row scanner does not take the line.
-                let gist = match (v1, walked) {
-                    (true, _) => None,
-                    (false, Some(row)) => Some(Gist::of(&row, none)),
-                    (false, None) => scanner.index(bytes).ok().and_then(|(line, stack)| {
-                        with_arena(|arena| {
-                            row_value_in(&line, stack, Reads::Rows, arena)
-                                .map(|row| Gist::of(&row, none))
-                        })
-                    }),
-                };
-                gist.or_else(|| {
-                    parse_lossy(bytes).map(|value| Gist::of(&RowValue::from(value), none))
-                })
-                .unwrap_or_else(Gist::unreadable)
-            });
+            let gist = gists.map(|none| line_gist(scanner, bytes, none, v1, walked));
             LineScan::Record(env, time, gist)
         }
         Err(e) => LineScan::Bad(e),
     }
+}
+
+/// The gist of a record's line read on its own (`walked`: its row, when the walk that read
+/// the envelope got it). As [`Session::row_value`] reads the row: a version-1 row from a full
+/// parse (its ids are derived); any other through the row scanner, even where only serde_json
+/// read the envelope (an id with a lone surrogate, say), and in full where the row scanner
+/// does not take the line.
+fn line_gist(
+    scanner: &mut Scanner,
+    bytes: &[u8],
+    none: &ToolCalls,
+    v1: bool,
+    walked: Option<RowValue<'static>>,
+) -> Gist {
+    let gist = match (v1, walked) {
+        (true, _) => None,
+        (false, Some(row)) => Some(Gist::of(&row, none)),
+        (false, None) => scanner.index(bytes).ok().and_then(|(line, stack)| {
+            with_arena(|arena| {
+                row_value_in(&line, stack, Reads::Rows, arena).map(|row| Gist::of(&row, none))
+            })
+        }),
+    };
+    gist.or_else(|| parse_lossy(bytes).map(|value| Gist::of(&RowValue::from(value), none)))
+        .unwrap_or_else(Gist::unreadable)
 }
 
 /// The one-pass reader: turns lines into records and collects what the index needs.
@@ -1460,6 +1490,33 @@ mod tests {
         let s = load(&text);
         assert_eq!(s.parent(1), Some(2), "the later a wins");
         assert_eq!(s.children(2), &[1]);
+    }
+
+    /// Gists read from the lines afterwards are those a load with gists works out, on every
+    /// fixture (version 1, damaged lines, escapes, invalid UTF-8 among them).
+    #[test]
+    fn gists_read_afterwards_are_those_of_the_load() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let options = LoadOptions { gists: true, home: Some("/home/u".into()) };
+        let mut checked = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "jsonl") {
+                continue;
+            }
+            let with = Session::load_with(&path, &options).unwrap();
+            let without = Session::load(&path).unwrap();
+            let all: Vec<u32> = (0..without.records.len() as u32).collect();
+            let read = without.gists_of(&all, Some("/home/u")).unwrap();
+            assert_eq!(Some(&read[..]), with.gists(), "{}", path.display());
+            // Any few of them, in any order.
+            let some: Vec<u32> = all.iter().rev().step_by(3).copied().collect();
+            let gists = with.gists().unwrap();
+            let expected: Vec<Gist> = some.iter().map(|&i| gists[i as usize].clone()).collect();
+            assert_eq!(without.gists_of(&some, Some("/home/u")).unwrap(), expected);
+            checked += 1;
+        }
+        assert!(checked > 30, "{checked} fixtures");
     }
 
     /// A file can have a warning on every line: those that read the same on each line are not

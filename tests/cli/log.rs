@@ -245,3 +245,134 @@ fn a_version_1_row_that_cannot_be_parsed_fails_with_its_line() {
     [exit status: 3]
     ");
 }
+
+/// A session for `log -n`: a tool call far back from its result (more than the 64 entries
+/// before the rows shown that `-n` reads first), a result whose call was never made, a call
+/// made twice, labels, and settings the default filter hides.
+fn far_calls_session() -> String {
+    let mut lines = vec![
+        r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}"#
+            .to_string(),
+    ];
+    let mut parent = "null".to_string();
+    let mut push = |lines: &mut Vec<String>, id: String, body: String| {
+        lines.push(format!(
+            r#"{{"id":"{id}","parentId":{parent},"timestamp":"2026-01-01T00:00:01Z",{body}}}"#
+        ));
+        parent = format!("\"{id}\"");
+    };
+    let call = |id: &str, path: &str| {
+        format!(
+            r#""type":"message","message":{{"role":"assistant","content":[{{"type":"toolCall","id":"{id}","name":"read","arguments":{{"path":"{path}"}}}}]}}"#
+        )
+    };
+    let result = |id: &str| {
+        format!(
+            r#""type":"message","message":{{"role":"toolResult","toolCallId":"{id}","toolName":"read","content":"ok"}}"#
+        )
+    };
+    let user =
+        |i: usize| format!(r#""type":"message","message":{{"role":"user","content":"u{i}"}}"#);
+    push(&mut lines, "c0".into(), call("far", "src/old.rs"));
+    push(&mut lines, "c1".into(), call("far", "src/far.rs"));
+    for i in 0..150 {
+        push(&mut lines, format!("u{i}"), user(i));
+        if i % 40 == 7 {
+            push(&mut lines, format!("m{i}"), r#""type":"model_change","model":"x/y""#.into());
+        }
+    }
+    push(&mut lines, "r0".into(), result("far"));
+    push(&mut lines, "c2".into(), call("near", "src/near.rs"));
+    push(&mut lines, "r1".into(), result("near"));
+    push(&mut lines, "r2".into(), result("never"));
+    push(&mut lines, "u150".into(), user(150));
+    lines.push(
+        r#"{"type":"label","id":"l0","parentId":"u150","timestamp":"2026-01-01T00:00:02Z","targetId":"r0","label":"far"}"#
+            .into(),
+    );
+    lines.push(
+        r#"{"type":"label","id":"l1","parentId":"l0","timestamp":"2026-01-01T00:00:02Z","targetId":"u3","label":"early"}"#
+            .into(),
+    );
+    lines.join("\n") + "\n"
+}
+
+/// `log -n N` works rows out only for the end of the path it shows, and shows exactly the
+/// first N rows `log` shows: with every filter, oldest first too, as JSON and raw lines, when
+/// the call a result shows is far back, was made twice, or was never made.
+#[test]
+fn max_count_shows_the_first_rows_of_the_whole_log() {
+    let env = TestEnv::new();
+    env.write("s.jsonl", far_calls_session());
+    let lines = |args: &[&str]| -> Vec<String> {
+        let out = env.cmd().args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
+    };
+    let mut compared = 0;
+    for filter in ["default", "no-tools", "user-only", "labeled-only", "all"] {
+        for extra in [&[][..], &["--reverse"], &["--raw"], &["--reverse", "--raw"]] {
+            for json in [false, true] {
+                let mut args = vec!["-f", "s.jsonl"];
+                if json {
+                    args.push("--json");
+                }
+                args.extend(["log", "--filter", filter]);
+                args.extend(extra);
+                let whole = lines(&args);
+                for n in [0, 1, 2, 3, 4, 5, 10, 64, 65, 100, 200, 1000] {
+                    let count = n.to_string();
+                    let limited = lines(&[&args[..], &["-n", &count]].concat());
+                    let expected = &whole[..n.min(whole.len())];
+                    assert_eq!(limited, expected, "{args:?} -n {n}");
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(compared, 5 * 4 * 2 * 12);
+    // The far call is found, and the second of two calls with one id wins.
+    assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "-n", "5"]), @"
+    u150 message 2026-01-01 00:00:01 user: u150
+    r2 message 2026-01-01 00:00:01 [read]
+    r1 message 2026-01-01 00:00:01 [read: src/near.rs]
+    r0 message 2026-01-01 00:00:01 [far] [read: src/far.rs]
+    u149 message 2026-01-01 00:00:01 user: u149
+    ");
+}
+
+/// `log -n N` reads the end of the path it shows, and the few entries before: a row that
+/// cannot be read further back fails `log`, not `log -n N`, as `git log -n` shows the latest
+/// commits of a history whose oldest objects are damaged.
+#[test]
+fn max_count_does_not_read_an_unreadable_row_far_back() {
+    let env = TestEnv::new();
+    let mut lines = vec![
+        r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}"#
+            .to_string(),
+        r#"{"type":"custom","id":"b","parentId":null,"timestamp":"2026-01-01T00:00:01Z","customType":"\ud800"}"#
+            .to_string(),
+    ];
+    for i in 0..100 {
+        let parent = if i == 0 { "b".to_string() } else { format!("e{}", i - 1) };
+        lines.push(format!(
+            r#"{{"type":"message","id":"e{i}","parentId":"{parent}","timestamp":"2026-01-01T00:00:02Z","message":{{"role":"user","content":"row {i}"}}}}"#
+        ));
+    }
+    env.write("s.jsonl", lines.join("\n") + "\n");
+    assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "-n", "2"]), @"
+    e99 message 2026-01-01 00:00:02 user: row 99
+    e98 message 2026-01-01 00:00:02 user: row 98
+    ");
+    assert_snapshot!(env.run(&["-f", "s.jsonl", "log"]), @"
+    ------- stderr -------
+    error: s.jsonl:2: the line cannot be read in full: unexpected end of hex escape at line 1 column 98
+    [exit status: 3]
+    ");
+    // Near the rows shown, it fails `log -n N` as it fails `log`.
+    assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "-n", "2", "--reverse"]), @"
+    ------- stderr -------
+    error: s.jsonl:2: the line cannot be read in full: unexpected end of hex escape at line 1 column 98
+    [exit status: 3]
+    ");
+}
