@@ -63,6 +63,10 @@ for n in "${sizes[@]}"; do
     names+=("sesstree show @ --raw")
     cmds+=("$bin -f $file show @ --raw")
     prepare+=("")
+    # The latest rows: worked out for the end of the path only.
+    names+=("sesstree log -n 10")
+    cmds+=("$bin -f $file log -n 10")
+    prepare+=("")
     if [ -n "${BASELINE:-}" ]; then
         names+=("baseline log" "baseline tree --json")
         cmds+=("$BASELINE -f $file log" "$BASELINE -f $file tree --json")
