@@ -215,8 +215,16 @@ impl Session {
             std::io::stdin().lock().read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
             return Session::from_bytes_with(path, bytes, options);
         }
-        let file = File::open(path).map_err(|e| Error::io(path, e))?;
-        let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+        let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
+        let metadata = file.metadata().map_err(|e| Error::io(path, e))?;
+        if !metadata.is_file() {
+            // A pipe (`-f <(…)`, `/dev/stdin`) is read once, as `-` is: the lines that a
+            // command reads again later (`show`, `log -n`, `--raw`) are kept in memory.
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
+            return Session::from_bytes_with(path, bytes, options);
+        }
+        let len = metadata.len();
         if len >= PARALLEL_MIN && rayon::current_num_threads() > 1 {
             // A version-1 file gives `None`: it is loaded again below, on one thread.
             let loaded = parallel::load(Loader::new(path, options), &file, len, parallel::PIECE);

@@ -376,3 +376,31 @@ fn max_count_does_not_read_an_unreadable_row_far_back() {
     [exit status: 3]
     ");
 }
+
+/// A file that is a pipe (`-f <(…)`, `/dev/stdin`) is read once into memory, as `-` is, so the
+/// lines that `log -n`, `--raw` and `show` read again after loading are there.
+#[test]
+fn a_pipe_is_read_once() {
+    let env = TestEnv::new();
+    let session = std::fs::read(env.fixture("linear.jsonl")).unwrap();
+    assert_snapshot!(env.run_stdin(&["-f", "/dev/stdin", "log", "-n", "2", "--filter", "all"], session.clone()), @"
+    17de5c8f message 2026-03-02 09:01:11 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.
+    0a4b7e2d message 2026-03-02 09:01:05 [read: src/main.rs]
+    ");
+    let raw = env
+        .cmd()
+        .args(["-f", "/dev/stdin", "log", "--raw", "-n", "1"])
+        .write_stdin(session.clone())
+        .output()
+        .unwrap();
+    assert!(raw.status.success());
+    let last = session.trim_ascii_end().rsplit(|&b| b == b'\n').next().unwrap();
+    assert_eq!(raw.stdout, [last, b"\n"].concat());
+    let show = env
+        .cmd()
+        .args(["-f", "/dev/stdin", "--json", "show", "@"])
+        .write_stdin(session)
+        .output()
+        .unwrap();
+    assert!(show.status.success(), "{}", String::from_utf8_lossy(&show.stderr));
+}
