@@ -70,10 +70,17 @@ thread_local! {
 /// and dropping them). What `build` returns cannot borrow the arena: it copies out what it
 /// keeps ([`RowValue::into_owned`], or a gist).
 pub fn with_arena<R>(build: impl FnOnce(&Bump) -> R) -> R {
+    /// Past this, an arena is given back rather than kept for the next line: one huge line
+    /// (a field rows keep holding an array of millions) should not hold its memory to the end.
+    const KEPT: usize = 1 << 20;
     ARENA.with(|arena| match arena.try_borrow_mut() {
         Ok(mut arena) => {
             arena.reset();
-            build(&arena)
+            let built = build(&arena);
+            if arena.allocated_bytes() > KEPT {
+                *arena = Bump::new();
+            }
+            built
         }
         // A row built while another is (nothing does that) gets an arena of its own.
         Err(_) => build(&Bump::new()),
@@ -920,6 +927,16 @@ mod tests {
             RowValue::Number(n) => (n, matches!(n, Cow::Borrowed(_))),
             other => panic!("not a string: {other:?}"),
         }
+    }
+
+    /// The arena is emptied for each line, and given back after a line that took more than a
+    /// megabyte of it.
+    #[test]
+    fn a_big_arena_is_not_kept() {
+        with_arena(|arena| arena.alloc_slice_fill_copy(2 << 20, 0u8).len());
+        assert!(with_arena(Bump::allocated_bytes) < 1 << 20);
+        with_arena(|arena| arena.alloc_slice_fill_copy(1000, 0u8).len());
+        assert!(with_arena(Bump::allocated_bytes) > 0, "a small arena is kept");
     }
 
     #[test]

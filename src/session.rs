@@ -557,7 +557,7 @@ impl Session {
         if !self.is_v1() {
             let bytes = lines.line(idx)?;
             if let Some(value) = crate::row::row_value(scanner, bytes) {
-                return Ok(value.into_owned());
+                return Ok(value);
             }
         }
         Ok(self.value(idx)?.into())

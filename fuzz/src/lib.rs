@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde_json::Value;
 use sesstree::format::Dialect;
-use sesstree::gist::Resolver;
+use sesstree::gist::{Gist, Listing, Resolver};
 use sesstree::session::LoadOptions;
 use sesstree::text::{FilterMode, sanitize_for_terminal, sanitize_keep_lines};
 use sesstree::tree::{ASCII, TreeOptions, UNICODE, layout};
@@ -97,18 +97,48 @@ pub fn check_gists(bytes: &[u8], plain: &Session) -> Session {
         write_json_row(&mut json, &s, idx, gist, label.map(|l| &l.1), &text, at);
         assert_eq!(json, view.to_json_line(&s, 1, true, false).into_bytes(), "the --json row");
     }
+    check_windows(&s);
     s
 }
 
+/// `log -n N`'s rows, worked out for a stretch of the leaf path only (`Listing::window`), are
+/// the first N rows of the whole path, in every filter mode and both directions.
+fn check_windows(s: &Session) {
+    let (Some(leaf), Some(all)) = (s.leaf(), s.gists()) else { return };
+    let path = s.path_to_root(leaf);
+    let labels = sesstree::view::labels(s);
+    let whole: Vec<&Gist> = path.iter().map(|&idx| &all[idx as usize]).collect();
+    for mode in FilterMode::CYCLE {
+        let listing = Listing { path: &path, target: leaf, labels: &labels, mode };
+        // A path with a row that cannot be read fails `log`; `log -n` may show its end.
+        let Ok(rows) = listing.rows(0, &whole) else { continue };
+        for reverse in [false, true] {
+            for n in [0, 1, 2, 5] {
+                let (start, read) = listing.window(s, n, reverse, Some("/home/fuzz")).unwrap();
+                let read: Vec<&Gist> = read.iter().collect();
+                let got = listing.rows(start, &read).expect("the whole path reads");
+                let (expected, got): (Vec<_>, Vec<_>) = if reverse {
+                    (rows.iter().take(n).collect(), got.iter().take(n).collect())
+                } else {
+                    (rows.iter().rev().take(n).collect(), got.iter().rev().take(n).collect())
+                };
+                assert_eq!(got, expected, "log -n {n}, {mode:?}, reverse {reverse}");
+            }
+        }
+    }
+}
+
 /// The parallel loader, in pieces of 1 to 64 bytes (so that lines, blank runs and escapes
-/// straddle them), gives the index and gists of the one-pass load. The bytes go through a
-/// file, which the parallel loader reads with `pread`.
+/// straddle them; the sum of the bytes chooses, as nearly every input starts alike), gives
+/// the index and gists of the one-pass load. The bytes go through a file, which the parallel
+/// loader reads with `pread`.
 pub fn check_pieces(bytes: &[u8], gisted: &Session) {
     let path = std::env::temp_dir().join(format!("sesstree-fuzz-{}.jsonl", std::process::id()));
     std::fs::write(&path, bytes).expect("the fuzz file is written");
-    let piece = 1 + u64::from(bytes.first().copied().unwrap_or(0) % 64);
+    let piece = 1 + bytes.iter().map(|&b| u64::from(b)).sum::<u64>() % 64;
     let options = LoadOptions { gists: true, home: Some("/home/fuzz".into()) };
     let loaded = Session::load_in_pieces(&path, &options, piece).expect("the fuzz file is read");
+    let _ = std::fs::remove_file(&path);
     // A version-1 file is handed back to the one-pass load.
     let Some(s) = loaded else { return };
     assert_eq!(format!("{:?}", s.records), format!("{:?}", gisted.records), "records, {piece}");
