@@ -34,7 +34,7 @@ pub type Scan<T> = std::result::Result<T, Invalid>;
 /// Reusable buffers for scanning many lines without allocating per line.
 #[derive(Debug, Default)]
 pub struct Scanner {
-    blocks: Vec<Bits>,
+    quotes: Vec<u64>,
     stack: Vec<bool>,
     /// The deepest [`Line::skip_value`] has nested since [`Scanner::index`].
     deepest: std::cell::Cell<usize>,
@@ -45,18 +45,8 @@ pub struct Scanner {
 pub struct Line<'a, 'q> {
     /// The line's bytes.
     pub bytes: &'a [u8],
-    blocks: &'q [Bits],
+    quotes: &'q [u64],
     deepest: &'q std::cell::Cell<usize>,
-}
-
-/// What pass 1 keeps of a 64-byte block, one bit per byte (bit `i` = byte `i`).
-#[derive(Debug, Clone, Copy)]
-struct Bits {
-    /// The unescaped quotes: where strings start and end.
-    quotes: u64,
-    /// The backslashes, escaped or not: whether a string needs decoding, without reading its
-    /// bytes again.
-    backslashes: u64,
 }
 
 /// The three byte classes of a 64-byte block, one bit per byte (bit `i` = byte `i`).
@@ -129,6 +119,13 @@ fn prefix_xor(mut x: u64) -> u64 {
     x
 }
 
+/// Whether `raw` holds a backslash. Most strings a row reads are short (keys, types, ids,
+/// times), where a plain loop beats the setup of a vector search.
+#[inline]
+pub(crate) fn has_backslash(raw: &[u8]) -> bool {
+    if raw.len() <= 32 { raw.contains(&b'\\') } else { memchr::memchr(b'\\', raw).is_some() }
+}
+
 /// What may follow a backslash: `SIMPLE` for `"\\/bfnrt`, `UNICODE` for `u` (four hex digits
 /// follow), 0 for anything else. A table, because a `match` on the byte compiles to a jump
 /// table whose indirect branch mispredicts on every change of escape (`\n`, `\"`, `\t` …).
@@ -161,8 +158,8 @@ impl Scanner {
     /// strings. The structure is checked by the [`Line`] methods, which take the returned
     /// stack for walking nested values.
     pub fn index<'a, 's>(&'s mut self, bytes: &'a [u8]) -> Scan<(Line<'a, 's>, &'s mut Vec<bool>)> {
-        self.blocks.clear();
-        self.blocks.reserve(bytes.len() / 64 + 1);
+        self.quotes.clear();
+        self.quotes.reserve(bytes.len() / 64 + 1);
         // Whether the next block starts escaped (the last one ended with an escaping `\`) and
         // inside a string (all ones) or not (zero).
         let mut escaped_carry = 0u64;
@@ -171,10 +168,14 @@ impl Scanner {
         let mut base = 0;
         for block in &mut blocks {
             let Ok(block) = <&[u8; 64]>::try_from(block) else { return Err(Invalid) };
-            let masks = classify(block);
-            let quotes =
-                block_quotes(bytes, base, masks, &mut escaped_carry, &mut in_string_carry)?;
-            self.blocks.push(Bits { quotes, backslashes: masks.backslash });
+            let quotes = block_quotes(
+                bytes,
+                base,
+                classify(block),
+                &mut escaped_carry,
+                &mut in_string_carry,
+            )?;
+            self.quotes.push(quotes);
             base += 64;
         }
         let rest = blocks.remainder();
@@ -182,14 +183,17 @@ impl Scanner {
             // Pad with spaces: neither quotes, backslashes nor control characters.
             let mut block = [b' '; 64];
             block[..rest.len()].copy_from_slice(rest);
-            let masks = classify(&block);
-            let quotes =
-                block_quotes(bytes, base, masks, &mut escaped_carry, &mut in_string_carry)?;
-            self.blocks.push(Bits { quotes, backslashes: masks.backslash });
+            let quotes = block_quotes(
+                bytes,
+                base,
+                classify(&block),
+                &mut escaped_carry,
+                &mut in_string_carry,
+            )?;
+            self.quotes.push(quotes);
         }
         self.deepest.set(0);
-        let line = Line { bytes, blocks: &self.blocks, deepest: &self.deepest };
-        Ok((line, &mut self.stack))
+        Ok((Line { bytes, quotes: &self.quotes, deepest: &self.deepest }, &mut self.stack))
     }
 
     /// How deep the values skipped since the last [`Scanner::index`] nest, counted from the
@@ -284,40 +288,18 @@ impl<'a, 'q> Line<'a, 'q> {
         if self.ws(i) == self.bytes.len() { Ok(()) } else { Err(Invalid) }
     }
 
-    /// Whether the bytes of `span` hold a backslash (and so, inside a string, an escape):
-    /// read from the bits of pass 1, a word per 64 bytes, where a search of the bytes costs a
-    /// call per string (5% of `log`'s instructions, most of them on keys and short words).
-    #[inline]
-    pub fn has_backslash(&self, span: (usize, usize)) -> bool {
-        let (start, end) = span;
-        if start >= end {
-            return false;
-        }
-        let (first, last) = (start / 64, (end - 1) / 64);
-        (first..=last).any(|word| {
-            let mut bits = self.blocks.get(word).map_or(0, |b| b.backslashes);
-            if word == first {
-                bits &= !0u64 << (start % 64);
-            }
-            if word == last {
-                bits &= !0u64 >> (63 - (end - 1) % 64);
-            }
-            bits != 0
-        })
-    }
-
     /// The position of the first unescaped quote at or after `from`.
     #[inline(always)]
     fn next_quote(&self, from: usize) -> Scan<usize> {
         let mut word = from / 64;
-        let mut bits = self.blocks.get(word).ok_or(Invalid)?.quotes & (!0u64 << (from % 64));
+        let mut bits = *self.quotes.get(word).ok_or(Invalid)? & (!0u64 << (from % 64));
         loop {
             if bits != 0 {
                 let at = word * 64 + bits.trailing_zeros() as usize;
                 return if at < self.bytes.len() { Ok(at) } else { Err(Invalid) };
             }
             word += 1;
-            bits = self.blocks.get(word).ok_or(Invalid)?.quotes;
+            bits = *self.quotes.get(word).ok_or(Invalid)?;
         }
     }
 
@@ -325,7 +307,7 @@ impl<'a, 'q> Line<'a, 'q> {
     #[inline(always)]
     pub fn string_end(&self, i: usize) -> Scan<usize> {
         // The opening quote must be an unescaped one.
-        if self.blocks.get(i / 64).is_none_or(|b| b.quotes >> (i % 64) & 1 == 0) {
+        if self.quotes.get(i / 64).is_none_or(|w| w >> (i % 64) & 1 == 0) {
             return Err(Invalid);
         }
         self.next_quote(i + 1)
@@ -519,7 +501,7 @@ impl<'a, 'q> Line<'a, 'q> {
     /// (a lone surrogate), as serde_json does.
     pub fn text(&self, span: (usize, usize)) -> Scan<Cow<'a, str>> {
         let raw = self.bytes.get(span.0..span.1).ok_or(Invalid)?;
-        if !self.has_backslash(span) {
+        if !has_backslash(raw) {
             return std::str::from_utf8(raw).map(Cow::Borrowed).map_err(|_| Invalid);
         }
         // The quotes around the span; checked, so a span at the very start fails, not panics.
@@ -544,7 +526,7 @@ impl<'a, 'q> Line<'a, 'q> {
         // Nearly always: the first `max_chars` bytes are ASCII without escapes, and are the
         // prefix as they stand.
         let head = &raw[..max_chars];
-        if head.is_ascii() && !self.has_backslash((span.0, span.0 + max_chars)) {
+        if head.is_ascii() && !has_backslash(head) {
             let head = std::str::from_utf8(head).map_err(|_| Invalid)?;
             return Ok((Cow::Borrowed(head), false));
         }
@@ -664,26 +646,14 @@ mod tests {
     }
 
     #[test]
-    fn backslashes_are_found_in_every_span() {
-        // A string of `a`s with one escape (`\n`) at each place, across 64-byte blocks: for
-        // every span of its content, the bits of pass 1 say what a search of the bytes says.
-        for len in [0, 1, 62, 63, 64, 65, 130] {
-            for at in (0..=len).step_by(7).chain([len]) {
-                let mut content = vec![b'a'; len];
-                content.splice(at..at, *b"\\n");
-                let line = [&b"\""[..], &content, b"\""].concat();
-                let mut scanner = Scanner::new();
-                let (line, _) = scanner.index(&line).expect("a valid string");
-                for start in 1..line.bytes.len() {
-                    for end in start..line.bytes.len() {
-                        let searched = line.bytes[start..end].contains(&b'\\');
-                        assert_eq!(
-                            line.has_backslash((start, end)),
-                            searched,
-                            "{len} {at} {start}..{end}"
-                        );
-                    }
-                }
+    fn backslashes_are_found_in_short_and_long_strings() {
+        for len in [0, 1, 31, 32, 33, 100] {
+            let plain = vec![b'a'; len];
+            assert!(!has_backslash(&plain), "{len}");
+            for at in 0..len {
+                let mut with = plain.clone();
+                with[at] = b'\\';
+                assert!(has_backslash(&with), "{len} at {at}");
             }
         }
     }
