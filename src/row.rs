@@ -491,7 +491,7 @@ fn row_of_members<'a>(
             ("details", _) => details(line, m.start, m.end, stack, arena),
             _ => match known {
                 Some(text) => Ok(string(text)),
-                None => parse_row(line, m.start, m.end),
+                None => parse_row(line, m.start, m.end, arena),
             },
         };
         insert(&mut out, key, value.ok()?, arena);
@@ -649,7 +649,12 @@ fn parse(line: &Line<'_, '_>, start: usize, end: usize) -> Scan<Value> {
 
 /// A value kept whole, as a row value: scalars straight from the line, containers (rare in the
 /// fields rows keep whole) through serde_json.
-fn parse_row<'a>(line: &Line<'a, '_>, start: usize, end: usize) -> Scan<RowValue<'a>> {
+fn parse_row<'a>(
+    line: &Line<'a, '_>,
+    start: usize,
+    end: usize,
+    arena: &'a Bump,
+) -> Scan<RowValue<'a>> {
     let raw = line.bytes.get(start..end).ok_or(Invalid)?;
     Ok(match raw.first() {
         Some(b'"') => string_at(line, (start + 1, end - 1))?,
@@ -660,8 +665,28 @@ fn parse_row<'a>(line: &Line<'a, '_>, start: usize, end: usize) -> Scan<RowValue
         Some(b't') => RowValue::Bool(true),
         Some(b'f') => RowValue::Bool(false),
         Some(b'n') => RowValue::Null,
-        _ => RowValue::from(serde_json::from_slice::<Value>(raw).map_err(|_| Invalid)?),
+        _ => value_in(serde_json::from_slice::<Value>(raw).map_err(|_| Invalid)?, arena),
     })
+}
+
+/// A parsed value as a row value in `arena`, built there straight from it: through an owned
+/// row value first, a field holding an array of millions was held three times over at once.
+fn value_in(value: Value, arena: &Bump) -> RowValue<'_> {
+    let text = |text: &str| Cow::Borrowed(&*arena.alloc_str(text));
+    match value {
+        Value::Null => RowValue::Null,
+        Value::Bool(b) => RowValue::Bool(b),
+        Value::Number(n) => RowValue::Number(text(&n.to_string())),
+        Value::String(s) => RowValue::String(text(&s)),
+        Value::Array(items) => RowValue::Array(Items::Arena(
+            arena.alloc_slice_fill_iter(items.into_iter().map(|v| value_in(v, arena))),
+        )),
+        Value::Object(map) => {
+            RowValue::Object(Items::Arena(arena.alloc_slice_fill_iter(
+                map.into_iter().map(|(k, v)| (text(&k), value_in(v, arena))),
+            )))
+        }
+    }
 }
 
 /// The `message` object of a `message` entry at `start`: role and the fields rows read,
@@ -706,7 +731,7 @@ fn message<'a>(
             }
         } else {
             let end = line.skip_value(value, stack)?;
-            (parse_row(line, value, end)?, end)
+            (parse_row(line, value, end, arena)?, end)
         };
         insert(&mut out, name, row, arena);
         Ok(end)
@@ -759,7 +784,7 @@ fn block<'a>(
     let (members, end) = nested(line, start, stack, arena)?;
     let last = |key: &str| members.iter().rev().find(|m| &*m.key == key.as_bytes());
     let kind = match last("type") {
-        Some(m) => parse_row(line, m.start, m.end)?,
+        Some(m) => parse_row(line, m.start, m.end, arena)?,
         None => RowValue::Null,
     };
     let keep: &[&'static str] = match Json::as_str(&kind) {
@@ -784,7 +809,7 @@ fn block<'a>(
             // A text that is not a string reads as none.
             "text" => RowValue::Null,
             "arguments" => arguments(line, &name, m.start, m.end, stack, arena)?,
-            _ => parse_row(line, m.start, m.end)?,
+            _ => parse_row(line, m.start, m.end, arena)?,
         };
         insert(&mut out, key, value, arena);
     }
@@ -802,7 +827,7 @@ fn arguments<'a>(
     arena: &'a Bump,
 ) -> Scan<RowValue<'a>> {
     let Some(keys) = row_argument_keys(name) else {
-        return Ok(RowValue::from(json_prefix_value(&parse(line, start, end)?)));
+        return Ok(value_in(json_prefix_value(&parse(line, start, end)?), arena));
     };
     if line.at(start) != Some(b'{') {
         // Only keys are looked up, and a value that is not an object has none.
@@ -811,7 +836,7 @@ fn arguments<'a>(
     let mut out = ArenaVec::with_capacity_in(keys.len(), arena);
     for m in nested(line, start, stack, arena)?.0 {
         let Some(key) = keys.iter().copied().find(|k| k.as_bytes() == &*m.key) else { continue };
-        let value = match parse_row(line, m.start, m.end)? {
+        let value = match parse_row(line, m.start, m.end, arena)? {
             RowValue::String(command) if key == "command" => {
                 RowValue::String(Cow::Owned(command_prefix(&command)))
             }
@@ -831,12 +856,12 @@ fn details<'a>(
     arena: &'a Bump,
 ) -> Scan<RowValue<'a>> {
     if line.at(start) != Some(b'{') {
-        return parse_row(line, start, end);
+        return parse_row(line, start, end, arena);
     }
     let mut out = ArenaVec::new_in(arena);
     for m in nested(line, start, stack, arena)?.0 {
         if *m.key == *b"notes" {
-            insert(&mut out, "notes", parse_row(line, m.start, m.end)?, arena);
+            insert(&mut out, "notes", parse_row(line, m.start, m.end, arena)?, arena);
         }
     }
     Ok(RowValue::Object(arena_slice(out)))
@@ -927,6 +952,16 @@ mod tests {
             RowValue::Number(n) => (n, matches!(n, Cow::Borrowed(_))),
             other => panic!("not a string: {other:?}"),
         }
+    }
+
+    /// A value parsed by serde_json goes into the arena as it is, owning nothing.
+    #[test]
+    fn parsed_values_are_built_in_the_arena() {
+        let value = json!({"a": [1, -2.5e3, "x\ty", null, true, {"b": []}], "c": "d"});
+        let arena = Bump::new();
+        let row = value_in(value.clone(), &arena);
+        assert!(row.owns_nothing());
+        assert_eq!(row, RowValue::from(value));
     }
 
     /// The arena is emptied for each line, and given back after a line that took more than a
