@@ -141,43 +141,19 @@ impl<'a> RowValue<'a> {
         }
     }
 
-    /// The value with whatever it owns moved into `arena`, so that it can go into an arena's
-    /// array or object (whose elements are never dropped, and would leak what they own).
+    /// The value with a string it owns (one whose escapes were decoded) moved into `arena`, so
+    /// that it can go into an arena's array or object, whose elements are never dropped and
+    /// would leak what they own. Arrays and objects are built in the arena from the start
+    /// (those serde_json parses too: [`value_in`]).
     #[inline]
     fn in_arena(self, arena: &'a Bump) -> RowValue<'a> {
+        debug_assert!(
+            !matches!(self, RowValue::Array(Items::Owned(_)) | RowValue::Object(Items::Owned(_))),
+            "a row's arrays and objects are built in its arena"
+        );
         match self {
-            // Nearly always: borrowed from the line, or built in the arena already.
-            RowValue::Null
-            | RowValue::Bool(_)
-            | RowValue::Number(Cow::Borrowed(_))
-            | RowValue::String(Cow::Borrowed(_))
-            | RowValue::Array(Items::Arena(_))
-            | RowValue::Object(Items::Arena(_)) => self,
-            owning => owning.move_into(arena),
-        }
-    }
-
-    /// [`RowValue::in_arena`] of a value that owns something: a decoded string, a value parsed
-    /// by serde_json.
-    #[cold]
-    fn move_into(self, arena: &'a Bump) -> RowValue<'a> {
-        let text = |text: Cow<'a, str>| -> Cow<'a, str> {
-            match text {
-                Cow::Borrowed(text) => Cow::Borrowed(text),
-                Cow::Owned(text) => Cow::Borrowed(arena.alloc_str(&text)),
-            }
-        };
-        match self {
-            RowValue::Number(n) => RowValue::Number(text(n)),
-            RowValue::String(s) => RowValue::String(text(s)),
-            RowValue::Array(Items::Owned(items)) => RowValue::Array(Items::Arena(
-                arena.alloc_slice_fill_iter(items.into_iter().map(|v| v.in_arena(arena))),
-            )),
-            RowValue::Object(Items::Owned(members)) => {
-                RowValue::Object(Items::Arena(arena.alloc_slice_fill_iter(
-                    members.into_iter().map(|(k, v)| (text(k), v.in_arena(arena))),
-                )))
-            }
+            RowValue::Number(Cow::Owned(n)) => RowValue::Number(Cow::Borrowed(arena.alloc_str(&n))),
+            RowValue::String(Cow::Owned(s)) => RowValue::String(Cow::Borrowed(arena.alloc_str(&s))),
             other => other,
         }
     }

@@ -210,27 +210,28 @@ impl Session {
 
     /// Loads a file, working out what `options` asks for besides the index.
     pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Session> {
-        if path.as_os_str() == "-" {
+        let read_whole = |input: &mut dyn Read| {
             let mut bytes = Vec::new();
-            std::io::stdin().lock().read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
-            return Session::from_bytes_with(path, bytes, options);
+            input.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
+            Session::from_bytes_with(path, bytes, options)
+        };
+        if path.as_os_str() == "-" {
+            return read_whole(&mut std::io::stdin().lock());
         }
         let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
         let metadata = file.metadata().map_err(|e| Error::io(path, e))?;
         if !metadata.is_file() {
             // A pipe (`-f <(…)`, `/dev/stdin`) is read once, as `-` is: the lines that a
             // command reads again later (`show`, `log -n`, `--raw`) are kept in memory.
-            let mut bytes = Vec::new();
-            file.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
-            return Session::from_bytes_with(path, bytes, options);
+            return read_whole(&mut file);
         }
         let len = metadata.len();
-        if len >= PARALLEL_MIN && rayon::current_num_threads() > 1 {
-            // A version-1 file gives `None`: it is loaded again below, on one thread.
-            let loaded = parallel::load(Loader::new(path, options), &file, len, parallel::PIECE);
-            if let Some(loader) = loaded.map_err(|e| Error::io(path, e))? {
-                return Ok(loader.finish(Source::File(file)));
-            }
+        // A version-1 file gives `None`: it is loaded again below, on one thread.
+        if len >= PARALLEL_MIN
+            && rayon::current_num_threads() > 1
+            && let Some(loader) = load_pieces(path, options, &file, len, parallel::PIECE)?
+        {
+            return Ok(loader.finish(Source::File(file)));
         }
         let mut loader = Loader::new(path, options);
         loader.read(&file).map_err(|e| Error::io(path, e))?;
@@ -248,8 +249,8 @@ impl Session {
     ) -> Result<Option<Session>> {
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
         let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
-        let loaded = parallel::load(Loader::new(path, options), &file, len, piece.max(1));
-        Ok(loaded.map_err(|e| Error::io(path, e))?.map(|loader| loader.finish(Source::File(file))))
+        let loaded = load_pieces(path, options, &file, len, piece.max(1))?;
+        Ok(loaded.map(|loader| loader.finish(Source::File(file))))
     }
 
     /// Loads a session held in memory (standard input, tests).
@@ -892,6 +893,18 @@ fn scan_line<'a>(
         }
         Err(e) => LineScan::Bad(e),
     }
+}
+
+/// The parallel load of `file` (of `len` bytes) in pieces of `piece` bytes; `None` for a
+/// version-1 file, which it hands back to the one-pass load.
+fn load_pieces(
+    path: &Path,
+    options: &LoadOptions,
+    file: &File,
+    len: u64,
+    piece: u64,
+) -> Result<Option<Loader>> {
+    parallel::load(Loader::new(path, options), file, len, piece).map_err(|e| Error::io(path, e))
 }
 
 /// The gist of a record's line read on its own (`walked`: its row, when the walk that read
