@@ -120,10 +120,25 @@ fn prefix_xor(mut x: u64) -> u64 {
 }
 
 /// Whether `raw` holds a backslash. Most strings a row reads are short (keys, types, ids,
-/// times), where a plain loop beats the setup of a vector search.
+/// times): those are tested eight bytes at a time (the last word overlapping the one before),
+/// where a byte loop cost 5% of `log`'s instructions and a vector search would cost its setup.
 #[inline]
 pub(crate) fn has_backslash(raw: &[u8]) -> bool {
-    if raw.len() <= 32 { raw.contains(&b'\\') } else { memchr::memchr(b'\\', raw).is_some() }
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    // Whether a word holds a backslash: a zero byte in it XOR backslashes (exact: a borrow
+    // can only follow a zero byte).
+    let word = |bytes: &[u8]| {
+        let Ok(bytes) = <[u8; 8]>::try_from(bytes) else { return false };
+        let x = u64::from_le_bytes(bytes) ^ (ONES * u64::from(b'\\'));
+        x.wrapping_sub(ONES) & !x & (ONES << 7) != 0
+    };
+    match raw.len() {
+        0..8 => raw.contains(&b'\\'),
+        8..=64 => {
+            raw.chunks_exact(8).any(word) || (raw.len() % 8 != 0 && word(&raw[raw.len() - 8..]))
+        }
+        _ => memchr::memchr(b'\\', raw).is_some(),
+    }
 }
 
 /// What may follow a backslash: `SIMPLE` for `"\\/bfnrt`, `UNICODE` for `u` (four hex digits
@@ -647,7 +662,7 @@ mod tests {
 
     #[test]
     fn backslashes_are_found_in_short_and_long_strings() {
-        for len in [0, 1, 31, 32, 33, 100] {
+        for len in [0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100] {
             let plain = vec![b'a'; len];
             assert!(!has_backslash(&plain), "{len}");
             for at in 0..len {
