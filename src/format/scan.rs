@@ -135,7 +135,8 @@ pub(crate) fn has_backslash(raw: &[u8]) -> bool {
     match raw.len() {
         0..8 => raw.contains(&b'\\'),
         8..=64 => {
-            raw.chunks_exact(8).any(word) || (raw.len() % 8 != 0 && word(&raw[raw.len() - 8..]))
+            raw.chunks_exact(8).any(word)
+                || (!raw.len().is_multiple_of(8) && word(&raw[raw.len() - 8..]))
         }
         _ => memchr::memchr(b'\\', raw).is_some(),
     }
