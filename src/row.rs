@@ -94,7 +94,7 @@ pub fn with_arena<R>(build: impl FnOnce(&Bump) -> R) -> R {
 /// arrays, objects and decoded strings borrow from a row arena too ([`with_arena`]), so that
 /// dropping it frees nothing; [`RowValue::into_owned`] copies it all out to keep the value
 /// past the line, into the owned variants a value converted [`From`] a [`Value`] has.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub enum RowValue<'a> {
     /// `null`.
     Null,
@@ -109,9 +109,29 @@ pub enum RowValue<'a> {
     /// An object's members in order. A key written twice keeps its first place and its last
     /// value, as in a [`Value`].
     Object(Items<'a, (Cow<'a, str>, RowValue<'a>)>),
+    /// An array or an object in a field rows read only as a whole (see [`parse_row`]): its JSON
+    /// text as written, which serde_json parses ([`Json::to_value`]) only for a row that
+    /// prints it. Read member by member, it is neither a string nor anything else.
+    Raw(Cow<'a, str>),
 }
 
 static ROW_NULL: RowValue<'static> = RowValue::Null;
+
+/// Structurally, numbers as written; a [`RowValue::Raw`] is equal to the value it parses to.
+impl PartialEq for RowValue<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (RowValue::Null, RowValue::Null) => true,
+            (RowValue::Bool(a), RowValue::Bool(b)) => a == b,
+            (RowValue::Number(a), RowValue::Number(b))
+            | (RowValue::String(a), RowValue::String(b)) => a == b,
+            (RowValue::Array(a), RowValue::Array(b)) => a == b,
+            (RowValue::Object(a), RowValue::Object(b)) => a == b,
+            (RowValue::Raw(_), _) | (_, RowValue::Raw(_)) => self.to_value() == other.to_value(),
+            _ => false,
+        }
+    }
+}
 
 impl<'a> RowValue<'a> {
     /// The value with its text copied out of the line it borrows from.
@@ -127,6 +147,7 @@ impl<'a> RowValue<'a> {
                 None => RowValue::String(owned(Cow::Borrowed(text))),
             },
             RowValue::String(Cow::Owned(text)) => RowValue::String(Cow::Owned(text)),
+            RowValue::Raw(text) => RowValue::Raw(owned(text)),
             RowValue::Array(items) => RowValue::Array(Items::Owned(match items {
                 Items::Arena(items) => items.iter().cloned().map(RowValue::into_owned).collect(),
                 Items::Owned(items) => items.into_iter().map(RowValue::into_owned).collect(),
@@ -154,6 +175,7 @@ impl<'a> RowValue<'a> {
         match self {
             RowValue::Number(Cow::Owned(n)) => RowValue::Number(Cow::Borrowed(arena.alloc_str(&n))),
             RowValue::String(Cow::Owned(s)) => RowValue::String(Cow::Borrowed(arena.alloc_str(&s))),
+            RowValue::Raw(Cow::Owned(s)) => RowValue::Raw(Cow::Borrowed(arena.alloc_str(&s))),
             other => other,
         }
     }
@@ -163,7 +185,9 @@ impl<'a> RowValue<'a> {
     fn owns_nothing(&self) -> bool {
         match self {
             RowValue::Null | RowValue::Bool(_) => true,
-            RowValue::Number(text) | RowValue::String(text) => matches!(text, Cow::Borrowed(_)),
+            RowValue::Number(text) | RowValue::String(text) | RowValue::Raw(text) => {
+                matches!(text, Cow::Borrowed(_))
+            }
             RowValue::Array(Items::Arena(items)) => items.iter().all(RowValue::owns_nothing),
             RowValue::Object(Items::Arena(members)) => {
                 members.iter().all(|(k, v)| matches!(k, Cow::Borrowed(_)) && v.owns_nothing())
@@ -230,6 +254,8 @@ impl Json for RowValue<'_> {
             // A number the scanner took is one serde_json takes.
             RowValue::Number(n) => serde_json::from_str(n).unwrap_or(Value::Null),
             RowValue::String(s) => Value::String(s.to_string()),
+            // Text serde_json parsed once already (see `parse_row`).
+            RowValue::Raw(text) => serde_json::from_str(text).unwrap_or(Value::Null),
             RowValue::Array(items) => Value::Array(items.iter().map(Json::to_value).collect()),
             RowValue::Object(members) => {
                 Value::Object(members.iter().map(|(k, v)| (k.to_string(), v.to_value())).collect())
@@ -465,9 +491,12 @@ fn row_of_members<'a>(
         let value = match (key, m.built.take()) {
             ("message", Some(built)) => Ok(built),
             ("details", _) => details(line, m.start, m.end, stack, arena),
+            // A custom message's blocks, and the rules a search reads.
+            ("content", _) => shallow(line, m.start, m.end, 2, stack, arena),
+            ("injectedRules", _) => shallow(line, m.start, m.end, 1, stack, arena),
             _ => match known {
                 Some(text) => Ok(string(text)),
-                None => parse_row(line, m.start, m.end, arena),
+                None => parse_row(line, m.start, m.end),
             },
         };
         insert(&mut out, key, value.ok()?, arena);
@@ -623,26 +652,126 @@ fn parse(line: &Line<'_, '_>, start: usize, end: usize) -> Scan<Value> {
     serde_json::from_slice(raw).map_err(|_| Invalid)
 }
 
-/// A value kept whole, as a row value: scalars straight from the line, containers (rare in the
-/// fields rows keep whole) through serde_json.
-fn parse_row<'a>(
-    line: &Line<'a, '_>,
-    start: usize,
-    end: usize,
-    arena: &'a Bump,
-) -> Scan<RowValue<'a>> {
+/// A value in a field rows read as a whole, as a row value: scalars straight from the line, an
+/// array or an object as its JSON text ([`RowValue::Raw`]). Rows read such a field as a string
+/// (a container there reads as none) or print it as JSON; a row value for each element cost
+/// some 70 times the line's bytes (`log` on a 10 MB line of `[0,0,…]` in `stopReason` peaked at
+/// 684 MB). The text is taken only where serde_json parses it, as the row would have failed
+/// then before.
+fn parse_row<'a>(line: &Line<'a, '_>, start: usize, end: usize) -> Scan<RowValue<'a>> {
     let raw = line.bytes.get(start..end).ok_or(Invalid)?;
     Ok(match raw.first() {
         Some(b'"') => string_at(line, (start + 1, end - 1))?,
+        // The scanner checked the number; its bytes are ASCII.
         Some(b'-' | b'0'..=b'9') => {
-            // The scanner checked the number; its bytes are ASCII.
             RowValue::Number(Cow::Borrowed(std::str::from_utf8(raw).map_err(|_| Invalid)?))
         }
         Some(b't') => RowValue::Bool(true),
         Some(b'f') => RowValue::Bool(false),
         Some(b'n') => RowValue::Null,
-        _ => value_in(serde_json::from_slice::<Value>(raw).map_err(|_| Invalid)?, arena),
+        _ if parses_as_value(raw) => {
+            RowValue::Raw(Cow::Borrowed(std::str::from_utf8(raw).map_err(|_| Invalid)?))
+        }
+        _ => return Err(Invalid),
     })
+}
+
+/// Whether serde_json parses `raw` into a [`Value`], found without building it: strings are
+/// decoded (a lone surrogate fails) and numbers read, and the rest is dropped as it comes.
+fn parses_as_value(raw: &[u8]) -> bool {
+    use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+    struct Checked;
+    impl<'de> Deserialize<'de> for Checked {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Checked, D::Error> {
+            d.deserialize_any(Checked)
+        }
+    }
+    impl<'de> Visitor<'de> for Checked {
+        type Value = Checked;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_unit<E>(self) -> std::result::Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_bool<E>(self, _: bool) -> std::result::Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_i64<E>(self, _: i64) -> std::result::Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_u64<E>(self, _: u64) -> std::result::Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_f64<E>(self, _: f64) -> std::result::Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_str<E>(self, _: &str) -> std::result::Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> std::result::Result<Checked, A::Error> {
+            while seq.next_element::<Checked>()?.is_some() {}
+            Ok(Checked)
+        }
+        // Objects, and numbers as serde_json's `arbitrary_precision` hands them over.
+        fn visit_map<A: MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> std::result::Result<Checked, A::Error> {
+            while map.next_entry::<Checked, Checked>()?.is_some() {}
+            Ok(Checked)
+        }
+    }
+    serde_json::from_slice::<Checked>(raw).is_ok()
+}
+
+/// A value with `depth` levels of its arrays and objects built (their elements and members as
+/// [`parse_row`] reads them below that): for the fields whose members or elements rows read
+/// (a retry's status, a custom message's blocks, advisor notes, injected rules, search paths).
+fn shallow<'a>(
+    line: &Line<'a, '_>,
+    start: usize,
+    end: usize,
+    depth: usize,
+    stack: &mut Vec<bool>,
+    arena: &'a Bump,
+) -> Scan<RowValue<'a>> {
+    if depth == 0 {
+        return parse_row(line, start, end);
+    }
+    match line.at(start) {
+        Some(b'{') => {
+            let mut out: ArenaVec<'a, (Cow<'a, str>, RowValue<'a>)> = ArenaVec::new_in(arena);
+            for m in nested(line, start, stack, arena)?.0 {
+                let value = shallow(line, m.start, m.end, depth - 1, stack, arena)?;
+                let key = match m.key {
+                    Cow::Borrowed(key) => std::str::from_utf8(key).map_err(|_| Invalid)?,
+                    Cow::Owned(key) => {
+                        arena.alloc_str(&String::from_utf8(key).map_err(|_| Invalid)?)
+                    }
+                };
+                // A key written twice keeps its first place and its last value.
+                match out.iter_mut().find(|(k, _)| k == key) {
+                    Some(slot) => slot.1 = value.in_arena(arena),
+                    None => out.push((Cow::Borrowed(key), value.in_arena(arena))),
+                }
+            }
+            Ok(RowValue::Object(arena_slice(out)))
+        }
+        Some(b'[') => {
+            let mut out = ArenaVec::new_in(arena);
+            line.array(start, |line, at| {
+                let end = line.skip_value(at, stack)?;
+                out.push(shallow(line, at, end, depth - 1, stack, arena)?.in_arena(arena));
+                Ok(end)
+            })?;
+            Ok(RowValue::Array(arena_slice(out)))
+        }
+        _ => parse_row(line, start, end),
+    }
 }
 
 /// A parsed value as a row value in `arena`, built there straight from it: through an owned
@@ -707,7 +836,12 @@ fn message<'a>(
             }
         } else {
             let end = line.skip_value(value, stack)?;
-            (parse_row(line, value, end, arena)?, end)
+            let row = match name {
+                // Its `status` and `note` are read.
+                "retryRecovery" => shallow(line, value, end, 1, stack, arena)?,
+                _ => parse_row(line, value, end)?,
+            };
+            (row, end)
         };
         insert(&mut out, name, row, arena);
         Ok(end)
@@ -760,7 +894,7 @@ fn block<'a>(
     let (members, end) = nested(line, start, stack, arena)?;
     let last = |key: &str| members.iter().rev().find(|m| &*m.key == key.as_bytes());
     let kind = match last("type") {
-        Some(m) => parse_row(line, m.start, m.end, arena)?,
+        Some(m) => parse_row(line, m.start, m.end)?,
         None => RowValue::Null,
     };
     let keep: &[&'static str] = match Json::as_str(&kind) {
@@ -785,7 +919,7 @@ fn block<'a>(
             // A text that is not a string reads as none.
             "text" => RowValue::Null,
             "arguments" => arguments(line, &name, m.start, m.end, stack, arena)?,
-            _ => parse_row(line, m.start, m.end, arena)?,
+            _ => parse_row(line, m.start, m.end)?,
         };
         insert(&mut out, key, value, arena);
     }
@@ -812,7 +946,12 @@ fn arguments<'a>(
     let mut out = ArenaVec::with_capacity_in(keys.len(), arena);
     for m in nested(line, start, stack, arena)?.0 {
         let Some(key) = keys.iter().copied().find(|k| k.as_bytes() == &*m.key) else { continue };
-        let value = match parse_row(line, m.start, m.end, arena)? {
+        let value = match key {
+            // A list of paths is read element by element.
+            "path" | "paths" => shallow(line, m.start, m.end, 1, stack, arena)?,
+            _ => parse_row(line, m.start, m.end)?,
+        };
+        let value = match value {
             RowValue::String(command) if key == "command" => {
                 RowValue::String(Cow::Owned(command_prefix(&command)))
             }
@@ -832,12 +971,12 @@ fn details<'a>(
     arena: &'a Bump,
 ) -> Scan<RowValue<'a>> {
     if line.at(start) != Some(b'{') {
-        return parse_row(line, start, end, arena);
+        return parse_row(line, start, end);
     }
     let mut out = ArenaVec::new_in(arena);
     for m in nested(line, start, stack, arena)?.0 {
         if *m.key == *b"notes" {
-            insert(&mut out, "notes", parse_row(line, m.start, m.end, arena)?, arena);
+            insert(&mut out, "notes", shallow(line, m.start, m.end, 2, stack, arena)?, arena);
         }
     }
     Ok(RowValue::Object(arena_slice(out)))
@@ -1069,6 +1208,21 @@ mod tests {
             json!({"type": "compaction", "tokensBefore": 12345, "summary": long}),
             json!({"type": "archive", "targetId": 7, "archived": true}),
             json!({"type": "ttsr_injection", "injectedRules": ["a", "b"]}),
+            // Fields whose members or elements rows read, next to a container rows do not.
+            json!({"type": "message", "message": {"role": "assistant", "content": [
+                {"type": "toolCall", "id": "c1", "name": "grep",
+                    "arguments": {"pattern": "p", "paths": ["/home/al/a", "b"], "x": [[1]]}},
+                {"type": "toolCall", "id": "c2", "name": "glob", "arguments": {"path": ["a", "c"]}},
+                {"type": "toolCall", "id": "c3", "name": "read",
+                    "arguments": {"path": "a", "offset": [1], "limit": {"n": 2}}}]}}),
+            json!({"type": "message", "message": {"role": "assistant", "content": [],
+                "stopReason": ["error"], "errorMessage": {"e": 1},
+                "retryRecovery": {"status": "recovered", "note": " once  more ", "x": [1, 2]}}}),
+            json!({"type": "custom_message", "customType": ["x"], "attribution": {"a": "user"},
+                "content": [{"type": "text", "text": "hi", "x": [1]}, {"type": "image"}],
+                "details": {"notes": [{"note": "n", "advisor": "a", "x": {"y": [1]}}]}}),
+            json!({"type": "model_change", "model": ["m"], "modelId": "id"}),
+            json!({"type": ["message"], "timestamp": {"t": [1, 2]}, "id": "x"}),
             json!({"type": 5, "id": "x"}),
             json!({"id": "x"}),
         ] {
@@ -1115,6 +1269,37 @@ mod tests {
                 assert_eq!(a.get(id), b.get(id), "{line}");
             }
         }
+    }
+
+    /// A container in a field rows read only as a string or print as JSON is kept as its text:
+    /// a row value for each of its elements cost some 70 times the line's bytes.
+    #[test]
+    fn containers_rows_read_as_a_whole_are_kept_as_their_text() {
+        let zeros = format!("[{}0]", "0,".repeat(100_000));
+        let line = format!(
+            r#"{{"type":"message","timestamp":{zeros},"message":{{"role":"assistant","content":[],"stopReason":{zeros},"errorMessage":{{"a":{zeros}}}}}}}"#
+        );
+        let mut scanner = Scanner::new();
+        let (indexed, stack) = scanner.index(line.as_bytes()).unwrap();
+        let arena = Bump::new();
+        let row = row_value_in(&indexed, stack, Reads::Rows, &arena).unwrap();
+        let message = row.get("message").unwrap();
+        for field in [row.get("timestamp"), message.get("stopReason"), message.get("errorMessage")]
+        {
+            assert!(matches!(field, Some(RowValue::Raw(_))), "{field:?}");
+        }
+        assert!(arena.allocated_bytes() < 64 << 10, "{} bytes", arena.allocated_bytes());
+        // Printed, it is the value serde_json reads.
+        let full: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(row.get("timestamp").map(Json::to_value).as_ref(), full.get("timestamp"));
+        assert_eq!(
+            serde_json::to_string(&row.get("timestamp")).unwrap(),
+            serde_json::to_string(&full.get("timestamp")).unwrap()
+        );
+        // Text serde_json would not parse fails the row, as it did.
+        let surrogate = r#"{"type":"message","message":{"role":"user","stopReason":["\ud800"]}}"#;
+        assert_eq!(row_value(&mut Scanner::new(), surrogate.as_bytes()), None);
+        assert!(serde_json::from_str::<Value>(surrogate).is_err());
     }
 
     #[test]
@@ -1174,6 +1359,9 @@ mod tests {
                     .prop_map(|kv| Value::Object(kv.into_iter().collect())),
             ]
         });
+        let paths = proptest::collection::vec("[a-z/]{0,6}", 0..3)
+            .prop_map(|p| Value::Array(p.into_iter().map(Value::String).collect()));
+        let value = prop_oneof![3 => value, 1 => paths];
         prop_oneof![
             4 => proptest::collection::vec((key, value.clone()), 0..5).prop_map(|kv| {
                 Value::Object(kv.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
@@ -1243,9 +1431,138 @@ mod tests {
         ]
     }
 
+    /// Any value, arrays and objects too, with the keys rows read inside the fields they keep:
+    /// what an odd or hostile line may hold where a row expects a string.
+    fn arb_any() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i32>().prop_map(Value::from),
+            "[a-z ]{0,8}".prop_map(Value::String),
+            prop_oneof![Just("text"), Just("recovered"), Just("user"), Just("a/b")]
+                .prop_map(Value::from),
+        ];
+        let key = prop_oneof![
+            Just("status"),
+            Just("note"),
+            Just("type"),
+            Just("text"),
+            Just("notes"),
+            Just("advisor"),
+            Just("severity"),
+            Just("x"),
+        ];
+        leaf.prop_recursive(3, 24, 4, move |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                proptest::collection::vec((key.clone(), inner), 0..4).prop_map(|kv| {
+                    Value::Object(kv.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+                }),
+            ]
+        })
+    }
+
+    /// An entry of any type rows know, its fields holding any value, or one of the shapes rows
+    /// read inside.
+    fn arb_odd_entry() -> impl Strategy<Value = Value> {
+        let kind = prop_oneof![
+            Just("message"),
+            Just("custom_message"),
+            Just("compaction"),
+            Just("branch_summary"),
+            Just("model_change"),
+            Just("model_usage"),
+            Just("thinking_level_change"),
+            Just("custom"),
+            Just("label"),
+            Just("service_tier_change"),
+            Just("title_change"),
+            Just("mode_change"),
+            Just("credential_pin"),
+            Just("archive"),
+            Just("ttsr_injection"),
+        ];
+        let text = || "[a-z ]{0,6}".prop_map(Value::String);
+        let blocks = proptest::collection::vec(
+            (text(), arb_any()).prop_map(|(t, x)| json!({"type": "text", "text": t, "x": x})),
+            0..3,
+        )
+        .prop_map(Value::Array);
+        let notes = proptest::collection::vec(
+            (text(), text(), text())
+                .prop_map(|(n, a, s)| json!({"note": n, "advisor": a, "severity": s})),
+            0..3,
+        )
+        .prop_map(|notes| json!({"notes": notes}));
+        let field = prop_oneof![
+            arb_any().prop_map(|v| ("timestamp", v)),
+            arb_any().prop_map(|v| ("customType", v)),
+            prop_oneof![blocks, arb_any()].prop_map(|v| ("content", v)),
+            prop_oneof![notes, arb_any()].prop_map(|v| ("details", v)),
+            arb_any().prop_map(|v| ("attribution", v)),
+            arb_any().prop_map(|v| ("tokensBefore", v)),
+            arb_any().prop_map(|v| ("summary", v)),
+            arb_any().prop_map(|v| ("model", v)),
+            arb_any().prop_map(|v| ("modelId", v)),
+            arb_any().prop_map(|v| ("role", v)),
+            arb_any().prop_map(|v| ("purpose", v)),
+            arb_any().prop_map(|v| ("provider", v)),
+            arb_any().prop_map(|v| ("thinkingLevel", v)),
+            arb_any().prop_map(|v| ("label", v)),
+            arb_any().prop_map(|v| ("serviceTier", v)),
+            arb_any().prop_map(|v| ("title", v)),
+            arb_any().prop_map(|v| ("mode", v)),
+            arb_any().prop_map(|v| ("targetId", v)),
+            arb_any().prop_map(|v| ("archived", v)),
+            prop_oneof![proptest::collection::vec(text(), 0..3).prop_map(Value::Array), arb_any()]
+                .prop_map(|v| ("injectedRules", v)),
+        ];
+        let status = prop_oneof![Just(json!("recovered")), Just(json!("superseded")), arb_any()];
+        let recovery = (status, text()).prop_map(|(s, n)| json!({"status": s, "note": n}));
+        let message_field = prop_oneof![
+            arb_any().prop_map(|v| ("content", v)),
+            arb_any().prop_map(|v| ("toolCallId", v)),
+            arb_any().prop_map(|v| ("toolName", v)),
+            arb_any().prop_map(|v| ("command", v)),
+            prop_oneof![Just(json!("error")), arb_any()].prop_map(|v| ("stopReason", v)),
+            arb_any().prop_map(|v| ("errorMessage", v)),
+            prop_oneof![recovery, arb_any()].prop_map(|v| ("retryRecovery", v)),
+            arb_any().prop_map(|v| ("customType", v)),
+            arb_any().prop_map(|v| ("attribution", v)),
+        ];
+        let role = prop_oneof![
+            Just("user"),
+            Just("assistant"),
+            Just("toolResult"),
+            Just("bashExecution"),
+            Just("custom")
+        ];
+        (
+            kind,
+            proptest::collection::vec(field, 0..5),
+            role,
+            proptest::collection::vec(message_field, 0..6),
+        )
+            .prop_map(|(kind, fields, role, message_fields)| {
+                let mut entry = Map::new();
+                entry.insert("type".into(), kind.into());
+                let mut message = Map::new();
+                message.insert("role".into(), role.into());
+                message.extend(message_fields.into_iter().map(|(k, v)| (k.to_owned(), v)));
+                entry.insert("message".into(), Value::Object(message));
+                entry.extend(fields.into_iter().map(|(k, v)| (k.to_owned(), v)));
+                Value::Object(entry)
+            })
+    }
+
     proptest! {
         #[test]
         fn rows_are_the_same_as_from_the_full_value(entry in arb_entry()) {
+            check(&entry)?;
+        }
+
+        #[test]
+        fn rows_of_any_values_in_the_fields_rows_read_are_the_same(entry in arb_odd_entry()) {
             check(&entry)?;
         }
     }

@@ -269,9 +269,9 @@ impl ToolCalls {
             }
             name => {
                 let name = if name.is_empty() { "tool" } else { name };
-                // serde_json writes object keys sorted (we do not enable `preserve_order`), so
-                // keys may appear in another order than the agent, which keeps the call's.
-                // The same text from the part of the arguments a row can show.
+                // Keys in the call's order, as the agent writes them (serde_json's
+                // `preserve_order`). The same text from the part of the arguments a row can
+                // show.
                 let json = args.with_value(|args| {
                     serde_json::to_string(&json_prefix_value(args)).unwrap_or_default()
                 });
