@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 use crate::format::scan::{Invalid, Line, Scan, Scanner, has_backslash};
 use crate::format::{Envelope, Kind};
 use crate::json::Json;
-use crate::text::{command_prefix, json_prefix_value, row_argument_keys};
+use crate::text::{ARGS_LIMIT, command_prefix, row_argument_keys};
 
 /// How many characters of message text rows and searches read (FORMAT §9.3, §9.4).
 const TEXT_LIMIT: usize = 200;
@@ -164,8 +164,7 @@ impl<'a> RowValue<'a> {
 
     /// The value with a string it owns (one whose escapes were decoded) moved into `arena`, so
     /// that it can go into an arena's array or object, whose elements are never dropped and
-    /// would leak what they own. Arrays and objects are built in the arena from the start
-    /// (those serde_json parses too: [`value_in`]).
+    /// would leak what they own. Arrays and objects are built in the arena from the start.
     #[inline]
     fn in_arena(self, arena: &'a Bump) -> RowValue<'a> {
         debug_assert!(
@@ -774,26 +773,6 @@ fn shallow<'a>(
     }
 }
 
-/// A parsed value as a row value in `arena`, built there straight from it: through an owned
-/// row value first, a field holding an array of millions was held three times over at once.
-fn value_in(value: Value, arena: &Bump) -> RowValue<'_> {
-    let text = |text: &str| Cow::Borrowed(&*arena.alloc_str(text));
-    match value {
-        Value::Null => RowValue::Null,
-        Value::Bool(b) => RowValue::Bool(b),
-        Value::Number(n) => RowValue::Number(text(&n.to_string())),
-        Value::String(s) => RowValue::String(text(&s)),
-        Value::Array(items) => RowValue::Array(Items::Arena(
-            arena.alloc_slice_fill_iter(items.into_iter().map(|v| value_in(v, arena))),
-        )),
-        Value::Object(map) => {
-            RowValue::Object(Items::Arena(arena.alloc_slice_fill_iter(
-                map.into_iter().map(|(k, v)| (text(&k), value_in(v, arena))),
-            )))
-        }
-    }
-}
-
 /// The `message` object of a `message` entry at `start`: role and the fields rows read,
 /// content cut; and the position after it.
 fn message<'a>(
@@ -937,7 +916,11 @@ fn arguments<'a>(
     arena: &'a Bump,
 ) -> Scan<RowValue<'a>> {
     let Some(keys) = row_argument_keys(name) else {
-        return Ok(value_in(json_prefix_value(&parse(line, start, end)?), arena));
+        let raw = line.bytes.get(start..end).ok_or(Invalid)?;
+        if !parses_as_value(raw) {
+            return Err(Invalid);
+        }
+        return prefix_values(line, start, end, &mut (ARGS_LIMIT + 2), stack, arena);
     };
     if line.at(start) != Some(b'{') {
         // Only keys are looked up, and a value that is not an object has none.
@@ -947,8 +930,20 @@ fn arguments<'a>(
     for m in nested(line, start, stack, arena)?.0 {
         let Some(key) = keys.iter().copied().find(|k| k.as_bytes() == &*m.key) else { continue };
         let value = match key {
-            // A list of paths is read element by element.
-            "path" | "paths" => shallow(line, m.start, m.end, 1, stack, arena)?,
+            // A search's list of paths: only its strings are read.
+            "path" | "paths"
+                if matches!(name, "grep" | "glob") && line.at(m.start) == Some(b'[') =>
+            {
+                let mut paths = ArenaVec::new_in(arena);
+                line.array(m.start, |line, at| {
+                    let end = line.skip_value(at, stack)?;
+                    if let path @ RowValue::String(_) = parse_row(line, at, end)? {
+                        paths.push(path.in_arena(arena));
+                    }
+                    Ok(end)
+                })?;
+                RowValue::Array(arena_slice(paths))
+            }
             _ => parse_row(line, m.start, m.end)?,
         };
         let value = match value {
@@ -960,6 +955,78 @@ fn arguments<'a>(
         insert(&mut out, key, value, arena);
     }
     Ok(RowValue::Object(arena_slice(out)))
+}
+
+/// The values of an unknown tool's arguments (at `start`, which serde_json parses) that their
+/// row's JSON prefix reads ([`crate::text`]'s `json_prefix`), with no more than that built:
+/// its first `left` values in the order it reads them (an object's keys in the order they
+/// first appear, each with its last value, as serde_json keeps them), strings cut to
+/// `ARGS_LIMIT + 2` characters, and the rest skipped. The prefix reads fewer values than that,
+/// each costing one of its `ARGS_LIMIT + 1` characters at least, and the same characters of
+/// them: its text is the same as from the whole arguments, which a tool's payload (rows of
+/// data, a file) can make megabytes of values.
+fn prefix_values<'a>(
+    line: &Line<'a, '_>,
+    start: usize,
+    end: usize,
+    left: &mut usize,
+    stack: &mut Vec<bool>,
+    arena: &'a Bump,
+) -> Scan<RowValue<'a>> {
+    *left = left.saturating_sub(1);
+    let room = *left;
+    match line.at(start) {
+        Some(b'"') => {
+            Ok(RowValue::String(line.text_prefix((start + 1, end - 1), ARGS_LIMIT + 2)?.0))
+        }
+        Some(b'[') => {
+            let mut spans = ArenaVec::new_in(arena);
+            line.array(start, |line, at| {
+                let end = line.skip_value(at, stack)?;
+                if spans.len() < room {
+                    spans.push((at, end));
+                }
+                Ok(end)
+            })?;
+            let mut out = ArenaVec::with_capacity_in(spans.len(), arena);
+            for (at, end) in spans {
+                if *left == 0 {
+                    break;
+                }
+                out.push(prefix_values(line, at, end, left, stack, arena)?.in_arena(arena));
+            }
+            Ok(RowValue::Array(arena_slice(out)))
+        }
+        Some(b'{') => {
+            let mut members: ArenaVec<'a, (Cow<'a, [u8]>, usize, usize)> = ArenaVec::new_in(arena);
+            line.object(start, |line, span, value| {
+                let end = line.skip_value(value, stack)?;
+                let key = key(line, span)?;
+                if let Some(member) = members.iter_mut().find(|m| m.0 == key) {
+                    (member.1, member.2) = (value, end);
+                } else if members.len() < room {
+                    members.push((key, value, end));
+                }
+                Ok(end)
+            })?;
+            let mut out = ArenaVec::with_capacity_in(members.len(), arena);
+            for (key, at, end) in members {
+                if *left == 0 {
+                    break;
+                }
+                let key = match key {
+                    Cow::Borrowed(key) => std::str::from_utf8(key).map_err(|_| Invalid)?,
+                    Cow::Owned(key) => {
+                        arena.alloc_str(&String::from_utf8(key).map_err(|_| Invalid)?)
+                    }
+                };
+                let value = prefix_values(line, at, end, left, stack, arena)?.in_arena(arena);
+                out.push((Cow::Borrowed(key), value));
+            }
+            Ok(RowValue::Object(arena_slice(out)))
+        }
+        _ => parse_row(line, start, end),
+    }
 }
 
 /// `details` of a `custom_message`: only the advisor `notes` are read.
@@ -1067,16 +1134,6 @@ mod tests {
             RowValue::Number(n) => (n, matches!(n, Cow::Borrowed(_))),
             other => panic!("not a string: {other:?}"),
         }
-    }
-
-    /// A value parsed by serde_json goes into the arena as it is, owning nothing.
-    #[test]
-    fn parsed_values_are_built_in_the_arena() {
-        let value = json!({"a": [1, -2.5e3, "x\ty", null, true, {"b": []}], "c": "d"});
-        let arena = Bump::new();
-        let row = value_in(value.clone(), &arena);
-        assert!(row.owns_nothing());
-        assert_eq!(row, RowValue::from(value));
     }
 
     /// The arena is emptied for each line, and given back after a line that took more than a
@@ -1222,12 +1279,46 @@ mod tests {
                 "content": [{"type": "text", "text": "hi", "x": [1]}, {"type": "image"}],
                 "details": {"notes": [{"note": "n", "advisor": "a", "x": {"y": [1]}}]}}),
             json!({"type": "model_change", "model": ["m"], "modelId": "id"}),
+            // Arguments of an unknown tool past what its row's prefix reads.
+            unknown_call(json!((0..100).collect::<Vec<_>>())),
+            unknown_call(json!([[[], [1]], {"a": [[2, 3]]}, "x", (0..60).collect::<Vec<_>>()])),
+            unknown_call(json!({"é\u{1d11e}\n": "s".repeat(100), "k": [1, 2], "z": {}})),
+            unknown_call(Value::Object((0..100).map(|i| (format!("k{i}"), json!(i))).collect())),
+            unknown_call(json!("\u{1d11e}é\t\"".repeat(30))),
+            unknown_call((0..60).fold(json!(1), |inner, _| json!([inner, 2]))),
+            unknown_call((0..60).fold(json!("x"), |inner, i| json!({format!("{i}"): inner}))),
             json!({"type": ["message"], "timestamp": {"t": [1, 2]}, "id": "x"}),
             json!({"type": 5, "id": "x"}),
             json!({"id": "x"}),
         ] {
             check(&entry).unwrap();
         }
+    }
+
+    /// A key an unknown tool's arguments write again, after more keys than their row's prefix
+    /// reads, keeps its first place with its last value, as serde_json keeps it.
+    #[test]
+    fn an_argument_written_again_late_gives_its_last_value() {
+        let keys: String = (0..60).map(|i| format!(r#""k{i}":{i},"#)).collect();
+        let line = format!(
+            r#"{{"type":"message","message":{{"role":"assistant","content":[{{"type":"toolCall","id":"c1","name":"mcp","arguments":{{{keys}"k0":"last","k1":[{{"k":1,"k":2}}]}}}}]}}}}"#
+        );
+        let full: Value = serde_json::from_str(&line).unwrap();
+        let row = row_value(&mut Scanner::new(), line.as_bytes()).unwrap();
+        let (mut a, mut b) = (ToolCalls::with_home("/home/al"), ToolCalls::with_home("/home/al"));
+        a.add(&full);
+        b.add(&row);
+        assert_eq!(a.get("c1"), b.get("c1"));
+        assert_eq!(
+            b.get("c1").map(|c| &*c.shown),
+            Some(r#"[mcp: {"k0":"last","k1":[{"k":2}],"k2":2,"k3":...]"#)
+        );
+    }
+
+    /// An assistant message calling a tool no row knows with `arguments`.
+    fn unknown_call(arguments: Value) -> Value {
+        json!({"type": "message", "message": {"role": "assistant", "content": [
+            {"type": "toolCall", "id": "c1", "name": "mcp", "arguments": arguments}]}})
     }
 
     /// Lines as written, not as `json!` makes them: keys written twice, numbers serde_json keeps
@@ -1246,6 +1337,9 @@ mod tests {
             r#"{"type":"message","message":{"role":"toolResult","toolCallId":"c1","content":"x"}}"#,
             r#"{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"/home/al/a","offset":10,"limit":5,"path":"b"}}]}}"#,
             r#"{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c2","name":"mcp","arguments":{"z":1,"a":"\u00e9","n":1.0e2}}]}}"#,
+            // A key written again after many others keeps its first place, with its last value.
+            r#"{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"mcp","arguments":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"n":14,"o":15,"p":16,"a":"last"}}]}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"mcp","arguments":[1e400,-0.0,{"\u0061":1,"a":[2]}]}]}}"#,
         ] {
             let full: Value = serde_json::from_str(line).unwrap();
             let row = row_value(&mut Scanner::new(), line.as_bytes()).unwrap();
@@ -1288,6 +1382,13 @@ mod tests {
         {
             assert!(matches!(field, Some(RowValue::Raw(_))), "{field:?}");
         }
+        assert!(arena.allocated_bytes() < 64 << 10, "{} bytes", arena.allocated_bytes());
+        // An unknown tool's arguments are read as far as its row's prefix reads them.
+        let call =
+            serde_json::to_string(&unknown_call(json!({"rows": vec![[0, 1]; 100_000]}))).unwrap();
+        let (indexed, stack) = scanner.index(call.as_bytes()).unwrap();
+        let arena = Bump::new();
+        assert!(row_value_in(&indexed, stack, Reads::Rows, &arena).is_some());
         assert!(arena.allocated_bytes() < 64 << 10, "{} bytes", arena.allocated_bytes());
         // Printed, it is the value serde_json reads.
         let full: Value = serde_json::from_str(&line).unwrap();

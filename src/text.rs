@@ -27,7 +27,7 @@ const ERROR_LIMIT: usize = 80;
 /// How much of a `bash` tool call's command a tool-result row shows, in characters.
 const BASH_LIMIT: usize = 50;
 /// How much of another tool call's JSON arguments a tool-result row shows, in characters.
-const ARGS_LIMIT: usize = 40;
+pub(crate) const ARGS_LIMIT: usize = 40;
 
 // ---------------------------------------------------------------------------------------------
 // Tool calls
