@@ -207,15 +207,22 @@ mod tests {
         panic!("no mapping holds {at:#x}");
     }
 
+    /// Records `a` and `b`, and an empty table with room for 2^24 records reserved: 2^25
+    /// slots, 256 MiB.
+    #[cfg(target_os = "linux")]
+    fn two_records_in_a_big_table() -> (Vec<Record>, IdIndex) {
+        let records = vec![record(Some("a")), record(Some("b"))];
+        let mut index = IdIndex::default();
+        index.reserve(&records, 1 << 24);
+        (records, index)
+    }
+
     /// The loader sizes the table from an estimate that a file can inflate (a first megabyte of
     /// short records, then lines without an id): room that no record uses must cost no memory.
     #[test]
     #[cfg(target_os = "linux")]
     fn room_reserved_and_not_used_is_not_resident() {
-        let records = vec![record(Some("a")), record(Some("b"))];
-        let mut index = IdIndex::default();
-        // 2^25 slots: 256 MiB of table.
-        index.reserve(&records, 1 << 24);
+        let (records, mut index) = two_records_in_a_big_table();
         assert_eq!(index.slots.len() * 8, 256 << 20);
         index.insert(&records, 0);
         index.insert(&records, 1);
@@ -230,9 +237,7 @@ mod tests {
     #[test]
     #[cfg(target_os = "linux")]
     fn touch_faults_its_page_in_as_written_and_changes_nothing() {
-        let records = vec![record(Some("a")), record(Some("b"))];
-        let mut index = IdIndex::default();
-        index.reserve(&records, 1 << 24);
+        let (records, mut index) = two_records_in_a_big_table();
         index.insert(&records, 0);
         let before = resident_at(index.slots.as_ptr() as usize);
         for n in 0..64 {
