@@ -117,7 +117,8 @@ pub enum RowValue<'a> {
 
 static ROW_NULL: RowValue<'static> = RowValue::Null;
 
-/// Structurally, numbers as written; a [`RowValue::Raw`] is equal to the value it parses to.
+/// Structurally, numbers as written; a [`RowValue::Raw`] is equal to a value that serializes
+/// to the same JSON text (keys in the same order).
 impl PartialEq for RowValue<'_> {
     fn eq(&self, other: &Self) -> bool {
         match (self, other) {
@@ -127,7 +128,10 @@ impl PartialEq for RowValue<'_> {
             | (RowValue::String(a), RowValue::String(b)) => a == b,
             (RowValue::Array(a), RowValue::Array(b)) => a == b,
             (RowValue::Object(a), RowValue::Object(b)) => a == b,
-            (RowValue::Raw(_), _) | (_, RowValue::Raw(_)) => self.to_value() == other.to_value(),
+            // As serialized: a map's equality would ignore the order of its keys.
+            (RowValue::Raw(_), _) | (_, RowValue::Raw(_)) => {
+                serde_json::to_string(self).ok() == serde_json::to_string(other).ok()
+            }
             _ => false,
         }
     }
@@ -490,12 +494,17 @@ fn row_of_members<'a>(
         let value = match (key, m.built.take()) {
             ("message", Some(built)) => Ok(built),
             ("details", _) => details(line, m.start, m.end, stack, arena),
-            // A custom message's blocks, and the rules a search reads.
-            ("content", _) => shallow(line, m.start, m.end, 2, stack, arena),
-            ("injectedRules", _) => shallow(line, m.start, m.end, 1, stack, arena),
+            // A custom message's text blocks, and the rules a search reads.
+            ("content", _) if line.at(m.start) == Some(b'[') => {
+                let text = |b: &RowValue<'_>| b.get("type").and_then(Json::as_str) == Some("text");
+                elements_read(line, m.start, m.end, &["type", "text"], text, stack, arena)
+            }
+            ("injectedRules", _) => {
+                elements_read(line, m.start, m.end, &[], Json::is_string, stack, arena)
+            }
             _ => match known {
                 Some(text) => Ok(string(text)),
-                None => parse_row(line, m.start, m.end),
+                None => parse_row(line, m.start, m.end, arena),
             },
         };
         insert(&mut out, key, value.ok()?, arena);
@@ -657,7 +666,12 @@ fn parse(line: &Line<'_, '_>, start: usize, end: usize) -> Scan<Value> {
 /// some 70 times the line's bytes (`log` on a 10 MB line of `[0,0,…]` in `stopReason` peaked at
 /// 684 MB). The text is taken only where serde_json parses it, as the row would have failed
 /// then before.
-fn parse_row<'a>(line: &Line<'a, '_>, start: usize, end: usize) -> Scan<RowValue<'a>> {
+fn parse_row<'a>(
+    line: &Line<'a, '_>,
+    start: usize,
+    end: usize,
+    arena: &'a Bump,
+) -> Scan<RowValue<'a>> {
     let raw = line.bytes.get(start..end).ok_or(Invalid)?;
     Ok(match raw.first() {
         Some(b'"') => string_at(line, (start + 1, end - 1))?,
@@ -668,11 +682,27 @@ fn parse_row<'a>(line: &Line<'a, '_>, start: usize, end: usize) -> Scan<RowValue
         Some(b't') => RowValue::Bool(true),
         Some(b'f') => RowValue::Bool(false),
         Some(b'n') => RowValue::Null,
-        _ if parses_as_value(raw) => {
-            RowValue::Raw(Cow::Borrowed(std::str::from_utf8(raw).map_err(|_| Invalid)?))
-        }
-        _ => return Err(Invalid),
+        _ => container_row(line, start, raw, arena)?,
     })
+}
+
+/// [`parse_row`] of an array or object (`raw`, at `start`): rare in the fields it reads, and
+/// kept out of line so that the scalars' path stays small.
+#[cold]
+#[inline(never)]
+fn container_row<'a>(
+    line: &Line<'a, '_>,
+    start: usize,
+    raw: &'a [u8],
+    arena: &'a Bump,
+) -> Scan<RowValue<'a>> {
+    if line.at(start) == Some(b'{') && is_marked(line, start)? {
+        return Ok(value_in(serde_json::from_slice(raw).map_err(|_| Invalid)?, arena));
+    }
+    if !parses_as_value(raw) {
+        return Err(Invalid);
+    }
+    Ok(RowValue::Raw(Cow::Borrowed(std::str::from_utf8(raw).map_err(|_| Invalid)?)))
 }
 
 /// Whether serde_json parses `raw` into a [`Value`], found without building it: strings are
@@ -715,61 +745,145 @@ fn parses_as_value(raw: &[u8]) -> bool {
             while seq.next_element::<Checked>()?.is_some() {}
             Ok(Checked)
         }
-        // Objects, and numbers as serde_json's `arbitrary_precision` hands them over.
+        // Objects, and numbers as serde_json's `arbitrary_precision` hands them over: as
+        // `Value` does, an object whose first key is one of the MARKERS is a number (its
+        // text must be one) or the JSON text it holds (which must parse), and nothing more.
         fn visit_map<A: MapAccess<'de>>(
             self,
             mut map: A,
         ) -> std::result::Result<Checked, A::Error> {
+            use serde::de::Error;
+            let Some(FirstKey(first)) = map.next_key::<FirstKey>()? else { return Ok(Checked) };
+            if first == Some(0) {
+                let number = map.next_value::<String>()?;
+                number.parse::<serde_json::Number>().map_err(A::Error::custom)?;
+                return Ok(Checked);
+            }
+            if first == Some(1) {
+                let text = map.next_value::<String>()?;
+                return match parses_as_value(text.as_bytes()) {
+                    true => Ok(Checked),
+                    false => Err(A::Error::custom("invalid raw value")),
+                };
+            }
+            map.next_value::<Checked>()?;
             while map.next_entry::<Checked, Checked>()?.is_some() {}
             Ok(Checked)
+        }
+    }
+    /// Which of the MARKERS an object's first key is, if any, read without a copy.
+    struct FirstKey(Option<usize>);
+    impl<'de> Deserialize<'de> for FirstKey {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<FirstKey, D::Error> {
+            d.deserialize_str(FirstKey(None))
+        }
+    }
+    impl<'de> Visitor<'de> for FirstKey {
+        type Value = FirstKey;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a key")
+        }
+        fn visit_str<E>(self, key: &str) -> std::result::Result<FirstKey, E> {
+            Ok(FirstKey(MARKERS.iter().position(|m| *m == key)))
         }
     }
     serde_json::from_slice::<Checked>(raw).is_ok()
 }
 
-/// A value with `depth` levels of its arrays and objects built (their elements and members as
-/// [`parse_row`] reads them below that): for the fields whose members or elements rows read
-/// (a retry's status, a custom message's blocks, advisor notes, injected rules, search paths).
-fn shallow<'a>(
+/// The members named `keys` of the object at `start`, as [`parse_row`] reads them (a value of
+/// another shape as [`parse_row`] reads it): for a field whose members rows read, built no
+/// further than that.
+fn members_named<'a>(
     line: &Line<'a, '_>,
     start: usize,
     end: usize,
-    depth: usize,
+    keys: &[&'static str],
     stack: &mut Vec<bool>,
     arena: &'a Bump,
 ) -> Scan<RowValue<'a>> {
-    if depth == 0 {
-        return parse_row(line, start, end);
+    if line.at(start) != Some(b'{') || is_marked(line, start)? {
+        return parse_row(line, start, end, arena);
     }
-    match line.at(start) {
-        Some(b'{') => {
-            let mut out: ArenaVec<'a, (Cow<'a, str>, RowValue<'a>)> = ArenaVec::new_in(arena);
-            for m in nested(line, start, stack, arena)?.0 {
-                let value = shallow(line, m.start, m.end, depth - 1, stack, arena)?;
-                let key = match m.key {
-                    Cow::Borrowed(key) => std::str::from_utf8(key).map_err(|_| Invalid)?,
-                    Cow::Owned(key) => {
-                        arena.alloc_str(&String::from_utf8(key).map_err(|_| Invalid)?)
-                    }
-                };
-                // A key written twice keeps its first place and its last value.
-                match out.iter_mut().find(|(k, _)| k == key) {
-                    Some(slot) => slot.1 = value.in_arena(arena),
-                    None => out.push((Cow::Borrowed(key), value.in_arena(arena))),
-                }
-            }
-            Ok(RowValue::Object(arena_slice(out)))
+    let mut out = ArenaVec::new_in(arena);
+    line.object(start, |line, span, value| {
+        let end = line.skip_value(value, stack)?;
+        let name = key(line, span)?;
+        if let Some(key) = keys.iter().copied().find(|k| k.as_bytes() == &*name) {
+            insert(&mut out, key, parse_row(line, value, end, arena)?, arena);
+        } else if line.at(value).is_some_and(|c| c == b'[' || c == b'{') {
+            // Not read, but the line must still be one serde_json parses.
+            parse_row(line, value, end, arena)?;
         }
-        Some(b'[') => {
-            let mut out = ArenaVec::new_in(arena);
-            line.array(start, |line, at| {
-                let end = line.skip_value(at, stack)?;
-                out.push(shallow(line, at, end, depth - 1, stack, arena)?.in_arena(arena));
-                Ok(end)
-            })?;
-            Ok(RowValue::Array(arena_slice(out)))
+        Ok(end)
+    })?;
+    Ok(RowValue::Object(arena_slice(out)))
+}
+
+/// The elements of the array at `start` that rows read (`keep` of each as [`parse_row`] reads
+/// it, or of each object reduced to its members `keys`); a value of another shape as
+/// [`parse_row`] reads it. For the lists rows read element by element (injected rules, a
+/// search's paths, a custom message's text blocks, advisor notes), built no further than that.
+fn elements_read<'a>(
+    line: &Line<'a, '_>,
+    start: usize,
+    end: usize,
+    keys: &[&'static str],
+    keep: impl Fn(&RowValue<'a>) -> bool,
+    stack: &mut Vec<bool>,
+    arena: &'a Bump,
+) -> Scan<RowValue<'a>> {
+    if line.at(start) != Some(b'[') {
+        return parse_row(line, start, end, arena);
+    }
+    let mut out = ArenaVec::new_in(arena);
+    line.array(start, |line, at| {
+        let end = line.skip_value(at, stack)?;
+        let element = if keys.is_empty() || line.at(at) != Some(b'{') {
+            parse_row(line, at, end, arena)?
+        } else {
+            members_named(line, at, end, keys, stack, arena)?
+        };
+        if keep(&element) {
+            out.push(element.in_arena(arena));
         }
-        _ => parse_row(line, start, end),
+        Ok(end)
+    })?;
+    Ok(RowValue::Array(arena_slice(out)))
+}
+
+/// serde_json's markers (with `arbitrary_precision` and `raw_value`): an object whose first key
+/// is one of them it reads as a number, or as the JSON text the member holds.
+const MARKERS: [&str; 2] = ["$serde_json::private::Number", "$serde_json::private::RawValue"];
+
+/// Whether the object at `start` is one that serde_json reads as something else: its first
+/// key is one of the [`MARKERS`]. Such an object is parsed by serde_json, not walked.
+fn is_marked(line: &Line<'_, '_>, start: usize) -> Scan<bool> {
+    let mut marked = false;
+    // Stopped after the first key (the error), which is all that is read.
+    let _ = line.object(start, |line, span, _| {
+        let first = key(line, span)?;
+        marked = MARKERS.iter().any(|m| m.as_bytes() == &*first);
+        Err(Invalid)
+    });
+    Ok(marked)
+}
+
+/// A value parsed by serde_json, as a row value in `arena`, built there straight from it.
+fn value_in(value: Value, arena: &Bump) -> RowValue<'_> {
+    let text = |text: &str| Cow::Borrowed(&*arena.alloc_str(text));
+    match value {
+        Value::Null => RowValue::Null,
+        Value::Bool(b) => RowValue::Bool(b),
+        Value::Number(n) => RowValue::Number(text(&n.to_string())),
+        Value::String(s) => RowValue::String(text(&s)),
+        Value::Array(items) => RowValue::Array(Items::Arena(
+            arena.alloc_slice_fill_iter(items.into_iter().map(|v| value_in(v, arena))),
+        )),
+        Value::Object(map) => {
+            RowValue::Object(Items::Arena(arena.alloc_slice_fill_iter(
+                map.into_iter().map(|(k, v)| (text(&k), value_in(v, arena))),
+            )))
+        }
     }
 }
 
@@ -817,8 +931,10 @@ fn message<'a>(
             let end = line.skip_value(value, stack)?;
             let row = match name {
                 // Its `status` and `note` are read.
-                "retryRecovery" => shallow(line, value, end, 1, stack, arena)?,
-                _ => parse_row(line, value, end)?,
+                "retryRecovery" => {
+                    members_named(line, value, end, &["status", "note"], stack, arena)?
+                }
+                _ => parse_row(line, value, end, arena)?,
             };
             (row, end)
         };
@@ -873,7 +989,7 @@ fn block<'a>(
     let (members, end) = nested(line, start, stack, arena)?;
     let last = |key: &str| members.iter().rev().find(|m| &*m.key == key.as_bytes());
     let kind = match last("type") {
-        Some(m) => parse_row(line, m.start, m.end)?,
+        Some(m) => parse_row(line, m.start, m.end, arena)?,
         None => RowValue::Null,
     };
     let keep: &[&'static str] = match Json::as_str(&kind) {
@@ -898,7 +1014,7 @@ fn block<'a>(
             // A text that is not a string reads as none.
             "text" => RowValue::Null,
             "arguments" => arguments(line, &name, m.start, m.end, stack, arena)?,
-            _ => parse_row(line, m.start, m.end)?,
+            _ => parse_row(line, m.start, m.end, arena)?,
         };
         insert(&mut out, key, value, arena);
     }
@@ -931,20 +1047,10 @@ fn arguments<'a>(
         let Some(key) = keys.iter().copied().find(|k| k.as_bytes() == &*m.key) else { continue };
         let value = match key {
             // A search's list of paths: only its strings are read.
-            "path" | "paths"
-                if matches!(name, "grep" | "glob") && line.at(m.start) == Some(b'[') =>
-            {
-                let mut paths = ArenaVec::new_in(arena);
-                line.array(m.start, |line, at| {
-                    let end = line.skip_value(at, stack)?;
-                    if let path @ RowValue::String(_) = parse_row(line, at, end)? {
-                        paths.push(path.in_arena(arena));
-                    }
-                    Ok(end)
-                })?;
-                RowValue::Array(arena_slice(paths))
+            "path" | "paths" if matches!(name, "grep" | "glob") => {
+                elements_read(line, m.start, m.end, &[], Json::is_string, stack, arena)?
             }
-            _ => parse_row(line, m.start, m.end)?,
+            _ => parse_row(line, m.start, m.end, arena)?,
         };
         let value = match value {
             RowValue::String(command) if key == "command" => {
@@ -997,6 +1103,7 @@ fn prefix_values<'a>(
             }
             Ok(RowValue::Array(arena_slice(out)))
         }
+        Some(b'{') if is_marked(line, start)? => parse_row(line, start, end, arena),
         Some(b'{') => {
             let mut members: ArenaVec<'a, (Cow<'a, [u8]>, usize, usize)> = ArenaVec::new_in(arena);
             line.object(start, |line, span, value| {
@@ -1025,7 +1132,7 @@ fn prefix_values<'a>(
             }
             Ok(RowValue::Object(arena_slice(out)))
         }
-        _ => parse_row(line, start, end),
+        _ => parse_row(line, start, end, arena),
     }
 }
 
@@ -1038,12 +1145,17 @@ fn details<'a>(
     arena: &'a Bump,
 ) -> Scan<RowValue<'a>> {
     if line.at(start) != Some(b'{') {
-        return parse_row(line, start, end);
+        return parse_row(line, start, end, arena);
     }
     let mut out = ArenaVec::new_in(arena);
     for m in nested(line, start, stack, arena)?.0 {
         if *m.key == *b"notes" {
-            insert(&mut out, "notes", shallow(line, m.start, m.end, 2, stack, arena)?, arena);
+            // Each note's text, advisor and severity are read.
+            let keys = ["note", "advisor", "severity"];
+            let read =
+                |n: &RowValue<'_>| keys.iter().any(|k| n.get(k).is_some_and(Json::is_string));
+            let notes = elements_read(line, m.start, m.end, &keys, read, stack, arena)?;
+            insert(&mut out, "notes", notes, arena);
         }
     }
     Ok(RowValue::Object(arena_slice(out)))
@@ -1315,6 +1427,57 @@ mod tests {
         );
     }
 
+    /// An object serde_json reads as a number or as JSON text, whose member is neither, fails
+    /// the row as it fails serde_json, wherever it sits in a field rows read.
+    #[test]
+    fn a_marked_object_serde_json_rejects_fails_the_row() {
+        for line in [
+            r#"{"type":"message","message":{"role":"user","stopReason":{"$serde_json::private::Number":"x"}}}"#,
+            r#"{"type":"message","message":{"role":"user","stopReason":[{"$serde_json::private::RawValue":"[1"}]}}"#,
+            r#"{"type":"custom","customType":{"a":{"$serde_json::private::Number":"1","b":2}}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"mcp","arguments":{"a":[{"$serde_json::private::Number":"--"}]}}]}}"#,
+        ] {
+            assert!(serde_json::from_str::<Value>(line).is_err(), "{line}");
+            assert_eq!(row_value(&mut Scanner::new(), line.as_bytes()), None, "{line}");
+        }
+    }
+
+    /// The fields rows read element by element or member by member keep only what rows read:
+    /// megabytes of other values there cost nothing.
+    #[test]
+    fn fields_read_inside_keep_only_what_rows_read() {
+        let zeros = format!("[{}0]", "0,".repeat(100_000));
+        for line in [
+            format!(r#"{{"type":"ttsr_injection","injectedRules":{zeros}}}"#),
+            format!(
+                r#"{{"type":"custom_message","content":{zeros},"details":{{"notes":{zeros}}}}}"#
+            ),
+            format!(
+                r#"{{"type":"message","message":{{"role":"assistant","retryRecovery":{{"x":{zeros},"status":"recovered"}}}}}}"#
+            ),
+            format!(
+                r#"{{"type":"message","message":{{"role":"assistant","content":[{{"type":"toolCall","id":"c1","name":"grep","arguments":{{"paths":{zeros}}}}}]}}}}"#
+            ),
+        ] {
+            let mut scanner = Scanner::new();
+            let (indexed, stack) = scanner.index(line.as_bytes()).unwrap();
+            let arena = Bump::new();
+            assert!(row_value_in(&indexed, stack, Reads::RowsAndSearch, &arena).is_some());
+            assert!(arena.allocated_bytes() < 64 << 10, "{} bytes", arena.allocated_bytes());
+            check(&serde_json::from_str(&line).unwrap()).unwrap();
+        }
+        // Nor do the other members of an object read member by member.
+        let keys: String = (0..100_000).map(|i| format!(r#""k{i}":{i},"#)).collect();
+        let line = format!(
+            r#"{{"type":"message","message":{{"role":"assistant","retryRecovery":{{{keys}"status":"recovered"}}}}}}"#
+        );
+        let mut scanner = Scanner::new();
+        let (indexed, stack) = scanner.index(line.as_bytes()).unwrap();
+        let arena = Bump::new();
+        assert!(row_value_in(&indexed, stack, Reads::Rows, &arena).is_some());
+        assert!(arena.allocated_bytes() < 64 << 10, "{} bytes", arena.allocated_bytes());
+    }
+
     /// An assistant message calling a tool no row knows with `arguments`.
     fn unknown_call(arguments: Value) -> Value {
         json!({"type": "message", "message": {"role": "assistant", "content": [
@@ -1340,6 +1503,14 @@ mod tests {
             // A key written again after many others keeps its first place, with its last value.
             r#"{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"mcp","arguments":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"n":14,"o":15,"p":16,"a":"last"}}]}}"#,
             r#"{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"mcp","arguments":[1e400,-0.0,{"\u0061":1,"a":[2]}]}]}}"#,
+            // Objects serde_json reads as a number or as the JSON text they hold.
+            r#"{"type":"compaction","tokensBefore":{"$serde_json::private::Number":"12345"}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[],"stopReason":{"$serde_json::private::RawValue":"\"error\""},"errorMessage":"boom"}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[],"stopReason":"error","retryRecovery":{"$serde_json::private::RawValue":"{\"status\":\"recovered\",\"note\":\"again\"}"}}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"mcp","arguments":{"$serde_json::private::Number":"5"}}]}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c2","name":"mcp","arguments":{"a":{"\u0024serde_json::private::Number":"7"},"b":[{"$serde_json::private::RawValue":"[1]"}]}}]}}"#,
+            r#"{"type":"ttsr_injection","injectedRules":{"$serde_json::private::RawValue":"[\"r\"]"}}"#,
+            r#"{"type":"archive","targetId":{"$serde_json::private::Number":"7"},"archived":true}"#,
         ] {
             let full: Value = serde_json::from_str(line).unwrap();
             let row = row_value(&mut Scanner::new(), line.as_bytes()).unwrap();

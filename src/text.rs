@@ -590,8 +590,8 @@ fn label_value<J: Json>(entry: &J) -> Option<&str> {
 }
 
 /// The `family, tier` pairs a `service_tier_change` sets. `null`, an empty map, or a map of
-/// nulls mean the default tier and give no pairs. Families come in serde_json's (sorted) key
-/// order. A legacy single-string tier, which the agent normalizes on read, comes without a
+/// nulls mean the default tier and give no pairs. Families come in the order they are written
+/// (serde_json's `preserve_order`). A legacy single-string tier, which the agent normalizes on read, comes without a
 /// family.
 fn service_tiers<J: Json>(entry: &J) -> Vec<(Option<String>, String)> {
     let Some(tier) = entry.get("serviceTier") else { return Vec::new() };
