@@ -1043,14 +1043,19 @@ fn arguments<'a>(
         return Ok(RowValue::Null);
     }
     let mut out = ArenaVec::with_capacity_in(keys.len(), arena);
-    for m in nested(line, start, stack, arena)?.0 {
-        let Some(key) = keys.iter().copied().find(|k| k.as_bytes() == &*m.key) else { continue };
+    // Walked member by member: the others are not collected.
+    line.object(start, |line, span, at| {
+        let end = line.skip_value(at, stack)?;
+        let name_read = key(line, span)?;
+        let Some(key) = keys.iter().copied().find(|k| k.as_bytes() == &*name_read) else {
+            return Ok(end);
+        };
         let value = match key {
             // A search's list of paths: only its strings are read.
             "path" | "paths" if matches!(name, "grep" | "glob") => {
-                elements_read(line, m.start, m.end, &[], Json::is_string, stack, arena)?
+                elements_read(line, at, end, &[], Json::is_string, stack, arena)?
             }
-            _ => parse_row(line, m.start, m.end, arena)?,
+            _ => parse_row(line, at, end, arena)?,
         };
         let value = match value {
             RowValue::String(command) if key == "command" => {
@@ -1059,7 +1064,8 @@ fn arguments<'a>(
             value => value,
         };
         insert(&mut out, key, value, arena);
-    }
+        Ok(end)
+    })?;
     Ok(RowValue::Object(arena_slice(out)))
 }
 
@@ -1148,16 +1154,19 @@ fn details<'a>(
         return parse_row(line, start, end, arena);
     }
     let mut out = ArenaVec::new_in(arena);
-    for m in nested(line, start, stack, arena)?.0 {
-        if *m.key == *b"notes" {
+    // Walked member by member: the others are not collected.
+    line.object(start, |line, span, at| {
+        let end = line.skip_value(at, stack)?;
+        if *key(line, span)? == *b"notes" {
             // Each note's text, advisor and severity are read.
             let keys = ["note", "advisor", "severity"];
             let read =
                 |n: &RowValue<'_>| keys.iter().any(|k| n.get(k).is_some_and(Json::is_string));
-            let notes = elements_read(line, m.start, m.end, &keys, read, stack, arena)?;
+            let notes = elements_read(line, at, end, &keys, read, stack, arena)?;
             insert(&mut out, "notes", notes, arena);
         }
-    }
+        Ok(end)
+    })?;
     Ok(RowValue::Object(arena_slice(out)))
 }
 
@@ -1466,7 +1475,21 @@ mod tests {
             assert!(arena.allocated_bytes() < 64 << 10, "{} bytes", arena.allocated_bytes());
             check(&serde_json::from_str(&line).unwrap()).unwrap();
         }
-        // Nor do the other members of an object read member by member.
+        // Nor do the other members of an object read member by member: a retry, a known
+        // tool's arguments, a custom message's details.
+        let members: String = (0..100_000).map(|i| format!(r#""m{i}":{i},"#)).collect();
+        for line in [
+            format!(
+                r#"{{"type":"message","message":{{"role":"assistant","content":[{{"type":"toolCall","id":"c1","name":"read","arguments":{{{members}"path":"a"}}}}]}}}}"#
+            ),
+            format!(r#"{{"type":"custom_message","details":{{{members}"notes":[]}}}}"#),
+        ] {
+            let mut scanner = Scanner::new();
+            let (indexed, stack) = scanner.index(line.as_bytes()).unwrap();
+            let arena = Bump::new();
+            assert!(row_value_in(&indexed, stack, Reads::Rows, &arena).is_some());
+            assert!(arena.allocated_bytes() < 64 << 10, "{} bytes", arena.allocated_bytes());
+        }
         let keys: String = (0..100_000).map(|i| format!(r#""k{i}":{i},"#)).collect();
         let line = format!(
             r#"{{"type":"message","message":{{"role":"assistant","retryRecovery":{{{keys}"status":"recovered"}}}}}}"#
