@@ -696,7 +696,7 @@ fn container_row<'a>(
     raw: &'a [u8],
     arena: &'a Bump,
 ) -> Scan<RowValue<'a>> {
-    if line.at(start) == Some(b'{') && is_marked(line, start)? {
+    if line.at(start) == Some(b'{') && is_marked(line, start) {
         return Ok(value_in(serde_json::from_slice(raw).map_err(|_| Invalid)?, arena));
     }
     if !parses_as_value(raw) {
@@ -790,26 +790,28 @@ fn parses_as_value(raw: &[u8]) -> bool {
     serde_json::from_slice::<Checked>(raw).is_ok()
 }
 
-/// The members named `keys` of the object at `start`, as [`parse_row`] reads them (a value of
-/// another shape as [`parse_row`] reads it): for a field whose members rows read, built no
-/// further than that.
+/// The members named `keys` of the object at `start`, each read by `read` (with its key, and
+/// its value's start and end), and the others skipped as they come, not collected; a value of
+/// another shape as [`parse_row`] reads it. For the fields whose members rows read (a retry,
+/// a block, a note, a known tool's arguments, a custom message's details), built no further.
 fn members_named<'a>(
     line: &Line<'a, '_>,
     start: usize,
     end: usize,
     keys: &[&'static str],
+    mut read: impl FnMut(&'static str, usize, usize, &mut Vec<bool>) -> Scan<RowValue<'a>>,
     stack: &mut Vec<bool>,
     arena: &'a Bump,
 ) -> Scan<RowValue<'a>> {
-    if line.at(start) != Some(b'{') || is_marked(line, start)? {
+    if line.at(start) != Some(b'{') || is_marked(line, start) {
         return parse_row(line, start, end, arena);
     }
-    let mut out = ArenaVec::new_in(arena);
+    let mut out = ArenaVec::with_capacity_in(keys.len(), arena);
     line.object(start, |line, span, value| {
         let end = line.skip_value(value, stack)?;
         let name = key(line, span)?;
         if let Some(key) = keys.iter().copied().find(|k| k.as_bytes() == &*name) {
-            insert(&mut out, key, parse_row(line, value, end, arena)?, arena);
+            insert(&mut out, key, read(key, value, end, stack)?, arena);
         } else if line.at(value).is_some_and(|c| c == b'[' || c == b'{') {
             // Not read, but the line must still be one serde_json parses.
             parse_row(line, value, end, arena)?;
@@ -841,7 +843,8 @@ fn elements_read<'a>(
         let element = if keys.is_empty() || line.at(at) != Some(b'{') {
             parse_row(line, at, end, arena)?
         } else {
-            members_named(line, at, end, keys, stack, arena)?
+            let read = |_, at, end, _: &mut _| parse_row(line, at, end, arena);
+            members_named(line, at, end, keys, read, stack, arena)?
         };
         if keep(&element) {
             out.push(element.in_arena(arena));
@@ -857,7 +860,7 @@ const MARKERS: [&str; 2] = ["$serde_json::private::Number", "$serde_json::privat
 
 /// Whether the object at `start` is one that serde_json reads as something else: its first
 /// key is one of the [`MARKERS`]. Such an object is parsed by serde_json, not walked.
-fn is_marked(line: &Line<'_, '_>, start: usize) -> Scan<bool> {
+fn is_marked(line: &Line<'_, '_>, start: usize) -> bool {
     let mut marked = false;
     // Stopped after the first key (the error), which is all that is read.
     let _ = line.object(start, |line, span, _| {
@@ -865,7 +868,7 @@ fn is_marked(line: &Line<'_, '_>, start: usize) -> Scan<bool> {
         marked = MARKERS.iter().any(|m| m.as_bytes() == &*first);
         Err(Invalid)
     });
-    Ok(marked)
+    marked
 }
 
 /// A value parsed by serde_json, as a row value in `arena`, built there straight from it.
@@ -932,7 +935,8 @@ fn message<'a>(
             let row = match name {
                 // Its `status` and `note` are read.
                 "retryRecovery" => {
-                    members_named(line, value, end, &["status", "note"], stack, arena)?
+                    let read = |_, at, end, _: &mut _| parse_row(line, at, end, arena);
+                    members_named(line, value, end, &["status", "note"], read, stack, arena)?
                 }
                 _ => parse_row(line, value, end, arena)?,
             };
@@ -1042,31 +1046,21 @@ fn arguments<'a>(
         // Only keys are looked up, and a value that is not an object has none.
         return Ok(RowValue::Null);
     }
-    let mut out = ArenaVec::with_capacity_in(keys.len(), arena);
-    // Walked member by member: the others are not collected.
-    line.object(start, |line, span, at| {
-        let end = line.skip_value(at, stack)?;
-        let name_read = key(line, span)?;
-        let Some(key) = keys.iter().copied().find(|k| k.as_bytes() == &*name_read) else {
-            return Ok(end);
-        };
-        let value = match key {
+    let read = |key, at, end, stack: &mut Vec<bool>| {
+        Ok(match key {
             // A search's list of paths: only its strings are read.
             "path" | "paths" if matches!(name, "grep" | "glob") => {
                 elements_read(line, at, end, &[], Json::is_string, stack, arena)?
             }
-            _ => parse_row(line, at, end, arena)?,
-        };
-        let value = match value {
-            RowValue::String(command) if key == "command" => {
-                RowValue::String(Cow::Owned(command_prefix(&command)))
-            }
-            value => value,
-        };
-        insert(&mut out, key, value, arena);
-        Ok(end)
-    })?;
-    Ok(RowValue::Object(arena_slice(out)))
+            _ => match parse_row(line, at, end, arena)? {
+                RowValue::String(command) if key == "command" => {
+                    RowValue::String(Cow::Owned(command_prefix(&command)))
+                }
+                value => value,
+            },
+        })
+    };
+    members_named(line, start, end, keys, read, stack, arena)
 }
 
 /// The values of an unknown tool's arguments (at `start`, which serde_json parses) that their
@@ -1109,7 +1103,7 @@ fn prefix_values<'a>(
             }
             Ok(RowValue::Array(arena_slice(out)))
         }
-        Some(b'{') if is_marked(line, start)? => parse_row(line, start, end, arena),
+        Some(b'{') if is_marked(line, start) => parse_row(line, start, end, arena),
         Some(b'{') => {
             let mut members: ArenaVec<'a, (Cow<'a, [u8]>, usize, usize)> = ArenaVec::new_in(arena);
             line.object(start, |line, span, value| {
@@ -1142,7 +1136,8 @@ fn prefix_values<'a>(
     }
 }
 
-/// `details` of a `custom_message`: only the advisor `notes` are read.
+/// `details` of a `custom_message`: only the advisor `notes` are read, and of each note its
+/// text, advisor and severity.
 fn details<'a>(
     line: &Line<'a, '_>,
     start: usize,
@@ -1150,24 +1145,12 @@ fn details<'a>(
     stack: &mut Vec<bool>,
     arena: &'a Bump,
 ) -> Scan<RowValue<'a>> {
-    if line.at(start) != Some(b'{') {
-        return parse_row(line, start, end, arena);
-    }
-    let mut out = ArenaVec::new_in(arena);
-    // Walked member by member: the others are not collected.
-    line.object(start, |line, span, at| {
-        let end = line.skip_value(at, stack)?;
-        if *key(line, span)? == *b"notes" {
-            // Each note's text, advisor and severity are read.
-            let keys = ["note", "advisor", "severity"];
-            let read =
-                |n: &RowValue<'_>| keys.iter().any(|k| n.get(k).is_some_and(Json::is_string));
-            let notes = elements_read(line, at, end, &keys, read, stack, arena)?;
-            insert(&mut out, "notes", notes, arena);
-        }
-        Ok(end)
-    })?;
-    Ok(RowValue::Object(arena_slice(out)))
+    const NOTE: [&str; 3] = ["note", "advisor", "severity"];
+    let read = |_, at, end, stack: &mut Vec<bool>| {
+        let kept = |n: &RowValue<'_>| NOTE.iter().any(|k| n.get(k).is_some_and(Json::is_string));
+        elements_read(line, at, end, &NOTE, kept, stack, arena)
+    };
+    members_named(line, start, end, &["notes"], read, stack, arena)
 }
 
 /// Message text cut to what rows and searches read: the first [`TEXT_LIMIT`] characters (text
