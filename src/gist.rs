@@ -268,6 +268,8 @@ pub struct Resolver<'g> {
     unmapped: Vec<&'g Gist>,
     /// The calls of the gists read before those.
     calls: HashMap<&'g str, &'g str, foldhash::fast::RandomState>,
+    /// Whether a result's call was not found among the entries read.
+    missed: bool,
 }
 
 /// How many of the entries read last are searched for a result's call before the map.
@@ -288,7 +290,11 @@ impl<'g> Resolver<'g> {
     /// it is a text the gist did not keep ([`Gist::is_long`]), to be read again with
     /// [`crate::Session::row_text`].
     pub fn text(&mut self, gist: &'g Gist) -> Option<&'g str> {
-        let call = gist.answers().and_then(|id| self.call(id));
+        let call = gist.answers().and_then(|id| {
+            let call = self.call(id);
+            self.missed |= call.is_none();
+            call
+        });
         self.unmapped.push(gist);
         match call {
             Some(call) => Some(call),
@@ -312,6 +318,65 @@ impl<'g> Resolver<'g> {
         }
         self.calls.get(id).copied()
     }
+}
+
+/// Entries a [`resolve_each`] stretch reads at least: below it, one resolver reads them all.
+const STRETCH: usize = 1 << 14;
+
+/// What `keep` makes of each of `gists` (by position) and its row text, as one [`Resolver`]
+/// reading them in order gives it (`None` for a text to read again), keeping the `Some`s in
+/// order: the rows of a listing, on every core.
+///
+/// The order is cut into stretches, each read by its own resolver after the [`NEAR`] entries
+/// before it, which hold nearly every call its results answer. A stretch that also reads a
+/// result whose call it did not find (a call further back, or one never made) may have missed
+/// a call an earlier stretch holds: then the whole order is read again by one resolver.
+pub fn resolve_each<'g, T: Send>(
+    gists: &[&'g Gist],
+    keep: impl Fn(usize, Option<&'g str>) -> Option<T> + Sync,
+) -> Vec<T> {
+    let in_order = || {
+        let mut resolver = Resolver::for_entries(gists.len());
+        let texts = gists.iter().map(|&gist| resolver.text(gist));
+        texts.enumerate().filter_map(|(pos, text)| keep(pos, text)).collect()
+    };
+    let threads = rayon::current_num_threads();
+    if threads < 2 || gists.len() < 2 * STRETCH {
+        return in_order();
+    }
+    let size = gists.len().div_ceil(4 * threads).max(STRETCH);
+    by_stretches(gists, size, &keep).unwrap_or_else(in_order)
+}
+
+/// [`resolve_each`] by stretches of `size` entries, on every core; `None` when a stretch read
+/// a result whose call it did not find (an earlier stretch may hold it).
+fn by_stretches<'g, T: Send>(
+    gists: &[&'g Gist],
+    size: usize,
+    keep: &(impl Fn(usize, Option<&'g str>) -> Option<T> + Sync),
+) -> Option<Vec<T>> {
+    use rayon::prelude::*;
+    let starts: Vec<usize> = (0..gists.len()).step_by(size.max(1)).collect();
+    let stretches: Option<Vec<Vec<T>>> = starts
+        .into_par_iter()
+        .map(|start| {
+            let end = (start + size).min(gists.len());
+            let before = start.saturating_sub(NEAR);
+            let mut resolver = Resolver::for_entries(end - before);
+            resolver.unmapped.extend(&gists[before..start]);
+            let mut kept = Vec::new();
+            for (pos, &gist) in gists.iter().enumerate().take(end).skip(start) {
+                let text = resolver.text(gist);
+                // A stretch read from the start of the order on read every call.
+                if resolver.missed && before > 0 {
+                    return None;
+                }
+                kept.extend(keep(pos, text));
+            }
+            Some(kept)
+        })
+        .collect();
+    Some(stretches?.into_iter().flatten().collect())
 }
 
 /// The entries of a path that a listing shows (FORMAT §9.2), from their gists: what `log`
@@ -350,18 +415,14 @@ impl Listing<'_> {
     /// cannot be read ([`Gist::is_unreadable`]).
     pub fn rows<'g>(&self, start: usize, gists: &[&'g Gist]) -> Result<Vec<Row<'g>>, u32> {
         let stretch = self.path.get(start..).unwrap_or_default();
-        let mut resolver = Resolver::for_entries(gists.len());
-        let mut rows = Vec::new();
-        for (&idx, &gist) in stretch.iter().zip(gists) {
-            if gist.is_unreadable() {
-                return Err(idx);
-            }
-            let text = resolver.text(gist);
-            if self.shows(idx, gist) {
-                rows.push(Row { idx, gist, text });
-            }
+        let gists = &gists[..gists.len().min(stretch.len())];
+        if let Some(pos) = gists.iter().position(|gist| gist.is_unreadable()) {
+            return Err(stretch[pos]);
         }
-        Ok(rows)
+        Ok(resolve_each(gists, |pos, text| {
+            let (idx, gist) = (stretch[pos], gists[pos]);
+            self.shows(idx, gist).then_some(Row { idx, gist, text })
+        }))
     }
 
     /// For the `n` rows at the end of the path (at its start with `reverse`), in a session
@@ -594,6 +655,66 @@ mod tests {
         assert_eq!(both_ways(&gists).0[1], Some("[read: b.rs]"));
     }
 
+    /// A user's message: neither a call nor a result.
+    fn prompt() -> Gist {
+        gist(json!({"type": "message", "message": {"role": "user", "content": "go on"}}))
+    }
+
+    /// The texts of `gists` read by stretches of `size` (`None` when they are read again in
+    /// order).
+    fn stretched(gists: &[Gist], size: usize) -> Option<Vec<Option<&str>>> {
+        let refs: Vec<&Gist> = gists.iter().collect();
+        by_stretches(&refs, size, &|_, text| Some(text))
+    }
+
+    #[test]
+    fn a_stretch_finds_the_calls_just_before_it() {
+        // The call ends the first stretch of 100, its result starts the second.
+        let mut gists: Vec<Gist> = (0..99).map(|_| prompt()).collect();
+        gists.push(calls(&[("c1", "a.rs")]));
+        gists.push(result("c1"));
+        gists.extend((0..150).map(|_| prompt()));
+        let texts = stretched(&gists, 100).expect("no stretch missed a call");
+        assert_eq!(texts[100], Some("[read: a.rs]"));
+        assert_eq!(texts, both_ways(&gists).1);
+    }
+
+    #[test]
+    fn a_call_an_earlier_stretch_holds_reads_the_order_again() {
+        let mut gists = vec![calls(&[("c1", "a.rs")])];
+        gists.extend((0..300).map(|_| prompt()));
+        gists.push(result("c1"));
+        assert_eq!(stretched(&gists, 100), None, "the last stretch does not hold the call");
+        let refs: Vec<&Gist> = gists.iter().collect();
+        let texts = resolve_each(&refs, |_, text| Some(text));
+        assert_eq!(texts[301], Some("[read: a.rs]"));
+        // A call never made is missed by the first stretch too, which read every call.
+        let never = [result("c9"), prompt()];
+        assert_eq!(stretched(&never, 1), Some(both_ways(&never).1));
+    }
+
+    #[test]
+    fn long_orders_are_read_by_stretches_on_every_core() {
+        // Calls and their results a few entries apart, over several stretches of STRETCH.
+        let n = 3 * STRETCH;
+        let gists: Vec<Gist> = (0..n)
+            .map(|k| match k % 4 {
+                0 => calls(&[(&format!("c{k}"), &format!("f{k}.rs"))]),
+                3 => result(&format!("c{}", k - 3)),
+                _ => prompt(),
+            })
+            .collect();
+        let refs: Vec<&Gist> = gists.iter().collect();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+        let shown =
+            pool.install(|| resolve_each(&refs, |pos, text| (pos % 4 == 3).then_some(text)));
+        let want: Vec<_> = both_ways(&gists).1.into_iter().skip(3).step_by(4).collect();
+        assert_eq!(shown, want);
+        assert_eq!(shown.last(), Some(&Some(&*format!("[read: f{}.rs]", n - 4))));
+        let size = n.div_ceil(16).max(STRETCH);
+        assert!(pool.install(|| stretched(&gists, size)).is_some(), "read by stretches");
+    }
+
     proptest! {
         /// Any order of calls and results, near and far apart, reads as one map would.
         #[test]
@@ -613,7 +734,13 @@ mod tests {
                 gists.extend((0..gap % (2 * NEAR)).map(|_| result("none")));
             }
             let (got, want) = both_ways(&gists);
-            prop_assert_eq!(got, want);
+            prop_assert_eq!(&got, &want);
+            // By stretches of any size, the texts are the same, or read again in order.
+            for size in [1, 7, 64, 200] {
+                if let Some(texts) = stretched(&gists, size) {
+                    prop_assert_eq!(&texts, &want, "stretches of {}", size);
+                }
+            }
         }
     }
 }

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
-use sesstree::gist::Resolver;
+use sesstree::gist::{Gist, resolve_each};
 use sesstree::session::LoadOptions;
 use sesstree::text::{FilterMode, fuzzy_match, sanitize_for_terminal, substring_match};
 use sesstree::tree::{ASCII, Row, TreeOptions, UNICODE, layout};
@@ -155,20 +155,23 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     let mut shown = 0;
     if let Some(gists) = session.gists() {
         let labels = labels(&session);
-        let mut resolver = Resolver::for_entries(order.len());
+        let read: Vec<&Gist> = order.iter().map(|&i| &gists[tree.rows[i].idx as usize]).collect();
+        if let Some(pos) = read.iter().position(|gist| gist.is_unreadable()) {
+            return Err(session.unreadable(tree.rows[order[pos]].idx).into());
+        }
+        let kept = resolve_each(&read, |pos, text| {
+            let (i, gist) = (order[pos], read[pos]);
+            let idx = tree.rows[i].idx;
+            gist.facts()
+                .shows(mode, leaf == Some(idx), labels.contains_key(&idx))
+                .then_some((i, text))
+        });
+        drop((order, read));
         // Each shown layout row's text (`None` for a text too long to keep in the gist).
         let mut texts: Vec<Option<Option<&str>>> = vec![None; tree.rows.len()];
-        for &i in &order {
-            let (row, gist) = (&tree.rows[i], &gists[tree.rows[i].idx as usize]);
-            if gist.is_unreadable() {
-                return Err(session.unreadable(row.idx).into());
-            }
-            let text = resolver.text(gist);
-            if gist.facts().shows(mode, leaf == Some(row.idx), labels.contains_key(&row.idx)) {
-                texts[i] = Some(text);
-            }
+        for (i, text) in kept {
+            texts[i] = Some(text);
         }
-        drop(order);
         let rows: Vec<(&Row, Option<&str>)> =
             tree.rows.iter().zip(texts).filter_map(|(row, text)| Some((row, text?))).collect();
         shown = rows.len();
