@@ -5,6 +5,7 @@ pub mod kind;
 pub mod members;
 pub mod scan;
 pub mod title;
+pub mod transcode;
 pub mod v1;
 
 pub use envelope::{Envelope, scan_envelope, scan_envelope_with};

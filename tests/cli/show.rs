@@ -47,3 +47,43 @@ fn unknown_types_survive() {
     env.fixture("all-types.jsonl");
     assert_snapshot!(env.run(&["-f", "all-types.jsonl", "--json", "show", "cadbecfd"]), @r#"{"schema":2,"type":"future_thing","id":"cadbecfd","parentId":"b9cadbec","timestamp":"2026-03-10T09:12:00.000Z","payload":{"z":1,"a":[true,null,1.5e+3]},"note":"spaced, escaped café and / kept as written"}"#);
 }
+
+/// `show` writes an entry as serde_json writes the value it parses, walking the line rather
+/// than building the value: a key written twice keeps its first place with its last value,
+/// escapes are decoded and written again, numbers stay as written (but for an exponent's `E`,
+/// which serde_json writes `e`), and a marker object of serde_json's own (read as a number)
+/// is still read as serde_json reads it.
+#[test]
+fn json_is_what_serde_json_writes_of_the_line() {
+    let env = TestEnv::new();
+    env.write(
+        "s.jsonl",
+        concat!(
+            r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}"#,
+            "\n",
+            r#"{"type":"x","id":"a","parentId":null,"k":1,"n":[1.50,-0,1E+2],"k":{"t":"\u00e9\/\u0007"},"e":[],"o":{}}"#,
+            "\n",
+            r#"{"type":"x","id":"b","parentId":"a","m":{"$serde_json::private::Number":"12"}}"#,
+            "\n",
+        ),
+    );
+    assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "show", "a"]), @r#"{"type":"x","id":"a","parentId":null,"k":{"t":"é/\u0007"},"n":[1.50,-0,1e+2],"e":[],"o":{}}"#);
+    assert_snapshot!(env.run(&["-f", "s.jsonl", "show", "a"]), @r#"
+    {
+      "type": "x",
+      "id": "a",
+      "parentId": null,
+      "k": {
+        "t": "é/\u0007"
+      },
+      "n": [
+        1.50,
+        -0,
+        1e+2
+      ],
+      "e": [],
+      "o": {}
+    }
+    "#);
+    assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "show", "b"]), @r#"{"type":"x","id":"b","parentId":"a","m":12}"#);
+}

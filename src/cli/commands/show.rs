@@ -6,7 +6,7 @@ use sesstree::rev;
 
 use super::leave_to_exit;
 use crate::cli::complete;
-use crate::cli::{Ctx, stdout, write_json_line};
+use crate::cli::{Ctx, stdout};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
 const EXAMPLES: &str = r#"Examples:
@@ -46,11 +46,12 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<()> {
         out.write_all(&session.raw_line(idx)?)?;
         out.write_all(b"\n")?;
     } else if ctx.json {
-        write_json_line(&mut out, &session.value(idx)?)?;
+        out.write_all(&session.value_json(idx, false)?)?;
+        out.write_all(b"\n")?;
     } else {
         // serde_json escapes C0 controls but not DEL or C1 (a lone 0x9b starts a CSI on some
         // terminals), so the text still goes through the sanitizer.
-        let pretty = serde_json::to_string_pretty(&session.value(idx)?)?;
+        let pretty = String::from_utf8(session.value_json(idx, true)?)?;
         writeln!(out, "{}", sesstree::text::sanitize_keep_lines(&pretty))?;
     }
     out.flush()?;

@@ -1,0 +1,334 @@
+//! One line's JSON written out again (compact or pretty) as serde_json writes the [`Value`] it
+//! parses, without building that value: a line of megabytes of small values (`[0,0,…]`) made
+//! into a `Value` costs some 50 to 150 times its bytes, where this costs about the output.
+//!
+//! The line is walked with the [`Scanner`] and fed to serde_json's own serializer value by
+//! value, so the text is the same as `serde_json::to_vec(&value)` (or `to_vec_pretty`) byte for
+//! byte: strings decoded and escaped again by serde_json, numbers as written (the
+//! `arbitrary_precision` feature keeps them so), and an object's key written twice kept in its
+//! first place with its last value, as the map serde_json parses it into keeps it. Only what
+//! serde_json parses differently from its plain JSON is left to it: its marker objects (a key
+//! `$serde_json::private::Number` or `…::RawValue`). For those, and for any line the walk
+//! refuses, [`to_json`] gives `None` and the caller parses the line in full.
+//!
+//! [`Value`]: serde_json::Value
+
+use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
+use serde::ser::{Error as _, SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
+
+use super::scan::{Invalid, Line, Scanner};
+use crate::session::MAX_NESTING;
+
+/// The keys serde_json reads as markers of its own types, not as object keys.
+const MARKERS: [&str; 2] = ["$serde_json::private::Number", "$serde_json::private::RawValue"];
+
+/// Objects with more members than this find their keys written twice through a map, fewer by
+/// comparing each with those before it.
+const FEW_MEMBERS: usize = 16;
+
+/// `line` (one JSON value, whitespace around it allowed) written as serde_json writes the
+/// value it parses: compact, or `pretty` as `serde_json::to_vec_pretty`. `None` where the line
+/// is not valid JSON, does not decode (invalid UTF-8, a lone surrogate) or holds serde_json's
+/// marker objects: the caller parses it in full then, for its value or its error.
+pub fn to_json(line: &[u8], pretty: bool) -> Option<Vec<u8>> {
+    let mut scanner = Scanner::new();
+    let (line, stack) = scanner.index(line).ok()?;
+    let start = line.ws(0);
+    let walk = Walk { line, stack: RefCell::new(std::mem::take(stack)) };
+    let value = Lazy { walk: &walk, start, depth: 0, end: Cell::new(start) };
+    let mut out = Vec::with_capacity(line.bytes.len() + line.bytes.len() / 8);
+    let written = if pretty {
+        value.serialize(&mut serde_json::Serializer::pretty(&mut out))
+    } else {
+        value.serialize(&mut serde_json::Serializer::new(&mut out))
+    };
+    written.ok()?;
+    line.end(value.end.get()).ok()?;
+    Some(out)
+}
+
+/// The line being written, and the scanner's stack for skipping values.
+struct Walk<'a, 'q> {
+    line: Line<'a, 'q>,
+    stack: RefCell<Vec<bool>>,
+}
+
+/// The value at `start`, inside `depth` arrays and objects; `end` is set to the position after
+/// it once it is written.
+struct Lazy<'w, 'a, 'q> {
+    walk: &'w Walk<'a, 'q>,
+    start: usize,
+    depth: usize,
+    end: Cell<usize>,
+}
+
+impl<'w, 'a, 'q> Lazy<'w, 'a, 'q> {
+    /// The value at `start` inside this one.
+    fn inner(&self, start: usize) -> Lazy<'w, 'a, 'q> {
+        Lazy { walk: self.walk, start, depth: self.depth + 1, end: Cell::new(start) }
+    }
+}
+
+/// A member of an object: its key, decoded, and its value's span.
+struct Member<'a> {
+    key: Cow<'a, str>,
+    start: usize,
+    end: usize,
+}
+
+impl Serialize for Lazy<'_, '_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let line = &self.walk.line;
+        let invalid = |_: Invalid| S::Error::custom("not JSON serde_json reads as such");
+        let container = matches!(line.at(self.start), Some(b'[' | b'{'));
+        if container && self.depth >= MAX_NESTING {
+            // Deeper than serde_json reads (and than the stack should hold).
+            return Err(S::Error::custom("nested too deep"));
+        }
+        match line.at(self.start) {
+            Some(b'"') => {
+                let close = line.string_end(self.start).map_err(invalid)?;
+                self.end.set(close + 1);
+                s.serialize_str(&line.text((self.start + 1, close)).map_err(invalid)?)
+            }
+            Some(b'[') => {
+                let mut seq = s.serialize_seq(None)?;
+                let mut failed = None;
+                let end = line.array(self.start, |_, at| {
+                    let element = self.inner(at);
+                    match seq.serialize_element(&element) {
+                        Ok(()) => Ok(element.end.get()),
+                        Err(e) => {
+                            failed = Some(e);
+                            Err(Invalid)
+                        }
+                    }
+                });
+                let end = match (end, failed) {
+                    (_, Some(e)) => return Err(e),
+                    (end, None) => end.map_err(invalid)?,
+                };
+                self.end.set(end);
+                seq.end()
+            }
+            Some(b'{') => {
+                let (members, end) = self.members().map_err(invalid)?;
+                self.end.set(end);
+                let mut map = s.serialize_map(Some(members.len()))?;
+                for m in &members {
+                    let value = self.inner(m.start);
+                    map.serialize_entry(&*m.key, &value)?;
+                }
+                map.end()
+            }
+            Some(b't') => {
+                self.skip().map_err(invalid)?;
+                s.serialize_bool(true)
+            }
+            Some(b'f') => {
+                self.skip().map_err(invalid)?;
+                s.serialize_bool(false)
+            }
+            Some(b'n') => {
+                self.skip().map_err(invalid)?;
+                s.serialize_unit()
+            }
+            _ => {
+                // A number, written as it stands (the scanner checked it).
+                let end = self.skip().map_err(invalid)?;
+                let raw = line.raw(self.start, end).map_err(invalid)?;
+                let number: serde_json::Number = raw.parse().map_err(S::Error::custom)?;
+                number.serialize(s)
+            }
+        }
+    }
+}
+
+impl<'a> Lazy<'_, 'a, '_> {
+    /// The position after the value, walking it with the scanner.
+    fn skip(&self) -> Result<usize, Invalid> {
+        let end = self.walk.line.skip_value(self.start, &mut self.walk.stack.borrow_mut())?;
+        self.end.set(end);
+        Ok(end)
+    }
+
+    /// The members of the object at `start` as serde_json's map keeps them (a key written
+    /// again keeps its first place and takes the later value), and the position after it.
+    /// Fails on a marker key.
+    fn members(&self) -> Result<(Vec<Member<'a>>, usize), Invalid> {
+        let line = &self.walk.line;
+        let mut members: Vec<Member<'a>> = Vec::new();
+        let end = line.object(self.start, |line, key, value| {
+            let key = line.text(key)?;
+            if MARKERS.contains(&&*key) {
+                return Err(Invalid);
+            }
+            let end = line.skip_value(value, &mut self.walk.stack.borrow_mut())?;
+            members.push(Member { key, start: value, end });
+            Ok(end)
+        })?;
+        Ok((dedupe(members), end))
+    }
+}
+
+/// `members` with each key written more than once kept in its first place with its last value.
+fn dedupe(members: Vec<Member<'_>>) -> Vec<Member<'_>> {
+    use std::collections::hash_map::Entry;
+    let mut kept: Vec<Member<'_>> = Vec::with_capacity(members.len());
+    // Each key's place in `kept`, for objects of many members.
+    let mut places: Option<HashMap<Cow<'_, str>, usize, foldhash::fast::RandomState>> =
+        (members.len() > FEW_MEMBERS).then(HashMap::default);
+    for m in members {
+        let place = match &mut places {
+            None => kept.iter().position(|k| k.key == m.key),
+            Some(places) => match places.entry(m.key.clone()) {
+                Entry::Occupied(place) => Some(*place.get()),
+                Entry::Vacant(place) => {
+                    place.insert(kept.len());
+                    None
+                }
+            },
+        };
+        match place {
+            Some(k) => (kept[k].start, kept[k].end) = (m.start, m.end),
+            None => kept.push(m),
+        }
+    }
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde_json::Value;
+
+    use super::*;
+
+    /// What serde_json writes of the value it parses from `line`, compact and pretty.
+    fn by_serde_json(line: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
+        let value: Value = serde_json::from_slice(line).ok()?;
+        Some((serde_json::to_vec(&value).unwrap(), serde_json::to_vec_pretty(&value).unwrap()))
+    }
+
+    fn both(line: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
+        Some((to_json(line, false)?, to_json(line, true)?))
+    }
+
+    #[test]
+    fn writes_what_serde_json_writes() {
+        for line in [
+            &br#"{"type":"message","id":"a","n":[1,-2.50,3e10,1E+2,-0],"t":true,"f":false,"z":null}"#[..],
+            br#" { "a" : [ ] , "b" : { } , "c" : [ [ ] , { } ] } "#,
+            br#""\u00e9\n\t\"\\\/\b\f\r\u0001\ud83d\ude00""#,
+            br#"[1.0000000000000000000001, 123456789012345678901234567890]"#,
+            br#"{"k":1,"k":2,"j":3,"k":{"x":[4]}}"#,
+            b"[]",
+            b"{}",
+            b"0",
+            br#"{"a\u0062":1,"ab":2}"#,
+        ] {
+            let got = both(line);
+            assert!(got.is_some(), "{}", String::from_utf8_lossy(line));
+            assert_eq!(got, by_serde_json(line), "{}", String::from_utf8_lossy(line));
+        }
+    }
+
+    #[test]
+    fn a_key_written_again_keeps_its_place_with_its_last_value() {
+        let mut line = String::from("{");
+        for k in 0..40 {
+            line.push_str(&format!("\"k{}\":{k},", k % 25));
+        }
+        line.push_str("\"last\":0}");
+        let got = to_json(line.as_bytes(), false).unwrap();
+        assert_eq!(Some(got.clone()), by_serde_json(line.as_bytes()).map(|b| b.0));
+        let text = String::from_utf8(got).unwrap();
+        assert!(text.starts_with(r#"{"k0":25,"k1":26,"#), "{text}");
+    }
+
+    #[test]
+    fn what_serde_json_reads_its_own_way_is_left_to_it() {
+        for line in [
+            &br#"{"$serde_json::private::Number":"5"}"#[..],
+            br#"[{"a":{"$serde_json::private::RawValue":"[1]"}}]"#,
+            br#""\ud800""#,
+            b"\"\xff\"",
+            b"[1,",
+            b"1 2",
+            b"[tzzz]",
+            b"{\"a\":nul}",
+            b"[fals]",
+            b"[01]",
+            b"[1.]",
+            b"-",
+            b"[1]]",
+            b"",
+            b"{\"a\" 1}",
+        ] {
+            assert_eq!(both(line), None, "{}", String::from_utf8_lossy(line));
+        }
+    }
+
+    #[test]
+    fn nesting_stops_where_serde_json_stops() {
+        for levels in [1, 126, 127, 128, 129, 100_000] {
+            let line = format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+            let theirs = by_serde_json(line.as_bytes());
+            assert_eq!(both(line.as_bytes()), theirs, "{levels} levels");
+            assert_eq!(theirs.is_some(), levels <= MAX_NESTING, "{levels} levels");
+        }
+    }
+
+    #[test]
+    fn many_small_values_are_not_built() {
+        // Writing is linear, and holds no value per element (a test of speed would be a
+        // benchmark; this one checks a million elements go through at all).
+        let mut line = String::from("[");
+        line.push_str(&"0,".repeat(1_000_000));
+        line.push_str("0]");
+        let got = to_json(line.as_bytes(), false).unwrap();
+        assert_eq!(got, line.as_bytes());
+    }
+
+    proptest! {
+        /// Any JSON value, with keys written twice, reads the same both ways.
+        #[test]
+        fn agrees_with_serde_json(value in crate::format::scan::arb_json()) {
+            let line = serde_json::to_vec(&value).unwrap();
+            prop_assert_eq!(both(&line), by_serde_json(&line));
+            let pretty = serde_json::to_vec_pretty(&value).unwrap();
+            prop_assert_eq!(both(&pretty), by_serde_json(&pretty));
+        }
+
+        /// Any bytes that build and break JSON: written as serde_json writes them, or left to it
+        /// where it refuses them.
+        #[test]
+        fn agrees_with_serde_json_on_soup(
+            pieces in proptest::collection::vec(
+                prop::sample::select(vec![
+                    "{", "}", "[", "]", ":", ",", "\"", "\"k\"", "\\", "\\n", "\\u00e9", " ",
+                    "0", "-1.5e3", "true", "null", "fals", "abc", "\u{1}",
+                ]),
+                0..40,
+            ),
+        ) {
+            let line = pieces.concat();
+            prop_assert_eq!(both(line.as_bytes()), by_serde_json(line.as_bytes()));
+        }
+
+        /// Objects whose members repeat keys, few and many.
+        #[test]
+        fn keys_written_twice_read_as_serde_json_reads_them(
+            members in proptest::collection::vec((0u8..30, 0u32..1000), 0..60),
+        ) {
+            let body: Vec<String> =
+                members.iter().map(|(k, v)| format!("\"k{k}\":{v}")).collect();
+            let line = format!("{{{}}}", body.join(","));
+            prop_assert_eq!(both(line.as_bytes()), by_serde_json(line.as_bytes()));
+        }
+    }
+}
