@@ -289,6 +289,8 @@ impl serde::Serialize for RowValue<'_> {
         match self {
             RowValue::String(text) => s.serialize_str(text),
             RowValue::Null => s.serialize_unit(),
+            // Megabytes of small values, it may be (see `parse_row`): not built.
+            RowValue::Raw(text) => crate::format::transcode::serialize_text(text, s),
             // Rows print only `type` and `timestamp`, strings nearly always.
             other => other.to_value().serialize(s),
         }
