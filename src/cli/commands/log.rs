@@ -10,7 +10,7 @@ use sesstree::text::{FilterMode, sanitize_for_terminal};
 use sesstree::view::{Placement, labels, write_json_row};
 use sesstree::{Session, rev};
 
-use super::{FilterArg, home, leave_to_exit, short_id, short_time, write_par};
+use super::{FilterArg, home, leave_to_exit, short_id, short_time_in, write_par};
 use crate::cli::complete;
 use crate::cli::ui::Role;
 use crate::cli::{Ctx, stdout};
@@ -117,7 +117,7 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
                 write_json_row(buf, &session, idx, gist, label.map(|l| &l.1), &text, at);
             } else {
                 let label = label.map(|l| l.0.as_str());
-                buf.extend_from_slice(text_row(ctx, &session, idx, gist, label, &text).as_bytes());
+                text_row(ctx, &session, (idx, gist), label, &text, buf);
             }
             buf.push(b'\n');
             Ok(())
@@ -128,30 +128,37 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// One entry as a text row: short id, type, time, `[label]`, one-line text.
+/// One entry as a text row onto `out`: short id, type, time, `[label]`, one-line text.
 fn text_row(
     ctx: &Ctx,
     session: &Session,
-    idx: u32,
-    gist: &Gist,
+    (idx, gist): (u32, &Gist),
     label: Option<&str>,
     text: &str,
-) -> String {
-    let mut line = String::with_capacity(text.len() + 64);
+    out: &mut Vec<u8>,
+) {
     let r = session.record(idx);
     let id = r.id.as_ref().map_or("-", |i| i.as_str());
     let style = ctx.style;
-    let time = short_time(gist.timestamp().as_str());
-    style.paint_into(&mut line, &sanitize_for_terminal(short_id(id)), Role::Id);
-    line.push(' ');
-    style.paint_into(&mut line, &sanitize_for_terminal(r.kind.as_str()), Role::Kind);
-    line.push(' ');
-    style.paint_into(&mut line, &sanitize_for_terminal(&time), Role::Time);
+    // Without colours, straight onto the end of the output (a row of every entry is made).
+    let paint = |out: &mut Vec<u8>, text: &str, role| match style.color {
+        true => out.extend_from_slice(style.paint(text, role).as_bytes()),
+        false => out.extend_from_slice(text.as_bytes()),
+    };
+    paint(out, &sanitize_for_terminal(short_id(id)), Role::Id);
+    out.push(b' ');
+    paint(out, &sanitize_for_terminal(r.kind.as_str()), Role::Kind);
+    out.push(b' ');
+    let mut room = [0; 19];
+    paint(
+        out,
+        &sanitize_for_terminal(short_time_in(gist.timestamp().as_str(), &mut room)),
+        Role::Time,
+    );
     if let Some(label) = label {
-        line.push(' ');
-        style.paint_into(&mut line, &format!("[{}]", sanitize_for_terminal(label)), Role::Label);
+        out.push(b' ');
+        paint(out, &format!("[{}]", sanitize_for_terminal(label)), Role::Label);
     }
-    line.push(' ');
-    line.push_str(&sanitize_for_terminal(text));
-    line
+    out.push(b' ');
+    out.extend_from_slice(sanitize_for_terminal(text).as_bytes());
 }

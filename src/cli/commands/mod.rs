@@ -137,16 +137,24 @@ fn home() -> Option<String> {
 
 /// A timestamp as `YYYY-MM-DD HH:MM:SS` when it is ISO-8601, else as written.
 fn short_time(ts: Option<&str>) -> String {
+    short_time_in(ts, &mut [0; 19]).to_owned()
+}
+
+/// [`short_time`], made in `room` where it is cut (a row of every entry makes one).
+fn short_time_in<'t>(ts: Option<&'t str>, room: &'t mut [u8; 19]) -> &'t str {
     match ts {
         // The timestamp comes from the file: slice only where the bytes are ASCII.
         Some(t)
             if t.as_bytes().get(10) == Some(&b'T')
                 && t.as_bytes().get(..19).is_some_and(|b| b.is_ascii()) =>
         {
-            [&t[..10], " ", &t[11..19]].concat()
+            room[..10].copy_from_slice(&t.as_bytes()[..10]);
+            room[10] = b' ';
+            room[11..].copy_from_slice(&t.as_bytes()[11..19]);
+            std::str::from_utf8(room).unwrap_or(t)
         }
-        Some(t) => t.to_string(),
-        None => "-".to_string(),
+        Some(t) => t,
+        None => "-",
     }
 }
 
