@@ -53,7 +53,8 @@ pub fn to_json(line: &[u8], pretty: bool) -> Option<Vec<u8>> {
 
 /// Serializes the JSON text `text`, which serde_json parses, with `s` as its value would be:
 /// walked twice (once to check that it can be, writing nowhere), not built, where it can be;
-/// else through the value.
+/// else through the value, which is null where serde_json does not parse the text (as
+/// [`crate::row::RowValue`] reads its text: rows keep text only where it parses).
 pub(crate) fn serialize_text<S: Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
     let mut scanner = Scanner::new();
     let walked = scanner.index(text.as_bytes()).ok().map(|(line, stack)| {
@@ -69,7 +70,7 @@ pub(crate) fn serialize_text<S: Serializer>(text: &str, s: S) -> Result<S::Ok, S
             return lazy().serialize(s);
         }
     }
-    let value: serde_json::Value = serde_json::from_str(text).map_err(S::Error::custom)?;
+    let value: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
     value.serialize(s)
 }
 
@@ -180,7 +181,8 @@ impl<'a> Lazy<'_, 'a, '_> {
 
     /// The members of the object at `start` as serde_json's map keeps them (a key written
     /// again keeps its first place and takes the later value), and the position after it.
-    /// Fails on a marker key.
+    /// Fails on a marker key, and where a value a later one replaces is one serde_json would
+    /// not read (it reads every value, kept or not).
     fn members(&self) -> Result<(Vec<Member<'a>>, usize), Invalid> {
         let line = &self.walk.line;
         let mut members: Vec<Member<'a>> = Vec::new();
@@ -193,16 +195,24 @@ impl<'a> Lazy<'_, 'a, '_> {
             members.push(Member { key, start: value, end });
             Ok(end)
         })?;
-        Ok((dedupe(members), end))
+        let replaced = |m: &Member<'_>| {
+            let value = self.inner(m.start);
+            value.serialize(&mut serde_json::Serializer::new(std::io::sink())).map_err(|_| Invalid)
+        };
+        Ok((dedupe(members, replaced)?, end))
     }
 }
 
-/// `members` with each key written more than once kept in its first place with its last value.
-fn dedupe(members: Vec<Member<'_>>) -> Vec<Member<'_>> {
+/// `members` with each key written more than once kept in its first place with its last value;
+/// each value replaced so is first handed to `replaced`, which may refuse it.
+fn dedupe<'a>(
+    members: Vec<Member<'a>>,
+    mut replaced: impl FnMut(&Member<'a>) -> Result<(), Invalid>,
+) -> Result<Vec<Member<'a>>, Invalid> {
     use std::collections::hash_map::Entry;
-    let mut kept: Vec<Member<'_>> = Vec::with_capacity(members.len());
+    let mut kept: Vec<Member<'a>> = Vec::with_capacity(members.len());
     // Each key's place in `kept`, for objects of many members.
-    let mut places: Option<HashMap<Cow<'_, str>, usize, foldhash::fast::RandomState>> =
+    let mut places: Option<HashMap<Cow<'a, str>, usize, foldhash::fast::RandomState>> =
         (members.len() > FEW_MEMBERS).then(HashMap::default);
     for m in members {
         let place = match &mut places {
@@ -216,11 +226,14 @@ fn dedupe(members: Vec<Member<'_>>) -> Vec<Member<'_>> {
             },
         };
         match place {
-            Some(k) => (kept[k].start, kept[k].end) = (m.start, m.end),
+            Some(k) => {
+                replaced(&kept[k])?;
+                (kept[k].start, kept[k].end) = (m.start, m.end);
+            }
             None => kept.push(m),
         }
     }
-    kept
+    Ok(kept)
 }
 
 #[cfg(test)]
@@ -290,6 +303,13 @@ mod tests {
             b"[1]]",
             b"",
             b"{\"a\" 1}",
+            // A value a later one with its key replaces is still read by serde_json.
+            br#"{"a":"\ud800","a":1}"#,
+            br#"{"a":{"\ud800":1},"a":1}"#,
+            b"{\"a\":\"\xff\",\"a\":1}",
+            br#"{"a":{"$serde_json::private::Number":"x"},"a":1}"#,
+            br#"{"a":{"$serde_json::private::RawValue":"[1"},"a":1}"#,
+            br#"{"a":{"\u0024serde_json::private::Number":"1","b":2},"a":1}"#,
         ] {
             assert_eq!(both(line), None, "{}", String::from_utf8_lossy(line));
         }
@@ -305,10 +325,24 @@ mod tests {
         }
     }
 
+    /// A value replaced by a later one with its key, nested past serde_json's limit.
     #[test]
-    fn many_small_values_are_not_built() {
-        // Writing is linear, and holds no value per element (a test of speed would be a
-        // benchmark; this one checks a million elements go through at all).
+    fn a_replaced_value_too_deep_is_left_to_serde_json() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let line = format!(r#"{{"a":{deep},"a":1}}"#);
+        assert_eq!(both(line.as_bytes()), None);
+        assert_eq!(by_serde_json(line.as_bytes()), None);
+        // Keys written twice in an object of many members, too.
+        let mut many: String = (0..20).map(|k| format!(r#""k{k}":{k},"#)).collect();
+        many.push_str(r#""k3":1}"#);
+        let line = format!(r#"{{"k3":"\ud800",{many}"#);
+        assert_eq!(both(line.as_bytes()), None);
+    }
+
+    #[test]
+    fn a_million_small_values_go_through() {
+        // The memory this saves is measured with `/usr/bin/time` (bench/README.md); this checks
+        // that a million elements are written, and written as they stand.
         let mut line = String::from("[");
         line.push_str(&"0,".repeat(1_000_000));
         line.push_str("0]");
@@ -330,6 +364,10 @@ mod tests {
             let mut out = Vec::new();
             serialize_text(text, &mut serde_json::Serializer::pretty(&mut out)).unwrap();
             assert_eq!(out, serde_json::to_vec_pretty(&value).unwrap(), "{text}");
+        }
+        // Text serde_json does not read is null, as a row value reads it.
+        for text in [r#"{"a":"\ud800","a":1}"#, "[1,"] {
+            assert_eq!(serialize_text(text, serde_json::value::Serializer).unwrap(), Value::Null);
         }
     }
 

@@ -87,3 +87,24 @@ fn json_is_what_serde_json_writes_of_the_line() {
     "#);
     assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "show", "b"]), @r#"{"type":"x","id":"b","parentId":"a","m":12}"#);
 }
+
+/// A value that a later one with its key replaces is still read, as serde_json reads it: a
+/// lone surrogate there fails `show` as it always did, though the value is not shown.
+#[test]
+fn a_replaced_value_that_does_not_decode_fails_show() {
+    let env = TestEnv::new();
+    env.write(
+        "s.jsonl",
+        concat!(
+            r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}"#,
+            "\n",
+            r#"{"type":"x","id":"a","parentId":null,"k":"\ud800","k":1}"#,
+            "\n",
+        ),
+    );
+    assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "show", "a"]), @"
+    ------- stderr -------
+    error: s.jsonl:2: the line cannot be read in full: unexpected end of hex escape at line 1 column 49
+    [exit status: 3]
+    ");
+}
