@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""Times shell commands in turn, round after round, and prints each one's median wall time and
+its ratio to the first command's: a fair comparison on a machine whose speed drifts within the
+hour, where hyperfine's runs of one command after another are not.
+
+    bench/alternate.py 21 'wc -l FILE' 'OLD -f FILE log' 'NEW -f FILE log'
+
+Each command runs through `sh -c` with its output discarded; the first argument is the number
+of rounds (warm the page cache first: `cat FILE >/dev/null`).
+"""
+import statistics
+import subprocess
+import sys
+import time
+
+
+def main() -> None:
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    rounds, commands = int(sys.argv[1]), sys.argv[2:]
+    times = [[] for _ in commands]
+    for _ in range(rounds):
+        for i, command in enumerate(commands):
+            start = time.perf_counter()
+            subprocess.run(["sh", "-c", command], stdout=subprocess.DEVNULL, check=True)
+            times[i].append(time.perf_counter() - start)
+    first = statistics.median(times[0])
+    for command, runs in zip(commands, times):
+        median = statistics.median(runs)
+        print(f"{median * 1000:9.1f} ms  {median / first:5.2f}×  {command}")
+
+
+if __name__ == "__main__":
+    main()
