@@ -335,11 +335,8 @@ pub fn resolve_each<'g, T: Send>(
     gists: &[&'g Gist],
     keep: impl Fn(usize, Option<&'g str>) -> Option<T> + Sync,
 ) -> Vec<T> {
-    let in_order = || {
-        let mut resolver = Resolver::for_entries(gists.len());
-        let texts = gists.iter().map(|&gist| resolver.text(gist));
-        texts.enumerate().filter_map(|(pos, text)| keep(pos, text)).collect()
-    };
+    // The whole order as one stretch, which reads every call before each result.
+    let in_order = || stretch(gists, 0..gists.len(), &keep).unwrap_or_default();
     let threads = rayon::current_num_threads();
     if threads < 2 || gists.len() < 2 * STRETCH {
         return in_order();
@@ -359,22 +356,7 @@ fn by_stretches<'g, T: Send>(
     let starts: Vec<usize> = (0..gists.len()).step_by(size.max(1)).collect();
     let stretches: Option<Vec<Vec<T>>> = starts
         .into_par_iter()
-        .map(|start| {
-            let end = (start + size).min(gists.len());
-            let before = start.saturating_sub(NEAR);
-            let mut resolver = Resolver::for_entries(end - before);
-            resolver.unmapped.extend(&gists[before..start]);
-            let mut kept = Vec::with_capacity(end - start);
-            for (pos, &gist) in gists.iter().enumerate().take(end).skip(start) {
-                let text = resolver.text(gist);
-                // A stretch read from the start of the order on read every call.
-                if resolver.missed && before > 0 {
-                    return None;
-                }
-                kept.extend(keep(pos, text));
-            }
-            Some(kept)
-        })
+        .map(|start| stretch(gists, start..(start + size).min(gists.len()), keep))
         .collect();
     // One copy into room for all (collecting the flattened stretches grew it a doubling at a
     // time: 30 MB copied over and over, and its pages faulted in afresh, on a million rows).
@@ -384,6 +366,29 @@ fn by_stretches<'g, T: Send>(
         all.extend(stretch);
     }
     Some(all)
+}
+
+/// What `keep` makes of the gists at `range` of `gists`, read by a resolver of their own after
+/// the [`NEAR`] entries before them; `None` when one is a result whose call it did not find
+/// and the range does not start the order (an earlier entry may hold the call).
+fn stretch<'g, T>(
+    gists: &[&'g Gist],
+    range: std::ops::Range<usize>,
+    keep: &impl Fn(usize, Option<&'g str>) -> Option<T>,
+) -> Option<Vec<T>> {
+    let before = range.start.saturating_sub(NEAR);
+    let mut resolver = Resolver::for_entries(range.end - before);
+    resolver.unmapped.extend(&gists[before..range.start]);
+    let mut kept = Vec::with_capacity(range.len());
+    for pos in range {
+        let text = resolver.text(gists[pos]);
+        // A stretch read from the start of the order on read every call.
+        if resolver.missed && before > 0 {
+            return None;
+        }
+        kept.extend(keep(pos, text));
+    }
+    Some(kept)
 }
 
 /// The entries of a path that a listing shows (FORMAT §9.2), from their gists: what `log`

@@ -21,6 +21,7 @@ pub use bumpalo::Bump;
 use serde_json::{Map, Value};
 
 use crate::format::scan::{Invalid, Line, Scan, Scanner, has_backslash};
+use crate::format::transcode::MARKERS;
 use crate::format::{Envelope, Kind};
 use crate::json::Json;
 use crate::text::{ARGS_LIMIT, command_prefix, row_argument_keys};
@@ -855,10 +856,6 @@ fn elements_read<'a>(
     })?;
     Ok(RowValue::Array(arena_slice(out)))
 }
-
-/// serde_json's markers (with `arbitrary_precision` and `raw_value`): an object whose first key
-/// is one of them it reads as a number, or as the JSON text the member holds.
-const MARKERS: [&str; 2] = ["$serde_json::private::Number", "$serde_json::private::RawValue"];
 
 /// Whether the object at `start` is one that serde_json reads as something else: its first
 /// key is one of the [`MARKERS`]. Such an object is parsed by serde_json, not walked.

@@ -23,8 +23,10 @@ use serde::{Serialize, Serializer};
 use super::scan::{Invalid, Line, Scanner};
 use crate::session::MAX_NESTING;
 
-/// The keys serde_json reads as markers of its own types, not as object keys.
-const MARKERS: [&str; 2] = ["$serde_json::private::Number", "$serde_json::private::RawValue"];
+/// serde_json's markers (with `arbitrary_precision` and `raw_value`): an object whose first key
+/// is one of them it reads as a number, or as the JSON text the member holds, not as an object.
+pub(crate) const MARKERS: [&str; 2] =
+    ["$serde_json::private::Number", "$serde_json::private::RawValue"];
 
 /// Objects with more members than this find their keys written twice through a map, fewer by
 /// comparing each with those before it.
@@ -36,18 +38,16 @@ const FEW_MEMBERS: usize = 16;
 /// marker objects: the caller parses it in full then, for its value or its error.
 pub fn to_json(line: &[u8], pretty: bool) -> Option<Vec<u8>> {
     let mut scanner = Scanner::new();
-    let (line, stack) = scanner.index(line).ok()?;
-    let start = line.ws(0);
-    let walk = Walk { line, stack: RefCell::new(std::mem::take(stack)) };
-    let value = Lazy { walk: &walk, start, depth: 0, end: Cell::new(start) };
-    let mut out = Vec::with_capacity(line.bytes.len() + line.bytes.len() / 8);
+    let (walk, start) = Walk::of(&mut scanner, line)?;
+    let value = walk.value(start);
+    let mut out = Vec::with_capacity(line.len() + line.len() / 8);
     let written = if pretty {
         value.serialize(&mut serde_json::Serializer::pretty(&mut out))
     } else {
         value.serialize(&mut serde_json::Serializer::new(&mut out))
     };
     written.ok()?;
-    line.end(value.end.get()).ok()?;
+    walk.line.end(value.end.get()).ok()?;
     Some(out)
 }
 
@@ -57,17 +57,12 @@ pub fn to_json(line: &[u8], pretty: bool) -> Option<Vec<u8>> {
 /// [`crate::row::RowValue`] reads its text: rows keep text only where it parses).
 pub(crate) fn serialize_text<S: Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
     let mut scanner = Scanner::new();
-    let walked = scanner.index(text.as_bytes()).ok().map(|(line, stack)| {
-        let start = line.ws(0);
-        (Walk { line, stack: RefCell::new(std::mem::take(stack)) }, start)
-    });
-    if let Some((walk, start)) = walked {
-        let lazy = || Lazy { walk: &walk, start, depth: 0, end: Cell::new(start) };
-        let check = lazy();
+    if let Some((walk, start)) = Walk::of(&mut scanner, text.as_bytes()) {
+        let check = walk.value(start);
         let writes = check.serialize(&mut serde_json::Serializer::new(std::io::sink())).is_ok()
             && walk.line.end(check.end.get()).is_ok();
         if writes {
-            return lazy().serialize(s);
+            return walk.value(start).serialize(s);
         }
     }
     let value: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
@@ -78,6 +73,21 @@ pub(crate) fn serialize_text<S: Serializer>(text: &str, s: S) -> Result<S::Ok, S
 struct Walk<'a, 'q> {
     line: Line<'a, 'q>,
     stack: RefCell<Vec<bool>>,
+}
+
+impl<'a, 'q> Walk<'a, 'q> {
+    /// `text` indexed by `scanner`, and where its value starts; `None` where the scanner's
+    /// first pass refuses it.
+    fn of(scanner: &'q mut Scanner, text: &'a [u8]) -> Option<(Walk<'a, 'q>, usize)> {
+        let (line, stack) = scanner.index(text).ok()?;
+        let start = line.ws(0);
+        Some((Walk { line, stack: RefCell::new(std::mem::take(stack)) }, start))
+    }
+
+    /// The value at `start`, at the top.
+    fn value(&self, start: usize) -> Lazy<'_, 'a, 'q> {
+        Lazy { walk: self, start, depth: 0, end: Cell::new(start) }
+    }
 }
 
 /// The value at `start`, inside `depth` arrays and objects; `end` is set to the position after

@@ -55,18 +55,12 @@ fn unknown_types_survive() {
 /// is still read as serde_json reads it.
 #[test]
 fn json_is_what_serde_json_writes_of_the_line() {
-    let env = TestEnv::new();
-    env.write(
-        "s.jsonl",
-        concat!(
-            r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}"#,
-            "\n",
-            r#"{"type":"x","id":"a","parentId":null,"k":1,"n":[1.50,-0,1E+2],"k":{"t":"\u00e9\/\u0007"},"e":[],"o":{}}"#,
-            "\n",
-            r#"{"type":"x","id":"b","parentId":"a","m":{"$serde_json::private::Number":"12"}}"#,
-            "\n",
-        ),
-    );
+    let env = session(concat!(
+        r#"{"type":"x","id":"a","parentId":null,"k":1,"n":[1.50,-0,1E+2],"k":{"t":"\u00e9\/\u0007"},"e":[],"o":{}}"#,
+        "\n",
+        r#"{"type":"x","id":"b","parentId":"a","m":{"$serde_json::private::Number":"12"}}"#,
+        "\n",
+    ));
     assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "show", "a"]), @r#"{"type":"x","id":"a","parentId":null,"k":{"t":"é/\u0007"},"n":[1.50,-0,1e+2],"e":[],"o":{}}"#);
     assert_snapshot!(env.run(&["-f", "s.jsonl", "show", "a"]), @r#"
     {
@@ -92,19 +86,21 @@ fn json_is_what_serde_json_writes_of_the_line() {
 /// lone surrogate there fails `show` as it always did, though the value is not shown.
 #[test]
 fn a_replaced_value_that_does_not_decode_fails_show() {
-    let env = TestEnv::new();
-    env.write(
-        "s.jsonl",
-        concat!(
-            r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}"#,
-            "\n",
-            r#"{"type":"x","id":"a","parentId":null,"k":"\ud800","k":1}"#,
-            "\n",
-        ),
-    );
+    let env =
+        session(concat!(r#"{"type":"x","id":"a","parentId":null,"k":"\ud800","k":1}"#, "\n",));
     assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "show", "a"]), @"
     ------- stderr -------
     error: s.jsonl:2: the line cannot be read in full: unexpected end of hex escape at line 1 column 49
     [exit status: 3]
     ");
+}
+
+/// A test folder with `s.jsonl`: a version-3 header, then `entries` (lines, each ending in a
+/// newline).
+fn session(entries: &str) -> TestEnv {
+    let env = TestEnv::new();
+    let header =
+        r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}"#;
+    env.write("s.jsonl", format!("{header}\n{entries}"));
+    env
 }

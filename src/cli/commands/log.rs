@@ -141,9 +141,12 @@ fn text_row(
     let id = r.id.as_ref().map_or("-", |i| i.as_str());
     let style = ctx.style;
     // Without colours, straight onto the end of the output (a row of every entry is made).
-    let paint = |out: &mut Vec<u8>, text: &str, role| match style.color {
-        true => out.extend_from_slice(style.paint(text, role).as_bytes()),
-        false => out.extend_from_slice(text.as_bytes()),
+    let paint = |out: &mut Vec<u8>, text: &str, role| {
+        if style.color {
+            out.extend_from_slice(style.paint(text, role).as_bytes());
+        } else {
+            out.extend_from_slice(text.as_bytes());
+        }
     };
     paint(out, &sanitize_for_terminal(short_id(id)), Role::Id);
     out.push(b' ');
