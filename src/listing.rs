@@ -166,14 +166,14 @@ impl Scan {
         if TITLE_CHANGE.find(line).is_some()
             && let Ok(env) = scan_envelope(line)
             && env.kind.as_deref().map(Kind::from_name) == Some(Kind::TitleChange)
-            && let Some(title) = env.title.filter(|t| !t.is_empty())
+            && let Some(title) = env.marks.and_then(|m| m.title).filter(|t| !t.is_empty())
         {
             self.title_change = Some(title.into_owned());
         }
         if SESSION_INFO.find(line).is_some()
             && let Ok(env) = scan_envelope(line)
             && env.kind.as_deref() == Some("session_info")
-            && let Some(name) = env.name.as_deref().map(str::trim).filter(|n| !n.is_empty())
+            && let Some(name) = env.marks().name.as_deref().map(str::trim).filter(|n| !n.is_empty())
         {
             self.session_info = Some(name.to_string());
         }

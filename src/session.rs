@@ -1225,18 +1225,20 @@ impl Loader {
         match kind {
             Kind::Label => self.replay_label(idx, &env),
             Kind::Archive => {
-                if let Some(t) = &env.target_id {
-                    self.archived.insert(t.clone(), env.archived.unwrap_or(false));
+                if let Some(t) = &env.marks().target_id {
+                    self.archived.insert(t.clone(), env.marks().archived.unwrap_or(false));
                 }
             }
             Kind::TitleChange => {
-                if let Some(t) = env.title.as_deref().filter(|t| !t.is_empty()) {
-                    let source = env.source.as_deref().and_then(TitleSource::parse);
+                if let Some(t) = env.marks().title.as_deref().filter(|t| !t.is_empty()) {
+                    let source = env.marks().source.as_deref().and_then(TitleSource::parse);
                     self.last_title_change = Some((t.to_string(), source));
                 }
             }
             Kind::SessionInfo => {
-                if let Some(n) = env.name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
+                if let Some(n) =
+                    env.marks().name.as_deref().map(str::trim).filter(|n| !n.is_empty())
+                {
                     self.last_session_info = Some(n.to_string());
                 }
             }
@@ -1281,9 +1283,10 @@ impl Loader {
     /// Labels resolve by one global replay in file order; a JS `Map` keeps a key's first
     /// position, and a cleared key that is set again moves to the end (FORMAT §5).
     fn replay_label(&mut self, idx: u32, env: &Envelope<'_>) {
-        self.label_records.push(LabelRecord { record: idx, target: env.target_id.clone() });
-        let Some(target) = env.target_id.clone() else { return };
-        match env.label.as_deref().filter(|raw| truthy(raw)) {
+        let marks = env.marks();
+        self.label_records.push(LabelRecord { record: idx, target: marks.target_id.clone() });
+        let Some(target) = marks.target_id.clone() else { return };
+        match marks.label.as_deref().filter(|raw| truthy(raw)) {
             Some(raw) => match self.label_pos.get(&target) {
                 Some(&pos) => self.labels[pos] = Some((target, raw.into())),
                 None => {

@@ -30,6 +30,22 @@ pub struct Envelope<'a> {
     pub parent_id: Option<EntryId>,
     /// `timestamp`, when it is a string.
     pub timestamp: Option<Cow<'a, str>>,
+    /// Whether a `modelId` field is present (pi's `model_change`).
+    pub has_model_id: bool,
+    /// Whether a `model` field is present (oh-my-pi's `model_change`).
+    pub has_model: bool,
+    /// Whether a `fromHook` field is present (pi's summaries).
+    pub has_from_hook: bool,
+    /// The fields of labels, archives and name records, when the line has any of their keys
+    /// ([`Envelope::marks`]). They are kept apart because every line's envelope is moved
+    /// several times on its way into the index, and few lines have them: inline, they
+    /// doubled its size.
+    pub marks: Option<Box<Marks<'a>>>,
+}
+
+/// The fields of an [`Envelope`] that only a few record types have.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Marks<'a> {
     /// `targetId` of `label` and `archive` records.
     pub target_id: Option<EntryId>,
     /// The raw JSON of `label` (a label value need not be a string).
@@ -42,12 +58,22 @@ pub struct Envelope<'a> {
     pub source: Option<Cow<'a, str>>,
     /// `name` (of pi's `session_info`), when a string.
     pub name: Option<Cow<'a, str>>,
-    /// Whether a `modelId` field is present (pi's `model_change`).
-    pub has_model_id: bool,
-    /// Whether a `model` field is present (oh-my-pi's `model_change`).
-    pub has_model: bool,
-    /// Whether a `fromHook` field is present (pi's summaries).
-    pub has_from_hook: bool,
+}
+
+/// The marks of a line that has none.
+static NO_MARKS: Marks<'static> =
+    Marks { target_id: None, label: None, archived: None, title: None, source: None, name: None };
+
+impl<'a> Envelope<'a> {
+    /// The fields of labels, archives and name records (all `None` on other lines).
+    pub fn marks(&self) -> &Marks<'a> {
+        self.marks.as_deref().unwrap_or(&NO_MARKS)
+    }
+
+    /// The marks to set, made on the first one.
+    fn marks_mut(&mut self) -> &mut Marks<'a> {
+        self.marks.get_or_insert_default()
+    }
 }
 
 impl Envelope<'_> {
@@ -66,15 +92,19 @@ impl Envelope<'_> {
             id: self.id,
             parent_id: self.parent_id,
             timestamp: own(self.timestamp),
-            target_id: self.target_id,
-            label: own(self.label),
-            archived: self.archived,
-            title: own(self.title),
-            source: own(self.source),
-            name: own(self.name),
             has_model_id: self.has_model_id,
             has_model: self.has_model,
             has_from_hook: self.has_from_hook,
+            marks: self.marks.map(|m| {
+                Box::new(Marks {
+                    target_id: m.target_id,
+                    label: own(m.label),
+                    archived: m.archived,
+                    title: own(m.title),
+                    source: own(m.source),
+                    name: own(m.name),
+                })
+            }),
         }
     }
 }
@@ -173,12 +203,12 @@ impl<'a> Envelope<'a> {
             b"id" => self.id = id_value(line, value, after)?,
             b"parentId" => self.parent_id = id_value(line, value, after)?,
             b"timestamp" => self.timestamp = string_value(line, value, after)?,
-            b"targetId" => self.target_id = id_value(line, value, after)?,
-            b"label" => self.label = Some(Cow::Borrowed(line.raw(value, after)?)),
-            b"archived" => self.archived = Some(line.raw(value, after)? == "true"),
-            b"title" => self.title = string_value(line, value, after)?,
-            b"source" => self.source = string_value(line, value, after)?,
-            b"name" => self.name = string_value(line, value, after)?,
+            b"targetId" => self.marks_mut().target_id = id_value(line, value, after)?,
+            b"label" => self.marks_mut().label = Some(Cow::Borrowed(line.raw(value, after)?)),
+            b"archived" => self.marks_mut().archived = Some(line.raw(value, after)? == "true"),
+            b"title" => self.marks_mut().title = string_value(line, value, after)?,
+            b"source" => self.marks_mut().source = string_value(line, value, after)?,
+            b"name" => self.marks_mut().name = string_value(line, value, after)?,
             b"modelId" => self.has_model_id = true,
             b"model" => self.has_model = true,
             b"fromHook" => self.has_from_hook = true,
@@ -275,18 +305,18 @@ impl<'de> Visitor<'de> for EnvelopeVisitor {
                 "id" => env.id = id_field(&mut map)?,
                 "parentId" => env.parent_id = id_field(&mut map)?,
                 "timestamp" => env.timestamp = string_field(&mut map)?,
-                "targetId" => env.target_id = id_field(&mut map)?,
+                "targetId" => env.marks_mut().target_id = id_field(&mut map)?,
                 "label" => {
                     let raw: &'de RawValue = map.next_value()?;
-                    env.label = Some(Cow::Borrowed(raw.get()));
+                    env.marks_mut().label = Some(Cow::Borrowed(raw.get()));
                 }
                 "archived" => {
                     let raw: &'de RawValue = map.next_value()?;
-                    env.archived = Some(raw.get() == "true");
+                    env.marks_mut().archived = Some(raw.get() == "true");
                 }
-                "title" => env.title = string_field(&mut map)?,
-                "source" => env.source = string_field(&mut map)?,
-                "name" => env.name = string_field(&mut map)?,
+                "title" => env.marks_mut().title = string_field(&mut map)?,
+                "source" => env.marks_mut().source = string_field(&mut map)?,
+                "name" => env.marks_mut().name = string_field(&mut map)?,
                 "modelId" => {
                     env.has_model_id = true;
                     map.next_value::<IgnoredAny>()?;
@@ -349,6 +379,24 @@ mod tests {
         assert_eq!(env.timestamp.as_deref(), Some("2026-02-16T10:21:00.000Z"));
     }
 
+    /// Every line's envelope is moved several times on its way into the index: the fields few
+    /// lines have stay out of it, and a line without them allocates nothing for them.
+    #[test]
+    fn marks_are_kept_apart_and_only_when_present() {
+        assert!(std::mem::size_of::<Envelope<'static>>() <= 112);
+        let message = br#"{"type":"message","id":"a","parentId":null,"message":{"name":"x"}}"#;
+        for env in [scan_envelope(message).unwrap(), serde_envelope(message).unwrap()] {
+            assert_eq!(env.marks, None);
+            assert_eq!(env.marks(), &Marks::default());
+        }
+        let archive = br#"{"type":"archive","targetId":"a","archived":true}"#;
+        for env in [scan_envelope(archive).unwrap(), serde_envelope(archive).unwrap()] {
+            assert_eq!(env.marks().target_id, Some(EntryId::new("a")));
+            assert_eq!(env.marks().archived, Some(true));
+            assert_eq!(env.clone().into_owned().marks(), env.marks());
+        }
+    }
+
     #[test]
     fn custom_entries_put_the_id_last() {
         let line = br#"{"type":"custom","customType":"x","data":{"id":"inner"},"id":"e1","parentId":"p1","timestamp":"t"}"#;
@@ -360,8 +408,8 @@ mod tests {
     #[test]
     fn label_values_are_kept_raw() {
         let env = scan_envelope(br#"{"type":"label","targetId":7,"label":{"a":1}}"#).unwrap();
-        assert_eq!(env.target_id, Some(EntryId::from_non_string("7")));
-        assert_eq!(env.label.as_deref(), Some(r#"{"a":1}"#));
+        assert_eq!(env.marks().target_id, Some(EntryId::from_non_string("7")));
+        assert_eq!(env.marks().label.as_deref(), Some(r#"{"a":1}"#));
     }
 
     #[test]
@@ -386,10 +434,10 @@ mod tests {
     fn title_changes_keep_their_source() {
         let line = br#"{"type":"title_change","id":"t","title":"Name","source":"user","previousTitle":"Old"}"#;
         let env = scan_envelope(line).unwrap();
-        assert_eq!(env.title.as_deref(), Some("Name"));
-        assert_eq!(env.source.as_deref(), Some("user"));
+        assert_eq!(env.marks().title.as_deref(), Some("Name"));
+        assert_eq!(env.marks().source.as_deref(), Some("user"));
         let env = scan_envelope(br#"{"type":"title_change","source":{"x":1}}"#).unwrap();
-        assert_eq!(env.source, None);
+        assert_eq!(env.marks().source, None);
     }
 
     #[test]
