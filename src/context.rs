@@ -17,7 +17,7 @@
 //! let path = vec![json!({"type": "message", "id": "a1", "parentId": null,
 //!     "timestamp": "2026-02-16T10:21:00.000Z",
 //!     "message": {"role": "user", "content": "hi", "timestamp": 1771237260000u64}})];
-//! let ctx = context::build(&path, None, Dialect::Omp);
+//! let ctx = context::build(path, None, Dialect::Omp);
 //! assert_eq!(ctx.thinking_level, "off");
 //! let llm = context::to_llm_messages(&ctx);
 //! assert_eq!(llm[0]["attribution"], "user");
@@ -165,27 +165,29 @@ impl SessionContext {
 
 // --- Building -------------------------------------------------------------------------------
 
-/// Builds the context from the root→leaf `path` (root first, every entry fully parsed).
+/// Builds the context from the root→leaf `path` (root first, every entry fully parsed). The
+/// messages are moved out of the path's entries, not copied: a tool result's output can be
+/// megabytes.
 ///
 /// `leaf_id` is only reported back; `None` with a non-empty path reports the last entry's id.
 /// An empty path gives the empty context. State is tracked over the whole path; which entries
 /// become messages follows FORMAT §8.3 for the flavour, including (oh-my-pi) the reset boundary,
 /// the remote-compaction exceptions and the dangling-tool-call and failed-turn post-passes,
 /// which the reference applies inside `buildSessionContext` itself.
-pub fn build(path: &[Value], leaf_id: Option<&Value>, flavor: Dialect) -> SessionContext {
+pub fn build(mut path: Vec<Value>, leaf_id: Option<&Value>, flavor: Dialect) -> SessionContext {
     let mut ctx = SessionContext::empty(flavor);
     ctx.leaf_id = leaf_id.cloned().or_else(|| path.last().and_then(|e| e.get("id")).cloned());
     if path.is_empty() {
         return ctx;
     }
     match flavor {
-        Dialect::Omp => build_omp(path, &mut ctx),
-        Dialect::Pi => build_pi(path, &mut ctx),
+        Dialect::Omp => build_omp(&mut path, &mut ctx),
+        Dialect::Pi => build_pi(&mut path, &mut ctx),
     }
     ctx
 }
 
-fn build_omp(path: &[Value], ctx: &mut SessionContext) {
+fn build_omp(path: &mut [Value], ctx: &mut SessionContext) {
     let mut has_explicit_default = false;
     let mut compaction_idx: Option<usize> = None;
     let mut reset_idx: Option<usize> = None;
@@ -265,29 +267,29 @@ fn build_omp(path: &[Value], ctx: &mut SessionContext) {
     };
     if let Some(r) = reset_start {
         // `/clear` starts the context afresh; a compaction before it is elided too.
-        for entry in &path[r + 1..] {
+        for entry in &mut path[r + 1..] {
             append_omp(entry, &mut out);
         }
     } else if let Some(c) = compaction_idx {
         let compaction = &path[c];
         let remote = openai_remote_payload(compaction);
         out.push(omp_compaction_message(compaction, remote.clone()));
-        if remote.is_none() {
-            emit_kept_range(path, c, compaction, |e| append_omp(e, &mut out));
-        } else if let Some(through) =
-            compaction.get("providerReplayThroughEntryId").filter(|v| truthy(Some(v)))
-        {
+        let before = if remote.is_none() {
+            kept_range_start(path, c)
+        } else {
             // The provider replays everything up to `through` natively; only what came after
             // it (and before the compaction) is sent as messages.
-            if let Some(t) = path.iter().position(|e| e.get("id") == Some(through))
-                && t < c
-            {
-                for entry in &path[t + 1..c] {
-                    append_omp(entry, &mut out);
-                }
-            }
+            compaction
+                .get("providerReplayThroughEntryId")
+                .filter(|v| truthy(Some(v)))
+                .and_then(|through| path.iter().position(|e| e.get("id") == Some(through)))
+                .filter(|&t| t < c)
+                .map(|t| t + 1)
+        };
+        for entry in before.map_or(&mut [][..], |start| &mut path[start..c]) {
+            append_omp(entry, &mut out);
         }
-        for entry in &path[c + 1..] {
+        for entry in &mut path[c + 1..] {
             append_omp(entry, &mut out);
         }
     } else {
@@ -301,7 +303,7 @@ fn build_omp(path: &[Value], ctx: &mut SessionContext) {
     ctx.agent_messages = out;
 }
 
-fn build_pi(path: &[Value], ctx: &mut SessionContext) {
+fn build_pi(path: &mut [Value], ctx: &mut SessionContext) {
     let mut compaction_idx: Option<usize> = None;
     for (i, entry) in path.iter().enumerate() {
         match entry_type(entry) {
@@ -331,8 +333,10 @@ fn build_pi(path: &[Value], ctx: &mut SessionContext) {
             ("tokensBefore", compaction.get("tokensBefore").cloned()),
             ("timestamp", Some(entry_ms(compaction))),
         ]));
-        emit_kept_range(path, c, compaction, |e| append_pi(e, &mut out));
-        for entry in &path[c + 1..] {
+        for entry in kept_range_start(path, c).map_or(&mut [][..], |start| &mut path[start..c]) {
+            append_pi(entry, &mut out);
+        }
+        for entry in &mut path[c + 1..] {
             append_pi(entry, &mut out);
         }
     } else {
@@ -359,54 +363,51 @@ fn pi_model_change(entry: &Value) -> PiModel {
     model
 }
 
-/// The kept range before compaction `c`: from the entry whose id is `firstKeptEntryId` up to
-/// the compaction. Nothing when that id is not on the path before it.
-fn emit_kept_range(path: &[Value], c: usize, compaction: &Value, mut emit: impl FnMut(&Value)) {
-    let first_kept = compaction.get("firstKeptEntryId");
-    if let Some(start) = path[..c].iter().position(|e| e.get("id") == first_kept) {
-        for entry in &path[start..c] {
-            emit(entry);
-        }
-    }
+/// Where the kept range before compaction `c` starts: at the entry whose id is
+/// `firstKeptEntryId` (it runs up to the compaction). `None` when that id is not on the path
+/// before it: nothing is kept.
+fn kept_range_start(path: &[Value], c: usize) -> Option<usize> {
+    let first_kept = path[c].get("firstKeptEntryId");
+    path[..c].iter().position(|e| e.get("id") == first_kept)
 }
 
-/// oh-my-pi `appendMessage` in LLM mode.
-fn append_omp(entry: &Value, out: &mut Vec<Value>) {
+/// oh-my-pi `appendMessage` in LLM mode. What becomes a message is moved out of `entry`, which
+/// is appended only once.
+fn append_omp(entry: &mut Value, out: &mut Vec<Value>) {
     match entry_type(entry) {
         "message" => {
-            let Some(msg) = entry.get("message").filter(|m| m.is_object()) else { return };
+            let Some(msg) = entry.get_mut("message").filter(|m| m.is_object()) else { return };
             if role(msg) == "assistant"
                 && (truthy(msg.get("retryRecovery")) || is_empty_error_turn(msg))
             {
                 return;
             }
-            out.push(normalize_message(msg));
+            out.push(normalize_message(msg.take()));
         }
         "custom_message" => {
-            if str_field(entry, "customType") == Some(PREWALK_PLAN) {
+            if str_field(entry, "customType") == Some(PREWALK_PLAN)
+                || !entry.get("content").is_some_and(is_custom_content)
+            {
                 return;
             }
-            let Some(content) = entry.get("content").filter(|c| is_custom_content(c)) else {
-                return;
-            };
             let custom_type = str_field(entry, "customType")
                 .filter(|t| !t.is_empty())
                 .unwrap_or(DEFAULT_CUSTOM_TYPE);
+            let custom_type = json!(custom_type);
             // `attribution` is kept only when the entry had one, normalised to user/agent.
             let attribution = entry
                 .get("attribution")
                 .map(|a| json!(if a.as_str() == Some("user") { "user" } else { "agent" }));
+            let display = json!(entry.get("display").and_then(Value::as_bool).unwrap_or(false));
+            let timestamp = entry_ms(entry);
             out.push(obj([
                 ("role", Some(json!("custom"))),
-                ("customType", Some(json!(custom_type))),
-                ("content", Some(content.clone())),
-                (
-                    "display",
-                    Some(json!(entry.get("display").and_then(Value::as_bool).unwrap_or(false))),
-                ),
-                ("details", entry.get("details").cloned()),
+                ("customType", Some(custom_type)),
+                ("content", take(entry, "content")),
+                ("display", Some(display)),
+                ("details", take(entry, "details")),
                 ("attribution", attribution),
-                ("timestamp", Some(entry_ms(entry))),
+                ("timestamp", Some(timestamp)),
             ]));
         }
         "branch_summary" => {
@@ -418,22 +419,26 @@ fn append_omp(entry: &Value, out: &mut Vec<Value>) {
     }
 }
 
-/// pi-mono `appendMessage`: no filtering of messages, custom messages kept as they are.
-fn append_pi(entry: &Value, out: &mut Vec<Value>) {
+/// pi-mono `appendMessage`: no filtering of messages, custom messages kept as they are. What
+/// becomes a message is moved out of `entry`, as in [`append_omp`].
+fn append_pi(entry: &mut Value, out: &mut Vec<Value>) {
     match entry_type(entry) {
         "message" => {
-            if let Some(msg) = entry.get("message").filter(|m| m.is_object()) {
-                out.push(normalize_message(msg));
+            if let Some(msg) = entry.get_mut("message").filter(|m| m.is_object()) {
+                out.push(normalize_message(msg.take()));
             }
         }
-        "custom_message" => out.push(obj([
-            ("role", Some(json!("custom"))),
-            ("customType", entry.get("customType").cloned()),
-            ("content", entry.get("content").cloned()),
-            ("display", entry.get("display").cloned()),
-            ("details", entry.get("details").cloned()),
-            ("timestamp", Some(entry_ms(entry))),
-        ])),
+        "custom_message" => {
+            let timestamp = entry_ms(entry);
+            out.push(obj([
+                ("role", Some(json!("custom"))),
+                ("customType", take(entry, "customType")),
+                ("content", take(entry, "content")),
+                ("display", take(entry, "display")),
+                ("details", take(entry, "details")),
+                ("timestamp", Some(timestamp)),
+            ]));
+        }
         "branch_summary" => {
             if let Some(msg) = branch_summary_message(entry) {
                 out.push(msg);
@@ -477,10 +482,14 @@ fn openai_remote_payload(compaction: &Value) -> Option<Value> {
     Some(json!({"type": "openaiResponsesHistory", "provider": provider, "items": items}))
 }
 
+/// A member of an object moved out of it (`null` left in its place), or `None` when it has none.
+fn take(value: &mut Value, key: &str) -> Option<Value> {
+    value.get_mut(key).map(Value::take)
+}
+
 /// The v2→v3 migration renames `hookMessage` to `custom`; both agents migrate on load, so a v2
 /// message is seen as `custom` everywhere.
-fn normalize_message(msg: &Value) -> Value {
-    let mut msg = msg.clone();
+fn normalize_message(mut msg: Value) -> Value {
     if role(&msg) == "hookMessage"
         && let Some(map) = msg.as_object_mut()
     {
@@ -616,15 +625,19 @@ fn drop_failed_turns(messages: &mut Vec<Value>) {
 /// Converts the agent messages to what the provider receives (FORMAT §8.4), by the context's
 /// flavour. Roles a flavour does not know are dropped, as the reference does.
 pub fn to_llm_messages(ctx: &SessionContext) -> Vec<Value> {
-    let messages = &ctx.agent_messages;
+    llm_messages(ctx.agent_messages.clone(), ctx.flavor)
+}
+
+/// [`to_llm_messages`] of messages it may take apart: a message that passes as it is (with an
+/// attribution added, say) is moved, not copied.
+fn llm_messages(messages: Vec<Value>, flavor: Dialect) -> Vec<Value> {
     let mut out = Vec::with_capacity(messages.len());
-    for (i, msg) in messages.iter().enumerate() {
-        match ctx.flavor {
+    let mut messages = messages.into_iter().peekable();
+    while let Some(msg) = messages.next() {
+        match flavor {
             Dialect::Omp => {
-                let interrupted_next = role(msg) == "assistant"
-                    && messages
-                        .get(i + 1)
-                        .is_some_and(|m| is_custom_of_type(m, INTERRUPTED_THINKING));
+                let interrupted_next = role(&msg) == "assistant"
+                    && messages.peek().is_some_and(|m| is_custom_of_type(m, INTERRUPTED_THINKING));
                 convert_omp(msg, interrupted_next, &mut out);
             }
             Dialect::Pi => convert_pi(msg, &mut out),
@@ -638,15 +651,22 @@ pub fn messages(ctx: &SessionContext, agent_messages: bool) -> Vec<Value> {
     if agent_messages { ctx.agent_messages.clone() } else { to_llm_messages(ctx) }
 }
 
-fn convert_omp(msg: &Value, interrupted_next: bool, out: &mut Vec<Value>) {
+/// [`messages`], taken out of the context instead of copied (its `agent_messages` are left
+/// empty), for the outputs that consume it.
+fn take_messages(ctx: &mut SessionContext, agent_messages: bool) -> Vec<Value> {
+    let messages = std::mem::take(&mut ctx.agent_messages);
+    if agent_messages { messages } else { llm_messages(messages, ctx.flavor) }
+}
+
+fn convert_omp(msg: Value, interrupted_next: bool, out: &mut Vec<Value>) {
     let ts = msg.get("timestamp").cloned();
-    match role(msg) {
+    match role(&msg) {
         "bashExecution" => {
             if truthy(msg.get("excludeFromContext")) {
                 return;
             }
-            let mut content = vec![text_block(bash_text(msg, Dialect::Omp))];
-            content.extend(array_field(msg, "images").iter().cloned());
+            let mut content = vec![text_block(bash_text(&msg, Dialect::Omp))];
+            content.extend(array_field(&msg, "images").iter().cloned());
             out.push(obj([
                 ("role", Some(json!("user"))),
                 ("content", Some(Value::Array(content))),
@@ -660,17 +680,17 @@ fn convert_omp(msg: &Value, interrupted_next: bool, out: &mut Vec<Value>) {
             }
             out.push(obj([
                 ("role", Some(json!("user"))),
-                ("content", Some(json!([text_block(python_text(msg))]))),
+                ("content", Some(json!([text_block(python_text(&msg))]))),
                 ("attribution", Some(json!("user"))),
                 ("timestamp", ts),
             ]));
         }
-        "fileMention" => convert_file_mention(msg, out),
-        "custom" => convert_custom(msg, out),
+        "fileMention" => convert_file_mention(&msg, out),
+        "custom" => convert_custom(&msg, out),
         "assistant" => {
-            let user_interrupted = str_field(msg, "stopReason") == Some("aborted")
-                && str_field(msg, "errorMessage") == Some(USER_INTERRUPT_LABEL);
-            let mut msg = msg.clone();
+            let user_interrupted = str_field(&msg, "stopReason") == Some("aborted")
+                && str_field(&msg, "errorMessage") == Some(USER_INTERRUPT_LABEL);
+            let mut msg = msg;
             if interrupted_next || user_interrupted {
                 strip_interrupted_thinking(&mut msg);
             }
@@ -681,7 +701,7 @@ fn convert_omp(msg: &Value, interrupted_next: bool, out: &mut Vec<Value>) {
             out.push(msg);
         }
         "branchSummary" => {
-            let text = render_omp_template(OMP_BRANCH_TEMPLATE, &summary_text(msg));
+            let text = render_omp_template(OMP_BRANCH_TEMPLATE, &summary_text(&msg));
             out.push(obj([
                 ("role", Some(json!("user"))),
                 ("content", Some(json!([text_block(text)]))),
@@ -694,18 +714,19 @@ fn convert_omp(msg: &Value, interrupted_next: bool, out: &mut Vec<Value>) {
             let content = match msg.get("blocks") {
                 // Snapcompact archives carry their own lead-in: no template.
                 Some(blocks) => {
-                    let mut c = vec![text_block(summary_text(msg))];
+                    let mut c = vec![text_block(summary_text(&msg))];
                     c.extend(blocks.as_array().into_iter().flatten().cloned());
                     c
                 }
                 None => {
-                    let template = if str_field(msg, "method") == Some("handoff") {
+                    let template = if str_field(&msg, "method") == Some("handoff") {
                         OMP_HANDOFF_TEMPLATE
                     } else {
                         OMP_COMPACTION_TEMPLATE
                     };
-                    let mut c = vec![text_block(render_omp_template(template, &summary_text(msg)))];
-                    c.extend(array_field(msg, "images").iter().cloned());
+                    let mut c =
+                        vec![text_block(render_omp_template(template, &summary_text(&msg)))];
+                    c.extend(array_field(&msg, "images").iter().cloned());
                     c
                 }
             };
@@ -722,8 +743,8 @@ fn convert_omp(msg: &Value, interrupted_next: bool, out: &mut Vec<Value>) {
         "developer" => out.push(with_default_attribution(msg, "agent")),
         "toolResult" => {
             let mut converted = with_default_attribution(msg, "agent");
-            if msg.get("prunedAt").is_some()
-                && let Some(content) = msg.get("content").and_then(Value::as_array)
+            if converted.get("prunedAt").is_some()
+                && let Some(content) = converted.get("content").and_then(Value::as_array)
             {
                 converted["content"] = Value::Array(pruned_tool_content(content));
             }
@@ -733,7 +754,7 @@ fn convert_omp(msg: &Value, interrupted_next: bool, out: &mut Vec<Value>) {
     }
 }
 
-fn convert_pi(msg: &Value, out: &mut Vec<Value>) {
+fn convert_pi(msg: Value, out: &mut Vec<Value>) {
     let ts = msg.get("timestamp").cloned();
     let user = |text: String| {
         obj([
@@ -742,10 +763,10 @@ fn convert_pi(msg: &Value, out: &mut Vec<Value>) {
             ("timestamp", ts.clone()),
         ])
     };
-    match role(msg) {
+    match role(&msg) {
         // `!!command` runs are kept out of the context.
         "bashExecution" if !truthy(msg.get("excludeFromContext")) => {
-            out.push(user(bash_text(msg, Dialect::Pi)));
+            out.push(user(bash_text(&msg, Dialect::Pi)));
         }
         "custom" => {
             let content = match msg.get("content") {
@@ -768,7 +789,7 @@ fn convert_pi(msg: &Value, out: &mut Vec<Value>) {
             "{PI_COMPACTION_PREFIX}{}{PI_COMPACTION_SUFFIX}",
             js_string(msg.get("summary"))
         ))),
-        "user" | "assistant" | "toolResult" => out.push(msg.clone()),
+        "user" | "assistant" | "toolResult" => out.push(msg),
         _ => {}
     }
 }
@@ -940,8 +961,7 @@ fn pruned_tool_content(content: &[Value]) -> Vec<Value> {
     out
 }
 
-fn with_default_attribution(msg: &Value, default: &str) -> Value {
-    let mut msg = msg.clone();
+fn with_default_attribution(mut msg: Value, default: &str) -> Value {
     if let Some(map) = msg.as_object_mut()
         && map.get("attribution").is_none_or(Value::is_null)
     {
@@ -1164,6 +1184,13 @@ fn summary_text(msg: &Value) -> String {
 /// messages, or the agent messages when `agent_messages` is set). For pi, `models` is pi's
 /// single `{provider, modelId}` object (or null).
 pub fn to_json(ctx: &SessionContext, agent_messages: bool) -> Value {
+    into_json(ctx.clone(), agent_messages)
+}
+
+/// [`to_json`] of a context it may take apart: the messages are moved into the object, not
+/// copied (`context --json`).
+pub fn into_json(mut ctx: SessionContext, agent_messages: bool) -> Value {
+    let messages = take_messages(&mut ctx, agent_messages);
     let models = match ctx.flavor {
         Dialect::Omp => Value::Object(ctx.models.clone()),
         Dialect::Pi => ctx.model.as_ref().map_or(Value::Null, pi_model_json),
@@ -1175,19 +1202,23 @@ pub fn to_json(ctx: &SessionContext, agent_messages: bool) -> Value {
         }),
         Dialect::Pi => Value::Null,
     };
-    json!({
-        "leafId": ctx.leaf_id.clone().unwrap_or(Value::Null),
+    let mut out = json!({
+        "leafId": ctx.leaf_id.unwrap_or(Value::Null),
         "flavor": ctx.flavor.as_str(),
         "thinkingLevel": ctx.thinking_level,
         "configuredThinkingLevel": ctx.configured_thinking_level,
         "models": models,
-        "serviceTier": ctx.service_tier.clone().map(Value::Object),
+        "serviceTier": ctx.service_tier.map(Value::Object),
         "mode": ctx.mode,
-        "modeData": ctx.mode_data.clone().unwrap_or(Value::Null),
+        "modeData": ctx.mode_data.unwrap_or(Value::Null),
         "injectedTtsrRules": ctx.injected_ttsr_rules,
         "mcpToolSelection": mcp,
-        "messages": messages(ctx, agent_messages),
-    })
+    });
+    // Moved in (`json!` would serialize a copy), last, as the agents' objects have it.
+    if let Some(map) = out.as_object_mut() {
+        map.insert("messages".to_owned(), Value::Array(messages));
+    }
+    out
 }
 
 fn pi_model_json(model: &PiModel) -> Value {
@@ -1201,12 +1232,12 @@ fn pi_model_json(model: &PiModel) -> Value {
 
 /// `context --format text`: a header with the state, then one block per message. Control
 /// characters from the transcript are made visible, never passed through.
-pub fn render_text(ctx: &SessionContext, agent_messages: bool) -> String {
+pub fn render_text(mut ctx: SessionContext, agent_messages: bool) -> String {
     let mut out = String::new();
-    for (key, value) in state_lines(ctx) {
+    for (key, value) in state_lines(&ctx) {
         out.push_str(&format!("{key}: {value}\n"));
     }
-    for (i, msg) in messages(ctx, agent_messages).iter().enumerate() {
+    for (i, msg) in take_messages(&mut ctx, agent_messages).iter().enumerate() {
         let view = describe(msg);
         out.push_str(&format!("\n=== {}. {}", i + 1, view.role));
         if !view.details.is_empty() {
@@ -1230,12 +1261,12 @@ pub fn render_text(ctx: &SessionContext, agent_messages: bool) -> String {
 }
 
 /// `context --format markdown`: a shareable transcript with one section per message.
-pub fn render_markdown(ctx: &SessionContext, agent_messages: bool) -> String {
+pub fn render_markdown(mut ctx: SessionContext, agent_messages: bool) -> String {
     let mut out = String::from("# Session context\n\n");
-    for (key, value) in state_lines(ctx) {
+    for (key, value) in state_lines(&ctx) {
         out.push_str(&format!("- **{key}:** {}\n", inline_code(&value)));
     }
-    for (i, msg) in messages(ctx, agent_messages).iter().enumerate() {
+    for (i, msg) in take_messages(&mut ctx, agent_messages).iter().enumerate() {
         let view = describe(msg);
         out.push_str(&format!("\n## {}. {}\n", i + 1, view.role));
         if !view.details.is_empty() {
@@ -1737,11 +1768,11 @@ mod tests {
     }
 
     fn omp(path: &[Value]) -> SessionContext {
-        build(path, None, Dialect::Omp)
+        build(path.to_vec(), None, Dialect::Omp)
     }
 
     fn pi(path: &[Value]) -> SessionContext {
-        build(path, None, Dialect::Pi)
+        build(path.to_vec(), None, Dialect::Pi)
     }
 
     /// A compact picture of the agent messages: the role, plus the text for users and
@@ -1793,11 +1824,43 @@ mod tests {
         assert_eq!(out["serviceTier"], Value::Null);
     }
 
+    /// A tool result's output can be megabytes (a 10 MB one peaked at 1.5 GB when each step
+    /// copied it): the messages are moved from the path into the context and on into the
+    /// JSON object, in both flavours, as agent messages and as LLM messages (which add an
+    /// attribution), so their text stays in the allocation it was parsed into.
+    #[test]
+    fn messages_are_moved_not_copied() {
+        let output = "x".repeat(4096);
+        let path = chain(vec![
+            assistant(json!([call("c1")]), "toolUse"),
+            msg(json!({"role": "toolResult", "toolCallId": "c1", "toolName": "read",
+                "content": [{"type": "text", "text": output}], "timestamp": 3})),
+            json!({"type": "custom_message", "customType": "note", "content": output}),
+        ]);
+        let text = |v: &Value| v.as_str().expect("a string").as_ptr();
+        for flavor in [Dialect::Omp, Dialect::Pi] {
+            for agent in [false, true] {
+                let path = path.clone();
+                let result = text(&path[1]["message"]["content"][0]["text"]);
+                let custom = text(&path[2]["content"]);
+                let ctx = build(path, None, flavor);
+                assert_eq!(text(&ctx.agent_messages[1]["content"][0]["text"]), result);
+                assert_eq!(text(&ctx.agent_messages[2]["content"]), custom);
+                let out = into_json(ctx, agent);
+                let messages = out["messages"].as_array().expect("messages");
+                assert_eq!(text(&messages[1]["content"][0]["text"]), result, "{flavor:?} {agent}");
+                if agent {
+                    assert_eq!(text(&messages[2]["content"]), custom, "{flavor:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn leaf_id_is_reported_or_taken_from_the_path() {
         let path = chain(vec![user("a"), user("b")]);
         assert_eq!(omp(&path).leaf_id, Some(json!("e1")));
-        assert_eq!(build(&path, Some(&json!("x")), Dialect::Omp).leaf_id, Some(json!("x")));
+        assert_eq!(build(path, Some(&json!("x")), Dialect::Omp).leaf_id, Some(json!("x")));
     }
 
     #[test]
@@ -2774,7 +2837,7 @@ mod tests {
             ),
             result("c1"),
         ]);
-        let text = render_text(&omp(&path), false);
+        let text = render_text(omp(&path), false);
         assert!(text.contains("thinking level: high (configured: auto)\n"), "{text}");
         assert!(
             text.contains("=== 1. user (1970-01-01T00:00:00.001Z) ===\nfix \\x1b[31mred\\x07\n"),
@@ -2797,7 +2860,7 @@ mod tests {
             compaction("k", "S"),
             json!({"type": "custom_message", "customType": "ext", "content": "c", "display": false}),
         ]);
-        let text = render_text(&omp(&path), true);
+        let text = render_text(omp(&path), true);
         assert!(text.contains("=== 1. compactionSummary (42000 tokens before, "), "{text}");
         assert!(text.contains("=== 3. custom (ext, hidden, "), "{text}");
     }
@@ -2812,7 +2875,7 @@ mod tests {
                 "timestamp": 3, "content": [{"type": "text", "text": "```rust\nfn main() {}\n```"}]}),
             ),
         ]);
-        let md = render_markdown(&omp(&path), false);
+        let md = render_markdown(omp(&path), false);
         assert!(md.starts_with("# Session context\n\n- **leaf:** `e2`\n"), "{md}");
         assert!(md.contains("\n## 1. user\n"), "{md}");
         assert!(md.contains("\nAdd a flag\n"), "{md}");

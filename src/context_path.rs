@@ -117,7 +117,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::context::{build, to_json};
+    use crate::context::{build, into_json};
     use crate::format::Dialect;
 
     fn session(entries: &[Value]) -> Session {
@@ -140,8 +140,8 @@ mod tests {
         for flavor in [Dialect::Omp, Dialect::Pi] {
             for agent in [false, true] {
                 prop_assert_eq!(
-                    to_json(&build(&reduced, None, flavor), agent),
-                    to_json(&build(&full, None, flavor), agent)
+                    into_json(build(reduced.clone(), None, flavor), agent),
+                    into_json(build(full.clone(), None, flavor), agent)
                 );
             }
         }

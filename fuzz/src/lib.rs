@@ -355,18 +355,18 @@ fn check_context(s: &Session) {
     {
         for flavor in [Dialect::Omp, Dialect::Pi] {
             assert_eq!(
-                context::to_json(&context::build(&reduced, leaf_id.as_ref(), flavor), true),
-                context::to_json(&context::build(&full, leaf_id.as_ref(), flavor), true),
+                context::into_json(context::build(reduced.clone(), leaf_id.as_ref(), flavor), true),
+                context::into_json(context::build(full.clone(), leaf_id.as_ref(), flavor), true),
                 "the reduced context path"
             );
         }
     }
     for flavor in [Dialect::Omp, Dialect::Pi] {
-        let ctx = context::build(&path, leaf_id.as_ref(), flavor);
+        let ctx = context::build(path.clone(), leaf_id.as_ref(), flavor);
         for agent in [false, true] {
             let _ = serde_json::to_string(&context::to_json(&ctx, agent)).expect("context JSON");
-            assert_clean(&context::render_text(&ctx, agent), true);
-            assert_clean(&context::render_markdown(&ctx, agent), true);
+            assert_clean(&context::render_text(ctx.clone(), agent), true);
+            assert_clean(&context::render_markdown(ctx.clone(), agent), true);
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use sesstree::context::{build, render_markdown, render_text, to_json};
+use sesstree::context::{build, into_json, render_markdown, render_text};
 use sesstree::context_path::path_values;
 use sesstree::format::Dialect;
 use sesstree::rev;
@@ -89,15 +89,14 @@ pub fn run(ctx: &Ctx, args: &ContextArgs) -> anyhow::Result<()> {
         None => Vec::new(),
     };
     let leaf_id = target.and_then(|t| session.record(t).id.as_ref().map(|i| i.to_value()));
-    let context = build(&path, leaf_id.as_ref(), flavor);
-    drop(path);
+    let context = build(path, leaf_id.as_ref(), flavor);
     let mut out = stdout();
     if ctx.json {
-        write_json_line(&mut out, &to_json(&context, args.agent_messages))?;
+        write_json_line(&mut out, &into_json(context, args.agent_messages))?;
     } else {
         let text = match args.format {
-            Format::Text => render_text(&context, args.agent_messages),
-            Format::Markdown => render_markdown(&context, args.agent_messages),
+            Format::Text => render_text(context, args.agent_messages),
+            Format::Markdown => render_markdown(context, args.agent_messages),
         };
         out.write_all(text.as_bytes())?;
         if !text.ends_with('\n') {
