@@ -363,9 +363,10 @@ fn pi_model_change(entry: &Value) -> PiModel {
     model
 }
 
-/// Where the kept range before compaction `c` starts: at the entry whose id is
-/// `firstKeptEntryId` (it runs up to the compaction). `None` when that id is not on the path
-/// before it: nothing is kept.
+/// Where the kept range before compaction `c` starts: at the first entry before it whose id is
+/// `firstKeptEntryId` (it runs up to the compaction; without a `firstKeptEntryId`, the first
+/// entry without an id, as the reference's `===` of two `undefined`s finds). `None` when no
+/// entry before it matches: nothing is kept.
 fn kept_range_start(path: &[Value], c: usize) -> Option<usize> {
     let first_kept = path[c].get("firstKeptEntryId");
     path[..c].iter().position(|e| e.get("id") == first_kept)
@@ -680,13 +681,13 @@ fn convert_omp(msg: Value, interrupted_next: bool, out: &mut Vec<Value>) {
             }
             out.push(obj([
                 ("role", Some(json!("user"))),
-                ("content", Some(json!([text_block(python_text(&msg))]))),
+                ("content", Some(Value::Array(vec![text_block(python_text(&msg))]))),
                 ("attribution", Some(json!("user"))),
                 ("timestamp", ts),
             ]));
         }
         "fileMention" => convert_file_mention(&msg, out),
-        "custom" => convert_custom(&msg, out),
+        "custom" => convert_custom(msg, out),
         "assistant" => {
             let user_interrupted = str_field(&msg, "stopReason") == Some("aborted")
                 && str_field(&msg, "errorMessage") == Some(USER_INTERRUPT_LABEL);
@@ -704,7 +705,7 @@ fn convert_omp(msg: Value, interrupted_next: bool, out: &mut Vec<Value>) {
             let text = render_omp_template(OMP_BRANCH_TEMPLATE, &summary_text(&msg));
             out.push(obj([
                 ("role", Some(json!("user"))),
-                ("content", Some(json!([text_block(text)]))),
+                ("content", Some(Value::Array(vec![text_block(text)]))),
                 ("attribution", Some(json!("agent"))),
                 ("historyRewriteAt", ts.clone()),
                 ("timestamp", ts),
@@ -759,7 +760,7 @@ fn convert_pi(msg: Value, out: &mut Vec<Value>) {
     let user = |text: String| {
         obj([
             ("role", Some(json!("user"))),
-            ("content", Some(json!([text_block(text)]))),
+            ("content", Some(Value::Array(vec![text_block(text)]))),
             ("timestamp", ts.clone()),
         ])
     };
@@ -769,10 +770,8 @@ fn convert_pi(msg: Value, out: &mut Vec<Value>) {
             out.push(user(bash_text(&msg, Dialect::Pi)));
         }
         "custom" => {
-            let content = match msg.get("content") {
-                Some(Value::String(s)) => json!([text_block(s.clone())]),
-                other => other.cloned().unwrap_or(Value::Null),
-            };
+            let mut msg = msg;
+            let content = take(&mut msg, "content").map_or(Value::Null, llm_content);
             out.push(obj([
                 ("role", Some(json!("user"))),
                 ("content", Some(content)),
@@ -795,15 +794,12 @@ fn convert_pi(msg: Value, out: &mut Vec<Value>) {
 }
 
 /// `custom` → `developer` with the exceptions of FORMAT §8.4.
-fn convert_custom(msg: &Value, out: &mut Vec<Value>) {
-    let Some(content) = msg.get("content").filter(|c| is_custom_content(c)) else { return };
+fn convert_custom(mut msg: Value, out: &mut Vec<Value>) {
+    let Some(content) = take(&mut msg, "content").filter(is_custom_content) else { return };
+    let msg = &msg;
     let ts = msg.get("timestamp").cloned();
     let custom_type = str_field(msg, "customType");
     let user_attributed = str_field(msg, "attribution") == Some("user");
-    let llm_content = match content {
-        Value::String(s) => json!([text_block(s.clone())]),
-        other => other.clone(),
-    };
 
     if user_attributed && matches!(custom_type, Some(COLLAB_PROMPT | SKILL_PROMPT)) {
         // A collab guest's prompt or a `/skill:` the user typed is the user speaking. (The
@@ -811,45 +807,59 @@ fn convert_custom(msg: &Value, out: &mut Vec<Value>) {
         // releases and is not part of the reference templates; it is sent unwrapped here.)
         out.push(obj([
             ("role", Some(json!("user"))),
-            ("content", Some(llm_content)),
+            ("content", Some(llm_content(content))),
             ("attribution", Some(json!("user"))),
             ("timestamp", ts),
         ]));
         return;
     }
 
-    if let Value::Array(blocks) = content {
-        let images: Vec<&Value> =
-            blocks.iter().filter(|b| str_field(b, "type") == Some("image")).collect();
-        if !images.is_empty() {
-            // Only the user slot takes images on every provider: the text goes to the developer
-            // slot and the images follow as a user message.
-            let texts: Vec<Value> =
-                blocks.iter().filter(|b| str_field(b, "type") == Some("text")).cloned().collect();
-            let attribution = msg.get("attribution").cloned();
-            if !texts.is_empty() {
-                out.push(obj([
-                    ("role", Some(json!("developer"))),
-                    ("content", Some(Value::Array(texts))),
-                    ("attribution", attribution.clone()),
-                    ("timestamp", ts.clone()),
-                ]));
-            }
-            let mut user_content = vec![text_block(format!(
-                "Images attached to {}.",
-                js_string(msg.get("customType"))
-            ))];
-            user_content.extend(images.into_iter().cloned());
-            out.push(obj([
-                ("role", Some(json!("user"))),
-                ("content", Some(Value::Array(user_content))),
-                ("attribution", attribution),
-                ("timestamp", ts),
-            ]));
+    let is = |block: &Value, kind| str_field(block, "type") == Some(kind);
+    let content = match content {
+        Value::Array(blocks) if blocks.iter().any(|b| is(b, "image")) => blocks,
+        content => {
+            push_custom(msg, llm_content(content), ts, out);
             return;
         }
+    };
+    // Only the user slot takes images on every provider: the text goes to the developer slot
+    // and the images follow as a user message.
+    let (images, texts): (Vec<Value>, Vec<Value>) = content
+        .into_iter()
+        .filter(|b| is(b, "image") || is(b, "text"))
+        .partition(|b| is(b, "image"));
+    let attribution = msg.get("attribution").cloned();
+    if !texts.is_empty() {
+        out.push(obj([
+            ("role", Some(json!("developer"))),
+            ("content", Some(Value::Array(texts))),
+            ("attribution", attribution.clone()),
+            ("timestamp", ts.clone()),
+        ]));
     }
+    let mut user_content =
+        vec![text_block(format!("Images attached to {}.", js_string(msg.get("customType"))))];
+    user_content.extend(images);
+    out.push(obj([
+        ("role", Some(json!("user"))),
+        ("content", Some(Value::Array(user_content))),
+        ("attribution", attribution),
+        ("timestamp", ts),
+    ]));
+}
 
+/// A custom message's content as an LLM message's: a string becomes one text block.
+fn llm_content(content: Value) -> Value {
+    match content {
+        Value::String(s) => Value::Array(vec![text_block(s)]),
+        other => other,
+    }
+}
+
+/// A custom message without images as a developer message (a user one for an advisor note
+/// that says so), with `content` already converted.
+fn push_custom(msg: &Value, content: Value, ts: Option<Value>, out: &mut Vec<Value>) {
+    let custom_type = str_field(msg, "customType");
     let advisor = custom_type == Some(ADVISOR);
     let llm_role = if advisor
         && msg.get("details").and_then(|d| d.get("messageRole")).and_then(Value::as_str)
@@ -866,7 +876,7 @@ fn convert_custom(msg: &Value, out: &mut Vec<Value>) {
         .or_else(|| advisor.then(|| json!("agent")));
     out.push(obj([
         ("role", Some(json!(llm_role))),
-        ("content", Some(llm_content)),
+        ("content", Some(content)),
         ("attribution", attribution),
         ("timestamp", ts),
     ]));
@@ -889,7 +899,7 @@ fn convert_file_mention(msg: &Value, out: &mut Vec<Value>) {
         let text = text_files.iter().map(|f| wrap(f)).collect::<Vec<_>>().join("\n");
         out.push(obj([
             ("role", Some(json!("developer"))),
-            ("content", Some(json!([text_block(text)]))),
+            ("content", Some(Value::Array(vec![text_block(text)]))),
             ("attribution", Some(json!("user"))),
             ("timestamp", ts.clone()),
         ]));
@@ -1184,13 +1194,18 @@ fn summary_text(msg: &Value) -> String {
 /// messages, or the agent messages when `agent_messages` is set). For pi, `models` is pi's
 /// single `{provider, modelId}` object (or null).
 pub fn to_json(ctx: &SessionContext, agent_messages: bool) -> Value {
-    into_json(ctx.clone(), agent_messages)
+    json_object(ctx, messages(ctx, agent_messages))
 }
 
 /// [`to_json`] of a context it may take apart: the messages are moved into the object, not
 /// copied (`context --json`).
 pub fn into_json(mut ctx: SessionContext, agent_messages: bool) -> Value {
     let messages = take_messages(&mut ctx, agent_messages);
+    json_object(&ctx, messages)
+}
+
+/// The `context --json` object of the context's state and `messages`.
+fn json_object(ctx: &SessionContext, messages: Vec<Value>) -> Value {
     let models = match ctx.flavor {
         Dialect::Omp => Value::Object(ctx.models.clone()),
         Dialect::Pi => ctx.model.as_ref().map_or(Value::Null, pi_model_json),
@@ -1203,14 +1218,14 @@ pub fn into_json(mut ctx: SessionContext, agent_messages: bool) -> Value {
         Dialect::Pi => Value::Null,
     };
     let mut out = json!({
-        "leafId": ctx.leaf_id.unwrap_or(Value::Null),
+        "leafId": ctx.leaf_id.clone().unwrap_or(Value::Null),
         "flavor": ctx.flavor.as_str(),
         "thinkingLevel": ctx.thinking_level,
         "configuredThinkingLevel": ctx.configured_thinking_level,
         "models": models,
-        "serviceTier": ctx.service_tier.map(Value::Object),
+        "serviceTier": ctx.service_tier.clone().map(Value::Object),
         "mode": ctx.mode,
-        "modeData": ctx.mode_data.unwrap_or(Value::Null),
+        "modeData": ctx.mode_data.clone().unwrap_or(Value::Null),
         "injectedTtsrRules": ctx.injected_ttsr_rules,
         "mcpToolSelection": mcp,
     });
@@ -1589,7 +1604,8 @@ fn is_custom_content(content: &Value) -> bool {
 }
 
 fn text_block(text: String) -> Value {
-    json!({"type": "text", "text": text})
+    // Not `json!`, which would serialize a copy of the text.
+    obj([("type", Some(json!("text"))), ("text", Some(Value::String(text)))])
 }
 
 /// An object without the fields that are `None`, the way `JSON.stringify` drops `undefined`.
@@ -1827,7 +1843,8 @@ mod tests {
     /// A tool result's output can be megabytes (a 10 MB one peaked at 1.5 GB when each step
     /// copied it): the messages are moved from the path into the context and on into the
     /// JSON object, in both flavours, as agent messages and as LLM messages (which add an
-    /// attribution), so their text stays in the allocation it was parsed into.
+    /// attribution, or make a custom message's text a text block), so their text stays in the
+    /// allocation it was parsed into.
     #[test]
     fn messages_are_moved_not_copied() {
         let output = "x".repeat(4096);
@@ -1849,9 +1866,12 @@ mod tests {
                 let out = into_json(ctx, agent);
                 let messages = out["messages"].as_array().expect("messages");
                 assert_eq!(text(&messages[1]["content"][0]["text"]), result, "{flavor:?} {agent}");
-                if agent {
-                    assert_eq!(text(&messages[2]["content"]), custom, "{flavor:?}");
-                }
+                // As an LLM message, a custom message's text is a text block's.
+                let custom_text = match agent {
+                    true => &messages[2]["content"],
+                    false => &messages[2]["content"][0]["text"],
+                };
+                assert_eq!(text(custom_text), custom, "{flavor:?} {agent}");
             }
         }
     }

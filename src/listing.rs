@@ -166,9 +166,9 @@ impl Scan {
         if TITLE_CHANGE.find(line).is_some()
             && let Ok(env) = scan_envelope(line)
             && env.kind.as_deref().map(Kind::from_name) == Some(Kind::TitleChange)
-            && let Some(title) = env.marks.and_then(|m| m.title).filter(|t| !t.is_empty())
+            && let Some(title) = env.marks().title.as_deref().filter(|t| !t.is_empty())
         {
-            self.title_change = Some(title.into_owned());
+            self.title_change = Some(title.to_owned());
         }
         if SESSION_INFO.find(line).is_some()
             && let Ok(env) = scan_envelope(line)

@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 use crate::format::envelope::scan_envelope_depth;
 use crate::format::scan::Scanner;
 use crate::format::title::{TitleSlot, parse_slot};
-use crate::format::{Dialect, Envelope, Kind, MAX_VERSION, scan_envelope, v1};
+use crate::format::{Dialect, Envelope, Kind, MAX_VERSION, Marks, scan_envelope, v1};
 use crate::gist::Gist;
 use crate::id::EntryId;
 use crate::naming::TitleSource;
@@ -1222,23 +1222,22 @@ impl Loader {
             self.warn(Problem::NoId, None, "entry has no id");
         }
         self.note_signals(&kind, &env);
+        let marks = env.marks();
         match kind {
-            Kind::Label => self.replay_label(idx, &env),
+            Kind::Label => self.replay_label(idx, marks),
             Kind::Archive => {
-                if let Some(t) = &env.marks().target_id {
-                    self.archived.insert(t.clone(), env.marks().archived.unwrap_or(false));
+                if let Some(t) = &marks.target_id {
+                    self.archived.insert(t.clone(), marks.archived.unwrap_or(false));
                 }
             }
             Kind::TitleChange => {
-                if let Some(t) = env.marks().title.as_deref().filter(|t| !t.is_empty()) {
-                    let source = env.marks().source.as_deref().and_then(TitleSource::parse);
+                if let Some(t) = marks.title.as_deref().filter(|t| !t.is_empty()) {
+                    let source = marks.source.as_deref().and_then(TitleSource::parse);
                     self.last_title_change = Some((t.to_string(), source));
                 }
             }
             Kind::SessionInfo => {
-                if let Some(n) =
-                    env.marks().name.as_deref().map(str::trim).filter(|n| !n.is_empty())
-                {
+                if let Some(n) = marks.name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
                     self.last_session_info = Some(n.to_string());
                 }
             }
@@ -1282,8 +1281,7 @@ impl Loader {
 
     /// Labels resolve by one global replay in file order; a JS `Map` keeps a key's first
     /// position, and a cleared key that is set again moves to the end (FORMAT §5).
-    fn replay_label(&mut self, idx: u32, env: &Envelope<'_>) {
-        let marks = env.marks();
+    fn replay_label(&mut self, idx: u32, marks: &Marks<'_>) {
         self.label_records.push(LabelRecord { record: idx, target: marks.target_id.clone() });
         let Some(target) = marks.target_id.clone() else { return };
         match marks.label.as_deref().filter(|raw| truthy(raw)) {

@@ -383,7 +383,8 @@ mod tests {
     /// lines have stay out of it, and a line without them allocates nothing for them.
     #[test]
     fn marks_are_kept_apart_and_only_when_present() {
-        assert!(std::mem::size_of::<Envelope<'static>>() <= 112);
+        // Inline, the marks alone would make it larger than this.
+        assert!(std::mem::size_of::<Envelope<'static>>() < std::mem::size_of::<Marks<'static>>());
         let message = br#"{"type":"message","id":"a","parentId":null,"message":{"name":"x"}}"#;
         for env in [scan_envelope(message).unwrap(), serde_envelope(message).unwrap()] {
             assert_eq!(env.marks, None);

@@ -8,7 +8,7 @@ pub mod title;
 pub mod transcode;
 pub mod v1;
 
-pub use envelope::{Envelope, scan_envelope, scan_envelope_with};
+pub use envelope::{Envelope, Marks, scan_envelope, scan_envelope_with};
 pub use kind::Kind;
 
 /// The version sesstree writes (FORMAT §11: accept 1–4, write 3).
