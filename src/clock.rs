@@ -57,6 +57,12 @@ pub fn file_stamp(epoch_ms: i64) -> String {
 /// local time in JavaScript, which depends on the machine, so it gives `None`; so do the
 /// looser, engine-specific forms (lowercase `t`, a space instead of `T`, surrounding spaces).
 pub fn parse_timestamp(s: &str) -> Option<i64> {
+    // Nearly every timestamp is `toISOString`'s; anything else the general reading takes.
+    iso_millis(s.as_bytes()).or_else(|| read_timestamp(s))
+}
+
+/// [`parse_timestamp`] of any form, field by field.
+fn read_timestamp(s: &str) -> Option<i64> {
     let mut p = Cursor { bytes: s.as_bytes(), pos: 0 };
 
     let year = match p.peek() {
@@ -140,6 +146,37 @@ pub fn parse_timestamp(s: &str) -> Option<i64> {
     }
     let time_ms = hour * 3_600_000 + minute * 60_000 + second * 1000 + milli;
     clip(date_ms + time_ms - offset_ms)
+}
+
+/// [`parse_timestamp`] of the form `toISOString` writes for years 0–9999,
+/// `YYYY-MM-DDTHH:mm:ss.sssZ`, read at fixed places: the loader reads one for every entry, and
+/// the general reading costs three times as much. `None` for anything else (`T24:00` too),
+/// which the general reading then decides.
+fn iso_millis(bytes: &[u8]) -> Option<i64> {
+    let b: &[u8; 24] = bytes.try_into().ok()?;
+    if b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[13] != b':' || b[16] != b':' {
+        return None;
+    }
+    if b[19] != b'.' || b[23] != b'Z' {
+        return None;
+    }
+    let digit = |i: usize| {
+        let d = b[i].wrapping_sub(b'0');
+        (d < 10).then_some(i64::from(d))
+    };
+    let two = |i: usize| Some(digit(i)? * 10 + digit(i + 1)?);
+    let year = two(0)? * 100 + two(2)?;
+    let (month, day) = (two(5)?, two(8)?);
+    let (hour, minute, second) = (two(11)?, two(14)?, two(17)?);
+    let milli = digit(20)? * 100 + two(21)?;
+    if !(1..=12).contains(&month) || day < 1 || day > days_in_month(year, month) {
+        return None;
+    }
+    if hour > 23 || minute > 59 || second > 59 {
+        return None;
+    }
+    let time_ms = ((hour * 60 + minute) * 60 + second) * 1000 + milli;
+    Some(days_from_civil(year, month, day) * MS_PER_DAY + time_ms)
 }
 
 /// JavaScript's TimeClip: a time outside the `Date` range is NaN.
@@ -290,7 +327,65 @@ fn system_millis() -> i64 {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+
+    proptest! {
+        /// The fixed-place reading of `toISOString`'s form gives what the general reading
+        /// gives, and takes every such string with fields in range (bytes drawn near the
+        /// form: digits, the separators, and a few that break it).
+        #[test]
+        fn iso_millis_reads_as_the_general_reading(
+            bytes in proptest::collection::vec(
+                prop_oneof![4 => proptest::char::range('0', '9'), 1 => proptest::sample::select(vec!['-', ':', 'T', '.', 'Z', 'x'])],
+                24,
+            ),
+            template in any::<bool>(),
+        ) {
+            let mut text: Vec<char> = bytes;
+            if template {
+                for (i, c) in [(4, '-'), (7, '-'), (10, 'T'), (13, ':'), (16, ':'), (19, '.'), (23, 'Z')] {
+                    text[i] = c;
+                }
+            }
+            let text: String = text.into_iter().collect();
+            let fast = iso_millis(text.as_bytes());
+            prop_assert!(fast.is_none() || fast == read_timestamp(&text), "{text}");
+            prop_assert_eq!(parse_timestamp(&text), read_timestamp(&text), "{}", text);
+        }
+
+        #[test]
+        fn iso_millis_takes_every_to_iso_string(ms in 0i64..253_402_300_800_000) {
+            let text = format_iso_millis(ms);
+            prop_assert_eq!(iso_millis(text.as_bytes()), Some(ms), "{}", text);
+        }
+    }
+
+    #[test]
+    fn iso_millis_leaves_the_edges_to_the_general_reading() {
+        let cases = [
+            ("2024-02-29T23:59:59.999Z", Some(1_709_251_199_999)),
+            ("2023-02-29T00:00:00.000Z", None),
+            ("2026-04-31T00:00:00.000Z", None),
+            ("2026-00-10T00:00:00.000Z", None),
+            ("2026-13-10T00:00:00.000Z", None),
+            ("2026-01-00T00:00:00.000Z", None),
+            ("2026-01-01T23:60:00.000Z", None),
+            ("2026-01-01T23:59:60.000Z", None),
+            ("0000-01-01T00:00:00.000Z", Some(-62_167_219_200_000)),
+        ];
+        for (text, ms) in cases {
+            assert_eq!(iso_millis(text.as_bytes()), ms, "{text}");
+            assert_eq!(read_timestamp(text), ms, "{text}");
+        }
+        // The end of a day: not the fixed-place form's, but a valid time.
+        assert_eq!(iso_millis(b"2026-01-01T24:00:00.000Z"), None);
+        assert_eq!(parse_timestamp("2026-01-01T24:00:00.000Z"), Some(1_767_312_000_000));
+        // Other forms go to the general reading.
+        assert_eq!(parse_timestamp("2026-01-01T00:00:00.000+01:00"), Some(1_767_222_000_000));
+        assert_eq!(iso_millis(b"2026-01-01T00:00:00Z"), None);
+    }
 
     #[test]
     fn formats_like_to_iso_string() {
