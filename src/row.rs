@@ -110,7 +110,7 @@ pub enum RowValue<'a> {
     /// An object's members in order. A key written twice keeps its first place and its last
     /// value, as in a [`Value`].
     Object(Items<'a, (Cow<'a, str>, RowValue<'a>)>),
-    /// An array or an object in a field rows read only as a whole (see [`parse_row`]): its JSON
+    /// An array or an object in a field rows read only as a whole (`parse_row` keeps it): its JSON
     /// text as written, which serde_json parses ([`Json::to_value`]) only for a row that
     /// prints it. Read member by member, it is neither a string nor anything else.
     Raw(Cow<'a, str>),
