@@ -83,10 +83,7 @@ fn read_timestamp(s: &str) -> Option<i64> {
             day = p.digits(2)?;
         }
     }
-    if !(1..=12).contains(&month) || day < 1 || day > days_in_month(year, month) {
-        return None;
-    }
-    let date_ms = days_from_civil(year, month, day) * MS_PER_DAY;
+    let date_ms = date_ms(year, month, day)?;
 
     if p.at_end() {
         return clip(date_ms);
@@ -150,8 +147,9 @@ fn read_timestamp(s: &str) -> Option<i64> {
 
 /// [`parse_timestamp`] of the form `toISOString` writes for years 0–9999,
 /// `YYYY-MM-DDTHH:mm:ss.sssZ`, read at fixed places: the loader reads one for every entry, and
-/// the general reading costs three times as much. `None` for anything else (`T24:00` too),
-/// which the general reading then decides.
+/// the general reading costs about 90 instructions more (320 against 230, most of which is
+/// the day count). `None` for anything else (`T24:00` too), which the general reading then
+/// decides.
 fn iso_millis(bytes: &[u8]) -> Option<i64> {
     let b: &[u8; 24] = bytes.try_into().ok()?;
     if b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[13] != b':' || b[16] != b':' {
@@ -169,14 +167,19 @@ fn iso_millis(bytes: &[u8]) -> Option<i64> {
     let (month, day) = (two(5)?, two(8)?);
     let (hour, minute, second) = (two(11)?, two(14)?, two(17)?);
     let milli = digit(20)? * 100 + two(21)?;
-    if !(1..=12).contains(&month) || day < 1 || day > days_in_month(year, month) {
-        return None;
-    }
     if hour > 23 || minute > 59 || second > 59 {
         return None;
     }
     let time_ms = ((hour * 60 + minute) * 60 + second) * 1000 + milli;
-    Some(days_from_civil(year, month, day) * MS_PER_DAY + time_ms)
+    Some(date_ms(year, month, day)? + time_ms)
+}
+
+/// Midnight (UTC) of a date, or `None` for a month or day that the calendar does not have.
+fn date_ms(year: i64, month: i64, day: i64) -> Option<i64> {
+    if !(1..=12).contains(&month) || day < 1 || day > days_in_month(year, month) {
+        return None;
+    }
+    Some(days_from_civil(year, month, day) * MS_PER_DAY)
 }
 
 /// JavaScript's TimeClip: a time outside the `Date` range is NaN.
@@ -338,7 +341,10 @@ mod tests {
         #[test]
         fn iso_millis_reads_as_the_general_reading(
             bytes in proptest::collection::vec(
-                prop_oneof![4 => proptest::char::range('0', '9'), 1 => proptest::sample::select(vec!['-', ':', 'T', '.', 'Z', 'x'])],
+                prop_oneof![
+                    4 => proptest::char::range('0', '9'),
+                    1 => proptest::sample::select(vec!['-', ':', 'T', '.', 'Z', 'x']),
+                ],
                 24,
             ),
             template in any::<bool>(),
