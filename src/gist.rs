@@ -221,18 +221,8 @@ impl Gist {
 
 /// Writes `n` in decimal, as `write!` would, without the formatting machinery (a gist is
 /// packed for every entry of a file).
-fn push_decimal(out: &mut String, mut n: usize) {
-    let mut digits = [b'0'; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+fn push_decimal(out: &mut String, n: usize) {
+    out.push_str(itoa::Buffer::new().format(n));
 }
 
 /// How many decimal digits `n` takes.

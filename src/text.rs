@@ -226,26 +226,33 @@ impl ToolCalls {
     fn describe_call<A: Json>(&self, name: &str, args: &A) -> String {
         match name {
             "read" => {
-                let mut shown = self.shorten(file_path_arg(args)).into_owned();
+                let path = self.shorten(file_path_arg(args));
+                // Built piece by piece, not formatted: a row is made for every call of a file.
+                let mut shown = String::with_capacity(path.len() + 32);
+                shown.push_str("[read: ");
+                shown.push_str(&path);
                 // A range shows only when the call asked for one; the agent numbers lines
                 // from 1, and `limit` lines from `offset` end at `offset + limit - 1`.
                 let offset = args.get("offset").and_then(A::as_f64);
                 let limit = args.get("limit").and_then(A::as_f64);
                 if offset.is_some() || limit.is_some() {
                     let start = offset.unwrap_or(1.0);
-                    let _ = write!(shown, ":{}", js_number(start));
+                    shown.push(':');
+                    push_js_number(&mut shown, start);
                     // A zero or negative limit names no line, so no end is shown.
                     if let Some(limit) = limit.filter(|l| *l >= 1.0) {
-                        let _ = write!(shown, "-{}", js_number(start + limit - 1.0));
+                        shown.push('-');
+                        push_js_number(&mut shown, start + limit - 1.0);
                     }
                 }
-                ["[read: ", &shown, "]"].concat()
+                shown.push(']');
+                shown
             }
             "write" | "edit" => ["[", name, ": ", &self.shorten(file_path_arg(args)), "]"].concat(),
             "bash" => {
                 let command = one_row(str_field(args, "command").unwrap_or_default());
                 let (head, cut) = truncated(&command, BASH_LIMIT);
-                format!("[bash: {head}{}]", if cut { "..." } else { "" })
+                ["[bash: ", head, if cut { "...]" } else { "]" }].concat()
             }
             "grep" => {
                 let pattern = str_field(args, "pattern").unwrap_or_default();
@@ -254,18 +261,18 @@ impl ToolCalls {
                     Some(v) if v.is_string() || v.is_array() => path_list(v),
                     _ => args.get("path").map(path_list).unwrap_or_default(),
                 };
-                format!("[grep: /{pattern}/ in {}]", self.scope(&paths))
+                ["[grep: /", pattern, "/ in ", &self.scope(&paths), "]"].concat()
             }
             "glob" => {
                 let paths = match args.get("path") {
                     Some(v) if v.is_string() => path_list(v),
                     _ => args.get("paths").map(path_list).unwrap_or_default(),
                 };
-                format!("[glob: {}]", self.scope(&paths))
+                ["[glob: ", &self.scope(&paths), "]"].concat()
             }
             "ls" => {
                 let path = str_field(args, "path").filter(|p| !p.is_empty()).unwrap_or(".");
-                format!("[ls: {}]", self.shorten(path))
+                ["[ls: ", &self.shorten(path), "]"].concat()
             }
             name => {
                 let name = if name.is_empty() { "tool" } else { name };
@@ -930,7 +937,19 @@ fn js_round(x: f64) -> f64 {
 
 /// A number as JavaScript prints it for the integers that occur here (`12`, not `12.0`).
 fn js_number(x: f64) -> String {
-    if x.fract() == 0.0 && x.abs() < 1e15 { format!("{}", x as i64) } else { format!("{x}") }
+    let mut out = String::new();
+    push_js_number(&mut out, x);
+    out
+}
+
+/// [`js_number`] onto the end of `out`; integers without the formatting machinery (a `read`
+/// row is made for every call of a file).
+fn push_js_number(out: &mut String, x: f64) {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        out.push_str(itoa::Buffer::new().format(x as i64));
+    } else {
+        let _ = write!(out, "{x}");
+    }
 }
 
 /// The `type` of a record, when it is an object with a string `type`.
@@ -989,8 +1008,33 @@ pub fn sanitize_keep_lines(s: &str) -> Cow<'_, str> {
 }
 
 /// Whether `bytes` holds a byte below 0x20, 0x7f (DEL) or 0xc2 (C1): every control character
-/// starts with one. Text without them, nearly all text, is checked eight bytes at a time.
+/// starts with one. Text without them, nearly all text, is checked 16 bytes at a time (SSE2,
+/// on x86-64), then eight.
 fn may_hold_controls(bytes: &[u8]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    let bytes = {
+        use safe_arch::{
+            bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, min_u8_m128i,
+            move_mask_i8_m128i, set_splat_i8_m128i,
+        };
+        let below_space = set_splat_i8_m128i(0x1f);
+        let del = set_splat_i8_m128i(0x7f);
+        let c1 = set_splat_i8_m128i(0xc2_u8 as i8);
+        let mut blocks = bytes.chunks_exact(16);
+        for block in &mut blocks {
+            let Ok(block) = <&[u8; 16]>::try_from(block) else { break };
+            let v = load_unaligned_m128i(block);
+            // Unsigned `x < 0x20` is `min(x, 0x1f) == x`.
+            let hits = bitor_m128i(
+                cmp_eq_mask_i8_m128i(min_u8_m128i(v, below_space), v),
+                bitor_m128i(cmp_eq_mask_i8_m128i(v, del), cmp_eq_mask_i8_m128i(v, c1)),
+            );
+            if move_mask_i8_m128i(hits) != 0 {
+                return true;
+            }
+        }
+        blocks.remainder()
+    };
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     // Whether a byte of `x` is below `n` (at most 0x80): a byte below borrows into its high
@@ -1177,6 +1221,19 @@ mod tests {
         );
         assert_eq!(result_line("read", json!({"path": "a.rs", "offset": 7})), "[read: a.rs:7]");
         assert_eq!(result_line("read", json!({"path": "a.rs", "limit": 5})), "[read: a.rs:1-5]");
+        // Numbers as JavaScript prints them: integers without a fraction, others in full.
+        assert_eq!(
+            result_line("read", json!({"path": "a.rs", "offset": 1.5, "limit": 3})),
+            "[read: a.rs:1.5-3.5]"
+        );
+        assert_eq!(
+            result_line("read", json!({"path": "a.rs", "offset": -4.0, "limit": 1e15})),
+            "[read: a.rs:-4-999999999999995]"
+        );
+        assert_eq!(
+            result_line("read", json!({"path": "a.rs", "offset": 2e15, "limit": 0})),
+            "[read: a.rs:2000000000000000]"
+        );
         assert_eq!(result_line("read", json!({"file_path": "old.rs"})), "[read: old.rs]");
         assert_eq!(
             result_line("read", json!({"path": "", "file_path": "old.rs"})),

@@ -103,12 +103,15 @@ fn write_par<T: Sync>(
 ) -> anyhow::Result<()> {
     use rayon::prelude::*;
     const CHUNK: usize = 1024;
+    const ROW_ROOM: usize = 160;
     let batch = CHUNK * 4 * rayon::current_num_threads();
     for batch in items.chunks(batch) {
         let texts: Vec<anyhow::Result<Vec<u8>>> = batch
             .par_chunks(CHUNK)
             .map(|chunk| {
-                let mut text = Vec::new();
+                // Room for rows of a usual length, so that the text is not grown (and copied)
+                // a doubling at a time from nothing.
+                let mut text = Vec::with_capacity(chunk.len() * ROW_ROOM);
                 for item in chunk {
                     format(item, &mut text)?;
                 }
