@@ -791,14 +791,20 @@ impl Facts {
     const TOOL_RESULT: u8 = 4;
     const USER_REQUEST: u8 = 8;
 
-    /// The facts of an entry.
+    /// The facts of an entry. Its type, message and role are read once for all four (a gist
+    /// is made for every entry of a file).
     pub fn of<J: Json>(entry: &J) -> Facts {
-        let kind = entry_type(entry).map_or(Kind::Missing, Kind::from_name);
+        let kind = entry_type(entry);
+        let message = match kind {
+            Some("message") => entry.get("message").unwrap_or(J::null()),
+            _ => J::null(),
+        };
+        let role = str_field(message, "role");
         let bits = [
-            (is_silent_assistant_turn(entry), Facts::SILENT),
-            (kind.is_setting(), Facts::SETTING),
-            (message_role(entry) == Some("toolResult"), Facts::TOOL_RESULT),
-            (is_user_request(entry), Facts::USER_REQUEST),
+            (role == Some("assistant") && is_silent_turn(message), Facts::SILENT),
+            (kind.map_or(Kind::Missing, Kind::from_name).is_setting(), Facts::SETTING),
+            (role == Some("toolResult"), Facts::TOOL_RESULT),
+            (is_request(kind, entry, message, role), Facts::USER_REQUEST),
         ];
         Facts(bits.iter().filter(|(set, _)| *set).fold(0, |acc, (_, bit)| acc | bit))
     }
@@ -819,13 +825,9 @@ impl Facts {
     }
 }
 
-/// Whether `entry` is an assistant message with no text to show that ended normally. A
-/// `stopReason` that is not a non-empty string counts as missing.
-fn is_silent_assistant_turn<J: Json>(entry: &J) -> bool {
-    if message_role(entry) != Some("assistant") {
-        return false;
-    }
-    let message = entry.get("message").unwrap_or(J::null());
+/// Whether an assistant `message` has no text to show and ended normally. A `stopReason`
+/// that is not a non-empty string counts as missing.
+fn is_silent_turn<J: Json>(message: &J) -> bool {
     let ended_normally =
         matches!(str_field(message, "stopReason").unwrap_or_default(), "" | "stop" | "toolUse");
     ended_normally && !has_text(message.get("content").unwrap_or(J::null()))
@@ -851,21 +853,29 @@ fn has_text<J: Json>(content: &J) -> bool {
 /// Other custom messages never count, whatever their attribution says: an extension may set
 /// `attribution` freely, so the type is what marks a user turn.
 pub fn is_user_request<J: Json>(entry: &J) -> bool {
+    let kind = entry_type(entry);
+    let message = match kind {
+        Some("message") => entry.get("message").unwrap_or(J::null()),
+        _ => J::null(),
+    };
+    is_request(kind, entry, message, str_field(message, "role"))
+}
+
+/// [`is_user_request`] of an entry whose `type`, `message` (`null` unless a message entry's)
+/// and its `role` are read.
+fn is_request<J: Json>(kind: Option<&str>, entry: &J, message: &J, role: Option<&str>) -> bool {
     let custom_prompt = |message: &J| {
         matches!(str_field(message, "customType"), Some("skill-prompt" | "collab-prompt"))
             && str_field(message, "attribution") == Some("user")
             // Content the agent could not send back is not restored as a message at all.
             && message.get("content").is_some_and(|c| c.is_string() || c.is_array())
     };
-    match entry_type(entry) {
-        Some("message") => {
-            let message = entry.get("message").unwrap_or(J::null());
-            match str_field(message, "role") {
-                Some("user") => true,
-                Some("custom") => custom_prompt(message),
-                _ => false,
-            }
-        }
+    match kind {
+        Some("message") => match role {
+            Some("user") => true,
+            Some("custom") => custom_prompt(message),
+            _ => false,
+        },
         Some("custom_message") => custom_prompt(entry),
         _ => false,
     }
@@ -955,14 +965,6 @@ fn push_js_number(out: &mut String, x: f64) {
 /// The `type` of a record, when it is an object with a string `type`.
 fn entry_type<J: Json>(entry: &J) -> Option<&str> {
     str_field(entry, "type")
-}
-
-/// The role of a `message` entry.
-fn message_role<J: Json>(entry: &J) -> Option<&str> {
-    if entry_type(entry) != Some("message") {
-        return None;
-    }
-    str_field(entry.get("message")?, "role")
 }
 
 /// A string field of an object (`None` for other values or types).
