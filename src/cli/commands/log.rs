@@ -89,23 +89,23 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
             (start, read.iter().collect())
         }
     };
-    let shown = listing.rows(start, &gists).map_err(|idx| session.unreadable(idx))?;
-    // The newest `limit` rows, or the oldest with --reverse.
-    let limit = args.max_count.unwrap_or(usize::MAX);
-    let rows: Vec<_> = if args.reverse {
-        shown.iter().take(limit).collect()
-    } else {
-        shown.iter().rev().take(limit).collect()
-    };
+    let mut shown = listing.rows(start, &gists).map_err(|idx| session.unreadable(idx))?;
+    drop(gists);
+    // The newest `limit` rows, or the oldest with --reverse: the rows turned in place, not
+    // copied into a list of their own.
+    if !args.reverse {
+        shown.reverse();
+    }
+    let rows = &shown[..shown.len().min(args.max_count.unwrap_or(usize::MAX))];
     let mut out = stdout();
     if args.raw {
         // One line at a time: lines can be megabytes, and a batch of them would pile up.
-        for row in &rows {
+        for row in rows {
             out.write_all(&session.raw_line(row.idx)?)?;
             out.write_all(b"\n")?;
         }
     } else {
-        write_par(&mut out, &rows, |&&Row { idx, gist, text }, buf| {
+        write_par(&mut out, rows, |&Row { idx, gist, text }, buf| {
             let label = labels.get(&idx);
             // A text too long to keep in the gist is read again, for the rows shown.
             let text = match text {
