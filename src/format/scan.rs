@@ -61,13 +61,17 @@ struct Masks {
 #[inline(always)]
 fn classify(block: &[u8; 64]) -> Masks {
     use safe_arch::{
-        cmp_eq_mask_i8_m128i, load_unaligned_m128i, min_u8_m128i, move_mask_i8_m128i,
+        bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, min_u8_m128i, move_mask_i8_m128i,
         set_splat_i8_m128i,
     };
     let quote = set_splat_i8_m128i(b'"' as i8);
     let backslash = set_splat_i8_m128i(b'\\' as i8);
     let below_space = set_splat_i8_m128i(0x1f);
     let mut m = Masks { quote: 0, backslash: 0, control: 0 };
+    // Control characters are rare anywhere in a line (only whitespace may sit outside
+    // strings): one mask for the whole block says whether there are any, and only then is
+    // the block looked at again for where they are.
+    let mut controls = set_splat_i8_m128i(0);
     for (j, chunk) in block.chunks_exact(16).enumerate() {
         let Ok(chunk) = <&[u8; 16]>::try_from(chunk) else { continue };
         let v = load_unaligned_m128i(chunk);
@@ -75,9 +79,20 @@ fn classify(block: &[u8; 64]) -> Masks {
         m.quote |= bits(cmp_eq_mask_i8_m128i(v, quote));
         m.backslash |= bits(cmp_eq_mask_i8_m128i(v, backslash));
         // Unsigned `x < 0x20` is `min(x, 0x1f) == x`.
-        m.control |= bits(cmp_eq_mask_i8_m128i(min_u8_m128i(v, below_space), v));
+        controls = bitor_m128i(controls, cmp_eq_mask_i8_m128i(min_u8_m128i(v, below_space), v));
+    }
+    if move_mask_i8_m128i(controls) != 0 {
+        m.control = control_mask(block);
     }
     m
+}
+
+/// The control characters (below 0x20) of a block that has some, one bit per byte.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+fn control_mask(block: &[u8; 64]) -> u64 {
+    block.iter().enumerate().fold(0, |mask, (i, &c)| mask | u64::from(c < 0x20) << i)
 }
 
 #[cfg(not(target_arch = "x86_64"))]
@@ -779,6 +794,33 @@ mod tests {
         assert!(valid(s.as_bytes()));
         s.pop();
         assert!(!valid(s.as_bytes()));
+    }
+
+    #[test]
+    fn control_characters_are_found_at_every_place_of_a_block() {
+        let string = |at: usize, c: u8| {
+            let mut line = br#"{"k":""#.to_vec();
+            line.extend(std::iter::repeat_n(b'a', 140));
+            line.extend(br#""}"#);
+            line[6 + at] = c;
+            line
+        };
+        for at in 0..140 {
+            // Inside a string, every control character is refused; the bytes just above pass.
+            for c in [0x00, b'\t', b'\n', 0x1f] {
+                assert!(!valid(&string(at, c)), "{c:#x} at {at}");
+            }
+            for c in [b' ', 0x7f] {
+                assert!(valid(&string(at, c)), "{c:#x} at {at}");
+            }
+            // Outside strings, whitespace may be anywhere, and other control characters not.
+            let mut line = b"[".to_vec();
+            line.extend(std::iter::repeat_n(b' ', at));
+            line.extend(b"\t1]");
+            assert!(valid(&line), "a tab at {at}");
+            *line.last_mut().unwrap() = 0x01;
+            assert!(!valid(&line), "0x01 at {at}");
+        }
     }
 
     #[test]
