@@ -818,7 +818,7 @@ mod tests {
             line.extend(std::iter::repeat_n(b' ', at));
             line.extend(b"\t1]");
             assert!(valid(&line), "a tab at {at}");
-            *line.last_mut().unwrap() = 0x01;
+            line[1 + at] = 0x01;
             assert!(!valid(&line), "0x01 at {at}");
         }
     }
