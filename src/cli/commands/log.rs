@@ -90,6 +90,8 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
         }
     };
     let mut shown = listing.rows(start, &gists).map_err(|idx| session.unreadable(idx))?;
+    // The list of the path's gists is no longer read: its room goes back before the rows'
+    // text is made.
     drop(gists);
     // The newest `limit` rows, or the oldest with --reverse: the rows turned in place, not
     // copied into a list of their own.
