@@ -434,9 +434,9 @@ fn message_line<J: Json>(message: &J, tools: &ToolCalls) -> String {
     let content = message.get("content").unwrap_or(J::null());
     match str_field(message, "role") {
         // Joined, not formatted: nearly every row of a file is one of these four.
-        Some("user") => ["user: ", &short_text(content)].concat(),
-        Some("developer") => ["developer: ", &short_text(content)].concat(),
-        Some("assistant") => ["assistant: ", &assistant_text(message)].concat(),
+        Some("user") => short_text("user: ", content),
+        Some("developer") => short_text("developer: ", content),
+        Some("assistant") => assistant_text(message),
         Some("toolResult") => tools.describe_result(message).unwrap_or_else(|| {
             let name = str_field(message, "toolName").filter(|n| !n.is_empty()).unwrap_or("tool");
             ["[", name, "]"].concat()
@@ -449,8 +449,18 @@ fn message_line<J: Json>(message: &J, tools: &ToolCalls) -> String {
     }
 }
 
-/// What an assistant row shows after `assistant: `.
+/// An assistant row: `assistant: ` and what it shows.
 fn assistant_text<J: Json>(message: &J) -> String {
+    const PREFIX: &str = "assistant: ";
+    let text = short_text(PREFIX, message.get("content").unwrap_or(J::null()));
+    if text.len() > PREFIX.len() && message.get("retryRecovery").is_none() {
+        return text;
+    }
+    [PREFIX, &assistant_shown(message)].concat()
+}
+
+/// What an assistant row shows after `assistant: `.
+fn assistant_shown<J: Json>(message: &J) -> String {
     let recovery = message.get("retryRecovery").and_then(|r| str_field(r, "status"));
     if recovery == Some("recovered") {
         // A failed attempt that a retry recovered from: the agent shows the retry note instead
@@ -463,7 +473,7 @@ fn assistant_text<J: Json>(message: &J) -> String {
         let (head, cut) = truncated(&note, ERROR_LIMIT);
         return if cut { format!("{}…", cut_chars(head, ERROR_LIMIT - 1)) } else { note };
     }
-    let text = short_text(message.get("content").unwrap_or(J::null()));
+    let text = short_text("", message.get("content").unwrap_or(J::null()));
     if !text.is_empty() {
         return text;
     }
@@ -888,36 +898,58 @@ fn is_request<J: Json>(kind: Option<&str>, entry: &J, message: &J, role: Option<
 /// concatenated with no separator (images, thinking and tool calls are skipped). Anything else
 /// gives an empty string. This is also the editor prefill text of `checkout` and `branch`.
 pub fn message_text<J: Json>(content: &J) -> String {
-    if let Some(s) = content.as_str() {
-        return s.to_owned();
-    }
-    let Some(blocks) = content.as_array() else { return String::new() };
-    blocks
-        .iter()
-        .filter(|block| str_field(*block, "type") == Some("text"))
-        .filter_map(|block| str_field(block, "text"))
-        .collect()
+    message_text_of(Some(content)).into_owned()
 }
 
-/// Message text as a row shows it: cut at 200 characters, then folded onto one line. The cut
-/// comes first, as in the agent, so leading blank lines count against the 200.
-fn short_text<J: Json>(content: &J) -> String {
-    one_row(cut_chars(&message_text(content), TEXT_LIMIT))
+/// [`message_text`] of the content, if any, borrowed when it is one string or one text block
+/// (nearly every message).
+fn message_text_of<J: Json>(content: Option<&J>) -> Cow<'_, str> {
+    let Some(content) = content else { return Cow::Borrowed("") };
+    if let Some(s) = content.as_str() {
+        return Cow::Borrowed(s);
+    }
+    let Some(blocks) = content.as_array() else { return Cow::Borrowed("") };
+    let mut texts = blocks
+        .iter()
+        .filter(|block| str_field(*block, "type") == Some("text"))
+        .filter_map(|block| str_field(block, "text"));
+    let Some(first) = texts.next() else { return Cow::Borrowed("") };
+    match texts.next() {
+        None => Cow::Borrowed(first),
+        Some(second) => Cow::Owned([first, second].into_iter().chain(texts).collect()),
+    }
+}
+
+/// `prefix` and the message text as a row shows it: cut at 200 characters, then folded onto
+/// one line. The cut comes first, as in the agent, so leading blank lines count against the
+/// 200.
+fn short_text<J: Json>(prefix: &str, content: &J) -> String {
+    let text = message_text_of(Some(content));
+    let cut = cut_chars(&text, TEXT_LIMIT);
+    let mut out = String::with_capacity(prefix.len() + cut.len());
+    out.push_str(prefix);
+    push_one_row(&mut out, cut);
+    out
 }
 
 /// `s` with line breaks (LF and CR) and tabs turned into spaces, trimmed.
 pub(crate) fn one_row(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    push_one_row(&mut out, s);
+    out
+}
+
+/// [`one_row`] onto the end of `out`.
+fn push_one_row(out: &mut String, s: &str) {
     // A copy by runs, not char by char: the three are one byte each, so the runs between them
     // stay whole characters.
     let mut rest = s.trim();
-    let mut out = String::with_capacity(rest.len());
     while let Some(at) = memchr::memchr3(b'\n', b'\r', b'\t', rest.as_bytes()) {
         out.push_str(&rest[..at]);
         out.push(' ');
         rest = &rest[at + 1..];
     }
     out.push_str(rest);
-    out
 }
 
 /// The first `n` characters of `s` (characters, not bytes: a cut never splits one).
