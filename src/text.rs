@@ -1042,9 +1042,15 @@ pub fn sanitize_keep_lines(s: &str) -> Cow<'_, str> {
 }
 
 /// Whether `bytes` holds a byte below 0x20, 0x7f (DEL) or 0xc2 (C1): every control character
-/// starts with one. Text without them, nearly all text, is checked 16 bytes at a time (SSE2,
-/// on x86-64), then eight.
+/// starts with one.
 fn may_hold_controls(bytes: &[u8]) -> bool {
+    has_control_or(bytes, 0x7f, 0xc2)
+}
+
+/// Whether `bytes` holds a byte below 0x20 or one equal to `a` or `b`. Text without them,
+/// nearly all text, is checked 16 bytes at a time (SSE2, on x86-64), then eight: a row's text
+/// is checked for every row printed.
+pub(crate) fn has_control_or(bytes: &[u8], a: u8, b: u8) -> bool {
     #[cfg(target_arch = "x86_64")]
     let bytes = {
         use safe_arch::{
@@ -1052,8 +1058,7 @@ fn may_hold_controls(bytes: &[u8]) -> bool {
             move_mask_i8_m128i, set_splat_i8_m128i,
         };
         let below_space = set_splat_i8_m128i(0x1f);
-        let del = set_splat_i8_m128i(0x7f);
-        let c1 = set_splat_i8_m128i(0xc2_u8 as i8);
+        let (a, b) = (set_splat_i8_m128i(a as i8), set_splat_i8_m128i(b as i8));
         let mut blocks = bytes.chunks_exact(16);
         for block in &mut blocks {
             let Ok(block) = <&[u8; 16]>::try_from(block) else { break };
@@ -1061,7 +1066,7 @@ fn may_hold_controls(bytes: &[u8]) -> bool {
             // Unsigned `x < 0x20` is `min(x, 0x1f) == x`.
             let hits = bitor_m128i(
                 cmp_eq_mask_i8_m128i(min_u8_m128i(v, below_space), v),
-                bitor_m128i(cmp_eq_mask_i8_m128i(v, del), cmp_eq_mask_i8_m128i(v, c1)),
+                bitor_m128i(cmp_eq_mask_i8_m128i(v, a), cmp_eq_mask_i8_m128i(v, b)),
             );
             if move_mask_i8_m128i(hits) != 0 {
                 return true;
@@ -1074,14 +1079,15 @@ fn may_hold_controls(bytes: &[u8]) -> bool {
     // Whether a byte of `x` is below `n` (at most 0x80): a byte below borrows into its high
     // bit, and no borrow starts without one.
     let below = |x: u64, n: u64| x.wrapping_sub(ONES * n) & !x & HIGH != 0;
+    let (wa, wb) = (ONES * u64::from(a), ONES * u64::from(b));
     let mut words = bytes.chunks_exact(8);
     for word in &mut words {
         let x = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
-        if below(x, 0x20) || below(x ^ (ONES * 0x7f), 1) || below(x ^ (ONES * 0xc2), 1) {
+        if below(x, 0x20) || below(x ^ wa, 1) || below(x ^ wb, 1) {
             return true;
         }
     }
-    words.remainder().iter().any(|&b| b < 0x20 || b == 0x7f || b == 0xc2)
+    words.remainder().iter().any(|&c| c < 0x20 || c == a || c == b)
 }
 
 fn escape_controls(s: &str, keep_lines: bool) -> Cow<'_, str> {
@@ -1117,16 +1123,28 @@ mod tests {
     }
 
     #[test]
+    fn bytes_a_json_string_escapes_are_found_at_every_place() {
+        for c in 0..=255u8 {
+            let expected = c < 0x20 || c == b'"' || c == b'\\';
+            for at in 0..43 {
+                let mut bytes = vec![b'a'; 43];
+                bytes[at] = c;
+                assert_eq!(has_control_or(&bytes, b'"', b'\\'), expected, "byte {c:#x} at {at}");
+            }
+        }
+    }
+
+    #[test]
     fn control_bytes_are_found_at_every_place() {
         for b in 0..=255u8 {
             let expected = b < 0x20 || b == 0x7f || b == 0xc2;
-            for at in 0..19 {
-                let mut bytes = vec![b'a'; 19];
+            for at in 0..43 {
+                let mut bytes = vec![b'a'; 43];
                 bytes[at] = b;
                 assert_eq!(may_hold_controls(&bytes), expected, "byte {b:#x} at {at}");
                 // Neighbours above every bound (0x80) or just above one (0x21) change nothing.
-                bytes[(at + 1) % 19] = 0x80;
-                bytes[(at + 2) % 19] = 0x21;
+                bytes[(at + 1) % 43] = 0x80;
+                bytes[(at + 2) % 43] = 0x21;
                 assert_eq!(may_hold_controls(&bytes), expected, "byte {b:#x} at {at}");
             }
         }

@@ -334,8 +334,7 @@ fn write_serialized(out: &mut Vec<u8>, value: &impl serde::Serialize) {
 /// `text` as a JSON string, as serde_json writes it: with nothing to escape (no `"`, `\` or
 /// byte below 0x20), as it stands.
 fn write_json_str(out: &mut Vec<u8>, text: &str) {
-    let plain = !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\');
-    if plain {
+    if !crate::text::has_control_or(text.as_bytes(), b'"', b'\\') {
         out.push(b'"');
         out.extend_from_slice(text.as_bytes());
         out.push(b'"');
