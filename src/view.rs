@@ -297,11 +297,14 @@ pub fn write_json_row(
     out.extend_from_slice(b",\"timestamp\":");
     write_field(out, gist.timestamp());
     out.extend_from_slice(b",\"label\":");
-    write_serialized(out, label.unwrap_or(&Value::Null));
+    match label {
+        Some(label) => write_serialized(out, label),
+        None => out.extend_from_slice(b"null"),
+    }
     out.extend_from_slice(b",\"text\":");
     write_json_str(out, text);
     out.extend_from_slice(b",\"depth\":");
-    out.extend_from_slice(at.depth.to_string().as_bytes());
+    out.extend_from_slice(itoa::Buffer::new().format(at.depth).as_bytes());
     out.extend_from_slice(b",\"onActivePath\":");
     out.extend_from_slice(if at.on_active_path { b"true" } else { b"false" });
     out.extend_from_slice(b",\"isLeaf\":");
