@@ -898,13 +898,12 @@ fn is_request<J: Json>(kind: Option<&str>, entry: &J, message: &J, role: Option<
 /// concatenated with no separator (images, thinking and tool calls are skipped). Anything else
 /// gives an empty string. This is also the editor prefill text of `checkout` and `branch`.
 pub fn message_text<J: Json>(content: &J) -> String {
-    message_text_of(Some(content)).into_owned()
+    message_text_of(content).into_owned()
 }
 
-/// [`message_text`] of the content, if any, borrowed when it is one string or one text block
-/// (nearly every message).
-fn message_text_of<J: Json>(content: Option<&J>) -> Cow<'_, str> {
-    let Some(content) = content else { return Cow::Borrowed("") };
+/// [`message_text`], borrowed when the content is one string or one text block (nearly every
+/// message).
+fn message_text_of<J: Json>(content: &J) -> Cow<'_, str> {
     if let Some(s) = content.as_str() {
         return Cow::Borrowed(s);
     }
@@ -924,7 +923,7 @@ fn message_text_of<J: Json>(content: Option<&J>) -> Cow<'_, str> {
 /// one line. The cut comes first, as in the agent, so leading blank lines count against the
 /// 200.
 fn short_text<J: Json>(prefix: &str, content: &J) -> String {
-    let text = message_text_of(Some(content));
+    let text = message_text_of(content);
     let cut = cut_chars(&text, TEXT_LIMIT);
     let mut out = String::with_capacity(prefix.len() + cut.len());
     out.push_str(prefix);
