@@ -1903,6 +1903,19 @@ mod tests {
         }
 
         #[test]
+        fn the_byte_check_reads_as_a_byte_loop(
+            bytes in proptest::collection::vec(
+                proptest::prop_oneof![20 => b'a'..=b'z', 1 => proptest::num::u8::ANY],
+                0..100,
+            ),
+            a in proptest::num::u8::ANY,
+            b in proptest::num::u8::ANY,
+        ) {
+            let expected = bytes.iter().any(|&c| c < 0x20 || c == a || c == b);
+            proptest::prop_assert_eq!(has_control_or(&bytes, a, b), expected);
+        }
+
+        #[test]
         fn one_line_is_one_line(text in "[a-z\\n\\r\\t \\x1b]{0,300}") {
             let row = line(message(json!({"role": "user", "content": text})));
             proptest::prop_assert!(!row.contains(['\n', '\r', '\t']));
