@@ -356,7 +356,10 @@ pub fn one_line<J: Json>(entry: &J, tools: &ToolCalls) -> String {
         "custom_message" => custom_message_line(entry),
         "compaction" => match entry.get("tokensBefore").and_then(J::as_f64) {
             Some(tokens) => {
-                format!("[compaction: {}k tokens]", js_number(js_round(tokens / 1000.0)))
+                let mut row = "[compaction: ".to_owned();
+                push_js_number(&mut row, js_round(tokens / 1000.0));
+                row.push_str("k tokens]");
+                row
             }
             // Without a count there is nothing to round; the kind alone is still true.
             None => "[compaction]".to_owned(),
@@ -452,37 +455,33 @@ fn message_line<J: Json>(message: &J, tools: &ToolCalls) -> String {
 /// An assistant row: `assistant: ` and what it shows.
 fn assistant_text<J: Json>(message: &J) -> String {
     const PREFIX: &str = "assistant: ";
-    let text = short_text(PREFIX, message.get("content").unwrap_or(J::null()));
-    if text.len() > PREFIX.len() && message.get("retryRecovery").is_none() {
-        return text;
-    }
-    [PREFIX, &assistant_shown(message)].concat()
-}
-
-/// What an assistant row shows after `assistant: `.
-fn assistant_shown<J: Json>(message: &J) -> String {
-    let recovery = message.get("retryRecovery").and_then(|r| str_field(r, "status"));
-    if recovery == Some("recovered") {
+    let recovery = message.get("retryRecovery");
+    let status = recovery.and_then(|r| str_field(r, "status"));
+    if status == Some("recovered") {
         // A failed attempt that a retry recovered from: the agent shows the retry note instead
         // of the (partial) text, whitespace collapsed.
-        let note = message.get("retryRecovery").and_then(|r| str_field(r, "note"));
+        let note = recovery.and_then(|r| str_field(r, "note"));
         let note = note.unwrap_or_default().split_whitespace().collect::<Vec<_>>().join(" ");
         if note.is_empty() {
-            return "retried".to_owned();
+            return [PREFIX, "retried"].concat();
         }
         let (head, cut) = truncated(&note, ERROR_LIMIT);
-        return if cut { format!("{}…", cut_chars(head, ERROR_LIMIT - 1)) } else { note };
+        return if cut {
+            format!("{PREFIX}{}…", cut_chars(head, ERROR_LIMIT - 1))
+        } else {
+            [PREFIX, &note].concat()
+        };
     }
-    let text = short_text("", message.get("content").unwrap_or(J::null()));
-    if !text.is_empty() {
+    let text = short_text(PREFIX, message.get("content").unwrap_or(J::null()));
+    if text.len() > PREFIX.len() {
         return text;
     }
     let stop_reason = str_field(message, "stopReason");
     let error_message = str_field(message, "errorMessage").filter(|e| !e.is_empty());
     // An attempt superseded by a later retry shows no error: the final attempt carries it.
-    let superseded = recovery == Some("superseded");
+    let superseded = status == Some("superseded");
     if stop_reason == Some("aborted") {
-        return "(aborted)".to_owned();
+        return [PREFIX, "(aborted)"].concat();
     }
     let error = match (stop_reason, error_message) {
         _ if superseded => None,
@@ -490,8 +489,8 @@ fn assistant_shown<J: Json>(message: &J) -> String {
         (_, message) => message,
     };
     match error {
-        Some(error) => cut_chars(&one_row(error), ERROR_LIMIT).to_owned(),
-        None => "(no content)".to_owned(),
+        Some(error) => [PREFIX, cut_chars(&one_row(error), ERROR_LIMIT)].concat(),
+        None => [PREFIX, "(no content)"].concat(),
     }
 }
 
@@ -805,10 +804,7 @@ impl Facts {
     /// is made for every entry of a file).
     pub fn of<J: Json>(entry: &J) -> Facts {
         let kind = entry_type(entry);
-        let message = match kind {
-            Some("message") => entry.get("message").unwrap_or(J::null()),
-            _ => J::null(),
-        };
+        let message = message_of(kind, entry);
         let role = str_field(message, "role");
         let bits = [
             (role == Some("assistant") && is_silent_turn(message), Facts::SILENT),
@@ -864,11 +860,16 @@ fn has_text<J: Json>(content: &J) -> bool {
 /// `attribution` freely, so the type is what marks a user turn.
 pub fn is_user_request<J: Json>(entry: &J) -> bool {
     let kind = entry_type(entry);
-    let message = match kind {
+    let message = message_of(kind, entry);
+    is_request(kind, entry, message, str_field(message, "role"))
+}
+
+/// The `message` of an entry of type `kind` (`null` unless it is a message entry with one).
+fn message_of<'e, J: Json>(kind: Option<&str>, entry: &'e J) -> &'e J {
+    match kind {
         Some("message") => entry.get("message").unwrap_or(J::null()),
         _ => J::null(),
-    };
-    is_request(kind, entry, message, str_field(message, "role"))
+    }
 }
 
 /// [`is_user_request`] of an entry whose `type`, `message` (`null` unless a message entry's)
@@ -976,15 +977,9 @@ fn js_round(x: f64) -> f64 {
     (x + 0.5).floor()
 }
 
-/// A number as JavaScript prints it for the integers that occur here (`12`, not `12.0`).
-fn js_number(x: f64) -> String {
-    let mut out = String::new();
-    push_js_number(&mut out, x);
-    out
-}
-
-/// [`js_number`] onto the end of `out`; integers without the formatting machinery (a `read`
-/// row is made for every call of a file).
+/// A number as JavaScript prints it for the integers that occur here (`12`, not `12.0`),
+/// onto the end of `out`; integers without the formatting machinery (a `read` row is made for
+/// every call of a file).
 fn push_js_number(out: &mut String, x: f64) {
     if x.fract() == 0.0 && x.abs() < 1e15 {
         out.push_str(itoa::Buffer::new().format(x as i64));
