@@ -12,6 +12,7 @@
 //! a custom message) and is longer than [`LONG`] is not kept: its gist says so, and the row is
 //! read again from the line when it is shown ([`crate::Session::row_text`]).
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
@@ -39,6 +40,22 @@ pub struct Gist {
     packed: Box<str>,
     /// `type` and `timestamp` when either is there but is not a string (rare).
     odd: Option<Box<(RowValue<'static>, RowValue<'static>)>>,
+}
+
+/// What a gist is made of ([`Gist::new`]).
+pub(crate) struct Parts<'p> {
+    /// What the filter modes read.
+    pub facts: Facts,
+    /// The row text with no call known ([`one_line`]).
+    pub text: String,
+    /// `type`, when a string.
+    pub kind: Option<&'p str>,
+    /// `timestamp`, when a string.
+    pub time: Option<&'p str>,
+    /// The `toolCallId` of a tool result ([`answers`]).
+    pub answers: Option<&'p str>,
+    /// Each call's id and its result's row, folded ([`into_one_row`]).
+    pub calls: &'p [(Cow<'p, str>, String)],
 }
 
 const TYPE: u8 = 1;
@@ -85,33 +102,39 @@ impl Gist {
     /// that paths are shortened under ([`ToolCalls::with_home`]).
     pub fn of(entry: &RowValue, none: &ToolCalls) -> Gist {
         debug_assert!(none.is_empty(), "a gist's row is the row with no call known");
-        let mut text = one_line(entry, none);
+        let member = |key| entry.get(key).unwrap_or(RowValue::null());
+        let (kind, time) = (member("type"), member("timestamp"));
+        let mut calls = Vec::new();
+        none.each_call(entry, |id, shown| calls.push((Cow::Borrowed(id), into_one_row(shown))));
+        let mut gist = Gist::new(Parts {
+            facts: Facts::of(entry),
+            text: one_line(entry, none),
+            kind: kind.as_str(),
+            time: time.as_str(),
+            answers: answers(entry),
+            calls: &calls,
+        });
+        if [kind, time].iter().any(|v| v.as_str().is_none() && !v.is_null()) {
+            gist.odd = Some(Box::new((kind.clone().into_owned(), time.clone().into_owned())));
+        }
+        gist
+    }
+
+    /// The gist of an entry from what its row shows, read by the caller: `type` and
+    /// `timestamp` are the strings given, or not strings.
+    pub(crate) fn new(parts: Parts<'_>) -> Gist {
+        let Parts { facts, mut text, kind, time, answers, calls } = parts;
         let long = text.len() > LONG;
         if long {
             text = String::new();
         }
-        let member = |key| entry.get(key).unwrap_or(RowValue::null());
-        let (kind, time) = (member("type"), member("timestamp"));
-        let mut calls = Vec::new();
-        none.each_call(entry, |id, shown| calls.push((id, into_one_row(shown))));
-        let mut present = 0;
-        let mut odd = false;
-        let mut optional = [None; 3];
-        for (slot, (value, bit)) in optional.iter_mut().zip([(kind, TYPE), (time, TIME)]) {
-            match value.as_str() {
-                Some(s) => {
-                    *slot = Some(s);
-                    present |= bit;
-                }
-                None => odd |= !value.is_null(),
-            }
-        }
-        if let Some(call) = answers(entry) {
-            optional[2] = Some(call);
-            present |= ANSWERS;
-        }
+        let optional = [kind, time, answers];
+        let present = [TYPE, TIME, ANSWERS]
+            .into_iter()
+            .zip(optional)
+            .fold(0, |bits, (bit, piece)| bits | if piece.is_some() { bit } else { 0 });
         let fixed = std::iter::once(text.as_str()).chain(optional.iter().map(|p| p.unwrap_or("")));
-        let calls = || calls.iter().flat_map(|(id, shown)| [*id, shown.as_str()]);
+        let calls = || calls.iter().flat_map(|(id, shown)| [id.as_ref(), shown.as_str()]);
         // Sized once: a gist is kept for every entry of the file.
         let size = fixed.clone().map(str::len).sum::<usize>()
             + calls().map(|p| p.len() + 1 + digits(p.len())).sum::<usize>();
@@ -128,11 +151,11 @@ impl Gist {
             packed.push_str(piece);
         }
         Gist {
-            facts: Facts::of(entry),
+            facts,
             present: present | if long { LONG_TEXT } else { 0 },
             ends,
             packed: packed.into_boxed_str(),
-            odd: odd.then(|| Box::new((kind.clone().into_owned(), time.clone().into_owned()))),
+            odd: None,
         }
     }
 

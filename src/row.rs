@@ -26,6 +26,10 @@ use crate::format::{Envelope, Kind};
 use crate::json::Json;
 use crate::text::{ARGS_LIMIT, command_prefix, row_argument_keys};
 
+mod direct;
+
+pub(crate) use direct::message_gist;
+
 /// How many characters of message text rows and searches read (FORMAT §9.3, §9.4).
 const TEXT_LIMIT: usize = 200;
 
@@ -1215,6 +1219,9 @@ mod tests {
             prop_assert_eq!(entry.get(key).cloned(), Json::get(&row, key).map(Json::to_value));
         }
         prop_assert_eq!(rows_gist(&bytes), Some(full_gist(entry)));
+        if let Some(direct) = direct_gist(&bytes) {
+            prop_assert_eq!(direct, full_gist(entry));
+        }
         prop_assert_eq!(row.clone().into_owned(), row.clone());
         // Built in an arena, the value owns nothing (an arena never drops what it holds).
         let arena = Bump::new();
@@ -1311,6 +1318,71 @@ mod tests {
         ] {
             assert!(serde_json::from_str::<Value>(line).is_err());
             assert_eq!(rows_gist(line.as_bytes()), None, "{line}");
+        }
+    }
+
+    /// The gist of a line read straight from it ([`message_gist`]), if it takes the line,
+    /// after checking that its envelope is the one the row value's walk gives.
+    fn direct_gist(bytes: &[u8]) -> Option<Gist> {
+        let mut scanner = Scanner::new();
+        let (line, stack) = scanner.index(bytes).ok()?;
+        let arena = Bump::new();
+        let (gist, envelope) =
+            message_gist(&line, stack, &ToolCalls::with_home("/home/al"), &arena)?;
+        let general = row_value_and_envelope(&line, stack, Reads::Rows, &arena);
+        assert_eq!(Some(envelope), general.map(|(_, env)| env), "the same envelope");
+        Some(gist)
+    }
+
+    /// Lines of the usual shape are read straight from the line, to the gist of the full
+    /// value; any other shape is left to the row value.
+    #[test]
+    fn message_gists_are_read_straight_from_usual_lines() {
+        let taken = [
+            r#"{"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"fix the\nbuild","timestamp":1}}"#,
+            r#"{"type":"message","id":"a2","parentId":"a1","message":{"role":"user","content":[{"type":"text","text":"look"},{"type":"image","data":"AAAA","mimeType":"image/png"},{"type":"text","text":" here\t"},"loose"]}}"#,
+            r#"{"type":"message","id":"a3","parentId":"a2","timestamp":"t","message":{"role":"assistant","content":[{"type":"thinking","thinking":"hm","thinkingSignature":"x"},{"type":"text","text":"On it."},{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"/home/al/src/a.rs","offset":10,"limit":5}},{"type":"toolCall","id":"c2","name":"bash","arguments":{"command":"cargo test\n--release"}},{"type":"toolCall","id":"c3","name":"task","arguments":{"n":[1,2]}},{"type":"toolCall","id":"c4","name":"ls"},{"type":"toolCall","id":"c5","name":"write","arguments":{"path":"a\nb"}}],"api":"x","usage":{"input":1,"cost":{"total":0.5}},"stopReason":"toolUse","timestamp":1}}"#,
+            r#"{"type":"message","id":"a4","message":{"role":"assistant","content":[],"stopReason":"error","errorMessage":"overloaded\nretry"}}"#,
+            r#"{"type":"message","id":"a5","message":{"role":"assistant","content":[{"type":"text","text":"  \n "}],"stopReason":"aborted"}}"#,
+            r#"{"type":"message","id":"a6","message":{"role":"assistant","content":[{"type":"toolCall","id":"c5","name":"grep","arguments":{"pattern":"fn","paths":["/home/al/a","b"]}}],"stopReason":"stop"}}"#,
+            r#"{"type":"message","id":"a7","timestamp":"t","message":{"role":"toolResult","toolCallId":"c1","toolName":"read","content":[{"type":"text","text":"1\n2"}],"isError":false}}"#,
+            r#"{"type":"message","id":"a8","message":{"role":"toolResult","toolCallId":"c9","toolName":"","content":"x"}}"#,
+            r#"{"type":"message","id":"a9","message":{"role":"user","content":{"text":"an object"}}}"#,
+        ];
+        for line in taken {
+            let entry: Value = serde_json::from_str(line).unwrap();
+            assert_eq!(direct_gist(line.as_bytes()), Some(full_gist(&entry)), "{line}");
+        }
+        let left = [
+            // Shapes the row value reads: another role or type, a retried attempt, fields of
+            // other roles, the content before the role, a field that is not a string.
+            r#"{"type":"message","message":{"role":"developer","content":"x"}}"#,
+            r#"{"type":"custom_message","customType":"x","content":"x"}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[],"retryRecovery":{"status":"recovered","note":"n"}}}"#,
+            r#"{"type":"message","message":{"role":"user","content":"x","customType":"skill-prompt"}}"#,
+            r#"{"type":"message","message":{"content":"x","role":"user"}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[],"stopReason":["error"]}}"#,
+            r#"{"type":"message","message":{"role":"user","content":[{"type":"toolCall","id":"c1","name":"ls"}]}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[{"type":7}]}}"#,
+            r#"{"type":"message","timestamp":5,"message":{"role":"user","content":"x"}}"#,
+            r#"{"type":"message","message":{"role":"user"},"message":{"role":"user","content":"x"}}"#,
+            // Keys written twice or with escapes. An earlier `type` or `timestamp` is read
+            // too, and fails the line where it cannot be (a lone surrogate).
+            r#"{"type":"message","timestamp":["\ud800"],"timestamp":"t","message":{"role":"user","content":"x"}}"#,
+            r#"{"type":["\ud800"],"type":"message","message":{"role":"user","content":"x"}}"#,
+            r#"{"type":"message","type":"message","message":{"role":"user","content":"x"}}"#,
+            r#"{"type":"message","message":{"role":"user","role":"assistant","content":"x"}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[{"type":"text","text":"a","text":"b"}]}}"#,
+            r#"{"type":"message","message":{"r\u006fle":"user","content":"x"}}"#,
+            // Not valid, or more than one value.
+            r#"{"type":"message","message":{"role":"user","content":"x"}} 1"#,
+            r#"{"type":"message","message":{"role":"user","content":[1,]}}"#,
+        ];
+        for line in left {
+            assert_eq!(direct_gist(line.as_bytes()), None, "{line}");
+            if let Ok(entry) = serde_json::from_str::<Value>(line) {
+                assert_eq!(rows_gist(line.as_bytes()), Some(full_gist(&entry)), "{line}");
+            }
         }
     }
 
@@ -1708,6 +1780,64 @@ mod tests {
         ]
     }
 
+    /// A user, assistant or tool-result message in the shapes the agents write, and near them:
+    /// what [`message_gist`] reads straight from the line, or leaves to the row value.
+    fn arb_message() -> impl Strategy<Value = Value> {
+        let role = prop_oneof![
+            3 => Just("user"),
+            3 => Just("assistant"),
+            3 => Just("toolResult"),
+            1 => Just("developer"),
+        ];
+        let content = prop_oneof![
+            arb_text().prop_map(Value::String),
+            proptest::collection::vec(arb_block(), 0..4).prop_map(Value::Array),
+            Just(json!({"text": "obj"})),
+        ];
+        let string = |words: &'static [&'static str]| {
+            prop_oneof![
+                4 => proptest::sample::select(words).prop_map(Value::from),
+                1 => arb_text().prop_map(Value::String),
+                1 => arb_any(),
+            ]
+        };
+        let field = prop_oneof![
+            string(&["stop", "toolUse", "error", "aborted", "length"])
+                .prop_map(|v| ("stopReason", v)),
+            string(&["", "overloaded"]).prop_map(|v| ("errorMessage", v)),
+            string(&["c1", "c2"]).prop_map(|v| ("toolCallId", v)),
+            string(&["read", "", "bash"]).prop_map(|v| ("toolName", v)),
+            arb_any().prop_map(|v| ("usage", v)),
+            Just(("isError", json!(false))),
+        ];
+        let time = prop_oneof![
+            3 => Just(Some(json!("2026-01-01T00:00:00.000Z"))),
+            1 => Just(None),
+            1 => arb_any().prop_map(Some),
+        ];
+        let fields = proptest::collection::vec(field, 0..4);
+        (role, content, fields, any::<bool>(), time).prop_map(
+            |(role, content, fields, role_first, time)| {
+                let mut message = Map::new();
+                if role_first {
+                    message.insert("role".into(), role.into());
+                }
+                message.insert("content".into(), content);
+                message.extend(fields.into_iter().map(|(k, v)| (k.to_owned(), v)));
+                message.insert("role".into(), role.into());
+                let mut entry = Map::new();
+                entry.insert("type".into(), "message".into());
+                entry.insert("id".into(), "e1".into());
+                entry.insert("parentId".into(), Value::Null);
+                if let Some(time) = time {
+                    entry.insert("timestamp".into(), time);
+                }
+                entry.insert("message".into(), Value::Object(message));
+                Value::Object(entry)
+            },
+        )
+    }
+
     /// Any value, arrays and objects too, with the keys rows read inside the fields they keep:
     /// what an odd or hostile line may hold where a row expects a string.
     fn arb_any() -> impl Strategy<Value = Value> {
@@ -1840,6 +1970,13 @@ mod tests {
 
         #[test]
         fn rows_of_any_values_in_the_fields_rows_read_are_the_same(entry in arb_odd_entry()) {
+            check(&entry)?;
+        }
+
+        #[test]
+        fn message_gists_read_straight_from_the_line_are_those_of_the_full_value(
+            entry in arb_message()
+        ) {
             check(&entry)?;
         }
     }

@@ -27,7 +27,7 @@ use crate::format::{Dialect, Envelope, Kind, MAX_VERSION, Marks, scan_envelope, 
 use crate::gist::Gist;
 use crate::id::EntryId;
 use crate::naming::TitleSource;
-use crate::row::{Reads, RowValue, row_value_and_envelope, row_value_in, with_arena};
+use crate::row::{Reads, RowValue, message_gist, row_value_and_envelope, row_value_in, with_arena};
 use crate::text::ToolCalls;
 
 /// Maps keyed by id. foldhash: SipHash was a tenth of the loading time, and an id map needs no
@@ -873,6 +873,13 @@ fn scan_line<'a>(
         && let Ok((line, stack)) = scanner.index(bytes)
     {
         let fused = with_arena(|arena| {
+            // A user, assistant or tool-result message of the usual shape, straight from the
+            // line; any other through its row value.
+            if let Some((gist, env)) = message_gist(&line, stack, none, arena)
+                && line.deepest() + crate::row::WALKED_DEPTH <= MAX_NESTING
+            {
+                return Some((env, Ok(gist)));
+            }
             let (row, env) = row_value_and_envelope(&line, stack, Reads::Rows, arena)?;
             Some(if line.deepest() + crate::row::WALKED_DEPTH <= MAX_NESTING {
                 (env, Ok(Gist::of(&row, none)))

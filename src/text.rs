@@ -223,7 +223,7 @@ impl ToolCalls {
     }
 
     /// A tool call as a tool-result row shows it (FORMAT §9.3).
-    fn describe_call<A: Json>(&self, name: &str, args: &A) -> String {
+    pub(crate) fn describe_call<A: Json>(&self, name: &str, args: &A) -> String {
         match name {
             "read" => {
                 let path = self.shorten(file_path_arg(args));
@@ -440,10 +440,9 @@ fn message_line<J: Json>(message: &J, tools: &ToolCalls) -> String {
         Some("user") => short_text("user: ", content),
         Some("developer") => short_text("developer: ", content),
         Some("assistant") => assistant_text(message),
-        Some("toolResult") => tools.describe_result(message).unwrap_or_else(|| {
-            let name = str_field(message, "toolName").filter(|n| !n.is_empty()).unwrap_or("tool");
-            ["[", name, "]"].concat()
-        }),
+        Some("toolResult") => tools
+            .describe_result(message)
+            .unwrap_or_else(|| tool_name_row(str_field(message, "toolName"))),
         Some("bashExecution") => {
             format!("[bash]: {}", one_row(str_field(message, "command").unwrap_or_default()))
         }
@@ -452,9 +451,17 @@ fn message_line<J: Json>(message: &J, tools: &ToolCalls) -> String {
     }
 }
 
+/// The row of a tool result whose call is not known: its `toolName`, or `tool`.
+pub(crate) fn tool_name_row(name: Option<&str>) -> String {
+    ["[", name.filter(|n| !n.is_empty()).unwrap_or("tool"), "]"].concat()
+}
+
+/// What an assistant row starts with.
+pub(crate) const ASSISTANT: &str = "assistant: ";
+
 /// An assistant row: `assistant: ` and what it shows.
 fn assistant_text<J: Json>(message: &J) -> String {
-    const PREFIX: &str = "assistant: ";
+    const PREFIX: &str = ASSISTANT;
     let recovery = message.get("retryRecovery");
     let status = recovery.and_then(|r| str_field(r, "status"));
     if status == Some("recovered") {
@@ -473,17 +480,30 @@ fn assistant_text<J: Json>(message: &J) -> String {
         };
     }
     let text = short_text(PREFIX, message.get("content").unwrap_or(J::null()));
+    let (stop_reason, error) =
+        (str_field(message, "stopReason"), str_field(message, "errorMessage"));
+    assistant_row(text, status == Some("superseded"), stop_reason, error)
+}
+
+/// An assistant row that is not a recovered attempt's, from `text` (`assistant: ` and its
+/// message text, [`text_row`]) and what shows when there is none: whether a later retry
+/// superseded the attempt, its `stopReason` and its `errorMessage`.
+pub(crate) fn assistant_row(
+    text: String,
+    superseded: bool,
+    stop_reason: Option<&str>,
+    error_message: Option<&str>,
+) -> String {
+    const PREFIX: &str = ASSISTANT;
     if text.len() > PREFIX.len() {
         return text;
     }
-    let stop_reason = str_field(message, "stopReason");
-    let error_message = str_field(message, "errorMessage").filter(|e| !e.is_empty());
-    // An attempt superseded by a later retry shows no error: the final attempt carries it.
-    let superseded = status == Some("superseded");
+    let error_message = error_message.filter(|e| !e.is_empty());
     if stop_reason == Some("aborted") {
         return [PREFIX, "(aborted)"].concat();
     }
     let error = match (stop_reason, error_message) {
+        // An attempt superseded by a later retry shows no error: the final attempt carries it.
         _ if superseded => None,
         (Some("error"), message) => Some(message.unwrap_or("Error")),
         (_, message) => message,
@@ -806,11 +826,22 @@ impl Facts {
         let kind = entry_type(entry);
         let message = message_of(kind, entry);
         let role = str_field(message, "role");
+        Facts::new(
+            role == Some("assistant") && is_silent_turn(message),
+            kind.map_or(Kind::Missing, Kind::from_name).is_setting(),
+            role == Some("toolResult"),
+            is_request(kind, entry, message, role),
+        )
+    }
+
+    /// The facts of an entry that is (or is not) a silent assistant turn, a setting, a tool
+    /// result and a user request.
+    pub(crate) fn new(silent: bool, setting: bool, tool_result: bool, request: bool) -> Facts {
         let bits = [
-            (role == Some("assistant") && is_silent_turn(message), Facts::SILENT),
-            (kind.map_or(Kind::Missing, Kind::from_name).is_setting(), Facts::SETTING),
-            (role == Some("toolResult"), Facts::TOOL_RESULT),
-            (is_request(kind, entry, message, role), Facts::USER_REQUEST),
+            (silent, Facts::SILENT),
+            (setting, Facts::SETTING),
+            (tool_result, Facts::TOOL_RESULT),
+            (request, Facts::USER_REQUEST),
         ];
         Facts(bits.iter().filter(|(set, _)| *set).fold(0, |acc, (_, bit)| acc | bit))
     }
@@ -834,9 +865,13 @@ impl Facts {
 /// Whether an assistant `message` has no text to show and ended normally. A `stopReason`
 /// that is not a non-empty string counts as missing.
 fn is_silent_turn<J: Json>(message: &J) -> bool {
-    let ended_normally =
-        matches!(str_field(message, "stopReason").unwrap_or_default(), "" | "stop" | "toolUse");
-    ended_normally && !has_text(message.get("content").unwrap_or(J::null()))
+    ended_normally(str_field(message, "stopReason"))
+        && !has_text(message.get("content").unwrap_or(J::null()))
+}
+
+/// Whether an assistant turn with this `stopReason` (when a string) ended normally.
+pub(crate) fn ended_normally(stop_reason: Option<&str>) -> bool {
+    matches!(stop_reason.unwrap_or_default(), "" | "stop" | "toolUse")
 }
 
 /// Whether message content holds any text that is not just whitespace.
@@ -924,8 +959,12 @@ fn message_text_of<J: Json>(content: &J) -> Cow<'_, str> {
 /// one line. The cut comes first, as in the agent, so leading blank lines count against the
 /// 200.
 fn short_text<J: Json>(prefix: &str, content: &J) -> String {
-    let text = message_text_of(content);
-    let cut = cut_chars(&text, TEXT_LIMIT);
+    text_row(prefix, &message_text_of(content))
+}
+
+/// [`short_text`] of the message text `text`.
+pub(crate) fn text_row(prefix: &str, text: &str) -> String {
+    let cut = cut_chars(text, TEXT_LIMIT);
     let mut out = String::with_capacity(prefix.len() + cut.len());
     out.push_str(prefix);
     push_one_row(&mut out, cut);

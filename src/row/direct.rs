@@ -1,0 +1,287 @@
+//! The gist of a user, assistant or tool-result `message` line read straight from the line,
+//! without its row value: nearly every line of the agents' files is one of these, and building
+//! the row value, then reading it back member by member, cost about as much as loading the line.
+//!
+//! Only the usual shape is read here: keys without escapes and none written twice, a string
+//! `role` before the `content`, string fields, a `type` for each block. Anything else (or a
+//! line that is not valid) gives `None`, and the caller reads the line through its row value.
+//! What this reads, it reads as the row value does, with the same functions where they cut or
+//! decode (`cut_text`, `arguments`), so a line is taken or refused by both alike; the row
+//! functions of [`crate::text`] are shared by both. A differential test holds the two together.
+
+use std::borrow::Cow;
+
+use super::{ArenaVec, Bump, arguments, cut_text, word};
+use crate::format::Envelope;
+use crate::format::scan::{Invalid, Line, Scan, has_backslash};
+use crate::gist::{Gist, Parts};
+use crate::text::{
+    ASSISTANT, Facts, ToolCalls, assistant_row, ended_normally, into_one_row, text_row,
+    tool_name_row,
+};
+
+/// The gist and the envelope of a `message` line (already indexed) whose role is `user`,
+/// `assistant` or `toolResult`, in the usual shape; `None` for any other line. `none` holds no
+/// calls: it gives the home directory that paths are shortened under.
+pub(crate) fn message_gist<'a>(
+    line: &Line<'a, '_>,
+    stack: &mut Vec<bool>,
+    none: &ToolCalls,
+    arena: &Bump,
+) -> Option<(Gist, Envelope<'a>)> {
+    let start = line.ws(0);
+    if line.at(start) != Some(b'{') {
+        return None;
+    }
+    // The line's members for its envelope, as the row's walk gives them.
+    let mut members: ArenaVec<'_, (&[u8], usize, usize)> = ArenaVec::with_capacity_in(8, arena);
+    let mut message = None;
+    let end = line
+        .object(start, |line, span, value| {
+            let key = plain_key(line, span)?;
+            let end = if key == b"message" {
+                if message.is_some() || line.at(value) != Some(b'{') {
+                    return Err(Invalid);
+                }
+                let (read, end) = read_message(line, value, stack, none, arena)?;
+                message = Some(read);
+                end
+            } else {
+                line.skip_value(value, stack)?
+            };
+            members.push((key, value, end));
+            Ok(end)
+        })
+        .ok()?;
+    line.end(end).ok()?;
+    let written = |key: &[u8]| members.iter().filter(|m| m.0 == key).count();
+    if written(b"type") != 1 || written(b"timestamp") > 1 {
+        return None;
+    }
+    let envelope = Envelope::from_members(line, members.iter().copied()).ok()?;
+    // A `timestamp` that is not a string is kept as a value: the row value's way.
+    if envelope.kind.as_deref() != Some("message")
+        || (written(b"timestamp") == 1 && envelope.timestamp.is_none())
+    {
+        return None;
+    }
+    let Message { role, content, stop_reason, error_message, tool_call_id, tool_name } = message?;
+    let (text, facts, answers) = match role?.as_ref() {
+        "user" => (text_row("user: ", &content.text), Facts::new(false, false, false, true), None),
+        "assistant" => {
+            let stop_reason = stop_reason.as_deref();
+            let text = text_row(ASSISTANT, &content.text);
+            let silent = ended_normally(stop_reason) && !content.has_text;
+            let text = assistant_row(text, false, stop_reason, error_message.as_deref());
+            (text, Facts::new(silent, false, false, false), None)
+        }
+        "toolResult" => {
+            let facts = Facts::new(false, false, true, false);
+            (tool_name_row(tool_name.as_deref()), facts, tool_call_id.as_deref())
+        }
+        _ => return None,
+    };
+    let gist = Gist::new(Parts {
+        facts,
+        text: into_one_row(text),
+        kind: Some("message"),
+        time: envelope.timestamp.as_deref(),
+        answers,
+        calls: &content.calls,
+    });
+    Some((gist, envelope))
+}
+
+/// The members of a message that its row reads.
+#[derive(Default)]
+struct Message<'a> {
+    role: Option<Cow<'a, str>>,
+    content: Content<'a>,
+    stop_reason: Option<Cow<'a, str>>,
+    error_message: Option<Cow<'a, str>>,
+    tool_call_id: Option<Cow<'a, str>>,
+    tool_name: Option<Cow<'a, str>>,
+}
+
+/// What a row reads of message content.
+#[derive(Default)]
+struct Content<'a> {
+    /// The text: the string, or the text blocks' texts one after another, each cut as the row
+    /// value cuts it.
+    text: Cow<'a, str>,
+    /// Whether any of it is not whitespace.
+    has_text: bool,
+    /// An assistant's tool calls: each call's id and its result's row, folded.
+    calls: Vec<(Cow<'a, str>, String)>,
+}
+
+/// A key as written, which must have no escapes (a key with one is read by the row value).
+fn plain_key<'a>(line: &Line<'a, '_>, span: (usize, usize)) -> Scan<&'a [u8]> {
+    let key = line.bytes.get(span.0..span.1).ok_or(Invalid)?;
+    if has_backslash(key) { Err(Invalid) } else { Ok(key) }
+}
+
+/// The string at `start`, decoded, and the position after it; not a string fails. The words
+/// that fill nearly every line (roles, block types) are not checked for UTF-8, as in the row
+/// value.
+fn string<'a>(line: &Line<'a, '_>, start: usize) -> Scan<(Cow<'a, str>, usize)> {
+    if line.at(start) != Some(b'"') {
+        return Err(Invalid);
+    }
+    let close = line.string_end(start)?;
+    let raw = line.bytes.get(start + 1..close).ok_or(Invalid)?;
+    let text = match word(raw) {
+        Some(word) => Cow::Borrowed(word),
+        _ => line.text((start + 1, close))?,
+    };
+    Ok((text, close + 1))
+}
+
+/// The `message` object at `start` and the position after it.
+fn read_message<'a>(
+    line: &Line<'a, '_>,
+    start: usize,
+    stack: &mut Vec<bool>,
+    none: &ToolCalls,
+    arena: &Bump,
+) -> Scan<(Message<'a>, usize)> {
+    let mut m = Message::default();
+    let mut seen = 0u8;
+    let end = line.object(start, |line, span, value| {
+        let bit = match plain_key(line, span)? {
+            b"role" => 1,
+            b"content" => 2,
+            b"stopReason" => 4,
+            b"errorMessage" => 8,
+            b"toolCallId" => 16,
+            b"toolName" => 32,
+            // Read by the rows of other roles, or of a retried attempt.
+            b"command" | b"customType" | b"attribution" | b"retryRecovery" => {
+                return Err(Invalid);
+            }
+            _ => return line.skip_value(value, stack),
+        };
+        if seen & bit != 0 {
+            return Err(Invalid);
+        }
+        seen |= bit;
+        if bit == 2 {
+            // The role says how content is read: it must come first, as the agents write it.
+            let (content, end) = match m.role.as_deref().ok_or(Invalid)? {
+                "user" => read_content(line, value, stack, None, arena)?,
+                "assistant" => read_content(line, value, stack, Some(none), arena)?,
+                // A tool result's content is read by no row.
+                "toolResult" => (Content::default(), line.skip_value(value, stack)?),
+                _ => return Err(Invalid),
+            };
+            m.content = content;
+            return Ok(end);
+        }
+        let (text, end) = string(line, value)?;
+        let slot = match bit {
+            1 => &mut m.role,
+            4 => &mut m.stop_reason,
+            8 => &mut m.error_message,
+            16 => &mut m.tool_call_id,
+            _ => &mut m.tool_name,
+        };
+        *slot = Some(text);
+        Ok(end)
+    })?;
+    Ok((m, end))
+}
+
+/// Message content at `start` and the position after it: a string, or blocks of which the text
+/// blocks are read, and with `calls` (an assistant's), the tool calls as `calls` shows them.
+/// Content of another shape has no text.
+fn read_content<'a>(
+    line: &Line<'a, '_>,
+    start: usize,
+    stack: &mut Vec<bool>,
+    calls: Option<&ToolCalls>,
+    arena: &Bump,
+) -> Scan<(Content<'a>, usize)> {
+    let mut content = Content::default();
+    let end = match line.at(start) {
+        Some(b'"') => {
+            let close = line.string_end(start)?;
+            content.text = cut_text(line, (start + 1, close))?;
+            content.has_text = !content.text.trim().is_empty();
+            close + 1
+        }
+        Some(b'[') => line.array(start, |line, at| {
+            if line.at(at) != Some(b'{') {
+                // Only objects are read as blocks.
+                return line.skip_value(at, stack);
+            }
+            read_block(line, at, stack, calls, arena, &mut content)
+        })?,
+        _ => line.skip_value(start, stack)?,
+    };
+    Ok((content, end))
+}
+
+/// The content block at `start` (an object): its text onto `content`'s, or its tool call onto
+/// its calls; the position after it.
+fn read_block<'a>(
+    line: &Line<'a, '_>,
+    start: usize,
+    stack: &mut Vec<bool>,
+    calls: Option<&ToolCalls>,
+    arena: &Bump,
+    content: &mut Content<'a>,
+) -> Scan<usize> {
+    // The spans of `type`, `text`, `id`, `name` and `arguments`.
+    let mut spans = [None; 5];
+    let end = line.object(start, |line, span, value| {
+        let end = line.skip_value(value, stack)?;
+        let slot = match plain_key(line, span)? {
+            b"type" => 0,
+            b"text" => 1,
+            b"id" => 2,
+            b"name" => 3,
+            b"arguments" => 4,
+            _ => return Ok(end),
+        };
+        if spans[slot].replace((value, end)).is_some() {
+            return Err(Invalid);
+        }
+        Ok(end)
+    })?;
+    let [kind, text, id, name, args] = spans;
+    let kind = match kind {
+        Some((at, _)) => Some(string(line, at)?.0),
+        None => None,
+    };
+    // The row value decodes a block's string `name` whatever the block.
+    let name = match name {
+        Some((at, _)) => string(line, at)?.0,
+        None => Cow::Borrowed(""),
+    };
+    match kind.as_deref() {
+        Some("text") => {
+            if let Some((at, end)) = text.filter(|&(at, _)| line.at(at) == Some(b'"')) {
+                let text = cut_text(line, (at + 1, end - 1))?;
+                content.has_text |= !text.trim().is_empty();
+                match &mut content.text {
+                    Cow::Borrowed("") => content.text = text,
+                    joined => joined.to_mut().push_str(&text),
+                }
+            }
+        }
+        Some("toolCall") => {
+            // A user's tool call is read by no row, but the row value reads it.
+            let calls = calls.ok_or(Invalid)?;
+            let id = string(line, id.ok_or(Invalid)?.0)?.0;
+            let shown = match args {
+                Some((at, end)) => {
+                    calls.describe_call(&name, &arguments(line, &name, at, end, stack, arena)?)
+                }
+                None => calls.describe_call(&name, &serde_json::Value::Object(Default::default())),
+            };
+            content.calls.push((id, into_one_row(shown)));
+        }
+        _ => {}
+    }
+    Ok(end)
+}
