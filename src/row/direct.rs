@@ -121,20 +121,28 @@ fn plain_key<'a>(line: &Line<'a, '_>, span: (usize, usize)) -> Scan<&'a [u8]> {
     if has_backslash(key) { Err(Invalid) } else { Ok(key) }
 }
 
-/// The string at `start`, decoded, and the position after it; not a string fails. The words
-/// that fill nearly every line (roles, block types) are not checked for UTF-8, as in the row
-/// value.
+/// The string at `start`, decoded, and the position after it; not a string fails.
 fn string<'a>(line: &Line<'a, '_>, start: usize) -> Scan<(Cow<'a, str>, usize)> {
     if line.at(start) != Some(b'"') {
         return Err(Invalid);
     }
-    let close = line.string_end(start)?;
-    let raw = line.bytes.get(start + 1..close).ok_or(Invalid)?;
-    let text = match word(raw) {
+    let end = line.string_end(start)? + 1;
+    Ok((string_in(line, (start, end))?, end))
+}
+
+/// The string that spans `(start, end)` with its quotes, decoded; not a string fails. The
+/// words that fill nearly every line (roles, block types) are not checked for UTF-8, as in the
+/// row value.
+fn string_in<'a>(line: &Line<'a, '_>, (start, end): (usize, usize)) -> Scan<Cow<'a, str>> {
+    if line.at(start) != Some(b'"') {
+        return Err(Invalid);
+    }
+    let span = (start + 1, end.saturating_sub(1));
+    let raw = line.bytes.get(span.0..span.1).ok_or(Invalid)?;
+    Ok(match word(raw) {
         Some(word) => Cow::Borrowed(word),
-        _ => line.text((start + 1, close))?,
-    };
-    Ok((text, close + 1))
+        None => line.text(span)?,
+    })
 }
 
 /// The `message` object at `start` and the position after it.
@@ -249,15 +257,9 @@ fn read_block<'a>(
         Ok(end)
     })?;
     let [kind, text, id, name, args] = spans;
-    let kind = match kind {
-        Some((at, _)) => Some(string(line, at)?.0),
-        None => None,
-    };
+    let kind = kind.map(|span| string_in(line, span)).transpose()?;
     // The row value decodes a block's string `name` whatever the block.
-    let name = match name {
-        Some((at, _)) => string(line, at)?.0,
-        None => Cow::Borrowed(""),
-    };
+    let name = name.map_or(Ok(Cow::Borrowed("")), |span| string_in(line, span))?;
     match kind.as_deref() {
         Some("text") => {
             if let Some((at, end)) = text.filter(|&(at, _)| line.at(at) == Some(b'"')) {
@@ -272,7 +274,7 @@ fn read_block<'a>(
         Some("toolCall") => {
             // A user's tool call is read by no row, but the row value reads it.
             let calls = calls.ok_or(Invalid)?;
-            let id = string(line, id.ok_or(Invalid)?.0)?.0;
+            let id = string_in(line, id.ok_or(Invalid)?)?;
             let shown = match args {
                 Some((at, end)) => {
                     calls.describe_call(&name, &arguments(line, &name, at, end, stack, arena)?)
