@@ -1366,7 +1366,17 @@ mod tests {
             r#"{"type":"message","id":"a8","message":{"role":"toolResult","toolCallId":"c9","toolName":"","content":"x"}}"#,
             r#"{"type":"message","id":"a9","message":{"role":"user","content":{"text":"an object"}}}"#,
         ];
-        for line in taken {
+        // Many text blocks, of characters of two bytes, and of whitespace before the text.
+        let blocks = |texts: &[&str]| {
+            let blocks: Vec<Value> =
+                texts.iter().map(|t| json!({"type": "text", "text": t})).collect();
+            json!({"type": "message", "message": {"role": "assistant", "content": blocks}})
+                .to_string()
+        };
+        let (wide, blank) = ("é".repeat(150), " ".repeat(250));
+        let joined =
+            [blocks(&[wide.as_str(); 8]), blocks(&[blank.as_str(), &blank, &blank, &blank, "x"])];
+        for line in taken.iter().copied().chain(joined.iter().map(String::as_str)) {
             let entry: Value = serde_json::from_str(line).unwrap();
             assert_eq!(direct_gist(line.as_bytes()), Some(full_gist(&entry)), "{line}");
         }

@@ -11,7 +11,7 @@
 
 use std::borrow::Cow;
 
-use super::{ArenaVec, Bump, arguments, cut_text, word};
+use super::{ArenaVec, Bump, TEXT_LIMIT, arguments, cut_text, word};
 use crate::format::Envelope;
 use crate::format::scan::{Invalid, Line, Scan, has_backslash};
 use crate::gist::{Gist, Parts};
@@ -267,6 +267,9 @@ fn read_block<'a>(
                 content.has_text |= !text.trim().is_empty();
                 match &mut content.text {
                     Cow::Borrowed("") => content.text = text,
+                    // The row shows the first `TEXT_LIMIT` characters of the joined text, which
+                    // `4 * TEXT_LIMIT` bytes hold: a line of a million blocks joins no more.
+                    joined if joined.len() >= 4 * TEXT_LIMIT => {}
                     joined => joined.to_mut().push_str(&text),
                 }
             }
