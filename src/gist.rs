@@ -120,8 +120,9 @@ impl Gist {
         gist
     }
 
-    /// The gist of an entry from what its row shows, read by the caller: `type` and
-    /// `timestamp` are the strings given, or not strings.
+    /// The gist of an entry from what its row shows, read by the caller. `type` and
+    /// `timestamp` are given when strings; `None` prints as `null` in a `--json` row, so a
+    /// caller whose entry has another value there keeps it itself (as [`Gist::of`] does).
     pub(crate) fn new(parts: Parts<'_>) -> Gist {
         let Parts { facts, mut text, kind, time, answers, calls } = parts;
         let long = text.len() > LONG;

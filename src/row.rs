@@ -1339,15 +1339,17 @@ mod tests {
     }
 
     /// The gist of a line read straight from it ([`message_gist`]), if it takes the line,
-    /// after checking that its envelope is the one the row value's walk gives.
+    /// after checking that the row value takes it too, to the same gist and envelope.
     fn direct_gist(bytes: &[u8]) -> Option<Gist> {
+        let none = ToolCalls::with_home("/home/al");
         let mut scanner = Scanner::new();
         let (line, stack) = scanner.index(bytes).ok()?;
         let arena = Bump::new();
-        let (gist, envelope) =
-            message_gist(&line, stack, &ToolCalls::with_home("/home/al"), &arena)?;
+        let (gist, envelope) = message_gist(&line, stack, &none, &arena)?;
         let general = row_value_and_envelope(&line, stack, Reads::Rows, &arena);
-        assert_eq!(Some(envelope), general.map(|(_, env)| env), "the same envelope");
+        let (row, general_envelope) = general.expect("the row value takes the line");
+        assert_eq!(envelope, general_envelope, "the same envelope");
+        assert_eq!(gist, Gist::of(&row, &none), "the same gist");
         Some(gist)
     }
 
@@ -1365,6 +1367,9 @@ mod tests {
             r#"{"type":"message","id":"a7","timestamp":"t","message":{"role":"toolResult","toolCallId":"c1","toolName":"read","content":[{"type":"text","text":"1\n2"}],"isError":false}}"#,
             r#"{"type":"message","id":"a8","message":{"role":"toolResult","toolCallId":"c9","toolName":"","content":"x"}}"#,
             r#"{"type":"message","id":"a9","message":{"role":"user","content":{"text":"an object"}}}"#,
+            // Words written with escapes, and a block without a type (which nothing reads).
+            r#"{"type":"message","message":{"role":"us\u0065r","content":[{"type":"t\u0065xt","text":"hi"},{"text":"unread"}]}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[],"stopReason":"\u0061borted"}}"#,
         ];
         // Many text blocks, of characters of two bytes, and of whitespace before the text.
         let blocks = |texts: &[&str]| {
@@ -1865,6 +1870,145 @@ mod tests {
         )
     }
 
+    /// A message of exactly the usual shape, which [`message_gist`] must take: the role first
+    /// and one of the three, string fields, a string timestamp, blocks of every kind (a user's
+    /// without tool calls).
+    fn arb_usual_message() -> impl Strategy<Value = Value> {
+        let role = prop_oneof![Just("user"), Just("assistant"), Just("toolResult")];
+        let blocks = proptest::collection::vec(arb_block(), 0..4).prop_map(Value::Array);
+        let content = prop_oneof![arb_text().prop_map(Value::String), blocks];
+        let stop = proptest::sample::select(&["stop", "toolUse", "error", "aborted", "length"][..]);
+        let error = proptest::sample::select(&["", "overloaded", "a\nb"][..]);
+        (role, content, stop, error, arb_text()).prop_map(
+            |(role, mut content, stop, error, name)| {
+                if let (Value::Array(blocks), "user") = (&mut content, role) {
+                    blocks.retain(|b| b.get("type") != Some(&json!("toolCall")));
+                }
+                json!({"type": "message", "id": "e1", "parentId": "e0",
+                "timestamp": "2026-01-01T00:00:00.000Z",
+                "message": {"role": role, "content": content, "stopReason": stop,
+                    "errorMessage": error, "toolCallId": "c1", "toolName": name,
+                    "usage": {"input": 1, "cost": {"total": 0.5}}}})
+            },
+        )
+    }
+
+    /// A line written as text, in the shapes [`message_gist`] reads and around them: keys
+    /// written twice or with an escape, words with escapes, whitespace between tokens, any
+    /// value where a string is read, lone surrogates, invalid UTF-8 (`¤` stands for a byte
+    /// 0xff) and trailing data, none of which `serde_json` writes.
+    fn arb_line() -> impl Strategy<Value = Vec<u8>> {
+        fn obj(members: Vec<(String, String)>, ws: &str) -> String {
+            let members: Vec<String> =
+                members.into_iter().map(|(k, v)| format!("{ws}{k}{ws}:{ws}{v}")).collect();
+            format!("{{{}}}", members.join(","))
+        }
+        fn key(name: &'static str) -> impl Strategy<Value = String> {
+            prop_oneof![
+                16 => Just(format!("\"{name}\"")),
+                1 => Just(format!("\"\\u{:04x}{}\"", u32::from(name.as_bytes()[0]), &name[1..])),
+                1 => Just(format!("\"{name} \"")),
+            ]
+        }
+        fn string(words: &'static [&'static str]) -> impl Strategy<Value = String> {
+            let odd = proptest::sample::select(
+                &[
+                    "null",
+                    "1",
+                    "[]",
+                    "{}",
+                    "[1,\"\\ud800\"]",
+                    "{\"a\":1}",
+                    "\"\\ud800\"",
+                    "\"a¤b\"",
+                    "\"\\u00e9\\n\"",
+                ][..],
+            );
+            prop_oneof![
+                10 => proptest::sample::select(words).prop_map(|w| format!("\"{w}\"")),
+                1 => odd.prop_map(str::to_owned),
+            ]
+        }
+        fn member(
+            name: &'static str,
+            value: impl Strategy<Value = String>,
+        ) -> impl Strategy<Value = (String, String)> {
+            (key(name), value)
+        }
+        let args = proptest::sample::select(
+            &[
+                "{\"path\":\"/home/al/a\",\"offset\":3}",
+                "{\"command\":\"ls\\nx\"}",
+                "{\"paths\":[\"a\",1],\"pattern\":\"p\"}",
+                "{\"n\":[1,{\"k\":\"v\"}]}",
+                "7",
+            ][..],
+        )
+        .prop_map(str::to_owned);
+        let kinds = &["text", "toolCall", "thinking", "image", "t\\u0065xt"][..];
+        let block_member = prop_oneof![
+            3 => member("type", string(kinds)),
+            2 => member("text", string(&["hi", "a\\nb", "  ", ""])),
+            1 => member("id", string(&["c1", "c2"])),
+            1 => member("name", string(&["read", "bash", "task", ""])),
+            1 => member("arguments", args),
+            1 => member("thinking", string(&["hm"])),
+        ];
+        let block = prop_oneof![
+            6 => proptest::collection::vec(block_member, 1..5).prop_map(|m| obj(m, "")),
+            1 => string(&["loose"]),
+        ];
+        let content = prop_oneof![
+            2 => proptest::collection::vec(block, 0..4).prop_map(|b| format!("[{}]", b.join(","))),
+            1 => string(&["hello", "  ", "a\\tb"]),
+        ];
+        let roles = &["user", "assistant", "toolResult", "developer", "us\\u0065r"][..];
+        let message_member = prop_oneof![
+            4 => member("content", content),
+            2 => member("stopReason", string(&["stop", "toolUse", "error", "aborted"])),
+            1 => member("errorMessage", string(&["", "boom"])),
+            1 => member("toolCallId", string(&["c1", "c2"])),
+            1 => member("toolName", string(&["read", ""])),
+            1 => member("usage", Just("{\"input\":1}".to_owned())),
+            1 => member("role", string(roles)),
+        ];
+        let message = (string(roles), proptest::collection::vec(message_member, 0..5))
+            .prop_map(|(role, mut members)| {
+                members.insert(0, ("\"role\"".to_owned(), role));
+                obj(members, "")
+            })
+            .boxed();
+        let top_member = prop_oneof![
+            1 => member("id", string(&["a"])),
+            1 => member("parentId", string(&["b"])),
+            1 => member("timestamp", string(&["2026-01-01T00:00:00.000Z", "t"])),
+            1 => member("type", string(&["message", "label", "m\\u0065ssage"])),
+            1 => member("message", message.clone()),
+        ];
+        let ws = proptest::sample::select(&["", "", " ", "\n\t"][..]);
+        let tail = proptest::sample::select(&["", "", "", "", "", "", " ", "1", ","][..]);
+        (message, proptest::collection::vec(top_member, 0..2), ws, tail).prop_map(
+            |(message, extra, ws, tail)| {
+                let mut members = vec![
+                    ("\"type\"".to_owned(), "\"message\"".to_owned()),
+                    ("\"id\"".to_owned(), "\"e1\"".to_owned()),
+                    ("\"timestamp\"".to_owned(), "\"2026-01-01T00:00:00.000Z\"".to_owned()),
+                    ("\"message\"".to_owned(), message),
+                ];
+                members.extend(extra);
+                let line = format!("{}{tail}", obj(members, ws));
+                // `¤` (0xc2 0xa4) stands for a byte that is not UTF-8.
+                let mut bytes = Vec::with_capacity(line.len());
+                for piece in line.split('¤') {
+                    bytes.extend_from_slice(piece.as_bytes());
+                    bytes.push(0xff);
+                }
+                bytes.pop();
+                bytes
+            },
+        )
+    }
+
     /// Any value, arrays and objects too, with the keys rows read inside the fields they keep:
     /// what an odd or hostile line may hold where a row expects a string.
     fn arb_any() -> impl Strategy<Value = Value> {
@@ -2005,6 +2149,24 @@ mod tests {
             entry in arb_message()
         ) {
             check(&entry)?;
+        }
+
+        #[test]
+        fn messages_of_the_usual_shape_are_read_straight_from_the_line(
+            entry in arb_usual_message()
+        ) {
+            let bytes = serde_json::to_vec(&entry).unwrap_or_default();
+            prop_assert_eq!(direct_gist(&bytes), Some(full_gist(&entry)));
+        }
+
+        #[test]
+        fn any_line_the_direct_path_takes_the_row_value_takes_alike(bytes in arb_line()) {
+            // `direct_gist` holds a gist it gives to the row value's; and to the full value's
+            // where serde_json reads the line.
+            let direct = direct_gist(&bytes);
+            if let (Some(direct), Ok(entry)) = (direct, serde_json::from_slice::<Value>(&bytes)) {
+                prop_assert_eq!(direct, full_gist(&entry));
+            }
         }
     }
 }

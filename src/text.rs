@@ -461,7 +461,6 @@ pub(crate) const ASSISTANT: &str = "assistant: ";
 
 /// An assistant row: `assistant: ` and what it shows.
 fn assistant_text<J: Json>(message: &J) -> String {
-    const PREFIX: &str = ASSISTANT;
     let recovery = message.get("retryRecovery");
     let status = recovery.and_then(|r| str_field(r, "status"));
     if status == Some("recovered") {
@@ -470,16 +469,16 @@ fn assistant_text<J: Json>(message: &J) -> String {
         let note = recovery.and_then(|r| str_field(r, "note"));
         let note = note.unwrap_or_default().split_whitespace().collect::<Vec<_>>().join(" ");
         if note.is_empty() {
-            return [PREFIX, "retried"].concat();
+            return [ASSISTANT, "retried"].concat();
         }
         let (head, cut) = truncated(&note, ERROR_LIMIT);
         return if cut {
-            format!("{PREFIX}{}…", cut_chars(head, ERROR_LIMIT - 1))
+            format!("{ASSISTANT}{}…", cut_chars(head, ERROR_LIMIT - 1))
         } else {
-            [PREFIX, &note].concat()
+            [ASSISTANT, &note].concat()
         };
     }
-    let text = short_text(PREFIX, message.get("content").unwrap_or(J::null()));
+    let text = short_text(ASSISTANT, message.get("content").unwrap_or(J::null()));
     let (stop_reason, error) =
         (str_field(message, "stopReason"), str_field(message, "errorMessage"));
     assistant_row(text, status == Some("superseded"), stop_reason, error)
@@ -494,13 +493,12 @@ pub(crate) fn assistant_row(
     stop_reason: Option<&str>,
     error_message: Option<&str>,
 ) -> String {
-    const PREFIX: &str = ASSISTANT;
-    if text.len() > PREFIX.len() {
+    if text.len() > ASSISTANT.len() {
         return text;
     }
     let error_message = error_message.filter(|e| !e.is_empty());
     if stop_reason == Some("aborted") {
-        return [PREFIX, "(aborted)"].concat();
+        return [ASSISTANT, "(aborted)"].concat();
     }
     let error = match (stop_reason, error_message) {
         // An attempt superseded by a later retry shows no error: the final attempt carries it.
@@ -509,8 +507,8 @@ pub(crate) fn assistant_row(
         (_, message) => message,
     };
     match error {
-        Some(error) => [PREFIX, cut_chars(&one_row(error), ERROR_LIMIT)].concat(),
-        None => [PREFIX, "(no content)"].concat(),
+        Some(error) => [ASSISTANT, cut_chars(&one_row(error), ERROR_LIMIT)].concat(),
+        None => [ASSISTANT, "(no content)"].concat(),
     }
 }
 

@@ -2,12 +2,13 @@
 //! without its row value: nearly every line of the agents' files is one of these, and building
 //! the row value, then reading it back member by member, cost about as much as loading the line.
 //!
-//! Only the usual shape is read here: keys without escapes and none written twice, a string
-//! `role` before the `content`, string fields, a `type` for each block. Anything else (or a
-//! line that is not valid) gives `None`, and the caller reads the line through its row value.
-//! What this reads, it reads as the row value does, with the same functions where they cut or
-//! decode (`cut_text`, `arguments`), so a line is taken or refused by both alike; the row
-//! functions of [`crate::text`] are shared by both. A differential test holds the two together.
+//! Only the usual shape is read here: the keys rows read written once and without escapes, a
+//! string `role` before the `content`, string values where rows read strings. Anything else (or
+//! a line that is not valid) gives `None`, and the caller reads the line through its row value,
+//! which reads every shape. What this reads, it reads as the row value does, with the same
+//! functions where they cut or decode (`cut_text`, `arguments`), so a line it takes is one the
+//! row value takes too, to the same gist and envelope; the row functions of [`crate::text`] are
+//! shared by both. Differential tests hold the two together.
 
 use std::borrow::Cow;
 
@@ -39,6 +40,11 @@ pub(crate) fn message_gist<'a>(
     let end = line
         .object(start, |line, span, value| {
             let key = plain_key(line, span)?;
+            // Another type (or one written another way) is the row value's: the rest of the
+            // line is not walked for nothing.
+            if key == b"type" && line.bytes.get(value..value + 9) != Some(b"\"message\"") {
+                return Err(Invalid);
+            }
             let end = if key == b"message" {
                 if message.is_some() || line.at(value) != Some(b'{') {
                     return Err(Invalid);
@@ -66,21 +72,20 @@ pub(crate) fn message_gist<'a>(
         return None;
     }
     let Message { role, content, stop_reason, error_message, tool_call_id, tool_name } = message?;
-    let (text, facts, answers) = match role?.as_ref() {
-        "user" => (text_row("user: ", &content.text), Facts::new(false, false, false, true), None),
+    let role = role?;
+    let (text, silent, answers) = match role.as_ref() {
+        "user" => (text_row("user: ", &content.text), false, None),
         "assistant" => {
             let stop_reason = stop_reason.as_deref();
             let text = text_row(ASSISTANT, &content.text);
             let silent = ended_normally(stop_reason) && !content.has_text;
-            let text = assistant_row(text, false, stop_reason, error_message.as_deref());
-            (text, Facts::new(silent, false, false, false), None)
+            (assistant_row(text, false, stop_reason, error_message.as_deref()), silent, None)
         }
-        "toolResult" => {
-            let facts = Facts::new(false, false, true, false);
-            (tool_name_row(tool_name.as_deref()), facts, tool_call_id.as_deref())
-        }
+        "toolResult" => (tool_name_row(tool_name.as_deref()), false, tool_call_id.as_deref()),
         _ => return None,
     };
+    // A message is no setting, and a user's message is a request.
+    let facts = Facts::new(silent, false, role == "toolResult", role == "user");
     let gist = Gist::new(Parts {
         facts,
         text: into_one_row(text),
