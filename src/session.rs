@@ -872,16 +872,19 @@ fn scan_line<'a>(
         && !v1
         && let Ok((line, stack)) = scanner.index(bytes)
     {
+        let shallow = |line: &crate::format::scan::Line<'_, '_>| {
+            line.deepest() + crate::row::WALKED_DEPTH <= MAX_NESTING
+        };
         let fused = with_arena(|arena| {
             // A user, assistant or tool-result message of the usual shape, straight from the
             // line; any other through its row value.
             if let Some((gist, env)) = message_gist(&line, stack, none, arena)
-                && line.deepest() + crate::row::WALKED_DEPTH <= MAX_NESTING
+                && shallow(&line)
             {
                 return Some((env, Ok(gist)));
             }
             let (row, env) = row_value_and_envelope(&line, stack, Reads::Rows, arena)?;
-            Some(if line.deepest() + crate::row::WALKED_DEPTH <= MAX_NESTING {
+            Some(if shallow(&line) {
                 (env, Ok(Gist::of(&row, none)))
             } else {
                 (env, Err(row.into_owned()))

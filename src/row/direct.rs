@@ -159,45 +159,37 @@ fn read_message<'a>(
     arena: &Bump,
 ) -> Scan<(Message<'a>, usize)> {
     let mut m = Message::default();
-    let mut seen = 0u8;
+    let mut has_content = false;
     let end = line.object(start, |line, span, value| {
-        let bit = match plain_key(line, span)? {
-            b"role" => 1,
-            b"content" => 2,
-            b"stopReason" => 4,
-            b"errorMessage" => 8,
-            b"toolCallId" => 16,
-            b"toolName" => 32,
-            // Read by the rows of other roles, or of a retried attempt.
-            b"command" | b"customType" | b"attribution" | b"retryRecovery" => {
+        let slot = match plain_key(line, span)? {
+            b"role" => &mut m.role,
+            b"stopReason" => &mut m.stop_reason,
+            b"errorMessage" => &mut m.error_message,
+            b"toolCallId" => &mut m.tool_call_id,
+            b"toolName" => &mut m.tool_name,
+            b"content" if !has_content => {
+                has_content = true;
+                // The role says how content is read: it must come first, as the agents write it.
+                let (content, end) = match m.role.as_deref().ok_or(Invalid)? {
+                    "user" => read_content(line, value, stack, None, arena)?,
+                    "assistant" => read_content(line, value, stack, Some(none), arena)?,
+                    // A tool result's content is read by no row.
+                    "toolResult" => (Content::default(), line.skip_value(value, stack)?),
+                    _ => return Err(Invalid),
+                };
+                m.content = content;
+                return Ok(end);
+            }
+            // Read by the rows of other roles, or of a retried attempt; or written twice.
+            b"command" | b"customType" | b"attribution" | b"retryRecovery" | b"content" => {
                 return Err(Invalid);
             }
             _ => return line.skip_value(value, stack),
         };
-        if seen & bit != 0 {
+        if slot.is_some() {
             return Err(Invalid);
         }
-        seen |= bit;
-        if bit == 2 {
-            // The role says how content is read: it must come first, as the agents write it.
-            let (content, end) = match m.role.as_deref().ok_or(Invalid)? {
-                "user" => read_content(line, value, stack, None, arena)?,
-                "assistant" => read_content(line, value, stack, Some(none), arena)?,
-                // A tool result's content is read by no row.
-                "toolResult" => (Content::default(), line.skip_value(value, stack)?),
-                _ => return Err(Invalid),
-            };
-            m.content = content;
-            return Ok(end);
-        }
         let (text, end) = string(line, value)?;
-        let slot = match bit {
-            1 => &mut m.role,
-            4 => &mut m.stop_reason,
-            8 => &mut m.error_message,
-            16 => &mut m.tool_call_id,
-            _ => &mut m.tool_name,
-        };
         *slot = Some(text);
         Ok(end)
     })?;
