@@ -17,10 +17,13 @@
 //! thread.
 
 use std::cell::Cell;
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::ErrorKind;
 use std::os::unix::fs::FileExt;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
+use rayon::ScopeFifo;
 use rayon::prelude::*;
 
 use super::{LineScan, Loader, READ_SIZE, scan_line};
@@ -32,20 +35,19 @@ use crate::text::ToolCalls;
 /// The bytes of one piece.
 pub(super) const PIECE: u64 = 1 << 20;
 
-/// Pieces in a batch, per scanning thread, at most. The batch ends when its last piece is
-/// scanned and the batch before it is indexed, and until then a thread with nothing left to
-/// scan waits: with 2 pieces a thread, both cores of a 2-core machine were idle 15–20% of the
-/// time loading the 1M-entry benchmark file; with 8, 2–5%. What waits is the pieces' scanned
-/// lines (their envelopes and gists, not their bytes): a few thousand lines a batch of the
-/// agents' files, whose lines average a couple of kilobytes.
-const BATCH_PER_THREAD: u64 = 8;
+/// Pieces scanned ahead of the index, per scanning thread, at most. A thread that finishes a
+/// piece starts the next one at once, unless it is that far ahead of the piece the index is
+/// taking; what waits is the pieces' scanned lines (their envelopes and gists, not their
+/// bytes): a few thousand lines of the agents' files, whose lines average a couple of
+/// kilobytes.
+const AHEAD_PER_THREAD: u64 = 8;
 
-/// Scanned lines a batch holds, about: past it, a batch has fewer pieces (down to one), so that
-/// a file of short lines does not keep millions of them waiting (a couple of hundred bytes
-/// each, and two batches are held at once), however many threads scan. Runs of blank lines
-/// count as one. A piece of short lines is cheaper to scan than to index, so one piece scanned
-/// while the one before is indexed still keeps two cores busy.
-const BATCH_LINES: u64 = 1 << 16;
+/// Scanned lines held ahead of the index, about: past it, fewer pieces are scanned ahead (down
+/// to two), so that a file of short lines does not keep millions of them waiting (a couple of
+/// hundred bytes each), however many threads scan. Runs of blank lines count as one. A piece
+/// of short lines is cheaper to scan than to index, so one piece scanned while the one before
+/// is indexed still keeps two cores busy.
+const AHEAD_LINES: u64 = 1 << 16;
 
 /// The most pieces the first batch has (one a thread up to it). The id index is sized from the
 /// ids of that batch: from one piece alone, the 1M-entry benchmark file got a table twice the
@@ -79,6 +81,14 @@ impl Scanned {
 
 /// Loads the index of `file` (of `len` bytes) in pieces of `piece` bytes on every core, or
 /// `None` for a version-1 file.
+///
+/// The first pieces (one a thread, up to [`FIRST_BATCH`]) are scanned first, to size the index
+/// from. Then the pieces are scanned in file order by the thread pool, a bounded number ahead
+/// of the index ([`ahead`]), and whichever thread finishes the piece the index waits for takes
+/// it in, with any pieces after it that are scanned by then, while the other threads go on
+/// scanning: no thread waits for another's piece, as they did at the end of each batch when
+/// pieces were scanned in batches (1–3 ms of one core a batch, 9% of the load's wall time on
+/// the 100k-entry benchmark file).
 pub(super) fn load(
     mut loader: Loader,
     file: &File,
@@ -86,51 +96,180 @@ pub(super) fn load(
     piece: u64,
 ) -> std::io::Result<Option<Loader>> {
     let pieces = len.div_ceil(piece);
-    // Enough pieces at once to keep every core busy, few enough to bound what waits: one a
-    // thread to begin with, up to FIRST_BATCH (their lines are not known yet), then as many
-    // as keep a batch near BATCH_LINES lines.
     let threads = (rayon::current_num_threads() as u64).max(1);
-    let mut batch = threads.min(FIRST_BATCH);
-    // The scanning threads share it while the index thread holds the loader.
+    let first = threads.min(FIRST_BATCH).min(pieces);
     let gist_tools = loader.gist_tools.clone();
     let gists = gist_tools.as_ref();
-    let scan = |first: u64, batch: u64| -> Vec<std::io::Result<Vec<Scanned>>> {
-        (first..(first + batch).min(pieces))
-            .into_par_iter()
-            .map(|k| scan_piece(file, len, k * piece, ((k + 1) * piece).min(len), gists))
-            .collect()
-    };
-    let held = |scanned: &[std::io::Result<Vec<Scanned>>]| -> u64 {
-        scanned.iter().map(|r| r.as_ref().map_or(0, Vec::len) as u64).sum()
-    };
-    // While one batch is taken into the index (in file order, on one thread), the next one is
-    // scanned on the others.
-    let mut current = scan(0, batch);
+    let scanned: Vec<_> = (0..first)
+        .into_par_iter()
+        .map(|k| scan_piece(file, len, k * piece, ((k + 1) * piece).min(len), gists))
+        .collect();
     // Room for as many records as the first batch suggests. Only records with an id count:
     // blank and damaged lines are not indexed.
-    let ids = current
+    let ids = scanned
         .iter()
         .flat_map(|r| r.as_deref().unwrap_or_default())
         .filter(|line| line.id().is_some())
         .count();
-    let covered = (batch * piece).min(len).max(1);
+    let covered = (first * piece).min(len).max(1);
     let estimate = usize::try_from(ids as u128 * u128::from(len) / u128::from(covered));
     make_room(&mut loader, estimate.unwrap_or(0).min(u32::MAX as usize));
-    let mut next = batch;
-    loop {
-        batch = next_batch(batch, held(&current), threads);
-        let (scanned, v1) = rayon::join(
-            || (next < pieces).then(|| scan(next, batch)),
-            || take_all(&mut loader, file, std::mem::take(&mut current)),
-        );
-        if v1? {
-            return Ok(None);
-        }
-        let Some(scanned) = scanned else { break };
-        current = scanned;
-        next += batch;
+    let held: u64 = scanned.iter().map(|r| r.as_ref().map_or(0, Vec::len) as u64).sum();
+    let flow = Flow {
+        ahead: ahead(held.div_ceil(first.max(1)), threads),
+        ready: scanned.into_iter().map(Some).collect(),
+        next_take: 0,
+        next_scan: first,
+        taking: false,
+        stop: None,
+    };
+    let line = Line {
+        file,
+        len,
+        piece,
+        pieces,
+        threads,
+        gists,
+        flow: Mutex::new(flow),
+        loader: Mutex::new(loader),
+    };
+    rayon::scope_fifo(|s| {
+        line.start_scans(s);
+        line.take_ready(s);
+    });
+    let flow = line.flow.into_inner().unwrap_or_else(PoisonError::into_inner);
+    match flow.stop {
+        Some(Stop::Failed(e)) => Err(e),
+        Some(Stop::Version1) => Ok(None),
+        None => Ok(Some(line.loader.into_inner().unwrap_or_else(PoisonError::into_inner))),
     }
-    Ok(Some(loader))
+}
+
+/// How many pieces may be scanned ahead of the one the index takes, after a piece of `lines`
+/// scanned lines (runs of blank lines as one), with `threads` scanning threads.
+fn ahead(lines: u64, threads: u64) -> u64 {
+    (AHEAD_LINES / lines.max(1)).clamp(2, AHEAD_PER_THREAD * threads)
+}
+
+/// Why a load ended before its last piece.
+enum Stop {
+    Failed(std::io::Error),
+    /// The file is of version 1: the caller loads it again on one thread.
+    Version1,
+}
+
+/// Where the pieces are between the scanning threads and the index.
+struct Flow {
+    /// The pieces from `next_take` on, scanned (`Some`) or not yet.
+    ready: VecDeque<Option<std::io::Result<Vec<Scanned>>>>,
+    /// The piece the index takes next.
+    next_take: u64,
+    /// The first piece not yet handed to a scanning thread.
+    next_scan: u64,
+    /// How many pieces may be scanned from `next_take` on.
+    ahead: u64,
+    /// Whether a thread is taking pieces into the index: the others leave theirs in `ready`.
+    taking: bool,
+    stop: Option<Stop>,
+}
+
+/// A load going on: the file's pieces, where they are, and the loader they go into.
+struct Line<'a> {
+    file: &'a File,
+    len: u64,
+    piece: u64,
+    pieces: u64,
+    threads: u64,
+    gists: Option<&'a ToolCalls>,
+    flow: Mutex<Flow>,
+    /// Held by the one thread that is taking (`Flow::taking`).
+    loader: Mutex<Loader>,
+}
+
+impl<'a> Line<'a> {
+    fn flow(&self) -> MutexGuard<'_, Flow> {
+        self.flow.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Hands the pieces that may be scanned now to the pool, in file order.
+    fn start_scans<'s>(&'s self, s: &ScopeFifo<'s>)
+    where
+        'a: 's,
+    {
+        let range = {
+            let mut flow = self.flow();
+            if flow.stop.is_some() {
+                return;
+            }
+            let end = (flow.next_take + flow.ahead).min(self.pieces).max(flow.next_scan);
+            let range = flow.next_scan..end;
+            flow.next_scan = end;
+            range
+        };
+        for k in range {
+            s.spawn_fifo(move |s| self.scan(s, k));
+        }
+    }
+
+    /// Scans piece `k`, leaves it for the index, and takes what is ready into it unless another
+    /// thread is taking.
+    fn scan<'s>(&'s self, s: &ScopeFifo<'s>, k: u64)
+    where
+        'a: 's,
+    {
+        if self.flow().stop.is_some() {
+            return;
+        }
+        let end = ((k + 1) * self.piece).min(self.len);
+        let scanned = scan_piece(self.file, self.len, k * self.piece, end, self.gists);
+        {
+            let mut flow = self.flow();
+            // Never below zero: a piece is taken only once scanned.
+            let at = usize::try_from(k - flow.next_take).expect("pieces ahead fit in memory");
+            if flow.ready.len() <= at {
+                flow.ready.resize_with(at + 1, || None);
+            }
+            flow.ready[at] = Some(scanned);
+        }
+        self.take_ready(s);
+        self.start_scans(s);
+    }
+
+    /// Takes the pieces that are ready, in order, into the index, unless another thread is
+    /// taking them; starts the scans their room allows as it goes.
+    fn take_ready<'s>(&'s self, s: &ScopeFifo<'s>)
+    where
+        'a: 's,
+    {
+        let mut flow = self.flow();
+        if flow.taking {
+            // That thread looks at `ready` again before it stops.
+            return;
+        }
+        flow.taking = true;
+        while flow.stop.is_none()
+            && let Some(Some(_)) = flow.ready.front()
+        {
+            let Some(Some(scanned)) = flow.ready.pop_front() else { unreachable!() };
+            flow.next_take += 1;
+            drop(flow);
+            let lines = scanned.as_ref().map_or(0, Vec::len) as u64;
+            let taken = scanned.and_then(|scanned| {
+                let mut loader = self.loader.lock().unwrap_or_else(PoisonError::into_inner);
+                take_piece(&mut loader, self.file, scanned)
+            });
+            flow = self.flow();
+            match taken {
+                Ok(false) => flow.ahead = ahead(lines, self.threads),
+                Ok(true) => flow.stop = Some(Stop::Version1),
+                Err(e) => flow.stop = Some(Stop::Failed(e)),
+            }
+            drop(flow);
+            self.start_scans(s);
+            flow = self.flow();
+        }
+        flow.taking = false;
+    }
 }
 
 /// The id index is sized ahead for this many ids at most: a table of 64 MiB, allocated zeroed
@@ -151,32 +290,18 @@ fn make_room(loader: &mut Loader, estimate: usize) {
     loader.by_id.reserve(&loader.records, estimate.min(PRESIZED_IDS));
 }
 
-/// How many pieces the batch after one of `batch` pieces gets, whose scan held `lines` lines
-/// (runs of blank lines as one), with `threads` scanning threads.
-fn next_batch(batch: u64, lines: u64, threads: u64) -> u64 {
-    let per_piece = lines.div_ceil(batch.max(1)).max(1);
-    (BATCH_LINES / per_piece).clamp(1, BATCH_PER_THREAD * threads)
-}
-
-/// Takes the scanned pieces into the index, in order; `true` when the file turns out to be of
-/// version 1 (the caller loads it again on one thread).
-fn take_all(
-    loader: &mut Loader,
-    file: &File,
-    scanned: Vec<std::io::Result<Vec<Scanned>>>,
-) -> std::io::Result<bool> {
-    for lines in scanned {
-        let lines = lines?;
-        // The index slots of a piece's records are far apart in a large table: read them all
-        // first, so that their cache misses overlap.
-        for id in lines.iter().filter_map(Scanned::id) {
-            loader.by_id.touch(id);
-        }
-        for line in lines {
-            take(loader, file, line)?;
-            if loader.v1 {
-                return Ok(true);
-            }
+/// Takes the scanned lines of a piece into the index, in order; `true` when the file turns out
+/// to be of version 1 (the caller loads it again on one thread).
+fn take_piece(loader: &mut Loader, file: &File, lines: Vec<Scanned>) -> std::io::Result<bool> {
+    // The index slots of a piece's records are far apart in a large table: read them all
+    // first, so that their cache misses overlap.
+    for id in lines.iter().filter_map(Scanned::id) {
+        loader.by_id.touch(id);
+    }
+    for line in lines {
+        take(loader, file, line)?;
+        if loader.v1 {
+            return Ok(true);
         }
     }
     Ok(false)
@@ -485,15 +610,15 @@ mod tests {
     }
 
     #[test]
-    fn batches_hold_about_batch_lines_lines() {
-        // The agents' files: a few hundred lines a 1 MiB piece, so the largest batch.
-        assert_eq!(next_batch(2, 1000, 2), 16);
-        assert_eq!(next_batch(16, 8000, 2), 16);
-        // Short lines: fewer pieces, down to one, whatever the number of threads.
-        assert_eq!(next_batch(16, 16 * 16384, 2), 4);
-        assert_eq!(next_batch(2, 2 << 20, 2), 1);
-        assert_eq!(next_batch(64, 64 << 20, 64), 1);
-        assert_eq!(next_batch(4, 0, 4), 32);
+    fn pieces_ahead_hold_about_ahead_lines_lines() {
+        // The agents' files: a few hundred lines a 1 MiB piece, so the most pieces.
+        assert_eq!(ahead(500, 2), 16);
+        assert_eq!(ahead(4096, 2), 16);
+        // Short lines: fewer pieces, down to two, whatever the number of threads.
+        assert_eq!(ahead(16384, 2), 4);
+        assert_eq!(ahead(1 << 20, 2), 2);
+        assert_eq!(ahead(1 << 20, 64), 2);
+        assert_eq!(ahead(0, 4), 32);
     }
 
     /// A file of newlines: each run of blank lines in a piece is held as one scanned line, and
