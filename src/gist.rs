@@ -202,6 +202,21 @@ impl Gist {
         self.fixed(0)
     }
 
+    /// Asks the processor to start fetching the gist's strings (up to four cache lines, and the
+    /// last), for a loop that reads gists one after the other: each lives in an allocation of
+    /// its own, made while the file loaded, and a gist read when the rows are resolved or
+    /// written is rarely in the cache (on x86-64 only; elsewhere it does nothing).
+    #[inline]
+    pub fn prefetch(&self) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let bytes = self.packed.as_bytes();
+            for b in bytes.iter().step_by(64).take(4).chain(bytes.last()) {
+                safe_arch::prefetch_t0(b);
+            }
+        }
+    }
+
     /// What the filter modes read of the entry.
     pub fn facts(&self) -> Facts {
         self.facts
@@ -288,6 +303,10 @@ pub struct Resolver<'g> {
 
 /// How many of the entries read last are searched for a result's call before the map.
 pub const NEAR: usize = 64;
+
+/// How many gists ahead of the one read a loop asks for ([`Gist::prefetch`]): a row takes
+/// about as long to resolve or write as a fetch from memory, a few of them.
+pub const PREFETCH: usize = 8;
 
 impl<'g> Resolver<'g> {
     /// No calls known yet.
@@ -395,6 +414,9 @@ fn stretch<'g, T>(
     resolver.unmapped.extend(&gists[before..range.start]);
     let mut kept = Vec::with_capacity(range.len());
     for pos in range {
+        if let Some(ahead) = gists.get(pos + PREFETCH) {
+            ahead.prefetch();
+        }
         let text = resolver.text(gists[pos]);
         // A stretch read from the start of the order on read every call.
         if resolver.missed && before > 0 {

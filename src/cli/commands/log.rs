@@ -107,23 +107,28 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
             out.write_all(b"\n")?;
         }
     } else {
-        write_par(&mut out, rows, |&Row { idx, gist, text }, buf| {
-            let label = labels.get(&idx);
-            // A text too long to keep in the gist is read again, for the rows shown.
-            let text = match text {
-                Some(text) => Cow::Borrowed(text),
-                None => Cow::Owned(session.row_text(idx, home.as_deref())?),
-            };
-            if ctx.json {
-                let at = Placement { depth: 0, on_active_path: true, is_leaf: idx == target };
-                write_json_row(buf, &session, idx, gist, label.map(|l| &l.1), &text, at);
-            } else {
-                let label = label.map(|l| l.0.as_str());
-                text_row(ctx, &session, (idx, gist), label, &text, buf);
-            }
-            buf.push(b'\n');
-            Ok(())
-        })?;
+        write_par(
+            &mut out,
+            rows,
+            |row| row.gist.prefetch(),
+            |&Row { idx, gist, text }, buf| {
+                let label = labels.get(&idx);
+                // A text too long to keep in the gist is read again, for the rows shown.
+                let text = match text {
+                    Some(text) => Cow::Borrowed(text),
+                    None => Cow::Owned(session.row_text(idx, home.as_deref())?),
+                };
+                if ctx.json {
+                    let at = Placement { depth: 0, on_active_path: true, is_leaf: idx == target };
+                    write_json_row(buf, &session, idx, gist, label.map(|l| &l.1), &text, at);
+                } else {
+                    let label = label.map(|l| l.0.as_str());
+                    text_row(ctx, &session, (idx, gist), label, &text, buf);
+                }
+                buf.push(b'\n');
+                Ok(())
+            },
+        )?;
     }
     out.flush()?;
     leave_to_exit(session);

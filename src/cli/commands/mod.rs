@@ -19,6 +19,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Subcommand;
+use sesstree::gist::PREFETCH;
 use sesstree::hooks::Hooks;
 use sesstree::process::CancelToken;
 use sesstree::text::FilterMode;
@@ -95,10 +96,13 @@ impl From<FilterArg> for FilterMode {
 }
 
 /// Writes `items` in order, each formatted by `format` into the output: formatting runs on
-/// every core, a batch at a time, so that only one batch of text waits in memory.
+/// every core, a batch at a time, so that only one batch of text waits in memory. `ahead` is
+/// called on the item [`PREFETCH`] places ahead of each one formatted, to fetch what it will
+/// read ([`Gist::prefetch`](sesstree::gist::Gist::prefetch)).
 fn write_par<T: Sync>(
     out: &mut impl std::io::Write,
     items: &[T],
+    ahead: impl Fn(&T) + Sync,
     format: impl Fn(&T, &mut Vec<u8>) -> anyhow::Result<()> + Sync,
 ) -> anyhow::Result<()> {
     use rayon::prelude::*;
@@ -112,7 +116,10 @@ fn write_par<T: Sync>(
                 // Room for rows of a usual length, so that the text is not grown (and copied)
                 // a doubling at a time from nothing.
                 let mut text = Vec::with_capacity(chunk.len() * ROW_ROOM);
-                for item in chunk {
+                for (i, item) in chunk.iter().enumerate() {
+                    if let Some(next) = chunk.get(i + PREFETCH) {
+                        ahead(next);
+                    }
                     format(item, &mut text)?;
                 }
                 Ok(text)

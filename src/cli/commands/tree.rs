@@ -175,7 +175,8 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
         let rows: Vec<(&Row, Option<&str>)> =
             tree.rows.iter().zip(texts).filter_map(|(row, text)| Some((row, text?))).collect();
         shown = rows.len();
-        write_par(&mut out, &rows, |&(row, text), buf| {
+        let ahead = |&(row, _): &(&Row, _)| gists[row.idx as usize].prefetch();
+        write_par(&mut out, &rows, ahead, |&(row, text), buf| {
             let (gist, label) = (&gists[row.idx as usize], labels.get(&row.idx));
             // A text too long to keep in the gist is read again, for the rows shown.
             let text = match text {
