@@ -4,10 +4,11 @@
 //! validating its JSON and reading its envelope ([`scan_line`]). So the file is cut into pieces
 //! of [`PIECE`] bytes; a piece owns the lines that *start* in it (the first line of a piece
 //! other than the first begins after the first newline at or after its start, and its last
-//! line may run past its end). The pieces are scanned in parallel, a batch at a time so that
-//! memory stays bounded, and their scanned lines are then taken into the index in file order
-//! by the same code as a sequential load ([`Loader::apply`]), while the next batch is scanned:
-//! the result is the same index.
+//! line may run past its end). The pieces are scanned in parallel, in file order and a
+//! bounded number ahead of the index so that memory stays bounded, and their scanned lines are
+//! taken into the index in file order by the same code as a sequential load
+//! ([`Loader::apply`]), by whichever thread finishes the piece the index waits for, while the
+//! others go on scanning: the result is the same index.
 //!
 //! Each piece is read with reads of [`READ_SIZE`] (see [`Loader::read`]) into a buffer each
 //! scanning thread keeps; where its first line starts is found with small reads before it.
@@ -703,9 +704,9 @@ mod tests {
         }
     }
 
-    /// Regions of short lines (small batches) and of long ones (large batches) in turn.
+    /// Regions of short lines (few pieces scanned ahead) and of long ones (many) in turn.
     #[test]
-    fn batches_that_shrink_and_grow_give_the_same_index() {
+    fn pieces_ahead_that_shrink_and_grow_give_the_same_index() {
         let mut text = format!("{HEADER}\n").into_bytes();
         let mut n = 0;
         for block in 0..4 {
