@@ -122,19 +122,21 @@ impl Layout {
     }
 }
 
-/// The children of `idx` in display order: by timestamp (stable, file order on ties; a parent
-/// with any unparseable child timestamp keeps file order), archived subtrees left out.
-fn ordered_children(session: &Session, idx: u32, opts: &TreeOptions) -> Vec<u32> {
-    let mut kids: Vec<u32> = session
-        .children(idx)
-        .iter()
-        .copied()
-        .filter(|&c| opts.include_archived || !archived(session, c))
-        .collect();
-    if kids.iter().all(|&c| session.record(c).time.is_some()) {
+/// Fills `kids` with the children of `idx` in display order: by timestamp (stable, file order
+/// on ties; a parent with any unparseable child timestamp keeps file order), archived subtrees
+/// left out.
+fn ordered_children(session: &Session, idx: u32, opts: &TreeOptions, kids: &mut Vec<u32>) {
+    kids.clear();
+    kids.extend(
+        session
+            .children(idx)
+            .iter()
+            .copied()
+            .filter(|&c| opts.include_archived || !archived(session, c)),
+    );
+    if kids.len() > 1 && kids.iter().all(|&c| session.record(c).time.is_some()) {
         kids.sort_by_key(|&c| session.record(c).time);
     }
-    kids
 }
 
 fn archived(session: &Session, idx: u32) -> bool {
@@ -171,6 +173,9 @@ pub fn layout(session: &Session, opts: &TreeOptions) -> Layout {
     let mut out = Layout::default();
     // (record, depth, connector, frame of the innermost level)
     let mut stack: Vec<(u32, u32, Option<bool>, u32)> = Vec::new();
+    // Each entry's children, in one list kept from entry to entry (a list of their own cost an
+    // allocation an entry).
+    let mut kids = Vec::new();
     for (i, &r) in roots.iter().enumerate().rev() {
         let frame = if several_roots {
             // A virtual root joins the roots: their children open level 1, with a gutter
@@ -192,7 +197,7 @@ pub fn layout(session: &Session, opts: &TreeOptions) -> Layout {
             is_leaf: opts.leaf == Some(idx),
             frame: if is_root_under_virtual { NO_FRAME } else { frame },
         });
-        let mut kids = ordered_children(session, idx, opts);
+        ordered_children(session, idx, opts, &mut kids);
         if opts.active_first {
             active_first(&mut kids, &on_path);
         }
