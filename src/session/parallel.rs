@@ -36,18 +36,20 @@ use crate::text::ToolCalls;
 /// The bytes of one piece.
 pub(super) const PIECE: u64 = 1 << 20;
 
-/// Pieces scanned ahead of the index, per scanning thread, at most. A thread that finishes a
-/// piece starts the next one at once, unless it is that far ahead of the piece the index is
-/// taking; what waits is the pieces' scanned lines (their envelopes and gists, not their
-/// bytes): a few thousand lines of the agents' files, whose lines average a couple of
-/// kilobytes.
+/// Pieces, per scanning thread, that may be scanned from the one the index takes next on: they
+/// are scanned in file order, a piece a thread at a time, but finish out of order, and those
+/// after the one the index waits for wait in memory. What waits is their scanned lines (the
+/// envelopes and gists, not the bytes): a few thousand lines of the agents' files, whose lines
+/// average a couple of kilobytes.
 const AHEAD_PER_THREAD: u64 = 8;
 
-/// Scanned lines held ahead of the index, about: past it, fewer pieces are scanned ahead (down
-/// to two), so that a file of short lines does not keep millions of them waiting (a couple of
-/// hundred bytes each), however many threads scan. Runs of blank lines count as one. A piece
-/// of short lines is cheaper to scan than to index, so one piece scanned while the one before
-/// is indexed still keeps two cores busy.
+/// Scanned lines that may wait for the index, about: past it, a piece is scanned only when no
+/// other piece waits or is being scanned, so that a file of short lines does not keep millions
+/// of them waiting (a couple of hundred bytes each). Runs of blank lines count as one. What
+/// waits at most is these, the piece being taken, and a piece a scanning thread; for a file of
+/// short lines, the piece being taken and the next one. A piece of short lines is cheaper to
+/// scan than to index, so one piece scanned while the one before is indexed still keeps two
+/// cores busy.
 const AHEAD_LINES: u64 = 1 << 16;
 
 /// The most pieces the first batch has (one a thread up to it). The id index is sized from the
@@ -84,18 +86,29 @@ impl Scanned {
 /// `None` for a version-1 file.
 ///
 /// The first pieces (one a thread, up to [`FIRST_BATCH`]) are scanned first, to size the index
-/// from. Then the pieces are scanned in file order by the thread pool, a bounded number ahead
-/// of the index ([`ahead`]), and whichever thread finishes the piece the index waits for takes
-/// it in, with any pieces after it that are scanned by then, while the other threads go on
-/// scanning: no thread waits for another's piece, as they did at the end of each batch when
-/// pieces were scanned in batches (1–3 ms of one core a batch, 9% of the load's wall time on
-/// the 100k-entry benchmark file).
+/// from. Then the pieces are scanned in file order by the thread pool, a piece a thread at a
+/// time and a bounded number ahead of the index ([`AHEAD_PER_THREAD`], [`AHEAD_LINES`]), and
+/// whichever thread finishes the piece the index waits for takes it in, with the pieces after
+/// it that are ready by the time it is done, while the other threads go on scanning: no
+/// thread waits for another's piece, as they did at the end of each batch when pieces were
+/// scanned in batches (1–3 ms of one core a batch, 9% of the load's wall time on the
+/// 100k-entry benchmark file).
 pub(super) fn load(
-    mut loader: Loader,
+    loader: Loader,
     file: &File,
     len: u64,
     piece: u64,
 ) -> std::io::Result<Option<Loader>> {
+    load_counting(loader, file, len, piece).0
+}
+
+/// [`load`], and the most scanned lines that waited for the index at once (for the tests).
+fn load_counting(
+    mut loader: Loader,
+    file: &File,
+    len: u64,
+    piece: u64,
+) -> (std::io::Result<Option<Loader>>, u64) {
     let pieces = len.div_ceil(piece);
     let threads = (rayon::current_num_threads() as u64).max(1);
     let first = threads.min(FIRST_BATCH).min(pieces);
@@ -115,12 +128,15 @@ pub(super) fn load(
     let covered = (first * piece).min(len).max(1);
     let estimate = usize::try_from(ids as u128 * u128::from(len) / u128::from(covered));
     make_room(&mut loader, estimate.unwrap_or(0).min(u32::MAX as usize));
-    let held: u64 = scanned.iter().map(|r| r.as_ref().map_or(0, Vec::len) as u64).sum();
+    let held = scanned.iter().map(lines_in).sum();
     let flow = Flow {
-        ahead: ahead(held.div_ceil(first.max(1)), threads),
         ready: scanned.into_iter().map(Some).collect(),
+        waiting: first,
+        held,
+        most_held: held,
         next_take: 0,
         next_scan: first,
+        scanning: 0,
         taking: false,
         stop: None,
     };
@@ -139,17 +155,22 @@ pub(super) fn load(
         line.take_ready(s);
     });
     let flow = line.flow.into_inner().unwrap_or_else(PoisonError::into_inner);
-    match flow.stop {
+    let loaded = match flow.stop {
         Some(Stop::Failed(e)) => Err(e),
         Some(Stop::Version1) => Ok(None),
+        // Every piece is taken before the scope ends (a piece left would be a bug here, and an
+        // index without its lines).
+        None if flow.next_take < pieces => {
+            Err(std::io::Error::other("the parallel load left pieces of the file unread"))
+        }
         None => Ok(Some(line.loader.into_inner().unwrap_or_else(PoisonError::into_inner))),
-    }
+    };
+    (loaded, flow.most_held)
 }
 
-/// How many pieces may be scanned ahead of the one the index takes, after a piece of `lines`
-/// scanned lines (runs of blank lines as one), with `threads` scanning threads.
-fn ahead(lines: u64, threads: u64) -> u64 {
-    (AHEAD_LINES / lines.max(1)).clamp(2, AHEAD_PER_THREAD * threads)
+/// The scanned lines of a piece (runs of blank lines as one), none for one that failed.
+fn lines_in(scanned: &std::io::Result<Vec<Scanned>>) -> u64 {
+    scanned.as_ref().map_or(0, Vec::len) as u64
 }
 
 /// Why a load ended before its last piece.
@@ -163,12 +184,18 @@ enum Stop {
 struct Flow {
     /// The pieces from `next_take` on, scanned (`Some`) or not yet.
     ready: VecDeque<Option<std::io::Result<Vec<Scanned>>>>,
+    /// How many of them are scanned.
+    waiting: u64,
+    /// Their scanned lines, and those of the piece being taken.
+    held: u64,
+    /// The most `held` has been.
+    most_held: u64,
     /// The piece the index takes next.
     next_take: u64,
     /// The first piece not yet handed to a scanning thread.
     next_scan: u64,
-    /// How many pieces may be scanned from `next_take` on.
-    ahead: u64,
+    /// Pieces handed to the pool and not yet in `ready`.
+    scanning: u64,
     /// Whether a thread is taking pieces into the index: the others leave theirs in `ready`.
     taking: bool,
     stop: Option<Stop>,
@@ -192,20 +219,26 @@ impl<'a> Line<'a> {
         self.flow.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Hands the pieces that may be scanned now to the pool, in file order.
+    /// Hands the pool the pieces that may be scanned now, in file order: a piece a thread at a
+    /// time, up to [`AHEAD_PER_THREAD`] a thread from the one the index takes next, and past
+    /// [`AHEAD_LINES`] waiting lines, one piece beyond the one being taken.
     fn start_scans<'s>(&'s self, s: &ScopeFifo<'s>)
     where
         'a: 's,
     {
         let range = {
             let mut flow = self.flow();
-            if flow.stop.is_some() {
-                return;
+            let first = flow.next_scan;
+            while flow.stop.is_none()
+                && flow.next_scan < self.pieces
+                && flow.scanning < self.threads
+                && flow.next_scan < flow.next_take + AHEAD_PER_THREAD * self.threads
+                && (flow.held < AHEAD_LINES || flow.waiting + flow.scanning == 0)
+            {
+                flow.next_scan += 1;
+                flow.scanning += 1;
             }
-            let end = (flow.next_take + flow.ahead).min(self.pieces).max(flow.next_scan);
-            let range = flow.next_scan..end;
-            flow.next_scan = end;
-            range
+            first..flow.next_scan
         };
         for k in range {
             s.spawn_fifo(move |s| self.scan(s, k));
@@ -218,18 +251,22 @@ impl<'a> Line<'a> {
     where
         'a: 's,
     {
-        if self.flow().stop.is_some() {
-            return;
-        }
+        let stopped = self.flow().stop.is_some();
         let end = ((k + 1) * self.piece).min(self.len);
-        let scanned = scan_piece(self.file, self.len, k * self.piece, end, self.gists);
+        let scanned =
+            (!stopped).then(|| scan_piece(self.file, self.len, k * self.piece, end, self.gists));
         {
             let mut flow = self.flow();
+            flow.scanning -= 1;
+            let Some(scanned) = scanned else { return };
             // Never below zero: a piece is taken only once scanned.
             let at = usize::try_from(k - flow.next_take).expect("pieces ahead fit in memory");
             if flow.ready.len() <= at {
                 flow.ready.resize_with(at + 1, || None);
             }
+            flow.held += lines_in(&scanned);
+            flow.most_held = flow.most_held.max(flow.held);
+            flow.waiting += 1;
             flow.ready[at] = Some(scanned);
         }
         self.take_ready(s);
@@ -253,15 +290,19 @@ impl<'a> Line<'a> {
         {
             let Some(Some(scanned)) = flow.ready.pop_front() else { unreachable!() };
             flow.next_take += 1;
+            flow.waiting -= 1;
             drop(flow);
-            let lines = scanned.as_ref().map_or(0, Vec::len) as u64;
+            // The room it leaves is scanned into while it is taken.
+            self.start_scans(s);
+            let lines = lines_in(&scanned);
             let taken = scanned.and_then(|scanned| {
                 let mut loader = self.loader.lock().unwrap_or_else(PoisonError::into_inner);
                 take_piece(&mut loader, self.file, scanned)
             });
             flow = self.flow();
+            flow.held -= lines;
             match taken {
-                Ok(false) => flow.ahead = ahead(lines, self.threads),
+                Ok(false) => {}
                 Ok(true) => flow.stop = Some(Stop::Version1),
                 Err(e) => flow.stop = Some(Stop::Failed(e)),
             }
@@ -610,16 +651,79 @@ mod tests {
         assert_eq!(s.gists().map(<[_]>::len), Some(2));
     }
 
+    /// What waits for the index stays near [`AHEAD_LINES`], with any number of threads, even
+    /// where pieces with few lines (inside a line longer than a piece) come before pieces of
+    /// many: one piece a thread is scanned at a time, and past the bound no other waits.
     #[test]
-    fn pieces_ahead_hold_about_ahead_lines_lines() {
-        // The agents' files: a few hundred lines a 1 MiB piece, so the most pieces.
-        assert_eq!(ahead(500, 2), 16);
-        assert_eq!(ahead(4096, 2), 16);
-        // Short lines: fewer pieces, down to two, whatever the number of threads.
-        assert_eq!(ahead(16384, 2), 4);
-        assert_eq!(ahead(1 << 20, 2), 2);
-        assert_eq!(ahead(1 << 20, 64), 2);
-        assert_eq!(ahead(0, 4), 32);
+    fn scanned_lines_waiting_stay_bounded() {
+        let mut text = format!("{HEADER}\n").into_bytes();
+        text.extend(format!(r#"{{"type":"x","pad":"{}"}}"#, "y".repeat(300_000)).bytes());
+        text.push(b'\n');
+        text.extend(b"{}\n".repeat(400_000));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, &text).unwrap();
+        // A piece of 64 KiB holds 21,846 lines at most of `{}`.
+        let (piece, per_piece) = (1 << 16, (1 << 16) / 3 + 1);
+        for threads in [1, 2, 8] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let file = File::open(&path).unwrap();
+            let (loaded, most) = pool.install(|| {
+                load_counting(
+                    Loader::new(&path, &Default::default()),
+                    &file,
+                    text.len() as u64,
+                    piece,
+                )
+            });
+            assert_eq!(loaded.unwrap().unwrap().records.len(), 400_001);
+            // The bound, a piece being taken, and a piece each thread scans.
+            let bound = AHEAD_LINES + (threads as u64 + 1) * per_piece;
+            assert!(most <= bound, "{threads} threads: {most} lines waited, past {bound}");
+        }
+    }
+
+    /// Many small pieces, in pools of 1, 2, 3 and 8 threads, and four loads at once from
+    /// inside the pool (as `fsck`, `stats` and `ls` load files): a piece taken out of order,
+    /// twice or never shows in the index.
+    #[test]
+    fn pieces_are_taken_in_order_whatever_the_threads() {
+        let mut text = format!("{HEADER}\n").into_bytes();
+        for n in 0..200 {
+            let parent = if n == 0 { "null".to_owned() } else { format!("\"e{}\"", n - 1) };
+            text.extend(format!(r#"{{"type":"message","id":"e{n}","parentId":{parent}}}"#).bytes());
+            text.push(b'\n');
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, &text).unwrap();
+        let expected = index(&Session::from_bytes(&path, text.clone()).unwrap());
+        let once = |piece: u64| {
+            let file = File::open(&path).unwrap();
+            let loader =
+                load(Loader::new(&path, &Default::default()), &file, text.len() as u64, piece);
+            index(&loader.unwrap().unwrap().finish(Source::File(file)))
+        };
+        for threads in [1, 2, 3, 8] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            for round in 0..100u64 {
+                let piece = 1 + round * 7 % 200;
+                assert!(pool.install(|| once(piece)) == expected, "{threads} threads, {piece}");
+                // Loads inside loads: a thread waiting in one's scope runs the others' work.
+                let all: Vec<String> =
+                    pool.install(|| (0..4).into_par_iter().map(|k| once(piece + k)).collect());
+                for (k, got) in all.iter().enumerate() {
+                    assert!(*got == expected, "{threads} threads, nested, {}", piece + k as u64);
+                }
+            }
+        }
+        // No pieces at all.
+        let empty = dir.path().join("empty.jsonl");
+        std::fs::write(&empty, b"").unwrap();
+        let file = File::open(&empty).unwrap();
+        let loaded = load(Loader::new(&empty, &Default::default()), &file, 0, PIECE);
+        let got = index(&loaded.unwrap().unwrap().finish(Source::File(file)));
+        assert_eq!(got, index(&Session::from_bytes(&empty, Vec::new()).unwrap()));
     }
 
     /// A file of newlines: each run of blank lines in a piece is held as one scanned line, and
