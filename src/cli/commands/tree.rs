@@ -167,13 +167,13 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
                 .then_some((i, text))
         });
         drop((order, read));
-        // Each shown layout row's text (`None` for a text too long to keep in the gist).
-        let mut texts: Vec<Option<Option<&str>>> = vec![None; tree.rows.len()];
-        for (i, text) in kept {
-            texts[i] = Some(text);
-        }
+        // The shown rows in layout order, each with its text (`None` for a text too long to
+        // keep in the gist): file order and layout order mostly agree, so the sort finds long
+        // runs in order, and the list is turned into the rows in place.
+        let mut kept = kept;
+        kept.sort_unstable_by_key(|&(i, _)| i);
         let rows: Vec<(&Row, Option<&str>)> =
-            tree.rows.iter().zip(texts).filter_map(|(row, text)| Some((row, text?))).collect();
+            kept.into_iter().map(|(i, text)| (&tree.rows[i], text)).collect();
         shown = rows.len();
         let ahead = |&(row, _): &(&Row, _)| gists[row.idx as usize].prefetch();
         write_par(&mut out, &rows, ahead, |&(row, text), buf| {
