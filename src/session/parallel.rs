@@ -131,7 +131,6 @@ fn load_counting(
     let held = scanned.iter().map(lines_in).sum();
     let flow = Flow {
         ready: scanned.into_iter().map(Some).collect(),
-        waiting: first,
         held,
         most_held: held,
         next_take: 0,
@@ -184,8 +183,6 @@ enum Stop {
 struct Flow {
     /// The pieces from `next_take` on, scanned (`Some`) or not yet.
     ready: VecDeque<Option<std::io::Result<Vec<Scanned>>>>,
-    /// How many of them are scanned.
-    waiting: u64,
     /// Their scanned lines, and those of the piece being taken.
     held: u64,
     /// The most `held` has been.
@@ -199,6 +196,13 @@ struct Flow {
     /// Whether a thread is taking pieces into the index: the others leave theirs in `ready`.
     taking: bool,
     stop: Option<Stop>,
+}
+
+impl Flow {
+    /// Whether a scanned piece waits for the index.
+    fn any_scanned(&self) -> bool {
+        self.ready.iter().any(Option::is_some)
+    }
 }
 
 /// A load going on: the file's pieces, where they are, and the loader they go into.
@@ -233,7 +237,7 @@ impl<'a> Line<'a> {
                 && flow.next_scan < self.pieces
                 && flow.scanning < self.threads
                 && flow.next_scan < flow.next_take + AHEAD_PER_THREAD * self.threads
-                && (flow.held < AHEAD_LINES || flow.waiting + flow.scanning == 0)
+                && (flow.held < AHEAD_LINES || (flow.scanning == 0 && !flow.any_scanned()))
             {
                 flow.next_scan += 1;
                 flow.scanning += 1;
@@ -266,7 +270,6 @@ impl<'a> Line<'a> {
             }
             flow.held += lines_in(&scanned);
             flow.most_held = flow.most_held.max(flow.held);
-            flow.waiting += 1;
             flow.ready[at] = Some(scanned);
         }
         self.take_ready(s);
@@ -290,7 +293,6 @@ impl<'a> Line<'a> {
         {
             let Some(Some(scanned)) = flow.ready.pop_front() else { unreachable!() };
             flow.next_take += 1;
-            flow.waiting -= 1;
             drop(flow);
             // The room it leaves is scanned into while it is taken.
             self.start_scans(s);
@@ -678,6 +680,32 @@ mod tests {
             });
             assert_eq!(loaded.unwrap().unwrap().records.len(), 400_001);
             // The bound, a piece being taken, and a piece each thread scans.
+            let bound = AHEAD_LINES + (threads as u64 + 1) * per_piece;
+            assert!(most <= bound, "{threads} threads: {most} lines waited, past {bound}");
+        }
+    }
+
+    /// Past the bound, a piece is scanned only while no other waits or is being scanned, even
+    /// where indexing a piece (short lines with ids) is slower than scanning the next ones.
+    #[test]
+    fn dense_pieces_wait_one_at_a_time_past_the_bound() {
+        let mut text = format!("{HEADER}\n").into_bytes();
+        for n in 0..600_000 {
+            text.extend(format!("{{\"id\":\"{n:06x}\"}}\n").bytes());
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, &text).unwrap();
+        // Lines of 14 bytes: a piece of 256 KiB holds 18,725 at most.
+        let (piece, per_piece) = (1 << 18, (1 << 18) / 14 + 1);
+        for threads in [2, 8] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let file = File::open(&path).unwrap();
+            let (loaded, most) = pool.install(|| {
+                let loader = Loader::new(&path, &Default::default());
+                load_counting(loader, &file, text.len() as u64, piece)
+            });
+            assert_eq!(loaded.unwrap().unwrap().records.len(), 600_000);
             let bound = AHEAD_LINES + (threads as u64 + 1) * per_piece;
             assert!(most <= bound, "{threads} threads: {most} lines waited, past {bound}");
         }

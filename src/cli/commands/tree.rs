@@ -159,7 +159,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
         if let Some(pos) = read.iter().position(|gist| gist.is_unreadable()) {
             return Err(session.unreadable(tree.rows[order[pos]].idx).into());
         }
-        let kept = resolve_each(&read, |pos, text| {
+        let mut kept = resolve_each(&read, |pos, text| {
             let (i, gist) = (order[pos], read[pos]);
             let idx = tree.rows[i].idx;
             gist.facts()
@@ -168,9 +168,8 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
         });
         drop((order, read));
         // The shown rows in layout order, each with its text (`None` for a text too long to
-        // keep in the gist): file order and layout order mostly agree, so the sort finds long
-        // runs in order, and the list is turned into the rows in place.
-        let mut kept = kept;
+        // keep in the gist): file order mostly is layout order already, and the list is turned
+        // into the rows in place.
         kept.sort_unstable_by_key(|&(i, _)| i);
         let rows: Vec<(&Row, Option<&str>)> =
             kept.into_iter().map(|(i, text)| (&tree.rows[i], text)).collect();
