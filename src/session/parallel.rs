@@ -653,6 +653,26 @@ mod tests {
         assert_eq!(s.gists().map(<[_]>::len), Some(2));
     }
 
+    /// Loads `text` in pieces of `piece` bytes in a pool of each of `threads`, and checks that
+    /// it indexes `records` records and that no more lines waited for the index than the bound,
+    /// a piece being taken and a piece each thread scans (`per_piece` lines a piece at most).
+    fn check_waiting(text: &[u8], piece: u64, per_piece: u64, threads: &[usize], records: usize) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, text).unwrap();
+        for &threads in threads {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let file = File::open(&path).unwrap();
+            let (loaded, most) = pool.install(|| {
+                let loader = Loader::new(&path, &Default::default());
+                load_counting(loader, &file, text.len() as u64, piece)
+            });
+            assert_eq!(loaded.unwrap().unwrap().records.len(), records);
+            let bound = AHEAD_LINES + (threads as u64 + 1) * per_piece;
+            assert!(most <= bound, "{threads} threads: {most} lines waited, past {bound}");
+        }
+    }
+
     /// What waits for the index stays near [`AHEAD_LINES`], with any number of threads, even
     /// where pieces with few lines (inside a line longer than a piece) come before pieces of
     /// many: one piece a thread is scanned at a time, and past the bound no other waits.
@@ -662,27 +682,8 @@ mod tests {
         text.extend(format!(r#"{{"type":"x","pad":"{}"}}"#, "y".repeat(300_000)).bytes());
         text.push(b'\n');
         text.extend(b"{}\n".repeat(400_000));
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, &text).unwrap();
         // A piece of 64 KiB holds 21,846 lines at most of `{}`.
-        let (piece, per_piece) = (1 << 16, (1 << 16) / 3 + 1);
-        for threads in [1, 2, 8] {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-            let file = File::open(&path).unwrap();
-            let (loaded, most) = pool.install(|| {
-                load_counting(
-                    Loader::new(&path, &Default::default()),
-                    &file,
-                    text.len() as u64,
-                    piece,
-                )
-            });
-            assert_eq!(loaded.unwrap().unwrap().records.len(), 400_001);
-            // The bound, a piece being taken, and a piece each thread scans.
-            let bound = AHEAD_LINES + (threads as u64 + 1) * per_piece;
-            assert!(most <= bound, "{threads} threads: {most} lines waited, past {bound}");
-        }
+        check_waiting(&text, 1 << 16, (1 << 16) / 3 + 1, &[1, 2, 8], 400_001);
     }
 
     /// Past the bound, a piece is scanned only while no other waits or is being scanned, even
@@ -693,22 +694,8 @@ mod tests {
         for n in 0..600_000 {
             text.extend(format!("{{\"id\":\"{n:06x}\"}}\n").bytes());
         }
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, &text).unwrap();
         // Lines of 14 bytes: a piece of 256 KiB holds 18,725 at most.
-        let (piece, per_piece) = (1 << 18, (1 << 18) / 14 + 1);
-        for threads in [2, 8] {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-            let file = File::open(&path).unwrap();
-            let (loaded, most) = pool.install(|| {
-                let loader = Loader::new(&path, &Default::default());
-                load_counting(loader, &file, text.len() as u64, piece)
-            });
-            assert_eq!(loaded.unwrap().unwrap().records.len(), 600_000);
-            let bound = AHEAD_LINES + (threads as u64 + 1) * per_piece;
-            assert!(most <= bound, "{threads} threads: {most} lines waited, past {bound}");
-        }
+        check_waiting(&text, 1 << 18, (1 << 18) / 14 + 1, &[2, 8], 600_000);
     }
 
     /// Many small pieces, in pools of 1, 2, 3 and 8 threads, and four loads at once from
