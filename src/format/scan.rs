@@ -87,6 +87,30 @@ fn classify(block: &[u8; 64]) -> Masks {
     m
 }
 
+/// The bytes of a block equal to `a` or `b`, one bit per byte.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn either_mask(block: &[u8; 64], a: u8, b: u8) -> u64 {
+    use safe_arch::{
+        bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i,
+        set_splat_i8_m128i,
+    };
+    let (a, b) = (set_splat_i8_m128i(a as i8), set_splat_i8_m128i(b as i8));
+    block.chunks_exact(16).enumerate().fold(0, |mask, (j, chunk)| {
+        let Ok(chunk) = <&[u8; 16]>::try_from(chunk) else { return mask };
+        let v = load_unaligned_m128i(chunk);
+        let eq = bitor_m128i(cmp_eq_mask_i8_m128i(v, a), cmp_eq_mask_i8_m128i(v, b));
+        mask | u64::from(move_mask_i8_m128i(eq) as u16) << (16 * j)
+    })
+}
+
+/// The bytes of a block equal to `a` or `b`, one bit per byte.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn either_mask(block: &[u8; 64], a: u8, b: u8) -> u64 {
+    block.iter().enumerate().fold(0, |mask, (i, &c)| mask | u64::from(c == a || c == b) << i)
+}
+
 /// The control characters (below 0x20) of a block that has some, one bit per byte.
 #[cfg(target_arch = "x86_64")]
 #[cold]
@@ -202,6 +226,7 @@ impl Scanner {
             let quotes = block_quotes(
                 bytes,
                 base,
+                block,
                 classify(block),
                 &mut escaped_carry,
                 &mut in_string_carry,
@@ -217,11 +242,16 @@ impl Scanner {
             let quotes = block_quotes(
                 bytes,
                 base,
+                &block,
                 classify(&block),
                 &mut escaped_carry,
                 &mut in_string_carry,
             )?;
             self.quotes.push(quotes);
+        }
+        // A line that ends in an escaping backslash.
+        if escaped_carry != 0 {
+            return Err(Invalid);
         }
         self.deepest.set(0);
         Ok((Line { bytes, quotes: &self.quotes, deepest: &self.deepest }, &mut self.stack))
@@ -243,42 +273,50 @@ impl Scanner {
     }
 }
 
+/// Every other bit, from bit 1: the odd bytes of a block.
+const ODD_BITS: u64 = 0xaaaa_aaaa_aaaa_aaaa;
+
 /// Pass 1 on one block: checks its escapes and control characters and returns its unescaped
-/// quotes.
+/// quotes. `escaped_carry` is 1 when the block before ended with an escaping backslash.
 #[inline(always)]
 fn block_quotes(
     bytes: &[u8],
     base: usize,
+    block: &[u8; 64],
     m: Masks,
     escaped_carry: &mut u64,
     in_string_carry: &mut u64,
 ) -> Scan<u64> {
-    let mut escaped = *escaped_carry;
-    let mut next_carry = 0;
-    let mut backslashes = m.backslash;
-    // Backslashes are rare enough (one per ~30 bytes of code text) to visit one by one; a
-    // backslash that is itself escaped starts nothing.
-    while backslashes != 0 {
-        let at = backslashes.trailing_zeros();
-        backslashes &= backslashes - 1;
-        if escaped >> at & 1 == 1 {
-            continue;
-        }
-        let code = base + at as usize + 1;
-        let class = bytes.get(code).map_or(0, |&c| ESCAPES[c as usize]);
-        if class != SIMPLE {
-            let digits = bytes.get(code + 1..code + 5).ok_or(Invalid)?;
-            if class != UNICODE || !digits.iter().all(u8::is_ascii_hexdigit) {
-                return Err(Invalid);
+    // Which bytes are escaped, without a branch per backslash (simdjson's way): a run of
+    // backslashes escapes the byte after it when the run is odd. Subtracting the run's first
+    // bit from the odd bits lets the borrow run along the backslashes, which turns an odd run
+    // starting on an odd byte into the same pattern as one starting on an even byte.
+    let potential = m.backslash & !*escaped_carry;
+    let codes = ((potential << 1 | ODD_BITS).wrapping_sub(potential)) ^ ODD_BITS;
+    let escaped = codes ^ (m.backslash | *escaped_carry);
+    *escaped_carry = (codes & m.backslash) >> 63;
+    // Escaped quotes and backslashes are fine. Code text escapes mostly newlines and tabs, so
+    // only a block with some other escape is looked at for `n`s and `t`s, and only the rest
+    // one by one.
+    let mut odd = escaped & !(m.quote | m.backslash);
+    if odd != 0 {
+        odd &= !either_mask(block, b'n', b't');
+        while odd != 0 {
+            let at = odd.trailing_zeros() as usize;
+            odd &= odd - 1;
+            let code = base + at;
+            match bytes.get(code).map_or(0, |&c| ESCAPES[c as usize]) {
+                SIMPLE => {}
+                UNICODE => {
+                    let digits = bytes.get(code + 1..code + 5).ok_or(Invalid)?;
+                    if !digits.iter().all(u8::is_ascii_hexdigit) {
+                        return Err(Invalid);
+                    }
+                }
+                _ => return Err(Invalid),
             }
         }
-        if at == 63 {
-            next_carry = 1;
-        } else {
-            escaped |= 1 << (at + 1);
-        }
     }
-    *escaped_carry = next_carry;
     let quotes = m.quote & !escaped;
     let in_string = prefix_xor(quotes) ^ *in_string_carry;
     // Raw control characters are never allowed inside strings. Outside strings, the structure
@@ -836,6 +874,25 @@ mod tests {
                     s.push_str(tail);
                     let expect = serde_json::from_str::<serde::de::IgnoredAny>(&s).is_ok();
                     assert_eq!(valid(s.as_bytes()), expect, "pad {pad} run {run} tail {tail}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_escape_is_checked_at_every_place_of_a_block() {
+        // Each byte after a backslash, at each place around two block boundaries, with and
+        // without an escape before it in the same block; `\u` with its digits split across
+        // blocks, too.
+        for at in 0..140 {
+            for code in 0..=255u8 {
+                for before in ["", "\\n"] {
+                    let mut s = format!("\"{before}").into_bytes();
+                    s.resize(at.max(s.len()), b'a');
+                    s.extend([b'\\', code]);
+                    s.extend(b"12ab\"");
+                    let expect = serde_json::from_slice::<serde::de::IgnoredAny>(&s).is_ok();
+                    assert_eq!(valid(&s), expect, "{:?}", String::from_utf8_lossy(&s));
                 }
             }
         }
