@@ -167,7 +167,7 @@ fn envelope_in<'a>(line: &Line<'a, '_>, stack: &mut Vec<bool>) -> Scan<Envelope<
         let key_bytes = line.bytes.get(key.0..key.1).ok_or(Invalid)?;
         // Keys with escapes are rare; decode them to compare (`"t\u0079pe"` is `type`).
         let decoded;
-        let name: &[u8] = if super::scan::has_backslash(key_bytes) {
+        let name: &[u8] = if line.has_backslash(key) {
             decoded = line.text(key)?;
             decoded.as_bytes()
         } else {

@@ -35,17 +35,20 @@ pub type Scan<T> = std::result::Result<T, Invalid>;
 #[derive(Debug, Default)]
 pub struct Scanner {
     quotes: Vec<u64>,
+    backslashes: Vec<u64>,
     stack: Vec<bool>,
     /// The deepest [`Line::skip_value`] has nested since [`Scanner::index`].
     deepest: std::cell::Cell<usize>,
 }
 
-/// One line after [`Scanner::index`]: the bytes plus the positions of its unescaped quotes.
+/// One line after [`Scanner::index`]: the bytes plus the positions of its unescaped quotes
+/// and of its backslashes.
 #[derive(Debug, Clone, Copy)]
 pub struct Line<'a, 'q> {
     /// The line's bytes.
     pub bytes: &'a [u8],
     quotes: &'q [u64],
+    backslashes: &'q [u64],
     deepest: &'q std::cell::Cell<usize>,
 }
 
@@ -158,29 +161,6 @@ fn prefix_xor(mut x: u64) -> u64 {
     x
 }
 
-/// Whether `raw` holds a backslash. Most strings a row reads are short (keys, types, ids,
-/// times): those are tested eight bytes at a time (the last word overlapping the one before),
-/// where a byte loop cost 5% of `log`'s instructions and a vector search would cost its setup.
-#[inline]
-pub(crate) fn has_backslash(raw: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    // Whether a word holds a backslash: a zero byte in it XOR backslashes (exact: a borrow
-    // can only follow a zero byte).
-    let word = |bytes: &[u8]| {
-        let Ok(bytes) = <[u8; 8]>::try_from(bytes) else { return false };
-        let x = u64::from_le_bytes(bytes) ^ (ONES * u64::from(b'\\'));
-        x.wrapping_sub(ONES) & !x & (ONES << 7) != 0
-    };
-    match raw.len() {
-        0..8 => raw.contains(&b'\\'),
-        8..=64 => {
-            raw.chunks_exact(8).any(word)
-                || (!raw.len().is_multiple_of(8) && word(&raw[raw.len() - 8..]))
-        }
-        _ => memchr::memchr(b'\\', raw).is_some(),
-    }
-}
-
 /// What may follow a backslash: `SIMPLE` for `"\\/bfnrt`, `UNICODE` for `u` (four hex digits
 /// follow), 0 for anything else. A table, because a `match` on the byte compiles to a jump
 /// table whose indirect branch mispredicts on every change of escape (`\n`, `\"`, `\t` …).
@@ -203,6 +183,12 @@ fn is_ws(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\r')
 }
 
+/// A word of bits and the next one (zero past the end), as one number.
+#[inline(always)]
+fn two_words(first: u64, next: Option<&u64>) -> u128 {
+    u128::from(next.copied().unwrap_or(0)) << 64 | u128::from(first)
+}
+
 impl Scanner {
     /// A scanner with empty buffers.
     pub fn new() -> Scanner {
@@ -213,25 +199,21 @@ impl Scanner {
     /// strings. The structure is checked by the [`Line`] methods, which take the returned
     /// stack for walking nested values.
     pub fn index<'a, 's>(&'s mut self, bytes: &'a [u8]) -> Scan<(Line<'a, 's>, &'s mut Vec<bool>)> {
+        // One word of each kind a block, written in place (a push checked the capacity).
+        let words = bytes.len().div_ceil(64);
         self.quotes.clear();
-        self.quotes.reserve(bytes.len() / 64 + 1);
+        self.quotes.resize(words, 0);
+        self.backslashes.clear();
+        self.backslashes.resize(words, 0);
+        let mut slots = self.quotes.iter_mut().zip(self.backslashes.iter_mut());
         // Whether the next block starts escaped (the last one ended with an escaping `\`) and
         // inside a string (all ones) or not (zero).
-        let mut escaped_carry = 0u64;
-        let mut in_string_carry = 0u64;
+        let mut carry = (0u64, 0u64);
         let mut blocks = bytes.chunks_exact(64);
         let mut base = 0;
-        for block in &mut blocks {
+        for (block, slot) in (&mut blocks).zip(&mut slots) {
             let Ok(block) = <&[u8; 64]>::try_from(block) else { return Err(Invalid) };
-            let quotes = block_quotes(
-                bytes,
-                base,
-                block,
-                classify(block),
-                &mut escaped_carry,
-                &mut in_string_carry,
-            )?;
-            self.quotes.push(quotes);
+            index_block(bytes, base, block, slot, &mut carry)?;
             base += 64;
         }
         let rest = blocks.remainder();
@@ -239,22 +221,20 @@ impl Scanner {
             // Pad with spaces: neither quotes, backslashes nor control characters.
             let mut block = [b' '; 64];
             block[..rest.len()].copy_from_slice(rest);
-            let quotes = block_quotes(
-                bytes,
-                base,
-                &block,
-                classify(&block),
-                &mut escaped_carry,
-                &mut in_string_carry,
-            )?;
-            self.quotes.push(quotes);
+            index_block(bytes, base, &block, slots.next().ok_or(Invalid)?, &mut carry)?;
         }
         // A line that ends in an escaping backslash.
-        if escaped_carry != 0 {
+        if carry.0 != 0 {
             return Err(Invalid);
         }
         self.deepest.set(0);
-        Ok((Line { bytes, quotes: &self.quotes, deepest: &self.deepest }, &mut self.stack))
+        let line = Line {
+            bytes,
+            quotes: &self.quotes,
+            backslashes: &self.backslashes,
+            deepest: &self.deepest,
+        };
+        Ok((line, &mut self.stack))
     }
 
     /// How deep the values skipped since the last [`Scanner::index`] nest, counted from the
@@ -271,6 +251,22 @@ impl Scanner {
         let end = line.skip_value(start, stack)?;
         line.end(end)
     }
+}
+
+/// Pass 1 on the block at `base` of `bytes`: its unescaped quotes and its backslashes into
+/// `slot`. `carry` holds [`block_quotes`]'s two carries.
+#[inline(always)]
+fn index_block(
+    bytes: &[u8],
+    base: usize,
+    block: &[u8; 64],
+    (quotes, backslashes): (&mut u64, &mut u64),
+    carry: &mut (u64, u64),
+) -> Scan<()> {
+    let masks = classify(block);
+    *quotes = block_quotes(bytes, base, block, masks, &mut carry.0, &mut carry.1)?;
+    *backslashes = masks.backslash;
+    Ok(())
 }
 
 /// Every other bit, from bit 1: the odd bytes of a block.
@@ -360,16 +356,43 @@ impl<'a, 'q> Line<'a, 'q> {
     /// The position of the first unescaped quote at or after `from`.
     #[inline(always)]
     fn next_quote(&self, from: usize) -> Scan<usize> {
-        let mut word = from / 64;
-        let mut bits = *self.quotes.get(word).ok_or(Invalid)? & (!0u64 << (from % 64));
-        loop {
-            if bits != 0 {
-                let at = word * 64 + bits.trailing_zeros() as usize;
-                return if at < self.bytes.len() { Ok(at) } else { Err(Invalid) };
+        let word = from / 64;
+        // The 64 bytes from `from` at least, in one test: a short string found this way does
+        // not branch on whether it crosses into the next word.
+        let first = *self.quotes.get(word).ok_or(Invalid)?;
+        let window = two_words(first, self.quotes.get(word + 1)) >> (from % 64);
+        let at = if window != 0 {
+            from + window.trailing_zeros() as usize
+        } else {
+            // A long string: word by word from the third.
+            let mut word = word + 2;
+            loop {
+                let bits = *self.quotes.get(word).ok_or(Invalid)?;
+                if bits != 0 {
+                    break word * 64 + bits.trailing_zeros() as usize;
+                }
+                word += 1;
             }
-            word += 1;
-            bits = *self.quotes.get(word).ok_or(Invalid)?;
+        };
+        if at < self.bytes.len() { Ok(at) } else { Err(Invalid) }
+    }
+
+    /// Whether the bytes in `span` hold a backslash. Most strings a row reads are short (keys,
+    /// types, ids, times): those take one test of the backslash bits, where a byte loop whose
+    /// length changed from string to string mispredicted its end.
+    #[inline]
+    pub fn has_backslash(&self, (start, end): (usize, usize)) -> bool {
+        let len = end.saturating_sub(start);
+        if len == 0 {
+            return false;
         }
+        if len <= 64 {
+            let word = start / 64;
+            let first = self.backslashes.get(word).copied().unwrap_or(0);
+            let window = two_words(first, self.backslashes.get(word + 1)) >> (start % 64);
+            return window as u64 & (u64::MAX >> (64 - len)) != 0;
+        }
+        self.bytes.get(start..end).is_some_and(|raw| memchr::memchr(b'\\', raw).is_some())
     }
 
     /// The string starting with the quote at `i`: the position of its closing quote.
@@ -570,7 +593,7 @@ impl<'a, 'q> Line<'a, 'q> {
     /// (a lone surrogate), as serde_json does.
     pub fn text(&self, span: (usize, usize)) -> Scan<Cow<'a, str>> {
         let raw = self.bytes.get(span.0..span.1).ok_or(Invalid)?;
-        if !has_backslash(raw) {
+        if !self.has_backslash(span) {
             return std::str::from_utf8(raw).map(Cow::Borrowed).map_err(|_| Invalid);
         }
         // The quotes around the span; checked, so a span at the very start fails, not panics.
@@ -595,7 +618,7 @@ impl<'a, 'q> Line<'a, 'q> {
         // Nearly always: the first `max_chars` bytes are ASCII without escapes, and are the
         // prefix as they stand.
         let head = &raw[..max_chars];
-        if head.is_ascii() && !has_backslash(head) {
+        if head.is_ascii() && !self.has_backslash((span.0, span.0 + max_chars)) {
             let head = std::str::from_utf8(head).map_err(|_| Invalid)?;
             return Ok((Cow::Borrowed(head), false));
         }
@@ -715,14 +738,25 @@ mod tests {
     }
 
     #[test]
-    fn backslashes_are_found_in_short_and_long_strings() {
-        for len in [0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100] {
-            let plain = vec![b'a'; len];
-            assert!(!has_backslash(&plain), "{len}");
-            for at in 0..len {
-                let mut with = plain.clone();
-                with[at] = b'\\';
-                assert!(has_backslash(&with), "{len} at {at}");
+    fn backslashes_are_found_in_short_and_long_spans() {
+        // Spans of every length up to two words and past, from every place of a block, in a
+        // line of 200 bytes with one escape (`\n`) or none.
+        let mut scanner = Scanner::new();
+        let plain = vec![b'a'; 200];
+        let (line, _) = scanner.index(&plain).unwrap();
+        let spans = (0..64).flat_map(|start| {
+            [0, 1, 7, 8, 9, 63, 64, 65, 100].into_iter().map(move |len| (start, start + len))
+        });
+        for span in spans.clone() {
+            assert!(!line.has_backslash(span), "{span:?}");
+        }
+        for at in 0..199 {
+            let mut with = plain.clone();
+            with[at..at + 2].copy_from_slice(b"\\n");
+            let (line, _) = scanner.index(&with).unwrap();
+            for span in spans.clone() {
+                let expect = (span.0..span.1).contains(&at);
+                assert_eq!(line.has_backslash(span), expect, "{span:?}, backslash at {at}");
             }
         }
     }

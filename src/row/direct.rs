@@ -14,7 +14,7 @@ use std::borrow::Cow;
 
 use super::{ArenaVec, Bump, TEXT_LIMIT, arguments, cut_text, word};
 use crate::format::Envelope;
-use crate::format::scan::{Invalid, Line, Scan, has_backslash};
+use crate::format::scan::{Invalid, Line, Scan};
 use crate::gist::{Gist, Parts};
 use crate::text::{
     ASSISTANT, Facts, ToolCalls, assistant_row, ended_normally, into_one_row, text_row,
@@ -123,7 +123,7 @@ struct Content<'a> {
 /// A key as written, which must have no escapes (a key with one is read by the row value).
 fn plain_key<'a>(line: &Line<'a, '_>, span: (usize, usize)) -> Scan<&'a [u8]> {
     let key = line.bytes.get(span.0..span.1).ok_or(Invalid)?;
-    if has_backslash(key) { Err(Invalid) } else { Ok(key) }
+    if line.has_backslash(span) { Err(Invalid) } else { Ok(key) }
 }
 
 /// The string at `start`, decoded, and the position after it; not a string fails (at
