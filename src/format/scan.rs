@@ -407,42 +407,55 @@ impl<'a, 'q> Line<'a, 'q> {
 
     /// Skips a number starting at `i`; returns the position after it.
     fn number(&self, mut i: usize) -> Scan<usize> {
-        let digit = |i: usize| matches!(self.at(i), Some(b'0'..=b'9'));
         if self.at(i) == Some(b'-') {
             i += 1;
         }
         match self.at(i) {
             Some(b'0') => i += 1,
-            Some(b'1'..=b'9') => {
-                i += 1;
-                while digit(i) {
-                    i += 1;
-                }
-            }
+            Some(b'1'..=b'9') => i = self.digits(i + 1),
             _ => return Err(Invalid),
         }
         if self.at(i) == Some(b'.') {
-            i += 1;
-            if !digit(i) {
+            let end = self.digits(i + 1);
+            if end == i + 1 {
                 return Err(Invalid);
             }
-            while digit(i) {
-                i += 1;
-            }
+            i = end;
         }
         if matches!(self.at(i), Some(b'e' | b'E')) {
             i += 1;
             if matches!(self.at(i), Some(b'+' | b'-')) {
                 i += 1;
             }
-            if !digit(i) {
+            let end = self.digits(i);
+            if end == i {
                 return Err(Invalid);
             }
-            while digit(i) {
-                i += 1;
-            }
+            i = end;
         }
         Ok(i)
+    }
+
+    /// The end of the run of digits at `i` (`i` itself when there are none). Eight bytes are
+    /// tested at a time: a byte loop's end mispredicted on numbers of every length (token
+    /// counts, costs).
+    fn digits(&self, mut i: usize) -> usize {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        while let Some(word) = self.bytes.get(i..i + 8) {
+            let Ok(word) = <[u8; 8]>::try_from(word) else { break };
+            // Digits become 0..=9; a byte that was not one has its top bit set after adding
+            // 0x76 to its low seven bits (which cannot carry into the next byte), or before.
+            let x = u64::from_le_bytes(word) ^ (ONES * u64::from(b'0'));
+            let not_digits = (((x & (ONES * 0x7f)) + ONES * 0x76) | x) & (ONES * 0x80);
+            if not_digits != 0 {
+                return i + not_digits.trailing_zeros() as usize / 8;
+            }
+            i += 8;
+        }
+        while matches!(self.at(i), Some(b'0'..=b'9')) {
+            i += 1;
+        }
+        i
     }
 
     /// Skips a scalar (number or literal) at `i`.
@@ -757,6 +770,22 @@ mod tests {
             for span in spans.clone() {
                 let expect = (span.0..span.1).contains(&at);
                 assert_eq!(line.has_backslash(span), expect, "{span:?}, backslash at {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn digit_runs_end_at_the_first_byte_that_is_not_a_digit() {
+        // Runs of 0 to 20 digits, ended by each byte value or by the end of the line.
+        for run in 0..20 {
+            for end in (0..=255u8).map(Some).chain([None]) {
+                let mut line = vec![b'7'; run];
+                line.extend(end);
+                line.extend(b"123");
+                let mut scanner = Scanner::new();
+                let Ok((line, _)) = scanner.index(&line) else { continue };
+                let expect = line.bytes.iter().position(|c| !c.is_ascii_digit());
+                assert_eq!(line.digits(0), expect.unwrap_or(line.bytes.len()), "{run} {end:?}");
             }
         }
     }
