@@ -109,13 +109,16 @@ fn write_par<T: Sync>(
     const CHUNK: usize = 1024;
     const ROW_ROOM: usize = 160;
     let batch = CHUNK * 4 * rayon::current_num_threads();
+    // The chunks' texts, kept from batch to batch once written: a new buffer for each chunk
+    // was grown (and copied) a doubling at a time past rows of the usual length, and its pages
+    // were faulted in afresh.
+    let spare: std::sync::Mutex<Vec<Vec<u8>>> = std::sync::Mutex::default();
     for batch in items.chunks(batch) {
         let texts: Vec<anyhow::Result<Vec<u8>>> = batch
             .par_chunks(CHUNK)
             .map(|chunk| {
-                // Room for rows of a usual length, so that the text is not grown (and copied)
-                // a doubling at a time from nothing.
-                let mut text = Vec::with_capacity(chunk.len() * ROW_ROOM);
+                let kept = spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
+                let mut text = kept.unwrap_or_else(|| Vec::with_capacity(chunk.len() * ROW_ROOM));
                 for (i, item) in chunk.iter().enumerate() {
                     if let Some(next) = chunk.get(i + PREFETCH) {
                         ahead(next);
@@ -126,7 +129,10 @@ fn write_par<T: Sync>(
             })
             .collect();
         for text in texts {
-            out.write_all(&text?)?;
+            let mut text = text?;
+            out.write_all(&text)?;
+            text.clear();
+            spare.lock().unwrap_or_else(|e| e.into_inner()).push(text);
         }
     }
     Ok(())
