@@ -185,6 +185,25 @@ mod tests {
         assert_eq!(short_time(Some("2026-03-01Té")), "2026-03-01Té");
         assert_eq!(short_time(None), "-");
     }
+
+    #[test]
+    fn write_par_writes_every_item_once_in_order_across_batches() {
+        use std::io::Write;
+        // Several batches, rows of lengths that change, and a last chunk cut short: the
+        // buffers a batch reuses must hold nothing of the batch before.
+        let items: Vec<usize> = (0..40_000).collect();
+        let format = |i: &usize, out: &mut Vec<u8>| {
+            writeln!(out, "{i} {}", "x".repeat(i % 300))?;
+            Ok(())
+        };
+        let mut written = Vec::new();
+        write_par(&mut written, &items, |_| {}, format).unwrap();
+        let mut expected = Vec::new();
+        for i in &items {
+            format(i, &mut expected).unwrap();
+        }
+        assert!(written == expected);
+    }
 }
 
 /// An id cut to 8 characters, as the agents' own ids are.
