@@ -40,6 +40,18 @@ impl EntryId {
         EntryId::make(text.as_ref(), true)
     }
 
+    /// A string id whose text is `bytes`, when they are ASCII and short enough to live inline:
+    /// the agents' ids. Made without `str::from_utf8`, whose loops, on strings this short,
+    /// branch on where they start in memory and mispredict.
+    pub(crate) fn inline_ascii(bytes: &[u8]) -> Option<Self> {
+        if bytes.len() > INLINE || !bytes.is_ascii() {
+            return None;
+        }
+        let mut inline = [0u8; INLINE];
+        inline[..bytes.len()].copy_from_slice(bytes);
+        Some(EntryId { repr: Repr::Inline { len: bytes.len() as u8, string: true, bytes: inline } })
+    }
+
     /// An id given by raw JSON that is not a string (a number, `true`, an object…).
     pub fn from_non_string(raw_json: impl AsRef<str>) -> Self {
         EntryId::make(raw_json.as_ref(), false)
@@ -169,6 +181,19 @@ mod tests {
         assert_eq!(s.as_str(), n.as_str());
         assert_eq!(n.to_value(), serde_json::json!(1));
         assert_eq!(s.to_value(), serde_json::json!("1"));
+    }
+
+    #[test]
+    fn ascii_bytes_make_the_id_their_text_makes() {
+        for len in 0..=25 {
+            let text: String = ('a'..='z').cycle().take(len).collect();
+            let id = EntryId::inline_ascii(text.as_bytes());
+            assert_eq!(id, (len <= INLINE).then(|| EntryId::new(&text)), "{len}");
+            assert!(id.is_none_or(|id| id.is_string() && id.as_str() == text));
+        }
+        // Bytes that are not ASCII are left to the decoding path.
+        assert_eq!(EntryId::inline_ascii("é".as_bytes()), None);
+        assert_eq!(EntryId::inline_ascii(b"a\xff"), None);
     }
 
     #[test]

@@ -199,7 +199,7 @@ impl<'a> Envelope<'a> {
     fn member(&mut self, line: &Line<'a, '_>, name: &[u8], value: usize, after: usize) -> Scan<()> {
         // Later duplicate keys win, as in JSON.parse.
         match name {
-            b"type" => self.kind = string_value(line, value, after)?,
+            b"type" => self.kind = kind_value(line, value, after)?,
             b"id" => self.id = id_value(line, value, after)?,
             b"parentId" => self.parent_id = id_value(line, value, after)?,
             b"timestamp" => self.timestamp = string_value(line, value, after)?,
@@ -226,9 +226,27 @@ fn string_value<'a>(line: &Line<'a, '_>, start: usize, end: usize) -> Scan<Optio
     line.text((start + 1, end - 1)).map(Some)
 }
 
+/// A `type` value: a known type's name as the static string, without decoding it (a known
+/// name has neither escapes nor anything but ASCII); any other as [`string_value`].
+fn kind_value<'a>(line: &Line<'a, '_>, start: usize, end: usize) -> Scan<Option<Cow<'a, str>>> {
+    if line.at(start) == Some(b'"')
+        && let Some(raw) = line.bytes.get(start + 1..end - 1)
+        && let Some(name) = crate::format::kind::Kind::known_name_bytes(raw)
+    {
+        return Ok(Some(Cow::Borrowed(name)));
+    }
+    string_value(line, start, end)
+}
+
 /// An id value as written.
 fn id_value(line: &Line<'_, '_>, start: usize, end: usize) -> Scan<Option<EntryId>> {
     if line.at(start) == Some(b'"') {
+        let span = (start + 1, end - 1);
+        if !line.has_backslash(span)
+            && let Some(id) = line.bytes.get(span.0..span.1).and_then(EntryId::inline_ascii)
+        {
+            return Ok(Some(id));
+        }
         // A string that does not decode (a lone surrogate) fails here; serde_json then reads
         // the line and makes it an id-less record, as before.
         return Ok(Some(EntryId::new(line.text((start + 1, end - 1))?)));
@@ -377,6 +395,19 @@ mod tests {
         assert_eq!(env.id, Some(EntryId::new("a1b2c3d4")));
         assert_eq!(env.parent_id, None);
         assert_eq!(env.timestamp.as_deref(), Some("2026-02-16T10:21:00.000Z"));
+    }
+
+    #[test]
+    fn known_types_are_the_static_names_and_others_are_decoded() {
+        fn kind(line: &str) -> Option<Cow<'_, str>> {
+            scan_envelope(line.as_bytes()).unwrap().kind
+        }
+        let known = kind(r#"{"type":"model_change","id":"x"}"#);
+        assert!(matches!(known, Some(Cow::Borrowed("model_change"))));
+        // Escapes spell a known name too, and an unknown name is kept as written.
+        assert_eq!(kind(r#"{"type":"mess\u0061ge"}"#).as_deref(), Some("message"));
+        assert_eq!(kind(r#"{"type":"messages"}"#).as_deref(), Some("messages"));
+        assert_eq!(kind(r#"{"type":1}"#), None);
     }
 
     /// Every line's envelope is moved several times on its way into the index: the fields few
