@@ -1079,8 +1079,9 @@ fn may_hold_controls(bytes: &[u8]) -> bool {
 }
 
 /// Whether `bytes` holds a byte below 0x20 or one equal to `a` or `b`. Text without them,
-/// nearly all text, is checked 16 bytes at a time (SSE2, on x86-64), then eight: a row's text
-/// is checked for every row printed.
+/// nearly all text, is checked 16 bytes at a time (SSE2, on x86-64), the last 16 as one block
+/// overlapping the ones before; a shorter text eight bytes at a time. A row's text is checked
+/// for every row printed.
 pub(crate) fn has_control_or(bytes: &[u8], a: u8, b: u8) -> bool {
     #[cfg(target_arch = "x86_64")]
     let bytes = {

@@ -4,9 +4,12 @@
 //! It works in two passes over the line:
 //!
 //! 1. [`Scanner::index`] classifies 64 bytes at a time into bit masks (quotes, backslashes,
-//!    control characters; SSE2 on x86-64, word-at-a-time elsewhere), works out which quotes are
-//!    escaped, and so which bytes are inside strings. It checks every escape sequence and that
-//!    no raw control character sits inside a string, and keeps one bit per unescaped quote.
+//!    control characters; SSE2 on x86-64, word-at-a-time elsewhere), works out which bytes are
+//!    escaped (by bit arithmetic, without a branch per backslash), and so which quotes are
+//!    escaped and which bytes are inside strings. It checks every escape sequence and that no
+//!    raw control character sits inside a string, and keeps one bit per unescaped quote and one
+//!    per backslash: where a short string ends, and whether a span holds an escape, are then a
+//!    shift and a mask of two words.
 //! 2. A cursor walks the structure (objects, arrays, numbers, literals) byte by byte but jumps
 //!    over each string to its closing quote through those bits, so a 10 KB tool result costs a
 //!    few word tests instead of a byte loop that stops at every `\n` escape.
@@ -377,11 +380,12 @@ impl<'a, 'q> Line<'a, 'q> {
         if at < self.bytes.len() { Ok(at) } else { Err(Invalid) }
     }
 
-    /// Whether the bytes in `span` hold a backslash. Most strings a row reads are short (keys,
-    /// types, ids, times): those take one test of the backslash bits, where a byte loop whose
-    /// length changed from string to string mispredicted its end.
+    /// Whether the bytes in `span` (which lies within the line) hold a backslash. Most strings
+    /// a row reads are short (keys, types, ids, times): those take one test of the backslash
+    /// bits, where a byte loop whose length changed from string to string mispredicted its end.
     #[inline]
     pub fn has_backslash(&self, (start, end): (usize, usize)) -> bool {
+        debug_assert!(end <= self.bytes.len(), "span {start}..{end} past the line");
         let len = end.saturating_sub(start);
         if len == 0 {
             return false;
@@ -752,13 +756,17 @@ mod tests {
 
     #[test]
     fn backslashes_are_found_in_short_and_long_spans() {
-        // Spans of every length up to two words and past, from every place of a block, in a
-        // line of 200 bytes with one escape (`\n`) or none.
+        // Spans of every length up to two words and past, from every place of the first block
+        // and from places in the others (the last word has no next one), in a line of 200
+        // bytes with one escape (`\n`) or none.
         let mut scanner = Scanner::new();
         let plain = vec![b'a'; 200];
         let (line, _) = scanner.index(&plain).unwrap();
-        let spans = (0..64).flat_map(|start| {
-            [0, 1, 7, 8, 9, 63, 64, 65, 100].into_iter().map(move |len| (start, start + len))
+        let starts = (0..64).chain((64..200).step_by(7)).chain([191, 199, 200]);
+        let spans = starts.flat_map(|start| {
+            [0, 1, 7, 8, 9, 63, 64, 65, 100]
+                .into_iter()
+                .map(move |len| (start, (start + len).min(200)))
         });
         for span in spans.clone() {
             assert!(!line.has_backslash(span), "{span:?}");
@@ -775,8 +783,22 @@ mod tests {
     }
 
     #[test]
+    fn a_line_that_ends_in_an_escaping_backslash_is_refused_at_any_length() {
+        // Pass 1 on its own: the structure walk would refuse these too (the string is open).
+        for len in [1, 2, 63, 64, 65, 127, 128, 129] {
+            for run in 1..=len.min(66) {
+                let mut line = vec![b'a'; len - run];
+                line.extend(std::iter::repeat_n(b'\\', run));
+                let expect = if run % 2 == 1 { Err(Invalid) } else { Ok(()) };
+                let got = Scanner::new().index(&line).map(|_| ());
+                assert_eq!(got, expect, "{len} bytes, a run of {run}");
+            }
+        }
+    }
+
+    #[test]
     fn digit_runs_end_at_the_first_byte_that_is_not_a_digit() {
-        // Runs of 0 to 20 digits, ended by each byte value or by the end of the line.
+        // Runs of 0 to 19 digits, ended by each byte value or by the end of the line.
         for run in 0..20 {
             for end in (0..=255u8).map(Some).chain([None]) {
                 let mut line = vec![b'7'; run];
