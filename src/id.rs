@@ -25,14 +25,16 @@ enum Repr {
 
 impl EntryId {
     fn make(text: &str, string: bool) -> Self {
-        let repr = if text.len() <= INLINE {
-            let mut bytes = [0u8; INLINE];
-            bytes[..text.len()].copy_from_slice(text.as_bytes());
-            Repr::Inline { len: text.len() as u8, string, bytes }
-        } else {
-            Repr::Heap { text: text.into(), string }
-        };
-        EntryId { repr }
+        EntryId::inline(text.as_bytes(), string)
+            .unwrap_or_else(|| EntryId { repr: Repr::Heap { text: text.into(), string } })
+    }
+
+    /// The id whose text is `bytes` (UTF-8, which the caller vouches for), when it is short
+    /// enough to live inline.
+    fn inline(text: &[u8], string: bool) -> Option<Self> {
+        let mut bytes = [0u8; INLINE];
+        bytes.get_mut(..text.len())?.copy_from_slice(text);
+        Some(EntryId { repr: Repr::Inline { len: text.len() as u8, string, bytes } })
     }
 
     /// A string id.
@@ -44,12 +46,10 @@ impl EntryId {
     /// the agents' ids. Made without `str::from_utf8`, whose loops, on strings this short,
     /// branch on where they start in memory and mispredict.
     pub(crate) fn inline_ascii(bytes: &[u8]) -> Option<Self> {
-        if bytes.len() > INLINE || !bytes.is_ascii() {
+        if !bytes.is_ascii() {
             return None;
         }
-        let mut inline = [0u8; INLINE];
-        inline[..bytes.len()].copy_from_slice(bytes);
-        Some(EntryId { repr: Repr::Inline { len: bytes.len() as u8, string: true, bytes: inline } })
+        EntryId::inline(bytes, true)
     }
 
     /// An id given by raw JSON that is not a string (a number, `true`, an object…).
