@@ -117,6 +117,20 @@ impl Layout {
         cells.iter().rev().copied().collect()
     }
 
+    /// The positions of the rows in file order (by record index), for reading the rows as
+    /// the file holds them: a record is laid out at most once, so each goes to its record's
+    /// place in a list as long as the file, in one pass (a sort of a million rows took tens
+    /// of milliseconds, on one core). `records` is the number of records.
+    pub fn file_order(&self, records: usize) -> Vec<u32> {
+        let mut at = vec![u32::MAX; records];
+        for (i, row) in self.rows.iter().enumerate() {
+            debug_assert_eq!(at[row.idx as usize], u32::MAX, "record {} laid out twice", row.idx);
+            at[row.idx as usize] = i as u32;
+        }
+        at.retain(|&i| i != u32::MAX);
+        at
+    }
+
     fn up(&self, frame: u32) -> u32 {
         if frame == NO_FRAME { NO_FRAME } else { self.frames[frame as usize].up }
     }
@@ -299,6 +313,22 @@ mod tests {
         a
            b
         ");
+    }
+
+    #[test]
+    fn file_order_is_the_rows_sorted_by_record() {
+        // The leaf's branch first and children by time: the layout is not in file order.
+        let s = session(&["a - 01", "b a 09", "c a 03", "d c 04", "e b 05", "f - 02", "g f 01"]);
+        for leaf in [s.leaf(), Some(3), None] {
+            let l = layout(&s, &TreeOptions { leaf, ..opts(&s) });
+            let mut sorted: Vec<u32> = (0..l.rows.len() as u32).collect();
+            sorted.sort_by_key(|&i| l.rows[i as usize].idx);
+            assert_ne!(sorted, (0..l.rows.len() as u32).collect::<Vec<_>>());
+            assert_eq!(l.file_order(s.records.len()), sorted);
+        }
+        // Records the layout leaves out (here past the rows) are skipped.
+        let l = layout(&s, &opts(&s));
+        assert_eq!(l.file_order(s.records.len() + 3).len(), l.rows.len());
     }
 
     #[test]

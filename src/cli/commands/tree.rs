@@ -149,33 +149,36 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     };
     // Tool calls must be known before their results are drawn, so rows are read in file
     // order.
-    let mut order: Vec<usize> = (0..tree.rows.len()).collect();
-    order.sort_by_key(|&i| tree.rows[i].idx);
+    let order = tree.file_order(session.records.len());
     let mut out = stdout();
     let mut shown = 0;
     if let Some(gists) = session.gists() {
         let labels = labels(&session);
-        let read: Vec<&Gist> = order.iter().map(|&i| &gists[tree.rows[i].idx as usize]).collect();
+        let row_of = |i: u32| &tree.rows[i as usize];
+        let read: Vec<&Gist> = order.iter().map(|&i| &gists[row_of(i).idx as usize]).collect();
         if let Some(pos) = read.iter().position(|gist| gist.is_unreadable()) {
-            return Err(session.unreadable(tree.rows[order[pos]].idx).into());
+            return Err(session.unreadable(row_of(order[pos]).idx).into());
         }
-        let mut kept = resolve_each(&read, |pos, text| {
+        let kept = resolve_each(&read, |pos, text| {
             let (i, gist) = (order[pos], read[pos]);
-            let idx = tree.rows[i].idx;
+            let idx = row_of(i).idx;
             gist.facts()
                 .shows(mode, leaf == Some(idx), labels.contains_key(&idx))
                 .then_some((i, text))
         });
         drop((order, read));
         // The shown rows in layout order, each with its text (`None` for a text too long to
-        // keep in the gist): file order mostly is layout order already, and the list is turned
-        // into the rows in place.
-        kept.sort_unstable_by_key(|&(i, _)| i);
-        let rows: Vec<(&Row, Option<&str>)> =
-            kept.into_iter().map(|(i, text)| (&tree.rows[i], text)).collect();
+        // keep in the gist): each kept row's place in the layout is marked, in one pass.
+        let mut place = vec![u32::MAX; tree.rows.len()];
+        for (k, &(i, _)) in kept.iter().enumerate() {
+            place[i as usize] = k as u32;
+        }
+        let rows: Vec<u32> =
+            (0..place.len() as u32).filter(|&i| place[i as usize] != u32::MAX).collect();
         shown = rows.len();
-        let ahead = |&(row, _): &(&Row, _)| gists[row.idx as usize].prefetch();
-        write_par(&mut out, &rows, ahead, |&(row, text), buf| {
+        let ahead = |&i: &u32| gists[row_of(i).idx as usize].prefetch();
+        write_par(&mut out, &rows, ahead, |&i, buf| {
+            let (row, text) = (row_of(i), kept[place[i as usize] as usize].1);
             let (gist, label) = (&gists[row.idx as usize], labels.get(&row.idx));
             // A text too long to keep in the gist is read again, for the rows shown.
             let text = match text {
@@ -198,7 +201,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
             Ok(())
         })?;
     } else {
-        let idxs: Vec<u32> = order.iter().map(|&i| tree.rows[i].idx).collect();
+        let idxs: Vec<u32> = order.iter().map(|&i| tree.rows[i as usize].idx).collect();
         let mut row_of = vec![u32::MAX; session.records.len()];
         for (i, row) in tree.rows.iter().enumerate() {
             row_of[row.idx as usize] = i as u32;
@@ -225,7 +228,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
         // Where each layout row's rendering is (a permutation, not a second vector of rows).
         let mut rendered_at = vec![0u32; tree.rows.len()];
         for (k, &i) in order.iter().enumerate() {
-            rendered_at[i] = k as u32;
+            rendered_at[i as usize] = k as u32;
         }
         drop(order);
         for (row, &k) in tree.rows.iter().zip(&rendered_at) {
