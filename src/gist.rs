@@ -249,8 +249,20 @@ impl Gist {
     pub fn calls(&self) -> impl Iterator<Item = (&str, &str)> {
         let mut rest = self.packed.get(self.ends[3] as usize..).unwrap_or_default();
         let mut piece = move || {
-            let (len, tail) = rest.split_once(':')?;
-            let (piece, tail) = tail.split_at_checked(len.parse().ok()?)?;
+            // The length read digit by digit up to its `:`: a result's row is found by reading
+            // the calls of the entries before it, for every result listed.
+            let mut len = 0usize;
+            let mut bytes = rest.bytes().enumerate();
+            let colon = loop {
+                match bytes.next()? {
+                    (i, b':') if i > 0 => break i,
+                    (_, digit @ b'0'..=b'9') => {
+                        len = len.checked_mul(10)?.checked_add(usize::from(digit - b'0'))?;
+                    }
+                    _ => return None,
+                }
+            };
+            let (piece, tail) = rest.get(colon + 1..)?.split_at_checked(len)?;
             rest = tail;
             Some(piece)
         };
@@ -588,6 +600,21 @@ mod tests {
         let calls: Vec<_> = g.calls().collect();
         assert_eq!(calls, [("c1", "[read: ~/x.rs]"), ("c2", "[bash: make all]")]);
         assert!(g.facts().shows(FilterMode::Default, false, false));
+    }
+
+    #[test]
+    fn calls_of_any_text_come_back_as_packed() {
+        // Ids and rows holding the separator and digits, empty ones, lengths of several
+        // digits, and text that is not ASCII.
+        let long = "9:".repeat(600);
+        let ids = ["12:3", "", ":", "ü:é", long.as_str(), "0"];
+        let g = calls(&ids.iter().map(|&id| (id, id)).collect::<Vec<_>>());
+        let read: Vec<(&str, &str)> = g.calls().collect();
+        assert_eq!(read.len(), ids.len());
+        for ((id, row), want) in read.into_iter().zip(ids) {
+            assert_eq!(id, want);
+            assert_eq!(row, format!("[read: {want}]"));
+        }
     }
 
     #[test]

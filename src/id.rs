@@ -80,7 +80,9 @@ impl EntryId {
         }
     }
 
-    fn bytes(&self) -> &[u8] {
+    /// [`EntryId::as_str`] as bytes, without checking them again for UTF-8 (a `--json` row of
+    /// every entry writes two ids).
+    pub fn as_bytes(&self) -> &[u8] {
         match &self.repr {
             Repr::Inline { len, bytes, .. } => &bytes[..*len as usize],
             Repr::Heap { text, .. } => text.as_bytes(),
@@ -126,7 +128,7 @@ impl PartialEq for EntryId {
                 Repr::Inline { len, string, bytes },
                 Repr::Inline { len: other_len, string: other_string, bytes: other_bytes },
             ) => len == other_len && string == other_string && bytes == other_bytes,
-            _ => self.bytes() == other.bytes() && self.is_string() == other.is_string(),
+            _ => self.as_bytes() == other.as_bytes() && self.is_string() == other.is_string(),
         }
     }
 }
@@ -135,7 +137,7 @@ impl Eq for EntryId {}
 
 impl std::hash::Hash for EntryId {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.bytes().hash(state);
+        self.as_bytes().hash(state);
         self.is_string().hash(state);
     }
 }
@@ -149,7 +151,7 @@ impl PartialOrd for EntryId {
 impl Ord for EntryId {
     /// By text, then string ids after the others (as the derived order of the fields was).
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        (self.bytes(), self.is_string()).cmp(&(other.bytes(), other.is_string()))
+        (self.as_bytes(), self.is_string()).cmp(&(other.as_bytes(), other.is_string()))
     }
 }
 

@@ -1073,8 +1073,10 @@ pub fn sanitize_keep_lines(s: &str) -> Cow<'_, str> {
 }
 
 /// Whether `bytes` holds a byte below 0x20, 0x7f (DEL) or 0xc2 (C1): every control character
-/// starts with one.
-fn may_hold_controls(bytes: &[u8]) -> bool {
+/// starts with one. When it does not, [`sanitize_for_terminal`] and [`sanitize_keep_lines`]
+/// give text made of these bytes back as it is, so a caller that writes several pieces may
+/// check them all at once, after writing them.
+pub fn may_hold_controls(bytes: &[u8]) -> bool {
     has_control_or(bytes, 0x7f, 0xc2)
 }
 

@@ -315,7 +315,7 @@ pub fn write_json_row(
 /// An id as its `--json` row writes it ([`JsonId`]).
 fn write_id(out: &mut Vec<u8>, id: Option<&EntryId>) {
     match id {
-        Some(id) if id.is_string() => write_json_str(out, id.as_str()),
+        Some(id) if id.is_string() => write_json_bytes(out, id.as_bytes()),
         id => write_serialized(out, &JsonId(id)),
     }
 }
@@ -337,12 +337,17 @@ fn write_serialized(out: &mut Vec<u8>, value: &impl serde::Serialize) {
 /// `text` as a JSON string, as serde_json writes it: with nothing to escape (no `"`, `\` or
 /// byte below 0x20), as it stands.
 fn write_json_str(out: &mut Vec<u8>, text: &str) {
-    if !crate::text::has_control_or(text.as_bytes(), b'"', b'\\') {
+    write_json_bytes(out, text.as_bytes());
+}
+
+/// [`write_json_str`] of a string's bytes (UTF-8, which the caller vouches for).
+fn write_json_bytes(out: &mut Vec<u8>, text: &[u8]) {
+    if !crate::text::has_control_or(text, b'"', b'\\') {
         out.push(b'"');
-        out.extend_from_slice(text.as_bytes());
+        out.extend_from_slice(text);
         out.push(b'"');
     } else {
-        write_serialized(out, &text);
+        write_serialized(out, &String::from_utf8_lossy(text));
     }
 }
 

@@ -6,11 +6,11 @@ use std::io::Write;
 use anyhow::Context as _;
 use sesstree::gist::{Gist, Listing, Row};
 use sesstree::session::LoadOptions;
-use sesstree::text::{FilterMode, sanitize_for_terminal};
+use sesstree::text::{FilterMode, may_hold_controls, sanitize_for_terminal};
 use sesstree::view::{Placement, labels, write_json_row};
 use sesstree::{Session, rev};
 
-use super::{FilterArg, home, leave_to_exit, short_id, short_time_in, write_par};
+use super::{FilterArg, home, leave_to_exit, short_id, short_time_parts, write_par};
 use crate::cli::complete;
 use crate::cli::ui::Role;
 use crate::cli::{Ctx, stdout};
@@ -145,9 +145,35 @@ fn text_row(
     out: &mut Vec<u8>,
 ) {
     let r = session.record(idx);
-    let id = r.id.as_ref().map_or("-", |i| i.as_str());
+    let id = short_id(r.id.as_ref().map_or("-", |i| i.as_str()));
+    let kind = r.kind.as_str();
+    let time = gist.timestamp();
+    let (date, time_of_day) = short_time_parts(time.as_str());
     let style = ctx.style;
-    // Without colours, straight onto the end of the output (a row of every entry is made).
+    let start = out.len();
+    if !style.color {
+        // Without colours, the pieces go straight onto the output and are checked for control
+        // characters once, together: a row of every entry is made, and nearly none has one.
+        for piece in [id, " ", kind, " ", date] {
+            out.extend_from_slice(piece.as_bytes());
+        }
+        if let Some(time_of_day) = time_of_day {
+            out.push(b' ');
+            out.extend_from_slice(time_of_day.as_bytes());
+        }
+        if let Some(label) = label {
+            out.extend_from_slice(b" [");
+            out.extend_from_slice(label.as_bytes());
+            out.push(b']');
+        }
+        out.push(b' ');
+        out.extend_from_slice(text.as_bytes());
+        if !may_hold_controls(&out[start..]) {
+            return;
+        }
+        // One of the pieces may hold one: each is written again, sanitized.
+        out.truncate(start);
+    }
     let paint = |out: &mut Vec<u8>, text: &str, role| {
         if style.color {
             out.extend_from_slice(style.paint(text, role).as_bytes());
@@ -155,16 +181,15 @@ fn text_row(
             out.extend_from_slice(text.as_bytes());
         }
     };
-    paint(out, &sanitize_for_terminal(short_id(id)), Role::Id);
+    paint(out, &sanitize_for_terminal(id), Role::Id);
     out.push(b' ');
-    paint(out, &sanitize_for_terminal(r.kind.as_str()), Role::Kind);
+    paint(out, &sanitize_for_terminal(kind), Role::Kind);
     out.push(b' ');
-    let mut room = [0; 19];
-    paint(
-        out,
-        &sanitize_for_terminal(short_time_in(gist.timestamp().as_str(), &mut room)),
-        Role::Time,
-    );
+    let time = match time_of_day {
+        Some(time_of_day) => Cow::Owned(format!("{date} {time_of_day}")),
+        None => Cow::Borrowed(date),
+    };
+    paint(out, &sanitize_for_terminal(&time), Role::Time);
     if let Some(label) = label {
         out.push(b' ');
         paint(out, &format!("[{}]", sanitize_for_terminal(label)), Role::Label);

@@ -153,30 +153,48 @@ fn home() -> Option<String> {
 
 /// A timestamp as `YYYY-MM-DD HH:MM:SS` when it is ISO-8601, else as written.
 fn short_time(ts: Option<&str>) -> String {
-    short_time_in(ts, &mut [0; 19]).to_owned()
+    match short_time_parts(ts) {
+        (date, Some(time)) => format!("{date} {time}"),
+        (whole, None) => whole.to_owned(),
+    }
 }
 
-/// [`short_time`], made in `room` where it is cut (a row of every entry makes one).
-fn short_time_in<'t>(ts: Option<&'t str>, room: &'t mut [u8; 19]) -> &'t str {
+/// [`short_time`] as the pieces it joins: the date and the time of day of an ISO-8601
+/// timestamp, or the text as written and nothing (a row of every entry shows one, and writes
+/// the pieces without joining them first).
+fn short_time_parts(ts: Option<&str>) -> (&str, Option<&str>) {
     match ts {
         // The timestamp comes from the file: slice only where the bytes are ASCII.
         Some(t)
             if t.as_bytes().get(10) == Some(&b'T')
                 && t.as_bytes().get(..19).is_some_and(|b| b.is_ascii()) =>
         {
-            room[..10].copy_from_slice(&t.as_bytes()[..10]);
-            room[10] = b' ';
-            room[11..].copy_from_slice(&t.as_bytes()[11..19]);
-            std::str::from_utf8(room).unwrap_or(t)
+            match (t.get(..10), t.get(11..19)) {
+                (Some(date), time @ Some(_)) => (date, time),
+                _ => (t, None),
+            }
         }
-        Some(t) => t,
-        None => "-",
+        Some(t) => (t, None),
+        None => ("-", None),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_ids_are_eight_characters() {
+        assert_eq!(short_id("0123456789"), "01234567");
+        assert_eq!(short_id("01234567"), "01234567");
+        assert_eq!(short_id("ab"), "ab");
+        assert_eq!(short_id(""), "");
+        // Characters, not bytes, wherever the first non-ASCII one is.
+        assert_eq!(short_id("éééééééééé"), "éééééééé");
+        assert_eq!(short_id("abcdefgéhij"), "abcdefgé");
+        assert_eq!(short_id("abcdefghé"), "abcdefgh");
+        assert_eq!(short_id("éabc"), "éabc");
+    }
 
     #[test]
     fn short_time_never_slices_inside_a_character() {
@@ -208,6 +226,14 @@ mod tests {
 
 /// An id cut to 8 characters, as the agents' own ids are.
 fn short_id(id: &str) -> &str {
+    // The agents' ids are eight ASCII characters: those are cut by bytes, without walking
+    // characters (a row of every entry shows one).
+    if id.len() <= 8 {
+        return id;
+    }
+    if id.as_bytes().get(..8).is_some_and(|head| head.is_ascii()) {
+        return id.get(..8).unwrap_or(id);
+    }
     match id.char_indices().nth(8) {
         Some((i, _)) => &id[..i],
         None => id,
