@@ -9,7 +9,8 @@
 # once under $BENCH_DIR (default /work/benchdata, or ./target/bench-data when that is not
 # writable) and reused. RUNS sets hyperfine's runs (default 5; 3 for files over 1 GB), WARMUP
 # its warm-up runs (default 1). BASELINE=/path/to/an/older/sesstree adds its `log` and
-# `tree --json` for comparison.
+# `tree --json` for comparison. A second table times the named commands again in runs that
+# alternate them with `wc -l` (bench/alternate.py), ROUNDS rounds (default 21; 5 over 1 GB).
 # Needs hyperfine, jq, GNU time (/usr/bin/time) and python3.
 set -euo pipefail
 
@@ -106,9 +107,22 @@ for n in "${sizes[@]}"; do
         printf '%s\t%s\t%s\t%s\t%s\n' "$n" "$size" "${names[$i]}" "$mean" "$rss" >>"$results"
     done
     rm -f "$copy"
+
+    # Ratios to `wc -l` from runs that alternate the commands with it, round after round
+    # (medians): the machine's speed drifts within minutes, and moves commands run in turn
+    # alike, where hyperfine's runs of one command after another drift apart.
+    alt=("wc -l $file" "$bin -f $file log" "$bin -f $file tree --json" "$bin -f $file show @ --raw")
+    has context && alt+=("$bin -f $file context --json")
+    [ -n "${BASELINE:-}" ] && alt+=("$BASELINE -f $file log" "$BASELINE -f $file tree --json")
+    rounds=${ROUNDS:-$([ "$size" -gt 1000000000 ] && echo 5 || echo 21)}
+    echo "[$n] alternating, $rounds rounds" >&2
+    python3 "$here/alternate.py" "$rounds" "${alt[@]}" |
+        sed -e "s|$bin -f $file |sesstree |" -e "s|${BASELINE:-//} -f $file |baseline |" \
+            -e "s|$file|FILE|" >"$dir/alt-$n.txt"
 done
 
-python3 - "$results" <<'PY'
+python3 - "$results" "$dir" <<'PY'
+import re
 import sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 by_file = {}
@@ -126,4 +140,16 @@ for (n, size), cmds in by_file.items():
         ratio_jq = f"{jq / mean:.1f}" if jq else "-"
         print(f"| `{name}` | {mean:.3f} ± {sd:.3f} | {cpu:.3f} | {ratio_wc} | {ratio_jq} | "
               f"{rss / 1024:.0f} | {rss * 1024 / size:.3f} |")
+    try:
+        alternated = open(f"{sys.argv[2]}/alt-{n}.txt").read().splitlines()
+    except OSError:
+        continue
+    print(f"\nRuns alternating with `wc -l` (medians):\n")
+    print("| command | wall (ms) | wall ÷ `wc -l` | CPU user+sys (ms) |")
+    print("|---|---|---|---|")
+    for line in alternated:
+        m = re.match(r"\s*([\d.]+) ms\s+([\d.]+)×\s+cpu\s+([\d.]+) ms\s+(.*)", line)
+        if m:
+            wall, ratio, cpu, name = m.groups()
+            print(f"| `{name.replace(' FILE', '')}` | {wall} | {ratio} | {cpu} |")
 PY
