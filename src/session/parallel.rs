@@ -583,6 +583,25 @@ mod tests {
     const HEADER: &str = r#"{"type":"session","version":3,"id":"s1","cwd":"/w"}"#;
 
     #[test]
+    fn a_read_that_fails_fails_the_load() {
+        // A directory opens as a file, and every read of it fails (EISDIR): the error comes
+        // back from the load, whether the first batch holds every piece or later pieces are
+        // still to be scanned, and nothing waits for a piece that never comes.
+        let dir = tempfile::tempdir().unwrap();
+        let file = File::open(dir.path()).unwrap();
+        for (len, piece) in [(100, 10), (1 << 20, 1 << 10)] {
+            for threads in [1, 2, 8] {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                let loaded = pool.install(|| {
+                    load(Loader::new(dir.path(), &Default::default()), &file, len, piece)
+                });
+                let error = loaded.err().expect("a read error fails the load");
+                assert_eq!(error.kind(), ErrorKind::IsADirectory, "{len} {piece} {threads}");
+            }
+        }
+    }
+
+    #[test]
     fn pieces_give_the_same_index_as_one_pass() {
         let long = "y".repeat(3 * READ_SIZE + 11);
         let lines = [
