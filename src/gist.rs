@@ -249,8 +249,8 @@ impl Gist {
     pub fn calls(&self) -> impl Iterator<Item = (&str, &str)> {
         let mut rest = self.packed.get(self.ends[3] as usize..).unwrap_or_default();
         let mut piece = move || {
-            // The length read digit by digit up to its `:`: a result's row is found by reading
-            // the calls of the entries before it, for every result listed.
+            // The length, digit by digit up to its `:` (as `Gist::new` writes it: no sign, no
+            // other byte). This runs for every call of the entries searched for each result.
             let mut len = 0usize;
             let mut bytes = rest.bytes().enumerate();
             let colon = loop {
@@ -615,6 +615,18 @@ mod tests {
             assert_eq!(id, want);
             assert_eq!(row, format!("[read: {want}]"));
         }
+    }
+
+    #[test]
+    fn damaged_packed_calls_end_the_calls() {
+        // What `Gist::new` never writes: the calls stop at it, without a panic.
+        let with_calls = |tail: &str| Gist { packed: tail.into(), ..Gist::unreadable() };
+        for tail in [":x", "a:", "+1:x1:y", "5:ab", "99999999999999999999999:x", "1:x", "1:x2"] {
+            assert_eq!(with_calls(tail).calls().count(), 0, "{tail:?}");
+        }
+        // A whole call before the damage is read.
+        let damaged = with_calls("1:a2:bc3:de");
+        assert_eq!(damaged.calls().collect::<Vec<_>>(), [("a", "bc")]);
     }
 
     #[test]

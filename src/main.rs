@@ -1,10 +1,6 @@
 //! The `sesstree` binary: parse the command line, run it, and turn the outcome into one of the
 //! documented exit statuses.
 
-// The doc comments of the command-line types are clap's help text, shown as written: `[label]`
-// there is what a row prints, not a rustdoc link.
-#![allow(rustdoc::broken_intra_doc_links)]
-
 mod cli;
 
 use std::process::ExitCode;

@@ -990,7 +990,7 @@ fn push_one_row(out: &mut String, s: &str) {
 }
 
 /// The first `n` characters of `s` (characters, not bytes: a cut never splits one).
-fn cut_chars(s: &str, n: usize) -> &str {
+pub fn cut_chars(s: &str, n: usize) -> &str {
     // No character takes less than a byte, and `n` ASCII bytes are `n` characters that end at
     // a character boundary: most text is cut without counting.
     if s.len() <= n {

@@ -121,6 +121,10 @@ impl Layout {
     /// the file holds them: a record is laid out at most once, so each goes to its record's
     /// place in a list as long as the file, in one pass (a sort of a million rows took tens
     /// of milliseconds, on one core). `records` is the number of records.
+    ///
+    /// # Panics
+    ///
+    /// If a row's record index is not below `records` (the layout of another session).
     pub fn file_order(&self, records: usize) -> Vec<u32> {
         let mut at = vec![u32::MAX; records];
         for (i, row) in self.rows.iter().enumerate() {
@@ -326,9 +330,26 @@ mod tests {
             assert_ne!(sorted, (0..l.rows.len() as u32).collect::<Vec<_>>());
             assert_eq!(l.file_order(s.records.len()), sorted);
         }
-        // Records the layout leaves out (here past the rows) are skipped.
+        // Records the layout leaves out are skipped: past the rows, and an archived subtree
+        // (`c` and `d`) between them.
         let l = layout(&s, &opts(&s));
         assert_eq!(l.file_order(s.records.len() + 3).len(), l.rows.len());
+        let mut text = vec![r#"{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}"#];
+        text.extend([
+            r#"{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z"}"#,
+            r#"{"type":"message","id":"c","parentId":"a","timestamp":"2026-01-01T00:00:02.000Z"}"#,
+            r#"{"type":"message","id":"d","parentId":"c","timestamp":"2026-01-01T00:00:03.000Z"}"#,
+            r#"{"type":"message","id":"b","parentId":"a","timestamp":"2026-01-01T00:00:04.000Z"}"#,
+            r#"{"type":"archive","id":"x","parentId":"b","timestamp":"2026-01-01T00:00:05.000Z","targetId":"c","archived":true}"#,
+        ]);
+        let s = Session::from_bytes(Path::new("t"), text.join("\n").into_bytes()).unwrap();
+        let l = layout(&s, &opts(&s));
+        let ids = |order: &[u32]| -> Vec<String> {
+            let id =
+                |i: u32| s.record(l.rows[i as usize].idx).id.as_ref().unwrap().as_str().to_owned();
+            order.iter().map(|&i| id(i)).collect()
+        };
+        assert_eq!(ids(&l.file_order(s.records.len())), ["a", "b", "x"]);
     }
 
     #[test]

@@ -584,12 +584,13 @@ mod tests {
 
     #[test]
     fn a_read_that_fails_fails_the_load() {
-        // A directory opens as a file, and every read of it fails (EISDIR): the error comes
-        // back from the load, whether the first batch holds every piece or later pieces are
-        // still to be scanned, and nothing waits for a piece that never comes.
+        // A directory opens as a file, and every read of it fails (EISDIR), so the first
+        // piece fails: the error comes back from the load, whether the first batch holds
+        // every piece or the scans of later pieces must see the load stop, and nothing waits
+        // for a piece that never comes.
         let dir = tempfile::tempdir().unwrap();
         let file = File::open(dir.path()).unwrap();
-        for (len, piece) in [(100, 10), (1 << 20, 1 << 10)] {
+        for (len, piece) in [(10, 10), (20, 10), (100, 10), (1 << 20, 1 << 10)] {
             for threads in [1, 2, 8] {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
                 let loaded = pool.install(|| {

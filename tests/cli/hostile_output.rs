@@ -24,12 +24,28 @@ const DUPES: &str = r#"{"type":"session","version":3,"id":"s","timestamp":"2026-
 {"type":"message","id":"Dxy\u009bB","parentId":"D\u001b]0;pwn\u0007","timestamp":"2026-01-01T00:00:04.000Z","message":{"role":"assistant","content":[{"type":"text","text":"b"}]}}
 "#;
 
+/// A control character in one piece of a `log` row at a time (the id, the type, the time as
+/// ISO-8601 and as anything else, the text, the label), and a row with none whose text is not
+/// ASCII (`£`, `°`: bytes that a control check cannot tell from a C1 control at once).
+const ONE_PIECE: &str = r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}
+{"type":"message","id":"plain001","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"nothing to escape"}}
+{"type":"message","id":"idx\u0007abcd","parentId":"plain001","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"user","content":"the id"}}
+{"type":"message\u001b[1m","id":"kind0001","parentId":"idx\u0007abcd","timestamp":"2026-01-01T00:00:03.000Z"}
+{"type":"message","id":"time0001","parentId":"kind0001","timestamp":"2026-01-01T00:00:0\u00074.000Z","message":{"role":"user","content":"the time"}}
+{"type":"message","id":"time0002","parentId":"time0001","timestamp":"yesterday\u009b","message":{"role":"user","content":"an odd time"}}
+{"type":"message","id":"text0001","parentId":"time0002","timestamp":"2026-01-01T00:00:05.000Z","message":{"role":"user","content":"te\u001b]0;x\u0007xt"}}
+{"type":"message","id":"labl0001","parentId":"text0001","timestamp":"2026-01-01T00:00:06.000Z","message":{"role":"user","content":"labelled"}}
+{"type":"label","id":"lab00001","parentId":"labl0001","timestamp":"2026-01-01T00:00:07.000Z","targetId":"labl0001","label":"l\u009bb"}
+{"type":"message","id":"pund0001","parentId":"lab00001","timestamp":"2026-01-01T00:00:08.000Z","message":{"role":"user","content":"£5 at 20° and no control"}}
+"#;
+
 /// Runs `sesstree ARGS` on fresh copies of the two files, asserts that neither stream holds
 /// a control character other than newline and tab, and renders the outcome.
 fn run(args: &[&str]) -> String {
     let env = TestEnv::new();
     env.write("h.jsonl", HOSTILE);
     env.write("d.jsonl", DUPES);
+    env.write("p.jsonl", ONE_PIECE);
     let out = env.cmd().args(args).output().unwrap();
     for stream in [&out.stdout, &out.stderr] {
         let text = String::from_utf8_lossy(stream);
@@ -78,6 +94,40 @@ fn label() {
     cp\x9b31m\x07	C\x1b[2Jx assistant: done
     ");
     insta::assert_snapshot!(run(&["-f", "h.jsonl", "label", "@", "x", "--dry-run"]), @r#"{"type":"label","id":"15780b2e","parentId":"L2\x9b2J","timestamp":"2026-03-01T12:00:00.000Z","targetId":"T\x9bq","label":"x"}"#);
+}
+
+#[test]
+fn log_rows_escape_a_control_in_any_one_piece() {
+    // Rows without colours are written whole and checked once: a control in any one piece
+    // sends the row back through the piece-by-piece escaping, as with colours.
+    insta::assert_snapshot!(run(&["-f", "p.jsonl", "log", "--filter", "all"]), @r"
+    pund0001 message 2026-01-01 00:00:08 user: £5 at 20° and no control
+    lab00001 label 2026-01-01 00:00:07 [label: l\x9bb]
+    labl0001 message 2026-01-01 00:00:06 [l\x9bb] user: labelled
+    text0001 message 2026-01-01 00:00:05 user: te\x1b]0;x\x07xt
+    time0002 message yesterday\x9b user: an odd time
+    time0001 message 2026-01-01 00:00:0\x07 user: the time
+    kind0001 message\x1b[1m 2026-01-01 00:00:03 [message\x1b[1m]
+    idx\x07abcd message 2026-01-01 00:00:02 user: the id
+    plain001 message 2026-01-01 00:00:01 user: nothing to escape
+    ");
+    // With colours, every piece is escaped on its own: the only controls left are the
+    // colours' own SGR sequences.
+    let env = TestEnv::new();
+    env.write("p.jsonl", ONE_PIECE);
+    let mut log = env.cmd();
+    log.args(["--color", "always", "-f", "p.jsonl", "log", "--filter", "all"]);
+    let out = String::from_utf8(log.output().unwrap().stdout).unwrap();
+    let mut plain = String::new();
+    let mut rest = out.as_str();
+    while let Some(at) = rest.find("\u{1b}[") {
+        plain.push_str(&rest[..at]);
+        let end = rest[at..].find('m').expect("an SGR sequence ends in m");
+        rest = &rest[at + end + 1..];
+    }
+    plain.push_str(rest);
+    assert!(!plain.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+    assert!(plain.contains("yesterday\\x9b") && plain.contains("te\\x1b]0;x\\x07xt"), "{plain}");
 }
 
 #[test]

@@ -28,6 +28,9 @@ const EXAMPLES: &str = r#"Examples:
 ///
 /// One entry per line: short id, type, time, [label] and the entry's one-line text. The filter
 /// modes are those of `tree`, with REV counting as the leaf.
+// This doc comment is clap's help text, shown as written: `[label]` is what a row prints, not a
+// rustdoc link.
+#[allow(rustdoc::broken_intra_doc_links)]
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
 pub struct LogArgs {

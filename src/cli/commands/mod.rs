@@ -160,8 +160,8 @@ fn short_time(ts: Option<&str>) -> String {
 }
 
 /// [`short_time`] as the pieces it joins: the date and the time of day of an ISO-8601
-/// timestamp, or the text as written and nothing (a row of every entry shows one, and writes
-/// the pieces without joining them first).
+/// timestamp, or the text as written and nothing (a row of every entry shows one; `log`'s
+/// rows without colours write the pieces without joining them).
 fn short_time_parts(ts: Option<&str>) -> (&str, Option<&str>) {
     match ts {
         // The timestamp comes from the file: slice only where the bytes are ASCII.
@@ -224,20 +224,10 @@ mod tests {
     }
 }
 
-/// An id cut to 8 characters, as the agents' own ids are.
+/// An id cut to 8 characters, as the agents' own ids are (an ASCII one by bytes, without
+/// walking its characters: a row of every entry shows one).
 fn short_id(id: &str) -> &str {
-    // The agents' ids are eight ASCII characters: those are cut by bytes, without walking
-    // characters (a row of every entry shows one).
-    if id.len() <= 8 {
-        return id;
-    }
-    if id.as_bytes().get(..8).is_some_and(|head| head.is_ascii()) {
-        return id.get(..8).unwrap_or(id);
-    }
-    match id.char_indices().nth(8) {
-        Some((i, _)) => &id[..i],
-        None => id,
-    }
+    sesstree::text::cut_chars(id, 8)
 }
 
 /// From here on Ctrl-C (and SIGTERM, SIGHUP) sets `cancel` instead of killing sesstree: a

@@ -167,8 +167,9 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
                 .then_some((i, text))
         });
         drop((order, read));
-        // The shown rows in layout order, each with its text (`None` for a text too long to
-        // keep in the gist): each kept row's place in the layout is marked, in one pass.
+        // For each layout row, where its text is in `kept` (`None` there for a text too long
+        // to keep in the gist; `u32::MAX` here for a row not shown), filled in one pass; then
+        // the shown rows, in layout order.
         let mut place = vec![u32::MAX; tree.rows.len()];
         for (k, &(i, _)) in kept.iter().enumerate() {
             place[i as usize] = k as u32;
