@@ -10,7 +10,7 @@ use sesstree::text::{FilterMode, may_hold_controls, sanitize_for_terminal};
 use sesstree::view::{Placement, labels, write_json_row};
 use sesstree::{Session, rev};
 
-use super::{FilterArg, home, leave_to_exit, short_id, short_time_parts, write_par};
+use super::{FilterArg, home, leave_to_exit, short_id, short_time, short_time_parts, write_par};
 use crate::cli::complete;
 use crate::cli::ui::Role;
 use crate::cli::{Ctx, stdout};
@@ -188,11 +188,7 @@ fn text_row(
     out.push(b' ');
     paint(out, &sanitize_for_terminal(kind), Role::Kind);
     out.push(b' ');
-    let time = match time_of_day {
-        Some(time_of_day) => Cow::Owned(format!("{date} {time_of_day}")),
-        None => Cow::Borrowed(date),
-    };
-    paint(out, &sanitize_for_terminal(&time), Role::Time);
+    paint(out, &sanitize_for_terminal(&short_time(time.as_str())), Role::Time);
     if let Some(label) = label {
         out.push(b' ');
         paint(out, &format!("[{}]", sanitize_for_terminal(label)), Role::Label);
