@@ -482,10 +482,16 @@ impl<'a, 'q> Line<'a, 'q> {
     /// Skips the value starting at `i` (not whitespace) and returns the position after it.
     /// Containers are walked with `stack` (`true` = object), so depth costs no recursion.
     pub fn skip_value(&self, mut i: usize, stack: &mut Vec<bool>) -> Scan<usize> {
+        // Most values skipped are strings: those take one test of the quote bits.
+        if self.at(i) == Some(b'"') {
+            return Ok(self.string_end(i)? + 1);
+        }
         stack.clear();
         'value: loop {
             match self.at(i) {
-                Some(b'"') => i = self.string_end(i)? + 1,
+                // Within the walk, a value starts after a `:`, a `,` or a `[` (and whitespace):
+                // a quote there is never escaped, so it opens a string.
+                Some(b'"') => i = self.next_quote(i + 1)? + 1,
                 Some(b'{') => {
                     i = self.ws(i + 1);
                     if self.at(i) == Some(b'}') {
@@ -495,7 +501,7 @@ impl<'a, 'q> Line<'a, 'q> {
                     } else {
                         stack.push(true);
                         self.deepest.set(self.deepest.get().max(stack.len()));
-                        i = self.key_colon(i)?;
+                        i = self.key_colon(i)?.1;
                         continue 'value;
                     }
                 }
@@ -518,7 +524,7 @@ impl<'a, 'q> Line<'a, 'q> {
                 i = self.ws(i);
                 match (self.at(i), in_object) {
                     (Some(b','), true) => {
-                        i = self.key_colon(self.ws(i + 1))?;
+                        i = self.key_colon(self.ws(i + 1))?.1;
                         continue 'value;
                     }
                     (Some(b','), false) => {
@@ -535,17 +541,28 @@ impl<'a, 'q> Line<'a, 'q> {
         }
     }
 
-    /// At a key's opening quote: skips the key and the colon, returns the value's position.
-    fn key_colon(&self, i: usize) -> Scan<usize> {
+    /// At a key's opening quote: skips the key and the colon, returns the key's closing quote
+    /// and the value's position.
+    #[inline(always)]
+    fn key_colon(&self, i: usize) -> Scan<(usize, usize)> {
         if self.at(i) != Some(b'"') {
             return Err(Invalid);
         }
-        let end = self.string_end(i)?;
+        // The walk reaches a key after a `{` or a `,` (and whitespace): a quote there is never
+        // escaped, so it is an opening quote without asking the quote bits.
+        let end = self.next_quote(i + 1)?;
+        // As the agents write their lines: the colon right after the key, and the value
+        // right after the colon.
+        if let Some(&[b':', c]) = self.bytes.get(end + 1..end + 3)
+            && !is_ws(c)
+        {
+            return Ok((end, end + 2));
+        }
         let colon = self.ws(end + 1);
         if self.at(colon) != Some(b':') {
             return Err(Invalid);
         }
-        Ok(self.ws(colon + 1))
+        Ok((end, self.ws(colon + 1)))
     }
 
     /// Walks the members of the object starting at `i` (its `{`), calling `member` with the
@@ -564,15 +581,7 @@ impl<'a, 'q> Line<'a, 'q> {
             return Ok(i + 1);
         }
         loop {
-            if self.at(i) != Some(b'"') {
-                return Err(Invalid);
-            }
-            let key_end = self.string_end(i)?;
-            let colon = self.ws(key_end + 1);
-            if self.at(colon) != Some(b':') {
-                return Err(Invalid);
-            }
-            let value = self.ws(colon + 1);
+            let (key_end, value) = self.key_colon(i)?;
             i = self.ws(member(self, (i + 1, key_end), value)?);
             match self.at(i) {
                 Some(b',') => i = self.ws(i + 1),
@@ -983,6 +992,42 @@ mod tests {
         }
     }
 
+    #[test]
+    fn whitespace_around_a_key_and_its_colon_is_read_like_serde_json() {
+        // Keys and colons as the agents write them (nothing between) and with whitespace, or
+        // something else, at each of the places around them: before the key, between the key
+        // and its colon, and between the colon and the value; in an object walked member by
+        // member and in one skipped whole.
+        let places = ["", " ", "\t", "\r\n", "  \n", "x", ",", ":", "\"", "}"];
+        for before in places {
+            for after_key in places {
+                for after_colon in places {
+                    for value in ["1", "\"v\"", "[2]", "{}", "{\"b\":null}", "tru"] {
+                        let object = format!("{{{before}\"a\"{after_key}:{after_colon}{value}}}");
+                        for line in [object.clone(), format!("[{object},{object}]")] {
+                            let expect =
+                                serde_json::from_str::<serde::de::IgnoredAny>(&line).is_ok();
+                            assert_eq!(valid(line.as_bytes()), expect, "{line}");
+                            let mut scanner = Scanner::new();
+                            let members =
+                                scanner.index(line.as_bytes()).and_then(|(line, stack)| {
+                                    let mut keys = 0;
+                                    let end = line.object(line.ws(0), |line, _, value| {
+                                        keys += 1;
+                                        line.skip_value(value, stack)
+                                    })?;
+                                    line.end(end).map(|()| keys)
+                                });
+                            if line.starts_with('{') {
+                                assert_eq!(members.is_ok(), expect, "{line}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Bytes that build and break JSON.
     fn json_soup() -> impl Strategy<Value = Vec<u8>> {
         let piece = prop_oneof![
@@ -1023,6 +1068,21 @@ mod tests {
             v in arb_json(), at in any::<prop::sample::Index>(), byte in any::<u8>(),
         ) {
             let mut s = serde_json::to_vec(&v).unwrap_or_default();
+            prop_assert!(valid(&s));
+            if !s.is_empty() {
+                let i = at.index(s.len());
+                s[i] = byte;
+                let serde = serde_json::from_slice::<serde::de::IgnoredAny>(&s).is_ok();
+                prop_assert_eq!(valid(&s), serde, "{}", String::from_utf8_lossy(&s));
+            }
+        }
+
+        /// The same, written with whitespace between every token (`": "` after each key).
+        #[test]
+        fn agrees_with_serde_json_on_pretty_json_with_one_byte_changed(
+            v in arb_json(), at in any::<prop::sample::Index>(), byte in any::<u8>(),
+        ) {
+            let mut s = serde_json::to_vec_pretty(&v).unwrap_or_default();
             prop_assert!(valid(&s));
             if !s.is_empty() {
                 let i = at.index(s.len());
