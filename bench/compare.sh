@@ -4,9 +4,10 @@
 #
 #   bench/compare.sh                 # the 100k-entry file (~230 MB)
 #   bench/compare.sh 100000 1000000  # also the 1M-entry file (~2.3 GB; generating takes minutes)
+#   bench/compare.sh 1000000:0.1     # 1M lean entries (texts a tenth as long, ~640 MB)
 #
-# Each argument is an entry count; the file is `gen-session.py -n N -b N/1000 --seed 42`, made
-# once under $BENCH_DIR (default /work/benchdata, or ./target/bench-data when that is not
+# Each argument is an entry count, with `:SCALE` for texts of another size; the file is
+# `gen-session.py -n N -b N/1000 --seed 42 [--scale SCALE]`, made once under $BENCH_DIR (default /work/benchdata, or ./target/bench-data when that is not
 # writable) and reused. RUNS sets hyperfine's runs (default 5; 3 for files over 1 GB), WARMUP
 # its warm-up runs (default 1). BASELINE=/path/to/an/older/sesstree adds its `log` and
 # `tree --json` for comparison. A second table times the named commands again in runs that
@@ -44,18 +45,24 @@ has() { "$bin" "$1" --help >/dev/null 2>&1; }
 
 results="$dir/results-$(IFS=-; echo "${sizes[*]}").tsv"
 : >"$results"
-for n in "${sizes[@]}"; do
-    file="$dir/s$n.jsonl"
+for arg in "${sizes[@]}"; do
+    n=${arg%%:*}
+    scale=1
+    [ "$arg" = "$n" ] || scale=${arg#*:}
+    # The files' names, and the tables' headings: the count, and the scale where it is not 1.
+    tag=$n
+    [ "$scale" = 1 ] || tag="$n-scale$scale"
+    file="$dir/s$tag.jsonl"
     if [ ! -s "$file" ]; then
         echo "generating $file ..." >&2
         python3 "$here/gen-session.py" -n "$n" -b $((n / 1000 > 0 ? n / 1000 : 1)) --seed 42 \
-            -o "$file.tmp" --stats "$dir/s$n.stats.json"
+            --scale "$scale" -o "$file.tmp" --stats "$dir/s$tag.stats.json"
         mv "$file.tmp" "$file"
     fi
     size=$(stat -L -c %s "$file")
     runs=${RUNS:-$([ "$size" -gt 1000000000 ] && echo 3 || echo 5)}
     cat "$file" >/dev/null # warm the page cache
-    copy="$dir/s$n.label-copy.jsonl"
+    copy="$dir/s$tag.label-copy.jsonl"
 
     names=("wc -l" "jq -c '{id,parentId}'" "sesstree log" "sesstree tree --json")
     cmds=("wc -l $file" "jq -c '{id,parentId}' $file" "$bin -f $file log" "$bin -f $file tree --json")
@@ -93,10 +100,10 @@ for n in "${sizes[@]}"; do
     fi
 
     for i in "${!cmds[@]}"; do
-        json="$dir/hf-$n-$i.json"
+        json="$dir/hf-$tag-$i.json"
         args=(--style none --warmup "${WARMUP:-1}" --runs "$runs" --export-json "$json")
         [ -n "${prepare[$i]}" ] && args+=(--prepare "${prepare[$i]}")
-        echo "[$n] ${names[$i]}" >&2
+        echo "[$tag] ${names[$i]}" >&2
         hyperfine "${args[@]}" "${cmds[$i]}" >/dev/null 2>&1 || {
             echo "  failed: ${cmds[$i]}" >&2
             continue
@@ -104,7 +111,7 @@ for n in "${sizes[@]}"; do
         [ -n "${prepare[$i]}" ] && eval "${prepare[$i]}"
         rss=$( { /usr/bin/time -f "%M" bash -c "${cmds[$i]} >/dev/null 2>/dev/null"; } 2>&1 | tail -1)
         mean=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print(r['mean'], r['stddev'] or 0, r['user'] + r['system'])" "$json")
-        printf '%s\t%s\t%s\t%s\t%s\n' "$n" "$size" "${names[$i]}" "$mean" "$rss" >>"$results"
+        printf '%s\t%s\t%s\t%s\t%s\n' "$tag" "$size" "${names[$i]}" "$mean" "$rss" >>"$results"
     done
     rm -f "$copy"
 
@@ -115,10 +122,10 @@ for n in "${sizes[@]}"; do
     has context && alt+=("$bin -f $file context --json")
     [ -n "${BASELINE:-}" ] && alt+=("$BASELINE -f $file log" "$BASELINE -f $file tree --json")
     rounds=${ROUNDS:-$([ "$size" -gt 1000000000 ] && echo 5 || echo 21)}
-    echo "[$n] alternating, $rounds rounds" >&2
+    echo "[$tag] alternating, $rounds rounds" >&2
     python3 "$here/alternate.py" "$rounds" "${alt[@]}" |
         sed -e "s|$bin -f $file |sesstree |" -e "s|${BASELINE:-//} -f $file |baseline |" \
-            -e "s|$file|FILE|" >"$dir/alt-$n.txt"
+            -e "s|$file|FILE|" >"$dir/alt-$tag.txt"
 done
 
 python3 - "$results" "$dir" <<'PY'
@@ -128,11 +135,13 @@ rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 by_file = {}
 for n, size, name, times, rss in rows:
     mean, sd, cpu = (float(x) for x in times.split())
-    by_file.setdefault((int(n), int(size)), []).append((name, mean, sd, cpu, int(rss)))
+    by_file.setdefault((n, int(size)), []).append((name, mean, sd, cpu, int(rss)))
 for (n, size), cmds in by_file.items():
     wall = {name: mean for name, mean, _, _, _ in cmds}
     wc, jq = wall.get("wc -l"), wall.get("jq -c '{id,parentId}'")
-    print(f"\n{n} entries, {size / 1e6:,.0f} MB\n")
+    count, _, scale = n.partition("-scale")
+    lean = f" (texts at scale {scale})" if scale else ""
+    print(f"\n{int(count)} entries{lean}, {size / 1e6:,.0f} MB\n")
     print("| command | wall (s) | CPU user+sys (s) | wall ÷ `wc -l` | `jq` wall ÷ it | peak RSS (MiB) | RSS ÷ file size |")
     print("|---|---|---|---|---|---|---|")
     for name, mean, sd, cpu, rss in cmds:
