@@ -942,6 +942,11 @@ mod tests {
             // Inside a string, every control character is refused; the bytes just above pass.
             for c in [0x00, b'\t', b'\n', 0x1f] {
                 assert!(!valid(&string(at, c)), "{c:#x} at {at}");
+                // With a high byte at the same place of another 16-byte chunk: the block's
+                // smallest byte is an unsigned minimum.
+                let mut line = string(at, c);
+                line[6 + if at >= 16 { at - 16 } else { at + 16 }] = 0x80;
+                assert!(!valid(&line), "{c:#x} at {at}, 0x80 16 bytes away");
             }
             // (The scanner leaves UTF-8 to the readers of a string: high bytes pass here.)
             for c in [b' ', 0x7f, 0x80, 0xff] {
