@@ -7,10 +7,11 @@
 #   bench/compare.sh 1000000:0.1     # 1M lean entries (texts a tenth as long, ~640 MB)
 #
 # Each argument is an entry count, with `:SCALE` for texts of another size; the file is
-# `gen-session.py -n N -b N/1000 --seed 42 [--scale SCALE]`, made once under $BENCH_DIR (default /work/benchdata, or ./target/bench-data when that is not
-# writable) and reused. RUNS sets hyperfine's runs (default 5; 3 for files over 1 GB), WARMUP
-# its warm-up runs (default 1). BASELINE=/path/to/an/older/sesstree adds its `log` and
-# `tree --json` for comparison. A second table times the named commands again in runs that
+# `gen-session.py -n N -b N/1000 --seed 42 [--scale SCALE]`, made once under $BENCH_DIR
+# (default /work/benchdata, or ./target/bench-data when that is not writable) and reused.
+# RUNS sets hyperfine's runs (default 5; 3 for files over 1 GB), WARMUP its warm-up runs
+# (default 1). BASELINE=/path/to/an/older/sesstree adds its `log` and `tree --json` for
+# comparison. A second table times the named commands again in runs that
 # alternate them with `wc -l` (bench/alternate.py), ROUNDS rounds (default 21; 5 over 1 GB).
 # Needs hyperfine, jq, GNU time (/usr/bin/time) and python3.
 set -euo pipefail
@@ -35,6 +36,12 @@ if ! mkdir -p "$dir" 2>/dev/null || [ ! -w "$dir" ]; then
 fi
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(100000)
+for arg in "${sizes[@]}"; do
+    if ! [[ "$arg" =~ ^[0-9]+(:[0-9]*\.?[0-9]+)?$ ]]; then
+        echo "compare.sh: $arg: expected ENTRIES or ENTRIES:SCALE (1000000:0.1)" >&2
+        exit 2
+    fi
+done
 
 echo "building sesstree (release)..." >&2
 (cd "$root" && cargo build --release --quiet)
