@@ -185,20 +185,10 @@ mod tests {
 
     #[test]
     fn short_ids_are_eight_characters() {
-        // Characters, not bytes, wherever the first non-ASCII one is.
-        let cuts = [
-            ("0123456789", "01234567"),
-            ("01234567", "01234567"),
-            ("ab", "ab"),
-            ("", ""),
-            ("éééééééééé", "éééééééé"),
-            ("abcdefgéhij", "abcdefgé"),
-            ("abcdefghé", "abcdefgh"),
-            ("éabc", "éabc"),
-        ];
-        for (id, short) in cuts {
-            assert_eq!(short_id(id), short, "{id:?}");
-        }
+        // Characters, not bytes (`text::cut_chars` is tested on every path of its cut).
+        assert_eq!(short_id("0123456789"), "01234567");
+        assert_eq!(short_id("éééééééééé"), "éééééééé");
+        assert_eq!(short_id("ab"), "ab");
     }
 
     #[test]
