@@ -203,11 +203,11 @@ impl Scanner {
     /// strings. The structure is checked by the [`Line`] methods, which take the returned
     /// stack for walking nested values.
     pub fn index<'a, 's>(&'s mut self, bytes: &'a [u8]) -> Scan<(Line<'a, 's>, &'s mut Vec<bool>)> {
-        // One word of each kind a block, written in place (a push checked the capacity).
+        // One word of each kind a block, written in place (a push checked the capacity). Every
+        // word is written below, so the words of an earlier line are not zeroed first: only
+        // those a longer line adds are.
         let words = bytes.len().div_ceil(64);
-        self.quotes.clear();
         self.quotes.resize(words, 0);
-        self.backslashes.clear();
         self.backslashes.resize(words, 0);
         let mut slots = self.quotes.iter_mut().zip(self.backslashes.iter_mut());
         // Whether the next block starts escaped (the last one ended with an escaping `\`) and
@@ -788,6 +788,25 @@ mod tests {
             for span in spans.clone() {
                 let expect = (span.0..span.1).contains(&at);
                 assert_eq!(line.has_backslash(span), expect, "{span:?}, backslash at {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_reused_scanner_reads_a_shorter_line_as_a_new_one_does() {
+        // `index` does not zero the words an earlier line left: every word of the new line
+        // must be written again, the last (partial) block's too.
+        let long: Vec<u8> = br#""\"\\"#.iter().copied().cycle().take(300).collect();
+        let mut reused = Scanner::new();
+        for len in 0..=200 {
+            let short: Vec<u8> = br#"{"a":"x\ny"}"#.iter().copied().cycle().take(len).collect();
+            reused.index(&long).ok();
+            let verdict = reused.index(&short).map(|_| ());
+            let mut new = Scanner::new();
+            assert_eq!(verdict, new.index(&short).map(|_| ()), "{len}");
+            if verdict.is_ok() {
+                assert_eq!(reused.quotes, new.quotes, "quotes of a line of {len}");
+                assert_eq!(reused.backslashes, new.backslashes, "backslashes of a line of {len}");
             }
         }
     }
