@@ -1033,9 +1033,9 @@ mod tests {
                 })
             })
         });
+        let expect = |line: &str| serde_json::from_str::<serde::de::IgnoredAny>(line).is_ok();
         let mut scanner = Scanner::new();
         for object in objects {
-            let expect = |line: &str| serde_json::from_str::<serde::de::IgnoredAny>(line).is_ok();
             let walked = scanner.index(object.as_bytes()).and_then(|(line, stack)| {
                 let end =
                     line.object(line.ws(0), |line, _, value| line.skip_value(value, stack))?;
