@@ -43,9 +43,9 @@ for arg in "${sizes[@]}"; do
     fi
 done
 
-echo "building sesstree (release)..." >&2
-(cd "$root" && cargo build --release --quiet)
-bin="$root/target/release/sesstree"
+echo "building sesstree (dist profile)..." >&2
+(cd "$root" && cargo build --profile dist --quiet)
+bin="$root/target/dist/sesstree"
 
 # Commands that exist in this build; `context` and `label` may not yet.
 has() { "$bin" "$1" --help >/dev/null 2>&1; }
