@@ -11,11 +11,11 @@ use std::path::Path;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::json;
 use sesstree::Session;
-use sesstree::format::scan_envelope;
-use sesstree::gist::Resolver;
+use sesstree::json::scan_envelope;
+use sesstree::row::gist::Resolver;
+use sesstree::row::view::Viewer;
 use sesstree::session::LoadOptions;
 use sesstree::tree::{TreeOptions, layout};
-use sesstree::view::Viewer;
 
 /// A deterministic session of `turns` turns shaped like the agents' (user prompt, assistant
 /// tool calls, tool results with escaped code text, final answer), with a branch every 50 turns.

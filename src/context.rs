@@ -1566,7 +1566,7 @@ fn escape_markdown(text: &str) -> String {
 /// Transcript text is untrusted: one sanitizer for all text output (`text::sanitize_keep_lines`
 /// keeps newlines and tabs and escapes every other control character as `\xNN`).
 fn sanitize(text: &str) -> String {
-    crate::text::sanitize_keep_lines(text).into_owned()
+    crate::terminal::sanitize_keep_lines(text).into_owned()
 }
 
 fn id_text(id: &Value) -> String {

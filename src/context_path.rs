@@ -25,7 +25,7 @@ use serde_json::Value;
 
 use crate::error::Result;
 use crate::format::kind::Kind;
-use crate::format::scan::Scanner;
+use crate::json::scan::Scanner;
 use crate::session::Session;
 
 /// The root→`target` path for [`crate::context::build`], reduced as the module says.

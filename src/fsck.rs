@@ -46,10 +46,10 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
-use crate::format::members::{Edit, Member, Members, apply, decode_string, members};
 use crate::format::{Kind, MAX_VERSION, WRITE_VERSION};
 use crate::id::EntryId;
 use crate::ids::IdGen;
+use crate::json::members::{Edit, Member, Members, apply, decode_string, members};
 use crate::migrate::{self, id_json};
 use crate::session::{NONE, Problem, Session, break_cycles};
 

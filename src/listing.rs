@@ -20,8 +20,8 @@ use serde_json::{Value, json};
 use crate::error::{Error, Result};
 use crate::format::title::parse_slot;
 use crate::format::{Kind, scan_envelope};
+use crate::row::text::{is_user_request, message_text};
 use crate::session::parse_lossy;
-use crate::text::{is_user_request, message_text};
 
 /// How much of the first user prompt a summary keeps, in characters.
 const PROMPT_LIMIT: usize = 200;

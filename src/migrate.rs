@@ -22,9 +22,9 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
-use crate::format::members::{Edit, Members, apply, decode_string, members};
 use crate::format::{Kind, MAX_VERSION, WRITE_VERSION};
 use crate::id::EntryId;
+use crate::json::members::{Edit, Members, apply, decode_string, members};
 use crate::session::{Record, Session};
 
 /// What a migration does to one file, with the resulting bytes.

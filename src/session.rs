@@ -21,14 +21,15 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::format::envelope::scan_envelope_depth;
-use crate::format::scan::Scanner;
 use crate::format::title::{TitleSlot, parse_slot};
 use crate::format::{Dialect, Envelope, Kind, MAX_VERSION, Marks, scan_envelope, v1};
-use crate::gist::Gist;
 use crate::id::EntryId;
+use crate::json::MAX_NESTING;
+use crate::json::scan::Scanner;
 use crate::naming::TitleSource;
+use crate::row::gist::Gist;
+use crate::row::text::ToolCalls;
 use crate::row::{Reads, RowValue, message_gist, row_value_and_envelope, row_value_in, with_arena};
-use crate::text::ToolCalls;
 
 /// Maps keyed by id. foldhash: SipHash was a tenth of the loading time, and an id map needs no
 /// protection from crafted keys beyond what foldhash's per-process seed gives.
@@ -569,7 +570,7 @@ impl Session {
     pub fn row_text(&self, idx: u32, home: Option<&str>) -> Result<String> {
         let row = self.row_value(idx, &mut self.lines(), &mut Scanner::new())?;
         let none = home.map(ToolCalls::with_home).unwrap_or_default();
-        Ok(crate::text::one_line(&row, &none))
+        Ok(crate::row::text::one_line(&row, &none))
     }
 
     /// The gists of the records `indices`, read from their lines: what a load with gists
@@ -611,11 +612,11 @@ impl Session {
 
     /// The JSON text of [`Session::value`] as serde_json writes it, compact or `pretty`: what
     /// `show` prints. Written as the line is walked, without building the value, where the
-    /// line allows it ([`crate::format::transcode`]): the value of a line of megabytes of
+    /// line allows it ([`crate::json::transcode`]): the value of a line of megabytes of
     /// small values costs 50 to 150 times its bytes.
     pub fn value_json(&self, idx: u32, pretty: bool) -> Result<Vec<u8>> {
         if !self.is_v1()
-            && let Some(text) = crate::format::transcode::to_json(&self.raw_line(idx)?, pretty)
+            && let Some(text) = crate::json::transcode::to_json(&self.raw_line(idx)?, pretty)
         {
             return Ok(text);
         }
@@ -770,10 +771,6 @@ pub fn parse_lossy(bytes: &[u8]) -> Option<Value> {
     }
 }
 
-/// The deepest nesting of arrays and objects that a full parse accepts: serde_json's
-/// recursion limit.
-pub const MAX_NESTING: usize = 127;
-
 /// Whether a JSON text nests arrays and objects deeper than [`MAX_NESTING`]. Strings are
 /// skipped with `memchr`, so the cost on payload-heavy lines is close to nothing; a line with
 /// too few brackets to get that deep is not walked at all.
@@ -872,7 +869,7 @@ fn scan_line<'a>(
         && !v1
         && let Ok((line, stack)) = scanner.index(bytes)
     {
-        let shallow = |line: &crate::format::scan::Line<'_, '_>| {
+        let shallow = |line: &crate::json::scan::Line<'_, '_>| {
             line.deepest() + crate::row::WALKED_DEPTH <= MAX_NESTING
         };
         let fused = with_arena(|arena| {

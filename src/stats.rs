@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 
 use crate::error::Result;
-use crate::format::scan::Scanner;
+use crate::json::scan::Scanner;
 use crate::row::{Pick, pick};
 use crate::session::Session;
 

@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
 use crate::process::{self, CancelToken, RunError};
-use crate::text::{file_path_arg, message_text};
+use crate::row::text::{file_path_arg, message_text};
 
 /// What the agent's branch summarizer puts in front of the model's text (FORMAT §8.4).
 pub const PREAMBLE: &str = "The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n";

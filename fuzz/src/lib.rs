@@ -9,11 +9,12 @@ use std::path::Path;
 
 use serde_json::Value;
 use sesstree::format::Dialect;
-use sesstree::gist::{Gist, Listing, Resolver};
+use sesstree::row::gist::{Gist, Listing, Resolver};
 use sesstree::session::LoadOptions;
-use sesstree::text::{FilterMode, sanitize_for_terminal, sanitize_keep_lines};
+use sesstree::row::text::FilterMode;
+use sesstree::terminal::{sanitize_for_terminal, sanitize_keep_lines};
 use sesstree::tree::{ASCII, TreeOptions, UNICODE, layout};
-use sesstree::view::{Placement, Viewer, write_json_row};
+use sesstree::row::view::{Placement, Viewer, write_json_row};
 use sesstree::{Session, context, rev, stats};
 
 pub mod ops;
@@ -30,7 +31,7 @@ pub fn load(bytes: Vec<u8>) -> Session {
 /// The line scanner takes exactly the lines serde_json takes, for lines of valid UTF-8 that
 /// nest no deeper than serde_json's limit (its documented exceptions).
 pub fn check_scanner(bytes: &[u8]) {
-    let mut scanner = sesstree::format::scan::Scanner::new();
+    let mut scanner = sesstree::json::scan::Scanner::new();
     for line in bytes.split(|&b| b == b'\n') {
         let ours = scanner.validate(line).is_ok();
         if std::str::from_utf8(line).is_err()
@@ -48,7 +49,7 @@ pub fn check_scanner(bytes: &[u8]) {
         // What `show` writes of the line without building its value is what serde_json
         // writes of the value, where it writes anything.
         for pretty in [false, true] {
-            if let Some(text) = sesstree::format::transcode::to_json(line, pretty) {
+            if let Some(text) = sesstree::json::transcode::to_json(line, pretty) {
                 let value: serde_json::Value = serde_json::from_slice(line)
                     .unwrap_or_else(|e| panic!("written, but serde_json refuses it: {e}"));
                 let theirs = if pretty {
@@ -75,7 +76,7 @@ pub fn check_gists(bytes: &[u8], plain: &Session) -> Session {
         "diagnostics with gists"
     );
     let gists = s.gists().expect("a gist for every record");
-    let labels = sesstree::view::labels(&s);
+    let labels = sesstree::row::view::labels(&s);
     let mut viewer = Viewer::new(&s, Some("/home/fuzz"));
     let mut resolver = Resolver::new();
     for (idx, gist) in gists.iter().enumerate() {
@@ -101,7 +102,7 @@ pub fn check_gists(bytes: &[u8], plain: &Session) -> Session {
             for leaf in [false, true] {
                 assert_eq!(
                     gist.facts().shows(mode, leaf, label.is_some()),
-                    sesstree::text::shows(mode, &view.value, leaf, view.label.is_some()),
+                    sesstree::row::text::shows(mode, &view.value, leaf, view.label.is_some()),
                     "the filter from the gist"
                 );
             }
@@ -120,7 +121,7 @@ pub fn check_gists(bytes: &[u8], plain: &Session) -> Session {
 fn check_windows(s: &Session) {
     let (Some(leaf), Some(all)) = (s.leaf(), s.gists()) else { return };
     let path = s.path_to_root(leaf);
-    let labels = sesstree::view::labels(s);
+    let labels = sesstree::row::view::labels(s);
     let whole: Vec<&Gist> = path.iter().map(|&idx| &all[idx as usize]).collect();
     for mode in FilterMode::CYCLE {
         let listing = Listing { path: &path, target: leaf, labels: &labels, mode };
@@ -175,7 +176,7 @@ pub fn check_pieces(bytes: &[u8], gisted: &Session) {
 fn skips_result_content(s: &Session, idx: u32) -> Option<bool> {
     use sesstree::row::{Reads, row_value_in};
     let bytes = s.raw_line(idx).ok()?;
-    let mut scanner = sesstree::format::scan::Scanner::new();
+    let mut scanner = sesstree::json::scan::Scanner::new();
     let mut reads = |reads| {
         let (line, stack) = scanner.index(&bytes).ok()?;
         let arena = sesstree::row::Bump::new();
@@ -306,8 +307,8 @@ fn check_views(s: &Session) {
             let _ = viewer.shows(&view, mode, s.leaf());
         }
         let search = viewer.search_text(&view);
-        let _ = sesstree::text::fuzzy_match("a b", &search);
-        let _ = sesstree::text::substring_match("é x", &search);
+        let _ = sesstree::row::text::fuzzy_match("a b", &search);
+        let _ = sesstree::row::text::substring_match("é x", &search);
         assert_clean(&sanitize_for_terminal(&view.text), false);
         if let Some(label) = &view.label {
             assert_clean(&sanitize_for_terminal(label), false);
@@ -318,21 +319,21 @@ fn check_views(s: &Session) {
         assert_clean(&sanitize_keep_lines(&pretty), true);
         // The row value reads as the whole entry does.
         if let Ok(full) = s.value(i) {
-            let none = sesstree::text::ToolCalls::default();
+            let none = sesstree::row::text::ToolCalls::default();
             assert_eq!(
-                sesstree::text::one_line(&view.value, &none),
-                sesstree::text::one_line(&full, &none),
+                sesstree::row::text::one_line(&view.value, &none),
+                sesstree::row::text::one_line(&full, &none),
                 "the row text from the row value"
             );
             assert_eq!(
-                sesstree::text::search_text(&view.value, None, &none),
-                sesstree::text::search_text(&full, None, &none),
+                sesstree::row::text::search_text(&view.value, None, &none),
+                sesstree::row::text::search_text(&full, None, &none),
                 "the search text from the row value"
             );
             for mode in FilterMode::CYCLE {
                 assert_eq!(
-                    sesstree::text::shows(mode, &view.value, false, false),
-                    sesstree::text::shows(mode, &full, false, false),
+                    sesstree::row::text::shows(mode, &view.value, false, false),
+                    sesstree::row::text::shows(mode, &full, false, false),
                     "the filter from the row value"
                 );
             }

@@ -14,9 +14,9 @@ use std::path::PathBuf;
 
 use clap_complete::engine::{ArgValueCompleter, CompletionCandidate};
 use sesstree::Session;
+use sesstree::row::view::Viewer;
 use sesstree::session::label_text;
-use sesstree::text::sanitize_for_terminal;
-use sesstree::view::Viewer;
+use sesstree::terminal::sanitize_for_terminal;
 
 /// The longest description shown next to an entry id, in characters.
 const DESCRIPTION_CHARS: usize = 60;

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::io::IsTerminal;
 
 use owo_colors::OwoColorize;
-use sesstree::text::sanitize_for_terminal;
+use sesstree::terminal::sanitize_for_terminal;
 
 /// `--color`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -2,7 +2,7 @@
 //! timestamp, label and archive targets, name fields). Everything else in the line is skipped
 //! without being built into a DOM, so indexing costs one scan of the bytes.
 //!
-//! Objects go through the hand-written scanner of [`super::scan`]; it accepts exactly the
+//! Objects go through the hand-written scanner of [`crate::json::scan`]; it accepts exactly the
 //! lines serde_json accepts. Anything else (a line that is not an object, or a line the scanner
 //! rejects) goes through serde_json, which gives the error its message: such lines are rare, and
 //! the messages are the ones users already see.
@@ -14,8 +14,8 @@ use serde::Deserializer;
 use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::scan::{Invalid, Line, Scan, Scanner};
 use crate::id::EntryId;
+use crate::json::scan::{Invalid, Line, Scan, Scanner};
 
 /// The top-level fields of one record that the index keeps.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -520,7 +520,7 @@ mod tests {
             Just("t\\u0079pe"),
             Just("x"),
         ];
-        let members = proptest::collection::vec((key, crate::format::scan::arb_json()), 0..8);
+        let members = proptest::collection::vec((key, crate::json::scan::arb_json()), 0..8);
         (members, any::<bool>(), any::<prop::sample::Index>(), any::<u8>()).prop_map(
             |(members, mutate, at, byte)| {
                 let body: Vec<String> = members

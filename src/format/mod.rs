@@ -2,10 +2,7 @@
 
 pub mod envelope;
 pub mod kind;
-pub mod members;
-pub mod scan;
 pub mod title;
-pub mod transcode;
 pub mod v1;
 
 pub use envelope::{Envelope, Marks, scan_envelope, scan_envelope_with};

@@ -34,8 +34,8 @@ use crate::format::{Kind, WRITE_VERSION};
 use crate::id::EntryId;
 use crate::ids::IdGen;
 use crate::naming::TitleSource;
+use crate::row::text::message_text;
 use crate::session::{Session, parse_lossy};
-use crate::text::message_text;
 
 use super::entry_line;
 

@@ -21,8 +21,8 @@ use crate::id::EntryId;
 use crate::ids::IdGen;
 use crate::ops::label::normalize;
 use crate::ops::{entry_line, id_taken};
+use crate::row::text::{is_user_request, message_text};
 use crate::session::Session;
-use crate::text::{is_user_request, message_text};
 
 /// Where a checkout starts, where it goes, and what it leaves behind.
 #[derive(Debug, Clone, PartialEq, Eq)]

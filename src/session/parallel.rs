@@ -29,9 +29,9 @@ use rayon::prelude::*;
 
 use super::{LineScan, Loader, READ_SIZE, scan_line};
 use crate::format::Envelope;
-use crate::format::scan::Scanner;
 use crate::id::EntryId;
-use crate::text::ToolCalls;
+use crate::json::scan::Scanner;
+use crate::row::text::ToolCalls;
 
 /// The bytes of one piece.
 pub(super) const PIECE: u64 = 1 << 20;
@@ -524,7 +524,7 @@ mod tests {
     use std::path::Path;
 
     use crate::EntryId;
-    use crate::gist::Gist;
+    use crate::row::gist::Gist;
     use crate::session::{LoadOptions, Session, Source};
 
     /// Everything the index holds, as text.

@@ -9,7 +9,7 @@ use sesstree::hooks;
 use sesstree::id::EntryId;
 use sesstree::ops::branch::{self, Fork};
 use sesstree::process::CancelToken;
-use sesstree::text::sanitize_keep_lines;
+use sesstree::terminal::sanitize_keep_lines;
 use sesstree::{Error, Session, rev, store};
 
 use super::{HookArgs, cancel_on_interrupt};

@@ -347,7 +347,7 @@ fn report_move(ctx: &Ctx, session: &Session, nav: &Navigation, plan: &Plan) -> a
 fn write_prefill(out: &mut impl Write, text: Option<&str>) -> std::io::Result<()> {
     let Some(text) = text else { return Ok(()) };
     if std::io::stdout().is_terminal() {
-        out.write_all(sesstree::text::sanitize_keep_lines(text).as_bytes())?;
+        out.write_all(sesstree::terminal::sanitize_keep_lines(text).as_bytes())?;
     } else {
         out.write_all(text.as_bytes())?;
     }

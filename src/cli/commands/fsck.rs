@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde_json::Value;
 use sesstree::fsck::{self, Change, Finding, RepairOptions};
-use sesstree::text::sanitize_for_terminal;
+use sesstree::terminal::sanitize_for_terminal;
 use sesstree::{Error, Session, discover, store};
 
 use crate::cli::exit::{Exit, Silent};

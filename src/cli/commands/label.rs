@@ -5,7 +5,7 @@ use std::io::Write;
 
 use serde_json::json;
 use sesstree::ops::{self, label};
-use sesstree::view::Viewer;
+use sesstree::row::view::Viewer;
 use sesstree::{Session, rev};
 
 use super::{home, leave_to_exit};

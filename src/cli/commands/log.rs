@@ -4,10 +4,11 @@ use std::borrow::Cow;
 use std::io::Write;
 
 use anyhow::Context as _;
-use sesstree::gist::{Gist, Listing, Row};
+use sesstree::row::gist::{Gist, Listing, Row};
+use sesstree::row::text::FilterMode;
+use sesstree::row::view::{Placement, labels, write_json_row};
 use sesstree::session::LoadOptions;
-use sesstree::text::{FilterMode, may_hold_controls, sanitize_for_terminal};
-use sesstree::view::{Placement, labels, write_json_row};
+use sesstree::terminal::{may_hold_controls, sanitize_for_terminal};
 use sesstree::{Session, rev};
 
 use super::{FilterArg, home, leave_to_exit, short_id, short_time, short_time_parts, write_par};

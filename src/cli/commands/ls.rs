@@ -6,7 +6,7 @@ use std::path::{Component, Path, PathBuf};
 
 use comfy_table::{Attribute, Cell, Color, ColumnConstraint, ContentArrangement, Row, Table};
 use sesstree::listing::{self, Summary};
-use sesstree::text::sanitize_for_terminal;
+use sesstree::terminal::sanitize_for_terminal;
 
 use super::{home, short_time};
 use crate::cli::{Ctx, stdout, ui, write_json_line};

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use sesstree::migrate::{self, Plan};
-use sesstree::text::sanitize_for_terminal;
+use sesstree::terminal::sanitize_for_terminal;
 use sesstree::{Error, Session, store};
 
 use crate::cli::exit::{Exit, Silent};

@@ -19,10 +19,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Subcommand;
-use sesstree::gist::PREFETCH;
 use sesstree::hooks::Hooks;
 use sesstree::process::CancelToken;
-use sesstree::text::FilterMode;
+use sesstree::row::gist::PREFETCH;
+use sesstree::row::text::FilterMode;
 
 use super::Ctx;
 
@@ -98,7 +98,7 @@ impl From<FilterArg> for FilterMode {
 /// Writes `items` in order, each formatted by `format` into the output: formatting runs on
 /// every core, a batch at a time, so that only one batch of text waits in memory. `ahead` is
 /// called on the item [`PREFETCH`] places ahead of each one formatted, to fetch what it will
-/// read ([`Gist::prefetch`](sesstree::gist::Gist::prefetch)).
+/// read ([`Gist::prefetch`](sesstree::row::gist::Gist::prefetch)).
 fn write_par<T: Sync>(
     out: &mut impl std::io::Write,
     items: &[T],
@@ -222,7 +222,7 @@ mod tests {
 /// An id cut to 8 characters, as the agents' own ids are (an ASCII one by bytes, without
 /// walking its characters: a row of every entry shows one).
 fn short_id(id: &str) -> &str {
-    sesstree::text::cut_chars(id, 8)
+    sesstree::row::text::cut_chars(id, 8)
 }
 
 /// From here on Ctrl-C (and SIGTERM, SIGHUP) sets `cancel` instead of killing sesstree: a

@@ -52,7 +52,7 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<()> {
         // serde_json escapes C0 controls but not DEL or C1 (a lone 0x9b starts a CSI on some
         // terminals), so the text still goes through the sanitizer.
         let pretty = String::from_utf8(session.value_json(idx, true)?)?;
-        writeln!(out, "{}", sesstree::text::sanitize_keep_lines(&pretty))?;
+        writeln!(out, "{}", sesstree::terminal::sanitize_keep_lines(&pretty))?;
     }
     out.flush()?;
     leave_to_exit(session);

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use sesstree::Session;
 use sesstree::session::Diagnostic;
 use sesstree::stats::{Stats, Usage, compute};
-use sesstree::text::sanitize_for_terminal;
+use sesstree::terminal::sanitize_for_terminal;
 
 use crate::cli::ui::Role;
 use crate::cli::{Ctx, stdout, write_json_line};

@@ -4,11 +4,12 @@ use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
-use sesstree::gist::{Gist, resolve_each};
+use sesstree::row::gist::{Gist, resolve_each};
+use sesstree::row::text::{FilterMode, fuzzy_match, substring_match};
+use sesstree::row::view::{JsonPart, Placement, labels, render_all, write_json_row};
 use sesstree::session::LoadOptions;
-use sesstree::text::{FilterMode, fuzzy_match, sanitize_for_terminal, substring_match};
+use sesstree::terminal::sanitize_for_terminal;
 use sesstree::tree::{ASCII, Row, TreeOptions, UNICODE, layout};
-use sesstree::view::{JsonPart, Placement, labels, render_all, write_json_row};
 use sesstree::{EntryId, Error, rev};
 
 use super::checkout::{self, CheckoutArgs};

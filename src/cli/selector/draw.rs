@@ -6,7 +6,8 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use sesstree::text::{FilterMode, sanitize_for_terminal};
+use sesstree::row::text::FilterMode;
+use sesstree::terminal::sanitize_for_terminal;
 use sesstree::tree::{ASCII, Glyphs, UNICODE};
 use unicode_width::UnicodeWidthStr;
 

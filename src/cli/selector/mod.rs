@@ -27,7 +27,7 @@ use crossterm::terminal::{
 use crossterm::{cursor, execute};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
-use sesstree::text::FilterMode;
+use sesstree::row::text::FilterMode;
 use sesstree::{EntryId, Session};
 
 use self::draw::{Look, rows_shown};

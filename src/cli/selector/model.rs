@@ -4,11 +4,12 @@
 
 use std::collections::HashMap;
 
-use sesstree::json::Json;
+use sesstree::row::Json;
 use sesstree::row::RowValue;
-use sesstree::text::{FilterMode, sanitize_for_terminal};
+use sesstree::row::text::FilterMode;
+use sesstree::row::view::Viewer;
+use sesstree::terminal::sanitize_for_terminal;
 use sesstree::tree::{Layout, TreeOptions, layout};
-use sesstree::view::Viewer;
 use sesstree::{EntryId, Session};
 
 /// How to lay the session out.

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use sesstree::EntryId;
-use sesstree::text::FilterMode;
+use sesstree::row::text::FilterMode;
 
 use super::SummaryRequest;
 use super::model::Model;
@@ -448,7 +448,7 @@ impl Selector {
     }
 }
 
-/// A search query prepared once per change: [`sesstree::text::fuzzy_match`] (every word a case-insensitive
+/// A search query prepared once per change: [`sesstree::row::text::fuzzy_match`] (every word a case-insensitive
 /// subsequence), without lower-casing the query again for every row.
 struct Search {
     words: Vec<Vec<char>>,
@@ -496,7 +496,7 @@ fn edit(mut input: String, key: KeyEvent) -> Edited {
 
 #[cfg(test)]
 mod tests {
-    use sesstree::text::fuzzy_match;
+    use sesstree::row::text::fuzzy_match;
 
     use super::Search;
 

@@ -7,7 +7,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::{Color, Modifier};
-use sesstree::text::FilterMode;
+use sesstree::row::text::FilterMode;
 use sesstree::{EntryId, Session};
 
 use super::SummaryRequest;

@@ -5,13 +5,13 @@
 use serde_json::Value;
 
 use crate::error::Result;
-use crate::format::scan::Scanner;
-use crate::gist::{Field, answers};
 use crate::id::EntryId;
-use crate::json::Json;
+use crate::json::scan::Scanner;
+use crate::row::Json;
 use crate::row::RowValue;
+use crate::row::gist::{Field, answers};
+use crate::row::text::{FilterMode, ToolCalls, one_line, search_text, shows};
 use crate::session::Session;
-use crate::text::{FilterMode, ToolCalls, one_line, search_text, shows};
 
 /// One entry as commands print it.
 #[derive(Debug, Clone)]
@@ -279,7 +279,7 @@ pub fn write_json_row(
     out: &mut Vec<u8>,
     session: &Session,
     idx: u32,
-    gist: &crate::gist::Gist,
+    gist: &crate::row::gist::Gist,
     label: Option<&Value>,
     text: &str,
     at: Placement,
@@ -342,7 +342,7 @@ fn write_json_str(out: &mut Vec<u8>, text: &str) {
 
 /// [`write_json_str`] of a string's bytes (UTF-8, which the caller vouches for).
 fn write_json_bytes(out: &mut Vec<u8>, text: &[u8]) {
-    if !crate::text::has_control_or(text, b'"', b'\\') {
+    if !crate::terminal::has_control_or(text, b'"', b'\\') {
         out.push(b'"');
         out.extend_from_slice(text);
         out.push(b'"');
@@ -377,9 +377,9 @@ mod tests {
     use serde_json::Map;
 
     use super::*;
-    use crate::gist::Resolver;
+    use crate::row::gist::Resolver;
+    use crate::row::text::shows;
     use crate::session::LoadOptions;
-    use crate::text::shows;
 
     impl EntryView {
         /// The `--json` row of SPEC §5 built as a map, field by field: the reference the

@@ -20,8 +20,8 @@ use std::collections::HashMap;
 use serde::ser::{Error as _, SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 
+use super::MAX_NESTING;
 use super::scan::{Invalid, Line, Scanner};
-use crate::session::MAX_NESTING;
 
 /// serde_json's markers (with `arbitrary_precision` and `raw_value`): an object whose first key
 /// is one of them it reads as a number, or as the JSON text the member holds, not as an object.
@@ -384,7 +384,7 @@ mod tests {
     proptest! {
         /// Any JSON value, with keys written twice, reads the same both ways.
         #[test]
-        fn agrees_with_serde_json(value in crate::format::scan::arb_json()) {
+        fn agrees_with_serde_json(value in crate::json::scan::arb_json()) {
             let line = serde_json::to_vec(&value).unwrap();
             prop_assert_eq!(both(&line), by_serde_json(&line));
             let pretty = serde_json::to_vec_pretty(&value).unwrap();

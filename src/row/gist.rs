@@ -6,7 +6,7 @@
 //! answers (`[read: src/main.rs]`), and which call that is depends on the order the rows are
 //! read in (the path for `log`, the file for `tree`). So a gist keeps the row as if no call
 //! were known, the id of the call it answers, and the rows of the calls it makes; a
-//! [`Resolver`] reads gists in order and gives each its row, as [`crate::view::Viewer`] does
+//! [`Resolver`] reads gists in order and gives each its row, as [`crate::row::view::Viewer`] does
 //! from the lines. Rows are cut to what they show (200 characters of message text), so on the
 //! agents' files a gist is a couple of hundred bytes. A row that is not cut (a branch summary,
 //! a custom message) and is longer than [`LONG`] is not kept: its gist says so, and the row is
@@ -18,10 +18,10 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use crate::Session;
-use crate::json::Json;
+use crate::row::Json;
 use crate::row::RowValue;
-use crate::text::{Facts, FilterMode, ToolCalls, into_one_row, one_line};
-use crate::view::Labels;
+use crate::row::text::{Facts, FilterMode, ToolCalls, into_one_row, one_line};
+use crate::row::view::Labels;
 
 /// What the row of one entry shows, apart from its label and the calls of earlier entries.
 ///
@@ -163,7 +163,7 @@ impl Gist {
     /// The gist of a record whose row cannot be read: a field the row reads holds what JSON
     /// cannot decode (a lone surrogate escape), so neither the row scanner nor a full parse
     /// takes the line, although its envelope loaded. Showing it fails, as it does through the
-    /// [`crate::view::Viewer`].
+    /// [`crate::row::view::Viewer`].
     pub fn unreadable() -> Gist {
         Gist {
             facts: Facts::default(),
@@ -295,7 +295,7 @@ pub(crate) fn answers<J: Json>(entry: &J) -> Option<&str> {
 
 /// Gives gists read in order their rows: the calls of the entries read so far are known to
 /// the results read after them, a later call with the same id replacing an earlier one, as
-/// [`crate::view::Viewer`] does.
+/// [`crate::row::view::Viewer`] does.
 ///
 /// A result nearly always follows its call within a few entries (an assistant turn, then its
 /// results one after another), so the call is looked for among the last [`NEAR`] entries read
@@ -579,7 +579,7 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::*;
-    use crate::text::FilterMode;
+    use crate::row::text::FilterMode;
 
     fn gist(entry: Value) -> Gist {
         Gist::of(&RowValue::from(entry), &ToolCalls::with_home("/home/al"))
@@ -664,7 +664,7 @@ mod tests {
     #[test]
     fn odd_type_and_timestamp_are_kept_as_values() {
         let g = gist(json!({"type": 7, "timestamp": ["t"], "id": "x"}));
-        assert_eq!(g.text(), crate::text::RECORD_TEXT);
+        assert_eq!(g.text(), crate::row::text::RECORD_TEXT);
         assert_eq!(serde_json::to_string(&g.kind()).unwrap(), "7");
         assert_eq!(serde_json::to_string(&g.timestamp()).unwrap(), r#"["t"]"#);
         let bare = gist(json!({"id": "x"}));

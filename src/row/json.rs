@@ -1,6 +1,6 @@
 //! Read access to a JSON value, shared by the two shapes entries come in: a whole line parsed
 //! into a [`serde_json::Value`] and the row value of [`crate::row`], which keeps only what a row
-//! reads and costs a fraction of the allocations. The row functions of [`crate::text`] are
+//! reads and costs a fraction of the allocations. The row functions of [`crate::row::text`] are
 //! written once, against [`Json`], and read both the same.
 
 use serde_json::Value;

@@ -1,4 +1,4 @@
-//! The part of an entry that its row reads: what [`crate::text`] needs for the one-line text,
+//! The part of an entry that its row reads: what [`crate::row::text`] needs for the one-line text,
 //! the search text, the filter modes and the tool calls (FORMAT §9.2–§9.4), taken from the line
 //! without building the rest.
 //!
@@ -20,11 +20,11 @@ use std::cell::RefCell;
 pub use bumpalo::Bump;
 use serde_json::{Map, Value};
 
-use crate::format::scan::{Invalid, Line, Scan, Scanner};
-use crate::format::transcode::MARKERS;
 use crate::format::{Envelope, Kind};
-use crate::json::Json;
-use crate::text::{ARGS_LIMIT, command_prefix, row_argument_keys};
+use crate::json::scan::{Invalid, Line, Scan, Scanner};
+use crate::json::transcode::MARKERS;
+use crate::row::Json;
+use crate::row::text::{ARGS_LIMIT, command_prefix, row_argument_keys};
 
 mod direct;
 
@@ -295,7 +295,7 @@ impl serde::Serialize for RowValue<'_> {
             RowValue::String(text) => s.serialize_str(text),
             RowValue::Null => s.serialize_unit(),
             // Megabytes of small values, it may be (see `parse_row`): not built.
-            RowValue::Raw(text) => crate::format::transcode::serialize_text(text, s),
+            RowValue::Raw(text) => crate::json::transcode::serialize_text(text, s),
             // Rows print only `type` and `timestamp`, strings nearly always.
             other => other.to_value().serialize(s),
         }
@@ -1084,7 +1084,7 @@ fn arguments<'a>(
 }
 
 /// The values of an unknown tool's arguments (at `start`, which serde_json parses) that their
-/// row's JSON prefix reads ([`crate::text`]'s `json_prefix`), with no more than that built:
+/// row's JSON prefix reads ([`crate::row::text`]'s `json_prefix`), with no more than that built:
 /// its first `left` values in the order it reads them (an object's keys in the order they
 /// first appear, each with its last value, as serde_json keeps them), strings cut to
 /// `ARGS_LIMIT + 2` characters, and the rest skipped. The prefix reads fewer values than that,
@@ -1197,8 +1197,8 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::gist::Gist;
-    use crate::text::{FilterMode, ToolCalls, is_user_request, one_line, search_text, shows};
+    use crate::row::gist::Gist;
+    use crate::row::text::{FilterMode, ToolCalls, is_user_request, one_line, search_text, shows};
 
     /// Every row function on the row value against the full value.
     fn check(entry: &Value) -> std::result::Result<(), TestCaseError> {

@@ -7,16 +7,16 @@
 //! a line that is not valid) gives `None`, and the caller reads the line through its row value,
 //! which reads every shape. What this reads, it reads as the row value does, with the same
 //! functions where they cut or decode (`cut_text`, `arguments`), so a line it takes is one the
-//! row value takes too, to the same gist and envelope; the row functions of [`crate::text`] are
+//! row value takes too, to the same gist and envelope; the row functions of [`crate::row::text`] are
 //! shared by both. Differential tests hold the two together.
 
 use std::borrow::Cow;
 
 use super::{ArenaVec, Bump, TEXT_LIMIT, arguments, cut_text, word};
 use crate::format::Envelope;
-use crate::format::scan::{Invalid, Line, Scan};
-use crate::gist::{Gist, Parts};
-use crate::text::{
+use crate::json::scan::{Invalid, Line, Scan};
+use crate::row::gist::{Gist, Parts};
+use crate::row::text::{
     ASSISTANT, Facts, ToolCalls, assistant_row, ended_normally, into_one_row, text_row,
     tool_name_row,
 };
