@@ -11,10 +11,10 @@ use std::path::Path;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::json;
 use sesstree::Session;
-use sesstree::json::scan_envelope;
+use sesstree::format::scan_envelope;
+use sesstree::row::Rows;
 use sesstree::row::gist::Resolver;
 use sesstree::row::view::Viewer;
-use sesstree::session::LoadOptions;
 use sesstree::tree::{TreeOptions, layout};
 
 /// A deterministic session of `turns` turns shaped like the agents' (user prompt, assistant
@@ -112,16 +112,16 @@ fn benches(c: &mut Criterion) {
     });
     // Loading with each entry's row worked out (what `log` and `tree` do), then every row
     // given its text in file order.
-    let with_gists = LoadOptions { gists: true, home: Some("/home/u".into()) };
+    let with_gists = Rows::new(Some("/home/u"));
     group.bench_function("load_with_gists", |b| {
         b.iter_batched(
             || bytes.clone(),
             |bytes| {
-                let Ok(session) = Session::from_bytes_with(path, bytes, &with_gists) else {
+                let Ok((_, gists)) = Session::from_bytes_with(path, bytes, &with_gists) else {
                     return 0;
                 };
                 let mut resolver = Resolver::new();
-                let rows = session.gists().unwrap_or_default().iter().map(|g| resolver.text(g));
+                let rows = gists.iter().map(|g| resolver.text(g));
                 black_box(rows.map(|t| t.map_or(0, str::len)).sum::<usize>())
             },
             BatchSize::LargeInput,

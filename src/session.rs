@@ -25,11 +25,8 @@ use crate::format::title::{TitleSlot, parse_slot};
 use crate::format::{Dialect, Envelope, Kind, MAX_VERSION, Marks, scan_envelope, v1};
 use crate::id::EntryId;
 use crate::json::MAX_NESTING;
-use crate::json::scan::Scanner;
+use crate::json::scan::{Line, Scanner};
 use crate::naming::TitleSource;
-use crate::row::gist::Gist;
-use crate::row::text::ToolCalls;
-use crate::row::{Reads, RowValue, message_gist, row_value_and_envelope, row_value_in, with_arena};
 
 /// Maps keyed by id. foldhash: SipHash was a tenth of the loading time, and an id map needs no
 /// protection from crafted keys beyond what foldhash's per-process seed gives.
@@ -138,13 +135,39 @@ pub struct Header {
     pub version: u64,
 }
 
-/// What a load works out besides the index.
-#[derive(Debug, Clone, Default)]
-pub struct LoadOptions {
-    /// Work out each record's gist ([`Session::gists`]), for commands that list whole files.
-    pub gists: bool,
-    /// The home directory that gists shorten paths under, as [`ToolCalls::with_home`] does.
-    pub home: Option<String>,
+/// What a load works out of each record besides the index, in the same pass, on every core and
+/// with the line still in cache: the rows of `log` and `tree` are ([`crate::row::Rows`]). The
+/// loader knows nothing of what it is: it hands each record's line over and keeps what comes
+/// back, one for each record, in file order ([`Session::load_with`]).
+pub trait Digest: Sync {
+    /// What is kept of a record.
+    type Of: Send;
+    /// How much deeper than the values it skips the walk of [`Digest::with_envelope`] nests:
+    /// the loader measures the depth of a line apart when [`Line::deepest`] and this could
+    /// pass [`MAX_NESTING`].
+    const WALK_DEPTH: usize;
+    /// A record's digest and its envelope, read in one walk of an object line the scanner
+    /// indexed; `None` to read them apart.
+    fn with_envelope<'a>(
+        &self,
+        line: &Line<'a, '_>,
+        stack: &mut Vec<bool>,
+    ) -> Option<(Envelope<'a>, Self::Of)>;
+    /// A record's digest from its line alone; `v1` says the file is of version 1 (whose ids
+    /// are derived, so that its rows read a full parse).
+    fn of_line(&self, scanner: &mut Scanner, bytes: &[u8], v1: bool) -> Self::Of;
+}
+
+/// The digest of a load that keeps nothing but the index: never asked for.
+struct IndexOnly;
+
+impl Digest for IndexOnly {
+    type Of = ();
+    const WALK_DEPTH: usize = 0;
+    fn with_envelope<'a>(&self, _: &Line<'a, '_>, _: &mut Vec<bool>) -> Option<(Envelope<'a>, ())> {
+        None
+    }
+    fn of_line(&self, _: &mut Scanner, _: &[u8], _: bool) {}
 }
 
 /// Where the file's bytes are, for reading payloads back.
@@ -176,8 +199,6 @@ pub struct Session {
     pub ends_with_newline: bool,
     /// Number of physical lines (blank ones included).
     pub line_count: u64,
-    /// Each record's gist, with [`LoadOptions::gists`].
-    gists: Option<Vec<Gist>>,
     by_id: id_index::IdIndex,
     parent: Vec<u32>,
     /// The parent links cut to break cycles, so path walks can still go round a cycle once.
@@ -206,15 +227,20 @@ pub struct LabelRecord {
 impl Session {
     /// Loads a file; `-` reads standard input.
     pub fn load(path: &Path) -> Result<Session> {
-        Session::load_with(path, &LoadOptions::default())
+        Session::load_each(path, None::<&IndexOnly>).map(|(session, _)| session)
     }
 
-    /// Loads a file, working out what `options` asks for besides the index.
-    pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Session> {
+    /// Loads a file, and works out `digest` of each of its records in the same pass: one for
+    /// each record, by record index.
+    pub fn load_with<D: Digest>(path: &Path, digest: &D) -> Result<(Session, Vec<D::Of>)> {
+        Session::load_each(path, Some(digest))
+    }
+
+    fn load_each<D: Digest>(path: &Path, digest: Option<&D>) -> Result<(Session, Vec<D::Of>)> {
         let read_whole = |input: &mut dyn Read| {
             let mut bytes = Vec::new();
             input.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
-            Session::from_bytes_with(path, bytes, options)
+            Ok(Session::from_bytes_each(path, bytes, digest))
         };
         if path.as_os_str() == "-" {
             return read_whole(&mut std::io::stdin().lock());
@@ -230,11 +256,11 @@ impl Session {
         // A version-1 file gives `None`: it is loaded again below, on one thread.
         if len >= PARALLEL_MIN
             && rayon::current_num_threads() > 1
-            && let Some(loader) = load_pieces(path, options, &file, len, parallel::PIECE)?
+            && let Some(loader) = load_pieces(path, digest, &file, len, parallel::PIECE)?
         {
             return Ok(loader.finish(Source::File(file)));
         }
-        let mut loader = Loader::new(path, options);
+        let mut loader = Loader::new(path, digest);
         loader.read(&file).map_err(|e| Error::io(path, e))?;
         Ok(loader.finish(Source::File(file)))
     }
@@ -243,33 +269,39 @@ impl Session {
     /// one), whatever the file's size and the number of cores: for the fuzzer, which holds it
     /// to the one-pass load. `None` for a version-1 file, which the parallel loader hands back.
     #[doc(hidden)]
-    pub fn load_in_pieces(
+    pub fn load_in_pieces<D: Digest>(
         path: &Path,
-        options: &LoadOptions,
+        digest: &D,
         piece: u64,
-    ) -> Result<Option<Session>> {
+    ) -> Result<Option<(Session, Vec<D::Of>)>> {
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
         let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
-        let loaded = load_pieces(path, options, &file, len, piece.max(1))?;
+        let loaded = load_pieces(path, Some(digest), &file, len, piece.max(1))?;
         Ok(loaded.map(|loader| loader.finish(Source::File(file))))
     }
 
     /// Loads a session held in memory (standard input, tests).
     pub fn from_bytes(path: &Path, bytes: Vec<u8>) -> Result<Session> {
-        Session::from_bytes_with(path, bytes, &LoadOptions::default())
+        Ok(Session::from_bytes_each(path, bytes, None::<&IndexOnly>).0)
     }
 
-    /// [`Session::from_bytes`] with [`LoadOptions`].
-    pub fn from_bytes_with(path: &Path, bytes: Vec<u8>, options: &LoadOptions) -> Result<Session> {
-        let mut loader = Loader::new(path, options);
+    /// [`Session::from_bytes`] with a [`Digest`], as [`Session::load_with`].
+    pub fn from_bytes_with<D: Digest>(
+        path: &Path,
+        bytes: Vec<u8>,
+        digest: &D,
+    ) -> Result<(Session, Vec<D::Of>)> {
+        Ok(Session::from_bytes_each(path, bytes, Some(digest)))
+    }
+
+    fn from_bytes_each<D: Digest>(
+        path: &Path,
+        bytes: Vec<u8>,
+        digest: Option<&D>,
+    ) -> (Session, Vec<D::Of>) {
+        let mut loader = Loader::new(path, digest);
         loader.read_slice(&bytes);
-        Ok(loader.finish(Source::Bytes(bytes)))
-    }
-
-    /// Each record's gist, by record index, when the load was asked for them
-    /// ([`LoadOptions::gists`]).
-    pub fn gists(&self) -> Option<&[Gist]> {
-        self.gists.as_deref()
+        loader.finish(Source::Bytes(bytes))
     }
 
     /// Whether the file holds no session at all (0 bytes or blank lines only).
@@ -547,58 +579,8 @@ impl Session {
         LineReader { session: self, window: Vec::new(), window_offset: 0, served: 0, bytes_read: 0 }
     }
 
-    /// The part of a record that its row reads ([`crate::row`]): far cheaper than
-    /// [`Session::value`] for listings of many entries. Lines the scanner does not take, and
-    /// version-1 records, are parsed in full.
-    pub fn row_value(
-        &self,
-        idx: u32,
-        lines: &mut LineReader<'_>,
-        scanner: &mut Scanner,
-    ) -> Result<crate::row::RowValue<'static>> {
-        if !self.is_v1() {
-            let bytes = lines.line(idx)?;
-            if let Some(value) = crate::row::row_value(scanner, bytes) {
-                return Ok(value);
-            }
-        }
-        Ok(self.value(idx)?.into())
-    }
-
-    /// The row text of a record with no tool call known, read from its line: for a gist that
-    /// did not keep it ([`Gist::is_long`]). `home` as for [`LoadOptions::home`].
-    pub fn row_text(&self, idx: u32, home: Option<&str>) -> Result<String> {
-        let row = self.row_value(idx, &mut self.lines(), &mut Scanner::new())?;
-        let none = home.map(ToolCalls::with_home).unwrap_or_default();
-        Ok(crate::row::text::one_line(&row, &none))
-    }
-
-    /// The gists of the records `indices`, read from their lines: what a load with gists
-    /// ([`LoadOptions::gists`], with `home`) gives them, for a command that shows a few rows of
-    /// a file loaded without. On every core, a stretch of `indices` a task, each stretch read
-    /// in its order (give them in about file order: lines are read through a window).
-    pub fn gists_of(&self, indices: &[u32], home: Option<&str>) -> Result<Vec<Gist>> {
-        use rayon::prelude::*;
-        const STRETCH: usize = 1024;
-        let none = home.map(ToolCalls::with_home).unwrap_or_default();
-        let v1 = self.is_v1();
-        let stretches: Vec<Result<Vec<Gist>>> = indices
-            .par_chunks(STRETCH)
-            .map(|stretch| {
-                let (mut lines, mut scanner) = (self.lines(), Scanner::new());
-                let mut gist = |idx| Ok(line_gist(&mut scanner, lines.line(idx)?, &none, v1, None));
-                stretch.iter().map(|&idx| gist(idx)).collect()
-            })
-            .collect();
-        let mut gists = Vec::with_capacity(indices.len());
-        for stretch in stretches {
-            gists.extend(stretch?);
-        }
-        Ok(gists)
-    }
-
-    /// The error for a record whose row cannot be read ([`Gist::is_unreadable`]): what reading
-    /// it in full gives.
+    /// The error for a record whose line loaded but does not read in full (a field holds what
+    /// JSON cannot decode, a lone surrogate escape): what reading it in full gives.
     pub fn unreadable(&self, idx: u32) -> Error {
         match self.value(idx) {
             Err(e) => e,
@@ -824,20 +806,20 @@ fn header_version(header: &serde_json::Map<String, Value>) -> u64 {
 #[derive(Debug)]
 // Nearly every line is a record: boxing the envelope would cost an allocation a line.
 #[allow(clippy::large_enum_variant)]
-enum LineScan<'a> {
+enum LineScan<'a, O> {
     /// Nothing but whitespace.
     Blank,
     /// A record, by its envelope, its timestamp as read (the envelope's `timestamp` is not
-    /// kept once the record is owned) and its gist when the load works gists out.
-    Record(Envelope<'a>, Option<i64>, Option<Gist>),
+    /// kept once the record is owned) and its digest when the load works one out.
+    Record(Envelope<'a>, Option<i64>, Option<O>),
     /// Valid JSON nested deeper than [`MAX_NESTING`].
     TooDeep,
     /// Not JSON (or cut short).
     Bad(crate::format::envelope::ScanError),
 }
 
-impl LineScan<'_> {
-    fn into_owned(self) -> LineScan<'static> {
+impl<O> LineScan<'_, O> {
+    fn into_owned(self) -> LineScan<'static, O> {
         match self {
             LineScan::Blank => LineScan::Blank,
             LineScan::Record(env, time, gist) => {
@@ -849,52 +831,28 @@ impl LineScan<'_> {
     }
 }
 
-/// Scans one line (without its newline) into its [`LineScan`], with the record's gist when
-/// `gists` (the [`LoadOptions::gists`] home, as calls-free [`ToolCalls`]) asks for it.
-/// `v1` says the file is of version 1, whose rows [`Session::row_value`] reads from a full parse.
-fn scan_line<'a>(
+/// Scans one line (without its newline) into its [`LineScan`], with the record's digest when
+/// the load works one out. `v1` says the file is of version 1.
+fn scan_line<'a, D: Digest>(
     scanner: &mut Scanner,
     bytes: &'a [u8],
-    gists: Option<&ToolCalls>,
+    digest: Option<&D>,
     v1: bool,
-) -> LineScan<'a> {
+) -> LineScan<'a, D::Of> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return LineScan::Blank;
     }
-    // With gists, the row is read on the same index as the envelope, and where it can be,
-    // in the same walk. That walk does not count the depth exactly, but it bounds it: a line
-    // that might be too deep is read the usual way (its row is kept).
-    let mut walked = None;
-    if let Some(none) = gists
+    // The digest is read on the same index as the envelope, in the same walk where it can be.
+    // That walk does not count the depth exactly, but it bounds it: a line that might be too
+    // deep is read the usual way.
+    if let Some(digest) = digest
         && !v1
         && let Ok((line, stack)) = scanner.index(bytes)
+        && let Some((env, of)) = digest.with_envelope(&line, stack)
+        && line.deepest() + D::WALK_DEPTH <= MAX_NESTING
     {
-        let shallow = |line: &crate::json::scan::Line<'_, '_>| {
-            line.deepest() + crate::row::WALKED_DEPTH <= MAX_NESTING
-        };
-        let fused = with_arena(|arena| {
-            // A user, assistant or tool-result message of the usual shape, straight from the
-            // line; any other through its row value.
-            if let Some((gist, env)) = message_gist(&line, stack, none, arena)
-                && shallow(&line)
-            {
-                return Some((env, Ok(gist)));
-            }
-            let (row, env) = row_value_and_envelope(&line, stack, Reads::Rows, arena)?;
-            Some(if shallow(&line) {
-                (env, Ok(Gist::of(&row, none)))
-            } else {
-                (env, Err(row.into_owned()))
-            })
-        });
-        match fused {
-            Some((env, Ok(gist))) => {
-                let time = env.timestamp.as_deref().and_then(crate::clock::parse_timestamp);
-                return LineScan::Record(env, time, Some(gist));
-            }
-            Some((_, Err(row))) => walked = Some(row),
-            None => {}
-        }
+        let time = env.timestamp.as_deref().and_then(crate::clock::parse_timestamp);
+        return LineScan::Record(env, time, Some(of));
     }
     let scanned = match scan_envelope_depth(scanner, bytes) {
         Ok(scanned) => Ok(scanned),
@@ -911,8 +869,8 @@ fn scan_line<'a>(
         Ok((_, None)) if nested_too_deep(bytes) => LineScan::TooDeep,
         Ok((env, _)) => {
             let time = env.timestamp.as_deref().and_then(crate::clock::parse_timestamp);
-            let gist = gists.map(|none| line_gist(scanner, bytes, none, v1, walked));
-            LineScan::Record(env, time, gist)
+            let of = digest.map(|digest| digest.of_line(scanner, bytes, v1));
+            LineScan::Record(env, time, of)
         }
         Err(e) => LineScan::Bad(e),
     }
@@ -920,43 +878,18 @@ fn scan_line<'a>(
 
 /// The parallel load of `file` (of `len` bytes) in pieces of `piece` bytes; `None` for a
 /// version-1 file, which it hands back to the one-pass load.
-fn load_pieces(
+fn load_pieces<'d, D: Digest>(
     path: &Path,
-    options: &LoadOptions,
+    digest: Option<&'d D>,
     file: &File,
     len: u64,
     piece: u64,
-) -> Result<Option<Loader>> {
-    parallel::load(Loader::new(path, options), file, len, piece).map_err(|e| Error::io(path, e))
-}
-
-/// The gist of a record's line read on its own (`walked`: its row, when the walk that read
-/// the envelope got it). As [`Session::row_value`] reads the row: a version-1 row from a full
-/// parse (its ids are derived); any other through the row scanner, even where only serde_json
-/// read the envelope (an id with a lone surrogate, say), and in full where the row scanner
-/// does not take the line.
-fn line_gist(
-    scanner: &mut Scanner,
-    bytes: &[u8],
-    none: &ToolCalls,
-    v1: bool,
-    walked: Option<RowValue<'static>>,
-) -> Gist {
-    let gist = match (v1, walked) {
-        (true, _) => None,
-        (false, Some(row)) => Some(Gist::of(&row, none)),
-        (false, None) => scanner.index(bytes).ok().and_then(|(line, stack)| {
-            with_arena(|arena| {
-                row_value_in(&line, stack, Reads::Rows, arena).map(|row| Gist::of(&row, none))
-            })
-        }),
-    };
-    gist.or_else(|| parse_lossy(bytes).map(|value| Gist::of(&RowValue::from(value), none)))
-        .unwrap_or_else(Gist::unreadable)
+) -> Result<Option<Loader<'d, D>>> {
+    parallel::load(Loader::new(path, digest), file, len, piece).map_err(|e| Error::io(path, e))
 }
 
 /// The one-pass reader: turns lines into records and collects what the index needs.
-struct Loader {
+struct Loader<'d, D: Digest> {
     path: PathBuf,
     slot: Option<TitleSlot>,
     header: Option<Header>,
@@ -981,17 +914,13 @@ struct Loader {
     v1: bool,
     last_v1_id: Option<EntryId>,
     scanner: Scanner,
-    /// With [`LoadOptions::gists`]: the home, as calls-free [`ToolCalls`].
-    gist_tools: Option<ToolCalls>,
-    gists: Vec<Gist>,
+    /// What to work out of each record besides the index, if anything.
+    digest: Option<&'d D>,
+    digests: Vec<D::Of>,
 }
 
-impl Loader {
-    fn new(path: &Path, options: &LoadOptions) -> Loader {
-        let gist_tools = options.gists.then(|| match &options.home {
-            Some(home) => ToolCalls::with_home(home.as_str()),
-            None => ToolCalls::default(),
-        });
+impl<'d, D: Digest> Loader<'d, D> {
+    fn new(path: &Path, digest: Option<&'d D>) -> Self {
         Loader {
             path: path.to_path_buf(),
             slot: None,
@@ -1016,8 +945,8 @@ impl Loader {
             v1: false,
             last_v1_id: None,
             scanner: Scanner::new(),
-            gist_tools,
-            gists: Vec::new(),
+            digest,
+            digests: Vec::new(),
         }
     }
 
@@ -1104,7 +1033,7 @@ impl Loader {
             self.slot = Some(slot);
             return;
         }
-        let scan = scan_line(&mut self.scanner, bytes, self.gist_tools.as_ref(), self.v1);
+        let scan = scan_line(&mut self.scanner, bytes, self.digest, self.v1);
         self.apply(scan, bytes, bytes.len() as u64, offset, has_newline);
     }
 
@@ -1113,13 +1042,13 @@ impl Loader {
     /// from their envelope alone (version 1 aside, which it leaves to the sequential loader).
     fn apply(
         &mut self,
-        scan: LineScan<'_>,
+        scan: LineScan<'_, D::Of>,
         bytes: &[u8],
         len: u64,
         offset: u64,
         has_newline: bool,
     ) {
-        let (env, time, gist) = match scan {
+        let (env, time, digest) = match scan {
             LineScan::Blank => return,
             LineScan::TooDeep => {
                 // The envelope scan skips payloads without a depth limit, but a full parse has
@@ -1141,14 +1070,14 @@ impl Loader {
                 self.warn(problem, None, format!("{what}: {e}"));
                 return;
             }
-            LineScan::Record(env, time, gist) => (env, time, gist),
+            LineScan::Record(env, time, digest) => (env, time, digest),
         };
         if !self.saw_record {
             self.saw_record = true;
-            self.first_record(bytes, offset, env, time, gist);
+            self.first_record(bytes, offset, env, time, digest);
             return;
         }
-        self.entry(bytes, len, offset, env, time, gist);
+        self.entry(bytes, len, offset, env, time, digest);
     }
 
     /// The first record must be the header (FORMAT §4.1 step 4).
@@ -1158,7 +1087,7 @@ impl Loader {
         offset: u64,
         env: Envelope<'_>,
         time: Option<i64>,
-        gist: Option<Gist>,
+        digest: Option<D::Of>,
     ) {
         let is_header = env.kind.as_deref() == Some("session");
         let value = if is_header { parse_lossy(bytes) } else { None };
@@ -1196,10 +1125,10 @@ impl Loader {
         self.warn(Problem::BadHeader, None, format!("no valid session header: {reason}"));
         self.header_problem = Some((self.line_no, reason));
         // Keep the record: fsck --repair restores a header in front of the entries.
-        self.entry(bytes, bytes.len() as u64, offset, env, time, gist);
+        self.entry(bytes, bytes.len() as u64, offset, env, time, digest);
     }
 
-    /// One record after the header, with its timestamp as read and its gist. `bytes` is read
+    /// One record after the header, with its timestamp as read and its digest. `bytes` is read
     /// only for version-1 records (their ids are derived from it); `len` is the line's length.
     fn entry(
         &mut self,
@@ -1208,7 +1137,7 @@ impl Loader {
         offset: u64,
         mut env: Envelope<'_>,
         time: Option<i64>,
-        gist: Option<Gist>,
+        digest: Option<D::Of>,
     ) {
         let idx = self.records.len() as u32;
         let kind = env.kind.as_deref().map_or(Kind::Missing, Kind::from_name);
@@ -1262,7 +1191,7 @@ impl Loader {
         };
         self.links.push(link);
         self.records.push(Record { line: self.line_no, offset, len, kind, id, parent_id, time });
-        self.gists.extend(gist);
+        self.digests.extend(digest);
         if let Some(prev) = self.by_id.insert(&self.records, idx) {
             let prev_line = self.records[prev as usize].line;
             let id = self.records[idx as usize].id.clone();
@@ -1307,15 +1236,20 @@ impl Loader {
         }
     }
 
-    fn finish(mut self, source: Source) -> Session {
+    /// The session, and the digest of each record when the load worked them out.
+    fn finish(mut self, source: Source) -> (Session, Vec<D::Of>) {
         // The index lives as long as the command: give back what growing it left spare, unless
         // that is little (the copy would cost more than the room).
         if self.records.capacity() - self.records.len() > self.records.len() / 8 {
             self.records.shrink_to_fit();
         }
-        if self.gists.capacity() - self.gists.len() > self.gists.len() / 8 {
-            self.gists.shrink_to_fit();
+        if self.digests.capacity() - self.digests.len() > self.digests.len() / 8 {
+            self.digests.shrink_to_fit();
         }
+        debug_assert!(
+            self.digest.is_none() || self.digests.len() == self.records.len(),
+            "a digest for every record"
+        );
         let n = self.records.len();
         let mut parent = vec![NONE; n];
         let mut missing = Vec::new();
@@ -1397,15 +1331,12 @@ impl Loader {
             }
         }
 
-        Session {
+        let session = Session {
             path: self.path,
             source,
             slot: self.slot,
             header: self.header,
             header_problem: self.header_problem,
-            // One gist per record, when they were asked for.
-            gists: (self.gist_tools.is_some() && self.gists.len() == self.records.len())
-                .then_some(self.gists),
             records: self.records,
             diagnostics: self.diagnostics,
             file_len: self.offset,
@@ -1424,7 +1355,8 @@ impl Loader {
             last_session_info: self.last_session_info,
             omp_signals: self.omp_signals,
             pi_signals: self.pi_signals,
-        }
+        };
+        (session, self.digests)
     }
 }
 
@@ -1486,8 +1418,32 @@ pub(crate) fn break_cycles(parent: &mut [u32]) -> Vec<(u32, u32)> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A digest for the loader's tests: each record's line as the digest was handed it, and
+    /// whether that was in the walk that read its envelope.
+    #[derive(Debug)]
+    pub(crate) struct Echo;
+
+    impl Digest for Echo {
+        type Of = (bool, Vec<u8>);
+        // As deep as the walk of the rows' digest.
+        const WALK_DEPTH: usize = 5;
+
+        fn with_envelope<'a>(
+            &self,
+            line: &Line<'a, '_>,
+            stack: &mut Vec<bool>,
+        ) -> Option<(Envelope<'a>, Self::Of)> {
+            let env = crate::format::envelope::envelope_in(line, stack).ok()?;
+            Some((env, (true, line.bytes.to_vec())))
+        }
+
+        fn of_line(&self, _: &mut Scanner, bytes: &[u8], _: bool) -> Self::Of {
+            (false, bytes.to_vec())
+        }
+    }
 
     fn load(text: &str) -> Session {
         Session::from_bytes(Path::new("t.jsonl"), text.as_bytes().to_vec()).unwrap()
@@ -1535,33 +1491,6 @@ mod tests {
         let s = load(&text);
         assert_eq!(s.parent(1), Some(2), "the later a wins");
         assert_eq!(s.children(2), &[1]);
-    }
-
-    /// Gists read from the lines afterwards are those a load with gists works out, on every
-    /// fixture (version 1, damaged lines, escapes, invalid UTF-8 among them).
-    #[test]
-    fn gists_read_afterwards_are_those_of_the_load() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-        let options = LoadOptions { gists: true, home: Some("/home/u".into()) };
-        let mut checked = 0;
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_none_or(|e| e != "jsonl") {
-                continue;
-            }
-            let with = Session::load_with(&path, &options).unwrap();
-            let without = Session::load(&path).unwrap();
-            let all: Vec<u32> = (0..without.records.len() as u32).collect();
-            let read = without.gists_of(&all, Some("/home/u")).unwrap();
-            assert_eq!(Some(&read[..]), with.gists(), "{}", path.display());
-            // Any few of them, in any order.
-            let some: Vec<u32> = all.iter().rev().step_by(3).copied().collect();
-            let gists = with.gists().unwrap();
-            let expected: Vec<Gist> = some.iter().map(|&i| gists[i as usize].clone()).collect();
-            assert_eq!(without.gists_of(&some, Some("/home/u")).unwrap(), expected);
-            checked += 1;
-        }
-        assert!(checked > 30, "{checked} fixtures");
     }
 
     /// A file can have a warning on every line: those that read the same on each line are not

@@ -10,7 +10,7 @@ use std::path::Path;
 use serde_json::Value;
 use sesstree::format::Dialect;
 use sesstree::row::gist::{Gist, Listing, Resolver};
-use sesstree::session::LoadOptions;
+use sesstree::row::{Rows, read_text};
 use sesstree::row::text::FilterMode;
 use sesstree::terminal::{sanitize_for_terminal, sanitize_keep_lines};
 use sesstree::tree::{ASCII, TreeOptions, UNICODE, layout};
@@ -65,9 +65,9 @@ pub fn check_scanner(bytes: &[u8]) {
 
 /// Loading with gists gives the same index, and the gists read in file order give the rows,
 /// filters and `--json` rows the Viewer gives (what `log` and `tree` print from them).
-pub fn check_gists(bytes: &[u8], plain: &Session) -> Session {
-    let options = LoadOptions { gists: true, home: Some("/home/fuzz".into()) };
-    let s = Session::from_bytes_with(Path::new("fuzz.jsonl"), bytes.to_vec(), &options)
+pub fn check_gists(bytes: &[u8], plain: &Session) -> (Session, Vec<Gist>) {
+    let rows = Rows::new(Some("/home/fuzz"));
+    let (s, gists) = Session::from_bytes_with(Path::new("fuzz.jsonl"), bytes.to_vec(), &rows)
         .expect("in-memory loads cannot fail");
     assert_eq!(format!("{:?}", s.records), format!("{:?}", plain.records), "records with gists");
     assert_eq!(
@@ -75,7 +75,7 @@ pub fn check_gists(bytes: &[u8], plain: &Session) -> Session {
         format!("{:?}", plain.diagnostics),
         "diagnostics with gists"
     );
-    let gists = s.gists().expect("a gist for every record");
+    assert_eq!(gists.len(), s.records.len(), "a gist for every record");
     let labels = sesstree::row::view::labels(&s);
     let mut viewer = Viewer::new(&s, Some("/home/fuzz"));
     let mut resolver = Resolver::new();
@@ -94,7 +94,7 @@ pub fn check_gists(bytes: &[u8], plain: &Session) -> Session {
         assert!(!gist.is_unreadable(), "a gist unreadable where the Viewer reads the row");
         let text = match text {
             Some(text) => std::borrow::Cow::Borrowed(text),
-            None => std::borrow::Cow::Owned(s.row_text(idx, Some("/home/fuzz")).unwrap()),
+            None => std::borrow::Cow::Owned(read_text(&s, idx, Some("/home/fuzz")).unwrap()),
         };
         assert_eq!(text, view.text, "the row text from the gist");
         let label = labels.get(&idx);
@@ -112,14 +112,14 @@ pub fn check_gists(bytes: &[u8], plain: &Session) -> Session {
         write_json_row(&mut json, &s, idx, gist, label.map(|l| &l.1), &text, at);
         assert_eq!(json, view.to_json_line(&s, 1, true, false).into_bytes(), "the --json row");
     }
-    check_windows(&s);
-    s
+    check_windows(&s, &gists);
+    (s, gists)
 }
 
 /// `log -n N`'s rows, worked out for a stretch of the leaf path only (`Listing::window`), are
 /// the first N rows of the whole path, in every filter mode and both directions.
-fn check_windows(s: &Session) {
-    let (Some(leaf), Some(all)) = (s.leaf(), s.gists()) else { return };
+fn check_windows(s: &Session, all: &[Gist]) {
+    let Some(leaf) = s.leaf() else { return };
     let path = s.path_to_root(leaf);
     let labels = sesstree::row::view::labels(s);
     let whole: Vec<&Gist> = path.iter().map(|&idx| &all[idx as usize]).collect();
@@ -147,22 +147,22 @@ fn check_windows(s: &Session) {
 /// straddle them; the sum of the bytes chooses, as nearly every input starts alike), gives
 /// the index and gists of the one-pass load. The bytes go through a file, which the parallel
 /// loader reads with `pread`.
-pub fn check_pieces(bytes: &[u8], gisted: &Session) {
+pub fn check_pieces(bytes: &[u8], (gisted, gists): &(Session, Vec<Gist>)) {
     let path = std::env::temp_dir().join(format!("sesstree-fuzz-{}.jsonl", std::process::id()));
     std::fs::write(&path, bytes).expect("the fuzz file is written");
     let piece = 1 + bytes.iter().map(|&b| u64::from(b)).sum::<u64>() % 64;
-    let options = LoadOptions { gists: true, home: Some("/home/fuzz".into()) };
-    let loaded = Session::load_in_pieces(&path, &options, piece).expect("the fuzz file is read");
+    let rows = Rows::new(Some("/home/fuzz"));
+    let loaded = Session::load_in_pieces(&path, &rows, piece).expect("the fuzz file is read");
     let _ = std::fs::remove_file(&path);
     // A version-1 file is handed back to the one-pass load.
-    let Some(s) = loaded else { return };
+    let Some((s, pieces_gists)) = loaded else { return };
     assert_eq!(format!("{:?}", s.records), format!("{:?}", gisted.records), "records, {piece}");
     assert_eq!(
         format!("{:?}", s.diagnostics),
         format!("{:?}", gisted.diagnostics),
         "diagnostics, pieces of {piece}"
     );
-    assert_eq!(s.gists(), gisted.gists(), "gists, pieces of {piece}");
+    assert_eq!(&pieces_gists, gists, "gists, pieces of {piece}");
     assert_eq!(s.line_count, gisted.line_count, "lines, pieces of {piece}");
     assert_eq!(s.ends_with_newline, gisted.ends_with_newline, "last newline, pieces of {piece}");
     assert_eq!(s.leaf(), gisted.leaf(), "leaf, pieces of {piece}");

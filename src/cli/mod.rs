@@ -19,7 +19,7 @@ use clap::{CommandFactory as _, FromArgMatches as _, Parser};
 use sesstree::Session;
 use sesstree::clock::Clock;
 use sesstree::ids::IdGen;
-use sesstree::session::LoadOptions;
+use sesstree::session::Digest;
 
 /// How long a writing command waits for another sesstree holding the file's lock.
 pub const LOCK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -97,19 +97,26 @@ impl Ctx {
     /// Loads the session for a reading command: prints its warnings, applies `--strict`, and
     /// refuses a file without a header. An empty file loads as an empty session.
     pub fn load(&self) -> anyhow::Result<Session> {
-        self.load_with(&LoadOptions::default())
+        let session = Session::load(self.file()?)?;
+        self.check(&session)?;
+        Ok(session)
     }
 
-    /// [`Ctx::load`], working out what `options` asks for besides the index.
-    pub fn load_with(&self, options: &LoadOptions) -> anyhow::Result<Session> {
-        let path = self.file()?;
-        let session = Session::load_with(path, options)?;
+    /// [`Ctx::load`], working out `digest` of each record in the same pass.
+    pub fn load_with<D: Digest>(&self, digest: &D) -> anyhow::Result<(Session, Vec<D::Of>)> {
+        let (session, digests) = Session::load_with(self.file()?, digest)?;
+        self.check(&session)?;
+        Ok((session, digests))
+    }
+
+    /// What every reading command does with a session it loaded: refuses a file without a
+    /// header, prints the warnings and applies `--strict`.
+    fn check(&self, session: &Session) -> anyhow::Result<()> {
         if !session.is_empty() {
             // A file without a header is refused outright; its other warnings would be noise.
             session.require_header()?;
         }
-        self.report(&session)?;
-        Ok(session)
+        self.report(session)
     }
 
     /// The clock new entries are stamped with: pinned by `SESSTREE_NOW` (an ISO-8601 time) for

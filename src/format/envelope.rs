@@ -159,7 +159,7 @@ fn fast_envelope<'a>(scanner: &mut Scanner, bytes: &'a [u8]) -> Scan<Envelope<'a
 }
 
 /// The envelope of an object line the scanner indexed.
-fn envelope_in<'a>(line: &Line<'a, '_>, stack: &mut Vec<bool>) -> Scan<Envelope<'a>> {
+pub(crate) fn envelope_in<'a>(line: &Line<'a, '_>, stack: &mut Vec<bool>) -> Scan<Envelope<'a>> {
     let mut env = Envelope { is_object: true, ..Envelope::default() };
     let start = line.ws(0);
     let end = line.object(start, |line, key, value| {

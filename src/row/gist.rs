@@ -1,5 +1,5 @@
 //! The gist of an entry: what its `log` or `tree` row shows, worked out while the file is
-//! loaded ([`crate::Session::load_with`]), on every core and with the line still in cache, so
+//! loaded ([`super::Rows`]), on every core and with the line still in cache, so
 //! that listing a whole file reads it once.
 //!
 //! A row depends on one thing besides its own line: a tool result's row shows the call it
@@ -10,7 +10,7 @@
 //! from the lines. Rows are cut to what they show (200 characters of message text), so on the
 //! agents' files a gist is a couple of hundred bytes. A row that is not cut (a branch summary,
 //! a custom message) and is longer than [`LONG`] is not kept: its gist says so, and the row is
-//! read again from the line when it is shown ([`crate::Session::row_text`]).
+//! read again from the line when it is shown ([`super::read_text`]).
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -333,7 +333,7 @@ impl<'g> Resolver<'g> {
 
     /// The row text of the next entry, whose calls are then known to later ones; `None` when
     /// it is a text the gist did not keep ([`Gist::is_long`]), to be read again with
-    /// [`crate::Session::row_text`].
+    /// [`super::read_text`].
     pub fn text(&mut self, gist: &'g Gist) -> Option<&'g str> {
         let call = gist.answers().and_then(|id| {
             let call = self.call(id);
@@ -488,7 +488,7 @@ impl Listing<'_> {
     /// For the `n` rows at the end of the path (at its start with `reverse`), in a session
     /// loaded without gists: the stretch of the path whose rows give those `n` rows as the
     /// whole path gives them, as its start and its gists, read from the lines
-    /// ([`Session::gists_of`], with `home`). That is the end of the path holding `n` shown
+    /// ([`super::read_gists`], with `home`). That is the end of the path holding `n` shown
     /// rows, and before them the entries whose calls their tool results show (a call is
     /// nearly always a few entries before its result). The stretch starts at `n` + [`NEAR`]
     /// entries and doubles until it holds `n` shown rows; a result shown whose call is not in
@@ -511,10 +511,10 @@ impl Listing<'_> {
         let mut gists = Vec::new();
         loop {
             if reverse {
-                gists.extend(session.gists_of(&self.path[end..size], home)?);
+                gists.extend(super::read_gists(session, &self.path[end..size], home)?);
                 end = size;
             } else {
-                let mut older = session.gists_of(&self.path[len - size..start], home)?;
+                let mut older = super::read_gists(session, &self.path[len - size..start], home)?;
                 older.append(&mut gists);
                 gists = older;
                 start = len - size;

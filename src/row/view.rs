@@ -18,7 +18,7 @@ use crate::session::Session;
 pub struct EntryView {
     /// The record index.
     pub idx: u32,
-    /// The parsed line, reduced to the fields rows read ([`Session::row_value`]); use
+    /// The parsed line, reduced to the fields rows read ([`super::read_row`]); use
     /// [`Session::value`] for the whole entry.
     pub value: RowValue<'static>,
     /// The label in effect, as display text.
@@ -74,7 +74,7 @@ impl<'s> Viewer<'s> {
 
     /// Reads one entry and records its tool calls for later results.
     pub fn view(&mut self, idx: u32) -> Result<EntryView> {
-        let value = self.session.row_value(idx, &mut self.lines, &mut self.scanner)?;
+        let value = super::read_row(self.session, idx, &mut self.lines, &mut self.scanner)?;
         Ok(self.view_value(idx, value))
     }
 
@@ -151,7 +151,7 @@ pub fn render_all<T: Send>(
             let mut done = Vec::with_capacity(chunk.len());
             let mut waiting = Vec::new();
             for (pos, &idx) in chunk.iter().enumerate() {
-                let value = session.row_value(idx, &mut viewer.lines, &mut viewer.scanner)?;
+                let value = super::read_row(session, idx, &mut viewer.lines, &mut viewer.scanner)?;
                 if answers(&value).is_some_and(|call| viewer.tools.get(call).is_none()) {
                     waiting.push((pos, idx, value));
                     done.push(None);
@@ -377,9 +377,9 @@ mod tests {
     use serde_json::Map;
 
     use super::*;
+    use crate::row::Rows;
     use crate::row::gist::Resolver;
     use crate::row::text::shows;
-    use crate::session::LoadOptions;
 
     impl EntryView {
         /// The `--json` row of SPEC §5 built as a map, field by field: the reference the
@@ -460,10 +460,8 @@ mod tests {
             r#"{"type":"label","id":"l","parentId":7,"targetId":7,"label":{"k":[1,"\n"]}}"#,
             r#"{"id":"n","parentId":"l","timestamp":null}"#,
         ];
-        let with_gists = LoadOptions { gists: true, home: None };
         let text = lines.join("\n").into_bytes();
-        let s = Session::from_bytes_with(Path::new("t"), text, &with_gists).unwrap();
-        let gists = s.gists().unwrap();
+        let (s, gists) = Session::from_bytes_with(Path::new("t"), text, &Rows::new(None)).unwrap();
         let labels = labels(&s);
         assert_eq!(gists.len(), 4);
         for (idx, gist) in gists.iter().enumerate() {
@@ -517,9 +515,8 @@ mod tests {
     /// (as the leaf and not), and its `--json` row; the same read through a [`Viewer`].
     #[test]
     fn gists_read_in_order_give_the_rows_of_the_viewer() {
-        let with_gists = LoadOptions { gists: true, home: Some("/home/u".into()) };
-        let s = Session::from_bytes_with(Path::new("t"), session_text(), &with_gists).unwrap();
-        let gists = s.gists().unwrap();
+        let rows = Rows::new(Some("/home/u"));
+        let (s, gists) = Session::from_bytes_with(Path::new("t"), session_text(), &rows).unwrap();
         let labels = labels(&s);
         let file_order: Vec<u32> = (0..s.records.len() as u32).collect();
         let leaf = s.leaf().unwrap();

@@ -27,11 +27,10 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use rayon::ScopeFifo;
 use rayon::prelude::*;
 
-use super::{LineScan, Loader, READ_SIZE, scan_line};
+use super::{Digest, LineScan, Loader, READ_SIZE, scan_line};
 use crate::format::Envelope;
 use crate::id::EntryId;
 use crate::json::scan::Scanner;
-use crate::row::text::ToolCalls;
 
 /// The bytes of one piece.
 pub(super) const PIECE: u64 = 1 << 20;
@@ -59,20 +58,20 @@ const AHEAD_LINES: u64 = 1 << 16;
 const FIRST_BATCH: u64 = 4;
 
 /// One line of a piece, scanned, or a run of blank lines.
-struct Scanned {
+struct Scanned<O> {
     offset: u64,
     /// The bytes from `offset` to the end of the last line, without its newline.
     len: u64,
     /// Whether the (last) line ends with a newline.
     has_newline: bool,
     /// `None` for the file's first line, which the index reads again (a title slot, a BOM).
-    scan: Option<LineScan<'static>>,
+    scan: Option<LineScan<'static, O>>,
     /// How many lines: more than one only for a run of blank lines (which the index only
     /// counts), so that a file of newlines does not give a scanned line per byte.
     lines: u64,
 }
 
-impl Scanned {
+impl<O> Scanned<O> {
     /// The id of a record, which the id index takes.
     fn id(&self) -> Option<&EntryId> {
         match &self.scan {
@@ -93,30 +92,29 @@ impl Scanned {
 /// thread waits for another's piece, as they did at the end of each batch when pieces were
 /// scanned in batches (1–3 ms of one core a batch, 9% of the load's wall time on the
 /// 100k-entry benchmark file).
-pub(super) fn load(
-    loader: Loader,
+pub(super) fn load<'d, D: Digest>(
+    loader: Loader<'d, D>,
     file: &File,
     len: u64,
     piece: u64,
-) -> std::io::Result<Option<Loader>> {
+) -> std::io::Result<Option<Loader<'d, D>>> {
     load_counting(loader, file, len, piece).0
 }
 
 /// [`load`], and the most scanned lines that waited for the index at once (for the tests).
-fn load_counting(
-    mut loader: Loader,
+fn load_counting<'d, D: Digest>(
+    mut loader: Loader<'d, D>,
     file: &File,
     len: u64,
     piece: u64,
-) -> (std::io::Result<Option<Loader>>, u64) {
+) -> (std::io::Result<Option<Loader<'d, D>>>, u64) {
     let pieces = len.div_ceil(piece);
     let threads = (rayon::current_num_threads() as u64).max(1);
     let first = threads.min(FIRST_BATCH).min(pieces);
-    let gist_tools = loader.gist_tools.clone();
-    let gists = gist_tools.as_ref();
+    let digest = loader.digest;
     let scanned: Vec<_> = (0..first)
         .into_par_iter()
-        .map(|k| scan_piece(file, len, k * piece, ((k + 1) * piece).min(len), gists))
+        .map(|k| scan_piece(file, len, k * piece, ((k + 1) * piece).min(len), digest))
         .collect();
     // Room for as many records as the first batch suggests. Only records with an id count:
     // blank and damaged lines are not indexed.
@@ -145,7 +143,7 @@ fn load_counting(
         piece,
         pieces,
         threads,
-        gists,
+        digest,
         flow: Mutex::new(flow),
         loader: Mutex::new(loader),
     };
@@ -168,7 +166,7 @@ fn load_counting(
 }
 
 /// The scanned lines of a piece (runs of blank lines as one), none for one that failed.
-fn lines_in(scanned: &std::io::Result<Vec<Scanned>>) -> u64 {
+fn lines_in<O>(scanned: &std::io::Result<Vec<Scanned<O>>>) -> u64 {
     scanned.as_ref().map_or(0, Vec::len) as u64
 }
 
@@ -180,9 +178,9 @@ enum Stop {
 }
 
 /// Where the pieces are between the scanning threads and the index.
-struct Flow {
+struct Flow<O> {
     /// The pieces from `next_take` on, scanned (`Some`) or not yet.
-    ready: VecDeque<Option<std::io::Result<Vec<Scanned>>>>,
+    ready: VecDeque<Option<std::io::Result<Vec<Scanned<O>>>>>,
     /// Their scanned lines, and those of the piece being taken.
     held: u64,
     /// The most `held` has been.
@@ -198,7 +196,7 @@ struct Flow {
     stop: Option<Stop>,
 }
 
-impl Flow {
+impl<O> Flow<O> {
     /// Whether a scanned piece waits for the index.
     fn any_scanned(&self) -> bool {
         self.ready.iter().any(Option::is_some)
@@ -206,20 +204,20 @@ impl Flow {
 }
 
 /// A load going on: the file's pieces, where they are, and the loader they go into.
-struct Line<'a> {
+struct Line<'a, 'd, D: Digest> {
     file: &'a File,
     len: u64,
     piece: u64,
     pieces: u64,
     threads: u64,
-    gists: Option<&'a ToolCalls>,
-    flow: Mutex<Flow>,
+    digest: Option<&'d D>,
+    flow: Mutex<Flow<D::Of>>,
     /// Held by the one thread that is taking (`Flow::taking`).
-    loader: Mutex<Loader>,
+    loader: Mutex<Loader<'d, D>>,
 }
 
-impl<'a> Line<'a> {
-    fn flow(&self) -> MutexGuard<'_, Flow> {
+impl<'a, D: Digest> Line<'a, '_, D> {
+    fn flow(&self) -> MutexGuard<'_, Flow<D::Of>> {
         self.flow.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -258,7 +256,7 @@ impl<'a> Line<'a> {
         let stopped = self.flow().stop.is_some();
         let end = ((k + 1) * self.piece).min(self.len);
         let scanned =
-            (!stopped).then(|| scan_piece(self.file, self.len, k * self.piece, end, self.gists));
+            (!stopped).then(|| scan_piece(self.file, self.len, k * self.piece, end, self.digest));
         {
             let mut flow = self.flow();
             flow.scanning -= 1;
@@ -325,18 +323,22 @@ const PRESIZED_IDS: usize = 1 << 22;
 /// dense first megabyte, then anything, up to a sparse file of gigabytes): the lists ask for
 /// their room without insisting (what the allocator refuses, they grow into as records come),
 /// and the id index is sized ahead for [`PRESIZED_IDS`] at most.
-fn make_room(loader: &mut Loader, estimate: usize) {
+fn make_room<D: Digest>(loader: &mut Loader<'_, D>, estimate: usize) {
     let _ = loader.records.try_reserve(estimate);
     let _ = loader.links.try_reserve(estimate);
-    if loader.gist_tools.is_some() {
-        let _ = loader.gists.try_reserve(estimate);
+    if loader.digest.is_some() {
+        let _ = loader.digests.try_reserve(estimate);
     }
     loader.by_id.reserve(&loader.records, estimate.min(PRESIZED_IDS));
 }
 
 /// Takes the scanned lines of a piece into the index, in order; `true` when the file turns out
 /// to be of version 1 (the caller loads it again on one thread).
-fn take_piece(loader: &mut Loader, file: &File, lines: Vec<Scanned>) -> std::io::Result<bool> {
+fn take_piece<D: Digest>(
+    loader: &mut Loader<'_, D>,
+    file: &File,
+    lines: Vec<Scanned<D::Of>>,
+) -> std::io::Result<bool> {
     // The index slots of a piece's records are far apart in a large table: read them all
     // first, so that their cache misses overlap.
     for id in lines.iter().filter_map(Scanned::id) {
@@ -352,7 +354,11 @@ fn take_piece(loader: &mut Loader, file: &File, lines: Vec<Scanned>) -> std::io:
 }
 
 /// Takes one scanned line into the index, as [`Loader::physical_line`] would.
-fn take(loader: &mut Loader, file: &File, line: Scanned) -> std::io::Result<()> {
+fn take<D: Digest>(
+    loader: &mut Loader<'_, D>,
+    file: &File,
+    line: Scanned<D::Of>,
+) -> std::io::Result<()> {
     let Scanned { offset, len, has_newline, scan, lines } = line;
     let Some(scan) = scan else {
         let bytes = read_line(file, offset, len)?;
@@ -433,13 +439,13 @@ fn lines_estimate(start: u64, end: u64) -> usize {
 }
 
 /// Scans the lines that start in `start..end` of a file of `len` bytes.
-fn scan_piece(
+fn scan_piece<D: Digest>(
     file: &File,
     len: u64,
     start: u64,
     end: u64,
-    gists: Option<&ToolCalls>,
-) -> std::io::Result<Vec<Scanned>> {
+    digest: Option<&D>,
+) -> std::io::Result<Vec<Scanned<D::Of>>> {
     let mut out = Vec::new();
     let Some(at) = first_line_start(file, start, end)? else { return Ok(out) };
     out.reserve(lines_estimate(start, end));
@@ -447,26 +453,26 @@ fn scan_piece(
     // would only get a new buffer.
     let mut buf = READ_BUFFER.take();
     buf.resize(READ_SIZE, 0);
-    let scanned = scan_lines(file, len, at, end, gists, &mut buf, &mut out);
+    let scanned = scan_lines(file, len, at, end, digest, &mut buf, &mut out);
     READ_BUFFER.set(buf);
     scanned.map(|()| out)
 }
 
 /// Scans the lines that start in `at..end` into `out`, `at` being the start of a line,
 /// reading through `buf`.
-fn scan_lines(
+fn scan_lines<D: Digest>(
     file: &File,
     len: u64,
     mut at: u64,
     end: u64,
-    gists: Option<&ToolCalls>,
+    digest: Option<&D>,
     buf: &mut [u8],
-    out: &mut Vec<Scanned>,
+    out: &mut Vec<Scanned<D::Of>>,
 ) -> std::io::Result<()> {
     let mut scanner = Scanner::new();
     let mut push = |at: u64, bytes: &[u8], has_newline: bool| {
         // A version-1 file is handed back to the one-pass load, which reads its rows as such.
-        let scan = (at != 0).then(|| scan_line(&mut scanner, bytes, gists, false).into_owned());
+        let scan = (at != 0).then(|| scan_line(&mut scanner, bytes, digest, false).into_owned());
         let len = bytes.len() as u64;
         if let (Some(LineScan::Blank), Some(run)) = (&scan, out.last_mut())
             && matches!(run.scan, Some(LineScan::Blank))
@@ -524,8 +530,8 @@ mod tests {
     use std::path::Path;
 
     use crate::EntryId;
-    use crate::row::gist::Gist;
-    use crate::session::{LoadOptions, Session, Source};
+    use crate::session::tests::Echo;
+    use crate::session::{Session, Source};
 
     /// Everything the index holds, as text.
     fn index(s: &Session) -> String {
@@ -558,24 +564,19 @@ mod tests {
         std::fs::write(&path, text).unwrap();
         let file = File::open(&path).unwrap();
         let sequential = Session::from_bytes(&path, text.to_vec()).unwrap();
-        let loader = load(Loader::new(&path, &Default::default()), &file, text.len() as u64, piece);
-        let loader = loader.unwrap()?;
-        let parallel = loader.finish(Source::File(file));
+        let loader = load(Loader::new(&path, None::<&Echo>), &file, text.len() as u64, piece);
+        let (parallel, _) = loader.unwrap()?.finish(Source::File(file));
         assert_eq!(index(&parallel), index(&sequential), "piece {piece}");
-        // Gists change nothing of the index, and read as the entries do.
-        let with_gists = LoadOptions { gists: true, home: Some("/home/u".into()) };
+        // A digest changes nothing of the index, and each record's is the one-pass load's.
         let file = File::open(&path).unwrap();
-        let loader = load(Loader::new(&path, &with_gists), &file, text.len() as u64, piece);
-        let gisted = loader.unwrap()?.finish(Source::File(file));
-        assert_eq!(index(&gisted), index(&sequential), "piece {piece}, with gists");
-        let one_pass = Session::from_bytes_with(&path, text.to_vec(), &with_gists).unwrap();
-        assert_eq!(gisted.gists(), one_pass.gists());
-        let gists = gisted.gists().expect("every record has its gist");
-        let (mut lines, mut scanner) = (gisted.lines(), Scanner::new());
-        let none = ToolCalls::with_home("/home/u");
-        for (idx, gist) in gists.iter().enumerate() {
-            let row = gisted.row_value(idx as u32, &mut lines, &mut scanner).unwrap();
-            assert_eq!(*gist, Gist::of(&row, &none), "record {idx}");
+        let loader = load(Loader::new(&path, Some(&Echo)), &file, text.len() as u64, piece);
+        let (digested, digests) = loader.unwrap()?.finish(Source::File(file));
+        assert_eq!(index(&digested), index(&sequential), "piece {piece}, with a digest");
+        let (_, one_pass) = Session::from_bytes_with(&path, text.to_vec(), &Echo).unwrap();
+        assert_eq!(digests, one_pass);
+        assert_eq!(digests.len(), digested.records.len());
+        for (idx, (_, line)) in digests.iter().enumerate() {
+            assert_eq!(*line, digested.raw_line(idx as u32).unwrap(), "record {idx}");
         }
         Some(())
     }
@@ -593,9 +594,8 @@ mod tests {
         for (len, piece) in [(10, 10), (20, 10), (100, 10), (1 << 20, 1 << 10)] {
             for threads in [1, 2, 8] {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-                let loaded = pool.install(|| {
-                    load(Loader::new(dir.path(), &Default::default()), &file, len, piece)
-                });
+                let loaded = pool
+                    .install(|| load(Loader::new(dir.path(), None::<&Echo>), &file, len, piece));
                 let error = loaded.err().expect("a read error fails the load");
                 assert_eq!(error.kind(), ErrorKind::IsADirectory, "{len} {piece} {threads}");
             }
@@ -660,17 +660,16 @@ mod tests {
     }
 
     #[test]
-    fn the_depth_limit_holds_with_gists() {
+    fn the_depth_limit_holds_with_a_digest() {
         let lines =
             [HEADER.to_owned(), deep_call("h", 121), deep_call("e", 122), deep_call("f", 123)];
-        let with_gists = LoadOptions { gists: true, home: None };
         let text = lines.join("\n").into_bytes();
-        let s = Session::from_bytes_with(Path::new("t"), text, &with_gists).unwrap();
+        let (s, digests) = Session::from_bytes_with(Path::new("t"), text, &Echo).unwrap();
         let ids: Vec<_> = s.records.iter().filter_map(|r| r.id.as_ref()).collect();
         assert_eq!(ids, [&EntryId::new("h"), &EntryId::new("e")]);
         assert_eq!(s.diagnostics.len(), 1);
         assert!(s.diagnostics[0].message.contains("nested deeper than 127 levels"));
-        assert_eq!(s.gists().map(<[_]>::len), Some(2));
+        assert_eq!(digests.len(), 2);
     }
 
     /// Loads `text` in pieces of `piece` bytes in a pool of each of `threads`, and checks that
@@ -684,7 +683,7 @@ mod tests {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             let file = File::open(&path).unwrap();
             let (loaded, most) = pool.install(|| {
-                let loader = Loader::new(&path, &Default::default());
+                let loader = Loader::new(&path, None::<&Echo>);
                 load_counting(loader, &file, text.len() as u64, piece)
             });
             assert_eq!(loaded.unwrap().unwrap().records.len(), records);
@@ -735,9 +734,8 @@ mod tests {
         let expected = index(&Session::from_bytes(&path, text.clone()).unwrap());
         let once = |piece: u64| {
             let file = File::open(&path).unwrap();
-            let loader =
-                load(Loader::new(&path, &Default::default()), &file, text.len() as u64, piece);
-            index(&loader.unwrap().unwrap().finish(Source::File(file)))
+            let loader = load(Loader::new(&path, None::<&Echo>), &file, text.len() as u64, piece);
+            index(&loader.unwrap().unwrap().finish(Source::File(file)).0)
         };
         for threads in [1, 2, 3, 8] {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
@@ -756,8 +754,8 @@ mod tests {
         let empty = dir.path().join("empty.jsonl");
         std::fs::write(&empty, b"").unwrap();
         let file = File::open(&empty).unwrap();
-        let loaded = load(Loader::new(&empty, &Default::default()), &file, 0, PIECE);
-        let got = index(&loaded.unwrap().unwrap().finish(Source::File(file)));
+        let loaded = load(Loader::new(&empty, None::<&Echo>), &file, 0, PIECE);
+        let got = index(&loaded.unwrap().unwrap().finish(Source::File(file)).0);
         assert_eq!(got, index(&Session::from_bytes(&empty, Vec::new()).unwrap()));
     }
 
@@ -776,7 +774,7 @@ mod tests {
         std::fs::write(&path, &text).unwrap();
         let file = File::open(&path).unwrap();
         let len = text.len() as u64;
-        let scanned = scan_piece(&file, len, 0, len, None).unwrap();
+        let scanned = scan_piece(&file, len, 0, len, None::<&Echo>).unwrap();
         let lines: Vec<u64> = scanned.iter().map(|s| s.lines).collect();
         assert_eq!(lines, [1, 300_000, 1, 1003]);
         assert!(!scanned[3].has_newline);
@@ -801,7 +799,7 @@ mod tests {
         let path = dir.path().join("s.jsonl");
         std::fs::write(&path, &text).unwrap();
         let file = File::open(&path).unwrap();
-        let loader = load(Loader::new(&path, &Default::default()), &file, text.len() as u64, 4096);
+        let loader = load(Loader::new(&path, None::<&Echo>), &file, text.len() as u64, 4096);
         let loader = loader.unwrap().unwrap();
         assert_eq!(loader.records.len(), 40_010);
         assert!(loader.by_id.capacity() <= 64, "{} slots", loader.by_id.capacity());
@@ -811,12 +809,11 @@ mod tests {
     /// the allocator gives: a load goes on, where it used to abort.
     #[test]
     fn an_inflated_estimate_does_not_abort() {
-        let mut loader =
-            Loader::new(Path::new("s.jsonl"), &LoadOptions { gists: true, home: None });
+        let mut loader = Loader::new(Path::new("s.jsonl"), Some(&Echo));
         make_room(&mut loader, u32::MAX as usize);
         assert!(loader.by_id.capacity() <= 2 * PRESIZED_IDS);
         // However much was reserved, nothing of it is used yet.
-        assert!(loader.records.is_empty() && loader.links.is_empty() && loader.gists.is_empty());
+        assert!(loader.records.is_empty() && loader.links.is_empty() && loader.digests.is_empty());
     }
 
     /// Blank lines (empty, spaces, tabs, a CR, a form feed) in every place a piece can cut them,

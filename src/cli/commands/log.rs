@@ -3,11 +3,10 @@
 use std::borrow::Cow;
 use std::io::Write;
 
-use anyhow::Context as _;
 use sesstree::row::gist::{Gist, Listing, Row};
 use sesstree::row::text::FilterMode;
 use sesstree::row::view::{Placement, labels, write_json_row};
-use sesstree::session::LoadOptions;
+use sesstree::row::{Rows, read_text};
 use sesstree::terminal::{may_hold_controls, sanitize_for_terminal};
 use sesstree::{Session, rev};
 
@@ -64,9 +63,9 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
     // Every row of the file is worked out while it loads (its gist), so the path is not read
     // again; the filters need them for --raw too. With -n, only the rows at the end of the
     // path that is shown are (see `Listing::window`).
-    let session = match args.max_count {
-        Some(_) => ctx.load()?,
-        None => ctx.load_with(&LoadOptions { gists: true, home: home.clone() })?,
+    let (session, all) = match args.max_count {
+        Some(_) => (ctx.load()?, Vec::new()),
+        None => ctx.load_with(&Rows::new(home.as_deref()))?,
     };
     if session.is_empty() {
         return Ok(());
@@ -83,10 +82,7 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
         Listing { path: &path, target, labels: &labels, mode: FilterMode::from(args.filter) };
     let read;
     let (start, gists): (usize, Vec<&Gist>) = match args.max_count {
-        None => {
-            let all = session.gists().context("the rows were not worked out while loading")?;
-            (0, path.iter().map(|&idx| &all[idx as usize]).collect())
-        }
+        None => (0, path.iter().map(|&idx| &all[idx as usize]).collect()),
         Some(n) => {
             let (start, gists) = listing.window(&session, n, args.reverse, home.as_deref())?;
             read = gists;
@@ -120,7 +116,7 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
                 // A text too long to keep in the gist is read again, for the rows shown.
                 let text = match text {
                     Some(text) => Cow::Borrowed(text),
-                    None => Cow::Owned(session.row_text(idx, home.as_deref())?),
+                    None => Cow::Owned(read_text(&session, idx, home.as_deref())?),
                 };
                 if ctx.json {
                     let at = Placement { depth: 0, on_active_path: true, is_leaf: idx == target };
@@ -135,7 +131,7 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
         )?;
     }
     out.flush()?;
-    leave_to_exit(session);
+    leave_to_exit((session, all));
     Ok(())
 }
 

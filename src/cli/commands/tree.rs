@@ -7,7 +7,7 @@ use std::path::Path;
 use sesstree::row::gist::{Gist, resolve_each};
 use sesstree::row::text::{FilterMode, fuzzy_match, substring_match};
 use sesstree::row::view::{JsonPart, Placement, labels, render_all, write_json_row};
-use sesstree::session::LoadOptions;
+use sesstree::row::{Rows, read_text};
 use sesstree::terminal::sanitize_for_terminal;
 use sesstree::tree::{ASCII, Row, TreeOptions, UNICODE, layout};
 use sesstree::{EntryId, Error, rev};
@@ -106,8 +106,10 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     let home = home();
     // Without a search, every row is worked out while the file loads (its gist); a search
     // reads the entries it matches against again.
-    let options = LoadOptions { gists: args.search.is_none(), home: home.clone() };
-    let session = ctx.load_with(&options)?;
+    let (session, gists) = match args.search {
+        None => ctx.load_with(&Rows::new(home.as_deref()))?,
+        Some(_) => (ctx.load()?, Vec::new()),
+    };
     if session.is_empty() {
         return Ok(());
     }
@@ -153,7 +155,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     let order = tree.file_order(session.records.len());
     let mut out = stdout();
     let mut shown = 0;
-    if let Some(gists) = session.gists() {
+    if args.search.is_none() {
         let labels = labels(&session);
         let row_of = |i: u32| &tree.rows[i as usize];
         let read: Vec<&Gist> = order.iter().map(|&i| &gists[row_of(i).idx as usize]).collect();
@@ -185,7 +187,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
             // A text too long to keep in the gist is read again, for the rows shown.
             let text = match text {
                 Some(text) => Cow::Borrowed(text),
-                None => Cow::Owned(session.row_text(row.idx, home.as_deref())?),
+                None => Cow::Owned(read_text(&session, row.idx, home.as_deref())?),
             };
             if ctx.json {
                 let at = Placement {
@@ -260,7 +262,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
             ),
         }
     }
-    leave_to_exit((tree, session));
+    leave_to_exit((tree, session, gists));
     Ok(())
 }
 

@@ -1,0 +1,158 @@
+//! Rows read from a session's lines: worked out while the file loads, for the commands that
+//! list a whole file ([`Rows`], the loader's [`Digest`]), or read again afterwards for the few
+//! entries a command shows.
+
+use std::path::Path;
+
+use super::gist::Gist;
+use super::text::{ToolCalls, one_line};
+use super::value::{
+    Reads, RowValue, WALKED_DEPTH, message_gist, row_value, row_value_and_envelope, row_value_in,
+    with_arena,
+};
+use crate::error::Result;
+use crate::format::Envelope;
+use crate::json::scan::{Line, Scanner};
+use crate::session::{Digest, LineReader, Session, parse_lossy};
+
+/// The rows of `log` and `tree`, worked out while a file loads: each record's [`Gist`], with
+/// paths shortened under a home directory ([`ToolCalls::with_home`]).
+#[derive(Debug, Default)]
+pub struct Rows {
+    /// No calls: the home directory alone.
+    none: ToolCalls,
+}
+
+impl Rows {
+    /// Rows whose paths are shortened under `home`.
+    pub fn new(home: Option<&str>) -> Rows {
+        Rows { none: home.map(ToolCalls::with_home).unwrap_or_default() }
+    }
+
+    /// Loads a file with the gist of each of its records, by record index.
+    pub fn load(&self, path: &Path) -> Result<(Session, Vec<Gist>)> {
+        Session::load_with(path, self)
+    }
+}
+
+impl Digest for Rows {
+    type Of = Gist;
+    const WALK_DEPTH: usize = WALKED_DEPTH;
+
+    fn with_envelope<'a>(
+        &self,
+        line: &Line<'a, '_>,
+        stack: &mut Vec<bool>,
+    ) -> Option<(Envelope<'a>, Gist)> {
+        with_arena(|arena| {
+            // A user, assistant or tool-result message of the usual shape, straight from the
+            // line; any other through its row value.
+            if let Some((gist, env)) = message_gist(line, stack, &self.none, arena) {
+                return Some((env, gist));
+            }
+            let (row, env) = row_value_and_envelope(line, stack, Reads::Rows, arena)?;
+            Some((env, Gist::of(&row, &self.none)))
+        })
+    }
+
+    fn of_line(&self, scanner: &mut Scanner, bytes: &[u8], v1: bool) -> Gist {
+        line_gist(scanner, bytes, &self.none, v1)
+    }
+}
+
+/// The gist of a record's line read on its own, as [`read_row`] reads the row: a version-1 row
+/// from a full parse (its ids are derived); any other through the row scanner, even where only
+/// serde_json read the envelope (an id with a lone surrogate, say), and in full where the row
+/// scanner does not take the line.
+fn line_gist(scanner: &mut Scanner, bytes: &[u8], none: &ToolCalls, v1: bool) -> Gist {
+    let gist = match v1 {
+        true => None,
+        false => scanner.index(bytes).ok().and_then(|(line, stack)| {
+            with_arena(|arena| {
+                row_value_in(&line, stack, Reads::Rows, arena).map(|row| Gist::of(&row, none))
+            })
+        }),
+    };
+    gist.or_else(|| parse_lossy(bytes).map(|value| Gist::of(&RowValue::from(value), none)))
+        .unwrap_or_else(Gist::unreadable)
+}
+
+/// The part of a record that its row reads: far cheaper than [`Session::value`] for listings
+/// of many entries. Lines the scanner does not take, and version-1 records, are parsed in full.
+pub fn read_row(
+    session: &Session,
+    idx: u32,
+    lines: &mut LineReader<'_>,
+    scanner: &mut Scanner,
+) -> Result<RowValue<'static>> {
+    if !session.is_v1() {
+        let bytes = lines.line(idx)?;
+        if let Some(value) = row_value(scanner, bytes) {
+            return Ok(value);
+        }
+    }
+    Ok(session.value(idx)?.into())
+}
+
+/// The row text of a record with no tool call known, read from its line: for a gist that did
+/// not keep it ([`Gist::is_long`]). `home` as for [`Rows::new`].
+pub fn read_text(session: &Session, idx: u32, home: Option<&str>) -> Result<String> {
+    let row = read_row(session, idx, &mut session.lines(), &mut Scanner::new())?;
+    let none = home.map(ToolCalls::with_home).unwrap_or_default();
+    Ok(one_line(&row, &none))
+}
+
+/// The gists of the records `indices`, read from their lines: what a load with [`Rows`] (of
+/// `home`) gives them, for a command that shows a few rows of a file loaded without. On every
+/// core, a stretch of `indices` a task, each stretch read in its order (give them in about file
+/// order: lines are read through a window).
+pub fn read_gists(session: &Session, indices: &[u32], home: Option<&str>) -> Result<Vec<Gist>> {
+    use rayon::prelude::*;
+    const STRETCH: usize = 1024;
+    let none = home.map(ToolCalls::with_home).unwrap_or_default();
+    let v1 = session.is_v1();
+    let stretches: Vec<Result<Vec<Gist>>> = indices
+        .par_chunks(STRETCH)
+        .map(|stretch| {
+            let (mut lines, mut scanner) = (session.lines(), Scanner::new());
+            let mut gist = |idx| Ok(line_gist(&mut scanner, lines.line(idx)?, &none, v1));
+            stretch.iter().map(|&idx| gist(idx)).collect()
+        })
+        .collect();
+    let mut gists = Vec::with_capacity(indices.len());
+    for stretch in stretches {
+        gists.extend(stretch?);
+    }
+    Ok(gists)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Gists read from the lines afterwards are those a load with gists works out, on every
+    /// fixture (version 1, damaged lines, escapes, invalid UTF-8 among them).
+    #[test]
+    fn gists_read_afterwards_are_those_of_the_load() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let rows = Rows::new(Some("/home/u"));
+        let mut checked = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "jsonl") {
+                continue;
+            }
+            let (_, with) = rows.load(&path).unwrap();
+            let without = Session::load(&path).unwrap();
+            let all: Vec<u32> = (0..without.records.len() as u32).collect();
+            let read = read_gists(&without, &all, Some("/home/u")).unwrap();
+            assert_eq!(read, with, "{}", path.display());
+            // Any few of them, in any order.
+            let some: Vec<u32> = all.iter().rev().step_by(3).copied().collect();
+            let expected: Vec<Gist> = some.iter().map(|&i| with[i as usize].clone()).collect();
+            assert_eq!(read_gists(&without, &some, Some("/home/u")).unwrap(), expected);
+            checked += 1;
+        }
+        assert!(checked > 30, "{checked} fixtures");
+    }
+}
