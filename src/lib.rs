@@ -30,6 +30,7 @@ pub mod listing;
 pub mod migrate;
 pub mod ops;
 pub mod process;
+pub mod render;
 pub mod rev;
 pub mod row;
 pub mod stats;

@@ -14,7 +14,8 @@ use sesstree::row::{Rows, read_text};
 use sesstree::row::text::FilterMode;
 use sesstree::terminal::{sanitize_for_terminal, sanitize_keep_lines};
 use sesstree::tree::{ASCII, TreeOptions, UNICODE, layout};
-use sesstree::row::view::{Placement, Viewer, write_json_row};
+use sesstree::render::{JsonRow, Placement};
+use sesstree::row::view::Viewer;
 use sesstree::{Session, context, rev, stats};
 
 pub mod ops;
@@ -108,9 +109,10 @@ pub fn check_gists(bytes: &[u8], plain: &Session) -> (Session, Vec<Gist>) {
             }
         }
         let at = Placement { depth: 1, on_active_path: true, is_leaf: false };
-        let mut json = Vec::new();
-        write_json_row(&mut json, &s, idx, gist, label.map(|l| &l.1), &text, at);
-        assert_eq!(json, view.to_json_line(&s, 1, true, false).into_bytes(), "the --json row");
+        let (mut json, mut theirs) = (Vec::new(), Vec::new());
+        JsonRow::of_gist(&s, idx, gist, label.map(|l| &l.1), &text, at).write(&mut json);
+        JsonRow::of_view(&s, &view, at).write(&mut theirs);
+        assert_eq!(json, theirs, "the --json row");
     }
     check_windows(&s, &gists);
     (s, gists)
@@ -313,8 +315,10 @@ fn check_views(s: &Session) {
         if let Some(label) = &view.label {
             assert_clean(&sanitize_for_terminal(label), false);
         }
-        let json = view.to_json_line(s, 0, true, false);
-        let _: Value = serde_json::from_str(&json).expect("the --json row is JSON");
+        let mut json = Vec::new();
+        let at = Placement { depth: 0, on_active_path: true, is_leaf: false };
+        JsonRow::of_view(s, &view, at).write(&mut json);
+        let _: Value = serde_json::from_slice(&json).expect("the --json row is JSON");
         let pretty = serde_json::to_string_pretty(&view.value).expect("value serializes");
         assert_clean(&sanitize_keep_lines(&pretty), true);
         // The row value reads as the whole entry does.
@@ -326,8 +330,8 @@ fn check_views(s: &Session) {
                 "the row text from the row value"
             );
             assert_eq!(
-                sesstree::row::text::search_text(&view.value, None, &none),
-                sesstree::row::text::search_text(&full, None, &none),
+                sesstree::row::text::search_text(&view.value, None, None),
+                sesstree::row::text::search_text(&full, None, None),
                 "the search text from the row value"
             );
             for mode in FilterMode::CYCLE {

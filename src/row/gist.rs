@@ -335,6 +335,11 @@ impl<'g> Resolver<'g> {
     /// it is a text the gist did not keep ([`Gist::is_long`]), to be read again with
     /// [`super::read_text`].
     pub fn text(&mut self, gist: &'g Gist) -> Option<&'g str> {
+        self.resolve(gist).text()
+    }
+
+    /// [`Resolver::text`], telling whether it is the row of the call the entry answers.
+    pub fn resolve(&mut self, gist: &'g Gist) -> Resolved<'g> {
         let call = gist.answers().and_then(|id| {
             let call = self.call(id);
             self.missed |= call.is_none();
@@ -342,8 +347,9 @@ impl<'g> Resolver<'g> {
         });
         self.unmapped.push(gist);
         match call {
-            Some(call) => Some(call),
-            None => (!gist.is_long()).then(|| gist.text()),
+            Some(call) => Resolved::Call(call),
+            None if gist.is_long() => Resolved::Long,
+            None => Resolved::Own(gist.text()),
         }
     }
 
@@ -365,12 +371,41 @@ impl<'g> Resolver<'g> {
     }
 }
 
+/// The row text of an entry read in order ([`Resolver::resolve`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resolved<'g> {
+    /// A tool result's: the row of the call it answers.
+    Call(&'g str),
+    /// The entry's own row text, as its gist keeps it.
+    Own(&'g str),
+    /// A text too long for the gist to keep ([`Gist::is_long`]), to be read again.
+    Long,
+}
+
+impl<'g> Resolved<'g> {
+    /// The row text; `None` for one to read again ([`super::read_text`]).
+    pub fn text(self) -> Option<&'g str> {
+        match self {
+            Resolved::Call(text) | Resolved::Own(text) => Some(text),
+            Resolved::Long => None,
+        }
+    }
+
+    /// The row of the call a tool result answers, when it was read before the result.
+    pub fn call(self) -> Option<&'g str> {
+        match self {
+            Resolved::Call(call) => Some(call),
+            Resolved::Own(_) | Resolved::Long => None,
+        }
+    }
+}
+
 /// Entries a [`resolve_each`] stretch reads at least: below it, one resolver reads them all.
 const STRETCH: usize = 1 << 14;
 
 /// What `keep` makes of each of `gists` (by position) and its row text, as one [`Resolver`]
-/// reading them in order gives it (`None` for a text to read again), keeping the `Some`s in
-/// order: the rows of a listing, on every core.
+/// reading them in order resolves it, keeping the `Some`s in order: the rows of a listing, on
+/// every core.
 ///
 /// The order is cut into stretches, each read by its own resolver after the [`NEAR`] entries
 /// before it, which hold nearly every call its results answer. A stretch that also reads a
@@ -378,7 +413,7 @@ const STRETCH: usize = 1 << 14;
 /// a call an earlier stretch holds: then the whole order is read again by one resolver.
 pub fn resolve_each<'g, T: Send>(
     gists: &[&'g Gist],
-    keep: impl Fn(usize, Option<&'g str>) -> Option<T> + Sync,
+    keep: impl Fn(usize, Resolved<'g>) -> Option<T> + Sync,
 ) -> Vec<T> {
     // The whole order as one stretch, which reads every call before each result.
     let in_order = || stretch(gists, 0..gists.len(), &keep).unwrap_or_default();
@@ -395,7 +430,7 @@ pub fn resolve_each<'g, T: Send>(
 fn by_stretches<'g, T: Send>(
     gists: &[&'g Gist],
     size: usize,
-    keep: &(impl Fn(usize, Option<&'g str>) -> Option<T> + Sync),
+    keep: &(impl Fn(usize, Resolved<'g>) -> Option<T> + Sync),
 ) -> Option<Vec<T>> {
     use rayon::prelude::*;
     let starts: Vec<usize> = (0..gists.len()).step_by(size.max(1)).collect();
@@ -419,7 +454,7 @@ fn by_stretches<'g, T: Send>(
 fn stretch<'g, T>(
     gists: &[&'g Gist],
     range: std::ops::Range<usize>,
-    keep: &impl Fn(usize, Option<&'g str>) -> Option<T>,
+    keep: &impl Fn(usize, Resolved<'g>) -> Option<T>,
 ) -> Option<Vec<T>> {
     let before = range.start.saturating_sub(NEAR);
     let mut resolver = Resolver::for_entries(range.end - before);
@@ -429,7 +464,7 @@ fn stretch<'g, T>(
         if let Some(ahead) = gists.get(pos + PREFETCH) {
             ahead.prefetch();
         }
-        let text = resolver.text(gists[pos]);
+        let text = resolver.resolve(gists[pos]);
         // A stretch read from the start of the order on read every call.
         if resolver.missed && before > 0 {
             return None;
@@ -481,7 +516,7 @@ impl Listing<'_> {
         }
         Ok(resolve_each(gists, |pos, text| {
             let (idx, gist) = (stretch[pos], gists[pos]);
-            self.shows(idx, gist).then_some(Row { idx, gist, text })
+            self.shows(idx, gist).then_some(Row { idx, gist, text: text.text() })
         }))
     }
 
@@ -751,7 +786,7 @@ mod tests {
     /// order).
     fn stretched(gists: &[Gist], size: usize) -> Option<Vec<Option<&str>>> {
         let refs: Vec<&Gist> = gists.iter().collect();
-        by_stretches(&refs, size, &|_, text| Some(text))
+        by_stretches(&refs, size, &|_, text: Resolved<'_>| Some(text.text()))
     }
 
     #[test]
@@ -773,7 +808,7 @@ mod tests {
         gists.push(result("c1"));
         assert_eq!(stretched(&gists, 100), None, "the last stretch does not hold the call");
         let refs: Vec<&Gist> = gists.iter().collect();
-        let texts = resolve_each(&refs, |_, text| Some(text));
+        let texts = resolve_each(&refs, |_, text| Some(text.text()));
         assert_eq!(texts[301], Some("[read: a.rs]"));
         // A call never made is missed by the first stretch too, which read every call.
         let never = [result("c9"), prompt()];
@@ -794,7 +829,7 @@ mod tests {
         let refs: Vec<&Gist> = gists.iter().collect();
         let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
         let shown =
-            pool.install(|| resolve_each(&refs, |pos, text| (pos % 4 == 3).then_some(text)));
+            pool.install(|| resolve_each(&refs, |pos, text| (pos % 4 == 3).then_some(text.text())));
         let want: Vec<_> = both_ways(&gists).1.into_iter().skip(3).step_by(4).collect();
         assert_eq!(shown, want);
         assert_eq!(shown.last(), Some(&Some(&*format!("[read: f{}.rs]", n - 4))));

@@ -4,12 +4,13 @@
 
 use std::path::Path;
 
-use super::gist::Gist;
-use super::text::{ToolCalls, one_line};
+use super::gist::{Gist, Resolved};
+use super::text::{ToolCalls, fuzzy_match, one_line, search_text, substring_match};
 use super::value::{
     Reads, RowValue, WALKED_DEPTH, message_gist, row_value, row_value_and_envelope, row_value_in,
     with_arena,
 };
+use super::view::Labels;
 use crate::error::Result;
 use crate::format::Envelope;
 use crate::json::scan::{Line, Scanner};
@@ -126,6 +127,60 @@ pub fn read_gists(session: &Session, indices: &[u32], home: Option<&str>) -> Res
     Ok(gists)
 }
 
+/// A `--search`: every word of `query` in an entry's search text (FORMAT §9.4), as a
+/// substring, or as a subsequence when `fuzzy`.
+#[derive(Debug, Clone, Copy)]
+pub struct Search<'q> {
+    /// The words.
+    pub query: &'q str,
+    /// Match them as subsequences, as the agent's selector does.
+    pub fuzzy: bool,
+}
+
+impl Search<'_> {
+    /// Whether a search text matches.
+    pub fn matches(&self, text: &str) -> bool {
+        if self.fuzzy { fuzzy_match(self.query, text) } else { substring_match(self.query, text) }
+    }
+
+    /// The items of `rows` whose entries match, in order: `entry` names an item's record and
+    /// its row text as read in order (whose call a tool result's search text holds). Each
+    /// entry's search text is read from its line, on every core, a stretch of `rows` a task
+    /// (give them in about file order: lines are read through a window).
+    pub fn matching<'g, T: Send + Sync>(
+        &self,
+        session: &Session,
+        labels: &Labels,
+        rows: Vec<T>,
+        entry: impl Fn(&T) -> (u32, Resolved<'g>) + Sync,
+    ) -> Result<Vec<T>> {
+        use rayon::prelude::*;
+        const STRETCH: usize = 1024;
+        let found: Vec<Result<Vec<bool>>> = rows
+            .par_chunks(STRETCH)
+            .map(|stretch| {
+                let (mut lines, mut scanner) = (session.lines(), Scanner::new());
+                let mut matches = |row: &T| {
+                    let (idx, text) = entry(row);
+                    let value = read_row(session, idx, &mut lines, &mut scanner)?;
+                    let label = labels.get(&idx).map(|l| l.0.as_str());
+                    Ok(self.matches(&search_text(&value, label, text.call())))
+                };
+                stretch.iter().map(&mut matches).collect()
+            })
+            .collect();
+        let mut found_all = Vec::with_capacity(rows.len());
+        for stretch in found {
+            found_all.extend(stretch?);
+        }
+        Ok(rows
+            .into_iter()
+            .zip(found_all)
+            .filter_map(|(row, found)| found.then_some(row))
+            .collect())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,5 +209,65 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 30, "{checked} fixtures");
+    }
+
+    /// A search read on every core, in stretches, keeps the rows one pass through a viewer
+    /// keeps: a tool result found by the call it answers, a label, a call made before the
+    /// stretch that reads its result.
+    #[test]
+    fn a_search_on_every_core_matches_one_pass() {
+        let mut lines = vec![r#"{"type":"session","version":3,"id":"s","cwd":"/"}"#.to_string()];
+        let mut parent = "null".to_string();
+        for i in 0..5000 {
+            let id = format!("e{i}");
+            let message = match i % 4 {
+                0 => format!(
+                    r#"{{"role":"assistant","content":[{{"type":"toolCall","id":"c{}","name":"read","arguments":{{"path":"/src/f{}.rs"}}}}]}}"#,
+                    i % 37,
+                    i % 11
+                ),
+                1 => format!(
+                    r#"{{"role":"toolResult","toolCallId":"c{}","content":"out"}}"#,
+                    (i * 3) % 41
+                ),
+                2 => format!(r#"{{"role":"user","content":"word{}"}}"#, i % 13),
+                _ => {
+                    r#"{"role":"assistant","content":[{"type":"text","text":"done"}]}"#.to_string()
+                }
+            };
+            lines.push(format!(
+                r#"{{"type":"message","id":"{id}","parentId":{parent},"message":{message}}}"#
+            ));
+            parent = format!("\"{id}\"");
+        }
+        lines.push(
+            r#"{"type":"label","id":"l","parentId":"e4999","targetId":"e7","label":"f3.rs mark"}"#
+                .into(),
+        );
+        let rows = Rows::new(None);
+        let (s, gists) =
+            Session::from_bytes_with(Path::new("t"), lines.join("\n").into(), &rows).unwrap();
+        let labels = super::super::view::labels(&s);
+        let mut resolver = super::super::gist::Resolver::new();
+        let all: Vec<(u32, Resolved<'_>)> =
+            gists.iter().enumerate().map(|(i, g)| (i as u32, resolver.resolve(g))).collect();
+        for query in ["f3.rs", "word7", "read out", "nothing-here"] {
+            for fuzzy in [false, true] {
+                let search = Search { query, fuzzy };
+                let got = search.matching(&s, &labels, all.clone(), |&row| row).unwrap();
+                let mut viewer = super::super::view::Viewer::new(&s, None);
+                let expected: Vec<u32> = (0..s.records.len() as u32)
+                    .filter(|&i| {
+                        let view = viewer.view(i).unwrap();
+                        search.matches(&viewer.search_text(&view))
+                    })
+                    .collect();
+                let got: Vec<u32> = got.iter().map(|&(i, _)| i).collect();
+                assert_eq!(got, expected, "{query:?}, fuzzy {fuzzy}");
+                if query != "nothing-here" {
+                    assert!(!got.is_empty(), "{query:?}");
+                }
+            }
+        }
     }
 }

@@ -222,6 +222,12 @@ impl ToolCalls {
         Some(self.get(str_field(message, "toolCallId")?)?.shown.to_string())
     }
 
+    /// The call a tool-result entry answers, as its row shows it: `None` for another entry, or
+    /// a call not recorded.
+    pub fn call_of<J: Json>(&self, entry: &J) -> Option<&str> {
+        Some(&self.get(super::gist::answers(entry)?)?.shown)
+    }
+
     /// A tool call as a tool-result row shows it (FORMAT §9.3).
     pub(crate) fn describe_call<A: Json>(&self, name: &str, args: &A) -> String {
         match name {
@@ -651,8 +657,9 @@ fn service_tiers<J: Json>(entry: &J) -> Vec<(Option<String>, String)> {
 /// parts that depend on the kind, joined with single spaces.
 ///
 /// One addition to the reference: a `toolResult` message also carries the call its row shows
-/// (`[read: src/main.rs]`), so what a row displays can be found by searching for it.
-pub fn search_text<J: Json>(entry: &J, label: Option<&str>, tools: &ToolCalls) -> String {
+/// (`[read: src/main.rs]`, given as `call` when known), so what a row displays can be found by
+/// searching for it.
+pub fn search_text<J: Json>(entry: &J, label: Option<&str>, call: Option<&str>) -> String {
     let mut parts: Vec<Cow<'_, str>> = Vec::new();
     if let Some(label) = label {
         parts.push(label.into());
@@ -670,11 +677,7 @@ pub fn search_text<J: Json>(entry: &J, label: Option<&str>, tools: &ToolCalls) -
                 "bashExecution" => {
                     parts.push(str_field(message, "command").unwrap_or_default().into());
                 }
-                "toolResult" => {
-                    if let Some(call) = tools.describe_result(message) {
-                        parts.push(call.into());
-                    }
-                }
+                "toolResult" => parts.extend(call.map(Cow::from)),
                 _ => {}
             }
         }
@@ -1515,18 +1518,24 @@ mod tests {
     fn search_text_of_messages() {
         let tools = tools_with(&[("c1", "read", json!({"path": "/home/al/src/main.rs"}))]);
         let user = message(json!({"role": "user", "content": "Add a flag"}));
-        assert_eq!(search_text(&user, Some("checkpoint"), &tools), "checkpoint user Add a flag");
-        assert_eq!(search_text(&user, None, &tools), "user Add a flag");
+        assert_eq!(
+            search_text(&user, Some("checkpoint"), tools.call_of(&user)),
+            "checkpoint user Add a flag"
+        );
+        assert_eq!(search_text(&user, None, tools.call_of(&user)), "user Add a flag");
         let long = message(
             json!({"role": "assistant", "content": [{"type": "text", "text": "y".repeat(300)}]}),
         );
-        assert_eq!(search_text(&long, None, &tools), format!("assistant {}", "y".repeat(200)));
+        assert_eq!(
+            search_text(&long, None, tools.call_of(&long)),
+            format!("assistant {}", "y".repeat(200))
+        );
         let bash = message(json!({"role": "bashExecution", "command": "make"}));
-        assert_eq!(search_text(&bash, None, &tools), "bashExecution make");
+        assert_eq!(search_text(&bash, None, tools.call_of(&bash)), "bashExecution make");
         let result = message(json!({"role": "toolResult", "toolCallId": "c1", "toolName": "read",
             "content": [{"type": "text", "text": "fn main() {}"}]}));
         assert_eq!(
-            search_text(&result, None, &tools),
+            search_text(&result, None, tools.call_of(&result)),
             "toolResult fn main() {} [read: ~/src/main.rs]"
         );
     }
@@ -1579,9 +1588,9 @@ mod tests {
             (json!(42), ""),
         ];
         for (entry, want) in cases {
-            assert_eq!(search_text(&entry, None, &tools), want, "{entry}");
+            assert_eq!(search_text(&entry, None, tools.call_of(&entry)), want, "{entry}");
         }
-        assert_eq!(search_text(&json!({"type": "future_thing"}), Some("keep"), &tools), "keep");
+        assert_eq!(search_text(&json!({"type": "future_thing"}), Some("keep"), None), "keep");
     }
 
     #[test]
@@ -1607,10 +1616,10 @@ mod tests {
     fn search_matches_the_label() {
         let tools = ToolCalls::default();
         let entry = json!({"type": "model_change", "model": "openai/gpt-5"});
-        let text = search_text(&entry, Some("Checkpoint-1"), &tools);
+        let text = search_text(&entry, Some("Checkpoint-1"), tools.call_of(&entry));
         assert!(substring_match("checkpoint-1 gpt", &text));
         assert!(fuzzy_match("chk1", &text));
-        assert!(!substring_match("checkpoint", &search_text(&entry, None, &tools)));
+        assert!(!substring_match("checkpoint", &search_text(&entry, None, tools.call_of(&entry))));
     }
 
     // -- filters -------------------------------------------------------------------------------

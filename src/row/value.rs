@@ -1223,8 +1223,8 @@ mod tests {
         let tools = ToolCalls::with_home("/home/al");
         prop_assert_eq!(one_line(entry, &tools), one_line(&row, &tools));
         prop_assert_eq!(
-            search_text(entry, Some("lbl"), &full_tools),
-            search_text(&row, Some("lbl"), &row_tools)
+            search_text(entry, Some("lbl"), full_tools.call_of(entry)),
+            search_text(&row, Some("lbl"), row_tools.call_of(&row))
         );
         prop_assert_eq!(is_user_request(entry), is_user_request(&row));
         for mode in FilterMode::CYCLE {

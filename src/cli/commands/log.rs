@@ -3,9 +3,10 @@
 use std::borrow::Cow;
 use std::io::Write;
 
+use sesstree::render::{JsonRow, Placement};
 use sesstree::row::gist::{Gist, Listing, Row};
 use sesstree::row::text::FilterMode;
-use sesstree::row::view::{Placement, labels, write_json_row};
+use sesstree::row::view::labels;
 use sesstree::row::{Rows, read_text};
 use sesstree::terminal::{may_hold_controls, sanitize_for_terminal};
 use sesstree::{Session, rev};
@@ -120,7 +121,8 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
                 };
                 if ctx.json {
                     let at = Placement { depth: 0, on_active_path: true, is_leaf: idx == target };
-                    write_json_row(buf, &session, idx, gist, label.map(|l| &l.1), &text, at);
+                    JsonRow::of_gist(&session, idx, gist, label.map(|l| &l.1), &text, at)
+                        .write(buf);
                 } else {
                     let label = label.map(|l| l.0.as_str());
                     text_row(ctx, &session, (idx, gist), label, &text, buf);

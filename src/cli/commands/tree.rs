@@ -4,10 +4,11 @@ use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
+use sesstree::render::{JsonRow, Placement};
 use sesstree::row::gist::{Gist, resolve_each};
-use sesstree::row::text::{FilterMode, fuzzy_match, substring_match};
-use sesstree::row::view::{JsonPart, Placement, labels, render_all, write_json_row};
-use sesstree::row::{Rows, read_text};
+use sesstree::row::text::FilterMode;
+use sesstree::row::view::labels;
+use sesstree::row::{Rows, Search, read_text};
 use sesstree::terminal::sanitize_for_terminal;
 use sesstree::tree::{ASCII, Row, TreeOptions, UNICODE, layout};
 use sesstree::{EntryId, Error, rev};
@@ -104,12 +105,9 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
         return interactive(ctx, args);
     }
     let home = home();
-    // Without a search, every row is worked out while the file loads (its gist); a search
-    // reads the entries it matches against again.
-    let (session, gists) = match args.search {
-        None => ctx.load_with(&Rows::new(home.as_deref()))?,
-        Some(_) => (ctx.load()?, Vec::new()),
-    };
+    // Every row is worked out while the file loads (its gist); a search reads the entries it
+    // matches against again.
+    let (session, gists) = ctx.load_with(&Rows::new(home.as_deref()))?;
     if session.is_empty() {
         return Ok(());
     }
@@ -154,103 +152,55 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     // order.
     let order = tree.file_order(session.records.len());
     let mut out = stdout();
-    let mut shown = 0;
-    if args.search.is_none() {
-        let labels = labels(&session);
-        let row_of = |i: u32| &tree.rows[i as usize];
-        let read: Vec<&Gist> = order.iter().map(|&i| &gists[row_of(i).idx as usize]).collect();
-        if let Some(pos) = read.iter().position(|gist| gist.is_unreadable()) {
-            return Err(session.unreadable(row_of(order[pos]).idx).into());
-        }
-        let kept = resolve_each(&read, |pos, text| {
-            let (i, gist) = (order[pos], read[pos]);
-            let idx = row_of(i).idx;
-            gist.facts()
-                .shows(mode, leaf == Some(idx), labels.contains_key(&idx))
-                .then_some((i, text))
-        });
-        drop((order, read));
-        // For each layout row, where its text is in `kept` (`None` there for a text too long
-        // to keep in the gist; `u32::MAX` here for a row not shown), filled in one pass; then
-        // the shown rows, in layout order.
-        let mut place = vec![u32::MAX; tree.rows.len()];
-        for (k, &(i, _)) in kept.iter().enumerate() {
-            place[i as usize] = k as u32;
-        }
-        let rows: Vec<u32> =
-            (0..place.len() as u32).filter(|&i| place[i as usize] != u32::MAX).collect();
-        shown = rows.len();
-        let ahead = |&i: &u32| gists[row_of(i).idx as usize].prefetch();
-        write_par(&mut out, &rows, ahead, |&i, buf| {
-            let (row, text) = (row_of(i), kept[place[i as usize] as usize].1);
-            let (gist, label) = (&gists[row.idx as usize], labels.get(&row.idx));
-            // A text too long to keep in the gist is read again, for the rows shown.
-            let text = match text {
-                Some(text) => Cow::Borrowed(text),
-                None => Cow::Owned(read_text(&session, row.idx, home.as_deref())?),
-            };
-            if ctx.json {
-                let at = Placement {
-                    depth: row.depth,
-                    on_active_path: row.on_active_path,
-                    is_leaf: row.is_leaf,
-                };
-                write_json_row(buf, &session, row.idx, gist, label.map(|l| &l.1), &text, at);
-                buf.push(b'\n');
-            } else {
-                let gutter = style.paint(&tree.prefix(row, glyphs, max_levels), Role::Dim);
-                let text = text_part(row, label.map(|l| l.0.as_str()), &text);
-                writeln!(buf, "{gutter}{text}")?;
-            }
-            Ok(())
-        })?;
-    } else {
-        let idxs: Vec<u32> = order.iter().map(|&i| tree.rows[i as usize].idx).collect();
-        let mut row_of = vec![u32::MAX; session.records.len()];
-        for (i, row) in tree.rows.iter().enumerate() {
-            row_of[row.idx as usize] = i as u32;
-        }
-        // Each kept row is rendered right away (on every core, see `render_all`) and only
-        // its text is kept.
-        let rendered = render_all(&session, home.as_deref(), &idxs, |viewer, view| {
-            let row = &tree.rows[row_of[view.idx as usize] as usize];
-            let keep = viewer.shows(view, mode, leaf)
-                && args.search.as_deref().is_none_or(|q| {
-                    let text = viewer.search_text(view);
-                    if args.fuzzy { fuzzy_match(q, &text) } else { substring_match(q, &text) }
-                });
-            if !keep {
-                return Ok(None);
-            }
-            // Rows are kept until the whole tree is drawn, so each keeps only what the payload
-            // gives; the gutter and the fields the index knows are added as it is printed.
-            if ctx.json {
-                return Ok(Some(Kept::Json(view.json_part())));
-            }
-            Ok(Some(Kept::Text(text_part(row, view.label.as_deref(), &view.text).into())))
-        })?;
-        // Where each layout row's rendering is (a permutation, not a second vector of rows).
-        let mut rendered_at = vec![0u32; tree.rows.len()];
-        for (k, &i) in order.iter().enumerate() {
-            rendered_at[i as usize] = k as u32;
-        }
-        drop(order);
-        for (row, &k) in tree.rows.iter().zip(&rendered_at) {
-            let Some(line) = &rendered[k as usize] else { continue };
-            shown += 1;
-            match line {
-                Kept::Json(part) => {
-                    let json =
-                        part.row(&session, row.idx, row.depth, row.on_active_path, row.is_leaf);
-                    writeln!(out, "{json}")?;
-                }
-                Kept::Text(rest) => {
-                    let gutter = style.paint(&tree.prefix(row, glyphs, max_levels), Role::Dim);
-                    writeln!(out, "{gutter}{rest}")?;
-                }
-            }
-        }
+    let labels = labels(&session);
+    let row_of = |i: u32| &tree.rows[i as usize];
+    let read: Vec<&Gist> = order.iter().map(|&i| &gists[row_of(i).idx as usize]).collect();
+    if let Some(pos) = read.iter().position(|gist| gist.is_unreadable()) {
+        return Err(session.unreadable(row_of(order[pos]).idx).into());
     }
+    let mut kept = resolve_each(&read, |pos, text| {
+        let (i, gist) = (order[pos], read[pos]);
+        let idx = row_of(i).idx;
+        gist.facts().shows(mode, leaf == Some(idx), labels.contains_key(&idx)).then_some((i, text))
+    });
+    drop((order, read));
+    if let Some(query) = &args.search {
+        let search = Search { query, fuzzy: args.fuzzy };
+        kept = search.matching(&session, &labels, kept, |&(i, text)| (row_of(i).idx, text))?;
+    }
+    // For each layout row, where its text is in `kept` (`u32::MAX` for a row not shown),
+    // filled in one pass; then the shown rows, in layout order.
+    let mut place = vec![u32::MAX; tree.rows.len()];
+    for (k, &(i, _)) in kept.iter().enumerate() {
+        place[i as usize] = k as u32;
+    }
+    let rows: Vec<u32> =
+        (0..place.len() as u32).filter(|&i| place[i as usize] != u32::MAX).collect();
+    let shown = rows.len();
+    let ahead = |&i: &u32| gists[row_of(i).idx as usize].prefetch();
+    write_par(&mut out, &rows, ahead, |&i, buf| {
+        let (row, text) = (row_of(i), kept[place[i as usize] as usize].1);
+        let (gist, label) = (&gists[row.idx as usize], labels.get(&row.idx));
+        // A text too long to keep in the gist is read again, for the rows shown.
+        let text = match text.text() {
+            Some(text) => Cow::Borrowed(text),
+            None => Cow::Owned(read_text(&session, row.idx, home.as_deref())?),
+        };
+        if ctx.json {
+            let at = Placement {
+                depth: row.depth,
+                on_active_path: row.on_active_path,
+                is_leaf: row.is_leaf,
+            };
+            JsonRow::of_gist(&session, row.idx, gist, label.map(|l| &l.1), &text, at).write(buf);
+            buf.push(b'\n');
+        } else {
+            let gutter = style.paint(&tree.prefix(row, glyphs, max_levels), Role::Dim);
+            let text = text_part(row, label.map(|l| l.0.as_str()), &text);
+            writeln!(buf, "{gutter}{text}")?;
+        }
+        Ok(())
+    })?;
     out.flush()?;
     if shown == 0 && !tree.rows.is_empty() && !ctx.json {
         match &args.search {
@@ -264,14 +214,6 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     }
     leave_to_exit((tree, session, gists));
     Ok(())
-}
-
-/// What `tree` keeps of a shown row until the tree is drawn.
-enum Kept {
-    /// `--json`: the fields from the payload.
-    Json(JsonPart),
-    /// The row after its gutter.
-    Text(Box<str>),
 }
 
 /// Runs `tree -i`: the selector, then what it chose, printed once the screen is back.

@@ -1,0 +1,322 @@
+//! What `log` and `tree` print of an entry for machines: the `--json` row of SPEC §5, written
+//! by one writer ([`JsonRow::write`]) whatever the row was read from.
+
+use serde_json::Value;
+
+use crate::id::EntryId;
+use crate::row::Json;
+use crate::row::gist::{Field, Gist};
+use crate::row::view::EntryView;
+use crate::session::Session;
+use crate::terminal::has_control_or;
+
+/// Where a `--json` row sits: its depth in the drawn tree (0 for `log`), whether it is on the
+/// path from the root to the leaf, and whether it is the leaf.
+#[derive(Debug, Clone, Copy)]
+pub struct Placement {
+    /// The depth in the drawn tree.
+    pub depth: u32,
+    /// On the path from the root to the leaf.
+    pub on_active_path: bool,
+    /// The leaf itself.
+    pub is_leaf: bool,
+}
+
+/// One `--json` row of `log` or `tree`, borrowed from what the command read.
+#[derive(Debug, Clone, Copy)]
+pub struct JsonRow<'a> {
+    /// The entry's `id`.
+    pub id: Option<&'a EntryId>,
+    /// Its `parentId`.
+    pub parent_id: Option<&'a EntryId>,
+    /// Its `type` member as written.
+    pub kind: Field<'a>,
+    /// Its `timestamp` member as written.
+    pub timestamp: Field<'a>,
+    /// The label in effect, as the JSON value it was written as.
+    pub label: Option<&'a Value>,
+    /// The row text.
+    pub text: &'a str,
+    /// Where the row sits.
+    pub at: Placement,
+}
+
+impl<'a> JsonRow<'a> {
+    /// The row of record `idx`, from its gist, with the label in effect and its row text.
+    pub fn of_gist(
+        session: &'a Session,
+        idx: u32,
+        gist: &'a Gist,
+        label: Option<&'a Value>,
+        text: &'a str,
+        at: Placement,
+    ) -> Self {
+        let r = session.record(idx);
+        JsonRow {
+            id: r.id.as_ref(),
+            parent_id: r.parent_id.as_ref(),
+            kind: gist.kind(),
+            timestamp: gist.timestamp(),
+            label,
+            text,
+            at,
+        }
+    }
+
+    /// The row of an entry read through a [`crate::row::view::Viewer`].
+    pub fn of_view(session: &'a Session, view: &'a EntryView, at: Placement) -> Self {
+        let r = session.record(view.idx);
+        let field = |key| Field::Other(view.value.get(key).unwrap_or(Json::null()));
+        JsonRow {
+            id: r.id.as_ref(),
+            parent_id: r.parent_id.as_ref(),
+            kind: field("type"),
+            timestamp: field("timestamp"),
+            label: view.label_value.as_ref(),
+            text: &view.text,
+            at,
+        }
+    }
+
+    /// Writes the row as one line of JSON text (without its newline), member by member as
+    /// serde_json writes the object (a derived serializer with a flattened part cost
+    /// `tree --json` 6% of its time); strings without anything to escape, nearly all, are
+    /// copied as they stand.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"id\":");
+        write_id(out, self.id);
+        out.extend_from_slice(b",\"parentId\":");
+        write_id(out, self.parent_id);
+        out.extend_from_slice(b",\"type\":");
+        write_field(out, self.kind);
+        out.extend_from_slice(b",\"timestamp\":");
+        write_field(out, self.timestamp);
+        out.extend_from_slice(b",\"label\":");
+        match self.label {
+            Some(label) => write_serialized(out, label),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(b",\"text\":");
+        write_json_str(out, self.text);
+        out.extend_from_slice(b",\"depth\":");
+        out.extend_from_slice(itoa::Buffer::new().format(self.at.depth).as_bytes());
+        out.extend_from_slice(b",\"onActivePath\":");
+        out.extend_from_slice(if self.at.on_active_path { b"true" } else { b"false" });
+        out.extend_from_slice(b",\"isLeaf\":");
+        out.extend_from_slice(if self.at.is_leaf { b"true" } else { b"false" });
+        out.push(b'}');
+    }
+}
+
+/// An id as `--json` prints it: a string id as the string, anything else as the JSON value it
+/// was written as (through [`EntryId::to_value`]).
+fn write_id(out: &mut Vec<u8>, id: Option<&EntryId>) {
+    match id {
+        None => out.extend_from_slice(b"null"),
+        Some(id) if id.is_string() => write_json_bytes(out, id.as_bytes()),
+        Some(id) => write_serialized(out, &id.to_value()),
+    }
+}
+
+/// A payload field as its `--json` row writes it.
+fn write_field(out: &mut Vec<u8>, field: Field<'_>) {
+    match field.as_str() {
+        Some(text) => write_json_str(out, text),
+        None => write_serialized(out, &field),
+    }
+}
+
+/// `value` as serde_json writes it.
+fn write_serialized(out: &mut Vec<u8>, value: &impl serde::Serialize) {
+    // Serializing into memory cannot fail.
+    let _ = serde_json::to_writer(out, value);
+}
+
+/// `text` as a JSON string, as serde_json writes it: with nothing to escape (no `"`, `\` or
+/// byte below 0x20), as it stands.
+fn write_json_str(out: &mut Vec<u8>, text: &str) {
+    write_json_bytes(out, text.as_bytes());
+}
+
+/// [`write_json_str`] of a string's bytes (UTF-8, which the caller vouches for).
+fn write_json_bytes(out: &mut Vec<u8>, text: &[u8]) {
+    if !has_control_or(text, b'"', b'\\') {
+        out.push(b'"');
+        out.extend_from_slice(text);
+        out.push(b'"');
+    } else {
+        write_serialized(out, &String::from_utf8_lossy(text));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use serde_json::Map;
+
+    use super::*;
+    use crate::row::Rows;
+    use crate::row::gist::Resolver;
+    use crate::row::text::{FilterMode, shows};
+    use crate::row::view::{Viewer, labels};
+
+    /// The row built as a map, field by field, and printed by serde_json: the reference the
+    /// writer is held to.
+    fn reference(row: &JsonRow<'_>) -> String {
+        let id = |id: Option<&EntryId>| id.map_or(Value::Null, EntryId::to_value);
+        let field = |field: Field<'_>| serde_json::to_value(field).unwrap();
+        let mut m = Map::new();
+        m.insert("id".into(), id(row.id));
+        m.insert("parentId".into(), id(row.parent_id));
+        m.insert("type".into(), field(row.kind));
+        m.insert("timestamp".into(), field(row.timestamp));
+        m.insert("label".into(), row.label.cloned().unwrap_or(Value::Null));
+        m.insert("text".into(), Value::String(row.text.into()));
+        m.insert("depth".into(), row.at.depth.into());
+        m.insert("onActivePath".into(), row.at.on_active_path.into());
+        m.insert("isLeaf".into(), row.at.is_leaf.into());
+        Value::Object(m).to_string()
+    }
+
+    fn written(row: &JsonRow<'_>) -> String {
+        let mut out = Vec::new();
+        row.write(&mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    /// Rows written member by member are what serde writes of the row's fields: odd ids (a
+    /// number, escapes), odd `type` and `timestamp` (not strings, control characters), labels.
+    #[test]
+    fn rows_written_by_hand_are_what_serde_writes() {
+        let lines = [
+            r#"{"type":"session","version":3,"id":"s","cwd":"/w"}"#,
+            r#"{"type":"message","id":"a\"b\\c","parentId":null,"timestamp":[1,{"x":"\u0001"}],"message":{"role":"user","content":"tab\there \"q\" é \u007f"}}"#,
+            r#"{"type":"x\u0002y","id":7,"parentId":"a\"b\\c","timestamp":"2026-01-01T00:00:00Z"}"#,
+            r#"{"type":"label","id":"l","parentId":7,"targetId":7,"label":{"k":[1,"\n"]}}"#,
+            r#"{"id":"n","parentId":"l","timestamp":null}"#,
+        ];
+        let text = lines.join("\n").into_bytes();
+        let (s, gists) = Session::from_bytes_with(Path::new("t"), text, &Rows::new(None)).unwrap();
+        let labels = labels(&s);
+        assert_eq!(gists.len(), 4);
+        for (idx, gist) in gists.iter().enumerate() {
+            let idx = idx as u32;
+            for text in ["plain", "a \"quote\", a \\ and a \u{1b}[31m", ""] {
+                let at = Placement { depth: 3, on_active_path: idx != 1, is_leaf: idx == 3 };
+                let label = labels.get(&idx).map(|l| &l.1);
+                let row = JsonRow::of_gist(&s, idx, gist, label, text, at);
+                assert_eq!(written(&row), reference(&row));
+            }
+        }
+    }
+
+    #[test]
+    fn every_ascii_character_is_written_as_serde_json_writes_it() {
+        for c in (0u8..=0x7f).map(char::from).chain(['é', '\u{2028}', '\u{fffd}']) {
+            let text = format!("a{c}b");
+            let mut ours = Vec::new();
+            write_json_str(&mut ours, &text);
+            assert_eq!(ours, serde_json::to_vec(&text).unwrap(), "{c:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Any text is written as serde_json writes the string.
+        #[test]
+        fn strings_are_written_as_serde_json_writes_them(text in "(?s).{0,40}") {
+            let mut ours = Vec::new();
+            write_json_str(&mut ours, &text);
+            proptest::prop_assert_eq!(ours, serde_json::to_vec(&text).unwrap());
+        }
+    }
+
+    /// Calls and results spread over many entries, ids reused with other tools, a label, and
+    /// a result whose call is only on another branch.
+    fn session_text() -> Vec<u8> {
+        let mut lines = vec![
+            r#"{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}"#.to_string(),
+        ];
+        let mut parent = "null".to_string();
+        const ENTRIES: usize = 6000;
+        for i in 0..ENTRIES {
+            let id = format!("e{i}");
+            let line = if i % 3 == 0 {
+                let name = ["read", "bash", "edit"][i % 9 / 3];
+                format!(
+                    r#"{{"type":"message","id":"{id}","parentId":{parent},"message":{{"role":"assistant","content":[{{"type":"toolCall","id":"c{}","name":"{name}","arguments":{{"path":"/home/u/f{i}","command":"make {i}"}}}}]}}}}"#,
+                    i % 101
+                )
+            } else {
+                format!(
+                    r#"{{"type":"message","id":"{id}","parentId":{parent},"timestamp":"2026-01-01T00:00:00Z","message":{{"role":"toolResult","toolCallId":"c{}","content":"out"}}}}"#,
+                    (i * 7) % 131
+                )
+            };
+            lines.push(line);
+            parent = format!("\"{id}\"");
+        }
+        let last = ENTRIES - 1;
+        lines.push(format!(
+            r#"{{"type":"label","id":"l1","parentId":"e{last}","targetId":"e4","label":"here"}}"#
+        ));
+        lines.push(r#"{"type":"message","id":"z1","parentId":"l1","message":{"role":"assistant","content":[{"type":"toolCall","id":"cz","name":"grep","arguments":{"pattern":"x"}}]}}"#.to_string());
+        lines.push(format!(
+            r#"{{"type":"message","id":"r1","parentId":"e{}","message":{{"role":"toolResult","toolCallId":"cz","toolName":"grep","content":"x"}}}}"#,
+            ENTRIES * 2 / 3,
+        ));
+        lines.join("\n").into_bytes()
+    }
+
+    /// Every row a gist gives, read in `order`: its text, whether each filter mode shows it
+    /// (as the leaf and not), and its `--json` row; the same read through a [`Viewer`].
+    #[test]
+    fn gists_read_in_order_give_the_rows_of_the_viewer() {
+        let rows = Rows::new(Some("/home/u"));
+        let (s, gists) = Session::from_bytes_with(Path::new("t"), session_text(), &rows).unwrap();
+        let labels = labels(&s);
+        let file_order: Vec<u32> = (0..s.records.len() as u32).collect();
+        let leaf = s.leaf().unwrap();
+        for order in [file_order, s.path_to_root(leaf)] {
+            let mut viewer = Viewer::new(&s, Some("/home/u"));
+            let mut resolver = Resolver::new();
+            for &idx in &order {
+                let view = viewer.view(idx).unwrap();
+                let gist = &gists[idx as usize];
+                let text = resolver.text(gist).unwrap();
+                assert_eq!(text, view.text, "record {idx}");
+                let label = labels.get(&idx);
+                assert_eq!(label.map(|l| &l.0), view.label.as_ref());
+                for mode in FilterMode::CYCLE {
+                    for is_leaf in [false, true] {
+                        assert_eq!(
+                            gist.facts().shows(mode, is_leaf, label.is_some()),
+                            shows(mode, &view.value, is_leaf, view.label.is_some())
+                        );
+                    }
+                }
+                let at = Placement { depth: 2, on_active_path: idx % 2 == 0, is_leaf: idx == leaf };
+                let from_gist = JsonRow::of_gist(&s, idx, gist, label.map(|l| &l.1), text, at);
+                let from_view = JsonRow::of_view(&s, &view, at);
+                assert_eq!(written(&from_gist), written(&from_view));
+                assert_eq!(written(&from_view), reference(&from_view));
+            }
+        }
+        let r1 = s.lookup(&EntryId::new("r1")).unwrap();
+        let mut resolver = Resolver::new();
+        let path_text =
+            s.path_to_root(r1).iter().map(|&i| resolver.text(&gists[i as usize])).last();
+        assert_eq!(
+            path_text,
+            Some(Some("[grep]")),
+            "the call on the other branch is not on the path"
+        );
+        let mut resolver = Resolver::new();
+        let file_text = gists.iter().map(|g| resolver.text(g)).last();
+        assert_eq!(
+            file_text,
+            Some(Some("[grep: /x/ in .]")),
+            "in file order, the call comes first"
+        );
+    }
+}
