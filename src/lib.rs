@@ -9,7 +9,6 @@
 
 pub mod clock;
 pub mod context;
-pub mod context_path;
 pub mod error;
 pub mod format;
 pub mod id;
@@ -25,6 +24,7 @@ pub use session::Session;
 pub mod discover;
 pub mod fsck;
 pub mod hooks;
+pub mod js;
 pub mod json;
 pub mod listing;
 pub mod migrate;

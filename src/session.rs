@@ -731,17 +731,6 @@ pub fn label_text(raw: &str) -> String {
     }
 }
 
-/// JavaScript truthiness of a raw JSON value: what makes a label record set a label.
-fn truthy(raw: &str) -> bool {
-    match serde_json::from_str::<Value>(raw) {
-        Ok(Value::Null) | Ok(Value::Bool(false)) => false,
-        Ok(Value::String(s)) => !s.is_empty(),
-        Ok(Value::Number(n)) => n.as_f64().is_some_and(|f| f != 0.0),
-        Ok(_) => true,
-        Err(_) => false,
-    }
-}
-
 /// Parses a line, replacing invalid UTF-8 with U+FFFD so the record still loads.
 pub fn parse_lossy(bytes: &[u8]) -> Option<Value> {
     match serde_json::from_slice(bytes) {
@@ -1220,7 +1209,9 @@ impl<'d, D: Digest> Loader<'d, D> {
     fn replay_label(&mut self, idx: u32, marks: &Marks<'_>) {
         self.label_records.push(LabelRecord { record: idx, target: marks.target_id.clone() });
         let Some(target) = marks.target_id.clone() else { return };
-        match marks.label.as_deref().filter(|raw| truthy(raw)) {
+        // What JavaScript makes of the value decides whether it sets a label.
+        let sets = |raw: &&str| crate::js::truthy(serde_json::from_str(raw).ok().as_ref());
+        match marks.label.as_deref().filter(sets) {
             Some(raw) => match self.label_pos.get(&target) {
                 Some(&pos) => self.labels[pos] = Some((target, raw.into())),
                 None => {

@@ -356,7 +356,7 @@ fn check_context(s: &Session) {
     let ids = s.path_to_root(target);
     let full: Option<Vec<Value>> = ids.iter().map(|&i| s.value(i).ok()).collect();
     if let (true, Some(full), Ok(reduced)) =
-        (ids.len() <= 256, full, sesstree::context_path::path_values(s, target))
+        (ids.len() <= 256, full, sesstree::context::path_values(s, target))
     {
         for flavor in [Dialect::Omp, Dialect::Pi] {
             assert_eq!(

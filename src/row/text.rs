@@ -12,7 +12,6 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 use serde_json::Value;
 
@@ -21,7 +20,7 @@ use crate::row::Json;
 use crate::format::Kind;
 
 /// How much message text a row or a search sees, in characters (FORMAT §9.3, §9.4).
-const TEXT_LIMIT: usize = 200;
+pub(crate) const TEXT_LIMIT: usize = 200;
 /// How much of an assistant's error text a row shows, in characters.
 const ERROR_LIMIT: usize = 80;
 /// How much of a `bash` tool call's command a tool-result row shows, in characters.
@@ -244,11 +243,11 @@ impl ToolCalls {
                 if offset.is_some() || limit.is_some() {
                     let start = offset.unwrap_or(1.0);
                     shown.push(':');
-                    push_js_number(&mut shown, start);
+                    crate::js::push_number(&mut shown, start);
                     // A zero or negative limit names no line, so no end is shown.
                     if let Some(limit) = limit.filter(|l| *l >= 1.0) {
                         shown.push('-');
-                        push_js_number(&mut shown, start + limit - 1.0);
+                        crate::js::push_number(&mut shown, start + limit - 1.0);
                     }
                 }
                 shown.push(']');
@@ -363,7 +362,7 @@ pub fn one_line<J: Json>(entry: &J, tools: &ToolCalls) -> String {
         "compaction" => match entry.get("tokensBefore").and_then(J::as_f64) {
             Some(tokens) => {
                 let mut row = "[compaction: ".to_owned();
-                push_js_number(&mut row, js_round(tokens / 1000.0));
+                crate::js::push_number(&mut row, crate::js::round(tokens / 1000.0));
                 row.push_str("k tokens]");
                 row
             }
@@ -1009,23 +1008,6 @@ pub fn cut_chars(s: &str, n: usize) -> &str {
 fn truncated(s: &str, n: usize) -> (&str, bool) {
     let head = cut_chars(s, n);
     (head, head.len() < s.len())
-}
-
-/// `Math.round` of JavaScript: halves round up (towards +∞), where Rust's `round` rounds them
-/// away from zero.
-fn js_round(x: f64) -> f64 {
-    (x + 0.5).floor()
-}
-
-/// A number as JavaScript prints it for the integers that occur here (`12`, not `12.0`),
-/// onto the end of `out`; integers without the formatting machinery (a `read` row is made for
-/// every call of a file).
-fn push_js_number(out: &mut String, x: f64) {
-    if x.fract() == 0.0 && x.abs() < 1e15 {
-        out.push_str(itoa::Buffer::new().format(x as i64));
-    } else {
-        let _ = write!(out, "{x}");
-    }
 }
 
 /// The `type` of a record, when it is an object with a string `type`.

@@ -24,14 +24,11 @@ use crate::format::{Envelope, Kind};
 use crate::json::scan::{Invalid, Line, Scan, Scanner};
 use crate::json::transcode::MARKERS;
 use crate::row::Json;
-use crate::row::text::{ARGS_LIMIT, command_prefix, row_argument_keys};
+use crate::row::text::{ARGS_LIMIT, TEXT_LIMIT, command_prefix, row_argument_keys};
 
 mod direct;
 
 pub(crate) use direct::message_gist;
-
-/// How many characters of message text rows and searches read (FORMAT §9.3, §9.4).
-const TEXT_LIMIT: usize = 200;
 
 /// A vector in a row arena (see [`with_arena`]).
 type ArenaVec<'b, T> = bumpalo::collections::Vec<'b, T>;

@@ -2,8 +2,8 @@
 
 use std::io::Write;
 
+use sesstree::context::path_values;
 use sesstree::context::{build, into_json, render_markdown, render_text};
-use sesstree::context_path::path_values;
 use sesstree::format::Dialect;
 use sesstree::rev;
 

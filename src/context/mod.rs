@@ -3,7 +3,7 @@
 //! messages, for both flavours (oh-my-pi and pi-mono, FORMAT §13).
 //!
 //! The caller resolves the path and parses the payloads of its entries
-//! ([`crate::context_path::path_values`] reads them from a session, parsing in full only what
+//! ([`crate::context::path_values`] reads them from a session, parsing in full only what
 //! the context can show); everything here is pure (no I/O, no printing) and linear in the
 //! length of the path.
 //!
@@ -33,6 +33,11 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value, json};
 
 use crate::format::Dialect;
+use crate::js::{number as js_number, string as js_string, truthy};
+
+mod path;
+
+pub use path::path_values;
 
 // --- Verbatim data of FORMAT §8.4 -----------------------------------------------------------
 
@@ -1624,51 +1629,9 @@ fn id_key(id: Option<&Value>) -> String {
     id.map_or_else(|| "\u{0}undefined".to_owned(), compact)
 }
 
-/// JavaScript truthiness (`undefined`, `null`, `false`, `0`, `""` are false).
-fn truthy(v: Option<&Value>) -> bool {
-    match v {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(Value::Number(n)) => n.as_f64().is_some_and(|f| f != 0.0),
-        Some(Value::String(s)) => !s.is_empty(),
-        Some(_) => true,
-    }
-}
-
 /// Whether a field is missing, not a string, or only whitespace.
 fn blank(v: Option<&Value>) -> bool {
     v.and_then(Value::as_str).is_none_or(|s| s.trim().is_empty())
-}
-
-/// JavaScript `String(v)` for the values session files hold.
-fn js_string(v: Option<&Value>) -> String {
-    match v {
-        None => "undefined".to_owned(),
-        Some(Value::Null) => "null".to_owned(),
-        Some(Value::Bool(b)) => b.to_string(),
-        Some(Value::Number(n)) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
-            (Some(i), _, _) => i.to_string(),
-            (_, Some(u), _) => u.to_string(),
-            (_, _, Some(f)) => js_number(f),
-            _ => n.to_string(),
-        },
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|i| if i.is_null() { String::new() } else { js_string(Some(i)) })
-            .collect::<Vec<_>>()
-            .join(","),
-        Some(Value::Object(_)) => "[object Object]".to_owned(),
-    }
-}
-
-/// A float as JavaScript prints it, for the integral values that matter here (`2`, not `2.0`).
-fn js_number(f: f64) -> String {
-    if f.is_finite() && f.fract() == 0.0 && f.abs() < 1e21 {
-        format!("{f:.0}")
-    } else {
-        f.to_string()
-    }
 }
 
 /// `coerceServiceTierByFamily`: a family map keeps only known families with valid tiers;
@@ -2835,10 +2798,6 @@ mod tests {
 
     #[test]
     fn javascript_value_helpers() {
-        assert_eq!(js_string(Some(&json!(2.0))), "2");
-        assert_eq!(js_string(Some(&json!(2.5))), "2.5");
-        assert_eq!(js_string(None), "undefined");
-        assert!(!truthy(Some(&json!(0))) && !truthy(Some(&json!(""))) && truthy(Some(&json!({}))));
         assert_eq!(group_thousands(1_234_567.0), "1,234,567");
         assert_eq!(format_bytes(512.0), "512B");
         assert_eq!(format_bytes(51_200.0), "50.0KB");
