@@ -32,7 +32,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value, json};
 
-use crate::format::Dialect;
+use crate::format::{Dialect, Kind};
 use crate::js::{number as js_number, string as js_string, truthy};
 
 mod path;
@@ -199,14 +199,14 @@ fn build_omp(path: &mut [Value], ctx: &mut SessionContext) {
     let mut seen_rules: HashSet<&str> = HashSet::new();
 
     for (i, entry) in path.iter().enumerate() {
-        match entry_type(entry) {
-            "thinking_level_change" => {
+        match kind_of(entry) {
+            Kind::ThinkingLevelChange => {
                 let level = str_field(entry, "thinkingLevel");
                 ctx.thinking_level = level.unwrap_or("off").to_owned();
                 ctx.configured_thinking_level =
                     str_field(entry, "configured").or(level).map(str::to_owned);
             }
-            "model_change" => {
+            Kind::ModelChange => {
                 // The reference skips a change without a (truthy) `model`, so pi-style
                 // `{provider, modelId}` records leave the models alone.
                 if let Some(model) = entry.get("model").filter(|m| truthy(Some(m))) {
@@ -220,10 +220,10 @@ fn build_omp(path: &mut [Value], ctx: &mut SessionContext) {
                     ctx.models.insert(role, model.clone());
                 }
             }
-            "service_tier_change" => {
+            Kind::ServiceTierChange => {
                 ctx.service_tier = coerce_service_tier(entry.get("serviceTier"));
             }
-            "message" => {
+            Kind::Message => {
                 // Legacy inference for files without an explicit default: a fallback or
                 // downgraded assistant turn must not clobber a default the user picked.
                 if let Some(msg) = entry.get("message").filter(|m| role(m) == "assistant")
@@ -237,16 +237,16 @@ fn build_omp(path: &mut [Value], ctx: &mut SessionContext) {
                     ctx.models.insert("default".to_owned(), Value::String(model));
                 }
             }
-            "compaction" => compaction_idx = Some(i),
-            "reset_boundary" => reset_idx = Some(i),
-            "ttsr_injection" => {
+            Kind::Compaction => compaction_idx = Some(i),
+            Kind::ResetBoundary => reset_idx = Some(i),
+            Kind::TtsrInjection => {
                 for rule in array_field(entry, "injectedRules").iter().filter_map(Value::as_str) {
                     if seen_rules.insert(rule) {
                         ctx.injected_ttsr_rules.push(rule.to_owned());
                     }
                 }
             }
-            "mcp_tool_selection" => {
+            Kind::McpToolSelection => {
                 ctx.mcp_tool_selection = McpToolSelection {
                     selected_tool_names: array_field(entry, "selectedToolNames")
                         .iter()
@@ -255,11 +255,23 @@ fn build_omp(path: &mut [Value], ctx: &mut SessionContext) {
                     has_persisted: true,
                 };
             }
-            "mode_change" => {
+            Kind::ModeChange => {
                 ctx.mode = str_field(entry, "mode").unwrap_or("none").to_owned();
                 ctx.mode_data = entry.get("data").cloned();
             }
-            _ => {}
+            Kind::ModelUsage
+            | Kind::BranchSummary
+            | Kind::Custom
+            | Kind::CustomMessage
+            | Kind::Label
+            | Kind::Archive
+            | Kind::TitleChange
+            | Kind::SessionInit
+            | Kind::CredentialPin
+            | Kind::SessionInfo
+            | Kind::Session
+            | Kind::Other(_)
+            | Kind::Missing => {}
         }
     }
 
@@ -311,12 +323,12 @@ fn build_omp(path: &mut [Value], ctx: &mut SessionContext) {
 fn build_pi(path: &mut [Value], ctx: &mut SessionContext) {
     let mut compaction_idx: Option<usize> = None;
     for (i, entry) in path.iter().enumerate() {
-        match entry_type(entry) {
-            "thinking_level_change" => {
+        match kind_of(entry) {
+            Kind::ThinkingLevelChange => {
                 ctx.thinking_level = str_field(entry, "thinkingLevel").unwrap_or("off").to_owned();
             }
-            "model_change" => ctx.model = Some(pi_model_change(entry)),
-            "message" => {
+            Kind::ModelChange => ctx.model = Some(pi_model_change(entry)),
+            Kind::Message => {
                 if let Some(msg) = entry.get("message").filter(|m| role(m) == "assistant") {
                     ctx.model = Some(PiModel {
                         provider: str_field(msg, "provider").map(str::to_owned),
@@ -324,8 +336,25 @@ fn build_pi(path: &mut [Value], ctx: &mut SessionContext) {
                     });
                 }
             }
-            "compaction" => compaction_idx = Some(i),
-            _ => {}
+            Kind::Compaction => compaction_idx = Some(i),
+            Kind::ModelUsage
+            | Kind::ServiceTierChange
+            | Kind::BranchSummary
+            | Kind::Custom
+            | Kind::CustomMessage
+            | Kind::Label
+            | Kind::Archive
+            | Kind::TitleChange
+            | Kind::TtsrInjection
+            | Kind::SessionInit
+            | Kind::ModeChange
+            | Kind::CredentialPin
+            | Kind::ResetBoundary
+            | Kind::SessionInfo
+            | Kind::McpToolSelection
+            | Kind::Session
+            | Kind::Other(_)
+            | Kind::Missing => {}
         }
     }
 
@@ -380,8 +409,8 @@ fn kept_range_start(path: &[Value], c: usize) -> Option<usize> {
 /// oh-my-pi `appendMessage` in LLM mode. What becomes a message is moved out of `entry`, which
 /// is appended only once.
 fn append_omp(entry: &mut Value, out: &mut Vec<Value>) {
-    match entry_type(entry) {
-        "message" => {
+    match kind_of(entry) {
+        Kind::Message => {
             let Some(msg) = entry.get_mut("message").filter(|m| m.is_object()) else { return };
             if role(msg) == "assistant"
                 && (truthy(msg.get("retryRecovery")) || is_empty_error_turn(msg))
@@ -390,7 +419,7 @@ fn append_omp(entry: &mut Value, out: &mut Vec<Value>) {
             }
             out.push(normalize_message(msg.take()));
         }
-        "custom_message" => {
+        Kind::CustomMessage => {
             if str_field(entry, "customType") == Some(PREWALK_PLAN)
                 || !entry.get("content").is_some_and(is_custom_content)
             {
@@ -416,25 +445,43 @@ fn append_omp(entry: &mut Value, out: &mut Vec<Value>) {
                 ("timestamp", Some(timestamp)),
             ]));
         }
-        "branch_summary" => {
+        Kind::BranchSummary => {
             if let Some(msg) = branch_summary_message(entry) {
                 out.push(msg);
             }
         }
-        _ => {}
+        Kind::ModelUsage
+        | Kind::ThinkingLevelChange
+        | Kind::ModelChange
+        | Kind::ServiceTierChange
+        | Kind::Compaction
+        | Kind::Custom
+        | Kind::Label
+        | Kind::Archive
+        | Kind::TitleChange
+        | Kind::TtsrInjection
+        | Kind::SessionInit
+        | Kind::ModeChange
+        | Kind::CredentialPin
+        | Kind::ResetBoundary
+        | Kind::SessionInfo
+        | Kind::McpToolSelection
+        | Kind::Session
+        | Kind::Other(_)
+        | Kind::Missing => {}
     }
 }
 
 /// pi-mono `appendMessage`: no filtering of messages, custom messages kept as they are. What
 /// becomes a message is moved out of `entry`, as in [`append_omp`].
 fn append_pi(entry: &mut Value, out: &mut Vec<Value>) {
-    match entry_type(entry) {
-        "message" => {
+    match kind_of(entry) {
+        Kind::Message => {
             if let Some(msg) = entry.get_mut("message").filter(|m| m.is_object()) {
                 out.push(normalize_message(msg.take()));
             }
         }
-        "custom_message" => {
+        Kind::CustomMessage => {
             let timestamp = entry_ms(entry);
             out.push(obj([
                 ("role", Some(json!("custom"))),
@@ -445,12 +492,30 @@ fn append_pi(entry: &mut Value, out: &mut Vec<Value>) {
                 ("timestamp", Some(timestamp)),
             ]));
         }
-        "branch_summary" => {
+        Kind::BranchSummary => {
             if let Some(msg) = branch_summary_message(entry) {
                 out.push(msg);
             }
         }
-        _ => {}
+        Kind::ModelUsage
+        | Kind::ThinkingLevelChange
+        | Kind::ModelChange
+        | Kind::ServiceTierChange
+        | Kind::Compaction
+        | Kind::Custom
+        | Kind::Label
+        | Kind::Archive
+        | Kind::TitleChange
+        | Kind::TtsrInjection
+        | Kind::SessionInit
+        | Kind::ModeChange
+        | Kind::CredentialPin
+        | Kind::ResetBoundary
+        | Kind::SessionInfo
+        | Kind::McpToolSelection
+        | Kind::Session
+        | Kind::Other(_)
+        | Kind::Missing => {}
     }
 }
 
@@ -1568,7 +1633,7 @@ fn escape_markdown(text: &str) -> String {
     out
 }
 
-/// Transcript text is untrusted: one sanitizer for all text output (`text::sanitize_keep_lines`
+/// Transcript text is untrusted: one sanitizer for all text output (`terminal::sanitize_keep_lines`
 /// keeps newlines and tabs and escapes every other control character as `\xNN`).
 fn sanitize(text: &str) -> String {
     crate::terminal::sanitize_keep_lines(text).into_owned()
@@ -1583,8 +1648,9 @@ fn id_text(id: &Value) -> String {
 
 // --- Small JSON helpers that mirror JavaScript semantics ------------------------------------
 
-fn entry_type(entry: &Value) -> &str {
-    str_field(entry, "type").unwrap_or("")
+/// The kind of an entry, by its `type`.
+fn kind_of(entry: &Value) -> Kind {
+    str_field(entry, "type").map_or(Kind::Missing, Kind::from_name)
 }
 
 fn role(msg: &Value) -> &str {

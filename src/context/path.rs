@@ -72,15 +72,30 @@ pub fn path_values(session: &Session, target: u32) -> Result<Vec<Value>> {
 /// where they are shown (labels, custom entries, summaries), or only as the last of their kind
 /// on the path (compactions, reset boundaries), and the last compaction is shown.
 fn sets_state(kind: &Kind) -> bool {
-    matches!(
-        kind,
+    match kind {
         Kind::ThinkingLevelChange
-            | Kind::ModelChange
-            | Kind::ServiceTierChange
-            | Kind::TtsrInjection
-            | Kind::ModeChange
-            | Kind::McpToolSelection
-    )
+        | Kind::ModelChange
+        | Kind::ServiceTierChange
+        | Kind::TtsrInjection
+        | Kind::ModeChange
+        | Kind::McpToolSelection => true,
+        Kind::Message
+        | Kind::ModelUsage
+        | Kind::Compaction
+        | Kind::BranchSummary
+        | Kind::Custom
+        | Kind::CustomMessage
+        | Kind::Label
+        | Kind::Archive
+        | Kind::TitleChange
+        | Kind::SessionInit
+        | Kind::CredentialPin
+        | Kind::ResetBoundary
+        | Kind::SessionInfo
+        | Kind::Session
+        | Kind::Other(_)
+        | Kind::Missing => false,
+    }
 }
 
 /// The position in `path` from which a context may show entries: the kept range of the latest

@@ -49,37 +49,13 @@ pub enum Kind {
     Missing,
 }
 
-const NAMES: &[(&str, Kind)] = &[
-    ("message", Kind::Message),
-    ("model_usage", Kind::ModelUsage),
-    ("thinking_level_change", Kind::ThinkingLevelChange),
-    ("model_change", Kind::ModelChange),
-    ("service_tier_change", Kind::ServiceTierChange),
-    ("compaction", Kind::Compaction),
-    ("branch_summary", Kind::BranchSummary),
-    ("custom", Kind::Custom),
-    ("custom_message", Kind::CustomMessage),
-    ("label", Kind::Label),
-    ("archive", Kind::Archive),
-    ("title_change", Kind::TitleChange),
-    ("ttsr_injection", Kind::TtsrInjection),
-    ("session_init", Kind::SessionInit),
-    ("mode_change", Kind::ModeChange),
-    ("credential_pin", Kind::CredentialPin),
-    ("reset_boundary", Kind::ResetBoundary),
-    ("session_info", Kind::SessionInfo),
-    ("mcp_tool_selection", Kind::McpToolSelection),
-    ("session", Kind::Session),
-];
-
 impl Kind {
     /// The kind for a `type` string.
     pub fn from_name(name: &str) -> Kind {
-        NAMES
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, k)| k.clone())
-            .unwrap_or_else(|| Kind::Other(name.into()))
+        match KNOWN.iter().find(|k| k.as_static() == name) {
+            Some(known) => known.clone(),
+            None => Kind::Other(name.into()),
+        }
     }
 
     /// The name of a known type, as a static string: `None` for any other name.
@@ -90,38 +66,98 @@ impl Kind {
     /// [`Kind::known_name`] of a string's bytes as written: a known name has neither escapes
     /// nor anything but ASCII, so bytes that are one need no decoding.
     pub fn known_name_bytes(raw: &[u8]) -> Option<&'static str> {
-        NAMES.iter().find(|(n, _)| n.as_bytes() == raw).map(|(n, _)| *n)
+        KNOWN.iter().map(Kind::as_static).find(|name| name.as_bytes() == raw)
     }
 
     /// The `type` string as written (empty for [`Kind::Missing`]).
     pub fn as_str(&self) -> &str {
         match self {
             Kind::Other(name) => name,
-            Kind::Missing => "",
-            known => NAMES.iter().find(|(_, k)| k == known).map(|(n, _)| *n).unwrap_or(""),
+            known => known.as_static(),
+        }
+    }
+
+    /// The name of a known kind (empty for [`Kind::Other`] and [`Kind::Missing`]): the one
+    /// list of the names, matched exhaustively, so that a new kind must be named here.
+    fn as_static(&self) -> &'static str {
+        match self {
+            Kind::Message => "message",
+            Kind::ModelUsage => "model_usage",
+            Kind::ThinkingLevelChange => "thinking_level_change",
+            Kind::ModelChange => "model_change",
+            Kind::ServiceTierChange => "service_tier_change",
+            Kind::Compaction => "compaction",
+            Kind::BranchSummary => "branch_summary",
+            Kind::Custom => "custom",
+            Kind::CustomMessage => "custom_message",
+            Kind::Label => "label",
+            Kind::Archive => "archive",
+            Kind::TitleChange => "title_change",
+            Kind::TtsrInjection => "ttsr_injection",
+            Kind::SessionInit => "session_init",
+            Kind::ModeChange => "mode_change",
+            Kind::CredentialPin => "credential_pin",
+            Kind::ResetBoundary => "reset_boundary",
+            Kind::SessionInfo => "session_info",
+            Kind::McpToolSelection => "mcp_tool_selection",
+            Kind::Session => "session",
+            Kind::Other(_) | Kind::Missing => "",
         }
     }
 
     /// "Settings entries" that the default tree filter hides (FORMAT §9.2).
     pub fn is_setting(&self) -> bool {
-        matches!(
-            self,
+        match self {
             Kind::Label
-                | Kind::Archive
-                | Kind::Custom
-                | Kind::ModelChange
-                | Kind::ModelUsage
-                | Kind::ThinkingLevelChange
-                | Kind::ServiceTierChange
-                | Kind::TitleChange
-                | Kind::CredentialPin
-                | Kind::SessionInit
-                | Kind::TtsrInjection
-                | Kind::ModeChange
-                | Kind::ResetBoundary
-        )
+            | Kind::Archive
+            | Kind::Custom
+            | Kind::ModelChange
+            | Kind::ModelUsage
+            | Kind::ThinkingLevelChange
+            | Kind::ServiceTierChange
+            | Kind::TitleChange
+            | Kind::CredentialPin
+            | Kind::SessionInit
+            | Kind::TtsrInjection
+            | Kind::ModeChange
+            | Kind::ResetBoundary => true,
+            Kind::Message
+            | Kind::Compaction
+            | Kind::BranchSummary
+            | Kind::CustomMessage
+            | Kind::SessionInfo
+            | Kind::McpToolSelection
+            | Kind::Session
+            | Kind::Other(_)
+            | Kind::Missing => false,
+        }
     }
 }
+
+/// Every known kind, in the order of FORMAT §2. A new kind is added here and in
+/// [`Kind::as_static`]; the compiler then names every other place that must handle it.
+const KNOWN: [Kind; 20] = [
+    Kind::Message,
+    Kind::ModelUsage,
+    Kind::ThinkingLevelChange,
+    Kind::ModelChange,
+    Kind::ServiceTierChange,
+    Kind::Compaction,
+    Kind::BranchSummary,
+    Kind::Custom,
+    Kind::CustomMessage,
+    Kind::Label,
+    Kind::Archive,
+    Kind::TitleChange,
+    Kind::TtsrInjection,
+    Kind::SessionInit,
+    Kind::ModeChange,
+    Kind::CredentialPin,
+    Kind::ResetBoundary,
+    Kind::SessionInfo,
+    Kind::McpToolSelection,
+    Kind::Session,
+];
 
 #[cfg(test)]
 mod tests {
@@ -129,9 +165,11 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for (name, kind) in NAMES {
-            assert_eq!(Kind::from_name(name), *kind);
-            assert_eq!(kind.as_str(), *name);
+        for kind in KNOWN {
+            let name = kind.as_static();
+            assert!(!name.is_empty(), "{kind:?} has a name");
+            assert_eq!(Kind::from_name(name), kind);
+            assert_eq!(kind.as_str(), name);
         }
         assert_eq!(Kind::from_name("future_thing").as_str(), "future_thing");
         assert_eq!(Kind::Missing.as_str(), "");

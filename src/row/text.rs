@@ -355,11 +355,11 @@ pub const RECORD_TEXT: &str = "[record]";
 /// cut. Records that are not objects or have no string `type` read [`RECORD_TEXT`]. The text is
 /// not escaped for a terminal: see [`crate::terminal::sanitize_for_terminal`].
 pub fn one_line<J: Json>(entry: &J, tools: &ToolCalls) -> String {
-    let Some(kind) = entry_type(entry) else { return RECORD_TEXT.to_owned() };
-    let text = match kind {
-        "message" => message_line(entry.get("message").unwrap_or(J::null()), tools),
-        "custom_message" => custom_message_line(entry),
-        "compaction" => match entry.get("tokensBefore").and_then(J::as_f64) {
+    let Some(name) = entry_type(entry) else { return RECORD_TEXT.to_owned() };
+    let text = match Kind::from_name(name) {
+        Kind::Message => message_line(entry.get("message").unwrap_or(J::null()), tools),
+        Kind::CustomMessage => custom_message_line(entry),
+        Kind::Compaction => match entry.get("tokensBefore").and_then(J::as_f64) {
             Some(tokens) => {
                 let mut row = "[compaction: ".to_owned();
                 crate::js::push_number(&mut row, crate::js::round(tokens / 1000.0));
@@ -369,14 +369,14 @@ pub fn one_line<J: Json>(entry: &J, tools: &ToolCalls) -> String {
             // Without a count there is nothing to round; the kind alone is still true.
             None => "[compaction]".to_owned(),
         },
-        "branch_summary" => {
+        Kind::BranchSummary => {
             format!(
                 "[branch summary]: {}",
                 one_row(str_field(entry, "summary").unwrap_or_default())
             )
         }
-        "model_change" => format!("[model: {}]", model_name(entry)),
-        "model_usage" => {
+        Kind::ModelChange => format!("[model: {}]", model_name(entry)),
+        Kind::ModelUsage => {
             let field = |key: &str| one_row(str_field(entry, key).unwrap_or_default());
             let role = field("role");
             let role = if role.is_empty() { String::new() } else { format!("{role} ") };
@@ -387,10 +387,10 @@ pub fn one_line<J: Json>(entry: &J, tools: &ToolCalls) -> String {
                 field("model")
             )
         }
-        "thinking_level_change" => format!("[thinking: {}]", thinking_level(entry)),
-        "custom" => format!("[custom: {}]", str_field(entry, "customType").unwrap_or_default()),
-        "label" => format!("[label: {}]", label_value(entry).unwrap_or("(cleared)")),
-        "service_tier_change" => {
+        Kind::ThinkingLevelChange => format!("[thinking: {}]", thinking_level(entry)),
+        Kind::Custom => format!("[custom: {}]", str_field(entry, "customType").unwrap_or_default()),
+        Kind::Label => format!("[label: {}]", label_value(entry).unwrap_or("(cleared)")),
+        Kind::ServiceTierChange => {
             let tiers = service_tiers(entry);
             if tiers.is_empty() {
                 "[service tier: (default)]".to_owned()
@@ -405,14 +405,14 @@ pub fn one_line<J: Json>(entry: &J, tools: &ToolCalls) -> String {
                 format!("[service tier: {}]", pairs.join(" "))
             }
         }
-        "title_change" => {
+        Kind::TitleChange => {
             format!("[title: {}]", one_row(str_field(entry, "title").unwrap_or_default()))
         }
-        "mode_change" => format!("[mode: {}]", str_field(entry, "mode").unwrap_or_default()),
-        "credential_pin" => {
+        Kind::ModeChange => format!("[mode: {}]", str_field(entry, "mode").unwrap_or_default()),
+        Kind::CredentialPin => {
             format!("[credential pin: {}]", str_field(entry, "provider").unwrap_or_default())
         }
-        "archive" => {
+        Kind::Archive => {
             let target = id_text(entry.get("targetId"));
             if entry.get("archived").and_then(J::as_bool).unwrap_or(false) {
                 format!("[archived: {target}]")
@@ -420,13 +420,51 @@ pub fn one_line<J: Json>(entry: &J, tools: &ToolCalls) -> String {
                 format!("[restored: {target}]")
             }
         }
-        // session_init, reset_boundary, ttsr_injection, pi's session_info, unknown types: a row
-        // that names its kind beats an empty one (pi-mono draws nothing, leaving a bare bullet).
-        other => format!("[{}]", other.replace('_', " ")),
+        // A row that names its kind beats an empty one (pi-mono draws nothing, leaving a bare
+        // bullet).
+        Kind::SessionInit
+        | Kind::ResetBoundary
+        | Kind::TtsrInjection
+        | Kind::SessionInfo
+        | Kind::McpToolSelection
+        | Kind::Session
+        | Kind::Other(_)
+        | Kind::Missing => format!("[{}]", name.replace('_', " ")),
     };
     // A last fold, because the fields printed verbatim above (a model name, a custom type) can
     // hold line breaks too, and a row must stay one line.
     into_one_row(text)
+}
+
+/// The members of an entry of `kind` that its row, its search text and its filter facts read,
+/// besides `type` and `timestamp`: what the row value keeps of the line
+/// ([`super::value::row_value`]). Next to the functions that read them, and matched
+/// exhaustively, so that a new kind's row cannot read a member the row value leaves out.
+pub(crate) fn row_members(kind: &Kind) -> &'static [&'static str] {
+    match kind {
+        Kind::Message => &["message"],
+        Kind::CustomMessage => &["customType", "content", "details", "attribution"],
+        Kind::Compaction => &["tokensBefore"],
+        Kind::BranchSummary => &["summary"],
+        Kind::ModelChange => &["model", "modelId"],
+        Kind::ModelUsage => &["role", "purpose", "provider", "model"],
+        Kind::ThinkingLevelChange => &["thinkingLevel"],
+        Kind::Custom => &["customType"],
+        Kind::Label => &["label"],
+        Kind::ServiceTierChange => &["serviceTier"],
+        Kind::TitleChange => &["title"],
+        Kind::ModeChange => &["mode"],
+        Kind::CredentialPin => &["provider"],
+        Kind::Archive => &["targetId", "archived"],
+        Kind::TtsrInjection => &["injectedRules"],
+        Kind::SessionInit
+        | Kind::ResetBoundary
+        | Kind::SessionInfo
+        | Kind::McpToolSelection
+        | Kind::Session
+        | Kind::Other(_)
+        | Kind::Missing => &[],
+    }
 }
 
 /// [`one_row`] of a string already owned: nearly every row is one already, and is kept as it
@@ -664,8 +702,8 @@ pub fn search_text<J: Json>(entry: &J, label: Option<&str>, call: Option<&str>) 
         parts.push(label.into());
     }
     let field = |key: &str| str_field(entry, key).unwrap_or_default();
-    match entry_type(entry) {
-        Some("message") => {
+    match entry_type(entry).map_or(Kind::Missing, Kind::from_name) {
+        Kind::Message => {
             let message = entry.get("message").unwrap_or(J::null());
             let role = str_field(message, "role").unwrap_or_default();
             parts.push(role.into());
@@ -680,7 +718,7 @@ pub fn search_text<J: Json>(entry: &J, label: Option<&str>, call: Option<&str>) 
                 _ => {}
             }
         }
-        Some("custom_message") => {
+        Kind::CustomMessage => {
             parts.push(field("customType").into());
             if field("customType") == "advisor" {
                 let (qualifier, notes) = advisor_notes(entry);
@@ -691,44 +729,48 @@ pub fn search_text<J: Json>(entry: &J, label: Option<&str>, call: Option<&str>) 
                 parts.push(cut_chars(&strip_system_wrapper(&text), TEXT_LIMIT).to_owned().into());
             }
         }
-        Some("compaction") => parts.push("compaction".into()),
-        Some("branch_summary") => parts.extend(["branch summary".into(), field("summary").into()]),
-        Some("model_change") => parts.extend(["model".into(), model_name(entry).into()]),
-        Some("model_usage") => {
+        Kind::Compaction => parts.push("compaction".into()),
+        Kind::BranchSummary => parts.extend(["branch summary".into(), field("summary").into()]),
+        Kind::ModelChange => parts.extend(["model".into(), model_name(entry).into()]),
+        Kind::ModelUsage => {
             parts.push("model usage".into());
             for key in ["purpose", "role", "provider", "model"] {
                 parts.push(one_row(field(key)).into());
             }
         }
-        Some("thinking_level_change") => {
+        Kind::ThinkingLevelChange => {
             parts.extend(["thinking".into(), thinking_level(entry).into()]);
         }
-        Some("custom") => parts.extend(["custom".into(), field("customType").into()]),
-        Some("label") => {
+        Kind::Custom => parts.extend(["custom".into(), field("customType").into()]),
+        Kind::Label => {
             parts.extend(["label".into(), label_value(entry).unwrap_or_default().into()]);
         }
-        Some("service_tier_change") => {
+        Kind::ServiceTierChange => {
             parts.push("service tier".into());
             for (family, tier) in service_tiers(entry) {
                 parts.extend(family.map(Cow::from));
                 parts.push(tier.into());
             }
         }
-        Some("title_change") => parts.extend(["title".into(), field("title").into()]),
-        Some("mode_change") => parts.extend(["mode".into(), field("mode").into()]),
-        Some("credential_pin") => parts.extend(["credential pin".into(), field("provider").into()]),
-        Some("ttsr_injection") => {
+        Kind::TitleChange => parts.extend(["title".into(), field("title").into()]),
+        Kind::ModeChange => parts.extend(["mode".into(), field("mode").into()]),
+        Kind::CredentialPin => parts.extend(["credential pin".into(), field("provider").into()]),
+        Kind::TtsrInjection => {
             parts.push("ttsr injection".into());
             let rules = entry.get("injectedRules").and_then(J::as_array);
             parts.extend(rules.into_iter().flatten().filter_map(J::as_str).map(Cow::from));
         }
-        Some("reset_boundary") => parts.push("reset boundary".into()),
-        Some("session_init") => parts.push("session init".into()),
-        Some("archive") => {
+        Kind::ResetBoundary => parts.push("reset boundary".into()),
+        Kind::SessionInit => parts.push("session init".into()),
+        Kind::Archive => {
             parts.extend(["archive".into(), id_text(entry.get("targetId")).into()]);
         }
         // Unknown kinds and odd records are found by their label only, as in the agent.
-        _ => {}
+        Kind::SessionInfo
+        | Kind::McpToolSelection
+        | Kind::Session
+        | Kind::Other(_)
+        | Kind::Missing => {}
     }
     // Empty parts would only add doubled spaces, which no query token can contain.
     parts.retain(|p| !p.is_empty());

@@ -24,7 +24,7 @@ use crate::format::{Envelope, Kind};
 use crate::json::scan::{Invalid, Line, Scan, Scanner};
 use crate::json::transcode::MARKERS;
 use crate::row::Json;
-use crate::row::text::{ARGS_LIMIT, TEXT_LIMIT, command_prefix, row_argument_keys};
+use crate::row::text::{ARGS_LIMIT, TEXT_LIMIT, command_prefix, row_argument_keys, row_members};
 
 mod direct;
 
@@ -475,24 +475,7 @@ fn row_of_members<'a>(
             .and_then(|m| line.at(m.start).filter(|&c| c == b'"').map(|_| m))
             .and_then(|m| line.text((m.start + 1, m.end - 1)).ok()),
     };
-    let keep: &[&'static str] = match kind.as_deref() {
-        Some("message") => &["message"],
-        Some("custom_message") => &["customType", "content", "details", "attribution"],
-        Some("compaction") => &["tokensBefore"],
-        Some("branch_summary") => &["summary"],
-        Some("model_change") => &["model", "modelId"],
-        Some("model_usage") => &["role", "purpose", "provider", "model"],
-        Some("thinking_level_change") => &["thinkingLevel"],
-        Some("custom") => &["customType"],
-        Some("label") => &["label"],
-        Some("service_tier_change") => &["serviceTier"],
-        Some("title_change") => &["title"],
-        Some("mode_change") => &["mode"],
-        Some("credential_pin") => &["provider"],
-        Some("archive") => &["targetId", "archived"],
-        Some("ttsr_injection") => &["injectedRules"],
-        _ => &[],
-    };
+    let keep = row_members(&kind.as_deref().map_or(Kind::Missing, Kind::from_name));
     let last = |name: &[u8]| members.iter().rposition(|m| *m.key == *name);
     let (last_type, last_time) = (last(b"type"), last(b"timestamp"));
     let mut out = ArenaVec::with_capacity_in(2 + keep.len(), arena);
