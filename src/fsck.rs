@@ -48,7 +48,7 @@ use serde_json::{Value, json};
 use crate::error::{Error, Result};
 use crate::format::{Kind, MAX_VERSION, WRITE_VERSION};
 use crate::id::EntryId;
-use crate::ids::IdGen;
+use crate::id_gen::IdGen;
 use crate::json::members::{Edit, Member, Members, apply, decode_string, members};
 use crate::migrate::{self, id_json};
 use crate::session::{NONE, Problem, Session, break_cycles};

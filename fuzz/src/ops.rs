@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use sesstree::clock::Clock;
-use sesstree::ids::IdGen;
+use sesstree::id_gen::IdGen;
 use sesstree::ops::name::rewrite_tail;
 use sesstree::ops::{branch, checkout, label, name};
 use sesstree::store::check_writable;

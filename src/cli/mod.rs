@@ -18,7 +18,7 @@ use anyhow::Context as _;
 use clap::{CommandFactory as _, FromArgMatches as _, Parser};
 use sesstree::Session;
 use sesstree::clock::Clock;
-use sesstree::ids::IdGen;
+use sesstree::id_gen::IdGen;
 use sesstree::session::Digest;
 
 /// How long a writing command waits for another sesstree holding the file's lock.

@@ -32,7 +32,7 @@ use crate::error::{Error, Result};
 use crate::format::title::encode_slot;
 use crate::format::{Kind, WRITE_VERSION};
 use crate::id::EntryId;
-use crate::ids::IdGen;
+use crate::id_gen::IdGen;
 use crate::naming::TitleSource;
 use crate::row::text::message_text;
 use crate::session::{Session, parse_lossy};

@@ -18,7 +18,7 @@ use serde_json::{Map, Value, json};
 
 use crate::error::{Error, Result};
 use crate::id::EntryId;
-use crate::ids::IdGen;
+use crate::id_gen::IdGen;
 use crate::ops::label::normalize;
 use crate::ops::{entry_line, id_taken};
 use crate::row::text::{is_user_request, message_text};

@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Component, Path, PathBuf};
 
 use comfy_table::{Attribute, Cell, Color, ColumnConstraint, ContentArrangement, Row, Table};
-use sesstree::listing::{self, Summary};
+use sesstree::sessions::{self, Summary};
 use sesstree::terminal::sanitize_for_terminal;
 
 use super::{home, short_time};
@@ -56,10 +56,10 @@ pub fn run(ctx: &Ctx, args: &LsArgs) -> anyhow::Result<()> {
     } else {
         agent_dirs(home.as_deref(), wanted.as_deref())
     };
-    let files = listing::session_files(&roots)?;
+    let files = sessions::session_files(&roots)?;
     let mut summaries = Vec::new();
     let mut first_error = None;
-    for result in listing::summarize_all(&files) {
+    for result in sessions::summarize_all(&files) {
         match result {
             Ok(s) => summaries.push(s),
             Err(e) => {
@@ -74,11 +74,11 @@ pub fn run(ctx: &Ctx, args: &LsArgs) -> anyhow::Result<()> {
         // a file in the project's own directory whose header has no cwd stays.
         let in_own_dir = args.dirs.is_empty();
         summaries.retain(|s| match &s.cwd {
-            Some(cwd) => wanted.iter().any(|w| listing::same_cwd(cwd, w)),
+            Some(cwd) => wanted.iter().any(|w| sessions::same_cwd(cwd, w)),
             None => in_own_dir,
         });
     }
-    listing::newest_first(&mut summaries);
+    sessions::newest_first(&mut summaries);
 
     let mut out = stdout();
     if ctx.json {
@@ -108,9 +108,9 @@ fn agent_dirs(home: Option<&str>, wanted: Option<&[String]>) -> Vec<PathBuf> {
             let tmps = forms(&std::env::temp_dir());
             for cwd in wanted {
                 for (h, t) in homes.iter().flat_map(|h| tmps.iter().map(move |t| (h, t))) {
-                    dirs.push(omp.join(listing::omp_dir_name(cwd, h, t)));
+                    dirs.push(omp.join(sessions::omp_dir_name(cwd, h, t)));
                 }
-                dirs.push(pi.join(listing::pi_dir_name(cwd)));
+                dirs.push(pi.join(sessions::pi_dir_name(cwd)));
             }
         }
     }
