@@ -32,7 +32,7 @@ pub const SESSION_BEFORE_BRANCH: &str = "session_before_branch";
 pub const SESSION_BRANCH: &str = "session_branch";
 
 /// How long a hook may run when the user does not say (SPEC §4).
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Where the hooks live, how long they may run, and the flag that interrupts them.
 #[derive(Debug, Clone)]

@@ -53,12 +53,12 @@ impl EntryId {
     }
 
     /// An id given by raw JSON that is not a string (a number, `true`, an object…).
-    pub fn from_non_string(raw_json: impl AsRef<str>) -> Self {
+    pub(crate) fn from_non_string(raw_json: impl AsRef<str>) -> Self {
         EntryId::make(raw_json.as_ref(), false)
     }
 
     /// Reads an id from raw JSON text: `null` gives `None`.
-    pub fn from_raw_json(raw: &str) -> Option<Self> {
+    pub(crate) fn from_raw_json(raw: &str) -> Option<Self> {
         let raw = raw.trim();
         if raw == "null" {
             return None;
@@ -72,7 +72,7 @@ impl EntryId {
     }
 
     /// Reads an id from a parsed JSON value: `null` gives `None`.
-    pub fn from_value(value: &serde_json::Value) -> Option<Self> {
+    pub(crate) fn from_value(value: &serde_json::Value) -> Option<Self> {
         match value {
             serde_json::Value::Null => None,
             serde_json::Value::String(s) => Some(EntryId::new(s.as_str())),

@@ -42,7 +42,7 @@ impl IdGen {
     }
 
     /// The next 64 random bits (xoshiro256**).
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         let s = &mut self.state;
         let result = s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
         let t = s[1] << 17;
@@ -93,7 +93,7 @@ impl IdGen {
     }
 
     /// A random (version 4) UUID string, the session id pi-mono writes.
-    pub fn uuid_v4(&mut self) -> String {
+    pub(crate) fn uuid_v4(&mut self) -> String {
         let high = (self.next_u64() & !0xF000) | 0x4000;
         let low = (self.next_u64() & 0x3FFF_FFFF_FFFF_FFFF) | (0b10 << 62);
         format_uuid(high, low)

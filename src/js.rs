@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 /// JavaScript truthiness (`undefined`, `null`, `false`, `0`, `""` are false).
-pub fn truthy(v: Option<&Value>) -> bool {
+pub(crate) fn truthy(v: Option<&Value>) -> bool {
     match v {
         None | Some(Value::Null) => false,
         Some(Value::Bool(b)) => *b,
@@ -48,7 +48,7 @@ pub fn number(x: f64) -> String {
 
 /// [`number`] onto the end of `out`; integers without the formatting machinery (a `read` row
 /// is made for every call of a file).
-pub fn push_number(out: &mut String, x: f64) {
+pub(crate) fn push_number(out: &mut String, x: f64) {
     if x.fract() == 0.0 && x.abs() < 1e15 {
         out.push_str(itoa::Buffer::new().format(x as i64));
     } else {

@@ -62,7 +62,7 @@ impl FromStr for TitleSource {
 ///
 /// FORMAT §10.2 step 2: an automatic name never replaces a user name; every other combination
 /// is allowed (user over user, auto over auto, anything over nothing).
-pub fn may_replace(current: Option<TitleSource>, new: TitleSource) -> bool {
+pub(crate) fn may_replace(current: Option<TitleSource>, new: TitleSource) -> bool {
     !(current == Some(TitleSource::User) && new == TitleSource::Auto)
 }
 
@@ -70,7 +70,7 @@ pub fn may_replace(current: Option<TitleSource>, new: TitleSource) -> bool {
 /// and C1 control character (U+0000–U+001F, U+007F–U+009F) becomes a space, runs of spaces
 /// collapse to one, and the result is trimmed. `None` when nothing is left, which the agent
 /// treats as "rename refused".
-pub fn clean_name(name: &str) -> Option<String> {
+pub(crate) fn clean_name(name: &str) -> Option<String> {
     let mut out = String::with_capacity(name.len());
     for c in name.chars() {
         let c = if is_control(c) { ' ' } else { c };
@@ -145,7 +145,7 @@ fn is_js_whitespace(c: char) -> bool {
 
 /// `String.prototype.trim`: what the agent's text inputs trim (the tree selector's label
 /// prompt, for one).
-pub fn js_trim(s: &str) -> &str {
+pub(crate) fn js_trim(s: &str) -> &str {
     s.trim_matches(is_js_whitespace)
 }
 

@@ -143,7 +143,7 @@ fn kill(child: &mut Child) {
 }
 
 /// How an exit status reads in an error message: `status 3`, or the signal that ended it.
-pub fn describe_status(status: ExitStatus) -> String {
+pub(crate) fn describe_status(status: ExitStatus) -> String {
     use std::os::unix::process::ExitStatusExt;
     match (status.code(), status.signal()) {
         (Some(code), _) => format!("status {code}"),

@@ -11,7 +11,7 @@ use crate::id::EntryId;
 use crate::session::{Session, label_text};
 
 /// The shortest id prefix a REV may use.
-pub const MIN_PREFIX: usize = 4;
+pub(crate) const MIN_PREFIX: usize = 4;
 
 /// Resolves a REV to a record index.
 ///

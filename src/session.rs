@@ -390,7 +390,7 @@ impl Session {
     }
 
     /// Whether an entry is a `branch_summary` whose summary is empty: a persisted bare move.
-    pub fn is_marker(&self, idx: u32) -> Result<bool> {
+    pub(crate) fn is_marker(&self, idx: u32) -> Result<bool> {
         if self.records[idx as usize].kind != Kind::BranchSummary {
             return Ok(false);
         }
@@ -565,7 +565,7 @@ impl Session {
     }
 
     /// Reads `len` bytes at `offset` of the source.
-    pub fn read_range(&self, offset: u64, len: u64) -> Result<Vec<u8>> {
+    pub(crate) fn read_range(&self, offset: u64, len: u64) -> Result<Vec<u8>> {
         // Through `read_into`, whose in-memory reads are checked: a range past the end (a
         // caller patching a slot the input is too short for, say) is an error, not a panic.
         let mut buf = Vec::new();
@@ -717,8 +717,9 @@ impl LineReader<'_> {
         Ok(&self.window[at..at + r.len as usize])
     }
 
+    #[cfg(test)]
     /// How many bytes of the file it has read.
-    pub fn bytes_read(&self) -> u64 {
+    pub(crate) fn bytes_read(&self) -> u64 {
         self.bytes_read
     }
 }
@@ -732,7 +733,7 @@ pub fn label_text(raw: &str) -> String {
 }
 
 /// Parses a line, replacing invalid UTF-8 with U+FFFD so the record still loads.
-pub fn parse_lossy(bytes: &[u8]) -> Option<Value> {
+pub(crate) fn parse_lossy(bytes: &[u8]) -> Option<Value> {
     match serde_json::from_slice(bytes) {
         Ok(v) => Some(v),
         Err(_) if std::str::from_utf8(bytes).is_err() => {

@@ -46,7 +46,7 @@ impl Usage {
     /// Adds the usage an entry contributes, if any: `model_usage.usage`, an assistant
     /// message's `usage`, a `task` tool result's `details.usage` (also counted as subagent
     /// cost).
-    pub fn add_entry(&mut self, entry: &Value) {
+    pub(crate) fn add_entry(&mut self, entry: &Value) {
         match entry.get("type").and_then(Value::as_str) {
             Some("model_usage") => {
                 if let Some(u) = entry.get("usage") {

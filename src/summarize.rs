@@ -20,11 +20,11 @@ use crate::process::{self, CancelToken, RunError};
 use crate::row::text::{file_path_arg, message_text};
 
 /// What the agent's branch summarizer puts in front of the model's text (FORMAT §8.4).
-pub const PREAMBLE: &str = "The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n";
+pub(crate) const PREAMBLE: &str = "The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n";
 
 /// The instructions given to the summarizer unless `--replace-instructions` replaces them.
 /// Modelled on the agents' branch summary prompt: goal, what was tried, outcome, files.
-pub const DEFAULT_INSTRUCTIONS: &str = "\
+pub(crate) const DEFAULT_INSTRUCTIONS: &str = "\
 The conversation above is a branch that the user is leaving to continue from an earlier point.
 Write a summary of it that lets the work go on without the branch itself.
 
@@ -246,7 +246,7 @@ impl FileOps {
 
     /// The `<files>` block appended to a generated summary: every path with ` (Read)`,
     /// ` (Write)` or ` (RW)`, sorted, at most 20; empty when no file was touched.
-    pub fn files_block(&self) -> String {
+    pub(crate) fn files_block(&self) -> String {
         let all: BTreeSet<&String> = self.read.union(&self.modified).collect();
         if all.is_empty() {
             return String::new();

@@ -176,13 +176,12 @@ pub fn check_pieces(bytes: &[u8], (gisted, gists): &(Session, Vec<Gist>)) {
 /// Whether a record's row reads for rows alone but not for searches too: the one difference
 /// between the two is a tool result's content, which rows skip.
 fn skips_result_content(s: &Session, idx: u32) -> Option<bool> {
-    use sesstree::row::{Reads, row_value_in};
+    use sesstree::row::{Reads, row_value_in, with_arena};
     let bytes = s.raw_line(idx).ok()?;
     let mut scanner = sesstree::json::scan::Scanner::new();
     let mut reads = |reads| {
         let (line, stack) = scanner.index(&bytes).ok()?;
-        let arena = sesstree::row::Bump::new();
-        row_value_in(&line, stack, reads, &arena).map(|_| ())
+        with_arena(|arena| row_value_in(&line, stack, reads, arena).map(|_| ()))
     };
     Some(reads(Reads::Rows).is_some() && reads(Reads::RowsAndSearch).is_none())
 }

@@ -130,7 +130,7 @@ pub fn scan_envelope(line: &[u8]) -> Result<Envelope<'_>, ScanError> {
 }
 
 /// [`scan_envelope`] with buffers kept from line to line.
-pub fn scan_envelope_with<'a>(
+pub(crate) fn scan_envelope_with<'a>(
     scanner: &mut Scanner,
     line: &'a [u8],
 ) -> Result<Envelope<'a>, ScanError> {
@@ -139,7 +139,7 @@ pub fn scan_envelope_with<'a>(
 
 /// [`scan_envelope_with`], also telling how deep the line nests (the top-level object is 1)
 /// when the scanner walked it; `None` when serde_json read it instead.
-pub fn scan_envelope_depth<'a>(
+pub(crate) fn scan_envelope_depth<'a>(
     scanner: &mut Scanner,
     line: &'a [u8],
 ) -> Result<(Envelope<'a>, Option<usize>), ScanError> {

@@ -51,7 +51,7 @@ pub enum Kind {
 
 impl Kind {
     /// The kind for a `type` string.
-    pub fn from_name(name: &str) -> Kind {
+    pub(crate) fn from_name(name: &str) -> Kind {
         match KNOWN.iter().find(|k| k.as_static() == name) {
             Some(known) => known.clone(),
             None => Kind::Other(name.into()),
@@ -59,13 +59,13 @@ impl Kind {
     }
 
     /// The name of a known type, as a static string: `None` for any other name.
-    pub fn known_name(name: &str) -> Option<&'static str> {
+    pub(crate) fn known_name(name: &str) -> Option<&'static str> {
         Kind::known_name_bytes(name.as_bytes())
     }
 
     /// [`Kind::known_name`] of a string's bytes as written: a known name has neither escapes
     /// nor anything but ASCII, so bytes that are one need no decoding.
-    pub fn known_name_bytes(raw: &[u8]) -> Option<&'static str> {
+    pub(crate) fn known_name_bytes(raw: &[u8]) -> Option<&'static str> {
         KNOWN.iter().map(Kind::as_static).find(|name| name.as_bytes() == raw)
     }
 
@@ -106,7 +106,7 @@ impl Kind {
     }
 
     /// "Settings entries" that the default tree filter hides (FORMAT §9.2).
-    pub fn is_setting(&self) -> bool {
+    pub(crate) fn is_setting(&self) -> bool {
         match self {
             Kind::Label
             | Kind::Archive

@@ -5,14 +5,14 @@ pub mod kind;
 pub mod title;
 pub mod v1;
 
-pub use envelope::{Envelope, Marks, scan_envelope, scan_envelope_with};
+pub use envelope::{Envelope, Marks, scan_envelope};
 pub use kind::Kind;
 
 /// The version sesstree writes (FORMAT §11: accept 1–4, write 3).
-pub const WRITE_VERSION: u64 = 3;
+pub(crate) const WRITE_VERSION: u64 = 3;
 
 /// The newest version sesstree reads as its own (4 is read as 3).
-pub const MAX_VERSION: u64 = 4;
+pub(crate) const MAX_VERSION: u64 = 4;
 
 /// Which agent wrote a file; decides naming storage and context templates (FORMAT §13).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 use crate::naming::TitleSource;
 
 /// The size of a slot line, including its trailing `\n`.
-pub const SLOT_BYTES: usize = 256;
+pub(crate) const SLOT_BYTES: usize = 256;
 
 /// The contents of a title slot.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,7 +36,7 @@ pub struct SlotOverflow {
 ///
 /// The line's length is not checked, just as the agent does not check it; a caller about to
 /// patch the slot in place must also make sure the line is exactly [`SLOT_BYTES`] long.
-pub fn parse_slot(first_line: &[u8]) -> Option<TitleSlot> {
+pub(crate) fn parse_slot(first_line: &[u8]) -> Option<TitleSlot> {
     let text = String::from_utf8_lossy(first_line);
     let value: serde_json::Value = serde_json::from_str(&text).ok()?;
     let record = value.as_object()?;

@@ -6,7 +6,7 @@ use sha2::{Digest, Sha256};
 
 /// The id of record `index` (the header is record 0) with these bytes, trying `counter` to get
 /// past a collision: the first 8 hex digits of sha256(index, counter, line).
-pub fn derive_id(index: usize, counter: u32, line: &[u8]) -> String {
+pub(crate) fn derive_id(index: usize, counter: u32, line: &[u8]) -> String {
     let mut hasher = Sha256::new();
     hasher.update(index.to_string().as_bytes());
     hasher.update([0]);
@@ -18,7 +18,7 @@ pub fn derive_id(index: usize, counter: u32, line: &[u8]) -> String {
 }
 
 /// Derives a fresh id for record `index`, unique against `taken`.
-pub fn unique_id(index: usize, line: &[u8], taken: impl Fn(&str) -> bool) -> String {
+pub(crate) fn unique_id(index: usize, line: &[u8], taken: impl Fn(&str) -> bool) -> String {
     let mut counter = 0;
     loop {
         let id = derive_id(index, counter, line);

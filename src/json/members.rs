@@ -49,7 +49,7 @@ impl Members {
 }
 
 /// Finds the members of the object `line` holds; `None` when it is not an object.
-pub fn members(line: &[u8]) -> Option<Members> {
+pub(crate) fn members(line: &[u8]) -> Option<Members> {
     let mut i = skip_ws(line, 0);
     if line.get(i) != Some(&b'{') {
         return None;
@@ -89,7 +89,7 @@ pub fn members(line: &[u8]) -> Option<Members> {
 }
 
 /// Decodes a JSON string literal (quotes included); invalid UTF-8 becomes U+FFFD.
-pub fn decode_string(literal: &[u8]) -> String {
+pub(crate) fn decode_string(literal: &[u8]) -> String {
     serde_json::from_slice(literal)
         .or_else(|_| serde_json::from_str(&String::from_utf8_lossy(literal)))
         .unwrap_or_default()
@@ -108,7 +108,7 @@ pub struct Edit {
 
 impl Edit {
     /// Replaces a member's value with `json`.
-    pub fn set_value(member: &Member, json: &str) -> Edit {
+    pub(crate) fn set_value(member: &Member, json: &str) -> Edit {
         Edit { start: member.value_start, end: member.value_end, text: json.as_bytes().to_vec() }
     }
 

@@ -32,7 +32,7 @@ use std::borrow::Cow;
 pub struct Invalid;
 
 /// Result of the scanning steps.
-pub type Scan<T> = std::result::Result<T, Invalid>;
+pub(crate) type Scan<T> = std::result::Result<T, Invalid>;
 
 /// Reusable buffers for scanning many lines without allocating per line.
 #[derive(Debug, Default)]
@@ -336,7 +336,7 @@ impl<'a, 'q> Line<'a, 'q> {
 
     /// The first position at or after `i` that is not whitespace.
     #[inline(always)]
-    pub fn ws(&self, mut i: usize) -> usize {
+    pub(crate) fn ws(&self, mut i: usize) -> usize {
         while let Some(&c) = self.bytes.get(i) {
             if !is_ws(c) {
                 break;
@@ -385,7 +385,7 @@ impl<'a, 'q> Line<'a, 'q> {
     /// a row reads are short (keys, types, ids, times): those take one test of the backslash
     /// bits, where a byte loop whose length changed from string to string mispredicted its end.
     #[inline]
-    pub fn has_backslash(&self, (start, end): (usize, usize)) -> bool {
+    pub(crate) fn has_backslash(&self, (start, end): (usize, usize)) -> bool {
         debug_assert!(end <= self.bytes.len(), "span {start}..{end} past the line");
         let len = end.saturating_sub(start);
         if len == 0 {
@@ -402,7 +402,7 @@ impl<'a, 'q> Line<'a, 'q> {
 
     /// The string starting with the quote at `i`: the position of its closing quote.
     #[inline(always)]
-    pub fn string_end(&self, i: usize) -> Scan<usize> {
+    pub(crate) fn string_end(&self, i: usize) -> Scan<usize> {
         // The opening quote must be an unescaped one.
         if self.quotes.get(i / 64).is_none_or(|w| w >> (i % 64) & 1 == 0) {
             return Err(Invalid);
@@ -482,7 +482,7 @@ impl<'a, 'q> Line<'a, 'q> {
 
     /// Skips the value starting at `i` (not whitespace) and returns the position after it.
     /// Containers are walked with `stack` (`true` = object), so depth costs no recursion.
-    pub fn skip_value(&self, mut i: usize, stack: &mut Vec<bool>) -> Scan<usize> {
+    pub(crate) fn skip_value(&self, mut i: usize, stack: &mut Vec<bool>) -> Scan<usize> {
         // Most values skipped are strings: those take one test of the quote bits.
         if self.at(i) == Some(b'"') {
             return Ok(self.string_end(i)? + 1);
@@ -593,7 +593,7 @@ impl<'a, 'q> Line<'a, 'q> {
     }
 
     /// Walks the elements of the array starting at `i` (its `[`), like [`Line::object`].
-    pub fn array(
+    pub(crate) fn array(
         &self,
         i: usize,
         mut element: impl FnMut(&Line<'a, 'q>, usize) -> Scan<usize>,
@@ -632,7 +632,7 @@ impl<'a, 'q> Line<'a, 'q> {
     /// The first `max_chars` characters of the string whose content is `span`, and whether that
     /// is all of it: a long string is decoded only as far as a caller reads it. Fails where
     /// [`Line::text`] fails on that prefix.
-    pub fn text_prefix(
+    pub(crate) fn text_prefix(
         &self,
         span: (usize, usize),
         max_chars: usize,

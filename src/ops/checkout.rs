@@ -111,7 +111,7 @@ fn destination(session: &Session, target: u32, value: &Value) -> (Option<u32>, O
 
 /// `collectEntriesForBranchSummary` (FORMAT §6.2): the entries on the old path below the
 /// deepest entry it shares with the target's path, oldest first, and that shared entry.
-pub fn collect_entries_for_branch_summary(
+pub(crate) fn collect_entries_for_branch_summary(
     session: &Session,
     old_leaf: Option<u32>,
     target: u32,

@@ -28,7 +28,7 @@ pub fn leaf_id(session: &Session) -> Option<EntryId> {
 
 /// Serialises a new entry the way the agents write one: `type, id, parentId, timestamp`, then
 /// the payload fields in the order given (FORMAT §2 key orders).
-pub fn entry_line(
+pub(crate) fn entry_line(
     kind: &str,
     id: &str,
     parent: Option<&EntryId>,

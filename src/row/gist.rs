@@ -67,7 +67,7 @@ const LONG_TEXT: u8 = 8;
 const UNREADABLE: u8 = 16;
 
 /// The longest row text a gist keeps, in bytes.
-pub const LONG: usize = 4096;
+pub(crate) const LONG: usize = 4096;
 
 /// A member of the entry as its `--json` row prints it.
 #[derive(Debug, Clone, Copy)]
@@ -181,7 +181,7 @@ impl Gist {
 
     /// Whether the row text was too long to keep ([`LONG`]): [`Gist::text`] is then empty, and
     /// the text is read again from the line.
-    pub fn is_long(&self) -> bool {
+    pub(crate) fn is_long(&self) -> bool {
         self.present & LONG_TEXT != 0
     }
 
@@ -207,7 +207,7 @@ impl Gist {
     /// its own, made while the file loaded, and a gist read when the rows are resolved or
     /// written is rarely in the cache (on x86-64 only; elsewhere it does nothing).
     #[inline]
-    pub fn prefetch(&self) {
+    pub(crate) fn prefetch(&self) {
         #[cfg(target_arch = "x86_64")]
         {
             let bytes = self.packed.as_bytes();
@@ -314,11 +314,11 @@ pub struct Resolver<'g> {
 }
 
 /// How many of the entries read last are searched for a result's call before the map.
-pub const NEAR: usize = 64;
+pub(crate) const NEAR: usize = 64;
 
 /// How many gists ahead of the one read a loop asks for ([`Gist::prefetch`]): a row takes
 /// about as long to resolve or write as a fetch from memory, a few of them.
-pub const PREFETCH: usize = 8;
+pub(crate) const PREFETCH: usize = 8;
 
 impl<'g> Resolver<'g> {
     /// No calls known yet.
@@ -327,7 +327,7 @@ impl<'g> Resolver<'g> {
     }
 
     /// No calls known yet, with room for about `entries` entries to be read.
-    pub fn for_entries(entries: usize) -> Resolver<'g> {
+    pub(crate) fn for_entries(entries: usize) -> Resolver<'g> {
         Resolver { unmapped: Vec::with_capacity(entries), ..Resolver::default() }
     }
 

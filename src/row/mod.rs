@@ -17,5 +17,6 @@ pub mod value;
 pub mod view;
 
 pub use json::Json;
-pub use read::{Rows, Search, read_gists, read_row, read_text};
+pub use read::{Rows, Search, read_text};
+pub(crate) use read::{read_gists, read_row};
 pub use value::*;

@@ -144,7 +144,7 @@ impl ToolCalls {
     ///
     /// Trailing slashes are ignored. An empty home or `/` shortens nothing: every absolute
     /// path starts with `/`, and `~etc/passwd` would read worse than the path itself.
-    pub fn with_home(home: impl Into<String>) -> Self {
+    pub(crate) fn with_home(home: impl Into<String>) -> Self {
         let mut home: String = home.into();
         while home.len() > 1 && home.ends_with('/') {
             home.pop();
@@ -171,7 +171,7 @@ impl ToolCalls {
     /// The `toolCall` blocks of an assistant `message` entry, in order, each by its id and
     /// the row text of its result (before the row's last fold, [`one_line`]'s): what
     /// [`ToolCalls::add`] records. Any other entry has none.
-    pub fn each_call<'e, J: Json>(&self, entry: &'e J, mut f: impl FnMut(&'e str, String)) {
+    pub(crate) fn each_call<'e, J: Json>(&self, entry: &'e J, mut f: impl FnMut(&'e str, String)) {
         if entry_type(entry) != Some("message") {
             return;
         }
@@ -223,7 +223,7 @@ impl ToolCalls {
 
     /// The call a tool-result entry answers, as its row shows it: `None` for another entry, or
     /// a call not recorded.
-    pub fn call_of<J: Json>(&self, entry: &J) -> Option<&str> {
+    pub(crate) fn call_of<J: Json>(&self, entry: &J) -> Option<&str> {
         Some(&self.get(super::gist::answers(entry)?)?.shown)
     }
 
@@ -346,7 +346,7 @@ fn path_list<J: Json>(value: &J) -> Vec<String> {
 
 /// The text for records that are not objects or have no string `type`. They are kept and shown
 /// (SPEC §1), and nothing else about them is known.
-pub const RECORD_TEXT: &str = "[record]";
+pub(crate) const RECORD_TEXT: &str = "[record]";
 
 /// The one-line text of an entry, as the agent's tree selector shows it (FORMAT §9.3).
 ///
@@ -834,11 +834,6 @@ impl FilterMode {
             FilterMode::All => "all",
         }
     }
-
-    /// The mode with this name, as [`as_str`](FilterMode::as_str) spells it.
-    pub fn from_name(name: &str) -> Option<FilterMode> {
-        FilterMode::CYCLE.into_iter().find(|mode| mode.as_str() == name)
-    }
 }
 
 /// Whether a listing in `mode` shows `entry` (FORMAT §9.2).
@@ -935,7 +930,7 @@ fn has_text<J: Json>(content: &J) -> bool {
 ///
 /// Other custom messages never count, whatever their attribution says: an extension may set
 /// `attribution` freely, so the type is what marks a user turn.
-pub fn is_user_request<J: Json>(entry: &J) -> bool {
+pub(crate) fn is_user_request<J: Json>(entry: &J) -> bool {
     let kind = entry_type(entry);
     let message = message_of(kind, entry);
     is_request(kind, entry, message, str_field(message, "role"))
@@ -975,7 +970,7 @@ fn is_request<J: Json>(kind: Option<&str>, entry: &J, message: &J, role: Option<
 /// The text of message content: a string as it is, or the `text` blocks of a block list
 /// concatenated with no separator (images, thinking and tool calls are skipped). Anything else
 /// gives an empty string. This is also the editor prefill text of `checkout` and `branch`.
-pub fn message_text<J: Json>(content: &J) -> String {
+pub(crate) fn message_text<J: Json>(content: &J) -> String {
     message_text_of(content).into_owned()
 }
 
@@ -1781,11 +1776,8 @@ mod tests {
 
     #[test]
     fn filter_mode_names() {
-        for mode in FilterMode::CYCLE {
-            assert_eq!(FilterMode::from_name(mode.as_str()), Some(mode));
-        }
-        assert_eq!(FilterMode::from_name("labeled-only"), Some(FilterMode::LabeledOnly));
-        assert_eq!(FilterMode::from_name("user"), None);
+        let names: Vec<&str> = FilterMode::CYCLE.iter().map(|m| m.as_str()).collect();
+        assert_eq!(names, ["default", "no-tools", "user-only", "labeled-only", "all"]);
         assert_eq!(FilterMode::default(), FilterMode::Default);
     }
 

@@ -17,7 +17,7 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 
-pub use bumpalo::Bump;
+use bumpalo::Bump;
 use serde_json::{Map, Value};
 
 use crate::format::{Envelope, Kind};
@@ -71,7 +71,7 @@ thread_local! {
 /// a line, most of them for row values, and spent 10% of its instructions allocating, freeing
 /// and dropping them). What `build` returns cannot borrow the arena: it copies out what it
 /// keeps ([`RowValue::into_owned`], or a gist).
-pub fn with_arena<R>(build: impl FnOnce(&Bump) -> R) -> R {
+pub(crate) fn with_arena<R>(build: impl FnOnce(&Bump) -> R) -> R {
     /// Past this, an arena is given back rather than kept for the next line: one huge line
     /// (a field rows keep holding an array of millions) should not hold its memory to the end.
     const KEPT: usize = 1 << 20;
@@ -383,7 +383,7 @@ fn insert<'a>(
 }
 
 /// The row value of one line (without its newline), or `None` to parse it in full.
-pub fn row_value(scanner: &mut Scanner, bytes: &[u8]) -> Option<RowValue<'static>> {
+pub(crate) fn row_value(scanner: &mut Scanner, bytes: &[u8]) -> Option<RowValue<'static>> {
     let (line, stack) = scanner.index(bytes).ok()?;
     with_arena(|arena| {
         row_value_in(&line, stack, Reads::RowsAndSearch, arena).map(RowValue::into_owned)
@@ -574,7 +574,7 @@ fn picked<'a>(
 /// model of assistant turns): `type`, `id` and the message's `role`, `provider` and `model`,
 /// without the content. `None` when the scanner does not take the line or it is no `message`
 /// object; the caller then parses it in full.
-pub fn message_model(scanner: &mut Scanner, bytes: &[u8]) -> Option<Value> {
+pub(crate) fn message_model(scanner: &mut Scanner, bytes: &[u8]) -> Option<Value> {
     const KEEP: &[Pick<'_>] = &[
         Pick::whole("type"),
         Pick::whole("id"),

@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 use std::io::Write;
 
-use sesstree::render::{JsonRow, Placement};
+use sesstree::render::{JsonRow, Placement, write_rows};
 use sesstree::row::gist::{Gist, Listing, Row};
 use sesstree::row::text::FilterMode;
 use sesstree::row::view::labels;
@@ -11,7 +11,7 @@ use sesstree::row::{Rows, read_text};
 use sesstree::terminal::{may_hold_controls, sanitize_for_terminal};
 use sesstree::{Session, rev};
 
-use super::{FilterArg, home, leave_to_exit, short_id, short_time, short_time_parts, write_par};
+use super::{FilterArg, home, leave_to_exit, short_id, short_time, short_time_parts};
 use crate::cli::complete;
 use crate::cli::ui::Role;
 use crate::cli::{Ctx, stdout};
@@ -108,10 +108,10 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
             out.write_all(b"\n")?;
         }
     } else {
-        write_par(
+        write_rows(
             &mut out,
             rows,
-            |row| row.gist.prefetch(),
+            |row| row.gist,
             |&Row { idx, gist, text }, buf| {
                 let label = labels.get(&idx);
                 // A text too long to keep in the gist is read again, for the rows shown.
@@ -128,7 +128,7 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
                     text_row(ctx, &session, (idx, gist), label, &text, buf);
                 }
                 buf.push(b'\n');
-                Ok(())
+                anyhow::Ok(())
             },
         )?;
     }

@@ -21,7 +21,6 @@ use std::time::Duration;
 use clap::Subcommand;
 use sesstree::hooks::Hooks;
 use sesstree::process::CancelToken;
-use sesstree::row::gist::PREFETCH;
 use sesstree::row::text::FilterMode;
 
 use super::Ctx;
@@ -95,49 +94,6 @@ impl From<FilterArg> for FilterMode {
     }
 }
 
-/// Writes `items` in order, each formatted by `format` into the output: formatting runs on
-/// every core, a batch at a time, so that only one batch of text waits in memory. `ahead` is
-/// called on the item [`PREFETCH`] places ahead of each one formatted, to fetch what it will
-/// read ([`Gist::prefetch`](sesstree::row::gist::Gist::prefetch)).
-fn write_par<T: Sync>(
-    out: &mut impl std::io::Write,
-    items: &[T],
-    ahead: impl Fn(&T) + Sync,
-    format: impl Fn(&T, &mut Vec<u8>) -> anyhow::Result<()> + Sync,
-) -> anyhow::Result<()> {
-    use rayon::prelude::*;
-    const CHUNK: usize = 1024;
-    const ROW_ROOM: usize = 160;
-    let batch = CHUNK * 4 * rayon::current_num_threads();
-    // The chunks' texts, kept from batch to batch once written: a new buffer for each chunk
-    // was grown (and copied) a doubling at a time past rows of the usual length, and its pages
-    // were faulted in afresh.
-    let spare: std::sync::Mutex<Vec<Vec<u8>>> = std::sync::Mutex::default();
-    for batch in items.chunks(batch) {
-        let texts: Vec<anyhow::Result<Vec<u8>>> = batch
-            .par_chunks(CHUNK)
-            .map(|chunk| {
-                let kept = spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
-                let mut text = kept.unwrap_or_else(|| Vec::with_capacity(chunk.len() * ROW_ROOM));
-                for (i, item) in chunk.iter().enumerate() {
-                    if let Some(next) = chunk.get(i + PREFETCH) {
-                        ahead(next);
-                    }
-                    format(item, &mut text)?;
-                }
-                Ok(text)
-            })
-            .collect();
-        for text in texts {
-            let mut text = text?;
-            out.write_all(&text)?;
-            text.clear();
-            spare.lock().unwrap_or_else(|e| e.into_inner()).push(text);
-        }
-    }
-    Ok(())
-}
-
 /// Leaves `value` (a loaded session, its gists, a drawn tree) to the process's exit, which
 /// frees it all at once: dropping an index of a million entries frees them one by one, and only
 /// delays the exit. Only for a command that ends the process; the tree selector goes on after
@@ -197,25 +153,6 @@ mod tests {
         assert_eq!(short_time(Some("2026-03-01T12:00:0é")), "2026-03-01T12:00:0é");
         assert_eq!(short_time(Some("2026-03-01Té")), "2026-03-01Té");
         assert_eq!(short_time(None), "-");
-    }
-
-    #[test]
-    fn write_par_writes_every_item_once_in_order_across_batches() {
-        use std::io::Write;
-        // Several batches, rows of lengths that change, and a last chunk cut short: the
-        // buffers a batch reuses must hold nothing of the batch before.
-        let items: Vec<usize> = (0..40_000).collect();
-        let format = |i: &usize, out: &mut Vec<u8>| {
-            writeln!(out, "{i} {}", "x".repeat(i % 300))?;
-            Ok(())
-        };
-        let mut written = Vec::new();
-        write_par(&mut written, &items, |_| {}, format).unwrap();
-        let mut expected = Vec::new();
-        for i in &items {
-            format(i, &mut expected).unwrap();
-        }
-        assert!(written == expected);
     }
 }
 

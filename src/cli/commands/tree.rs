@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
-use sesstree::render::{JsonRow, Placement};
+use sesstree::render::{JsonRow, Placement, write_rows};
 use sesstree::row::gist::{Gist, resolve_each};
 use sesstree::row::text::FilterMode;
 use sesstree::row::view::labels;
@@ -15,7 +15,7 @@ use sesstree::{EntryId, Error, rev};
 
 use super::checkout::{self, CheckoutArgs};
 use super::label::{self, LabelArgs};
-use super::{FilterArg, HookArgs, home, leave_to_exit, write_par};
+use super::{FilterArg, HookArgs, home, leave_to_exit};
 use crate::cli::complete;
 use crate::cli::exit::{Exit, Silent, classify};
 use crate::cli::selector::draw::Look;
@@ -177,8 +177,8 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     let rows: Vec<u32> =
         (0..place.len() as u32).filter(|&i| place[i as usize] != u32::MAX).collect();
     let shown = rows.len();
-    let ahead = |&i: &u32| gists[row_of(i).idx as usize].prefetch();
-    write_par(&mut out, &rows, ahead, |&i, buf| {
+    let gist = |&i: &u32| &gists[row_of(i).idx as usize];
+    write_rows(&mut out, &rows, gist, |&i, buf| {
         let (row, text) = (row_of(i), kept[place[i as usize] as usize].1);
         let (gist, label) = (&gists[row.idx as usize], labels.get(&row.idx));
         // A text too long to keep in the gist is read again, for the rows shown.
@@ -199,7 +199,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
             let text = text_part(row, label.map(|l| l.0.as_str()), &text);
             writeln!(buf, "{gutter}{text}")?;
         }
-        Ok(())
+        anyhow::Ok(())
     })?;
     out.flush()?;
     if shown == 0 && !tree.rows.is_empty() && !ctx.json {
