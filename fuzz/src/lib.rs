@@ -36,7 +36,7 @@ pub fn check_scanner(bytes: &[u8]) {
     for line in bytes.split(|&b| b == b'\n') {
         let ours = scanner.validate(line).is_ok();
         if std::str::from_utf8(line).is_err()
-            || (ours && scanner.deepest() > sesstree::session::MAX_NESTING)
+            || (ours && scanner.deepest() > sesstree::json::MAX_NESTING)
         {
             continue;
         }

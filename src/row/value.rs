@@ -71,7 +71,7 @@ thread_local! {
 /// a line, most of them for row values, and spent 10% of its instructions allocating, freeing
 /// and dropping them). What `build` returns cannot borrow the arena: it copies out what it
 /// keeps ([`RowValue::into_owned`], or a gist).
-pub(crate) fn with_arena<R>(build: impl FnOnce(&Bump) -> R) -> R {
+pub fn with_arena<R>(build: impl FnOnce(&Bump) -> R) -> R {
     /// Past this, an arena is given back rather than kept for the next line: one huge line
     /// (a field rows keep holding an array of millions) should not hold its memory to the end.
     const KEPT: usize = 1 << 20;
