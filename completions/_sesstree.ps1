@@ -173,6 +173,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'Who sets the name')
             [CompletionResult]::new('--from-plan', '--from-plan', [CompletionResultType]::ParameterName, 'Name the session after a plan title, as plan approval does (only if it has no name)')
             [CompletionResult]::new('--trigger', '--trigger', [CompletionResultType]::ParameterName, 'A free-form `trigger` recorded in the `title_change` entry (oh-my-pi files)')
+            [CompletionResult]::new('--dialect', '--dialect', [CompletionResultType]::ParameterName, 'Store the name as this agent does, whatever the file looks like')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')

@@ -669,7 +669,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__name)
-            opts="-f -h --source --from-plan --trigger --dry-run --file --json --strict --color --help"
+            opts="-f -h --source --from-plan --trigger --dialect --dry-run --file --json --strict --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -685,6 +685,10 @@ _sesstree() {
                     ;;
                 --trigger)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dialect)
+                    COMPREPLY=($(compgen -W "omp pi" -- "${cur}"))
                     return 0
                     ;;
                 --file)

@@ -161,6 +161,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --source 'Who sets the name'
             cand --from-plan 'Name the session after a plan title, as plan approval does (only if it has no name)'
             cand --trigger 'A free-form `trigger` recorded in the `title_change` entry (oh-my-pi files)'
+            cand --dialect 'Store the name as this agent does, whatever the file looks like'
             cand -f 'The session file to work on (`-` reads standard input for commands that do not write)'
             cand --file 'The session file to work on (`-` reads standard input for commands that do not write)'
             cand --color 'When to colour the output'

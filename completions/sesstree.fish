@@ -157,6 +157,8 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l source -d 'Wh
 user\t'Chosen by the user (the default)'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l from-plan -d 'Name the session after a plan title, as plan approval does (only if it has no name)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l trigger -d 'A free-form `trigger` recorded in the `title_change` entry (oh-my-pi files)' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l dialect -d 'Store the name as this agent does, whatever the file looks like' -r -f -a "omp\t'oh-my-pi: title slot and `title_change`'
+pi\t'pi: `session_info`'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'

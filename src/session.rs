@@ -513,6 +513,22 @@ impl Session {
         if self.names_like_pi() && !self.omp_signals { Dialect::Pi } else { Dialect::Omp }
     }
 
+    /// The agent that certainly wrote the file, from what only one agent writes: a title slot,
+    /// or entry types and fields of one agent and none of the other's (FORMAT §13). `None` when
+    /// the file says nothing certain, or both: a writer that would add what only one agent
+    /// understands (a title slot) must then be told (CHANGES P1, P6: pi ids no longer tell
+    /// the agents apart, and pi refuses a file whose first line is not its header).
+    pub fn certain_dialect(&self) -> Option<Dialect> {
+        if self.slot.is_some() {
+            return Some(Dialect::Omp);
+        }
+        match (self.omp_signals, self.pi_signals) {
+            (true, false) => Some(Dialect::Omp),
+            (false, true) => Some(Dialect::Pi),
+            _ => None,
+        }
+    }
+
     /// Whether `name` must store names as pi does (SPEC `name`): no title slot, and
     /// `session_info` entries or pi-only fields. One more signal guards pi's files: a header
     /// id that is a version-4 UUID (pi's; oh-my-pi writes v7, older omp a nanoid) in a file with
@@ -1192,13 +1208,34 @@ impl<'d, D: Digest> Loader<'d, D> {
         }
     }
 
+    /// What a record says of the agent that wrote the file: the entry types only one agent
+    /// writes (FORMAT §13), and the `model_change` fields of each.
     fn note_signals(&mut self, kind: &Kind, env: &Envelope<'_>) {
         match kind {
-            Kind::TitleChange => self.omp_signals = true,
+            Kind::TitleChange
+            | Kind::ModelUsage
+            | Kind::ServiceTierChange
+            | Kind::Archive
+            | Kind::TtsrInjection
+            | Kind::SessionInit
+            | Kind::ModeChange
+            | Kind::CredentialPin
+            | Kind::ResetBoundary => self.omp_signals = true,
             Kind::SessionInfo => self.pi_signals = true,
             Kind::ModelChange if env.has_model_id => self.pi_signals = true,
             Kind::ModelChange if env.has_model => self.omp_signals = true,
-            _ => {}
+            Kind::Message
+            | Kind::ThinkingLevelChange
+            | Kind::ModelChange
+            | Kind::Compaction
+            | Kind::BranchSummary
+            | Kind::Custom
+            | Kind::CustomMessage
+            | Kind::Label
+            | Kind::McpToolSelection
+            | Kind::Session
+            | Kind::Other(_)
+            | Kind::Missing => {}
         }
         if env.has_from_hook {
             self.pi_signals = true;

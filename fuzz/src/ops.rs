@@ -212,7 +212,7 @@ pub fn name(before: &Session, bytes: &[u8], b: &mut Bytes<'_>) {
     let text = ["Fix the parser", "  ", "migrate-mcp-loader", "é\u{1b}[31m", &long][b.below(5)];
     let source =
         [sesstree::naming::TitleSource::User, sesstree::naming::TitleSource::Auto][b.below(2)];
-    let req = name::Request { text, source, from_plan: b.below(3) == 0, trigger: None };
+    let req = name::Request { text, source, from_plan: b.below(3) == 0, trigger: None, dialect: None };
     let id = IdGen::from_seed(u64::from(b.byte())).entry_id(|c| sesstree::ops::id_taken(before, c));
     let Ok(name::Plan::Rename(rename)) = name::plan(before, req, &id, AT) else { return };
     let new_bytes = match &rename.storage {

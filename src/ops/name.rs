@@ -18,6 +18,7 @@
 use serde_json::Value;
 
 use crate::error::{Error, Result};
+use crate::format::Dialect;
 use crate::format::title::{SLOT_BYTES, encode_slot, parse_slot};
 use crate::id::EntryId;
 use crate::naming::{TitleSource, clean_name, humanize_plan_title, may_replace};
@@ -35,6 +36,9 @@ pub struct Request<'a> {
     pub from_plan: bool,
     /// The free-form `trigger` of the `title_change` entry (oh-my-pi files only).
     pub trigger: Option<&'a str>,
+    /// The agent whose way to store the name is taken (`--dialect`); without it, the one the
+    /// file certainly belongs to ([`Session::certain_dialect`]).
+    pub dialect: Option<Dialect>,
 }
 
 /// Why a name was not applied. None of these is an error to the agent: the call just returns
@@ -132,10 +136,18 @@ pub fn plan(session: &Session, req: Request<'_>, id: &str, timestamp: &str) -> R
     let Some(name) = clean_name(&raw) else {
         return Ok(Plan::Refused(Refusal::Empty));
     };
+    let Some(dialect) = req.dialect.or_else(|| session.certain_dialect()) else {
+        return Err(Error::Usage(format!(
+            "{}: cannot tell whether oh-my-pi or pi wrote this session (no title slot, and no \
+             entry only one of them writes), and pi refuses a file that starts with oh-my-pi's \
+             title slot: give --dialect omp or --dialect pi",
+            session.path.display()
+        )));
+    };
     let parent = leaf_id(session);
     let previous = now.map(|(n, _)| n).filter(|n| !n.is_empty());
 
-    if session.names_like_pi() {
+    if dialect == Dialect::Pi {
         let line = entry_line(
             "session_info",
             id,
@@ -245,15 +257,15 @@ mod tests {
     }
 
     fn user(text: &str) -> Request<'_> {
-        Request { text, source: User, from_plan: false, trigger: None }
+        Request { text, source: User, from_plan: false, trigger: None, dialect: None }
     }
 
     fn auto(text: &str) -> Request<'_> {
-        Request { text, source: Auto, from_plan: false, trigger: None }
+        Request { text, source: Auto, from_plan: false, trigger: None, dialect: None }
     }
 
     fn from_plan(text: &str) -> Request<'_> {
-        Request { text, source: User, from_plan: true, trigger: None }
+        Request { text, source: User, from_plan: true, trigger: None, dialect: None }
     }
 
     fn rename(session: &Session, req: Request<'_>) -> Rename {
@@ -296,14 +308,44 @@ mod tests {
 
     #[test]
     fn omp_without_a_slot_gets_one_by_a_rewrite() {
+        let omp = |text| Request { dialect: Some(Dialect::Omp), ..user(text) };
         let s = load(format!("{HEADER}\n{MSG}"));
-        let r = rename(&s, user("Named"));
+        let r = rename(&s, omp("Named"));
         assert_eq!(r.storage, Storage::AddSlot { slot: slot_at("Named", User), keep_from: 0 });
         // The torn-line rule holds for rewrites too.
         assert_eq!(rewrite_tail(&s, b"{}"), b"\n{}\n");
         let s = load(format!("\u{feff}{HEADER}\n"));
-        assert!(matches!(rename(&s, user("N")).storage, Storage::AddSlot { keep_from: 3, .. }));
+        assert!(matches!(rename(&s, omp("N")).storage, Storage::AddSlot { keep_from: 3, .. }));
         assert_eq!(rewrite_tail(&s, b"{}"), b"{}\n");
+        // An entry only oh-my-pi writes says so without being told.
+        let mode =
+            r#"{"type":"mode_change","id":"m2","parentId":"m1","timestamp":"t","mode":"plan"}"#;
+        let s = load(format!("{HEADER}\n{MSG}\n{mode}\n"));
+        assert!(matches!(rename(&s, user("N")).storage, Storage::AddSlot { .. }));
+    }
+
+    /// A file that says nothing certain of its agent gets no title slot unless told: pi
+    /// (whose ids are UUIDv7 now, like oh-my-pi's) refuses a file that starts with one.
+    #[test]
+    fn a_file_of_no_certain_agent_is_not_given_a_slot() {
+        let v7 = r#"{"type":"session","version":3,"id":"0198f3a2-7c41-7d2e-9a55-3b1f0c6e2a10","timestamp":"t","cwd":"/"}"#;
+        let user_msg = r#"{"type":"message","id":"m1","parentId":null,"timestamp":"t","message":{"role":"user","content":"hi"}}"#;
+        let s = load(format!("{v7}\n{user_msg}\n"));
+        assert_eq!(s.certain_dialect(), None);
+        let err = plan(&s, user("N"), "abcd1234", AT).unwrap_err();
+        assert!(matches!(err, Error::Usage(ref m) if m.contains("--dialect omp or --dialect pi")));
+        let pi = Request { dialect: Some(Dialect::Pi), ..user("N") };
+        assert_eq!(rename(&s, pi).storage, Storage::Append);
+        // Signals of both agents are no more certain than none.
+        let info =
+            r#"{"type":"session_info","id":"i1","parentId":"m1","timestamp":"t","name":"x"}"#;
+        let title = r#"{"type":"title_change","id":"t1","parentId":"i1","timestamp":"t","title":"x","source":"user"}"#;
+        let both = load(format!("{v7}\n{user_msg}\n{info}\n{title}\n"));
+        assert_eq!(both.certain_dialect(), None);
+        assert!(plan(&both, user("N"), "abcd1234", AT).is_err());
+        // pi's own entry says pi.
+        let s = load(format!("{v7}\n{user_msg}\n{info}\n"));
+        assert_eq!(rename(&s, user("N")).storage, Storage::Append);
     }
 
     fn slot_at(title: &str, source: TitleSource) -> Vec<u8> {
@@ -360,7 +402,8 @@ mod tests {
         assert_eq!(rename(&s, auto("Auto 2")).source, Some(Auto));
         // A legacy title without a source may be replaced by anything, as in the agent.
         let legacy = HEADER.replace(r#""cwd":"/""#, r#""cwd":"/","title":"Legacy""#);
-        assert_eq!(rename(&load(legacy), auto("A")).previous.as_deref(), Some("Legacy"));
+        let omp = Request { dialect: Some(Dialect::Omp), ..auto("A") };
+        assert_eq!(rename(&load(legacy), omp).previous.as_deref(), Some("Legacy"));
     }
 
     #[test]
@@ -375,7 +418,7 @@ mod tests {
 
     #[test]
     fn names_are_cleaned_and_empty_ones_refused() {
-        let s = load(format!("{HEADER}\n"));
+        let s = load(format!("{}{HEADER}\n", slot("", None)));
         assert_eq!(rename(&s, user("a\u{1b}[31m\n b\u{85}")).name, "a [31m b");
         assert_eq!(refusal(&s, user(" \t\u{7f} ")), Refusal::Empty);
     }

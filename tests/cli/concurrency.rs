@@ -208,12 +208,12 @@ fn a_file_changed_under_a_writer_is_a_conflict_and_nothing_is_written() {
     [exit status: 5]
     ");
     // name, both ways it writes: adding a slot (a rewrite) and patching it in place.
-    insta::assert_snapshot!(changed_under(&env, "c.jsonl", &["-f", "c.jsonl", "name", "N"]), @"
+    insta::assert_snapshot!(changed_under(&env, "c.jsonl", &["-f", "c.jsonl", "name", "--dialect", "omp", "N"]), @"
     ------- stderr -------
     error: c.jsonl: the file changed while sesstree was working; nothing was written (run the command again)
     [exit status: 5]
     ");
-    insta::assert_snapshot!(env.run(&["-f", "c.jsonl", "name", "First"]), @"First (user)");
+    insta::assert_snapshot!(env.run(&["-f", "c.jsonl", "name", "--dialect", "omp", "First"]), @"First (user)");
     insta::assert_snapshot!(changed_under(&env, "c.jsonl", &["-f", "c.jsonl", "name", "Second"]), @"
     ------- stderr -------
     error: c.jsonl: the file changed while sesstree was working; nothing was written (run the command again)
@@ -227,7 +227,7 @@ fn a_writer_waiting_for_the_lock_takes_the_file_another_writer_rewrote() {
     env.write("w.jsonl", format!("{HEADER}\n{MSG}\n"));
     let pause = env.path().join("pause");
     // name holds the lock, paused before it adds a title slot (a rewrite: a new file).
-    let mut name = spawn_paused(&env, &pause, &["-f", "w.jsonl", "name", "N"]);
+    let mut name = spawn_paused(&env, &pause, &["-f", "w.jsonl", "name", "--dialect", "omp", "N"]);
     wait_for_pause(&env, &mut name, &pause);
     // label opens the old file and waits for its lock.
     let label = spawn(&env, None, &["-f", "w.jsonl", "label", "@", "x"]);
@@ -252,7 +252,7 @@ fn a_rewrite_through_a_symlink_replaces_the_real_file_and_keeps_the_link() {
     let link = env.path().join("link.jsonl");
     std::os::unix::fs::symlink("real/s.jsonl", &link).unwrap();
     // The file has no title slot: name adds one in front, a full rewrite.
-    insta::assert_snapshot!(env.run(&["-f", "link.jsonl", "name", "Through the link"]), @"Through the link (user)");
+    insta::assert_snapshot!(env.run(&["-f", "link.jsonl", "name", "--dialect", "omp", "Through the link"]), @"Through the link (user)");
     assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
     let real = String::from_utf8(env.read("real/s.jsonl")).unwrap();
     // The slot in front, the old lines, the title_change entry.

@@ -162,7 +162,7 @@ fn errors_and_warnings() {
     d.jsonl:3: warning: duplicate id D\x1b]0;pwn\x07 (first on line 2); the later entry wins
     Moved to Dxy\x9bA; appended branch_summary 15780b2e
     ");
-    insta::assert_snapshot!(run(&["-f", "d.jsonl", "name", "N"]), @r"
+    insta::assert_snapshot!(run(&["-f", "d.jsonl", "name", "--dialect", "omp", "N"]), @r"
     N (user)
     ------- stderr -------
     d.jsonl:3: warning: duplicate id D\x1b]0;pwn\x07 (first on line 2); the later entry wins

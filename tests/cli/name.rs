@@ -47,7 +47,7 @@ fn a_file_without_a_slot_gets_one_and_keeps_every_byte() {
     let env = TestEnv::new();
     env.fixture("writers-omp.jsonl");
     let before = env.read("writers-omp.jsonl");
-    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "name", "--trigger", "cli", "First name"]), @"First name (user)");
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "name", "--dialect", "omp", "--trigger", "cli", "First name"]), @"First name (user)");
     let after = env.read("writers-omp.jsonl");
     assert_eq!(after[SLOT..SLOT + before.len()], before[..]);
     insta::assert_snapshot!(text(&after[..SLOT]), @r#"{"type":"title","v":1,"title":"First name","source":"user","updatedAt":"2026-03-01T12:00:00.000Z","pad":"                                                                                                                                                    "}"#);
@@ -67,7 +67,7 @@ fn a_rewrite_drops_a_byte_order_mark_and_steps_over_a_torn_line() {
     bytes.extend_from_slice(&body);
     bytes.extend_from_slice(br#"{"type":"message","id":"torn"#);
     env.write("b.jsonl", &bytes);
-    insta::assert_snapshot!(env.run(&["-f", "b.jsonl", "name", "X"]), @"
+    insta::assert_snapshot!(env.run(&["-f", "b.jsonl", "name", "--dialect", "omp", "X"]), @"
     X (user)
     ------- stderr -------
     b.jsonl:7: warning: truncated last line: EOF while parsing a string at line 1 column 28
@@ -125,7 +125,7 @@ fn from_plan_names_only_an_unnamed_session() {
     let env = TestEnv::new();
     env.fixture("writers-omp.jsonl");
     env.fixture("writers-slot.jsonl");
-    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "name", "--from-plan", "fix_session--naming"]), @"Fix session naming (auto)");
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "name", "--dialect", "omp", "--from-plan", "fix_session--naming"]), @"Fix session naming (auto)");
     let before = env.read("writers-slot.jsonl");
     insta::assert_snapshot!(env.run(&["-f", "writers-slot.jsonl", "name", "--from-plan", "migrate-mcp-loader"]), @r"
     Old title (auto)
@@ -153,7 +153,7 @@ fn from_plan_names_only_an_unnamed_session() {
 fn control_characters_are_cleaned() {
     let env = TestEnv::new();
     env.fixture("writers-omp.jsonl");
-    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "--json", "name", " Fix\u{1b}[2J\tthe\r\n\u{85}loader  "]), @r#"{"name":"Fix [2J the loader","source":"user","changed":true,"id":"15780b2e"}"#);
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "--json", "name", "--dialect", "omp", " Fix\u{1b}[2J\tthe\r\n\u{85}loader  "]), @r#"{"name":"Fix [2J the loader","source":"user","changed":true,"id":"15780b2e"}"#);
     let before = env.read("writers-omp.jsonl");
     insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "name", " \t\u{7f} "]), @r"
     ------- stderr -------
@@ -183,10 +183,42 @@ fn dry_run_writes_nothing() {
     let env = TestEnv::new();
     env.fixture("writers-omp.jsonl");
     let before = env.read("writers-omp.jsonl");
-    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "name", "--dry-run", "N"]), @r#"
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "name", "--dialect", "omp", "--dry-run", "N"]), @r#"
     {"type":"title_change","id":"15780b2e","parentId":"e5f6a7b8","timestamp":"2026-03-01T12:00:00.000Z","title":"N","source":"user"}
     ------- stderr -------
     note: dry run; would add a title slot in front (a full rewrite) and append this line, nothing written
     "#);
     assert_eq!(env.read("writers-omp.jsonl"), before);
+}
+
+/// pi makes UUIDv7 session ids now, as oh-my-pi does, and refuses a file whose first line is
+/// not its header: a file that says nothing certain of its agent gets no title slot unless
+/// `--dialect` says so, and is left byte for byte (exit 2).
+#[test]
+fn a_file_of_no_certain_agent_needs_a_dialect() {
+    let env = TestEnv::new();
+    let pi = concat!(
+        r#"{"type":"session","version":3,"id":"019a3b2c-7d4e-7f60-8a1b-2c3d4e5f6a7b","timestamp":"2026-05-01T10:00:00.000Z","cwd":"/w"}"#,
+        "\n",
+        r#"{"type":"message","id":"a1b2c3d4","parentId":null,"timestamp":"2026-05-01T10:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1777629601000}}"#,
+        "\n",
+    );
+    env.write("p.jsonl", pi);
+    insta::assert_snapshot!(env.run(&["-f", "p.jsonl", "name", "My session"]), @"
+    ------- stderr -------
+    error: p.jsonl: cannot tell whether oh-my-pi or pi wrote this session (no title slot, and no entry only one of them writes), and pi refuses a file that starts with oh-my-pi's title slot: give --dialect omp or --dialect pi
+    [exit status: 2]
+    ");
+    assert_eq!(text(&env.read("p.jsonl")), pi, "nothing written");
+    insta::assert_snapshot!(env.run(&["-f", "p.jsonl", "name", "--dialect", "pi", "My session"]), @"My session");
+    let after = text(&env.read("p.jsonl"));
+    assert!(after.starts_with(pi), "the header stays the first line");
+    assert!(after[pi.len()..].starts_with(r#"{"type":"session_info","#), "{after}");
+    // Now the file says it is pi's.
+    insta::assert_snapshot!(env.run(&["-f", "p.jsonl", "name", "Again"]), @"Again");
+    insta::assert_snapshot!(env.run(&["-f", "p.jsonl", "name", "--dialect", "omp"]), @"
+    ------- stderr -------
+    error: --trigger, --dialect and --dry-run need a name to set (TEXT or --from-plan)
+    [exit status: 2]
+    ");
 }

@@ -209,7 +209,7 @@ fn step(env: &TestEnv, m: &mut Model, op: &Op) -> Result<(), TestCaseError> {
             }
         }
         Op::Name(text) => {
-            let (code, out, err) = run(env, &["--json", "name", text]);
+            let (code, out, err) = run(env, &["--json", "name", "--dialect", "omp", text]);
             prop_assert_eq!(code, 0, "{}", err);
             let report = json(&out);
             prop_assert_eq!(&report["name"], &Value::from(text.as_str()));

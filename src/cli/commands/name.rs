@@ -4,6 +4,7 @@
 use std::io::Write;
 
 use serde_json::json;
+use sesstree::format::Dialect;
 use sesstree::naming::TitleSource;
 use sesstree::ops;
 use sesstree::ops::name::{self, Plan, Refusal, Request, Storage};
@@ -35,7 +36,9 @@ const EXAMPLES: &str = r#"Examples:
 /// in front; every other byte is kept). The slot holds at most about 170 bytes of the name;
 /// the `title_change` entry holds all of it. pi files (no slot, and `session_info` entries or
 /// pi-style fields) get a `session_info` entry; pi records no source, so a pi name counts as
-/// the user's.
+/// the user's. A file that says nothing certain about its agent (no slot, and no entry type or
+/// field only one agent writes) is left alone, with exit status 2, until --dialect says which
+/// agent it is: pi refuses to open a file that starts with a title slot.
 ///
 /// With --json: one {"name", "source", "changed", "id"} object (`id` is the new entry's).
 #[derive(Debug, clap::Args)]
@@ -52,9 +55,21 @@ pub struct NameArgs {
     /// A free-form `trigger` recorded in the `title_change` entry (oh-my-pi files).
     #[arg(long, value_name = "TEXT")]
     pub trigger: Option<String>,
+    /// Store the name as this agent does, whatever the file looks like.
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub dialect: Option<DialectArg>,
     /// Print the line that would be appended, and write nothing.
     #[arg(long)]
     pub dry_run: bool,
+}
+
+/// `--dialect`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DialectArg {
+    /// oh-my-pi: title slot and `title_change`.
+    Omp,
+    /// pi: `session_info`.
+    Pi,
 }
 
 /// `--source`.
@@ -72,9 +87,10 @@ pub fn run(ctx: &Ctx, args: &NameArgs) -> anyhow::Result<()> {
         (Some(t), _) => (t.as_str(), false),
         (None, Some(p)) => (p.as_str(), true),
         (None, None) => {
-            if args.trigger.is_some() || args.dry_run {
+            if args.trigger.is_some() || args.dry_run || args.dialect.is_some() {
                 return Err(sesstree::Error::Usage(
-                    "--trigger and --dry-run need a name to set (TEXT or --from-plan)".into(),
+                    "--trigger, --dialect and --dry-run need a name to set (TEXT or --from-plan)"
+                        .into(),
                 )
                 .into());
             }
@@ -86,7 +102,11 @@ pub fn run(ctx: &Ctx, args: &NameArgs) -> anyhow::Result<()> {
         Some(SourceArg::Auto) => TitleSource::Auto,
         _ => TitleSource::User,
     };
-    let request = Request { text, source, from_plan, trigger: args.trigger.as_deref() };
+    let dialect = args.dialect.map(|d| match d {
+        DialectArg::Omp => Dialect::Omp,
+        DialectArg::Pi => Dialect::Pi,
+    });
+    let request = Request { text, source, from_plan, trigger: args.trigger.as_deref(), dialect };
 
     let locked = ctx.lock()?;
     let session = locked.load()?;
