@@ -52,8 +52,8 @@ pub enum Kind {
 impl Kind {
     /// The kind for a `type` string.
     pub(crate) fn from_name(name: &str) -> Kind {
-        match KNOWN.iter().find(|k| k.as_static() == name) {
-            Some(known) => known.clone(),
+        match NAMES.iter().position(|n| *n == name) {
+            Some(at) => KNOWN[at].clone(),
             None => Kind::Other(name.into()),
         }
     }
@@ -66,7 +66,7 @@ impl Kind {
     /// [`Kind::known_name`] of a string's bytes as written: a known name has neither escapes
     /// nor anything but ASCII, so bytes that are one need no decoding.
     pub(crate) fn known_name_bytes(raw: &[u8]) -> Option<&'static str> {
-        KNOWN.iter().map(Kind::as_static).find(|name| name.as_bytes() == raw)
+        NAMES.into_iter().find(|name| name.as_bytes() == raw)
     }
 
     /// The `type` string as written (empty for [`Kind::Missing`]).
@@ -79,7 +79,7 @@ impl Kind {
 
     /// The name of a known kind (empty for [`Kind::Other`] and [`Kind::Missing`]): the one
     /// list of the names, matched exhaustively, so that a new kind must be named here.
-    fn as_static(&self) -> &'static str {
+    const fn as_static(&self) -> &'static str {
         match self {
             Kind::Message => "message",
             Kind::ModelUsage => "model_usage",
@@ -133,6 +133,18 @@ impl Kind {
         }
     }
 }
+
+/// The names of [`KNOWN`], in its order: what lines are compared with (a name is found for every
+/// line of a file, and for many of the words in it).
+const NAMES: [&str; KNOWN.len()] = {
+    let mut names = [""; KNOWN.len()];
+    let mut at = 0;
+    while at < KNOWN.len() {
+        names[at] = KNOWN[at].as_static();
+        at += 1;
+    }
+    names
+};
 
 /// Every known kind, in the order of FORMAT §2. A new kind is added here and in
 /// [`Kind::as_static`]; the compiler then names every other place that must handle it.
