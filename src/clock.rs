@@ -8,7 +8,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The largest distance from the epoch a JavaScript `Date` can hold (±100,000,000 days);
 /// `Date.parse` gives NaN beyond it.
-pub(crate) const MAX_TIME_MS: i64 = 8_640_000_000_000_000;
+pub const MAX_TIME_MS: i64 = 8_640_000_000_000_000;
 
 const MS_PER_DAY: i64 = 86_400_000;
 
@@ -56,7 +56,7 @@ pub(crate) fn file_stamp(epoch_ms: i64) -> String {
 /// which the agents run on, refuses it, and so does this). A date-time without an offset means
 /// local time in JavaScript, which depends on the machine, so it gives `None`; so do the
 /// looser, engine-specific forms (lowercase `t`, a space instead of `T`, surrounding spaces).
-pub(crate) fn parse_timestamp(s: &str) -> Option<i64> {
+pub fn parse_timestamp(s: &str) -> Option<i64> {
     // Nearly every timestamp is `toISOString`'s; anything else the general reading takes.
     iso_millis(s.as_bytes()).or_else(|| read_timestamp(s))
 }

@@ -106,7 +106,7 @@ impl Kind {
     }
 
     /// "Settings entries" that the default tree filter hides (FORMAT §9.2).
-    pub(crate) fn is_setting(&self) -> bool {
+    pub fn is_setting(&self) -> bool {
         match self {
             Kind::Label
             | Kind::Archive

@@ -5,7 +5,7 @@
 use crate::naming::TitleSource;
 
 /// The size of a slot line, including its trailing `\n`.
-pub(crate) const SLOT_BYTES: usize = 256;
+pub const SLOT_BYTES: usize = 256;
 
 /// The contents of a title slot.
 #[derive(Debug, Clone, PartialEq, Eq)]

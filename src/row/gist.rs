@@ -67,7 +67,7 @@ const LONG_TEXT: u8 = 8;
 const UNREADABLE: u8 = 16;
 
 /// The longest row text a gist keeps, in bytes.
-pub(crate) const LONG: usize = 4096;
+pub const LONG: usize = 4096;
 
 /// A member of the entry as its `--json` row prints it.
 #[derive(Debug, Clone, Copy)]
@@ -181,7 +181,7 @@ impl Gist {
 
     /// Whether the row text was too long to keep ([`LONG`]): [`Gist::text`] is then empty, and
     /// the text is read again from the line.
-    pub(crate) fn is_long(&self) -> bool {
+    pub fn is_long(&self) -> bool {
         self.present & LONG_TEXT != 0
     }
 
@@ -314,7 +314,7 @@ pub struct Resolver<'g> {
 }
 
 /// How many of the entries read last are searched for a result's call before the map.
-pub(crate) const NEAR: usize = 64;
+pub const NEAR: usize = 64;
 
 /// How many gists ahead of the one read a loop asks for ([`Gist::prefetch`]): a row takes
 /// about as long to resolve or write as a fetch from memory, a few of them.

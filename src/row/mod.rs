@@ -17,6 +17,5 @@ pub mod value;
 pub mod view;
 
 pub use json::Json;
-pub use read::{Rows, Search, read_text};
-pub(crate) use read::{read_gists, read_row};
+pub use read::{Rows, Search, read_gists, read_row, read_text};
 pub use value::*;

@@ -80,7 +80,7 @@ fn line_gist(scanner: &mut Scanner, bytes: &[u8], none: &ToolCalls, v1: bool) ->
 
 /// The part of a record that its row reads: far cheaper than [`Session::value`] for listings
 /// of many entries. Lines the scanner does not take, and version-1 records, are parsed in full.
-pub(crate) fn read_row(
+pub fn read_row(
     session: &Session,
     idx: u32,
     lines: &mut LineReader<'_>,
@@ -107,11 +107,7 @@ pub fn read_text(session: &Session, idx: u32, home: Option<&str>) -> Result<Stri
 /// `home`) gives them, for a command that shows a few rows of a file loaded without. On every
 /// core, a stretch of `indices` a task, each stretch read in its order (give them in about file
 /// order: lines are read through a window).
-pub(crate) fn read_gists(
-    session: &Session,
-    indices: &[u32],
-    home: Option<&str>,
-) -> Result<Vec<Gist>> {
+pub fn read_gists(session: &Session, indices: &[u32], home: Option<&str>) -> Result<Vec<Gist>> {
     use rayon::prelude::*;
     const STRETCH: usize = 1024;
     let none = home.map(ToolCalls::with_home).unwrap_or_default();

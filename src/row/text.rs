@@ -144,7 +144,7 @@ impl ToolCalls {
     ///
     /// Trailing slashes are ignored. An empty home or `/` shortens nothing: every absolute
     /// path starts with `/`, and `~etc/passwd` would read worse than the path itself.
-    pub(crate) fn with_home(home: impl Into<String>) -> Self {
+    pub fn with_home(home: impl Into<String>) -> Self {
         let mut home: String = home.into();
         while home.len() > 1 && home.ends_with('/') {
             home.pop();
@@ -346,7 +346,7 @@ fn path_list<J: Json>(value: &J) -> Vec<String> {
 
 /// The text for records that are not objects or have no string `type`. They are kept and shown
 /// (SPEC §1), and nothing else about them is known.
-pub(crate) const RECORD_TEXT: &str = "[record]";
+pub const RECORD_TEXT: &str = "[record]";
 
 /// The one-line text of an entry, as the agent's tree selector shows it (FORMAT §9.3).
 ///
@@ -930,7 +930,7 @@ fn has_text<J: Json>(content: &J) -> bool {
 ///
 /// Other custom messages never count, whatever their attribution says: an extension may set
 /// `attribution` freely, so the type is what marks a user turn.
-pub(crate) fn is_user_request<J: Json>(entry: &J) -> bool {
+pub fn is_user_request<J: Json>(entry: &J) -> bool {
     let kind = entry_type(entry);
     let message = message_of(kind, entry);
     is_request(kind, entry, message, str_field(message, "role"))

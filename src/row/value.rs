@@ -383,7 +383,7 @@ fn insert<'a>(
 }
 
 /// The row value of one line (without its newline), or `None` to parse it in full.
-pub(crate) fn row_value(scanner: &mut Scanner, bytes: &[u8]) -> Option<RowValue<'static>> {
+pub fn row_value(scanner: &mut Scanner, bytes: &[u8]) -> Option<RowValue<'static>> {
     let (line, stack) = scanner.index(bytes).ok()?;
     with_arena(|arena| {
         row_value_in(&line, stack, Reads::RowsAndSearch, arena).map(RowValue::into_owned)
