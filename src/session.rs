@@ -212,6 +212,8 @@ pub struct Session {
     last_title_change: Option<(String, Option<TitleSource>)>,
     last_session_info: Option<String>,
     omp_signals: bool,
+    /// Entry types only oh-my-pi writes, beyond `title_change` ([`Session::certain_dialect`]).
+    omp_only_kinds: bool,
     pi_signals: bool,
 }
 
@@ -522,7 +524,7 @@ impl Session {
         if self.slot.is_some() {
             return Some(Dialect::Omp);
         }
-        match (self.omp_signals, self.pi_signals) {
+        match (self.omp_signals || self.omp_only_kinds, self.pi_signals) {
             (true, false) => Some(Dialect::Omp),
             (false, true) => Some(Dialect::Pi),
             _ => None,
@@ -912,6 +914,7 @@ struct Loader<'d, D: Digest> {
     last_title_change: Option<(String, Option<TitleSource>)>,
     last_session_info: Option<String>,
     omp_signals: bool,
+    omp_only_kinds: bool,
     pi_signals: bool,
     line_no: u64,
     offset: u64,
@@ -943,6 +946,7 @@ impl<'d, D: Digest> Loader<'d, D> {
             last_title_change: None,
             last_session_info: None,
             omp_signals: false,
+            omp_only_kinds: false,
             pi_signals: false,
             line_no: 0,
             offset: 0,
@@ -1212,15 +1216,17 @@ impl<'d, D: Digest> Loader<'d, D> {
     /// writes (FORMAT §13), and the `model_change` fields of each.
     fn note_signals(&mut self, kind: &Kind, env: &Envelope<'_>) {
         match kind {
-            Kind::TitleChange
-            | Kind::ModelUsage
+            Kind::TitleChange => self.omp_signals = true,
+            // Read only for certainty: the readers' guess (`dialect`, `names_like_pi`) is
+            // left as it was.
+            Kind::ModelUsage
             | Kind::ServiceTierChange
             | Kind::Archive
             | Kind::TtsrInjection
             | Kind::SessionInit
             | Kind::ModeChange
             | Kind::CredentialPin
-            | Kind::ResetBoundary => self.omp_signals = true,
+            | Kind::ResetBoundary => self.omp_only_kinds = true,
             Kind::SessionInfo => self.pi_signals = true,
             Kind::ModelChange if env.has_model_id => self.pi_signals = true,
             Kind::ModelChange if env.has_model => self.omp_signals = true,
@@ -1383,6 +1389,7 @@ impl<'d, D: Digest> Loader<'d, D> {
             last_title_change: self.last_title_change,
             last_session_info: self.last_session_info,
             omp_signals: self.omp_signals,
+            omp_only_kinds: self.omp_only_kinds,
             pi_signals: self.pi_signals,
         };
         (session, self.digests)
