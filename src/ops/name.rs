@@ -144,6 +144,13 @@ pub fn plan(session: &Session, req: Request<'_>, id: &str, timestamp: &str) -> R
             session.path.display()
         )));
     };
+    if dialect == Dialect::Pi && session.slot.is_some() {
+        return Err(Error::Usage(format!(
+            "{}: starts with oh-my-pi's title slot, which pi cannot open and whose name wins \
+             over a session_info entry: --dialect pi does not fit it",
+            session.path.display()
+        )));
+    }
     let parent = leaf_id(session);
     let previous = now.map(|(n, _)| n).filter(|n| !n.is_empty());
 
@@ -343,6 +350,10 @@ mod tests {
         let both = load(format!("{v7}\n{user_msg}\n{info}\n{title}\n"));
         assert_eq!(both.certain_dialect(), None);
         assert!(plan(&both, user("N"), "abcd1234", AT).is_err());
+        // A file with a title slot is not named as pi's, even when asked.
+        let slotted = load(format!("{}{v7}\n", slot("Old", Some(User))));
+        let err = plan(&slotted, pi, "abcd1234", AT).unwrap_err();
+        assert!(matches!(err, Error::Usage(ref m) if m.contains("--dialect pi does not fit")));
         // pi's own entry says pi.
         let s = load(format!("{v7}\n{user_msg}\n{info}\n"));
         assert_eq!(rename(&s, user("N")).storage, Storage::Append);
