@@ -52,3 +52,17 @@ fn thousands_of_files_do_not_run_out_of_descriptors() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "300");
 }
+
+#[test]
+fn a_bad_file_says_so_once_and_the_others_are_still_counted() {
+    let env = TestEnv::new();
+    env.write("bad.jsonl", "{\"type\":\"message\",\"id\":\"a\"}\n");
+    env.fixture("branched.jsonl");
+    let out = env.run(&["--json", "stats", "bad.jsonl", "branched.jsonl"]);
+    let (stdout, stderr) = out.split_once("------- stderr -------\n").unwrap();
+    assert!(stdout.starts_with("{\"file\":\"branched.jsonl\""), "{stdout}");
+    assert_snapshot!(stderr, @"
+    error: bad.jsonl:1: no valid session header (the first record is of type 'message', not 'session')
+    [exit status: 3]
+    ");
+}

@@ -9,6 +9,7 @@ use sesstree::session::Diagnostic;
 use sesstree::stats::{Stats, Usage, compute};
 use sesstree::terminal::sanitize_for_terminal;
 
+use crate::cli::exit::{Silent, classify};
 use crate::cli::ui::Role;
 use crate::cli::{Ctx, stdout, write_json_line};
 
@@ -76,7 +77,8 @@ pub fn run(ctx: &Ctx, args: &StatsArgs) -> anyhow::Result<()> {
     }
     out.flush()?;
     match first_error {
-        Some(e) => Err(e),
+        // Printed above already, with the other files' errors.
+        Some(e) => Err(Silent(classify(&e).0).into()),
         None => Ok(()),
     }
 }
