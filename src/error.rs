@@ -74,6 +74,16 @@ pub enum Error {
         /// The version the header declares.
         version: u64,
     },
+    /// The file is in pi's lane-based v4 format (CHANGES P7), which sesstree does not read.
+    #[error(
+        "{}: a pi v4 session (lane format), not supported yet: sesstree reads the v3 files \
+         pi's CLI writes; this one was written by pi-agent-core's lane-based session store",
+        path.display()
+    )]
+    LaneFormat {
+        /// The file involved.
+        path: PathBuf,
+    },
     /// A REV names no entry.
     #[error("no entry matches '{rev}'")]
     RevNotFound {
@@ -114,7 +124,7 @@ impl Error {
             | Error::NeedsMigration { .. } => ErrorKind::Damaged,
             Error::RevNotFound { .. } | Error::RevAmbiguous { .. } => ErrorKind::NotFound,
             Error::Conflict(_) => ErrorKind::Conflict,
-            Error::TooNew { .. } => ErrorKind::TooNew,
+            Error::TooNew { .. } | Error::LaneFormat { .. } => ErrorKind::TooNew,
             Error::Cancelled(_) => ErrorKind::Cancelled,
         }
     }

@@ -46,6 +46,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
+use crate::format::LANE_FORMAT;
 use crate::format::{Kind, MAX_VERSION, WRITE_VERSION};
 use crate::id::EntryId;
 use crate::id_gen::IdGen;
@@ -183,6 +184,11 @@ pub fn check_file(path: &Path) -> Vec<Finding> {
 
 /// Every problem of a loaded session, in line order (problems of the whole file first).
 pub fn check(session: &Session) -> Result<Vec<Finding>> {
+    if let (true, Some((line, _))) = (session.lane_format, &session.header_problem) {
+        // Another format: its lines would all read as damage.
+        let message = format!("{LANE_FORMAT}, not supported yet: its lines are not checked");
+        return Ok(vec![Finding::new(ProblemKind::VersionTooNew, Some(*line), None, message)]);
+    }
     let mut out: Vec<Finding> = session
         .diagnostics
         .iter()
@@ -388,6 +394,9 @@ pub struct Repair {
 /// is done). Fails for a version newer than sesstree knows, for a lost header without
 /// `opts.cwd`, and, as a safety net, when the copy would still have problems.
 pub fn repair(session: &Session, opts: &RepairOptions, ids: &mut IdGen) -> Result<Repair> {
+    if session.lane_format {
+        session.require_header()?;
+    }
     if let Some(h) = &session.header
         && h.version > MAX_VERSION
     {

@@ -22,7 +22,9 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::format::envelope::scan_envelope_depth;
 use crate::format::title::{TitleSlot, parse_slot};
-use crate::format::{Dialect, Envelope, Kind, MAX_VERSION, Marks, scan_envelope, v1};
+use crate::format::{
+    Dialect, Envelope, Kind, LANE_FORMAT, MAX_VERSION, Marks, is_lane_header, scan_envelope, v1,
+};
 use crate::id::EntryId;
 use crate::json::MAX_NESTING;
 use crate::json::scan::{Line, Scanner};
@@ -189,6 +191,9 @@ pub struct Session {
     pub header: Option<Header>,
     /// Why the file has no valid header, when it has records but no header.
     pub header_problem: Option<(u64, String)>,
+    /// Whether the file is in pi's lane-based v4 format (CHANGES P7): another format, whose
+    /// lines after the header are not read.
+    pub lane_format: bool,
     /// Every record after the header, in file order.
     pub records: Vec<Record>,
     /// Damage found while loading, in line order.
@@ -313,6 +318,9 @@ impl Session {
 
     /// The header, or the error every command gives for a file without a valid one.
     pub fn require_header(&self) -> Result<&Header> {
+        if self.lane_format {
+            return Err(Error::LaneFormat { path: self.path.clone() });
+        }
         match (&self.header, &self.header_problem) {
             (Some(h), _) => Ok(h),
             (None, Some((line, reason))) => Err(Error::NoHeader {
@@ -902,6 +910,7 @@ struct Loader<'d, D: Digest> {
     slot: Option<TitleSlot>,
     header: Option<Header>,
     header_problem: Option<(u64, String)>,
+    lane_format: bool,
     records: Vec<Record>,
     /// How each record links to its parent, worked out as it is read (see [`Link`]).
     links: Vec<Link>,
@@ -935,6 +944,7 @@ impl<'d, D: Digest> Loader<'d, D> {
             slot: None,
             header: None,
             header_problem: None,
+            lane_format: false,
             records: Vec::new(),
             links: Vec::new(),
             diagnostics: Vec::new(),
@@ -1058,6 +1068,10 @@ impl<'d, D: Digest> Loader<'d, D> {
         offset: u64,
         has_newline: bool,
     ) {
+        if self.lane_format {
+            // Lines of another format: nothing here knows what they mean.
+            return;
+        }
         let (env, time, digest) = match scan {
             LineScan::Blank => return,
             LineScan::TooDeep => {
@@ -1122,6 +1136,11 @@ impl<'d, D: Digest> Loader<'d, D> {
                 id,
                 version,
             });
+            return;
+        }
+        if env.kind.is_none() && is_lane_header(bytes) {
+            self.lane_format = true;
+            self.header_problem = Some((self.line_no, LANE_FORMAT.to_owned()));
             return;
         }
         let reason = if is_header {
@@ -1372,6 +1391,7 @@ impl<'d, D: Digest> Loader<'d, D> {
             slot: self.slot,
             header: self.header,
             header_problem: self.header_problem,
+            lane_format: self.lane_format,
             records: self.records,
             diagnostics: self.diagnostics,
             file_len: self.offset,

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
 use crate::format::title::parse_slot;
-use crate::format::{Kind, scan_envelope};
+use crate::format::{Kind, is_lane_header, scan_envelope};
 use crate::row::text::{is_user_request, message_text};
 use crate::session::parse_lossy;
 
@@ -49,11 +49,14 @@ pub struct Summary {
     pub last_activity: Option<i64>,
     /// The text of the first user message in the file, on one line, cut at 200 characters.
     pub first_prompt: Option<String>,
+    /// Whether the file is in pi's lane-based v4 format (CHANGES P7), which only `ls` reads:
+    /// its id and cwd come from its header, and nothing of its entries is read.
+    pub lane_format: bool,
 }
 
 impl Summary {
     /// The `--json` object: `{"path", "sessionId", "name", "cwd", "entries", "lastActivity",
-    /// "firstPrompt"}`, with the time as an ISO-8601 string.
+    /// "firstPrompt", "laneFormat"}`, with the time as an ISO-8601 string.
     pub fn to_json(&self) -> Value {
         json!({
             "path": self.path.display().to_string(),
@@ -63,6 +66,7 @@ impl Summary {
             "entries": self.entries,
             "lastActivity": self.last_activity.map(crate::clock::format_iso_millis),
             "firstPrompt": self.first_prompt,
+            "laneFormat": self.lane_format,
         })
     }
 }
@@ -119,6 +123,7 @@ pub fn summarize(path: &Path) -> Result<Summary> {
         entries: scan.entries,
         last_activity: last_time.or(mtime),
         first_prompt: scan.first_prompt,
+        lane_format: scan.lane_format,
     })
 }
 
@@ -135,6 +140,7 @@ struct Scan {
     first_prompt: Option<String>,
     title_change: Option<String>,
     session_info: Option<String>,
+    lane_format: bool,
 }
 
 impl Scan {
@@ -148,17 +154,23 @@ impl Scan {
         }
         if !self.saw_record {
             self.saw_record = true;
-            if let Some(Value::Object(header)) = parse_lossy(line)
-                && header.get("type").and_then(Value::as_str) == Some("session")
-            {
+            if let Some(Value::Object(header)) = parse_lossy(line) {
                 let text = |key: &str| header.get(key).and_then(Value::as_str).map(String::from);
-                self.session_id = text("id");
-                self.cwd = text("cwd");
-                self.header_title = text("title").filter(|t| !t.is_empty());
-                return false;
+                let kind = |key: &str| header.get(key).and_then(Value::as_str);
+                self.lane_format = is_lane_header(line);
+                if kind("type") == Some("session") || self.lane_format {
+                    self.session_id = text("id");
+                    self.cwd = text("cwd");
+                    self.header_title = text("title").filter(|t| !t.is_empty());
+                    return false;
+                }
             }
         }
         self.entries += 1;
+        if self.lane_format {
+            // Lines of another format.
+            return true;
+        }
         // Cheap substring tests first: only a line that may matter is parsed.
         if self.first_prompt.is_none() && USER.find(line).is_some() {
             self.first_prompt = first_prompt(line);
@@ -395,6 +407,7 @@ mod tests {
             entries: 0,
             last_activity: t,
             first_prompt: None,
+            lane_format: false,
         };
         let mut list = vec![s("c", None), s("b", Some(1)), s("a", Some(1)), s("d", Some(2))];
         newest_first(&mut list);

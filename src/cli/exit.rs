@@ -18,7 +18,7 @@ pub enum Exit {
     NotFound = 4,
     /// Conflict: the file changed, the lock is held, the target exists.
     Conflict = 5,
-    /// File version newer than this sesstree.
+    /// File version newer than this sesstree, or a format it does not read (pi's v4 lanes).
     TooNew = 6,
     /// Cancelled by a hook or by the user.
     Cancelled = 7,
@@ -85,7 +85,7 @@ Exit status:
   3  the file is damaged beyond what the command may ignore (--strict, no header)
   4  REV not found or ambiguous
   5  conflict: the file changed under us, the lock is held, the target exists
-  6  file version newer than this sesstree
+  6  file version newer than this sesstree, or pi's lane-based v4 format (not read yet)
   7  cancelled by a hook or by the user";
 
 #[cfg(test)]

@@ -118,11 +118,11 @@ fn lists_both_agents_newest_first() {
     2025-12-29 09:20:00  0        pi-2                     /x                                      ~/.pi/agent/sessions/--x--/fresh.jsonl
     ");
     insta::assert_snapshot!(run(&env, &["ls", "--json"]), @r#"
-    {"path":"$TMP/home/.pi/agent/sessions/$PI_DIR/2026-01-05T00-00-00-000Z_pi-1.jsonl","sessionId":"pi-1","name":"Pi session","cwd":"$TMP/home/proj/","entries":2,"lastActivity":"2026-01-05T00:00:05.000Z","firstPrompt":"pi asks"}
-    {"path":"$TMP/home/.omp/agent/sessions/-proj/2026-01-03T00-00-00-000Z_omp-2.jsonl","sessionId":"omp-2","name":null,"cwd":"$TMP/home/elsewhere","entries":1,"lastActivity":"2026-01-03T00:00:00.000Z","firstPrompt":"elsewhere"}
-    {"path":"$TMP/home/.omp/agent/sessions/-other/2026-01-02T00-00-00-000Z_omp-3.jsonl","sessionId":"omp-3","name":"Renamed","cwd":"$TMP/home/other","entries":2,"lastActivity":"2026-01-02T00:00:01.000Z","firstPrompt":"hello from other"}
-    {"path":"$TMP/home/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl","sessionId":"omp-1","name":"Fix the parser","cwd":"$TMP/home/proj","entries":2,"lastActivity":"2026-01-01T00:10:00.000Z","firstPrompt":"The parser chokes on tabs"}
-    {"path":"$TMP/home/.pi/agent/sessions/--x--/fresh.jsonl","sessionId":"pi-2","name":null,"cwd":"/x","entries":0,"lastActivity":"2025-12-29T09:20:00.000Z","firstPrompt":null}
+    {"path":"$TMP/home/.pi/agent/sessions/$PI_DIR/2026-01-05T00-00-00-000Z_pi-1.jsonl","sessionId":"pi-1","name":"Pi session","cwd":"$TMP/home/proj/","entries":2,"lastActivity":"2026-01-05T00:00:05.000Z","firstPrompt":"pi asks","laneFormat":false}
+    {"path":"$TMP/home/.omp/agent/sessions/-proj/2026-01-03T00-00-00-000Z_omp-2.jsonl","sessionId":"omp-2","name":null,"cwd":"$TMP/home/elsewhere","entries":1,"lastActivity":"2026-01-03T00:00:00.000Z","firstPrompt":"elsewhere","laneFormat":false}
+    {"path":"$TMP/home/.omp/agent/sessions/-other/2026-01-02T00-00-00-000Z_omp-3.jsonl","sessionId":"omp-3","name":"Renamed","cwd":"$TMP/home/other","entries":2,"lastActivity":"2026-01-02T00:00:01.000Z","firstPrompt":"hello from other","laneFormat":false}
+    {"path":"$TMP/home/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl","sessionId":"omp-1","name":"Fix the parser","cwd":"$TMP/home/proj","entries":2,"lastActivity":"2026-01-01T00:10:00.000Z","firstPrompt":"The parser chokes on tabs","laneFormat":false}
+    {"path":"$TMP/home/.pi/agent/sessions/--x--/fresh.jsonl","sessionId":"pi-2","name":null,"cwd":"/x","entries":0,"lastActivity":"2025-12-29T09:20:00.000Z","firstPrompt":null,"laneFormat":false}
     "#);
 }
 
@@ -144,8 +144,8 @@ fn one_project() {
         .output()
         .unwrap();
     insta::assert_snapshot!(render(&env, &rel), @r#"
-    {"path":"$TMP/home/.pi/agent/sessions/$PI_DIR/2026-01-05T00-00-00-000Z_pi-1.jsonl","sessionId":"pi-1","name":"Pi session","cwd":"$TMP/home/proj/","entries":2,"lastActivity":"2026-01-05T00:00:05.000Z","firstPrompt":"pi asks"}
-    {"path":"$TMP/home/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl","sessionId":"omp-1","name":"Fix the parser","cwd":"$TMP/home/proj","entries":2,"lastActivity":"2026-01-01T00:10:00.000Z","firstPrompt":"The parser chokes on tabs"}
+    {"path":"$TMP/home/.pi/agent/sessions/$PI_DIR/2026-01-05T00-00-00-000Z_pi-1.jsonl","sessionId":"pi-1","name":"Pi session","cwd":"$TMP/home/proj/","entries":2,"lastActivity":"2026-01-05T00:00:05.000Z","firstPrompt":"pi asks","laneFormat":false}
+    {"path":"$TMP/home/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl","sessionId":"omp-1","name":"Fix the parser","cwd":"$TMP/home/proj","entries":2,"lastActivity":"2026-01-01T00:10:00.000Z","firstPrompt":"The parser chokes on tabs","laneFormat":false}
     "#);
     // With directories given, the header's cwd decides.
     insta::assert_snapshot!(run(&env, &["ls", "--cwd", &proj, "home/.omp"]), @"

@@ -20,6 +20,7 @@ mod hostile_output; // no raw control characters from the file in text output
 mod humanize_title; // sesstree humanize-title
 mod injection; // no injection: file text only on stdin, permissions, -o targets
 mod label; // sesstree label
+mod lane_format; // pi's lane-based v4 files: named, refused, never written
 mod log; // sesstree log
 mod ls; // sesstree ls
 mod migrate; // sesstree migrate

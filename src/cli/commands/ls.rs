@@ -198,7 +198,11 @@ fn table(ctx: &Ctx, summaries: &[Summary], home: Option<&str>) -> Table {
             Cell::new(clean(&s.session_id)),
             Cell::new(clean(&s.name)),
             Cell::new(s.cwd.as_deref().map_or(String::new(), &shorten)),
-            Cell::new(clean(&s.first_prompt)),
+            Cell::new(if s.lane_format {
+                format!("[{}, not supported yet]", sesstree::format::LANE_FORMAT)
+            } else {
+                clean(&s.first_prompt)
+            }),
             Cell::new(shorten(&s.path.display().to_string())),
         ];
         if ctx.style.color {
