@@ -467,9 +467,8 @@ fn repair_loaded(session: &Session, opts: &RepairOptions, ids: &mut IdGen) -> Re
     let mut header_insert = None;
     if session.header.is_none() {
         let ts = records.iter().filter_map(|r| r.time).min().unwrap_or(opts.now_ms);
-        // pi-mono's session ids are v4 UUIDs (and sesstree tells pi files by them); oh-my-pi's
-        // are v7, stamped with the header's time.
-        let sid = if session.names_like_pi() { ids.uuid_v4() } else { ids.session_id(ts) };
+        // A UUIDv7 stamped with the header's time, as both agents make them now (CHANGES P1).
+        let sid = ids.session_id(ts);
         if let (true, Some(Some(m))) = (fix_header_record, parsed.first()) {
             edits[0] = fix_header(m, &sid, !v1_like);
             let message = format!("the session header had no string id; gave it the id {sid}");

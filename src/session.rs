@@ -515,10 +515,12 @@ impl Session {
         self.last_session_info.clone().map(|n| (n, None))
     }
 
-    /// Which agent wrote the file, from its signals (SPEC `context`): title slot,
-    /// `title_change` or omp-style `model_change` say omp; `session_info`, pi-style
-    /// `model_change`, `fromHook` or a version-4 UUID as the session id (see
-    /// [`Session::names_like_pi`]) say pi; otherwise omp.
+    /// Which agent wrote the file, as readers take it (SPEC `context`): pi when the file has
+    /// pi's signals (`session_info`, pi-style `model_change`, `fromHook`) and none of oh-my-pi's
+    /// (title slot, `title_change`, omp-style `model_change`); otherwise omp. The session id
+    /// says nothing: both agents write UUIDv7 ids now, and pi takes ids of the caller's choice
+    /// (CHANGES P1). Writers that add what only one agent understands ask
+    /// [`Session::certain_dialect`] instead.
     pub fn dialect(&self) -> Dialect {
         if self.names_like_pi() && !self.omp_signals { Dialect::Pi } else { Dialect::Omp }
     }
@@ -539,15 +541,10 @@ impl Session {
         }
     }
 
-    /// Whether `name` must store names as pi does (SPEC `name`): no title slot, and
-    /// `session_info` entries or pi-only fields. One more signal guards pi's files: a header
-    /// id that is a version-4 UUID (pi's; oh-my-pi writes v7, older omp a nanoid) in a file with
-    /// no omp signal. pi reads a file whose first line is not a header as invalid and starts it
-    /// anew, so giving a pi file a title slot would lose it.
+    /// Whether names are stored as pi stores them (SPEC `name`): no title slot, and
+    /// `session_info` entries or pi-only fields, so the last `session_info` names the session.
     pub fn names_like_pi(&self) -> bool {
-        self.slot.is_none()
-            && (self.pi_signals
-                || (!self.omp_signals && self.header.as_ref().is_some_and(|h| is_uuid_v4(&h.id))))
+        self.slot.is_none() && self.pi_signals
     }
 
     /// The raw bytes of a record's line, without its newline.
@@ -682,18 +679,6 @@ impl Session {
         }
         Ok(value)
     }
-}
-
-/// Whether a string is a version-4 UUID (`xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx`).
-fn is_uuid_v4(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 36
-        && b.iter().enumerate().all(|(i, &c)| match i {
-            8 | 13 | 18 | 23 => c == b'-',
-            _ => c.is_ascii_hexdigit(),
-        })
-        && b[14] == b'4'
-        && matches!(b[19].to_ascii_lowercase(), b'8' | b'9' | b'a' | b'b')
 }
 
 /// Reads records through a window of the file (see [`Session::lines`]).
@@ -1945,16 +1930,24 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn pi_files_are_recognised_by_their_uuid_v4_header() {
-        let pi = r#"{"type":"session","version":3,"id":"6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f","timestamp":"t","cwd":"/"}"#;
-        assert!(load(pi).names_like_pi());
-        let omp = r#"{"type":"session","version":3,"id":"0198f3a2-7c41-7d2e-9a55-3b1f0c6e2a10","timestamp":"t","cwd":"/"}"#;
-        assert!(!load(omp).names_like_pi());
-        let omp_signal = format!(
-            "{pi}\n{}",
-            r#"{"type":"title_change","id":"a","parentId":null,"title":"x","source":"user"}"#
-        );
-        assert!(!load(&omp_signal).names_like_pi());
+    fn the_session_id_says_nothing_about_the_agent() {
+        // A v4 UUID (old pi's), a v7 (both agents' now) and a caller's id alike.
+        for id in [
+            "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+            "0198f3a2-7c41-7d2e-9a55-3b1f0c6e2a10",
+            "my-run.1",
+        ] {
+            let header = format!(
+                r#"{{"type":"session","version":3,"id":"{id}","timestamp":"t","cwd":"/"}}"#
+            );
+            let s = load(&header);
+            assert!(!s.names_like_pi(), "{id}");
+            assert_eq!(s.certain_dialect(), None, "{id}");
+            let info = r#"{"type":"session_info","id":"a","parentId":null,"name":"x"}"#;
+            let s = load(&format!("{header}\n{info}"));
+            assert!(s.names_like_pi(), "{id}");
+            assert_eq!(s.certain_dialect(), Some(Dialect::Pi), "{id}");
+        }
     }
 
     #[test]

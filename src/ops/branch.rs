@@ -12,8 +12,8 @@
 //!   gets the name in its header (`title`, `titleSource`), and a title slot when the source has
 //!   one. A pi file (`Session::names_like_pi`) gets no header title, since pi ignores it; its
 //!   name is carried as a `session_info` entry at the end of the new file when the kept
-//!   entries do not already give it that name, and its session id is a v4 UUID, as pi-mono
-//!   makes them (oh-my-pi's are v7).
+//!   entries do not already give it that name. Its session id is a UUIDv7 either way, as
+//!   both agents make them now (CHANGES P1).
 //! * A root prompt gives a file with only the header (and the slot, or the pi `session_info`),
 //!   not the header plus the `title_change` entry the agent's `setSessionName` would append:
 //!   the name is in the header from the start. Its header keys follow the agent's
@@ -65,7 +65,7 @@ pub enum Line {
 /// The new file, ready to be written.
 #[derive(Debug, Clone)]
 pub struct BranchPlan {
-    /// The new session id: a UUIDv7 as oh-my-pi makes, or a v4 UUID for a pi file.
+    /// The new session id: a UUIDv7, as both agents make them.
     pub session_id: String,
     /// When the new session was made, in epoch milliseconds (header timestamp, file name).
     pub created_ms: i64,
@@ -120,8 +120,7 @@ pub fn plan(
     let created_ms = clock.now_millis();
     let created = format_iso_millis(created_ms);
     let pi = session.names_like_pi();
-    // pi-mono's session ids are v4 UUIDs, and sesstree recognises pi files by them.
-    let session_id = if pi { ids.uuid_v4() } else { ids.session_id(created_ms) };
+    let session_id = ids.session_id(created_ms);
     let name = session.name();
 
     let (path, root_prompt) = match fork {

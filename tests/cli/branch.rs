@@ -323,7 +323,7 @@ fn a_pi_file_stays_a_pi_file() {
     Branched to $TMP/b.jsonl
     ");
     insta::assert_snapshot!(String::from_utf8(env.read("b.jsonl")).unwrap().replace(&env.path().display().to_string(), "$TMP"), @r#"
-    {"type":"session","version":3,"id":"15780b2e-0c2e-4716-a104-d9866d113a7e","timestamp":"2026-03-01T12:00:00.000Z","cwd":"/home/u/pi-mono","parentSession":"$TMP/branch-pi.jsonl"}
+    {"type":"session","version":3,"id":"019ca945-0a00-7716-a104-d9866d113a7e","timestamp":"2026-03-01T12:00:00.000Z","cwd":"/home/u/pi-mono","parentSession":"$TMP/branch-pi.jsonl"}
     {"type":"model_change","id":"cccc0001","parentId":null,"timestamp":"2026-02-16T10:00:01.000Z","provider":"anthropic","modelId":"claude"}
     {"type":"message","id":"aaaa0001","parentId":"cccc0001","timestamp":"2026-02-16T10:00:02.000Z","message":{"role":"user","content":[{"type":"text","text":"pi prompt"}],"timestamp":1771236002000}}
     {"type":"message","id":"bbbb0001","parentId":"aaaa0001","timestamp":"2026-02-16T10:00:03.000Z","message":{"role":"assistant","content":[{"type":"text","text":"pi answer"}],"provider":"anthropic","model":"claude","usage":{"input":10,"output":5},"stopReason":"stop","timestamp":1771236003000}}
@@ -337,7 +337,7 @@ fn a_pi_file_stays_a_pi_file() {
     assert_eq!(c[1..], src[1..7]);
     assert!(!c[0].contains("title"));
     assert!(is_pi(&env, "c.jsonl"));
-    // A root prompt: the header (a v4 id, as pi-mono's) and the name, nothing else.
+    // A root prompt: the header and the name, nothing else.
     env.write(
         "root.jsonl",
         [&src[0], &src[2]]
@@ -348,7 +348,9 @@ fn a_pi_file_stays_a_pi_file() {
     env.run(&["-f", "root.jsonl", "branch", "aaaa0001", "-o", "r.jsonl"]);
     let r = text_lines(&env.read("r.jsonl"));
     assert_eq!(r.len(), 1, "no name, nothing but the header: {r:?}");
-    assert!(is_pi(&env, "r.jsonl"), "{r:?}");
+    // A UUIDv7, as both agents make them: a header alone says nothing of the agent.
+    assert!(r[0].contains(r#""id":"019ca945-0a00-7"#) && !r[0].contains("title"), "{r:?}");
+    assert!(!is_pi(&env, "r.jsonl"), "{r:?}");
 }
 
 /// Whether sesstree reads a file in the temporary directory as pi's (SPEC `name`).

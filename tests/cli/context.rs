@@ -16,7 +16,8 @@ fn flavour_is_detected_and_reported() {
     let omp = env.cmd().args(["-f", "linear.jsonl", "--json", "context"]).output().unwrap();
     let v: serde_json::Value = serde_json::from_slice(&omp.stdout).unwrap();
     assert_eq!(v["flavor"], "omp");
-    // A pi file with nothing but messages is known by its v4 UUID session id.
+    // A file with nothing but messages reads as omp's whatever its session id: pi's ids were
+    // v4 UUIDs, but pi makes v7 ones now and takes any id the caller gives (CHANGES P1).
     env.write(
         "bare-pi.jsonl",
         concat!(
@@ -28,7 +29,7 @@ fn flavour_is_detected_and_reported() {
     );
     let bare = env.cmd().args(["-f", "bare-pi.jsonl", "--json", "context"]).output().unwrap();
     let v: serde_json::Value = serde_json::from_slice(&bare.stdout).unwrap();
-    assert_eq!(v["flavor"], "pi");
+    assert_eq!(v["flavor"], "omp");
     let forced = env
         .cmd()
         .args(["-f", "linear.jsonl", "--json", "context", "--flavor", "pi"])
