@@ -385,6 +385,9 @@ mod tests {
         write(d, "-proj/2026-01-01T00-00-00-000Z_a/sub.jsonl", "");
         write(d, "-proj/other/b.jsonl", "");
         write(d, "-proj/notes.txt", "");
+        // oh-my-pi's lock sidecars (CHANGES O2) are not sessions.
+        write(d, "-proj/.2026-01-01T00-00-00-000Z_a.jsonl.lock.os", "");
+        write(d, "-proj/.2026-01-01T00-00-00-000Z_a.jsonl.lock", "123:1760000000000\n");
         let files = session_files(&[d.to_path_buf()]).unwrap();
         let names: Vec<_> = files.iter().map(|f| f.strip_prefix(d).unwrap().to_owned()).collect();
         assert_eq!(
