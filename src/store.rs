@@ -1,12 +1,13 @@
 //! The only code that writes session files (SPEC §7).
 //!
 //! Appends take an exclusive advisory lock, load and check the file under it, and write all new
-//! lines with one `write` on an append handle, then `fsync`. The agents themselves do not lock,
-//! so the file's length and identity are checked again just before writing: if anything was
-//! appended meanwhile, nothing is written and the command fails with a conflict. A write that
-//! fails half-way is cut back to the old length, so a failed command leaves the file byte for
-//! byte as it was. New and rewritten files go to a temporary file in the same directory, are
-//! synced, and are renamed into place.
+//! lines with one `write` on an append handle, then `fsync`. oh-my-pi's lock gate beside the
+//! file is taken too when it is there ([`lock`]); pi does not lock. So the file's length and
+//! identity are checked again just before writing: if anything was appended meanwhile, nothing
+//! is written and the command fails with a conflict. A write that fails half-way is cut back to
+//! the old length, so a failed command leaves the file byte for byte as it was. New and
+//! rewritten files go to a temporary file in the same directory, are synced, and are renamed
+//! into place.
 
 use std::fs::{File, OpenOptions, Permissions};
 use std::io::{Seek, SeekFrom, Write};
@@ -22,6 +23,8 @@ use crate::session::Session;
 #[derive(Debug)]
 pub struct Locked {
     file: File,
+    /// oh-my-pi's lock gate beside the file, locked too when it is there (see [`lock`]).
+    _gate: Option<File>,
     /// The path as the user gave it, for messages.
     path: PathBuf,
     /// The file itself (symlinks resolved): every read, write and rename goes here, so a
@@ -35,6 +38,12 @@ pub struct Locked {
 /// file (an atomic rewrite renames a new file over the old one); the lock then taken belongs
 /// to the old, unlinked file. So once locked, the handle must still be the file at the path,
 /// else it is reopened and locked again, within the same `timeout`.
+///
+/// oh-my-pi keeps an advisory lock on `.<name>.jsonl.lock.os` beside a session while it has
+/// it open (CHANGES O2). When that file is there, it is locked too, within the same
+/// `timeout`, so that sesstree never writes a session oh-my-pi holds; it is never created or
+/// deleted here: `lock` runs before the file is read, so it cannot tell an oh-my-pi file from
+/// a pi one, and oh-my-pi makes the gate whenever it opens a session.
 pub fn lock(path: &Path, timeout: Duration) -> Result<Locked> {
     refuse_stdin(path)?;
     let real = std::fs::canonicalize(path).map_err(|e| Error::io(path, e))?;
@@ -67,11 +76,49 @@ pub fn lock(path: &Path, timeout: Duration) -> Result<Locked> {
         let ours = file.metadata().map_err(|e| Error::io(path, e))?;
         let now = std::fs::metadata(&real).map_err(|e| Error::io(path, e))?;
         if ours.dev() == now.dev() && ours.ino() == now.ino() {
-            return Ok(Locked { file, path: path.to_path_buf(), real });
+            let gate = lock_gate(path, &real, start, timeout)?;
+            return Ok(Locked { file, _gate: gate, path: path.to_path_buf(), real });
         }
         // Replaced while we waited: the lock on the old file guards nothing.
         if start.elapsed() >= timeout {
             return Err(held());
+        }
+    }
+}
+
+/// The path of oh-my-pi's lock gate for the session file `real`: `.<name>.lock.os` beside it.
+fn gate_path(real: &Path) -> Option<PathBuf> {
+    let mut name = std::ffi::OsString::from(".");
+    name.push(real.file_name()?);
+    name.push(".lock.os");
+    Some(real.with_file_name(name))
+}
+
+/// Locks oh-my-pi's lock gate of `real`, when there is one, waiting until `timeout` has passed
+/// since `start`.
+fn lock_gate(path: &Path, real: &Path, start: Instant, timeout: Duration) -> Result<Option<File>> {
+    let Some(gate_path) = gate_path(real) else { return Ok(None) };
+    let gate = match File::open(&gate_path) {
+        Ok(gate) => gate,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(&gate_path, e)),
+    };
+    loop {
+        match gate.try_lock() {
+            Ok(()) => return Ok(Some(gate)),
+            Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < timeout => {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(Error::Conflict(format!(
+                    "{}: oh-my-pi has this session open ({} is locked; waited {:.1} s): close \
+                     it there, or run the command again once it is closed",
+                    path.display(),
+                    gate_path.display(),
+                    timeout.as_secs_f64()
+                )));
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(&gate_path, e)),
         }
     }
 }
@@ -436,6 +483,30 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text, format!("slot\n{HEADER}\n{{\"torn\n{{}}\n"));
         assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+
+    #[test]
+    fn oh_my_pis_gate_is_locked_when_it_is_there_and_never_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, "x\n").unwrap();
+        let gate = dir.path().join(".s.jsonl.lock.os");
+        // No gate: none is made.
+        drop(lock(&path, Duration::from_secs(1)).unwrap());
+        assert!(!gate.exists());
+        // A gate oh-my-pi holds: the session is in use.
+        std::fs::write(&gate, "").unwrap();
+        let held = File::open(&gate).unwrap();
+        held.lock().unwrap();
+        let err = lock(&path, Duration::from_millis(20)).unwrap_err();
+        assert!(matches!(err, Error::Conflict(_)), "{err}");
+        assert!(err.to_string().contains("oh-my-pi has this session open"), "{err}");
+        // Released: taken, held while the session's lock is, and left in place.
+        held.unlock().unwrap();
+        let locked = lock(&path, Duration::from_secs(1)).unwrap();
+        assert!(File::open(&gate).unwrap().try_lock().is_err());
+        drop(locked);
+        assert!(File::open(&gate).unwrap().try_lock().is_ok());
     }
 
     #[test]

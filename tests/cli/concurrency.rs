@@ -403,3 +403,19 @@ fn writers_refuse_standard_input() {
     note: the session has no name
     ");
 }
+
+#[test]
+fn a_session_oh_my_pi_holds_open_is_not_written() {
+    let env = TestEnv::new();
+    env.write("s.jsonl", format!("{HEADER}\n{MSG}\n"));
+    // oh-my-pi's lock gate (CHANGES O2), held as oh-my-pi holds it while the session is open.
+    let gate = env.write(".s.jsonl.lock.os", "");
+    let held = std::fs::File::open(&gate).unwrap();
+    held.lock().unwrap();
+    let out = run_untouched(&env, "s.jsonl", &["-f", "s.jsonl", "label", "m1", "x"]);
+    assert!(out.contains("oh-my-pi has this session open"), "{out}");
+    assert!(out.ends_with("[exit status: 5]\n"), "{out}");
+    drop(held);
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "label", "m1", "x"]), @r#"Labelled m1 "x""#);
+    assert!(gate.exists(), "the gate is oh-my-pi's: never deleted");
+}
