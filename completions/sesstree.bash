@@ -133,7 +133,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__branch)
-            opts="-o -f -h --through --output --force --hooks-dir --no-hooks --hook-timeout --file --json --strict --color --help"
+            opts="-o -f -h --through --output --force --dialect --hooks-dir --no-hooks --hook-timeout --file --json --strict --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -149,6 +149,10 @@ _sesstree() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dialect)
+                    COMPREPLY=($(compgen -W "omp pi" -- "${cur}"))
                     return 0
                     ;;
                 --hooks-dir)

@@ -125,6 +125,8 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l strict -d
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l through -d 'Fork the path from the root to REV inclusive, whatever REV\'s type' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -s o -l output -d 'Write the new file to PATH (`-` for standard output) instead of next to the source' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l dialect -d 'Carry the name as this agent does (pi: a session_info entry, no header title), whatever the file looks like' -r -f -a "omp\t'oh-my-pi: title slot and `title_change`'
+pi\t'pi: `session_info`'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l hooks-dir -d 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l hook-timeout -d 'Stop a hook that runs longer than SECS seconds, and cancel' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write)' -r -F

@@ -9,13 +9,13 @@ use std::path::Path;
 
 use serde_json::Value;
 use sesstree::format::Dialect;
+use sesstree::render::{JsonRow, Placement};
 use sesstree::row::gist::{Gist, Listing, Resolver};
-use sesstree::row::{Rows, read_text};
 use sesstree::row::text::FilterMode;
+use sesstree::row::view::Viewer;
+use sesstree::row::{Rows, read_text};
 use sesstree::terminal::{sanitize_for_terminal, sanitize_keep_lines};
 use sesstree::tree::{ASCII, TreeOptions, UNICODE, layout};
-use sesstree::render::{JsonRow, Placement};
-use sesstree::row::view::Viewer;
 use sesstree::{Session, context, rev, stats};
 
 pub mod ops;

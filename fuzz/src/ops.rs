@@ -161,7 +161,7 @@ pub fn branch(before: &Session, b: &mut Bytes<'_>) {
     };
     let clock = Clock::pinned_at(AT).expect("a valid time");
     let mut ids = IdGen::from_seed(u64::from(b.byte()));
-    let Ok(plan) = branch::plan(before, fork, "/src.jsonl", &clock, &mut ids) else { return };
+    let Ok(plan) = branch::plan(before, None, fork, "/src.jsonl", &clock, &mut ids) else { return };
     let Ok(bytes) = plan.to_bytes(before) else { return };
     let after = load(bytes);
     exercise(&after);
@@ -212,7 +212,8 @@ pub fn name(before: &Session, bytes: &[u8], b: &mut Bytes<'_>) {
     let text = ["Fix the parser", "  ", "migrate-mcp-loader", "é\u{1b}[31m", &long][b.below(5)];
     let source =
         [sesstree::naming::TitleSource::User, sesstree::naming::TitleSource::Auto][b.below(2)];
-    let req = name::Request { text, source, from_plan: b.below(3) == 0, trigger: None, dialect: None };
+    let req =
+        name::Request { text, source, from_plan: b.below(3) == 0, trigger: None, dialect: None };
     let id = IdGen::from_seed(u64::from(b.byte())).entry_id(|c| sesstree::ops::id_taken(before, c));
     let Ok(name::Plan::Rename(rename)) = name::plan(before, req, &id, AT) else { return };
     let new_bytes = match &rename.storage {

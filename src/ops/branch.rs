@@ -30,7 +30,7 @@ use serde_json::{Map, Value};
 use crate::clock::{Clock, file_stamp, format_iso_millis};
 use crate::error::{Error, Result};
 use crate::format::title::encode_slot;
-use crate::format::{Kind, WRITE_VERSION};
+use crate::format::{Dialect, Kind, WRITE_VERSION};
 use crate::id::EntryId;
 use crate::id_gen::IdGen;
 use crate::naming::TitleSource;
@@ -111,6 +111,7 @@ pub fn file_name(created_ms: i64, session_id: &str) -> String {
 /// time per new entry.
 pub fn plan(
     session: &Session,
+    dialect: Option<Dialect>,
     fork: Fork,
     parent_session: &str,
     clock: &Clock,
@@ -119,7 +120,15 @@ pub fn plan(
     let header = session.require_header()?;
     let created_ms = clock.now_millis();
     let created = format_iso_millis(created_ms);
-    let pi = session.names_like_pi();
+    // `--dialect` says whose way the name is carried; else pi's entries in the file do.
+    let pi = dialect.map_or_else(|| session.names_like_pi(), |d| d == Dialect::Pi);
+    if pi && session.slot.is_some() {
+        return Err(Error::Usage(format!(
+            "{}: starts with oh-my-pi's title slot, which the new file keeps and pi cannot \
+             open: --dialect pi does not fit it",
+            session.path.display()
+        )));
+    }
     let session_id = ids.session_id(created_ms);
     let name = session.name();
 
@@ -351,9 +360,15 @@ mod tests {
     }
 
     fn branch(session: &Session, fork: Fork) -> (BranchPlan, Vec<u8>) {
-        let plan =
-            plan(session, fork, "/s/src.jsonl", &Clock::pinned(NOW), &mut IdGen::from_seed(7))
-                .unwrap();
+        let plan = plan(
+            session,
+            None,
+            fork,
+            "/s/src.jsonl",
+            &Clock::pinned(NOW),
+            &mut IdGen::from_seed(7),
+        )
+        .unwrap();
         let bytes = plan.to_bytes(session).unwrap();
         (plan, bytes)
     }

@@ -554,3 +554,27 @@ fn failing_hooks() {
     ");
     assert_eq!(new_files(&env).len(), 1);
 }
+
+#[test]
+fn dialect_says_whose_way_the_name_is_carried() {
+    let env = TestEnv::new();
+    env.fixture("branch-omp-noslot.jsonl");
+    let args = ["-f", "branch-omp-noslot.jsonl", "branch", "aaaa0002", "--dialect", "pi"];
+    env.run(&[&args[..], &["-o", "p.jsonl"]].concat());
+    let lines = text_lines(&env.read("p.jsonl"));
+    assert!(!lines[0].contains("title"), "pi headers have no title: {}", lines[0]);
+    let last: serde_json::Value = serde_json::from_str(lines.last().unwrap()).unwrap();
+    assert_eq!((&last["type"], &last["name"]), (&"session_info".into(), &"Old name".into()));
+    assert!(is_pi(&env, "p.jsonl"));
+    // A source with a title slot keeps it in the new file, which pi cannot open.
+    env.fixture("branch-omp.jsonl");
+    insta::assert_snapshot!(
+        env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0002", "--dialect", "pi", "-o", "q.jsonl"]),
+        @"
+    ------- stderr -------
+    error: branch-omp.jsonl: starts with oh-my-pi's title slot, which the new file keeps and pi cannot open: --dialect pi does not fit it
+    [exit status: 2]
+    "
+    );
+    assert!(!env.path().join("q.jsonl").exists());
+}

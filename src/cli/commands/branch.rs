@@ -12,6 +12,7 @@ use sesstree::process::CancelToken;
 use sesstree::terminal::sanitize_keep_lines;
 use sesstree::{Error, Session, rev, store};
 
+use super::name::DialectArg;
 use super::{HookArgs, cancel_on_interrupt};
 use crate::cli::{Ctx, complete, stdout, ui, write_json_line};
 
@@ -66,6 +67,10 @@ pub struct BranchArgs {
     /// Overwrite an existing file at PATH.
     #[arg(long)]
     pub force: bool,
+    /// Carry the name as this agent does (pi: a session_info entry, no header title), whatever
+    /// the file looks like.
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub dialect: Option<DialectArg>,
     #[command(flatten)]
     pub hooks: HookArgs,
 }
@@ -118,7 +123,14 @@ pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
     fields.insert("entryId".into(), entry_id);
     hooks.run_before(hooks::SESSION_BEFORE_BRANCH, fields)?;
 
-    let plan = branch::plan(&session, fork, &parent_session, &ctx.clock()?, &mut ctx.ids())?;
+    let plan = branch::plan(
+        &session,
+        args.dialect.map(DialectArg::dialect),
+        fork,
+        &parent_session,
+        &ctx.clock()?,
+        &mut ctx.ids(),
+    )?;
     if cancel.is_cancelled() {
         return Err(Error::Cancelled("interrupted; nothing was written".into()).into());
     }

@@ -72,6 +72,16 @@ pub enum DialectArg {
     Pi,
 }
 
+impl DialectArg {
+    /// The agent it names.
+    pub fn dialect(self) -> Dialect {
+        match self {
+            DialectArg::Omp => Dialect::Omp,
+            DialectArg::Pi => Dialect::Pi,
+        }
+    }
+}
+
 /// `--source`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum SourceArg {
@@ -102,10 +112,7 @@ pub fn run(ctx: &Ctx, args: &NameArgs) -> anyhow::Result<()> {
         Some(SourceArg::Auto) => TitleSource::Auto,
         _ => TitleSource::User,
     };
-    let dialect = args.dialect.map(|d| match d {
-        DialectArg::Omp => Dialect::Omp,
-        DialectArg::Pi => Dialect::Pi,
-    });
+    let dialect = args.dialect.map(DialectArg::dialect);
     let request = Request { text, source, from_plan, trigger: args.trigger.as_deref(), dialect };
 
     let locked = ctx.lock()?;
