@@ -29,7 +29,7 @@ const EXAMPLES: &str = r#"Examples:
 
 /// Fork a new session file from the history before a user message
 ///
-/// As the agent's /branch: REV must be a user message. The new file holds the path from the
+/// As the agents' /fork (/branch in older versions): REV must be a user message. The new file holds the path from the
 /// root to REV's parent; label entries are left out and the labels in effect on the kept
 /// entries are re-created as a fresh chain at the end; archive records for entries not on the
 /// path are dropped; an entry whose parent was dropped is re-linked to its nearest kept

@@ -30,6 +30,8 @@ const EXAMPLES: &str = r#"Examples:
 
 /// Move the leaf to REV, as the agent's /tree navigation does
 ///
+/// oh-my-pi's /branch and /rewind (since 18.1.3) rewind in place the same way.
+///
 /// A user message (or a custom message) as REV moves the leaf to its parent and prints the
 /// message's text, ready to edit and send again; any other entry becomes the leaf. The move is
 /// appended to the file: a branch_summary under the new leaf, holding the summary of the
