@@ -46,8 +46,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
-use crate::format::LANE_FORMAT;
-use crate::format::{Kind, MAX_VERSION, WRITE_VERSION};
+use crate::format::{Kind, LANE_FORMAT, MAX_VERSION, WRITE_VERSION};
 use crate::id::EntryId;
 use crate::id_gen::IdGen;
 use crate::json::members::{Edit, Member, Members, apply, decode_string, members};
@@ -184,10 +183,10 @@ pub fn check_file(path: &Path) -> Vec<Finding> {
 
 /// Every problem of a loaded session, in line order (problems of the whole file first).
 pub fn check(session: &Session) -> Result<Vec<Finding>> {
-    if let (true, Some((line, _))) = (session.lane_format, &session.header_problem) {
+    if let Some(line) = session.lane_format {
         // Another format: its lines would all read as damage.
         let message = format!("{LANE_FORMAT}, not supported yet: its lines are not checked");
-        return Ok(vec![Finding::new(ProblemKind::VersionTooNew, Some(*line), None, message)]);
+        return Ok(vec![Finding::new(ProblemKind::VersionTooNew, Some(line), None, message)]);
     }
     let mut out: Vec<Finding> = session
         .diagnostics
@@ -394,8 +393,8 @@ pub struct Repair {
 /// is done). Fails for a version newer than sesstree knows, for a lost header without
 /// `opts.cwd`, and, as a safety net, when the copy would still have problems.
 pub fn repair(session: &Session, opts: &RepairOptions, ids: &mut IdGen) -> Result<Repair> {
-    if session.lane_format {
-        session.require_header()?;
+    if session.lane_format.is_some() {
+        return Err(Error::LaneFormat { path: session.path.clone() });
     }
     if let Some(h) = &session.header
         && h.version > MAX_VERSION

@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 use crate::format::envelope::scan_envelope_depth;
 use crate::format::title::{TitleSlot, parse_slot};
 use crate::format::{
-    Dialect, Envelope, Kind, LANE_FORMAT, MAX_VERSION, Marks, is_lane_header, scan_envelope, v1,
+    Dialect, Envelope, Kind, MAX_VERSION, Marks, is_lane_header, scan_envelope, v1,
 };
 use crate::id::EntryId;
 use crate::json::MAX_NESTING;
@@ -191,9 +191,9 @@ pub struct Session {
     pub header: Option<Header>,
     /// Why the file has no valid header, when it has records but no header.
     pub header_problem: Option<(u64, String)>,
-    /// Whether the file is in pi's lane-based v4 format (CHANGES P7): another format, whose
-    /// lines after the header are not read.
-    pub lane_format: bool,
+    /// The line of the header of pi's lane-based v4 format (CHANGES P7), when the file is in
+    /// it: another format, whose lines after the header are not read.
+    pub lane_format: Option<u64>,
     /// Every record after the header, in file order.
     pub records: Vec<Record>,
     /// Damage found while loading, in line order.
@@ -313,12 +313,12 @@ impl Session {
 
     /// Whether the file holds no session at all (0 bytes or blank lines only).
     pub fn is_empty(&self) -> bool {
-        self.header.is_none() && self.header_problem.is_none()
+        self.header.is_none() && self.header_problem.is_none() && self.lane_format.is_none()
     }
 
     /// The header, or the error every command gives for a file without a valid one.
     pub fn require_header(&self) -> Result<&Header> {
-        if self.lane_format {
+        if self.lane_format.is_some() {
             return Err(Error::LaneFormat { path: self.path.clone() });
         }
         match (&self.header, &self.header_problem) {
@@ -895,7 +895,7 @@ struct Loader<'d, D: Digest> {
     slot: Option<TitleSlot>,
     header: Option<Header>,
     header_problem: Option<(u64, String)>,
-    lane_format: bool,
+    lane_format: Option<u64>,
     records: Vec<Record>,
     /// How each record links to its parent, worked out as it is read (see [`Link`]).
     links: Vec<Link>,
@@ -929,7 +929,7 @@ impl<'d, D: Digest> Loader<'d, D> {
             slot: None,
             header: None,
             header_problem: None,
-            lane_format: false,
+            lane_format: None,
             records: Vec::new(),
             links: Vec::new(),
             diagnostics: Vec::new(),
@@ -1053,7 +1053,7 @@ impl<'d, D: Digest> Loader<'d, D> {
         offset: u64,
         has_newline: bool,
     ) {
-        if self.lane_format {
+        if self.lane_format.is_some() {
             // Lines of another format: nothing here knows what they mean.
             return;
         }
@@ -1123,9 +1123,11 @@ impl<'d, D: Digest> Loader<'d, D> {
             });
             return;
         }
-        if env.kind.is_none() && is_lane_header(bytes) {
-            self.lane_format = true;
-            self.header_problem = Some((self.line_no, LANE_FORMAT.to_owned()));
+        if env.kind.is_none()
+            && let Some(Value::Object(record)) = parse_lossy(bytes)
+            && is_lane_header(&record)
+        {
+            self.lane_format = Some(self.line_no);
             return;
         }
         let reason = if is_header {

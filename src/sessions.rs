@@ -156,9 +156,8 @@ impl Scan {
             self.saw_record = true;
             if let Some(Value::Object(header)) = parse_lossy(line) {
                 let text = |key: &str| header.get(key).and_then(Value::as_str).map(String::from);
-                let kind = |key: &str| header.get(key).and_then(Value::as_str);
-                self.lane_format = is_lane_header(line);
-                if kind("type") == Some("session") || self.lane_format {
+                self.lane_format = is_lane_header(&header);
+                if text("type").as_deref() == Some("session") || self.lane_format {
                     self.session_id = text("id");
                     self.cwd = text("cwd");
                     self.header_title = text("title").filter(|t| !t.is_empty());

@@ -11,11 +11,11 @@ pub use kind::Kind;
 /// What sesstree calls pi's lane-based v4 format (CHANGES P7).
 pub const LANE_FORMAT: &str = "a pi v4 session (lane format)";
 
-/// Whether a line is the header of pi's lane-based v4 format (CHANGES P7): an object with
-/// `"kind": "header"` and no `type`, written by pi-agent-core's session store.
-pub fn is_lane_header(line: &[u8]) -> bool {
-    matches!(serde_json::from_slice(line), Ok(serde_json::Value::Object(map))
-        if map.get("kind").and_then(serde_json::Value::as_str) == Some("header") && !map.contains_key("type"))
+/// Whether a first record (parsed) is the header of pi's lane-based v4 format (CHANGES P7):
+/// `"kind": "header"` and no `type`, as pi-agent-core's session store writes it.
+pub fn is_lane_header(record: &serde_json::Map<String, serde_json::Value>) -> bool {
+    record.get("kind").and_then(serde_json::Value::as_str) == Some("header")
+        && !record.contains_key("type")
 }
 
 /// The version sesstree writes (FORMAT §11: accept 1–4, write 3).

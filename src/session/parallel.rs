@@ -536,11 +536,12 @@ mod tests {
     /// Everything the index holds, as text.
     fn index(s: &Session) -> String {
         format!(
-            "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?} {} {} {}\n{:?} {:?} {:?} {:?}\n{:?} {:?} {:?}",
+            "{:?}\n{:?}\n{:?}\n{:?} {:?}\n{:?}\n{:?} {} {} {}\n{:?} {:?} {:?} {:?}\n{:?} {:?} {:?}",
             s.records,
             s.diagnostics,
             s.header,
             s.header_problem,
+            s.lane_format,
             s.slot,
             s.labels,
             s.line_count,
@@ -648,6 +649,24 @@ mod tests {
             ended.push(b'\n');
             compare(&ended, piece).unwrap();
         }
+    }
+
+    #[test]
+    fn a_lane_format_file_is_read_no_further_in_pieces_too() {
+        let text = concat!(
+            r#"{"kind":"header","version":4,"id":"l","createdAt":1,"cwd":"/w"}"#,
+            "\n",
+            r#"{"kind":"entry","entry":{"type":"message","id":"a","parentId":null}}"#,
+            "\n",
+            r#"{"type":"message","id":"b","parentId":null}"#,
+            "\n",
+            "not json\n",
+        );
+        for piece in [1, 7, 64, 1 << 30] {
+            compare(text.as_bytes(), piece).unwrap();
+        }
+        let s = Session::from_bytes(Path::new("l"), text.as_bytes().to_vec()).unwrap();
+        assert_eq!((s.lane_format, s.records.len(), s.diagnostics.len()), (Some(1), 0, 0));
     }
 
     /// An assistant message whose `read` call's path nests `levels` arrays deep: the line

@@ -29,12 +29,12 @@ const EXAMPLES: &str = r#"Examples:
 
 /// Fork a new session file from the history before a user message
 ///
-/// As the agents' /fork (/branch in older versions): REV must be a user message. The new file holds the path from the
-/// root to REV's parent; label entries are left out and the labels in effect on the kept
-/// entries are re-created as a fresh chain at the end; archive records for entries not on the
-/// path are dropped; an entry whose parent was dropped is re-linked to its nearest kept
-/// ancestor. Kept lines are copied byte for byte. The header gets a new session id,
-/// `parentSession` (the source's absolute path, symlinks resolved) and the session name; a
+/// As the agents' /fork (/branch in older versions): REV must be a user message. The new file
+/// holds the path from the root to REV's parent; label entries are left out and the labels in
+/// effect on the kept entries are re-created as a fresh chain at the end; archive records for
+/// entries not on the path are dropped; an entry whose parent was dropped is re-linked to its
+/// nearest kept ancestor. Kept lines are copied byte for byte. The header gets a new session
+/// id, `parentSession` (the source's absolute path, symlinks resolved) and the session name; a
 /// title slot is written when the source has one, and a pi file stays a pi file (its name
 /// carried as a `session_info` entry). A root user message gives a file with only the header.
 /// The source file is never changed.
