@@ -21,8 +21,9 @@
 //!    version 1.
 //! 4. [`session`]: the index a load builds ([`Session`]); start reading here. What a load
 //!    works out besides the index comes in as a [`session::Digest`].
-//! 5. [`row`]: one entry as a row: its one-line text, search text, filter facts and tool calls,
-//!    and the gists `log` and `tree` work out while loading ([`row::Rows`]).
+//! 5. [`row`]: one entry as a row: the typed view of what a row reads ([`row::Entry`]), its
+//!    one-line text, search text, filter facts and tool calls, and the gists `log` and `tree`
+//!    work out while loading ([`row::Rows`]).
 //! 6. What commands do with a session: [`tree`] (the selector's layout), [`rev`] (REVs),
 //!    [`store`] (the only writer), [`discover`] and [`sessions`] (finding and listing session
 //!    files), [`hooks`], [`summarize`], [`migrate`], [`stats`], [`context`] (what the model

@@ -4,7 +4,6 @@
 use serde_json::Value;
 
 use crate::id::EntryId;
-use crate::row::Json;
 use crate::row::gist::{Field, Gist, PREFETCH};
 use crate::row::view::EntryView;
 use crate::session::Session;
@@ -66,12 +65,11 @@ impl<'a> JsonRow<'a> {
     /// The row of an entry read through a [`crate::row::view::Viewer`].
     pub fn of_view(session: &'a Session, view: &'a EntryView, at: Placement) -> Self {
         let r = session.record(view.idx);
-        let field = |key| Field::Other(view.value.get(key).unwrap_or(Json::null()));
         JsonRow {
             id: r.id.as_ref(),
             parent_id: r.parent_id.as_ref(),
-            kind: field("type"),
-            timestamp: field("timestamp"),
+            kind: Field::Json(&view.fields[0]),
+            timestamp: Field::Json(&view.fields[1]),
             label: view.label_value.as_ref(),
             text: &view.text,
             at,
@@ -163,9 +161,9 @@ fn write_id(out: &mut Vec<u8>, id: Option<&EntryId>) {
 
 /// A payload field as its `--json` row writes it.
 fn write_field(out: &mut Vec<u8>, field: Field<'_>) {
-    match field.as_str() {
-        Some(text) => write_json_str(out, text),
-        None => write_serialized(out, &field),
+    match field {
+        Field::Str(text) => write_json_str(out, text),
+        Field::Json(text) => out.extend_from_slice(text.as_bytes()),
     }
 }
 
@@ -201,7 +199,7 @@ mod tests {
     use super::*;
     use crate::row::Rows;
     use crate::row::gist::Resolver;
-    use crate::row::text::{FilterMode, shows};
+    use crate::row::text::FilterMode;
     use crate::row::view::{Viewer, labels};
 
     /// The row built as a map, field by field, and printed by serde_json: the reference the
@@ -334,7 +332,7 @@ mod tests {
                     for is_leaf in [false, true] {
                         assert_eq!(
                             gist.facts().shows(mode, is_leaf, label.is_some()),
-                            shows(mode, &view.value, is_leaf, view.label.is_some())
+                            view.facts.shows(mode, is_leaf, view.label.is_some())
                         );
                     }
                 }

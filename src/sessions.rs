@@ -20,7 +20,8 @@ use serde_json::{Value, json};
 use crate::error::{Error, Result};
 use crate::format::title::parse_slot;
 use crate::format::{Kind, is_lane_header, scan_envelope};
-use crate::row::text::{is_user_request, message_text};
+use crate::row::entry::{Entry, message_text};
+use crate::row::text::is_user_request;
 use crate::session::parse_lossy;
 
 /// How much of the first user prompt a summary keeps, in characters.
@@ -195,7 +196,7 @@ impl Scan {
 /// The prompt text of a user request, on one line and cut, or `None` for any other line.
 fn first_prompt(line: &[u8]) -> Option<String> {
     let entry = parse_lossy(line)?;
-    if !is_user_request(&entry) {
+    if !is_user_request(&Entry::from_value(&entry)) {
         return None;
     }
     let content = entry.get("message").unwrap_or(&entry).get("content")?;

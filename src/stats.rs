@@ -7,8 +7,8 @@ use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 
 use crate::error::Result;
+use crate::json::pick::{Pick, pick};
 use crate::json::scan::Scanner;
-use crate::row::{Pick, pick};
 use crate::session::Session;
 
 /// Token and cost totals (FORMAT §12). Numbers are `f64` as in the agents (JavaScript numbers).
@@ -166,15 +166,15 @@ pub struct Stats {
 const USAGE_FIELDS: &[Pick<'_>] = &[
     Pick::whole("type"),
     Pick::whole("usage"),
-    Pick {
-        key: "message",
-        inner: &[
+    Pick::members(
+        "message",
+        &[
             Pick::whole("role"),
             Pick::whole("usage"),
             Pick::whole("toolName"),
-            Pick { key: "details", inner: &[Pick::whole("usage")] },
+            Pick::members("details", &[Pick::whole("usage")]),
         ],
-    },
+    ),
 ];
 
 /// Counts a session. Reads the payloads of messages and `model_usage` entries only, and of

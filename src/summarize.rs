@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
 use crate::process::{self, CancelToken, RunError};
-use crate::row::text::{file_path_arg, message_text};
+use crate::row::entry::{file_path_arg, message_text};
 
 /// What the agent's branch summarizer puts in front of the model's text (FORMAT §8.4).
 pub(crate) const PREAMBLE: &str = "The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n";
@@ -173,7 +173,7 @@ fn push(parts: &mut Vec<String>, who: &str, text: &str) {
 }
 
 fn content_text(value: &Value) -> String {
-    value.get("content").map(message_text).unwrap_or_default()
+    value.get("content").map(|c| message_text(c).into_owned()).unwrap_or_default()
 }
 
 /// Long output keeps its head and its tail, where errors usually are.
@@ -219,7 +219,7 @@ impl FileOps {
                 if str_field(block, "type") != Some("toolCall") {
                     continue;
                 }
-                let path = block.get("arguments").map_or("", file_path_arg);
+                let path = block.get("arguments").map(file_path_arg).unwrap_or_default();
                 if path.is_empty() {
                     continue;
                 }

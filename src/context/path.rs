@@ -25,6 +25,7 @@ use serde_json::Value;
 
 use crate::error::Result;
 use crate::format::kind::Kind;
+use crate::json::pick::{Pick, pick};
 use crate::json::scan::Scanner;
 use crate::session::Session;
 
@@ -49,7 +50,7 @@ pub fn path_values(session: &Session, target: u32) -> Result<Vec<Value>> {
         // from the end.
         let end = (i..shown_from).find(|&j| sets_state(path[j])).unwrap_or(shown_from);
         for &idx in path[i..end].iter().rev().filter(|&&idx| is_message(idx)) {
-            let value = match crate::row::message_model(&mut scanner, lines.line(idx)?) {
+            let value = match message_model(&mut scanner, lines.line(idx)?) {
                 Some(reduced) => reduced,
                 None => session.value(idx)?,
             };
@@ -65,6 +66,23 @@ pub fn path_values(session: &Session, target: u32) -> Result<Vec<Value>> {
         out.push(session.value(idx)?);
     }
     Ok(out)
+}
+
+/// What the context's state reads of a `message` entry (the model of assistant turns): `type`,
+/// `id` and the message's `role`, `provider` and `model`, without the content. `None` when the
+/// scanner does not take the line or it is no `message` object; the caller then parses it in
+/// full.
+fn message_model(scanner: &mut Scanner, bytes: &[u8]) -> Option<Value> {
+    const KEEP: &[Pick<'_>] = &[
+        Pick::whole("type"),
+        Pick::whole("id"),
+        Pick::members(
+            "message",
+            &[Pick::whole("role"), Pick::whole("provider"), Pick::whole("model")],
+        ),
+    ];
+    let value = pick(scanner, bytes, KEEP)?;
+    (value.get("type").and_then(Value::as_str) == Some("message")).then_some(value)
 }
 
 /// Whether `build` reads an entry of this kind that lies before the first entry a context may

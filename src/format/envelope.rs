@@ -181,22 +181,16 @@ pub(crate) fn envelope_in<'a>(line: &Line<'a, '_>, stack: &mut Vec<bool>) -> Sca
 }
 
 impl<'a> Envelope<'a> {
-    /// The envelope of an object line from its members, each as its key (escapes decoded)
-    /// and the span of its value, walked by another reader of the line (the row of
-    /// [`crate::row`], with gists): the same envelope as the scanner's own walk.
-    pub(crate) fn from_members<'k>(
+    /// Takes one member of the line's object, by its key (escapes decoded) and its value's
+    /// span: also for another reader that walks the line (the row scan of [`crate::row`]),
+    /// which so reads the same envelope as the scanner's own walk.
+    pub(crate) fn member(
+        &mut self,
         line: &Line<'a, '_>,
-        members: impl Iterator<Item = (&'k [u8], usize, usize)>,
-    ) -> Scan<Envelope<'a>> {
-        let mut env = Envelope { is_object: true, ..Envelope::default() };
-        for (name, value, after) in members {
-            env.member(line, name, value, after)?;
-        }
-        Ok(env)
-    }
-
-    /// Takes one member of the line's object, by its key and its value's span.
-    fn member(&mut self, line: &Line<'a, '_>, name: &[u8], value: usize, after: usize) -> Scan<()> {
+        name: &[u8],
+        value: usize,
+        after: usize,
+    ) -> Scan<()> {
         // Later duplicate keys win, as in JSON.parse.
         match name {
             b"type" => self.kind = kind_value(line, value, after)?,

@@ -1,9 +1,11 @@
 //! JSON at the level of bytes: the line scanner that indexes a line without building it
 //! ([`scan`]), the spans of an object's members for edits that keep every other byte
-//! ([`members`]), and the transcoder that writes a line as serde_json would print its value
+//! ([`members`]), members picked into a value without building the rest ([`pick`]), and the
+//! transcoder that writes a line as serde_json would print its value
 //! ([`transcode`]). Nothing here knows what a session entry is.
 
 pub mod members;
+pub mod pick;
 pub mod scan;
 pub mod transcode;
 

@@ -51,24 +51,6 @@ pub fn to_json(line: &[u8], pretty: bool) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// Serializes the JSON text `text`, which serde_json parses, with `s` as its value would be:
-/// walked twice (once to check that it can be, writing nowhere), not built, where it can be;
-/// else through the value, which is null where serde_json does not parse the text (as
-/// [`crate::row::RowValue`] reads its text: rows keep text only where it parses).
-pub(crate) fn serialize_text<S: Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
-    let mut scanner = Scanner::new();
-    if let Some((walk, start)) = Walk::of(&mut scanner, text.as_bytes()) {
-        let check = walk.value(start);
-        let writes = check.serialize(&mut serde_json::Serializer::new(std::io::sink())).is_ok()
-            && walk.line.end(check.end.get()).is_ok();
-        if writes {
-            return walk.value(start).serialize(s);
-        }
-    }
-    let value: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
-    value.serialize(s)
-}
-
 /// The line being written, and the scanner's stack for skipping values.
 struct Walk<'a, 'q> {
     line: Line<'a, 'q>,
@@ -358,27 +340,6 @@ mod tests {
         line.push_str("0]");
         let got = to_json(line.as_bytes(), false).unwrap();
         assert_eq!(got, line.as_bytes());
-    }
-
-    #[test]
-    fn text_serializes_as_its_value() {
-        for text in [
-            "[1,{\"a\":[true,null]},\"x\\n\"]",
-            "{\"k\":1,\"k\":2}",
-            "[{\"$serde_json::private::Number\":\"5\"}]",
-            " 1E+2 ",
-        ] {
-            let value: Value = serde_json::from_str(text).unwrap();
-            let via_text = serialize_text(text, serde_json::value::Serializer).unwrap();
-            assert_eq!(via_text, value, "{text}");
-            let mut out = Vec::new();
-            serialize_text(text, &mut serde_json::Serializer::pretty(&mut out)).unwrap();
-            assert_eq!(out, serde_json::to_vec_pretty(&value).unwrap(), "{text}");
-        }
-        // Text serde_json does not read is null, as a row value reads it.
-        for text in [r#"{"a":"\ud800","a":1}"#, "[1,"] {
-            assert_eq!(serialize_text(text, serde_json::value::Serializer).unwrap(), Value::Null);
-        }
     }
 
     proptest! {

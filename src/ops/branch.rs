@@ -34,7 +34,7 @@ use crate::format::{Dialect, Kind, WRITE_VERSION};
 use crate::id::EntryId;
 use crate::id_gen::IdGen;
 use crate::naming::TitleSource;
-use crate::row::text::message_text;
+use crate::row::entry::message_text;
 use crate::session::{Session, parse_lossy};
 
 use super::entry_line;
@@ -89,7 +89,7 @@ pub fn source_text(session: &Session, idx: u32) -> Result<String> {
     if value.get("type").and_then(Value::as_str) == Some("message")
         && message.get("role").and_then(Value::as_str) == Some("user")
     {
-        return Ok(message_text(message.get("content").unwrap_or(&Value::Null)));
+        return Ok(message_text(message.get("content").unwrap_or(&Value::Null)).into_owned());
     }
     let id = session.record(idx).id.as_ref().map_or("?", EntryId::as_str).to_string();
     let what = match (value.get("type").and_then(Value::as_str), message.get("role")) {

@@ -21,7 +21,8 @@ use crate::id::EntryId;
 use crate::id_gen::IdGen;
 use crate::ops::label::normalize;
 use crate::ops::{entry_line, id_taken};
-use crate::row::text::{is_user_request, message_text};
+use crate::row::entry::{Entry, message_text};
+use crate::row::text::is_user_request;
 use crate::session::Session;
 
 /// Where a checkout starts, where it goes, and what it leaves behind.
@@ -86,7 +87,7 @@ pub fn navigate(session: &Session, target: u32) -> Result<Navigation> {
 /// gives its text back to the editor; anything else becomes the leaf.
 fn destination(session: &Session, target: u32, value: &Value) -> (Option<u32>, Option<String>) {
     let kind = value.get("type").and_then(Value::as_str);
-    if is_user_request(value) {
+    if is_user_request(&Entry::from_value(value)) {
         // A user request is a `message` (role user, or a custom-role prompt) or a
         // `custom_message`; the content and details sit on the message or on the entry.
         let message = if kind == Some("message") { value.get("message") } else { Some(value) };
@@ -96,14 +97,16 @@ fn destination(session: &Session, target: u32, value: &Value) -> (Option<u32>, O
         let typed = message.pointer("/details/prompt").and_then(Value::as_str).filter(|_| skill);
         let text = match typed {
             Some(t) => t.to_string(),
-            None => message.get("content").map(message_text).unwrap_or_default(),
+            None => {
+                message.get("content").map(|c| message_text(c).into_owned()).unwrap_or_default()
+            }
         };
         return (session.parent(target), Some(text));
     }
     if kind == Some("custom_message")
         && value.get("customType").and_then(Value::as_str) != Some("skill-prompt")
     {
-        let text = value.get("content").map(message_text).unwrap_or_default();
+        let text = value.get("content").map(|c| message_text(c).into_owned()).unwrap_or_default();
         return (session.parent(target), Some(text));
     }
     (Some(target), None)

@@ -18,8 +18,7 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use crate::Session;
-use crate::row::Json;
-use crate::row::RowValue;
+use crate::row::entry::Entry;
 use crate::row::text::{Facts, FilterMode, ToolCalls, into_one_row, one_line};
 use crate::row::view::Labels;
 
@@ -39,11 +38,11 @@ pub struct Gist {
     /// bytes (decimal digits), a `:`, and the text.
     packed: Box<str>,
     /// `type` and `timestamp` when either is there but is not a string (rare).
-    odd: Option<Box<(RowValue<'static>, RowValue<'static>)>>,
+    odd: Option<Box<[Box<str>; 2]>>,
 }
 
 /// What a gist is made of ([`Gist::new`]).
-pub(crate) struct Parts<'p> {
+struct Parts<'p> {
     /// What the filter modes read.
     pub facts: Facts,
     /// The row text with no call known ([`one_line`]).
@@ -52,7 +51,7 @@ pub(crate) struct Parts<'p> {
     pub kind: Option<&'p str>,
     /// `timestamp`, when a string.
     pub time: Option<&'p str>,
-    /// The `toolCallId` of a tool result ([`answers`]).
+    /// The `toolCallId` of a tool result ([`Entry::answers`]).
     pub answers: Option<&'p str>,
     /// Each call's id and its result's row, folded ([`into_one_row`]).
     pub calls: &'p [(Cow<'p, str>, String)],
@@ -74,8 +73,8 @@ pub const LONG: usize = 4096;
 pub enum Field<'g> {
     /// A string.
     Str(&'g str),
-    /// Any other value (`null` when missing).
-    Other(&'g RowValue<'g>),
+    /// Any other value, as its JSON text (`null` when missing).
+    Json(&'g str),
 }
 
 impl<'g> Field<'g> {
@@ -83,7 +82,7 @@ impl<'g> Field<'g> {
     pub fn as_str(self) -> Option<&'g str> {
         match self {
             Field::Str(s) => Some(s),
-            Field::Other(v) => v.as_str(),
+            Field::Json(_) => None,
         }
     }
 }
@@ -92,38 +91,37 @@ impl Serialize for Field<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         match self {
             Field::Str(text) => s.serialize_str(text),
-            Field::Other(value) => value.serialize(s),
+            Field::Json(text) => match serde_json::from_str::<&serde_json::value::RawValue>(text) {
+                Ok(raw) => raw.serialize(s),
+                Err(_) => s.serialize_unit(),
+            },
         }
     }
 }
 
 impl Gist {
-    /// The gist of an entry's row value. `none` holds no calls: it gives the home directory
-    /// that paths are shortened under ([`ToolCalls::with_home`]).
-    pub fn of(entry: &RowValue, none: &ToolCalls) -> Gist {
+    /// The gist of an entry. `none` holds no calls: it gives the home directory that paths are
+    /// shortened under ([`ToolCalls::with_home`]).
+    pub fn of(entry: &Entry<'_>, none: &ToolCalls) -> Gist {
         debug_assert!(none.is_empty(), "a gist's row is the row with no call known");
-        let member = |key| entry.get(key).unwrap_or(RowValue::null());
-        let (kind, time) = (member("type"), member("timestamp"));
         let mut calls = Vec::new();
         none.each_call(entry, |id, shown| calls.push((Cow::Borrowed(id), into_one_row(shown))));
+        let kind = (entry.kind != crate::format::Kind::Missing).then(|| entry.kind.as_str());
         let mut gist = Gist::new(Parts {
             facts: Facts::of(entry),
             text: one_line(entry, none),
-            kind: kind.as_str(),
-            time: time.as_str(),
-            answers: answers(entry),
+            kind,
+            time: entry.timestamp.as_deref(),
+            answers: entry.answers(),
             calls: &calls,
         });
-        if [kind, time].iter().any(|v| v.as_str().is_none() && !v.is_null()) {
-            gist.odd = Some(Box::new((kind.clone().into_owned(), time.clone().into_owned())));
-        }
+        gist.odd.clone_from(&entry.odd);
         gist
     }
 
-    /// The gist of an entry from what its row shows, read by the caller. `type` and
-    /// `timestamp` are given when strings; `None` prints as `null` in a `--json` row, so a
-    /// caller whose entry has another value there keeps it itself (as [`Gist::of`] does).
-    pub(crate) fn new(parts: Parts<'_>) -> Gist {
+    /// The gist of an entry from what its row shows. `type` and `timestamp` are given when
+    /// strings; `None` prints as `null` in a `--json` row.
+    fn new(parts: Parts<'_>) -> Gist {
         let Parts { facts, mut text, kind, time, answers, calls } = parts;
         let long = text.len() > LONG;
         if long {
@@ -226,8 +224,8 @@ impl Gist {
     pub fn kind(&self) -> Field<'_> {
         match (self.piece(TYPE), &self.odd) {
             (Some(s), _) => Field::Str(s),
-            (None, Some(odd)) => Field::Other(&odd.0),
-            (None, None) => Field::Other(RowValue::null()),
+            (None, Some(odd)) => Field::Json(&odd[0]),
+            (None, None) => Field::Json("null"),
         }
     }
 
@@ -235,8 +233,8 @@ impl Gist {
     pub fn timestamp(&self) -> Field<'_> {
         match (self.piece(TIME), &self.odd) {
             (Some(s), _) => Field::Str(s),
-            (None, Some(odd)) => Field::Other(&odd.1),
-            (None, None) => Field::Other(RowValue::null()),
+            (None, Some(odd)) => Field::Json(&odd[1]),
+            (None, None) => Field::Json("null"),
         }
     }
 
@@ -279,18 +277,6 @@ fn push_decimal(out: &mut String, n: usize) {
 /// How many decimal digits `n` takes.
 fn digits(n: usize) -> usize {
     n.checked_ilog10().map_or(1, |d| d as usize + 1)
-}
-
-/// The `toolCallId` of a `toolResult` message, whose row shows the call.
-pub(crate) fn answers<J: Json>(entry: &J) -> Option<&str> {
-    if entry.get("type")?.as_str()? != "message" {
-        return None;
-    }
-    let message = entry.get("message")?;
-    if message.get("role")?.as_str()? != "toolResult" {
-        return None;
-    }
-    message.get("toolCallId")?.as_str()
 }
 
 /// Gives gists read in order their rows: the calls of the entries read so far are known to
@@ -617,7 +603,7 @@ mod tests {
     use crate::row::text::FilterMode;
 
     fn gist(entry: Value) -> Gist {
-        Gist::of(&RowValue::from(entry), &ToolCalls::with_home("/home/al"))
+        Gist::of(&Entry::from_value(&entry), &ToolCalls::with_home("/home/al"))
     }
 
     #[test]

@@ -4,12 +4,9 @@
 
 use std::path::Path;
 
+use super::entry::{self, Entry, Reads, WALKED_DEPTH};
 use super::gist::{Gist, Resolved};
 use super::text::{ToolCalls, fuzzy_match, one_line, search_text, substring_match};
-use super::value::{
-    Reads, RowValue, WALKED_DEPTH, message_gist, row_value, row_value_and_envelope, row_value_in,
-    with_arena,
-};
 use super::view::Labels;
 use crate::error::Result;
 use crate::format::Envelope;
@@ -45,15 +42,7 @@ impl Digest for Rows {
         line: &Line<'a, '_>,
         stack: &mut Vec<bool>,
     ) -> Option<(Envelope<'a>, Gist)> {
-        with_arena(|arena| {
-            // A user, assistant or tool-result message of the usual shape, straight from the
-            // line; any other through its row value.
-            if let Some((gist, env)) = message_gist(line, stack, &self.none, arena) {
-                return Some((env, gist));
-            }
-            let (row, env) = row_value_and_envelope(line, stack, Reads::Rows, arena)?;
-            Some((env, Gist::of(&row, &self.none)))
-        })
+        entry::scan(line, stack, Reads::Rows, |entry| Gist::of(entry, &self.none))
     }
 
     fn of_line(&self, scanner: &mut Scanner, bytes: &[u8], v1: bool) -> Gist {
@@ -61,46 +50,46 @@ impl Digest for Rows {
     }
 }
 
-/// The gist of a record's line read on its own, as [`read_row`] reads the row: a version-1 row
-/// from a full parse (its ids are derived); any other through the row scanner, even where only
-/// serde_json read the envelope (an id with a lone surrogate, say), and in full where the row
-/// scanner does not take the line.
+/// The gist of a record's line read on its own, as [`with_row`] reads the row: a version-1 row
+/// from a full parse (its ids are derived); any other through the scan, even where only
+/// serde_json read the envelope (an id with a lone surrogate, say), and in full where the scan
+/// does not take the line.
 fn line_gist(scanner: &mut Scanner, bytes: &[u8], none: &ToolCalls, v1: bool) -> Gist {
     let gist = match v1 {
         true => None,
         false => scanner.index(bytes).ok().and_then(|(line, stack)| {
-            with_arena(|arena| {
-                row_value_in(&line, stack, Reads::Rows, arena).map(|row| Gist::of(&row, none))
-            })
+            entry::scan(&line, stack, Reads::Rows, |entry| Gist::of(entry, none))
+                .map(|(_, gist)| gist)
         }),
     };
-    gist.or_else(|| parse_lossy(bytes).map(|value| Gist::of(&RowValue::from(value), none)))
+    gist.or_else(|| parse_lossy(bytes).map(|value| Gist::of(&Entry::from_value(&value), none)))
         .unwrap_or_else(Gist::unreadable)
 }
 
-/// The part of a record that its row reads: far cheaper than [`Session::value`] for listings
-/// of many entries. Lines the scanner does not take, and version-1 records, are parsed in full.
-pub fn read_row(
+/// `f` of the view of a record's row ([`Entry`]): far cheaper than [`Session::value`] for
+/// listings of many entries. Lines the scan does not take, and version-1 records, are parsed in
+/// full.
+pub(crate) fn with_row<R>(
     session: &Session,
     idx: u32,
     lines: &mut LineReader<'_>,
     scanner: &mut Scanner,
-) -> Result<RowValue<'static>> {
-    if !session.is_v1() {
-        let bytes = lines.line(idx)?;
-        if let Some(value) = row_value(scanner, bytes) {
-            return Ok(value);
-        }
+    mut f: impl FnMut(&Entry<'_>) -> R,
+) -> Result<R> {
+    if !session.is_v1()
+        && let Ok((line, stack)) = scanner.index(lines.line(idx)?)
+        && let Some((_, read)) = entry::scan(&line, stack, Reads::RowsAndSearch, &mut f)
+    {
+        return Ok(read);
     }
-    Ok(session.value(idx)?.into())
+    Ok(f(&Entry::from_value(&session.value(idx)?)))
 }
 
 /// The row text of a record with no tool call known, read from its line: for a gist that did
 /// not keep it ([`Gist::is_long`]). `home` as for [`Rows::new`].
 pub fn read_text(session: &Session, idx: u32, home: Option<&str>) -> Result<String> {
-    let row = read_row(session, idx, &mut session.lines(), &mut Scanner::new())?;
     let none = home.map(ToolCalls::with_home).unwrap_or_default();
-    Ok(one_line(&row, &none))
+    with_row(session, idx, &mut session.lines(), &mut Scanner::new(), |row| one_line(row, &none))
 }
 
 /// The gists of the records `indices`, read from their lines: what a load with [`Rows`] (of
@@ -162,9 +151,10 @@ impl Search<'_> {
                 let (mut lines, mut scanner) = (session.lines(), Scanner::new());
                 let mut matches = |row: &T| {
                     let (idx, text) = entry(row);
-                    let value = read_row(session, idx, &mut lines, &mut scanner)?;
                     let label = labels.get(&idx).map(|l| l.0.as_str());
-                    Ok(self.matches(&search_text(&value, label, text.call())))
+                    with_row(session, idx, &mut lines, &mut scanner, |row| {
+                        self.matches(&search_text(row, label, text.call()))
+                    })
                 };
                 stretch.iter().map(&mut matches).collect()
             })
@@ -259,7 +249,7 @@ mod tests {
                 let expected: Vec<u32> = (0..s.records.len() as u32)
                     .filter(|&i| {
                         let view = viewer.view(i).unwrap();
-                        search.matches(&viewer.search_text(&view))
+                        search.matches(&view.search)
                     })
                     .collect();
                 let got: Vec<u32> = got.iter().map(|&(i, _)| i).collect();

@@ -1,10 +1,11 @@
 //! How one entry reads as text: its one-line row (FORMAT §9.3), its searchable text and the two
-//! matchers (§9.4), the filter modes (§9.2), and escaping for the terminal.
+//! matchers (§9.4), and the filter modes (§9.2), all worked out from the entry's view
+//! ([`Entry`]).
 //!
-//! Everything here works on an entry's parsed JSON object (the whole line) and never fails:
-//! `log` and `tree` show damaged files too, so a missing or ill-typed field yields a plain
-//! fallback text instead of an error. Nothing here prints or reads the environment; the home
-//! directory used to shorten paths is handed in through [`ToolCalls::with_home`].
+//! Nothing here fails: `log` and `tree` show damaged files too, so a missing or ill-typed field
+//! yields a plain fallback text instead of an error. Nothing here prints or reads the
+//! environment; the home directory used to shorten paths is handed in through
+//! [`ToolCalls::with_home`].
 //!
 //! Transcript text comes back as written, apart from the folding of line breaks and tabs that
 //! makes a row one line. Callers writing text to a terminal pass it through
@@ -15,9 +16,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::row::Json;
-
-use crate::format::Kind;
+use crate::row::entry::{Args, Body, CustomMessage, Entry, Message};
 
 /// How much message text a row or a search sees, in characters (FORMAT §9.3, §9.4).
 pub(crate) const TEXT_LIMIT: usize = 200;
@@ -41,25 +40,12 @@ pub struct ToolCall {
     pub shown: Box<str>,
 }
 
-/// Keys of the arguments that rows of known tools read (FORMAT §9.3).
-pub(crate) fn row_argument_keys(name: &str) -> Option<&'static [&'static str]> {
-    Some(match name {
-        "read" => &["path", "file_path", "offset", "limit"],
-        "write" | "edit" => &["path", "file_path"],
-        "bash" => &["command"],
-        "grep" => &["pattern", "paths", "path"],
-        "glob" => &["path", "paths"],
-        "ls" => &["path"],
-        _ => return None,
-    })
-}
-
-/// The part of an unknown tool's arguments that its result's row shows: as much of them as the
-/// first [`ARGS_LIMIT`] characters of their JSON can show. The row drawn from it is the same as
-/// from the full arguments, and cutting it again changes nothing.
-pub(crate) fn json_prefix_value(args: &Value) -> Value {
+/// The JSON text of as much of an unknown tool's arguments as the first [`ARGS_LIMIT`]
+/// characters of their JSON can show. The row drawn from it is the same as from the full
+/// arguments, and cutting it again changes nothing.
+pub(crate) fn json_prefix_text(args: &Value) -> String {
     let mut budget = ARGS_LIMIT + 1;
-    json_prefix(args, &mut budget)
+    serde_json::to_string(&json_prefix(args, &mut budget)).unwrap_or_default()
 }
 
 /// A `bash` command cut so that its row stays the same: the row trims the command, folds it onto
@@ -160,7 +146,7 @@ impl ToolCalls {
 
     /// Records the `toolCall` blocks of an assistant `message` entry; any other entry is
     /// ignored. A later call with the same id replaces an earlier one, as in the agent.
-    pub fn add<J: Json>(&mut self, entry: &J) {
+    pub fn add(&mut self, entry: &Entry<'_>) {
         let mut calls = Vec::new();
         self.each_call(entry, |id, shown| {
             calls.push((id.into(), ToolCall { shown: shown.into() }));
@@ -171,27 +157,13 @@ impl ToolCalls {
     /// The `toolCall` blocks of an assistant `message` entry, in order, each by its id and
     /// the row text of its result (before the row's last fold, [`one_line`]'s): what
     /// [`ToolCalls::add`] records. Any other entry has none.
-    pub(crate) fn each_call<'e, J: Json>(&self, entry: &'e J, mut f: impl FnMut(&'e str, String)) {
-        if entry_type(entry) != Some("message") {
+    pub(crate) fn each_call<'e>(&self, entry: &'e Entry<'_>, mut f: impl FnMut(&'e str, String)) {
+        let Body::Message(message) = &entry.body else { return };
+        if message.role.as_deref() != Some("assistant") {
             return;
         }
-        let Some(message) = entry.get("message") else { return };
-        if str_field(message, "role") != Some("assistant") {
-            return;
-        }
-        let Some(blocks) = message.get("content").and_then(J::as_array) else { return };
-        for block in blocks {
-            if str_field(block, "type") != Some("toolCall") {
-                continue;
-            }
-            // A call without a string id can never be matched by a result.
-            let Some(id) = str_field(block, "id") else { continue };
-            let name = str_field(block, "name").unwrap_or_default();
-            let shown = match block.get("arguments") {
-                Some(args) => self.describe_call(name, args),
-                None => self.describe_call(name, &Value::Object(Default::default())),
-            };
-            f(id, shown);
+        for call in &message.content.calls {
+            f(&call.id, self.describe_call(&call.name, &call.args));
         }
     }
 
@@ -216,30 +188,23 @@ impl ToolCalls {
         self.calls.is_empty()
     }
 
-    /// The call behind a `toolResult` message, as its row shows it.
-    fn describe_result<J: Json>(&self, message: &J) -> Option<String> {
-        Some(self.get(str_field(message, "toolCallId")?)?.shown.to_string())
-    }
-
     /// The call a tool-result entry answers, as its row shows it: `None` for another entry, or
     /// a call not recorded.
-    pub(crate) fn call_of<J: Json>(&self, entry: &J) -> Option<&str> {
-        Some(&self.get(super::gist::answers(entry)?)?.shown)
+    pub(crate) fn call_of(&self, entry: &Entry<'_>) -> Option<&str> {
+        Some(&self.get(entry.answers()?)?.shown)
     }
 
     /// A tool call as a tool-result row shows it (FORMAT §9.3).
-    pub(crate) fn describe_call<A: Json>(&self, name: &str, args: &A) -> String {
-        match name {
-            "read" => {
-                let path = self.shorten(file_path_arg(args));
+    fn describe_call(&self, name: &str, args: &Args<'_>) -> String {
+        match args {
+            Args::Read { path, offset, limit } => {
+                let path = self.shorten(path);
                 // Built piece by piece, not formatted: a row is made for every call of a file.
                 let mut shown = String::with_capacity(path.len() + 32);
                 shown.push_str("[read: ");
                 shown.push_str(&path);
                 // A range shows only when the call asked for one; the agent numbers lines
                 // from 1, and `limit` lines from `offset` end at `offset + limit - 1`.
-                let offset = args.get("offset").and_then(A::as_f64);
-                let limit = args.get("limit").and_then(A::as_f64);
                 if offset.is_some() || limit.is_some() {
                     let start = offset.unwrap_or(1.0);
                     shown.push(':');
@@ -253,41 +218,22 @@ impl ToolCalls {
                 shown.push(']');
                 shown
             }
-            "write" | "edit" => ["[", name, ": ", &self.shorten(file_path_arg(args)), "]"].concat(),
-            "bash" => {
-                let command = one_row(str_field(args, "command").unwrap_or_default());
+            Args::File { path } => ["[", name, ": ", &self.shorten(path), "]"].concat(),
+            Args::Bash { command } => {
+                let command = one_row(command);
                 let (head, cut) = truncated(&command, BASH_LIMIT);
                 ["[bash: ", head, if cut { "...]" } else { "]" }].concat()
             }
-            "grep" => {
-                let pattern = str_field(args, "pattern").unwrap_or_default();
-                // The agent's grep takes `paths` (one or many) and older calls `path`.
-                let paths = match args.get("paths") {
-                    Some(v) if v.is_string() || v.is_array() => path_list(v),
-                    _ => args.get("path").map(path_list).unwrap_or_default(),
-                };
-                ["[grep: /", pattern, "/ in ", &self.scope(&paths), "]"].concat()
+            Args::Grep { pattern, paths } => {
+                ["[grep: /", pattern, "/ in ", &self.scope(paths), "]"].concat()
             }
-            "glob" => {
-                let paths = match args.get("path") {
-                    Some(v) if v.is_string() => path_list(v),
-                    _ => args.get("paths").map(path_list).unwrap_or_default(),
-                };
-                ["[glob: ", &self.scope(&paths), "]"].concat()
-            }
-            "ls" => {
-                let path = str_field(args, "path").filter(|p| !p.is_empty()).unwrap_or(".");
-                ["[ls: ", &self.shorten(path), "]"].concat()
-            }
-            name => {
+            Args::Glob { paths } => ["[glob: ", &self.scope(paths), "]"].concat(),
+            Args::Ls { path } => ["[ls: ", &self.shorten(path), "]"].concat(),
+            Args::Other { json } => {
                 let name = if name.is_empty() { "tool" } else { name };
                 // Keys in the call's order, as the agent writes them (serde_json's
-                // `preserve_order`). The same text from the part of the arguments a row can
-                // show.
-                let json = args.with_value(|args| {
-                    serde_json::to_string(&json_prefix_value(args)).unwrap_or_default()
-                });
-                let (head, cut) = truncated(&json, ARGS_LIMIT);
+                // `preserve_order`).
+                let (head, cut) = truncated(json, ARGS_LIMIT);
                 format!("[{name}: {head}{}]", if cut { "..." } else { "" })
             }
         }
@@ -315,32 +261,6 @@ impl ToolCalls {
     }
 }
 
-/// The file a `read`/`write`/`edit` call names: `path`, else the older `file_path` (`""` when
-/// neither is there). Shared with the summarizer's file list, so both read the same argument.
-pub(crate) fn file_path_arg<J: Json>(args: &J) -> &str {
-    str_field(args, "path")
-        .filter(|p| !p.is_empty())
-        .or_else(|| str_field(args, "file_path"))
-        .unwrap_or_default()
-}
-
-/// Search paths given as a string, a JSON array encoded in a string (models send
-/// `"[\"a\",\"b\"]"` now and then), or an array of strings. Empty entries are dropped.
-fn path_list<J: Json>(value: &J) -> Vec<String> {
-    let list = if let Some(s) = value.as_str() {
-        let trimmed = s.trim();
-        let encoded = (trimmed.starts_with('[') && trimmed.ends_with(']'))
-            .then(|| serde_json::from_str::<Vec<String>>(trimmed).ok())
-            .flatten();
-        encoded.unwrap_or_else(|| vec![s.to_owned()])
-    } else if let Some(items) = value.as_array() {
-        items.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect()
-    } else {
-        Vec::new()
-    };
-    list.into_iter().filter(|p| !p.is_empty()).collect()
-}
-
 // ---------------------------------------------------------------------------------------------
 // One-line text
 
@@ -354,117 +274,62 @@ pub const RECORD_TEXT: &str = "[record]";
 /// Message text is cut at 200 characters; `custom_message` and `branch_summary` text is not
 /// cut. Records that are not objects or have no string `type` read [`RECORD_TEXT`]. The text is
 /// not escaped for a terminal: see [`crate::terminal::sanitize_for_terminal`].
-pub fn one_line<J: Json>(entry: &J, tools: &ToolCalls) -> String {
-    let Some(name) = entry_type(entry) else { return RECORD_TEXT.to_owned() };
-    let text = match Kind::from_name(name) {
-        Kind::Message => message_line(entry.get("message").unwrap_or(J::null()), tools),
-        Kind::CustomMessage => custom_message_line(entry),
-        Kind::Compaction => match entry.get("tokensBefore").and_then(J::as_f64) {
-            Some(tokens) => {
-                let mut row = "[compaction: ".to_owned();
-                crate::js::push_number(&mut row, crate::js::round(tokens / 1000.0));
-                row.push_str("k tokens]");
-                row
-            }
-            // Without a count there is nothing to round; the kind alone is still true.
-            None => "[compaction]".to_owned(),
-        },
-        Kind::BranchSummary => {
-            format!(
-                "[branch summary]: {}",
-                one_row(str_field(entry, "summary").unwrap_or_default())
-            )
+pub fn one_line(entry: &Entry<'_>, tools: &ToolCalls) -> String {
+    let text = match &entry.body {
+        Body::Message(message) => message_line(message, tools),
+        Body::CustomMessage(custom) => custom_message_line(custom),
+        Body::Compaction { tokens_before: Some(tokens) } => {
+            let mut row = "[compaction: ".to_owned();
+            crate::js::push_number(&mut row, crate::js::round(tokens / 1000.0));
+            row.push_str("k tokens]");
+            row
         }
-        Kind::ModelChange => format!("[model: {}]", model_name(entry)),
-        Kind::ModelUsage => {
-            let field = |key: &str| one_row(str_field(entry, key).unwrap_or_default());
-            let role = field("role");
+        // Without a count there is nothing to round; the kind alone is still true.
+        Body::Compaction { tokens_before: None } => "[compaction]".to_owned(),
+        Body::BranchSummary { summary } => format!("[branch summary]: {}", one_row(summary)),
+        Body::ModelChange { model } => format!("[model: {model}]"),
+        Body::ModelUsage { purpose, role, provider, model } => {
+            let role = one_row(role);
             let role = if role.is_empty() { String::new() } else { format!("{role} ") };
             format!(
                 "[model usage: {} {role}{}/{}]",
-                field("purpose"),
-                field("provider"),
-                field("model")
+                one_row(purpose),
+                one_row(provider),
+                one_row(model)
             )
         }
-        Kind::ThinkingLevelChange => format!("[thinking: {}]", thinking_level(entry)),
-        Kind::Custom => format!("[custom: {}]", str_field(entry, "customType").unwrap_or_default()),
-        Kind::Label => format!("[label: {}]", label_value(entry).unwrap_or("(cleared)")),
-        Kind::ServiceTierChange => {
-            let tiers = service_tiers(entry);
-            if tiers.is_empty() {
-                "[service tier: (default)]".to_owned()
-            } else {
-                let pairs: Vec<String> = tiers
-                    .iter()
-                    .map(|(family, tier)| match family {
-                        Some(family) => format!("{family}:{tier}"),
-                        None => tier.clone(),
-                    })
-                    .collect();
-                format!("[service tier: {}]", pairs.join(" "))
-            }
+        Body::ThinkingLevelChange { level } => format!("[thinking: {level}]"),
+        Body::Custom { custom_type } => format!("[custom: {custom_type}]"),
+        Body::Label { label } if label.is_empty() => "[label: (cleared)]".to_owned(),
+        Body::Label { label } => format!("[label: {label}]"),
+        Body::ServiceTierChange { tiers } if tiers.is_empty() => {
+            "[service tier: (default)]".to_owned()
         }
-        Kind::TitleChange => {
-            format!("[title: {}]", one_row(str_field(entry, "title").unwrap_or_default()))
+        Body::ServiceTierChange { tiers } => {
+            let pairs: Vec<String> = tiers
+                .iter()
+                .map(|(family, tier)| match family {
+                    Some(family) => format!("{family}:{tier}"),
+                    None => tier.clone(),
+                })
+                .collect();
+            format!("[service tier: {}]", pairs.join(" "))
         }
-        Kind::ModeChange => format!("[mode: {}]", str_field(entry, "mode").unwrap_or_default()),
-        Kind::CredentialPin => {
-            format!("[credential pin: {}]", str_field(entry, "provider").unwrap_or_default())
-        }
-        Kind::Archive => {
-            let target = id_text(entry.get("targetId"));
-            if entry.get("archived").and_then(J::as_bool).unwrap_or(false) {
-                format!("[archived: {target}]")
-            } else {
-                format!("[restored: {target}]")
-            }
-        }
+        Body::TitleChange { title } => format!("[title: {}]", one_row(title)),
+        Body::ModeChange { mode } => format!("[mode: {mode}]"),
+        Body::CredentialPin { provider } => format!("[credential pin: {provider}]"),
+        Body::Archive { target, archived: true } => format!("[archived: {target}]"),
+        Body::Archive { target, archived: false } => format!("[restored: {target}]"),
         // A row that names its kind beats an empty one (pi-mono draws nothing, leaving a bare
         // bullet).
-        Kind::SessionInit
-        | Kind::ResetBoundary
-        | Kind::TtsrInjection
-        | Kind::SessionInfo
-        | Kind::McpToolSelection
-        | Kind::Session
-        | Kind::Other(_)
-        | Kind::Missing => format!("[{}]", name.replace('_', " ")),
+        Body::TtsrInjection { .. } | Body::Named { .. } => {
+            format!("[{}]", entry.kind.as_str().replace('_', " "))
+        }
+        Body::Record => return RECORD_TEXT.to_owned(),
     };
     // A last fold, because the fields printed verbatim above (a model name, a custom type) can
     // hold line breaks too, and a row must stay one line.
     into_one_row(text)
-}
-
-/// The members of an entry of `kind` that its row, its search text and its filter facts read,
-/// besides `type` and `timestamp`: what the row value keeps of the line
-/// ([`super::value::row_value`]). Next to the functions that read them, and matched
-/// exhaustively, so that a new kind's row cannot read a member the row value leaves out.
-pub(crate) fn row_members(kind: &Kind) -> &'static [&'static str] {
-    match kind {
-        Kind::Message => &["message"],
-        Kind::CustomMessage => &["customType", "content", "details", "attribution"],
-        Kind::Compaction => &["tokensBefore"],
-        Kind::BranchSummary => &["summary"],
-        Kind::ModelChange => &["model", "modelId"],
-        Kind::ModelUsage => &["role", "purpose", "provider", "model"],
-        Kind::ThinkingLevelChange => &["thinkingLevel"],
-        Kind::Custom => &["customType"],
-        Kind::Label => &["label"],
-        Kind::ServiceTierChange => &["serviceTier"],
-        Kind::TitleChange => &["title"],
-        Kind::ModeChange => &["mode"],
-        Kind::CredentialPin => &["provider"],
-        Kind::Archive => &["targetId", "archived"],
-        Kind::TtsrInjection => &["injectedRules"],
-        Kind::SessionInit
-        | Kind::ResetBoundary
-        | Kind::SessionInfo
-        | Kind::McpToolSelection
-        | Kind::Session
-        | Kind::Other(_)
-        | Kind::Missing => &[],
-    }
 }
 
 /// [`one_row`] of a string already owned: nearly every row is one already, and is kept as it
@@ -476,18 +341,21 @@ pub(crate) fn into_one_row(text: String) -> String {
 }
 
 /// The row of a `message` entry, by role.
-fn message_line<J: Json>(message: &J, tools: &ToolCalls) -> String {
-    let content = message.get("content").unwrap_or(J::null());
-    match str_field(message, "role") {
+fn message_line(message: &Message<'_>, tools: &ToolCalls) -> String {
+    match message.role.as_deref() {
         // Joined, not formatted: nearly every row of a file is one of these four.
-        Some("user") => short_text("user: ", content),
-        Some("developer") => short_text("developer: ", content),
+        Some("user") => text_row("user: ", &message.content.text),
+        Some("developer") => text_row("developer: ", &message.content.text),
         Some("assistant") => assistant_text(message),
-        Some("toolResult") => tools
-            .describe_result(message)
-            .unwrap_or_else(|| tool_name_row(str_field(message, "toolName"))),
+        Some("toolResult") => {
+            let call = message.tool_call_id.as_deref().and_then(|id| tools.get(id));
+            match call {
+                Some(call) => call.shown.to_string(),
+                None => tool_name_row(message.tool_name.as_deref()),
+            }
+        }
         Some("bashExecution") => {
-            format!("[bash]: {}", one_row(str_field(message, "command").unwrap_or_default()))
+            format!("[bash]: {}", one_row(message.command.as_deref().unwrap_or_default()))
         }
         Some(role) => format!("[{role}]"),
         None => "[message]".to_owned(),
@@ -495,22 +363,21 @@ fn message_line<J: Json>(message: &J, tools: &ToolCalls) -> String {
 }
 
 /// The row of a tool result whose call is not known: its `toolName`, or `tool`.
-pub(crate) fn tool_name_row(name: Option<&str>) -> String {
+fn tool_name_row(name: Option<&str>) -> String {
     ["[", name.filter(|n| !n.is_empty()).unwrap_or("tool"), "]"].concat()
 }
 
 /// What an assistant row starts with.
-pub(crate) const ASSISTANT: &str = "assistant: ";
+const ASSISTANT: &str = "assistant: ";
 
 /// An assistant row: `assistant: ` and what it shows.
-fn assistant_text<J: Json>(message: &J) -> String {
-    let recovery = message.get("retryRecovery");
-    let status = recovery.and_then(|r| str_field(r, "status"));
+fn assistant_text(message: &Message<'_>) -> String {
+    let status = message.retry_status.as_deref();
     if status == Some("recovered") {
         // A failed attempt that a retry recovered from: the agent shows the retry note instead
         // of the (partial) text, whitespace collapsed.
-        let note = recovery.and_then(|r| str_field(r, "note"));
-        let note = note.unwrap_or_default().split_whitespace().collect::<Vec<_>>().join(" ");
+        let note = message.retry_note.as_deref().unwrap_or_default();
+        let note = note.split_whitespace().collect::<Vec<_>>().join(" ");
         if note.is_empty() {
             return [ASSISTANT, "retried"].concat();
         }
@@ -521,31 +388,18 @@ fn assistant_text<J: Json>(message: &J) -> String {
             [ASSISTANT, &note].concat()
         };
     }
-    let text = short_text(ASSISTANT, message.get("content").unwrap_or(J::null()));
-    let (stop_reason, error) =
-        (str_field(message, "stopReason"), str_field(message, "errorMessage"));
-    assistant_row(text, status == Some("superseded"), stop_reason, error)
-}
-
-/// An assistant row that is not a recovered attempt's, from `text` (`assistant: ` and its
-/// message text, [`text_row`]) and what shows when there is none: whether a later retry
-/// superseded the attempt, its `stopReason` and its `errorMessage`.
-pub(crate) fn assistant_row(
-    text: String,
-    superseded: bool,
-    stop_reason: Option<&str>,
-    error_message: Option<&str>,
-) -> String {
+    let text = text_row(ASSISTANT, &message.content.text);
     if text.len() > ASSISTANT.len() {
         return text;
     }
-    let error_message = error_message.filter(|e| !e.is_empty());
+    let stop_reason = message.stop_reason.as_deref();
+    let error_message = message.error_message.as_deref().filter(|e| !e.is_empty());
     if stop_reason == Some("aborted") {
         return [ASSISTANT, "(aborted)"].concat();
     }
     let error = match (stop_reason, error_message) {
         // An attempt superseded by a later retry shows no error: the final attempt carries it.
-        _ if superseded => None,
+        _ if status == Some("superseded") => None,
         (Some("error"), message) => Some(message.unwrap_or("Error")),
         (_, message) => message,
     };
@@ -556,49 +410,16 @@ pub(crate) fn assistant_row(
 }
 
 /// The row of a `custom_message` entry.
-fn custom_message_line<J: Json>(entry: &J) -> String {
-    let custom_type = str_field(entry, "customType").unwrap_or_default();
-    if custom_type == "advisor" {
-        let (qualifier, notes) = advisor_notes(entry);
-        let notes = one_row(&notes);
+fn custom_message_line(custom: &CustomMessage<'_>) -> String {
+    if let Some((qualifier, notes)) = &custom.advisor {
+        let notes = one_row(notes);
         return if qualifier.is_empty() {
             format!("advisor: {notes}")
         } else {
             format!("advisor ({qualifier}): {notes}")
         };
     }
-    let text = message_text(entry.get("content").unwrap_or(J::null()));
-    format!("[{custom_type}]: {}", one_row(&strip_system_wrapper(&text)))
-}
-
-/// An advisor message's qualifier (distinct non-default advisor names, then distinct
-/// severities, comma-joined) and its notes joined by spaces, from `details.notes`. The
-/// `content` is the model-facing wrapper and is not shown.
-fn advisor_notes<J: Json>(entry: &J) -> (String, String) {
-    let notes = entry.get("details").and_then(|d| d.get("notes")).and_then(J::as_array);
-    let mut texts = Vec::new();
-    let mut advisors: Vec<String> = Vec::new();
-    let mut severities: Vec<String> = Vec::new();
-    for note in notes.into_iter().flatten() {
-        if let Some(text) = str_field(note, "note") {
-            texts.push(text);
-        }
-        if let Some(name) = str_field(note, "advisor").map(one_row)
-            && !name.is_empty()
-            && name != "default"
-            && !advisors.contains(&name)
-        {
-            advisors.push(name);
-        }
-        if let Some(severity) = str_field(note, "severity").map(one_row)
-            && !severity.is_empty()
-            && !severities.contains(&severity)
-        {
-            severities.push(severity);
-        }
-    }
-    advisors.extend(severities);
-    (advisors.join(", "), texts.join(" "))
+    format!("[{}]: {}", custom.custom_type, one_row(&strip_system_wrapper(&custom.text)))
 }
 
 /// Removes one outer `<system-…>…</system-…>` envelope: the model-facing wrapper some
@@ -650,43 +471,6 @@ fn strip_system_wrapper(content: &str) -> Cow<'_, str> {
     Cow::Borrowed(trimmed[body_start..close_start].trim())
 }
 
-/// The model a `model_change` names: oh-my-pi's `provider/id` in `model`, or pi's `modelId`.
-fn model_name<J: Json>(entry: &J) -> &str {
-    str_field(entry, "model").or_else(|| str_field(entry, "modelId")).unwrap_or_default()
-}
-
-/// The level a `thinking_level_change` sets; `null` or missing means thinking is off.
-fn thinking_level<J: Json>(entry: &J) -> &str {
-    str_field(entry, "thinkingLevel").unwrap_or("off")
-}
-
-/// The label a `label` entry sets, or `None` when it clears one (missing, `null`, empty, or not
-/// a string: FORMAT §2 says a missing or empty label clears).
-fn label_value<J: Json>(entry: &J) -> Option<&str> {
-    str_field(entry, "label").filter(|l| !l.is_empty())
-}
-
-/// The `family, tier` pairs a `service_tier_change` sets. `null`, an empty map, or a map of
-/// nulls mean the default tier and give no pairs. Families come in the order they are written
-/// (serde_json's `preserve_order`). A legacy single-string tier, which the agent normalizes on read, comes without a
-/// family.
-fn service_tiers<J: Json>(entry: &J) -> Vec<(Option<String>, String)> {
-    let Some(tier) = entry.get("serviceTier") else { return Vec::new() };
-    tier.with_value(|tier| match tier {
-        Value::Object(map) => map
-            .iter()
-            .filter_map(|(family, tier)| match tier {
-                Value::Null => None,
-                Value::String(s) if s.is_empty() => None,
-                Value::String(s) => Some((Some(family.clone()), s.clone())),
-                other => Some((Some(family.clone()), other.to_string())),
-            })
-            .collect(),
-        Value::String(tier) if !tier.is_empty() => vec![(None, tier.clone())],
-        _ => Vec::new(),
-    })
-}
-
 // ---------------------------------------------------------------------------------------------
 // Search
 
@@ -696,81 +480,59 @@ fn service_tiers<J: Json>(entry: &J) -> Vec<(Option<String>, String)> {
 /// One addition to the reference: a `toolResult` message also carries the call its row shows
 /// (`[read: src/main.rs]`, given as `call` when known), so what a row displays can be found by
 /// searching for it.
-pub fn search_text<J: Json>(entry: &J, label: Option<&str>, call: Option<&str>) -> String {
+pub fn search_text(entry: &Entry<'_>, label: Option<&str>, call: Option<&str>) -> String {
     let mut parts: Vec<Cow<'_, str>> = Vec::new();
     if let Some(label) = label {
         parts.push(label.into());
     }
-    let field = |key: &str| str_field(entry, key).unwrap_or_default();
-    match entry_type(entry).map_or(Kind::Missing, Kind::from_name) {
-        Kind::Message => {
-            let message = entry.get("message").unwrap_or(J::null());
-            let role = str_field(message, "role").unwrap_or_default();
-            parts.push(role.into());
-            if let Some(content) = message.get("content") {
-                parts.push(cut_chars(&message_text(content), TEXT_LIMIT).to_owned().into());
-            }
+    let mut words = |words: &[&str]| parts.extend(words.iter().map(|w| Cow::Owned(w.to_string())));
+    match &entry.body {
+        Body::Message(message) => {
+            let role = message.role.as_deref().unwrap_or_default();
+            words(&[role, &message.content.text]);
             match role {
-                "bashExecution" => {
-                    parts.push(str_field(message, "command").unwrap_or_default().into());
-                }
-                "toolResult" => parts.extend(call.map(Cow::from)),
+                "bashExecution" => words(&[message.command.as_deref().unwrap_or_default()]),
+                "toolResult" => words(&[call.unwrap_or_default()]),
                 _ => {}
             }
         }
-        Kind::CustomMessage => {
-            parts.push(field("customType").into());
-            if field("customType") == "advisor" {
-                let (qualifier, notes) = advisor_notes(entry);
-                parts.push(qualifier.into());
-                parts.push(notes.into());
-            } else {
-                let text = message_text(entry.get("content").unwrap_or(J::null()));
-                parts.push(cut_chars(&strip_system_wrapper(&text), TEXT_LIMIT).to_owned().into());
+        Body::CustomMessage(custom) => match &custom.advisor {
+            Some((qualifier, notes)) => words(&[&custom.custom_type, qualifier, notes]),
+            None => {
+                let text = strip_system_wrapper(&custom.text);
+                words(&[&custom.custom_type, cut_chars(&text, TEXT_LIMIT)]);
+            }
+        },
+        Body::Compaction { .. } => words(&["compaction"]),
+        Body::BranchSummary { summary } => words(&["branch summary", summary]),
+        Body::ModelChange { model } => words(&["model", model]),
+        Body::ModelUsage { purpose, role, provider, model } => {
+            let fields = [purpose, role, provider, model].map(|f| one_row(f));
+            words(&["model usage"]);
+            words(&fields.each_ref().map(String::as_str));
+        }
+        Body::ThinkingLevelChange { level } => words(&["thinking", level]),
+        Body::Custom { custom_type } => words(&["custom", custom_type]),
+        Body::Label { label } => words(&["label", label]),
+        Body::ServiceTierChange { tiers } => {
+            words(&["service tier"]);
+            for (family, tier) in tiers {
+                words(&[family.as_deref().unwrap_or_default(), tier]);
             }
         }
-        Kind::Compaction => parts.push("compaction".into()),
-        Kind::BranchSummary => parts.extend(["branch summary".into(), field("summary").into()]),
-        Kind::ModelChange => parts.extend(["model".into(), model_name(entry).into()]),
-        Kind::ModelUsage => {
-            parts.push("model usage".into());
-            for key in ["purpose", "role", "provider", "model"] {
-                parts.push(one_row(field(key)).into());
+        Body::TitleChange { title } => words(&["title", title]),
+        Body::ModeChange { mode } => words(&["mode", mode]),
+        Body::CredentialPin { provider } => words(&["credential pin", provider]),
+        Body::TtsrInjection { rules } => {
+            words(&["ttsr injection"]);
+            for rule in rules {
+                words(&[rule]);
             }
         }
-        Kind::ThinkingLevelChange => {
-            parts.extend(["thinking".into(), thinking_level(entry).into()]);
-        }
-        Kind::Custom => parts.extend(["custom".into(), field("customType").into()]),
-        Kind::Label => {
-            parts.extend(["label".into(), label_value(entry).unwrap_or_default().into()]);
-        }
-        Kind::ServiceTierChange => {
-            parts.push("service tier".into());
-            for (family, tier) in service_tiers(entry) {
-                parts.extend(family.map(Cow::from));
-                parts.push(tier.into());
-            }
-        }
-        Kind::TitleChange => parts.extend(["title".into(), field("title").into()]),
-        Kind::ModeChange => parts.extend(["mode".into(), field("mode").into()]),
-        Kind::CredentialPin => parts.extend(["credential pin".into(), field("provider").into()]),
-        Kind::TtsrInjection => {
-            parts.push("ttsr injection".into());
-            let rules = entry.get("injectedRules").and_then(J::as_array);
-            parts.extend(rules.into_iter().flatten().filter_map(J::as_str).map(Cow::from));
-        }
-        Kind::ResetBoundary => parts.push("reset boundary".into()),
-        Kind::SessionInit => parts.push("session init".into()),
-        Kind::Archive => {
-            parts.extend(["archive".into(), id_text(entry.get("targetId")).into()]);
-        }
+        Body::Archive { target, .. } => words(&["archive", target]),
+        Body::Named { searched: true } => words(&[&entry.kind.as_str().replace('_', " ")]),
         // Unknown kinds and odd records are found by their label only, as in the agent.
-        Kind::SessionInfo
-        | Kind::McpToolSelection
-        | Kind::Session
-        | Kind::Other(_)
-        | Kind::Missing => {}
+        Body::Named { searched: false } | Body::Record => {}
     }
     // Empty parts would only add doubled spaces, which no query token can contain.
     parts.retain(|p| !p.is_empty());
@@ -800,7 +562,8 @@ pub fn substring_match(query: &str, text: &str) -> bool {
 /// Which entries a `tree` or `log` listing shows (FORMAT §9.2), in the agent's cycle order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum FilterMode {
-    /// Everything except settings entries ([`Kind::is_setting`]); unknown types are shown.
+    /// Everything except settings entries ([`crate::format::Kind::is_setting`]); unknown types
+    /// are shown.
     #[default]
     Default,
     /// `Default` minus tool results.
@@ -836,18 +599,8 @@ impl FilterMode {
     }
 }
 
-/// Whether a listing in `mode` shows `entry` (FORMAT §9.2).
-///
-/// First, in every mode, an assistant message that is not the leaf (`is_leaf`) is hidden when it
-/// has no non-empty text and its `stopReason` is missing, `stop` or `toolUse`: a turn that only
-/// called tools says nothing a row could show, while errors, aborts and `length` stops stay.
-/// `has_label` is whether the entry's resolved label is set.
-pub fn shows<J: Json>(mode: FilterMode, entry: &J, is_leaf: bool, has_label: bool) -> bool {
-    Facts::of(entry).shows(mode, is_leaf, has_label)
-}
-
-/// What the filter modes read of an entry ([`shows`]), as four bits: kept instead of the entry
-/// when rows are worked out ahead (see [`crate::row::gist`]).
+/// What the filter modes read of an entry (FORMAT §9.2), as four bits: kept instead of the
+/// entry when rows are worked out ahead (see [`crate::row::gist`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Facts(u8);
 
@@ -857,33 +610,32 @@ impl Facts {
     const TOOL_RESULT: u8 = 4;
     const USER_REQUEST: u8 = 8;
 
-    /// The facts of an entry. Its type, message and role are read once for all four (a gist
-    /// is made for every entry of a file).
-    pub fn of<J: Json>(entry: &J) -> Facts {
-        let kind = entry_type(entry);
-        let message = message_of(kind, entry);
-        let role = str_field(message, "role");
-        Facts::new(
-            role == Some("assistant") && is_silent_turn(message),
-            kind.map_or(Kind::Missing, Kind::from_name).is_setting(),
-            role == Some("toolResult"),
-            is_request(kind, entry, message, role),
-        )
-    }
-
-    /// The facts of an entry that is (or is not) a silent assistant turn, a setting, a tool
-    /// result and a user request.
-    pub(crate) fn new(silent: bool, setting: bool, tool_result: bool, request: bool) -> Facts {
+    /// The facts of an entry.
+    pub fn of(entry: &Entry<'_>) -> Facts {
+        let role = entry.role();
+        let silent = match &entry.body {
+            // A turn that only called tools says nothing a row could show, while errors,
+            // aborts and `length` stops stay.
+            Body::Message(m) if role == Some("assistant") => {
+                matches!(m.stop_reason.as_deref().unwrap_or_default(), "" | "stop" | "toolUse")
+                    && !m.content.has_text
+            }
+            _ => false,
+        };
         let bits = [
             (silent, Facts::SILENT),
-            (setting, Facts::SETTING),
-            (tool_result, Facts::TOOL_RESULT),
-            (request, Facts::USER_REQUEST),
+            (entry.kind.is_setting(), Facts::SETTING),
+            (role == Some("toolResult"), Facts::TOOL_RESULT),
+            (is_user_request(entry), Facts::USER_REQUEST),
         ];
         Facts(bits.iter().filter(|(set, _)| *set).fold(0, |acc, (_, bit)| acc | bit))
     }
 
-    /// Whether a listing in `mode` shows the entry (see [`shows`]).
+    /// Whether a listing in `mode` shows the entry (FORMAT §9.2); `is_leaf` is whether it is the
+    /// leaf and `has_label` whether its resolved label is set.
+    ///
+    /// First, in every mode, an assistant message that is not the leaf is hidden when it has no
+    /// non-empty text and its `stopReason` is missing, `stop` or `toolUse`.
     pub fn shows(self, mode: FilterMode, is_leaf: bool, has_label: bool) -> bool {
         let has = |bit: u8| self.0 & bit != 0;
         if !is_leaf && has(Facts::SILENT) {
@@ -899,67 +651,32 @@ impl Facts {
     }
 }
 
-/// Whether an assistant `message` has no text to show and ended normally. A `stopReason`
-/// that is not a non-empty string counts as missing.
-fn is_silent_turn<J: Json>(message: &J) -> bool {
-    ended_normally(str_field(message, "stopReason"))
-        && !has_text(message.get("content").unwrap_or(J::null()))
-}
-
-/// Whether an assistant turn with this `stopReason` (when a string) ended normally.
-pub(crate) fn ended_normally(stop_reason: Option<&str>) -> bool {
-    matches!(stop_reason.unwrap_or_default(), "" | "stop" | "toolUse")
-}
-
-/// Whether message content holds any text that is not just whitespace.
-fn has_text<J: Json>(content: &J) -> bool {
-    if let Some(s) = content.as_str() {
-        return !s.trim().is_empty();
-    }
-    content.as_array().is_some_and(|blocks| {
-        blocks.iter().any(|block| {
-            str_field(block, "type") == Some("text")
-                && str_field(block, "text").is_some_and(|t| !t.trim().is_empty())
-        })
-    })
-}
-
 /// Whether `entry` is a request the user made: a `message` with role `user`, or a skill or
 /// collab prompt the user invoked (`customType` `skill-prompt`/`collab-prompt` with
 /// `attribution: "user"`), stored as a `custom_message` entry or as a `custom`-role message.
 ///
 /// Other custom messages never count, whatever their attribution says: an extension may set
 /// `attribution` freely, so the type is what marks a user turn.
-pub fn is_user_request<J: Json>(entry: &J) -> bool {
-    let kind = entry_type(entry);
-    let message = message_of(kind, entry);
-    is_request(kind, entry, message, str_field(message, "role"))
-}
-
-/// The `message` of an entry of type `kind` (`null` unless it is a message entry with one).
-fn message_of<'e, J: Json>(kind: Option<&str>, entry: &'e J) -> &'e J {
-    match kind {
-        Some("message") => entry.get("message").unwrap_or(J::null()),
-        _ => J::null(),
-    }
-}
-
-/// [`is_user_request`] of an entry whose `type`, `message` (`null` unless a message entry's)
-/// and its `role` are read.
-fn is_request<J: Json>(kind: Option<&str>, entry: &J, message: &J, role: Option<&str>) -> bool {
-    let custom_prompt = |message: &J| {
-        matches!(str_field(message, "customType"), Some("skill-prompt" | "collab-prompt"))
-            && str_field(message, "attribution") == Some("user")
+pub fn is_user_request(entry: &Entry<'_>) -> bool {
+    let custom_prompt = |custom_type: Option<&str>, attribution: Option<&str>, content: bool| {
+        matches!(custom_type, Some("skill-prompt" | "collab-prompt"))
+            && attribution == Some("user")
             // Content the agent could not send back is not restored as a message at all.
-            && message.get("content").is_some_and(|c| c.is_string() || c.is_array())
+            && content
     };
-    match kind {
-        Some("message") => match role {
+    match &entry.body {
+        Body::Message(m) => match m.role.as_deref() {
             Some("user") => true,
-            Some("custom") => custom_prompt(message),
+            Some("custom") => custom_prompt(
+                m.custom_type.as_deref(),
+                m.attribution.as_deref(),
+                m.content.string_or_blocks,
+            ),
             _ => false,
         },
-        Some("custom_message") => custom_prompt(entry),
+        Body::CustomMessage(c) => {
+            custom_prompt(Some(&c.custom_type), c.attribution.as_deref(), c.string_or_blocks)
+        }
         _ => false,
     }
 }
@@ -967,40 +684,10 @@ fn is_request<J: Json>(kind: Option<&str>, entry: &J, message: &J, role: Option<
 // ---------------------------------------------------------------------------------------------
 // Text helpers
 
-/// The text of message content: a string as it is, or the `text` blocks of a block list
-/// concatenated with no separator (images, thinking and tool calls are skipped). Anything else
-/// gives an empty string. This is also the editor prefill text of `checkout` and `branch`.
-pub(crate) fn message_text<J: Json>(content: &J) -> String {
-    message_text_of(content).into_owned()
-}
-
-/// [`message_text`], borrowed when the content is one string or one text block (nearly every
-/// message).
-fn message_text_of<J: Json>(content: &J) -> Cow<'_, str> {
-    if let Some(s) = content.as_str() {
-        return Cow::Borrowed(s);
-    }
-    let Some(blocks) = content.as_array() else { return Cow::Borrowed("") };
-    let mut texts = blocks
-        .iter()
-        .filter(|block| str_field(*block, "type") == Some("text"))
-        .filter_map(|block| str_field(block, "text"));
-    let Some(first) = texts.next() else { return Cow::Borrowed("") };
-    match texts.next() {
-        None => Cow::Borrowed(first),
-        Some(second) => Cow::Owned([first, second].into_iter().chain(texts).collect()),
-    }
-}
-
 /// `prefix` and the message text as a row shows it: cut at 200 characters, then folded onto
 /// one line. The cut comes first, as in the agent, so leading blank lines count against the
 /// 200.
-fn short_text<J: Json>(prefix: &str, content: &J) -> String {
-    text_row(prefix, &message_text_of(content))
-}
-
-/// [`short_text`] of the message text `text`.
-pub(crate) fn text_row(prefix: &str, text: &str) -> String {
+fn text_row(prefix: &str, text: &str) -> String {
     let cut = cut_chars(text, TEXT_LIMIT);
     let mut out = String::with_capacity(prefix.len() + cut.len());
     out.push_str(prefix);
@@ -1047,34 +734,40 @@ fn truncated(s: &str, n: usize) -> (&str, bool) {
     (head, head.len() < s.len())
 }
 
-/// The `type` of a record, when it is an object with a string `type`.
-fn entry_type<J: Json>(entry: &J) -> Option<&str> {
-    str_field(entry, "type")
-}
-
-/// A string field of an object (`None` for other values or types).
-fn str_field<'v, J: Json>(value: &'v J, key: &str) -> Option<&'v str> {
-    value.get(key)?.as_str()
-}
-
-/// An id as text: a string id as it is, any other JSON value as its JSON text (ids are compared
-/// as JSON values, SPEC §1), nothing for a missing or `null` id.
-fn id_text<J: Json>(id: Option<&J>) -> String {
-    match id {
-        None => String::new(),
-        Some(id) if id.is_null() => String::new(),
-        Some(id) => match id.as_str() {
-            Some(s) => s.to_owned(),
-            None => id.with_value(Value::to_string),
-        },
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
     use super::*;
+
+    // The row functions of a whole parsed entry, as the tests below write them.
+    fn one_line(entry: &Value, tools: &ToolCalls) -> String {
+        super::one_line(&Entry::from_value(entry), tools)
+    }
+
+    fn search_text(entry: &Value, label: Option<&str>, call: Option<&str>) -> String {
+        super::search_text(&Entry::from_value(entry), label, call)
+    }
+
+    fn is_user_request(entry: &Value) -> bool {
+        super::is_user_request(&Entry::from_value(entry))
+    }
+
+    fn shows(mode: FilterMode, entry: &Value, is_leaf: bool, has_label: bool) -> bool {
+        Facts::of(&Entry::from_value(entry)).shows(mode, is_leaf, has_label)
+    }
+
+    fn message_text(content: &Value) -> String {
+        crate::row::entry::message_text(content).into_owned()
+    }
+
+    fn call_of<'t>(tools: &'t ToolCalls, entry: &Value) -> Option<&'t str> {
+        tools.call_of(&Entry::from_value(entry))
+    }
+
+    fn add(tools: &mut ToolCalls, entry: &Value) {
+        tools.add(&Entry::from_value(entry));
+    }
 
     fn line(entry: Value) -> String {
         one_line(&entry, &ToolCalls::default())
@@ -1095,7 +788,7 @@ mod tests {
             .map(|(id, name, args)| json!({"type": "toolCall", "id": id, "name": name, "arguments": args}))
             .collect();
         let mut tools = ToolCalls::with_home("/home/al");
-        tools.add(&assistant(Value::Array(blocks), "toolUse"));
+        add(&mut tools, &assistant(Value::Array(blocks), "toolUse"));
         tools
     }
 
@@ -1326,24 +1019,33 @@ mod tests {
     #[test]
     fn tool_calls_are_collected_from_assistant_messages_only() {
         let mut tools = ToolCalls::default();
-        tools.add(&message(
-            json!({"role": "user", "content": [{"type": "toolCall", "id": "u", "name": "x"}]}),
-        ));
-        tools.add(&json!({"type": "custom", "customType": "toolCall"}));
-        tools.add(&json!("not an object"));
+        add(
+            &mut tools,
+            &message(
+                json!({"role": "user", "content": [{"type": "toolCall", "id": "u", "name": "x"}]}),
+            ),
+        );
+        add(&mut tools, &json!({"type": "custom", "customType": "toolCall"}));
+        add(&mut tools, &json!("not an object"));
         assert!(tools.is_empty());
-        tools.add(&assistant(
-            json!([{"type": "toolCall", "id": "c1", "name": "read"},
+        add(
+            &mut tools,
+            &assistant(
+                json!([{"type": "toolCall", "id": "c1", "name": "read"},
             {"type": "toolCall", "name": "no id"}]),
-            "toolUse",
-        ));
+                "toolUse",
+            ),
+        );
         assert_eq!(tools.len(), 1);
         assert_eq!(tools.get("c1").map(|c| &*c.shown), Some("[read: ]"));
         // A later call with the same id wins.
-        tools.add(&assistant(
-            json!([{"type": "toolCall", "id": "c1", "name": "ls", "arguments": {}}]),
-            "toolUse",
-        ));
+        add(
+            &mut tools,
+            &assistant(
+                json!([{"type": "toolCall", "id": "c1", "name": "ls", "arguments": {}}]),
+                "toolUse",
+            ),
+        );
         assert_eq!(tools.get("c1").map(|c| &*c.shown), Some("[ls: .]"));
     }
 
@@ -1538,23 +1240,23 @@ mod tests {
         let tools = tools_with(&[("c1", "read", json!({"path": "/home/al/src/main.rs"}))]);
         let user = message(json!({"role": "user", "content": "Add a flag"}));
         assert_eq!(
-            search_text(&user, Some("checkpoint"), tools.call_of(&user)),
+            search_text(&user, Some("checkpoint"), call_of(&tools, &user)),
             "checkpoint user Add a flag"
         );
-        assert_eq!(search_text(&user, None, tools.call_of(&user)), "user Add a flag");
+        assert_eq!(search_text(&user, None, call_of(&tools, &user)), "user Add a flag");
         let long = message(
             json!({"role": "assistant", "content": [{"type": "text", "text": "y".repeat(300)}]}),
         );
         assert_eq!(
-            search_text(&long, None, tools.call_of(&long)),
+            search_text(&long, None, call_of(&tools, &long)),
             format!("assistant {}", "y".repeat(200))
         );
         let bash = message(json!({"role": "bashExecution", "command": "make"}));
-        assert_eq!(search_text(&bash, None, tools.call_of(&bash)), "bashExecution make");
+        assert_eq!(search_text(&bash, None, call_of(&tools, &bash)), "bashExecution make");
         let result = message(json!({"role": "toolResult", "toolCallId": "c1", "toolName": "read",
             "content": [{"type": "text", "text": "fn main() {}"}]}));
         assert_eq!(
-            search_text(&result, None, tools.call_of(&result)),
+            search_text(&result, None, call_of(&tools, &result)),
             "toolResult fn main() {} [read: ~/src/main.rs]"
         );
     }
@@ -1607,7 +1309,7 @@ mod tests {
             (json!(42), ""),
         ];
         for (entry, want) in cases {
-            assert_eq!(search_text(&entry, None, tools.call_of(&entry)), want, "{entry}");
+            assert_eq!(search_text(&entry, None, call_of(&tools, &entry)), want, "{entry}");
         }
         assert_eq!(search_text(&json!({"type": "future_thing"}), Some("keep"), None), "keep");
     }
@@ -1635,10 +1337,13 @@ mod tests {
     fn search_matches_the_label() {
         let tools = ToolCalls::default();
         let entry = json!({"type": "model_change", "model": "openai/gpt-5"});
-        let text = search_text(&entry, Some("Checkpoint-1"), tools.call_of(&entry));
+        let text = search_text(&entry, Some("Checkpoint-1"), call_of(&tools, &entry));
         assert!(substring_match("checkpoint-1 gpt", &text));
         assert!(fuzzy_match("chk1", &text));
-        assert!(!substring_match("checkpoint", &search_text(&entry, None, tools.call_of(&entry))));
+        assert!(!substring_match(
+            "checkpoint",
+            &search_text(&entry, None, call_of(&tools, &entry))
+        ));
     }
 
     // -- filters -------------------------------------------------------------------------------

@@ -6,8 +6,8 @@ use serde_json::Value;
 
 use crate::error::Result;
 use crate::json::scan::Scanner;
-use crate::row::RowValue;
-use crate::row::text::{FilterMode, ToolCalls, one_line, search_text, shows};
+use crate::row::entry::Entry;
+use crate::row::text::{Facts, FilterMode, ToolCalls, one_line, search_text};
 use crate::session::Session;
 
 /// One entry as commands print it.
@@ -15,15 +15,20 @@ use crate::session::Session;
 pub struct EntryView {
     /// The record index.
     pub idx: u32,
-    /// The parsed line, reduced to the fields rows read ([`super::read_row`]); use
-    /// [`Session::value`] for the whole entry.
-    pub value: RowValue<'static>,
     /// The label in effect, as display text.
     pub label: Option<String>,
     /// The label in effect, as the JSON value it was written as.
     pub label_value: Option<Value>,
     /// The one-line text.
     pub text: String,
+    /// The text `--search` matches against (FORMAT §9.4).
+    pub search: String,
+    /// What the filter modes read.
+    pub facts: Facts,
+    /// The role of a `message`.
+    pub role: Option<Box<str>>,
+    /// `type` and `timestamp` as JSON text, as the `--json` row prints them.
+    pub fields: [Box<str>; 2],
 }
 
 /// Reads entries one after another, in an order where tool calls come before their results,
@@ -63,14 +68,36 @@ impl<'s> Viewer<'s> {
 
     /// Reads one entry and records its tool calls for later results.
     pub fn view(&mut self, idx: u32) -> Result<EntryView> {
-        let value = super::read_row(self.session, idx, &mut self.lines, &mut self.scanner)?;
-        self.tools.add(&value);
         let (label, label_value) = match self.labels.get(&idx) {
             Some((t, v)) => (Some(t.clone()), Some(v.clone())),
             None => (None, None),
         };
-        let text = one_line(&value, &self.tools);
-        Ok(EntryView { idx, value, label, label_value, text })
+        let tools = &mut self.tools;
+        let (lines, scanner) = (&mut self.lines, &mut self.scanner);
+        super::read::with_row(self.session, idx, lines, scanner, |entry| {
+            tools.add(entry);
+            let json = |text: &str| Value::from(text).to_string().into_boxed_str();
+            let kind = match &entry.odd {
+                Some(odd) => odd[0].clone(),
+                None if entry.kind == crate::format::Kind::Missing => "null".into(),
+                None => json(entry.kind.as_str()),
+            };
+            let time = match (&entry.timestamp, &entry.odd) {
+                (Some(time), _) => json(time),
+                (None, Some(odd)) => odd[1].clone(),
+                (None, None) => "null".into(),
+            };
+            EntryView {
+                idx,
+                label: label.clone(),
+                label_value: label_value.clone(),
+                text: one_line(entry, tools),
+                search: search_text(entry, label.as_deref(), tools.call_of(entry)),
+                facts: Facts::of(entry),
+                role: entry.role().map(Box::from),
+                fields: [kind, time],
+            }
+        })
     }
 
     /// Reads one entry on its own, out of file order: its few nearest ancestors are read first
@@ -89,18 +116,15 @@ impl<'s> Viewer<'s> {
         }
         for &a in ancestors.iter().rev() {
             let value = self.session.value(a)?;
-            self.tools.add(&value);
+            self.tools.add(&Entry::from_value(&value));
         }
         self.view(idx)
     }
+}
 
+impl EntryView {
     /// Whether the entry passes a filter mode, with `leaf` as the leaf (FORMAT §9.2).
-    pub fn shows(&self, view: &EntryView, mode: FilterMode, leaf: Option<u32>) -> bool {
-        shows(mode, &view.value, leaf == Some(view.idx), view.label.is_some())
-    }
-
-    /// The text `--search` matches against (FORMAT §9.4).
-    pub fn search_text(&self, view: &EntryView) -> String {
-        search_text(&view.value, view.label.as_deref(), self.tools.call_of(&view.value))
+    pub fn shows(&self, mode: FilterMode, leaf: Option<u32>) -> bool {
+        self.facts.shows(mode, leaf == Some(self.idx), self.label.is_some())
     }
 }

@@ -4,8 +4,6 @@
 
 use std::collections::HashMap;
 
-use sesstree::row::Json;
-use sesstree::row::RowValue;
 use sesstree::row::text::FilterMode;
 use sesstree::row::view::Viewer;
 use sesstree::terminal::sanitize_for_terminal;
@@ -91,16 +89,16 @@ impl Model {
             let view = viewer.view(lrow.idx)?;
             let mut shows = [false; 5];
             for (slot, mode) in shows.iter_mut().zip(FilterMode::CYCLE) {
-                *slot = viewer.shows(&view, mode, leaf);
+                *slot = view.shows(mode, leaf);
             }
-            let role = message_role(&view.value);
+            let role = view.role.as_deref();
             let parent = session.parent(lrow.idx).and_then(|p| position.get(&p).copied());
             rows[i] = Some(Row {
                 idx: lrow.idx,
                 id: session.record(lrow.idx).id.clone(),
                 text: sanitize_for_terminal(&view.text).into_owned(),
                 label: view.label.as_deref().map(|l| sanitize_for_terminal(l).into_owned()),
-                search: viewer.search_text(&view).to_lowercase(),
+                search: view.search.to_lowercase(),
                 shows,
                 chat: matches!(role, Some("user" | "assistant")),
                 parent,
@@ -132,12 +130,4 @@ impl Model {
     pub fn find(&self, id: &EntryId) -> Option<usize> {
         self.rows.iter().position(|r| r.id.as_ref() == Some(id))
     }
-}
-
-/// The role of a `message` entry.
-fn message_role<'v>(value: &'v RowValue<'_>) -> Option<&'v str> {
-    if value.get("type")?.as_str()? != "message" {
-        return None;
-    }
-    value.get("message")?.get("role")?.as_str()
 }

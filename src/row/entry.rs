@@ -1,0 +1,1954 @@
+//! An entry as its row reads it: a typed view of the part of a line that the row functions of
+//! [`super::text`] read (FORMAT §9.2–§9.4), borrowed from the line where it can be.
+//!
+//! It is filled in one of two ways, to the same view:
+//!
+//! - [`Entry::from_value`], from a whole parsed line: for version-1 files, for lines the
+//!   scanner does not take, and for the commands that read a few entries in full;
+//! - `scan`, straight from a line the scanner indexed, on the fast path of `log` and `tree`.
+//!   A `message` (nearly every line) is read member by member without building anything but
+//!   the view; the members the rows of the other (rare, small) kinds read are picked into a
+//!   [`Value`] and read as above. Lines it does not take give `None`, and the caller parses
+//!   them in full.
+//!
+//! Message text is cut to what a row or a search shows (200 characters) and a tool call's
+//! arguments to what its result's row shows, so a view is small whatever the line holds. A
+//! differential test holds the two fills together.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use crate::format::{Envelope, Kind};
+use crate::json::pick::{Pick, is_marked, key, members, parse, parses_as_value, picked};
+use crate::json::scan::{Invalid, Line, Scan};
+use crate::json::transcode::MARKERS;
+use crate::json::transcode::to_json;
+use crate::row::text::{ARGS_LIMIT, TEXT_LIMIT, command_prefix, cut_chars, json_prefix_text};
+
+/// Text of a view: borrowed from the line or the parsed value, or decoded.
+pub type Str<'a> = Cow<'a, str>;
+
+/// What the row of an entry reads of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry<'a> {
+    /// The `type`: [`Kind::Missing`] for a record that is not an object or has no string
+    /// `type`.
+    pub kind: Kind,
+    /// `timestamp`, when it is a string.
+    pub timestamp: Option<Str<'a>>,
+    /// `type` and `timestamp` as JSON text, as serde_json writes them (`null` when missing),
+    /// when either is there but is neither a string nor `null` (rare): the `--json` row prints
+    /// them as they are.
+    pub odd: Option<Box<[Box<str>; 2]>>,
+    /// What the row of its kind reads.
+    pub body: Body<'a>,
+}
+
+/// What the row of each kind of entry reads. Strings a kind's row reads but the entry does
+/// not hold as strings read as empty.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Body<'a> {
+    /// A `message`.
+    Message(Message<'a>),
+    /// A `custom_message`.
+    CustomMessage(CustomMessage<'a>),
+    /// A `compaction`: `tokensBefore`.
+    Compaction {
+        /// The tokens before it, when a number.
+        tokens_before: Option<f64>,
+    },
+    /// A `branch_summary`.
+    BranchSummary {
+        /// `summary`.
+        summary: Str<'a>,
+    },
+    /// A `model_change`.
+    ModelChange {
+        /// oh-my-pi's `provider/id` in `model`, or pi's `modelId`.
+        model: Str<'a>,
+    },
+    /// A `model_usage`.
+    ModelUsage {
+        /// `purpose`.
+        purpose: Str<'a>,
+        /// `role`.
+        role: Str<'a>,
+        /// `provider`.
+        provider: Str<'a>,
+        /// `model`.
+        model: Str<'a>,
+    },
+    /// A `thinking_level_change`.
+    ThinkingLevelChange {
+        /// `thinkingLevel`; `off` when missing or `null`.
+        level: Str<'a>,
+    },
+    /// A `custom` entry.
+    Custom {
+        /// `customType`.
+        custom_type: Str<'a>,
+    },
+    /// A `label`.
+    Label {
+        /// The label it sets; empty when it clears one (missing, `null`, empty, or not a
+        /// string: FORMAT §2).
+        label: Str<'a>,
+    },
+    /// A `service_tier_change`.
+    ServiceTierChange {
+        /// The `family, tier` pairs it sets: none for the default tier, a pair without a
+        /// family for a legacy single-string tier.
+        tiers: Vec<(Option<String>, String)>,
+    },
+    /// A `title_change`.
+    TitleChange {
+        /// `title`.
+        title: Str<'a>,
+    },
+    /// A `mode_change`.
+    ModeChange {
+        /// `mode`.
+        mode: Str<'a>,
+    },
+    /// A `credential_pin`.
+    CredentialPin {
+        /// `provider`.
+        provider: Str<'a>,
+    },
+    /// An `archive`.
+    Archive {
+        /// `targetId` as text: a string as it is, another value as its JSON text.
+        target: String,
+        /// Whether it archives (else it restores).
+        archived: bool,
+    },
+    /// A `ttsr_injection`.
+    TtsrInjection {
+        /// The strings of `injectedRules`.
+        rules: Vec<Str<'a>>,
+    },
+    /// A kind whose row is its name alone.
+    Named {
+        /// Whether a search finds it by its name.
+        searched: bool,
+    },
+    /// A record that is not an object or has no string `type`.
+    Record,
+}
+
+/// What rows read of a `message`'s `message` object.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Message<'a> {
+    /// `role`.
+    pub role: Option<Str<'a>>,
+    /// `content`.
+    pub content: Content<'a>,
+    /// A tool result's `toolCallId`.
+    pub tool_call_id: Option<Str<'a>>,
+    /// A tool result's `toolName`.
+    pub tool_name: Option<Str<'a>>,
+    /// A `bashExecution`'s `command`.
+    pub command: Option<Str<'a>>,
+    /// An assistant's `stopReason`.
+    pub stop_reason: Option<Str<'a>>,
+    /// An assistant's `errorMessage`.
+    pub error_message: Option<Str<'a>>,
+    /// `retryRecovery.status` of an attempt that was retried.
+    pub retry_status: Option<Str<'a>>,
+    /// `retryRecovery.note`.
+    pub retry_note: Option<Str<'a>>,
+    /// A `custom`-role message's `customType`.
+    pub custom_type: Option<Str<'a>>,
+    /// A `custom`-role message's `attribution`.
+    pub attribution: Option<Str<'a>>,
+}
+
+/// What rows read of message content.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Content<'a> {
+    /// The text (a string, or the text blocks' texts joined), cut to 200 characters.
+    pub text: Str<'a>,
+    /// Whether any of the text (before the cut) is not whitespace.
+    pub has_text: bool,
+    /// Whether the content is a string or a list of blocks: content the agent restores as a
+    /// message.
+    pub string_or_blocks: bool,
+    /// The `toolCall` blocks with a string id, in order.
+    pub calls: Vec<Call<'a>>,
+}
+
+/// A `toolCall` block, as far as the row of its result shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call<'a> {
+    /// `id`.
+    pub id: Str<'a>,
+    /// `name` (empty when it is not a string).
+    pub name: Str<'a>,
+    /// What the result's row shows of the arguments.
+    pub args: Args<'a>,
+}
+
+/// What the row of a tool call's result shows of its arguments, by tool (FORMAT §9.3).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Args<'a> {
+    /// `read`: the file (`path`, else the older `file_path`) and the range asked for.
+    Read {
+        /// The file.
+        path: Str<'a>,
+        /// `offset`, when a number.
+        offset: Option<f64>,
+        /// `limit`, when a number.
+        limit: Option<f64>,
+    },
+    /// `write` and `edit`: the file.
+    File {
+        /// The file.
+        path: Str<'a>,
+    },
+    /// `bash`: the start of the command, as much as its row can show.
+    Bash {
+        /// The command, cut.
+        command: Str<'a>,
+    },
+    /// `grep`: the pattern and where.
+    Grep {
+        /// `pattern`.
+        pattern: Str<'a>,
+        /// `paths`, else the older `path`: a string, a JSON list in a string, or a list.
+        paths: Vec<String>,
+    },
+    /// `glob`: where.
+    Glob {
+        /// `path`, else `paths`, read as a `grep`'s.
+        paths: Vec<String>,
+    },
+    /// `ls`: the directory (`.` for none).
+    Ls {
+        /// The directory.
+        path: Str<'a>,
+    },
+    /// Any other tool: the JSON text of as much of the arguments as the row can show
+    /// (40 characters).
+    Other {
+        /// The text.
+        json: String,
+    },
+}
+
+/// What rows read of a `custom_message`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CustomMessage<'a> {
+    /// `customType`.
+    pub custom_type: Str<'a>,
+    /// The text of its `content` (as a message's, not cut).
+    pub text: Str<'a>,
+    /// Whether the content is a string or a list of blocks.
+    pub string_or_blocks: bool,
+    /// `attribution`.
+    pub attribution: Option<Str<'a>>,
+    /// An `advisor` message's qualifier (its advisors and severities) and its notes.
+    pub advisor: Option<(String, String)>,
+}
+
+/// What a view is read for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reads {
+    /// The one-line text, the filters and the tool calls: a tool result's content is left out.
+    Rows,
+    /// Searches too.
+    RowsAndSearch,
+}
+
+impl<'a> Entry<'a> {
+    /// The view of a whole parsed line.
+    pub fn from_value(entry: &'a Value) -> Entry<'a> {
+        let kind = match entry.get("type") {
+            Some(Value::String(name)) => Kind::from_name(name),
+            _ => Kind::Missing,
+        };
+        let (kind_value, time) = (entry.get("type"), entry.get("timestamp"));
+        let odd = |v: Option<&Value>| v.is_some_and(|v| !v.is_string() && !v.is_null());
+        let odd = (odd(kind_value) || odd(time)).then(|| {
+            let text = |v: Option<&Value>| v.unwrap_or(&Value::Null).to_string().into();
+            Box::new([text(kind_value), text(time)])
+        });
+        let body = Body::from_value(&kind, entry);
+        Entry { kind, timestamp: str_of(time), odd, body }
+    }
+
+    /// The `toolCallId` of a tool result, whose row shows the call.
+    pub fn answers(&self) -> Option<&str> {
+        match &self.body {
+            Body::Message(m) if m.role.as_deref() == Some("toolResult") => {
+                m.tool_call_id.as_deref()
+            }
+            _ => None,
+        }
+    }
+
+    /// The role of a `message`.
+    pub fn role(&self) -> Option<&str> {
+        match &self.body {
+            Body::Message(m) => m.role.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+impl<'a> Body<'a> {
+    /// The body of an entry of `kind`, from its parsed line: matched on every kind, so that a
+    /// new kind must say here what its row reads.
+    fn from_value(kind: &Kind, e: &'a Value) -> Body<'a> {
+        let text = |key: &str| str_of(e.get(key)).unwrap_or_default();
+        match kind {
+            Kind::Message => Body::Message(Message::from_value(e.get("message"))),
+            Kind::CustomMessage => Body::CustomMessage(CustomMessage::from_value(e)),
+            Kind::Compaction => {
+                Body::Compaction { tokens_before: e.get("tokensBefore").and_then(Value::as_f64) }
+            }
+            Kind::BranchSummary => Body::BranchSummary { summary: text("summary") },
+            Kind::ModelChange => Body::ModelChange {
+                model: str_of(e.get("model"))
+                    .or_else(|| str_of(e.get("modelId")))
+                    .unwrap_or_default(),
+            },
+            Kind::ModelUsage => Body::ModelUsage {
+                purpose: text("purpose"),
+                role: text("role"),
+                provider: text("provider"),
+                model: text("model"),
+            },
+            Kind::ThinkingLevelChange => Body::ThinkingLevelChange {
+                level: str_of(e.get("thinkingLevel")).unwrap_or(Cow::Borrowed("off")),
+            },
+            Kind::Custom => Body::Custom { custom_type: text("customType") },
+            Kind::Label => Body::Label { label: text("label") },
+            Kind::ServiceTierChange => {
+                Body::ServiceTierChange { tiers: service_tiers(e.get("serviceTier")) }
+            }
+            Kind::TitleChange => Body::TitleChange { title: text("title") },
+            Kind::ModeChange => Body::ModeChange { mode: text("mode") },
+            Kind::CredentialPin => Body::CredentialPin { provider: text("provider") },
+            Kind::Archive => Body::Archive {
+                target: id_text(e.get("targetId")),
+                archived: e.get("archived").and_then(Value::as_bool).unwrap_or(false),
+            },
+            Kind::TtsrInjection => Body::TtsrInjection {
+                rules: e
+                    .get("injectedRules")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|rule| str_of(Some(rule)))
+                    .collect(),
+            },
+            Kind::SessionInit | Kind::ResetBoundary => Body::Named { searched: true },
+            Kind::SessionInfo | Kind::McpToolSelection | Kind::Session | Kind::Other(_) => {
+                Body::Named { searched: false }
+            }
+            Kind::Missing => Body::Record,
+        }
+    }
+}
+
+/// The members of an entry of `kind` that [`Body::from_value`] reads, as far as it reads them:
+/// what [`scan`] picks of the line. Matched on every kind, next to the function that reads
+/// them, so that a new kind's row cannot read a member the scan leaves out. A `message` is
+/// scanned member by member instead.
+fn row_members(kind: &Kind) -> &'static [Pick<'static>] {
+    const NOTES: &[Pick<'_>] = &[Pick::members(
+        "notes",
+        &[Pick::scalar("note"), Pick::scalar("advisor"), Pick::scalar("severity")],
+    )];
+    const CUSTOM_MESSAGE: &[Pick<'_>] = &[
+        Pick::scalar("customType"),
+        Pick::members("content", &[Pick::scalar("type"), Pick::scalar("text")]),
+        Pick::members("details", NOTES),
+        Pick::scalar("attribution"),
+    ];
+    const MODEL_USAGE: &[Pick<'_>] = &[
+        Pick::scalar("role"),
+        Pick::scalar("purpose"),
+        Pick::scalar("provider"),
+        Pick::scalar("model"),
+    ];
+    const COMPACTION: &[Pick<'_>] = &[Pick::scalar("tokensBefore")];
+    const BRANCH_SUMMARY: &[Pick<'_>] = &[Pick::scalar("summary")];
+    const MODEL_CHANGE: &[Pick<'_>] = &[Pick::scalar("model"), Pick::scalar("modelId")];
+    const THINKING_LEVEL: &[Pick<'_>] = &[Pick::scalar("thinkingLevel")];
+    const CUSTOM: &[Pick<'_>] = &[Pick::scalar("customType")];
+    const LABEL: &[Pick<'_>] = &[Pick::scalar("label")];
+    const SERVICE_TIER: &[Pick<'_>] = &[Pick::whole("serviceTier")];
+    const TITLE: &[Pick<'_>] = &[Pick::scalar("title")];
+    const MODE: &[Pick<'_>] = &[Pick::scalar("mode")];
+    const PROVIDER: &[Pick<'_>] = &[Pick::scalar("provider")];
+    const ARCHIVE: &[Pick<'_>] = &[Pick::whole("targetId"), Pick::scalar("archived")];
+    const RULES: &[Pick<'_>] = &[Pick::strings("injectedRules")];
+    match kind {
+        Kind::CustomMessage => CUSTOM_MESSAGE,
+        Kind::Compaction => COMPACTION,
+        Kind::BranchSummary => BRANCH_SUMMARY,
+        Kind::ModelChange => MODEL_CHANGE,
+        Kind::ModelUsage => MODEL_USAGE,
+        Kind::ThinkingLevelChange => THINKING_LEVEL,
+        Kind::Custom => CUSTOM,
+        Kind::Label => LABEL,
+        Kind::ServiceTierChange => SERVICE_TIER,
+        Kind::TitleChange => TITLE,
+        Kind::ModeChange => MODE,
+        Kind::CredentialPin => PROVIDER,
+        Kind::Archive => ARCHIVE,
+        Kind::TtsrInjection => RULES,
+        Kind::Message
+        | Kind::SessionInit
+        | Kind::ResetBoundary
+        | Kind::SessionInfo
+        | Kind::McpToolSelection
+        | Kind::Session
+        | Kind::Other(_)
+        | Kind::Missing => &[],
+    }
+}
+
+impl<'a> Message<'a> {
+    /// The message of a parsed `message` entry (`None`, or a value that is not an object,
+    /// reads as a message with nothing in it).
+    fn from_value(message: Option<&'a Value>) -> Message<'a> {
+        let Some(m) = message else { return Message::default() };
+        let text = |key: &str| str_of(m.get(key));
+        let retry = |key: &str| str_of(m.get("retryRecovery").and_then(|r| r.get(key)));
+        Message {
+            role: text("role"),
+            content: Content::from_value(m.get("content")),
+            tool_call_id: text("toolCallId"),
+            tool_name: text("toolName"),
+            command: text("command"),
+            stop_reason: text("stopReason"),
+            error_message: text("errorMessage"),
+            retry_status: retry("status"),
+            retry_note: retry("note"),
+            custom_type: text("customType"),
+            attribution: text("attribution"),
+        }
+    }
+}
+
+impl<'a> Content<'a> {
+    /// Parsed message content.
+    fn from_value(content: Option<&'a Value>) -> Content<'a> {
+        let Some(content) = content else { return Content::default() };
+        let blocks = content.as_array().map(Vec::as_slice).unwrap_or_default();
+        let has_text = match content {
+            Value::String(s) => !s.trim().is_empty(),
+            _ => text_blocks(blocks).any(|t| !t.trim().is_empty()),
+        };
+        Content {
+            text: cut(message_text(content), TEXT_LIMIT),
+            has_text,
+            string_or_blocks: content.is_string() || content.is_array(),
+            calls: blocks.iter().filter_map(Call::from_value).collect(),
+        }
+    }
+}
+
+impl<'a> Call<'a> {
+    /// A parsed content block, when it is a `toolCall` with a string id (a call without one
+    /// can never be matched by a result).
+    fn from_value(block: &'a Value) -> Option<Call<'a>> {
+        if block.get("type").and_then(Value::as_str) != Some("toolCall") {
+            return None;
+        }
+        let id = str_of(block.get("id"))?;
+        let name = str_of(block.get("name")).unwrap_or_default();
+        let args = Args::from_value(&name, block.get("arguments"));
+        Some(Call { id, name, args })
+    }
+}
+
+impl<'a> Args<'a> {
+    /// The parsed arguments of a call to `name` (missing arguments read as `{}`).
+    fn from_value(name: &str, args: Option<&'a Value>) -> Args<'a> {
+        let get = |key: &str| Ok(Arg::from_value(args.and_then(|a| a.get(key))));
+        match Args::known(name, get) {
+            Ok(Some(known)) => known,
+            _ => Args::Other { json: args.map_or_else(|| "{}".to_owned(), json_prefix_text) },
+        }
+    }
+
+    /// The arguments of a call to a tool whose row reads some of them by key, each read by
+    /// `get`; `None` for another tool.
+    fn known(name: &str, mut get: impl FnMut(&str) -> Scan<Arg<'a>>) -> Scan<Option<Args<'a>>> {
+        let mut text = |key: &str| get(key).map(Arg::into_str);
+        Ok(Some(match name {
+            "read" => {
+                let path = file_path(text("path")?, text("file_path")?);
+                let (offset, limit) = (get("offset")?.number(), get("limit")?.number());
+                Args::Read { path, offset, limit }
+            }
+            "write" | "edit" => Args::File { path: file_path(text("path")?, text("file_path")?) },
+            "bash" => Args::Bash {
+                command: Cow::Owned(command_prefix(&text("command")?.unwrap_or_default())),
+            },
+            "grep" => {
+                let pattern = text("pattern")?.unwrap_or_default();
+                // The agent's grep takes `paths` (one or many) and older calls `path`.
+                let paths = match get("paths")? {
+                    paths @ (Arg::Str(_) | Arg::List(_)) => paths,
+                    _ => get("path")?,
+                };
+                Args::Grep { pattern, paths: paths.path_list() }
+            }
+            "glob" => {
+                let paths = match get("path")? {
+                    path @ Arg::Str(_) => path,
+                    _ => get("paths")?,
+                };
+                Args::Glob { paths: paths.path_list() }
+            }
+            "ls" => Args::Ls {
+                path: text("path")?.filter(|p| !p.is_empty()).unwrap_or(Cow::Borrowed(".")),
+            },
+            _ => return Ok(None),
+        }))
+    }
+}
+
+/// The file a `read`/`write`/`edit` call names: `path`, else the older `file_path` (empty when
+/// neither is there).
+fn file_path<'a>(path: Option<Str<'a>>, file_path: Option<Str<'a>>) -> Str<'a> {
+    path.filter(|p| !p.is_empty()).or(file_path).unwrap_or_default()
+}
+
+/// The file a call's parsed arguments name ([`Args::Read`]'s): for the summarizer's file list,
+/// which reads the same argument.
+pub(crate) fn file_path_arg(args: &Value) -> Str<'_> {
+    file_path(str_of(args.get("path")), str_of(args.get("file_path")))
+}
+
+/// One argument of a call, as the rows of known tools read it.
+#[derive(Debug)]
+enum Arg<'a> {
+    /// Not there, or a value rows do not read.
+    Other,
+    /// A string.
+    Str(Str<'a>),
+    /// A finite number.
+    Number(f64),
+    /// An array: its strings.
+    List(Vec<Str<'a>>),
+}
+
+impl<'a> Arg<'a> {
+    fn from_value(value: Option<&'a Value>) -> Arg<'a> {
+        match value {
+            Some(Value::String(s)) => Arg::Str(Cow::Borrowed(s)),
+            Some(Value::Number(n)) => n.as_f64().map_or(Arg::Other, Arg::Number),
+            Some(Value::Array(items)) => {
+                Arg::List(items.iter().filter_map(|item| str_of(Some(item))).collect())
+            }
+            _ => Arg::Other,
+        }
+    }
+
+    fn into_str(self) -> Option<Str<'a>> {
+        match self {
+            Arg::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    fn number(self) -> Option<f64> {
+        match self {
+            Arg::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// Search paths given as a string, a JSON array encoded in a string (models send
+    /// `"[\"a\",\"b\"]"` now and then), or an array of strings. Empty entries are dropped.
+    fn path_list(self) -> Vec<String> {
+        let list = match self {
+            Arg::Str(s) => {
+                let trimmed = s.trim();
+                let encoded = (trimmed.starts_with('[') && trimmed.ends_with(']'))
+                    .then(|| serde_json::from_str::<Vec<String>>(trimmed).ok())
+                    .flatten();
+                encoded.unwrap_or_else(|| vec![s.into_owned()])
+            }
+            Arg::List(items) => items.into_iter().map(Cow::into_owned).collect(),
+            Arg::Other | Arg::Number(_) => Vec::new(),
+        };
+        list.into_iter().filter(|p| !p.is_empty()).collect()
+    }
+}
+
+impl<'a> CustomMessage<'a> {
+    /// A parsed `custom_message` entry.
+    fn from_value(e: &'a Value) -> CustomMessage<'a> {
+        let custom_type = str_of(e.get("customType")).unwrap_or_default();
+        let content = e.get("content");
+        CustomMessage {
+            advisor: (custom_type == "advisor").then(|| advisor_notes(e.get("details"))),
+            text: content.map(message_text).unwrap_or_default(),
+            string_or_blocks: content.is_some_and(|c| c.is_string() || c.is_array()),
+            attribution: str_of(e.get("attribution")),
+            custom_type,
+        }
+    }
+}
+
+/// A string value, borrowed.
+fn str_of(value: Option<&Value>) -> Option<Str<'_>> {
+    value.and_then(Value::as_str).map(Cow::Borrowed)
+}
+
+/// `text` cut to its first `n` characters.
+fn cut(text: Str<'_>, n: usize) -> Str<'_> {
+    match text {
+        Cow::Borrowed(text) => Cow::Borrowed(cut_chars(text, n)),
+        Cow::Owned(mut text) => {
+            text.truncate(cut_chars(&text, n).len());
+            Cow::Owned(text)
+        }
+    }
+}
+
+/// The texts of a block list's `text` blocks.
+fn text_blocks(blocks: &[Value]) -> impl Iterator<Item = &str> {
+    blocks
+        .iter()
+        .filter(|block| block.get("type").and_then(Value::as_str) == Some("text"))
+        .filter_map(|block| block.get("text")?.as_str())
+}
+
+/// The text of message content: a string as it is, or the `text` blocks of a block list
+/// concatenated with no separator (images, thinking and tool calls are skipped), borrowed when
+/// it is one string or one block. Anything else gives an empty string. This is also the editor
+/// prefill text of `checkout` and `branch`.
+pub(crate) fn message_text(content: &Value) -> Str<'_> {
+    if let Some(s) = content.as_str() {
+        return Cow::Borrowed(s);
+    }
+    let blocks = content.as_array().map(Vec::as_slice).unwrap_or_default();
+    let mut texts = text_blocks(blocks);
+    let Some(first) = texts.next() else { return Cow::Borrowed("") };
+    match texts.next() {
+        None => Cow::Borrowed(first),
+        Some(second) => Cow::Owned([first, second].into_iter().chain(texts).collect()),
+    }
+}
+
+/// An advisor message's qualifier (distinct non-default advisor names, then distinct
+/// severities, comma-joined) and its notes joined by spaces, from `details.notes`. The
+/// `content` is the model-facing wrapper and is not shown.
+fn advisor_notes(details: Option<&Value>) -> (String, String) {
+    let notes = details.and_then(|d| d.get("notes")).and_then(Value::as_array);
+    let mut texts = Vec::new();
+    let mut advisors: Vec<String> = Vec::new();
+    let mut severities: Vec<String> = Vec::new();
+    let one_row = crate::row::text::one_row;
+    for note in notes.into_iter().flatten() {
+        let field = |key: &str| note.get(key).and_then(Value::as_str);
+        if let Some(text) = field("note") {
+            texts.push(text);
+        }
+        if let Some(name) = field("advisor").map(one_row)
+            && !name.is_empty()
+            && name != "default"
+            && !advisors.contains(&name)
+        {
+            advisors.push(name);
+        }
+        if let Some(severity) = field("severity").map(one_row)
+            && !severity.is_empty()
+            && !severities.contains(&severity)
+        {
+            severities.push(severity);
+        }
+    }
+    advisors.extend(severities);
+    (advisors.join(", "), texts.join(" "))
+}
+
+/// The `family, tier` pairs a `service_tier_change` sets. `null`, an empty map, or a map of
+/// nulls mean the default tier and give no pairs. Families come in the order they are written
+/// (serde_json's `preserve_order`). A legacy single-string tier, which the agent normalizes on
+/// read, comes without a family.
+fn service_tiers(tier: Option<&Value>) -> Vec<(Option<String>, String)> {
+    match tier {
+        Some(Value::Object(map)) => map
+            .iter()
+            .filter_map(|(family, tier)| match tier {
+                Value::Null => None,
+                Value::String(s) if s.is_empty() => None,
+                Value::String(s) => Some((Some(family.clone()), s.clone())),
+                other => Some((Some(family.clone()), other.to_string())),
+            })
+            .collect(),
+        Some(Value::String(tier)) if !tier.is_empty() => vec![(None, tier.clone())],
+        _ => Vec::new(),
+    }
+}
+
+/// An id as text: a string id as it is, any other JSON value as its JSON text (ids are compared
+/// as JSON values, SPEC §1), nothing for a missing or `null` id.
+fn id_text(id: Option<&Value>) -> String {
+    match id {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The scan
+
+/// How deep the scan nests by itself, above the values it skips: the line's object, a
+/// message, its content, a block, a call's arguments. A line whose skipped values nest
+/// [`Line::deepest`] levels is at most this much deeper (one less, in fact: a block's members
+/// are skipped before its arguments are walked, and that skip counts the arguments' level).
+pub(crate) const WALKED_DEPTH: usize = 5;
+
+/// The view of a line the scanner indexed, handed to `f`, and the line's envelope, read in the
+/// same walk; `None` where the scan does not take the line (not an object, an object serde_json
+/// reads as something else, a field the row reads that does not decode), and the caller parses
+/// it in full.
+pub(crate) fn scan<'a, R>(
+    line: &Line<'a, '_>,
+    stack: &mut Vec<bool>,
+    reads: Reads,
+    f: impl FnOnce(&Entry<'_>) -> R,
+) -> Option<(Envelope<'a>, R)> {
+    let start = line.ws(0);
+    if line.at(start) != Some(b'{') {
+        return None;
+    }
+    let mut envelope = Envelope { is_object: true, ..Envelope::default() };
+    // The last `message` object, read where the line is a message as far as it says yet; the
+    // last `timestamp`, for a value that is not a string.
+    let mut message: Option<(usize, Option<Message<'a>>)> = None;
+    let mut spans = [None; 2];
+    let mut first = true;
+    let end = line
+        .object(start, |line, span, value| {
+            let key = key(line, span)?;
+            let marked = |at| line.at(at) == Some(b'{') && is_marked(line, at);
+            if std::mem::take(&mut first) && MARKERS.iter().any(|m| m.as_bytes() == &*key)
+                || matches!(&*key, b"type" | b"timestamp") && marked(value)
+            {
+                // serde_json reads the line, or its type or time, as something else.
+                return Err(Invalid);
+            }
+            let end = match &*key {
+                b"message" if line.at(value) == Some(b'{') => {
+                    let message_so_far = matches!(envelope.kind.as_deref(), None | Some("message"));
+                    if message_so_far {
+                        let (read, end) = scan_message(line, value, stack, reads)?;
+                        message = Some((value, Some(read)));
+                        end
+                    } else {
+                        message = Some((value, None));
+                        line.skip_value(value, stack)?
+                    }
+                }
+                b"message" => {
+                    message = None;
+                    line.skip_value(value, stack)?
+                }
+                _ => line.skip_value(value, stack)?,
+            };
+            match &*key {
+                b"type" => spans[0] = Some((value, end)),
+                b"timestamp" => spans[1] = Some((value, end)),
+                _ => {}
+            }
+            envelope.member(line, &key, value, end)?;
+            Ok(end)
+        })
+        .ok()?;
+    line.end(end).ok()?;
+    let kind = envelope.kind.as_deref().map_or(Kind::Missing, Kind::from_name);
+    let odd = odd_fields(line, spans).ok()?;
+    let timestamp = envelope.timestamp.clone();
+    if kind != Kind::Message {
+        // The few members the rows of other kinds read, picked into a value.
+        let (all, _) = members(line, start, stack).ok()?;
+        let picked = picked(line, &all, row_members(&kind), stack).ok()?;
+        let body = Body::from_value(&kind, &picked);
+        return Some((envelope, f(&Entry { kind, timestamp, odd, body })));
+    }
+    let message = match message {
+        Some((_, Some(read))) => read,
+        Some((at, None)) => scan_message(line, at, stack, reads).ok()?.0,
+        None => Message::default(),
+    };
+    let read = f(&Entry { kind, timestamp, odd, body: Body::Message(message) });
+    Some((envelope, read))
+}
+
+/// [`Entry::odd`] of a line whose last `type` and `timestamp` are at `spans`.
+fn odd_fields(
+    line: &Line<'_, '_>,
+    spans: [Option<(usize, usize)>; 2],
+) -> Scan<Option<Box<[Box<str>; 2]>>> {
+    let odd = |span: Option<(usize, usize)>| {
+        span.is_some_and(|(at, _)| !matches!(line.at(at), Some(b'"' | b'n')))
+    };
+    if !spans.into_iter().any(odd) {
+        return Ok(None);
+    }
+    // Written as the line is walked (a hostile line's megabytes of values are not built).
+    let text = |span: Option<(usize, usize)>| -> Scan<Box<str>> {
+        let Some((at, end)) = span else { return Ok("null".into()) };
+        let json = to_json(line.bytes.get(at..end).ok_or(Invalid)?, false).ok_or(Invalid)?;
+        String::from_utf8(json).map(String::into_boxed_str).map_err(|_| Invalid)
+    };
+    Ok(Some(Box::new([text(spans[0])?, text(spans[1])?])))
+}
+
+/// The `message` object at `start` and the position after it.
+fn scan_message<'a>(
+    line: &Line<'a, '_>,
+    start: usize,
+    stack: &mut Vec<bool>,
+    reads: Reads,
+) -> Scan<(Message<'a>, usize)> {
+    let mut m = Message::default();
+    // Where the last `content` is, and whether it was read: without searches, a tool result's
+    // content is read by nothing and skipped, unless a later `role` says otherwise.
+    let mut content = None;
+    let mut first = true;
+    let end = line.object(start, |line, span, value| {
+        let key = key(line, span)?;
+        if std::mem::take(&mut first) && MARKERS.iter().any(|k| k.as_bytes() == &*key) {
+            return Err(Invalid);
+        }
+        let slot = match &*key {
+            b"role" => &mut m.role,
+            b"toolCallId" => &mut m.tool_call_id,
+            b"toolName" => &mut m.tool_name,
+            b"command" => &mut m.command,
+            b"stopReason" => &mut m.stop_reason,
+            b"errorMessage" => &mut m.error_message,
+            b"customType" => &mut m.custom_type,
+            b"attribution" => &mut m.attribution,
+            b"content" => {
+                if reads == Reads::Rows && m.role.as_deref() == Some("toolResult") {
+                    content = Some((value, false));
+                    m.content = Content::default();
+                    return line.skip_value(value, stack);
+                }
+                let (read, end) = scan_content(line, value, stack)?;
+                (m.content, content) = (read, Some((value, true)));
+                return Ok(end);
+            }
+            b"retryRecovery" => {
+                (m.retry_status, m.retry_note) = (None, None);
+                if line.at(value) != Some(b'{') || is_marked(line, value) {
+                    return scalar(line, value, stack).map(|(_, end)| end);
+                }
+                return line.object(value, |line, span, value| {
+                    let slot = match &*self::key(line, span)? {
+                        b"status" => &mut m.retry_status,
+                        b"note" => &mut m.retry_note,
+                        _ => return line.skip_value(value, stack),
+                    };
+                    let (text, end) = scalar(line, value, stack)?;
+                    *slot = text;
+                    Ok(end)
+                });
+            }
+            _ => return line.skip_value(value, stack),
+        };
+        let (text, end) = scalar(line, value, stack)?;
+        *slot = text;
+        Ok(end)
+    })?;
+    if let Some((at, false)) = content
+        && m.role.as_deref() != Some("toolResult")
+    {
+        m.content = scan_content(line, at, stack)?.0;
+    }
+    Ok((m, end))
+}
+
+/// The value at `start` as a string slot reads it, and the position after it: a string,
+/// decoded, or `None` for anything else; an object serde_json reads as something else fails.
+fn scalar<'a>(
+    line: &Line<'a, '_>,
+    start: usize,
+    stack: &mut Vec<bool>,
+) -> Scan<(Option<Str<'a>>, usize)> {
+    match line.at(start) {
+        Some(b'"') => {
+            let close = line.string_end(start)?;
+            Ok((Some(string_at(line, (start + 1, close))?), close + 1))
+        }
+        Some(b'{') if is_marked(line, start) => Err(Invalid),
+        _ => Ok((None, line.skip_value(start, stack)?)),
+    }
+}
+
+/// Words that fill the fields rows read on nearly every line: roles, block types, stop
+/// reasons. Kept without a copy or a UTF-8 check.
+const WORDS: [&str; 13] = [
+    "user",
+    "assistant",
+    "toolResult",
+    "developer",
+    "bashExecution",
+    "custom",
+    "text",
+    "thinking",
+    "toolCall",
+    "stop",
+    "toolUse",
+    "error",
+    "aborted",
+];
+
+/// The string whose content is `span`, decoded: one of the [`WORDS`] straight from its
+/// bytes.
+fn string_at<'a>(line: &Line<'a, '_>, span: (usize, usize)) -> Scan<Str<'a>> {
+    let raw = line.bytes.get(span.0..span.1).ok_or(Invalid)?;
+    if raw.len() <= 13
+        && let Some(word) = WORDS.into_iter().find(|w| w.as_bytes() == raw)
+    {
+        return Ok(Cow::Borrowed(word));
+    }
+    line.text(span)
+}
+
+/// Message content at `start` and the position after it: a string, or blocks of which the text
+/// and tool-call blocks are read. Content of another shape has no text.
+fn scan_content<'a>(
+    line: &Line<'a, '_>,
+    start: usize,
+    stack: &mut Vec<bool>,
+) -> Scan<(Content<'a>, usize)> {
+    let mut content = Content::default();
+    let end = match line.at(start) {
+        Some(b'"') => {
+            let close = line.string_end(start)?;
+            (content.text, content.has_text) = cut_text(line, (start + 1, close))?;
+            content.string_or_blocks = true;
+            close + 1
+        }
+        Some(b'[') => {
+            content.string_or_blocks = true;
+            let end = line.array(start, |line, at| {
+                if line.at(at) != Some(b'{') {
+                    // Only objects are read as blocks.
+                    return line.skip_value(at, stack);
+                }
+                scan_block(line, at, stack, &mut content)
+            })?;
+            if content.text.len() > TEXT_LIMIT {
+                content.text = cut(std::mem::take(&mut content.text), TEXT_LIMIT);
+            }
+            end
+        }
+        Some(b'{') if is_marked(line, start) => return Err(Invalid),
+        _ => line.skip_value(start, stack)?,
+    };
+    Ok((content, end))
+}
+
+/// The content block at `start` (an object): its text onto `content`'s, or its tool call onto
+/// its calls; the position after it.
+fn scan_block<'a>(
+    line: &Line<'a, '_>,
+    start: usize,
+    stack: &mut Vec<bool>,
+    content: &mut Content<'a>,
+) -> Scan<usize> {
+    // The last spans of `type`, `text`, `id`, `name` and `arguments`.
+    let mut spans = [None; 5];
+    let mut first = true;
+    let end = line.object(start, |line, span, value| {
+        let end = line.skip_value(value, stack)?;
+        let key = key(line, span)?;
+        if std::mem::take(&mut first) && MARKERS.iter().any(|m| m.as_bytes() == &*key) {
+            return Err(Invalid);
+        }
+        let slot = match &*key {
+            b"type" => 0,
+            b"text" => 1,
+            b"id" => 2,
+            b"name" => 3,
+            b"arguments" => 4,
+            _ => return Ok(end),
+        };
+        spans[slot] = Some((value, end));
+        Ok(end)
+    })?;
+    let [kind, text, id, name, args] = spans;
+    let string = |span: Option<(usize, usize)>, stack: &mut Vec<bool>| match span {
+        Some((at, _)) => scalar(line, at, stack).map(|(text, _)| text),
+        None => Ok(None),
+    };
+    match string(kind, stack)?.as_deref() {
+        Some("text") => {
+            if let Some(text) = text.filter(|&(at, _)| line.at(at) == Some(b'"')) {
+                let (text, has_text) = cut_text(line, (text.0 + 1, text.1 - 1))?;
+                content.has_text |= has_text;
+                match &mut content.text {
+                    Cow::Borrowed("") => content.text = text,
+                    // The row shows the first `TEXT_LIMIT` characters of the joined text, which
+                    // `4 * TEXT_LIMIT` bytes hold: a line of a million blocks joins no more.
+                    joined if joined.len() >= 4 * TEXT_LIMIT => {}
+                    joined => joined.to_mut().push_str(&text),
+                }
+            } else {
+                string(text, stack)?;
+            }
+        }
+        Some("toolCall") => {
+            // A call without a string id can never be matched by a result.
+            let Some(id) = string(id, stack)? else { return Ok(end) };
+            let name = string(name, stack)?.unwrap_or_default();
+            let args = match args {
+                Some((at, end)) => scan_args(line, &name, at, end, stack)?,
+                None => Args::from_value(&name, None),
+            };
+            content.calls.push(Call { id, name, args });
+        }
+        _ => {}
+    }
+    Ok(end)
+}
+
+/// A call's arguments at `start`, as far as its result's row reads them.
+fn scan_args<'a>(
+    line: &Line<'a, '_>,
+    name: &str,
+    start: usize,
+    end: usize,
+    stack: &mut Vec<bool>,
+) -> Scan<Args<'a>> {
+    let object = line.at(start) == Some(b'{');
+    if object && is_marked(line, start) {
+        return Err(Invalid);
+    }
+    // The spans of the members a known tool's row reads, the last of each key.
+    let mut spans: Vec<(Cow<'a, [u8]>, usize, usize)> = Vec::new();
+    if object {
+        line.object(start, |line, span, value| {
+            let end = line.skip_value(value, stack)?;
+            let key = key(line, span)?;
+            if matches!(
+                &*key,
+                b"path" | b"file_path" | b"offset" | b"limit" | b"command" | b"pattern" | b"paths"
+            ) {
+                spans.retain(|(k, ..)| *k != key);
+                spans.push((key, value, end));
+            }
+            Ok(end)
+        })?;
+    }
+    let get =
+        |key: &str, stack: &mut Vec<bool>| match spans.iter().find(|s| &*s.0 == key.as_bytes()) {
+            Some(&(_, at, end)) => scan_arg(line, at, end, stack),
+            None => Ok(Arg::Other),
+        };
+    if let Some(known) = Args::known(name, |key| get(key, stack))? {
+        return Ok(known);
+    }
+    let raw = line.bytes.get(start..end).ok_or(Invalid)?;
+    if !parses_as_value(raw) {
+        return Err(Invalid);
+    }
+    let prefix = prefix_values(line, start, end, &mut (ARGS_LIMIT + 2), stack)?;
+    Ok(Args::Other { json: json_prefix_text(&prefix) })
+}
+
+/// One argument of a known tool at `start`, as [`Arg::from_value`] reads it.
+fn scan_arg<'a>(
+    line: &Line<'a, '_>,
+    start: usize,
+    end: usize,
+    stack: &mut Vec<bool>,
+) -> Scan<Arg<'a>> {
+    Ok(match line.at(start) {
+        Some(b'"') => Arg::Str(line.text((start + 1, end - 1))?),
+        Some(b'-' | b'0'..=b'9') => {
+            let number = line.raw(start, end)?;
+            number.parse::<f64>().ok().filter(|n| n.is_finite()).map_or(Arg::Other, Arg::Number)
+        }
+        Some(b'[') => {
+            let mut items = Vec::new();
+            line.array(start, |line, at| {
+                let (text, end) = scalar(line, at, stack)?;
+                items.extend(text);
+                Ok(end)
+            })?;
+            Arg::List(items)
+        }
+        Some(b'{') if is_marked(line, start) => return Err(Invalid),
+        _ => Arg::Other,
+    })
+}
+
+/// The values of an unknown tool's arguments (at `start`, which serde_json parses) that their
+/// row's JSON prefix reads ([`json_prefix_text`]), with no more than that built: its first
+/// `left` values in the order it reads them (an object's keys in the order they first appear,
+/// each with its last value, as serde_json keeps them), strings cut to `ARGS_LIMIT + 2`
+/// characters, and the rest skipped. The prefix reads fewer values than that, each costing one
+/// of its `ARGS_LIMIT + 1` characters at least, and the same characters of them: its text is
+/// the same as from the whole arguments, which a tool's payload (rows of data, a file) can make
+/// megabytes of values.
+fn prefix_values(
+    line: &Line<'_, '_>,
+    start: usize,
+    end: usize,
+    left: &mut usize,
+    stack: &mut Vec<bool>,
+) -> Scan<Value> {
+    *left = left.saturating_sub(1);
+    let room = *left;
+    match line.at(start) {
+        Some(b'"') => {
+            let (text, _) = line.text_prefix((start + 1, end - 1), ARGS_LIMIT + 2)?;
+            Ok(Value::String(text.into_owned()))
+        }
+        Some(b'[') => {
+            let mut spans = Vec::new();
+            line.array(start, |line, at| {
+                let end = line.skip_value(at, stack)?;
+                if spans.len() < room {
+                    spans.push((at, end));
+                }
+                Ok(end)
+            })?;
+            let mut out = Vec::with_capacity(spans.len());
+            for (at, end) in spans {
+                if *left == 0 {
+                    break;
+                }
+                out.push(prefix_values(line, at, end, left, stack)?);
+            }
+            Ok(Value::Array(out))
+        }
+        Some(b'{') if !is_marked(line, start) => {
+            let mut members: Vec<(Cow<'_, [u8]>, usize, usize)> = Vec::new();
+            line.object(start, |line, span, value| {
+                let end = line.skip_value(value, stack)?;
+                let key = key(line, span)?;
+                if let Some(member) = members.iter_mut().find(|m| m.0 == key) {
+                    (member.1, member.2) = (value, end);
+                } else if members.len() < room {
+                    members.push((key, value, end));
+                }
+                Ok(end)
+            })?;
+            let mut out = Map::with_capacity(members.len());
+            for (key, at, end) in members {
+                if *left == 0 {
+                    break;
+                }
+                let key = String::from_utf8(key.into_owned()).map_err(|_| Invalid)?;
+                out.insert(key, prefix_values(line, at, end, left, stack)?);
+            }
+            Ok(Value::Object(out))
+        }
+        _ => parse(line, start, end),
+    }
+}
+
+/// Message text cut to what rows and searches read: the first [`TEXT_LIMIT`] characters (text
+/// blocks are joined before the cut, so no block shows more), decoded only that far; and
+/// whether the whole text holds anything but whitespace (which decides if an assistant turn is
+/// shown).
+fn cut_text<'a>(line: &Line<'a, '_>, span: (usize, usize)) -> Scan<(Str<'a>, bool)> {
+    let (kept, complete) = line.text_prefix(span, TEXT_LIMIT)?;
+    if !kept.trim().is_empty() {
+        return Ok((kept, true));
+    }
+    if complete {
+        return Ok((kept, false));
+    }
+    let has_text = !line.text(span)?.trim().is_empty();
+    Ok((kept, has_text))
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    use super::*;
+    use crate::format::envelope::scan_envelope;
+    use crate::json::scan::Scanner;
+    use crate::row::gist::Gist;
+    use crate::row::text::ToolCalls;
+
+    /// Holds the scan of `bytes` to the view of `full`, the same line parsed in full: the scan
+    /// takes the line (unless it holds an object serde_json reads as something else, which is
+    /// left to a full parse) to the same view, the same gist read for rows alone, and the
+    /// envelope the loader reads.
+    fn check_line(bytes: &[u8], full: &Value) -> std::result::Result<(), TestCaseError> {
+        let view = Entry::from_value(full);
+        let none = ToolCalls::with_home("/home/al");
+        let mut scanner = Scanner::new();
+        let (line, stack) = scanner.index(bytes).expect("serde_json read the line");
+        let Some((envelope, same)) =
+            scan(&line, stack, Reads::RowsAndSearch, |scanned| scanned == &view)
+        else {
+            let marked = memchr::memmem::find(bytes, b"$serde_json::private").is_some();
+            prop_assert!(!full.is_object() || marked, "the scan takes an object line");
+            return Ok(());
+        };
+        prop_assert!(same, "the same view");
+        prop_assert_eq!(Ok(envelope), scan_envelope(bytes), "the same envelope");
+        let (line, stack) = scanner.index(bytes).unwrap();
+        let rows = scan(&line, stack, Reads::Rows, |scanned| Gist::of(scanned, &none));
+        prop_assert_eq!(rows.map(|(_, gist)| gist), Some(Gist::of(&view, &none)));
+        Ok(())
+    }
+
+    /// [`check_line`] of a value as serde_json writes it.
+    fn check(entry: &Value) -> std::result::Result<(), TestCaseError> {
+        check_line(&serde_json::to_vec(entry).unwrap(), entry)
+    }
+
+    /// [`check_line`] of a line as written, which serde_json must read.
+    fn check_text(line: &str) {
+        let full: Value = serde_json::from_str(line).unwrap();
+        check_line(line.as_bytes(), &full).unwrap_or_else(|e| panic!("{line}: {e}"));
+    }
+
+    /// The scan of `line` for rows and searches, or `None`.
+    fn scanned<R>(line: &[u8], f: impl FnOnce(&Entry<'_>) -> R) -> Option<R> {
+        let mut scanner = Scanner::new();
+        let (indexed, stack) = scanner.index(line).ok()?;
+        scan(&indexed, stack, Reads::RowsAndSearch, f).map(|(_, read)| read)
+    }
+
+    #[test]
+    fn text_without_escapes_is_borrowed_from_the_line() {
+        let line = br#"{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:00Z","message":{"role":"toolResult","toolCallId":"call_1","toolName":"odd\ttool","content":"plain text"}}"#;
+        let in_line = |text: &str| line.as_ptr_range().contains(&text.as_ptr());
+        let borrowed = |text: &Option<Str<'_>>| match text {
+            Some(Cow::Borrowed(text)) => in_line(text),
+            _ => false,
+        };
+        let found = scanned(line, |entry| {
+            let Body::Message(m) = &entry.body else { panic!("a message") };
+            (
+                borrowed(&entry.timestamp),
+                borrowed(&m.tool_call_id),
+                borrowed(&Some(m.content.text.clone())),
+                m.tool_name.as_deref().map(str::to_owned),
+                borrowed(&m.tool_name),
+            )
+        });
+        let tool = Some("odd\ttool".to_owned());
+        assert_eq!(found, Some((true, true, true, tool, false)), "escapes are decoded into a copy");
+    }
+
+    #[test]
+    fn a_type_or_timestamp_written_twice_reads_as_serde_json_keeps_it() {
+        for line in [
+            r#"{"type":"label","type":"message","timestamp":"a","timestamp":"b","message":{"role":"user","content":"hi"}}"#,
+            r#"{"type":7,"type":"custom","customType":"x","timestamp":1,"timestamp":"t"}"#,
+            r#"{"type":"custom","type":7,"customType":"x","timestamp":"t","timestamp":[1]}"#,
+            r#"{"timestamp":"t\u0041","type":"mode_change","mode":"plan","type":"mode_change"}"#,
+            r#"{"type":"message","timestamp":"a","timestamp":5,"message":{"role":"user","content":"hi"}}"#,
+        ] {
+            check_text(line);
+        }
+    }
+
+    /// A field a row reads that does not decode (a lone surrogate) fails the scan, as it fails
+    /// serde_json; one that no row reads is skipped, as the loader's envelope skips it.
+    #[test]
+    fn only_the_fields_rows_read_are_decoded() {
+        for line in [
+            r#"{"type":"message","message":{"role":"user","content":"\ud800"}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[{"type":"text","text":"\ud800"}]}}"#,
+            r#"{"type":"custom","customType":"\ud800"}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"read","arguments":{"path":"\ud800"}}]}}"#,
+        ] {
+            assert_eq!(scanned(line.as_bytes(), |_| ()), None, "{line}");
+        }
+        let skipped =
+            r#"{"type":"message","message":{"role":"user","content":"hi","usage":"\ud800"}}"#;
+        let row =
+            scanned(skipped.as_bytes(), |e| super::super::text::one_line(e, &ToolCalls::default()));
+        assert_eq!(row.as_deref(), Some("user: hi"));
+    }
+
+    /// Lines the agents write, and shapes around them: words with escapes, keys written twice
+    /// or with escapes, the content before the role, fields of other roles.
+    #[test]
+    fn messages_of_every_shape_read_as_the_full_value() {
+        let blocks = |texts: &[&str]| {
+            let blocks: Vec<Value> =
+                texts.iter().map(|t| json!({"type": "text", "text": t})).collect();
+            json!({"type": "message", "message": {"role": "assistant", "content": blocks}})
+                .to_string()
+        };
+        // Many text blocks, of characters of two bytes, and of whitespace before the text.
+        let (wide, blank) = ("é".repeat(150), " ".repeat(250));
+        let joined =
+            [blocks(&[wide.as_str(); 8]), blocks(&[blank.as_str(), &blank, &blank, &blank, "x"])];
+        let lines = [
+            r#"{"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"fix the\nbuild","timestamp":1}}"#,
+            r#"{"type":"message","id":"a2","parentId":"a1","message":{"role":"user","content":[{"type":"text","text":"look"},{"type":"image","data":"AAAA","mimeType":"image/png"},{"type":"text","text":" here\t"},"loose"]}}"#,
+            r#"{"type":"message","id":"a3","parentId":"a2","timestamp":"t","message":{"role":"assistant","content":[{"type":"thinking","thinking":"hm","thinkingSignature":"x"},{"type":"text","text":"On it."},{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"/home/al/src/a.rs","offset":10,"limit":5}},{"type":"toolCall","id":"c2","name":"bash","arguments":{"command":"cargo test\n--release"}},{"type":"toolCall","id":"c3","name":"task","arguments":{"n":[1,2]}},{"type":"toolCall","id":"c4","name":"ls"},{"type":"toolCall","id":"c5","name":"write","arguments":{"path":"a\nb"}}],"api":"x","usage":{"input":1,"cost":{"total":0.5}},"stopReason":"toolUse","timestamp":1}}"#,
+            r#"{"type":"message","id":"a4","message":{"role":"assistant","content":[],"stopReason":"error","errorMessage":"overloaded\nretry"}}"#,
+            r#"{"type":"message","id":"a5","message":{"role":"assistant","content":[{"type":"text","text":"  \n "}],"stopReason":"aborted"}}"#,
+            r#"{"type":"message","id":"a6","message":{"role":"assistant","content":[{"type":"toolCall","id":"c5","name":"grep","arguments":{"pattern":"fn","paths":["/home/al/a","b"]}}],"stopReason":"stop"}}"#,
+            r#"{"type":"message","id":"a7","timestamp":"t","message":{"role":"toolResult","toolCallId":"c1","toolName":"read","content":[{"type":"text","text":"1\n2"}],"isError":false}}"#,
+            r#"{"type":"message","id":"a8","message":{"role":"toolResult","toolCallId":"c9","toolName":"","content":"x"}}"#,
+            r#"{"type":"message","id":"a9","message":{"role":"user","content":{"text":"an object"}}}"#,
+            r#"{"type":"message","message":{"role":"us\u0065r","content":[{"type":"t\u0065xt","text":"hi"},{"text":"unread"}]}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[],"stopReason":"\u0061borted"}}"#,
+            r#"{"type":"message","message":{"role":"developer","content":"x"}}"#,
+            r#"{"type":"custom_message","customType":"x","content":"x"}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[],"retryRecovery":{"status":"recovered","note":"n"}}}"#,
+            r#"{"type":"message","message":{"role":"user","content":"x","customType":"skill-prompt"}}"#,
+            r#"{"type":"message","message":{"content":"x","role":"user"}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[],"stopReason":["error"]}}"#,
+            r#"{"type":"message","message":{"role":"user","content":[{"type":"toolCall","id":"c1","name":"ls"}]}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[{"type":7}]}}"#,
+            r#"{"type":"message","timestamp":5,"message":{"role":"user","content":"x"}}"#,
+            r#"{"type":"message","message":{"role":"user"},"message":{"role":"user","content":"x"}}"#,
+            r#"{"type":"label","message":{"role":"user"},"type":"message","message":{"role":"user","content":"x"}}"#,
+            r#"{"type":"message","message":{"role":"user","content":"x"},"message":7}"#,
+            r#"{"type":"message","type":"message","message":{"role":"user","content":"x"}}"#,
+            r#"{"type":"message","message":{"role":"user","role":"assistant","content":"x"}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[{"type":"text","text":"a","text":"b"}]}}"#,
+            r#"{"type":"message","message":{"r\u006fle":"user","content":"x"}}"#,
+        ];
+        for line in lines.iter().copied().chain(joined.iter().map(String::as_str)) {
+            check_text(line);
+        }
+        // Not valid, or more than one value.
+        for line in [
+            r#"{"type":"message","message":{"role":"user","content":"x"}} 1"#,
+            r#"{"type":"message","message":{"role":"user","content":[1,]}}"#,
+        ] {
+            assert_eq!(scanned(line.as_bytes(), |_| ()), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn rows_alone_skip_a_tool_results_content_unless_a_later_role_reads_it() {
+        let lines = [
+            // The usual order: the role first, so the content is skipped.
+            r#"{"type":"message","message":{"role":"toolResult","toolCallId":"c1","toolName":"read","content":[{"type":"text","text":"out"}]}}"#,
+            // A later role wins, and a user's content is its row.
+            r#"{"type":"message","message":{"role":"toolResult","content":"hello","role":"user"}}"#,
+            r#"{"type":"message","message":{"role":"toolResult","content":"a","content":"b","role":"user"}}"#,
+            r#"{"type":"message","message":{"role":"user","content":"a","role":"toolResult","content":"b"}}"#,
+        ];
+        let mut texts = Vec::new();
+        for line in lines {
+            check_text(line);
+            let mut scanner = Scanner::new();
+            let (indexed, stack) = scanner.index(line.as_bytes()).unwrap();
+            let none = ToolCalls::default();
+            let (_, (gist, unread)) = scan(&indexed, stack, Reads::Rows, |e| {
+                let Body::Message(m) = &e.body else { panic!("a message") };
+                (Gist::of(e, &none), m.content == Content::default())
+            })
+            .unwrap();
+            texts.push(gist.text().to_owned());
+            if line == lines[0] {
+                assert!(unread, "the content is not read");
+            }
+        }
+        assert_eq!(texts, ["[read]", "user: hello", "user: b", "[tool]"]);
+    }
+
+    #[test]
+    fn rows_are_the_same_on_examples() {
+        let long = "x".repeat(300);
+        let spaces = format!("{}y", " ".repeat(250));
+        let command = format!("  {}  tail", "echo hi && ".repeat(20));
+        let zeros: Vec<u8> = vec![0; 100_000];
+        for entry in [
+            json!({"type": "message", "timestamp": "t", "message": {"role": "user", "content": long}}),
+            json!({"type": "message", "message": {"role": "assistant", "stopReason": "stop",
+                "content": [{"type": "text", "text": spaces}, {"type": "thinking", "thinking": long}]}}),
+            json!({"type": "message", "message": {"role": "assistant", "content": [
+                {"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": command}},
+                {"type": "toolCall", "id": "c2", "name": "edit",
+                    "arguments": {"path": "/home/al/x", "oldText": long, "newText": long}},
+                {"type": "toolCall", "id": "c3", "name": "task",
+                    "arguments": {"prompt": long, "n": [1, 2, {"k": long}]}}]}}),
+            json!({"type": "message", "message": {"role": "custom", "customType": "skill-prompt",
+                "attribution": "user", "content": [{"type": "text", "text": long}]}}),
+            json!({"type": "custom_message", "customType": "advisor", "content": long,
+                "details": {"notes": [{"note": "n", "advisor": "a", "severity": "high"}], "x": long}}),
+            json!({"type": "branch_summary", "summary": long, "fromId": "a"}),
+            json!({"type": "compaction", "tokensBefore": 12345, "summary": long}),
+            json!({"type": "archive", "targetId": 7, "archived": true}),
+            json!({"type": "ttsr_injection", "injectedRules": ["a", "b"]}),
+            // Fields whose members or elements rows read, next to a container rows do not.
+            json!({"type": "message", "message": {"role": "assistant", "content": [
+                {"type": "toolCall", "id": "c1", "name": "grep",
+                    "arguments": {"pattern": "p", "paths": ["/home/al/a", "b"], "x": [[1]]}},
+                {"type": "toolCall", "id": "c2", "name": "glob", "arguments": {"path": ["a", "c"]}},
+                {"type": "toolCall", "id": "c3", "name": "read",
+                    "arguments": {"path": "a", "offset": [1], "limit": {"n": 2}}}]}}),
+            json!({"type": "message", "message": {"role": "assistant", "content": [],
+                "stopReason": ["error"], "errorMessage": {"e": 1},
+                "retryRecovery": {"status": "recovered", "note": " once  more ", "x": [1, 2]}}}),
+            json!({"type": "custom_message", "customType": ["x"], "attribution": {"a": "user"},
+                "content": [{"type": "text", "text": "hi", "x": [1]}, {"type": "image"}],
+                "details": {"notes": [{"note": "n", "advisor": "a", "x": {"y": [1]}}]}}),
+            json!({"type": "model_change", "model": ["m"], "modelId": "id"}),
+            // Megabytes of values where rows read a few.
+            json!({"type": "ttsr_injection", "injectedRules": zeros}),
+            json!({"type": "message", "message": {"role": "assistant", "content": [
+                {"type": "toolCall", "id": "c1", "name": "grep", "arguments": {"paths": zeros}}],
+                "retryRecovery": {"x": zeros, "status": "recovered"}}}),
+            // Arguments of an unknown tool past what its row's prefix reads.
+            unknown_call(json!((0..100).collect::<Vec<_>>())),
+            unknown_call(json!([[[], [1]], {"a": [[2, 3]]}, "x", (0..60).collect::<Vec<_>>()])),
+            unknown_call(json!({"é\u{1d11e}\n": "s".repeat(100), "k": [1, 2], "z": {}})),
+            unknown_call(Value::Object((0..100).map(|i| (format!("k{i}"), json!(i))).collect())),
+            unknown_call(json!("\u{1d11e}é\t\"".repeat(30))),
+            unknown_call((0..60).fold(json!(1), |inner, _| json!([inner, 2]))),
+            unknown_call((0..60).fold(json!("x"), |inner, i| json!({format!("{i}"): inner}))),
+            unknown_call(json!({"rows": vec![[0, 1]; 100_000]})),
+            json!({"type": ["message"], "timestamp": {"t": [1, 2]}, "id": "x"}),
+            json!({"type": 5, "id": "x"}),
+            json!({"id": "x"}),
+        ] {
+            check(&entry).unwrap();
+        }
+    }
+
+    /// A key an unknown tool's arguments write again, after more keys than their row's prefix
+    /// reads, keeps its first place with its last value, as serde_json keeps it.
+    #[test]
+    fn an_argument_written_again_late_gives_its_last_value() {
+        let keys: String = (0..60).map(|i| format!(r#""k{i}":{i},"#)).collect();
+        let line = format!(
+            r#"{{"type":"message","message":{{"role":"assistant","content":[{{"type":"toolCall","id":"c1","name":"mcp","arguments":{{{keys}"k0":"last","k1":[{{"k":1,"k":2}}]}}}}]}}}}"#
+        );
+        check_text(&line);
+        let mut tools = ToolCalls::with_home("/home/al");
+        scanned(line.as_bytes(), |entry| tools.add(entry)).unwrap();
+        assert_eq!(
+            tools.get("c1").map(|c| &*c.shown),
+            Some(r#"[mcp: {"k0":"last","k1":[{"k":2}],"k2":2,"k3":...]"#)
+        );
+    }
+
+    /// An object serde_json reads as a number or as JSON text, whose member is neither, fails
+    /// the scan as it fails serde_json, in a field rows read.
+    #[test]
+    fn a_marked_object_serde_json_rejects_fails_the_row() {
+        for line in [
+            r#"{"type":"message","message":{"role":"user","stopReason":{"$serde_json::private::Number":"x"}}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"mcp","arguments":{"a":[{"$serde_json::private::Number":"--"}]}}]}}"#,
+        ] {
+            assert!(serde_json::from_str::<Value>(line).is_err(), "{line}");
+            assert_eq!(scanned(line.as_bytes(), |_| ()), None, "{line}");
+        }
+    }
+
+    /// An assistant message calling a tool no row knows with `arguments`.
+    fn unknown_call(arguments: Value) -> Value {
+        json!({"type": "message", "message": {"role": "assistant", "content": [
+            {"type": "toolCall", "id": "c1", "name": "mcp", "arguments": arguments}]}})
+    }
+
+    /// Lines as written, not as `json!` makes them: keys written twice, numbers serde_json keeps
+    /// as written, escapes, objects serde_json reads as a number or as the JSON text they hold.
+    #[test]
+    fn rows_of_odd_lines_read_as_the_full_value() {
+        for line in [
+            r#"{"type":"message","type":"label","label":"a","label":"b","timestamp":"t"}"#,
+            r#"{"type":"compaction","tokensBefore":1.5e3}"#,
+            r#"{"type":"compaction","tokensBefore":1e400}"#,
+            r#"{"type":"compaction","tokensBefore":-0}"#,
+            r#"{"type":"archive","targetId":12345678901234567890123,"archived":true}"#,
+            r#"{"type":"archive","targetId":{"a":[1,null]},"archived":false}"#,
+            r#"{"type":"service_tier_change","serviceTier":{"b":"x","a":null,"b":"y","c":2}}"#,
+            r#"{"type":"mess\u0061ge","message":{"role":"user","role":"assistant","content":[{"type":"text","text":"a\nb","type":"text"}]}}"#,
+            r#"{"type":"message","message":{"role":"toolResult","toolCallId":"c1","content":"x"}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"/home/al/a","offset":10,"limit":5,"path":"b"}}]}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c2","name":"mcp","arguments":{"z":1,"a":"\u00e9","n":1.0e2}}]}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"mcp","arguments":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"n":14,"o":15,"p":16,"a":"last"}}]}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"mcp","arguments":[1e400,-0.0,{"\u0061":1,"a":[2]}]}]}}"#,
+            r#"{"type":"compaction","tokensBefore":{"$serde_json::private::Number":"12345"}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[],"stopReason":{"$serde_json::private::RawValue":"\"error\""},"errorMessage":"boom"}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[],"stopReason":"error","retryRecovery":{"$serde_json::private::RawValue":"{\"status\":\"recovered\",\"note\":\"again\"}"}}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"mcp","arguments":{"$serde_json::private::Number":"5"}}]}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c2","name":"mcp","arguments":{"a":{"\u0024serde_json::private::Number":"7"},"b":[{"$serde_json::private::RawValue":"[1]"}]}}]}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"read","arguments":{"offset":{"$serde_json::private::Number":"7"}}}]}}"#,
+            r#"{"type":"ttsr_injection","injectedRules":{"$serde_json::private::RawValue":"[\"r\"]"}}"#,
+            r#"{"type":"archive","targetId":{"$serde_json::private::Number":"7"},"archived":true}"#,
+            r#"{"type":{"$serde_json::private::RawValue":"\"label\""},"label":"x"}"#,
+        ] {
+            check_text(line);
+        }
+    }
+
+    #[test]
+    fn lines_the_scanner_does_not_take_are_parsed_in_full() {
+        assert_eq!(scanned(b"[1]", |_| ()), None);
+        assert_eq!(scanned(b"{\"type\":", |_| ()), None);
+        assert_eq!(scanned(b"{\"type\":\"\xff\"}", |_| ()), None);
+    }
+
+    /// Text that is long, or blank for a long stretch, or both.
+    fn arb_text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[a-z \\n\\t]{0,20}",
+            ("[ \\n\\t\u{a0}]{190,230}", "[a-z ]{0,5}").prop_map(|(a, b)| a + &b),
+            "[a-zé \\n]{150,260}",
+        ]
+    }
+
+    fn arb_args() -> impl Strategy<Value = Value> {
+        let scalar = prop_oneof![
+            arb_text().prop_map(Value::String),
+            any::<i32>().prop_map(Value::from),
+            Just(Value::Null),
+        ];
+        let key = prop_oneof![
+            Just("path"),
+            Just("file_path"),
+            Just("offset"),
+            Just("limit"),
+            Just("command"),
+            Just("pattern"),
+            Just("paths"),
+            Just("other"),
+            Just("a"),
+        ];
+        let value = scalar.prop_recursive(3, 16, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                proptest::collection::vec(("[a-z]{0,3}", inner), 0..4)
+                    .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+            ]
+        });
+        let paths = proptest::collection::vec("[a-z/]{0,6}", 0..3)
+            .prop_map(|p| Value::Array(p.into_iter().map(Value::String).collect()));
+        let value = prop_oneof![3 => value, 1 => paths];
+        prop_oneof![
+            4 => proptest::collection::vec((key, value.clone()), 0..5).prop_map(|kv| {
+                Value::Object(kv.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+            }),
+            1 => value,
+        ]
+    }
+
+    fn arb_block() -> impl Strategy<Value = Value> {
+        let name = prop_oneof![
+            Just("read"),
+            Just("write"),
+            Just("edit"),
+            Just("bash"),
+            Just("grep"),
+            Just("glob"),
+            Just("ls"),
+            Just("task"),
+            Just(""),
+        ];
+        prop_oneof![
+            arb_text().prop_map(|t| json!({"type": "text", "text": t})),
+            arb_text().prop_map(|t| json!({"type": "thinking", "thinking": t})),
+            (prop_oneof![Just("c1"), Just("c2"), Just("c3")], name, arb_args()).prop_map(
+                |(id, name, args)| json!({"type": "toolCall", "id": id, "name": name, "arguments": args})
+            ),
+            Just(json!({"type": "text", "text": 5})),
+            Just(json!("loose")),
+        ]
+    }
+
+    fn arb_entry() -> impl Strategy<Value = Value> {
+        let role = prop_oneof![
+            Just("user"),
+            Just("assistant"),
+            Just("toolResult"),
+            Just("developer"),
+            Just("bashExecution"),
+            Just("custom"),
+        ];
+        let content = prop_oneof![
+            arb_text().prop_map(Value::String),
+            proptest::collection::vec(arb_block(), 0..4).prop_map(Value::Array),
+            Just(json!({"text": "obj"})),
+        ];
+        let stop = prop_oneof![
+            Just(json!("stop")),
+            Just(json!("toolUse")),
+            Just(json!("error")),
+            Just(json!("aborted")),
+            Just(json!(null))
+        ];
+        prop_oneof![
+            (role, content.clone(), stop, arb_text(), any::<bool>()).prop_map(
+                |(role, content, stop, text, user)| json!({"type": "message", "id": "e",
+                    "timestamp": "2026-01-01T00:00:00.000Z",
+                    "message": {"role": role, "content": content, "stopReason": stop,
+                        "toolCallId": "c1", "toolName": "read", "command": text,
+                        "errorMessage": text, "customType": "skill-prompt",
+                        "attribution": if user { "user" } else { "agent" },
+                        "usage": {"input": 1}, "details": {"diff": text}}})
+            ),
+            (content, arb_text()).prop_map(|(content, text)| json!({"type": "custom_message",
+                "customType": "skill-prompt", "attribution": "user", "content": content,
+                "details": {"notes": [{"note": text}]}})),
+            arb_text().prop_map(|t| json!({"type": "branch_summary", "summary": t})),
+        ]
+    }
+
+    /// A user, assistant or tool-result message in the shapes the agents write, and near them:
+    /// in every order of their members.
+    fn arb_message() -> impl Strategy<Value = Value> {
+        let role = prop_oneof![
+            3 => Just("user"),
+            3 => Just("assistant"),
+            3 => Just("toolResult"),
+            1 => Just("developer"),
+        ];
+        let content = prop_oneof![
+            arb_text().prop_map(Value::String),
+            proptest::collection::vec(arb_block(), 0..4).prop_map(Value::Array),
+            Just(json!({"text": "obj"})),
+        ];
+        let string = |words: &'static [&'static str]| {
+            prop_oneof![
+                4 => proptest::sample::select(words).prop_map(Value::from),
+                1 => arb_text().prop_map(Value::String),
+                1 => arb_any(),
+            ]
+        };
+        let field = prop_oneof![
+            string(&["stop", "toolUse", "error", "aborted", "length"])
+                .prop_map(|v| ("stopReason", v)),
+            string(&["", "overloaded"]).prop_map(|v| ("errorMessage", v)),
+            string(&["c1", "c2"]).prop_map(|v| ("toolCallId", v)),
+            string(&["read", "", "bash"]).prop_map(|v| ("toolName", v)),
+            arb_any().prop_map(|v| ("usage", v)),
+            Just(("isError", json!(false))),
+        ];
+        let time = prop_oneof![
+            3 => Just(Some(json!("2026-01-01T00:00:00.000Z"))),
+            1 => Just(None),
+            1 => arb_any().prop_map(Some),
+        ];
+        let fields = proptest::collection::vec(field, 0..4);
+        (role, content, fields, any::<bool>(), time).prop_map(
+            |(role, content, fields, role_first, time)| {
+                let mut message = Map::new();
+                if role_first {
+                    message.insert("role".into(), role.into());
+                }
+                message.insert("content".into(), content);
+                message.extend(fields.into_iter().map(|(k, v)| (k.to_owned(), v)));
+                message.insert("role".into(), role.into());
+                let mut entry = Map::new();
+                entry.insert("type".into(), "message".into());
+                entry.insert("id".into(), "e1".into());
+                entry.insert("parentId".into(), Value::Null);
+                if let Some(time) = time {
+                    entry.insert("timestamp".into(), time);
+                }
+                entry.insert("message".into(), Value::Object(message));
+                Value::Object(entry)
+            },
+        )
+    }
+
+    /// A message of exactly the usual shape: the role first and one of the three, string
+    /// fields, a string timestamp, blocks of every kind (a user's without tool calls).
+    fn arb_usual_message() -> impl Strategy<Value = Value> {
+        let role = prop_oneof![Just("user"), Just("assistant"), Just("toolResult")];
+        let blocks = proptest::collection::vec(arb_block(), 0..4).prop_map(Value::Array);
+        let content = prop_oneof![arb_text().prop_map(Value::String), blocks];
+        let stop = proptest::sample::select(&["stop", "toolUse", "error", "aborted", "length"][..]);
+        let error = proptest::sample::select(&["", "overloaded", "a\nb"][..]);
+        (role, content, stop, error, arb_text()).prop_map(
+            |(role, mut content, stop, error, name)| {
+                if let (Value::Array(blocks), "user") = (&mut content, role) {
+                    blocks.retain(|b| b.get("type") != Some(&json!("toolCall")));
+                }
+                json!({"type": "message", "id": "e1", "parentId": "e0",
+                "timestamp": "2026-01-01T00:00:00.000Z",
+                "message": {"role": role, "content": content, "stopReason": stop,
+                    "errorMessage": error, "toolCallId": "c1", "toolName": name,
+                    "usage": {"input": 1, "cost": {"total": 0.5}}}})
+            },
+        )
+    }
+
+    /// A message line written as text, in the shapes the agents write and around them: keys
+    /// written twice or with an escape, words with escapes, whitespace between tokens, any
+    /// value where a string is read, lone surrogates, invalid UTF-8 (`¤` stands for a byte
+    /// 0xff) and trailing data, none of which `serde_json` writes.
+    fn arb_line() -> impl Strategy<Value = Vec<u8>> {
+        fn obj(members: Vec<(String, String)>, ws: &str) -> String {
+            let members: Vec<String> =
+                members.into_iter().map(|(k, v)| format!("{ws}{k}{ws}:{ws}{v}")).collect();
+            format!("{{{}}}", members.join(","))
+        }
+        fn key(name: &'static str) -> impl Strategy<Value = String> {
+            prop_oneof![
+                16 => Just(format!("\"{name}\"")),
+                1 => Just(format!("\"\\u{:04x}{}\"", u32::from(name.as_bytes()[0]), &name[1..])),
+                1 => Just(format!("\"{name} \"")),
+            ]
+        }
+        fn string(words: &'static [&'static str]) -> impl Strategy<Value = String> {
+            let odd = proptest::sample::select(
+                &[
+                    "null",
+                    "1",
+                    "[]",
+                    "{}",
+                    "[1,\"\\ud800\"]",
+                    "{\"a\":1}",
+                    "\"\\ud800\"",
+                    "\"a¤b\"",
+                    "\"\\u00e9\\n\"",
+                ][..],
+            );
+            prop_oneof![
+                10 => proptest::sample::select(words).prop_map(|w| format!("\"{w}\"")),
+                1 => odd.prop_map(str::to_owned),
+            ]
+        }
+        fn member(
+            name: &'static str,
+            value: impl Strategy<Value = String>,
+        ) -> impl Strategy<Value = (String, String)> {
+            (key(name), value)
+        }
+        let args = proptest::sample::select(
+            &[
+                "{\"path\":\"/home/al/a\",\"offset\":3}",
+                "{\"command\":\"ls\\nx\"}",
+                "{\"paths\":[\"a\",1],\"pattern\":\"p\"}",
+                "{\"n\":[1,{\"k\":\"v\"}]}",
+                "7",
+            ][..],
+        )
+        .prop_map(str::to_owned);
+        let kinds = &["text", "toolCall", "thinking", "image", "t\\u0065xt"][..];
+        let block_member = prop_oneof![
+            3 => member("type", string(kinds)),
+            2 => member("text", string(&["hi", "a\\nb", "  ", ""])),
+            1 => member("id", string(&["c1", "c2"])),
+            1 => member("name", string(&["read", "bash", "task", ""])),
+            1 => member("arguments", args),
+            1 => member("thinking", string(&["hm"])),
+        ];
+        let block = prop_oneof![
+            6 => proptest::collection::vec(block_member, 1..5).prop_map(|m| obj(m, "")),
+            1 => string(&["loose"]),
+        ];
+        let content = prop_oneof![
+            2 => proptest::collection::vec(block, 0..4).prop_map(|b| format!("[{}]", b.join(","))),
+            1 => string(&["hello", "  ", "a\\tb"]),
+        ];
+        let roles = &["user", "assistant", "toolResult", "developer", "us\\u0065r"][..];
+        let message_member = prop_oneof![
+            4 => member("content", content),
+            2 => member("stopReason", string(&["stop", "toolUse", "error", "aborted"])),
+            1 => member("errorMessage", string(&["", "boom"])),
+            1 => member("toolCallId", string(&["c1", "c2"])),
+            1 => member("toolName", string(&["read", ""])),
+            1 => member("usage", Just("{\"input\":1}".to_owned())),
+            1 => member("role", string(roles)),
+        ];
+        let message = (string(roles), proptest::collection::vec(message_member, 0..5))
+            .prop_map(|(role, mut members)| {
+                members.insert(0, ("\"role\"".to_owned(), role));
+                obj(members, "")
+            })
+            .boxed();
+        let top_member = prop_oneof![
+            1 => member("id", string(&["a"])),
+            1 => member("parentId", string(&["b"])),
+            1 => member("timestamp", string(&["2026-01-01T00:00:00.000Z", "t"])),
+            1 => member("type", string(&["message", "label", "m\\u0065ssage"])),
+            1 => member("message", message.clone()),
+        ];
+        let ws = proptest::sample::select(&["", "", " ", "\n\t"][..]);
+        let tail = proptest::sample::select(&["", "", "", "", "", "", " ", "1", ","][..]);
+        (message, proptest::collection::vec(top_member, 0..2), ws, tail).prop_map(
+            |(message, extra, ws, tail)| {
+                let mut members = vec![
+                    ("\"type\"".to_owned(), "\"message\"".to_owned()),
+                    ("\"id\"".to_owned(), "\"e1\"".to_owned()),
+                    ("\"timestamp\"".to_owned(), "\"2026-01-01T00:00:00.000Z\"".to_owned()),
+                    ("\"message\"".to_owned(), message),
+                ];
+                members.extend(extra);
+                let line = format!("{}{tail}", obj(members, ws));
+                // `¤` (0xc2 0xa4) stands for a byte that is not UTF-8.
+                let mut bytes = Vec::with_capacity(line.len());
+                for piece in line.split('¤') {
+                    bytes.extend_from_slice(piece.as_bytes());
+                    bytes.push(0xff);
+                }
+                bytes.pop();
+                bytes
+            },
+        )
+    }
+
+    /// Any value, arrays and objects too, with the keys rows read inside the fields they keep:
+    /// what an odd or hostile line may hold where a row expects a string.
+    fn arb_any() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i32>().prop_map(Value::from),
+            "[a-z ]{0,8}".prop_map(Value::String),
+            prop_oneof![Just("text"), Just("recovered"), Just("user"), Just("a/b")]
+                .prop_map(Value::from),
+        ];
+        let key = prop_oneof![
+            Just("status"),
+            Just("note"),
+            Just("type"),
+            Just("text"),
+            Just("notes"),
+            Just("advisor"),
+            Just("severity"),
+            Just("x"),
+        ];
+        leaf.prop_recursive(3, 24, 4, move |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                proptest::collection::vec((key.clone(), inner), 0..4).prop_map(|kv| {
+                    Value::Object(kv.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+                }),
+            ]
+        })
+    }
+
+    /// An entry of any type rows know, its fields holding any value, or one of the shapes rows
+    /// read inside.
+    fn arb_odd_entry() -> impl Strategy<Value = Value> {
+        let kind = prop_oneof![
+            Just("message"),
+            Just("custom_message"),
+            Just("compaction"),
+            Just("branch_summary"),
+            Just("model_change"),
+            Just("model_usage"),
+            Just("thinking_level_change"),
+            Just("custom"),
+            Just("label"),
+            Just("service_tier_change"),
+            Just("title_change"),
+            Just("mode_change"),
+            Just("credential_pin"),
+            Just("archive"),
+            Just("ttsr_injection"),
+        ];
+        let text = || "[a-z ]{0,6}".prop_map(Value::String);
+        let blocks = proptest::collection::vec(
+            (text(), arb_any()).prop_map(|(t, x)| json!({"type": "text", "text": t, "x": x})),
+            0..3,
+        )
+        .prop_map(Value::Array);
+        let notes = proptest::collection::vec(
+            (text(), text(), text())
+                .prop_map(|(n, a, s)| json!({"note": n, "advisor": a, "severity": s})),
+            0..3,
+        )
+        .prop_map(|notes| json!({"notes": notes}));
+        let field = prop_oneof![
+            arb_any().prop_map(|v| ("timestamp", v)),
+            arb_any().prop_map(|v| ("customType", v)),
+            prop_oneof![blocks, arb_any()].prop_map(|v| ("content", v)),
+            prop_oneof![notes, arb_any()].prop_map(|v| ("details", v)),
+            arb_any().prop_map(|v| ("attribution", v)),
+            arb_any().prop_map(|v| ("tokensBefore", v)),
+            arb_any().prop_map(|v| ("summary", v)),
+            arb_any().prop_map(|v| ("model", v)),
+            arb_any().prop_map(|v| ("modelId", v)),
+            arb_any().prop_map(|v| ("role", v)),
+            arb_any().prop_map(|v| ("purpose", v)),
+            arb_any().prop_map(|v| ("provider", v)),
+            arb_any().prop_map(|v| ("thinkingLevel", v)),
+            arb_any().prop_map(|v| ("label", v)),
+            arb_any().prop_map(|v| ("serviceTier", v)),
+            arb_any().prop_map(|v| ("title", v)),
+            arb_any().prop_map(|v| ("mode", v)),
+            arb_any().prop_map(|v| ("targetId", v)),
+            arb_any().prop_map(|v| ("archived", v)),
+            prop_oneof![proptest::collection::vec(text(), 0..3).prop_map(Value::Array), arb_any()]
+                .prop_map(|v| ("injectedRules", v)),
+        ];
+        let status = prop_oneof![Just(json!("recovered")), Just(json!("superseded")), arb_any()];
+        let recovery = (status, text()).prop_map(|(s, n)| json!({"status": s, "note": n}));
+        let message_field = prop_oneof![
+            arb_any().prop_map(|v| ("content", v)),
+            arb_any().prop_map(|v| ("toolCallId", v)),
+            arb_any().prop_map(|v| ("toolName", v)),
+            arb_any().prop_map(|v| ("command", v)),
+            prop_oneof![Just(json!("error")), arb_any()].prop_map(|v| ("stopReason", v)),
+            arb_any().prop_map(|v| ("errorMessage", v)),
+            prop_oneof![recovery, arb_any()].prop_map(|v| ("retryRecovery", v)),
+            arb_any().prop_map(|v| ("customType", v)),
+            arb_any().prop_map(|v| ("attribution", v)),
+        ];
+        let role = prop_oneof![
+            Just("user"),
+            Just("assistant"),
+            Just("toolResult"),
+            Just("bashExecution"),
+            Just("custom")
+        ];
+        (
+            kind,
+            proptest::collection::vec(field, 0..5),
+            role,
+            proptest::collection::vec(message_field, 0..6),
+        )
+            .prop_map(|(kind, fields, role, message_fields)| {
+                let mut entry = Map::new();
+                entry.insert("type".into(), kind.into());
+                let mut message = Map::new();
+                message.insert("role".into(), role.into());
+                message.extend(message_fields.into_iter().map(|(k, v)| (k.to_owned(), v)));
+                entry.insert("message".into(), Value::Object(message));
+                entry.extend(fields.into_iter().map(|(k, v)| (k.to_owned(), v)));
+                Value::Object(entry)
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn rows_are_the_same_as_from_the_full_value(entry in arb_entry()) {
+            check(&entry)?;
+        }
+
+        #[test]
+        fn rows_of_any_values_in_the_fields_rows_read_are_the_same(entry in arb_odd_entry()) {
+            check(&entry)?;
+        }
+
+        #[test]
+        fn messages_in_any_order_read_as_the_full_value(entry in arb_message()) {
+            check(&entry)?;
+        }
+
+        #[test]
+        fn messages_of_the_usual_shape_read_as_the_full_value(entry in arb_usual_message()) {
+            check(&entry)?;
+        }
+
+        #[test]
+        fn any_line_serde_json_reads_is_scanned_to_its_view(bytes in arb_line()) {
+            if let Ok(entry) = serde_json::from_slice::<Value>(&bytes) {
+                check_line(&bytes, &entry)?;
+            }
+        }
+    }
+}
