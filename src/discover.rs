@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::format::Dialect;
 
 /// Expands files and directories into session files: a file is taken as given, a directory is
 /// searched recursively for `*.jsonl` (sorted, symlinked directories not followed).
@@ -33,4 +34,305 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
         }
     }
     Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// The agents' session directories
+
+/// What decides where the agents keep their sessions: the home and temporary directories and
+/// the agents' variables (`PI_CONFIG_DIR`, `OMP_PROFILE`, `PI_PROFILE`, `PI_CODING_AGENT_DIR`,
+/// `PI_CODING_AGENT_SESSION_DIR`, `XDG_DATA_HOME`), handed in by the caller.
+#[derive(Debug, Clone, Default)]
+pub struct Places {
+    /// The home directory.
+    pub home: PathBuf,
+    /// The temporary directory (`os.tmpdir()`).
+    pub tmp: PathBuf,
+    /// The variables that are set, by name.
+    pub vars: Vec<(String, String)>,
+}
+
+/// A directory an agent keeps sessions in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Root {
+    /// The agent.
+    pub agent: Dialect,
+    /// The directory.
+    pub dir: PathBuf,
+    /// Whether the sessions sit directly in it, matched to a working directory by their
+    /// header's `cwd` (pi's `PI_CODING_AGENT_SESSION_DIR`), rather than in a directory per
+    /// working directory.
+    pub flat: bool,
+}
+
+/// The variables [`Places`] reads.
+pub const PLACE_VARS: [&str; 6] = [
+    "PI_CONFIG_DIR",
+    "OMP_PROFILE",
+    "PI_PROFILE",
+    "PI_CODING_AGENT_DIR",
+    "PI_CODING_AGENT_SESSION_DIR",
+    "XDG_DATA_HOME",
+];
+
+impl Places {
+    fn var(&self, name: &str) -> Option<&str> {
+        self.vars.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    /// The sessions roots of both agents, oh-my-pi's first (CHANGES O3, P8).
+    pub fn roots(&self) -> Vec<Root> {
+        let mut roots = vec![Root { agent: Dialect::Omp, dir: self.omp_sessions(), flat: false }];
+        let pi_agent = self
+            .var("PI_CODING_AGENT_DIR")
+            .map_or_else(|| self.home.join(".pi/agent"), |dir| self.expand(dir));
+        roots.push(match self.var("PI_CODING_AGENT_SESSION_DIR").filter(|d| !d.is_empty()) {
+            Some(dir) => Root { agent: Dialect::Pi, dir: self.expand(dir), flat: true },
+            None => Root { agent: Dialect::Pi, dir: pi_agent.join("sessions"), flat: false },
+        });
+        roots
+    }
+
+    /// oh-my-pi's sessions root: under `~/<PI_CONFIG_DIR or .omp>`, its profile's agent
+    /// directory (`PI_CODING_AGENT_DIR` replaces it in the default profile), or the flattened
+    /// XDG data directory where it exists.
+    fn omp_sessions(&self) -> PathBuf {
+        let root = self.home.join(self.var("PI_CONFIG_DIR").unwrap_or(".omp"));
+        let profile = self
+            .var("OMP_PROFILE")
+            .or_else(|| self.var("PI_PROFILE"))
+            .filter(|p| !p.is_empty() && *p != "default");
+        let agent_override = self.var("PI_CODING_AGENT_DIR").filter(|_| profile.is_none());
+        if let Some(dir) = agent_override {
+            return self.expand(dir).join("sessions");
+        }
+        let data = self
+            .var("XDG_DATA_HOME")
+            .map_or_else(|| self.home.join(".local/share"), |dir| self.expand(dir));
+        let xdg = match profile {
+            Some(name) => data.join("omp/profiles").join(name),
+            None => data.join("omp"),
+        };
+        if cfg!(unix) && xdg.is_dir() {
+            return xdg.join("sessions");
+        }
+        match profile {
+            Some(name) => root.join("profiles").join(name).join("agent/sessions"),
+            None => root.join("agent/sessions"),
+        }
+    }
+
+    /// A directory named in a variable, with a leading `~` for the home directory.
+    fn expand(&self, dir: &str) -> PathBuf {
+        match dir.strip_prefix('~') {
+            Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+                self.home.join(rest.trim_start_matches('/'))
+            }
+            _ => PathBuf::from(dir),
+        }
+    }
+
+    /// The directories that hold the sessions of the working directory `cwd` under `root`,
+    /// as the agent names them (FORMAT §1.4): oh-my-pi's `-<relative>` under the home
+    /// directory, `-tmp-<relative>` under the temporary one, else (and before it renamed
+    /// them, for any) `--<absolute>--`; pi's `--<absolute>--`; a flat root itself.
+    pub fn cwd_dirs(&self, root: &Root, cwd: &Path) -> Vec<PathBuf> {
+        if root.flat {
+            return vec![root.dir.clone()];
+        }
+        let absolute =
+            format!("--{}--", encode(cwd.to_string_lossy().trim_start_matches(['/', '\\'])));
+        let mut names = Vec::new();
+        if root.agent == Dialect::Omp {
+            let relative =
+                |base: &Path| cwd.strip_prefix(base).ok().map(|r| encode(&r.to_string_lossy()));
+            match (relative(&self.home), relative(&self.tmp)) {
+                (Some(r), _) => names.push(format!("-{r}")),
+                (None, Some(r)) if r.is_empty() => names.push("-tmp".to_owned()),
+                (None, Some(r)) => names.push(format!("-tmp-{r}")),
+                (None, None) => {}
+            }
+        }
+        names.push(absolute);
+        names.into_iter().map(|name| root.dir.join(name)).collect()
+    }
+
+    /// The session files of `cwd`, in every root, newest first (by modification time, as
+    /// `omp --continue` and `pi -c` pick the latest), with the directories searched.
+    pub fn sessions_of(&self, cwd: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
+        let mut found: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
+        let mut searched = Vec::new();
+        for root in self.roots() {
+            for dir in self.cwd_dirs(&root, cwd) {
+                for path in jsonl_files(&dir) {
+                    if root.flat && header_cwd(&path).as_deref() != Some(cwd) {
+                        continue;
+                    }
+                    let modified = std::fs::metadata(&path).and_then(|m| m.modified());
+                    found.push((modified.unwrap_or(std::time::UNIX_EPOCH), path));
+                }
+                searched.push(dir);
+            }
+        }
+        found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        (found.into_iter().map(|(_, p)| p).collect(), searched)
+    }
+}
+
+/// `/`, `\` and `:` turned into `-`, as both agents encode a path into a directory name.
+fn encode(path: &str) -> String {
+    path.replace(['/', '\\', ':'], "-")
+}
+
+/// The `*.jsonl` files directly in `dir` (none when it cannot be read), without the agents'
+/// hidden lock sidecars.
+fn jsonl_files(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+        .collect()
+}
+
+/// The `cwd` of a session file's header (line 1, or line 2 after a title slot).
+fn header_cwd(path: &Path) -> Option<PathBuf> {
+    use std::io::BufRead;
+    let file = std::fs::File::open(path).ok()?;
+    let reader = std::io::BufReader::new(file);
+    for line in reader.split(b'\n').take(2) {
+        let value: serde_json::Value = serde_json::from_slice(&line.ok()?).ok()?;
+        if value.get("type").and_then(serde_json::Value::as_str) == Some("session") {
+            return value.get("cwd").and_then(serde_json::Value::as_str).map(PathBuf::from);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn places(vars: &[(&str, &str)]) -> Places {
+        Places {
+            home: PathBuf::from("/home/u"),
+            tmp: PathBuf::from("/tmp"),
+            vars: vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        }
+    }
+
+    fn dirs(places: &Places, cwd: &str) -> Vec<String> {
+        let cwd = Path::new(cwd);
+        places
+            .roots()
+            .iter()
+            .flat_map(|root| places.cwd_dirs(root, cwd))
+            .map(|d| d.display().to_string())
+            .collect()
+    }
+
+    /// FORMAT §1.4 and CHANGES O3, P8: each agent's directory for a working directory.
+    #[test]
+    fn each_agent_names_the_directory_of_a_working_directory_its_way() {
+        let default = places(&[]);
+        assert_eq!(
+            dirs(&default, "/home/u/src/app"),
+            [
+                "/home/u/.omp/agent/sessions/-src-app",
+                "/home/u/.omp/agent/sessions/--home-u-src-app--",
+                "/home/u/.pi/agent/sessions/--home-u-src-app--",
+            ]
+        );
+        assert_eq!(dirs(&default, "/home/u")[0], "/home/u/.omp/agent/sessions/-");
+        assert_eq!(dirs(&default, "/tmp/x/y")[0], "/home/u/.omp/agent/sessions/-tmp-x-y");
+        assert_eq!(dirs(&default, "/tmp")[0], "/home/u/.omp/agent/sessions/-tmp");
+        assert_eq!(
+            dirs(&default, "/srv/a:b"),
+            ["/home/u/.omp/agent/sessions/--srv-a-b--", "/home/u/.pi/agent/sessions/--srv-a-b--"]
+        );
+    }
+
+    #[test]
+    fn the_agents_variables_move_the_roots() {
+        let roots = |vars: &[(&str, &str)]| -> Vec<(String, bool)> {
+            places(vars)
+                .roots()
+                .into_iter()
+                .map(|r| (r.dir.display().to_string(), r.flat))
+                .collect()
+        };
+        assert_eq!(
+            roots(&[("PI_CONFIG_DIR", ".config/omp"), ("OMP_PROFILE", "work")]),
+            [
+                ("/home/u/.config/omp/profiles/work/agent/sessions".into(), false),
+                ("/home/u/.pi/agent/sessions".into(), false),
+            ]
+        );
+        // The agent directory replaces both agents' own, but only in omp's default profile.
+        assert_eq!(
+            roots(&[("PI_CODING_AGENT_DIR", "~/agent"), ("PI_PROFILE", "default")]),
+            [("/home/u/agent/sessions".into(), false), ("/home/u/agent/sessions".into(), false)]
+        );
+        assert_eq!(
+            roots(&[("PI_CODING_AGENT_DIR", "/a"), ("OMP_PROFILE", "p")])[0].0,
+            "/home/u/.omp/profiles/p/agent/sessions"
+        );
+        // pi's session directory holds the files flat.
+        assert_eq!(
+            roots(&[("PI_CODING_AGENT_SESSION_DIR", "/data/pi")])[1],
+            ("/data/pi".into(), true)
+        );
+    }
+
+    #[test]
+    fn the_newest_session_of_the_directory_comes_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        let places = Places { home: home.clone(), tmp: dir.path().join("tmp"), vars: Vec::new() };
+        let cwd = home.join("proj");
+        let omp = home.join(".omp/agent/sessions/-proj");
+        let pi = home
+            .join(".pi/agent/sessions")
+            .join(format!("--{}--", encode(cwd.to_string_lossy().trim_start_matches('/'))));
+        for d in [&omp, &pi, &home.join(".omp/agent/sessions/-other")] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        let write = |path: PathBuf, age: u64| {
+            std::fs::write(&path, "{}\n").unwrap();
+            let when = std::time::SystemTime::now() - std::time::Duration::from_secs(age);
+            std::fs::File::options().write(true).open(&path).unwrap().set_modified(when).unwrap();
+            path
+        };
+        let old = write(omp.join("old.jsonl"), 100);
+        let new = write(pi.join("new.jsonl"), 10);
+        write(omp.join(".old.jsonl.lock.os"), 1);
+        write(omp.join("notes.txt"), 1);
+        write(home.join(".omp/agent/sessions/-other/newest.jsonl"), 1);
+        let (found, searched) = places.sessions_of(&cwd);
+        assert_eq!(found, [new, old]);
+        assert_eq!(searched.len(), 3);
+    }
+
+    #[test]
+    fn a_flat_root_keeps_the_sessions_whose_header_names_the_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let flat = dir.path().join("flat");
+        std::fs::create_dir_all(&flat).unwrap();
+        let header =
+            |cwd: &str| format!(r#"{{"type":"session","version":3,"id":"s","cwd":"{cwd}"}}"#);
+        std::fs::write(flat.join("a.jsonl"), header("/w/a") + "\n").unwrap();
+        let slot = r#"{"type":"title","v":1,"title":"","updatedAt":"t","pad":""}"#;
+        std::fs::write(flat.join("b.jsonl"), format!("{slot}\n{}\n", header("/w/a"))).unwrap();
+        std::fs::write(flat.join("c.jsonl"), header("/w/c") + "\n").unwrap();
+        let places = Places {
+            home: dir.path().join("home"),
+            tmp: dir.path().join("tmp"),
+            vars: vec![("PI_CODING_AGENT_SESSION_DIR".into(), flat.display().to_string())],
+        };
+        let (mut found, _) = places.sessions_of(Path::new("/w/a"));
+        found.sort();
+        assert_eq!(found, [flat.join("a.jsonl"), flat.join("b.jsonl")]);
+    }
 }

@@ -35,6 +35,8 @@ use self::ui::{ColorChoice, Style};
 #[command(name = "sesstree", version, after_long_help = after_long_help())]
 pub struct Cli {
     /// The session file to work on (`-` reads standard input for commands that do not write).
+    /// Without it, the current directory's newest session in the agents' session directories
+    /// (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them).
     #[arg(short = 'f', long = "file", env = "SESSTREE_FILE", global = true, value_name = "FILE")]
     pub file: Option<PathBuf>,
 
@@ -77,6 +79,8 @@ fn after_long_help() -> String {
 pub struct Ctx {
     /// `-f` / `SESSTREE_FILE`.
     pub file: Option<PathBuf>,
+    /// The current directory's newest session, looked for once when no file is named.
+    found: std::sync::OnceLock<Result<PathBuf, String>>,
     /// `--json`.
     pub json: bool,
     /// `--strict`.
@@ -86,12 +90,16 @@ pub struct Ctx {
 }
 
 impl Ctx {
-    /// The session file named by `-f` or `SESSTREE_FILE`.
+    /// The session file named by `-f` or `SESSTREE_FILE`, else the current directory's newest
+    /// session in the agents' session directories, as `omp --continue` and `pi -c` pick it.
     pub fn file(&self) -> anyhow::Result<&Path> {
-        self.file.as_deref().ok_or_else(|| {
-            sesstree::Error::Usage("no session file: give -f FILE or set SESSTREE_FILE".to_string())
-                .into()
-        })
+        if let Some(file) = &self.file {
+            return Ok(file);
+        }
+        match self.found.get_or_init(newest_session) {
+            Ok(path) => Ok(path),
+            Err(message) => Err(sesstree::Error::Usage(message.clone()).into()),
+        }
     }
 
     /// Loads the session for a reading command: prints its warnings, applies `--strict`, and
@@ -208,11 +216,51 @@ pub fn run(invocation: Invocation) -> anyhow::Result<()> {
 fn run_cli(cli: Cli) -> anyhow::Result<()> {
     let ctx = Ctx {
         file: cli.file,
+        found: std::sync::OnceLock::new(),
         json: cli.json,
         strict: cli.strict,
         style: Style::resolve(if cli.json { ColorChoice::Never } else { cli.color }),
     };
     commands::run(&ctx, cli.command)
+}
+
+/// Where the agents keep sessions, from this process's environment.
+pub fn places() -> sesstree::discover::Places {
+    let real = |p: PathBuf| std::fs::canonicalize(&p).unwrap_or(p);
+    let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+    sesstree::discover::Places {
+        home: real(home.unwrap_or_default()),
+        tmp: real(std::env::temp_dir()),
+        vars: sesstree::discover::PLACE_VARS
+            .iter()
+            .filter_map(|name| Some((name.to_string(), std::env::var(name).ok()?)))
+            .collect(),
+    }
+}
+
+/// The current directory's newest session, or the error that names where none was found.
+fn newest_session() -> Result<PathBuf, String> {
+    const HINT: &str = "give -f FILE or set SESSTREE_FILE";
+    let Ok(cwd) = std::env::current_dir() else {
+        return Err(format!("no session file: {HINT}"));
+    };
+    let places = places();
+    let (found, searched) = places.sessions_of(&cwd);
+    if let Some(newest) = found.into_iter().next() {
+        return Ok(newest);
+    }
+    let home = places.home.to_string_lossy().into_owned();
+    let shown: Vec<String> = searched
+        .iter()
+        .map(|dir| {
+            let dir = dir.display().to_string();
+            match dir.strip_prefix(&home) {
+                Some(rest) if !home.is_empty() && rest.starts_with('/') => format!("~{rest}"),
+                _ => dir,
+            }
+        })
+        .collect();
+    Err(format!("no session file: no session of this directory in {}; {HINT}", shown.join(", ")))
 }
 
 /// Writes one JSON value as a line.

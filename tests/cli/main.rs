@@ -10,6 +10,7 @@ mod complete; // shell completion of commands, entry ids and labels
 mod concurrency; // write safety: concurrent writers, torn lines, changed files, refusals
 mod context; // sesstree context
 mod damage; // every kind of damaged input
+mod default_session; // no -f: the current directory's newest session
 mod examples; // every example of --help runs
 mod faults; // fault injection: killed writers, full disk, read-only file, size limit
 mod fsck; // sesstree fsck, fsck --repair

@@ -77,11 +77,18 @@ impl TestEnv {
             "COLUMNS",
             "SESSTREE_SUMMARIZER",
             "COMPLETE",
+            // Where the agents keep sessions (a command without -f looks there).
+            "PI_CONFIG_DIR",
+            "OMP_PROFILE",
+            "PI_PROFILE",
+            "PI_CODING_AGENT_DIR",
+            "PI_CODING_AGENT_SESSION_DIR",
         ] {
             cmd.env_remove(var);
         }
         cmd.env("HOME", self.dir.path().join("home"));
         cmd.env("XDG_CONFIG_HOME", self.dir.path().join("config"));
+        cmd.env("XDG_DATA_HOME", self.dir.path().join("data"));
         cmd.env("SESSTREE_NOW", "2026-03-01T12:00:00.000Z");
         cmd.env("SESSTREE_SEED", "42");
         cmd.env("TZ", "UTC");

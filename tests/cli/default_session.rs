@@ -1,0 +1,103 @@
+//! A command without `-f` works on the current directory's newest session in the agents'
+//! session directories, as `omp --continue` and `pi -c` pick it.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use insta::assert_snapshot;
+
+use crate::common::{TestEnv, fixtures};
+
+/// The project directory (under the test's home) and the directories the agents keep its
+/// sessions in.
+struct Project {
+    env: TestEnv,
+    cwd: PathBuf,
+    omp: PathBuf,
+    pi: PathBuf,
+}
+
+impl Project {
+    fn new() -> Project {
+        let env = TestEnv::new();
+        let home = std::fs::canonicalize(env.path()).unwrap().join("home");
+        let cwd = home.join("proj");
+        std::fs::create_dir_all(&cwd).unwrap();
+        let omp = home.join(".omp/agent/sessions/-proj");
+        let pi = home.join(".pi/agent/sessions").join(format!("--{}--", encoded(&cwd)));
+        Project { env, cwd, omp, pi }
+    }
+
+    /// Puts fixture `name` at `path`, last modified `age` seconds ago.
+    fn session(&self, path: &Path, name: &str, age: u64) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::copy(fixtures().join(name), path).unwrap();
+        let when = SystemTime::now() - Duration::from_secs(age);
+        std::fs::File::options().write(true).open(path).unwrap().set_modified(when).unwrap();
+    }
+
+    fn run(&self, args: &[&str]) -> String {
+        let output = self.env.cmd().current_dir(&self.cwd).args(args).output().unwrap();
+        let text = self.env.render(&output);
+        let real = std::fs::canonicalize(self.env.path()).unwrap();
+        text.replace(&real.display().to_string(), "$TMP").replace(&encoded(&real), "$ENCODED_TMP")
+    }
+}
+
+/// A path as the agents encode it into a directory name.
+fn encoded(path: &Path) -> String {
+    path.to_string_lossy().trim_start_matches('/').replace(['/', '\\', ':'], "-")
+}
+
+#[test]
+fn the_newest_session_of_the_directory_is_used() {
+    let p = Project::new();
+    p.session(&p.omp.join("2026-01-01T00-00-00-000Z_a.jsonl"), "linear.jsonl", 300);
+    p.session(&p.pi.join("2026-01-02T00-00-00-000Z_b.jsonl"), "pi.jsonl", 100);
+    // Newer, but another directory's.
+    p.session(&p.omp.parent().unwrap().join("-other/c.jsonl"), "labeled.jsonl", 1);
+    let pi = p.run(&[
+        "-f",
+        &p.pi.join("2026-01-02T00-00-00-000Z_b.jsonl").display().to_string(),
+        "log",
+        "-n",
+        "1",
+    ]);
+    assert_eq!(p.run(&["log", "-n", "1"]), pi, "the pi session is the newer one");
+    // `-f` still wins.
+    assert_snapshot!(p.run(&["-f", &fixtures().join("linear.jsonl").display().to_string(), "log", "-n", "1"]), @"17de5c8f message 2026-03-02 09:01:11 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.");
+    p.session(&p.omp.join("2026-01-03T00-00-00-000Z_d.jsonl"), "linear.jsonl", 0);
+    assert_snapshot!(p.run(&["log", "-n", "1"]), @"17de5c8f message 2026-03-02 09:01:11 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.");
+}
+
+#[test]
+fn pi_session_directory_holds_sessions_of_every_directory() {
+    let p = Project::new();
+    let flat = p.env.path().join("pi-sessions");
+    p.session(&flat.join("other.jsonl"), "labeled.jsonl", 1);
+    let mut mine = std::fs::read_to_string(fixtures().join("linear.jsonl")).unwrap();
+    let header_end = mine.find('\n').unwrap();
+    let mut header: serde_json::Value = serde_json::from_str(&mine[..header_end]).unwrap();
+    header["cwd"] = p.cwd.display().to_string().into();
+    mine.replace_range(..header_end, &header.to_string());
+    std::fs::write(flat.join("mine.jsonl"), mine).unwrap();
+    let output = p
+        .env
+        .cmd()
+        .current_dir(&p.cwd)
+        .env("PI_CODING_AGENT_SESSION_DIR", &flat)
+        .args(["log", "-n", "1"])
+        .output()
+        .unwrap();
+    assert_snapshot!(p.env.render(&output), @"17de5c8f message 2026-03-02 09:01:11 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.");
+}
+
+#[test]
+fn without_a_session_the_error_names_the_directories_searched() {
+    let p = Project::new();
+    assert_snapshot!(p.run(&["log"]), @"
+    ------- stderr -------
+    error: no session file: no session of this directory in ~/.omp/agent/sessions/-proj, ~/.omp/agent/sessions/--$ENCODED_TMP-home-proj--, ~/.pi/agent/sessions/--$ENCODED_TMP-home-proj--; give -f FILE or set SESSTREE_FILE
+    [exit status: 2]
+    ");
+}
