@@ -404,11 +404,7 @@ impl Session {
         if self.records[idx as usize].kind != Kind::BranchSummary {
             return Ok(false);
         }
-        Ok(match self.value(idx)?.get("summary") {
-            None | Some(Value::Null) => true,
-            Some(Value::String(s)) => s.is_empty(),
-            Some(_) => false,
-        })
+        Ok(crate::format::is_move_marker(self.value(idx)?.get("summary")))
     }
 
     /// The parent's index, or `None` for a root (null parent, orphan, self-parent, cycle break).

@@ -18,6 +18,17 @@ pub fn is_lane_header(record: &serde_json::Map<String, serde_json::Value>) -> bo
         && !record.contains_key("type")
 }
 
+/// Whether a `branch_summary` with this `summary` is a move marker: the entry that persists a
+/// bare leaf move (FORMAT §4.3, `checkout` without a summary), whose summary is missing,
+/// `null` or empty. It carries no text, and marks the position its parent is.
+pub fn is_move_marker(summary: Option<&serde_json::Value>) -> bool {
+    match summary {
+        None | Some(serde_json::Value::Null) => true,
+        Some(serde_json::Value::String(s)) => s.is_empty(),
+        Some(_) => false,
+    }
+}
+
 /// The version sesstree writes (FORMAT §11: accept 1–4, write 3).
 pub(crate) const WRITE_VERSION: u64 = 3;
 

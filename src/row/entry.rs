@@ -62,6 +62,8 @@ pub enum Body<'a> {
     BranchSummary {
         /// `summary`.
         summary: Str<'a>,
+        /// Whether it is a move marker ([`crate::format::is_move_marker`]).
+        marker: bool,
     },
     /// A `model_change`.
     ModelChange {
@@ -307,7 +309,10 @@ impl<'a> Body<'a> {
             Kind::Compaction => {
                 Body::Compaction { tokens_before: e.get("tokensBefore").and_then(Value::as_f64) }
             }
-            Kind::BranchSummary => Body::BranchSummary { summary: text("summary") },
+            Kind::BranchSummary => Body::BranchSummary {
+                summary: text("summary"),
+                marker: crate::format::is_move_marker(e.get("summary")),
+            },
             Kind::ModelChange => Body::ModelChange {
                 model: str_of(e.get("model"))
                     .or_else(|| str_of(e.get("modelId")))
@@ -374,7 +379,8 @@ fn row_members(kind: &Kind) -> &'static [Pick<'static>] {
         Pick::scalar("model"),
     ];
     const COMPACTION: &[Pick<'_>] = &[Pick::scalar("tokensBefore")];
-    const BRANCH_SUMMARY: &[Pick<'_>] = &[Pick::scalar("summary")];
+    // Whole: a summary that is neither a string nor `null` is no move marker.
+    const BRANCH_SUMMARY: &[Pick<'_>] = &[Pick::whole("summary")];
     const MODEL_CHANGE: &[Pick<'_>] = &[Pick::scalar("model"), Pick::scalar("modelId")];
     const THINKING_LEVEL: &[Pick<'_>] = &[Pick::scalar("thinkingLevel")];
     const CUSTOM: &[Pick<'_>] = &[Pick::scalar("customType")];

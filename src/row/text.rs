@@ -286,7 +286,9 @@ pub fn one_line(entry: &Entry<'_>, tools: &ToolCalls) -> String {
         }
         // Without a count there is nothing to round; the kind alone is still true.
         Body::Compaction { tokens_before: None } => "[compaction]".to_owned(),
-        Body::BranchSummary { summary } => format!("[branch summary]: {}", one_row(summary)),
+        Body::BranchSummary { summary, .. } => {
+            format!("[branch summary]: {}", one_row(summary))
+        }
         Body::ModelChange { model } => format!("[model: {model}]"),
         Body::ModelUsage { purpose, role, provider, model } => {
             let role = one_row(role);
@@ -504,7 +506,7 @@ pub fn search_text(entry: &Entry<'_>, label: Option<&str>, call: Option<&str>) -
             }
         },
         Body::Compaction { .. } => words(&["compaction"]),
-        Body::BranchSummary { summary } => words(&["branch summary", summary]),
+        Body::BranchSummary { summary, .. } => words(&["branch summary", summary]),
         Body::ModelChange { model } => words(&["model", model]),
         Body::ModelUsage { purpose, role, provider, model } => {
             let fields = [purpose, role, provider, model].map(|f| one_row(f));
@@ -599,7 +601,7 @@ impl FilterMode {
     }
 }
 
-/// What the filter modes read of an entry (FORMAT §9.2), as four bits: kept instead of the
+/// What the filter modes read of an entry (FORMAT §9.2), as five bits: kept instead of the
 /// entry when rows are worked out ahead (see [`crate::row::gist`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Facts(u8);
@@ -609,6 +611,7 @@ impl Facts {
     const SETTING: u8 = 2;
     const TOOL_RESULT: u8 = 4;
     const USER_REQUEST: u8 = 8;
+    const MOVE_MARKER: u8 = 16;
 
     /// The facts of an entry.
     pub fn of(entry: &Entry<'_>) -> Facts {
@@ -622,7 +625,9 @@ impl Facts {
             }
             _ => false,
         };
+        let marker = matches!(entry.body, Body::BranchSummary { marker: true, .. });
         let bits = [
+            (marker, Facts::MOVE_MARKER),
             (silent, Facts::SILENT),
             (entry.kind.is_setting(), Facts::SETTING),
             (role == Some("toolResult"), Facts::TOOL_RESULT),
@@ -635,10 +640,15 @@ impl Facts {
     /// leaf and `has_label` whether its resolved label is set.
     ///
     /// First, in every mode, an assistant message that is not the leaf is hidden when it has no
-    /// non-empty text and its `stopReason` is missing, `stop` or `toolUse`.
+    /// non-empty text and its `stopReason` is missing, `stop` or `toolUse`; and in every mode
+    /// but `all`, a move marker (a `branch_summary` without a summary, which `checkout` leaves
+    /// behind a bare move: it carries no text) is folded away.
     pub fn shows(self, mode: FilterMode, is_leaf: bool, has_label: bool) -> bool {
         let has = |bit: u8| self.0 & bit != 0;
         if !is_leaf && has(Facts::SILENT) {
+            return false;
+        }
+        if has(Facts::MOVE_MARKER) && mode != FilterMode::All {
             return false;
         }
         match mode {

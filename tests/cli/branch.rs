@@ -112,13 +112,13 @@ fn the_branch_reloads_cleanly_to_the_source_path() {
     eeee0002 archive 2026-02-16 10:00:08 [restored: bbbb0001]
     ");
     insta::assert_snapshot!(env.run(&["-f", new, "tree", "--filter", "all"]), @"
-    • [again] user: first prompt
-    • assistant: first answer
-    • user: second prompt
-    • [answer] assistant: second answer
-    • [restored: bbbb0001] ← active
-    [label: answer]
-    [label: again]
+    • aaaa0001 [again] user: first prompt
+    • bbbb0001 assistant: first answer
+    • aaaa0002 user: second prompt
+    • bbbb0002 [answer] assistant: second answer
+    • eeee0002 [restored: bbbb0001] ← active
+    ae175332 [label: answer]
+    ecb8ad47 [label: again]
     ");
 }
 

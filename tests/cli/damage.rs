@@ -61,10 +61,10 @@ fn dangling_parent_is_a_root() {
     let env = TestEnv::new();
     env.fixture("dangling-parent.jsonl");
     assert_snapshot!(env.run(&["-f", "dangling-parent.jsonl", "tree", "--filter", "all"]), @"
-    • user: My parent 9999aaaa is not in this file.
-    │  • assistant: So you are an orphan, and a root of the tree. ← active
-    user: Start of the session.
-       assistant: Ready.
+    • 4c5d6e7f user: My parent 9999aaaa is not in this file.
+    │  • 5d6e7f80 assistant: So you are an orphan, and a root of the tree. ← active
+    2a3b4c5d user: Start of the session.
+       3b4c5d6e assistant: Ready.
     ------- stderr -------
     dangling-parent.jsonl:4: warning: parent 9999aaaa of entry 4c5d6e7f not found; the entry counts as a root
     ");
@@ -75,11 +75,11 @@ fn cycles_do_not_hang() {
     let env = TestEnv::new();
     env.fixture("cycle.jsonl");
     assert_snapshot!(env.run(&["-f", "cycle.jsonl", "tree", "--filter", "all"]), @"
-    • assistant: And the walk from here must stop at the first repeated id. ← active
-    │  • user: My parent is the next line, whose parent is me.
-    user: A normal start.
-    │  assistant: Normal reply.
-    user: I am my own parent.
+    • c1c1e002 assistant: And the walk from here must stop at the first repeated id. ← active
+    │  • c1c1e001 user: My parent is the next line, whose parent is me.
+    a1000001 user: A normal start.
+    │  a1000002 assistant: Normal reply.
+    5e1f5e1f user: I am my own parent.
     ------- stderr -------
     cycle.jsonl:6: warning: parent cycle through entry c1c1e002; broken here, the entry counts as a root
     ");
@@ -103,13 +103,13 @@ fn odd_records() {
     let env = TestEnv::new();
     env.fixture("non-object.jsonl");
     assert_snapshot!(env.run(&["-f", "non-object.jsonl", "tree", "--filter", "all"]), @"
-    user: List three colours.
-    │  assistant: Red, green, blue.
-    │  ├─ [custom: scratchpad]
-    │  └─ user: Two more.
-    │     assistant: Cyan, magenta.
-    [record]
-    [record]
+    0b1c2d3e user: List three colours.
+    │  1c2d3e4f assistant: Red, green, blue.
+    │  ├─ - [custom: scratchpad]
+    │  └─ 2d3e4f50 user: Two more.
+    │     - assistant: Cyan, magenta.
+    - [record]
+    - [record]
     ------- stderr -------
     non-object.jsonl:3: warning: record is not a JSON object
     non-object.jsonl:5: warning: record is not a JSON object

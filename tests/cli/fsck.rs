@@ -268,11 +268,11 @@ fn duplicate_id() {
     {"type":"label","id":"l","parentId":"c","timestamp":"2026-01-01T00:00:02.000Z","targetId":"15780b2e","label":"here"}
     "#);
     insta::assert_snapshot!(env.run(&["-f", "fixed.jsonl", "tree", "--filter", "all"]), @"
-    • user: a
-    • user: b
-    • [here] user: a
-    • user: c ← active
-    [label: here]
+    • a user: a
+    • b user: b
+    • 15780b2e [here] user: a
+    • c user: c ← active
+    l [label: here]
     ");
 }
 

@@ -45,6 +45,8 @@ fn filter_user_only() {
     assert_snapshot!(env.run(&["-f", "roles.jsonl", "log", "--filter", "user-only"]), @"
     39da4b5c message 2026-03-08 09:02:00 [custom]
     6c0d1e2f message 2026-03-08 09:00:02 user: Here is a screenshot of the layout bug: the sidebar overflows.
+    ------- stderr -------
+    note: 5bfc6d7e (message) is hidden by the filter [user-only]; --filter all shows it
     ");
 }
 

@@ -10,33 +10,33 @@ fn demo_tree() {
     let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo.jsonl");
     std::fs::copy(demo, env.path().join("demo.jsonl")).unwrap();
     assert_snapshot!(env.run(&["-f", "demo.jsonl", "tree"]), @r#"
-    • user: tally stats prints a table. Add a --json flag to `tally stats` that prints the same numbers as one JSON object per file.
-    • assistant: I'll look at how `stats` is wired up and printed first.
-    • [read: src/main.rs]
-    • [checkpoint-1] [read: src/stats.rs]
-    ├─ • [branch summary]: The user explored a different conversation branch before returning here. Summary of that exploration:  ## Goal Add a `--json` flag to `tally stats`.  ## What was tried - Added `serde` (derive) and `serde_json` to Cargo.toml and derived `Serialize` on `Stats`. - `cargo test` failed before compiling: this machine is offline and cannot reach the crates.io index, and nothing is vendored.  ## Outcome Abandoned. Any approach must build without new dependencies.  <files> tests/cli.rs (Read) Cargo.toml (Write) src/stats.rs (Write) </files>
-    │  • user: Let's not add dependencies. Write the JSON by hand in a new src/json.rs (escape strings properly) and keep the table output byte-for-byte unchanged.
-    │  • assistant: Writing a small encoder in `src/json.rs`, then wiring the flag into `stats`.
-    │  • [write: src/json.rs]
-    │  • [edit: src/stats.rs]
-    │  • [edit: src/main.rs]
-    │  • assistant: Now the branch in `run`, then the tests.
-    │  • [edit: src/stats.rs]
-    │  • [tests-green] [bash: cargo test 2>&1 | tail -n 20]
-    │  • assistant: `tally stats --json` now prints one object per file, e.g.  ``` {"path":"tests/data/two-lines.txt","lines":2,"words":5,"bytes":24} ```  The encoder is in `src/json.rs` (no new dependencies) and the tab
-    │  • [compaction: 48k tokens]
-    │  • [clippy]: cargo clippy: 1 warning src/stats.rs:21:13: variables can be used directly in the `format!` string (clippy::uninlined_format_args)
-    │  • user: Fix that clippy warning, then commit with a short message.
-    │  • [edit: src/stats.rs]
-    │  • [bash: cargo clippy --all-targets -q && git add -A && git...]
-    │  • assistant: Fixed the warning (`println!("{line}")`); clippy is clean. Committed as `3f2a9c1 stats: add --json output`. ← active
-    └─ assistant: `run` formats each row with `println!`. Let me check how the output is tested before changing it.
-       [read: tests/cli.rs]
-       assistant: The simplest route is serde: derive `Serialize` on `Stats` and print it with `serde_json`.
-       [edit: Cargo.toml]
-       [edit: src/stats.rs]
-       [bash: cargo test]
-       assistant: The build stops before compiling: this machine can't reach the crates.io index, so `serde_json` can't be downloaded and there is no vendored copy.  Two ways forward: 1. Vendor serde/serde_json (`cargo
+    • 8a41d0e6 user: tally stats prints a table. Add a --json flag to `tally stats` that prints the same numbers as one JSON object per file.
+    • e91c4a07 assistant: I'll look at how `stats` is wired up and printed first.
+    • 1d6b83f2 [read: src/main.rs]
+    • 7c3e05ab [checkpoint-1] [read: src/stats.rs]
+    ├─ • 58e0b3c6 [branch summary]: The user explored a different conversation branch before returning here. Summary of that exploration:  ## Goal Add a `--json` flag to `tally stats`.  ## What was tried - Added `serde` (derive) and `serde_json` to Cargo.toml and derived `Serialize` on `Stats`. - `cargo test` failed before compiling: this machine is offline and cannot reach the crates.io index, and nothing is vendored.  ## Outcome Abandoned. Any approach must build without new dependencies.  <files> tests/cli.rs (Read) Cargo.toml (Write) src/stats.rs (Write) </files>
+    │  • 13c9d5a8 user: Let's not add dependencies. Write the JSON by hand in a new src/json.rs (escape strings properly) and keep the table output byte-for-byte unchanged.
+    │  • 6f4a0e21 assistant: Writing a small encoder in `src/json.rs`, then wiring the flag into `stats`.
+    │  • e3b81c7d [write: src/json.rs]
+    │  • 09d6f4b2 [edit: src/stats.rs]
+    │  • 4a7e2d95 [edit: src/main.rs]
+    │  • c6b05a3e assistant: Now the branch in `run`, then the tests.
+    │  • c0e95d17 [edit: src/stats.rs]
+    │  • 85f3e1c0 [tests-green] [bash: cargo test 2>&1 | tail -n 20]
+    │  • 1f6c9b47 assistant: `tally stats --json` now prints one object per file, e.g.  ``` {"path":"tests/data/two-lines.txt","lines":2,"words":5,"bytes":24} ```  The encoder is in `src/json.rs` (no new dependencies) and the tab
+    │  • 70c4e2a9 [compaction: 48k tokens]
+    │  • d91b7f40 [clippy]: cargo clippy: 1 warning src/stats.rs:21:13: variables can be used directly in the `format!` string (clippy::uninlined_format_args)
+    │  • 5c07a3d4 user: Fix that clippy warning, then commit with a short message.
+    │  • 31a9d6c2 [edit: src/stats.rs]
+    │  • 47b2c8e3 [bash: cargo clippy --all-targets -q && git add -A && git...]
+    │  • fa60d15c assistant: Fixed the warning (`println!("{line}")`); clippy is clean. Committed as `3f2a9c1 stats: add --json output`. ← active
+    └─ 4e8a2c59 assistant: `run` formats each row with `println!`. Let me check how the output is tested before changing it.
+       a6f1d374 [read: tests/cli.rs]
+       0b97e4c1 assistant: The simplest route is serde: derive `Serialize` on `Stats` and print it with `serde_json`.
+       d58c2a60 [edit: Cargo.toml]
+       6e2b9f15 [edit: src/stats.rs]
+       f04a61bd [bash: cargo test]
+       2c85ef37 assistant: The build stops before compiling: this machine can't reach the crates.io index, so `serde_json` can't be downloaded and there is no vendored copy.  Two ways forward: 1. Vendor serde/serde_json (`cargo
     "#);
 }
 
@@ -45,17 +45,17 @@ fn branch_points_and_timestamp_order() {
     let env = TestEnv::new();
     env.fixture("branched.jsonl");
     assert_snapshot!(env.run(&["-f", "branched.jsonl", "tree"]), @r#"
-    • user: Write a Rust function that reverses a string.
-    • assistant: ```rust fn reverse(s: &str) -> String {     s.chars().rev().collect() } ```
-    ├─ • user: Make it handle grapheme clusters.
-    │  • assistant: Use the `unicode-segmentation` crate:  ```rust use unicode_segmentation::UnicodeSegmentation;  fn reverse(s: &str) -> String {     s.graphemes(true).rev().collect() } ```
-    │  ├─ • user: Add it to Cargo.toml for me.
-    │  │  • assistant: Added `unicode-segmentation = "1.12"` under `[dependencies]`. ← active
-    │  └─ user: Without adding a dependency, please.
-    ├─ user: The input is ASCII only; reverse the bytes instead.
-    │  assistant: ```rust fn reverse(s: &str) -> String {     let mut b = s.as_bytes().to_vec();     b.reverse();     String::from_utf8(b).expect("ASCII input") } ```
-    └─ user: Add a unit test for it.
-       assistant: ```rust #[test] fn reverses() {     assert_eq!(reverse("abc"), "cba"); } ```
+    • a0c1e2f3 user: Write a Rust function that reverses a string.
+    • b1a2c3d4 assistant: ```rust fn reverse(s: &str) -> String {     s.chars().rev().collect() } ```
+    ├─ • c7d0e1f2 user: Make it handle grapheme clusters.
+    │  • c8e9f0a1 assistant: Use the `unicode-segmentation` crate:  ```rust use unicode_segmentation::UnicodeSegmentation;  fn reverse(s: &str) -> String {     s.graphemes(true).rev().collect() } ```
+    │  ├─ • f3a4b5c6 user: Add it to Cargo.toml for me.
+    │  │  • f4b5c6d7 assistant: Added `unicode-segmentation = "1.12"` under `[dependencies]`. ← active
+    │  └─ f1e2d3c4 user: Without adding a dependency, please.
+    ├─ d3e4f5a6 user: The input is ASCII only; reverse the bytes instead.
+    │  d4f5a6b7 assistant: ```rust fn reverse(s: &str) -> String {     let mut b = s.as_bytes().to_vec();     b.reverse();     String::from_utf8(b).expect("ASCII input") } ```
+    └─ e5f6a7b8 user: Add a unit test for it.
+       b1a2f0e9 assistant: ```rust #[test] fn reverses() {     assert_eq!(reverse("abc"), "cba"); } ```
     "#);
 }
 
@@ -64,17 +64,17 @@ fn file_order_and_ascii() {
     let env = TestEnv::new();
     env.fixture("branched.jsonl");
     assert_snapshot!(env.run(&["-f", "branched.jsonl", "tree", "--order", "file", "--ascii"]), @r#"
-    * user: Write a Rust function that reverses a string.
-    * assistant: ```rust fn reverse(s: &str) -> String {     s.chars().rev().collect() } ```
-    |--user: The input is ASCII only; reverse the bytes instead.
-    |  assistant: ```rust fn reverse(s: &str) -> String {     let mut b = s.as_bytes().to_vec();     b.reverse();     String::from_utf8(b).expect("ASCII input") } ```
-    |--* user: Make it handle grapheme clusters.
-    |  * assistant: Use the `unicode-segmentation` crate:  ```rust use unicode_segmentation::UnicodeSegmentation;  fn reverse(s: &str) -> String {     s.graphemes(true).rev().collect() } ```
-    |  |--* user: Add it to Cargo.toml for me.
-    |  |  * assistant: Added `unicode-segmentation = "1.12"` under `[dependencies]`. <- active
-    |  '--user: Without adding a dependency, please.
-    '--user: Add a unit test for it.
-       assistant: ```rust #[test] fn reverses() {     assert_eq!(reverse("abc"), "cba"); } ```
+    * a0c1e2f3 user: Write a Rust function that reverses a string.
+    * b1a2c3d4 assistant: ```rust fn reverse(s: &str) -> String {     s.chars().rev().collect() } ```
+    |--d3e4f5a6 user: The input is ASCII only; reverse the bytes instead.
+    |  d4f5a6b7 assistant: ```rust fn reverse(s: &str) -> String {     let mut b = s.as_bytes().to_vec();     b.reverse();     String::from_utf8(b).expect("ASCII input") } ```
+    |--* c7d0e1f2 user: Make it handle grapheme clusters.
+    |  * c8e9f0a1 assistant: Use the `unicode-segmentation` crate:  ```rust use unicode_segmentation::UnicodeSegmentation;  fn reverse(s: &str) -> String {     s.graphemes(true).rev().collect() } ```
+    |  |--* f3a4b5c6 user: Add it to Cargo.toml for me.
+    |  |  * f4b5c6d7 assistant: Added `unicode-segmentation = "1.12"` under `[dependencies]`. <- active
+    |  '--f1e2d3c4 user: Without adding a dependency, please.
+    '--e5f6a7b8 user: Add a unit test for it.
+       b1a2f0e9 assistant: ```rust #[test] fn reverses() {     assert_eq!(reverse("abc"), "cba"); } ```
     "#);
 }
 
@@ -83,17 +83,17 @@ fn leaf_override() {
     let env = TestEnv::new();
     env.fixture("branched.jsonl");
     assert_snapshot!(env.run(&["-f", "branched.jsonl", "tree", "--leaf", "f1e2d3c4"]), @r#"
-    • user: Write a Rust function that reverses a string.
-    • assistant: ```rust fn reverse(s: &str) -> String {     s.chars().rev().collect() } ```
-    ├─ • user: Make it handle grapheme clusters.
-    │  • assistant: Use the `unicode-segmentation` crate:  ```rust use unicode_segmentation::UnicodeSegmentation;  fn reverse(s: &str) -> String {     s.graphemes(true).rev().collect() } ```
-    │  ├─ • user: Without adding a dependency, please. ← active
-    │  └─ user: Add it to Cargo.toml for me.
-    │     assistant: Added `unicode-segmentation = "1.12"` under `[dependencies]`.
-    ├─ user: The input is ASCII only; reverse the bytes instead.
-    │  assistant: ```rust fn reverse(s: &str) -> String {     let mut b = s.as_bytes().to_vec();     b.reverse();     String::from_utf8(b).expect("ASCII input") } ```
-    └─ user: Add a unit test for it.
-       assistant: ```rust #[test] fn reverses() {     assert_eq!(reverse("abc"), "cba"); } ```
+    • a0c1e2f3 user: Write a Rust function that reverses a string.
+    • b1a2c3d4 assistant: ```rust fn reverse(s: &str) -> String {     s.chars().rev().collect() } ```
+    ├─ • c7d0e1f2 user: Make it handle grapheme clusters.
+    │  • c8e9f0a1 assistant: Use the `unicode-segmentation` crate:  ```rust use unicode_segmentation::UnicodeSegmentation;  fn reverse(s: &str) -> String {     s.graphemes(true).rev().collect() } ```
+    │  ├─ • f1e2d3c4 user: Without adding a dependency, please. ← active
+    │  └─ f3a4b5c6 user: Add it to Cargo.toml for me.
+    │     f4b5c6d7 assistant: Added `unicode-segmentation = "1.12"` under `[dependencies]`.
+    ├─ d3e4f5a6 user: The input is ASCII only; reverse the bytes instead.
+    │  d4f5a6b7 assistant: ```rust fn reverse(s: &str) -> String {     let mut b = s.as_bytes().to_vec();     b.reverse();     String::from_utf8(b).expect("ASCII input") } ```
+    └─ e5f6a7b8 user: Add a unit test for it.
+       b1a2f0e9 assistant: ```rust #[test] fn reverses() {     assert_eq!(reverse("abc"), "cba"); } ```
     "#);
 }
 
@@ -108,57 +108,57 @@ fn each_filter_mode() {
     }
     assert_snapshot!(all, @r#"
     --- default
-    • user: Here is a screenshot of the layout bug: the sidebar overflows.
-    • developer: Repository rule: run `just check` before declaring success.
-    • assistant: Looking at the layout styles.
-    • [grep: /overflow-x/ in src/styles]
-    • [glob: .]
-    • [ls: src]
-    • [read: src/styles/layout.css:40-59]
-    • [web_search: {"query":"css grid child overflow min-wi...]
-    • assistant: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}
-    • assistant: (aborted)
-    • [bash]: npm run build
-    • [bash]: git status --short
-    • [pythonExecution]
-    • [custom]
-    • [fileMention]
-    • assistant: Set `min-width: 0` on `.sidebar > *` so the grid children can shrink, and fix the TS2322 error in main.ts by parsing the width with `Number(` ← active
+    • 6c0d1e2f user: Here is a screenshot of the layout bug: the sidebar overflows.
+    • 7d1e2f30 developer: Repository rule: run `just check` before declaring success.
+    • 8e2f3041 assistant: Looking at the layout styles.
+    • 9f304152 [grep: /overflow-x/ in src/styles]
+    • a0415263 [glob: .]
+    • b1526374 [ls: src]
+    • c2637485 [read: src/styles/layout.css:40-59]
+    • d3748596 [web_search: {"query":"css grid child overflow min-wi...]
+    • e4859607 assistant: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}
+    • f5960718 assistant: (aborted)
+    • 06a71829 [bash]: npm run build
+    • 17b8293a [bash]: git status --short
+    • 28c93a4b [pythonExecution]
+    • 39da4b5c [custom]
+    • 4aeb5c6d [fileMention]
+    • 5bfc6d7e assistant: Set `min-width: 0` on `.sidebar > *` so the grid children can shrink, and fix the TS2322 error in main.ts by parsing the width with `Number(` ← active
     --- no-tools
-    • user: Here is a screenshot of the layout bug: the sidebar overflows.
-    • developer: Repository rule: run `just check` before declaring success.
-    • assistant: Looking at the layout styles.
-    • assistant: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}
-    • assistant: (aborted)
-    • [bash]: npm run build
-    • [bash]: git status --short
-    • [pythonExecution]
-    • [custom]
-    • [fileMention]
-    • assistant: Set `min-width: 0` on `.sidebar > *` so the grid children can shrink, and fix the TS2322 error in main.ts by parsing the width with `Number(` ← active
+    • 6c0d1e2f user: Here is a screenshot of the layout bug: the sidebar overflows.
+    • 7d1e2f30 developer: Repository rule: run `just check` before declaring success.
+    • 8e2f3041 assistant: Looking at the layout styles.
+    • e4859607 assistant: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}
+    • f5960718 assistant: (aborted)
+    • 06a71829 [bash]: npm run build
+    • 17b8293a [bash]: git status --short
+    • 28c93a4b [pythonExecution]
+    • 39da4b5c [custom]
+    • 4aeb5c6d [fileMention]
+    • 5bfc6d7e assistant: Set `min-width: 0` on `.sidebar > *` so the grid children can shrink, and fix the TS2322 error in main.ts by parsing the width with `Number(` ← active
     --- user-only
-    • user: Here is a screenshot of the layout bug: the sidebar overflows.
-    • [custom]
+    • 6c0d1e2f user: Here is a screenshot of the layout bug: the sidebar overflows.
+    • 39da4b5c [custom] ← active (leaf 5bfc6d7e hidden)
     --- labeled-only
     ------- stderr -------
     note: 16 entries hidden by the current filter [labeled-only]
     --- all
-    • user: Here is a screenshot of the layout bug: the sidebar overflows.
-    • developer: Repository rule: run `just check` before declaring success.
-    • assistant: Looking at the layout styles.
-    • [grep: /overflow-x/ in src/styles]
-    • [glob: .]
-    • [ls: src]
-    • [read: src/styles/layout.css:40-59]
-    • [web_search: {"query":"css grid child overflow min-wi...]
-    • assistant: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}
-    • assistant: (aborted)
-    • [bash]: npm run build
-    • [bash]: git status --short
-    • [pythonExecution]
-    • [custom]
-    • [fileMention]
-    • assistant: Set `min-width: 0` on `.sidebar > *` so the grid children can shrink, and fix the TS2322 error in main.ts by parsing the width with `Number(` ← active
+    • 6c0d1e2f user: Here is a screenshot of the layout bug: the sidebar overflows.
+    • 7d1e2f30 developer: Repository rule: run `just check` before declaring success.
+    • 8e2f3041 assistant: Looking at the layout styles.
+    • 9f304152 [grep: /overflow-x/ in src/styles]
+    • a0415263 [glob: .]
+    • b1526374 [ls: src]
+    • c2637485 [read: src/styles/layout.css:40-59]
+    • d3748596 [web_search: {"query":"css grid child overflow min-wi...]
+    • e4859607 assistant: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}
+    • f5960718 assistant: (aborted)
+    • 06a71829 [bash]: npm run build
+    • 17b8293a [bash]: git status --short
+    • 28c93a4b [pythonExecution]
+    • 39da4b5c [custom]
+    • 4aeb5c6d [fileMention]
+    • 5bfc6d7e assistant: Set `min-width: 0` on `.sidebar > *` so the grid children can shrink, and fix the TS2322 error in main.ts by parsing the width with `Number(` ← active
     "#);
 }
 
@@ -167,8 +167,8 @@ fn labeled_only_and_labels() {
     let env = TestEnv::new();
     env.fixture("labeled.jsonl");
     assert_snapshot!(env.run(&["-f", "labeled.jsonl", "tree", "--filter", "labeled-only"]), @"
-    • [begin] user: Start a CHANGELOG.md for v0.4.
-    • [reviewed] assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.
+    • 1b2c3d4e [begin] user: Start a CHANGELOG.md for v0.4.
+    • 2c3d4e5f [reviewed] assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section. ← active (leaf 3d4e5f60 hidden)
     ");
 }
 
@@ -176,16 +176,16 @@ fn labeled_only_and_labels() {
 fn search_words_and_fuzzy() {
     let env = TestEnv::new();
     env.fixture("roles.jsonl");
-    assert_snapshot!(env.run(&["-f", "roles.jsonl", "tree", "--filter", "all", "--search", "user"]), @"• user: Here is a screenshot of the layout bug: the sidebar overflows.");
+    assert_snapshot!(env.run(&["-f", "roles.jsonl", "tree", "--filter", "all", "--search", "user"]), @"• 6c0d1e2f user: Here is a screenshot of the layout bug: the sidebar overflows. ← active (leaf 5bfc6d7e hidden)");
     assert_snapshot!(env.run(&["-f", "roles.jsonl", "tree", "--search", "zzzz-nothing"]), @r#"
     ------- stderr -------
     note: no entries match search "zzzz-nothing"
     "#);
     assert_snapshot!(env.run(&["-f", "roles.jsonl", "tree", "--filter", "all", "--search", "rdtst", "--fuzzy"]), @r#"
-    • [read: src/styles/layout.css:40-59]
-    • [web_search: {"query":"css grid child overflow min-wi...]
-    • [custom]
-    • assistant: Set `min-width: 0` on `.sidebar > *` so the grid children can shrink, and fix the TS2322 error in main.ts by parsing the width with `Number(` ← active
+    • c2637485 [read: src/styles/layout.css:40-59]
+    • d3748596 [web_search: {"query":"css grid child overflow min-wi...]
+    • 39da4b5c [custom]
+    • 5bfc6d7e assistant: Set `min-width: 0` on `.sidebar > *` so the grid children can shrink, and fix the TS2322 error in main.ts by parsing the width with `Number(` ← active
     "#);
 }
 
@@ -194,28 +194,28 @@ fn archived_subtrees() {
     let env = TestEnv::new();
     env.fixture("archive.jsonl");
     assert_snapshot!(env.run(&["-f", "archive.jsonl", "tree", "--filter", "all"]), @"
-    • user: The CSV export is slow on big tables. Speed it up.
-    • assistant: Three options: stream rows through a BufWriter, build the CSV in memory, or use the csv crate with a large buffer.
-    ├─ • user: Try the csv crate's Writer with a 64 KiB buffer.
-    │  • assistant: csv::Writer with 64 KiB buffer: 6.4 s, flat memory. Keeping this one.
-    │  • [archived: 2f304152]
-    │  • [archived: 41526374]
-    │  • [restored: 41526374] ← active
-    └─ user: Try building the whole CSV in memory first.
-       assistant: In memory: 7.1 s, but peak RSS grows to 1.9 GB.
+    • 0d1e2f30 user: The CSV export is slow on big tables. Speed it up.
+    • 1e2f3041 assistant: Three options: stream rows through a BufWriter, build the CSV in memory, or use the csv crate with a large buffer.
+    ├─ • 63748596 user: Try the csv crate's Writer with a 64 KiB buffer.
+    │  • 748596a7 assistant: csv::Writer with 64 KiB buffer: 6.4 s, flat memory. Keeping this one.
+    │  • 8596a7b8 [archived: 2f304152]
+    │  • 96a7b8c9 [archived: 41526374]
+    │  • a7b8c9da [restored: 41526374] ← active
+    └─ 41526374 user: Try building the whole CSV in memory first.
+       52637485 assistant: In memory: 7.1 s, but peak RSS grows to 1.9 GB.
     ");
     assert_snapshot!(env.run(&["-f", "archive.jsonl", "tree", "--filter", "all", "--include-archived"]), @"
-    • user: The CSV export is slow on big tables. Speed it up.
-    • assistant: Three options: stream rows through a BufWriter, build the CSV in memory, or use the csv crate with a large buffer.
-    ├─ • user: Try the csv crate's Writer with a 64 KiB buffer.
-    │  • assistant: csv::Writer with 64 KiB buffer: 6.4 s, flat memory. Keeping this one.
-    │  • [archived: 2f304152]
-    │  • [archived: 41526374]
-    │  • [restored: 41526374] ← active
-    ├─ user: Try streaming rows with a BufWriter.
-    │  assistant: Streaming: 41 s -> 9.8 s on the 2 M-row table.
-    └─ user: Try building the whole CSV in memory first.
-       assistant: In memory: 7.1 s, but peak RSS grows to 1.9 GB.
+    • 0d1e2f30 user: The CSV export is slow on big tables. Speed it up.
+    • 1e2f3041 assistant: Three options: stream rows through a BufWriter, build the CSV in memory, or use the csv crate with a large buffer.
+    ├─ • 63748596 user: Try the csv crate's Writer with a 64 KiB buffer.
+    │  • 748596a7 assistant: csv::Writer with 64 KiB buffer: 6.4 s, flat memory. Keeping this one.
+    │  • 8596a7b8 [archived: 2f304152]
+    │  • 96a7b8c9 [archived: 41526374]
+    │  • a7b8c9da [restored: 41526374] ← active
+    ├─ 2f304152 user: Try streaming rows with a BufWriter.
+    │  30415263 assistant: Streaming: 41 s -> 9.8 s on the 2 M-row table.
+    └─ 41526374 user: Try building the whole CSV in memory first.
+       52637485 assistant: In memory: 7.1 s, but peak RSS grows to 1.9 GB.
     ");
 }
 
@@ -243,17 +243,17 @@ fn several_roots_and_markers() {
     let env = TestEnv::new();
     env.fixture("markers.jsonl");
     assert_snapshot!(env.run(&["-f", "markers.jsonl", "tree", "--filter", "all"]), @"
-    • [branch summary]: The user explored a different conversation branch before returning here. Summary of that exploration:  The borrow error in src/cache.rs comes from `get` returning a borrow of the map while `insert` needs `&mut self`; lifetimes were explained with a small example.  <files> src/cache.rs (Read) </files> ← active
-    ├─ user: Rewrite src/cache.rs to store owned Strings and return clones.
-    │  assistant: Done: `Cache` stores `String`s and `get` returns `Option<String>`; it compiles.
-    └─ [branch summary]:
-    user: Why does src/cache.rs fail the borrow checker?
-       assistant: `get` returns a `&str` borrowed from the map while `insert` needs `&mut self` in the same scope.
-       ├─ user: Show me a fix.
-       │  assistant: Clone the value out before inserting: `let v = self.get(k).to_owned();`.
-       └─ [branch summary]:
-          user: Explain lifetimes first, with a small example.
-          assistant: A lifetime names how long a borrow is valid: `fn first<'a>(v: &'a [String]) -> &'a str`.
+    • 02a57689 [branch summary]: The user explored a different conversation branch before returning here. Summary of that exploration:  The borrow error in src/cache.rs comes from `get` returning a borrow of the map while `insert` needs `&mut self`; lifetimes were explained with a small example.  <files> src/cache.rs (Read) </files> ← active
+    ├─ 13b6879a user: Rewrite src/cache.rs to store owned Strings and return clones.
+    │  24c798ab assistant: Done: `Cache` stores `String`s and `get` returns `Option<String>`; it compiles.
+    └─ 35d8a9bc [branch summary]:
+    9b3e0f12 user: Why does src/cache.rs fail the borrow checker?
+       ac4f1023 assistant: `get` returns a `&str` borrowed from the map while `insert` needs `&mut self` in the same scope.
+       ├─ bd502134 user: Show me a fix.
+       │  ce613245 assistant: Clone the value out before inserting: `let v = self.get(k).to_owned();`.
+       └─ df724356 [branch summary]:
+          e0835467 user: Explain lifetimes first, with a small example.
+          f1946578 assistant: A lifetime names how long a borrow is valid: `fn first<'a>(v: &'a [String]) -> &'a str`.
     ");
 }
 
@@ -263,41 +263,41 @@ fn both_dialects_and_all_types() {
     env.fixture("pi.jsonl");
     env.fixture("all-types.jsonl");
     assert_snapshot!(env.run(&["-f", "pi.jsonl", "tree", "--filter", "all"]), @"
-    • [model: claude-sonnet-4-5]
-    • [thinking: medium]
-    • user: Rename the `agent` package to `agent-core`.
-    • assistant: I'll move the directory with git so history is kept.
-    • [bash: git mv packages/agent packages/agent-core]
-    • [session info]
-    • [git-status]: R  packages/agent -> packages/agent-core
-    • [compaction: 52k tokens]
-    • user: Now update the imports and the package name.
-    • assistant: Updated `package.json` (`@mariozechner/pi-agent-core`) and 14 import sites; `npm run check` passes.
-    • [session info] ← active
+    • 7f3e2a10 [model: claude-sonnet-4-5]
+    • 9c41b0d2 [thinking: medium]
+    • 1e8d5f37 user: Rename the `agent` package to `agent-core`.
+    • 4a92c6e1 assistant: I'll move the directory with git so history is kept.
+    • b07d3a58 [bash: git mv packages/agent packages/agent-core]
+    • e6f1094c [session info]
+    • 3d5a8b72 [git-status]: R  packages/agent -> packages/agent-core
+    • c82e4f19 [compaction: 52k tokens]
+    • 5b7c9e03 user: Now update the imports and the package name.
+    • d2f8a614 assistant: Updated `package.json` (`@mariozechner/pi-agent-core`) and 14 import sites; `npm run check` passes.
+    • 8e0b47c5 [session info] ← active
     ");
     assert_snapshot!(env.run(&["-f", "all-types.jsonl", "tree", "--filter", "all"]), @r#"
-    • [session init]
-    • [model: openai/gpt-5]
-    • [thinking: high]
-    • [service tier: openai:priority]
-    • [mode: plan]
-    • [credential pin: openai]
-    • [ttsr injection]
-    • [mcp tool selection]
-    • [audit-start] user: Audit src/auth for timing attacks.
-    • assistant: Delegating the search to an explore subagent.
-    • [task: {"agent":"explore","task":"Find every co...]
-    • [branch summary]: The user explored a different conversation branch before returning here. Summary of that exploration:  The user asked to include the password reset flow, then went back before any work was done.
-    • [model usage: branch-summary smol openai/gpt-5-mini]
-    • [custom: com.example.audit-state]
-    • [lint-report]: semgrep: 1 finding src/auth/token.rs:88 rust.lang.security.timing-attack
-    • [label: audit-start]
-    • [archived: f1a2b3c4]
-    • [title: Audit auth module]
-    • [compaction: 31k tokens]
-    • [future thing]
-    • [reset boundary]
-    • user: Start over: list the auth endpoints. ← active
+    • a0b1c2d3 [session init]
+    • b1c2d3e4 [model: openai/gpt-5]
+    • c2d3e4f5 [thinking: high]
+    • d3e4f5a6 [service tier: openai:priority]
+    • e4f5a6b7 [mode: plan]
+    • f5a6b7c8 [credential pin: openai]
+    • a6b7c8d9 [ttsr injection]
+    • b7c8d9e0 [mcp tool selection]
+    • c8d9e0f1 [audit-start] user: Audit src/auth for timing attacks.
+    • d9e0f1a2 assistant: Delegating the search to an explore subagent.
+    • e0f1a2b3 [task: {"agent":"explore","task":"Find every co...]
+    • a2b3c4d5 [branch summary]: The user explored a different conversation branch before returning here. Summary of that exploration:  The user asked to include the password reset flow, then went back before any work was done.
+    • b3c4d5e6 [model usage: branch-summary smol openai/gpt-5-mini]
+    • c4d5e6f7 [custom: com.example.audit-state]
+    • d5e6f7a8 [lint-report]: semgrep: 1 finding src/auth/token.rs:88 rust.lang.security.timing-attack
+    • e6f7a8b9 [label: audit-start]
+    • f7a8b9ca [archived: f1a2b3c4]
+    • a8b9cadb [title: Audit auth module]
+    • b9cadbec [compaction: 31k tokens]
+    • cadbecfd [future thing]
+    • dbecfd0e [reset boundary]
+    • ecfd0e1f user: Start over: list the auth endpoints. ← active
     "#);
 }
 
@@ -309,17 +309,17 @@ fn narrow_columns_scroll_old_levels_off() {
     let out =
         env.cmd().env("COLUMNS", "28").args(["-f", "branched.jsonl", "tree"]).output().unwrap();
     assert_snapshot!(env.render(&out), @r#"
-    • user: Write a Rust function that reverses a string.
-    • assistant: ```rust fn reverse(s: &str) -> String {     s.chars().rev().collect() } ```
-    ├─ • user: Make it handle grapheme clusters.
-    │  • assistant: Use the `unicode-segmentation` crate:  ```rust use unicode_segmentation::UnicodeSegmentation;  fn reverse(s: &str) -> String {     s.graphemes(true).rev().collect() } ```
-    …  • user: Add it to Cargo.toml for me.
-    …  • assistant: Added `unicode-segmentation = "1.12"` under `[dependencies]`. ← active
-    …  user: Without adding a dependency, please.
-    ├─ user: The input is ASCII only; reverse the bytes instead.
-    │  assistant: ```rust fn reverse(s: &str) -> String {     let mut b = s.as_bytes().to_vec();     b.reverse();     String::from_utf8(b).expect("ASCII input") } ```
-    └─ user: Add a unit test for it.
-       assistant: ```rust #[test] fn reverses() {     assert_eq!(reverse("abc"), "cba"); } ```
+    • a0c1e2f3 user: Write a Rust function that reverses a string.
+    • b1a2c3d4 assistant: ```rust fn reverse(s: &str) -> String {     s.chars().rev().collect() } ```
+    ├─ • c7d0e1f2 user: Make it handle grapheme clusters.
+    │  • c8e9f0a1 assistant: Use the `unicode-segmentation` crate:  ```rust use unicode_segmentation::UnicodeSegmentation;  fn reverse(s: &str) -> String {     s.graphemes(true).rev().collect() } ```
+    …  • f3a4b5c6 user: Add it to Cargo.toml for me.
+    …  • f4b5c6d7 assistant: Added `unicode-segmentation = "1.12"` under `[dependencies]`. ← active
+    …  f1e2d3c4 user: Without adding a dependency, please.
+    ├─ d3e4f5a6 user: The input is ASCII only; reverse the bytes instead.
+    │  d4f5a6b7 assistant: ```rust fn reverse(s: &str) -> String {     let mut b = s.as_bytes().to_vec();     b.reverse();     String::from_utf8(b).expect("ASCII input") } ```
+    └─ e5f6a7b8 user: Add a unit test for it.
+       b1a2f0e9 assistant: ```rust #[test] fn reverses() {     assert_eq!(reverse("abc"), "cba"); } ```
     "#);
 }
 
@@ -328,15 +328,77 @@ fn children_with_unparseable_timestamps_keep_file_order() {
     let env = TestEnv::new();
     env.fixture("odd-fields.jsonl");
     assert_snapshot!(env.run(&["-f", "odd-fields.jsonl", "tree", "--filter", "all"]), @r#"
-    • user: No parentId field: a root. ← active
-    │  [label: (cleared)]
-    │  [label: numeric-target]
-    [numeric-target] user: My id is the number 1.
-       assistant: Mine is the string "1"; my parentId is the number 1.
-       user: A Snowflake-style id (the fallback when 8-hex ids collide).
-       [42] assistant: An old oh-my-pi nanoid(8) id with upper case.
-       ├─ user: A nanoid with _ and -, and a timestamp that does not parse.
-       ├─ user: No timestamp field at all.
-       └─ user: A normal timestamp, after two siblings whose timestamps do not parse.
+    • c0ffee00 user: No parentId field: a root. ← active
+    │  c0ffee03 [label: (cleared)]
+    │  c0ffee04 [label: numeric-target]
+    1 [numeric-target] user: My id is the number 1.
+       1 assistant: Mine is the string "1"; my parentId is the number 1.
+       72417364 user: A Snowflake-style id (the fallback when 8-hex ids collide).
+       V1StGXR8 [42] assistant: An old oh-my-pi nanoid(8) id with upper case.
+       ├─ _-aB3x9Z user: A nanoid with _ and -, and a timestamp that does not parse.
+       ├─ c0ffee01 user: No timestamp field at all.
+       └─ c0ffee02 user: A normal timestamp, after two siblings whose timestamps do not parse.
     "#);
+}
+
+/// The markers bare checkouts leave behind carry no text: `tree` and `log` fold them away, and
+/// `--filter all` shows them.
+#[test]
+fn move_markers_are_folded_unless_the_filter_is_all() {
+    let env = TestEnv::new();
+    env.fixture("linear.jsonl");
+    for _ in 0..3 {
+        let out = env.run(&["-f", "linear.jsonl", "checkout", "@^"]);
+        assert!(!out.contains("[exit status"), "{out}");
+    }
+    assert_snapshot!(env.run(&["-f", "linear.jsonl", "tree"]), @"
+    • 5f3a9c01 user: List the files in src/
+    • c04e6f12 [bash: ls src]
+    • d9a7b3c5 assistant: There are two files in src/: `lib.rs` and `main.rs` (café not included). ← active
+    └─ e2f81a6b user: What does main.rs do?
+       └─ 0a4b7e2d [read: src/main.rs]
+          └─ 17de5c8f assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.
+    ");
+    assert_snapshot!(env.run(&["-f", "linear.jsonl", "tree", "--filter", "all"]), @"
+    • 5f3a9c01 user: List the files in src/
+    • c04e6f12 [bash: ls src]
+    • d9a7b3c5 assistant: There are two files in src/: `lib.rs` and `main.rs` (café not included). ← active
+    ├─ ae175332 [branch summary]:
+    └─ e2f81a6b user: What does main.rs do?
+       ├─ 6104d986 [branch summary]:
+       └─ 0a4b7e2d [read: src/main.rs]
+          ├─ 15780b2e [branch summary]:
+          └─ 17de5c8f assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.
+    ");
+    assert_snapshot!(env.run(&["-f", "linear.jsonl", "log"]), @"
+    d9a7b3c5 message 2026-03-02 09:00:12 assistant: There are two files in src/: `lib.rs` and `main.rs` (café not included).
+    c04e6f12 message 2026-03-02 09:00:09 [bash: ls src]
+    5f3a9c01 message 2026-03-02 09:00:05 user: List the files in src/
+    ");
+}
+
+/// After the README's `checkout 5c07a3d4` the leaf is a `title_change`, which the default
+/// filter hides: the nearest shown entry on its path stands in for it, and says so; `log`
+/// says where it starts from.
+#[test]
+fn a_hidden_leaf_is_marked_on_the_nearest_shown_entry() {
+    let env = TestEnv::new();
+    std::fs::copy(crate::common::demo(), env.path().join("demo.jsonl")).unwrap();
+    let out = env.run(&["-f", "demo.jsonl", "checkout", "5c07a3d4"]);
+    assert!(!out.contains("[exit status"), "{out}");
+    let tree = env.run(&["-f", "demo.jsonl", "tree"]);
+    let marked: Vec<&str> = tree.lines().filter(|l| l.contains("active")).collect();
+    assert_snapshot!(marked.join("\n"), @"│  • d91b7f40 [clippy]: cargo clippy: 1 warning src/stats.rs:21:13: variables can be used directly in the `format!` string (clippy::uninlined_format_args) ← active (leaf 26e8c5b1 hidden)");
+    assert_snapshot!(env.run(&["-f", "demo.jsonl", "log", "-n", "1"]), @"
+    d91b7f40 custom_message 2026-02-16 10:26:52 [clippy]: cargo clippy: 1 warning src/stats.rs:21:13: variables can be used directly in the `format!` string (clippy::uninlined_format_args)
+    ------- stderr -------
+    note: 26e8c5b1 (title_change) is hidden by the filter [default]; --filter all shows it
+    ");
+    // Root-level: nothing on the path is shown.
+    let out = env.run(&["-f", "demo.jsonl", "checkout", "3f9c2b71"]);
+    assert!(!out.contains("[exit status"), "{out}");
+    assert_snapshot!(env.run(&["-f", "demo.jsonl", "log"]), @"
+    ------- stderr -------
+    note: 3f9c2b71 (model_change) is hidden by the filter [default]; --filter all shows it
+    ");
 }

@@ -91,6 +91,13 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
         }
     };
     let mut shown = listing.rows(start, &gists).map_err(|idx| session.unreadable(idx))?;
+    if !shown.iter().any(|row| row.idx == target) && !ctx.json {
+        // Say where the log starts from, or the first row reads as the leaf.
+        let r = session.record(target);
+        let id = sanitize_for_terminal(short_id(r.id.as_ref().map_or("-", |i| i.as_str())));
+        let (kind, mode) = (sanitize_for_terminal(r.kind.as_str()), listing.mode.as_str());
+        eprintln!("note: {id} ({kind}) is hidden by the filter [{mode}]; --filter all shows it");
+    }
     // The list of the path's gists is no longer read: its room goes back before the rows'
     // text is made.
     drop(gists);

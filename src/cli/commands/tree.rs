@@ -15,7 +15,7 @@ use sesstree::{EntryId, Error, rev};
 
 use super::checkout::{self, CheckoutArgs};
 use super::label::{self, LabelArgs};
-use super::{FilterArg, HookArgs, home, leave_to_exit};
+use super::{FilterArg, HookArgs, home, leave_to_exit, short_id};
 use crate::cli::complete;
 use crate::cli::exit::{Exit, Silent, classify};
 use crate::cli::selector::draw::Look;
@@ -39,6 +39,7 @@ const EXAMPLES: &str = r#"Examples:
 /// Show the whole tree as the agent's tree selector draws it.
 ///
 /// The branch holding the current leaf comes first; depth grows only at real branch points;
+/// each row starts with the entry's short id (for `show`, `checkout`, `label`, `branch`);
 /// `• ` marks the path from the root to the leaf, `← active` the leaf itself, and `[label]` the
 /// labels in effect. Filters and searches narrow the rows; the structure stays. When a row is
 /// nested deeper than the width allows (`COLUMNS`; 100 levels when the width is unknown), its
@@ -130,21 +131,31 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
         Some(width().map_or(MAX_LEVELS_UNKNOWN_WIDTH, |w| w.saturating_sub(24.max(w / 2)) / 3));
     let style = ctx.style;
     // The text of a row after its gutter.
-    let text_part = |row: &Row, label: Option<&str>, text: &str| {
+    let text_part = |row: &Row, label: Option<&str>, text: &str, hidden_leaf: Option<&str>| {
         let mut line = String::new();
         if row.on_active_path {
             style.paint_into(&mut line, glyphs.bullet, Role::Active);
         }
+        // The short id, as `git log --graph --oneline` shows one: what `show`, `checkout`,
+        // `label` and `branch` take.
+        let id = session.record(row.idx).id.as_ref().map_or("-", EntryId::as_str);
+        style.paint_into(&mut line, &sanitize_for_terminal(short_id(id)), Role::Dim);
+        line.push(' ');
         if let Some(label) = label {
             let label = format!("[{}]", sanitize_for_terminal(label));
             style.paint_into(&mut line, &label, Role::Label);
             line.push(' ');
         }
         line.push_str(&sanitize_for_terminal(text));
+        let active = if args.ascii { "<- active" } else { "← active" };
         if row.is_leaf {
             line.push(' ');
-            let active = if args.ascii { "<- active" } else { "← active" };
             style.paint_into(&mut line, active, Role::Active);
+        } else if let Some(leaf) = hidden_leaf {
+            // The leaf is hidden: the nearest entry shown on its path stands in, and says so.
+            line.push(' ');
+            let mark = format!("{active} (leaf {} hidden)", sanitize_for_terminal(leaf));
+            style.paint_into(&mut line, &mark, Role::Active);
         }
         line
     };
@@ -177,6 +188,23 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     let rows: Vec<u32> =
         (0..place.len() as u32).filter(|&i| place[i as usize] != u32::MAX).collect();
     let shown = rows.len();
+    // When the filter or the search hides the leaf, the nearest shown entry on its path.
+    let leaf_row = tree.rows.iter().position(|r| r.is_leaf);
+    let hidden_leaf = leaf_row.filter(|&i| place[i] == u32::MAX).map(|i| tree.rows[i].idx);
+    let stand_in = hidden_leaf.and_then(|leaf| {
+        let at: std::collections::HashMap<u32, usize> =
+            tree.rows.iter().enumerate().map(|(i, r)| (r.idx, i)).collect();
+        let mut up = session.parent(leaf);
+        while let Some(p) = up {
+            match at.get(&p) {
+                Some(&i) if place[i] != u32::MAX => return Some(i as u32),
+                _ => up = session.parent(p),
+            }
+        }
+        None
+    });
+    let hidden_id = hidden_leaf
+        .map(|leaf| short_id(session.record(leaf).id.as_ref().map_or("-", EntryId::as_str)));
     let gist = |&i: &u32| &gists[row_of(i).idx as usize];
     write_rows(&mut out, &rows, gist, |&i, buf| {
         let (row, text) = (row_of(i), kept[place[i as usize] as usize].1);
@@ -196,12 +224,19 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
             buf.push(b'\n');
         } else {
             let gutter = style.paint(&tree.prefix(row, glyphs, max_levels), Role::Dim);
-            let text = text_part(row, label.map(|l| l.0.as_str()), &text);
+            let hidden_leaf = hidden_id.filter(|_| stand_in == Some(i));
+            let text = text_part(row, label.map(|l| l.0.as_str()), &text, hidden_leaf);
             writeln!(buf, "{gutter}{text}")?;
         }
         anyhow::Ok(())
     })?;
     out.flush()?;
+    if let (Some(id), None, false) = (hidden_id, stand_in, ctx.json)
+        && shown > 0
+    {
+        let by = if args.search.is_some() { "search" } else { "filter" };
+        eprintln!("note: the leaf {} is hidden by the {by}", sanitize_for_terminal(id));
+    }
     if shown == 0 && !tree.rows.is_empty() && !ctx.json {
         match &args.search {
             Some(q) => eprintln!("note: no entries match search \"{}\"", sanitize_for_terminal(q)),
