@@ -39,6 +39,46 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
 // ---------------------------------------------------------------------------------------------
 // The agents' session directories
 
+/// pi's directory name for a working directory: `--<cwd without its leading separator, with
+/// / \ and : turned into ->--` (FORMAT §1.4).
+pub fn pi_dir_name(cwd: &str) -> String {
+    let rest = cwd.strip_prefix(['/', '\\']).unwrap_or(cwd);
+    format!("--{}--", rest.replace(['/', '\\', ':'], "-"))
+}
+
+/// oh-my-pi's directory name for a working directory (FORMAT §1.4): `-<relative>` under the
+/// home directory, `-tmp-<relative>` under the temporary directory, pi's form otherwise.
+pub fn omp_dir_name(cwd: &str, home: &str, tmp: &str) -> String {
+    let encode = |rel: &str| rel.replace(['/', '\\', ':'], "-");
+    if let Some(rel) = relative_to(cwd, home) {
+        return if rel.is_empty() { "-".into() } else { format!("-{}", encode(rel)) };
+    }
+    if let Some(rel) = relative_to(cwd, tmp) {
+        return if rel.is_empty() { "-tmp".into() } else { format!("-tmp-{}", encode(rel)) };
+    }
+    pi_dir_name(cwd)
+}
+
+/// `path` relative to `base` when it is `base` or inside it.
+fn relative_to<'p>(path: &'p str, base: &str) -> Option<&'p str> {
+    let base = base.trim_end_matches('/');
+    if base.is_empty() {
+        return None;
+    }
+    let rest = path.strip_prefix(base)?;
+    if rest.is_empty() {
+        return Some("");
+    }
+    rest.strip_prefix('/').map(|r| r.trim_end_matches('/'))
+}
+
+/// Whether a header's `cwd` names the same directory as `wanted` (trailing slashes aside).
+pub fn same_cwd(cwd: &str, wanted: &str) -> bool {
+    let trim =
+        |s: &str| if s.len() > 1 { s.trim_end_matches('/').to_string() } else { s.to_string() };
+    trim(cwd) == trim(wanted)
+}
+
 /// What decides where the agents keep their sessions: the home and temporary directories and
 /// the agents' variables (`PI_CONFIG_DIR`, `OMP_PROFILE`, `PI_PROFILE`, `PI_CODING_AGENT_DIR`,
 /// `PI_CODING_AGENT_SESSION_DIR`, `XDG_DATA_HOME`), handed in by the caller.
@@ -140,20 +180,16 @@ impl Places {
         if root.flat {
             return vec![root.dir.clone()];
         }
-        let absolute =
-            format!("--{}--", encode(cwd.to_string_lossy().trim_start_matches(['/', '\\'])));
+        let text = |p: &Path| p.to_string_lossy().into_owned();
+        let cwd = text(cwd);
         let mut names = Vec::new();
         if root.agent == Dialect::Omp {
-            let relative =
-                |base: &Path| cwd.strip_prefix(base).ok().map(|r| encode(&r.to_string_lossy()));
-            match (relative(&self.home), relative(&self.tmp)) {
-                (Some(r), _) => names.push(format!("-{r}")),
-                (None, Some(r)) if r.is_empty() => names.push("-tmp".to_owned()),
-                (None, Some(r)) => names.push(format!("-tmp-{r}")),
-                (None, None) => {}
-            }
+            names.push(omp_dir_name(&cwd, &text(&self.home), &text(&self.tmp)));
         }
-        names.push(absolute);
+        let absolute = pi_dir_name(&cwd);
+        if !names.contains(&absolute) {
+            names.push(absolute);
+        }
         names.into_iter().map(|name| root.dir.join(name)).collect()
     }
 
@@ -165,7 +201,9 @@ impl Places {
         for root in self.roots() {
             for dir in self.cwd_dirs(&root, cwd) {
                 for path in jsonl_files(&dir) {
-                    if root.flat && header_cwd(&path).as_deref() != Some(cwd) {
+                    let cwd_text = cwd.to_string_lossy();
+                    let same = |c: PathBuf| same_cwd(&c.to_string_lossy(), &cwd_text);
+                    if root.flat && !header_cwd(&path).is_some_and(same) {
                         continue;
                     }
                     let modified = std::fs::metadata(&path).and_then(|m| m.modified());
@@ -177,11 +215,6 @@ impl Places {
         found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
         (found.into_iter().map(|(_, p)| p).collect(), searched)
     }
-}
-
-/// `/`, `\` and `:` turned into `-`, as both agents encode a path into a directory name.
-fn encode(path: &str) -> String {
-    path.replace(['/', '\\', ':'], "-")
 }
 
 /// The `*.jsonl` files directly in `dir` (none when it cannot be read), without the agents'
@@ -231,6 +264,21 @@ mod tests {
             .flat_map(|root| places.cwd_dirs(root, cwd))
             .map(|d| d.display().to_string())
             .collect()
+    }
+
+    #[test]
+    fn directory_names_of_both_agents() {
+        assert_eq!(pi_dir_name("/Users/x/git/repo"), "--Users-x-git-repo--");
+        assert_eq!(pi_dir_name("C:\\work\\a"), "--C--work-a--");
+        let (home, tmp) = ("/home/u", "/tmp");
+        assert_eq!(omp_dir_name("/home/u/pi", home, tmp), "-pi");
+        assert_eq!(omp_dir_name("/home/u/a/b", home, tmp), "-a-b");
+        assert_eq!(omp_dir_name("/home/u", home, tmp), "-");
+        assert_eq!(omp_dir_name("/home/user2", home, tmp), "--home-user2--");
+        assert_eq!(omp_dir_name("/tmp/x/y", home, tmp), "-tmp-x-y");
+        assert_eq!(omp_dir_name("/tmp", home, tmp), "-tmp");
+        assert_eq!(omp_dir_name("/opt/w", home, tmp), "--opt-w--");
+        assert!(same_cwd("/a/b/", "/a/b") && !same_cwd("/a/b", "/a/bc") && same_cwd("/", "/"));
     }
 
     /// FORMAT §1.4 and CHANGES O3, P8: each agent's directory for a working directory.
@@ -293,9 +341,7 @@ mod tests {
         let places = Places { home: home.clone(), tmp: dir.path().join("tmp"), vars: Vec::new() };
         let cwd = home.join("proj");
         let omp = home.join(".omp/agent/sessions/-proj");
-        let pi = home
-            .join(".pi/agent/sessions")
-            .join(format!("--{}--", encode(cwd.to_string_lossy().trim_start_matches('/'))));
+        let pi = home.join(".pi/agent/sessions").join(pi_dir_name(&cwd.to_string_lossy()));
         for d in [&omp, &pi, &home.join(".omp/agent/sessions/-other")] {
             std::fs::create_dir_all(d).unwrap();
         }

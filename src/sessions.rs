@@ -264,46 +264,6 @@ fn walk(entries: std::fs::ReadDir, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// pi's directory name for a working directory: `--<cwd without its leading separator, with
-/// / \ and : turned into ->--` (FORMAT §1.4).
-pub fn pi_dir_name(cwd: &str) -> String {
-    let rest = cwd.strip_prefix(['/', '\\']).unwrap_or(cwd);
-    format!("--{}--", rest.replace(['/', '\\', ':'], "-"))
-}
-
-/// oh-my-pi's directory name for a working directory (FORMAT §1.4): `-<relative>` under the
-/// home directory, `-tmp-<relative>` under the temporary directory, pi's form otherwise.
-pub fn omp_dir_name(cwd: &str, home: &str, tmp: &str) -> String {
-    let encode = |rel: &str| rel.replace(['/', '\\', ':'], "-");
-    if let Some(rel) = relative_to(cwd, home) {
-        return if rel.is_empty() { "-".into() } else { format!("-{}", encode(rel)) };
-    }
-    if let Some(rel) = relative_to(cwd, tmp) {
-        return if rel.is_empty() { "-tmp".into() } else { format!("-tmp-{}", encode(rel)) };
-    }
-    pi_dir_name(cwd)
-}
-
-/// `path` relative to `base` when it is `base` or inside it.
-fn relative_to<'p>(path: &'p str, base: &str) -> Option<&'p str> {
-    let base = base.trim_end_matches('/');
-    if base.is_empty() {
-        return None;
-    }
-    let rest = path.strip_prefix(base)?;
-    if rest.is_empty() {
-        return Some("");
-    }
-    rest.strip_prefix('/').map(|r| r.trim_end_matches('/'))
-}
-
-/// Whether a header's `cwd` names the same directory as `wanted` (trailing slashes aside).
-pub fn same_cwd(cwd: &str, wanted: &str) -> bool {
-    let trim =
-        |s: &str| if s.len() > 1 { s.trim_end_matches('/').to_string() } else { s.to_string() };
-    trim(cwd) == trim(wanted)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -416,20 +376,5 @@ mod tests {
         newest_first(&mut list);
         let order: Vec<_> = list.iter().map(|s| s.path.display().to_string()).collect();
         assert_eq!(order, ["d", "a", "b", "c"]);
-    }
-
-    #[test]
-    fn directory_names_of_both_agents() {
-        assert_eq!(pi_dir_name("/Users/x/git/repo"), "--Users-x-git-repo--");
-        assert_eq!(pi_dir_name("C:\\work\\a"), "--C--work-a--");
-        let (home, tmp) = ("/home/u", "/tmp");
-        assert_eq!(omp_dir_name("/home/u/pi", home, tmp), "-pi");
-        assert_eq!(omp_dir_name("/home/u/a/b", home, tmp), "-a-b");
-        assert_eq!(omp_dir_name("/home/u", home, tmp), "-");
-        assert_eq!(omp_dir_name("/home/user2", home, tmp), "--home-user2--");
-        assert_eq!(omp_dir_name("/tmp/x/y", home, tmp), "-tmp-x-y");
-        assert_eq!(omp_dir_name("/tmp", home, tmp), "-tmp");
-        assert_eq!(omp_dir_name("/opt/w", home, tmp), "--opt-w--");
-        assert!(same_cwd("/a/b/", "/a/b") && !same_cwd("/a/b", "/a/bc") && same_cwd("/", "/"));
     }
 }

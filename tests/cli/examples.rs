@@ -57,7 +57,7 @@ fn setup(env: &TestEnv) {
     std::fs::create_dir_all(env.path().join("plans/migrate-mcp-loader")).expect("mkdir");
     let here = env.path().display().to_string();
     let home = env.path().join("home");
-    let dir = sesstree::sessions::omp_dir_name(
+    let dir = sesstree::discover::omp_dir_name(
         &here,
         &home.display().to_string(),
         &std::env::temp_dir().display().to_string(),

@@ -35,7 +35,7 @@ fn put(env: &TestEnv, path: &str, lines: &[String]) {
 
 /// pi's directory for `~/proj` has the temporary directory's random name in it.
 fn pi_dir(env: &TestEnv) -> String {
-    sesstree::sessions::pi_dir_name(&format!("{}/home/proj", env.path().display()))
+    sesstree::discover::pi_dir_name(&format!("{}/home/proj", env.path().display()))
 }
 
 /// Runs `sesstree ARGS` with the output made stable.

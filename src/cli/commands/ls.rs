@@ -5,6 +5,8 @@ use std::io::{IsTerminal, Write};
 use std::path::{Component, Path, PathBuf};
 
 use comfy_table::{Attribute, Cell, Color, ColumnConstraint, ContentArrangement, Row, Table};
+use sesstree::discover;
+use sesstree::format::Dialect;
 use sesstree::sessions::{self, Summary};
 use sesstree::terminal::sanitize_for_terminal;
 
@@ -74,7 +76,7 @@ pub fn run(ctx: &Ctx, args: &LsArgs) -> anyhow::Result<()> {
         // a file in the project's own directory whose header has no cwd stays.
         let in_own_dir = args.dirs.is_empty();
         summaries.retain(|s| match &s.cwd {
-            Some(cwd) => wanted.iter().any(|w| sessions::same_cwd(cwd, w)),
+            Some(cwd) => wanted.iter().any(|w| discover::same_cwd(cwd, w)),
             None => in_own_dir,
         });
     }
@@ -95,22 +97,31 @@ pub fn run(ctx: &Ctx, args: &LsArgs) -> anyhow::Result<()> {
     }
 }
 
-/// The agents' session directories, or with `--cwd` each agent's directory for the project.
+/// The agents' session directories (where their variables put them), or with `--cwd` each
+/// agent's directory for the project.
 fn agent_dirs(home: Option<&str>, wanted: Option<&[String]>) -> Vec<PathBuf> {
     let Some(home) = home else { return Vec::new() };
-    let omp = Path::new(home).join(".omp/agent/sessions");
-    let pi = Path::new(home).join(".pi/agent/sessions");
+    let roots = crate::cli::places().roots();
     let mut dirs = Vec::new();
     match wanted {
-        None => dirs.extend([omp, pi]),
+        None => dirs.extend(roots.into_iter().map(|root| root.dir)),
         Some(wanted) => {
             let homes = forms(Path::new(home));
             let tmps = forms(&std::env::temp_dir());
-            for cwd in wanted {
-                for (h, t) in homes.iter().flat_map(|h| tmps.iter().map(move |t| (h, t))) {
-                    dirs.push(omp.join(sessions::omp_dir_name(cwd, h, t)));
+            for root in roots {
+                if root.flat {
+                    // The files sit there directly; their headers say whose they are.
+                    dirs.push(root.dir);
+                    continue;
                 }
-                dirs.push(pi.join(sessions::pi_dir_name(cwd)));
+                for cwd in wanted {
+                    if root.agent == Dialect::Omp {
+                        for (h, t) in homes.iter().flat_map(|h| tmps.iter().map(move |t| (h, t))) {
+                            dirs.push(root.dir.join(discover::omp_dir_name(cwd, h, t)));
+                        }
+                    }
+                    dirs.push(root.dir.join(discover::pi_dir_name(cwd)));
+                }
             }
         }
     }
