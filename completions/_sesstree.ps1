@@ -37,6 +37,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('checkout', 'checkout', [CompletionResultType]::ParameterValue, 'Move the leaf to REV, as the agent''s /tree navigation does')
             [CompletionResult]::new('branch', 'branch', [CompletionResultType]::ParameterValue, 'Fork a new session file from the history before a user message')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Count entries, branches, labels and token usage of one or many files')
+            [CompletionResult]::new('reflog', 'reflog', [CompletionResultType]::ParameterValue, 'Show the moves and branch summaries the file holds, newest first')
             [CompletionResult]::new('label', 'label', [CompletionResultType]::ParameterValue, 'Set, remove or list entry labels')
             [CompletionResult]::new('name', 'name', [CompletionResultType]::ParameterValue, 'Show or set the session''s name')
             [CompletionResult]::new('humanize-title', 'humanize-title', [CompletionResultType]::ParameterValue, 'Turn plan titles into session names, as plan approval does')
@@ -157,6 +158,18 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'sesstree;reflog' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show at most N moves')
+            [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Show at most N moves')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'sesstree;label' {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)')
@@ -245,6 +258,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('checkout', 'checkout', [CompletionResultType]::ParameterValue, 'Move the leaf to REV, as the agent''s /tree navigation does')
             [CompletionResult]::new('branch', 'branch', [CompletionResultType]::ParameterValue, 'Fork a new session file from the history before a user message')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Count entries, branches, labels and token usage of one or many files')
+            [CompletionResult]::new('reflog', 'reflog', [CompletionResultType]::ParameterValue, 'Show the moves and branch summaries the file holds, newest first')
             [CompletionResult]::new('label', 'label', [CompletionResultType]::ParameterValue, 'Set, remove or list entry labels')
             [CompletionResult]::new('name', 'name', [CompletionResultType]::ParameterValue, 'Show or set the session''s name')
             [CompletionResult]::new('humanize-title', 'humanize-title', [CompletionResultType]::ParameterValue, 'Turn plan titles into session names, as plan approval does')
@@ -273,6 +287,9 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             break
         }
         'sesstree;help;stats' {
+            break
+        }
+        'sesstree;help;reflog' {
             break
         }
         'sesstree;help;label' {

@@ -49,6 +49,9 @@ _sesstree() {
             sesstree,name)
                 cmd="sesstree__subcmd__name"
                 ;;
+            sesstree,reflog)
+                cmd="sesstree__subcmd__reflog"
+                ;;
             sesstree,show)
                 cmd="sesstree__subcmd__show"
                 ;;
@@ -91,6 +94,9 @@ _sesstree() {
             sesstree__subcmd__help,name)
                 cmd="sesstree__subcmd__help__subcmd__name"
                 ;;
+            sesstree__subcmd__help,reflog)
+                cmd="sesstree__subcmd__help__subcmd__reflog"
+                ;;
             sesstree__subcmd__help,show)
                 cmd="sesstree__subcmd__help__subcmd__show"
                 ;;
@@ -107,7 +113,7 @@ _sesstree() {
 
     case "${cmd}" in
         sesstree)
-            opts="-f -h -V --file --json --strict --color --help --version log tree context show checkout branch stats label name humanize-title migrate fsck ls help"
+            opts="-f -h -V --file --json --strict --color --help --version log tree context show checkout branch stats reflog label name humanize-title migrate fsck ls help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -309,7 +315,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__help)
-            opts="log tree context show checkout branch stats label name humanize-title migrate fsck ls help"
+            opts="log tree context show checkout branch stats reflog label name humanize-title migrate fsck ls help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -463,6 +469,20 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__help__subcmd__name)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__help__subcmd__reflog)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -693,6 +713,40 @@ _sesstree() {
                     ;;
                 --dialect)
                     COMPREPLY=($(compgen -W "omp pi" -- "${cur}"))
+                    return 0
+                    ;;
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__reflog)
+            opts="-n -f -h --max-count --file --json --strict --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --file)

@@ -34,6 +34,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand checkout 'Move the leaf to REV, as the agent''s /tree navigation does'
             cand branch 'Fork a new session file from the history before a user message'
             cand stats 'Count entries, branches, labels and token usage of one or many files'
+            cand reflog 'Show the moves and branch summaries the file holds, newest first'
             cand label 'Set, remove or list entry labels'
             cand name 'Show or set the session''s name'
             cand humanize-title 'Turn plan titles into session names, as plan approval does'
@@ -146,6 +147,17 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'sesstree;reflog'= {
+            cand -n 'Show at most N moves'
+            cand --max-count 'Show at most N moves'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
+            cand --color 'When to colour the output'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'sesstree;label'= {
             cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
             cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
@@ -228,6 +240,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand checkout 'Move the leaf to REV, as the agent''s /tree navigation does'
             cand branch 'Fork a new session file from the history before a user message'
             cand stats 'Count entries, branches, labels and token usage of one or many files'
+            cand reflog 'Show the moves and branch summaries the file holds, newest first'
             cand label 'Set, remove or list entry labels'
             cand name 'Show or set the session''s name'
             cand humanize-title 'Turn plan titles into session names, as plan approval does'
@@ -249,6 +262,8 @@ set edit:completion:arg-completer[sesstree] = {|@words|
         &'sesstree;help;branch'= {
         }
         &'sesstree;help;stats'= {
+        }
+        &'sesstree;help;reflog'= {
         }
         &'sesstree;help;label'= {
         }

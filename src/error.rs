@@ -101,6 +101,9 @@ pub enum Error {
     /// A malformed REV, or a REV that walks past a root.
     #[error("{0}")]
     Usage(String),
+    /// Something the command looked for is not there (exit 4), said as the message says.
+    #[error("{0}")]
+    NotFound(String),
     /// The file changed under us, the lock is held, or a target exists.
     #[error("{0}")]
     Conflict(String),
@@ -122,7 +125,9 @@ impl Error {
             | Error::Damaged { .. }
             | Error::Empty { .. }
             | Error::NeedsMigration { .. } => ErrorKind::Damaged,
-            Error::RevNotFound { .. } | Error::RevAmbiguous { .. } => ErrorKind::NotFound,
+            Error::RevNotFound { .. } | Error::RevAmbiguous { .. } | Error::NotFound(_) => {
+                ErrorKind::NotFound
+            }
             Error::Conflict(_) => ErrorKind::Conflict,
             Error::TooNew { .. } | Error::LaneFormat { .. } => ErrorKind::TooNew,
             Error::Cancelled(_) => ErrorKind::Cancelled,

@@ -1,5 +1,6 @@
 //! Naming entries (SPEC §2): an id, a unique prefix of at least four characters, a label, `@`
-//! for the current leaf, and `~N` / `^` suffixes for ancestors.
+//! for the current leaf, `-` for the position before the latest move, and `~N` / `^` suffixes
+//! for ancestors.
 //!
 //! `@` is the leaf, except that `label` entries at the end of the leaf path are stepped over
 //! (HEAD stays put after `git tag`), and an empty-summary marker `checkout` appends to persist
@@ -7,6 +8,7 @@
 //! without `--label`, `@` is X, as HEAD is after `git checkout`.
 
 use crate::error::{Error, Result};
+use crate::format::Kind;
 use crate::id::EntryId;
 use crate::session::{Session, label_text};
 
@@ -28,6 +30,29 @@ pub fn resolve(session: &Session, rev: &str) -> Result<u32> {
         idx = session.parent(idx).ok_or_else(|| Error::RevNotFound { rev: rev.to_string() })?;
     }
     Ok(idx)
+}
+
+/// What `-` names: the position the latest move left, as its entry records it (`checkout`
+/// writes it into the move's `details.from`), like `git checkout -`.
+fn previous(session: &Session) -> Result<u32> {
+    let moves = (0..session.records.len() as u32).rev();
+    let mut moves = moves.filter(|&i| session.records[i as usize].kind == Kind::BranchSummary);
+    let Some(last) = moves.next() else {
+        return Err(Error::NotFound(
+            "'-': no move to go back from: the file holds no checkout (`sesstree reflog` lists the moves)"
+                .into(),
+        ));
+    };
+    let value = session.value(last)?;
+    let from = value.pointer("/details/from").and_then(EntryId::from_value);
+    let id = session.record(last).id.as_ref().map_or("?", EntryId::as_str).to_owned();
+    match from.and_then(|from| session.lookup(&from)) {
+        Some(idx) => Ok(idx),
+        None => Err(Error::NotFound(format!(
+            "'-': the latest move ({id}) does not say where it came from (the agents do not \
+             record it; `sesstree reflog` lists the moves)"
+        ))),
+    }
 }
 
 /// Splits `base~2^~` into the base and the number of steps up.
@@ -63,6 +88,9 @@ fn split_suffixes(rev: &str) -> Result<(&str, u64)> {
 
 /// Resolves a name without suffixes: `@`, an exact id, a label, a unique prefix.
 fn resolve_name(session: &Session, name: &str, rev: &str) -> Result<Option<u32>> {
+    if name == "-" {
+        return previous(session).map(Some);
+    }
     if name == "@" {
         // The position, not the raw leaf: after `checkout X` the leaf is the move's marker.
         return session

@@ -163,7 +163,8 @@ pub struct Plan {
 ///
 /// With a non-empty summary, a `branch_summary` under the new leaf (`branchWithSummary`);
 /// otherwise the marker, a `branch_summary` with `summary: ""` and
-/// `details: {"kind": "checkout"}`. A `None` new leaf gives a new root with `fromId: "root"`.
+/// `details: {"kind": "checkout"}`. Either records the position the move left in
+/// `details.from` (which the agents ignore), for `checkout -` and `reflog`. A `None` new leaf gives a new root with `fromId: "root"`.
 /// A `label` (trimmed as [`normalize`] trims it; nothing left means none) labels the summary
 /// entry, or the target when there is no summary, with a `label` entry appended after (pi's
 /// `navigateTree` label option).
@@ -189,12 +190,26 @@ pub fn plan(
     };
 
     let from_id = new_leaf.as_ref().map_or_else(|| Value::from("root"), EntryId::to_value);
+    let from = match nav.old_leaf {
+        Some(old) => Some(id_of(session, old)?.to_value()),
+        None => None,
+    };
     let mut fields: Vec<(&str, Value)> = vec![("fromId", from_id)];
     match summary {
         Some(s) => {
             fields.push(("summary", s.text.clone().into()));
-            if let Some(d) = &s.details {
-                fields.push(("details", d.clone()));
+            // Where the move came from, for `checkout -` and `reflog` (the agents read a
+            // summary's details only for its file lists); an extension's details are its own.
+            let from = from.as_ref().filter(|_| !s.from_extension);
+            match (&s.details, from) {
+                (Some(Value::Object(d)), Some(from)) => {
+                    let mut d = d.clone();
+                    d.insert("from".into(), from.clone());
+                    fields.push(("details", Value::Object(d)));
+                }
+                (Some(d), _) => fields.push(("details", d.clone())),
+                (None, Some(from)) => fields.push(("details", json!({ "from": from }))),
+                (None, None) => {}
             }
             if s.from_extension {
                 fields.push(("fromExtension", true.into()));
@@ -202,7 +217,13 @@ pub fn plan(
         }
         None => {
             fields.push(("summary", "".into()));
-            fields.push(("details", json!({"kind": "checkout"})));
+            fields.push((
+                "details",
+                match &from {
+                    Some(from) => json!({"kind": "checkout", "from": from}),
+                    None => json!({"kind": "checkout"}),
+                },
+            ));
         }
     }
     let summary_id = next_id(ids);
@@ -523,7 +544,7 @@ mod tests {
         assert_eq!(
             text(&p.lines[0]),
             format!(
-                r#"{{"type":"branch_summary","id":"{mid}","parentId":null,"timestamp":"T","fromId":"root","summary":"","details":{{"kind":"checkout"}}}}"#
+                r#"{{"type":"branch_summary","id":"{mid}","parentId":null,"timestamp":"T","fromId":"root","summary":"","details":{{"kind":"checkout","from":"a3"}}}}"#
             )
         );
         assert!(text(&p.lines[1]).ends_with(r#""targetId":"u1","label":"start"}"#));
@@ -532,7 +553,9 @@ mod tests {
         let empty = Summary { text: String::new(), details: None, from_extension: false };
         let p = plan(&s, &nav, Some(&empty), None, &mut idgen, "T").unwrap();
         assert_eq!(p.lines.len(), 1);
-        assert!(text(&p.lines[0]).contains(r#""summary":"","details":{"kind":"checkout"}"#));
+        assert!(
+            text(&p.lines[0]).contains(r#""summary":"","details":{"kind":"checkout","from":"a3"}"#)
+        );
     }
 
     #[test]

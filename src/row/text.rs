@@ -706,7 +706,7 @@ fn text_row(prefix: &str, text: &str) -> String {
 }
 
 /// `s` with line breaks (LF and CR) and tabs turned into spaces, trimmed.
-pub(crate) fn one_row(s: &str) -> String {
+pub fn one_row(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     push_one_row(&mut out, s);
     out

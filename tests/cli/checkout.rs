@@ -43,11 +43,11 @@ pub fn appended(env: &TestEnv) -> String {
 #[test]
 fn an_assistant_target_becomes_the_leaf_and_a_marker_persists_the_move() {
     let env = forked();
-    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "a3"]), @r"
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "a3"]), @"
     ------- stderr -------
-    Moved to a3; appended branch_summary 15780b2e
+    Moved from a2 to a3; appended branch_summary 15780b2e (`checkout -` goes back)
     ");
-    insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"","details":{"kind":"checkout"}}"#);
+    insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"","details":{"kind":"checkout","from":"a2"}}"#);
     // Reopening: the leaf is the marker, and `@` is the target it marks (README, REV): `log`
     // starts there and `@^` is the target's parent.
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "--filter", "all"]), @"
@@ -66,9 +66,9 @@ fn a_user_target_rewinds_to_its_parent_and_prints_the_prefill() {
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "u3"]), @"
     Write the printer by hand
     ------- stderr -------
-    Moved to t1; appended branch_summary 15780b2e
+    Moved from a2 to t1; appended branch_summary 15780b2e (`checkout -` goes back)
     ");
-    insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"t1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"t1","summary":"","details":{"kind":"checkout"}}"#);
+    insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"t1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"t1","summary":"","details":{"kind":"checkout","from":"a2"}}"#);
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "-n", "2"]), @"
     t1 message 2026-01-01 00:00:03 [read: src/main.rs]
     a1 message 2026-01-01 00:00:02 assistant: Reading main.rs
@@ -78,14 +78,14 @@ fn a_user_target_rewinds_to_its_parent_and_prints_the_prefill() {
 #[test]
 fn json_output() {
     let env = forked();
-    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "checkout", "u3"]), @r#"{"oldLeafId":"a2","newLeafId":"t1","editorText":"Write the printer by hand","commonAncestorId":"t1","entriesToSummarize":["u2","a2"],"summaryEntry":null,"appended":["15780b2e"],"appendedEntries":[{"type":"branch_summary","id":"15780b2e","parentId":"t1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"t1","summary":"","details":{"kind":"checkout"}}],"noop":false,"dryRun":false}"#);
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "checkout", "u3"]), @r#"{"oldLeafId":"a2","newLeafId":"t1","editorText":"Write the printer by hand","commonAncestorId":"t1","entriesToSummarize":["u2","a2"],"summaryEntry":null,"appended":["15780b2e"],"appendedEntries":[{"type":"branch_summary","id":"15780b2e","parentId":"t1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"t1","summary":"","details":{"kind":"checkout","from":"a2"}}],"noop":false,"dryRun":false}"#);
 }
 
 #[test]
 fn the_root_user_message_gives_a_new_root() {
     let env = forked();
-    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "checkout", "u1"]), @r#"{"oldLeafId":"a2","newLeafId":null,"editorText":"Add a --json flag","commonAncestorId":"u1","entriesToSummarize":["a1","t1","u2","a2"],"summaryEntry":null,"appended":["15780b2e"],"appendedEntries":[{"type":"branch_summary","id":"15780b2e","parentId":null,"timestamp":"2026-03-01T12:00:00.000Z","fromId":"root","summary":"","details":{"kind":"checkout"}}],"noop":false,"dryRun":false}"#);
-    insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":null,"timestamp":"2026-03-01T12:00:00.000Z","fromId":"root","summary":"","details":{"kind":"checkout"}}"#);
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "checkout", "u1"]), @r#"{"oldLeafId":"a2","newLeafId":null,"editorText":"Add a --json flag","commonAncestorId":"u1","entriesToSummarize":["a1","t1","u2","a2"],"summaryEntry":null,"appended":["15780b2e"],"appendedEntries":[{"type":"branch_summary","id":"15780b2e","parentId":null,"timestamp":"2026-03-01T12:00:00.000Z","fromId":"root","summary":"","details":{"kind":"checkout","from":"a2"}}],"noop":false,"dryRun":false}"#);
+    insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":null,"timestamp":"2026-03-01T12:00:00.000Z","fromId":"root","summary":"","details":{"kind":"checkout","from":"a2"}}"#);
     // The new leaf is a root: the path from it is the marker alone.
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "--filter", "all"]), @"");
 }
@@ -104,11 +104,11 @@ fn custom_message_targets() {
 "#,
     );
     // Any custom message: the leaf goes to its parent and its text is the prefill.
-    insta::assert_snapshot!(env.run(&["-f", "c.jsonl", "--json", "checkout", "n1", "--dry-run"]), @r#"{"oldLeafId":"a1","newLeafId":"u1","editorText":"Injected context","commonAncestorId":"n1","entriesToSummarize":["k1","k2","a1"],"summaryEntry":null,"appended":["15780b2e"],"appendedEntries":[{"type":"branch_summary","id":"15780b2e","parentId":"u1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"u1","summary":"","details":{"kind":"checkout"}}],"noop":false,"dryRun":true}"#);
+    insta::assert_snapshot!(env.run(&["-f", "c.jsonl", "--json", "checkout", "n1", "--dry-run"]), @r#"{"oldLeafId":"a1","newLeafId":"u1","editorText":"Injected context","commonAncestorId":"n1","entriesToSummarize":["k1","k2","a1"],"summaryEntry":null,"appended":["15780b2e"],"appendedEntries":[{"type":"branch_summary","id":"15780b2e","parentId":"u1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"u1","summary":"","details":{"kind":"checkout","from":"a1"}}],"noop":false,"dryRun":true}"#);
     // A skill the user invoked: what they typed.
-    insta::assert_snapshot!(env.run(&["-f", "c.jsonl", "--json", "checkout", "k1", "--dry-run"]), @r#"{"oldLeafId":"a1","newLeafId":"n1","editorText":"/skill:review src","commonAncestorId":"k1","entriesToSummarize":["k2","a1"],"summaryEntry":null,"appended":["15780b2e"],"appendedEntries":[{"type":"branch_summary","id":"15780b2e","parentId":"n1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"n1","summary":"","details":{"kind":"checkout"}}],"noop":false,"dryRun":true}"#);
+    insta::assert_snapshot!(env.run(&["-f", "c.jsonl", "--json", "checkout", "k1", "--dry-run"]), @r#"{"oldLeafId":"a1","newLeafId":"n1","editorText":"/skill:review src","commonAncestorId":"k1","entriesToSummarize":["k2","a1"],"summaryEntry":null,"appended":["15780b2e"],"appendedEntries":[{"type":"branch_summary","id":"15780b2e","parentId":"n1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"n1","summary":"","details":{"kind":"checkout","from":"a1"}}],"noop":false,"dryRun":true}"#);
     // A skill prompt the agent injected is an ordinary target.
-    insta::assert_snapshot!(env.run(&["-f", "c.jsonl", "--json", "checkout", "k2", "--dry-run"]), @r#"{"oldLeafId":"a1","newLeafId":"k2","editorText":null,"commonAncestorId":"k2","entriesToSummarize":["a1"],"summaryEntry":null,"appended":["15780b2e"],"appendedEntries":[{"type":"branch_summary","id":"15780b2e","parentId":"k2","timestamp":"2026-03-01T12:00:00.000Z","fromId":"k2","summary":"","details":{"kind":"checkout"}}],"noop":false,"dryRun":true}"#);
+    insta::assert_snapshot!(env.run(&["-f", "c.jsonl", "--json", "checkout", "k2", "--dry-run"]), @r#"{"oldLeafId":"a1","newLeafId":"k2","editorText":null,"commonAncestorId":"k2","entriesToSummarize":["a1"],"summaryEntry":null,"appended":["15780b2e"],"appendedEntries":[{"type":"branch_summary","id":"15780b2e","parentId":"k2","timestamp":"2026-03-01T12:00:00.000Z","fromId":"k2","summary":"","details":{"kind":"checkout","from":"a1"}}],"noop":false,"dryRun":true}"#);
 }
 
 #[test]
@@ -129,7 +129,7 @@ fn a_user_message_leaf_still_rewinds() {
         + r#"{"type":"message","id":"u4","parentId":"a2","timestamp":"2026-01-01T00:00:08.000Z","message":{"role":"user","content":"And tests"}}
 "#;
     env.write("s.jsonl", &text);
-    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "checkout", "@"]), @r#"{"oldLeafId":"u4","newLeafId":"a2","editorText":"And tests","commonAncestorId":"u4","entriesToSummarize":[],"summaryEntry":null,"appended":["15780b2e"],"appendedEntries":[{"type":"branch_summary","id":"15780b2e","parentId":"a2","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a2","summary":"","details":{"kind":"checkout"}}],"noop":false,"dryRun":false}"#);
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "checkout", "@"]), @r#"{"oldLeafId":"u4","newLeafId":"a2","editorText":"And tests","commonAncestorId":"u4","entriesToSummarize":[],"summaryEntry":null,"appended":["15780b2e"],"appendedEntries":[{"type":"branch_summary","id":"15780b2e","parentId":"a2","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a2","summary":"","details":{"kind":"checkout","from":"u4"}}],"noop":false,"dryRun":false}"#);
 }
 
 #[test]
@@ -160,7 +160,7 @@ fn a_marker_leaf_starts_from_the_position_it_marks() {
     Already at this point
     ");
     // Moving on starts at a3: the marker is not among the abandoned entries.
-    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "checkout", "a2", "--dry-run"]), @r#"{"oldLeafId":"a3","newLeafId":"a2","editorText":null,"commonAncestorId":"t1","entriesToSummarize":["u3","a3"],"summaryEntry":null,"appended":["6104d986"],"appendedEntries":[{"type":"branch_summary","id":"6104d986","parentId":"a2","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a2","summary":"","details":{"kind":"checkout"}}],"noop":false,"dryRun":true}"#);
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "checkout", "a2", "--dry-run"]), @r#"{"oldLeafId":"a3","newLeafId":"a2","editorText":null,"commonAncestorId":"t1","entriesToSummarize":["u3","a3"],"summaryEntry":null,"appended":["6104d986"],"appendedEntries":[{"type":"branch_summary","id":"6104d986","parentId":"a2","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a2","summary":"","details":{"kind":"checkout","from":"a3"}}],"noop":false,"dryRun":true}"#);
 }
 
 #[test]
@@ -168,9 +168,9 @@ fn a_summary_hangs_at_the_destination() {
     let env = forked();
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "a3", "--summary", "Tried serde; too heavy."]), @"
     ------- stderr -------
-    Moved to a3; appended branch_summary 15780b2e
+    Moved from a2 to a3; appended branch_summary 15780b2e (`checkout -` goes back)
     ");
-    insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"Tried serde; too heavy.","details":{"readFiles":[],"modifiedFiles":["Cargo.toml","src/main.rs"]}}"#);
+    insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"Tried serde; too heavy.","details":{"readFiles":[],"modifiedFiles":["Cargo.toml","src/main.rs"],"from":"a2"}}"#);
 }
 
 #[test]
@@ -186,9 +186,9 @@ fn summary_file_from_standard_input() {
     let env = forked();
     insta::assert_snapshot!(env.run_stdin(&["-f", "s.jsonl", "checkout", "a3", "--summary-file", "-"], "Typed in.\nTwo lines.\n"), @"
     ------- stderr -------
-    Moved to a3; appended branch_summary 15780b2e
+    Moved from a2 to a3; appended branch_summary 15780b2e (`checkout -` goes back)
     ");
-    insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"Typed in.\nTwo lines.","details":{"readFiles":[],"modifiedFiles":["Cargo.toml","src/main.rs"]}}"#);
+    insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"Typed in.\nTwo lines.","details":{"readFiles":[],"modifiedFiles":["Cargo.toml","src/main.rs"],"from":"a2"}}"#);
 }
 
 #[test]
@@ -208,16 +208,22 @@ fn an_unknown_rev_writes_nothing() {
 }
 
 #[test]
-fn nothing_to_summarize_moves_without_a_summary() {
+fn nothing_to_summarize_says_why_and_a_given_summary_is_kept() {
     let env = forked();
     // t1 is an ancestor of the leaf; from there, a3 is a descendant: nothing is abandoned.
     env.run(&["-f", "s.jsonl", "checkout", "t1"]);
-    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "a3", "--summary", "unused"]), @"
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "a3", "--summarize", "--summarizer", "false"]), @"
     ------- stderr -------
-    note: nothing to summarize (the target is on the current path); moving without a summary
-    Moved to a3; appended branch_summary 6104d986
+    note: nothing to summarize (the move leaves nothing behind: the target is below the current position); moving without a summary
+    Moved from t1 to a3; appended branch_summary 6104d986 (`checkout -` goes back)
     ");
-    assert!(!appended(&env).contains("unused"));
+    // A summary given as text is written as asked, even when nothing is left behind.
+    env.run(&["-f", "s.jsonl", "checkout", "t1"]);
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "a3", "--summary", "kept"]), @"
+    ------- stderr -------
+    Moved from t1 to a3; appended branch_summary ecb8ad47 (`checkout -` goes back)
+    ");
+    assert!(appended(&env).contains(r#""summary":"kept""#));
 }
 
 #[test]
@@ -225,7 +231,7 @@ fn label_on_the_summary_entry() {
     let env = forked();
     env.run(&["-f", "s.jsonl", "checkout", "a3", "--summary", "S", "--label", "back"]);
     insta::assert_snapshot!(appended(&env), @r#"
-    {"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"S","details":{"readFiles":[],"modifiedFiles":["Cargo.toml","src/main.rs"]}}
+    {"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"S","details":{"readFiles":[],"modifiedFiles":["Cargo.toml","src/main.rs"],"from":"a2"}}
     {"type":"label","id":"6104d986","parentId":"15780b2e","timestamp":"2026-03-01T12:00:00.000Z","targetId":"15780b2e","label":"back"}
     "#);
 }
@@ -235,7 +241,7 @@ fn label_on_the_target_without_a_summary() {
     let env = forked();
     env.run(&["-f", "s.jsonl", "checkout", "u3", "--label", "retry"]);
     insta::assert_snapshot!(appended(&env), @r#"
-    {"type":"branch_summary","id":"15780b2e","parentId":"t1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"t1","summary":"","details":{"kind":"checkout"}}
+    {"type":"branch_summary","id":"15780b2e","parentId":"t1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"t1","summary":"","details":{"kind":"checkout","from":"a2"}}
     {"type":"label","id":"6104d986","parentId":"15780b2e","timestamp":"2026-03-01T12:00:00.000Z","targetId":"u3","label":"retry"}
     "#);
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "show", "retry", "--raw"]), @r#"{"type":"message","id":"u3","parentId":"t1","timestamp":"2026-01-01T00:00:04.000Z","message":{"role":"user","content":[{"type":"text","text":"Write the printer "},{"type":"text","text":"by hand"}]}}"#);
@@ -249,7 +255,7 @@ fn at_is_the_target_after_a_checkout_with_a_label() {
     let env = forked();
     env.run(&["-f", "s.jsonl", "checkout", "a3", "--label", "retry"]);
     insta::assert_snapshot!(appended(&env), @r#"
-    {"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"","details":{"kind":"checkout"}}
+    {"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"","details":{"kind":"checkout","from":"a2"}}
     {"type":"label","id":"6104d986","parentId":"15780b2e","timestamp":"2026-03-01T12:00:00.000Z","targetId":"a3","label":"retry"}
     "#);
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "-n", "2"]), @"
@@ -263,7 +269,7 @@ fn at_is_the_target_after_a_checkout_with_a_label() {
     // With a summary, `@` is the summary entry, not the label entry on it.
     let env = forked();
     env.run(&["-f", "s.jsonl", "checkout", "a3", "--summary", "S", "--label", "back"]);
-    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "show", "@", "--raw"]), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"S","details":{"readFiles":[],"modifiedFiles":["Cargo.toml","src/main.rs"]}}"#);
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "show", "@", "--raw"]), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"S","details":{"readFiles":[],"modifiedFiles":["Cargo.toml","src/main.rs"],"from":"a2"}}"#);
 }
 
 #[test]
@@ -271,13 +277,13 @@ fn the_label_is_trimmed_as_label_trims_it() {
     let env = forked();
     env.run(&["-f", "s.jsonl", "checkout", "u3", "--label", "  retry \t"]);
     insta::assert_snapshot!(appended(&env), @r#"
-    {"type":"branch_summary","id":"15780b2e","parentId":"t1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"t1","summary":"","details":{"kind":"checkout"}}
+    {"type":"branch_summary","id":"15780b2e","parentId":"t1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"t1","summary":"","details":{"kind":"checkout","from":"a2"}}
     {"type":"label","id":"6104d986","parentId":"15780b2e","timestamp":"2026-03-01T12:00:00.000Z","targetId":"u3","label":"retry"}
     "#);
     // Nothing left: no label entry at all.
     let env = forked();
     env.run(&["-f", "s.jsonl", "checkout", "u3", "--label", " "]);
-    insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"t1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"t1","summary":"","details":{"kind":"checkout"}}"#);
+    insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"t1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"t1","summary":"","details":{"kind":"checkout","from":"a2"}}"#);
 }
 
 #[test]
@@ -285,7 +291,7 @@ fn dry_run_writes_nothing_and_runs_no_hooks() {
     let env = forked();
     script(&env, "config/sesstree/hooks/session_before_tree", r#"echo '{"cancel":true}'"#);
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "u3", "--summary", "S", "--dry-run"]), @r#"
-    {"type":"branch_summary","id":"15780b2e","parentId":"t1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"t1","summary":"S","details":{"readFiles":[],"modifiedFiles":["Cargo.toml","src/main.rs"]}}
+    {"type":"branch_summary","id":"15780b2e","parentId":"t1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"t1","summary":"S","details":{"readFiles":[],"modifiedFiles":["Cargo.toml","src/main.rs"],"from":"a2"}}
     ------- stderr -------
     dry run: would move the leaf to t1; nothing was written
     "#);
@@ -308,7 +314,7 @@ fn summarize_without_a_model_fails_before_anything_else() {
 fn the_summarizer_reads_the_transcript_and_its_output_is_the_summary() {
     let env = forked();
     script(&env, "summ.sh", r#"cat > "$(dirname "$0")/stdin.txt"; echo "Tried serde."; echo"#);
-    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "checkout", "a3", "--summarize", "--summarizer", "./summ.sh"]), @r#"{"oldLeafId":"a2","newLeafId":"a3","editorText":null,"commonAncestorId":"t1","entriesToSummarize":["u2","a2"],"summaryEntry":{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\nTried serde.\n\n<files>\nCargo.toml (Write)\nsrc/main.rs (Write)\n</files>","details":{"readFiles":[],"modifiedFiles":["Cargo.toml","src/main.rs"]}},"appended":["15780b2e"],"appendedEntries":[{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\nTried serde.\n\n<files>\nCargo.toml (Write)\nsrc/main.rs (Write)\n</files>","details":{"readFiles":[],"modifiedFiles":["Cargo.toml","src/main.rs"]}}],"noop":false,"dryRun":false}"#);
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "checkout", "a3", "--summarize", "--summarizer", "./summ.sh"]), @r#"{"oldLeafId":"a2","newLeafId":"a3","editorText":null,"commonAncestorId":"t1","entriesToSummarize":["u2","a2"],"summaryEntry":{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\nTried serde.\n\n<files>\nCargo.toml (Write)\nsrc/main.rs (Write)\n</files>","details":{"readFiles":[],"modifiedFiles":["Cargo.toml","src/main.rs"],"from":"a2"}},"appended":["15780b2e"],"appendedEntries":[{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\nTried serde.\n\n<files>\nCargo.toml (Write)\nsrc/main.rs (Write)\n</files>","details":{"readFiles":[],"modifiedFiles":["Cargo.toml","src/main.rs"],"from":"a2"}}],"noop":false,"dryRun":false}"#);
     insta::assert_snapshot!(String::from_utf8(env.read("stdin.txt")).unwrap(), @r#"
     <conversation>
     [User]: Use serde
@@ -399,8 +405,8 @@ fn the_summarizer_does_not_run_when_nothing_is_abandoned() {
     env.run(&["-f", "s.jsonl", "checkout", "t1"]);
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "a3", "--summarize", "--summarizer", "exit 9"]), @"
     ------- stderr -------
-    note: nothing to summarize (the target is on the current path); moving without a summary
-    Moved to a3; appended branch_summary 6104d986
+    note: nothing to summarize (the move leaves nothing behind: the target is below the current position); moving without a summary
+    Moved from t1 to a3; appended branch_summary 6104d986 (`checkout -` goes back)
     ");
 }
 

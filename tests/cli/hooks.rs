@@ -14,13 +14,13 @@ fn hooks_get_the_event_on_stdin() {
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "u3", "--summary", "S"]), @"
     Write the printer by hand
     ------- stderr -------
-    Moved to t1; appended branch_summary 15780b2e
+    Moved from a2 to t1; appended branch_summary 15780b2e (`checkout -` goes back)
     args: 0
     ");
     let before = String::from_utf8(env.read("config/sesstree/before.json")).unwrap();
     insta::assert_snapshot!(before, @r#"{"type":"session_before_tree","preparation":{"targetId":"u3","oldLeafId":"a2","commonAncestorId":"t1","entriesToSummarize":[{"type":"message","id":"u2","parentId":"t1","timestamp":"2026-01-01T00:00:06.000Z","message":{"role":"user","content":"Use serde"}},{"type":"message","id":"a2","parentId":"u2","timestamp":"2026-01-01T00:00:07.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c2","name":"edit","arguments":{"path":"src/main.rs"}},{"type":"toolCall","id":"c3","name":"write","arguments":{"path":"Cargo.toml"}}]}}],"userWantsSummary":true}}"#);
     let after = String::from_utf8(env.read("config/sesstree/after.json")).unwrap();
-    insta::assert_snapshot!(after, @r#"{"type":"session_tree","newLeafId":"t1","oldLeafId":"a2","summaryEntry":{"type":"branch_summary","id":"15780b2e","parentId":"t1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"t1","summary":"S","details":{"readFiles":[],"modifiedFiles":["Cargo.toml","src/main.rs"]}},"fromExtension":false}"#);
+    insta::assert_snapshot!(after, @r#"{"type":"session_tree","newLeafId":"t1","oldLeafId":"a2","summaryEntry":{"type":"branch_summary","id":"15780b2e","parentId":"t1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"t1","summary":"S","details":{"readFiles":[],"modifiedFiles":["Cargo.toml","src/main.rs"],"from":"a2"}},"fromExtension":false}"#);
 }
 
 #[test]
@@ -84,7 +84,7 @@ fn a_hook_supplies_the_summary() {
     );
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "a3", "--summarize"]), @"
     ------- stderr -------
-    Moved to a3; appended branch_summary 15780b2e
+    Moved from a2 to a3; appended branch_summary 15780b2e (`checkout -` goes back)
     ");
     insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"From the hook.","details":{"n":1},"fromExtension":true}"#);
 }
@@ -104,7 +104,7 @@ fn a_hook_summary_is_used_only_when_asked_for() {
     let env = forked();
     script(&env, BEFORE, r#"echo '{"summary": {"summary": "From the hook."}}'"#);
     env.run(&["-f", "s.jsonl", "checkout", "a3"]);
-    insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"","details":{"kind":"checkout"}}"#);
+    insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"","details":{"kind":"checkout","from":"a2"}}"#);
 }
 
 #[test]
@@ -126,7 +126,7 @@ fn no_hooks_and_hooks_dir() {
     script(&env, BEFORE, r#"echo '{"cancel": true}'"#);
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "a3", "--no-hooks"]), @"
     ------- stderr -------
-    Moved to a3; appended branch_summary 15780b2e
+    Moved from a2 to a3; appended branch_summary 15780b2e (`checkout -` goes back)
     ");
     let env = forked();
     script(&env, "elsewhere/session_before_tree", r#"echo '{"cancel": true}'"#);
@@ -145,7 +145,7 @@ fn a_hook_that_is_not_executable_is_ignored_with_a_hint() {
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "a3"]), @"
     ------- stderr -------
     hint: $TMP/config/sesstree/hooks/session_before_tree is not executable and was ignored (chmod +x it)
-    Moved to a3; appended branch_summary 15780b2e
+    Moved from a2 to a3; appended branch_summary 15780b2e (`checkout -` goes back)
     ");
 }
 
@@ -176,7 +176,7 @@ fn a_failing_session_tree_hook_comes_after_the_write() {
     script(&env, AFTER, "exit 1");
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "a3"]), @"
     ------- stderr -------
-    Moved to a3; appended branch_summary 15780b2e
+    Moved from a2 to a3; appended branch_summary 15780b2e (`checkout -` goes back)
     error: the checkout was written, but session_tree hook $TMP/config/sesstree/hooks/session_tree: exited with status 1
     [exit status: 1]
     ");
@@ -188,7 +188,7 @@ fn the_summarizer_runs_when_the_hook_gives_no_summary() {
     let env = forked();
     script(&env, BEFORE, "cat >/dev/null");
     env.run(&["-f", "s.jsonl", "checkout", "a3", "--summarize", "--summarizer", "echo Model."]);
-    insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\nModel.\n\n<files>\nCargo.toml (Write)\nsrc/main.rs (Write)\n</files>","details":{"readFiles":[],"modifiedFiles":["Cargo.toml","src/main.rs"]}}"#);
+    insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"a3","timestamp":"2026-03-01T12:00:00.000Z","fromId":"a3","summary":"The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\nModel.\n\n<files>\nCargo.toml (Write)\nsrc/main.rs (Write)\n</files>","details":{"readFiles":[],"modifiedFiles":["Cargo.toml","src/main.rs"],"from":"a2"}}"#);
 }
 
 #[test]

@@ -61,10 +61,10 @@ fn run(args: &[&str]) -> String {
 fn checkout() {
     insta::assert_snapshot!(run(&["-f", "h.jsonl", "checkout", "A\u{9b}31m"]), @r"
     ------- stderr -------
-    Moved to A\x9b31m; appended branch_summary 15780b2e
+    Moved from T\x9bq to A\x9b31m; appended branch_summary 15780b2e (`checkout -` goes back)
     ");
     insta::assert_snapshot!(run(&["-f", "h.jsonl", "checkout", "A\u{9b}31m", "--dry-run"]), @r#"
-    {"type":"branch_summary","id":"15780b2e","parentId":"A\x9b31m","timestamp":"2026-03-01T12:00:00.000Z","fromId":"A\x9b31m","summary":"","details":{"kind":"checkout"}}
+    {"type":"branch_summary","id":"15780b2e","parentId":"A\x9b31m","timestamp":"2026-03-01T12:00:00.000Z","fromId":"A\x9b31m","summary":"","details":{"kind":"checkout","from":"T\x9bq"}}
     ------- stderr -------
     dry run: would move the leaf to A\x9b31m; nothing was written
     "#);
@@ -160,7 +160,7 @@ fn errors_and_warnings() {
     insta::assert_snapshot!(run(&["-f", "d.jsonl", "checkout", "Dxy\u{9b}A"]), @r"
     ------- stderr -------
     d.jsonl:3: warning: duplicate id D\x1b]0;pwn\x07 (first on line 2); the later entry wins
-    Moved to Dxy\x9bA; appended branch_summary 15780b2e
+    Moved from Dxy\x9bB to Dxy\x9bA; appended branch_summary 15780b2e (`checkout -` goes back)
     ");
     insta::assert_snapshot!(run(&["-f", "d.jsonl", "name", "--dialect", "omp", "N"]), @r"
     N (user)

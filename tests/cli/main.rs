@@ -28,6 +28,7 @@ mod migrate; // sesstree migrate
 mod name; // sesstree name
 mod props; // property tests: random trees and command sequences against a model
 mod readme; // the command tour in docs/ shows real output
+mod reflog; // sesstree reflog, checkout -
 mod show; // sesstree show
 mod stats; // sesstree stats
 mod tree; // sesstree tree

@@ -143,10 +143,15 @@ pub fn run(ctx: &Ctx, args: &CheckoutArgs) -> anyhow::Result<()> {
     let hook_summary = reply.as_ref().and_then(|r| r.get("summary")).filter(|v| !v.is_null());
     let summary = if !wants_summary {
         None
-    } else if entries.is_empty() {
-        eprintln!(
-            "note: nothing to summarize (the target is on the current path); moving without a summary"
-        );
+    } else if entries.is_empty() && given.is_none() {
+        // Nothing is left behind: the target is on the current path, or below the position.
+        let on_path = nav.old_leaf.is_some_and(|at| session.path_to_root(at).contains(&nav.target));
+        let why = if on_path {
+            "the target is on the current path"
+        } else {
+            "the move leaves nothing behind: the target is below the current position"
+        };
+        eprintln!("note: nothing to summarize ({why}); moving without a summary");
         None
     } else {
         Some(summary_of(args, given, hook_summary, &entries, &cancel)?)
@@ -340,7 +345,15 @@ fn report_move(ctx: &Ctx, session: &Session, nav: &Navigation, plan: &Plan) -> a
             format!("{} {}", e["type"].as_str().unwrap_or("?"), ui::show(short_id(id.as_str())))
         })
         .collect();
-    eprintln!("Moved to {}; appended {}", id_text(session, nav.new_leaf), appended.join(", "));
+    let from = match nav.old_leaf {
+        Some(_) => format!("from {} ", id_text(session, nav.old_leaf)),
+        None => String::new(),
+    };
+    eprintln!(
+        "Moved {from}to {}; appended {} (`checkout -` goes back)",
+        id_text(session, nav.new_leaf),
+        appended.join(", ")
+    );
     Ok(())
 }
 

@@ -11,6 +11,7 @@ mod log;
 mod ls;
 mod migrate;
 mod name;
+mod reflog;
 mod show;
 mod stats;
 mod tree;
@@ -40,6 +41,7 @@ pub enum Command {
     Checkout(checkout::CheckoutArgs),
     Branch(branch::BranchArgs),
     Stats(stats::StatsArgs),
+    Reflog(reflog::ReflogArgs),
     Label(label::LabelArgs),
     Name(name::NameArgs),
     HumanizeTitle(humanize_title::HumanizeTitleArgs),
@@ -58,6 +60,7 @@ pub fn run(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Checkout(args) => checkout::run(ctx, &args),
         Command::Branch(args) => branch::run(ctx, &args),
         Command::Stats(args) => stats::run(ctx, &args),
+        Command::Reflog(args) => reflog::run(ctx, &args),
         Command::Label(args) => label::run(ctx, &args),
         Command::Name(args) => name::run(ctx, &args),
         Command::HumanizeTitle(args) => humanize_title::run(ctx, &args),

@@ -1,0 +1,123 @@
+//! `sesstree reflog`: the moves and summaries a file holds, newest first, like `git reflog`.
+
+use std::io::Write;
+
+use serde_json::{Value, json};
+use sesstree::format::{Kind, is_move_marker};
+use sesstree::row::text::{cut_chars, one_row};
+use sesstree::terminal::sanitize_for_terminal;
+use sesstree::{EntryId, Session};
+
+use super::{short_id, short_time};
+use crate::cli::ui::Role;
+use crate::cli::{Ctx, stdout, write_json_line};
+
+/// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
+const EXAMPLES: &str = r#"Examples:
+  Every move the session holds, newest first:
+    sesstree -f session.jsonl reflog
+  Where the latest move came from (what `checkout -` goes back to):
+    sesstree -f session.jsonl --json reflog -n 1 | jq -r .from"#;
+
+/// Show the moves and branch summaries the file holds, newest first.
+///
+/// Each `checkout` leaves a `branch_summary` behind: with the summary of the branch it
+/// abandoned, or empty (a move marker). One row each: its id, time, `checkout:` or `summary:`,
+/// where the move came from (recorded by sesstree's `checkout`, not by the agents) and where
+/// it went, and the summary's first words. `checkout -` goes back to where the latest move
+/// came from.
+#[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
+pub struct ReflogArgs {
+    /// Show at most N moves.
+    #[arg(short = 'n', long = "max-count", value_name = "N")]
+    pub max_count: Option<usize>,
+}
+
+/// How much of a summary a row shows, in characters.
+const SUMMARY_LIMIT: usize = 60;
+
+/// Runs `reflog`.
+pub fn run(ctx: &Ctx, args: &ReflogArgs) -> anyhow::Result<()> {
+    let session = ctx.load()?;
+    let moves = (0..session.records.len() as u32)
+        .rev()
+        .filter(|&i| session.records[i as usize].kind == Kind::BranchSummary)
+        .take(args.max_count.unwrap_or(usize::MAX));
+    let mut out = stdout();
+    for idx in moves {
+        let value = session.value(idx)?;
+        let row = Move::of(&session, idx, &value);
+        if ctx.json {
+            write_json_line(&mut out, &row.to_json())?;
+        } else {
+            writeln!(out, "{}", row.text(ctx))?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// One move, as `reflog` shows it.
+struct Move {
+    id: String,
+    timestamp: Option<String>,
+    /// Whether it carries a summary (else it is a move marker).
+    summary: Option<String>,
+    from: Option<String>,
+    /// Where it went: its parent, or none for a move to before the first entry.
+    to: Option<String>,
+}
+
+impl Move {
+    fn of(session: &Session, idx: u32, value: &Value) -> Move {
+        let text = |id: Option<&EntryId>| id.map(|id| id.as_str().to_owned());
+        let from = match value.pointer("/details/from") {
+            Some(Value::String(id)) => Some(id.clone()),
+            None | Some(Value::Null) => None,
+            Some(other) => Some(other.to_string()),
+        };
+        let summary = value.get("summary");
+        Move {
+            id: text(session.record(idx).id.as_ref()).unwrap_or_else(|| "-".into()),
+            timestamp: value.get("timestamp").and_then(Value::as_str).map(str::to_owned),
+            summary: (!is_move_marker(summary))
+                .then(|| one_row(summary.and_then(Value::as_str).unwrap_or_default())),
+            from,
+            to: text(session.parent(idx).and_then(|p| session.record(p).id.as_ref())),
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        json!({
+            "id": self.id,
+            "timestamp": self.timestamp,
+            "kind": if self.summary.is_some() { "summary" } else { "checkout" },
+            "from": self.from,
+            "to": self.to,
+            "summary": self.summary,
+        })
+    }
+
+    fn text(&self, ctx: &Ctx) -> String {
+        let style = ctx.style;
+        let short = |id: &Option<String>| id.as_deref().map_or("root", short_id).to_owned();
+        let mut line = style.paint(&sanitize_for_terminal(short_id(&self.id)), Role::Id);
+        line.push(' ');
+        let time = short_time(self.timestamp.as_deref());
+        line.push_str(&style.paint(&sanitize_for_terminal(&time), Role::Time));
+        line.push_str(if self.summary.is_some() { " summary: " } else { " checkout: " });
+        let to = short(&self.to);
+        let moved = match &self.from {
+            Some(from) => format!("moving from {} to {to}", short_id(from)),
+            None => format!("moving to {to}"),
+        };
+        line.push_str(&sanitize_for_terminal(&moved));
+        if let Some(summary) = &self.summary {
+            let head = cut_chars(summary, SUMMARY_LIMIT);
+            let more = if head.len() < summary.len() { "…" } else { "" };
+            line.push_str(&format!(": {}{more}", sanitize_for_terminal(head)));
+        }
+        line
+    }
+}
