@@ -43,8 +43,10 @@ pub fn classify(err: &anyhow::Error) -> (Exit, bool) {
         if let Some(silent) = cause.downcast_ref::<Silent>() {
             return (silent.0, false);
         }
-        if let Some(io) = cause.downcast_ref::<std::io::Error>()
-            && io.kind() == std::io::ErrorKind::BrokenPipe
+        let json_pipe = cause.downcast_ref::<serde_json::Error>().and_then(|e| e.io_error_kind());
+        if let Some(io) =
+            cause.downcast_ref::<std::io::Error>().map(std::io::Error::kind).or(json_pipe)
+            && io == std::io::ErrorKind::BrokenPipe
         {
             // `sesstree log | head`: the reader is gone; that is not a failure.
             return (Exit::Ok, false);

@@ -133,6 +133,37 @@ fn a_closed_pipe_exits_0_quietly() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
 
+/// Every command and output, JSON written through serde_json too, exits 0 quietly when its
+/// reader goes away (the README promises it).
+#[test]
+fn a_closed_pipe_exits_0_quietly_for_json_too() {
+    let env = TestEnv::new();
+    for i in 0..300 {
+        env.write(&format!("s{i:03}.jsonl"), std::fs::read(crate::common::demo()).unwrap());
+    }
+    let bin = assert_cmd::cargo::cargo_bin("sesstree");
+    for command in [
+        "--json stats .",
+        "--json ls .",
+        "-f s000.jsonl --json context",
+        "-f s000.jsonl --json tree",
+        "-f s000.jsonl --json log",
+    ] {
+        let script = format!(
+            "'{}' {command} | head -c 10 >/dev/null; echo ${{PIPESTATUS[0]}}",
+            bin.display()
+        );
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(script)
+            .current_dir(env.path())
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "0", "{command}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{command}");
+    }
+}
+
 #[test]
 fn help_lists_exit_statuses() {
     let env = TestEnv::new();
