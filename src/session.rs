@@ -316,6 +316,16 @@ impl Session {
         self.header.is_none() && self.header_problem.is_none() && self.lane_format.is_none()
     }
 
+    /// What every reading command refuses (exit 3): a file without a valid header. An empty
+    /// file (nothing but blank lines) is an empty session; a file of lines that are not JSON
+    /// (plain text, a binary) is not.
+    pub fn require_readable(&self) -> Result<()> {
+        if !self.is_empty() || !self.diagnostics.is_empty() {
+            self.require_header()?;
+        }
+        Ok(())
+    }
+
     /// The header, or the error every command gives for a file without a valid one.
     pub fn require_header(&self) -> Result<&Header> {
         if self.lane_format.is_some() {
@@ -328,7 +338,14 @@ impl Session {
                 line: *line,
                 reason: reason.clone(),
             }),
-            (None, None) => Err(Error::Empty { path: self.path.clone() }),
+            (None, None) => match self.diagnostics.first() {
+                Some(d) => Err(Error::NoHeader {
+                    path: self.path.clone(),
+                    line: d.line,
+                    reason: "no line of the file is a JSON record".into(),
+                }),
+                None => Err(Error::Empty { path: self.path.clone() }),
+            },
         }
     }
 

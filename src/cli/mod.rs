@@ -120,10 +120,8 @@ impl Ctx {
     /// What every reading command does with a session it loaded: refuses a file without a
     /// header, prints the warnings and applies `--strict`.
     fn check(&self, session: &Session) -> anyhow::Result<()> {
-        if !session.is_empty() {
-            // A file without a header is refused outright; its other warnings would be noise.
-            session.require_header()?;
-        }
+        // A file without a header is refused outright; its other warnings would be noise.
+        session.require_readable()?;
         self.report(session)
     }
 

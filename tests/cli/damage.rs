@@ -217,3 +217,17 @@ fn escape_sequences_never_reach_the_terminal() {
         env.cmd().args(["-f", "escapes.jsonl", "--json", "show", "3e5ca9e2"]).output().unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("\\u001b["));
 }
+
+/// A file with no JSON record at all (plain text, a binary) has no valid header: exit 3 for
+/// every command, as `fsck` calls it `bad-header`; a file of blank lines is an empty session.
+#[test]
+fn a_file_of_no_json_records_has_no_header() {
+    let env = TestEnv::new();
+    env.write("plain.txt", "hello world\nplain text\n");
+    for command in [&["log"][..], &["tree"], &["stats"], &["show", "@"], &["context"]] {
+        let out = env.run(&[&["-f", "plain.txt"], command].concat());
+        assert!(out.ends_with("error: plain.txt:1: no valid session header (no line of the file is a JSON record)\n[exit status: 3]\n"), "{command:?}: {out}");
+    }
+    env.write("blank.jsonl", "\n\n");
+    assert_snapshot!(env.run(&["-f", "blank.jsonl", "log"]), @"");
+}

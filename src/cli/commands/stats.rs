@@ -49,9 +49,7 @@ pub fn run(ctx: &Ctx, args: &StatsArgs) -> anyhow::Result<()> {
             if ctx.strict {
                 s.strict()?;
             }
-            if !s.is_empty() {
-                s.require_header()?;
-            }
+            s.require_readable()?;
             let stats = compute(&s)?;
             Ok((s.diagnostics, stats))
         })
