@@ -50,7 +50,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
             cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
             cand --color 'When to colour the output'
-            cand --reverse 'Oldest first'
+            cand --reverse 'Oldest first (with -n: the newest N, oldest first, as `git log -n N --reverse`)'
             cand --raw 'Print the original JSONL lines instead'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'

@@ -57,7 +57,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand log" -s f -l file -d '
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l reverse -d 'Oldest first'
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l reverse -d 'Oldest first (with -n: the newest N, oldest first, as `git log -n N --reverse`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l raw -d 'Print the original JSONL lines instead'
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'

@@ -129,18 +129,12 @@ fn check_windows(s: &Session, all: &[Gist]) {
         let listing = Listing { path: &path, target: leaf, labels: &labels, mode };
         // A path with a row that cannot be read fails `log`; `log -n` may show its end.
         let Ok(rows) = listing.rows(0, &whole) else { continue };
-        for reverse in [false, true] {
-            for n in [0, 1, 2, 5] {
-                let (start, read) = listing.window(s, n, reverse, Some("/home/fuzz")).unwrap();
-                let read: Vec<&Gist> = read.iter().collect();
-                let got = listing.rows(start, &read).expect("the whole path reads");
-                let (expected, got): (Vec<_>, Vec<_>) = if reverse {
-                    (rows.iter().take(n).collect(), got.iter().take(n).collect())
-                } else {
-                    (rows.iter().rev().take(n).collect(), got.iter().rev().take(n).collect())
-                };
-                assert_eq!(got, expected, "log -n {n}, {mode:?}, reverse {reverse}");
-            }
+        for n in [0, 1, 2, 5] {
+            let (start, read) = listing.window(s, n, Some("/home/fuzz")).unwrap();
+            let read: Vec<&Gist> = read.iter().collect();
+            let got = listing.rows(start, &read).expect("the whole path reads");
+            let expected: Vec<_> = rows.iter().rev().take(n).collect();
+            assert_eq!(got.iter().rev().take(n).collect::<Vec<_>>(), expected, "log -n {n}, {mode:?}");
         }
     }
 }

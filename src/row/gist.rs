@@ -506,7 +506,7 @@ impl Listing<'_> {
         }))
     }
 
-    /// For the `n` rows at the end of the path (at its start with `reverse`), in a session
+    /// For the `n` rows at the end of the path, in a session
     /// loaded without gists: the stretch of the path whose rows give those `n` rows as the
     /// whole path gives them, as its start and its gists, read from the lines
     /// ([`super::read_gists`], with `home`). That is the end of the path holding `n` shown
@@ -519,7 +519,6 @@ impl Listing<'_> {
         &self,
         session: &Session,
         n: usize,
-        reverse: bool,
         home: Option<&str>,
     ) -> crate::Result<(usize, Vec<Gist>)> {
         let len = self.path.len();
@@ -528,22 +527,17 @@ impl Listing<'_> {
         }
         let mut size = n.saturating_add(NEAR).min(len);
         // The gists of `path[start..end]`.
-        let (mut start, mut end) = if reverse { (0, 0) } else { (len, len) };
+        let mut start = len;
         let mut gists = Vec::new();
         loop {
-            if reverse {
-                gists.extend(super::read_gists(session, &self.path[end..size], home)?);
-                end = size;
-            } else {
-                let mut older = super::read_gists(session, &self.path[len - size..start], home)?;
-                older.append(&mut gists);
-                gists = older;
-                start = len - size;
-            }
+            let mut older = super::read_gists(session, &self.path[len - size..start], home)?;
+            older.append(&mut gists);
+            gists = older;
+            start = len - size;
             if size == len {
                 return Ok((start, gists));
             }
-            size = match self.covers(start, &gists, n, reverse) {
+            size = match self.covers(start, &gists, n) {
                 Covers::All => return Ok((start, gists)),
                 Covers::TooFewRows => size.saturating_mul(2).min(len),
                 Covers::NotTheCalls => len,
@@ -551,19 +545,15 @@ impl Listing<'_> {
         }
     }
 
-    /// Whether the gists of the path from `start` on give the `n` rows shown at its end (at
-    /// the path's start, with `reverse`, when `start` is 0): see [`Listing::window`].
-    fn covers(&self, start: usize, gists: &[Gist], n: usize, reverse: bool) -> Covers {
+    /// Whether the gists of the path from `start` on give the `n` rows shown at its end: see
+    /// [`Listing::window`].
+    fn covers(&self, start: usize, gists: &[Gist], n: usize) -> Covers {
         if gists.iter().any(Gist::is_unreadable) {
             return Covers::All;
         }
         let stretch = &self.path[start..];
         let shows = |pos: usize| self.shows(stretch[pos], &gists[pos]);
         let shown: Vec<usize> = (0..gists.len()).filter(|&pos| shows(pos)).collect();
-        if reverse {
-            // From the root on: every call is read before its result.
-            return if shown.len() >= n { Covers::All } else { Covers::TooFewRows };
-        }
         // The oldest of the newest `n` rows shown.
         let Some(&first) = shown.len().checked_sub(n).and_then(|k| shown.get(k)) else {
             return Covers::TooFewRows;

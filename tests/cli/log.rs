@@ -20,8 +20,8 @@ fn reverse_and_max_count() {
     let env = TestEnv::new();
     env.fixture("linear.jsonl");
     assert_snapshot!(env.run(&["-f", "linear.jsonl", "log", "--reverse", "-n", "2"]), @"
-    5f3a9c01 message 2026-03-02 09:00:05 user: List the files in src/
-    c04e6f12 message 2026-03-02 09:00:09 [bash: ls src]
+    0a4b7e2d message 2026-03-02 09:01:05 [read: src/main.rs]
+    17de5c8f message 2026-03-02 09:01:11 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.
     ");
 }
 
@@ -300,8 +300,9 @@ fn far_calls_session() -> String {
 }
 
 /// `log -n N` works rows out only for the end of the path it shows, and shows exactly the
-/// first N rows `log` shows: with every filter, oldest first too, as JSON and raw lines, when
-/// the call a result shows is far back, was made twice, or was never made.
+/// newest N rows `log` shows: with every filter, oldest first too (the newest N, as
+/// `git log -n N --reverse`), as JSON and raw lines, when the call a result shows is far back,
+/// was made twice, or was never made.
 #[test]
 fn max_count_shows_the_first_rows_of_the_whole_log() {
     let env = TestEnv::new();
@@ -325,7 +326,10 @@ fn max_count_shows_the_first_rows_of_the_whole_log() {
                 for n in [0, 1, 2, 3, 4, 5, 10, 64, 65, 100, 200, 1000] {
                     let count = n.to_string();
                     let limited = lines(&[&args[..], &["-n", &count]].concat());
-                    let expected = &whole[..n.min(whole.len())];
+                    let expected = match extra.contains(&"--reverse") {
+                        true => &whole[whole.len().saturating_sub(n)..],
+                        false => &whole[..n.min(whole.len())],
+                    };
                     assert_eq!(limited, expected, "{args:?} -n {n}");
                     compared += 1;
                 }
@@ -371,11 +375,16 @@ fn max_count_does_not_read_an_unreadable_row_far_back() {
     error: s.jsonl:2: the line cannot be read in full: unexpected end of hex escape at line 1 column 98
     [exit status: 3]
     ");
-    // Near the rows shown, it fails `log -n N` as it fails `log`.
-    assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "-n", "2", "--reverse"]), @"
+    // Near the rows shown, it fails `log -n N` as it fails `log`; `--reverse` shows the same
+    // newest rows, oldest first.
+    assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "-n", "100", "--filter", "all"]), @"
     ------- stderr -------
     error: s.jsonl:2: the line cannot be read in full: unexpected end of hex escape at line 1 column 98
     [exit status: 3]
+    ");
+    assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "-n", "2", "--reverse"]), @"
+    e98 message 2026-01-01 00:00:02 user: row 98
+    e99 message 2026-01-01 00:00:02 user: row 99
     ");
 }
 

@@ -38,7 +38,7 @@ pub struct LogArgs {
     /// The entry to show the path to.
     #[arg(default_value = "@", add = complete::rev())]
     pub rev: String,
-    /// Oldest first.
+    /// Oldest first (with -n: the newest N, oldest first, as `git log -n N --reverse`).
     #[arg(long)]
     pub reverse: bool,
     /// Show at most N entries.
@@ -85,7 +85,7 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
     let (start, gists): (usize, Vec<&Gist>) = match args.max_count {
         None => (0, path.iter().map(|&idx| &all[idx as usize]).collect()),
         Some(n) => {
-            let (start, gists) = listing.window(&session, n, args.reverse, home.as_deref())?;
+            let (start, gists) = listing.window(&session, n, home.as_deref())?;
             read = gists;
             (start, read.iter().collect())
         }
@@ -101,12 +101,14 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
     // The list of the path's gists is no longer read: its room goes back before the rows'
     // text is made.
     drop(gists);
-    // The newest `limit` rows, or the oldest with --reverse: the rows turned in place, not
-    // copied into a list of their own.
+    // The newest `-n` rows (as `git log -n`), newest first or, with --reverse, oldest first.
+    if let Some(n) = args.max_count {
+        shown.drain(..shown.len().saturating_sub(n));
+    }
     if !args.reverse {
         shown.reverse();
     }
-    let rows = &shown[..shown.len().min(args.max_count.unwrap_or(usize::MAX))];
+    let rows = &shown[..];
     let mut out = stdout();
     if args.raw {
         // One line at a time: lines can be megabytes, and a batch of them would pile up.
