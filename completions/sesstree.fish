@@ -161,6 +161,7 @@ never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l clear -d 'Remove the label of REV'
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l list -d 'List the labels in effect instead'
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l dry-run -d 'Print the line that would be appended, and write nothing'
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l force -d 'Move the label here when another entry carries it (without it, that is refused)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -49,11 +49,23 @@ pub fn plan(
     id: &str,
     timestamp: &str,
 ) -> Result<LabelChange> {
+    plan_after(session, target, label, id, timestamp, leaf_id(session))
+}
+
+/// [`plan`] of an entry appended under `parent` (another label entry planned before it,
+/// say) instead of the current leaf.
+pub fn plan_after(
+    session: &Session,
+    target: u32,
+    label: Option<&str>,
+    id: &str,
+    timestamp: &str,
+    parent: Option<EntryId>,
+) -> Result<LabelChange> {
     let record = session.record(target);
     let target_id = record.id.clone().ok_or_else(|| {
         Error::Usage(format!("the record on line {} has no id; it cannot be labelled", record.line))
     })?;
-    let parent = leaf_id(session);
     let mut fields = vec![("targetId", target_id.to_value())];
     if let Some(label) = label {
         fields.push(("label", Value::String(label.to_owned())));
@@ -78,6 +90,25 @@ pub fn plan(
         shared_with,
         line,
     })
+}
+
+/// Why a label `text` (normalized) could never name its entry as a REV, if it could not: `@`
+/// and `-` are REVs of their own, an entry's id wins over a label, and control characters
+/// cannot be typed back.
+pub fn unusable(session: &Session, text: &str) -> Option<String> {
+    match text {
+        "@" => return Some("`@` names the current leaf".into()),
+        "-" => return Some("`-` names where the latest move came from".into()),
+        _ => {}
+    }
+    if text.chars().any(char::is_control) {
+        return Some("it holds control characters".into());
+    }
+    let id = EntryId::new(text);
+    if session.lookup(&id).is_some() {
+        return Some(format!("{text} is an entry's id, which a REV names first"));
+    }
+    None
 }
 
 /// The labels in effect whose target exists, in the order of the agent's label map:

@@ -81,12 +81,16 @@ fn branch() {
 
 #[test]
 fn label() {
-    insta::assert_snapshot!(run(&["-f", "h.jsonl", "label", "A\u{9b}31m", "new\u{1b}[1m"]), @r#"Labelled A\x9b31m "new\x1b[1m" (was "lab\x1b]0;pwn\x07el")"#);
+    insta::assert_snapshot!(run(&["-f", "h.jsonl", "label", "A\u{9b}31m", "new\u{1b}[1m"]), @r#"
+    ------- stderr -------
+    error: the label "new\x1b[1m" could never be used as a REV: it holds control characters
+    [exit status: 2]
+    "#);
     // The same label as A's: the warning names A.
     insta::assert_snapshot!(run(&["-f", "h.jsonl", "label", "C\u{1b}[2Jx", "lab\u{1b}]0;pwn\u{7}el"]), @r#"
-    Labelled C\x1b[2Jx "lab\x1b]0;pwn\x07el" (was "cp\x9b31m\x07")
     ------- stderr -------
-    warning: the label "lab\x1b]0;pwn\x07el" is also on A\x9b31m; as a REV it names the entry labelled first
+    error: the label "lab\x1b]0;pwn\x07el" could never be used as a REV: it holds control characters
+    [exit status: 2]
     "#);
     insta::assert_snapshot!(run(&["-f", "h.jsonl", "label", "C\u{1b}[2Jx", "--clear"]), @r#"Removed the label of C\x1b[2Jx (was "cp\x9b31m\x07")"#);
     insta::assert_snapshot!(run(&["-f", "h.jsonl", "label", "--list"]), @r"

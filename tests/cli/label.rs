@@ -110,14 +110,40 @@ fn list_in_label_map_order_with_raw_values() {
 }
 
 #[test]
-fn a_label_already_in_use_is_written_with_a_warning() {
+fn a_label_already_in_use_is_refused_unless_forced_which_moves_it() {
     let env = TestEnv::new();
     env.fixture("writers-omp.jsonl");
+    let before = env.read("writers-omp.jsonl");
     insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "label", "c3d4", "start"]), @r#"
-    Labelled c3d4e5f6 "start"
     ------- stderr -------
-    warning: the label "start" is also on a1b2c3d4; as a REV it names the entry labelled first
+    error: the label "start" is already on a1b2c3d4; --force moves it here
+    [exit status: 2]
     "#);
+    assert_eq!(env.read("writers-omp.jsonl"), before, "nothing written");
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "label", "c3d4", "start", "--force"]), @r#"Labelled c3d4e5f6 "start" (moved from a1b2c3d4)"#);
+    // Without arguments, `label` lists the labels, as `git tag` does: `start` moved.
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "label"]), @"start	c3d4e5f6 user: Try again, differently");
+}
+
+/// A label that could never name its entry as a REV is refused, with the reason.
+#[test]
+fn a_label_that_is_no_rev_is_refused() {
+    let env = TestEnv::new();
+    env.fixture("writers-omp.jsonl");
+    let before = env.read("writers-omp.jsonl");
+    for text in ["@", "-", "c3d4e5f6", "a\u{7}b"] {
+        let out = env.run(&["-f", "writers-omp.jsonl", "label", "@", text]);
+        assert!(
+            out.contains("could never be used as a REV") && out.ends_with("[exit status: 2]\n"),
+            "{out}"
+        );
+    }
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "label", "@", "c3d4e5f6"]), @r#"
+    ------- stderr -------
+    error: the label "c3d4e5f6" could never be used as a REV: c3d4e5f6 is an entry's id, which a REV names first
+    [exit status: 2]
+    "#);
+    assert_eq!(env.read("writers-omp.jsonl"), before, "nothing written");
 }
 
 #[test]

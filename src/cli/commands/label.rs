@@ -29,10 +29,11 @@ const EXAMPLES: &str = r#"Examples:
 /// agent's tree selector does; the leaf moves onto the new entry, while @ stays where it was
 /// (it steps over label entries at the end of the path). TEXT is trimmed; an empty TEXT, or
 /// --clear, removes the label (the entry then has no `label` field). A label is a REV:
-/// `sesstree log checkpoint-1`. When several entries carry the same label, that REV names the
-/// one labelled first; sesstree warns when a new label is already in use.
+/// `sesstree log checkpoint-1`; one that could never be (`@`, `-`, an entry's id, control
+/// characters) is refused. A label already on another entry is refused too, unless --force,
+/// which moves it (the other entry's label is cleared first).
 ///
-/// --list prints the labels in effect whose entry exists, in the order the agent keeps them
+/// Without REV and TEXT, or with --list, prints the labels in effect whose entry exists, in the order the agent keeps them
 /// (the order in which entries first got their label): LABEL, a tab, the entry's id and its
 /// one-line text. With --json: one {"targetId", "label"} object per line, the label as the JSON
 /// value it was written as.
@@ -42,8 +43,8 @@ const EXAMPLES: &str = r#"Examples:
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
 pub struct LabelArgs {
-    /// The entry to label.
-    #[arg(required_unless_present = "list", add = complete::rev())]
+    /// The entry to label (without REV and TEXT: list the labels, as `git tag` does).
+    #[arg(add = complete::rev())]
     pub rev: Option<String>,
     /// The label (trimmed; empty removes it).
     pub text: Option<String>,
@@ -56,6 +57,9 @@ pub struct LabelArgs {
     /// Print the line that would be appended, and write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Move the label here when another entry carries it (without it, that is refused).
+    #[arg(long, conflicts_with = "clear")]
+    pub force: bool,
 }
 
 /// Runs `label`, then exits.
@@ -67,7 +71,7 @@ pub fn run(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<()> {
 /// Does what `label` does, for the command or for the tree selector (which goes on after it):
 /// gives back the session it loaded, if it did, for the caller to free or not.
 pub fn set(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<Option<Session>> {
-    if args.list {
+    if args.list || (args.rev.is_none() && args.text.is_none() && !args.clear) {
         list(ctx)?;
         return Ok(None);
     }
@@ -84,25 +88,62 @@ pub fn set(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<Option<Session>> {
     let session = locked.load()?;
     ctx.report(&session)?;
     let target = rev::resolve(&session, rev_text)?;
-    let id = ctx.ids().entry_id(|c| ops::id_taken(&session, c));
-    let change = label::plan(&session, target, text.as_deref(), &id, &ctx.clock()?.now_iso())?;
-    for other in &change.shared_with {
-        eprintln!(
-            "warning: the label \"{}\" is also on {}; as a REV it names the entry labelled first",
-            ui::show(text.as_deref().unwrap_or_default()),
-            ui::show(other.as_str())
-        );
+    if let Some(text) = &text
+        && let Some(why) = label::unusable(&session, text)
+    {
+        let message =
+            format!("the label \"{}\" could never be used as a REV: {why}", ui::show(text));
+        return Err(sesstree::Error::Usage(message).into());
     }
+    let mut ids = ctx.ids();
+    let mut drawn: Vec<String> = Vec::new();
+    let mut new_id = || {
+        let id = ids.entry_id(|c| ops::id_taken(&session, c) || drawn.iter().any(|d| d == c));
+        drawn.push(id.clone());
+        id
+    };
+    let now = ctx.clock()?.now_iso();
+    let id = new_id();
+    let mut change = label::plan(&session, target, text.as_deref(), &id, &now)?;
+    let mut lines = Vec::new();
+    let mut moved_from = None;
+    if !change.shared_with.is_empty() {
+        let others: Vec<String> =
+            change.shared_with.iter().map(|o| ui::show(o.as_str()).into_owned()).collect();
+        if !args.force {
+            let message = format!(
+                "the label \"{}\" is already on {}; --force moves it here",
+                ui::show(text.as_deref().unwrap_or_default()),
+                others.join(", ")
+            );
+            return Err(sesstree::Error::Usage(message).into());
+        }
+        // Cleared where it was, then set here: each entry under the one before it.
+        let mut parent = change.parent.clone();
+        for other in change.shared_with.clone() {
+            let Some(idx) = session.lookup(&other) else { continue };
+            let clear_id = new_id();
+            let clear = label::plan_after(&session, idx, None, &clear_id, &now, parent.clone())?;
+            lines.push(clear.line);
+            parent = Some(sesstree::EntryId::new(clear_id));
+        }
+        let id = new_id();
+        change = label::plan_after(&session, target, text.as_deref(), &id, &now, parent)?;
+        moved_from = Some(others.join(", "));
+    }
+    lines.push(change.line.clone());
 
     let mut out = stdout();
     if args.dry_run {
         // JSON escapes C0 controls only; an id from the file may hold C1 ones.
-        writeln!(out, "{}", ui::show(&String::from_utf8_lossy(&change.line)))?;
+        for line in &lines {
+            writeln!(out, "{}", ui::show(&String::from_utf8_lossy(line)))?;
+        }
         out.flush()?;
         return Ok(Some(session));
     }
     fault::before_write();
-    locked.append(&session, std::slice::from_ref(&change.line))?;
+    locked.append(&session, &lines)?;
 
     if ctx.json {
         let value = json!({
@@ -120,9 +161,12 @@ pub fn set(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<Option<Session>> {
         match &change.label {
             Some(l) => {
                 let label = ctx.style.paint(&ui::show(l), Role::Label);
+                let moved = moved_from.as_ref().map(|m| format!(", moved from {m}"));
+                let moved = moved.unwrap_or_default();
                 match &change.previous {
-                    Some(_) => writeln!(out, "Labelled {target} \"{label}\" ({was})")?,
-                    None => writeln!(out, "Labelled {target} \"{label}\"")?,
+                    Some(_) => writeln!(out, "Labelled {target} \"{label}\" ({was}{moved})")?,
+                    None if moved.is_empty() => writeln!(out, "Labelled {target} \"{label}\"")?,
+                    None => writeln!(out, "Labelled {target} \"{label}\" ({})", &moved[2..])?,
                 }
             }
             None => writeln!(out, "Removed the label of {target} ({was})")?,

@@ -305,6 +305,7 @@ impl Actions for Commands<'_> {
             clear: text.is_none(),
             list: false,
             dry_run: false,
+            force: false,
         };
         // The selector goes on: the session loaded for the label is freed, not left to the exit.
         label::set(self.ctx, &args).map(drop)
