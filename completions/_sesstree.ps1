@@ -26,6 +26,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -58,6 +59,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--raw', '--raw', [CompletionResultType]::ParameterName, 'Print the original JSONL lines instead')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -81,6 +83,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--no-hooks', '--no-hooks', [CompletionResultType]::ParameterName, 'Run no hooks')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -94,6 +97,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--agent-messages', '--agent-messages', [CompletionResultType]::ParameterName, 'Show the messages before conversion to the model''s roles (branchSummary, compactionSummary, custom, ...)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -105,6 +109,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--raw', '--raw', [CompletionResultType]::ParameterName, 'Print the original JSONL line, byte for byte')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -126,6 +131,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--no-hooks', '--no-hooks', [CompletionResultType]::ParameterName, 'Run no hooks')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -144,6 +150,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--no-hooks', '--no-hooks', [CompletionResultType]::ParameterName, 'Run no hooks')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -154,6 +161,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -166,6 +174,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -180,6 +189,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Move the label here when another entry carries it (without it, that is refused)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -195,6 +205,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the line that would be appended, and write nothing')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -205,6 +216,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -221,6 +233,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Overwrite an existing -o PATH or FILE.bak')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -236,6 +249,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Let --repair overwrite an existing -o PATH')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -247,6 +261,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

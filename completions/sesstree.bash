@@ -113,7 +113,7 @@ _sesstree() {
 
     case "${cmd}" in
         sesstree)
-            opts="-f -h -V --file --json --strict --color --help --version log tree context show checkout branch stats reflog label name humanize-title migrate fsck ls help"
+            opts="-f -h -V --file --json --strict --no-pager --color --help --version log tree context show checkout branch stats reflog label name humanize-title migrate fsck ls help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -139,7 +139,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__branch)
-            opts="-o -f -h --through --output --force --dialect --hooks-dir --no-hooks --hook-timeout --file --json --strict --color --help"
+            opts="-o -f -h --through --output --force --dialect --hooks-dir --no-hooks --hook-timeout --file --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -189,7 +189,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__checkout)
-            opts="-f -h --summary --summary-file --summarize --summarizer --instructions --replace-instructions --label --dry-run --hooks-dir --no-hooks --hook-timeout --file --json --strict --color --help"
+            opts="-f -h --summary --summary-file --summarize --summarizer --instructions --replace-instructions --label --dry-run --hooks-dir --no-hooks --hook-timeout --file --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -243,7 +243,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__context)
-            opts="-f -h --flavor --agent-messages --format --file --json --strict --color --help"
+            opts="-f -h --flavor --agent-messages --format --file --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -277,7 +277,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__fsck)
-            opts="-o -f -h --repair --output --cwd --force --file --json --strict --color --help"
+            opts="-o -f -h --repair --output --cwd --force --file --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -539,7 +539,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__humanize__subcmd__title)
-            opts="-f -h --file --json --strict --color --help"
+            opts="-f -h --file --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -565,7 +565,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__label)
-            opts="-f -h --clear --list --dry-run --force --file --json --strict --color --help"
+            opts="-f -h --clear --list --dry-run --force --file --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -591,7 +591,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__log)
-            opts="-n -f -h --reverse --max-count --filter --raw --file --json --strict --color --help"
+            opts="-n -f -h --reverse --max-count --filter --raw --file --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -629,7 +629,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__ls)
-            opts="-f -h --cwd --file --json --strict --color --help"
+            opts="-f -h --cwd --file --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -659,7 +659,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__migrate)
-            opts="-o -f -h --output --no-backup --check --dry-run --force --file --json --strict --color --help"
+            opts="-o -f -h --output --no-backup --check --dry-run --force --file --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -693,7 +693,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__name)
-            opts="-f -h --source --from-plan --trigger --dialect --dry-run --file --json --strict --color --help"
+            opts="-f -h --source --from-plan --trigger --dialect --dry-run --file --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -735,7 +735,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__reflog)
-            opts="-n -f -h --max-count --file --json --strict --color --help"
+            opts="-n -f -h --max-count --file --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -769,7 +769,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__show)
-            opts="-f -h --raw --file --json --strict --color --help"
+            opts="-f -h --raw --file --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -795,7 +795,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__stats)
-            opts="-f -h --file --json --strict --color --help"
+            opts="-f -h --file --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -821,7 +821,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__tree)
-            opts="-i -f -h --interactive --filter --search --fuzzy --ascii --leaf --order --include-archived --summarizer --hooks-dir --no-hooks --hook-timeout --file --json --strict --color --help"
+            opts="-i -f -h --interactive --filter --search --fuzzy --ascii --leaf --order --include-archived --summarizer --hooks-dir --no-hooks --hook-timeout --file --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

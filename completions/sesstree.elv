@@ -23,6 +23,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --color 'When to colour the output'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -54,6 +55,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --raw 'Print the original JSONL lines instead'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -76,6 +78,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --no-hooks 'Run no hooks'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -88,6 +91,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --agent-messages 'Show the messages before conversion to the model''s roles (branchSummary, compactionSummary, custom, ...)'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -98,6 +102,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --raw 'Print the original JSONL line, byte for byte'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -118,6 +123,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --no-hooks 'Run no hooks'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -135,6 +141,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --no-hooks 'Run no hooks'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -144,6 +151,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --color 'When to colour the output'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -155,6 +163,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --color 'When to colour the output'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -168,6 +177,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --force 'Move the label here when another entry carries it (without it, that is refused)'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -182,6 +192,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --dry-run 'Print the line that would be appended, and write nothing'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -191,6 +202,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --color 'When to colour the output'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -206,6 +218,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --force 'Overwrite an existing -o PATH or FILE.bak'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -220,6 +233,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --force 'Let --repair overwrite an existing -o PATH'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -230,6 +244,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --color 'When to colour the output'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

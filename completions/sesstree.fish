@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_sesstree_global_optspecs
-    string join \n f/file= json strict color= h/help V/version
+    string join \n f/file= json strict no-pager color= h/help V/version
 end
 
 function __fish_sesstree_needs_command
@@ -30,6 +30,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_needs_command" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_needs_command" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_needs_command" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_needs_command" -s V -l version -d 'Print version'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "log" -d 'Show the path from the root to REV (default `@`), newest first'
@@ -61,6 +62,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l reverse -d 'Ol
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l raw -d 'Print the original JSONL lines instead'
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l filter -d 'Which entries to show' -r -f -a "default\t'Everything except bookkeeping entries (labels, model and thinking changes, custom…)'
 no-tools\t'`default` without tool results'
@@ -85,6 +87,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l include-archi
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l no-hooks -d 'Run no hooks'
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l flavor -d 'Whose templates and message shapes apply' -r -f -a "omp\t'oh-my-pi: templates, developer-role custom messages, post-passes'
 pi\t'pi-mono: prefix/suffix wrappers, user-role custom messages, a single model'"
@@ -97,6 +100,7 @@ never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l agent-messages -d 'Show the messages before conversion to the model\'s roles (branchSummary, compactionSummary, custom, ...)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand context" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand show" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
@@ -105,6 +109,7 @@ never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l raw -d 'Print the original JSONL line, byte for byte'
 complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l summary -d 'Summary of the abandoned branch, stored at the destination as given' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l summary-file -d 'Read the summary from a file (`-` for standard input)' -r -F
@@ -123,6 +128,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l dry-run -
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l no-hooks -d 'Run no hooks'
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l through -d 'Fork the path from the root to REV inclusive, whatever REV\'s type' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -s o -l output -d 'Write the new file to PATH (`-` for standard output) instead of next to the source' -r -F
@@ -138,6 +144,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l force -d 'O
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l no-hooks -d 'Run no hooks'
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
@@ -145,6 +152,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -s n -l max-count -d 'Show at most N moves' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
@@ -153,6 +161,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
@@ -164,6 +173,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l dry-run -d '
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l force -d 'Move the label here when another entry carries it (without it, that is refused)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l source -d 'Who sets the name' -r -f -a "auto\t'Generated, not typed by the user; never replaces a user name'
 user\t'Chosen by the user (the default)'"
@@ -178,6 +188,7 @@ never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l dry-run -d 'Print the line that would be appended, and write nothing'
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
@@ -185,6 +196,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -s o -l output -d 'Write the result to PATH instead of replacing the file (also for a current file)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
@@ -197,6 +209,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l dry-run -d
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l force -d 'Overwrite an existing -o PATH or FILE.bak'
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -s o -l output -d 'Where --repair writes the copy (`-` for standard output)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l cwd -d 'The working directory recorded in a header that --repair restores' -r -F
@@ -208,6 +221,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l repair -d 'Wr
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l force -d 'Let --repair overwrite an existing -o PATH'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l cwd -d 'Only the sessions of the project in this directory' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
@@ -216,6 +230,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats reflog label name humanize-title migrate fsck ls help" -f -a "log" -d 'Show the path from the root to REV (default `@`), newest first'
 complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout branch stats reflog label name humanize-title migrate fsck ls help" -f -a "tree" -d 'Show the whole tree as the agent\'s tree selector draws it'

@@ -5,6 +5,7 @@
 pub mod complete;
 pub mod exit;
 pub mod fault;
+pub mod pager;
 pub mod selector;
 pub mod ui;
 
@@ -48,6 +49,11 @@ pub struct Cli {
     /// (exit 3) instead of a warning.
     #[arg(long, global = true)]
     pub strict: bool,
+
+    /// Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal
+    /// (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`).
+    #[arg(long, global = true)]
+    pub no_pager: bool,
 
     /// When to colour the output.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true, value_name = "WHEN")]
@@ -219,6 +225,8 @@ fn run_cli(cli: Cli) -> anyhow::Result<()> {
         strict: cli.strict,
         style: Style::resolve(if cli.json { ColorChoice::Never } else { cli.color }),
     };
+    // Started once the colours are decided (for the terminal), and waited for at the end.
+    let _pager = pager::Pager::start(!cli.no_pager && cli.command.pages());
     commands::run(&ctx, cli.command)
 }
 

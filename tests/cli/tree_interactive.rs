@@ -41,7 +41,8 @@ impl Tmux {
         let dir = env.path();
         let script = format!(
             "cd {dir} && env -u SESSTREE_FILE -u NO_COLOR -u CLICOLOR_FORCE -u FORCE_COLOR \
-             -u COLUMNS -u SESSTREE_SUMMARIZER -u COMPLETE -u RUST_BACKTRACE HOME={home} XDG_CONFIG_HOME={config} \
+             -u COLUMNS -u SESSTREE_SUMMARIZER -u COMPLETE -u RUST_BACKTRACE -u SESSTREE_PAGER \
+             PAGER=cat HOME={home} XDG_CONFIG_HOME={config} \
              SESSTREE_NOW=2026-03-01T12:00:00.000Z SESSTREE_SEED=42 TZ=UTC {extra} {bin} {args}; \
              echo \"[exit $?]\"; sleep 600",
             dir = quote(dir),
@@ -484,4 +485,38 @@ fn the_checkout_prefill_is_escaped_on_a_terminal_only() {
     Moved from u2 to a1; appended branch_summary 15780b2e (`checkout -` goes back)
     [exit 0]
     ");
+}
+
+/// On a terminal, `log` (and `tree`, `show`, `context`, `reflog`) goes through the pager:
+/// `$SESSTREE_PAGER`, else `$PAGER`; `--no-pager` and `cat` turn it off. Writers never page.
+#[test]
+fn reading_commands_page_on_a_terminal() {
+    let env = TestEnv::new();
+    std::fs::copy(crate::common::demo(), env.path().join("demo.jsonl")).unwrap();
+    let paged = |extra: &str, args: &str| -> Option<(String, String)> {
+        let _ = std::fs::remove_file(env.path().join("paged.txt"));
+        let tmux = Tmux::start_with(&env, extra, args)?;
+        let screen = tmux.wait_text("[exit 0]");
+        let file = std::fs::read_to_string(env.path().join("paged.txt")).unwrap_or_default();
+        Some((screen, file))
+    };
+    let Some((screen, file)) =
+        paged("SESSTREE_PAGER='cat > paged.txt'", "-f demo.jsonl --color never log -n 1")
+    else {
+        return;
+    };
+    assert_eq!(screen, "[exit 0]\n");
+    assert!(file.starts_with("fa60d15c message"), "{file}");
+    // $PAGER when $SESSTREE_PAGER is not set (the harness sets PAGER=cat, which is none).
+    let (_, file) =
+        paged("PAGER='cat > paged.txt'", "-f demo.jsonl --color never tree --filter user-only")
+            .unwrap();
+    assert!(file.contains("8a41d0e6 user: tally stats"), "{file}");
+    let (screen, file) =
+        paged("SESSTREE_PAGER='cat > paged.txt'", "-f demo.jsonl --no-pager log -n 1").unwrap();
+    assert!(screen.starts_with("fa60d15c message"), "{screen}");
+    assert_eq!(file, "");
+    let (screen, file) = paged("SESSTREE_PAGER='cat > paged.txt'", "-f demo.jsonl label").unwrap();
+    assert!(screen.starts_with("checkpoint-1"), "{screen}");
+    assert_eq!(file, "");
 }

@@ -50,6 +50,26 @@ pub enum Command {
     Ls(ls::LsArgs),
 }
 
+impl Command {
+    /// Whether its output goes through the pager on a terminal: the reading commands that
+    /// print a lot, not the selector, not the writers.
+    pub fn pages(&self) -> bool {
+        match self {
+            Command::Log(_) | Command::Show(_) | Command::Context(_) | Command::Reflog(_) => true,
+            Command::Tree(args) => !args.interactive,
+            Command::Checkout(_)
+            | Command::Branch(_)
+            | Command::Stats(_)
+            | Command::Label(_)
+            | Command::Name(_)
+            | Command::HumanizeTitle(_)
+            | Command::Migrate(_)
+            | Command::Fsck(_)
+            | Command::Ls(_) => false,
+        }
+    }
+}
+
 /// Runs a subcommand.
 pub fn run(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
     match command {
