@@ -35,7 +35,7 @@ pub enum Error {
         error: std::io::Error,
     },
     /// The file has no valid session header.
-    #[error("{}:{line}: no valid session header ({reason})", path.display())]
+    #[error("{}:{line}: no valid session header ({reason}); `sesstree fsck --repair` restores one", path.display())]
     NoHeader {
         /// The file involved.
         path: PathBuf,

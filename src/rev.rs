@@ -24,10 +24,14 @@ pub fn resolve(session: &Session, rev: &str) -> Result<u32> {
         return Ok(idx);
     }
     let (base, steps) = split_suffixes(rev)?;
-    let mut idx = resolve_name(session, base, rev)?
-        .ok_or_else(|| Error::RevNotFound { rev: rev.to_string() })?;
-    for _ in 0..steps {
-        idx = session.parent(idx).ok_or_else(|| Error::RevNotFound { rev: rev.to_string() })?;
+    let mut idx = resolve_name(session, base, rev)?.ok_or_else(|| not_found(session, base, rev))?;
+    for taken in 0..steps {
+        idx = session.parent(idx).ok_or_else(|| {
+            let above = if taken == 1 { "entry" } else { "entries" };
+            Error::NotFound(format!(
+                "no entry matches '{rev}': the path above {base} holds {taken} {above}"
+            ))
+        })?;
     }
     Ok(idx)
 }
@@ -53,6 +57,18 @@ fn previous(session: &Session) -> Result<u32> {
              record it; `sesstree reflog` lists the moves)"
         ))),
     }
+}
+
+/// The error for a REV whose base names no entry, with a hint where one helps: a prefix too
+/// short to be one.
+fn not_found(session: &Session, base: &str, rev: &str) -> Error {
+    let short = base.chars().count() < MIN_PREFIX;
+    if short && session.ids().any(|(id, _)| id.as_str().starts_with(base)) {
+        return Error::NotFound(format!(
+            "no entry matches '{rev}': an id prefix needs at least {MIN_PREFIX} characters"
+        ));
+    }
+    Error::RevNotFound { rev: rev.to_string() }
 }
 
 /// Splits `base~2^~` into the base and the number of steps up.
@@ -171,7 +187,7 @@ mod tests {
         assert_eq!(resolve(&s, "@~2").unwrap(), 0);
         assert_eq!(resolve(&s, "@~1^").unwrap(), 0);
         assert_eq!(resolve(&s, "@~").unwrap(), 1);
-        assert!(matches!(resolve(&s, "@~3"), Err(Error::RevNotFound { .. })));
+        assert!(matches!(resolve(&s, "@~3"), Err(Error::RevNotFound { .. } | Error::NotFound(_))));
         assert_eq!(resolve(&s, "cccc5555~2").unwrap(), 2, "label entries are still entries");
         assert_eq!(resolve(&s, "mid").unwrap(), 1);
         assert_eq!(resolve(&s, "mid^").unwrap(), 0);
@@ -197,13 +213,13 @@ mod tests {
         ];
         let s = Session::from_bytes(Path::new("t"), lines.join("\n").into_bytes()).unwrap();
         assert_eq!(resolve(&s, "@").unwrap(), 0);
-        assert!(matches!(resolve(&s, "@^"), Err(Error::RevNotFound { .. })));
+        assert!(matches!(resolve(&s, "@^"), Err(Error::RevNotFound { .. } | Error::NotFound(_))));
         assert_eq!(resolve(&s, "mmmm1111").unwrap(), 2, "the marker is still named by its id");
         // A move to before the first prompt: `@` names nothing.
         let mut root = lines.to_vec();
         root.push(marker("mmmm2222", "null"));
         let s = Session::from_bytes(Path::new("t"), root.join("\n").into_bytes()).unwrap();
-        assert!(matches!(resolve(&s, "@"), Err(Error::RevNotFound { .. })));
+        assert!(matches!(resolve(&s, "@"), Err(Error::RevNotFound { .. } | Error::NotFound(_))));
     }
 
     /// Found by the `rev` fuzz target: a `^` after a `~N` at `u64::MAX` overflowed the step
@@ -214,7 +230,10 @@ mod tests {
         for rev in
             ["@~18446744073709551615^", "@~18446744073709551615~1", "@^~18446744073709551615"]
         {
-            assert!(matches!(resolve(&s, rev), Err(Error::RevNotFound { .. })), "{rev}");
+            assert!(
+                matches!(resolve(&s, rev), Err(Error::RevNotFound { .. } | Error::NotFound(_))),
+                "{rev}"
+            );
         }
         assert!(matches!(resolve(&s, "@~99999999999999999999"), Err(Error::Usage(_))));
     }
@@ -233,9 +252,9 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert!(matches!(resolve(&s, "aaa"), Err(Error::RevNotFound { .. })));
-        assert!(matches!(resolve(&s, "zzzz"), Err(Error::RevNotFound { .. })));
-        assert!(matches!(resolve(&s, "@~9"), Err(Error::RevNotFound { .. })));
+        assert!(matches!(resolve(&s, "aaa"), Err(Error::RevNotFound { .. } | Error::NotFound(_))));
+        assert!(matches!(resolve(&s, "zzzz"), Err(Error::RevNotFound { .. } | Error::NotFound(_))));
+        assert!(matches!(resolve(&s, "@~9"), Err(Error::RevNotFound { .. } | Error::NotFound(_))));
         assert!(matches!(resolve(&s, "@~x"), Err(Error::Usage(_))));
         assert!(matches!(resolve(&s, "~1"), Err(Error::Usage(_))));
     }

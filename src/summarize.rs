@@ -297,7 +297,7 @@ impl Summarizer {
     /// the finished summary text and its details.
     ///
     /// Fails with [`Error::Failed`] when the command cannot run, exits non-zero, or prints
-    /// nothing ("No summary generated"), and with [`Error::Cancelled`] when interrupted.
+    /// nothing (the agent's "No summary generated"), and with [`Error::Cancelled`] when interrupted.
     pub fn summarize(&self, entries: &[Value], instructions: &str) -> Result<(String, Value)> {
         let input = prompt(entries, instructions);
         let mut command = Command::new("sh");
@@ -321,7 +321,10 @@ impl Summarizer {
         }
         let text = String::from_utf8_lossy(&done.stdout);
         if text.trim().is_empty() {
-            return Err(Error::Failed("No summary generated".into()));
+            // The agent's words ("No summary generated"), said as the other failures are.
+            return Err(fail(
+                "printed no summary (No summary generated); nothing was written".into(),
+            ));
         }
         let files = FileOps::collect(entries);
         Ok((finish(&text, &files), files.details()))

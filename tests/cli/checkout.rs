@@ -201,7 +201,7 @@ fn an_unknown_rev_writes_nothing() {
     ");
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "a2~9"]), @"
     ------- stderr -------
-    error: no entry matches 'a2~9'
+    error: no entry matches 'a2~9': the path above a2 holds 4 entries
     [exit status: 4]
     ");
     assert_eq!(appended(&env), "");
@@ -393,7 +393,7 @@ fn a_failing_summarizer_leaves_the_file_unchanged() {
     ");
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "a3", "--summarize", "--summarizer", "cat >/dev/null"]), @"
     ------- stderr -------
-    error: No summary generated
+    error: summarizer `cat >/dev/null` printed no summary (No summary generated); nothing was written
     [exit status: 1]
     ");
     assert_eq!(appended(&env), "");

@@ -45,7 +45,7 @@ fn ambiguous_and_unknown_revs_exit_4() {
     ");
     assert_snapshot!(env.run(&["-f", "branched.jsonl", "show", "@~99"]), @"
     ------- stderr -------
-    error: no entry matches '@~99'
+    error: no entry matches '@~99': the path above @ holds 5 entries
     [exit status: 4]
     ");
 }

@@ -336,10 +336,10 @@ fn files_no_writer_may_build_on_are_refused_untouched() {
     ");
     insta::assert_snapshot!(both("no-header.jsonl"), @"
     label: ------- stderr -------
-    error: no-header.jsonl:1: no valid session header (the first record is of type 'message', not 'session')
+    error: no-header.jsonl:1: no valid session header (the first record is of type 'message', not 'session'); `sesstree fsck --repair` restores one
     [exit status: 3]
     name: ------- stderr -------
-    error: no-header.jsonl:1: no valid session header (the first record is of type 'message', not 'session')
+    error: no-header.jsonl:1: no valid session header (the first record is of type 'message', not 'session'); `sesstree fsck --repair` restores one
     [exit status: 3]
     ");
     // Damage is a warning for writers too, and an error with --strict.

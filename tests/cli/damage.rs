@@ -136,12 +136,12 @@ fn no_header_is_exit_3() {
     env.fixture("bad-header.jsonl");
     assert_snapshot!(env.run(&["-f", "missing-header.jsonl", "log"]), @"
     ------- stderr -------
-    error: missing-header.jsonl:1: no valid session header (the first record is of type 'message', not 'session')
+    error: missing-header.jsonl:1: no valid session header (the first record is of type 'message', not 'session'); `sesstree fsck --repair` restores one
     [exit status: 3]
     ");
     assert_snapshot!(env.run(&["-f", "bad-header.jsonl", "tree"]), @"
     ------- stderr -------
-    error: bad-header.jsonl:1: no valid session header (the header has no string id)
+    error: bad-header.jsonl:1: no valid session header (the header has no string id); `sesstree fsck --repair` restores one
     [exit status: 3]
     ");
 }
@@ -226,7 +226,7 @@ fn a_file_of_no_json_records_has_no_header() {
     env.write("plain.txt", "hello world\nplain text\n");
     for command in [&["log"][..], &["tree"], &["stats"], &["show", "@"], &["context"]] {
         let out = env.run(&[&["-f", "plain.txt"], command].concat());
-        assert!(out.ends_with("error: plain.txt:1: no valid session header (no line of the file is a JSON record)\n[exit status: 3]\n"), "{command:?}: {out}");
+        assert!(out.ends_with("error: plain.txt:1: no valid session header (no line of the file is a JSON record); `sesstree fsck --repair` restores one\n[exit status: 3]\n"), "{command:?}: {out}");
     }
     env.write("blank.jsonl", "\n\n");
     assert_snapshot!(env.run(&["-f", "blank.jsonl", "log"]), @"");

@@ -163,9 +163,9 @@ fn failures_write_nothing() {
     error: no entry matches 'zzzz'
     [exit status: 4]
     ");
-    insta::assert_snapshot!(run(&["@~9", "x"]), @r"
+    insta::assert_snapshot!(run(&["@~9", "x"]), @"
     ------- stderr -------
-    error: no entry matches '@~9'
+    error: no entry matches '@~9': the path above @ holds 3 entries
     [exit status: 4]
     ");
     insta::assert_snapshot!(run(&["a1b2"]), @r"

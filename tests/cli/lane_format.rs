@@ -76,7 +76,7 @@ fn a_v3_file_whose_first_record_has_no_type_is_still_a_bad_header() {
     env.write("bad.jsonl", "{\"kind\":\"entry\",\"id\":\"a\"}\n");
     insta::assert_snapshot!(env.run(&["-f", "bad.jsonl", "log"]), @"
     ------- stderr -------
-    error: bad.jsonl:1: no valid session header (the first record has no type)
+    error: bad.jsonl:1: no valid session header (the first record has no type); `sesstree fsck --repair` restores one
     [exit status: 3]
     ");
 }

@@ -204,7 +204,7 @@ fn refusals() {
     ");
     insta::assert_snapshot!(env.run(&["-f", "headless.jsonl", "migrate"]), @"
     ------- stderr -------
-    error: headless.jsonl:1: no valid session header (the first record is of type 'message', not 'session')
+    error: headless.jsonl:1: no valid session header (the first record is of type 'message', not 'session'); `sesstree fsck --repair` restores one
     [exit status: 3]
     ");
     insta::assert_snapshot!(env.run(&["-f", "empty.jsonl", "migrate"]), @"

@@ -104,3 +104,26 @@ fn session(entries: &str) -> TestEnv {
     env.write("s.jsonl", format!("{header}\n{entries}"));
     env
 }
+
+/// A REV that names nothing says what would: a prefix needs four characters, and an ancestor
+/// count past the root says how long the path is.
+#[test]
+fn a_rev_that_names_nothing_says_why() {
+    let env = crate::common::TestEnv::new();
+    std::fs::copy(crate::common::demo(), env.path().join("demo.jsonl")).unwrap();
+    insta::assert_snapshot!(env.run(&["-f", "demo.jsonl", "show", "5c0"]), @"
+    ------- stderr -------
+    error: no entry matches '5c0': an id prefix needs at least 4 characters
+    [exit status: 4]
+    ");
+    insta::assert_snapshot!(env.run(&["-f", "demo.jsonl", "show", "@~100"]), @"
+    ------- stderr -------
+    error: no entry matches '@~100': the path above @ holds 28 entries
+    [exit status: 4]
+    ");
+    insta::assert_snapshot!(env.run(&["-f", "demo.jsonl", "show", "zzz"]), @"
+    ------- stderr -------
+    error: no entry matches 'zzz'
+    [exit status: 4]
+    ");
+}

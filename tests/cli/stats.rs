@@ -62,7 +62,7 @@ fn a_bad_file_says_so_once_and_the_others_are_still_counted() {
     let (stdout, stderr) = out.split_once("------- stderr -------\n").unwrap();
     assert!(stdout.starts_with("{\"file\":\"branched.jsonl\""), "{stdout}");
     assert_snapshot!(stderr, @"
-    error: bad.jsonl:1: no valid session header (the first record is of type 'message', not 'session')
+    error: bad.jsonl:1: no valid session header (the first record is of type 'message', not 'session'); `sesstree fsck --repair` restores one
     [exit status: 3]
     ");
 }
