@@ -113,7 +113,7 @@ _sesstree() {
 
     case "${cmd}" in
         sesstree)
-            opts="-f -h -V --file --json --strict --no-pager --color --help --version log tree context show checkout branch stats reflog label name humanize-title migrate fsck ls help"
+            opts="-f -h -V --file --session --json --strict --no-pager --color --help --version log tree context show checkout branch stats reflog label name humanize-title migrate fsck ls help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -124,6 +124,10 @@ _sesstree() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -139,7 +143,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__branch)
-            opts="-o -f -h --through --output --force --dialect --hooks-dir --no-hooks --hook-timeout --file --json --strict --no-pager --color --help"
+            opts="-o -f -h --through --output --force --dialect --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -177,6 +181,10 @@ _sesstree() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -189,7 +197,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__checkout)
-            opts="-f -h --summary --summary-file --summarize --summarizer --instructions --replace-instructions --label --dry-run --hooks-dir --no-hooks --hook-timeout --file --json --strict --no-pager --color --help"
+            opts="-f -h --summary --summary-file --summarize --summarizer --instructions --replace-instructions --label --dry-run --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -231,6 +239,10 @@ _sesstree() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -243,7 +255,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__context)
-            opts="-f -h --flavor --agent-messages --format --file --json --strict --no-pager --color --help"
+            opts="-f -h --flavor --agent-messages --format --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -265,6 +277,10 @@ _sesstree() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -277,7 +293,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__fsck)
-            opts="-o -f -h --repair --output --cwd --force --file --json --strict --no-pager --color --help"
+            opts="-o -f -h --repair --output --cwd --force --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -300,6 +316,10 @@ _sesstree() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -539,7 +559,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__humanize__subcmd__title)
-            opts="-f -h --file --json --strict --no-pager --color --help"
+            opts="-f -h --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -550,6 +570,10 @@ _sesstree() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -565,7 +589,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__label)
-            opts="-f -h --clear --list --dry-run --force --file --json --strict --no-pager --color --help"
+            opts="-f -h --clear --list --dry-run --force --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -576,6 +600,10 @@ _sesstree() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -591,7 +619,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__log)
-            opts="-n -f -h --reverse --max-count --filter --raw --file --json --strict --no-pager --color --help"
+            opts="-n -f -h --reverse --max-count --filter --raw --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -617,6 +645,10 @@ _sesstree() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -629,7 +661,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__ls)
-            opts="-f -h --cwd --file --json --strict --no-pager --color --help"
+            opts="-f -h --cwd --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -647,6 +679,10 @@ _sesstree() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -659,7 +695,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__migrate)
-            opts="-o -f -h --output --no-backup --check --dry-run --force --file --json --strict --no-pager --color --help"
+            opts="-o -f -h --output --no-backup --check --dry-run --force --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -681,6 +717,10 @@ _sesstree() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -693,7 +733,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__name)
-            opts="-f -h --source --from-plan --trigger --dialect --dry-run --file --json --strict --no-pager --color --help"
+            opts="-f -h --source --from-plan --trigger --dialect --dry-run --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -723,6 +763,10 @@ _sesstree() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -735,7 +779,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__reflog)
-            opts="-n -f -h --max-count --file --json --strict --no-pager --color --help"
+            opts="-n -f -h --max-count --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -757,6 +801,10 @@ _sesstree() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -769,7 +817,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__show)
-            opts="-f -h --raw --file --json --strict --no-pager --color --help"
+            opts="-f -h --raw --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -780,6 +828,10 @@ _sesstree() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -795,7 +847,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__stats)
-            opts="-f -h --file --json --strict --no-pager --color --help"
+            opts="-f -h --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -806,6 +858,10 @@ _sesstree() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -821,7 +877,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__tree)
-            opts="-i -f -h --interactive --filter --search --fuzzy --ascii --leaf --order --include-archived --summarizer --hooks-dir --no-hooks --hook-timeout --file --json --strict --no-pager --color --help"
+            opts="-i -f -h --interactive --filter --search --fuzzy --ascii --leaf --order --include-archived --summarizer --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -860,6 +916,10 @@ _sesstree() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

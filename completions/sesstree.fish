@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_sesstree_global_optspecs
-    string join \n f/file= json strict no-pager color= h/help V/version
+    string join \n f/file= session= json strict no-pager color= h/help V/version
 end
 
 function __fish_sesstree_needs_command
@@ -25,6 +25,7 @@ function __fish_sesstree_using_subcommand
 end
 
 complete -c sesstree -n "__fish_sesstree_needs_command" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
+complete -c sesstree -n "__fish_sesstree_needs_command" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
 complete -c sesstree -n "__fish_sesstree_needs_command" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -55,6 +56,7 @@ user-only\t'User requests only'
 labeled-only\t'Labelled entries only'
 all\t'Everything'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -77,6 +79,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l summarizer -d
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l hooks-dir -d 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l hook-timeout -d 'Stop a hook that runs longer than SECS seconds, and cancel' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -94,6 +97,7 @@ pi\t'pi-mono: prefix/suffix wrappers, user-role custom messages, a single model'
 complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l format -d 'Text output format (ignored with --json)' -r -f -a "text\t'Readable, one block per message'
 markdown\t'A Markdown transcript to share'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand context" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -103,6 +107,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l strict -d 
 complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand context" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand show" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -119,6 +124,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l label -d 
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l hooks-dir -d 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l hook-timeout -d 'Stop a hook that runs longer than SECS seconds, and cancel' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -137,6 +143,7 @@ pi\t'pi: `session_info`'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l hooks-dir -d 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l hook-timeout -d 'Stop a hook that runs longer than SECS seconds, and cancel' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -147,6 +154,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l strict -d '
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -156,6 +164,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l no-pager -d 
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -s n -l max-count -d 'Show at most N moves' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -164,6 +173,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -l strict -d '
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -182,6 +192,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l trigger -d 'A
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l dialect -d 'Store the name as this agent does, whatever the file looks like' -r -f -a "omp\t'oh-my-pi: title slot and `title_change`'
 pi\t'pi: `session_info`'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -191,6 +202,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l strict -d 'Tr
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -200,6 +212,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l no-
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -s o -l output -d 'Write the result to PATH instead of replacing the file (also for a current file)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -214,6 +227,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -s h -l help 
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -s o -l output -d 'Where --repair writes the copy (`-` for standard output)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l cwd -d 'The working directory recorded in a header that --repair restores' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -225,6 +239,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l no-pager -d '
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l cwd -d 'Only the sessions of the project in this directory' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"

@@ -41,6 +41,11 @@ pub struct Cli {
     #[arg(short = 'f', long = "file", env = "SESSTREE_FILE", global = true, value_name = "FILE")]
     pub file: Option<PathBuf>,
 
+    /// The session to work on, by its id (a prefix of at least 4 characters) or its name,
+    /// looked for in every session directory of both agents (instead of -f).
+    #[arg(long, global = true, value_name = "ID|NAME")]
+    pub session: Option<String>,
+
     /// Print machine-readable JSON (JSON Lines for streams of entries).
     #[arg(long, global = true)]
     pub json: bool,
@@ -85,8 +90,10 @@ fn after_long_help() -> String {
 pub struct Ctx {
     /// `-f` / `SESSTREE_FILE`.
     pub file: Option<PathBuf>,
+    /// `--session`.
+    pub session: Option<String>,
     /// The current directory's newest session, looked for once when no file is named.
-    found: std::sync::OnceLock<Result<PathBuf, String>>,
+    found: std::sync::OnceLock<Result<PathBuf, Missing>>,
     /// `--json`.
     pub json: bool,
     /// `--strict`.
@@ -99,12 +106,19 @@ impl Ctx {
     /// The session file named by `-f` or `SESSTREE_FILE`, else the current directory's newest
     /// session in the agents' session directories, as `omp --continue` and `pi -c` pick it.
     pub fn file(&self) -> anyhow::Result<&Path> {
-        if let Some(file) = &self.file {
+        if let (None, Some(file)) = (&self.session, &self.file) {
             return Ok(file);
         }
-        match self.found.get_or_init(newest_session) {
+        let found = match &self.session {
+            Some(key) => self.found.get_or_init(|| session_named(key)),
+            None => self.found.get_or_init(newest_session),
+        };
+        match found {
             Ok(path) => Ok(path),
-            Err(message) => Err(sesstree::Error::Usage(message.clone()).into()),
+            Err(Missing::Usage(message)) => Err(sesstree::Error::Usage(message.clone()).into()),
+            Err(Missing::NotFound(message)) => {
+                Err(sesstree::Error::NotFound(message.clone()).into())
+            }
         }
     }
 
@@ -193,7 +207,7 @@ pub fn stdout() -> std::io::BufWriter<std::io::StdoutLock<'static>> {
 /// What the command line asks for.
 pub enum Invocation {
     /// A documented subcommand.
-    Run(Cli),
+    Run(Box<Cli>),
     /// The hidden `generate`, which writes the documentation of the others.
     Generate(commands::generate::GenerateArgs),
 }
@@ -205,13 +219,13 @@ pub fn parse() -> Result<Invocation, clap::Error> {
     if let Some((commands::generate::NAME, sub)) = matches.subcommand() {
         return Ok(Invocation::Generate(commands::generate::GenerateArgs::from_arg_matches(sub)?));
     }
-    Ok(Invocation::Run(Cli::from_arg_matches(&matches)?))
+    Ok(Invocation::Run(Box::new(Cli::from_arg_matches(&matches)?)))
 }
 
 /// Runs what the command line asks for.
 pub fn run(invocation: Invocation) -> anyhow::Result<()> {
     match invocation {
-        Invocation::Run(cli) => run_cli(cli),
+        Invocation::Run(cli) => run_cli(*cli),
         Invocation::Generate(args) => commands::generate::run(&args),
     }
 }
@@ -220,6 +234,7 @@ pub fn run(invocation: Invocation) -> anyhow::Result<()> {
 fn run_cli(cli: Cli) -> anyhow::Result<()> {
     let ctx = Ctx {
         file: cli.file,
+        session: cli.session,
         found: std::sync::OnceLock::new(),
         json: cli.json,
         strict: cli.strict,
@@ -244,11 +259,51 @@ pub fn places() -> sesstree::discover::Places {
     }
 }
 
+/// Why no session file was found: a usage error (no file named, none of this directory) or
+/// a `--session` that names none or several (exit 4, as a REV that names none).
+enum Missing {
+    Usage(String),
+    NotFound(String),
+}
+
+/// The session whose id starts with `key` (4 characters at least) or whose name is `key`, in
+/// every session directory of both agents; the error says why none or which several.
+fn session_named(key: &str) -> Result<PathBuf, Missing> {
+    let dirs: Vec<PathBuf> =
+        places().roots().into_iter().map(|root| root.dir).filter(|d| d.is_dir()).collect();
+    let files =
+        sesstree::sessions::session_files(&dirs).map_err(|e| Missing::Usage(e.to_string()))?;
+    let summaries = sesstree::sessions::summarize_all(&files);
+    let by_id = |s: &sesstree::sessions::Summary| {
+        key.chars().count() >= 4 && s.session_id.as_deref().is_some_and(|id| id.starts_with(key))
+    };
+    let mut found: Vec<_> = summaries
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|s| by_id(s) || s.name.as_deref().map(str::trim) == Some(key))
+        .collect();
+    sesstree::sessions::newest_first(&mut found);
+    match found.as_slice() {
+        [one] => Ok(one.path.clone()),
+        [] => Err(Missing::NotFound(format!(
+            "no session has the id or name '{}' in {}",
+            ui::show(key),
+            dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+        ))),
+        several => Err(Missing::NotFound(format!(
+            "'{}' names {} sessions: {}; give more of the id, or -f FILE",
+            ui::show(key),
+            several.len(),
+            several.iter().map(|s| s.path.display().to_string()).collect::<Vec<_>>().join(", ")
+        ))),
+    }
+}
+
 /// The current directory's newest session, or the error that names where none was found.
-fn newest_session() -> Result<PathBuf, String> {
+fn newest_session() -> Result<PathBuf, Missing> {
     const HINT: &str = "give -f FILE or set SESSTREE_FILE";
     let Ok(cwd) = std::env::current_dir() else {
-        return Err(format!("no session file: {HINT}"));
+        return Err(Missing::Usage(format!("no session file: {HINT}")));
     };
     let places = places();
     let (found, searched) = places.sessions_of(&cwd);
@@ -266,7 +321,10 @@ fn newest_session() -> Result<PathBuf, String> {
             }
         })
         .collect();
-    Err(format!("no session file: no session of this directory in {}; {HINT}", shown.join(", ")))
+    Err(Missing::Usage(format!(
+        "no session file: no session of this directory in {}; {HINT}",
+        shown.join(", ")
+    )))
 }
 
 /// Writes one JSON value as a line.

@@ -101,3 +101,30 @@ fn without_a_session_the_error_names_the_directories_searched() {
     [exit status: 2]
     ");
 }
+
+/// `--session ID|NAME` picks a session by id prefix or by name in every session directory of
+/// both agents, whatever the current directory.
+#[test]
+fn a_session_is_picked_by_id_prefix_or_name() {
+    let p = Project::new();
+    let home = p.cwd.parent().unwrap().to_path_buf();
+    p.session(&home.join(".omp/agent/sessions/-elsewhere/a.jsonl"), "linear.jsonl", 10);
+    p.session(&home.join(".omp/agent/sessions/-proj/b.jsonl"), "labeled.jsonl", 10);
+    p.session(&home.join(".pi/agent/sessions/--x--/c.jsonl"), "pi.jsonl", 10);
+    let first = |args: &[&str]| p.run(args).lines().next().unwrap_or_default().to_owned();
+    assert_snapshot!(first(&["--session", "019cadc6", "log", "-n", "1"]), @"17de5c8f message 2026-03-02 09:01:11 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.");
+    assert_snapshot!(first(&["--session", "6f1c", "log", "-n", "1"]), @"8e0b47c5 session_info 2026-03-04 08:06:10 [session info]");
+    p.session(&home.join(".omp/agent/sessions/-proj/d.jsonl"), "omp-title.jsonl", 10);
+    assert_snapshot!(first(&["--session", "Fix flaky login test — CI", "log", "-n", "1"]), @"e7b4a6f5 message 2026-03-03 14:04:52 assistant: Done: `login.spec.ts` now waits for the `session` cookie (up to 5 s) before checking the URL.");
+    // Both agents' ids of 2026 start alike: a prefix that names two is refused, with the files.
+    assert_snapshot!(p.run(&["--session", "019ca", "log"]), @"
+    ------- stderr -------
+    error: '019ca' names 2 sessions: $TMP/home/.omp/agent/sessions/-proj/b.jsonl, $TMP/home/.omp/agent/sessions/-elsewhere/a.jsonl; give more of the id, or -f FILE
+    [exit status: 4]
+    ");
+    assert_snapshot!(p.run(&["--session", "nothing-like-it", "log"]), @"
+    ------- stderr -------
+    error: no session has the id or name 'nothing-like-it' in $TMP/home/.omp/agent/sessions, $TMP/home/.pi/agent/sessions
+    [exit status: 4]
+    ");
+}
