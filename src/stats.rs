@@ -43,13 +43,15 @@ fn num(v: Option<&Value>) -> f64 {
 }
 
 impl Usage {
-    /// Adds the usage an entry contributes, if any: `model_usage.usage`, an assistant
-    /// message's `usage`, a `task` tool result's `details.usage` (also counted as subagent
-    /// cost).
+    /// Adds the usage an entry contributes, if any: the `usage` of a `model_usage`, a pi
+    /// `usage` entry, a compaction or a branch summary; an assistant message's `usage`; a
+    /// `task` tool result's `details.usage` (also counted as subagent cost).
     pub(crate) fn add_entry(&mut self, entry: &Value) {
         match entry.get("type").and_then(Value::as_str) {
-            Some("model_usage") => {
-                if let Some(u) = entry.get("usage") {
+            // oh-my-pi's `model_usage`; pi's `usage` (CHANGES P2), and the cost of producing a
+            // summary that pi puts on compactions and branch summaries.
+            Some("model_usage" | "usage" | "compaction" | "branch_summary") => {
+                if let Some(u) = entry.get("usage").filter(|u| u.is_object()) {
                     self.add(u);
                 }
             }
@@ -177,8 +179,9 @@ const USAGE_FIELDS: &[Pick<'_>] = &[
     ),
 ];
 
-/// Counts a session. Reads the payloads of messages and `model_usage` entries only, and of
-/// those only the fields usage is counted from.
+/// Counts a session. Reads the payloads of the entries that carry usage only (messages,
+/// `model_usage`, `usage`, compactions, branch summaries), and of those only the fields usage is
+/// counted from.
 pub fn compute(session: &Session) -> Result<Stats> {
     let n = session.records.len();
     let mut stats = Stats {
@@ -203,7 +206,11 @@ pub fn compute(session: &Session) -> Result<Stats> {
             1 => {}
             _ => stats.branch_points += 1,
         }
-        if matches!(r.kind, crate::format::Kind::Message | crate::format::Kind::ModelUsage) {
+        use crate::format::Kind;
+        if matches!(
+            r.kind,
+            Kind::Message | Kind::ModelUsage | Kind::Usage | Kind::Compaction | Kind::BranchSummary
+        ) {
             counted.push(i as u32);
         }
     }

@@ -271,6 +271,7 @@ fn build_omp(path: &mut [Value], ctx: &mut SessionContext) {
             | Kind::SessionInfo
             | Kind::Session
             | Kind::Other(_)
+            | Kind::Usage
             | Kind::Missing => {}
         }
     }
@@ -354,6 +355,7 @@ fn build_pi(path: &mut [Value], ctx: &mut SessionContext) {
             | Kind::McpToolSelection
             | Kind::Session
             | Kind::Other(_)
+            | Kind::Usage
             | Kind::Missing => {}
         }
     }
@@ -468,6 +470,7 @@ fn append_omp(entry: &mut Value, out: &mut Vec<Value>) {
         | Kind::McpToolSelection
         | Kind::Session
         | Kind::Other(_)
+        | Kind::Usage
         | Kind::Missing => {}
     }
 }
@@ -515,6 +518,7 @@ fn append_pi(entry: &mut Value, out: &mut Vec<Value>) {
         | Kind::McpToolSelection
         | Kind::Session
         | Kind::Other(_)
+        | Kind::Usage
         | Kind::Missing => {}
     }
 }

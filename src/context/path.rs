@@ -98,6 +98,7 @@ fn sets_state(kind: &Kind) -> bool {
         | Kind::ModeChange
         | Kind::McpToolSelection => true,
         Kind::Message
+        | Kind::Usage
         | Kind::ModelUsage
         | Kind::Compaction
         | Kind::BranchSummary

@@ -39,6 +39,8 @@ pub enum Kind {
     ResetBoundary,
     /// pi-mono's `session_info`
     SessionInfo,
+    /// pi's `usage` (billed usage outside model responses, CHANGES P2)
+    Usage,
     /// legacy `mcp_tool_selection`
     McpToolSelection,
     /// `session` (a header, or a stray second header that counts as an entry)
@@ -99,6 +101,7 @@ impl Kind {
             Kind::CredentialPin => "credential_pin",
             Kind::ResetBoundary => "reset_boundary",
             Kind::SessionInfo => "session_info",
+            Kind::Usage => "usage",
             Kind::McpToolSelection => "mcp_tool_selection",
             Kind::Session => "session",
             Kind::Other(_) | Kind::Missing => "",
@@ -120,7 +123,8 @@ impl Kind {
             | Kind::SessionInit
             | Kind::TtsrInjection
             | Kind::ModeChange
-            | Kind::ResetBoundary => true,
+            | Kind::ResetBoundary
+            | Kind::Usage => true,
             Kind::Message
             | Kind::Compaction
             | Kind::BranchSummary
@@ -148,7 +152,7 @@ const NAMES: [&str; KNOWN.len()] = {
 
 /// Every known kind, in the order of FORMAT §2. A new kind is added here and in
 /// [`Kind::as_static`]; the compiler then names every other place that must handle it.
-const KNOWN: [Kind; 20] = [
+const KNOWN: [Kind; 21] = [
     Kind::Message,
     Kind::ModelUsage,
     Kind::ThinkingLevelChange,
@@ -167,6 +171,7 @@ const KNOWN: [Kind; 20] = [
     Kind::CredentialPin,
     Kind::ResetBoundary,
     Kind::SessionInfo,
+    Kind::Usage,
     Kind::McpToolSelection,
     Kind::Session,
 ];

@@ -70,6 +70,15 @@ pub enum Body<'a> {
         /// oh-my-pi's `provider/id` in `model`, or pi's `modelId`.
         model: Str<'a>,
     },
+    /// pi's `usage`: usage billed outside a model response.
+    Usage {
+        /// `kind` (`cache_warm`, say).
+        kind: Str<'a>,
+        /// `provider`.
+        provider: Str<'a>,
+        /// `model`.
+        model: Str<'a>,
+    },
     /// A `model_usage`.
     ModelUsage {
         /// `purpose`.
@@ -324,6 +333,9 @@ impl<'a> Body<'a> {
                 provider: text("provider"),
                 model: text("model"),
             },
+            Kind::Usage => {
+                Body::Usage { kind: text("kind"), provider: text("provider"), model: text("model") }
+            }
             Kind::ThinkingLevelChange => Body::ThinkingLevelChange {
                 level: str_of(e.get("thinkingLevel")).unwrap_or(Cow::Borrowed("off")),
             },
@@ -379,6 +391,8 @@ fn row_members(kind: &Kind) -> &'static [Pick<'static>] {
         Pick::scalar("model"),
     ];
     const COMPACTION: &[Pick<'_>] = &[Pick::scalar("tokensBefore")];
+    const USAGE: &[Pick<'_>] =
+        &[Pick::scalar("kind"), Pick::scalar("provider"), Pick::scalar("model")];
     // Whole: a summary that is neither a string nor `null` is no move marker.
     const BRANCH_SUMMARY: &[Pick<'_>] = &[Pick::whole("summary")];
     const MODEL_CHANGE: &[Pick<'_>] = &[Pick::scalar("model"), Pick::scalar("modelId")];
@@ -397,6 +411,7 @@ fn row_members(kind: &Kind) -> &'static [Pick<'static>] {
         Kind::BranchSummary => BRANCH_SUMMARY,
         Kind::ModelChange => MODEL_CHANGE,
         Kind::ModelUsage => MODEL_USAGE,
+        Kind::Usage => USAGE,
         Kind::ThinkingLevelChange => THINKING_LEVEL,
         Kind::Custom => CUSTOM,
         Kind::Label => LABEL,

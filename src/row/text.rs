@@ -300,6 +300,11 @@ pub fn one_line(entry: &Entry<'_>, tools: &ToolCalls) -> String {
                 one_row(model)
             )
         }
+        Body::Usage { kind, provider, model } => {
+            let model =
+                if provider.is_empty() { model.to_string() } else { format!("{provider}/{model}") };
+            format!("[usage: {} {}]", one_row(kind), one_row(&model))
+        }
         Body::ThinkingLevelChange { level } => format!("[thinking: {level}]"),
         Body::Custom { custom_type } => format!("[custom: {custom_type}]"),
         Body::Label { label } if label.is_empty() => "[label: (cleared)]".to_owned(),
@@ -513,6 +518,7 @@ pub fn search_text(entry: &Entry<'_>, label: Option<&str>, call: Option<&str>) -
             words(&["model usage"]);
             words(&fields.each_ref().map(String::as_str));
         }
+        Body::Usage { kind, provider, model } => words(&["usage", kind, provider, model]),
         Body::ThinkingLevelChange { level } => words(&["thinking", level]),
         Body::Custom { custom_type } => words(&["custom", custom_type]),
         Body::Label { label } => words(&["label", label]),
