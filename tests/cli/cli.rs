@@ -194,3 +194,18 @@ fn strict_does_not_call_a_newer_version_damage() {
     future-version.jsonl:1: warning: session version 9 is newer than this sesstree understands
     ");
 }
+
+/// Every command that takes a REV spells out the grammar in its `--help` (and so in its man
+/// page), not only the README.
+#[test]
+fn every_command_taking_a_rev_explains_it() {
+    let env = TestEnv::new();
+    for command in ["log", "show", "checkout", "branch", "label", "context", "tree"] {
+        let out = env.cmd().args([command, "--help"]).output().unwrap();
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            help.contains("A REV: an id, a prefix of 4 or more characters, a label"),
+            "{command}"
+        );
+    }
+}
