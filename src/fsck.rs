@@ -82,6 +82,9 @@ pub enum ProblemKind {
     CompactionOffPath,
     /// A `branch_summary` whose `fromId` names no entry (and is not `"root"`).
     UnknownFromId,
+    /// A pi `context_edit` whose target is not an entry earlier on its own path (pi's loader
+    /// refuses such a file, CHANGES P3).
+    ContextEditOffPath,
     /// The file does not end with a newline.
     NoFinalNewline,
     /// The file could not be read.
@@ -105,6 +108,7 @@ impl ProblemKind {
             ProblemKind::LabelTargetMissing => "label-target-missing",
             ProblemKind::CompactionOffPath => "compaction-off-path",
             ProblemKind::UnknownFromId => "unknown-from-id",
+            ProblemKind::ContextEditOffPath => "context-edit-off-path",
             ProblemKind::NoFinalNewline => "no-final-newline",
             ProblemKind::Unreadable => "unreadable",
         }
@@ -260,6 +264,26 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
                     },
                 };
                 let kind = ProblemKind::UnknownFromId;
+                out.push(Finding::new(kind, Some(r.line), r.id.as_ref(), message));
+            }
+            Kind::ContextEdit => {
+                let value = session.value(idx)?;
+                let target = value.get("targetId").and_then(EntryId::from_value);
+                let found = target.as_ref().and_then(|t| session.lookup(t));
+                if found.is_some_and(|t| t != idx && session.path_to_root(idx).contains(&t)) {
+                    continue;
+                }
+                let edit = show(r.id.as_ref());
+                let message = match (&target, found) {
+                    (None, _) => format!("context edit {edit} has no targetId"),
+                    (Some(t), None) => {
+                        format!("context edit {edit} edits {t}, which is not in the file")
+                    }
+                    (Some(t), Some(_)) => {
+                        format!("context edit {edit} edits {t}, which is not earlier on its path")
+                    }
+                };
+                let kind = ProblemKind::ContextEditOffPath;
                 out.push(Finding::new(kind, Some(r.line), r.id.as_ref(), message));
             }
             _ => {}

@@ -1246,7 +1246,7 @@ impl<'d, D: Digest> Loader<'d, D> {
             | Kind::ModeChange
             | Kind::CredentialPin
             | Kind::ResetBoundary => self.omp_only_kinds = true,
-            Kind::SessionInfo | Kind::Usage => self.pi_signals = true,
+            Kind::SessionInfo | Kind::Usage | Kind::ContextEdit => self.pi_signals = true,
             Kind::ModelChange if env.has_model_id => self.pi_signals = true,
             Kind::ModelChange if env.has_model => self.omp_signals = true,
             Kind::Message

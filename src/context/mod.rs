@@ -272,6 +272,7 @@ fn build_omp(path: &mut [Value], ctx: &mut SessionContext) {
             | Kind::Session
             | Kind::Other(_)
             | Kind::Usage
+            | Kind::ContextEdit
             | Kind::Missing => {}
         }
     }
@@ -356,11 +357,30 @@ fn build_pi(path: &mut [Value], ctx: &mut SessionContext) {
             | Kind::Session
             | Kind::Other(_)
             | Kind::Usage
+            | Kind::ContextEdit
             | Kind::Missing => {}
         }
     }
 
     let mut out = Vec::new();
+    let edits = context_edits(path);
+    let append = |path: &mut [Value], i: usize, out: &mut Vec<Value>| {
+        let entry = &mut path[i];
+        match edits.get(&i) {
+            Some(None) => return,
+            Some(Some(content)) => {
+                let holder = match kind_of(entry) {
+                    Kind::Message => entry.get_mut("message"),
+                    _ => Some(entry),
+                };
+                if let Some(Value::Object(holder)) = holder {
+                    holder.insert("content".into(), content.clone());
+                }
+            }
+            None => {}
+        }
+        append_pi(&mut path[i], out);
+    };
     if let Some(c) = compaction_idx {
         let compaction = &path[c];
         out.push(obj([
@@ -369,18 +389,50 @@ fn build_pi(path: &mut [Value], ctx: &mut SessionContext) {
             ("tokensBefore", compaction.get("tokensBefore").cloned()),
             ("timestamp", Some(entry_ms(compaction))),
         ]));
-        for entry in kept_range_start(path, c).map_or(&mut [][..], |start| &mut path[start..c]) {
-            append_pi(entry, &mut out);
+        for i in kept_range_start(path, c).map_or(0..0, |start| start..c) {
+            append(path, i, &mut out);
         }
-        for entry in &mut path[c + 1..] {
-            append_pi(entry, &mut out);
+        for i in c + 1..path.len() {
+            append(path, i, &mut out);
         }
     } else {
-        for entry in path {
-            append_pi(entry, &mut out);
+        for i in 0..path.len() {
+            append(path, i, &mut out);
         }
     }
     ctx.agent_messages = out;
+}
+
+/// pi's context edits on the path (CHANGES P3), by the path position of the entry each
+/// edits: the content that replaces the entry's own, or `None` where `replacement` is `null`
+/// and the entry leaves the context. An edit acts only on an editable entry (a user,
+/// assistant or tool-result message, or a custom message) earlier on the same path; of two
+/// edits of one entry, the later wins. Role, tool ids and the rest of the entry stay.
+fn context_edits(path: &[Value]) -> HashMap<usize, Option<Value>> {
+    let mut at: HashMap<String, usize> = HashMap::new();
+    let mut edits = HashMap::new();
+    for (i, entry) in path.iter().enumerate() {
+        if kind_of(entry) == Kind::ContextEdit
+            && let Some(&target) = entry.get("targetId").and_then(|id| at.get(&id.to_string()))
+        {
+            let editable = match kind_of(&path[target]) {
+                Kind::Message => {
+                    let message = path[target].get("message").unwrap_or(&Value::Null);
+                    matches!(role(message), "user" | "assistant" | "toolResult")
+                }
+                kind => kind == Kind::CustomMessage,
+            };
+            if editable {
+                let replacement = entry.get("replacement").filter(|r| !r.is_null());
+                let content = replacement.map(|r| r.get("content").cloned().unwrap_or_default());
+                edits.insert(target, content);
+            }
+        }
+        if let Some(id) = entry.get("id") {
+            at.insert(id.to_string(), i);
+        }
+    }
+    edits
 }
 
 /// pi's `model_change {provider, modelId}`. An oh-my-pi style `model: "provider/id"` is read
@@ -471,6 +523,7 @@ fn append_omp(entry: &mut Value, out: &mut Vec<Value>) {
         | Kind::Session
         | Kind::Other(_)
         | Kind::Usage
+        | Kind::ContextEdit
         | Kind::Missing => {}
     }
 }
@@ -519,6 +572,7 @@ fn append_pi(entry: &mut Value, out: &mut Vec<Value>) {
         | Kind::Session
         | Kind::Other(_)
         | Kind::Usage
+        | Kind::ContextEdit
         | Kind::Missing => {}
     }
 }

@@ -99,6 +99,7 @@ fn sets_state(kind: &Kind) -> bool {
         | Kind::McpToolSelection => true,
         Kind::Message
         | Kind::Usage
+        | Kind::ContextEdit
         | Kind::ModelUsage
         | Kind::Compaction
         | Kind::BranchSummary

@@ -41,6 +41,8 @@ pub enum Kind {
     SessionInfo,
     /// pi's `usage` (billed usage outside model responses, CHANGES P2)
     Usage,
+    /// pi's `context_edit` (drops or replaces an earlier entry's context, CHANGES P3)
+    ContextEdit,
     /// legacy `mcp_tool_selection`
     McpToolSelection,
     /// `session` (a header, or a stray second header that counts as an entry)
@@ -102,6 +104,7 @@ impl Kind {
             Kind::ResetBoundary => "reset_boundary",
             Kind::SessionInfo => "session_info",
             Kind::Usage => "usage",
+            Kind::ContextEdit => "context_edit",
             Kind::McpToolSelection => "mcp_tool_selection",
             Kind::Session => "session",
             Kind::Other(_) | Kind::Missing => "",
@@ -124,7 +127,8 @@ impl Kind {
             | Kind::TtsrInjection
             | Kind::ModeChange
             | Kind::ResetBoundary
-            | Kind::Usage => true,
+            | Kind::Usage
+            | Kind::ContextEdit => true,
             Kind::Message
             | Kind::Compaction
             | Kind::BranchSummary
@@ -152,7 +156,7 @@ const NAMES: [&str; KNOWN.len()] = {
 
 /// Every known kind, in the order of FORMAT §2. A new kind is added here and in
 /// [`Kind::as_static`]; the compiler then names every other place that must handle it.
-const KNOWN: [Kind; 21] = [
+const KNOWN: [Kind; 22] = [
     Kind::Message,
     Kind::ModelUsage,
     Kind::ThinkingLevelChange,
@@ -172,6 +176,7 @@ const KNOWN: [Kind; 21] = [
     Kind::ResetBoundary,
     Kind::SessionInfo,
     Kind::Usage,
+    Kind::ContextEdit,
     Kind::McpToolSelection,
     Kind::Session,
 ];

@@ -79,6 +79,14 @@ pub enum Body<'a> {
         /// `model`.
         model: Str<'a>,
     },
+    /// pi's `context_edit`.
+    ContextEdit {
+        /// `targetId` as text, as an archive's.
+        target: String,
+        /// Whether it drops the target from the context (`replacement: null`), else replaces
+        /// its content.
+        drops: bool,
+    },
     /// A `model_usage`.
     ModelUsage {
         /// `purpose`.
@@ -336,6 +344,10 @@ impl<'a> Body<'a> {
             Kind::Usage => {
                 Body::Usage { kind: text("kind"), provider: text("provider"), model: text("model") }
             }
+            Kind::ContextEdit => Body::ContextEdit {
+                target: id_text(e.get("targetId")),
+                drops: e.get("replacement").is_none_or(Value::is_null),
+            },
             Kind::ThinkingLevelChange => Body::ThinkingLevelChange {
                 level: str_of(e.get("thinkingLevel")).unwrap_or(Cow::Borrowed("off")),
             },
@@ -405,6 +417,8 @@ fn row_members(kind: &Kind) -> &'static [Pick<'static>] {
     const PROVIDER: &[Pick<'_>] = &[Pick::scalar("provider")];
     const ARCHIVE: &[Pick<'_>] = &[Pick::whole("targetId"), Pick::scalar("archived")];
     const RULES: &[Pick<'_>] = &[Pick::strings("injectedRules")];
+    // Of the replacement, only whether there is one: its content can be long.
+    const CONTEXT_EDIT: &[Pick<'_>] = &[Pick::whole("targetId"), Pick::members("replacement", &[])];
     match kind {
         Kind::CustomMessage => CUSTOM_MESSAGE,
         Kind::Compaction => COMPACTION,
@@ -412,6 +426,7 @@ fn row_members(kind: &Kind) -> &'static [Pick<'static>] {
         Kind::ModelChange => MODEL_CHANGE,
         Kind::ModelUsage => MODEL_USAGE,
         Kind::Usage => USAGE,
+        Kind::ContextEdit => CONTEXT_EDIT,
         Kind::ThinkingLevelChange => THINKING_LEVEL,
         Kind::Custom => CUSTOM,
         Kind::Label => LABEL,

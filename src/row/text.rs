@@ -305,6 +305,10 @@ pub fn one_line(entry: &Entry<'_>, tools: &ToolCalls) -> String {
                 if provider.is_empty() { model.to_string() } else { format!("{provider}/{model}") };
             format!("[usage: {} {}]", one_row(kind), one_row(&model))
         }
+        Body::ContextEdit { target, drops } => {
+            let what = if *drops { "omitted" } else { "replaced" };
+            format!("[context edit → {}: {what}]", one_row(target))
+        }
         Body::ThinkingLevelChange { level } => format!("[thinking: {level}]"),
         Body::Custom { custom_type } => format!("[custom: {custom_type}]"),
         Body::Label { label } if label.is_empty() => "[label: (cleared)]".to_owned(),
@@ -519,6 +523,7 @@ pub fn search_text(entry: &Entry<'_>, label: Option<&str>, call: Option<&str>) -
             words(&fields.each_ref().map(String::as_str));
         }
         Body::Usage { kind, provider, model } => words(&["usage", kind, provider, model]),
+        Body::ContextEdit { target, .. } => words(&["context edit", target]),
         Body::ThinkingLevelChange { level } => words(&["thinking", level]),
         Body::Custom { custom_type } => words(&["custom", custom_type]),
         Body::Label { label } => words(&["label", label]),

@@ -26,7 +26,7 @@ mod log; // sesstree log
 mod ls; // sesstree ls
 mod migrate; // sesstree migrate
 mod name; // sesstree name
-mod pi_entries; // entry types of today's pi: usage
+mod pi_entries; // entry types of today's pi: usage, context_edit
 mod props; // property tests: random trees and command sequences against a model
 mod readme; // the command tour in docs/ shows real output
 mod reflog; // sesstree reflog, checkout -

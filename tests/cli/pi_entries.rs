@@ -1,4 +1,4 @@
-//! Entry types today's pi writes (CHANGES.md): `usage` (P2).
+//! Entry types today's pi writes (CHANGES.md): `usage` (P2), `context_edit` (P3).
 
 use insta::assert_snapshot;
 
@@ -38,4 +38,72 @@ fn a_usage_entry_is_a_settings_row_counted_in_stats_and_not_in_the_context() {
     let context = run(&["--json", "context"]);
     assert!(!context.contains("cache_warm"), "{context}");
     assert!(context.contains("The user asked for a warm cache."), "{context}");
+}
+
+/// A `context_edit` on the path drops or replaces an earlier entry's part of the context, as
+/// pi's does; off the path it does nothing. It is a settings row.
+#[test]
+fn a_context_edit_drops_or_replaces_its_target_in_the_context() {
+    let env = TestEnv::new();
+    let header = r#"{"type":"session","version":3,"id":"019cb400-0000-7000-8000-000000000002","timestamp":"2026-09-30T10:00:00.000Z","cwd":"/w"}"#;
+    let lines = [
+        header,
+        r#"{"type":"message","id":"u1","parentId":null,"timestamp":"2026-09-30T10:00:01.000Z","message":{"role":"user","content":"Here is my API key: sk-secret."}}"#,
+        r#"{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-09-30T10:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"Noted the key."}],"stopReason":"stop"}}"#,
+        r#"{"type":"message","id":"u2","parentId":"a1","timestamp":"2026-09-30T10:00:03.000Z","message":{"role":"user","content":"Now list the files."}}"#,
+        r#"{"type":"context_edit","id":"e1","parentId":"u2","timestamp":"2026-09-30T10:00:04.000Z","targetId":"u1","replacement":{"content":"Here is my API key: [redacted]."}}"#,
+        r#"{"type":"context_edit","id":"e2","parentId":"e1","timestamp":"2026-09-30T10:00:05.000Z","targetId":"a1","replacement":null}"#,
+        // On another branch: not applied.
+        r#"{"type":"context_edit","id":"e3","parentId":"u1","timestamp":"2026-09-30T10:00:06.000Z","targetId":"u1","replacement":null}"#,
+        r#"{"type":"message","id":"a2","parentId":"e2","timestamp":"2026-09-30T10:00:07.000Z","message":{"role":"assistant","content":[{"type":"text","text":"src/ has two files."}],"stopReason":"stop"}}"#,
+    ];
+    env.write("p.jsonl", lines.join("\n") + "\n");
+    let run = |args: &[&str]| env.run(&[&["-f", "p.jsonl"], args].concat());
+    assert_snapshot!(run(&["context", "--flavor", "pi"]), @"
+    leaf: a2
+    flavor: pi
+    thinking level: off
+    model: ?/?
+
+    === 1. user ===
+    Here is my API key: [redacted].
+
+    === 2. user ===
+    Now list the files.
+
+    === 3. assistant (stop) ===
+    src/ has two files.
+    ");
+    assert_snapshot!(run(&["tree", "--filter", "all"]), @"
+    • u1 user: Here is my API key: sk-secret.
+    ├─ • a1 assistant: Noted the key.
+    │  • u2 user: Now list the files.
+    │  • e1 [context edit → u1: replaced]
+    │  • e2 [context edit → a1: omitted]
+    │  • a2 assistant: src/ has two files. ← active
+    └─ e3 [context edit → u1: omitted]
+    ");
+    // The entries themselves are as written.
+    assert_snapshot!(run(&["log", "-n", "1", "u1"]), @"u1 message 2026-09-30 10:00:01 user: Here is my API key: sk-secret.");
+}
+
+/// `fsck` flags an edit whose target is missing or not earlier on its own path: pi's loader
+/// refuses such a file.
+#[test]
+fn fsck_flags_a_context_edit_off_its_path() {
+    let env = TestEnv::new();
+    let lines = [
+        r#"{"type":"session","version":3,"id":"019cb400-0000-7000-8000-000000000003","timestamp":"2026-09-30T10:00:00.000Z","cwd":"/w"}"#,
+        r#"{"type":"message","id":"u1","parentId":null,"timestamp":"2026-09-30T10:00:01.000Z","message":{"role":"user","content":"One."}}"#,
+        r#"{"type":"message","id":"u2","parentId":"u1","timestamp":"2026-09-30T10:00:02.000Z","message":{"role":"user","content":"Two."}}"#,
+        r#"{"type":"context_edit","id":"e1","parentId":"u1","timestamp":"2026-09-30T10:00:03.000Z","targetId":"u2","replacement":null}"#,
+        r#"{"type":"context_edit","id":"e2","parentId":"e1","timestamp":"2026-09-30T10:00:04.000Z","targetId":"gone","replacement":null}"#,
+        r#"{"type":"context_edit","id":"e3","parentId":"e2","timestamp":"2026-09-30T10:00:05.000Z","targetId":"u1","replacement":null}"#,
+    ];
+    env.write("p.jsonl", lines.join("\n") + "\n");
+    assert_snapshot!(env.run(&["fsck", "p.jsonl"]), @"
+    p.jsonl:4: context-edit-off-path: context edit e1 edits u2, which is not earlier on its path
+    p.jsonl:5: context-edit-off-path: context edit e2 edits gone, which is not in the file
+    [exit status: 1]
+    ");
 }
