@@ -208,11 +208,15 @@ pub fn plan(
     let mut taken = kept.clone();
     let mut created_ids = Vec::new();
     let mut parent = last_kept;
-    let mut new_entry = |kind: &str, fields: Vec<(&str, Value)>, parent: &mut Option<EntryId>| {
+    let mut new_entry = |kind: &str,
+                         fields: Vec<(&str, Value)>,
+                         parent: &mut Option<EntryId>,
+                         timestamp: Option<&str>| {
         let id = ids.entry_id(|c| taken.contains(&EntryId::new(c)));
         let id = EntryId::new(id);
         taken.insert(id.clone());
-        let line = entry_line(kind, id.as_str(), parent.as_ref(), &clock.now_iso(), fields);
+        let time = timestamp.map_or_else(|| clock.now_iso(), str::to_owned);
+        let line = entry_line(kind, id.as_str(), parent.as_ref(), &time, fields);
         created_ids.push(id.clone());
         *parent = Some(id);
         Line::Bytes(line)
@@ -223,15 +227,21 @@ pub fn plan(
         }
         let label: Value =
             serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_string()));
+        // pi keeps the time of the label entry that last set it (CHANGES P5).
+        let set_at = match pi {
+            true => label_time(session, target)?,
+            false => None,
+        };
         let fields = vec![("targetId", target.to_value()), ("label", label)];
-        lines.push(new_entry("label", fields, &mut parent));
+        lines.push(new_entry("label", fields, &mut parent, set_at.as_deref()));
     }
     // A pi file's name lives in `session_info` entries; carry it when the kept ones lose it.
     if pi
         && let Some((n, _)) = &name
         && pi_name_kept.as_deref() != Some(n.as_str())
     {
-        lines.push(new_entry("session_info", vec![("name", n.as_str().into())], &mut parent));
+        let fields = vec![("name", n.as_str().into())];
+        lines.push(new_entry("session_info", fields, &mut parent, None));
     }
 
     let title = if pi { None } else { name.clone() };
@@ -343,6 +353,16 @@ impl BranchPlan {
         self.write_to(session, &mut out, Path::new("-"))?;
         Ok(out)
     }
+}
+
+/// The `timestamp` of the label entry that last set `target`'s label, when a string.
+fn label_time(session: &Session, target: &EntryId) -> Result<Option<String>> {
+    let records = session.label_records().iter().rev();
+    let Some(last) = records.into_iter().find(|lr| lr.target.as_ref() == Some(target)) else {
+        return Ok(None);
+    };
+    let value = session.value(last.record)?;
+    Ok(value.get("timestamp").and_then(Value::as_str).map(str::to_owned))
 }
 
 #[cfg(test)]
@@ -475,6 +495,39 @@ mod tests {
             .map(|id| out.value(out.lookup(id).unwrap()).unwrap()["timestamp"].clone())
             .collect();
         assert_eq!(stamps, vec!["2026-03-01T12:00:00.001Z", "2026-03-01T12:00:00.002Z"]);
+    }
+
+    /// pi's `createBranchedSession` gives each label copy the time of the entry that last set
+    /// the label (CHANGES P5); oh-my-pi's copies are stamped now (above).
+    #[test]
+    fn pi_label_copies_keep_the_time_they_were_set() {
+        let text = [
+            HEADER.to_string(),
+            msg("u1", None, "user"),
+            label("l1", "u1", "u1", "\"one\""),
+            msg("a1", Some("l1"), "assistant"),
+            r#"{"type":"label","id":"l2","parentId":"a1","timestamp":"2026-01-01T00:00:09.000Z","targetId":"u1","label":"two"}"#.into(),
+            msg("u2", Some("l2"), "user"),
+        ]
+        .join("\n");
+        let s = load(&text);
+        let at = |dialect| {
+            let fork = Fork::Before(idx(&s, "u2"));
+            let plan = plan(
+                &s,
+                Some(dialect),
+                fork,
+                "/s/src.jsonl",
+                &Clock::pinned(NOW),
+                &mut IdGen::from_seed(7),
+            )
+            .unwrap();
+            let out = load(std::str::from_utf8(&plan.to_bytes(&s).unwrap()).unwrap());
+            let first = out.lookup(&plan.created[0]).unwrap();
+            out.value(first).unwrap()["timestamp"].clone()
+        };
+        assert_eq!(at(Dialect::Pi), "2026-01-01T00:00:09.000Z");
+        assert_eq!(at(Dialect::Omp), "2026-03-01T12:00:00.001Z");
     }
 
     #[test]
