@@ -368,6 +368,8 @@ fn message_line(message: &Message<'_>, tools: &ToolCalls) -> String {
         Some("bashExecution") => {
             format!("[bash]: {}", one_row(message.command.as_deref().unwrap_or_default()))
         }
+        // pi's persisted system prompt (CHANGES P4): one collapsed row, not its sections.
+        Some("system") => "[system prompt]".to_owned(),
         Some(role) => format!("[{role}]"),
         None => "[message]".to_owned(),
     }

@@ -107,3 +107,22 @@ fn fsck_flags_a_context_edit_off_its_path() {
     [exit status: 1]
     ");
 }
+
+/// pi persists its system prompt as a `system`-role message (CHANGES P4): one collapsed row,
+/// never the session's first prompt in `ls`.
+#[test]
+fn a_system_message_is_one_collapsed_row() {
+    let env = TestEnv::new();
+    let lines = [
+        r#"{"type":"session","version":3,"id":"019cb400-0000-7000-8000-000000000004","timestamp":"2026-09-30T10:00:00.000Z","cwd":"/w"}"#,
+        r#"{"type":"message","id":"s1","parentId":null,"timestamp":"2026-09-30T10:00:00.500Z","message":{"role":"system","content":"You are pi.\n# Tools\nread, bash"}}"#,
+        r#"{"type":"message","id":"u1","parentId":"s1","timestamp":"2026-09-30T10:00:01.000Z","message":{"role":"user","content":"Hello."}}"#,
+    ];
+    env.write("p.jsonl", lines.join("\n") + "\n");
+    assert_snapshot!(env.run(&["-f", "p.jsonl", "tree"]), @"
+    • s1 [system prompt]
+    • u1 user: Hello. ← active
+    ");
+    let ls = env.run(&["--json", "ls", "p.jsonl"]);
+    assert!(ls.contains(r#""firstPrompt":"Hello.""#), "{ls}");
+}
