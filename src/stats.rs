@@ -100,11 +100,17 @@ impl Usage {
         if !u.is_object() {
             return;
         }
-        self.input += num(u.get("input"));
-        self.output += num(u.get("output"));
-        self.cache_read += num(u.get("cacheRead"));
-        self.cache_write += num(u.get("cacheWrite"));
-        self.total_tokens += num(u.get("totalTokens"));
+        let parts = ["input", "output", "cacheRead", "cacheWrite"].map(|k| num(u.get(k)));
+        self.input += parts[0];
+        self.output += parts[1];
+        self.cache_read += parts[2];
+        self.cache_write += parts[3];
+        // Older files (pi's version 1) carry no `totalTokens`: the parts make it up, as the
+        // newer files' totals do, so the total agrees with the figures beside it.
+        self.total_tokens += match u.get("totalTokens") {
+            Some(Value::Number(_)) => num(u.get("totalTokens")),
+            _ => parts.iter().sum(),
+        };
         let orch = u.get("orchestration");
         self.orchestration_input += num(orch.and_then(|o| o.get("input")));
         self.orchestration_output += num(orch.and_then(|o| o.get("output")));
@@ -364,6 +370,17 @@ mod tests {
         assert_eq!(stats.usage, usage);
         assert_eq!(stats.path_usage, path_usage);
         assert!(stats.path_usage.cost < stats.usage.cost);
+    }
+
+    /// A usage without `totalTokens` (pi's version 1 files) totals its parts; one with it
+    /// keeps the agent's figure.
+    #[test]
+    fn a_usage_without_a_total_totals_its_parts() {
+        let mut u = Usage::default();
+        u.add(&json!({"input": 1, "output": 2, "cacheRead": 30, "cacheWrite": 400}));
+        assert_eq!(u.total_tokens, 433.0);
+        u.add(&json!({"input": 1, "output": 2, "totalTokens": 5}));
+        assert_eq!(u.total_tokens, 438.0);
     }
 
     #[test]
