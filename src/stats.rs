@@ -81,7 +81,7 @@ impl Usage {
     }
 
     /// Adds the totals of `other`, field by field.
-    fn add_usage(&mut self, other: &Usage) {
+    pub fn add_usage(&mut self, other: &Usage) {
         self.input += other.input;
         self.output += other.output;
         self.cache_read += other.cache_read;

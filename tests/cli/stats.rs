@@ -66,3 +66,22 @@ fn a_bad_file_says_so_once_and_the_others_are_still_counted() {
     [exit status: 3]
     ");
 }
+
+/// Over several files, a text listing ends with their totals.
+#[test]
+fn several_files_end_with_their_total() {
+    let env = TestEnv::new();
+    env.fixture("linear.jsonl");
+    env.fixture("pi.jsonl");
+    let out = env.run(&["stats", "linear.jsonl", "pi.jsonl"]);
+    let total: Vec<&str> = out.lines().skip_while(|l| !l.starts_with("total")).collect();
+    assert_snapshot!(total.join("\n"), @"
+    total (2 files)
+      entries:       19
+      usage (files): 7736 in, 262 out, 14624 cache read, 10600 cache write, 33222 total tokens, cost $0.0561
+      usage (paths): 7736 in, 262 out, 14624 cache read, 10600 cache write, 33222 total tokens, cost $0.0561
+    ");
+    // One file, or JSON Lines (one object a file: `jq -s` sums them), has no total.
+    assert!(!env.run(&["stats", "pi.jsonl"]).contains("total ("));
+    assert!(!env.run(&["--json", "stats", "linear.jsonl", "pi.jsonl"]).contains("total ("));
+}

@@ -23,7 +23,8 @@ const EXAMPLES: &str = r#"Examples:
 /// Count entries, branches, labels and token usage of one or many files.
 ///
 /// Per file: entries by type, roots, leaves, branch points, depth, labels, name, and the usage
-/// totals (tokens and cost) for the whole file and for the active path. Directories are
+/// totals (tokens and cost) for the whole file and for the active path; over several files, a
+/// text listing ends with their totals (with --json, one object a file). Directories are
 /// searched for `*.jsonl`; files are read in parallel.
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
@@ -56,6 +57,9 @@ pub fn run(ctx: &Ctx, args: &StatsArgs) -> anyhow::Result<()> {
         .collect();
     let mut out = stdout();
     let mut first_error = None;
+    // Over every file shown, for the closing total of a text listing of several.
+    let (mut shown, mut entries) = (0usize, 0usize);
+    let (mut usage, mut path_usage) = (Usage::default(), Usage::default());
     for (file, result) in files.iter().zip(results) {
         let (diagnostics, stats) = match result {
             Ok(r) => r,
@@ -72,6 +76,16 @@ pub fn run(ctx: &Ctx, args: &StatsArgs) -> anyhow::Result<()> {
         } else {
             write_text(ctx, &mut out, &file.display().to_string(), &stats)?;
         }
+        shown += 1;
+        entries += stats.entries;
+        usage.add_usage(&stats.usage);
+        path_usage.add_usage(&stats.path_usage);
+    }
+    if shown > 1 && !ctx.json {
+        writeln!(out, "{}", ctx.style.paint(&format!("total ({shown} files)"), Role::Id))?;
+        writeln!(out, "  entries:       {entries}")?;
+        writeln!(out, "  usage (files): {}", usage_line(&usage))?;
+        writeln!(out, "  usage (paths): {}", usage_line(&path_usage))?;
     }
     out.flush()?;
     match first_error {
