@@ -261,6 +261,8 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--repair', '--repair', [CompletionResultType]::ParameterName, 'Write a repaired copy of the file to -o PATH')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Let --repair overwrite an existing -o PATH')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print the problems only: no `FILE: ok` for a sound file (with --json, no object for it)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print the problems only: no `FILE: ok` for a sound file (with --json, no object for it)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')

@@ -293,7 +293,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__fsck)
-            opts="-o -f -h --repair --output --cwd --force --file --session --json --strict --no-pager --color --help"
+            opts="-o -q -f -h --repair --output --cwd --force --quiet --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

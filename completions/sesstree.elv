@@ -245,6 +245,8 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --color 'When to colour the output'
             cand --repair 'Write a repaired copy of the file to -o PATH'
             cand --force 'Let --repair overwrite an existing -o PATH'
+            cand -q 'Print the problems only: no `FILE: ok` for a sound file (with --json, no object for it)'
+            cand --quiet 'Print the problems only: no `FILE: ok` for a sound file (with --json, no object for it)'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'

@@ -233,6 +233,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l repair -d 'Write a repaired copy of the file to -o PATH'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l force -d 'Let --repair overwrite an existing -o PATH'
+complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -s q -l quiet -d 'Print the problems only: no `FILE: ok` for a sound file (with --json, no object for it)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'

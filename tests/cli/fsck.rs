@@ -598,3 +598,20 @@ fn every_fixture_repairs_to_a_sound_copy() {
     writers-slot.jsonl: sound
     ");
 }
+
+/// `--quiet` prints the problems only, for a directory of mostly sound sessions.
+#[test]
+fn quiet_prints_the_problems_only() {
+    let env = TestEnv::new();
+    std::fs::create_dir(env.path().join("d")).unwrap();
+    for name in ["linear.jsonl", "torn-last-line.jsonl", "pi.jsonl"] {
+        std::fs::copy(crate::common::fixtures().join(name), env.path().join("d").join(name))
+            .unwrap();
+    }
+    insta::assert_snapshot!(env.run(&["fsck", "--quiet", "d"]), @"
+    d/torn-last-line.jsonl:5: truncated: truncated last line: EOF while parsing a string at line 1 column 173
+    d/torn-last-line.jsonl:5: no-final-newline: the file does not end with a newline
+    [exit status: 1]
+    ");
+    insta::assert_snapshot!(env.run(&["fsck", "-q", "d/linear.jsonl"]), @"");
+}

@@ -27,8 +27,9 @@ const EXAMPLES: &str = r#"Examples:
 /// Reports every problem with its line and entry: no or bad header, unparseable or truncated
 /// lines, records that are not objects or have no id, duplicate ids, missing parents, parent
 /// cycles, labels on missing entries, compactions whose firstKeptEntryId is not on their path,
-/// branch summaries whose fromId names no entry, a missing final newline, a version too new.
-/// Text output is `FILE:LINE: KIND: MESSAGE` per problem and `FILE: ok` for a sound file.
+/// branch summaries whose fromId names no entry, pi context edits off their path, a missing final
+/// newline, a version too new. Text output is `FILE:LINE: KIND: MESSAGE` per problem and
+/// `FILE: ok` for a sound file (not with --quiet).
 /// Directories are searched for *.jsonl. Exit status 1 when any file has a problem.
 ///
 /// With --repair, a repaired copy of one file goes to -o PATH, keeping every entry that can be
@@ -56,6 +57,10 @@ pub struct FsckArgs {
     /// Let --repair overwrite an existing -o PATH.
     #[arg(long, requires = "repair")]
     pub force: bool,
+    /// Print the problems only: no `FILE: ok` for a sound file (with --json, no object for
+    /// it).
+    #[arg(short, long, conflicts_with = "repair")]
+    pub quiet: bool,
 }
 
 /// Runs `fsck`.
@@ -80,6 +85,9 @@ pub fn run(ctx: &Ctx, args: &FsckArgs) -> anyhow::Result<()> {
     let mut failed = false;
     for (file, findings) in files.iter().zip(&reports) {
         failed |= !findings.is_empty();
+        if args.quiet && findings.is_empty() {
+            continue;
+        }
         let name = file.display().to_string();
         if ctx.json {
             write_json_line(&mut out, &fsck::report_json(&name, findings))?;
