@@ -106,6 +106,21 @@ fn colour_only_when_asked_or_on_a_terminal() {
     assert!(!no_color.stdout.contains(&0x1b), "NO_COLOR beats CLICOLOR_FORCE");
 }
 
+/// `sesstree ARGS | READER` in `env`'s directory: sesstree's exit status and its stderr.
+fn through_a_pipe(env: &TestEnv, args: &str, reader: &str) -> (String, String) {
+    let bin = assert_cmd::cargo::cargo_bin("sesstree");
+    let script =
+        format!("'{}' {args} | {reader} >/dev/null; echo ${{PIPESTATUS[0]}}", bin.display());
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .current_dir(env.path())
+        .output()
+        .unwrap();
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (text(&out.stdout).trim().to_owned(), text(&out.stderr))
+}
+
 #[test]
 fn a_closed_pipe_exits_0_quietly() {
     let env = TestEnv::new();
@@ -118,19 +133,7 @@ fn a_closed_pipe_exits_0_quietly() {
         parent = format!("\"e{i:07}\"");
     }
     env.write("big.jsonl", lines.join("\n"));
-    let bin = assert_cmd::cargo::cargo_bin("sesstree");
-    let script = format!(
-        "'{}' -f big.jsonl log | head -n 1 >/dev/null; echo ${{PIPESTATUS[0]}}",
-        bin.display()
-    );
-    let out = std::process::Command::new("bash")
-        .arg("-c")
-        .arg(script)
-        .current_dir(env.path())
-        .output()
-        .unwrap();
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "0");
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(through_a_pipe(&env, "-f big.jsonl log", "head -n 1"), ("0".into(), "".into()));
 }
 
 /// Every command and output, JSON written through serde_json too, exits 0 quietly when its
@@ -141,7 +144,6 @@ fn a_closed_pipe_exits_0_quietly_for_json_too() {
     for i in 0..300 {
         env.write(&format!("s{i:03}.jsonl"), std::fs::read(crate::common::demo()).unwrap());
     }
-    let bin = assert_cmd::cargo::cargo_bin("sesstree");
     for command in [
         "--json stats .",
         "--json ls .",
@@ -149,18 +151,8 @@ fn a_closed_pipe_exits_0_quietly_for_json_too() {
         "-f s000.jsonl --json tree",
         "-f s000.jsonl --json log",
     ] {
-        let script = format!(
-            "'{}' {command} | head -c 10 >/dev/null; echo ${{PIPESTATUS[0]}}",
-            bin.display()
-        );
-        let out = std::process::Command::new("bash")
-            .arg("-c")
-            .arg(script)
-            .current_dir(env.path())
-            .output()
-            .unwrap();
-        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "0", "{command}");
-        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{command}");
+        let got = through_a_pipe(&env, command, "head -c 10");
+        assert_eq!(got, ("0".into(), "".into()), "{command}");
     }
 }
 
