@@ -27,6 +27,7 @@ use crate::format::{
 };
 use crate::id::EntryId;
 use crate::json::MAX_NESTING;
+use crate::json::pick::{Pick, pick};
 use crate::json::scan::{Line, Scanner};
 use crate::naming::TitleSource;
 
@@ -420,6 +421,14 @@ impl Session {
     pub(crate) fn is_marker(&self, idx: u32) -> Result<bool> {
         if self.records[idx as usize].kind != Kind::BranchSummary {
             return Ok(false);
+        }
+        // Only the summary's shape is read: a summary can be long, or hostile.
+        const SUMMARY: &[Pick<'_>] = &[Pick::scalar("summary")];
+        if !self.is_v1() {
+            let mut lines = self.lines();
+            if let Some(picked) = pick(&mut Scanner::new(), lines.line(idx)?, SUMMARY) {
+                return Ok(crate::format::is_move_marker(picked.get("summary")));
+            }
         }
         Ok(crate::format::is_move_marker(self.value(idx)?.get("summary")))
     }

@@ -1,6 +1,8 @@
 //! Members of a line taken into a [`Value`] without building the rest of it: the few fields a
 //! command reads of lines whose payload (tool output, file contents) is most of their bytes.
-//! A picked value reads the same as the whole line for every member it keeps.
+//! A picked value reads the same as the whole line for every read its [`Keep`] names; a line
+//! that holds one of serde_json's marker objects where a pick would look inside is declined
+//! (`None`), for the caller to parse in full.
 
 use std::borrow::Cow;
 
@@ -19,21 +21,24 @@ pub struct Pick<'k> {
 }
 
 /// What [`pick`] keeps of a member's value. Where it keeps less than the value, the reduced
-/// value reads the same as the whole one for every read the shape names; an object that
-/// serde_json reads as something else (its number and raw-text markers) is always parsed
-/// whole.
+/// value reads the same as the whole one for every read the shape names, and costs no more
+/// than what those reads see (a hostile line can hold megabytes of values where a string is
+/// read). An object that serde_json reads as something else (its number and raw-text markers)
+/// is parsed whole as the member's value, and fails the pick inside an array.
 #[derive(Debug, Clone, Copy)]
 pub enum Keep<'k> {
     /// The whole value.
     Whole,
-    /// A scalar, for a field read as a string, a number or a boolean: an array or an object
-    /// there reads as none, and is kept as `null`.
+    /// A scalar, for a field read as a string, a number, a boolean or `null`: an array or an
+    /// object there is kept empty (it reads as none of those, and is not `null` either).
     Scalar,
-    /// Of an object, the members named; of an array, each object element so reduced (other
-    /// elements, which no member of, are left out); a scalar whole.
+    /// An object whole, for a map read member by member; an array kept empty; a scalar whole.
+    Object,
+    /// Of an object, the members named; of an array, its object elements so reduced, leaving
+    /// out those that hold none of the members and the elements that are not objects (which
+    /// hold none); a scalar whole.
     Members(&'k [Pick<'k>]),
-    /// Of an array, its strings; an object reads as none, and is kept as `null`; a scalar
-    /// whole.
+    /// Of an array, its strings; an object kept empty; a scalar whole.
     Strings,
 }
 
@@ -46,6 +51,11 @@ impl<'k> Pick<'k> {
     /// A member read as a scalar ([`Keep::Scalar`]).
     pub const fn scalar(key: &'k str) -> Self {
         Pick { key, keep: Keep::Scalar }
+    }
+
+    /// A member read whole when an object ([`Keep::Object`]).
+    pub const fn object(key: &'k str) -> Self {
+        Pick { key, keep: Keep::Object }
     }
 
     /// A member of which `inner` is kept ([`Keep::Members`]).
@@ -101,8 +111,10 @@ fn kept(
     if first == Some(b'{') && is_marked(line, start) {
         return parse(line, start, end);
     }
+    let empty_array = || Value::Array(Vec::new());
     match (keep, first) {
-        (Keep::Scalar, Some(b'[' | b'{')) | (Keep::Strings, Some(b'{')) => Ok(Value::Null),
+        (Keep::Scalar, Some(b'{')) | (Keep::Strings, Some(b'{')) => Ok(Value::Object(Map::new())),
+        (Keep::Scalar | Keep::Object, Some(b'[')) => Ok(empty_array()),
         (Keep::Members(inner), Some(b'{')) => {
             let (members, _) = members(line, start, stack)?;
             picked(line, &members, inner, stack)
@@ -111,10 +123,18 @@ fn kept(
             let mut out = Vec::new();
             line.array(start, |line, at| {
                 let end = line.skip_value(at, stack)?;
-                match (keep, line.at(at)) {
-                    (Keep::Members(inner), Some(b'{')) if !is_marked(line, at) => {
+                let element = line.at(at);
+                if element == Some(b'{') && is_marked(line, at) {
+                    // serde_json reads it as a number or the JSON text it holds.
+                    return Err(Invalid);
+                }
+                match (keep, element) {
+                    (Keep::Members(inner), Some(b'{')) => {
                         let (members, _) = members(line, at, stack)?;
-                        out.push(picked(line, &members, inner, stack)?);
+                        let reduced = picked(line, &members, inner, stack)?;
+                        if reduced.as_object().is_some_and(|m| !m.is_empty()) {
+                            out.push(reduced);
+                        }
                     }
                     (Keep::Strings, Some(b'"')) => out.push(parse(line, at, end)?),
                     _ => {}

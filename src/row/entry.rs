@@ -405,13 +405,13 @@ fn row_members(kind: &Kind) -> &'static [Pick<'static>] {
     const COMPACTION: &[Pick<'_>] = &[Pick::scalar("tokensBefore")];
     const USAGE: &[Pick<'_>] =
         &[Pick::scalar("kind"), Pick::scalar("provider"), Pick::scalar("model")];
-    // Whole: a summary that is neither a string nor `null` is no move marker.
-    const BRANCH_SUMMARY: &[Pick<'_>] = &[Pick::whole("summary")];
+    // A summary that is neither a string nor `null` is no move marker: kept empty.
+    const BRANCH_SUMMARY: &[Pick<'_>] = &[Pick::scalar("summary")];
     const MODEL_CHANGE: &[Pick<'_>] = &[Pick::scalar("model"), Pick::scalar("modelId")];
     const THINKING_LEVEL: &[Pick<'_>] = &[Pick::scalar("thinkingLevel")];
     const CUSTOM: &[Pick<'_>] = &[Pick::scalar("customType")];
     const LABEL: &[Pick<'_>] = &[Pick::scalar("label")];
-    const SERVICE_TIER: &[Pick<'_>] = &[Pick::whole("serviceTier")];
+    const SERVICE_TIER: &[Pick<'_>] = &[Pick::object("serviceTier")];
     const TITLE: &[Pick<'_>] = &[Pick::scalar("title")];
     const MODE: &[Pick<'_>] = &[Pick::scalar("mode")];
     const PROVIDER: &[Pick<'_>] = &[Pick::scalar("provider")];
@@ -1296,8 +1296,9 @@ mod tests {
         }
     }
 
-    /// A field a row reads that does not decode (a lone surrogate) fails the scan, as it fails
-    /// serde_json; one that no row reads is skipped, as the loader's envelope skips it.
+    /// A field a row reads that does not decode (a lone surrogate) where the row reads it fails
+    /// the scan, as it fails serde_json; one that no row reads, or past the 200 characters a
+    /// row shows of message text, is skipped, as the loader's envelope skips it.
     #[test]
     fn only_the_fields_rows_read_are_decoded() {
         for line in [
@@ -1437,6 +1438,17 @@ mod tests {
                 "content": [{"type": "text", "text": "hi", "x": [1]}, {"type": "image"}],
                 "details": {"notes": [{"note": "n", "advisor": "a", "x": {"y": [1]}}]}}),
             json!({"type": "model_change", "model": ["m"], "modelId": "id"}),
+            // Containers where the rows of rare kinds read a string or a shape.
+            json!({"type": "branch_summary", "summary": [0, 1], "fromId": "a"}),
+            json!({"type": "branch_summary", "summary": {"a": 1}}),
+            json!({"type": "branch_summary", "summary": null}),
+            json!({"type": "service_tier_change", "serviceTier": [0, 1]}),
+            json!({"type": "custom_message", "customType": "x", "content": [{}, {}, 3]}),
+            json!({"type": "custom_message", "customType": "advisor", "content": "c",
+                "details": {"notes": [{}, {"x": 1}, {"note": "n"}]}}),
+            json!({"type": "context_edit", "targetId": "a", "replacement": [{}, {}]}),
+            json!({"type": "context_edit", "targetId": "a", "replacement": {"content": "long"}}),
+            json!({"type": "context_edit", "targetId": "a", "replacement": null}),
             // Megabytes of values where rows read a few.
             json!({"type": "ttsr_injection", "injectedRules": zeros}),
             json!({"type": "message", "message": {"role": "assistant", "content": [
@@ -1522,8 +1534,18 @@ mod tests {
             r#"{"type":"ttsr_injection","injectedRules":{"$serde_json::private::RawValue":"[\"r\"]"}}"#,
             r#"{"type":"archive","targetId":{"$serde_json::private::Number":"7"},"archived":true}"#,
             r#"{"type":{"$serde_json::private::RawValue":"\"label\""},"label":"x"}"#,
+            // Marker objects where a pick looks inside an array (found in review): declined.
+            r#"{"type":"ttsr_injection","injectedRules":["a",{"$serde_json::private::RawValue":"\"b\""}]}"#,
+            r#"{"type":"custom_message","customType":"x","content":[{"$serde_json::private::RawValue":"{\"type\":\"text\",\"text\":\"hi\"}"}]}"#,
+            r#"{"type":"custom_message","customType":"advisor","content":"c","details":{"notes":[{"$serde_json::private::RawValue":"{\"note\":\"n\"}"}]}}"#,
         ] {
             check_text(line);
+        }
+        for line in [
+            r#"{"type":"ttsr_injection","injectedRules":["a",{"$serde_json::private::RawValue":"\"b\""}]}"#,
+            r#"{"type":"custom_message","customType":"x","content":[{"$serde_json::private::RawValue":"{\"type\":\"text\",\"text\":\"hi\"}"}]}"#,
+        ] {
+            assert_eq!(scanned(line.as_bytes(), |_| ()), None, "{line}");
         }
     }
 

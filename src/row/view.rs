@@ -1,6 +1,7 @@
 //! What a command shows of one entry: its envelope fields plus the one-line text and search
-//! text of FORMAT §9.3–§9.4, computed from the parsed payload. Built for the entries a command
-//! shows and dropped right after, so payloads never pile up in memory.
+//! text of FORMAT §9.3–§9.4, worked out from the entry's row view (scanned from its line, or
+//! from the parsed line where the scan declines it). Built for the entries a command shows and
+//! dropped right after, so payloads never pile up in memory.
 
 use serde_json::Value;
 
