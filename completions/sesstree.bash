@@ -113,7 +113,7 @@ _sesstree() {
 
     case "${cmd}" in
         sesstree)
-            opts="-f -h -V --file --session --json --strict --no-pager --color --help --version log tree context show checkout branch stats reflog label name humanize-title migrate fsck ls help"
+            opts="-f -h -V --file --session --json --strict --no-pager --color --help --version log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -335,7 +335,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__help)
-            opts="log tree context show checkout branch stats reflog label name humanize-title migrate fsck ls help"
+            opts="log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -34,9 +34,9 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand context 'Show the context the model would get from REV (default `@`)'
             cand show 'Show one entry in full, as pretty JSON'
             cand checkout 'Move the leaf to REV, as the agent''s /tree navigation does'
+            cand reflog 'Show the moves and branch summaries the file holds, newest first'
             cand branch 'Fork a new session file from the history before a user message'
             cand stats 'Count entries, branches, labels and token usage of one or many files'
-            cand reflog 'Show the moves and branch summaries the file holds, newest first'
             cand label 'Set, remove or list entry labels'
             cand name 'Show or set the session''s name'
             cand humanize-title 'Turn plan titles into session names, as plan approval does'
@@ -133,6 +133,19 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'sesstree;reflog'= {
+            cand -n 'Show at most N moves'
+            cand --max-count 'Show at most N moves'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
+            cand --session 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)'
+            cand --color 'When to colour the output'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'sesstree;branch'= {
             cand --through 'Fork the path from the root to REV inclusive, whatever REV''s type'
             cand -o 'Write the new file to PATH (`-` for standard output) instead of next to the source'
@@ -153,19 +166,6 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'sesstree;stats'= {
-            cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
-            cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
-            cand --session 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)'
-            cand --color 'When to colour the output'
-            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
-            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
-            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-        }
-        &'sesstree;reflog'= {
-            cand -n 'Show at most N moves'
-            cand --max-count 'Show at most N moves'
             cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
             cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
             cand --session 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)'
@@ -271,9 +271,9 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand context 'Show the context the model would get from REV (default `@`)'
             cand show 'Show one entry in full, as pretty JSON'
             cand checkout 'Move the leaf to REV, as the agent''s /tree navigation does'
+            cand reflog 'Show the moves and branch summaries the file holds, newest first'
             cand branch 'Fork a new session file from the history before a user message'
             cand stats 'Count entries, branches, labels and token usage of one or many files'
-            cand reflog 'Show the moves and branch summaries the file holds, newest first'
             cand label 'Set, remove or list entry labels'
             cand name 'Show or set the session''s name'
             cand humanize-title 'Turn plan titles into session names, as plan approval does'
@@ -292,11 +292,11 @@ set edit:completion:arg-completer[sesstree] = {|@words|
         }
         &'sesstree;help;checkout'= {
         }
+        &'sesstree;help;reflog'= {
+        }
         &'sesstree;help;branch'= {
         }
         &'sesstree;help;stats'= {
-        }
-        &'sesstree;help;reflog'= {
         }
         &'sesstree;help;label'= {
         }
