@@ -199,6 +199,14 @@ fn convert_index(session: &Session, line: &[u8], m: &Members) -> Option<Vec<Edit
     })
 }
 
+/// A `message` line of a file below version 3 as version 3 has it: its `hookMessage` role
+/// renamed `custom`, every other byte kept; `None` when it needs no change. For writers that
+/// copy such lines under a version-3 header (`branch`).
+pub(crate) fn message_at_v3(line: &[u8]) -> Option<Vec<u8>> {
+    let m = members(line)?;
+    Some(apply(line, rename_hook_role(line, &m)?))
+}
+
 /// The role of a `hookMessage` message renamed to `custom`. Every `role` member of the message
 /// is rewritten when the one that counts (the last) is `hookMessage`.
 fn rename_hook_role(line: &[u8], m: &Members) -> Option<Vec<Edit>> {

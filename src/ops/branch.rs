@@ -168,6 +168,13 @@ pub fn plan(
                 }
                 bytes = Some(raw);
             }
+            // The header says version 3: a version-2 hook message gets its version-3 role, as
+            // `migrate` gives it, or pi (which migrates only files below 3) drops it from the
+            // context.
+            Kind::Message if session.version() < 3 => {
+                let raw = session.raw_line(idx)?;
+                bytes = Some(crate::migrate::message_at_v3(&raw).unwrap_or(raw));
+            }
             Kind::SessionInfo if pi => {
                 let raw = session.raw_line(idx)?;
                 if let Some(n) = parse_lossy(&raw).as_ref().and_then(|v| v.get("name")) {

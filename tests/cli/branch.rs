@@ -578,3 +578,26 @@ fn dialect_says_whose_way_the_name_is_carried() {
     );
     assert!(!env.path().join("q.jsonl").exists());
 }
+
+/// A version-2 file branched under a version-3 header gets the version-3 role of its hook
+/// messages (`custom`), as `migrate` gives it: pi migrates only files below 3 and sends no
+/// message of a role it does not know. Every other line is copied byte for byte.
+#[test]
+fn a_version_2_hook_message_is_written_as_version_3_has_it() {
+    let env = TestEnv::new();
+    let source = std::fs::read_to_string(env.fixture("v2-hook.jsonl")).unwrap();
+    let out = env.run(&["-f", "v2-hook.jsonl", "branch", "Pz9eR1vU", "-o", "b.jsonl"]);
+    assert!(!out.contains("[exit status"), "{out}");
+    let branched = String::from_utf8(env.read("b.jsonl")).unwrap();
+    let hook = source.lines().find(|l| l.contains("hookMessage")).unwrap();
+    assert!(branched.contains(&hook.replace(r#""role":"hookMessage""#, r#""role":"custom""#)));
+    assert!(!branched.contains("hookMessage"));
+    for line in source.lines().skip(1).filter(|l| !l.contains("hookMessage")).take(1) {
+        assert!(branched.contains(line), "copied byte for byte: {line}");
+    }
+    insta::assert_snapshot!(env.run(&["-f", "b.jsonl", "log", "--filter", "all"]), @"
+    mJ7-c2Ls message 2026-01-10 18:00:21 assistant: `hugo --minify` built 48 pages; `lychee public/` found no broken links. Note the 3 uncommitted files.
+    Xw_4nTb9 message 2026-01-10 18:00:05 [custom]
+    kR2p8QzA message 2026-01-10 18:00:05 user: Build the site and tell me if there are broken links.
+    ");
+}
