@@ -26,7 +26,9 @@ const EXAMPLES: &str = r#"Examples:
 ///
 /// Per file: last activity (the last entry's time, else the file's), entry count, session id,
 /// name, working directory, the first user prompt, and the path. Without DIR, lists the agents'
-/// session directories, ~/.omp/agent/sessions and ~/.pi/agent/sessions. Directories are searched
+/// session directories: ~/.omp/agent/sessions and ~/.pi/agent/sessions, or where PI_CONFIG_DIR,
+/// OMP_PROFILE, PI_CODING_AGENT_DIR, PI_CODING_AGENT_SESSION_DIR and XDG_DATA_HOME put them
+/// (as a command without -f looks for the current directory's session). Directories are searched
 /// for *.jsonl, leaving out the artifact directory next to each session file.
 ///
 /// --cwd DIR lists one project's sessions: without DIR arguments, the agents' directories for
