@@ -68,8 +68,8 @@ impl<'a> JsonRow<'a> {
         JsonRow {
             id: r.id.as_ref(),
             parent_id: r.parent_id.as_ref(),
-            kind: Field::Json(&view.fields[0]),
-            timestamp: Field::Json(&view.fields[1]),
+            kind: view.kind(),
+            timestamp: view.timestamp(),
             label: view.label_value.as_ref(),
             text: &view.text,
             at,

@@ -87,6 +87,16 @@ impl<'g> Field<'g> {
     }
 }
 
+/// A `type` or `timestamp` as the `--json` row prints it: the string when it is one, else the
+/// value's JSON text ([`Entry::odd`]), `null` when missing.
+pub(crate) fn field<'g>(text: Option<&'g str>, odd: Option<&'g str>) -> Field<'g> {
+    match (text, odd) {
+        (Some(text), _) => Field::Str(text),
+        (None, Some(json)) => Field::Json(json),
+        (None, None) => Field::Json("null"),
+    }
+}
+
 impl Serialize for Field<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         match self {
@@ -106,11 +116,10 @@ impl Gist {
         debug_assert!(none.is_empty(), "a gist's row is the row with no call known");
         let mut calls = Vec::new();
         none.each_call(entry, |id, shown| calls.push((Cow::Borrowed(id), into_one_row(shown))));
-        let kind = (entry.kind != crate::format::Kind::Missing).then(|| entry.kind.as_str());
         let mut gist = Gist::new(Parts {
             facts: Facts::of(entry),
             text: one_line(entry, none),
-            kind,
+            kind: entry.type_name(),
             time: entry.timestamp.as_deref(),
             answers: entry.answers(),
             calls: &calls,
@@ -222,20 +231,12 @@ impl Gist {
 
     /// The `type` member, as the `--json` row prints it.
     pub fn kind(&self) -> Field<'_> {
-        match (self.piece(TYPE), &self.odd) {
-            (Some(s), _) => Field::Str(s),
-            (None, Some(odd)) => Field::Json(&odd[0]),
-            (None, None) => Field::Json("null"),
-        }
+        field(self.piece(TYPE), self.odd.as_ref().map(|odd| &*odd[0]))
     }
 
     /// The `timestamp` member, as the `--json` row prints it.
     pub fn timestamp(&self) -> Field<'_> {
-        match (self.piece(TIME), &self.odd) {
-            (Some(s), _) => Field::Str(s),
-            (None, Some(odd)) => Field::Json(&odd[1]),
-            (None, None) => Field::Json("null"),
-        }
+        field(self.piece(TIME), self.odd.as_ref().map(|odd| &*odd[1]))
     }
 
     /// The `toolCallId` of a tool result: the call whose row its row shows.

@@ -8,6 +8,7 @@ use serde_json::Value;
 use crate::error::Result;
 use crate::json::scan::Scanner;
 use crate::row::entry::Entry;
+use crate::row::gist::{Field, field};
 use crate::row::text::{Facts, FilterMode, ToolCalls, one_line, search_text};
 use crate::session::Session;
 
@@ -28,8 +29,12 @@ pub struct EntryView {
     pub facts: Facts,
     /// The role of a `message`.
     pub role: Option<Box<str>>,
-    /// `type` and `timestamp` as JSON text, as the `--json` row prints them.
-    pub fields: [Box<str>; 2],
+    /// `type`, when a string.
+    kind: Option<Box<str>>,
+    /// `timestamp`, when a string.
+    timestamp: Option<Box<str>>,
+    /// Both as JSON text, when either is neither a string nor `null` ([`Entry::odd`]).
+    odd: Option<Box<[Box<str>; 2]>>,
 }
 
 /// Reads entries one after another, in an order where tool calls come before their results,
@@ -77,17 +82,6 @@ impl<'s> Viewer<'s> {
         let (lines, scanner) = (&mut self.lines, &mut self.scanner);
         super::read::with_row(self.session, idx, lines, scanner, |entry| {
             tools.add(entry);
-            let json = |text: &str| Value::from(text).to_string().into_boxed_str();
-            let kind = match &entry.odd {
-                Some(odd) => odd[0].clone(),
-                None if entry.kind == crate::format::Kind::Missing => "null".into(),
-                None => json(entry.kind.as_str()),
-            };
-            let time = match (&entry.timestamp, &entry.odd) {
-                (Some(time), _) => json(time),
-                (None, Some(odd)) => odd[1].clone(),
-                (None, None) => "null".into(),
-            };
             EntryView {
                 idx,
                 label: label.clone(),
@@ -96,7 +90,9 @@ impl<'s> Viewer<'s> {
                 search: search_text(entry, label.as_deref(), tools.call_of(entry)),
                 facts: Facts::of(entry),
                 role: entry.role().map(Box::from),
-                fields: [kind, time],
+                kind: entry.type_name().map(Box::from),
+                timestamp: entry.timestamp.as_deref().map(Box::from),
+                odd: entry.odd.clone(),
             }
         })
     }
@@ -124,6 +120,16 @@ impl<'s> Viewer<'s> {
 }
 
 impl EntryView {
+    /// The `type` member, as the `--json` row prints it.
+    pub fn kind(&self) -> Field<'_> {
+        field(self.kind.as_deref(), self.odd.as_ref().map(|odd| &*odd[0]))
+    }
+
+    /// The `timestamp` member, as the `--json` row prints it.
+    pub fn timestamp(&self) -> Field<'_> {
+        field(self.timestamp.as_deref(), self.odd.as_ref().map(|odd| &*odd[1]))
+    }
+
     /// Whether the entry passes a filter mode, with `leaf` as the leaf (FORMAT §9.2).
     pub fn shows(&self, mode: FilterMode, leaf: Option<u32>) -> bool {
         self.facts.shows(mode, leaf == Some(self.idx), self.label.is_some())
