@@ -147,12 +147,11 @@ pub fn run(ctx: &Ctx, args: &CheckoutArgs) -> anyhow::Result<()> {
     let summary = if !wants_summary {
         None
     } else if entries.is_empty() && given.is_none() {
-        // Nothing is left behind: the target is on the current path, or below the position.
-        let on_path = nav.old_leaf.is_some_and(|at| session.path_to_root(at).contains(&nav.target));
-        let why = if on_path {
-            "the target is on the current path"
-        } else {
-            "the move leaves nothing behind: the target is below the current position"
+        // Nothing is abandoned only on a move down from the position (a move up abandons what is
+        // below the target), or from a file without one.
+        let why = match nav.old_leaf {
+            Some(_) => "the move leaves nothing behind: the target is below the current position",
+            None => "the move leaves nothing behind",
         };
         eprintln!("note: nothing to summarize ({why}); moving without a summary");
         None
