@@ -334,6 +334,30 @@ mod tests {
         );
     }
 
+    /// Where `$XDG_DATA_HOME/omp` exists (a profile's under it), oh-my-pi keeps its sessions
+    /// there; an agent-directory override wins over it.
+    #[test]
+    fn an_existing_xdg_data_directory_holds_omp_sessions() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data");
+        std::fs::create_dir_all(data.join("omp/profiles/work")).unwrap();
+        let data_var = ("XDG_DATA_HOME".to_string(), data.display().to_string());
+        let with = |more: &[(&str, &str)]| {
+            let mut vars = vec![data_var.clone()];
+            vars.extend(more.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+            let places =
+                Places { home: PathBuf::from("/home/u"), tmp: PathBuf::from("/tmp"), vars };
+            places.roots()[0].dir.clone()
+        };
+        assert_eq!(with(&[]), data.join("omp/sessions"));
+        assert_eq!(with(&[("OMP_PROFILE", "work")]), data.join("omp/profiles/work/sessions"));
+        assert_eq!(
+            with(&[("OMP_PROFILE", "home")]),
+            PathBuf::from("/home/u/.omp/profiles/home/agent/sessions")
+        );
+        assert_eq!(with(&[("PI_CODING_AGENT_DIR", "/a")]), PathBuf::from("/a/sessions"));
+    }
+
     #[test]
     fn the_newest_session_of_the_directory_comes_first() {
         let dir = tempfile::tempdir().unwrap();

@@ -218,3 +218,22 @@ fn control_characters_are_escaped() {
     2026-01-01 00:00:00  1        evil     bad\x1b[31mred  /w   ring\x07      d/s.jsonl
     ");
 }
+
+/// Without DIR, `ls` lists the roots the agents' variables name: here pi's session directory,
+/// whose files sit in it directly.
+#[test]
+fn the_agents_variables_move_the_listed_roots() {
+    let env = TestEnv::new();
+    let flat = env.path().join("pi-sessions");
+    std::fs::create_dir_all(&flat).unwrap();
+    std::fs::copy(crate::common::fixtures().join("pi.jsonl"), flat.join("a.jsonl")).unwrap();
+    let output = env
+        .cmd()
+        .env("PI_CODING_AGENT_SESSION_DIR", &flat)
+        .args(["--json", "ls"])
+        .output()
+        .unwrap();
+    let text = env.render(&output);
+    assert!(text.contains(r#""path":"$TMP/pi-sessions/a.jsonl""#), "{text}");
+    assert_eq!(text.lines().count(), 1, "{text}");
+}

@@ -401,4 +401,8 @@ fn a_hidden_leaf_is_marked_on_the_nearest_shown_entry() {
     ------- stderr -------
     note: 3f9c2b71 (model_change) is hidden by the filter [default]; --filter all shows it
     ");
+    let tree = env.run(&["-f", "demo.jsonl", "tree"]);
+    let (rows, note) = tree.split_once("------- stderr -------\n").unwrap();
+    assert!(!rows.contains("active"), "{rows}");
+    assert_snapshot!(note, @"note: the leaf 3f9c2b71 is hidden by the filter");
 }
