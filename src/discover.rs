@@ -1,4 +1,6 @@
-//! Finding session files: the paths given, with directories searched for `*.jsonl`.
+//! Finding session files: the paths given, with directories searched for `*.jsonl`; and where
+//! the agents keep them ([`Places`]): their session roots, as their variables move them, and
+//! the directory each names for a working directory (FORMAT §1.4, CHANGES O3 and P8).
 
 use std::path::{Path, PathBuf};
 
