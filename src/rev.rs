@@ -178,6 +178,11 @@ mod tests {
         Session::from_bytes(Path::new("t"), lines.join("\n").into_bytes()).unwrap()
     }
 
+    /// What a REV that names no entry says.
+    fn error(s: &Session, rev: &str) -> String {
+        resolve(s, rev).unwrap_err().to_string()
+    }
+
     #[test]
     fn forms() {
         let s = session();
@@ -187,7 +192,7 @@ mod tests {
         assert_eq!(resolve(&s, "@~2").unwrap(), 0);
         assert_eq!(resolve(&s, "@~1^").unwrap(), 0);
         assert_eq!(resolve(&s, "@~").unwrap(), 1);
-        assert!(matches!(resolve(&s, "@~3"), Err(Error::RevNotFound { .. } | Error::NotFound(_))));
+        assert_eq!(error(&s, "@~3"), "no entry matches '@~3': the path above @ holds 2 entries");
         assert_eq!(resolve(&s, "cccc5555~2").unwrap(), 2, "label entries are still entries");
         assert_eq!(resolve(&s, "mid").unwrap(), 1);
         assert_eq!(resolve(&s, "mid^").unwrap(), 0);
@@ -213,13 +218,13 @@ mod tests {
         ];
         let s = Session::from_bytes(Path::new("t"), lines.join("\n").into_bytes()).unwrap();
         assert_eq!(resolve(&s, "@").unwrap(), 0);
-        assert!(matches!(resolve(&s, "@^"), Err(Error::RevNotFound { .. } | Error::NotFound(_))));
+        assert_eq!(error(&s, "@^"), "no entry matches '@^': the path above @ holds 0 entries");
         assert_eq!(resolve(&s, "mmmm1111").unwrap(), 2, "the marker is still named by its id");
         // A move to before the first prompt: `@` names nothing.
         let mut root = lines.to_vec();
         root.push(marker("mmmm2222", "null"));
         let s = Session::from_bytes(Path::new("t"), root.join("\n").into_bytes()).unwrap();
-        assert!(matches!(resolve(&s, "@"), Err(Error::RevNotFound { .. } | Error::NotFound(_))));
+        assert_eq!(error(&s, "@"), "no entry matches '@'");
     }
 
     /// Found by the `rev` fuzz target: a `^` after a `~N` at `u64::MAX` overflowed the step
@@ -230,10 +235,8 @@ mod tests {
         for rev in
             ["@~18446744073709551615^", "@~18446744073709551615~1", "@^~18446744073709551615"]
         {
-            assert!(
-                matches!(resolve(&s, rev), Err(Error::RevNotFound { .. } | Error::NotFound(_))),
-                "{rev}"
-            );
+            let holds = format!("no entry matches '{rev}': the path above @ holds 2 entries");
+            assert_eq!(error(&s, rev), holds);
         }
         assert!(matches!(resolve(&s, "@~99999999999999999999"), Err(Error::Usage(_))));
     }
@@ -252,9 +255,12 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert!(matches!(resolve(&s, "aaa"), Err(Error::RevNotFound { .. } | Error::NotFound(_))));
-        assert!(matches!(resolve(&s, "zzzz"), Err(Error::RevNotFound { .. } | Error::NotFound(_))));
-        assert!(matches!(resolve(&s, "@~9"), Err(Error::RevNotFound { .. } | Error::NotFound(_))));
+        assert_eq!(
+            error(&s, "aaa"),
+            "no entry matches 'aaa': an id prefix needs at least 4 characters"
+        );
+        assert!(matches!(resolve(&s, "zzzz"), Err(Error::RevNotFound { .. })));
+        assert_eq!(error(&s, "@~9"), "no entry matches '@~9': the path above @ holds 2 entries");
         assert!(matches!(resolve(&s, "@~x"), Err(Error::Usage(_))));
         assert!(matches!(resolve(&s, "~1"), Err(Error::Usage(_))));
     }
