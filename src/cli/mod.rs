@@ -81,6 +81,31 @@ const EXAMPLES: &str = r#"Examples:
   Complete commands, options, entry ids and labels in bash (see the README for other shells):
     source <(COMPLETE=bash sesstree)"#;
 
+/// What the long help of every REV argument ends with (SPEC §2), added by [`command`].
+const REV_GRAMMAR: &str = "A REV: an id, a prefix of 4 or more characters, a label, `@` (the \
+    current leaf), `-` (where the latest move came from), and `REV~N` / `REV^` for ancestors.";
+
+/// The command line as clap parses, documents and completes it: [`Cli`], with the REV grammar
+/// at the end of the long help of every argument whose value is a `REV`.
+pub fn command() -> clap::Command {
+    Cli::command().mut_subcommands(|sub| {
+        sub.mut_args(|arg| {
+            let names = arg.get_value_names().unwrap_or_default();
+            if !names.iter().any(|n| n.as_str() == "REV") {
+                return arg;
+            }
+            // clap drops the period of a one-sentence help (the `-h` form); the long form's
+            // first paragraph keeps it, as in the help of every other argument.
+            let help = match (arg.get_long_help(), arg.get_help()) {
+                (Some(long), _) => long.to_string(),
+                (None, Some(short)) => format!("{short}."),
+                (None, None) => String::new(),
+            };
+            arg.long_help(format!("{help}\n\n{REV_GRAMMAR}"))
+        })
+    })
+}
+
 /// The text after the options in `sesstree --help`: examples, then the exit statuses.
 fn after_long_help() -> String {
     format!("{EXAMPLES}\n\n{}", exit::EXIT_STATUS)
@@ -215,7 +240,7 @@ pub enum Invocation {
 /// Parses the process's command line (help and version requests come back as errors, as
 /// `clap::Parser::try_parse` returns them).
 pub fn parse() -> Result<Invocation, clap::Error> {
-    let matches = commands::generate::with_generate(Cli::command()).try_get_matches()?;
+    let matches = commands::generate::with_generate(command()).try_get_matches()?;
     if let Some((commands::generate::NAME, sub)) = matches.subcommand() {
         return Ok(Invocation::Generate(commands::generate::GenerateArgs::from_arg_matches(sub)?));
     }
@@ -342,14 +367,15 @@ mod tests {
 
     #[test]
     fn command_line_is_consistent() {
-        commands::generate::with_generate(Cli::command()).debug_assert();
+        commands::generate::with_generate(command()).debug_assert();
     }
 
-    /// Every argument that takes a REV completes entry ids and labels, in every subcommand
+    /// Every argument that takes a REV completes entry ids and labels and spells out the REV
+    /// grammar in its long help, in every subcommand
     /// (new ones included: name the value `REV` and add `complete::rev()`).
     #[test]
     fn every_rev_argument_completes_entries() {
-        let mut root = Cli::command();
+        let mut root = command();
         root.build();
         let mut revs = 0;
         for cmd in root.get_subcommands() {
@@ -364,6 +390,8 @@ mod tests {
                         cmd.get_name(),
                         arg.get_id()
                     );
+                    let help = arg.get_long_help().map(ToString::to_string).unwrap_or_default();
+                    assert!(help.ends_with(REV_GRAMMAR), "{}: {help}", cmd.get_name());
                 }
             }
         }

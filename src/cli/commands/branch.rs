@@ -56,15 +56,9 @@ const EXAMPLES: &str = r#"Examples:
 #[command(group(clap::ArgGroup::new("source").required(true).args(["rev", "through"])))]
 pub struct BranchArgs {
     /// The user message to branch at; the new file holds the history before it.
-    ///
-    /// A REV: an id, a prefix of 4 or more characters, a label, `@` (the current leaf), `-` (where
-    /// the latest move came from), and `REV~N` / `REV^` for ancestors.
     #[arg(add = complete::rev())]
     pub rev: Option<String>,
     /// Fork the path from the root to REV inclusive, whatever REV's type.
-    ///
-    /// A REV: an id, a prefix of 4 or more characters, a label, `@` (the current leaf), `-` (where
-    /// the latest move came from), and `REV~N` / `REV^` for ancestors.
     #[arg(long, value_name = "REV", add = complete::rev())]
     pub through: Option<String>,
     /// Write the new file to PATH (`-` for standard output) instead of next to the source.

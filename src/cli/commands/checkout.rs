@@ -56,9 +56,6 @@ const EXAMPLES: &str = r#"Examples:
 #[command(after_long_help = EXAMPLES)]
 pub struct CheckoutArgs {
     /// The entry to move to.
-    ///
-    /// A REV: an id, a prefix of 4 or more characters, a label, `@` (the current leaf), `-` (where
-    /// the latest move came from), and `REV~N` / `REV^` for ancestors.
     #[arg(add = complete::rev())]
     pub rev: String,
     /// Summary of the abandoned branch, stored at the destination as given.

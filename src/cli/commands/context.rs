@@ -32,9 +32,6 @@ const EXAMPLES: &str = r#"Examples:
 #[command(after_long_help = EXAMPLES)]
 pub struct ContextArgs {
     /// The entry to build the context from.
-    ///
-    /// A REV: an id, a prefix of 4 or more characters, a label, `@` (the current leaf), `-` (where
-    /// the latest move came from), and `REV~N` / `REV^` for ancestors.
     #[arg(default_value = "@", add = complete::rev())]
     pub rev: String,
     /// Whose templates and message shapes apply.

@@ -11,10 +11,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context as _;
-use clap::CommandFactory as _;
 use clap_complete::Shell;
-
-use crate::cli::Cli;
 
 /// Write the man pages or the shell completion scripts into DIR.
 ///
@@ -64,7 +61,7 @@ pub fn with_generate(root: clap::Command) -> clap::Command {
 pub fn run(args: &GenerateArgs) -> anyhow::Result<()> {
     let dir = &args.dir;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let cmd = Cli::command();
+    let cmd = crate::cli::command();
     match args.what {
         What::Man => {
             crate::cli::man::write_pages(cmd, dir)

@@ -44,9 +44,6 @@ const EXAMPLES: &str = r#"Examples:
 #[command(after_long_help = EXAMPLES)]
 pub struct LabelArgs {
     /// The entry to label (without REV and TEXT: list the labels, as `git tag` does).
-    ///
-    /// A REV: an id, a prefix of 4 or more characters, a label, `@` (the current leaf), `-` (where
-    /// the latest move came from), and `REV~N` / `REV^` for ancestors.
     #[arg(add = complete::rev())]
     pub rev: Option<String>,
     /// The label (trimmed; empty removes it).

@@ -36,9 +36,6 @@ const EXAMPLES: &str = r#"Examples:
 #[command(after_long_help = EXAMPLES)]
 pub struct LogArgs {
     /// The entry to show the path to.
-    ///
-    /// A REV: an id, a prefix of 4 or more characters, a label, `@` (the current leaf), `-` (where
-    /// the latest move came from), and `REV~N` / `REV^` for ancestors.
     #[arg(default_value = "@", add = complete::rev())]
     pub rev: String,
     /// Oldest first (with -n: the newest N, oldest first, as `git log -n N --reverse`).

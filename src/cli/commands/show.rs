@@ -27,9 +27,6 @@ const EXAMPLES: &str = r#"Examples:
 #[command(after_long_help = EXAMPLES)]
 pub struct ShowArgs {
     /// The entry to show.
-    ///
-    /// A REV: an id, a prefix of 4 or more characters, a label, `@` (the current leaf), `-` (where
-    /// the latest move came from), and `REV~N` / `REV^` for ancestors.
     #[arg(default_value = "@", add = complete::rev())]
     pub rev: String,
     /// Print the original JSONL line, byte for byte.

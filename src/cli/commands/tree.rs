@@ -69,9 +69,6 @@ pub struct TreeArgs {
     #[arg(long)]
     pub ascii: bool,
     /// Draw the tree as if REV were the current leaf.
-    ///
-    /// A REV: an id, a prefix of 4 or more characters, a label, `@` (the current leaf), `-` (where
-    /// the latest move came from), and `REV~N` / `REV^` for ancestors.
     #[arg(long, value_name = "REV", add = complete::rev())]
     pub leaf: Option<String>,
     /// Order of branches: `active` puts the branch holding the leaf first; `file` keeps the
