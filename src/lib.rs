@@ -28,7 +28,8 @@
 //!    [`store`] (the only writer), [`discover`] and [`sessions`] (finding and listing session
 //!    files), [`hooks`], [`summarize`], [`migrate`], [`stats`], [`context`] (what the model
 //!    sees).
-//! 7. [`fsck`] (damage and repair) and [`ops`] (the plans of the writing commands).
+//! 7. [`fsck`] (damage and repair), [`ops`] (the plans of the writing commands) and [`grep`]
+//!    (search across sessions).
 //! 8. [`render`]: the `--json` row.
 #![warn(missing_docs)]
 
@@ -50,6 +51,7 @@ pub mod session;
 pub mod context;
 pub mod discover;
 pub mod fsck;
+pub mod grep;
 pub mod hooks;
 pub mod migrate;
 pub mod ops;
@@ -93,7 +95,7 @@ mod layers {
             "stats",
             "context",
         ],
-        &["fsck", "ops"],
+        &["fsck", "ops", "grep"],
         &["render"],
     ];
 

@@ -1,0 +1,738 @@
+//! `grep`: the entries of session files whose text matches a pattern, with where each sits in
+//! its file's tree.
+//!
+//! What is searched is an entry's grep text ([`parts`]): the strings of it that a person reads,
+//! decoded, each matched on its own, so a match never spans two of them, and never touches a
+//! JSON key, an escape, or a word sesstree made up (a row's role or kind). Message text,
+//! thinking and error text; the string values of a tool call's arguments; a tool result's
+//! text; a shell execution's command and output; an extension message's text; a compaction's
+//! and a branch summary's summary. Settings, labels, extension data and unknown types have
+//! none.
+//!
+//! A file is read in pieces on every core; in each, the [`Prefilter`] skips the lines that
+//! cannot match before any is parsed, and only the lines that may are read (the members the
+//! grep text needs, [`pick`]). Where an entry sits in the tree (its id in a version-1 file,
+//! whether it is on the active path, its label, its line) is worked out by loading the file,
+//! only when it has a hit and only when asked ([`Search::locate`]).
+
+mod prefilter;
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::fs::File;
+use std::io::Read;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use regex::Regex;
+use serde_json::Value;
+
+pub use prefilter::Prefilter;
+
+use crate::error::{Error, Result};
+use crate::json::pick::{Pick, pick};
+use crate::json::scan::Scanner;
+use crate::session::{Session, parse_lossy};
+
+/// How a pattern is matched: the options of grep and rg.
+#[derive(Debug, Clone, Default)]
+pub struct MatchOptions {
+    /// The patterns are fixed strings, not regular expressions (`-F`).
+    pub fixed: bool,
+    /// How letter case counts.
+    pub case: Case,
+    /// A match must be a whole word (`-w`).
+    pub word: bool,
+}
+
+/// How letter case counts in a match.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Case {
+    /// As written.
+    #[default]
+    Sensitive,
+    /// Ignored (`-i`).
+    Insensitive,
+    /// Ignored unless a pattern holds an upper-case letter (`-S`).
+    Smart,
+}
+
+/// One or more patterns, compiled: the regex matched on the grep text, and the prefilter of
+/// the raw lines.
+#[derive(Debug, Clone)]
+pub struct Matcher {
+    regex: Regex,
+    prefilter: Prefilter,
+}
+
+impl Matcher {
+    /// Compiles `patterns` (any of them matches); a pattern that does not compile is a usage
+    /// error.
+    pub fn new(patterns: &[String], options: &MatchOptions) -> Result<Matcher> {
+        let ignore_case = match options.case {
+            Case::Sensitive => false,
+            Case::Insensitive => true,
+            Case::Smart => !patterns.iter().any(|p| has_upper_case(p, options.fixed)),
+        };
+        let each: Vec<String> = patterns
+            .iter()
+            .map(|p| if options.fixed { regex::escape(p) } else { p.clone() })
+            .collect();
+        let mut source = each.iter().map(|p| format!("(?:{p})")).collect::<Vec<_>>().join("|");
+        if options.word {
+            source = format!(r"\b{{start-half}}(?:{source})\b{{end-half}}");
+        }
+        let bad = |e: &dyn std::fmt::Display| {
+            // The regex crate's message draws the pattern over lines; its last line says why.
+            let text = e.to_string();
+            let why = text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or_default();
+            let why = why.trim().trim_start_matches("error: ");
+            Error::Usage(format!("bad pattern '{}': {why}", patterns.join("', '")))
+        };
+        let regex = regex::RegexBuilder::new(&source)
+            .case_insensitive(ignore_case)
+            .multi_line(true)
+            .size_limit(64 << 20)
+            .build()
+            .map_err(|e| bad(&e))?;
+        // Parsed as written, case and all: the prefilter searches its literals ignoring case.
+        let hir = regex_syntax::ParserBuilder::new()
+            .multi_line(true)
+            .build()
+            .parse(&source)
+            .map_err(|e| bad(&e))?;
+        Ok(Matcher { regex, prefilter: Prefilter::new(&hir, ignore_case) })
+    }
+
+    /// The first match in `text`, as a byte range.
+    pub fn find(&self, text: &str) -> Option<(usize, usize)> {
+        self.regex.find(text).map(|m| (m.start(), m.end()))
+    }
+
+    /// Every match in `text`, as byte ranges.
+    pub fn find_all<'a>(&'a self, text: &'a str) -> impl Iterator<Item = (usize, usize)> + 'a {
+        self.regex.find_iter(text).map(|m| (m.start(), m.end()))
+    }
+
+    /// The raw-line prefilter.
+    pub fn prefilter(&self) -> &Prefilter {
+        &self.prefilter
+    }
+}
+
+/// Whether a pattern holds an upper-case letter, for smart case: in a regex, not one that
+/// follows a backslash (`\S`, `\W`, `\p{Lu}`'s braces aside).
+fn has_upper_case(pattern: &str, fixed: bool) -> bool {
+    let mut escaped = false;
+    for c in pattern.chars() {
+        if !fixed && !escaped && c == '\\' {
+            escaped = true;
+            continue;
+        }
+        if !escaped && c.is_uppercase() {
+            return true;
+        }
+        escaped = false;
+    }
+    false
+}
+
+/// Which entries are searched, besides their text.
+#[derive(Debug, Clone, Default)]
+pub struct Scope {
+    /// Only entries of these roles ([`Part`]'s `role`: `user`, `assistant`, `tool`).
+    pub roles: Vec<String>,
+    /// Only calls to these tools and their results.
+    pub tools: Vec<String>,
+    /// Only entries of these types.
+    pub types: Vec<String>,
+    /// Only entries stamped at or after this time (epoch milliseconds).
+    pub since: Option<i64>,
+    /// Only entries stamped before this time (epoch milliseconds).
+    pub until: Option<i64>,
+    /// Only sessions whose header records one of these working directories (the forms of
+    /// one directory: as given, with symlinks resolved).
+    pub cwds: Vec<String>,
+}
+
+/// A search over session files.
+#[derive(Debug, Clone)]
+pub struct Search {
+    /// The pattern.
+    pub matcher: Matcher,
+    /// The entries searched.
+    pub scope: Scope,
+    /// At most this many hits a file; `None` for all of them.
+    pub max_hits: Option<usize>,
+    /// Whether each hit is placed in its file's tree ([`Located`]), which loads the file; the
+    /// hits of an unplaced search carry the id the line has, if any.
+    pub locate: bool,
+    /// Only hits on the active path (implies `locate`).
+    pub active_only: bool,
+}
+
+/// The hits of one file.
+#[derive(Debug)]
+pub struct FileHits {
+    /// The file.
+    pub path: PathBuf,
+    /// The session id of its header.
+    pub session_id: Option<String>,
+    /// The hits, in file order.
+    pub hits: Vec<Hit>,
+    /// Lines that might have matched but could not be read, by line number when the file was
+    /// loaded, else by byte offset.
+    pub damaged: Vec<Damaged>,
+}
+
+/// A line that might have matched but does not parse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Damaged {
+    /// Its line number.
+    pub line: u64,
+}
+
+/// An entry whose grep text matches.
+#[derive(Debug, Clone)]
+pub struct Hit {
+    /// Byte offset of its line.
+    pub offset: u64,
+    /// Its id as the line has it (none in a version-1 file).
+    pub id: Option<String>,
+    /// Its role (`user`, `assistant`, `tool`, `bash`…) or, for an entry that is not a
+    /// message, its type.
+    pub role: String,
+    /// Its `timestamp`, as written.
+    pub timestamp: Option<String>,
+    /// The line of the first matching text around the match.
+    pub snippet: Snippet,
+    /// Where it sits in the tree, when the search locates.
+    pub located: Option<Located>,
+}
+
+/// Where a hit sits in its file's tree.
+#[derive(Debug, Clone)]
+pub struct Located {
+    /// Its record index.
+    pub record: u32,
+    /// Its line number.
+    pub line: u64,
+    /// Its id (derived, in a version-1 file).
+    pub id: Option<String>,
+    /// Whether it is on the path from the root to the leaf.
+    pub on_active_path: bool,
+    /// Its label.
+    pub label: Option<String>,
+}
+
+/// The text around a match: one line of the matching text, cut to about
+/// [`SNIPPET_CHARS`] characters around the first match, with every match in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snippet {
+    /// The text; `…` marks where it was cut.
+    pub text: String,
+    /// The byte ranges of the matches in `text`.
+    pub matches: Vec<(usize, usize)>,
+}
+
+/// How many characters of a matching line a snippet shows.
+pub const SNIPPET_CHARS: usize = 160;
+/// How many of them may come before the first match.
+const BEFORE_CHARS: usize = 40;
+
+/// How much of a file one task reads.
+const PIECE: u64 = 8 << 20;
+
+impl Search {
+    /// Searches each file, on every core; an error is that file's (unreadable, say).
+    pub fn files(&self, paths: &[PathBuf]) -> Vec<Result<FileHits>> {
+        use rayon::prelude::*;
+        paths.par_iter().map(|path| self.file(path)).collect()
+    }
+
+    /// Searches one file (`-` reads standard input).
+    pub fn file(&self, path: &Path) -> Result<FileHits> {
+        self.file_in_pieces(path, PIECE)
+    }
+
+    /// [`Search::file`], a task for each `piece` bytes of a regular file.
+    fn file_in_pieces(&self, path: &Path, piece: u64) -> Result<FileHits> {
+        if path.as_os_str() == "-" {
+            let mut bytes = Vec::new();
+            std::io::stdin().lock().read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
+            return self.bytes(path, bytes);
+        }
+        let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
+        let meta = file.metadata().map_err(|e| Error::io(path, e))?;
+        if !meta.is_file() {
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
+            return self.bytes(path, bytes);
+        }
+        let len = meta.len();
+        let header = head(&file, len).map_err(|e| Error::io(path, e))?;
+        let Some(session_id) = self.header_in_scope(&header) else {
+            return Ok(FileHits::none(path));
+        };
+        let pieces: Vec<u64> = (0..len.div_ceil(piece).max(1)).map(|i| i * piece).collect();
+        let first_found = AtomicBool::new(false);
+        let found = {
+            use rayon::prelude::*;
+            let read = |start: u64| -> std::io::Result<Found> {
+                let end = (start + piece).min(len);
+                let piece = read_piece(&file, start, end, len)?;
+                Ok(self.scan(&piece.buf, piece.from, piece.first..piece.limit, &first_found))
+            };
+            pieces.par_iter().map(|&start| read(start)).collect::<std::io::Result<Vec<_>>>()
+        }
+        .map_err(|e| Error::io(path, e))?;
+        let found = Found::concat(found);
+        self.finish(path, Some(session_id), found, || Session::load(path))
+    }
+
+    /// Searches a file held in memory.
+    fn bytes(&self, path: &Path, bytes: Vec<u8>) -> Result<FileHits> {
+        let head = &bytes[..bytes.len().min(1 << 20)];
+        let Some(session_id) = self.header_in_scope(head) else {
+            return Ok(FileHits::none(path));
+        };
+        let found = self.scan(&bytes, 0, 0..bytes.len(), &AtomicBool::new(false));
+        self.finish(path, Some(session_id), found, || Session::from_bytes(path, bytes))
+    }
+
+    /// The session id of the header among the first lines `head` (after a title slot; empty
+    /// when it has none), or `None` when the session is out of scope (another working
+    /// directory).
+    fn header_in_scope(&self, head: &[u8]) -> Option<String> {
+        let header = head
+            .split(|&b| b == b'\n')
+            .take(2)
+            .filter_map(parse_lossy)
+            .find(|v| v.get("type").and_then(Value::as_str) == Some("session"));
+        let field = |key: &str| header.as_ref()?.get(key)?.as_str().map(str::to_owned);
+        if !self.scope.cwds.is_empty() {
+            let cwd = field("cwd")?;
+            if !self.scope.cwds.iter().any(|wanted| crate::discover::same_cwd(&cwd, wanted)) {
+                return None;
+            }
+        }
+        Some(field("id").unwrap_or_default())
+    }
+
+    /// The hits and damaged lines among the lines of `buf` that start in `starts`; `base` is
+    /// the file offset of `buf[0]`. Stops early once another piece found a hit when one is all
+    /// that is asked.
+    fn scan(
+        &self,
+        buf: &[u8],
+        base: u64,
+        starts: std::ops::Range<usize>,
+        found_one: &AtomicBool,
+    ) -> Found {
+        let one = self.max_hits == Some(1) && !self.active_only;
+        let mut found = Found::default();
+        let mut scanner = Scanner::new();
+        let prefilter = self.matcher.prefilter();
+        let mut at = starts.start;
+        while at < starts.end {
+            if one && found_one.load(Ordering::Relaxed) {
+                break;
+            }
+            let Some(hit) = prefilter.find(&buf[at..]) else { break };
+            let start = memchr::memrchr(b'\n', &buf[at..at + hit]).map_or(at, |i| at + i + 1);
+            if start >= starts.end {
+                break;
+            }
+            let end = memchr::memchr(b'\n', &buf[start..]).map_or(buf.len(), |i| start + i);
+            let line = &buf[start..end];
+            at = end + 1;
+            let offset = base + start as u64;
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            match self.entry_hit(&mut scanner, line, offset) {
+                Ok(None) => {}
+                Ok(Some(hit)) => {
+                    found.hits.push(hit);
+                    if one {
+                        found_one.store(true, Ordering::Relaxed);
+                    }
+                    if self.max_hits.is_some_and(|m| found.hits.len() >= m) && !self.active_only {
+                        break;
+                    }
+                }
+                Err(()) => found.damaged.push(offset),
+            }
+        }
+        found
+    }
+
+    /// The hit of one entry's line, `None` when it does not match; `Err` when it does not
+    /// parse.
+    fn entry_hit(
+        &self,
+        scanner: &mut Scanner,
+        line: &[u8],
+        offset: u64,
+    ) -> std::result::Result<Option<Hit>, ()> {
+        let entry = pick(scanner, line, ENTRY).or_else(|| parse_lossy(line)).ok_or(())?;
+        let Some(entry) = Grepped::of(&entry, &self.scope) else { return Ok(None) };
+        for text in &entry.parts {
+            if let Some(m) = self.matcher.find(text) {
+                let snippet = snippet(text, m, &self.matcher);
+                return Ok(Some(Hit {
+                    offset,
+                    id: entry.id.map(str::to_owned),
+                    role: entry.role.into_owned(),
+                    timestamp: entry.timestamp.map(str::to_owned),
+                    snippet,
+                    located: None,
+                }));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The file's hits, placed in its tree when asked ([`Search::locate`]) by the session
+    /// `load` gives.
+    fn finish(
+        &self,
+        path: &Path,
+        session_id: Option<String>,
+        found: Found,
+        load: impl FnOnce() -> Result<Session>,
+    ) -> Result<FileHits> {
+        let mut out =
+            FileHits { path: path.to_owned(), session_id, hits: found.hits, damaged: vec![] };
+        let place = (self.locate || self.active_only) && !out.hits.is_empty();
+        if place || !found.damaged.is_empty() {
+            let session = load()?;
+            let record_at = |offset: u64| {
+                let i = session.records.partition_point(|r| r.offset < offset);
+                session.records.get(i).filter(|r| r.offset == offset).map(|_| i as u32)
+            };
+            out.damaged = found
+                .damaged
+                .iter()
+                .map(|&offset| Damaged { line: line_number(&session, offset) })
+                .collect();
+            if place {
+                let active: HashSet<u32> = session
+                    .leaf()
+                    .map(|leaf| session.path_to_root(leaf))
+                    .unwrap_or_default()
+                    .into_iter()
+                    .collect();
+                let labels: HashMap<u32, String> = session.label_map();
+                out.hits.retain_mut(|hit| {
+                    let Some(record) = record_at(hit.offset) else { return false };
+                    let r = session.record(record);
+                    hit.located = Some(Located {
+                        record,
+                        line: r.line,
+                        id: r.id.as_ref().map(|id| id.to_string()),
+                        on_active_path: active.contains(&record),
+                        label: labels.get(&record).cloned(),
+                    });
+                    !self.active_only || active.contains(&record)
+                });
+            }
+        }
+        if let Some(max) = self.max_hits {
+            out.hits.truncate(max);
+        }
+        Ok(out)
+    }
+}
+
+impl FileHits {
+    fn none(path: &Path) -> FileHits {
+        FileHits { path: path.to_owned(), session_id: None, hits: vec![], damaged: vec![] }
+    }
+}
+
+/// The line number of the line at `offset`: a record's, else counted (a damaged line is no
+/// record).
+fn line_number(session: &Session, offset: u64) -> u64 {
+    let i = session.records.partition_point(|r| r.offset < offset);
+    if let Some(r) = session.records.get(i).filter(|r| r.offset == offset) {
+        return r.line;
+    }
+    // Between the records around it: count the lines from the one before.
+    let (line, from) = match i.checked_sub(1).map(|p| &session.records[p]) {
+        Some(r) => (r.line, r.offset),
+        None => (1, 0),
+    };
+    let Ok(bytes) = session.read_range(from, offset - from) else { return line };
+    line + memchr::memchr_iter(b'\n', &bytes).count() as u64
+}
+
+/// What the pieces of a file found.
+#[derive(Debug, Default)]
+struct Found {
+    hits: Vec<Hit>,
+    /// Byte offsets of lines that might have matched but do not parse.
+    damaged: Vec<u64>,
+}
+
+impl Found {
+    fn concat(pieces: Vec<Found>) -> Found {
+        let mut all = Found::default();
+        for piece in pieces {
+            all.hits.extend(piece.hits);
+            all.damaged.extend(piece.damaged);
+        }
+        all
+    }
+}
+
+/// The first MiB of a file, where its header is.
+fn head(file: &File, len: u64) -> std::io::Result<Vec<u8>> {
+    let mut buf = vec![0; len.min(1 << 20) as usize];
+    file.read_exact_at(&mut buf, 0)?;
+    Ok(buf)
+}
+
+/// The bytes of the lines that start in `start..end`: read from the byte before `start` (to
+/// know whether a line starts there) to the end of the line that holds `end - 1`. Returns them,
+/// where the first of those lines starts in them, and where the lines that start at or after
+/// `end` would (the next piece's).
+fn read_piece(file: &File, start: u64, end: u64, len: u64) -> std::io::Result<Piece> {
+    let from = start.saturating_sub(1);
+    let mut buf = vec![0; (end - from) as usize];
+    file.read_exact_at(&mut buf, from)?;
+    let limit = buf.len();
+    let first = if start == 0 {
+        0
+    } else {
+        // The byte before `start` is in the buffer: a line starts after the first newline.
+        memchr::memchr(b'\n', &buf).map_or(limit, |i| i + 1)
+    };
+    // Finish the last line.
+    let mut at = end;
+    while buf.last() != Some(&b'\n') && at < len {
+        let more = (64 << 10).min(len - at) as usize;
+        let old = buf.len();
+        buf.resize(old + more, 0);
+        file.read_exact_at(&mut buf[old..], at)?;
+        at += more as u64;
+        if let Some(i) = memchr::memchr(b'\n', &buf[old..]) {
+            buf.truncate(old + i + 1);
+            break;
+        }
+    }
+    Ok(Piece { buf, from, first, limit })
+}
+
+/// A piece of a file ([`read_piece`]).
+struct Piece {
+    buf: Vec<u8>,
+    /// The file offset of `buf[0]`.
+    from: u64,
+    /// Where the first line of the piece starts in `buf`.
+    first: usize,
+    /// Where the lines of the next piece start: the piece's lines start before.
+    limit: usize,
+}
+
+// ---------------------------------------------------------------------------------------------
+// The grep text
+
+/// The members of an entry its grep text and scope read, nothing else (an image's data, a
+/// usage object, the keys of a tool's arguments are what a person does not read).
+const ENTRY: &[Pick<'static>] = &[
+    Pick::scalar("type"),
+    Pick::scalar("id"),
+    Pick::scalar("timestamp"),
+    Pick::members("message", MESSAGE),
+    Pick::scalar("summary"),
+    Pick::members("content", BLOCK),
+];
+const MESSAGE: &[Pick<'static>] = &[
+    Pick::scalar("role"),
+    Pick::members("content", BLOCK),
+    Pick::scalar("errorMessage"),
+    Pick::scalar("toolName"),
+    Pick::scalar("command"),
+    Pick::scalar("output"),
+];
+const BLOCK: &[Pick<'static>] = &[
+    Pick::scalar("type"),
+    Pick::scalar("text"),
+    Pick::scalar("thinking"),
+    Pick::scalar("name"),
+    Pick::whole("arguments"),
+];
+
+/// An entry as grep sees it: its role, its id and time, and its grep text.
+#[derive(Debug)]
+struct Grepped<'v> {
+    id: Option<&'v str>,
+    role: Cow<'v, str>,
+    timestamp: Option<&'v str>,
+    /// The strings searched, each on its own.
+    parts: Vec<&'v str>,
+}
+
+impl<'v> Grepped<'v> {
+    /// The grep text of an entry in `scope`; `None` when it is out of it.
+    fn of(entry: &'v Value, scope: &Scope) -> Option<Grepped<'v>> {
+        let str_of = |v: &'v Value, key: &str| v.get(key).and_then(Value::as_str);
+        let kind = str_of(entry, "type")?;
+        if !scope.types.is_empty() && !scope.types.iter().any(|t| t == kind) {
+            return None;
+        }
+        let timestamp = str_of(entry, "timestamp");
+        if scope.since.is_some() || scope.until.is_some() {
+            let time = timestamp.and_then(crate::clock::parse_timestamp)?;
+            if scope.since.is_some_and(|s| time < s) || scope.until.is_some_and(|u| time >= u) {
+                return None;
+            }
+        }
+        let mut parts = Vec::new();
+        let role: Cow<'v, str> = match kind {
+            "message" => {
+                let message = entry.get("message")?;
+                let role = str_of(message, "role").unwrap_or("message");
+                parts_of_message(message, role, &scope.tools, &mut parts);
+                Cow::Borrowed(match role {
+                    "toolResult" => "tool",
+                    "bashExecution" => "bash",
+                    other => other,
+                })
+            }
+            "custom_message" if scope.tools.is_empty() => {
+                content_text(entry.get("content"), &mut parts);
+                Cow::Borrowed(kind)
+            }
+            "compaction" | "branch_summary" if scope.tools.is_empty() => {
+                parts.extend(str_of(entry, "summary"));
+                Cow::Borrowed(kind)
+            }
+            _ => return None,
+        };
+        if !scope.roles.is_empty() && !scope.roles.iter().any(|r| r == &role) {
+            return None;
+        }
+        (!parts.is_empty()).then_some(Grepped { id: str_of(entry, "id"), role, timestamp, parts })
+    }
+}
+
+/// The grep text of a message of `role`, limited to calls of `tools` and their results when
+/// some are named.
+fn parts_of_message<'v>(
+    message: &'v Value,
+    role: &str,
+    tools: &[String],
+    parts: &mut Vec<&'v str>,
+) {
+    let str_of = |key: &str| message.get(key).and_then(Value::as_str);
+    let wanted =
+        |name: Option<&str>| tools.is_empty() || name.is_some_and(|n| tools.iter().any(|t| t == n));
+    match role {
+        "toolResult" => {
+            if wanted(str_of("toolName")) {
+                content_text(message.get("content"), parts);
+            }
+        }
+        "bashExecution" => {
+            if wanted(Some("bash")) {
+                parts.extend(str_of("command"));
+                parts.extend(str_of("output"));
+            }
+        }
+        _ => {
+            let blocks = match message.get("content") {
+                Some(Value::String(text)) if tools.is_empty() => {
+                    parts.push(text);
+                    &[][..]
+                }
+                Some(Value::Array(blocks)) => blocks.as_slice(),
+                _ => &[][..],
+            };
+            for block in blocks {
+                let block_str = |key: &str| block.get(key).and_then(Value::as_str);
+                match block_str("type") {
+                    Some("toolCall") if wanted(block_str("name")) => {
+                        if let Some(args) = block.get("arguments") {
+                            string_leaves(args, parts);
+                        }
+                    }
+                    Some("text") if tools.is_empty() => parts.extend(block_str("text")),
+                    Some("thinking") if tools.is_empty() => parts.extend(block_str("thinking")),
+                    _ => {}
+                }
+            }
+            if tools.is_empty() {
+                parts.extend(str_of("errorMessage"));
+            }
+        }
+    }
+}
+
+/// The text of a content field: a string, or the `text` of its text blocks.
+fn content_text<'v>(content: Option<&'v Value>, parts: &mut Vec<&'v str>) {
+    match content {
+        Some(Value::String(text)) => parts.push(text),
+        Some(Value::Array(blocks)) => {
+            for block in blocks {
+                if block.get("type").and_then(Value::as_str) == Some("text") {
+                    parts.extend(block.get("text").and_then(Value::as_str));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The string values under `value`, keys left out, without recursion (a hostile line nests
+/// deep).
+fn string_leaves<'v>(value: &'v Value, parts: &mut Vec<&'v str>) {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::String(s) => parts.push(s),
+            Value::Array(items) => stack.extend(items.iter().rev()),
+            Value::Object(members) => stack.extend(members.values().rev()),
+            _ => {}
+        }
+    }
+}
+
+/// The line of `text` that holds the match `m`, cut around it, with every match in the cut.
+fn snippet(text: &str, m: (usize, usize), matcher: &Matcher) -> Snippet {
+    let line_start = text[..m.0].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[m.0..].find('\n').map_or(text.len(), |i| m.0 + i);
+    // Without the line's indentation, unless the match is in it.
+    let indent = text[line_start..m.0].len() - text[line_start..m.0].trim_start().len();
+    let line_start = line_start + indent;
+    let line = &text[line_start..line_end];
+    let at = m.0 - line_start;
+    // Up to BEFORE_CHARS characters before the match, then up to SNIPPET_CHARS in all.
+    let start = line[..at].char_indices().rev().nth(BEFORE_CHARS - 1).map_or(0, |(i, _)| i);
+    let end =
+        line[start..].char_indices().nth(SNIPPET_CHARS).map_or(line.len(), |(i, _)| start + i);
+    let cut = &line[start..end];
+    let (lead, trail) = (start > 0, end < line.len());
+    let mut out = String::with_capacity(cut.len() + 6);
+    if lead {
+        out.push('…');
+    }
+    let shift = out.len();
+    out.push_str(cut);
+    if trail {
+        out.push('…');
+    }
+    // The matches of the whole line, clipped to the cut: a match that starts before the cut
+    // is found where it is, not again inside the cut.
+    let matches = matcher
+        .find_all(line)
+        .filter(|&(s, e)| e > start && s < end && e > s)
+        .map(|(s, e)| (s.max(start) - start + shift, e.min(end) - start + shift))
+        .collect();
+    Snippet { text: out, matches }
+}
+
+#[cfg(test)]
+mod tests;

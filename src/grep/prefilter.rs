@@ -1,0 +1,150 @@
+//! Which raw lines a pattern may match, before any of them is parsed.
+//!
+//! A pattern is matched on an entry's decoded text, and a JSON writer may write any character
+//! of it escaped: `"` `\` and control characters always, `/` as `\/` at will, anything as
+//! `\uXXXX`. So the prefilter only ever says "maybe": it takes the literals every match must
+//! hold (a prefix or suffix set, from `regex-syntax`), cuts each at the characters a writer may
+//! write as a short escape (`\"`, `\\`, `\/`, `\n`…), and keeps the longest piece of each; a line
+//! may match when it holds one of those pieces as written, or holds `\u` anywhere (where any
+//! character may hide). Under case-insensitive matching the pieces are also cut at every
+//! non-ASCII byte and at `k` and `s`, whose case folds reach beyond ASCII (K, ſ), and searched
+//! ignoring ASCII case.
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use regex_syntax::hir::Hir;
+use regex_syntax::hir::literal::{ExtractKind, Extractor};
+
+/// The raw-line test of a pattern: `None` when every line may match.
+#[derive(Debug, Clone)]
+pub struct Prefilter {
+    finder: Option<AhoCorasick>,
+}
+
+impl Prefilter {
+    /// The prefilter of the pattern `hir`, parsed case-sensitively; `ignore_case` says it is
+    /// matched ignoring case.
+    pub fn new(hir: &Hir, ignore_case: bool) -> Prefilter {
+        let needles = [ExtractKind::Prefix, ExtractKind::Suffix]
+            .into_iter()
+            .filter_map(|kind| needles(hir, kind, ignore_case))
+            .max_by_key(|needles| needles.iter().map(Vec::len).min().unwrap_or(0));
+        let Some(mut needles) = needles else { return Prefilter { finder: None } };
+        needles.push(b"\\u".to_vec());
+        let finder = AhoCorasickBuilder::new()
+            .ascii_case_insensitive(ignore_case)
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(&needles)
+            .ok();
+        Prefilter { finder }
+    }
+
+    /// Every line may match.
+    pub fn any() -> Prefilter {
+        Prefilter { finder: None }
+    }
+
+    /// Where in `haystack` the first byte is that may belong to a matching line; `None` when no
+    /// line of it can match.
+    pub fn find(&self, haystack: &[u8]) -> Option<usize> {
+        match &self.finder {
+            None => (!haystack.is_empty()).then_some(0),
+            Some(finder) => finder.find(haystack).map(|m| m.start()),
+        }
+    }
+
+    /// Whether every line may match (no literal narrows them).
+    pub fn is_any(&self) -> bool {
+        self.finder.is_none()
+    }
+}
+
+/// The longest piece of each literal of the `kind` set, deduplicated; `None` when the set is
+/// infinite or a literal has no piece (every line may match).
+fn needles(hir: &Hir, kind: ExtractKind, ignore_case: bool) -> Option<Vec<Vec<u8>>> {
+    let seq = Extractor::new().kind(kind).extract(hir);
+    let mut needles: Vec<Vec<u8>> = Vec::new();
+    for literal in seq.literals()? {
+        // Invalid UTF-8 reads as U+FFFD, which the raw line does not hold as written.
+        if literal.as_bytes().windows(3).any(|w| w == "\u{fffd}".as_bytes()) {
+            return None;
+        }
+        let piece = longest_piece(literal.as_bytes(), ignore_case);
+        if piece.is_empty() {
+            return None;
+        }
+        if !needles.iter().any(|n| n == piece) {
+            needles.push(piece.to_vec());
+        }
+    }
+    (!needles.is_empty()).then_some(needles)
+}
+
+/// The longest run of `literal` without a byte a writer may escape ([`may_be_escaped`]).
+fn longest_piece(literal: &[u8], ignore_case: bool) -> &[u8] {
+    literal
+        .split(|&b| may_be_escaped(b, ignore_case))
+        .max_by_key(|piece| piece.len())
+        .unwrap_or_default()
+}
+
+/// Whether a byte of a literal may stand in the raw line as something else: written as a short
+/// escape, or (ignoring case) the byte of a character whose case folds leave ASCII.
+fn may_be_escaped(b: u8, ignore_case: bool) -> bool {
+    let short_escape = matches!(b, b'"' | b'\\' | b'/') || b < 0x20 || b == 0x7f;
+    short_escape || (ignore_case && (b >= 0x80 || matches!(b | 0x20, b'k' | b's')))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hir(pattern: &str) -> Hir {
+        regex_syntax::ParserBuilder::new().build().parse(pattern).unwrap()
+    }
+
+    #[test]
+    fn the_longest_piece_of_each_literal_is_searched() {
+        assert_eq!(longest_piece(b"say \"hello world\"", false), b"hello world");
+        assert_eq!(longest_piece(b"a/b/cdef", false), b"cdef");
+        assert_eq!(longest_piece("déjà vu".as_bytes(), false), "déjà vu".as_bytes());
+        assert_eq!(longest_piece("déjà vu".as_bytes(), true), b" vu");
+        assert_eq!(longest_piece(b"kiss", true), b"i");
+        assert_eq!(longest_piece(b"\"\\", false), b"");
+    }
+
+    #[test]
+    fn patterns_without_a_literal_let_every_line_through() {
+        for pattern in [".*", "a|.", r"\w+", "(?s:.)", "\"\\\\"] {
+            assert!(Prefilter::new(&hir(pattern), false).is_any(), "{pattern}");
+        }
+        for pattern in ["serde", "foo|bar", r"cargo\s+test", "(?i)needle"] {
+            assert!(!Prefilter::new(&hir(pattern), false).is_any(), "{pattern}");
+        }
+    }
+
+    /// The characters of `k` and `s` are the only ASCII letters whose case folds leave ASCII,
+    /// in the regex crate's tables: so only they are cut under case-insensitive matching.
+    #[test]
+    fn only_k_and_s_fold_beyond_ascii() {
+        let mut beyond = Vec::new();
+        for letter in ('a'..='z').chain('A'..='Z') {
+            let re = regex::RegexBuilder::new(&regex::escape(&letter.to_string()))
+                .case_insensitive(true)
+                .build()
+                .unwrap();
+            let mut buf = [0; 4];
+            for c in (0x80..=0x10ffff).filter_map(char::from_u32) {
+                if re.is_match(c.encode_utf8(&mut buf)) {
+                    beyond.push((letter.to_ascii_lowercase(), c));
+                }
+            }
+        }
+        beyond.sort();
+        beyond.dedup();
+        assert_eq!(beyond, [('k', '\u{212a}'), ('s', '\u{17f}')]);
+        for b in 0..=0x7fu8 {
+            let folds_out = matches!(b.to_ascii_lowercase(), b'k' | b's');
+            assert_eq!(may_be_escaped(b, true), may_be_escaped(b, false) || folds_out, "{b}");
+        }
+    }
+}

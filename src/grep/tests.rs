@@ -1,0 +1,186 @@
+//! The prefilter never hides a match, whatever escapes the writer chose; a file read in pieces
+//! finds what it finds read whole; the grep text is the text a person reads.
+
+use std::io::Write as _;
+
+use proptest::prelude::*;
+use serde_json::json;
+
+use super::*;
+
+fn search(patterns: &[&str], options: MatchOptions) -> Search {
+    let patterns: Vec<String> = patterns.iter().map(|p| p.to_string()).collect();
+    Search {
+        matcher: Matcher::new(&patterns, &options).unwrap(),
+        scope: Scope::default(),
+        max_hits: None,
+        locate: true,
+        active_only: false,
+    }
+}
+
+/// `text` as a JSON string, every character written as `\uXXXX` (a writer may).
+fn all_escaped(text: &str) -> String {
+    let mut out = String::from("\"");
+    for unit in text.encode_utf16() {
+        out.push_str(&format!("\\u{unit:04x}"));
+    }
+    out.push('"');
+    out
+}
+
+/// `text` as a JSON string the way serde_json writes it, then with `/` as `\/`.
+fn slashes_escaped(text: &str) -> String {
+    serde_json::to_string(text).unwrap().replace('/', "\\/")
+}
+
+fn line_with(text_json: &str) -> String {
+    format!(
+        r#"{{"type":"message","id":"e1","parentId":null,"message":{{"role":"user","content":{text_json}}}}}"#
+    )
+}
+
+/// Text from an alphabet of what escapes and folds oddly.
+fn text() -> impl Strategy<Value = String> {
+    let chars = prop::sample::select(vec![
+        'a', 'b', 'k', 'K', 's', 'S', 'x', ' ', '"', '\\', '/', '\n', '\t', '\u{1}', '\u{7f}', 'é',
+        'É', '\u{212a}', '\u{17f}', '😀', '.',
+    ]);
+    prop::collection::vec(chars, 0..24).prop_map(|c| c.into_iter().collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Where the pattern matches the text, the prefilter lets the line through, however the
+    /// text is escaped; so a line the prefilter skips cannot match.
+    #[test]
+    fn the_prefilter_never_hides_a_match(
+        text in text(),
+        start in 0usize..24,
+        len in 1usize..8,
+        fixed in any::<bool>(),
+        case in prop::sample::select(vec![Case::Sensitive, Case::Insensitive, Case::Smart]),
+        word in any::<bool>(),
+    ) {
+        let chars: Vec<char> = text.chars().collect();
+        let start = start.min(chars.len());
+        let end = (start + len).min(chars.len());
+        let mut needle: String = chars[start..end].iter().collect();
+        if needle.is_empty() {
+            needle.push('a');
+        }
+        let pattern = if fixed { needle.clone() } else { regex::escape(&needle) };
+        let options = MatchOptions { fixed, case, word };
+        let Ok(matcher) = Matcher::new(&[pattern], &options) else { return Ok(()) };
+        for written in [serde_json::to_string(&text).unwrap(), all_escaped(&text), slashes_escaped(&text)] {
+            let line = line_with(&written);
+            if matcher.find(&text).is_some() {
+                prop_assert!(matcher.prefilter().find(line.as_bytes()).is_some(), "{line}");
+            }
+        }
+    }
+}
+
+/// Under case-insensitive matching the prefilter searches ASCII letters ignoring case, and
+/// lets through the text where `k` is written as the Kelvin sign.
+#[test]
+fn case_insensitive_prefilter_finds_folded_text() {
+    let matcher = Matcher::new(
+        &["make".into()],
+        &MatchOptions { case: Case::Insensitive, ..Default::default() },
+    )
+    .unwrap();
+    for text in ["MAKE", "ma\u{212a}e", "MaKe"] {
+        let line = line_with(&serde_json::to_string(text).unwrap());
+        assert!(matcher.find(text).is_some(), "{text}");
+        assert!(matcher.prefilter().find(line.as_bytes()).is_some(), "{text}");
+    }
+    // `make` is cut at its `k`: a line without `ma` cannot match.
+    assert!(matcher.prefilter().find(line_with("\"fine\"").as_bytes()).is_none());
+}
+
+/// A session of `n` entries, lines of every length, some with the pattern.
+fn session(n: usize) -> String {
+    let mut out = String::from(
+        "{\"type\":\"session\",\"version\":3,\"id\":\"s\",\"timestamp\":\"2026-01-01T00:00:00Z\",\"cwd\":\"/w\"}\n",
+    );
+    for i in 0..n {
+        let parent = if i == 0 { json!(null) } else { json!(format!("e{}", i - 1)) };
+        let text =
+            format!("{} {}", "pad ".repeat(i % 97), if i % 7 == 0 { "needle" } else { "hay" });
+        let line = json!({"type":"message","id":format!("e{i}"),"parentId":parent,
+            "message":{"role":"user","content":text}});
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn pieces_find_what_the_whole_file_finds() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.jsonl");
+    std::fs::File::create(&path).unwrap().write_all(session(500).as_bytes()).unwrap();
+    let search = search(&["needle"], MatchOptions::default());
+    let whole = search.file_in_pieces(&path, u64::MAX / 2).unwrap();
+    let offsets = |hits: &FileHits| -> Vec<(u64, u64)> {
+        hits.hits.iter().map(|h| (h.offset, h.located.as_ref().unwrap().line)).collect()
+    };
+    assert_eq!(whole.hits.len(), 500usize.div_ceil(7));
+    for piece in [1, 2, 3, 64, 100, 199, 4096, 65_536] {
+        let pieces = search.file_in_pieces(&path, piece).unwrap();
+        assert_eq!(offsets(&pieces), offsets(&whole), "piece {piece}");
+    }
+    // The same from memory.
+    let bytes = search.bytes(&path, std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(offsets(&bytes), offsets(&whole));
+}
+
+fn parts(line: &serde_json::Value) -> Vec<String> {
+    Grepped::of(line, &Scope::default())
+        .map(|g| g.parts.iter().map(|p| p.to_string()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn the_grep_text_is_what_a_person_reads() {
+    let call = json!({"type":"message","message":{"role":"assistant","content":[
+        {"type":"thinking","thinking":"hmm"},
+        {"type":"toolCall","name":"edit","arguments":{"path":"a.rs","edits":[{"old":"x","new":"y"}],"n":3}},
+        {"type":"image","data":"AAAA","mimeType":"image/png"},
+        {"type":"text","text":"done"}],"errorMessage":"overloaded","usage":{"input":5}}});
+    assert_eq!(parts(&call), ["hmm", "a.rs", "x", "y", "done", "overloaded"]);
+    let result = json!({"type":"message","message":{"role":"toolResult","toolName":"read",
+        "content":[{"type":"text","text":"fn main"},{"type":"image","data":"QUJD"}]}});
+    assert_eq!(parts(&result), ["fn main"]);
+    let bash =
+        json!({"type":"message","message":{"role":"bashExecution","command":"ls","output":"a b"}});
+    assert_eq!(parts(&bash), ["ls", "a b"]);
+    let custom =
+        json!({"type":"custom_message","customType":"x","content":[{"type":"text","text":"note"}]});
+    assert_eq!(parts(&custom), ["note"]);
+    for kind in ["label", "custom", "model_change", "session_info", "future_kind"] {
+        let entry = json!({"type":kind,"label":"l","data":{"a":"b"},"name":"n"});
+        assert!(parts(&entry).is_empty(), "{kind}");
+    }
+}
+
+#[test]
+fn snippets_cut_long_lines_around_the_match() {
+    let matcher = Matcher::new(&["needle".into()], &MatchOptions::default()).unwrap();
+    let text = format!("first line\n    {}needle{}\nlast", "a".repeat(100), "b".repeat(300));
+    let m = matcher.find(&text).unwrap();
+    let snippet = snippet(&text, m, &matcher);
+    let chars = snippet.text.chars().count();
+    assert!(snippet.text.starts_with('…') && snippet.text.ends_with('…'), "{}", snippet.text);
+    assert_eq!(chars, SNIPPET_CHARS + 2);
+    let (s, e) = snippet.matches[0];
+    assert_eq!(&snippet.text[s..e], "needle");
+    assert_eq!(snippet.text[..s].chars().count(), BEFORE_CHARS + 1);
+    // A short line keeps its text, without its indentation.
+    let text = "\t  short needle line";
+    let snippet = self::snippet(text, matcher.find(text).unwrap(), &matcher);
+    assert_eq!(snippet.text, "short needle line");
+    assert_eq!(snippet.matches, [(6, 12)]);
+}
