@@ -46,6 +46,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Bring a session file to the current format (version 3)')
             [CompletionResult]::new('fsck', 'fsck', [CompletionResultType]::ParameterValue, 'Check session files for damage, or write a repaired copy of one')
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List session files, newest first')
+            [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search the text of sessions, knowing where each hit sits in its tree')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -283,6 +284,42 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'sesstree;grep' {
+            [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'A pattern to match; give it more than once for any of several')
+            [CompletionResult]::new('--regexp', '--regexp', [CompletionResultType]::ParameterName, 'A pattern to match; give it more than once for any of several')
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'Stop after NUM matching entries in each file')
+            [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Stop after NUM matching entries in each file')
+            [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Only entries of this role (again for several)')
+            [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Only calls to this tool and their results (again for several; `bash` also matches the shell executions run from the prompt)')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only entries of this type (again for several)')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only entries stamped at or after WHEN: a date (2026-11-30, local midnight), a time (2026-11-30T14:00, 2026-11-30T14:00:00Z) or a span back from now (7d, 12h, 2w)')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Only entries stamped before WHEN (as --since)')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Only the sessions of the project in this directory')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('-F', '-F ', [CompletionResultType]::ParameterName, 'Match the patterns as fixed strings')
+            [CompletionResult]::new('--fixed-strings', '--fixed-strings', [CompletionResultType]::ParameterName, 'Match the patterns as fixed strings')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Ignore letter case')
+            [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'Ignore letter case')
+            [CompletionResult]::new('-S', '-S ', [CompletionResultType]::ParameterName, 'Ignore letter case unless a pattern holds an upper-case letter')
+            [CompletionResult]::new('--smart-case', '--smart-case', [CompletionResultType]::ParameterName, 'Ignore letter case unless a pattern holds an upper-case letter')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Match whole words only')
+            [CompletionResult]::new('--word-regexp', '--word-regexp', [CompletionResultType]::ParameterName, 'Match whole words only')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Print only the paths of files with a match')
+            [CompletionResult]::new('--files-with-matches', '--files-with-matches', [CompletionResultType]::ParameterName, 'Print only the paths of files with a match')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Print the number of matching entries of each file with a match')
+            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'Print the number of matching entries of each file with a match')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only the sessions of the current directory (--cwd .)')
+            [CompletionResult]::new('--active-only', '--active-only', [CompletionResultType]::ParameterName, 'Only entries on the path from the root to the leaf')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'sesstree;help' {
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the path from the root to REV (default `@`), newest first')
             [CompletionResult]::new('tree', 'tree', [CompletionResultType]::ParameterValue, 'Show the whole tree as the agent''s tree selector draws it')
@@ -298,6 +335,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Bring a session file to the current format (version 3)')
             [CompletionResult]::new('fsck', 'fsck', [CompletionResultType]::ParameterValue, 'Check session files for damage, or write a repaired copy of one')
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List session files, newest first')
+            [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search the text of sessions, knowing where each hit sits in its tree')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -341,6 +379,9 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             break
         }
         'sesstree;help;ls' {
+            break
+        }
+        'sesstree;help;grep' {
             break
         }
         'sesstree;help;help' {

@@ -28,6 +28,9 @@ _sesstree() {
             sesstree,fsck)
                 cmd="sesstree__subcmd__fsck"
                 ;;
+            sesstree,grep)
+                cmd="sesstree__subcmd__grep"
+                ;;
             sesstree,help)
                 cmd="sesstree__subcmd__help"
                 ;;
@@ -73,6 +76,9 @@ _sesstree() {
             sesstree__subcmd__help,fsck)
                 cmd="sesstree__subcmd__help__subcmd__fsck"
                 ;;
+            sesstree__subcmd__help,grep)
+                cmd="sesstree__subcmd__help__subcmd__grep"
+                ;;
             sesstree__subcmd__help,help)
                 cmd="sesstree__subcmd__help__subcmd__help"
                 ;;
@@ -113,7 +119,7 @@ _sesstree() {
 
     case "${cmd}" in
         sesstree)
-            opts="-f -h -V --file --session --json --strict --no-pager --color --help --version log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls help"
+            opts="-f -h -V --file --session --json --strict --no-pager --color --help --version log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -334,8 +340,78 @@ _sesstree() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sesstree__subcmd__grep)
+            opts="-e -F -i -S -w -l -c -m -f -h --regexp --fixed-strings --ignore-case --smart-case --word-regexp --files-with-matches --count --max-count --role --tool --type --since --until --cwd --here --active-only --file --session --json --strict --no-pager --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --regexp)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -e)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --role)
+                    COMPREPLY=($(compgen -W "user assistant tool bash" -- "${cur}"))
+                    return 0
+                    ;;
+                --tool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --type)
+                    COMPREPLY=($(compgen -W "message compaction branch-summary custom-message" -- "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cwd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sesstree__subcmd__help)
-            opts="log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls help"
+            opts="log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -391,6 +467,20 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__help__subcmd__fsck)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__help__subcmd__grep)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

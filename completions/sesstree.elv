@@ -43,6 +43,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand migrate 'Bring a session file to the current format (version 3)'
             cand fsck 'Check session files for damage, or write a repaired copy of one'
             cand ls 'List session files, newest first'
+            cand grep 'Search the text of sessions, knowing where each hit sits in its tree'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sesstree;log'= {
@@ -265,6 +266,41 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'sesstree;grep'= {
+            cand -e 'A pattern to match; give it more than once for any of several'
+            cand --regexp 'A pattern to match; give it more than once for any of several'
+            cand -m 'Stop after NUM matching entries in each file'
+            cand --max-count 'Stop after NUM matching entries in each file'
+            cand --role 'Only entries of this role (again for several)'
+            cand --tool 'Only calls to this tool and their results (again for several; `bash` also matches the shell executions run from the prompt)'
+            cand --type 'Only entries of this type (again for several)'
+            cand --since 'Only entries stamped at or after WHEN: a date (2026-11-30, local midnight), a time (2026-11-30T14:00, 2026-11-30T14:00:00Z) or a span back from now (7d, 12h, 2w)'
+            cand --until 'Only entries stamped before WHEN (as --since)'
+            cand --cwd 'Only the sessions of the project in this directory'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
+            cand --session 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)'
+            cand --color 'When to colour the output'
+            cand -F 'Match the patterns as fixed strings'
+            cand --fixed-strings 'Match the patterns as fixed strings'
+            cand -i 'Ignore letter case'
+            cand --ignore-case 'Ignore letter case'
+            cand -S 'Ignore letter case unless a pattern holds an upper-case letter'
+            cand --smart-case 'Ignore letter case unless a pattern holds an upper-case letter'
+            cand -w 'Match whole words only'
+            cand --word-regexp 'Match whole words only'
+            cand -l 'Print only the paths of files with a match'
+            cand --files-with-matches 'Print only the paths of files with a match'
+            cand -c 'Print the number of matching entries of each file with a match'
+            cand --count 'Print the number of matching entries of each file with a match'
+            cand --here 'Only the sessions of the current directory (--cwd .)'
+            cand --active-only 'Only entries on the path from the root to the leaf'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'sesstree;help'= {
             cand log 'Show the path from the root to REV (default `@`), newest first'
             cand tree 'Show the whole tree as the agent''s tree selector draws it'
@@ -280,6 +316,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand migrate 'Bring a session file to the current format (version 3)'
             cand fsck 'Check session files for damage, or write a repaired copy of one'
             cand ls 'List session files, newest first'
+            cand grep 'Search the text of sessions, knowing where each hit sits in its tree'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sesstree;help;log'= {
@@ -309,6 +346,8 @@ set edit:completion:arg-completer[sesstree] = {|@words|
         &'sesstree;help;fsck'= {
         }
         &'sesstree;help;ls'= {
+        }
+        &'sesstree;help;grep'= {
         }
         &'sesstree;help;help'= {
         }

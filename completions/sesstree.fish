@@ -48,6 +48,7 @@ complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "humanize-title" -
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "migrate" -d 'Bring a session file to the current format (version 3)'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "fsck" -d 'Check session files for damage, or write a repaired copy of one'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "ls" -d 'List session files, newest first'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "grep" -d 'Search the text of sessions, knowing where each hit sits in its tree'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -s n -l max-count -d 'Show at most N entries' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l filter -d 'Which entries to show' -r -f -a "default\t'Everything except bookkeeping entries (labels, model and thinking changes, custom…)'
@@ -248,18 +249,50 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l json -d 'Print 
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls help" -f -a "log" -d 'Show the path from the root to REV (default `@`), newest first'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls help" -f -a "tree" -d 'Show the whole tree as the agent\'s tree selector draws it'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls help" -f -a "context" -d 'Show the context the model would get from REV (default `@`)'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls help" -f -a "show" -d 'Show one entry in full, as pretty JSON'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls help" -f -a "checkout" -d 'Move the leaf to REV, as the agent\'s /tree navigation does'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls help" -f -a "reflog" -d 'Show the moves and branch summaries the file holds, newest first'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls help" -f -a "branch" -d 'Fork a new session file from the history before a user message'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls help" -f -a "stats" -d 'Count entries, branches, labels and token usage of one or many files'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls help" -f -a "label" -d 'Set, remove or list entry labels'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls help" -f -a "name" -d 'Show or set the session\'s name'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls help" -f -a "humanize-title" -d 'Turn plan titles into session names, as plan approval does'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls help" -f -a "migrate" -d 'Bring a session file to the current format (version 3)'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls help" -f -a "fsck" -d 'Check session files for damage, or write a repaired copy of one'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls help" -f -a "ls" -d 'List session files, newest first'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -s e -l regexp -d 'A pattern to match; give it more than once for any of several' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -s m -l max-count -d 'Stop after NUM matching entries in each file' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l role -d 'Only entries of this role (again for several)' -r -f -a "user\t'The user\'s messages'
+assistant\t'The assistant\'s messages (text, thinking, tool calls)'
+tool\t'Tool results'
+bash\t'Shell commands run from the prompt (`!cmd`) and their output'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l tool -d 'Only calls to this tool and their results (again for several; `bash` also matches the shell executions run from the prompt)' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l type -d 'Only entries of this type (again for several)' -r -f -a "message\t'Messages'
+compaction\t'Compactions (their summaries)'
+branch-summary\t'Branch summaries'
+custom-message\t'Extension messages'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l since -d 'Only entries stamped at or after WHEN: a date (2026-11-30, local midnight), a time (2026-11-30T14:00, 2026-11-30T14:00:00Z) or a span back from now (7d, 12h, 2w)' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l until -d 'Only entries stamped before WHEN (as --since)' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l cwd -d 'Only the sessions of the project in this directory' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -s F -l fixed-strings -d 'Match the patterns as fixed strings'
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -s i -l ignore-case -d 'Ignore letter case'
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -s S -l smart-case -d 'Ignore letter case unless a pattern holds an upper-case letter'
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -s w -l word-regexp -d 'Match whole words only'
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -s l -l files-with-matches -d 'Print only the paths of files with a match'
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -s c -l count -d 'Print the number of matching entries of each file with a match'
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l here -d 'Only the sessions of the current directory (--cwd .)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l active-only -d 'Only entries on the path from the root to the leaf'
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help" -f -a "log" -d 'Show the path from the root to REV (default `@`), newest first'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help" -f -a "tree" -d 'Show the whole tree as the agent\'s tree selector draws it'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help" -f -a "context" -d 'Show the context the model would get from REV (default `@`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help" -f -a "show" -d 'Show one entry in full, as pretty JSON'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help" -f -a "checkout" -d 'Move the leaf to REV, as the agent\'s /tree navigation does'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help" -f -a "reflog" -d 'Show the moves and branch summaries the file holds, newest first'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help" -f -a "branch" -d 'Fork a new session file from the history before a user message'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help" -f -a "stats" -d 'Count entries, branches, labels and token usage of one or many files'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help" -f -a "label" -d 'Set, remove or list entry labels'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help" -f -a "name" -d 'Show or set the session\'s name'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help" -f -a "humanize-title" -d 'Turn plan titles into session names, as plan approval does'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help" -f -a "migrate" -d 'Bring a session file to the current format (version 3)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help" -f -a "fsck" -d 'Check session files for damage, or write a repaired copy of one'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help" -f -a "ls" -d 'List session files, newest first'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help" -f -a "grep" -d 'Search the text of sessions, knowing where each hit sits in its tree'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

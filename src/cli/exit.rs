@@ -82,8 +82,8 @@ fn from_kind(kind: ErrorKind) -> Exit {
 pub const EXIT_STATUS: &str = "\
 Exit status:
   0  done (also on a closed pipe, as in `sesstree log | head`)
-  1  a check found problems (fsck, migrate --check), or an I/O error
-  2  usage error (including a branch source that is not a user message)
+  1  a check found problems (fsck, migrate --check), grep matched nothing, or an I/O error
+  2  usage error (including a branch source that is not a user message), or any error of grep
   3  the file is damaged beyond what the command may ignore (--strict, no header)
   4  REV not found or ambiguous
   5  conflict: the file changed under us, the lock is held, the target exists

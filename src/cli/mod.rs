@@ -83,7 +83,8 @@ const EXAMPLES: &str = r#"Examples:
 
 /// What the long help of every REV argument ends with (SPEC §2), added by [`command`].
 const REV_GRAMMAR: &str = "A REV: an id, a prefix of 4 or more characters, a label, `@` (the \
-    current leaf), `-` (where the latest move came from), and `REV~N` / `REV^` for ancestors.";
+    current leaf), `-` (where the latest move came from), and `REV~N` / `REV^` for ancestors; \
+    `FILE:REV` names one in another file (as `grep` prints them).";
 
 /// The command line as clap parses, documents and completes it: [`Cli`], with the REV grammar
 /// at the end of the long help of every argument whose value is a `REV`.
@@ -128,6 +129,18 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// The same invocation on another file (a `FILE:REV`'s).
+    pub fn with_file(&self, file: PathBuf) -> Ctx {
+        Ctx {
+            file: Some(file),
+            session: None,
+            found: std::sync::OnceLock::new(),
+            json: self.json,
+            strict: self.strict,
+            style: self.style,
+        }
+    }
+
     /// The session file named by `-f` or `SESSTREE_FILE`, else the current directory's newest
     /// session in the agents' session directories, as `omp --continue` and `pi -c` pick it.
     pub fn file(&self) -> anyhow::Result<&Path> {
@@ -350,6 +363,16 @@ fn newest_session() -> Result<PathBuf, Missing> {
         "no session file: no session of this directory in {}; {HINT}",
         shown.join(", ")
     )))
+}
+
+/// A `FILE:REV` split into the file and the REV, at the last `:` before which an existing file
+/// is named (`grep` prints its hits' REVs so); `None` for any other REV.
+pub fn file_rev(rev: &str) -> Option<(PathBuf, String)> {
+    rev.rmatch_indices(':').find_map(|(at, _)| {
+        let (file, rest) = (&rev[..at], &rev[at + 1..]);
+        let named = !file.is_empty() && !rest.is_empty() && Path::new(file).is_file();
+        named.then(|| (PathBuf::from(file), rest.to_owned()))
+    })
 }
 
 /// Writes one JSON value as a line.

@@ -15,6 +15,7 @@ mod examples; // every example of --help runs
 mod faults; // fault injection: killed writers, full disk, read-only file, size limit
 mod fsck; // sesstree fsck, fsck --repair
 mod generated; // man/ and completions/ match the binary
+mod grep; // sesstree grep, and the FILE:REV it prints
 mod hooks; // the hooks of checkout
 mod hostile; // hostile input: no panic, no hang, nothing raw on the terminal
 mod hostile_output; // no raw control characters from the file in text output

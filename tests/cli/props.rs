@@ -290,3 +290,42 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Every hit of `grep --json` names its entry: `show` of its `rev` is the entry of its
+    /// `entryId`, on the line it gives, and `onActivePath` says whether the leaf's path holds it.
+    #[test]
+    fn every_grep_hit_rev_resolves_to_its_entry(shape in tree(), torn in prop::bool::weighted(0.25)) {
+        let env = TestEnv::new();
+        let m = write_tree(&env, &shape, torn);
+        let out = env.cmd().args(["grep", "--json", "[0-9]", "p.jsonl"]).output().expect("run");
+        prop_assert_eq!(out.status.code(), Some(0));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let hits: Vec<Value> = stdout.lines().map(json).collect();
+        // Every entry holds a digit, so every entry is a hit, once, in file order.
+        let ids: Vec<&str> = hits.iter().map(|h| h["entryId"].as_str().unwrap()).collect();
+        let all: Vec<&str> = m.entries.iter().map(|e| e.id.as_str()).collect();
+        prop_assert_eq!(&ids, &all);
+        let mut on_path = std::collections::HashSet::new();
+        let mut at = Some(m.leaf.clone());
+        while let Some(id) = at {
+            at = m.entries.iter().find(|e| e.id == id).and_then(|e| e.parent.clone());
+            on_path.insert(id);
+        }
+        let text = String::from_utf8_lossy(&env.read("p.jsonl")).into_owned();
+        for hit in &hits {
+            let rev = hit["rev"].as_str().unwrap();
+            let shown = env.cmd().args(["show", "--json", rev]).output().expect("run");
+            prop_assert_eq!(shown.status.code(), Some(0));
+            let entry = json(&String::from_utf8_lossy(&shown.stdout));
+            prop_assert_eq!(&entry["id"], &hit["entryId"]);
+            let line = hit["line"].as_u64().unwrap() as usize;
+            let written: Value = serde_json::from_str(text.lines().nth(line - 1).unwrap()).unwrap();
+            prop_assert_eq!(&written["id"], &hit["entryId"]);
+            let id = hit["entryId"].as_str().unwrap();
+            prop_assert_eq!(hit["onActivePath"].as_bool(), Some(on_path.contains(id)));
+        }
+    }
+}

@@ -101,7 +101,7 @@ pub fn run(ctx: &Ctx, args: &LsArgs) -> anyhow::Result<()> {
 
 /// The agents' session directories (where their variables put them), or with `--cwd` each
 /// agent's directory for the project.
-fn agent_dirs(home: Option<&str>, wanted: Option<&[String]>) -> Vec<PathBuf> {
+pub(super) fn agent_dirs(home: Option<&str>, wanted: Option<&[String]>) -> Vec<PathBuf> {
     let Some(home) = home else { return Vec::new() };
     let roots = crate::cli::places().roots();
     let mut dirs = Vec::new();
@@ -134,7 +134,7 @@ fn agent_dirs(home: Option<&str>, wanted: Option<&[String]>) -> Vec<PathBuf> {
 
 /// The ways a directory may be written in a header: absolute as given (`.`/`..` resolved, as
 /// Node's `path.resolve` does) and with symlinks resolved (the agents' `process.cwd()`).
-fn cwd_forms(dir: &Path) -> anyhow::Result<Vec<String>> {
+pub(super) fn cwd_forms(dir: &Path) -> anyhow::Result<Vec<String>> {
     let absolute =
         if dir.is_absolute() { dir.to_path_buf() } else { std::env::current_dir()?.join(dir) };
     Ok(forms(&absolute))

@@ -5,6 +5,7 @@ mod checkout;
 mod context;
 mod fsck;
 pub mod generate;
+mod grep;
 mod humanize_title;
 mod label;
 mod log;
@@ -48,6 +49,7 @@ pub enum Command {
     Migrate(migrate::MigrateArgs),
     Fsck(fsck::FsckArgs),
     Ls(ls::LsArgs),
+    Grep(grep::GrepArgs),
 }
 
 impl Command {
@@ -55,7 +57,11 @@ impl Command {
     /// print a lot, not the selector, not the writers.
     pub fn pages(&self) -> bool {
         match self {
-            Command::Log(_) | Command::Show(_) | Command::Context(_) | Command::Reflog(_) => true,
+            Command::Log(_)
+            | Command::Show(_)
+            | Command::Context(_)
+            | Command::Reflog(_)
+            | Command::Grep(_) => true,
             Command::Tree(args) => !args.interactive,
             Command::Checkout(_)
             | Command::Branch(_)
@@ -68,10 +74,42 @@ impl Command {
             | Command::Ls(_) => false,
         }
     }
+
+    /// The REV argument of a command that takes one, where a `FILE:REV` may name an entry of
+    /// another file than the session's (as `grep` prints them).
+    fn rev_mut(&mut self) -> Option<&mut String> {
+        match self {
+            Command::Log(args) => Some(&mut args.rev),
+            Command::Show(args) => Some(&mut args.rev),
+            Command::Context(args) => Some(&mut args.rev),
+            Command::Checkout(args) => Some(&mut args.rev),
+            Command::Branch(args) => args.rev.as_mut(),
+            Command::Label(args) => args.rev.as_mut(),
+            Command::Tree(_)
+            | Command::Reflog(_)
+            | Command::Stats(_)
+            | Command::Name(_)
+            | Command::HumanizeTitle(_)
+            | Command::Migrate(_)
+            | Command::Fsck(_)
+            | Command::Ls(_)
+            | Command::Grep(_) => None,
+        }
+    }
 }
 
-/// Runs a subcommand.
-pub fn run(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
+/// Runs a subcommand: on the file a `FILE:REV` names, when its REV is one.
+pub fn run(ctx: &Ctx, mut command: Command) -> anyhow::Result<()> {
+    if let Some(rev) = command.rev_mut()
+        && let Some((file, rest)) = crate::cli::file_rev(rev)
+    {
+        *rev = rest;
+        return dispatch(&ctx.with_file(file), command);
+    }
+    dispatch(ctx, command)
+}
+
+fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
     match command {
         Command::Log(args) => log::run(ctx, &args),
         Command::Tree(args) => tree::run(ctx, &args),
@@ -87,6 +125,7 @@ pub fn run(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Migrate(args) => migrate::run(ctx, &args),
         Command::Fsck(args) => fsck::run(ctx, &args),
         Command::Ls(args) => ls::run(ctx, &args),
+        Command::Grep(args) => grep::run(ctx, &args),
     }
 }
 

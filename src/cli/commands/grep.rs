@@ -1,0 +1,376 @@
+//! `sesstree grep PATTERN [PATH...]`: the entries of every session whose text matches.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+use sesstree::grep::{Case, FileHits, Hit, MatchOptions, Matcher, Scope, Search};
+
+use super::ls::{agent_dirs, cwd_forms};
+use super::{home, short_id};
+use crate::cli::exit::{Exit, Silent};
+use crate::cli::ui::{Role, show};
+use crate::cli::{Ctx, stdout, write_json_line};
+
+/// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
+const EXAMPLES: &str = r#"Examples:
+  Where serde came up, in every session of both agents:
+    sesstree grep serde
+  The sessions of this project that ran cargo test, by file:
+    sesstree grep --here -l 'cargo test'
+  What the user asked about JSON in the last 30 days, ignoring case:
+    sesstree grep --ignore-case --role user --since 30d json
+  Go back to the first entry that mentions clippy, in its own file:
+    sesstree grep -m 1 --json clippy | jq -r .rev | xargs sesstree checkout"#;
+
+/// Search the text of sessions, knowing where each hit sits in its tree.
+///
+/// Matches PATTERN, a regular expression (the syntax of Rust's regex crate; -F for a fixed
+/// string), against the text of each entry as a person reads it, decoded: message text,
+/// thinking and error text, the string values of tool-call arguments, tool results, shell
+/// commands and their output, extension messages, and compaction and branch summaries. JSON
+/// keys, escapes and entries without text (settings, labels, extension data) are never
+/// matched, and a match never spans two texts. Each text is matched as lines: `^` and `$` match
+/// at line breaks.
+///
+/// Without PATH, searches every session of both agents (the directories `ls` lists; --here
+/// only the current directory's). PATH is a session file, a directory (searched for *.jsonl)
+/// or `-` for standard input.
+///
+/// Prints a heading per file (its path and session id), then a line per matching entry: its
+/// short id, its label, its role or type, and the line of text around the first match, with
+/// `(off path)` after a hit that is not on the path to the leaf. --json prints one object per
+/// hit, whose `rev` (`FILE:ID`) every command taking a REV accepts.
+///
+/// Exits 0 when an entry matched, 1 when none did, 2 on an error (a bad pattern, a file that
+/// cannot be read), as grep does.
+#[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
+pub struct GrepArgs {
+    /// The pattern (with -e, the first PATH).
+    #[arg(value_name = "PATTERN", required_unless_present = "regexp")]
+    pub pattern: Option<String>,
+    /// Session files or directories to search (default: every session of both agents).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// A pattern to match; give it more than once for any of several.
+    #[arg(short = 'e', long = "regexp", value_name = "PATTERN")]
+    pub regexp: Vec<String>,
+    /// Match the patterns as fixed strings.
+    #[arg(short = 'F', long)]
+    pub fixed_strings: bool,
+    /// Ignore letter case.
+    #[arg(short = 'i', long, overrides_with = "smart_case")]
+    pub ignore_case: bool,
+    /// Ignore letter case unless a pattern holds an upper-case letter.
+    #[arg(short = 'S', long, overrides_with = "ignore_case")]
+    pub smart_case: bool,
+    /// Match whole words only.
+    #[arg(short = 'w', long)]
+    pub word_regexp: bool,
+    /// Print only the paths of files with a match.
+    #[arg(short = 'l', long, conflicts_with = "count")]
+    pub files_with_matches: bool,
+    /// Print the number of matching entries of each file with a match.
+    #[arg(short = 'c', long)]
+    pub count: bool,
+    /// Stop after NUM matching entries in each file.
+    #[arg(short = 'm', long, value_name = "NUM")]
+    pub max_count: Option<usize>,
+    /// Only entries of this role (again for several).
+    #[arg(long, value_enum, value_name = "ROLE")]
+    pub role: Vec<RoleArg>,
+    /// Only calls to this tool and their results (again for several; `bash` also matches the
+    /// shell executions run from the prompt).
+    #[arg(long, value_name = "NAME")]
+    pub tool: Vec<String>,
+    /// Only entries of this type (again for several).
+    #[arg(long = "type", value_enum, value_name = "TYPE")]
+    pub kind: Vec<TypeArg>,
+    /// Only entries stamped at or after WHEN: a date (2026-11-30, local midnight), a time
+    /// (2026-11-30T14:00, 2026-11-30T14:00:00Z) or a span back from now (7d, 12h, 2w).
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+    /// Only entries stamped before WHEN (as --since).
+    #[arg(long, value_name = "WHEN")]
+    pub until: Option<String>,
+    /// Only the sessions of the project in this directory.
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// Only the sessions of the current directory (--cwd .).
+    #[arg(long, conflicts_with = "cwd")]
+    pub here: bool,
+    /// Only entries on the path from the root to the leaf.
+    #[arg(long)]
+    pub active_only: bool,
+}
+
+/// `--role`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RoleArg {
+    /// The user's messages.
+    User,
+    /// The assistant's messages (text, thinking, tool calls).
+    Assistant,
+    /// Tool results.
+    Tool,
+    /// Shell commands run from the prompt (`!cmd`) and their output.
+    Bash,
+}
+
+/// `--type`: the entry types that have text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TypeArg {
+    /// Messages.
+    Message,
+    /// Compactions (their summaries).
+    Compaction,
+    /// Branch summaries.
+    BranchSummary,
+    /// Extension messages.
+    CustomMessage,
+}
+
+impl RoleArg {
+    fn as_str(self) -> &'static str {
+        match self {
+            RoleArg::User => "user",
+            RoleArg::Assistant => "assistant",
+            RoleArg::Tool => "tool",
+            RoleArg::Bash => "bash",
+        }
+    }
+}
+
+impl TypeArg {
+    fn as_str(self) -> &'static str {
+        match self {
+            TypeArg::Message => "message",
+            TypeArg::Compaction => "compaction",
+            TypeArg::BranchSummary => "branch_summary",
+            TypeArg::CustomMessage => "custom_message",
+        }
+    }
+}
+
+/// Runs `grep`.
+pub fn run(ctx: &Ctx, args: &GrepArgs) -> anyhow::Result<()> {
+    let (patterns, mut paths) = match &args.pattern {
+        Some(p) if args.regexp.is_empty() => (vec![p.clone()], args.paths.clone()),
+        first => (
+            args.regexp.clone(),
+            first.iter().map(PathBuf::from).chain(args.paths.clone()).collect(),
+        ),
+    };
+    let case = match (args.ignore_case, args.smart_case) {
+        (true, _) => Case::Insensitive,
+        (_, true) => Case::Smart,
+        _ => Case::Sensitive,
+    };
+    let options = MatchOptions { fixed: args.fixed_strings, case, word: args.word_regexp };
+    let matcher = Matcher::new(&patterns, &options)?;
+    let now = ctx.clock()?.now_millis();
+    let cwd = match (&args.cwd, args.here) {
+        (Some(dir), _) => Some(dir.clone()),
+        (None, true) => Some(PathBuf::from(".")),
+        (None, false) => None,
+    };
+    let cwds = cwd.as_deref().map(cwd_forms).transpose()?.unwrap_or_default();
+    let scope = Scope {
+        roles: args.role.iter().map(|r| r.as_str().to_owned()).collect(),
+        tools: args.tool.clone(),
+        types: args.kind.iter().map(|t| t.as_str().to_owned()).collect(),
+        since: args.since.as_deref().map(|w| when("--since", w, now)).transpose()?,
+        until: args.until.as_deref().map(|w| when("--until", w, now)).transpose()?,
+        cwds,
+    };
+    let listing = args.files_with_matches || args.count;
+    let search = Search {
+        matcher,
+        scope,
+        max_hits: if args.files_with_matches { Some(1) } else { args.max_count },
+        locate: !listing,
+        active_only: args.active_only,
+    };
+    let (mut matched, mut failed) = (false, false);
+    let mut fail = |e: &dyn std::fmt::Display| {
+        // One unreadable file does not hide the others; it sets the exit status.
+        eprintln!("error: {}", show(&e.to_string()));
+        failed = true;
+    };
+    if paths.is_empty() {
+        let cwds = (!search.scope.cwds.is_empty()).then_some(search.scope.cwds.as_slice());
+        let dirs = agent_dirs(home().as_deref(), cwds);
+        paths = sesstree::sessions::session_files(&dirs)?;
+    } else {
+        paths = paths
+            .iter()
+            .flat_map(|path| match path.as_os_str() == "-" {
+                true => vec![path.clone()],
+                false => sesstree::discover::session_files(std::slice::from_ref(path))
+                    .unwrap_or_else(|e| {
+                        fail(&e);
+                        Vec::new()
+                    }),
+            })
+            .collect();
+    }
+
+    let mut out = stdout();
+    let mut first = true;
+    for result in search.files(&paths) {
+        let file = match result {
+            Ok(file) => file,
+            Err(e) => {
+                fail(&e);
+                continue;
+            }
+        };
+        crate::cli::ui::warn_lines(
+            &file.path,
+            file.damaged.iter().map(|d| (d.line, "not valid JSON; the line is not searched")),
+        );
+        if file.hits.is_empty() {
+            continue;
+        }
+        matched = true;
+        let path = file.path.display().to_string();
+        if ctx.json {
+            write_json(&mut out, &file, &path, args)?;
+        } else if args.files_with_matches {
+            writeln!(out, "{}", show(&path))?;
+        } else if args.count {
+            writeln!(out, "{}:{}", show(&path), file.hits.len())?;
+        } else {
+            if !first {
+                writeln!(out)?;
+            }
+            write_text(ctx, &mut out, &file, &path)?;
+        }
+        first = false;
+    }
+    out.flush()?;
+    match (failed, matched) {
+        (true, _) => Err(Silent(Exit::Usage).into()),
+        (false, true) => Ok(()),
+        (false, false) => Err(Silent(Exit::Failed).into()),
+    }
+}
+
+/// A file's hits as text: its heading, then a line per hit.
+fn write_text(ctx: &Ctx, out: &mut impl Write, file: &FileHits, path: &str) -> anyhow::Result<()> {
+    let style = ctx.style;
+    let session_id = file.session_id.as_deref().unwrap_or("");
+    writeln!(
+        out,
+        "{}  {}",
+        style.paint(&show(path), Role::Kind),
+        style.paint(&show(session_id), Role::Dim)
+    )?;
+    for hit in &file.hits {
+        let mut line = String::new();
+        let located = hit.located.as_ref();
+        let id = located.and_then(|l| l.id.as_deref()).or(hit.id.as_deref()).unwrap_or("-");
+        style.paint_into(&mut line, &show(short_id(id)), Role::Id);
+        line.push(' ');
+        if let Some(label) = located.and_then(|l| l.label.as_deref()) {
+            style.paint_into(&mut line, &format!("[{}]", show(label)), Role::Label);
+            line.push(' ');
+        }
+        line.push_str(&show(&hit.role));
+        line.push_str(": ");
+        highlighted(&mut line, hit, style.color);
+        if located.is_some_and(|l| !l.on_active_path) {
+            line.push(' ');
+            style.paint_into(&mut line, "(off path)", Role::Dim);
+        }
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// The snippet of a hit, its matches in bold red when colouring.
+fn highlighted(out: &mut String, hit: &Hit, color: bool) {
+    let text = &hit.snippet.text;
+    if !color {
+        out.push_str(&show(text));
+        return;
+    }
+    let mut at = 0;
+    for &(start, end) in &hit.snippet.matches {
+        out.push_str(&show(&text[at..start]));
+        out.push_str("\x1b[1;31m");
+        out.push_str(&show(&text[start..end]));
+        out.push_str("\x1b[0m");
+        at = end;
+    }
+    out.push_str(&show(&text[at..]));
+}
+
+/// A file's hits as JSON lines: one object per hit, or per file with -l and -c.
+fn write_json(
+    out: &mut impl Write,
+    file: &FileHits,
+    path: &str,
+    args: &GrepArgs,
+) -> anyhow::Result<()> {
+    let session_id = file.session_id.clone().map_or(Value::Null, Value::String);
+    if args.files_with_matches || args.count {
+        let mut object = json!({ "file": path, "sessionId": session_id });
+        if args.count {
+            object["count"] = json!(file.hits.len());
+        }
+        return write_json_line(out, &object);
+    }
+    for hit in &file.hits {
+        let located = hit.located.as_ref();
+        let id = located.and_then(|l| l.id.clone()).or(hit.id.clone());
+        let object = json!({
+            "file": path,
+            "sessionId": session_id,
+            "entryId": id,
+            // Standard input cannot be read again.
+            "rev": id.as_ref().filter(|_| path != "-").map(|id| format!("{path}:{id}")),
+            "onActivePath": located.map(|l| l.on_active_path),
+            "label": located.and_then(|l| l.label.clone()),
+            "role": hit.role,
+            "timestamp": hit.timestamp,
+            "snippet": hit.snippet.text,
+            "line": located.map(|l| l.line),
+        });
+        write_json_line(out, &object)?;
+    }
+    Ok(())
+}
+
+/// The epoch milliseconds of a --since / --until: a date (local midnight), a civil time
+/// (local), an instant with its offset, or a span back from `now`.
+fn when(flag: &str, text: &str, now: i64) -> anyhow::Result<i64> {
+    use jiff::tz::TimeZone;
+    let tz = TimeZone::system();
+    let millis = |ts: jiff::Timestamp| ts.as_millisecond();
+    if let Ok(ts) = text.parse::<jiff::Timestamp>() {
+        return Ok(millis(ts));
+    }
+    if let Ok(time) = text.parse::<jiff::civil::DateTime>()
+        && let Ok(zoned) = time.to_zoned_datetime(tz.clone())
+    {
+        return Ok(millis(zoned.timestamp()));
+    }
+    if let Ok(date) = text.parse::<jiff::civil::Date>()
+        && let Ok(zoned) = date.to_zoned_datetime(tz.clone())
+    {
+        return Ok(millis(zoned.timestamp()));
+    }
+    if let Ok(span) = text.parse::<jiff::Span>()
+        && let Ok(now) = jiff::Timestamp::from_millisecond(now)
+        && let Ok(back) = now.to_zoned_datetime(tz).checked_sub(span)
+    {
+        return Ok(millis(back.timestamp()));
+    }
+    Err(sesstree::Error::Usage(format!(
+        "{flag} '{}': not a date (2026-11-30), a time (2026-11-30T14:00) or a span (7d, 12h)",
+        show(text)
+    ))
+    .into())
+}
