@@ -23,7 +23,6 @@ use std::fs::File;
 use std::io::Read;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use regex::Regex;
 use serde_json::Value;
@@ -170,6 +169,9 @@ pub struct Search {
     pub locate: bool,
     /// Only hits on the active path (implies `locate`).
     pub active_only: bool,
+    /// Whether hits carry the text around their match (a listing of files or counts needs
+    /// none).
+    pub snippets: bool,
 }
 
 /// The hits of one file.
@@ -243,6 +245,8 @@ const BEFORE_CHARS: usize = 40;
 
 /// How much of a file one task reads.
 const PIECE: u64 = 8 << 20;
+/// How much of it is read at a time when only the first hit is asked.
+const FIRST_PIECE: u64 = 256 << 10;
 
 impl Search {
     /// Searches each file, on every core; an error is that file's (unreadable, say).
@@ -275,18 +279,37 @@ impl Search {
         let Some(session_id) = self.header_in_scope(&header) else {
             return Ok(FileHits::none(path));
         };
-        let pieces: Vec<u64> = (0..len.div_ceil(piece).max(1)).map(|i| i * piece).collect();
-        let first_found = AtomicBool::new(false);
-        let found = {
+        // For the first hit alone, a small piece at a time in order, as `grep -l` stops
+        // reading at it; else every piece at once.
+        let one = self.wants_one();
+        let step = if one { piece.min(FIRST_PIECE) } else { piece };
+        let starts: Vec<u64> = (0..len.div_ceil(step).max(1)).map(|i| i * step).collect();
+        let read = |start: u64| -> std::io::Result<Found> {
+            let end = (start + step).min(len);
+            let piece = read_piece(&file, start, end, len, BUFFER.take())?;
+            let found = self.scan(&piece.buf, piece.from, piece.first..piece.limit);
+            // A buffer grown for a line of hundreds of megabytes is not kept.
+            if piece.buf.capacity() <= 4 * PIECE as usize {
+                BUFFER.set(piece.buf);
+            }
+            Ok(found)
+        };
+        let found = if one {
+            let mut all = Vec::new();
+            for &start in &starts {
+                let found = read(start).map_err(|e| Error::io(path, e))?;
+                let hit = !found.hits.is_empty();
+                all.push(found);
+                if hit {
+                    break;
+                }
+            }
+            all
+        } else {
             use rayon::prelude::*;
-            let read = |start: u64| -> std::io::Result<Found> {
-                let end = (start + piece).min(len);
-                let piece = read_piece(&file, start, end, len)?;
-                Ok(self.scan(&piece.buf, piece.from, piece.first..piece.limit, &first_found))
-            };
-            pieces.par_iter().map(|&start| read(start)).collect::<std::io::Result<Vec<_>>>()
-        }
-        .map_err(|e| Error::io(path, e))?;
+            let all = starts.par_iter().map(|&start| read(start));
+            all.collect::<std::io::Result<Vec<_>>>().map_err(|e| Error::io(path, e))?
+        };
         let found = Found::concat(found);
         self.finish(path, Some(session_id), found, || Session::load(path))
     }
@@ -297,7 +320,7 @@ impl Search {
         let Some(session_id) = self.header_in_scope(head) else {
             return Ok(FileHits::none(path));
         };
-        let found = self.scan(&bytes, 0, 0..bytes.len(), &AtomicBool::new(false));
+        let found = self.scan(&bytes, 0, 0..bytes.len());
         self.finish(path, Some(session_id), found, || Session::from_bytes(path, bytes))
     }
 
@@ -320,27 +343,21 @@ impl Search {
         Some(field("id").unwrap_or_default())
     }
 
+    /// Whether the first hit of a file is all that is asked.
+    fn wants_one(&self) -> bool {
+        self.max_hits == Some(1) && !self.active_only
+    }
+
     /// The hits and damaged lines among the lines of `buf` that start in `starts`; `base` is
-    /// the file offset of `buf[0]`. Stops early once another piece found a hit when one is all
-    /// that is asked.
-    fn scan(
-        &self,
-        buf: &[u8],
-        base: u64,
-        starts: std::ops::Range<usize>,
-        found_one: &AtomicBool,
-    ) -> Found {
-        let one = self.max_hits == Some(1) && !self.active_only;
+    /// the file offset of `buf[0]`.
+    fn scan(&self, buf: &[u8], base: u64, starts: std::ops::Range<usize>) -> Found {
         let mut found = Found::default();
         let mut scanner = Scanner::new();
-        let prefilter = self.matcher.prefilter();
+        let mut candidates = self.matcher.prefilter().cursor(buf);
         let mut at = starts.start;
         while at < starts.end {
-            if one && found_one.load(Ordering::Relaxed) {
-                break;
-            }
-            let Some(hit) = prefilter.find(&buf[at..]) else { break };
-            let start = memchr::memrchr(b'\n', &buf[at..at + hit]).map_or(at, |i| at + i + 1);
+            let Some(hit) = candidates.next(at) else { break };
+            let start = memchr::memrchr(b'\n', &buf[at..hit]).map_or(at, |i| at + i + 1);
             if start >= starts.end {
                 break;
             }
@@ -355,9 +372,6 @@ impl Search {
                 Ok(None) => {}
                 Ok(Some(hit)) => {
                     found.hits.push(hit);
-                    if one {
-                        found_one.store(true, Ordering::Relaxed);
-                    }
                     if self.max_hits.is_some_and(|m| found.hits.len() >= m) && !self.active_only {
                         break;
                     }
@@ -380,7 +394,10 @@ impl Search {
         let Some(entry) = Grepped::of(&entry, &self.scope) else { return Ok(None) };
         for text in &entry.parts {
             if let Some(m) = self.matcher.find(text) {
-                let snippet = snippet(text, m, &self.matcher);
+                let snippet = match self.snippets {
+                    true => snippet(text, m, &self.matcher),
+                    false => Snippet { text: String::new(), matches: Vec::new() },
+                };
                 return Ok(Some(Hit {
                     offset,
                     id: entry.id.map(str::to_owned),
@@ -487,10 +504,14 @@ impl Found {
     }
 }
 
-/// The first MiB of a file, where its header is.
+/// The start of a file, where its header is: its first two lines, within the first MiB.
 fn head(file: &File, len: u64) -> std::io::Result<Vec<u8>> {
-    let mut buf = vec![0; len.min(1 << 20) as usize];
+    let mut buf = vec![0; len.min(16 << 10) as usize];
     file.read_exact_at(&mut buf, 0)?;
+    if memchr::memchr_iter(b'\n', &buf).nth(1).is_none() && len > buf.len() as u64 {
+        buf = vec![0; len.min(1 << 20) as usize];
+        file.read_exact_at(&mut buf, 0)?;
+    }
     Ok(buf)
 }
 
@@ -498,9 +519,17 @@ fn head(file: &File, len: u64) -> std::io::Result<Vec<u8>> {
 /// know whether a line starts there) to the end of the line that holds `end - 1`. Returns them,
 /// where the first of those lines starts in them, and where the lines that start at or after
 /// `end` would (the next piece's).
-fn read_piece(file: &File, start: u64, end: u64, len: u64) -> std::io::Result<Piece> {
+fn read_piece(
+    file: &File,
+    start: u64,
+    end: u64,
+    len: u64,
+    mut buf: Vec<u8>,
+) -> std::io::Result<Piece> {
     let from = start.saturating_sub(1);
-    let mut buf = vec![0; (end - from) as usize];
+    // The buffer is reused from piece to piece: a fresh one would be zeroed and faulted in
+    // anew each time.
+    buf.resize((end - from) as usize, 0);
     file.read_exact_at(&mut buf, from)?;
     let limit = buf.len();
     let first = if start == 0 {
@@ -523,6 +552,11 @@ fn read_piece(file: &File, start: u64, end: u64, len: u64) -> std::io::Result<Pi
         }
     }
     Ok(Piece { buf, from, first, limit })
+}
+
+thread_local! {
+    /// Each thread's piece buffer ([`read_piece`]).
+    static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// A piece of a file ([`read_piece`]).

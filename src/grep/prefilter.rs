@@ -11,13 +11,32 @@
 //! ignoring ASCII case.
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use memchr::memmem;
 use regex_syntax::hir::Hir;
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 
-/// The raw-line test of a pattern: `None` when every line may match.
+/// The raw-line test of a pattern: no searcher when every line may match.
 #[derive(Debug, Clone)]
 pub struct Prefilter {
-    finder: Option<AhoCorasick>,
+    /// Each finds the next place where a line may match; the earliest of them counts.
+    searchers: Vec<Searcher>,
+}
+
+#[derive(Debug, Clone)]
+enum Searcher {
+    /// One needle, as written.
+    Exact(Box<memmem::Finder<'static>>),
+    /// Any of several needles, ignoring ASCII case.
+    Folded(AhoCorasick),
+}
+
+impl Searcher {
+    fn find(&self, haystack: &[u8]) -> Option<usize> {
+        match self {
+            Searcher::Exact(finder) => finder.find(haystack),
+            Searcher::Folded(finder) => finder.find(haystack).map(|m| m.start()),
+        }
+    }
 }
 
 impl Prefilter {
@@ -28,33 +47,82 @@ impl Prefilter {
             .into_iter()
             .filter_map(|kind| needles(hir, kind, ignore_case))
             .max_by_key(|needles| needles.iter().map(Vec::len).min().unwrap_or(0));
-        let Some(mut needles) = needles else { return Prefilter { finder: None } };
-        needles.push(b"\\u".to_vec());
-        let finder = AhoCorasickBuilder::new()
-            .ascii_case_insensitive(ignore_case)
-            .match_kind(MatchKind::LeftmostFirst)
-            .build(&needles)
-            .ok();
-        Prefilter { finder }
+        let Some(needles) = needles else { return Prefilter::any() };
+        let mut searchers = Vec::new();
+        if ignore_case {
+            let Ok(folded) = AhoCorasickBuilder::new()
+                .ascii_case_insensitive(true)
+                .match_kind(MatchKind::LeftmostFirst)
+                .build(&needles)
+            else {
+                return Prefilter::any();
+            };
+            searchers.push(Searcher::Folded(folded));
+        } else {
+            searchers.extend(
+                needles
+                    .iter()
+                    .map(|n| Searcher::Exact(Box::new(memmem::Finder::new(n).into_owned()))),
+            );
+        }
+        // Where any character may hide.
+        searchers.push(Searcher::Exact(Box::new(memmem::Finder::new(b"\\u").into_owned())));
+        Prefilter { searchers }
     }
 
     /// Every line may match.
     pub fn any() -> Prefilter {
-        Prefilter { finder: None }
+        Prefilter { searchers: Vec::new() }
+    }
+
+    /// Whether every line may match (no literal narrows them).
+    pub fn is_any(&self) -> bool {
+        self.searchers.is_empty()
+    }
+
+    /// A search through `haystack` from its start on, for the places where a line may match.
+    pub fn cursor<'p, 'h>(&'p self, haystack: &'h [u8]) -> Cursor<'p, 'h> {
+        Cursor { prefilter: self, haystack, next: vec![None; self.searchers.len()] }
     }
 
     /// Where in `haystack` the first byte is that may belong to a matching line; `None` when no
     /// line of it can match.
     pub fn find(&self, haystack: &[u8]) -> Option<usize> {
-        match &self.finder {
-            None => (!haystack.is_empty()).then_some(0),
-            Some(finder) => finder.find(haystack).map(|m| m.start()),
-        }
+        self.cursor(haystack).next(0)
     }
+}
 
-    /// Whether every line may match (no literal narrows them).
-    pub fn is_any(&self) -> bool {
-        self.finder.is_none()
+/// The places of a haystack where a line may match, in order ([`Prefilter::cursor`]). Each
+/// searcher's next find is kept until the search passes it: a rare needle beside a common one
+/// is not searched for again at every find of the common one.
+#[derive(Debug)]
+pub struct Cursor<'p, 'h> {
+    prefilter: &'p Prefilter,
+    haystack: &'h [u8],
+    /// Each searcher's next find at or after the last `at` (`Some(len)`: none).
+    next: Vec<Option<usize>>,
+}
+
+impl Cursor<'_, '_> {
+    /// The first place at or after `at` where a line may match; `at` never goes back.
+    pub fn next(&mut self, at: usize) -> Option<usize> {
+        let len = self.haystack.len();
+        if at >= len {
+            return None;
+        }
+        if self.prefilter.is_any() {
+            return Some(at);
+        }
+        let mut first = len;
+        for (searcher, next) in self.prefilter.searchers.iter().zip(&mut self.next) {
+            let found = match *next {
+                Some(p) if p >= at => p,
+                _ => searcher.find(&self.haystack[at..]).map_or(len, |p| at + p),
+            };
+            *next = Some(found);
+            first = first.min(found);
+        }
+        (first < len).then_some(first)
     }
 }
 

@@ -16,6 +16,7 @@ fn search(patterns: &[&str], options: MatchOptions) -> Search {
         max_hits: None,
         locate: true,
         active_only: false,
+        snippets: true,
     }
 }
 

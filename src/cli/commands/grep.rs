@@ -191,6 +191,7 @@ pub fn run(ctx: &Ctx, args: &GrepArgs) -> anyhow::Result<()> {
         max_hits: if args.files_with_matches { Some(1) } else { args.max_count },
         locate: !listing,
         active_only: args.active_only,
+        snippets: !listing,
     };
     let (mut matched, mut failed) = (false, false);
     let mut fail = |e: &dyn std::fmt::Display| {
