@@ -16,6 +16,7 @@
 //! only when it has a hit and only when asked ([`Search::locate`]).
 
 mod prefilter;
+mod text;
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -26,12 +27,12 @@ use std::path::{Path, PathBuf};
 
 use regex::Regex;
 use serde_json::Value;
+use text::Grepped;
 
 pub use prefilter::Prefilter;
 
 use crate::error::{Error, Result};
-use crate::json::pick::{Pick, pick};
-use crate::json::scan::Scanner;
+use crate::json::scan::{Invalid, Scan, Scanner};
 use crate::session::{Session, parse_lossy};
 
 /// How a pattern is matched: the options of grep and rg.
@@ -390,19 +391,40 @@ impl Search {
         line: &[u8],
         offset: u64,
     ) -> std::result::Result<Option<Hit>, ()> {
-        let entry = pick(scanner, line, ENTRY).or_else(|| parse_lossy(line)).ok_or(())?;
-        let Some(entry) = Grepped::of(&entry, &self.scope) else { return Ok(None) };
-        for text in &entry.parts {
-            if let Some(m) = self.matcher.find(text) {
+        match self.hit_in(scanner, line, offset) {
+            Ok(hit) => Ok(hit),
+            // The scan does not take the line (invalid UTF-8, say): read it in full, as the
+            // loader does, and search what serde_json writes of it.
+            Err(Invalid) => {
+                let value = parse_lossy(line).ok_or(())?;
+                let clean = serde_json::to_vec(&value).map_err(|_| ())?;
+                self.hit_in(scanner, &clean, offset).map_err(|_| ())
+            }
+        }
+    }
+
+    /// [`Search::entry_hit`] through the scan of `bytes`. A text is decoded and matched only
+    /// where the prefilter finds something in its raw bytes: most of a line is never decoded.
+    fn hit_in(&self, scanner: &mut Scanner, bytes: &[u8], offset: u64) -> Scan<Option<Hit>> {
+        let (line, stack) = scanner.index(bytes)?;
+        let Some(entry) = Grepped::of(&line, stack, &self.scope)? else { return Ok(None) };
+        let prefilter = self.matcher.prefilter();
+        for &(start, end) in &entry.parts {
+            let raw = line.bytes.get(start..end).ok_or(Invalid)?;
+            if !prefilter.is_any() && prefilter.find(raw).is_none() {
+                continue;
+            }
+            let text = line.text((start, end))?;
+            if let Some(m) = self.matcher.find(&text) {
                 let snippet = match self.snippets {
-                    true => snippet(text, m, &self.matcher),
+                    true => snippet(&text, m, &self.matcher),
                     false => Snippet { text: String::new(), matches: Vec::new() },
                 };
                 return Ok(Some(Hit {
                     offset,
-                    id: entry.id.map(str::to_owned),
+                    id: entry.id.map(Cow::into_owned),
                     role: entry.role.into_owned(),
-                    timestamp: entry.timestamp.map(str::to_owned),
+                    timestamp: entry.timestamp.map(Cow::into_owned),
                     snippet,
                     located: None,
                 }));
@@ -568,170 +590,6 @@ struct Piece {
     first: usize,
     /// Where the lines of the next piece start: the piece's lines start before.
     limit: usize,
-}
-
-// ---------------------------------------------------------------------------------------------
-// The grep text
-
-/// The members of an entry its grep text and scope read, nothing else (an image's data, a
-/// usage object, the keys of a tool's arguments are what a person does not read).
-const ENTRY: &[Pick<'static>] = &[
-    Pick::scalar("type"),
-    Pick::scalar("id"),
-    Pick::scalar("timestamp"),
-    Pick::members("message", MESSAGE),
-    Pick::scalar("summary"),
-    Pick::members("content", BLOCK),
-];
-const MESSAGE: &[Pick<'static>] = &[
-    Pick::scalar("role"),
-    Pick::members("content", BLOCK),
-    Pick::scalar("errorMessage"),
-    Pick::scalar("toolName"),
-    Pick::scalar("command"),
-    Pick::scalar("output"),
-];
-const BLOCK: &[Pick<'static>] = &[
-    Pick::scalar("type"),
-    Pick::scalar("text"),
-    Pick::scalar("thinking"),
-    Pick::scalar("name"),
-    Pick::whole("arguments"),
-];
-
-/// An entry as grep sees it: its role, its id and time, and its grep text.
-#[derive(Debug)]
-struct Grepped<'v> {
-    id: Option<&'v str>,
-    role: Cow<'v, str>,
-    timestamp: Option<&'v str>,
-    /// The strings searched, each on its own.
-    parts: Vec<&'v str>,
-}
-
-impl<'v> Grepped<'v> {
-    /// The grep text of an entry in `scope`; `None` when it is out of it.
-    fn of(entry: &'v Value, scope: &Scope) -> Option<Grepped<'v>> {
-        let str_of = |v: &'v Value, key: &str| v.get(key).and_then(Value::as_str);
-        let kind = str_of(entry, "type")?;
-        if !scope.types.is_empty() && !scope.types.iter().any(|t| t == kind) {
-            return None;
-        }
-        let timestamp = str_of(entry, "timestamp");
-        if scope.since.is_some() || scope.until.is_some() {
-            let time = timestamp.and_then(crate::clock::parse_timestamp)?;
-            if scope.since.is_some_and(|s| time < s) || scope.until.is_some_and(|u| time >= u) {
-                return None;
-            }
-        }
-        let mut parts = Vec::new();
-        let role: Cow<'v, str> = match kind {
-            "message" => {
-                let message = entry.get("message")?;
-                let role = str_of(message, "role").unwrap_or("message");
-                parts_of_message(message, role, &scope.tools, &mut parts);
-                Cow::Borrowed(match role {
-                    "toolResult" => "tool",
-                    "bashExecution" => "bash",
-                    other => other,
-                })
-            }
-            "custom_message" if scope.tools.is_empty() => {
-                content_text(entry.get("content"), &mut parts);
-                Cow::Borrowed(kind)
-            }
-            "compaction" | "branch_summary" if scope.tools.is_empty() => {
-                parts.extend(str_of(entry, "summary"));
-                Cow::Borrowed(kind)
-            }
-            _ => return None,
-        };
-        if !scope.roles.is_empty() && !scope.roles.iter().any(|r| r == &role) {
-            return None;
-        }
-        (!parts.is_empty()).then_some(Grepped { id: str_of(entry, "id"), role, timestamp, parts })
-    }
-}
-
-/// The grep text of a message of `role`, limited to calls of `tools` and their results when
-/// some are named.
-fn parts_of_message<'v>(
-    message: &'v Value,
-    role: &str,
-    tools: &[String],
-    parts: &mut Vec<&'v str>,
-) {
-    let str_of = |key: &str| message.get(key).and_then(Value::as_str);
-    let wanted =
-        |name: Option<&str>| tools.is_empty() || name.is_some_and(|n| tools.iter().any(|t| t == n));
-    match role {
-        "toolResult" => {
-            if wanted(str_of("toolName")) {
-                content_text(message.get("content"), parts);
-            }
-        }
-        "bashExecution" => {
-            if wanted(Some("bash")) {
-                parts.extend(str_of("command"));
-                parts.extend(str_of("output"));
-            }
-        }
-        _ => {
-            let blocks = match message.get("content") {
-                Some(Value::String(text)) if tools.is_empty() => {
-                    parts.push(text);
-                    &[][..]
-                }
-                Some(Value::Array(blocks)) => blocks.as_slice(),
-                _ => &[][..],
-            };
-            for block in blocks {
-                let block_str = |key: &str| block.get(key).and_then(Value::as_str);
-                match block_str("type") {
-                    Some("toolCall") if wanted(block_str("name")) => {
-                        if let Some(args) = block.get("arguments") {
-                            string_leaves(args, parts);
-                        }
-                    }
-                    Some("text") if tools.is_empty() => parts.extend(block_str("text")),
-                    Some("thinking") if tools.is_empty() => parts.extend(block_str("thinking")),
-                    _ => {}
-                }
-            }
-            if tools.is_empty() {
-                parts.extend(str_of("errorMessage"));
-            }
-        }
-    }
-}
-
-/// The text of a content field: a string, or the `text` of its text blocks.
-fn content_text<'v>(content: Option<&'v Value>, parts: &mut Vec<&'v str>) {
-    match content {
-        Some(Value::String(text)) => parts.push(text),
-        Some(Value::Array(blocks)) => {
-            for block in blocks {
-                if block.get("type").and_then(Value::as_str) == Some("text") {
-                    parts.extend(block.get("text").and_then(Value::as_str));
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
-/// The string values under `value`, keys left out, without recursion (a hostile line nests
-/// deep).
-fn string_leaves<'v>(value: &'v Value, parts: &mut Vec<&'v str>) {
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::String(s) => parts.push(s),
-            Value::Array(items) => stack.extend(items.iter().rev()),
-            Value::Object(members) => stack.extend(members.values().rev()),
-            _ => {}
-        }
-    }
 }
 
 /// The line of `text` that holds the match `m`, cut around it, with every match in the cut.

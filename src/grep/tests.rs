@@ -138,9 +138,13 @@ fn pieces_find_what_the_whole_file_finds() {
     assert_eq!(offsets(&bytes), offsets(&whole));
 }
 
-fn parts(line: &serde_json::Value) -> Vec<String> {
-    Grepped::of(line, &Scope::default())
-        .map(|g| g.parts.iter().map(|p| p.to_string()).collect())
+fn parts(entry: &serde_json::Value) -> Vec<String> {
+    let bytes = entry.to_string();
+    let mut scanner = Scanner::new();
+    let (line, stack) = scanner.index(bytes.as_bytes()).unwrap();
+    let grepped = Grepped::of(&line, stack, &Scope::default()).unwrap();
+    grepped
+        .map(|g| g.parts.iter().map(|&p| line.text(p).unwrap().into_owned()).collect())
         .unwrap_or_default()
 }
 
