@@ -1,7 +1,7 @@
 //! `grep`: the entries of session files whose text matches a pattern, with where each sits in
 //! its file's tree.
 //!
-//! What is searched is an entry's grep text ([`parts`]): the strings of it that a person reads,
+//! What is searched is an entry's grep text (`text::Grepped`): the strings of it that a person reads,
 //! decoded, each matched on its own, so a match never spans two of them, and never touches a
 //! JSON key, an escape, or a word sesstree made up (a row's role or kind). Message text,
 //! thinking and error text; the string values of a tool call's arguments; a tool result's
@@ -10,8 +10,8 @@
 //! none.
 //!
 //! A file is read in pieces on every core; in each, the [`Prefilter`] skips the lines that
-//! cannot match before any is parsed, and only the lines that may are read (the members the
-//! grep text needs, [`pick`]). Where an entry sits in the tree (its id in a version-1 file,
+//! cannot match before any is parsed, and of the lines that may, only the texts whose raw bytes
+//! hold a needle are decoded. Where an entry sits in the tree (its id in a version-1 file,
 //! whether it is on the active path, its label, its line) is worked out by loading the file,
 //! only when it has a hit and only when asked ([`Search::locate`]).
 
@@ -141,7 +141,7 @@ fn has_upper_case(pattern: &str, fixed: bool) -> bool {
 /// Which entries are searched, besides their text.
 #[derive(Debug, Clone, Default)]
 pub struct Scope {
-    /// Only entries of these roles ([`Part`]'s `role`: `user`, `assistant`, `tool`).
+    /// Only entries of these roles ([`Hit::role`]: `user`, `assistant`, `tool`, `bash`).
     pub roles: Vec<String>,
     /// Only calls to these tools and their results.
     pub tools: Vec<String>,
