@@ -184,8 +184,7 @@ pub struct FileHits {
     pub session_id: Option<String>,
     /// The hits, in file order.
     pub hits: Vec<Hit>,
-    /// Lines that might have matched but could not be read, by line number when the file was
-    /// loaded, else by byte offset.
+    /// Lines that might have matched but could not be read.
     pub damaged: Vec<Damaged>,
 }
 
@@ -447,10 +446,6 @@ impl Search {
         let place = (self.locate || self.active_only) && !out.hits.is_empty();
         if place || !found.damaged.is_empty() {
             let session = load()?;
-            let record_at = |offset: u64| {
-                let i = session.records.partition_point(|r| r.offset < offset);
-                session.records.get(i).filter(|r| r.offset == offset).map(|_| i as u32)
-            };
             out.damaged = found
                 .damaged
                 .iter()
@@ -465,7 +460,7 @@ impl Search {
                     .collect();
                 let labels: HashMap<u32, String> = session.label_map();
                 out.hits.retain_mut(|hit| {
-                    let Some(record) = record_at(hit.offset) else { return false };
+                    let Ok(record) = record_at(&session, hit.offset) else { return false };
                     let r = session.record(record);
                     hit.located = Some(Located {
                         record,
@@ -494,10 +489,10 @@ impl FileHits {
 /// The line number of the line at `offset`: a record's, else counted (a damaged line is no
 /// record).
 fn line_number(session: &Session, offset: u64) -> u64 {
-    let i = session.records.partition_point(|r| r.offset < offset);
-    if let Some(r) = session.records.get(i).filter(|r| r.offset == offset) {
-        return r.line;
-    }
+    let i = match record_at(session, offset) {
+        Ok(record) => return session.record(record).line,
+        Err(i) => i,
+    };
     // Between the records around it: count the lines from the one before.
     let (line, from) = match i.checked_sub(1).map(|p| &session.records[p]) {
         Some(r) => (r.line, r.offset),
@@ -505,6 +500,15 @@ fn line_number(session: &Session, offset: u64) -> u64 {
     };
     let Ok(bytes) = session.read_range(from, offset - from) else { return line };
     line + memchr::memchr_iter(b'\n', &bytes).count() as u64
+}
+
+/// The record whose line starts at `offset`, or where one would stand among the records.
+fn record_at(session: &Session, offset: u64) -> std::result::Result<u32, usize> {
+    let i = session.records.partition_point(|r| r.offset < offset);
+    match session.records.get(i) {
+        Some(r) if r.offset == offset => Ok(i as u32),
+        _ => Err(i),
+    }
 }
 
 /// What the pieces of a file found.

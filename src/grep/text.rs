@@ -53,22 +53,25 @@ fn object<'a>(
     }
 }
 
-/// The positions of the elements of a member's value when it is an array.
-fn elements(
-    line: &Line<'_, '_>,
-    member: Option<&Member<'_>>,
+/// The members of each object element of a member's value when it is an array (the blocks of
+/// a content field); other elements are left out.
+fn blocks<'a>(
+    line: &Line<'a, '_>,
+    member: Option<&Member<'a>>,
     stack: &mut Vec<bool>,
-) -> Scan<Vec<usize>> {
-    let mut out = Vec::new();
+) -> Scan<Vec<Vec<Member<'a>>>> {
+    let mut starts = Vec::new();
     if let Some(m) = member
         && line.at(m.start) == Some(b'[')
     {
         line.array(m.start, |line, at| {
-            out.push(at);
+            starts.push(at);
             line.skip_value(at, stack)
         })?;
     }
-    Ok(out)
+    let objects =
+        starts.into_iter().filter(|&at| line.at(at) == Some(b'{') && !is_marked(line, at));
+    objects.map(|at| Ok(members(line, at, stack)?.0)).collect()
 }
 
 impl<'a> Grepped<'a> {
@@ -162,11 +165,7 @@ fn parts_of_message<'a>(
             if tools.is_empty() {
                 parts.extend(span(line, content));
             }
-            for at in elements(line, content, stack)? {
-                if line.at(at) != Some(b'{') || is_marked(line, at) {
-                    continue;
-                }
-                let block = members(line, at, stack)?.0;
+            for block in blocks(line, content, stack)? {
                 match text(line, field(&block, "type"))?.as_deref() {
                     Some("toolCall") if wanted(text(line, field(&block, "name"))?.as_deref()) => {
                         if let Some(args) = field(&block, "arguments") {
@@ -198,11 +197,7 @@ fn content_text(
     parts: &mut Vec<(usize, usize)>,
 ) -> Scan<()> {
     parts.extend(span(line, content));
-    for at in elements(line, content, stack)? {
-        if line.at(at) != Some(b'{') || is_marked(line, at) {
-            continue;
-        }
-        let block = members(line, at, stack)?.0;
+    for block in blocks(line, content, stack)? {
         if text(line, field(&block, "type"))?.as_deref() == Some("text") {
             parts.extend(span(line, field(&block, "text")));
         }
