@@ -776,43 +776,11 @@ pub(crate) fn parse_lossy(bytes: &[u8]) -> Option<Value> {
     }
 }
 
-/// Whether a JSON text nests arrays and objects deeper than [`MAX_NESTING`]. Strings are
-/// skipped with `memchr`, so the cost on payload-heavy lines is close to nothing; a line with
-/// too few brackets to get that deep is not walked at all.
-fn nested_too_deep(line: &[u8]) -> bool {
-    if memchr::memchr2_iter(b'[', b'{', line).nth(MAX_NESTING).is_none() {
-        return false;
-    }
-    let mut depth = 0usize;
-    let mut i = 0;
-    while i < line.len() {
-        match line[i] {
-            b'"' => {
-                i += 1;
-                // To the closing quote, hopping over escapes.
-                loop {
-                    let rest = line.get(i..).unwrap_or_default();
-                    let Some(at) = memchr::memchr2(b'"', b'\\', rest) else { return false };
-                    i += at + 1;
-                    if line[i - 1] == b'"' {
-                        break;
-                    }
-                    i += 1;
-                }
-                continue;
-            }
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_NESTING {
-                    return true;
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        i += 1;
-    }
-    false
+/// Whether a JSON text nests arrays and objects deeper than [`MAX_NESTING`]: walked by the
+/// scanner, for the rare lines it did not read on its way to the envelope (not objects, or
+/// invalid UTF-8 where the envelope reads).
+fn nested_too_deep(scanner: &mut Scanner, line: &[u8]) -> bool {
+    scanner.validate(line).is_ok() && scanner.deepest() > MAX_NESTING
 }
 
 /// The version a header declares: a number, or a numeric string; absent means 1.
@@ -889,7 +857,7 @@ fn scan_line<'a, D: Digest>(
     match scanned {
         // The scanner measured the depth of what it walked; other lines are measured here.
         Ok((_, Some(depth))) if depth > MAX_NESTING => LineScan::TooDeep,
-        Ok((_, None)) if nested_too_deep(bytes) => LineScan::TooDeep,
+        Ok((_, None)) if nested_too_deep(scanner, bytes) => LineScan::TooDeep,
         Ok((env, _)) => {
             let time = env.timestamp.as_deref().and_then(crate::clock::parse_timestamp);
             let of = digest.map(|digest| digest.of_line(scanner, bytes, v1));
@@ -1865,13 +1833,15 @@ pub(crate) mod tests {
     fn brackets_inside_strings_do_not_nest() {
         let deep_text = format!("{}\\\"{}", "[".repeat(300), "{".repeat(300));
         let line = format!(r#"{{"type":"message","id":"a","parentId":null,"t":"{deep_text}"}}"#);
-        assert!(!nested_too_deep(line.as_bytes()));
+        let scanner = &mut Scanner::new();
+        assert!(!nested_too_deep(scanner, line.as_bytes()));
         assert!(load(&format!("{HEADER}\n{line}")).diagnostics.is_empty());
-        // Escapes up to the last byte, an unterminated string: no overrun.
-        assert!(!nested_too_deep(format!("\"{}\\", "[".repeat(200)).as_bytes()));
-        assert!(!nested_too_deep(format!("\"{}", "[".repeat(200)).as_bytes()));
-        assert!(!nested_too_deep(format!("\"\\\"{}", "[".repeat(200)).as_bytes()));
-        assert!(nested_too_deep(format!("\"\\\"\"{}", "[".repeat(200)).as_bytes()));
+        // A value that is not an object counts from its own brackets.
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert!(!nested_too_deep(scanner, deep(MAX_NESTING).as_bytes()));
+        assert!(nested_too_deep(scanner, deep(MAX_NESTING + 1).as_bytes()));
+        let quoted = format!(r#"["\"{}"]"#, "[".repeat(200));
+        assert!(!nested_too_deep(scanner, quoted.as_bytes()));
     }
 
     #[test]

@@ -3,9 +3,10 @@
 //! byte of the line as it was (SPEC §1: a line sesstree does not change is written back byte
 //! for byte; a line it changes keeps its unknown fields, their order and their formatting).
 //!
-//! The scanner only finds where members start and end; it does not validate JSON. It runs on
-//! lines the loader has already accepted, and works on bytes, so invalid UTF-8 inside strings
-//! is carried along untouched.
+//! The members are found by the line scanner ([`crate::json::scan`]), on bytes, so invalid
+//! UTF-8 inside strings is carried along untouched.
+
+use crate::json::scan::Scanner;
 
 /// One `"key": value` member of an object.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,44 +49,23 @@ impl Members {
     }
 }
 
-/// Finds the members of the object `line` holds; `None` when it is not an object.
+/// Finds the members of the object `line` holds; `None` when it is not one JSON object.
 pub(crate) fn members(line: &[u8]) -> Option<Members> {
-    let mut i = skip_ws(line, 0);
-    if line.get(i) != Some(&b'{') {
-        return None;
-    }
-    let open = i;
-    i = skip_ws(line, i + 1);
+    let mut scanner = Scanner::new();
+    let (line, stack) = scanner.index(line).ok()?;
+    let open = line.ws(0);
     let mut list = Vec::new();
-    let close = if line.get(i) == Some(&b'}') {
-        i
-    } else {
-        loop {
-            if line.get(i) != Some(&b'"') {
-                return None;
-            }
-            let start = i;
-            let key_end = skip_string(line, i)?;
-            let key = decode_string(&line[start..key_end]);
-            i = skip_ws(line, key_end);
-            if line.get(i) != Some(&b':') {
-                return None;
-            }
-            let value_start = skip_ws(line, i + 1);
-            let value_end = skip_value(line, value_start)?;
-            list.push(Member { key, start, value_start, value_end });
-            i = skip_ws(line, value_end);
-            match line.get(i) {
-                Some(b',') => i = skip_ws(line, i + 1),
-                Some(b'}') => break i,
-                _ => return None,
-            }
-        }
-    };
-    if skip_ws(line, close + 1) != line.len() {
-        return None;
-    }
-    Some(Members { open, close, list })
+    let end = line
+        .object(open, |line, (key_start, key_end), value_start| {
+            let value_end = line.skip_value(value_start, stack)?;
+            // The key's span is between its quotes.
+            let key = decode_string(&line.bytes[key_start - 1..=key_end]);
+            list.push(Member { key, start: key_start - 1, value_start, value_end });
+            Ok(value_end)
+        })
+        .ok()?;
+    line.end(end).ok()?;
+    Some(Members { open, close: end - 1, list })
 }
 
 /// Decodes a JSON string literal (quotes included); invalid UTF-8 becomes U+FFFD.
@@ -158,63 +138,6 @@ pub fn apply(line: &[u8], mut edits: Vec<Edit>) -> Vec<u8> {
     }
     out.extend_from_slice(&line[at..]);
     out
-}
-
-fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-        i += 1;
-    }
-    i
-}
-
-/// Past the closing quote of the string starting at `i`.
-fn skip_string(b: &[u8], i: usize) -> Option<usize> {
-    let mut j = i + 1;
-    loop {
-        match b.get(j)? {
-            b'"' => return Some(j + 1),
-            b'\\' => j += 2,
-            _ => j += 1,
-        }
-    }
-}
-
-/// Past the end of the value starting at `i`.
-fn skip_value(b: &[u8], i: usize) -> Option<usize> {
-    match b.get(i)? {
-        b'"' => skip_string(b, i),
-        b'{' | b'[' => {
-            let mut depth = 0usize;
-            let mut j = i;
-            loop {
-                match b.get(j)? {
-                    b'"' => {
-                        j = skip_string(b, j)?;
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return Some(j + 1);
-                        }
-                    }
-                    _ => {}
-                }
-                j += 1;
-            }
-        }
-        _ => {
-            let mut j = i;
-            while let Some(&c) = b.get(j) {
-                if matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
-                    break;
-                }
-                j += 1;
-            }
-            (j > i).then_some(j)
-        }
-    }
 }
 
 #[cfg(test)]
