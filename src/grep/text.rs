@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use super::Scope;
+use crate::format::Kind;
 use crate::json::pick::{Member, is_marked, members};
 use crate::json::scan::{Invalid, Line, Scan};
 
@@ -102,8 +103,8 @@ impl<'a> Grepped<'a> {
             }
         }
         let mut parts = Vec::new();
-        let role: Cow<'a, str> = match &*kind {
-            "message" => {
+        let role: Cow<'a, str> = match Kind::from_name(&kind) {
+            Kind::Message => {
                 let Some(message) = object(line, field(&top, "message"), stack)? else {
                     return Ok(None);
                 };
@@ -115,15 +116,40 @@ impl<'a> Grepped<'a> {
                     _ => role,
                 }
             }
-            "custom_message" if scope.tools.is_empty() => {
+            Kind::CustomMessage if scope.tools.is_empty() => {
                 content_text(line, field(&top, "content"), stack, &mut parts)?;
                 kind
             }
-            "compaction" | "branch_summary" if scope.tools.is_empty() => {
+            Kind::Compaction | Kind::BranchSummary if scope.tools.is_empty() => {
                 parts.extend(span(line, field(&top, "summary")));
                 kind
             }
-            _ => return Ok(None),
+            // Out of a `--tool` search, or kinds without text a person reads: settings,
+            // bookkeeping and extension data. Every kind is named, so that the compiler asks
+            // where a new one goes.
+            Kind::CustomMessage
+            | Kind::Compaction
+            | Kind::BranchSummary
+            | Kind::ModelUsage
+            | Kind::ThinkingLevelChange
+            | Kind::ModelChange
+            | Kind::ServiceTierChange
+            | Kind::Custom
+            | Kind::Label
+            | Kind::Archive
+            | Kind::TitleChange
+            | Kind::TtsrInjection
+            | Kind::SessionInit
+            | Kind::ModeChange
+            | Kind::CredentialPin
+            | Kind::ResetBoundary
+            | Kind::SessionInfo
+            | Kind::Usage
+            | Kind::ContextEdit
+            | Kind::McpToolSelection
+            | Kind::Session
+            | Kind::Other(_)
+            | Kind::Missing => return Ok(None),
         };
         if !scope.roles.is_empty() && !scope.roles.iter().any(|r| *r == role) {
             return Ok(None);
