@@ -1,0 +1,578 @@
+//! Building the context of a path (FORMAT §8.2–§8.3): the state tracked along it and the
+//! agent messages `buildSessionContext` returns, with oh-my-pi's post-passes.
+
+use super::*;
+
+/// Builds the context from the root→leaf `path` (root first, every entry fully parsed). The
+/// messages are moved out of the path's entries, not copied: a tool result's output can be
+/// megabytes.
+///
+/// `leaf_id` is only reported back; `None` with a non-empty path reports the last entry's id.
+/// An empty path gives the empty context. State is tracked over the whole path; which entries
+/// become messages follows FORMAT §8.3 for the flavour, including (oh-my-pi) the reset boundary,
+/// the remote-compaction exceptions and the dangling-tool-call and failed-turn post-passes,
+/// which the reference applies inside `buildSessionContext` itself.
+pub fn build(mut path: Vec<Value>, leaf_id: Option<&Value>, flavor: Dialect) -> SessionContext {
+    let mut ctx = SessionContext::empty(flavor);
+    ctx.leaf_id = leaf_id.cloned().or_else(|| path.last().and_then(|e| e.get("id")).cloned());
+    if path.is_empty() {
+        return ctx;
+    }
+    match flavor {
+        Dialect::Omp => build_omp(&mut path, &mut ctx),
+        Dialect::Pi => build_pi(&mut path, &mut ctx),
+    }
+    ctx
+}
+
+fn build_omp(path: &mut [Value], ctx: &mut SessionContext) {
+    let mut has_explicit_default = false;
+    let mut compaction_idx: Option<usize> = None;
+    let mut reset_idx: Option<usize> = None;
+    let mut seen_rules: HashSet<&str> = HashSet::new();
+
+    for (i, entry) in path.iter().enumerate() {
+        match kind_of(entry) {
+            Kind::ThinkingLevelChange => {
+                let level = str_field(entry, "thinkingLevel");
+                ctx.thinking_level = level.unwrap_or("off").to_owned();
+                ctx.configured_thinking_level =
+                    str_field(entry, "configured").or(level).map(str::to_owned);
+            }
+            Kind::ModelChange => {
+                // The reference skips a change without a (truthy) `model`, so pi-style
+                // `{provider, modelId}` records leave the models alone.
+                if let Some(model) = entry.get("model").filter(|m| truthy(Some(m))) {
+                    let role = match entry.get("role") {
+                        None | Some(Value::Null) => "default".to_owned(),
+                        Some(role) => js_string(Some(role)),
+                    };
+                    if role == "default" {
+                        has_explicit_default = true;
+                    }
+                    ctx.models.insert(role, model.clone());
+                }
+            }
+            Kind::ServiceTierChange => {
+                ctx.service_tier = coerce_service_tier(entry.get("serviceTier"));
+            }
+            Kind::Message => {
+                // Legacy inference for files without an explicit default: a fallback or
+                // downgraded assistant turn must not clobber a default the user picked.
+                if let Some(msg) = entry.get("message").filter(|m| role(m) == "assistant")
+                    && !has_explicit_default
+                {
+                    let model = format!(
+                        "{}/{}",
+                        js_string(msg.get("provider")),
+                        js_string(msg.get("model"))
+                    );
+                    ctx.models.insert("default".to_owned(), Value::String(model));
+                }
+            }
+            Kind::Compaction => compaction_idx = Some(i),
+            Kind::ResetBoundary => reset_idx = Some(i),
+            Kind::TtsrInjection => {
+                for rule in array_field(entry, "injectedRules").iter().filter_map(Value::as_str) {
+                    if seen_rules.insert(rule) {
+                        ctx.injected_ttsr_rules.push(rule.to_owned());
+                    }
+                }
+            }
+            Kind::McpToolSelection => {
+                ctx.mcp_tool_selection = McpToolSelection {
+                    selected_tool_names: array_field(entry, "selectedToolNames")
+                        .iter()
+                        .filter_map(|v| v.as_str().map(str::to_owned))
+                        .collect(),
+                    has_persisted: true,
+                };
+            }
+            Kind::ModeChange => {
+                ctx.mode = str_field(entry, "mode").unwrap_or("none").to_owned();
+                ctx.mode_data = entry.get("data").cloned();
+            }
+            Kind::ModelUsage
+            | Kind::BranchSummary
+            | Kind::Custom
+            | Kind::CustomMessage
+            | Kind::Label
+            | Kind::Archive
+            | Kind::TitleChange
+            | Kind::SessionInit
+            | Kind::CredentialPin
+            | Kind::SessionInfo
+            | Kind::Session
+            | Kind::Other(_)
+            | Kind::Usage
+            | Kind::ContextEdit
+            | Kind::Missing => {}
+        }
+    }
+
+    let mut out = Vec::new();
+    // The later of the last reset boundary and the last compaction decides.
+    let reset_start = match (reset_idx, compaction_idx) {
+        (Some(r), Some(c)) if r > c => Some(r),
+        (Some(r), None) => Some(r),
+        _ => None,
+    };
+    if let Some(r) = reset_start {
+        // `/clear` starts the context afresh; a compaction before it is elided too.
+        for entry in &mut path[r + 1..] {
+            append_omp(entry, &mut out);
+        }
+    } else if let Some(c) = compaction_idx {
+        let compaction = &path[c];
+        let remote = openai_remote_payload(compaction);
+        out.push(omp_compaction_message(compaction, remote.clone()));
+        let before = if remote.is_none() {
+            kept_range_start(path, c)
+        } else {
+            // The provider replays everything up to `through` natively; only what came after
+            // it (and before the compaction) is sent as messages.
+            compaction
+                .get("providerReplayThroughEntryId")
+                .filter(|v| truthy(Some(v)))
+                .and_then(|through| path.iter().position(|e| e.get("id") == Some(through)))
+                .filter(|&t| t < c)
+                .map(|t| t + 1)
+        };
+        for entry in before.map_or(&mut [][..], |start| &mut path[start..c]) {
+            append_omp(entry, &mut out);
+        }
+        for entry in &mut path[c + 1..] {
+            append_omp(entry, &mut out);
+        }
+    } else {
+        for entry in path {
+            append_omp(entry, &mut out);
+        }
+    }
+
+    strip_dangling_tool_calls(&mut out);
+    drop_failed_turns(&mut out);
+    ctx.agent_messages = out;
+}
+
+fn build_pi(path: &mut [Value], ctx: &mut SessionContext) {
+    let mut compaction_idx: Option<usize> = None;
+    for (i, entry) in path.iter().enumerate() {
+        match kind_of(entry) {
+            Kind::ThinkingLevelChange => {
+                ctx.thinking_level = str_field(entry, "thinkingLevel").unwrap_or("off").to_owned();
+            }
+            Kind::ModelChange => ctx.model = Some(pi_model_change(entry)),
+            Kind::Message => {
+                if let Some(msg) = entry.get("message").filter(|m| role(m) == "assistant") {
+                    ctx.model = Some(PiModel {
+                        provider: str_field(msg, "provider").map(str::to_owned),
+                        model_id: str_field(msg, "model").map(str::to_owned),
+                    });
+                }
+            }
+            Kind::Compaction => compaction_idx = Some(i),
+            Kind::ModelUsage
+            | Kind::ServiceTierChange
+            | Kind::BranchSummary
+            | Kind::Custom
+            | Kind::CustomMessage
+            | Kind::Label
+            | Kind::Archive
+            | Kind::TitleChange
+            | Kind::TtsrInjection
+            | Kind::SessionInit
+            | Kind::ModeChange
+            | Kind::CredentialPin
+            | Kind::ResetBoundary
+            | Kind::SessionInfo
+            | Kind::McpToolSelection
+            | Kind::Session
+            | Kind::Other(_)
+            | Kind::Usage
+            | Kind::ContextEdit
+            | Kind::Missing => {}
+        }
+    }
+
+    let mut out = Vec::new();
+    let edits = context_edits(path);
+    let append = |path: &mut [Value], i: usize, out: &mut Vec<Value>| {
+        let entry = &mut path[i];
+        match edits.get(&i) {
+            Some(None) => return,
+            Some(Some(content)) => {
+                let holder = match kind_of(entry) {
+                    Kind::Message => entry.get_mut("message"),
+                    _ => Some(entry),
+                };
+                if let Some(Value::Object(holder)) = holder {
+                    holder.insert("content".into(), content.clone());
+                }
+            }
+            None => {}
+        }
+        append_pi(&mut path[i], out);
+    };
+    if let Some(c) = compaction_idx {
+        let compaction = &path[c];
+        out.push(obj([
+            ("role", Some(json!("compactionSummary"))),
+            ("summary", compaction.get("summary").cloned()),
+            ("tokensBefore", compaction.get("tokensBefore").cloned()),
+            ("timestamp", Some(entry_ms(compaction))),
+        ]));
+        for i in kept_range_start(path, c).map_or(0..0, |start| start..c) {
+            append(path, i, &mut out);
+        }
+        for i in c + 1..path.len() {
+            append(path, i, &mut out);
+        }
+    } else {
+        for i in 0..path.len() {
+            append(path, i, &mut out);
+        }
+    }
+    ctx.agent_messages = out;
+}
+
+/// pi's context edits on the path (CHANGES P3), by the path position of the entry each
+/// edits: the content that replaces the entry's own, or `None` where `replacement` is `null`
+/// and the entry leaves the context. An edit acts only on an editable entry (a user,
+/// assistant or tool-result message, or a custom message) earlier on the same path; of two
+/// edits of one entry, the later wins. Role, tool ids and the rest of the entry stay.
+fn context_edits(path: &[Value]) -> HashMap<usize, Option<Value>> {
+    let mut at: HashMap<String, usize> = HashMap::new();
+    let mut edits = HashMap::new();
+    for (i, entry) in path.iter().enumerate() {
+        if kind_of(entry) == Kind::ContextEdit
+            && let Some(&target) = entry.get("targetId").and_then(|id| at.get(&id.to_string()))
+        {
+            let editable = match kind_of(&path[target]) {
+                Kind::Message => {
+                    let message = path[target].get("message").unwrap_or(&Value::Null);
+                    matches!(role(message), "user" | "assistant" | "toolResult")
+                }
+                kind => kind == Kind::CustomMessage,
+            };
+            if editable {
+                let replacement = entry.get("replacement").filter(|r| !r.is_null());
+                let content = replacement.map(|r| r.get("content").cloned().unwrap_or_default());
+                edits.insert(target, content);
+            }
+        }
+        if let Some(id) = entry.get("id") {
+            at.insert(id.to_string(), i);
+        }
+    }
+    edits
+}
+
+/// pi's `model_change {provider, modelId}`. An oh-my-pi style `model: "provider/id"` is read
+/// too, split at the first `/`, so `--flavor pi` on an omp file still names the model.
+fn pi_model_change(entry: &Value) -> PiModel {
+    let mut model = PiModel {
+        provider: str_field(entry, "provider").map(str::to_owned),
+        model_id: str_field(entry, "modelId").map(str::to_owned),
+    };
+    if model.provider.is_none()
+        && model.model_id.is_none()
+        && let Some((provider, id)) = str_field(entry, "model").and_then(|m| m.split_once('/'))
+    {
+        model = PiModel { provider: Some(provider.to_owned()), model_id: Some(id.to_owned()) };
+    }
+    model
+}
+
+/// Where the kept range before compaction `c` starts: at the first entry before it whose id is
+/// `firstKeptEntryId` (it runs up to the compaction; without a `firstKeptEntryId`, the first
+/// entry without an id, as the reference's `===` of two `undefined`s finds). `None` when no
+/// entry before it matches: nothing is kept.
+fn kept_range_start(path: &[Value], c: usize) -> Option<usize> {
+    let first_kept = path[c].get("firstKeptEntryId");
+    path[..c].iter().position(|e| e.get("id") == first_kept)
+}
+
+/// oh-my-pi `appendMessage` in LLM mode. What becomes a message is moved out of `entry`, which
+/// is appended only once.
+fn append_omp(entry: &mut Value, out: &mut Vec<Value>) {
+    match kind_of(entry) {
+        Kind::Message => {
+            let Some(msg) = entry.get_mut("message").filter(|m| m.is_object()) else { return };
+            if role(msg) == "assistant"
+                && (truthy(msg.get("retryRecovery")) || is_empty_error_turn(msg))
+            {
+                return;
+            }
+            out.push(normalize_message(msg.take()));
+        }
+        Kind::CustomMessage => {
+            if str_field(entry, "customType") == Some(PREWALK_PLAN)
+                || !entry.get("content").is_some_and(is_custom_content)
+            {
+                return;
+            }
+            let custom_type = str_field(entry, "customType")
+                .filter(|t| !t.is_empty())
+                .unwrap_or(DEFAULT_CUSTOM_TYPE);
+            let custom_type = json!(custom_type);
+            // `attribution` is kept only when the entry had one, normalised to user/agent.
+            let attribution = entry
+                .get("attribution")
+                .map(|a| json!(if a.as_str() == Some("user") { "user" } else { "agent" }));
+            let display = json!(entry.get("display").and_then(Value::as_bool).unwrap_or(false));
+            let timestamp = entry_ms(entry);
+            out.push(obj([
+                ("role", Some(json!("custom"))),
+                ("customType", Some(custom_type)),
+                ("content", take(entry, "content")),
+                ("display", Some(display)),
+                ("details", take(entry, "details")),
+                ("attribution", attribution),
+                ("timestamp", Some(timestamp)),
+            ]));
+        }
+        Kind::BranchSummary => {
+            if let Some(msg) = branch_summary_message(entry) {
+                out.push(msg);
+            }
+        }
+        Kind::ModelUsage
+        | Kind::ThinkingLevelChange
+        | Kind::ModelChange
+        | Kind::ServiceTierChange
+        | Kind::Compaction
+        | Kind::Custom
+        | Kind::Label
+        | Kind::Archive
+        | Kind::TitleChange
+        | Kind::TtsrInjection
+        | Kind::SessionInit
+        | Kind::ModeChange
+        | Kind::CredentialPin
+        | Kind::ResetBoundary
+        | Kind::SessionInfo
+        | Kind::McpToolSelection
+        | Kind::Session
+        | Kind::Other(_)
+        | Kind::Usage
+        | Kind::ContextEdit
+        | Kind::Missing => {}
+    }
+}
+
+/// pi-mono `appendMessage`: no filtering of messages, custom messages kept as they are. What
+/// becomes a message is moved out of `entry`, as in [`append_omp`].
+fn append_pi(entry: &mut Value, out: &mut Vec<Value>) {
+    match kind_of(entry) {
+        Kind::Message => {
+            if let Some(msg) = entry.get_mut("message").filter(|m| m.is_object()) {
+                out.push(normalize_message(msg.take()));
+            }
+        }
+        Kind::CustomMessage => {
+            let timestamp = entry_ms(entry);
+            out.push(obj([
+                ("role", Some(json!("custom"))),
+                ("customType", take(entry, "customType")),
+                ("content", take(entry, "content")),
+                ("display", take(entry, "display")),
+                ("details", take(entry, "details")),
+                ("timestamp", Some(timestamp)),
+            ]));
+        }
+        Kind::BranchSummary => {
+            if let Some(msg) = branch_summary_message(entry) {
+                out.push(msg);
+            }
+        }
+        Kind::ModelUsage
+        | Kind::ThinkingLevelChange
+        | Kind::ModelChange
+        | Kind::ServiceTierChange
+        | Kind::Compaction
+        | Kind::Custom
+        | Kind::Label
+        | Kind::Archive
+        | Kind::TitleChange
+        | Kind::TtsrInjection
+        | Kind::SessionInit
+        | Kind::ModeChange
+        | Kind::CredentialPin
+        | Kind::ResetBoundary
+        | Kind::SessionInfo
+        | Kind::McpToolSelection
+        | Kind::Session
+        | Kind::Other(_)
+        | Kind::Usage
+        | Kind::ContextEdit
+        | Kind::Missing => {}
+    }
+}
+
+fn branch_summary_message(entry: &Value) -> Option<Value> {
+    // An empty summary is the agents' marker for a bare leaf move; it adds nothing.
+    let summary = entry.get("summary").filter(|s| truthy(Some(s)))?;
+    Some(obj([
+        ("role", Some(json!("branchSummary"))),
+        ("summary", Some(summary.clone())),
+        ("fromId", entry.get("fromId").cloned()),
+        ("timestamp", Some(entry_ms(entry))),
+    ]))
+}
+
+fn omp_compaction_message(compaction: &Value, provider_payload: Option<Value>) -> Value {
+    obj([
+        ("role", Some(json!("compactionSummary"))),
+        ("summary", compaction.get("summary").cloned()),
+        ("shortSummary", compaction.get("shortSummary").cloned()),
+        ("tokensBefore", compaction.get("tokensBefore").cloned()),
+        ("tokensAfter", compaction.get("tokensAfter").cloned()),
+        ("method", compaction.get("method").cloned()),
+        ("providerPayload", provider_payload),
+        ("warning", compaction.get("warning").cloned()),
+        ("timestamp", Some(entry_ms(compaction))),
+    ])
+}
+
+/// `preserveData.openaiRemoteCompaction` as a provider replay payload, when it holds a
+/// non-empty provider string and a `replacementHistory` array.
+fn openai_remote_payload(compaction: &Value) -> Option<Value> {
+    let remote = compaction.get("preserveData")?.get("openaiRemoteCompaction")?;
+    let provider = remote.get("provider")?.as_str().filter(|p| !p.is_empty())?;
+    let items = remote.get("replacementHistory").filter(|h| h.is_array())?;
+    Some(json!({"type": "openaiResponsesHistory", "provider": provider, "items": items}))
+}
+
+/// The v2→v3 migration renames `hookMessage` to `custom`; both agents migrate on load, so a v2
+/// message is seen as `custom` everywhere.
+fn normalize_message(mut msg: Value) -> Value {
+    if role(&msg) == "hookMessage"
+        && let Some(map) = msg.as_object_mut()
+    {
+        map.insert("role".to_owned(), json!("custom"));
+    }
+    msg
+}
+
+/// A provider-rejection turn with nothing in it: `stopReason: "error"` and no block that
+/// carries content. Unknown block kinds count as content.
+pub(super) fn is_empty_error_turn(msg: &Value) -> bool {
+    if str_field(msg, "stopReason") != Some("error") {
+        return false;
+    }
+    let has_content = |block: &Value| match str_field(block, "type") {
+        Some("text") => !blank(block.get("text")),
+        Some("thinking") => !blank(block.get("thinking")) || !blank(block.get("thinkingSignature")),
+        Some("redactedThinking") => !blank(block.get("data")),
+        Some("toolCall") => true,
+        Some("fallback") => false,
+        _ => true,
+    };
+    match msg.get("content") {
+        Some(Value::Array(blocks)) => !blocks.iter().any(has_content),
+        Some(Value::String(s)) => s.trim().is_empty(),
+        _ => true,
+    }
+}
+
+/// Post-pass 1: drop `toolCall` blocks whose result is not among the emitted messages, from
+/// every assistant message. A rewritten turn also loses `redactedThinking` and its thinking
+/// signatures (providers reject a modified signed turn); a turn left empty is dropped.
+fn strip_dangling_tool_calls(messages: &mut Vec<Value>) {
+    let paired: HashSet<String> = messages
+        .iter()
+        .filter(|m| role(m) == "toolResult")
+        .map(|m| id_key(m.get("toolCallId")))
+        .collect();
+    let dangling = |b: &Value| {
+        str_field(b, "type") == Some("toolCall") && !paired.contains(&id_key(b.get("id")))
+    };
+    messages.retain_mut(|msg| {
+        if role(msg) != "assistant" {
+            return true;
+        }
+        let Some(blocks) = msg.get_mut("content").and_then(Value::as_array_mut) else {
+            return true;
+        };
+        if !blocks.iter().any(dangling) {
+            return true;
+        }
+        blocks.retain(|b| !dangling(b) && str_field(b, "type") != Some("redactedThinking"));
+        for block in blocks.iter_mut() {
+            if str_field(block, "type") == Some("thinking")
+                && truthy(block.get("thinkingSignature"))
+                && let Some(map) = block.as_object_mut()
+            {
+                map.remove("thinkingSignature");
+            }
+        }
+        !blocks.is_empty()
+    });
+}
+
+/// Post-pass 2: drop assistant turns that ended `aborted` or `error`, with the tool results
+/// after them that answer their tool calls, unless the next message is the
+/// `interrupted-thinking` continuity note.
+///
+/// Mirrors the reference's backward walk with splices, in which "the next message" is the next
+/// one still present, but in linear time: removals are marks, and "next still present" is a
+/// union-find over the marks.
+fn drop_failed_turns(messages: &mut Vec<Value>) {
+    let n = messages.len();
+    let mut alive = vec![true; n];
+    // next_alive[i] leads to the first live index >= i (n is a live sentinel).
+    let mut next_alive: Vec<usize> = (0..=n).collect();
+    let mut results: HashMap<String, Vec<usize>> = HashMap::new();
+    for (j, m) in messages.iter().enumerate() {
+        if role(m) == "toolResult" {
+            results.entry(id_key(m.get("toolCallId"))).or_default().push(j);
+        }
+    }
+
+    fn find(next_alive: &mut [usize], i: usize) -> usize {
+        let mut root = i;
+        while next_alive[root] != root {
+            root = next_alive[root];
+        }
+        let mut cur = i;
+        while next_alive[cur] != root {
+            let up = next_alive[cur];
+            next_alive[cur] = root;
+            cur = up;
+        }
+        root
+    }
+
+    for i in (0..n).rev() {
+        let msg = &messages[i];
+        if !alive[i]
+            || role(msg) != "assistant"
+            || !matches!(str_field(msg, "stopReason"), Some("aborted" | "error"))
+        {
+            continue;
+        }
+        let next = find(&mut next_alive, i + 1);
+        if next < n && is_custom_of_type(&messages[next], INTERRUPTED_THINKING) {
+            continue;
+        }
+        alive[i] = false;
+        next_alive[i] = i + 1;
+        for block in array_field(msg, "content") {
+            if str_field(block, "type") != Some("toolCall") {
+                continue;
+            }
+            if let Some(indices) = results.get_mut(&id_key(block.get("id"))) {
+                // Only results after the turn pair with it; earlier ones stay.
+                while let Some(&j) = indices.last().filter(|&&j| j > i) {
+                    indices.pop();
+                    alive[j] = false;
+                    next_alive[j] = j + 1;
+                }
+            }
+        }
+    }
+
+    let mut keep = alive.into_iter();
+    messages.retain(|_| keep.next().unwrap_or(true));
+}

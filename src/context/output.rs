@@ -1,0 +1,385 @@
+//! A context as `context --json` prints it (SPEC §5), and as text and Markdown for people.
+
+use super::*;
+
+/// The `context --json` object: `leafId`, `flavor`, the tracked state and `messages` (LLM
+/// messages, or the agent messages when `agent_messages` is set). For pi, `models` is pi's
+/// single `{provider, modelId}` object (or null).
+pub fn to_json(ctx: &SessionContext, agent_messages: bool) -> Value {
+    json_object(ctx, messages(ctx, agent_messages))
+}
+
+/// [`to_json`] of a context it may take apart: the messages are moved into the object, not
+/// copied (`context --json`).
+pub fn into_json(mut ctx: SessionContext, agent_messages: bool) -> Value {
+    let messages = take_messages(&mut ctx, agent_messages);
+    json_object(&ctx, messages)
+}
+
+/// The `context --json` object of the context's state and `messages`.
+fn json_object(ctx: &SessionContext, messages: Vec<Value>) -> Value {
+    let models = match ctx.flavor {
+        Dialect::Omp => Value::Object(ctx.models.clone()),
+        Dialect::Pi => ctx.model.as_ref().map_or(Value::Null, pi_model_json),
+    };
+    let mcp = match ctx.flavor {
+        Dialect::Omp => json!({
+            "selectedMCPToolNames": ctx.mcp_tool_selection.selected_tool_names,
+            "hasPersistedMCPToolSelection": ctx.mcp_tool_selection.has_persisted,
+        }),
+        Dialect::Pi => Value::Null,
+    };
+    let mut out = json!({
+        "leafId": ctx.leaf_id.clone().unwrap_or(Value::Null),
+        "flavor": ctx.flavor.as_str(),
+        "thinkingLevel": ctx.thinking_level,
+        "configuredThinkingLevel": ctx.configured_thinking_level,
+        "models": models,
+        "serviceTier": ctx.service_tier.clone().map(Value::Object),
+        "mode": ctx.mode,
+        "modeData": ctx.mode_data.clone().unwrap_or(Value::Null),
+        "injectedTtsrRules": ctx.injected_ttsr_rules,
+        "mcpToolSelection": mcp,
+    });
+    // Moved in (`json!` would serialize a copy), last, as the agents' objects have it.
+    if let Some(map) = out.as_object_mut() {
+        map.insert("messages".to_owned(), Value::Array(messages));
+    }
+    out
+}
+
+fn pi_model_json(model: &PiModel) -> Value {
+    obj([
+        ("provider", model.provider.clone().map(Value::String)),
+        ("modelId", model.model_id.clone().map(Value::String)),
+    ])
+}
+
+// --- Human-readable output ------------------------------------------------------------------
+
+/// `context --format text`: a header with the state, then one block per message. Control
+/// characters from the transcript are made visible, never passed through.
+pub fn render_text(mut ctx: SessionContext, agent_messages: bool) -> String {
+    let mut out = String::new();
+    for (key, value) in state_lines(&ctx) {
+        out.push_str(&format!("{key}: {value}\n"));
+    }
+    for (i, msg) in take_messages(&mut ctx, agent_messages).iter().enumerate() {
+        let view = describe(msg);
+        out.push_str(&format!("\n=== {}. {}", i + 1, view.role));
+        if !view.details.is_empty() {
+            out.push_str(&format!(" ({})", view.details.join(", ")));
+        }
+        out.push_str(" ===\n");
+        for part in &view.parts {
+            match part {
+                Part::Text(text) => out.push_str(text),
+                Part::Thinking(text) => out.push_str(&format!("<thinking>\n{text}\n</thinking>")),
+                Part::ToolCall { name, id, args } => {
+                    out.push_str(&format!("[tool call {name} {id}] {}", compact(args)));
+                }
+                Part::Code { text, .. } => out.push_str(text),
+                Part::Note(note) => out.push_str(&format!("[{note}]")),
+            }
+            out.push('\n');
+        }
+    }
+    sanitize(&out)
+}
+
+/// `context --format markdown`: a shareable transcript with one section per message.
+pub fn render_markdown(mut ctx: SessionContext, agent_messages: bool) -> String {
+    let mut out = String::from("# Session context\n\n");
+    for (key, value) in state_lines(&ctx) {
+        out.push_str(&format!("- **{key}:** {}\n", inline_code(&value)));
+    }
+    for (i, msg) in take_messages(&mut ctx, agent_messages).iter().enumerate() {
+        let view = describe(msg);
+        out.push_str(&format!("\n## {}. {}\n", i + 1, view.role));
+        if !view.details.is_empty() {
+            out.push_str(&format!("\n*{}*\n", escape_markdown(&view.details.join(" · "))));
+        }
+        for part in &view.parts {
+            out.push('\n');
+            match part {
+                Part::Text(text) => out.push_str(text),
+                Part::Thinking(text) => out.push_str(&format!(
+                    "<details>\n<summary>Thinking</summary>\n\n{text}\n\n</details>"
+                )),
+                Part::ToolCall { name, id, args } => {
+                    let pretty = serde_json::to_string_pretty(args).unwrap_or_default();
+                    out.push_str(&format!(
+                        "**Tool call** {} ({})\n\n{}",
+                        inline_code(name),
+                        inline_code(id),
+                        fenced("json", &pretty)
+                    ));
+                }
+                Part::Code { lang, text } => out.push_str(&fenced(lang, text)),
+                Part::Note(note) => out.push_str(&format!("*[{}]*", escape_markdown(note))),
+            }
+            out.push('\n');
+        }
+    }
+    sanitize(&out)
+}
+
+fn state_lines(ctx: &SessionContext) -> Vec<(&'static str, String)> {
+    let mut lines = vec![
+        ("leaf", ctx.leaf_id.as_ref().map_or_else(|| "(none)".to_owned(), id_text)),
+        ("flavor", ctx.flavor.as_str().to_owned()),
+    ];
+    let thinking = match &ctx.configured_thinking_level {
+        Some(c) if *c != ctx.thinking_level => format!("{} (configured: {c})", ctx.thinking_level),
+        _ => ctx.thinking_level.clone(),
+    };
+    lines.push(("thinking level", thinking));
+    match ctx.flavor {
+        Dialect::Omp => {
+            let models: Vec<String> = ctx
+                .models
+                .iter()
+                .map(|(role, m)| format!("{role}={}", js_string(Some(m))))
+                .collect();
+            lines.push((
+                "models",
+                if models.is_empty() { "(none)".to_owned() } else { models.join(", ") },
+            ));
+            if let Some(tier) = &ctx.service_tier {
+                let tiers: Vec<String> =
+                    tier.iter().map(|(f, t)| format!("{f}={}", js_string(Some(t)))).collect();
+                lines.push(("service tier", tiers.join(", ")));
+            }
+            let mut mode = ctx.mode.clone();
+            if let Some(data) = ctx.mode_data.as_ref().filter(|d| !d.is_null()) {
+                mode.push_str(&format!(" {}", compact(data)));
+            }
+            lines.push(("mode", mode));
+            if !ctx.injected_ttsr_rules.is_empty() {
+                lines.push(("ttsr rules", ctx.injected_ttsr_rules.join(", ")));
+            }
+            if ctx.mcp_tool_selection.has_persisted {
+                lines.push(("mcp tools", ctx.mcp_tool_selection.selected_tool_names.join(", ")));
+            }
+        }
+        Dialect::Pi => {
+            let model = ctx.model.as_ref().map_or_else(
+                || "(none)".to_owned(),
+                |m| {
+                    format!(
+                        "{}/{}",
+                        m.provider.as_deref().unwrap_or("?"),
+                        m.model_id.as_deref().unwrap_or("?")
+                    )
+                },
+            );
+            lines.push(("model", model));
+        }
+    }
+    lines
+}
+
+/// One message as people read it: a role, a few details, and its parts in order.
+struct View {
+    role: String,
+    details: Vec<String>,
+    parts: Vec<Part>,
+}
+
+enum Part {
+    Text(String),
+    Thinking(String),
+    ToolCall { name: String, id: String, args: Value },
+    Code { lang: &'static str, text: String },
+    Note(String),
+}
+
+fn describe(msg: &Value) -> View {
+    let role_name = role(msg).to_owned();
+    let mut details = Vec::new();
+    let mut parts = Vec::new();
+    let detail = |details: &mut Vec<String>, key: &str| {
+        if let Some(v) = msg.get(key).filter(|v| !v.is_null()) {
+            details.push(js_string(Some(v)));
+        }
+    };
+    match role_name.as_str() {
+        "assistant" => {
+            if let (Some(p), Some(m)) = (str_field(msg, "provider"), str_field(msg, "model")) {
+                details.push(format!("{p}/{m}"));
+            }
+            detail(&mut details, "stopReason");
+            content_parts(msg.get("content"), &mut parts);
+            if let Some(err) = str_field(msg, "errorMessage") {
+                parts.push(Part::Note(format!("error: {err}")));
+            }
+        }
+        "toolResult" => {
+            detail(&mut details, "toolName");
+            detail(&mut details, "toolCallId");
+            if truthy(msg.get("isError")) {
+                details.push("error".to_owned());
+            }
+            for block in content_blocks(msg.get("content")) {
+                match block {
+                    Block::Text(t) => parts.push(Part::Code { lang: "", text: t }),
+                    other => parts.push(block_part(other)),
+                }
+            }
+        }
+        "bashExecution" => {
+            let mut text = format!("$ {}", js_string(msg.get("command")));
+            if let Some(output) = str_field(msg, "output").filter(|o| !o.is_empty()) {
+                text.push('\n');
+                text.push_str(output);
+            }
+            parts.push(Part::Code { lang: "console", text });
+            if truthy(msg.get("cancelled")) {
+                parts.push(Part::Note("cancelled".to_owned()));
+            } else if let Some(code) = nonzero_exit_code(msg) {
+                parts.push(Part::Note(format!("exit code {code}")));
+            }
+            if truthy(msg.get("excludeFromContext")) {
+                details.push("excluded from context".to_owned());
+            }
+        }
+        "pythonExecution" => {
+            parts.push(Part::Code { lang: "python", text: js_string(msg.get("code")) });
+            if let Some(output) = str_field(msg, "output").filter(|o| !o.is_empty()) {
+                parts.push(Part::Code { lang: "", text: output.to_owned() });
+            }
+            if let Some(code) = nonzero_exit_code(msg) {
+                parts.push(Part::Note(format!("exit code {code}")));
+            }
+        }
+        "fileMention" => {
+            for file in array_field(msg, "files") {
+                parts.push(Part::Note(format!("file {}", js_string(file.get("path")))));
+                if let Some(content) = str_field(file, "content").filter(|c| !c.is_empty()) {
+                    parts.push(Part::Code { lang: "", text: content.to_owned() });
+                }
+            }
+        }
+        "branchSummary" => {
+            if let Some(from) = msg.get("fromId") {
+                details.push(format!("from {}", id_text(from)));
+            }
+            parts.push(Part::Text(summary_text(msg)));
+        }
+        "compactionSummary" => {
+            if let Some(tokens) = msg.get("tokensBefore") {
+                details.push(format!("{} tokens before", js_string(Some(tokens))));
+            }
+            detail(&mut details, "method");
+            parts.push(Part::Text(summary_text(msg)));
+        }
+        "user" | "developer" | "custom" => {
+            detail(&mut details, "customType");
+            // The agents never show these in their chat, but the model reads them.
+            if role_name == "custom" && msg.get("display") == Some(&Value::Bool(false)) {
+                details.push("hidden".to_owned());
+            }
+            content_parts(msg.get("content"), &mut parts);
+        }
+        _ => parts.push(Part::Code {
+            lang: "json",
+            text: serde_json::to_string_pretty(msg).unwrap_or_default(),
+        }),
+    }
+    if let Some(ms) = msg.get("timestamp").and_then(Value::as_f64) {
+        details.push(format_ms(ms));
+    }
+    let role = if role_name.is_empty() { "(no role)".to_owned() } else { role_name };
+    View { role, details, parts }
+}
+
+pub(super) enum Block {
+    Text(String),
+    Thinking(String),
+    ToolCall { name: String, id: String, args: Value },
+    Other(String),
+}
+
+pub(super) fn content_blocks(content: Option<&Value>) -> Vec<Block> {
+    match content {
+        Some(Value::String(s)) => vec![Block::Text(s.clone())],
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .map(|b| match str_field(b, "type") {
+                Some("text") => Block::Text(js_string(b.get("text"))),
+                Some("thinking") => Block::Thinking(js_string(b.get("thinking"))),
+                Some("toolCall") => Block::ToolCall {
+                    name: js_string(b.get("name")),
+                    id: b.get("id").map_or_else(String::new, id_text),
+                    args: b.get("arguments").cloned().unwrap_or(Value::Null),
+                },
+                Some("image") => Block::Other(format!(
+                    "image {}",
+                    str_field(b, "mimeType").unwrap_or("(unknown type)")
+                )),
+                Some("redactedThinking") => Block::Other("redacted thinking".to_owned()),
+                Some(other) => Block::Other(format!("{other} block")),
+                None => Block::Other("block without a type".to_owned()),
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn block_part(block: Block) -> Part {
+    match block {
+        Block::Text(t) => Part::Text(t),
+        Block::Thinking(t) => Part::Thinking(t),
+        Block::ToolCall { name, id, args } => Part::ToolCall { name, id, args },
+        Block::Other(note) => Part::Note(note),
+    }
+}
+
+fn content_parts(content: Option<&Value>, parts: &mut Vec<Part>) {
+    parts.extend(content_blocks(content).into_iter().map(block_part));
+}
+
+/// A code fence longer than any backtick run inside `text`.
+fn fenced(lang: &str, text: &str) -> String {
+    let fence = "`".repeat(longest_backtick_run(text).max(2) + 1);
+    format!("{fence}{lang}\n{text}\n{fence}")
+}
+
+pub(super) fn inline_code(text: &str) -> String {
+    let ticks = "`".repeat(longest_backtick_run(text) + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') { " " } else { "" };
+    format!("{ticks}{pad}{text}{pad}{ticks}")
+}
+
+fn longest_backtick_run(text: &str) -> usize {
+    let (mut longest, mut run) = (0, 0);
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    longest
+}
+
+fn escape_markdown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '\\' | '*' | '_' | '`' | '[' | ']' | '<' | '>') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Transcript text is untrusted: one sanitizer for all text output (`terminal::sanitize_keep_lines`
+/// keeps newlines and tabs and escapes every other control character as `\xNN`).
+fn sanitize(text: &str) -> String {
+    crate::terminal::sanitize_keep_lines(text).into_owned()
+}
+
+fn id_text(id: &Value) -> String {
+    match id {
+        Value::String(s) => s.clone(),
+        other => compact(other),
+    }
+}
