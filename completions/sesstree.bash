@@ -203,7 +203,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__checkout)
-            opts="-f -h --summary --summary-file --summarize --summarizer --instructions --replace-instructions --label --dry-run --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --color --help"
+            opts="-f -h --summary --summary-file --summarize --summarizer --instructions --replace-instructions --label --dry-run --dialect --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -227,6 +227,10 @@ _sesstree() {
                     ;;
                 --label)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dialect)
+                    COMPREPLY=($(compgen -W "omp pi" -- "${cur}"))
                     return 0
                     ;;
                 --hooks-dir)
@@ -299,7 +303,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__fsck)
-            opts="-o -q -f -h --repair --output --cwd --force --quiet --file --session --json --strict --no-pager --color --help"
+            opts="-o -q -f -h --repair --output --cwd --force --dialect --quiet --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -315,6 +319,10 @@ _sesstree() {
                     ;;
                 --cwd)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dialect)
+                    COMPREPLY=($(compgen -W "omp pi" -- "${cur}"))
                     return 0
                     ;;
                 --file)
@@ -679,12 +687,16 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__label)
-            opts="-f -h --clear --list --dry-run --force --file --session --json --strict --no-pager --color --help"
+            opts="-f -h --clear --list --dry-run --force --dialect --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --dialect)
+                    COMPREPLY=($(compgen -W "omp pi" -- "${cur}"))
+                    return 0
+                    ;;
                 --file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -785,7 +797,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__migrate)
-            opts="-o -f -h --output --no-backup --check --dry-run --force --file --session --json --strict --no-pager --color --help"
+            opts="-o -f -h --output --no-backup --check --dry-run --force --dialect --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -797,6 +809,10 @@ _sesstree() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dialect)
+                    COMPREPLY=($(compgen -W "omp pi" -- "${cur}"))
                     return 0
                     ;;
                 --file)

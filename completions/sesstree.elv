@@ -118,6 +118,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --summarizer 'The command that summarizes: it reads the abandoned branch as a transcript plus instructions on stdin and prints the summary (run with `sh -c`)'
             cand --instructions 'Extra instructions for the summarizer, appended to the default ones'
             cand --label 'Label the summary entry, or REV when there is no summary (trimmed as `label` trims it; a blank TEXT labels nothing)'
+            cand --dialect 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. Nothing `checkout` writes differs between them'
             cand --hooks-dir 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]'
             cand --hook-timeout 'Stop a hook that runs longer than SECS seconds, and cancel'
             cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
@@ -178,6 +179,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'sesstree;label'= {
+            cand --dialect 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. Nothing `label` writes differs between them'
             cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
             cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
             cand --session 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)'
@@ -222,6 +224,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
         &'sesstree;migrate'= {
             cand -o 'Write the result to PATH instead of replacing the file (also for a current file)'
             cand --output 'Write the result to PATH instead of replacing the file (also for a current file)'
+            cand --dialect 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. Nothing `migrate` writes differs between them'
             cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
             cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
             cand --session 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)'
@@ -240,6 +243,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand -o 'Where --repair writes the copy (`-` for standard output)'
             cand --output 'Where --repair writes the copy (`-` for standard output)'
             cand --cwd 'The working directory recorded in a header that --repair restores'
+            cand --dialect 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. Nothing a repair writes differs between them'
             cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
             cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
             cand --session 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)'

@@ -122,6 +122,8 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l summary-f
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l summarizer -d 'The command that summarizes: it reads the abandoned branch as a transcript plus instructions on stdin and prints the summary (run with `sh -c`)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l instructions -d 'Extra instructions for the summarizer, appended to the default ones' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l label -d 'Label the summary entry, or REV when there is no summary (trimmed as `label` trims it; a blank TEXT labels nothing)' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l dialect -d 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. Nothing `checkout` writes differs between them' -r -f -a "omp\t'oh-my-pi: title slot and `title_change`'
+pi\t'pi: `session_info`, no title slot'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l hooks-dir -d 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l hook-timeout -d 'Stop a hook that runs longer than SECS seconds, and cancel' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
@@ -150,7 +152,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -s h -l help -
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l through -d 'Fork the path from the root to REV inclusive, whatever REV\'s type' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -s o -l output -d 'Write the new file to PATH (`-` for standard output) instead of next to the source' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l dialect -d 'Carry the name as this agent does (pi: a session_info entry, no header title), whatever the file looks like' -r -f -a "omp\t'oh-my-pi: title slot and `title_change`'
-pi\t'pi: `session_info`'"
+pi\t'pi: `session_info`, no title slot'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l hooks-dir -d 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l hook-timeout -d 'Stop a hook that runs longer than SECS seconds, and cancel' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
@@ -173,6 +175,8 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l json -d 'Pri
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l dialect -d 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. Nothing `label` writes differs between them' -r -f -a "omp\t'oh-my-pi: title slot and `title_change`'
+pi\t'pi: `session_info`, no title slot'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
@@ -191,7 +195,7 @@ user\t'Chosen by the user (the default)'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l from-plan -d 'Name the session after a plan title, as plan approval does (only if it has no name)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l trigger -d 'A free-form `trigger` recorded in the `title_change` entry (oh-my-pi files)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l dialect -d 'Store the name as this agent does, whatever the file looks like' -r -f -a "omp\t'oh-my-pi: title slot and `title_change`'
-pi\t'pi: `session_info`'"
+pi\t'pi: `session_info`, no title slot'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
@@ -212,6 +216,8 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l str
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -s o -l output -d 'Write the result to PATH instead of replacing the file (also for a current file)' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l dialect -d 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. Nothing `migrate` writes differs between them' -r -f -a "omp\t'oh-my-pi: title slot and `title_change`'
+pi\t'pi: `session_info`, no title slot'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
@@ -227,6 +233,8 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l no-pager -
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -s o -l output -d 'Where --repair writes the copy (`-` for standard output)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l cwd -d 'The working directory recorded in a header that --repair restores' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l dialect -d 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. Nothing a repair writes differs between them' -r -f -a "omp\t'oh-my-pi: title slot and `title_change`'
+pi\t'pi: `session_info`, no title slot'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'

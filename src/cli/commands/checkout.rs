@@ -14,7 +14,7 @@ use sesstree::process::CancelToken;
 use sesstree::summarize::{self, FileOps, Summarizer};
 use sesstree::{Error, Session, rev, store};
 
-use super::{HookArgs, cancel_on_interrupt, short_id};
+use super::{DialectArg, HookArgs, cancel_on_interrupt, certain_dialect, short_id};
 use crate::cli::{Ctx, complete, stdout, ui, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
@@ -84,6 +84,10 @@ pub struct CheckoutArgs {
     /// Print the entries that would be appended; write nothing and run no hooks.
     #[arg(long)]
     pub dry_run: bool,
+    /// Whose session the file is (omp or pi), when neither its contents nor its directory
+    /// say; refused when they say otherwise. Nothing `checkout` writes differs between them.
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub dialect: Option<DialectArg>,
     /// Hooks.
     #[command(flatten)]
     pub hooks: HookArgs,
@@ -118,6 +122,7 @@ pub fn run(ctx: &Ctx, args: &CheckoutArgs) -> anyhow::Result<()> {
         }
     };
     ctx.report(&session)?;
+    certain_dialect(&session, args.dialect)?;
     let target = rev::resolve(&session, &args.rev)?;
     let nav = checkout::navigate(&session, target)?;
     if nav.noop {
