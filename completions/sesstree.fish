@@ -122,7 +122,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l summary-f
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l summarizer -d 'The command that summarizes: it reads the abandoned branch as a transcript plus instructions on stdin and prints the summary (run with `sh -c`)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l instructions -d 'Extra instructions for the summarizer, appended to the default ones' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l label -d 'Label the summary entry, or REV when there is no summary (trimmed as `label` trims it; a blank TEXT labels nothing)' -r
-complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l dialect -d 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. Nothing `checkout` writes differs between them' -r -f -a "omp\t'oh-my-pi: title slot and `title_change`'
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l dialect -d 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. It picks how the summarizer\'s summary lists the files (oh-my-pi\'s `<files>` block, pi\'s `<read-files>`/`<modified-files>`)' -r -f -a "omp\t'oh-my-pi: title slot and `title_change`'
 pi\t'pi: `session_info`, no title slot'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l hooks-dir -d 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l hook-timeout -d 'Stop a hook that runs longer than SECS seconds, and cancel' -r

@@ -117,3 +117,39 @@ fn every_writer_takes_dialect() {
     // The file said nothing certain; the flag did not make it say more than pi reads.
     assert!(text(&env.read(PLAIN)).starts_with(r#"{"type":"session","#));
 }
+
+/// A summary `checkout --summarize` writes is framed as the file's agent frames its own: pi's
+/// `<read-files>`/`<modified-files>` blocks (pi's `formatFileOperations`), oh-my-pi's
+/// `<files>` block (FORMAT §8.4).
+#[test]
+fn a_generated_summary_lists_the_files_as_the_files_agent_does() {
+    let env = TestEnv::new();
+    let summary = |dialect: &str| {
+        env.fixture(PLAIN);
+        let out = env.run(&[
+            "-f",
+            PLAIN,
+            "--json",
+            "checkout",
+            "a1000001",
+            "--summarize",
+            "--dialect",
+            dialect,
+            "--summarizer",
+            "cat > /dev/null; echo Tried the parser.",
+        ]);
+        let v: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+        v["summaryEntry"]["summary"].as_str().unwrap().to_string()
+    };
+    let preamble = "The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\nTried the parser.\n\n";
+    assert_eq!(
+        summary("pi"),
+        format!(
+            "{preamble}<read-files>\nREADME.md\n</read-files>\n\n<modified-files>\nsrc/parse.rs\n</modified-files>"
+        )
+    );
+    assert_eq!(
+        summary("omp"),
+        format!("{preamble}<files>\nREADME.md (Read)\nsrc/parse.rs (RW)\n</files>")
+    );
+}

@@ -7,6 +7,7 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 
 use serde_json::{Map, Value, json};
+use sesstree::format::Dialect;
 use sesstree::hooks::{self, Hooks};
 use sesstree::id::EntryId;
 use sesstree::ops::checkout::{self, Navigation, Plan, Summary};
@@ -85,7 +86,8 @@ pub struct CheckoutArgs {
     #[arg(long)]
     pub dry_run: bool,
     /// Whose session the file is (omp or pi), when neither its contents nor its directory
-    /// say; refused when they say otherwise. Nothing `checkout` writes differs between them.
+    /// say; refused when they say otherwise. It picks how the summarizer's summary lists the files
+    /// (oh-my-pi's `<files>` block, pi's `<read-files>`/`<modified-files>`).
     #[arg(long, value_enum, value_name = "AGENT")]
     pub dialect: Option<DialectArg>,
     /// Hooks.
@@ -122,7 +124,8 @@ pub fn run(ctx: &Ctx, args: &CheckoutArgs) -> anyhow::Result<()> {
         }
     };
     ctx.report(&session)?;
-    certain_dialect(&session, args.dialect)?;
+    // The summary is text both agents read: when the file does not say, the readers' guess.
+    let dialect = certain_dialect(&session, args.dialect)?.unwrap_or_else(|| session.dialect());
     let target = rev::resolve(&session, &args.rev)?;
     let nav = checkout::navigate(&session, target)?;
     if nav.noop {
@@ -158,7 +161,7 @@ pub fn run(ctx: &Ctx, args: &CheckoutArgs) -> anyhow::Result<()> {
         eprintln!("note: nothing to summarize ({why}); moving without a summary");
         None
     } else {
-        Some(summary_of(args, given, hook_summary, &entries, &cancel)?)
+        Some(summary_of(args, given, hook_summary, &entries, dialect, &cancel)?)
     };
 
     let plan = checkout::plan(
@@ -200,6 +203,7 @@ fn summary_of(
     given: Option<String>,
     hook_summary: Option<&Value>,
     entries: &[Value],
+    dialect: Dialect,
     cancel: &CancelToken,
 ) -> anyhow::Result<Summary> {
     if let Some(text) = given {
@@ -218,7 +222,7 @@ fn summary_of(
     let instructions =
         summarize::instructions(args.instructions.as_deref(), args.replace_instructions);
     let (text, details) =
-        Summarizer::new(cmd.as_str(), cancel.clone()).summarize(entries, &instructions)?;
+        Summarizer::new(cmd.as_str(), cancel.clone()).summarize(entries, &instructions, dialect)?;
     Ok(Summary { text, details: Some(details), from_extension: false })
 }
 
