@@ -107,6 +107,7 @@ fn every_writer_takes_dialect() {
         &["label", "--dialect", "pi", "a1000002", "read"][..],
         &["checkout", "--dialect", "pi", "a1000004"],
         &["migrate", "--dialect", "pi"],
+        &["fork", "--dialect", "pi", "--through", "a1000006", "-o", "f.jsonl"],
         &["branch", "--dialect", "pi", "--through", "a1000006", "-o", "b.jsonl"],
     ] {
         let out = run(args);

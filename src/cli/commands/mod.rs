@@ -101,6 +101,9 @@ pub enum Command {
     Show(show::ShowArgs),
     Checkout(checkout::CheckoutArgs),
     Reflog(reflog::ReflogArgs),
+    // The agents' name for a new file from a path (oh-my-pi's and pi's `/fork`); `branch`,
+    // its first name, still works.
+    #[command(name = "fork", visible_alias = "branch")]
     Branch(branch::BranchArgs),
     Stats(stats::StatsArgs),
     Label(label::LabelArgs),
