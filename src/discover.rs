@@ -154,6 +154,12 @@ impl Places {
             .map(|(_, agent)| agent)
     }
 
+    /// oh-my-pi's blob store, beside its sessions root (CHANGES O3, O6): the directory its
+    /// `blob:sha256:` references name files in.
+    pub fn omp_blobs(&self) -> PathBuf {
+        self.omp_sessions().with_file_name("blobs")
+    }
+
     /// oh-my-pi's sessions root: under `~/<PI_CONFIG_DIR or .omp>`, its profile's agent
     /// directory (`PI_CODING_AGENT_DIR` replaces it in the default profile), or the flattened
     /// XDG data directory where it exists.
