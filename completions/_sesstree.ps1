@@ -38,6 +38,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one entry in full, as pretty JSON')
             [CompletionResult]::new('checkout', 'checkout', [CompletionResultType]::ParameterValue, 'Move the leaf to REV, as the agent''s /tree navigation does')
             [CompletionResult]::new('reflog', 'reflog', [CompletionResultType]::ParameterValue, 'Show the moves and branch summaries the file holds, newest first')
+            [CompletionResult]::new('fork', 'fork', [CompletionResultType]::ParameterValue, 'Fork a new session file from the history before a user message')
             [CompletionResult]::new('branch', 'branch', [CompletionResultType]::ParameterValue, 'Fork a new session file from the history before a user message')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Count entries, branches, labels and token usage of one or many files')
             [CompletionResult]::new('label', 'label', [CompletionResultType]::ParameterValue, 'Set, remove or list entry labels')
@@ -126,6 +127,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--summarizer', '--summarizer', [CompletionResultType]::ParameterName, 'The command that summarizes: it reads the abandoned branch as a transcript plus instructions on stdin and prints the summary (run with `sh -c`)')
             [CompletionResult]::new('--instructions', '--instructions', [CompletionResultType]::ParameterName, 'Extra instructions for the summarizer, appended to the default ones')
             [CompletionResult]::new('--label', '--label', [CompletionResultType]::ParameterName, 'Label the summary entry, or REV when there is no summary (trimmed as `label` trims it; a blank TEXT labels nothing)')
+            [CompletionResult]::new('--dialect', '--dialect', [CompletionResultType]::ParameterName, 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. It picks how the summarizer''s summary lists the files (oh-my-pi''s `<files>` block, pi''s `<read-files>`/`<modified-files>`)')
             [CompletionResult]::new('--hooks-dir', '--hooks-dir', [CompletionResultType]::ParameterName, 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]')
             [CompletionResult]::new('--hook-timeout', '--hook-timeout', [CompletionResultType]::ParameterName, 'Stop a hook that runs longer than SECS seconds, and cancel')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)')
@@ -150,6 +152,26 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'sesstree;fork' {
+            [CompletionResult]::new('--through', '--through', [CompletionResultType]::ParameterName, 'Fork the path from the root to REV inclusive, whatever REV''s type')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the new file to PATH (`-` for standard output) instead of next to the source')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the new file to PATH (`-` for standard output) instead of next to the source')
+            [CompletionResult]::new('--dialect', '--dialect', [CompletionResultType]::ParameterName, 'Carry the name as this agent does (pi: a session_info entry, no header title), whatever the file looks like')
+            [CompletionResult]::new('--hooks-dir', '--hooks-dir', [CompletionResultType]::ParameterName, 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]')
+            [CompletionResult]::new('--hook-timeout', '--hook-timeout', [CompletionResultType]::ParameterName, 'Stop a hook that runs longer than SECS seconds, and cancel')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Overwrite an existing file at PATH')
+            [CompletionResult]::new('--no-hooks', '--no-hooks', [CompletionResultType]::ParameterName, 'Run no hooks')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')
@@ -190,6 +212,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             break
         }
         'sesstree;label' {
+            [CompletionResult]::new('--dialect', '--dialect', [CompletionResultType]::ParameterName, 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. Nothing `label` writes differs between them')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)')
@@ -237,6 +260,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
         'sesstree;migrate' {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the result to PATH instead of replacing the file (also for a current file)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the result to PATH instead of replacing the file (also for a current file)')
+            [CompletionResult]::new('--dialect', '--dialect', [CompletionResultType]::ParameterName, 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. Nothing `migrate` writes differs between them')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)')
@@ -256,6 +280,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Where --repair writes the copy (`-` for standard output)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Where --repair writes the copy (`-` for standard output)')
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'The working directory recorded in a header that --repair restores')
+            [CompletionResult]::new('--dialect', '--dialect', [CompletionResultType]::ParameterName, 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. Nothing a repair writes differs between them')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)')
@@ -327,7 +352,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one entry in full, as pretty JSON')
             [CompletionResult]::new('checkout', 'checkout', [CompletionResultType]::ParameterValue, 'Move the leaf to REV, as the agent''s /tree navigation does')
             [CompletionResult]::new('reflog', 'reflog', [CompletionResultType]::ParameterValue, 'Show the moves and branch summaries the file holds, newest first')
-            [CompletionResult]::new('branch', 'branch', [CompletionResultType]::ParameterValue, 'Fork a new session file from the history before a user message')
+            [CompletionResult]::new('fork', 'fork', [CompletionResultType]::ParameterValue, 'Fork a new session file from the history before a user message')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Count entries, branches, labels and token usage of one or many files')
             [CompletionResult]::new('label', 'label', [CompletionResultType]::ParameterValue, 'Set, remove or list entry labels')
             [CompletionResult]::new('name', 'name', [CompletionResultType]::ParameterValue, 'Show or set the session''s name')
@@ -357,7 +382,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
         'sesstree;help;reflog' {
             break
         }
-        'sesstree;help;branch' {
+        'sesstree;help;fork' {
             break
         }
         'sesstree;help;stats' {

@@ -17,13 +17,16 @@ _sesstree() {
                 cmd="sesstree"
                 ;;
             sesstree,branch)
-                cmd="sesstree__subcmd__branch"
+                cmd="sesstree__subcmd__fork"
                 ;;
             sesstree,checkout)
                 cmd="sesstree__subcmd__checkout"
                 ;;
             sesstree,context)
                 cmd="sesstree__subcmd__context"
+                ;;
+            sesstree,fork)
+                cmd="sesstree__subcmd__fork"
                 ;;
             sesstree,fsck)
                 cmd="sesstree__subcmd__fsck"
@@ -64,14 +67,14 @@ _sesstree() {
             sesstree,tree)
                 cmd="sesstree__subcmd__tree"
                 ;;
-            sesstree__subcmd__help,branch)
-                cmd="sesstree__subcmd__help__subcmd__branch"
-                ;;
             sesstree__subcmd__help,checkout)
                 cmd="sesstree__subcmd__help__subcmd__checkout"
                 ;;
             sesstree__subcmd__help,context)
                 cmd="sesstree__subcmd__help__subcmd__context"
+                ;;
+            sesstree__subcmd__help,fork)
+                cmd="sesstree__subcmd__help__subcmd__fork"
                 ;;
             sesstree__subcmd__help,fsck)
                 cmd="sesstree__subcmd__help__subcmd__fsck"
@@ -119,7 +122,7 @@ _sesstree() {
 
     case "${cmd}" in
         sesstree)
-            opts="-f -h -V --file --session --json --strict --no-pager --color --help --version log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help"
+            opts="-f -h -V --file --session --json --strict --no-pager --color --help --version log tree context show checkout reflog fork branch stats label name humanize-title migrate fsck ls grep help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -148,62 +151,8 @@ _sesstree() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        sesstree__subcmd__branch)
-            opts="-o -f -h --through --output --force --dialect --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --color --help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --through)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --output)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -o)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --dialect)
-                    COMPREPLY=($(compgen -W "omp pi" -- "${cur}"))
-                    return 0
-                    ;;
-                --hooks-dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --hook-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --file)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -f)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --session)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
         sesstree__subcmd__checkout)
-            opts="-f -h --summary --summary-file --summarize --summarizer --instructions --replace-instructions --label --dry-run --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --color --help"
+            opts="-f -h --summary --summary-file --summarize --summarizer --instructions --replace-instructions --label --dry-run --dialect --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -227,6 +176,10 @@ _sesstree() {
                     ;;
                 --label)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dialect)
+                    COMPREPLY=($(compgen -W "omp pi" -- "${cur}"))
                     return 0
                     ;;
                 --hooks-dir)
@@ -298,8 +251,62 @@ _sesstree() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sesstree__subcmd__fork)
+            opts="-o -f -h --through --output --force --dialect --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --through)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dialect)
+                    COMPREPLY=($(compgen -W "omp pi" -- "${cur}"))
+                    return 0
+                    ;;
+                --hooks-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hook-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sesstree__subcmd__fsck)
-            opts="-o -q -f -h --repair --output --cwd --force --quiet --file --session --json --strict --no-pager --color --help"
+            opts="-o -q -f -h --repair --output --cwd --force --dialect --quiet --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -315,6 +322,10 @@ _sesstree() {
                     ;;
                 --cwd)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dialect)
+                    COMPREPLY=($(compgen -W "omp pi" -- "${cur}"))
                     return 0
                     ;;
                 --file)
@@ -411,22 +422,8 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__help)
-            opts="log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help"
+            opts="log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        sesstree__subcmd__help__subcmd__branch)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -453,6 +450,20 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__help__subcmd__context)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__help__subcmd__fork)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -679,12 +690,16 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__label)
-            opts="-f -h --clear --list --dry-run --force --file --session --json --strict --no-pager --color --help"
+            opts="-f -h --clear --list --dry-run --force --dialect --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --dialect)
+                    COMPREPLY=($(compgen -W "omp pi" -- "${cur}"))
+                    return 0
+                    ;;
                 --file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -785,7 +800,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__migrate)
-            opts="-o -f -h --output --no-backup --check --dry-run --force --file --session --json --strict --no-pager --color --help"
+            opts="-o -f -h --output --no-backup --check --dry-run --force --dialect --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -797,6 +812,10 @@ _sesstree() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dialect)
+                    COMPREPLY=($(compgen -W "omp pi" -- "${cur}"))
                     return 0
                     ;;
                 --file)

@@ -35,6 +35,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand show 'Show one entry in full, as pretty JSON'
             cand checkout 'Move the leaf to REV, as the agent''s /tree navigation does'
             cand reflog 'Show the moves and branch summaries the file holds, newest first'
+            cand fork 'Fork a new session file from the history before a user message'
             cand branch 'Fork a new session file from the history before a user message'
             cand stats 'Count entries, branches, labels and token usage of one or many files'
             cand label 'Set, remove or list entry labels'
@@ -118,6 +119,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --summarizer 'The command that summarizes: it reads the abandoned branch as a transcript plus instructions on stdin and prints the summary (run with `sh -c`)'
             cand --instructions 'Extra instructions for the summarizer, appended to the default ones'
             cand --label 'Label the summary entry, or REV when there is no summary (trimmed as `label` trims it; a blank TEXT labels nothing)'
+            cand --dialect 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. It picks how the summarizer''s summary lists the files (oh-my-pi''s `<files>` block, pi''s `<read-files>`/`<modified-files>`)'
             cand --hooks-dir 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]'
             cand --hook-timeout 'Stop a hook that runs longer than SECS seconds, and cancel'
             cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
@@ -141,6 +143,25 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
             cand --session 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)'
             cand --color 'When to colour the output'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;fork'= {
+            cand --through 'Fork the path from the root to REV inclusive, whatever REV''s type'
+            cand -o 'Write the new file to PATH (`-` for standard output) instead of next to the source'
+            cand --output 'Write the new file to PATH (`-` for standard output) instead of next to the source'
+            cand --dialect 'Carry the name as this agent does (pi: a session_info entry, no header title), whatever the file looks like'
+            cand --hooks-dir 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]'
+            cand --hook-timeout 'Stop a hook that runs longer than SECS seconds, and cancel'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
+            cand --session 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)'
+            cand --color 'When to colour the output'
+            cand --force 'Overwrite an existing file at PATH'
+            cand --no-hooks 'Run no hooks'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
@@ -178,6 +199,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'sesstree;label'= {
+            cand --dialect 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. Nothing `label` writes differs between them'
             cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
             cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
             cand --session 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)'
@@ -222,6 +244,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
         &'sesstree;migrate'= {
             cand -o 'Write the result to PATH instead of replacing the file (also for a current file)'
             cand --output 'Write the result to PATH instead of replacing the file (also for a current file)'
+            cand --dialect 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. Nothing `migrate` writes differs between them'
             cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
             cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
             cand --session 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)'
@@ -240,6 +263,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand -o 'Where --repair writes the copy (`-` for standard output)'
             cand --output 'Where --repair writes the copy (`-` for standard output)'
             cand --cwd 'The working directory recorded in a header that --repair restores'
+            cand --dialect 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. Nothing a repair writes differs between them'
             cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
             cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
             cand --session 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)'
@@ -308,7 +332,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand show 'Show one entry in full, as pretty JSON'
             cand checkout 'Move the leaf to REV, as the agent''s /tree navigation does'
             cand reflog 'Show the moves and branch summaries the file holds, newest first'
-            cand branch 'Fork a new session file from the history before a user message'
+            cand fork 'Fork a new session file from the history before a user message'
             cand stats 'Count entries, branches, labels and token usage of one or many files'
             cand label 'Set, remove or list entry labels'
             cand name 'Show or set the session''s name'
@@ -331,7 +355,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
         }
         &'sesstree;help;reflog'= {
         }
-        &'sesstree;help;branch'= {
+        &'sesstree;help;fork'= {
         }
         &'sesstree;help;stats'= {
         }

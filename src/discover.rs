@@ -135,6 +135,31 @@ impl Places {
         roots
     }
 
+    /// The agent whose sessions directory holds `file` (CHANGES O3, P8): the root it lies
+    /// under, the deepest one when roots nest. `None` outside every root, or when the file
+    /// cannot be resolved. Symlinks are resolved on both sides.
+    pub fn agent_of(&self, file: &Path) -> Option<Dialect> {
+        let file = std::fs::canonicalize(file).ok()?;
+        self.roots()
+            .into_iter()
+            .filter_map(|root| {
+                let dir = std::fs::canonicalize(&root.dir).ok()?;
+                let rest = file.strip_prefix(&dir).ok()?;
+                // A flat root holds its sessions directly; the others one directory down.
+                let depth = rest.components().count();
+                let placed = if root.flat { depth == 1 } else { depth == 2 };
+                placed.then(|| (dir.components().count(), root.agent))
+            })
+            .max_by_key(|(depth, _)| *depth)
+            .map(|(_, agent)| agent)
+    }
+
+    /// oh-my-pi's blob store, beside its sessions root (CHANGES O3, O6): the directory its
+    /// `blob:sha256:` references name files in.
+    pub fn omp_blobs(&self) -> PathBuf {
+        self.omp_sessions().with_file_name("blobs")
+    }
+
     /// oh-my-pi's sessions root: under `~/<PI_CONFIG_DIR or .omp>`, its profile's agent
     /// directory (`PI_CODING_AGENT_DIR` replaces it in the default profile), or the flattened
     /// XDG data directory where it exists.

@@ -1,35 +1,40 @@
 //! The only code that writes session files (SPEC §7).
 //!
 //! Appends take an exclusive advisory lock, load and check the file under it, and write all new
-//! lines with one `write` on an append handle, then `fsync`. oh-my-pi's lock gate beside the
-//! file is taken too when it is there ([`lock`]); pi does not lock. So the file's length and
-//! identity are checked again just before writing: if anything was appended meanwhile, nothing
-//! is written and the command fails with a conflict. A write that fails half-way is cut back to
-//! the old length, so a failed command leaves the file byte for byte as it was. New and
-//! rewritten files go to a temporary file in the same directory, are synced, and are renamed
-//! into place.
+//! lines with one `write` on an append handle, then `fsync`. New and rewritten files go to a
+//! temporary file in the same directory, are synced, and are renamed into place. A write that
+//! fails half-way is cut back to the old length, so a failed command leaves the file byte for
+//! byte as it was.
+//!
+//! Every append and every rename also takes oh-my-pi's publish lock beside the session
+//! (`Gate`): for that short moment only, around the freshness check and the write. Under it
+//! the file's length and identity are checked again: if anything was appended since it was
+//! loaded (pi takes no lock), nothing is written and the command fails with a conflict.
 
 use std::fs::{File, OpenOptions, Permissions};
 use std::io::{Seek, SeekFrom, Write};
-use std::os::unix::fs::{FileExt, MetadataExt, PermissionsExt};
+use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::error::{Error, Result};
 use crate::format::MAX_VERSION;
 use crate::session::Session;
 
+/// How long a new file's rename waits for oh-my-pi's publish lock ([`write_new`]).
+pub const GATE_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// An exclusive advisory lock on a session file, held until dropped.
 #[derive(Debug)]
 pub struct Locked {
     file: File,
-    /// oh-my-pi's lock gate beside the file, locked too when it is there (see [`lock`]).
-    _gate: Option<File>,
     /// The path as the user gave it, for messages.
     path: PathBuf,
     /// The file itself (symlinks resolved): every read, write and rename goes here, so a
     /// rewrite replaces the session file and never a symlink pointing at it.
     real: PathBuf,
+    /// How long a write waits for oh-my-pi's publish lock ([`Gate`]).
+    timeout: Duration,
 }
 
 /// Locks `path` for writing, waiting up to `timeout` for another sesstree to finish.
@@ -39,11 +44,8 @@ pub struct Locked {
 /// to the old, unlinked file. So once locked, the handle must still be the file at the path,
 /// else it is reopened and locked again, within the same `timeout`.
 ///
-/// oh-my-pi keeps an advisory lock on `.<name>.jsonl.lock.os` beside a session while it has
-/// it open (CHANGES O2). When that file is there, it is locked too, within the same
-/// `timeout`, so that sesstree never writes a session oh-my-pi holds; it is never created or
-/// deleted here: `lock` runs before the file is read, so it cannot tell an oh-my-pi file from
-/// a pi one, and oh-my-pi makes the gate whenever it opens a session.
+/// This lock only keeps sesstrees apart. The agents never look at it: each write also takes
+/// oh-my-pi's publish lock (`Gate`), for the write only.
 pub fn lock(path: &Path, timeout: Duration) -> Result<Locked> {
     refuse_stdin(path)?;
     let real = std::fs::canonicalize(path).map_err(|e| Error::io(path, e))?;
@@ -76,8 +78,7 @@ pub fn lock(path: &Path, timeout: Duration) -> Result<Locked> {
         let ours = file.metadata().map_err(|e| Error::io(path, e))?;
         let now = std::fs::metadata(&real).map_err(|e| Error::io(path, e))?;
         if ours.dev() == now.dev() && ours.ino() == now.ino() {
-            let gate = lock_gate(path, &real, start, timeout)?;
-            return Ok(Locked { file, _gate: gate, path: path.to_path_buf(), real });
+            return Ok(Locked { file, path: path.to_path_buf(), real, timeout });
         }
         // Replaced while we waited: the lock on the old file guards nothing.
         if start.elapsed() >= timeout {
@@ -86,41 +87,160 @@ pub fn lock(path: &Path, timeout: Duration) -> Result<Locked> {
     }
 }
 
-/// The path of oh-my-pi's lock gate for the session file `real`: `.<name>.lock.os` beside it.
-fn gate_path(real: &Path) -> Option<PathBuf> {
+/// What a write under the [`Gate`] does to the session file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WriteKind {
+    /// Lines added at the end (and a title slot patched in place).
+    Append,
+    /// A new file renamed over the path.
+    Rename,
+}
+
+/// oh-my-pi's publish lock for one session file, held for one write (CHANGES O2, as
+/// `FileSessionStorage` in oh-my-pi's `session-storage.ts` takes it):
+///
+/// * the gate, an exclusive `flock` on `.<name>.lock.os` beside the file, made if missing
+///   and never deleted (unlinking a `flock` file could let two holders lock two inodes);
+/// * then the lockfile `.<name>.lock`, made exclusively holding `<pid>:<epoch-ms>`, and
+///   removed again when the write is done. oh-my-pi takes it around every rename; an append
+///   takes it only when one is already there (an older oh-my-pi, which takes no gate, is
+///   publishing). A lockfile whose process is dead, or a malformed one older than 500 ms,
+///   is stale and taken over.
+///
+/// Both are waited for until `timeout` has passed, then the write is a conflict.
+#[derive(Debug)]
+struct Gate {
+    /// The locked gate; the lock goes with the handle.
+    _gate: File,
+    /// The lockfile this write made, removed on drop.
+    claim: Option<PathBuf>,
+}
+
+/// `.<name><suffix>` beside `real`.
+fn sidecar(real: &Path, suffix: &str) -> Option<PathBuf> {
     let mut name = std::ffi::OsString::from(".");
     name.push(real.file_name()?);
-    name.push(".lock.os");
+    name.push(suffix);
     Some(real.with_file_name(name))
 }
 
-/// Locks oh-my-pi's lock gate of `real`, when there is one, waiting until `timeout` has passed
-/// since `start`.
-fn lock_gate(path: &Path, real: &Path, start: Instant, timeout: Duration) -> Result<Option<File>> {
-    let Some(gate_path) = gate_path(real) else { return Ok(None) };
-    let gate = match File::open(&gate_path) {
-        Ok(gate) => gate,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::io(&gate_path, e)),
-    };
-    loop {
-        match gate.try_lock() {
-            Ok(()) => return Ok(Some(gate)),
-            Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < timeout => {
-                std::thread::sleep(Duration::from_millis(5));
+/// How old a malformed lockfile must be before it counts as a crash's leftover (oh-my-pi's
+/// own wait for its publish lock).
+const STALE_MALFORMED: Duration = Duration::from_millis(500);
+
+impl Gate {
+    /// Takes the publish lock of `real` for a write of kind `write`; `path` names it in
+    /// messages.
+    fn take(path: &Path, real: &Path, write: WriteKind, timeout: Duration) -> Result<Gate> {
+        let start = Instant::now();
+        let (Some(gate_path), Some(lock_path)) =
+            (sidecar(real, ".lock.os"), sidecar(real, ".lock"))
+        else {
+            return Err(Error::Usage(format!("{}: not a file name", path.display())));
+        };
+        let busy = |what: &Path| {
+            Error::Conflict(format!(
+                "{}: oh-my-pi is writing this session ({} is held; waited {:.1} s): run the \
+                 command again",
+                path.display(),
+                what.display(),
+                timeout.as_secs_f64()
+            ))
+        };
+        let gate = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .mode(0o600)
+            .open(&gate_path)
+            .map_err(|e| Error::io(&gate_path, e))?;
+        loop {
+            match gate.try_lock() {
+                Ok(()) => break,
+                Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < timeout => {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+                Err(std::fs::TryLockError::WouldBlock) => return Err(busy(&gate_path)),
+                Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(&gate_path, e)),
             }
-            Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(Error::Conflict(format!(
-                    "{}: oh-my-pi has this session open ({} is locked; waited {:.1} s): close \
-                     it there, or run the command again once it is closed",
-                    path.display(),
-                    gate_path.display(),
-                    timeout.as_secs_f64()
-                )));
+        }
+        let mut held = Gate { _gate: gate, claim: None };
+        if write == WriteKind::Append && !lock_path.exists() {
+            return Ok(held);
+        }
+        loop {
+            if claim(&lock_path)? {
+                held.claim = Some(lock_path);
+                return Ok(held);
             }
-            Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(&gate_path, e)),
+            if steal_stale(&lock_path) {
+                continue;
+            }
+            if start.elapsed() >= timeout {
+                return Err(busy(&lock_path));
+            }
+            std::thread::sleep(Duration::from_millis(2));
         }
     }
+}
+
+impl Drop for Gate {
+    fn drop(&mut self) {
+        // The lockfile goes first, while the gate is still held; the gate file stays.
+        if let Some(claim) = self.claim.take() {
+            let _ = std::fs::remove_file(claim);
+        }
+    }
+}
+
+/// Makes the lockfile at `lock_path` holding `<pid>:<epoch-ms>`; `false` when another holder
+/// has it. The path must still name the file written (a stealer may have removed it).
+fn claim(lock_path: &Path) -> Result<bool> {
+    let mut file = match OpenOptions::new().write(true).create_new(true).mode(0o600).open(lock_path)
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Ok(false),
+        Err(e) => return Err(Error::io(lock_path, e)),
+    };
+    let ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis());
+    if let Err(e) = file.write_all(format!("{}:{ms}\n", std::process::id()).as_bytes()) {
+        let _ = std::fs::remove_file(lock_path);
+        return Err(Error::io(lock_path, e));
+    }
+    let ours = file.metadata().map_err(|e| Error::io(lock_path, e))?;
+    Ok(std::fs::metadata(lock_path).is_ok_and(|m| m.ino() == ours.ino() && m.dev() == ours.dev()))
+}
+
+/// Removes a stale lockfile: its process is dead, or it is malformed and older than
+/// [`STALE_MALFORMED`]. `true` when the lockfile is gone (removed here or by its holder).
+fn steal_stale(lock_path: &Path) -> bool {
+    let Ok(content) = std::fs::read_to_string(lock_path) else { return true };
+    let pid = content
+        .trim_end()
+        .split_once(':')
+        .filter(|(pid, ms)| {
+            !pid.is_empty()
+                && !ms.is_empty()
+                && pid.bytes().chain(ms.bytes()).all(|b| b.is_ascii_digit())
+        })
+        .and_then(|(pid, _)| pid.parse::<i32>().ok())
+        .filter(|&pid| pid > 0);
+    let stale = match pid {
+        Some(pid) => {
+            let alive = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None);
+            alive == Err(nix::errno::Errno::ESRCH)
+        }
+        None => std::fs::metadata(lock_path)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > STALE_MALFORMED),
+    };
+    // Read again right before removing: another writer may have taken it over meanwhile.
+    stale
+        && std::fs::read_to_string(lock_path).is_ok_and(|now| now == content)
+        && std::fs::remove_file(lock_path).is_ok()
 }
 
 /// Refuses `-` (standard input) as the file of a writing command, `--dry-run` included: the
@@ -182,6 +302,17 @@ impl Locked {
     /// Appends complete lines (each without its newline) in one write, then syncs. A torn last
     /// line gets a newline first so no entry is glued to it.
     pub fn append(&self, session: &Session, lines: &[Vec<u8>]) -> Result<()> {
+        let _gate = self.gate(WriteKind::Append)?;
+        self.append_gated(session, lines)
+    }
+
+    /// Takes oh-my-pi's publish lock of the file for one write.
+    fn gate(&self, write: WriteKind) -> Result<Gate> {
+        Gate::take(&self.path, &self.real, write, self.timeout)
+    }
+
+    /// [`Locked::append`] with the publish lock already held.
+    fn append_gated(&self, session: &Session, lines: &[Vec<u8>]) -> Result<()> {
         self.check_fresh(session)?;
         let mut buf = Vec::new();
         if !session.ends_with_newline && session.file_len > 0 {
@@ -212,7 +343,8 @@ impl Locked {
         bytes: &[u8],
     ) -> Result<()> {
         let old = session.read_range(offset, bytes.len() as u64)?;
-        self.append(session, lines)?;
+        let _gate = self.gate(WriteKind::Append)?;
+        self.append_gated(session, lines)?;
         let patch = |data: &[u8]| {
             // A separate handle: writes on an append handle always go to the end.
             let f = OpenOptions::new().write(true).open(&self.real)?;
@@ -262,8 +394,10 @@ impl Locked {
         }
         tmp.write_all(tail).map_err(io)?;
         tmp.as_file().sync_all().map_err(io)?;
+        let gate = self.gate(WriteKind::Rename)?;
         self.check_fresh(session)?;
         tmp.persist(&self.real).map_err(|e| Error::io(&self.path, e.error))?;
+        drop(gate);
         sync_dir(&self.real);
         Ok(())
     }
@@ -323,6 +457,13 @@ pub fn write_new_with(
         None => None,
     };
     let tmp = temp_with(path, perms, fill)?;
+    // A session file (not a backup) renamed over an existing one is renamed under oh-my-pi's
+    // publish lock; a new file (noclobber) replaces nothing another writer could write.
+    let replaces_session = force && path.extension().is_some_and(|e| e == "jsonl") && path.exists();
+    let gate = match replaces_session {
+        true => Some(Gate::take(path, path, WriteKind::Rename, GATE_TIMEOUT)?),
+        false => None,
+    };
     if force {
         tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     } else {
@@ -334,6 +475,7 @@ pub fn write_new_with(
             }
         })?;
     }
+    drop(gate);
     sync_dir(path);
     Ok(())
 }
@@ -467,8 +609,11 @@ mod tests {
         let err = locked.splice(&session, b"head\n", 0, b"tail\n").unwrap_err();
         assert!(matches!(err, Error::Conflict(_)));
         assert_eq!(std::fs::read(&path).unwrap(), before);
-        let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
-        assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+        let leftovers: Vec<_> =
+            std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        // oh-my-pi's gate, made for the append, stays; nothing else does.
+        assert_eq!(leftovers.len(), 2, "no temporary file is left behind: {leftovers:?}");
+        assert!(dir.path().join(".s.jsonl.lock.os").exists());
     }
 
     #[test]
@@ -485,28 +630,83 @@ mod tests {
         assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
     }
 
+    /// A process id that is certainly not running: a child that has been waited for.
+    fn dead_pid() -> u32 {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        pid
+    }
+
     #[test]
-    fn oh_my_pis_gate_is_locked_when_it_is_there_and_never_made() {
+    fn every_write_takes_oh_my_pis_gate_and_leaves_it() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, "x\n").unwrap();
+        std::fs::write(&path, format!("{HEADER}\n")).unwrap();
         let gate = dir.path().join(".s.jsonl.lock.os");
-        // No gate: none is made.
-        drop(lock(&path, Duration::from_secs(1)).unwrap());
+        let lockfile = dir.path().join(".s.jsonl.lock");
+        // Locking alone touches neither sidecar: only a write takes them.
+        let locked = lock(&path, Duration::from_millis(50)).unwrap();
         assert!(!gate.exists());
-        // A gate oh-my-pi holds: the session is in use.
+        // A held gate: the write waits, then is a conflict that writes nothing.
         std::fs::write(&gate, "").unwrap();
         let held = File::open(&gate).unwrap();
         held.lock().unwrap();
-        let err = lock(&path, Duration::from_millis(20)).unwrap_err();
+        let session = locked.load().unwrap();
+        let err = locked.append(&session, &[b"{}".to_vec()]).unwrap_err();
         assert!(matches!(err, Error::Conflict(_)), "{err}");
-        assert!(err.to_string().contains("oh-my-pi has this session open"), "{err}");
-        // Released: taken, held while the session's lock is, and left in place.
+        assert!(err.to_string().contains("oh-my-pi is writing this session"), "{err}");
+        let err = locked.splice(&session, b"", 0, b"{}\n").unwrap_err();
+        assert!(matches!(err, Error::Conflict(_)), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{HEADER}\n"));
+        // Released: written, the gate made before stays, no lockfile is left.
         held.unlock().unwrap();
-        let locked = lock(&path, Duration::from_secs(1)).unwrap();
-        assert!(File::open(&gate).unwrap().try_lock().is_err());
-        drop(locked);
-        assert!(File::open(&gate).unwrap().try_lock().is_ok());
+        std::fs::remove_file(&gate).unwrap();
+        locked.append(&session, &[b"{}".to_vec()]).unwrap();
+        assert!(gate.exists(), "made if missing, never deleted");
+        assert!(!lockfile.exists());
+        assert!(File::open(&gate).unwrap().try_lock().is_ok(), "held for the write only");
+        let session = locked.load().unwrap();
+        locked.splice(&session, b"", 0, b"{}\n").unwrap();
+        assert!(gate.exists() && !lockfile.exists());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{HEADER}\n{{}}\n{{}}\n"));
+        // A new session file replaces nothing: no gate. One renamed over a session takes it.
+        write_new(&dir.path().join("n.jsonl"), b"x\n", None, false).unwrap();
+        assert!(!dir.path().join(".n.jsonl.lock.os").exists());
+        write_new(&dir.path().join("n.jsonl"), b"y\n", None, true).unwrap();
+        assert!(dir.path().join(".n.jsonl.lock.os").exists());
+    }
+
+    #[test]
+    fn a_live_lockfile_holds_renames_and_appends_a_stale_one_is_taken_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, format!("{HEADER}\n")).unwrap();
+        let lockfile = dir.path().join(".s.jsonl.lock");
+        let locked = lock(&path, Duration::from_millis(50)).unwrap();
+        let session = locked.load().unwrap();
+        // A live holder (this process): an older oh-my-pi is publishing.
+        let live = format!("{}:1700000000000\n", std::process::id());
+        std::fs::write(&lockfile, &live).unwrap();
+        let err = locked.splice(&session, b"", 0, b"{}\n").unwrap_err();
+        assert!(err.to_string().contains(".s.jsonl.lock is held"), "{err}");
+        let err = locked.append(&session, &[b"{}".to_vec()]).unwrap_err();
+        assert!(matches!(err, Error::Conflict(_)), "{err}");
+        assert_eq!(std::fs::read_to_string(&lockfile).unwrap(), live, "not ours to remove");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{HEADER}\n"));
+        // A dead holder's lockfile, and an old malformed one, are taken over and removed.
+        for stale in [format!("{}:1700000000000\n", dead_pid()), "junk".to_string()] {
+            std::fs::write(&lockfile, &stale).unwrap();
+            let old = SystemTime::now() - Duration::from_secs(5);
+            File::options().write(true).open(&lockfile).unwrap().set_modified(old).unwrap();
+            let session = locked.load().unwrap();
+            locked.append(&session, &[b"{}".to_vec()]).unwrap();
+            assert!(!lockfile.exists(), "{stale}");
+        }
+        // A fresh malformed one may be a holder between making it and writing its record.
+        std::fs::write(&lockfile, "").unwrap();
+        let session = locked.load().unwrap();
+        assert!(locked.append(&session, &[b"{}".to_vec()]).is_err());
     }
 
     #[test]

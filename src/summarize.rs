@@ -2,9 +2,12 @@
 //!
 //! The user names a command (`--summarizer CMD`, `SESSTREE_SUMMARIZER`); it gets the abandoned
 //! entries rendered as a transcript plus the summarization instructions on standard input, and
-//! what it prints is the summary. sesstree then finishes the summary as the agent's built-in
-//! branch summarizer does (FORMAT §8.4): the preamble in front, the `<files>` block behind, and
-//! `details: {readFiles, modifiedFiles}` from the abandoned tool calls.
+//! what it prints is the summary. sesstree then finishes the summary as the file's agent's
+//! built-in branch summarizer does: the preamble in front, the files behind, and
+//! `details: {readFiles, modifiedFiles}` from the abandoned tool calls. oh-my-pi lists the
+//! files in one `<files>` block (FORMAT §8.4); pi in `<read-files>` and `<modified-files>`
+//! blocks, counting the files of the earlier summaries it abandons too (`formatFileOperations`
+//! and `prepareBranchEntries` in pi's `compaction/utils.ts` and `branch-summarization.ts`).
 //!
 //! The command string is the user's own, so it runs through `sh -c` like a git alias; the
 //! transcript never appears in it, only on standard input.
@@ -16,6 +19,7 @@ use std::process::Command;
 use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
+use crate::format::Dialect;
 use crate::process::{self, CancelToken, RunError};
 use crate::row::entry::{file_path_arg, message_text};
 
@@ -203,6 +207,28 @@ pub struct FileOps {
 }
 
 impl FileOps {
+    /// The files pi's summarizer lists for `entries`: those of the tool calls, and those
+    /// in the `details` of the branch summaries pi made itself (not `fromHook`), whose
+    /// modified files count as modified.
+    pub fn collect_pi(entries: &[Value]) -> FileOps {
+        let mut ops = FileOps::collect(entries);
+        for entry in entries {
+            if str_field(entry, "type") != Some("branch_summary")
+                || entry.get("fromHook").and_then(Value::as_bool) == Some(true)
+            {
+                continue;
+            }
+            let Some(details) = entry.get("details") else { continue };
+            let paths = |key| {
+                let list = details.get(key).and_then(Value::as_array);
+                list.into_iter().flatten().filter_map(Value::as_str).map(str::to_string)
+            };
+            ops.read.extend(paths("readFiles"));
+            ops.modified.extend(paths("modifiedFiles"));
+        }
+        ops
+    }
+
     /// Collects the tool calls of the assistant messages among `entries`.
     pub fn collect(entries: &[Value]) -> FileOps {
         let mut ops = FileOps::default();
@@ -266,13 +292,31 @@ impl FileOps {
         out.push_str("</files>");
         out
     }
+
+    /// pi's file blocks: `<read-files>` (files only read) and `<modified-files>`, each
+    /// sorted and complete, with a blank line between; empty when no file was touched.
+    pub(crate) fn pi_blocks(&self) -> String {
+        let read_only: Vec<&str> =
+            self.read.difference(&self.modified).map(String::as_str).collect();
+        let modified: Vec<&str> = self.modified.iter().map(String::as_str).collect();
+        let mut sections = Vec::new();
+        for (tag, paths) in [("read-files", read_only), ("modified-files", modified)] {
+            if !paths.is_empty() {
+                sections.push(format!("<{tag}>\n{}\n</{tag}>", paths.join("\n")));
+            }
+        }
+        sections.join("\n\n")
+    }
 }
 
-/// A summary's text as the agent's summarizer stores it: the preamble, the model's text, and
-/// the `<files>` block.
-pub fn finish(model_text: &str, files: &FileOps) -> String {
+/// A summary's text as `dialect`'s summarizer stores it: the preamble, the model's text, and
+/// the files (oh-my-pi's `<files>` block, pi's `<read-files>`/`<modified-files>` blocks).
+pub fn finish(model_text: &str, files: &FileOps, dialect: Dialect) -> String {
     let mut text = format!("{PREAMBLE}{}", model_text.trim());
-    let block = files.files_block();
+    let block = match dialect {
+        Dialect::Omp => files.files_block(),
+        Dialect::Pi => files.pi_blocks(),
+    };
     if !block.is_empty() {
         text.push_str("\n\n");
         text.push_str(&block);
@@ -298,7 +342,12 @@ impl Summarizer {
     ///
     /// Fails with [`Error::Failed`] when the command cannot run, exits non-zero, or prints
     /// nothing (the agent's "No summary generated"), and with [`Error::Cancelled`] when interrupted.
-    pub fn summarize(&self, entries: &[Value], instructions: &str) -> Result<(String, Value)> {
+    pub fn summarize(
+        &self,
+        entries: &[Value],
+        instructions: &str,
+        dialect: Dialect,
+    ) -> Result<(String, Value)> {
         let input = prompt(entries, instructions);
         let mut command = Command::new("sh");
         command.arg("-c").arg(&self.command);
@@ -326,8 +375,11 @@ impl Summarizer {
                 "printed no summary (No summary generated); nothing was written".into(),
             ));
         }
-        let files = FileOps::collect(entries);
-        Ok((finish(&text, &files), files.details()))
+        let files = match dialect {
+            Dialect::Omp => FileOps::collect(entries),
+            Dialect::Pi => FileOps::collect_pi(entries),
+        };
+        Ok((finish(&text, &files, dialect), files.details()))
     }
 }
 
@@ -362,10 +414,43 @@ mod tests {
             "<files>\nnew.txt (Write)\nsrc/a.rs (Read)\nsrc/b.rs (RW)\n</files>"
         );
         assert_eq!(
-            finish(" Tried things.\n", &ops),
+            finish(" Tried things.\n", &ops, Dialect::Omp),
             format!("{PREAMBLE}Tried things.\n\n{}", ops.files_block())
         );
-        assert_eq!(finish("x", &FileOps::default()), format!("{PREAMBLE}x"));
+        assert_eq!(finish("x", &FileOps::default(), Dialect::Omp), format!("{PREAMBLE}x"));
+    }
+
+    #[test]
+    fn pi_lists_files_in_its_own_blocks_and_counts_earlier_summaries() {
+        let earlier = |from_hook: bool, read: &str, modified: &str| {
+            json!({"type":"branch_summary","id":"s","parentId":null,"timestamp":"t","fromId":"x",
+                   "summary":"S","fromHook":from_hook,
+                   "details":{"readFiles":[read],"modifiedFiles":[modified]}})
+        };
+        let entries = vec![
+            earlier(false, "old-read.rs", "old-mod.rs"),
+            earlier(true, "hook-read.rs", "hook-mod.rs"),
+            assistant(vec![
+                call("read", "src/a.rs"),
+                call("read", "old-mod.rs"),
+                call("edit", "b.rs"),
+            ]),
+        ];
+        let ops = FileOps::collect_pi(&entries);
+        assert_eq!(
+            finish("Tried things.", &ops, Dialect::Pi),
+            format!(
+                "{PREAMBLE}Tried things.\n\n<read-files>\nold-read.rs\nsrc/a.rs\n</read-files>\n\n\
+                 <modified-files>\nb.rs\nold-mod.rs\n</modified-files>"
+            )
+        );
+        // Only what was touched: a block with no path is left out, and no block at all is none.
+        let read_only = FileOps::collect_pi(&[assistant(vec![call("read", "a")])]);
+        assert_eq!(read_only.pi_blocks(), "<read-files>\na\n</read-files>");
+        assert_eq!(finish("x", &FileOps::default(), Dialect::Pi), format!("{PREAMBLE}x"));
+        // pi lists every file: no limit of 20.
+        let many = (0..25).map(|i| call("read", &format!("f{i:02}"))).collect();
+        assert_eq!(FileOps::collect_pi(&[assistant(many)]).pi_blocks().lines().count(), 27);
     }
 
     #[test]

@@ -195,6 +195,7 @@ fn build_pi(path: &mut [Value], ctx: &mut SessionContext) {
         }
     }
 
+    let system = system_prompt(path, compaction_idx);
     let mut out = Vec::new();
     let edits = context_edits(path);
     let append = |path: &mut [Value], i: usize, out: &mut Vec<Value>| {
@@ -233,7 +234,30 @@ fn build_pi(path: &mut [Value], ctx: &mut SessionContext) {
             append(path, i, &mut out);
         }
     }
+    // The system prompt is no turn: the latest one on the path goes first (CHANGES P4).
+    out.retain(|m| role(m) != "system");
+    if let Some(system) = system {
+        out.insert(0, system);
+    }
     ctx.agent_messages = out;
+}
+
+/// pi's system prompt on the path (CHANGES P4): the latest `system`-role message, or the
+/// `systemMessage` of the compaction in effect when that comes later, whether or not the
+/// compaction summarized the message away.
+fn system_prompt(path: &[Value], compaction: Option<usize>) -> Option<Value> {
+    let message = |i: usize| path[i].get("message").filter(|m| role(m) == "system");
+    let last =
+        (0..path.len()).rev().find(|&i| kind_of(&path[i]) == Kind::Message && message(i).is_some());
+    let from_compaction = compaction
+        .filter(|&c| last.is_none_or(|m| m < c))
+        .and_then(|c| path[c].get("systemMessage").filter(|m| m.is_object()));
+    let Some(mut system) = from_compaction.cloned() else { return message(last?).cloned() };
+    // Its shape is only known from the published types (a message): it is the system prompt.
+    if let Some(map) = system.as_object_mut() {
+        map.insert("role".to_owned(), json!("system"));
+    }
+    Some(system)
 }
 
 /// pi's context edits on the path (CHANGES P3), by the path position of the entry each

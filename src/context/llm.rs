@@ -168,7 +168,7 @@ fn convert_pi(msg: Value, out: &mut Vec<Value>) {
             "{PI_COMPACTION_PREFIX}{}{PI_COMPACTION_SUFFIX}",
             js_string(msg.get("summary"))
         ))),
-        "user" | "assistant" | "toolResult" => out.push(msg),
+        "system" | "user" | "assistant" | "toolResult" => out.push(msg),
         _ => {}
     }
 }

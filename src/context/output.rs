@@ -273,7 +273,7 @@ fn describe(msg: &Value) -> View {
             detail(&mut details, "method");
             parts.push(Part::Text(summary_text(msg)));
         }
-        "user" | "developer" | "custom" => {
+        "system" | "user" | "developer" | "custom" => {
             detail(&mut details, "customType");
             // The agents never show these in their chat, but the model reads them.
             if role_name == "custom" && msg.get("display") == Some(&Value::Bool(false)) {
@@ -313,16 +313,44 @@ pub(super) fn content_blocks(content: Option<&Value>) -> Vec<Block> {
                     id: b.get("id").map_or_else(String::new, id_text),
                     args: b.get("arguments").cloned().unwrap_or(Value::Null),
                 },
-                Some("image") => Block::Other(format!(
-                    "image {}",
-                    str_field(b, "mimeType").unwrap_or("(unknown type)")
-                )),
+                Some("image") => Block::Other(image_text(b)),
                 Some("redactedThinking") => Block::Other("redacted thinking".to_owned()),
                 Some(other) => Block::Other(format!("{other} block")),
                 None => Block::Other("block without a type".to_owned()),
             })
             .collect(),
         _ => Vec::new(),
+    }
+}
+
+/// oh-my-pi's blob store, where it keeps the images it took out of its session files
+/// (FORMAT §4.6, CHANGES O6); set once by the command that reads the context.
+static BLOB_STORE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+
+/// Names the blob store that `blob:sha256:` references are looked up in (read only).
+pub fn use_blob_store(dir: std::path::PathBuf) {
+    let _ = BLOB_STORE.set(dir);
+}
+
+/// An image block as one line: its type and, for a `blob:sha256:<hex>` reference, its size
+/// in the blob store (or that it is not there). The image itself is never shown.
+fn image_text(block: &Value) -> String {
+    let mime = str_field(block, "mimeType").unwrap_or("(unknown type)");
+    let Some(hex) = str_field(block, "data").and_then(|d| d.strip_prefix("blob:sha256:")) else {
+        return format!("image {mime}");
+    };
+    // Only a real digest names a file: nothing else in the reference reaches the path.
+    let digest = hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit());
+    let short: String = hex.chars().take(8).collect();
+    let size = BLOB_STORE
+        .get()
+        .filter(|_| digest)
+        .and_then(|dir| std::fs::metadata(dir.join(hex)).ok())
+        .filter(std::fs::Metadata::is_file)
+        .map(|m| m.len());
+    match size {
+        Some(n) => format!("image {mime}, {n} bytes, blob {short}"),
+        None => format!("image {mime}, blob {short} not in the blob store"),
     }
 }
 

@@ -138,9 +138,10 @@ pub fn plan(session: &Session, req: Request<'_>, id: &str, timestamp: &str) -> R
     };
     let Some(dialect) = req.dialect.or_else(|| session.certain_dialect()) else {
         return Err(Error::Usage(format!(
-            "{}: cannot tell whether oh-my-pi or pi wrote this session (no title slot, and \
-             entries of neither agent or of both), and pi refuses a file that starts with \
-             oh-my-pi's title slot: give --dialect omp or --dialect pi",
+            "{}: cannot tell whether oh-my-pi or pi wrote this session (no title slot, \
+             entries of neither agent or of both, and not in either agent's sessions \
+             directory), and pi refuses a file that starts with oh-my-pi's title slot: give \
+             --dialect omp or --dialect pi",
             session.path.display()
         )));
     };

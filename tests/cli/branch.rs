@@ -178,7 +178,7 @@ fn the_source_must_be_a_user_message() {
     error: the following required arguments were not provided:
       <REV|--through <REV>>
 
-    Usage: sesstree branch <REV|--through <REV>>
+    Usage: sesstree fork <REV|--through <REV>>
 
     For more information, try '--help'.
     [exit status: 2]
@@ -208,7 +208,7 @@ fn through_forks_up_to_and_including_rev() {
     ------- stderr -------
     error: the argument '[REV]' cannot be used with '--through <REV>'
 
-    Usage: sesstree branch <REV|--through <REV>>
+    Usage: sesstree fork <REV|--through <REV>>
 
     For more information, try '--help'.
     [exit status: 2]

@@ -267,7 +267,8 @@ fn a_rewrite_through_a_symlink_replaces_the_real_file_and_keeps_the_link() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, ["link.jsonl", "real", "s.jsonl"]);
+    // oh-my-pi's gate is made beside the real file, which the rename replaced.
+    assert_eq!(names, [".s.jsonl.lock.os", "link.jsonl", "real", "s.jsonl"]);
 }
 
 #[test]
@@ -405,17 +406,118 @@ fn writers_refuse_standard_input() {
 }
 
 #[test]
-fn a_session_oh_my_pi_holds_open_is_not_written() {
+fn a_write_waits_for_oh_my_pis_publish_lock() {
     let env = TestEnv::new();
     env.write("s.jsonl", format!("{HEADER}\n{MSG}\n"));
-    // oh-my-pi's lock gate (CHANGES O2), held as oh-my-pi holds it while the session is open.
+    // oh-my-pi's gate (CHANGES O2), held as oh-my-pi holds it around one of its writes.
     let gate = env.write(".s.jsonl.lock.os", "");
     let held = std::fs::File::open(&gate).unwrap();
     held.lock().unwrap();
-    let out = run_untouched(&env, "s.jsonl", &["-f", "s.jsonl", "label", "m1", "x"]);
-    assert!(out.contains("oh-my-pi has this session open"), "{out}");
-    assert!(out.ends_with("[exit status: 5]\n"), "{out}");
+    let mut child = spawn(&env, None, &["-f", "s.jsonl", "label", "m1", "x"]);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(child.try_wait().unwrap().is_none(), "the write waits for the gate");
+    assert_eq!(env.read("s.jsonl"), format!("{HEADER}\n{MSG}\n").into_bytes());
     drop(held);
-    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "label", "m1", "x"]), @r#"Labelled m1 "x""#);
-    assert!(gate.exists(), "the gate is oh-my-pi's: never deleted");
+    let out = child.wait_with_output().unwrap();
+    insta::assert_snapshot!(env.render(&out), @r#"Labelled m1 "x""#);
+    assert!(gate.exists(), "the gate is never deleted");
+    assert!(!env.path().join(".s.jsonl.lock").exists(), "no lockfile is left behind");
+}
+
+/// A writer that follows oh-my-pi's publish protocol for appends (`session-storage.ts`,
+/// `#withAppendLock`): `flock` the gate `.<name>.lock.os` (made if missing), wait out a
+/// lockfile `.<name>.lock` if one is there, then append one line with `O_APPEND`. Each line
+/// is a user message whose parent is the last line's entry, as the agent chains its entries.
+const AGENT_WRITER: &str = r#"
+import fcntl, json, os, sys, time, uuid
+path, tag, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+d, name = os.path.split(path)
+gate_path = os.path.join(d, "." + name + ".lock.os")
+lock_path = os.path.join(d, "." + name + ".lock")
+for i in range(count):
+    gate = os.open(gate_path, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(gate, fcntl.LOCK_EX)
+    while os.path.exists(lock_path):
+        time.sleep(0.002)
+    with open(path, "rb") as f:
+        last = f.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    parent = json.loads(last)["id"]
+    entry = {"type": "message", "id": uuid.uuid4().hex[:8], "parentId": parent,
+             "timestamp": "2026-03-01T12:00:00.000Z",
+             "message": {"role": "user", "content": "%s-%d" % (tag, i), "timestamp": 1772366400000}}
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    os.write(fd, (json.dumps(entry) + "\n").encode())
+    os.close(fd)
+    fcntl.flock(gate, fcntl.LOCK_UN)
+    os.close(gate)
+"#;
+
+#[test]
+fn sesstree_and_an_agent_writing_together_lose_nothing() {
+    const PROCS: usize = 8;
+    const EACH: usize = 25;
+    let env = TestEnv::new();
+    env.write("c.jsonl", format!("{HEADER}\n{MSG}\n"));
+    let file = env.path().join("c.jsonl");
+    std::thread::scope(|scope| {
+        for p in 0..PROCS {
+            let env = &env;
+            scope.spawn(move || {
+                for i in 0..EACH {
+                    let text = format!("s{p}-{i}");
+                    for tries in 0.. {
+                        let out = env
+                            .cmd()
+                            .env_remove("SESSTREE_SEED")
+                            .env_remove("SESSTREE_NOW")
+                            .args(["-f", "c.jsonl", "label", "m1", &text])
+                            .output()
+                            .unwrap();
+                        if out.status.success() {
+                            break;
+                        }
+                        // The agent appended between sesstree's read and its write: sesstree
+                        // wrote nothing and says so (exit 5), and the user runs it again.
+                        let stderr = String::from_utf8_lossy(&out.stderr);
+                        assert_eq!(out.status.code(), Some(5), "{text}: {stderr}");
+                        assert!(tries < 500, "starved: {stderr}");
+                    }
+                }
+            });
+            let file = &file;
+            scope.spawn(move || {
+                let tag = format!("a{p}");
+                let out = Command::new("python3")
+                    .args(["-c", AGENT_WRITER])
+                    .arg(file)
+                    .args([&tag, &EACH.to_string()])
+                    .output()
+                    .expect("python3 runs the agent's writer");
+                assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            });
+        }
+    });
+    let records = lines(&env.read("c.jsonl"));
+    assert_eq!(records.len(), 2 + 2 * PROCS * EACH, "no line lost or glued to another");
+    let mut prev = "m1".to_string();
+    let mut seen = std::collections::HashSet::new();
+    let (mut ours, mut theirs) = ([0usize; PROCS], [0usize; PROCS]);
+    for r in &records[2..] {
+        assert_eq!(r["parentId"], prev.as_str(), "the tree is still one chain");
+        let id = r["id"].as_str().unwrap().to_string();
+        assert!(seen.insert(id.clone()), "duplicate id {id}");
+        let text = match r["type"].as_str() {
+            Some("label") => r["label"].as_str().unwrap(),
+            _ => r["message"]["content"].as_str().unwrap(),
+        };
+        let (who, i) = text.split_once('-').unwrap();
+        let (p, i): (usize, usize) = (who[1..].parse().unwrap(), i.parse().unwrap());
+        let next = if who.starts_with('s') { &mut ours[p] } else { &mut theirs[p] };
+        assert_eq!(*next, i, "{text} in its writer's order");
+        *next += 1;
+        prev = id;
+    }
+    assert_eq!((ours, theirs), ([EACH; PROCS], [EACH; PROCS]));
+    assert!(!env.path().join(".c.jsonl.lock").exists());
+    insta::assert_snapshot!(env.run(&["-f", "c.jsonl", "fsck"]), @"c.jsonl: ok");
 }

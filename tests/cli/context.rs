@@ -142,3 +142,27 @@ fn undefined_leaf_falls_back_to_the_last_record() {
     non-object.jsonl:8: warning: entry has no id
     "#);
 }
+
+/// oh-my-pi keeps images out of its session files as `blob:sha256:<hex>` references to its
+/// blob store beside the sessions root (FORMAT §4.6, CHANGES O3/O6). The context names such an
+/// image by its type and its size in the store, and never reads a path the reference could
+/// otherwise make up.
+#[test]
+fn a_blob_reference_is_an_image_of_its_size_in_the_blob_store() {
+    let env = TestEnv::new();
+    env.fixture("roles.jsonl");
+    let image = |env: &TestEnv| {
+        let out = env.run(&["-f", "roles.jsonl", "context", "6c0d1e2f"]);
+        out.lines().find(|l| l.starts_with("[image")).unwrap().to_string()
+    };
+    assert_eq!(image(&env), "[image image/png, blob 9f2c4e1a not in the blob store]");
+    let hex = "9f2c4e1a7b3d5f608c1e2a4b6d8f0a1c3e5b7d9f1a2c4e6b8d0f2a4c6e8b0d2f";
+    std::fs::create_dir_all(env.path().join("home/.omp/agent/blobs")).unwrap();
+    env.write(&format!("home/.omp/agent/blobs/{hex}"), vec![0u8; 1234]);
+    assert_eq!(image(&env), "[image image/png, 1234 bytes, blob 9f2c4e1a]");
+    // A reference that is not a digest names no file, even when one of its name exists.
+    let odd = String::from_utf8(env.read("roles.jsonl")).unwrap().replace(hex, "../x");
+    env.write("roles.jsonl", odd);
+    env.write("home/.omp/agent/x", "not an image");
+    assert_eq!(image(&env), "[image image/png, blob ../x not in the blob store]");
+}

@@ -290,7 +290,9 @@ fn a_full_disk_leaves_every_file_as_it_was() {
         assert_eq!(std::fs::read(dir.join("d.jsonl")).unwrap(), text, "{args:?}");
         assert_eq!(std::fs::read(dir.join("n.jsonl")).unwrap(), text, "{args:?}");
         assert_eq!(std::fs::read(dir.join("o.jsonl")).unwrap(), omp, "{args:?}");
-        assert_eq!(mnt.files(), files, "{args:?} left a file behind");
+        // oh-my-pi's gate beside a session written to (made if missing) is no leftover.
+        let left: Vec<_> = mnt.files().into_iter().filter(|f| !f.ends_with(".lock.os")).collect();
+        assert_eq!(left, files, "{args:?} left a file behind");
     }
     // Room again: the same commands go through.
     std::fs::remove_file(dir.join("filler")).unwrap();

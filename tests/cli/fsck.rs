@@ -584,6 +584,8 @@ fn every_fixture_repairs_to_a_sound_copy() {
     non-object.jsonl: repaired (4 changes)
     odd-fields.jsonl: sound
     omp-title.jsonl: sound
+    pi-system.jsonl: sound
+    pi-v7-plain.jsonl: sound
     pi.jsonl: sound
     roles.jsonl: sound
     selector.jsonl: sound

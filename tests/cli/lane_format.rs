@@ -37,6 +37,12 @@ fn readers_and_writers_name_the_format_and_exit_6() {
         &["-f", "v4.jsonl", "branch", "a1", "-o", "out.jsonl"],
         &["-f", "v4.jsonl", "migrate"],
         &["fsck", "--repair", "-o", "fixed.jsonl", "v4.jsonl"],
+        &["-f", "v4.jsonl", "reflog"],
+        &["-f", "v4.jsonl", "label", "--list"],
+        &["-f", "v4.jsonl", "fork", "a1", "-o", "out.jsonl"],
+        &["-f", "v4.jsonl", "checkout", "--dialect", "pi", "a1"],
+        &["-f", "v4.jsonl", "migrate", "--check"],
+        &["-f", "v4.jsonl", "migrate", "-o", "out.jsonl"],
     ] {
         assert_eq!(env.run(args), REFUSED, "sesstree {}", args.join(" "));
     }

@@ -11,6 +11,7 @@ mod concurrency; // write safety: concurrent writers, torn lines, changed files,
 mod context; // sesstree context
 mod damage; // every kind of damaged input
 mod default_session; // no -f: the current directory's newest session
+mod dialect; // whose session a file is, --dialect on every writer
 mod examples; // every example of --help runs
 mod faults; // fault injection: killed writers, full disk, read-only file, size limit
 mod fsck; // sesstree fsck, fsck --repair

@@ -206,7 +206,7 @@ fn a_file_of_no_certain_agent_needs_a_dialect() {
     env.write("p.jsonl", pi);
     insta::assert_snapshot!(env.run(&["-f", "p.jsonl", "name", "My session"]), @"
     ------- stderr -------
-    error: p.jsonl: cannot tell whether oh-my-pi or pi wrote this session (no title slot, and entries of neither agent or of both), and pi refuses a file that starts with oh-my-pi's title slot: give --dialect omp or --dialect pi
+    error: p.jsonl: cannot tell whether oh-my-pi or pi wrote this session (no title slot, entries of neither agent or of both, and not in either agent's sessions directory), and pi refuses a file that starts with oh-my-pi's title slot: give --dialect omp or --dialect pi
     [exit status: 2]
     ");
     assert_eq!(text(&env.read("p.jsonl")), pi, "nothing written");

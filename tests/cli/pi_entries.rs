@@ -126,3 +126,38 @@ fn a_system_message_is_one_collapsed_row() {
     let ls = env.run(&["--json", "ls", "p.jsonl"]);
     assert!(ls.contains(r#""firstPrompt":"Hello.""#), "{ls}");
 }
+
+/// The context puts pi's system prompt first, as the system prompt and not a turn (CHANGES
+/// P4): the latest `system`-role message on the path, or the compaction's `systemMessage`
+/// when that comes later.
+#[test]
+fn the_latest_system_prompt_leads_the_context() {
+    let env = TestEnv::new();
+    env.fixture("pi-system.jsonl");
+    let roles = |rev: &str| {
+        let out = env.run(&["-f", "pi-system.jsonl", "--json", "context", "--flavor", "pi", rev]);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let messages = v["messages"].as_array().unwrap().clone();
+        let first = messages[0]["content"].as_str().unwrap_or_default().to_string();
+        let roles: Vec<String> =
+            messages.iter().map(|m| m["role"].as_str().unwrap().to_string()).collect();
+        (first, roles.join(" "))
+    };
+    assert_eq!(
+        roles("b2000007"),
+        ("You are pi (tools changed).".into(), "system user assistant user user".into())
+    );
+    assert_eq!(
+        roles("b2000005"),
+        ("You are pi (at the compaction).".into(), "system user assistant user".into())
+    );
+    assert_eq!(roles("b2000002"), ("You are pi (first prompt).".into(), "system user".into()));
+    // Read as text, as a user's turn is: its content, not its JSON.
+    let text = env.run(&["-f", "pi-system.jsonl", "context", "--flavor", "pi"]);
+    assert!(
+        text.contains(
+            "=== 1. system (2026-10-01T10:00:05.000Z) ===\nYou are pi (tools changed).\n"
+        ),
+        "{text}"
+    );
+}

@@ -12,7 +12,7 @@ use sesstree::process::CancelToken;
 use sesstree::terminal::sanitize_keep_lines;
 use sesstree::{Error, Session, rev, store};
 
-use super::name::DialectArg;
+use super::DialectArg;
 use super::{HookArgs, cancel_on_interrupt};
 use crate::cli::{Ctx, complete, stdout, ui, write_json_line};
 
@@ -123,14 +123,13 @@ pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
     fields.insert("entryId".into(), entry_id);
     hooks.run_before(hooks::SESSION_BEFORE_BRANCH, fields)?;
 
-    let plan = branch::plan(
-        &session,
-        args.dialect.map(DialectArg::dialect),
-        fork,
-        &parent_session,
-        &ctx.clock()?,
-        &mut ctx.ids(),
-    )?;
+    // `--dialect` is the new file's agent; else the source's, when its directory says it
+    // and its contents do not (`branch::plan` reads those).
+    let dialect = args.dialect.map(DialectArg::dialect).or_else(|| {
+        session.certain_dialect().is_none().then(|| crate::cli::places().agent_of(file)).flatten()
+    });
+    let plan =
+        branch::plan(&session, dialect, fork, &parent_session, &ctx.clock()?, &mut ctx.ids())?;
     if cancel.is_cancelled() {
         return Err(Error::Cancelled("interrupted; nothing was written".into()).into());
     }

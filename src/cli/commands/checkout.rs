@@ -7,6 +7,7 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 
 use serde_json::{Map, Value, json};
+use sesstree::format::Dialect;
 use sesstree::hooks::{self, Hooks};
 use sesstree::id::EntryId;
 use sesstree::ops::checkout::{self, Navigation, Plan, Summary};
@@ -14,7 +15,7 @@ use sesstree::process::CancelToken;
 use sesstree::summarize::{self, FileOps, Summarizer};
 use sesstree::{Error, Session, rev, store};
 
-use super::{HookArgs, cancel_on_interrupt, short_id};
+use super::{DialectArg, HookArgs, cancel_on_interrupt, certain_dialect, short_id};
 use crate::cli::{Ctx, complete, stdout, ui, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
@@ -84,6 +85,11 @@ pub struct CheckoutArgs {
     /// Print the entries that would be appended; write nothing and run no hooks.
     #[arg(long)]
     pub dry_run: bool,
+    /// Whose session the file is (omp or pi), when neither its contents nor its directory
+    /// say; refused when they say otherwise. It picks how the summarizer's summary lists the files
+    /// (oh-my-pi's `<files>` block, pi's `<read-files>`/`<modified-files>`).
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub dialect: Option<DialectArg>,
     /// Hooks.
     #[command(flatten)]
     pub hooks: HookArgs,
@@ -118,6 +124,8 @@ pub fn run(ctx: &Ctx, args: &CheckoutArgs) -> anyhow::Result<()> {
         }
     };
     ctx.report(&session)?;
+    // The summary is text both agents read: when the file does not say, the readers' guess.
+    let dialect = certain_dialect(&session, args.dialect)?.unwrap_or_else(|| session.dialect());
     let target = rev::resolve(&session, &args.rev)?;
     let nav = checkout::navigate(&session, target)?;
     if nav.noop {
@@ -153,7 +161,7 @@ pub fn run(ctx: &Ctx, args: &CheckoutArgs) -> anyhow::Result<()> {
         eprintln!("note: nothing to summarize ({why}); moving without a summary");
         None
     } else {
-        Some(summary_of(args, given, hook_summary, &entries, &cancel)?)
+        Some(summary_of(args, given, hook_summary, &entries, dialect, &cancel)?)
     };
 
     let plan = checkout::plan(
@@ -195,6 +203,7 @@ fn summary_of(
     given: Option<String>,
     hook_summary: Option<&Value>,
     entries: &[Value],
+    dialect: Dialect,
     cancel: &CancelToken,
 ) -> anyhow::Result<Summary> {
     if let Some(text) = given {
@@ -213,7 +222,7 @@ fn summary_of(
     let instructions =
         summarize::instructions(args.instructions.as_deref(), args.replace_instructions);
     let (text, details) =
-        Summarizer::new(cmd.as_str(), cancel.clone()).summarize(entries, &instructions)?;
+        Summarizer::new(cmd.as_str(), cancel.clone()).summarize(entries, &instructions, dialect)?;
     Ok(Summary { text, details: Some(details), from_extension: false })
 }
 

@@ -67,6 +67,7 @@ pub enum Format {
 /// Runs `context`.
 pub fn run(ctx: &Ctx, args: &ContextArgs) -> anyhow::Result<()> {
     let session = ctx.load()?;
+    sesstree::context::use_blob_store(crate::cli::places().omp_blobs());
     let flavor = match args.flavor {
         Some(FlavorArg::Omp) => Dialect::Omp,
         Some(FlavorArg::Pi) => Dialect::Pi,

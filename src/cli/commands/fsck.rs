@@ -10,6 +10,7 @@ use sesstree::fsck::{self, Change, Finding, RepairOptions};
 use sesstree::terminal::sanitize_for_terminal;
 use sesstree::{Error, Session, discover, store};
 
+use super::{DialectArg, certain_dialect};
 use crate::cli::exit::{Exit, Silent};
 use crate::cli::{Ctx, stdout, write_json_line};
 
@@ -57,6 +58,10 @@ pub struct FsckArgs {
     /// Let --repair overwrite an existing -o PATH.
     #[arg(long, requires = "repair")]
     pub force: bool,
+    /// Whose session the file is (omp or pi), when neither its contents nor its directory
+    /// say; refused when they say otherwise. Nothing a repair writes differs between them.
+    #[arg(long, value_enum, value_name = "AGENT", requires = "repair")]
+    pub dialect: Option<DialectArg>,
     /// Print the problems only: no `FILE: ok` for a sound file (with --json, no object for
     /// it).
     #[arg(short, long, conflicts_with = "repair")]
@@ -133,6 +138,7 @@ fn repair(ctx: &Ctx, args: &FsckArgs, paths: &[PathBuf]) -> anyhow::Result<()> {
         return Err(Error::Usage(format!("{}: --repair takes a file", input.display())).into());
     }
     let session = Session::load(input)?;
+    certain_dialect(&session, args.dialect)?;
     let findings = fsck::check(&session)?;
     let cwd = match &args.cwd {
         Some(c) if c.is_relative() => Some(std::env::current_dir()?.join(c)),

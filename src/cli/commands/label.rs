@@ -8,7 +8,7 @@ use sesstree::ops::{self, label};
 use sesstree::row::view::Viewer;
 use sesstree::{Session, rev};
 
-use super::{home, leave_to_exit};
+use super::{DialectArg, certain_dialect, home, leave_to_exit};
 use crate::cli::ui::{self, Role};
 use crate::cli::{Ctx, complete, fault, stdout, write_json_line};
 
@@ -60,6 +60,10 @@ pub struct LabelArgs {
     /// Move the label here when another entry carries it (without it, that is refused).
     #[arg(long, conflicts_with = "clear")]
     pub force: bool,
+    /// Whose session the file is (omp or pi), when neither its contents nor its directory
+    /// say; refused when they say otherwise. Nothing `label` writes differs between them.
+    #[arg(long, value_enum, value_name = "AGENT", conflicts_with = "list")]
+    pub dialect: Option<DialectArg>,
 }
 
 /// Runs `label`, then exits.
@@ -87,6 +91,7 @@ pub fn set(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<Option<Session>> {
     let locked = ctx.lock()?;
     let session = locked.load()?;
     ctx.report(&session)?;
+    certain_dialect(&session, args.dialect)?;
     let target = rev::resolve(&session, rev_text)?;
     if let Some(text) = &text
         && let Some(why) = label::unusable(&session, text)

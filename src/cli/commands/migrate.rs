@@ -9,6 +9,7 @@ use sesstree::migrate::{self, Plan};
 use sesstree::terminal::sanitize_for_terminal;
 use sesstree::{Error, Session, store};
 
+use super::{DialectArg, certain_dialect};
 use crate::cli::exit::{Exit, Silent};
 use crate::cli::{Ctx, stdout, write_json_line};
 
@@ -51,6 +52,10 @@ pub struct MigrateArgs {
     /// Overwrite an existing -o PATH or FILE.bak.
     #[arg(long)]
     pub force: bool,
+    /// Whose session the file is (omp or pi), when neither its contents nor its directory
+    /// say; refused when they say otherwise. Nothing `migrate` writes differs between them.
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub dialect: Option<DialectArg>,
 }
 
 /// Runs `migrate`.
@@ -62,6 +67,7 @@ pub fn run(ctx: &Ctx, args: &MigrateArgs) -> anyhow::Result<()> {
     let plan_of = |session: &Session| -> anyhow::Result<Plan> {
         let plan = migrate::plan(session)?;
         ctx.report(session)?;
+        certain_dialect(session, args.dialect)?;
         Ok(plan)
     };
 

@@ -25,7 +25,67 @@ use sesstree::hooks::Hooks;
 use sesstree::process::CancelToken;
 use sesstree::row::text::FilterMode;
 
+use sesstree::Session;
+use sesstree::format::Dialect;
+
 use super::Ctx;
+
+/// `--dialect`, which every writer takes: whose session the file is, for a file that does not
+/// say so for certain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DialectArg {
+    /// oh-my-pi: title slot and `title_change`.
+    Omp,
+    /// pi: `session_info`, no title slot.
+    Pi,
+}
+
+impl DialectArg {
+    /// The agent it names.
+    pub fn dialect(self) -> Dialect {
+        match self {
+            DialectArg::Omp => Dialect::Omp,
+            DialectArg::Pi => Dialect::Pi,
+        }
+    }
+}
+
+/// The agent whose session `session` certainly is: what only one agent writes in it (a title
+/// slot, entry types and fields, [`Session::certain_dialect`]), else the agent whose sessions
+/// directory holds it ([`sesstree::discover::Places::agent_of`]), else `--dialect`. `None`
+/// when nothing says: a writer that would add what only one agent understands must then ask
+/// for `--dialect`. A `--dialect` that the file's own contents or its directory contradict is
+/// refused (exit 2): the flag is for a file that does not say.
+pub fn certain_dialect(
+    session: &Session,
+    flag: Option<DialectArg>,
+) -> sesstree::Result<Option<Dialect>> {
+    let flag = flag.map(DialectArg::dialect);
+    let (known, why) = match session.certain_dialect() {
+        Some(d) => (Some(d), "its entries or its title slot say"),
+        None => (
+            crate::cli::places().agent_of(&session.path),
+            "it lies in that agent's sessions directory",
+        ),
+    };
+    match (known, flag) {
+        (Some(known), Some(flag)) if known != flag => Err(sesstree::Error::Usage(format!(
+            "{}: this is {}'s session ({why}); --dialect {} does not fit it",
+            session.path.display(),
+            agent_name(known),
+            flag.as_str()
+        ))),
+        (known, flag) => Ok(known.or(flag)),
+    }
+}
+
+/// An agent's name in messages.
+fn agent_name(d: Dialect) -> &'static str {
+    match d {
+        Dialect::Omp => "oh-my-pi",
+        Dialect::Pi => "pi",
+    }
+}
 
 /// Every subcommand.
 ///
@@ -41,6 +101,9 @@ pub enum Command {
     Show(show::ShowArgs),
     Checkout(checkout::CheckoutArgs),
     Reflog(reflog::ReflogArgs),
+    // The agents' name for a new file from a path (oh-my-pi's and pi's `/fork`); `branch`,
+    // its first name, still works.
+    #[command(name = "fork", visible_alias = "branch")]
     Branch(branch::BranchArgs),
     Stats(stats::StatsArgs),
     Label(label::LabelArgs),

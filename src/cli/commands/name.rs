@@ -4,11 +4,11 @@
 use std::io::Write;
 
 use serde_json::json;
-use sesstree::format::Dialect;
 use sesstree::naming::TitleSource;
 use sesstree::ops;
 use sesstree::ops::name::{self, Plan, Refusal, Request, Storage};
 
+use super::{DialectArg, certain_dialect};
 use crate::cli::{Ctx, fault, stdout, ui, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
@@ -63,25 +63,6 @@ pub struct NameArgs {
     pub dry_run: bool,
 }
 
-/// `--dialect`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum DialectArg {
-    /// oh-my-pi: title slot and `title_change`.
-    Omp,
-    /// pi: `session_info`.
-    Pi,
-}
-
-impl DialectArg {
-    /// The agent it names.
-    pub fn dialect(self) -> Dialect {
-        match self {
-            DialectArg::Omp => Dialect::Omp,
-            DialectArg::Pi => Dialect::Pi,
-        }
-    }
-}
-
 /// `--source`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum SourceArg {
@@ -112,12 +93,11 @@ pub fn run(ctx: &Ctx, args: &NameArgs) -> anyhow::Result<()> {
         Some(SourceArg::Auto) => TitleSource::Auto,
         _ => TitleSource::User,
     };
-    let dialect = args.dialect.map(DialectArg::dialect);
-    let request = Request { text, source, from_plan, trigger: args.trigger.as_deref(), dialect };
-
     let locked = ctx.lock()?;
     let session = locked.load()?;
     ctx.report(&session)?;
+    let dialect = certain_dialect(&session, args.dialect)?;
+    let request = Request { text, source, from_plan, trigger: args.trigger.as_deref(), dialect };
     let id = ctx.ids().entry_id(|c| ops::id_taken(&session, c));
     let rename = match name::plan(&session, request, &id, &ctx.clock()?.now_iso())? {
         Plan::Rename(r) => r,

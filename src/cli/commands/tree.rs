@@ -306,6 +306,7 @@ impl Actions for Commands<'_> {
             list: false,
             dry_run: false,
             force: false,
+            dialect: None,
         };
         // The selector goes on: the session loaded for the label is freed, not left to the exit.
         label::set(self.ctx, &args).map(drop)
@@ -329,6 +330,7 @@ impl Actions for Commands<'_> {
             replace_instructions: false,
             label: None,
             dry_run: false,
+            dialect: None,
             hooks: self.hooks.clone(),
         };
         if args.summarize {
