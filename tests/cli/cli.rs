@@ -54,7 +54,7 @@ fn ambiguous_and_unknown_revs_exit_4() {
 fn ids_are_json_values() {
     let env = TestEnv::new();
     env.fixture("odd-fields.jsonl");
-    assert_snapshot!(env.run(&["-f", "odd-fields.jsonl", "--json", "log", "--filter", "all"]), @r#"{"id":"c0ffee00","parentId":null,"type":"message","timestamp":"2026-03-08T12:03:00.000Z","label":null,"text":"user: No parentId field: a root.","depth":0,"onActivePath":true,"isLeaf":true}"#);
+    assert_snapshot!(env.run(&["-f", "odd-fields.jsonl", "--json", "log", "--filter", "all"]), @r#"{"id":"c0ffee00","parentId":null,"type":"message","role":"user","toolName":null,"timestamp":"2026-03-08T12:03:00.000Z","label":null,"text":"user: No parentId field: a root.","textTruncated":false,"depth":0,"onActivePath":true,"isLeaf":true}"#);
 }
 
 #[test]

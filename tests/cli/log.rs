@@ -77,8 +77,8 @@ fn json_lines() {
     let env = TestEnv::new();
     env.fixture("labeled.jsonl");
     assert_snapshot!(env.run(&["-f", "labeled.jsonl", "--json", "log", "-n", "2"]), @r#"
-    {"id":"3d4e5f60","parentId":"2c3d4e5f","type":"message","timestamp":"2026-03-02T11:00:30.118Z","label":null,"text":"user: Add an entry for the new --json flag.","depth":0,"onActivePath":true,"isLeaf":true}
-    {"id":"2c3d4e5f","parentId":"1b2c3d4e","type":"message","timestamp":"2026-03-02T11:00:07.903Z","label":"reviewed","text":"assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.","depth":0,"onActivePath":true,"isLeaf":false}
+    {"id":"3d4e5f60","parentId":"2c3d4e5f","type":"message","role":"user","toolName":null,"timestamp":"2026-03-02T11:00:30.118Z","label":null,"text":"user: Add an entry for the new --json flag.","textTruncated":false,"depth":0,"onActivePath":true,"isLeaf":true}
+    {"id":"2c3d4e5f","parentId":"1b2c3d4e","type":"message","role":"assistant","toolName":null,"timestamp":"2026-03-02T11:00:07.903Z","label":"reviewed","text":"assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.","textTruncated":false,"depth":0,"onActivePath":true,"isLeaf":false}
     "#);
 }
 
@@ -414,4 +414,45 @@ fn a_pipe_is_read_once() {
         .output()
         .unwrap();
     assert!(show.status.success(), "{}", String::from_utf8_lossy(&show.stderr));
+}
+
+/// `--json` rows carry the role of a message, the tool of a tool result (null elsewhere), and
+/// whether the row's text cut the message's text short (past 200 characters).
+#[test]
+fn json_rows_carry_role_tool_and_whether_the_text_was_cut() {
+    let env = TestEnv::new();
+    let long = "word ".repeat(60);
+    let lines = [
+        r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-03-02T09:00:00.000Z","cwd":"/w"}"#.to_string(),
+        format!(
+            r#"{{"type":"message","id":"u1","parentId":null,"timestamp":"2026-03-02T09:00:01.000Z","message":{{"role":"user","content":"{long}"}}}}"#
+        ),
+        r#"{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-03-02T09:00:02.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"src/lib.rs"}}],"stopReason":"toolUse"}}"#.to_string(),
+        r#"{"type":"message","id":"r1","parentId":"a1","timestamp":"2026-03-02T09:00:03.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"read","content":[{"type":"text","text":"fn main() {}"}]}}"#.to_string(),
+        r#"{"type":"model_change","id":"m1","parentId":"r1","timestamp":"2026-03-02T09:00:04.000Z","provider":"anthropic","modelId":"claude"}"#.to_string(),
+        r#"{"type":"message","id":"a2","parentId":"m1","timestamp":"2026-03-02T09:00:05.000Z","message":{"role":"assistant","content":[{"type":"text","text":"Done."}]}}"#.to_string(),
+    ];
+    env.write("s.jsonl", lines.join("\n") + "\n");
+    let picked = |args: &[&str]| -> Vec<String> {
+        let out = env.cmd().args(["-f", "s.jsonl", "--json"]).args(args).output().unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        let mut rows: Vec<String> = text
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .map(|r| format!("{} {} {} {}", r["id"], r["role"], r["toolName"], r["textTruncated"]))
+            .collect();
+        rows.sort();
+        rows
+    };
+    let log = picked(&["log", "--filter", "all"]);
+    assert_snapshot!(log.join("\n"), @r#"
+    "a2" "assistant" null false
+    "m1" null null false
+    "r1" "toolResult" "read" false
+    "u1" "user" null true
+    "#);
+    // `tree` writes the same rows.
+    assert_eq!(picked(&["tree", "--filter", "all"]), log);
+    assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "log", "-n", "1", "u1"]), @r#"{"id":"u1","parentId":null,"type":"message","role":"user","toolName":null,"timestamp":"2026-03-02T09:00:01.000Z","label":null,"text":"user: word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word","textTruncated":true,"depth":0,"onActivePath":true,"isLeaf":true}"#);
 }
