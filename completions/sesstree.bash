@@ -119,7 +119,7 @@ _sesstree() {
 
     case "${cmd}" in
         sesstree)
-            opts="-f -h -V --file --session --json --strict --no-pager --color --help --version log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help"
+            opts="-f -h -V --file --session --json --strict --no-pager --utc --color --help --version log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -149,7 +149,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__branch)
-            opts="-o -f -h --through --output --force --dialect --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --color --help"
+            opts="-o -f -h --through --output --force --dialect --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -203,7 +203,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__checkout)
-            opts="-f -h --summary --summary-file --summarize --summarizer --instructions --replace-instructions --label --dry-run --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --color --help"
+            opts="-f -h --summary --summary-file --summarize --summarizer --instructions --replace-instructions --label --dry-run --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -261,7 +261,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__context)
-            opts="-f -h --flavor --agent-messages --format --file --session --json --strict --no-pager --color --help"
+            opts="-f -h --flavor --agent-messages --format --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -299,7 +299,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__fsck)
-            opts="-o -q -f -h --repair --output --cwd --force --quiet --file --session --json --strict --no-pager --color --help"
+            opts="-o -q -f -h --repair --output --cwd --force --quiet --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -341,7 +341,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__grep)
-            opts="-e -F -i -S -w -l -c -m -f -h --regexp --fixed-strings --ignore-case --smart-case --word-regexp --files-with-matches --count --max-count --role --tool --type --since --until --cwd --here --active-only --file --session --json --strict --no-pager --color --help"
+            opts="-e -F -i -S -w -l -c -m -f -h --regexp --fixed-strings --ignore-case --smart-case --word-regexp --files-with-matches --count --max-count --role --tool --type --since --until --cwd --here --active-only --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -649,7 +649,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__humanize__subcmd__title)
-            opts="-f -h --file --session --json --strict --no-pager --color --help"
+            opts="-f -h --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -679,7 +679,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__label)
-            opts="-f -h --clear --list --dry-run --force --file --session --json --strict --no-pager --color --help"
+            opts="-f -h --clear --list --dry-run --force --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -709,7 +709,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__log)
-            opts="-n -f -h --reverse --max-count --filter --raw --file --session --json --strict --no-pager --color --help"
+            opts="-n -f -h --reverse --max-count --filter --raw --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -751,7 +751,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__ls)
-            opts="-f -h --cwd --file --session --json --strict --no-pager --color --help"
+            opts="-f -h --cwd --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -785,7 +785,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__migrate)
-            opts="-o -f -h --output --no-backup --check --dry-run --force --file --session --json --strict --no-pager --color --help"
+            opts="-o -f -h --output --no-backup --check --dry-run --force --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -823,7 +823,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__name)
-            opts="-f -h --source --from-plan --trigger --dialect --dry-run --file --session --json --strict --no-pager --color --help"
+            opts="-f -h --source --from-plan --trigger --dialect --dry-run --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -869,7 +869,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__reflog)
-            opts="-n -f -h --max-count --file --session --json --strict --no-pager --color --help"
+            opts="-n -f -h --max-count --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -907,7 +907,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__show)
-            opts="-f -h --raw --file --session --json --strict --no-pager --color --help"
+            opts="-f -h --raw --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -937,7 +937,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__stats)
-            opts="-f -h --file --session --json --strict --no-pager --color --help"
+            opts="-f -h --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -967,7 +967,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__tree)
-            opts="-i -f -h --interactive --filter --search --fuzzy --ascii --leaf --order --include-archived --summarizer --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --color --help"
+            opts="-i -f -h --interactive --filter --search --fuzzy --ascii --leaf --order --include-archived --summarizer --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

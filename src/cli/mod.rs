@@ -60,6 +60,10 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub no_pager: bool,
 
+    /// Show times in UTC instead of the local time zone (`TZ`, else the system's).
+    #[arg(long, global = true)]
+    pub utc: bool,
+
     /// When to colour the output.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true, value_name = "WHEN")]
     pub color: ColorChoice,
@@ -278,6 +282,7 @@ fn run_cli(cli: Cli) -> anyhow::Result<()> {
         strict: cli.strict,
         style: Style::resolve(if cli.json { ColorChoice::Never } else { cli.color }),
     };
+    commands::set_utc(cli.utc);
     // Started once the colours are decided (for the terminal), and waited for at the end.
     let _pager = pager::Pager::start(!cli.no_pager && cli.command.pages());
     commands::run(&ctx, cli.command)

@@ -15,17 +15,17 @@ fn rev_forms() {
     }
     assert_snapshot!(all, @"
     --- @
-    3d4e5f60 message 2026-03-02 11:00:30 user: Add an entry for the new --json flag.
+    3d4e5f60 message 2026-03-02 11:00:30 +0000 user: Add an entry for the new --json flag.
     --- @^
-    2c3d4e5f message 2026-03-02 11:00:07 [reviewed] assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.
+    2c3d4e5f message 2026-03-02 11:00:07 +0000 [reviewed] assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.
     --- @~2
-    1b2c3d4e message 2026-03-02 11:00:01 [begin] user: Start a CHANGELOG.md for v0.4.
+    1b2c3d4e message 2026-03-02 11:00:01 +0000 [begin] user: Start a CHANGELOG.md for v0.4.
     --- reviewed
-    2c3d4e5f message 2026-03-02 11:00:07 [reviewed] assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.
+    2c3d4e5f message 2026-03-02 11:00:07 +0000 [reviewed] assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.
     --- reviewed^
-    1b2c3d4e message 2026-03-02 11:00:01 [begin] user: Start a CHANGELOG.md for v0.4.
+    1b2c3d4e message 2026-03-02 11:00:01 +0000 [begin] user: Start a CHANGELOG.md for v0.4.
     --- 2c3d
-    2c3d4e5f message 2026-03-02 11:00:07 [reviewed] assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.
+    2c3d4e5f message 2026-03-02 11:00:07 +0000 [reviewed] assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.
     ");
 }
 
@@ -181,7 +181,7 @@ fn strict_does_not_call_a_newer_version_damage() {
     let env = TestEnv::new();
     env.fixture("future-version.jsonl");
     assert_snapshot!(env.run(&["-f", "future-version.jsonl", "--strict", "log", "-n", "1"]), @"
-    cc22dd33 message 2027-06-01 09:00:04 assistant: Hi!
+    cc22dd33 message 2027-06-01 09:00:04 +0000 assistant: Hi!
     ------- stderr -------
     future-version.jsonl:1: warning: session version 9 is newer than this sesstree understands
     ");

@@ -371,9 +371,9 @@ fn move_markers_are_folded_unless_the_filter_is_all() {
           └─ 17de5c8f assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.
     ");
     assert_snapshot!(env.run(&["-f", "linear.jsonl", "log"]), @"
-    d9a7b3c5 message 2026-03-02 09:00:12 assistant: There are two files in src/: `lib.rs` and `main.rs` (café not included).
-    c04e6f12 message 2026-03-02 09:00:09 [bash: ls src]
-    5f3a9c01 message 2026-03-02 09:00:05 user: List the files in src/
+    d9a7b3c5 message 2026-03-02 09:00:12 +0000 assistant: There are two files in src/: `lib.rs` and `main.rs` (café not included).
+    c04e6f12 message 2026-03-02 09:00:09 +0000 [bash: ls src]
+    5f3a9c01 message 2026-03-02 09:00:05 +0000 user: List the files in src/
     ");
 }
 
@@ -390,7 +390,7 @@ fn a_hidden_leaf_is_marked_on_the_nearest_shown_entry() {
     let marked: Vec<&str> = tree.lines().filter(|l| l.contains("active")).collect();
     assert_snapshot!(marked.join("\n"), @"│  • d91b7f40 [clippy]: cargo clippy: 1 warning src/stats.rs:21:13: variables can be used directly in the `format!` string (clippy::uninlined_format_args) ← active (leaf 26e8c5b1 hidden)");
     assert_snapshot!(env.run(&["-f", "demo.jsonl", "log", "-n", "1"]), @"
-    d91b7f40 custom_message 2026-02-16 10:26:52 [clippy]: cargo clippy: 1 warning src/stats.rs:21:13: variables can be used directly in the `format!` string (clippy::uninlined_format_args)
+    d91b7f40 custom_message 2026-02-16 10:26:52 +0000 [clippy]: cargo clippy: 1 warning src/stats.rs:21:13: variables can be used directly in the `format!` string (clippy::uninlined_format_args)
     ------- stderr -------
     note: 26e8c5b1 (title_change) is hidden by the filter [default]; --filter all shows it
     ");

@@ -195,9 +195,9 @@ fn draws_moves_labels_and_checks_out() {
     json-done	a0000002 assistant: Done: the flag prints JSON lines.
     ");
     assert_snapshot!(env.run(&["-f", "selector.jsonl", "log", "-n", "3"]), @"
-    a0000002 message 2026-01-01 10:00:04 [json-done] assistant: Done: the flag prints JSON lines.
-    e0000001 message 2026-01-01 10:00:03 [read: /work/src/cli.rs]
-    a0000001 message 2026-01-01 10:00:02 assistant: I will read the parser first.
+    a0000002 message 2026-01-01 10:00:04 +0000 [json-done] assistant: Done: the flag prints JSON lines.
+    e0000001 message 2026-01-01 10:00:03 +0000 [read: /work/src/cli.rs]
+    a0000001 message 2026-01-01 10:00:02 +0000 assistant: I will read the parser first.
     ");
 }
 
@@ -407,8 +407,8 @@ fn a_hook_cancel_keeps_the_tree_and_alt_enter_writes_a_summary() {
     let screen = tmux.wait_text("[exit 0]");
     assert!(screen.contains("to a0000002; appended branch_summary"), "{screen}");
     assert_snapshot!(env.run(&["-f", "selector.jsonl", "log", "-n", "2"]), @"
-    15780b2e branch_summary 2026-03-01 12:00:00 [branch summary]: Tried the README first.
-    a0000002 message 2026-01-01 10:00:04 assistant: Done: the flag prints JSON lines.
+    15780b2e branch_summary 2026-03-01 12:00:00 +0000 [branch summary]: Tried the README first.
+    a0000002 message 2026-01-01 10:00:04 +0000 assistant: Done: the flag prints JSON lines.
     ");
 }
 

@@ -11,7 +11,7 @@ use sesstree::row::{Rows, read_text};
 use sesstree::terminal::{may_hold_controls, sanitize_for_terminal};
 use sesstree::{Session, rev};
 
-use super::{FilterArg, home, leave_to_exit, short_id, short_time, short_time_parts};
+use super::{FilterArg, home, leave_to_exit, push_short_time, short_id};
 use crate::cli::complete;
 use crate::cli::ui::Role;
 use crate::cli::{Ctx, stdout};
@@ -158,19 +158,15 @@ fn text_row(
     let r = session.record(idx);
     let id = short_id(r.id.as_ref().map_or("-", |i| i.as_str()));
     let kind = r.kind.as_str();
-    let time = gist.timestamp();
-    let (date, time_of_day) = short_time_parts(time.as_str());
+    let mut time = String::with_capacity(25);
+    push_short_time(&mut time, gist.timestamp().as_str());
     let style = ctx.style;
     let start = out.len();
     if !style.color {
         // Without colours, the pieces go straight onto the output and are checked for control
         // characters once, together: a row of every entry is made, and nearly none has one.
-        for piece in [id, " ", kind, " ", date] {
+        for piece in [id, " ", kind, " ", &time] {
             out.extend_from_slice(piece.as_bytes());
-        }
-        if let Some(time_of_day) = time_of_day {
-            out.push(b' ');
-            out.extend_from_slice(time_of_day.as_bytes());
         }
         if let Some(label) = label {
             out.extend_from_slice(b" [");
@@ -196,7 +192,7 @@ fn text_row(
     out.push(b' ');
     paint(out, &sanitize_for_terminal(kind), Role::Kind);
     out.push(b' ');
-    paint(out, &sanitize_for_terminal(&short_time(time.as_str())), Role::Time);
+    paint(out, &sanitize_for_terminal(&time), Role::Time);
     if let Some(label) = label {
         out.push(b' ');
         paint(out, &format!("[{}]", sanitize_for_terminal(label)), Role::Label);
