@@ -283,6 +283,7 @@ fn run_cli(cli: Cli) -> anyhow::Result<()> {
         style: Style::resolve(if cli.json { ColorChoice::Never } else { cli.color }),
     };
     commands::set_utc(cli.utc);
+    ui::note_terminal_width();
     // Started once the colours are decided (for the terminal), and waited for at the end.
     let _pager = pager::Pager::start(!cli.no_pager && cli.command.pages());
     commands::run(&ctx, cli.command)

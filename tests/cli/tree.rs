@@ -308,19 +308,19 @@ fn narrow_columns_scroll_old_levels_off() {
     // 28 columns keep max(24, 14) for the text: one level of gutter, so depth 2 scrolls.
     let out =
         env.cmd().env("COLUMNS", "28").args(["-f", "branched.jsonl", "tree"]).output().unwrap();
-    assert_snapshot!(env.render(&out), @r#"
-    • a0c1e2f3 user: Write a Rust function that reverses a string.
-    • b1a2c3d4 assistant: ```rust fn reverse(s: &str) -> String {     s.chars().rev().collect() } ```
-    ├─ • c7d0e1f2 user: Make it handle grapheme clusters.
-    │  • c8e9f0a1 assistant: Use the `unicode-segmentation` crate:  ```rust use unicode_segmentation::UnicodeSegmentation;  fn reverse(s: &str) -> String {     s.graphemes(true).rev().collect() } ```
-    …  • f3a4b5c6 user: Add it to Cargo.toml for me.
-    …  • f4b5c6d7 assistant: Added `unicode-segmentation = "1.12"` under `[dependencies]`. ← active
-    …  f1e2d3c4 user: Without adding a dependency, please.
-    ├─ d3e4f5a6 user: The input is ASCII only; reverse the bytes instead.
-    │  d4f5a6b7 assistant: ```rust fn reverse(s: &str) -> String {     let mut b = s.as_bytes().to_vec();     b.reverse();     String::from_utf8(b).expect("ASCII input") } ```
-    └─ e5f6a7b8 user: Add a unit test for it.
-       b1a2f0e9 assistant: ```rust #[test] fn reverses() {     assert_eq!(reverse("abc"), "cba"); } ```
-    "#);
+    assert_snapshot!(env.render(&out), @"
+    • a0c1e2f3 user: Write a Ru…
+    • b1a2c3d4 assistant: ```ru…
+    ├─ • c7d0e1f2 user: Make it…
+    │  • c8e9f0a1 assistant: Us…
+    …  • f3a4b5c6 user: Add it …
+    …  • f4b5c6d7 assi… ← active
+    …  f1e2d3c4 user: Without a…
+    ├─ d3e4f5a6 user: The input…
+    │  d4f5a6b7 assistant: ```r…
+    └─ e5f6a7b8 user: Add a uni…
+       b1a2f0e9 assistant: ```r…
+    ");
 }
 
 #[test]
@@ -405,4 +405,29 @@ fn a_hidden_leaf_is_marked_on_the_nearest_shown_entry() {
     let (rows, note) = tree.split_once("------- stderr -------\n").unwrap();
     assert!(!rows.contains("active"), "{rows}");
     assert_snapshot!(note, @"note: the leaf 3f9c2b71 is hidden by the filter");
+}
+
+/// `COLUMNS` sets the width rows are cut to (the terminal's otherwise, and none in a pipe):
+/// the text is cut with `…`, the id, the label and `← active` stay.
+#[test]
+fn columns_cut_rows_to_the_width() {
+    let env = TestEnv::new();
+    std::fs::copy(crate::common::demo(), env.path().join("demo.jsonl")).unwrap();
+    let run = |args: &[&str]| {
+        let out = env.cmd().env("COLUMNS", "50").args(args).output().unwrap();
+        env.render(&out)
+    };
+    assert_snapshot!(run(&["-f", "demo.jsonl", "tree", "--filter", "user-only"]), @"
+    • 8a41d0e6 user: tally stats prints a table. Add …
+    │  • 13c9d5a8 user: Let's not add dependencies. W…
+    │  • 5c07a3d4 use… ← active (leaf fa60d15c hidden)
+    ");
+    assert_snapshot!(run(&["-f", "demo.jsonl", "log", "-n", "3", "checkpoint-1"]), @"
+    7c3e05ab message 2026-02-16 10:21:08 +0000 [checkpoint-1] 
+    1d6b83f2 message 2026-02-16 10:21:08 +0000 [read:…
+    e91c4a07 message 2026-02-16 10:21:08 +0000 assist…
+    ");
+    // JSON rows are never cut.
+    let json = run(&["-f", "demo.jsonl", "--json", "log", "-n", "1"]);
+    assert!(json.len() > 200, "{json}");
 }

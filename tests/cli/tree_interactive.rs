@@ -520,3 +520,36 @@ fn reading_commands_page_on_a_terminal() {
     assert!(screen.starts_with("checkpoint-1"), "{screen}");
     assert_eq!(file, "");
 }
+
+/// On a terminal, `tree` and `log` rows are cut to its width (80 columns here), through the
+/// pager too, never wrapped, with `← active` in sight; in a pipe they are whole.
+#[test]
+fn rows_fit_the_terminal_width() {
+    let env = TestEnv::new();
+    std::fs::copy(crate::common::demo(), env.path().join("demo.jsonl")).unwrap();
+    let Some(tmux) = Tmux::start(&env, "-f demo.jsonl --no-pager tree --filter user-only") else {
+        return;
+    };
+    assert_snapshot!(tmux.wait_text("[exit 0]"), @"
+    • 8a41d0e6 user: tally stats prints a table. Add a --json flag to `tally stats`…
+    │  • 13c9d5a8 user: Let's not add dependencies. Write the JSON by hand in a new…
+    │  • 5c07a3d4 user: Fix that clippy warning, th… ← active (leaf fa60d15c hidden)
+    [exit 0]
+    ");
+    drop(tmux);
+    let tmux = Tmux::start_with(
+        &env,
+        "SESSTREE_PAGER='cat > paged.txt'",
+        "-f demo.jsonl --color never log",
+    )
+    .unwrap();
+    tmux.wait_text("[exit 0]");
+    let paged = std::fs::read_to_string(env.path().join("paged.txt")).unwrap();
+    assert_eq!(paged.lines().count(), 20, "{paged}");
+    let widest = paged.lines().map(|l| l.chars().count()).max();
+    assert_eq!(widest, Some(80), "{paged}");
+    // A pipe gets whole rows.
+    let piped = env.cmd().args(["-f", "demo.jsonl", "log"]).output().unwrap();
+    let piped = String::from_utf8(piped.stdout).unwrap();
+    assert!(piped.lines().any(|l| l.chars().count() > 200), "{piped}");
+}
