@@ -164,6 +164,24 @@ fn leave_to_exit<T>(value: T) {
     std::mem::forget(value);
 }
 
+/// The session files of the commands that take many (`fsck`, `stats`, `migrate`): each path a
+/// file, or a directory searched for `*.jsonl`; without paths, the session of `-f` (or the
+/// current directory's). A path that cannot be read stays in the list, in its place, so that
+/// the command reports it with the others.
+fn session_paths(ctx: &Ctx, paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    if paths.is_empty() {
+        return Ok(vec![ctx.file()?.to_path_buf()]);
+    }
+    let mut files = Vec::new();
+    for p in paths {
+        match sesstree::discover::session_files(std::slice::from_ref(p)) {
+            Ok(found) => files.extend(found),
+            Err(_) => files.push(p.clone()),
+        }
+    }
+    Ok(files)
+}
+
 /// The user's home directory, for shortening paths in tool rows.
 fn home() -> Option<String> {
     std::env::var("HOME").ok().filter(|h| !h.is_empty())
