@@ -649,7 +649,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__humanize__subcmd__title)
-            opts="-f -h --file --session --json --strict --no-pager --utc --color --help"
+            opts="-f -h --file --session --strict --no-pager --utc --color --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -751,7 +751,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__ls)
-            opts="-0 -f -h --cwd --null --file --session --json --strict --no-pager --utc --color --help"
+            opts="-0 -f -h --cwd --null --file --session --strict --no-pager --json --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

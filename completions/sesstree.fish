@@ -218,10 +218,10 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l ses
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -s o -l output -d 'Write the result to PATH instead of replacing the file (also for a current file)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
@@ -260,9 +260,9 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l color -d 'When 
 always\t'Always colour'
 never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -s 0 -l null -d 'Print only the paths, each ended by a NUL byte (for `xargs -0`)'
-complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -s e -l regexp -d 'A pattern to match; give it more than once for any of several' -r

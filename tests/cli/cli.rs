@@ -201,3 +201,33 @@ fn every_command_taking_a_rev_explains_it() {
         );
     }
 }
+
+/// A command lists only the options it uses: `humanize-title` reads no session and prints no
+/// colour or time, `ls` takes no `-f` and no `--strict`; given anyway, they are accepted. The
+/// variables only the tests set are not in the user's man pages.
+#[test]
+fn commands_list_only_the_options_they_use() {
+    let env = TestEnv::new();
+    let help = |command: &str| {
+        let out = env.cmd().args([command, "--help"]).output().unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let title = help("humanize-title");
+    for option in ["--file", "--session", "--strict", "--color", "--no-pager", "--utc"] {
+        assert!(!title.contains(option), "humanize-title lists {option}:\n{title}");
+    }
+    assert!(title.contains("--json"));
+    let ls = help("ls");
+    for option in ["--file", "--session", "--strict", "--no-pager"] {
+        assert!(!ls.contains(option), "ls lists {option}:\n{ls}");
+    }
+    assert!(ls.contains("--color") && ls.contains("--json") && ls.contains("--utc"));
+    assert!(help("log").contains("--strict"));
+    assert_snapshot!(env.run(&["humanize-title", "-f", "x.jsonl", "--color", "never", "a_b"]), @"A b");
+    let pages =
+        std::fs::read_dir(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("man")).unwrap();
+    for page in pages {
+        let text = std::fs::read_to_string(page.unwrap().path()).unwrap();
+        assert!(!text.contains("SESSTREE_NOW") && !text.contains("SESSTREE_SEED"));
+    }
+}
