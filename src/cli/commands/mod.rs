@@ -13,7 +13,7 @@ mod ls;
 mod migrate;
 mod name;
 mod reflog;
-mod show;
+pub(crate) mod show;
 mod stats;
 mod tree;
 

@@ -60,7 +60,7 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<()> {
         out.write_all(&session.value_json(idx, false)?)?;
         out.write_all(b"\n")?;
     } else {
-        let text = readable(ctx, &session, idx)?;
+        let text = readable(ctx.style, &session, idx)?;
         // Everything from the file goes through the sanitizer, lines kept.
         out.write_all(text.as_bytes())?;
     }
@@ -69,10 +69,14 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The entry as a person reads it: the header, a blank line, the body indented.
-fn readable(ctx: &Ctx, session: &sesstree::Session, idx: u32) -> anyhow::Result<String> {
+/// The entry as a person reads it: the header, a blank line, the body indented (also the
+/// preview of `tree -i`).
+pub(crate) fn readable(
+    style: crate::cli::ui::Style,
+    session: &sesstree::Session,
+    idx: u32,
+) -> anyhow::Result<String> {
     let value = session.value(idx)?;
-    let style = ctx.style;
     let clean = |s: &str| sanitize_keep_lines(s).into_owned();
     let id = value.get("id").map_or_else(|| "-".to_owned(), id_text);
     let kind = value.get("type").and_then(Value::as_str).unwrap_or("record");

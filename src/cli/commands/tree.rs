@@ -50,7 +50,8 @@ const EXAMPLES: &str = r#"Examples:
 /// With -i the tree opens as the agent's full-screen tree selector: arrows move, typing
 /// searches, Ctrl+O and Alt+D/T/U/L/A change the filter, Shift+L edits the selected entry's
 /// label, Enter checks the selected entry out (printing a user message's text for the editor),
-/// Shift+Enter (or Alt+Enter) asks for a summary first, Esc quits, Ctrl-C quits with exit 7.
+/// Shift+Enter (or Alt+Enter) asks for a summary first, Tab shows the selected entry whole,
+/// Esc quits, Ctrl-C quits with exit 7.
 /// The footer lists every key. Labels and checkouts go through `label` and `checkout`.
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
@@ -357,10 +358,6 @@ impl Actions for Commands<'_> {
             dry_run: false,
             hooks: self.hooks.clone(),
         };
-        if args.summarize {
-            // The agent shows a loader here; the summarizer may take a while.
-            eprintln!("Summarizing the abandoned branch… (Ctrl-C cancels)");
-        }
         match checkout::run(self.ctx, &args) {
             Ok(()) => Ok(CheckoutOutcome::Done),
             // A hook's cancel or a Ctrl-C while summarizing: nothing was written, and the
