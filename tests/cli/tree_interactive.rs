@@ -560,3 +560,36 @@ fn rows_fit_the_terminal_width() {
     let piped = String::from_utf8(piped.stdout).unwrap();
     assert!(piped.lines().any(|l| l.chars().count() > 200), "{piped}");
 }
+
+/// On a terminal a checkout that asks for a summary says "Summarizing…" only while a
+/// summarizer runs: not when the session_before_tree hook gives the summary (`tree -i` said it
+/// for every Shift+Enter), and `checkout --summarize` says it too.
+#[test]
+fn summarizing_is_said_only_while_a_summarizer_runs() {
+    let env = TestEnv::new();
+    env.fixture("selector.jsonl");
+    crate::checkout::script(
+        &env,
+        "config/sesstree/hooks/session_before_tree",
+        r#"cat >/dev/null; echo '{"summary": {"summary": "From the hook."}}'"#,
+    );
+    let Some(tmux) = Tmux::start(&env, "tree -i -f selector.jsonl") else {
+        return;
+    };
+    tmux.wait_text("(8/10)");
+    tmux.keys(&["End", "Up"]);
+    tmux.wait_text("› └─ user: Now write the tests");
+    tmux.keys(&["M-Enter"]);
+    tmux.wait_text("Summary (empty asks the summarizer):");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_text("[exit 0]");
+    assert!(screen.contains("appended branch_summary"), "{screen}");
+    assert!(!screen.contains("Summarizing"), "{screen}");
+    drop(tmux);
+    std::fs::remove_file(env.path().join("config/sesstree/hooks/session_before_tree")).unwrap();
+    let tmux =
+        Tmux::start(&env, "-f selector.jsonl checkout a0000002 --summarize --summarizer 'echo S'")
+            .unwrap();
+    let screen = tmux.wait_text("[exit 0]");
+    assert!(screen.contains("Summarizing the abandoned branch… (Ctrl-C cancels)"), "{screen}");
+}
