@@ -122,7 +122,7 @@ _sesstree() {
 
     case "${cmd}" in
         sesstree)
-            opts="-f -h -V --file --session --json --strict --no-pager --color --help --version log tree context show checkout reflog fork branch stats label name humanize-title migrate fsck ls grep help"
+            opts="-f -h -V --file --session --json --strict --no-pager --utc --color --help --version log tree context show checkout reflog fork branch stats label name humanize-title migrate fsck ls grep help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -152,7 +152,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__checkout)
-            opts="-f -h --summary --summary-file --summarize --summarizer --instructions --replace-instructions --label --dry-run --dialect --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --color --help"
+            opts="-f -h --summary --summary-file --summarize --summarizer --instructions --replace-instructions --label --dry-run --dialect --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -214,7 +214,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__context)
-            opts="-f -h --flavor --agent-messages --format --file --session --json --strict --no-pager --color --help"
+            opts="-f -h --flavor --agent-messages --format --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -252,7 +252,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__fork)
-            opts="-o -f -h --through --output --force --dialect --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --color --help"
+            opts="-o -f -h --through --output --force --dialect --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -306,7 +306,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__fsck)
-            opts="-o -q -f -h --repair --output --cwd --force --dialect --quiet --file --session --json --strict --no-pager --color --help"
+            opts="-o -q -f -h --repair --output --cwd --force --dialect --quiet --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -352,7 +352,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__grep)
-            opts="-e -F -i -S -w -l -c -m -f -h --regexp --fixed-strings --ignore-case --smart-case --word-regexp --files-with-matches --count --max-count --role --tool --type --since --until --cwd --here --active-only --file --session --json --strict --no-pager --color --help"
+            opts="-e -F -i -S -w -l -c -m -f -h --regexp --fixed-strings --ignore-case --smart-case --word-regexp --files-with-matches --count --max-count --role --tool --type --since --until --cwd --here --active-only --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -660,7 +660,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__humanize__subcmd__title)
-            opts="-f -h --file --session --json --strict --no-pager --color --help"
+            opts="-f -h --file --session --strict --no-pager --utc --color --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -690,7 +690,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__label)
-            opts="-f -h --clear --list --dry-run --force --dialect --file --session --json --strict --no-pager --color --help"
+            opts="-f -h --clear --list --dry-run --force --dialect --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -724,7 +724,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__log)
-            opts="-n -f -h --reverse --max-count --filter --raw --file --session --json --strict --no-pager --color --help"
+            opts="-n -f -h --reverse --max-count --filter --raw --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -766,7 +766,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__ls)
-            opts="-f -h --cwd --file --session --json --strict --no-pager --color --help"
+            opts="-0 -f -h --cwd --null --file --session --strict --no-pager --json --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -800,7 +800,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__migrate)
-            opts="-o -f -h --output --no-backup --check --dry-run --force --dialect --file --session --json --strict --no-pager --color --help"
+            opts="-o -f -h --output --no-backup --check --dry-run --force --dialect --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -842,7 +842,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__name)
-            opts="-f -h --source --from-plan --trigger --dialect --dry-run --file --session --json --strict --no-pager --color --help"
+            opts="-f -h --source --from-plan --trigger --dialect --dry-run --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -888,7 +888,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__reflog)
-            opts="-n -f -h --max-count --file --session --json --strict --no-pager --color --help"
+            opts="-n -f -h --max-count --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -926,7 +926,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__show)
-            opts="-f -h --raw --file --session --json --strict --no-pager --color --help"
+            opts="-f -h --raw --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -956,7 +956,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__stats)
-            opts="-f -h --file --session --json --strict --no-pager --color --help"
+            opts="-f -h --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -986,7 +986,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__tree)
-            opts="-i -f -h --interactive --filter --search --fuzzy --ascii --leaf --order --include-archived --summarizer --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --color --help"
+            opts="-i -f -h --interactive --filter --search --fuzzy --ascii --leaf --order --include-archived --summarizer --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -25,6 +25,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand --utc 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -32,7 +33,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand log 'Show the path from the root to REV (default `@`), newest first'
             cand tree 'Show the whole tree as the agent''s tree selector draws it'
             cand context 'Show the context the model would get from REV (default `@`)'
-            cand show 'Show one entry in full, as pretty JSON'
+            cand show 'Show one entry in full, as `git show` shows a commit'
             cand checkout 'Move the leaf to REV, as the agent''s /tree navigation does'
             cand reflog 'Show the moves and branch summaries the file holds, newest first'
             cand fork 'Fork a new session file from the history before a user message'
@@ -41,7 +42,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand label 'Set, remove or list entry labels'
             cand name 'Show or set the session''s name'
             cand humanize-title 'Turn plan titles into session names, as plan approval does'
-            cand migrate 'Bring a session file to the current format (version 3)'
+            cand migrate 'Bring session files to the current format (version 3)'
             cand fsck 'Check session files for damage, or write a repaired copy of one'
             cand ls 'List session files, newest first'
             cand grep 'Search the text of sessions, knowing where each hit sits in its tree'
@@ -60,6 +61,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand --utc 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -84,6 +86,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand --utc 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -98,6 +101,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand --utc 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -110,6 +114,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand --utc 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -133,6 +138,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand --utc 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -146,6 +152,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand --utc 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -165,6 +172,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand --utc 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -184,6 +192,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand --utc 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -195,6 +204,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand --utc 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -211,6 +221,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand --utc 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -227,6 +238,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand --utc 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -235,9 +247,10 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
             cand --session 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)'
             cand --color 'When to colour the output'
-            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand --utc 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -256,6 +269,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand --utc 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -275,6 +289,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand --utc 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -284,9 +299,12 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
             cand --session 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)'
             cand --color 'When to colour the output'
-            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand -0 'Print only the paths, each ended by a NUL byte (for `xargs -0`)'
+            cand --null 'Print only the paths, each ended by a NUL byte (for `xargs -0`)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --utc 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -322,6 +340,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand --utc 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -329,7 +348,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand log 'Show the path from the root to REV (default `@`), newest first'
             cand tree 'Show the whole tree as the agent''s tree selector draws it'
             cand context 'Show the context the model would get from REV (default `@`)'
-            cand show 'Show one entry in full, as pretty JSON'
+            cand show 'Show one entry in full, as `git show` shows a commit'
             cand checkout 'Move the leaf to REV, as the agent''s /tree navigation does'
             cand reflog 'Show the moves and branch summaries the file holds, newest first'
             cand fork 'Fork a new session file from the history before a user message'
@@ -337,7 +356,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand label 'Set, remove or list entry labels'
             cand name 'Show or set the session''s name'
             cand humanize-title 'Turn plan titles into session names, as plan approval does'
-            cand migrate 'Bring a session file to the current format (version 3)'
+            cand migrate 'Bring session files to the current format (version 3)'
             cand fsck 'Check session files for damage, or write a repaired copy of one'
             cand ls 'List session files, newest first'
             cand grep 'Search the text of sessions, knowing where each hit sits in its tree'

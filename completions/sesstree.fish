@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_sesstree_global_optspecs
-    string join \n f/file= session= json strict no-pager color= h/help V/version
+    string join \n f/file= session= json strict no-pager utc color= h/help V/version
 end
 
 function __fish_sesstree_needs_command
@@ -32,12 +32,13 @@ never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_needs_command" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_needs_command" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_needs_command" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+complete -c sesstree -n "__fish_sesstree_needs_command" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
 complete -c sesstree -n "__fish_sesstree_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_needs_command" -s V -l version -d 'Print version'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "log" -d 'Show the path from the root to REV (default `@`), newest first'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "tree" -d 'Show the whole tree as the agent\'s tree selector draws it'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "context" -d 'Show the context the model would get from REV (default `@`)'
-complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "show" -d 'Show one entry in full, as pretty JSON'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "show" -d 'Show one entry in full, as `git show` shows a commit'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "checkout" -d 'Move the leaf to REV, as the agent\'s /tree navigation does'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "reflog" -d 'Show the moves and branch summaries the file holds, newest first'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "fork" -d 'Fork a new session file from the history before a user message'
@@ -46,7 +47,7 @@ complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "stats" -d 'Count 
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "label" -d 'Set, remove or list entry labels'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "name" -d 'Show or set the session\'s name'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "humanize-title" -d 'Turn plan titles into session names, as plan approval does'
-complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "migrate" -d 'Bring a session file to the current format (version 3)'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "migrate" -d 'Bring session files to the current format (version 3)'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "fsck" -d 'Check session files for damage, or write a repaired copy of one'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "ls" -d 'List session files, newest first'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "grep" -d 'Search the text of sessions, knowing where each hit sits in its tree'
@@ -67,6 +68,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l raw -d 'Print 
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l filter -d 'Which entries to show' -r -f -a "default\t'Everything except bookkeeping entries (labels, model and thinking changes, custom…)'
 no-tools\t'`default` without tool results'
@@ -93,6 +95,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l no-hooks -d '
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l flavor -d 'Whose templates and message shapes apply' -r -f -a "omp\t'oh-my-pi: templates, developer-role custom messages, post-passes'
 pi\t'pi-mono: prefix/suffix wrappers, user-role custom messages, a single model'"
@@ -107,6 +110,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l agent-mess
 complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand context" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand show" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
@@ -117,6 +121,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l raw -d 'Print
 complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l summary -d 'Summary of the abandoned branch, stored at the destination as given' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l summary-file -d 'Read the summary from a file (`-` for standard input)' -r -F
@@ -139,6 +144,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l no-hooks 
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -s n -l max-count -d 'Show at most N moves' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
@@ -149,6 +155,7 @@ never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -l through -d 'Fork the path from the root to REV inclusive, whatever REV\'s type' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -s o -l output -d 'Write the new file to PATH (`-` for standard output) instead of next to the source' -r -F
@@ -166,6 +173,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -l no-hooks -d '
 complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l through -d 'Fork the path from the root to REV inclusive, whatever REV\'s type' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -s o -l output -d 'Write the new file to PATH (`-` for standard output) instead of next to the source' -r -F
@@ -183,6 +191,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l no-hooks -d
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
@@ -192,6 +201,7 @@ never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l dialect -d 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. Nothing `label` writes differs between them' -r -f -a "omp\t'oh-my-pi: title slot and `title_change`'
 pi\t'pi: `session_info`, no title slot'"
@@ -207,6 +217,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l force -d 'Mo
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l source -d 'Who sets the name' -r -f -a "auto\t'Generated, not typed by the user; never replaces a user name'
 user\t'Chosen by the user (the default)'"
@@ -223,15 +234,17 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l dry-run -d 'P
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -s o -l output -d 'Write the result to PATH instead of replacing the file (also for a current file)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l dialect -d 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. Nothing `migrate` writes differs between them' -r -f -a "omp\t'oh-my-pi: title slot and `title_change`'
@@ -248,6 +261,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l force -d '
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -s o -l output -d 'Where --repair writes the copy (`-` for standard output)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l cwd -d 'The working directory recorded in a header that --repair restores' -r -F
@@ -264,6 +278,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -s q -l quiet -d
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l cwd -d 'Only the sessions of the project in this directory' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
@@ -271,9 +286,11 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l session -d 'The
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -s 0 -l null -d 'Print only the paths, each ended by a NUL byte (for `xargs -0`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -s e -l regexp -d 'A pattern to match; give it more than once for any of several' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -s m -l max-count -d 'Stop after NUM matching entries in each file' -r
@@ -305,11 +322,12 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l active-only -
 complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep help" -f -a "log" -d 'Show the path from the root to REV (default `@`), newest first'
 complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep help" -f -a "tree" -d 'Show the whole tree as the agent\'s tree selector draws it'
 complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep help" -f -a "context" -d 'Show the context the model would get from REV (default `@`)'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep help" -f -a "show" -d 'Show one entry in full, as pretty JSON'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep help" -f -a "show" -d 'Show one entry in full, as `git show` shows a commit'
 complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep help" -f -a "checkout" -d 'Move the leaf to REV, as the agent\'s /tree navigation does'
 complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep help" -f -a "reflog" -d 'Show the moves and branch summaries the file holds, newest first'
 complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep help" -f -a "fork" -d 'Fork a new session file from the history before a user message'
@@ -317,7 +335,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_s
 complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep help" -f -a "label" -d 'Set, remove or list entry labels'
 complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep help" -f -a "name" -d 'Show or set the session\'s name'
 complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep help" -f -a "humanize-title" -d 'Turn plan titles into session names, as plan approval does'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep help" -f -a "migrate" -d 'Bring a session file to the current format (version 3)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep help" -f -a "migrate" -d 'Bring session files to the current format (version 3)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep help" -f -a "fsck" -d 'Check session files for damage, or write a repaired copy of one'
 complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep help" -f -a "ls" -d 'List session files, newest first'
 complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep help" -f -a "grep" -d 'Search the text of sessions, knowing where each hit sits in its tree'

@@ -30,12 +30,18 @@ pub struct JsonRow<'a> {
     pub parent_id: Option<&'a EntryId>,
     /// Its `type` member as written.
     pub kind: Field<'a>,
+    /// A message's role.
+    pub role: Option<&'a str>,
+    /// A tool result's `toolName`.
+    pub tool_name: Option<&'a str>,
     /// Its `timestamp` member as written.
     pub timestamp: Field<'a>,
     /// The label in effect, as the JSON value it was written as.
     pub label: Option<&'a Value>,
     /// The row text.
     pub text: &'a str,
+    /// Whether the row text cut the entry's own text short.
+    pub text_truncated: bool,
     /// Where the row sits.
     pub at: Placement,
 }
@@ -55,9 +61,12 @@ impl<'a> JsonRow<'a> {
             id: r.id.as_ref(),
             parent_id: r.parent_id.as_ref(),
             kind: gist.kind(),
+            role: gist.role(),
+            tool_name: gist.tool_name(),
             timestamp: gist.timestamp(),
             label,
             text,
+            text_truncated: gist.is_cut(),
             at,
         }
     }
@@ -69,9 +78,12 @@ impl<'a> JsonRow<'a> {
             id: r.id.as_ref(),
             parent_id: r.parent_id.as_ref(),
             kind: view.kind(),
+            role: view.role.as_deref(),
+            tool_name: view.tool_name.as_deref(),
             timestamp: view.timestamp(),
             label: view.label_value.as_ref(),
             text: &view.text,
+            text_truncated: view.cut,
             at,
         }
     }
@@ -87,6 +99,10 @@ impl<'a> JsonRow<'a> {
         write_id(out, self.parent_id);
         out.extend_from_slice(b",\"type\":");
         write_field(out, self.kind);
+        out.extend_from_slice(b",\"role\":");
+        write_opt_str(out, self.role);
+        out.extend_from_slice(b",\"toolName\":");
+        write_opt_str(out, self.tool_name);
         out.extend_from_slice(b",\"timestamp\":");
         write_field(out, self.timestamp);
         out.extend_from_slice(b",\"label\":");
@@ -96,6 +112,8 @@ impl<'a> JsonRow<'a> {
         }
         out.extend_from_slice(b",\"text\":");
         write_json_str(out, self.text);
+        out.extend_from_slice(b",\"textTruncated\":");
+        out.extend_from_slice(if self.text_truncated { b"true" } else { b"false" });
         out.extend_from_slice(b",\"depth\":");
         out.extend_from_slice(itoa::Buffer::new().format(self.at.depth).as_bytes());
         out.extend_from_slice(b",\"onActivePath\":");
@@ -167,6 +185,14 @@ fn write_field(out: &mut Vec<u8>, field: Field<'_>) {
     }
 }
 
+/// A string or `null`.
+fn write_opt_str(out: &mut Vec<u8>, text: Option<&str>) {
+    match text {
+        Some(text) => write_json_str(out, text),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
 /// `value` as serde_json writes it.
 fn write_serialized(out: &mut Vec<u8>, value: &impl serde::Serialize) {
     // Serializing into memory cannot fail.
@@ -211,9 +237,13 @@ mod tests {
         m.insert("id".into(), id(row.id));
         m.insert("parentId".into(), id(row.parent_id));
         m.insert("type".into(), field(row.kind));
+        let opt = |s: Option<&str>| s.map_or(Value::Null, |s| Value::String(s.into()));
+        m.insert("role".into(), opt(row.role));
+        m.insert("toolName".into(), opt(row.tool_name));
         m.insert("timestamp".into(), field(row.timestamp));
         m.insert("label".into(), row.label.cloned().unwrap_or(Value::Null));
         m.insert("text".into(), Value::String(row.text.into()));
+        m.insert("textTruncated".into(), row.text_truncated.into());
         m.insert("depth".into(), row.at.depth.into());
         m.insert("onActivePath".into(), row.at.on_active_path.into());
         m.insert("isLeaf".into(), row.at.is_leaf.into());

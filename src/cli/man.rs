@@ -31,12 +31,17 @@ const ENVIRONMENT: &[(&str, &str)] = &[
         "When set and not empty, --color auto never colours. CLICOLOR_FORCE or FORCE_COLOR force \
          colour instead; TERM=dumb turns it off.",
     ),
-    ("COLUMNS", "The width tree rows are fitted into, when stdout is not a terminal."),
     (
-        "SESSTREE_NOW",
-        "An ISO-8601 time that pins the timestamps of new entries, for reproducible tests.",
+        "COLUMNS",
+        "The width log, tree and ls rows are fitted into; else the terminal's when stdout is \
+         one, and none in a pipe.",
     ),
-    ("SESSTREE_SEED", "A number that pins the new ids, for reproducible tests."),
+    ("TZ", "The time zone times are shown in (--utc shows UTC)."),
+    (
+        "SESSTREE_PAGER, PAGER",
+        "The pager of log, tree, show, context and reflog on a terminal (default less -FRX; \
+         empty or cat for none).",
+    ),
     (
         "COMPLETE",
         "Set to a shell name (bash, zsh, fish, elvish, powershell), makes sesstree print that \

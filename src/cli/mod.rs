@@ -60,6 +60,10 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub no_pager: bool,
 
+    /// Show times in UTC instead of the local time zone (`TZ`, else the system's).
+    #[arg(long, global = true)]
+    pub utc: bool,
+
     /// When to colour the output.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true, value_name = "WHEN")]
     pub color: ColorChoice,
@@ -89,7 +93,24 @@ const REV_GRAMMAR: &str = "A REV: an id, a prefix of 4 or more characters, a lab
 /// The command line as clap parses, documents and completes it: [`Cli`], with the REV grammar
 /// at the end of the long help of every argument whose value is a `REV`.
 pub fn command() -> clap::Command {
-    Cli::command().mut_subcommands(|sub| {
+    let root = Cli::command();
+    // The global options a command has no use for are accepted but not listed in its help, man
+    // page and completions: a hidden copy in the subcommand stands in for the global one.
+    let unused = |name: &str| -> &'static [&'static str] {
+        match name {
+            "humanize-title" => &["file", "session", "strict", "no_pager", "utc", "color"],
+            "ls" => &["file", "session", "strict", "no_pager"],
+            _ => &[],
+        }
+    };
+    let globals: Vec<clap::Arg> =
+        root.get_arguments().filter(|a| a.is_global_set()).cloned().collect();
+    root.mut_subcommands(|sub| {
+        let hidden = unused(sub.get_name());
+        let sub = globals
+            .iter()
+            .filter(|a| hidden.contains(&a.get_id().as_str()))
+            .fold(sub, |sub, a| sub.arg(a.clone().hide(true)));
         sub.mut_args(|arg| {
             let names = arg.get_value_names().unwrap_or_default();
             if !names.iter().any(|n| n.as_str() == "REV") {
@@ -278,6 +299,8 @@ fn run_cli(cli: Cli) -> anyhow::Result<()> {
         strict: cli.strict,
         style: Style::resolve(if cli.json { ColorChoice::Never } else { cli.color }),
     };
+    commands::set_utc(cli.utc);
+    ui::note_terminal_width();
     // Started once the colours are decided (for the terminal), and waited for at the end.
     let _pager = pager::Pager::start(!cli.no_pager && cli.command.pages());
     commands::run(&ctx, cli.command)

@@ -90,9 +90,53 @@ impl Style {
     }
 }
 
-/// The width to fit tree rows into: `COLUMNS` when set; otherwise rows are not cut.
+/// The terminal's width, when standard output was one as the command started (before the
+/// pager took it over: the pager shows the rows on that terminal).
+static TERMINAL_WIDTH: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+
+/// Notes the terminal's width when standard output is a terminal; call before the pager starts.
+pub fn note_terminal_width() {
+    let width = std::io::stdout()
+        .is_terminal()
+        .then(crossterm::terminal::size)
+        .and_then(Result::ok)
+        .map(|(columns, _)| usize::from(columns));
+    let _ = TERMINAL_WIDTH.set(width.filter(|&w| w > 0));
+}
+
+/// The width to fit rows into: `COLUMNS` when set, else the terminal's when standard output is
+/// one (also through the pager); in a pipe or a file, none: rows are not cut.
 pub fn width() -> Option<usize> {
-    std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).filter(|&w| w > 0)
+    let columns = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).filter(|&w| w > 0);
+    columns.or_else(|| TERMINAL_WIDTH.get().copied().flatten())
+}
+
+/// `text` cut to `room` columns, its last one a `…` when it is cut.
+pub fn fit(text: &str, room: usize) -> Cow<'_, str> {
+    use unicode_width::UnicodeWidthChar as _;
+    // A byte takes at most one column in ASCII text: most rows are not measured.
+    if text.len() <= room || unicode_width::UnicodeWidthStr::width(text) <= room {
+        return Cow::Borrowed(text);
+    }
+    let mut used = 0;
+    let mut out = String::with_capacity(room + 3);
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w + 1 > room {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    if room > 0 {
+        out.push('…');
+    }
+    Cow::Owned(out)
+}
+
+/// How many columns `text` takes.
+pub fn columns(text: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(text)
 }
 
 /// Text from a session file (an id, a label, a name, a message) as it may be printed in text

@@ -190,6 +190,8 @@ pub struct Content<'a> {
     pub text: Str<'a>,
     /// Whether any of the text (before the cut) is not whitespace.
     pub has_text: bool,
+    /// Whether the text was longer than the 200 characters kept.
+    pub more: bool,
     /// Whether the content is a string or a list of blocks: content the agent restores as a
     /// message.
     pub string_or_blocks: bool,
@@ -315,6 +317,14 @@ impl<'a> Entry<'a> {
     pub fn role(&self) -> Option<&str> {
         match &self.body {
             Body::Message(m) => m.role.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The `toolName` of a tool result.
+    pub fn tool_name(&self) -> Option<&str> {
+        match &self.body {
+            Body::Message(m) if m.role.as_deref() == Some("toolResult") => m.tool_name.as_deref(),
             _ => None,
         }
     }
@@ -484,9 +494,12 @@ impl<'a> Content<'a> {
             Value::String(s) => !s.trim().is_empty(),
             _ => text_blocks(blocks).any(|t| !t.trim().is_empty()),
         };
+        let text = message_text(content);
+        let more = cut_chars(&text, TEXT_LIMIT).len() < text.len();
         Content {
-            text: cut(message_text(content), TEXT_LIMIT),
+            text: cut(text, TEXT_LIMIT),
             has_text,
+            more,
             string_or_blocks: content.is_string() || content.is_array(),
             calls: blocks.iter().filter_map(Call::from_value).collect(),
         }
@@ -972,7 +985,8 @@ fn scan_content<'a>(
     let end = match line.at(start) {
         Some(b'"') => {
             let close = line.string_end(start)?;
-            (content.text, content.has_text) = cut_text(line, (start + 1, close))?;
+            let (text, has_text, complete) = cut_text(line, (start + 1, close))?;
+            (content.text, content.has_text, content.more) = (text, has_text, !complete);
             content.string_or_blocks = true;
             close + 1
         }
@@ -986,7 +1000,9 @@ fn scan_content<'a>(
                 scan_block(line, at, stack, &mut content)
             })?;
             if content.text.len() > TEXT_LIMIT {
+                let whole = content.text.len();
                 content.text = cut(std::mem::take(&mut content.text), TEXT_LIMIT);
+                content.more |= content.text.len() < whole;
             }
             end
         }
@@ -1032,13 +1048,14 @@ fn scan_block<'a>(
     match string(kind, stack)?.as_deref() {
         Some("text") => {
             if let Some(text) = text.filter(|&(at, _)| line.at(at) == Some(b'"')) {
-                let (text, has_text) = cut_text(line, (text.0 + 1, text.1 - 1))?;
+                let (text, has_text, complete) = cut_text(line, (text.0 + 1, text.1 - 1))?;
                 content.has_text |= has_text;
+                content.more |= !complete;
                 match &mut content.text {
                     Cow::Borrowed("") => content.text = text,
                     // The row shows the first `TEXT_LIMIT` characters of the joined text, which
                     // `4 * TEXT_LIMIT` bytes hold: a line of a million blocks joins no more.
-                    joined if joined.len() >= 4 * TEXT_LIMIT => {}
+                    joined if joined.len() >= 4 * TEXT_LIMIT => content.more |= !text.is_empty(),
                     joined => joined.to_mut().push_str(&text),
                 }
             } else {
@@ -1200,17 +1217,17 @@ fn prefix_values(
 /// Message text cut to what rows and searches read: the first [`TEXT_LIMIT`] characters (text
 /// blocks are joined before the cut, so no block shows more), decoded only that far; and
 /// whether the whole text holds anything but whitespace (which decides if an assistant turn is
-/// shown).
-fn cut_text<'a>(line: &Line<'a, '_>, span: (usize, usize)) -> Scan<(Str<'a>, bool)> {
+/// shown); and whether that is the whole text.
+fn cut_text<'a>(line: &Line<'a, '_>, span: (usize, usize)) -> Scan<(Str<'a>, bool, bool)> {
     let (kept, complete) = line.text_prefix(span, TEXT_LIMIT)?;
     if !kept.trim().is_empty() {
-        return Ok((kept, true));
+        return Ok((kept, true, complete));
     }
     if complete {
-        return Ok((kept, false));
+        return Ok((kept, false, complete));
     }
     let has_text = !line.text(span)?.trim().is_empty();
-    Ok((kept, has_text))
+    Ok((kept, has_text, complete))
 }
 
 #[cfg(test)]

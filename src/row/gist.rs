@@ -19,22 +19,24 @@ use serde::Serialize;
 
 use crate::Session;
 use crate::row::entry::Entry;
-use crate::row::text::{Facts, FilterMode, ToolCalls, into_one_row, one_line};
+use crate::row::text::{Facts, FilterMode, ToolCalls, into_one_row, is_cut, one_line};
 use crate::row::view::Labels;
 
 /// What the row of one entry shows, apart from its label and the calls of earlier entries.
 ///
 /// The strings are packed into one allocation: the text, the `type` and the `timestamp` when
-/// they are strings, the id of the call a result answers, then each call's id and row.
+/// they are strings, the id of the call a result answers, a message's role, a tool result's
+/// `toolName`, then each call's id and row.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Gist {
     facts: Facts,
-    /// Which optional pieces `packed` holds ([`TYPE`], [`TIME`], [`ANSWERS`]).
+    /// Which optional pieces `packed` holds ([`TYPE`], [`TIME`], [`ANSWERS`], [`ROLE`],
+    /// [`TOOL`]), and whether the text was cut ([`CUT`]).
     present: u8,
-    /// Where the text, `type`, `timestamp` and answered call end in `packed` (a missing piece
-    /// ends where the one before it does).
-    ends: [u32; 4],
-    /// The four pieces one after the other, then each call's id and row as its length in
+    /// Where the text, `type`, `timestamp`, answered call, role and tool name end in `packed`
+    /// (a missing piece ends where the one before it does).
+    ends: [u32; PIECES],
+    /// The six pieces one after the other, then each call's id and row as its length in
     /// bytes (decimal digits), a `:`, and the text.
     packed: Box<str>,
     /// `type` and `timestamp` when either is there but is not a string (rare).
@@ -53,6 +55,12 @@ struct Parts<'p> {
     pub time: Option<&'p str>,
     /// The `toolCallId` of a tool result ([`Entry::answers`]).
     pub answers: Option<&'p str>,
+    /// A message's role.
+    pub role: Option<&'p str>,
+    /// A tool result's `toolName`.
+    pub tool: Option<&'p str>,
+    /// Whether the text cut the entry's own text short ([`is_cut`]).
+    pub cut: bool,
     /// Each call's id and its result's row, folded ([`into_one_row`]).
     pub calls: &'p [(Cow<'p, str>, String)],
 }
@@ -64,6 +72,14 @@ const ANSWERS: u8 = 4;
 const LONG_TEXT: u8 = 8;
 /// The line's row could not be read (see [`Gist::unreadable`]).
 const UNREADABLE: u8 = 16;
+const ROLE: u8 = 32;
+const TOOL: u8 = 64;
+/// The row text cut the entry's own text short ([`is_cut`]).
+const CUT: u8 = 128;
+/// The optional pieces, in the order they are packed after the text.
+const OPTIONAL: [u8; PIECES - 1] = [TYPE, TIME, ANSWERS, ROLE, TOOL];
+/// How many pieces a gist packs before its calls: the text and the optional ones.
+const PIECES: usize = 6;
 
 /// The longest row text a gist keeps, in bytes.
 pub const LONG: usize = 4096;
@@ -122,6 +138,9 @@ impl Gist {
             kind: entry.type_name(),
             time: entry.timestamp.as_deref(),
             answers: entry.answers(),
+            role: entry.role(),
+            tool: entry.tool_name(),
+            cut: is_cut(entry),
             calls: &calls,
         });
         gist.odd.clone_from(&entry.odd);
@@ -131,13 +150,13 @@ impl Gist {
     /// The gist of an entry from what its row shows. `type` and `timestamp` are given when
     /// strings; `None` prints as `null` in a `--json` row.
     fn new(parts: Parts<'_>) -> Gist {
-        let Parts { facts, mut text, kind, time, answers, calls } = parts;
+        let Parts { facts, mut text, kind, time, answers, role, tool, cut, calls } = parts;
         let long = text.len() > LONG;
         if long {
             text = String::new();
         }
-        let optional = [kind, time, answers];
-        let present = [TYPE, TIME, ANSWERS]
+        let optional = [kind, time, answers, role, tool];
+        let present = OPTIONAL
             .into_iter()
             .zip(optional)
             .fold(0, |bits, (bit, piece)| bits | if piece.is_some() { bit } else { 0 });
@@ -147,7 +166,7 @@ impl Gist {
         let size = fixed.clone().map(str::len).sum::<usize>()
             + calls().map(|p| p.len() + 1 + digits(p.len())).sum::<usize>();
         let mut packed = String::with_capacity(size);
-        let mut ends = [0; 4];
+        let mut ends = [0; PIECES];
         for (end, piece) in ends.iter_mut().zip(fixed) {
             packed.push_str(piece);
             // Past 4 GiB, the pieces read as empty (see `fixed`).
@@ -160,7 +179,7 @@ impl Gist {
         }
         Gist {
             facts,
-            present: present | if long { LONG_TEXT } else { 0 },
+            present: present | if long { LONG_TEXT } else { 0 } | if cut { CUT } else { 0 },
             ends,
             packed: packed.into_boxed_str(),
             odd: None,
@@ -175,7 +194,7 @@ impl Gist {
         Gist {
             facts: Facts::default(),
             present: UNREADABLE,
-            ends: [0; 4],
+            ends: [0; PIECES],
             packed: Box::default(),
             odd: None,
         }
@@ -192,7 +211,7 @@ impl Gist {
         self.present & LONG_TEXT != 0
     }
 
-    /// The fixed piece `k` (0 to 3).
+    /// The fixed piece `k` (0 to 5).
     fn fixed(&self, k: usize) -> &str {
         let start = k.checked_sub(1).map_or(0, |before| self.ends[before]);
         self.packed.get(start as usize..self.ends[k] as usize).unwrap_or_default()
@@ -200,7 +219,8 @@ impl Gist {
 
     /// The optional piece `bit`, if there.
     fn piece(&self, bit: u8) -> Option<&str> {
-        (self.present & bit != 0).then(|| self.fixed(1 + bit.trailing_zeros() as usize))
+        let k = OPTIONAL.iter().position(|&b| b == bit)?;
+        (self.present & bit != 0).then(|| self.fixed(1 + k))
     }
 
     /// The row text with no call known: for a tool result, the tool's name. Empty when the
@@ -244,9 +264,24 @@ impl Gist {
         self.piece(ANSWERS)
     }
 
+    /// The role of a `message`.
+    pub fn role(&self) -> Option<&str> {
+        self.piece(ROLE)
+    }
+
+    /// The `toolName` of a tool result.
+    pub fn tool_name(&self) -> Option<&str> {
+        self.piece(TOOL)
+    }
+
+    /// Whether the row text cut the entry's own text short ([`is_cut`]).
+    pub fn is_cut(&self) -> bool {
+        self.present & CUT != 0
+    }
+
     /// The tool calls the entry makes, in order: each call's id and its result's row.
     pub fn calls(&self) -> impl Iterator<Item = (&str, &str)> {
-        let mut rest = self.packed.get(self.ends[3] as usize..).unwrap_or_default();
+        let mut rest = self.packed.get(self.ends[PIECES - 1] as usize..).unwrap_or_default();
         let mut piece = move || {
             // The length, digit by digit up to its `:` (as `Gist::new` writes it: no sign, no
             // other byte). This runs for every call of the entries searched for each result.

@@ -343,6 +343,36 @@ pub fn one_line(entry: &Entry<'_>, tools: &ToolCalls) -> String {
     into_one_row(text)
 }
 
+/// Whether [`one_line`] cut the entry's own text short: a user, developer or assistant message
+/// past the row's 200 characters, or an assistant's retry note or error past its 80. The rows of
+/// tool results and of calls summarize the call and are never the result's content; branch
+/// summaries and custom messages are never cut.
+pub fn is_cut(entry: &Entry<'_>) -> bool {
+    let Body::Message(message) = &entry.body else { return false };
+    let longer = |text: &str, limit: usize| text.len() > limit && truncated(text, limit).1;
+    match message.role.as_deref() {
+        Some("user" | "developer") => message.content.more,
+        Some("assistant") => {
+            let status = message.retry_status.as_deref();
+            if status == Some("recovered") {
+                let note = message.retry_note.as_deref().unwrap_or_default();
+                let note = note.split_whitespace().collect::<Vec<_>>().join(" ");
+                return longer(&note, ERROR_LIMIT);
+            }
+            if message.content.more {
+                return true;
+            }
+            if !message.content.text.trim().is_empty() || status == Some("superseded") {
+                return false;
+            }
+            let error = message.error_message.as_deref().unwrap_or_default();
+            message.stop_reason.as_deref() != Some("aborted")
+                && one_row(error).chars().nth(ERROR_LIMIT).is_some()
+        }
+        _ => false,
+    }
+}
+
 /// [`one_row`] of a string already owned: nearly every row is one already, and is kept as it
 /// is, without a copy.
 pub(crate) fn into_one_row(text: String) -> String {

@@ -9,7 +9,7 @@ use crate::error::Result;
 use crate::json::scan::Scanner;
 use crate::row::entry::Entry;
 use crate::row::gist::{Field, field};
-use crate::row::text::{Facts, FilterMode, ToolCalls, one_line, search_text};
+use crate::row::text::{Facts, FilterMode, ToolCalls, is_cut, one_line, search_text};
 use crate::session::Session;
 
 /// One entry as commands print it.
@@ -29,6 +29,10 @@ pub struct EntryView {
     pub facts: Facts,
     /// The role of a `message`.
     pub role: Option<Box<str>>,
+    /// The `toolName` of a tool result.
+    pub tool_name: Option<Box<str>>,
+    /// Whether the text cut the entry's own text short ([`is_cut`]).
+    pub cut: bool,
     /// `type`, when a string.
     kind: Option<Box<str>>,
     /// `timestamp`, when a string.
@@ -90,6 +94,8 @@ impl<'s> Viewer<'s> {
                 search: search_text(entry, label.as_deref(), tools.call_of(entry)),
                 facts: Facts::of(entry),
                 role: entry.role().map(Box::from),
+                tool_name: entry.tool_name().map(Box::from),
+                cut: is_cut(entry),
                 kind: entry.type_name().map(Box::from),
                 timestamp: entry.timestamp.as_deref().map(Box::from),
                 odd: entry.odd.clone(),

@@ -105,11 +105,11 @@ fn the_branch_reloads_cleanly_to_the_source_path() {
     assert_eq!(json_ids(&out), ["bbbb0002", "aaaa0002", "bbbb0001", "aaaa0001"]);
     // The labels in effect on kept entries, re-created in the source's map order.
     insta::assert_snapshot!(env.run(&["-f", new, "log", "--filter", "all", "--reverse"]), @"
-    aaaa0001 message 2026-02-16 10:00:01 [again] user: first prompt
-    bbbb0001 message 2026-02-16 10:00:02 assistant: first answer
-    aaaa0002 message 2026-02-16 10:00:04 user: second prompt
-    bbbb0002 message 2026-02-16 10:00:05 [answer] assistant: second answer
-    eeee0002 archive 2026-02-16 10:00:08 [restored: bbbb0001]
+    aaaa0001 message 2026-02-16 10:00:01 +0000 [again] user: first prompt
+    bbbb0001 message 2026-02-16 10:00:02 +0000 assistant: first answer
+    aaaa0002 message 2026-02-16 10:00:04 +0000 user: second prompt
+    bbbb0002 message 2026-02-16 10:00:05 +0000 [answer] assistant: second answer
+    eeee0002 archive 2026-02-16 10:00:08 +0000 [restored: bbbb0001]
     ");
     insta::assert_snapshot!(env.run(&["-f", new, "tree", "--filter", "all"]), @"
     • aaaa0001 [again] user: first prompt
@@ -193,17 +193,17 @@ fn through_forks_up_to_and_including_rev() {
     env.fixture("branch-omp.jsonl");
     insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "--json", "branch", "--through", "answer", "-o", "t.jsonl"]), @r#"{"path":"$TMP/t.jsonl","sessionId":"019ca945-0a00-7716-a104-d9866d113a7e","parentSession":"$TMP/branch-omp.jsonl","editorText":null}"#);
     insta::assert_snapshot!(env.run(&["-f", "t.jsonl", "--strict", "log", "--filter", "all", "--reverse"]), @"
-    aaaa0001 message 2026-02-16 10:00:01 [again] user: first prompt
-    bbbb0001 message 2026-02-16 10:00:02 assistant: first answer
-    aaaa0002 message 2026-02-16 10:00:04 user: second prompt
-    bbbb0002 message 2026-02-16 10:00:05 [answer] assistant: second answer
+    aaaa0001 message 2026-02-16 10:00:01 +0000 [again] user: first prompt
+    bbbb0001 message 2026-02-16 10:00:02 +0000 assistant: first answer
+    aaaa0002 message 2026-02-16 10:00:04 +0000 user: second prompt
+    bbbb0002 message 2026-02-16 10:00:05 +0000 [answer] assistant: second answer
     ");
     // A user message with --through is kept, and nothing goes to the editor.
     insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "--through", "aaaa0003", "-o", "u.jsonl"]), @"
     ------- stderr -------
     Branched to $TMP/u.jsonl
     ");
-    insta::assert_snapshot!(env.run(&["-f", "u.jsonl", "log", "-n", "1"]), @"aaaa0003 message 2026-02-16 10:00:09 user: third prompt with two lines");
+    insta::assert_snapshot!(env.run(&["-f", "u.jsonl", "log", "-n", "1"]), @"aaaa0003 message 2026-02-16 10:00:09 +0000 user: third prompt with two lines");
     insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003", "--through", "aaaa0003"]), @"
     ------- stderr -------
     error: the argument '[REV]' cannot be used with '--through <REV>'
@@ -596,8 +596,8 @@ fn a_version_2_hook_message_is_written_as_version_3_has_it() {
         assert!(branched.contains(line), "copied byte for byte: {line}");
     }
     insta::assert_snapshot!(env.run(&["-f", "b.jsonl", "log", "--filter", "all"]), @"
-    mJ7-c2Ls message 2026-01-10 18:00:21 assistant: `hugo --minify` built 48 pages; `lychee public/` found no broken links. Note the 3 uncommitted files.
-    Xw_4nTb9 message 2026-01-10 18:00:05 [custom]
-    kR2p8QzA message 2026-01-10 18:00:05 user: Build the site and tell me if there are broken links.
+    mJ7-c2Ls message 2026-01-10 18:00:21 +0000 assistant: `hugo --minify` built 48 pages; `lychee public/` found no broken links. Note the 3 uncommitted files.
+    Xw_4nTb9 message 2026-01-10 18:00:05 +0000 [custom]
+    kR2p8QzA message 2026-01-10 18:00:05 +0000 user: Build the site and tell me if there are broken links.
     ");
 }

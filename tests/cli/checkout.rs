@@ -51,11 +51,11 @@ fn an_assistant_target_becomes_the_leaf_and_a_marker_persists_the_move() {
     // Reopening: the leaf is the marker, and `@` is the target it marks (README, REV): `log`
     // starts there and `@^` is the target's parent.
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "--filter", "all"]), @"
-    a3 message 2026-01-01 00:00:05 assistant: Done by hand.
-    u3 message 2026-01-01 00:00:04 user: Write the printer by hand
-    t1 message 2026-01-01 00:00:03 [read: src/main.rs]
-    a1 message 2026-01-01 00:00:02 assistant: Reading main.rs
-    u1 message 2026-01-01 00:00:01 user: Add a --json flag
+    a3 message 2026-01-01 00:00:05 +0000 assistant: Done by hand.
+    u3 message 2026-01-01 00:00:04 +0000 user: Write the printer by hand
+    t1 message 2026-01-01 00:00:03 +0000 [read: src/main.rs]
+    a1 message 2026-01-01 00:00:02 +0000 assistant: Reading main.rs
+    u1 message 2026-01-01 00:00:01 +0000 user: Add a --json flag
     ");
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "show", "@^", "--raw"]), @r#"{"type":"message","id":"u3","parentId":"t1","timestamp":"2026-01-01T00:00:04.000Z","message":{"role":"user","content":[{"type":"text","text":"Write the printer "},{"type":"text","text":"by hand"}]}}"#);
 }
@@ -70,8 +70,8 @@ fn a_user_target_rewinds_to_its_parent_and_prints_the_prefill() {
     ");
     insta::assert_snapshot!(appended(&env), @r#"{"type":"branch_summary","id":"15780b2e","parentId":"t1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"t1","summary":"","details":{"kind":"checkout","from":"a2"}}"#);
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "-n", "2"]), @"
-    t1 message 2026-01-01 00:00:03 [read: src/main.rs]
-    a1 message 2026-01-01 00:00:02 assistant: Reading main.rs
+    t1 message 2026-01-01 00:00:03 +0000 [read: src/main.rs]
+    a1 message 2026-01-01 00:00:02 +0000 assistant: Reading main.rs
     ");
 }
 
@@ -259,8 +259,8 @@ fn at_is_the_target_after_a_checkout_with_a_label() {
     {"type":"label","id":"6104d986","parentId":"15780b2e","timestamp":"2026-03-01T12:00:00.000Z","targetId":"a3","label":"retry"}
     "#);
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "-n", "2"]), @"
-    a3 message 2026-01-01 00:00:05 [retry] assistant: Done by hand.
-    u3 message 2026-01-01 00:00:04 user: Write the printer by hand
+    a3 message 2026-01-01 00:00:05 +0000 [retry] assistant: Done by hand.
+    u3 message 2026-01-01 00:00:04 +0000 user: Write the printer by hand
     ");
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "retry"]), @"
     ------- stderr -------

@@ -15,17 +15,17 @@ fn rev_forms() {
     }
     assert_snapshot!(all, @"
     --- @
-    3d4e5f60 message 2026-03-02 11:00:30 user: Add an entry for the new --json flag.
+    3d4e5f60 message 2026-03-02 11:00:30 +0000 user: Add an entry for the new --json flag.
     --- @^
-    2c3d4e5f message 2026-03-02 11:00:07 [reviewed] assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.
+    2c3d4e5f message 2026-03-02 11:00:07 +0000 [reviewed] assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.
     --- @~2
-    1b2c3d4e message 2026-03-02 11:00:01 [begin] user: Start a CHANGELOG.md for v0.4.
+    1b2c3d4e message 2026-03-02 11:00:01 +0000 [begin] user: Start a CHANGELOG.md for v0.4.
     --- reviewed
-    2c3d4e5f message 2026-03-02 11:00:07 [reviewed] assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.
+    2c3d4e5f message 2026-03-02 11:00:07 +0000 [reviewed] assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.
     --- reviewed^
-    1b2c3d4e message 2026-03-02 11:00:01 [begin] user: Start a CHANGELOG.md for v0.4.
+    1b2c3d4e message 2026-03-02 11:00:01 +0000 [begin] user: Start a CHANGELOG.md for v0.4.
     --- 2c3d
-    2c3d4e5f message 2026-03-02 11:00:07 [reviewed] assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.
+    2c3d4e5f message 2026-03-02 11:00:07 +0000 [reviewed] assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.
     ");
 }
 
@@ -54,7 +54,7 @@ fn ambiguous_and_unknown_revs_exit_4() {
 fn ids_are_json_values() {
     let env = TestEnv::new();
     env.fixture("odd-fields.jsonl");
-    assert_snapshot!(env.run(&["-f", "odd-fields.jsonl", "--json", "log", "--filter", "all"]), @r#"{"id":"c0ffee00","parentId":null,"type":"message","timestamp":"2026-03-08T12:03:00.000Z","label":null,"text":"user: No parentId field: a root.","depth":0,"onActivePath":true,"isLeaf":true}"#);
+    assert_snapshot!(env.run(&["-f", "odd-fields.jsonl", "--json", "log", "--filter", "all"]), @r#"{"id":"c0ffee00","parentId":null,"type":"message","role":"user","toolName":null,"timestamp":"2026-03-08T12:03:00.000Z","label":null,"text":"user: No parentId field: a root.","textTruncated":false,"depth":0,"onActivePath":true,"isLeaf":true}"#);
 }
 
 #[test]
@@ -181,7 +181,7 @@ fn strict_does_not_call_a_newer_version_damage() {
     let env = TestEnv::new();
     env.fixture("future-version.jsonl");
     assert_snapshot!(env.run(&["-f", "future-version.jsonl", "--strict", "log", "-n", "1"]), @"
-    cc22dd33 message 2027-06-01 09:00:04 assistant: Hi!
+    cc22dd33 message 2027-06-01 09:00:04 +0000 assistant: Hi!
     ------- stderr -------
     future-version.jsonl:1: warning: session version 9 is newer than this sesstree understands
     ");
@@ -199,5 +199,35 @@ fn every_command_taking_a_rev_explains_it() {
             help.contains("A REV: an id, a prefix of 4 or more characters, a label"),
             "{command}"
         );
+    }
+}
+
+/// A command lists only the options it uses: `humanize-title` reads no session and prints no
+/// colour or time, `ls` takes no `-f` and no `--strict`; given anyway, they are accepted. The
+/// variables only the tests set are not in the user's man pages.
+#[test]
+fn commands_list_only_the_options_they_use() {
+    let env = TestEnv::new();
+    let help = |command: &str| {
+        let out = env.cmd().args([command, "--help"]).output().unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let title = help("humanize-title");
+    for option in ["--file", "--session", "--strict", "--color", "--no-pager", "--utc"] {
+        assert!(!title.contains(option), "humanize-title lists {option}:\n{title}");
+    }
+    assert!(title.contains("--json"));
+    let ls = help("ls");
+    for option in ["--file", "--session", "--strict", "--no-pager"] {
+        assert!(!ls.contains(option), "ls lists {option}:\n{ls}");
+    }
+    assert!(ls.contains("--color") && ls.contains("--json") && ls.contains("--utc"));
+    assert!(help("log").contains("--strict"));
+    assert_snapshot!(env.run(&["humanize-title", "-f", "x.jsonl", "--color", "never", "a_b"]), @"A b");
+    let pages =
+        std::fs::read_dir(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("man")).unwrap();
+    for page in pages {
+        let text = std::fs::read_to_string(page.unwrap().path()).unwrap();
+        assert!(!text.contains("SESSTREE_NOW") && !text.contains("SESSTREE_SEED"));
     }
 }

@@ -14,9 +14,9 @@ fn log_all(name: &str) -> String {
 #[test]
 fn torn_last_line() {
     assert_snapshot!(log_all("torn-last-line.jsonl"), @"
-    9c3d4e5f message 2026-03-05 17:00:30 user: Shorter, please.
-    8b2c3d4e message 2026-03-05 17:00:12 assistant: v0.4: a --json flag for stats, a fix for line counts at EOF, and faster CSV export.
-    7a1b2c3d message 2026-03-05 17:00:05 user: Summarize the last release notes.
+    9c3d4e5f message 2026-03-05 17:00:30 +0000 user: Shorter, please.
+    8b2c3d4e message 2026-03-05 17:00:12 +0000 assistant: v0.4: a --json flag for stats, a fix for line counts at EOF, and faster CSV export.
+    7a1b2c3d message 2026-03-05 17:00:05 +0000 user: Summarize the last release notes.
     ------- stderr -------
     torn-last-line.jsonl:5: warning: truncated last line: EOF while parsing a string at line 1 column 173
     ");
@@ -25,10 +25,10 @@ fn torn_last_line() {
 #[test]
 fn unparseable_line() {
     assert_snapshot!(log_all("unparseable.jsonl"), @"
-    0f1a2b3c message 2026-03-05 12:01:19 assistant: Added `cargo:rerun-if-changed=wrapper.h` and `=build.rs`; a no-op rebuild now takes 0.4 s.
-    9e0f1a2b message 2026-03-05 12:01:10 user: Add the rerun-if-changed lines.
-    7c8d9e0f message 2026-03-05 12:00:09 assistant: `build.rs` regenerates the bindings on every build; it lacks `cargo:rerun-if-changed`.
-    6b7c8d9e message 2026-03-05 12:00:03 user: Why is the build slow?
+    0f1a2b3c message 2026-03-05 12:01:19 +0000 assistant: Added `cargo:rerun-if-changed=wrapper.h` and `=build.rs`; a no-op rebuild now takes 0.4 s.
+    9e0f1a2b message 2026-03-05 12:01:10 +0000 user: Add the rerun-if-changed lines.
+    7c8d9e0f message 2026-03-05 12:00:09 +0000 assistant: `build.rs` regenerates the bindings on every build; it lacks `cargo:rerun-if-changed`.
+    6b7c8d9e message 2026-03-05 12:00:03 +0000 user: Why is the build slow?
     ------- stderr -------
     unparseable.jsonl:4: warning: unparseable line: EOF while parsing a string at line 1 column 151
     ");
@@ -37,20 +37,20 @@ fn unparseable_line() {
 #[test]
 fn blank_lines_are_skipped_silently() {
     assert_snapshot!(log_all("blank-lines.jsonl"), @"
-    91a2b3c4 message 2026-03-05 19:00:24 assistant: Skipped too.
-    8091a2b3 message 2026-03-05 19:00:20 user: And the trailing blank line?
-    7f8091a2 message 2026-03-05 19:00:05 assistant: So are lines of spaces, tabs or a lone CR.
-    6e7f8091 message 2026-03-05 19:00:02 user: Blank lines around me are skipped.
+    91a2b3c4 message 2026-03-05 19:00:24 +0000 assistant: Skipped too.
+    8091a2b3 message 2026-03-05 19:00:20 +0000 user: And the trailing blank line?
+    7f8091a2 message 2026-03-05 19:00:05 +0000 assistant: So are lines of spaces, tabs or a lone CR.
+    6e7f8091 message 2026-03-05 19:00:02 +0000 user: Blank lines around me are skipped.
     ");
 }
 
 #[test]
 fn duplicate_ids_later_wins() {
     assert_snapshot!(log_all("duplicate-ids.jsonl"), @"
-    1b2c3d4e message 2026-03-05 14:01:31 assistant: Renamed `ConfigLoader` to `Settings` in 6 files.
-    0a1b2c3d message 2026-03-05 14:01:20 user: Good, use Settings.
-    cc33dd44 message 2026-03-05 14:01:00 assistant: `Settings`.
-    aa11bb22 message 2026-03-05 14:00:02 user: Suggest a name for the config loader.
+    1b2c3d4e message 2026-03-05 14:01:31 +0000 assistant: Renamed `ConfigLoader` to `Settings` in 6 files.
+    0a1b2c3d message 2026-03-05 14:01:20 +0000 user: Good, use Settings.
+    cc33dd44 message 2026-03-05 14:01:00 +0000 assistant: `Settings`.
+    aa11bb22 message 2026-03-05 14:00:02 +0000 user: Suggest a name for the config loader.
     ------- stderr -------
     duplicate-ids.jsonl:5: warning: duplicate id cc33dd44 (first on line 3); the later entry wins
     ");
@@ -84,8 +84,8 @@ fn cycles_do_not_hang() {
     cycle.jsonl:6: warning: parent cycle through entry c1c1e002; broken here, the entry counts as a root
     ");
     assert_snapshot!(env.run(&["-f", "cycle.jsonl", "log", "--filter", "all"]), @"
-    c1c1e002 message 2026-03-05 15:00:22 assistant: And the walk from here must stop at the first repeated id.
-    c1c1e001 message 2026-03-05 15:00:20 user: My parent is the next line, whose parent is me.
+    c1c1e002 message 2026-03-05 15:00:22 +0000 assistant: And the walk from here must stop at the first repeated id.
+    c1c1e001 message 2026-03-05 15:00:20 +0000 user: My parent is the next line, whose parent is me.
     ------- stderr -------
     cycle.jsonl:6: warning: parent cycle through entry c1c1e002; broken here, the entry counts as a root
     ");
@@ -162,34 +162,34 @@ fn versions() {
         env.fixture(f);
     }
     assert_snapshot!(env.run(&["-f", "future-version.jsonl", "log", "-n", "1"]), @"
-    cc22dd33 message 2027-06-01 09:00:04 assistant: Hi!
+    cc22dd33 message 2027-06-01 09:00:04 +0000 assistant: Hi!
     ------- stderr -------
     future-version.jsonl:1: warning: session version 9 is newer than this sesstree understands
     ");
-    assert_snapshot!(env.run(&["-f", "v4.jsonl", "log", "-n", "1"]), @"5e6f7081 message 2026-03-09 08:00:09 assistant: 1,843 lines across the `.rs` files in `src/`.");
-    assert_snapshot!(env.run(&["-f", "version-string.jsonl", "log", "-n", "1"]), @r#"1d2e3f40 message 2026-03-09 10:00:03 assistant: Yes: `"3"`. Readers take it as the number 3."#);
+    assert_snapshot!(env.run(&["-f", "v4.jsonl", "log", "-n", "1"]), @"5e6f7081 message 2026-03-09 08:00:09 +0000 assistant: 1,843 lines across the `.rs` files in `src/`.");
+    assert_snapshot!(env.run(&["-f", "version-string.jsonl", "log", "-n", "1"]), @r#"1d2e3f40 message 2026-03-09 10:00:03 +0000 assistant: Yes: `"3"`. Readers take it as the number 3."#);
     assert_snapshot!(env.run(&["-f", "v2-hook.jsonl", "log", "--filter", "all"]), @"
-    gT5yH8dQ message 2026-01-10 18:01:08 assistant: Committed as `a91c2e0 content: March posts`.
-    Pz9eR1vU message 2026-01-10 18:01:00 user: Commit them.
-    mJ7-c2Ls message 2026-01-10 18:00:21 assistant: `hugo --minify` built 48 pages; `lychee public/` found no broken links. Note the 3 uncommitted files.
-    Xw_4nTb9 message 2026-01-10 18:00:05 [hookMessage]
-    kR2p8QzA message 2026-01-10 18:00:05 user: Build the site and tell me if there are broken links.
+    gT5yH8dQ message 2026-01-10 18:01:08 +0000 assistant: Committed as `a91c2e0 content: March posts`.
+    Pz9eR1vU message 2026-01-10 18:01:00 +0000 user: Commit them.
+    mJ7-c2Ls message 2026-01-10 18:00:21 +0000 assistant: `hugo --minify` built 48 pages; `lychee public/` found no broken links. Note the 3 uncommitted files.
+    Xw_4nTb9 message 2026-01-10 18:00:05 +0000 [hookMessage]
+    kR2p8QzA message 2026-01-10 18:00:05 +0000 user: Build the site and tell me if there are broken links.
     ");
 }
 
 #[test]
 fn bom_no_final_newline_and_invalid_utf8() {
     assert_snapshot!(log_all("bom.jsonl"), @"
-    3b4c5d6e message 2026-03-05 18:00:05 assistant: Readers ignore it; the header is still line 1.
-    2a3b4c5d message 2026-03-05 18:00:02 user: This file starts with a UTF-8 byte order mark.
+    3b4c5d6e message 2026-03-05 18:00:05 +0000 assistant: Readers ignore it; the header is still line 1.
+    2a3b4c5d message 2026-03-05 18:00:02 +0000 user: This file starts with a UTF-8 byte order mark.
     ");
     assert_snapshot!(log_all("no-final-newline.jsonl"), @"
-    1f2a3b4c message 2026-03-05 17:30:05 assistant: Yes, but its last line has no newline.
-    0e1f2a3b message 2026-03-05 17:30:02 user: Is this file complete?
+    1f2a3b4c message 2026-03-05 17:30:05 +0000 assistant: Yes, but its last line has no newline.
+    0e1f2a3b message 2026-03-05 17:30:02 +0000 user: Is this file complete?
     ");
     assert_snapshot!(log_all("invalid-utf8.jsonl"), @"
-    5d6e7f80 message 2026-03-05 18:30:06 assistant: The file name is not valid UTF-8.
-    4c5d6e7f message 2026-03-05 18:30:02 user: Open r�sum�.txt (Latin-1), bytes ��, a cut sequence � and valid café.
+    5d6e7f80 message 2026-03-05 18:30:06 +0000 assistant: The file name is not valid UTF-8.
+    4c5d6e7f message 2026-03-05 18:30:02 +0000 user: Open r�sum�.txt (Latin-1), bytes ��, a cut sequence � and valid café.
     ");
 }
 

@@ -65,9 +65,9 @@ fn the_newest_session_of_the_directory_is_used() {
     ]);
     assert_eq!(p.run(&["log", "-n", "1"]), pi, "the pi session is the newer one");
     // `-f` still wins.
-    assert_snapshot!(p.run(&["-f", &fixtures().join("linear.jsonl").display().to_string(), "log", "-n", "1"]), @"17de5c8f message 2026-03-02 09:01:11 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.");
+    assert_snapshot!(p.run(&["-f", &fixtures().join("linear.jsonl").display().to_string(), "log", "-n", "1"]), @"17de5c8f message 2026-03-02 09:01:11 +0000 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.");
     p.session(&p.omp.join("2026-01-03T00-00-00-000Z_d.jsonl"), "linear.jsonl", 0);
-    assert_snapshot!(p.run(&["log", "-n", "1"]), @"17de5c8f message 2026-03-02 09:01:11 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.");
+    assert_snapshot!(p.run(&["log", "-n", "1"]), @"17de5c8f message 2026-03-02 09:01:11 +0000 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.");
 }
 
 #[test]
@@ -89,7 +89,7 @@ fn pi_session_directory_holds_sessions_of_every_directory() {
         .args(["log", "-n", "1"])
         .output()
         .unwrap();
-    assert_snapshot!(p.env.render(&output), @"17de5c8f message 2026-03-02 09:01:11 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.");
+    assert_snapshot!(p.env.render(&output), @"17de5c8f message 2026-03-02 09:01:11 +0000 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.");
 }
 
 #[test]
@@ -112,10 +112,10 @@ fn a_session_is_picked_by_id_prefix_or_name() {
     p.session(&home.join(".omp/agent/sessions/-proj/b.jsonl"), "labeled.jsonl", 10);
     p.session(&home.join(".pi/agent/sessions/--x--/c.jsonl"), "pi.jsonl", 10);
     let first = |args: &[&str]| p.run(args).lines().next().unwrap_or_default().to_owned();
-    assert_snapshot!(first(&["--session", "019cadc6", "log", "-n", "1"]), @"17de5c8f message 2026-03-02 09:01:11 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.");
-    assert_snapshot!(first(&["--session", "6f1c", "log", "-n", "1"]), @"8e0b47c5 session_info 2026-03-04 08:06:10 [session info]");
+    assert_snapshot!(first(&["--session", "019cadc6", "log", "-n", "1"]), @"17de5c8f message 2026-03-02 09:01:11 +0000 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.");
+    assert_snapshot!(first(&["--session", "6f1c", "log", "-n", "1"]), @"8e0b47c5 session_info 2026-03-04 08:06:10 +0000 [session info]");
     p.session(&home.join(".omp/agent/sessions/-proj/d.jsonl"), "omp-title.jsonl", 10);
-    assert_snapshot!(first(&["--session", "Fix flaky login test — CI", "log", "-n", "1"]), @"e7b4a6f5 message 2026-03-03 14:04:52 assistant: Done: `login.spec.ts` now waits for the `session` cookie (up to 5 s) before checking the URL.");
+    assert_snapshot!(first(&["--session", "Fix flaky login test — CI", "log", "-n", "1"]), @"e7b4a6f5 message 2026-03-03 14:04:52 +0000 assistant: Done: `login.spec.ts` now waits for the `session` cookie (up to 5 s) before checking the URL.");
     // Both agents' ids of 2026 start alike: a prefix that names two is refused, with the files.
     assert_snapshot!(p.run(&["--session", "019ca", "log"]), @"
     ------- stderr -------

@@ -134,7 +134,7 @@ fn every_page_has_the_extra_sections() {
         ] {
             assert!(text.contains(section), "{name} has no {section}");
         }
-        for var in ["SESSTREE_FILE", "NO_COLOR", "SESSTREE_SUMMARIZER", "SESSTREE_NOW"] {
+        for var in ["SESSTREE_FILE", "NO_COLOR", "SESSTREE_SUMMARIZER", "TZ", "SESSTREE_PAGER"] {
             assert!(text.contains(var), "{name} does not mention {var}");
         }
         assert!(text.contains("sesstree/hooks/"), "{name} has no hooks directory");

@@ -195,16 +195,16 @@ fn json_hits_carry_a_rev_other_commands_take() {
     // The rev is FILE:ID: show and log read that file, checkout moves its leaf.
     assert_snapshot!(env.run(&["show", "--json", "s.jsonl:b2000001"]), @r#"{"type":"message","id":"b2000001","parentId":"a1000002","timestamp":"2026-02-01T10:00:05.000Z","message":{"role":"user","content":"Try the abandoned approach with nom instead."}}"#);
     assert_snapshot!(env.run(&["log", "s.jsonl:b2000001"]), @r#"
-    b2000001 message 2026-02-01 10:00:05 user: Try the abandoned approach with nom instead.
-    a1000002 message 2026-02-01 10:00:02 [answer] assistant: Use serde_json::from_str.
-    a1000001 message 2026-02-01 10:00:01 user: How do I parse "quoted" JSON? Second line: use serde
+    b2000001 message 2026-02-01 10:00:05 +0000 user: Try the abandoned approach with nom instead.
+    a1000002 message 2026-02-01 10:00:02 +0000 [answer] assistant: Use serde_json::from_str.
+    a1000001 message 2026-02-01 10:00:01 +0000 user: How do I parse "quoted" JSON? Second line: use serde
     "#);
     assert_snapshot!(env.run(&["checkout", "s.jsonl:b2000001"]), @"
     Try the abandoned approach with nom instead.
     ------- stderr -------
     Moved from a1000008 to a1000002; appended branch_summary 15780b2e (`checkout -` goes back)
     ");
-    assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "-n", "1"]), @"a1000002 message 2026-02-01 10:00:02 [answer] assistant: Use serde_json::from_str.");
+    assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "-n", "1"]), @"a1000002 message 2026-02-01 10:00:02 +0000 [answer] assistant: Use serde_json::from_str.");
 }
 
 #[test]

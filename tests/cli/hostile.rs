@@ -324,7 +324,7 @@ fn deep_chain_200k() {
     let output = bounded(&env, &["-f", "chain.jsonl", "log", "-n", "1", "00000000~0"]);
     assert_eq!(
         String::from_utf8_lossy(&output.stdout),
-        "00000000 message 2026-01-01 00:00:01 user: x\n"
+        "00000000 message 2026-01-01 00:00:01 +0000 user: x\n"
     );
     let output = bounded(&env, &["-f", "chain.jsonl", "show", "--raw", "@~199999"]);
     assert!(String::from_utf8_lossy(&output.stdout).contains(r#""id":"00000000""#));

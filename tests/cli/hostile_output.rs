@@ -104,17 +104,17 @@ fn label() {
 fn log_rows_escape_a_control_in_any_one_piece() {
     // Rows without colours are written whole and checked once: a control in any one piece
     // sends the row back through the piece-by-piece escaping, as with colours.
-    insta::assert_snapshot!(run(&["-f", "p.jsonl", "log", "--filter", "all"]), @r"
-    pund0001 message 2026-01-01 00:00:08 user: £5 at 20° and no control
-    lab00001 label 2026-01-01 00:00:07 [label: l\x9bb]
-    labl0001 message 2026-01-01 00:00:06 [l\x9bb] user: labelled
-    text0001 message 2026-01-01 00:00:05 user: te\x1b]0;x\x07xt
+    insta::assert_snapshot!(run(&["-f", "p.jsonl", "log", "--filter", "all"]), @r#"
+    pund0001 message 2026-01-01 00:00:08 +0000 user: £5 at 20° and no control
+    lab00001 label 2026-01-01 00:00:07 +0000 [label: l\x9bb]
+    labl0001 message 2026-01-01 00:00:06 +0000 [l\x9bb] user: labelled
+    text0001 message 2026-01-01 00:00:05 +0000 user: te\x1b]0;x\x07xt
     time0002 message yesterday\x9b user: an odd time
-    time0001 message 2026-01-01 00:00:0\x07 user: the time
-    kind0001 message\x1b[1m 2026-01-01 00:00:03 [message\x1b[1m]
-    idx\x07abcd message 2026-01-01 00:00:02 user: the id
-    plain001 message 2026-01-01 00:00:01 user: nothing to escape
-    ");
+    time0001 message 2026-01-01T00:00:0\x074.000Z user: the time
+    kind0001 message\x1b[1m 2026-01-01 00:00:03 +0000 [message\x1b[1m]
+    idx\x07abcd message 2026-01-01 00:00:02 +0000 user: the id
+    plain001 message 2026-01-01 00:00:01 +0000 user: nothing to escape
+    "#);
     // With colours, every piece is escaped on its own: the only controls left are the
     // colours' own SGR sequences.
     let env = TestEnv::new();

@@ -19,17 +19,17 @@ fn sets_a_label_on_rev_with_the_entry_at_the_leaf() {
     // The label is a REV now, and the new entry hangs at the leaf (the last entry in the
     // file is the agent's leaf)...
     insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "log", "--filter", "all", "-n", "2", "15780b2e"]), @"
-    15780b2e label 2026-03-01 12:00:00 [label: checkpoint]
-    e5f6a7b8 message 2026-02-16 10:23:00 assistant: Done
+    15780b2e label 2026-03-01 12:00:00 +0000 [label: checkpoint]
+    e5f6a7b8 message 2026-02-16 10:23:00 +0000 assistant: Done
     ");
     // ...but `@` steps over it: labelling does not move `@`, as `git tag` does not move HEAD,
     // so `label @ L` again labels the same entry, not the label entry.
-    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "log", "--filter", "all", "-n", "1"]), @"e5f6a7b8 message 2026-02-16 10:23:00 assistant: Done");
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "log", "--filter", "all", "-n", "1"]), @"e5f6a7b8 message 2026-02-16 10:23:00 +0000 assistant: Done");
     insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "label", "@", "again"]), @r#"Labelled e5f6a7b8 "again""#);
     insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "label", "@", "and-again"]), @r#"Labelled e5f6a7b8 "and-again" (was "again")"#);
-    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "log", "checkpoint"]), @r"
-    b2c3d4e5 message 2026-02-16 10:21:05 [checkpoint] assistant: Reading main.rs
-    a1b2c3d4 message 2026-02-16 10:21:00 [start] user: Add a --json flag
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "log", "checkpoint"]), @"
+    b2c3d4e5 message 2026-02-16 10:21:05 +0000 [checkpoint] assistant: Reading main.rs
+    a1b2c3d4 message 2026-02-16 10:21:00 +0000 [start] user: Add a --json flag
     ");
 }
 

@@ -9,9 +9,9 @@ fn newest_first_with_labels() {
     let env = TestEnv::new();
     env.fixture("labeled.jsonl");
     assert_snapshot!(env.run(&["-f", "labeled.jsonl", "log"]), @"
-    3d4e5f60 message 2026-03-02 11:00:30 user: Add an entry for the new --json flag.
-    2c3d4e5f message 2026-03-02 11:00:07 [reviewed] assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.
-    1b2c3d4e message 2026-03-02 11:00:01 [begin] user: Start a CHANGELOG.md for v0.4.
+    3d4e5f60 message 2026-03-02 11:00:30 +0000 user: Add an entry for the new --json flag.
+    2c3d4e5f message 2026-03-02 11:00:07 +0000 [reviewed] assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.
+    1b2c3d4e message 2026-03-02 11:00:01 +0000 [begin] user: Start a CHANGELOG.md for v0.4.
     ");
 }
 
@@ -20,8 +20,8 @@ fn reverse_and_max_count() {
     let env = TestEnv::new();
     env.fixture("linear.jsonl");
     assert_snapshot!(env.run(&["-f", "linear.jsonl", "log", "--reverse", "-n", "2"]), @"
-    0a4b7e2d message 2026-03-02 09:01:05 [read: src/main.rs]
-    17de5c8f message 2026-03-02 09:01:11 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.
+    0a4b7e2d message 2026-03-02 09:01:05 +0000 [read: src/main.rs]
+    17de5c8f message 2026-03-02 09:01:11 +0000 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.
     ");
 }
 
@@ -30,11 +30,11 @@ fn a_rev_on_another_branch() {
     let env = TestEnv::new();
     env.fixture("branched.jsonl");
     assert_snapshot!(env.run(&["-f", "branched.jsonl", "log", "f1e2d3c4", "--filter", "all"]), @"
-    f1e2d3c4 message 2026-03-02 10:04:00 user: Without adding a dependency, please.
-    c8e9f0a1 message 2026-03-02 10:02:08 assistant: Use the `unicode-segmentation` crate:  ```rust use unicode_segmentation::UnicodeSegmentation;  fn reverse(s: &str) -> String {     s.graphemes(true).rev().collect() } ```
-    c7d0e1f2 message 2026-03-02 10:02:00 user: Make it handle grapheme clusters.
-    b1a2c3d4 message 2026-03-02 10:00:05 assistant: ```rust fn reverse(s: &str) -> String {     s.chars().rev().collect() } ```
-    a0c1e2f3 message 2026-03-02 10:00:00 user: Write a Rust function that reverses a string.
+    f1e2d3c4 message 2026-03-02 10:04:00 +0000 user: Without adding a dependency, please.
+    c8e9f0a1 message 2026-03-02 10:02:08 +0000 assistant: Use the `unicode-segmentation` crate:  ```rust use unicode_segmentation::UnicodeSegmentation;  fn reverse(s: &str) -> String {     s.graphemes(true).rev().collect() } ```
+    c7d0e1f2 message 2026-03-02 10:02:00 +0000 user: Make it handle grapheme clusters.
+    b1a2c3d4 message 2026-03-02 10:00:05 +0000 assistant: ```rust fn reverse(s: &str) -> String {     s.chars().rev().collect() } ```
+    a0c1e2f3 message 2026-03-02 10:00:00 +0000 user: Write a Rust function that reverses a string.
     ");
 }
 
@@ -43,8 +43,8 @@ fn filter_user_only() {
     let env = TestEnv::new();
     env.fixture("roles.jsonl");
     assert_snapshot!(env.run(&["-f", "roles.jsonl", "log", "--filter", "user-only"]), @"
-    39da4b5c message 2026-03-08 09:02:00 [custom]
-    6c0d1e2f message 2026-03-08 09:00:02 user: Here is a screenshot of the layout bug: the sidebar overflows.
+    39da4b5c message 2026-03-08 09:02:00 +0000 [custom]
+    6c0d1e2f message 2026-03-08 09:00:02 +0000 user: Here is a screenshot of the layout bug: the sidebar overflows.
     ------- stderr -------
     note: 5bfc6d7e (message) is hidden by the filter [user-only]; --filter all shows it
     ");
@@ -77,8 +77,8 @@ fn json_lines() {
     let env = TestEnv::new();
     env.fixture("labeled.jsonl");
     assert_snapshot!(env.run(&["-f", "labeled.jsonl", "--json", "log", "-n", "2"]), @r#"
-    {"id":"3d4e5f60","parentId":"2c3d4e5f","type":"message","timestamp":"2026-03-02T11:00:30.118Z","label":null,"text":"user: Add an entry for the new --json flag.","depth":0,"onActivePath":true,"isLeaf":true}
-    {"id":"2c3d4e5f","parentId":"1b2c3d4e","type":"message","timestamp":"2026-03-02T11:00:07.903Z","label":"reviewed","text":"assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.","depth":0,"onActivePath":true,"isLeaf":false}
+    {"id":"3d4e5f60","parentId":"2c3d4e5f","type":"message","role":"user","toolName":null,"timestamp":"2026-03-02T11:00:30.118Z","label":null,"text":"user: Add an entry for the new --json flag.","textTruncated":false,"depth":0,"onActivePath":true,"isLeaf":true}
+    {"id":"2c3d4e5f","parentId":"1b2c3d4e","type":"message","role":"assistant","toolName":null,"timestamp":"2026-03-02T11:00:07.903Z","label":"reviewed","text":"assistant: Created `CHANGELOG.md` with an `## [0.4.0] - Unreleased` section.","textTruncated":false,"depth":0,"onActivePath":true,"isLeaf":false}
     "#);
 }
 
@@ -86,7 +86,7 @@ fn json_lines() {
 fn stdin_is_read_with_a_dash() {
     let env = TestEnv::new();
     let bytes = std::fs::read(crate::common::fixtures().join("linear.jsonl")).unwrap();
-    assert_snapshot!(env.run_stdin(&["-f", "-", "log", "-n", "1"], bytes), @"17de5c8f message 2026-03-02 09:01:11 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.");
+    assert_snapshot!(env.run_stdin(&["-f", "-", "log", "-n", "1"], bytes), @"17de5c8f message 2026-03-02 09:01:11 +0000 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.");
 }
 
 #[test]
@@ -95,7 +95,7 @@ fn env_var_names_the_file() {
     env.fixture("linear.jsonl");
     let out =
         env.cmd().env("SESSTREE_FILE", "linear.jsonl").args(["log", "-n", "1"]).output().unwrap();
-    assert_snapshot!(env.render(&out), @"17de5c8f message 2026-03-02 09:01:11 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.");
+    assert_snapshot!(env.render(&out), @"17de5c8f message 2026-03-02 09:01:11 +0000 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.");
 }
 
 #[test]
@@ -103,14 +103,14 @@ fn v1_files_read_with_derived_ids() {
     let env = TestEnv::new();
     env.fixture("v1.jsonl");
     assert_snapshot!(env.run(&["-f", "v1.jsonl", "log"]), @r#"
-    d9275e03 message 2025-12-01 15:20:31 assistant: Added `editor.test.ts` case "Ctrl+U deletes to line start".
-    8803fced message 2025-12-01 15:20:15 user: Add a test for Ctrl+U.
-    8dee5d09 compaction 2025-12-01 15:20:00 [compaction: 62k tokens]
-    25df2cb7 message 2025-12-01 15:01:12 assistant: Ctrl+U now calls `deleteToLineStart()`.
-    f2fbda70 message 2025-12-01 15:01:08 [edit: src/components/editor.ts]
-    4a7fbb77 message 2025-12-01 15:01:02 user: Make Ctrl+U delete to the start of the line.
-    d7ba941c message 2025-12-01 15:00:14 assistant: It deletes from the cursor to the end of the line (kill-line).
-    78ade05a message 2025-12-01 15:00:10 user: What does the Editor component do on Ctrl+K?
+    d9275e03 message 2025-12-01 15:20:31 +0000 assistant: Added `editor.test.ts` case "Ctrl+U deletes to line start".
+    8803fced message 2025-12-01 15:20:15 +0000 user: Add a test for Ctrl+U.
+    8dee5d09 compaction 2025-12-01 15:20:00 +0000 [compaction: 62k tokens]
+    25df2cb7 message 2025-12-01 15:01:12 +0000 assistant: Ctrl+U now calls `deleteToLineStart()`.
+    f2fbda70 message 2025-12-01 15:01:08 +0000 [edit: src/components/editor.ts]
+    4a7fbb77 message 2025-12-01 15:01:02 +0000 user: Make Ctrl+U delete to the start of the line.
+    d7ba941c message 2025-12-01 15:00:14 +0000 assistant: It deletes from the cursor to the end of the line (kill-line).
+    78ade05a message 2025-12-01 15:00:10 +0000 user: What does the Editor component do on Ctrl+K?
     "#);
 }
 
@@ -125,9 +125,9 @@ fn large_real_v1_file() {
     )
     .unwrap();
     assert_snapshot!(env.run(&["-f", "large.jsonl", "log", "-n", "3"]), @"
-    dddb1b00 message 2025-11-21 02:14:02 assistant: Oh wait, these errors look like we have API mismatches! The TUI package must have a different API than what coding-agent is expecting. Let me check - it looks like the TUI changes were never committed
-    3b233699 message 2025-11-21 02:13:57 [bash: cd /Users/badlogic/workspaces/pi-mono && npm run b...]
-    87e021d9 message 2025-11-21 02:13:50 [bash: cd packages/coding-agent && npm install]
+    dddb1b00 message 2025-11-21 02:14:02 +0000 assistant: Oh wait, these errors look like we have API mismatches! The TUI package must have a different API than what coding-agent is expecting. Let me check - it looks like the TUI changes were never committed
+    3b233699 message 2025-11-21 02:13:57 +0000 [bash: cd /Users/badlogic/workspaces/pi-mono && npm run b...]
+    87e021d9 message 2025-11-21 02:13:50 +0000 [bash: cd packages/coding-agent && npm install]
     ");
     let out =
         env.cmd().args(["-f", "large.jsonl", "--json", "log", "--filter", "all"]).output().unwrap();
@@ -161,8 +161,8 @@ fn a_row_that_cannot_be_decoded_fails_with_its_line() {
     [exit status: 3]
     ");
     assert_snapshot!(env.run(&["-f", "s.jsonl", "log"]), @"
-    c message 2026-01-01 00:00:03 user: again
-    a message 2026-01-01 00:00:01 user: hi
+    c message 2026-01-01 00:00:03 +0000 user: again
+    a message 2026-01-01 00:00:01 +0000 user: hi
     ");
 }
 
@@ -181,7 +181,10 @@ fn a_long_summary_row_is_shown_whole() {
     let expected = format!("[branch summary]: {}", summary.trim_end());
     let log = env.cmd().args(["-f", "s.jsonl", "log", "-n", "1"]).output().unwrap();
     let log = String::from_utf8(log.stdout).unwrap();
-    assert_eq!(log.trim_end().split_once(" 00:00:02 ").map(|(_, text)| text), Some(&*expected));
+    assert_eq!(
+        log.trim_end().split_once(" 00:00:02 +0000 ").map(|(_, text)| text),
+        Some(&*expected)
+    );
     let tree = env.cmd().args(["-f", "s.jsonl", "--json", "tree"]).output().unwrap();
     let rows: Vec<serde_json::Value> = String::from_utf8(tree.stdout)
         .unwrap()
@@ -213,7 +216,7 @@ fn many_rows_come_out_in_order() {
     let texts: Vec<String> = String::from_utf8(log.stdout)
         .unwrap()
         .lines()
-        .map(|l| l.split_once(" 00:00:01 ").unwrap().1.to_string())
+        .map(|l| l.split_once(" 00:00:01 +0000 ").unwrap().1.to_string())
         .collect();
     assert_eq!(texts, expected);
     let tree = env.cmd().args(["-f", "s.jsonl", "--json", "tree"]).output().unwrap();
@@ -339,11 +342,11 @@ fn max_count_shows_the_first_rows_of_the_whole_log() {
     assert_eq!(compared, 5 * 4 * 2 * 12);
     // The far call is found, and the second of two calls with one id wins.
     assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "-n", "5"]), @"
-    u150 message 2026-01-01 00:00:01 user: u150
-    r2 message 2026-01-01 00:00:01 [read]
-    r1 message 2026-01-01 00:00:01 [read: src/near.rs]
-    r0 message 2026-01-01 00:00:01 [far] [read: src/far.rs]
-    u149 message 2026-01-01 00:00:01 user: u149
+    u150 message 2026-01-01 00:00:01 +0000 user: u150
+    r2 message 2026-01-01 00:00:01 +0000 [read]
+    r1 message 2026-01-01 00:00:01 +0000 [read: src/near.rs]
+    r0 message 2026-01-01 00:00:01 +0000 [far] [read: src/far.rs]
+    u149 message 2026-01-01 00:00:01 +0000 user: u149
     ");
 }
 
@@ -367,8 +370,8 @@ fn max_count_does_not_read_an_unreadable_row_far_back() {
     }
     env.write("s.jsonl", lines.join("\n") + "\n");
     assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "-n", "2"]), @"
-    e99 message 2026-01-01 00:00:02 user: row 99
-    e98 message 2026-01-01 00:00:02 user: row 98
+    e99 message 2026-01-01 00:00:02 +0000 user: row 99
+    e98 message 2026-01-01 00:00:02 +0000 user: row 98
     ");
     assert_snapshot!(env.run(&["-f", "s.jsonl", "log"]), @"
     ------- stderr -------
@@ -383,8 +386,8 @@ fn max_count_does_not_read_an_unreadable_row_far_back() {
     [exit status: 3]
     ");
     assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "-n", "2", "--reverse"]), @"
-    e98 message 2026-01-01 00:00:02 user: row 98
-    e99 message 2026-01-01 00:00:02 user: row 99
+    e98 message 2026-01-01 00:00:02 +0000 user: row 98
+    e99 message 2026-01-01 00:00:02 +0000 user: row 99
     ");
 }
 
@@ -395,8 +398,8 @@ fn a_pipe_is_read_once() {
     let env = TestEnv::new();
     let session = std::fs::read(env.fixture("linear.jsonl")).unwrap();
     assert_snapshot!(env.run_stdin(&["-f", "/dev/stdin", "log", "-n", "2", "--filter", "all"], session.clone()), @"
-    17de5c8f message 2026-03-02 09:01:11 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.
-    0a4b7e2d message 2026-03-02 09:01:05 [read: src/main.rs]
+    17de5c8f message 2026-03-02 09:01:11 +0000 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.
+    0a4b7e2d message 2026-03-02 09:01:05 +0000 [read: src/main.rs]
     ");
     let raw = env
         .cmd()
@@ -414,4 +417,62 @@ fn a_pipe_is_read_once() {
         .output()
         .unwrap();
     assert!(show.status.success(), "{}", String::from_utf8_lossy(&show.stderr));
+}
+
+/// `--json` rows carry the role of a message, the tool of a tool result (null elsewhere), and
+/// whether the row's text cut the message's text short (past 200 characters).
+#[test]
+fn json_rows_carry_role_tool_and_whether_the_text_was_cut() {
+    let env = TestEnv::new();
+    let long = "word ".repeat(60);
+    let lines = [
+        r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-03-02T09:00:00.000Z","cwd":"/w"}"#.to_string(),
+        format!(
+            r#"{{"type":"message","id":"u1","parentId":null,"timestamp":"2026-03-02T09:00:01.000Z","message":{{"role":"user","content":"{long}"}}}}"#
+        ),
+        r#"{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-03-02T09:00:02.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"src/lib.rs"}}],"stopReason":"toolUse"}}"#.to_string(),
+        r#"{"type":"message","id":"r1","parentId":"a1","timestamp":"2026-03-02T09:00:03.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"read","content":[{"type":"text","text":"fn main() {}"}]}}"#.to_string(),
+        r#"{"type":"model_change","id":"m1","parentId":"r1","timestamp":"2026-03-02T09:00:04.000Z","provider":"anthropic","modelId":"claude"}"#.to_string(),
+        r#"{"type":"message","id":"a2","parentId":"m1","timestamp":"2026-03-02T09:00:05.000Z","message":{"role":"assistant","content":[{"type":"text","text":"Done."}]}}"#.to_string(),
+    ];
+    env.write("s.jsonl", lines.join("\n") + "\n");
+    let picked = |args: &[&str]| -> Vec<String> {
+        let out = env.cmd().args(["-f", "s.jsonl", "--json"]).args(args).output().unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        let mut rows: Vec<String> = text
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .map(|r| format!("{} {} {} {}", r["id"], r["role"], r["toolName"], r["textTruncated"]))
+            .collect();
+        rows.sort();
+        rows
+    };
+    let log = picked(&["log", "--filter", "all"]);
+    assert_snapshot!(log.join("\n"), @r#"
+    "a2" "assistant" null false
+    "m1" null null false
+    "r1" "toolResult" "read" false
+    "u1" "user" null true
+    "#);
+    // `tree` writes the same rows.
+    assert_eq!(picked(&["tree", "--filter", "all"]), log);
+    assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "log", "-n", "1", "u1"]), @r#"{"id":"u1","parentId":null,"type":"message","role":"user","toolName":null,"timestamp":"2026-03-02T09:00:01.000Z","label":null,"text":"user: word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word","textTruncated":true,"depth":0,"onActivePath":true,"isLeaf":true}"#);
+}
+
+/// Times are shown in the local time zone with its offset (`TZ`), and in UTC with `--utc`.
+#[test]
+fn times_in_the_local_zone_or_utc() {
+    let env = TestEnv::new();
+    env.fixture("labeled.jsonl");
+    let run = |tz: &str, args: &[&str]| {
+        let out = env.cmd().env("TZ", tz).args(["-f", "labeled.jsonl"]).args(args).output();
+        env.render(&out.unwrap())
+    };
+    // Central European time, as a POSIX rule (no time zone database needed).
+    let cet = "CET-1CEST,M3.5.0,M10.5.0/3";
+    assert_snapshot!(run(cet, &["log", "-n", "1"]), @"3d4e5f60 message 2026-03-02 12:00:30 +0100 user: Add an entry for the new --json flag.");
+    assert_snapshot!(run("EST5EDT,M3.2.0,M11.1.0", &["log", "-n", "1"]), @"3d4e5f60 message 2026-03-02 06:00:30 -0500 user: Add an entry for the new --json flag.");
+    assert_snapshot!(run(cet, &["--utc", "log", "-n", "1"]), @"3d4e5f60 message 2026-03-02 11:00:30 +0000 user: Add an entry for the new --json flag.");
+    assert_snapshot!(run(cet, &["log", "-n", "1", "--utc"]), @"3d4e5f60 message 2026-03-02 11:00:30 +0000 user: Add an entry for the new --json flag.");
 }

@@ -110,12 +110,12 @@ fn lists_both_agents_newest_first() {
     let env = TestEnv::new();
     home(&env);
     insta::assert_snapshot!(run(&env, &["ls"]), @"
-    LAST ACTIVITY        ENTRIES  SESSION  NAME            CWD          FIRST PROMPT               FILE
-    2026-01-05 00:00:05  2        pi-1     Pi session      ~/proj/      pi asks                    ~/.pi/agent/sessions/$PI_DIR/2026-01-05T00-00-00-000Z_pi-1.jsonl
-    2026-01-03 00:00:00  1        omp-2                    ~/elsewhere  elsewhere                  ~/.omp/agent/sessions/-proj/2026-01-03T00-00-00-000Z_omp-2.jsonl
-    2026-01-02 00:00:01  2        omp-3    Renamed         ~/other      hello from other           ~/.omp/agent/sessions/-other/2026-01-02T00-00-00-000Z_omp-3.jsonl
-    2026-01-01 00:10:00  2        omp-1    Fix the parser  ~/proj       The parser chokes on tabs  ~/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl
-    2025-12-29 09:20:00  0        pi-2                     /x                                      ~/.pi/agent/sessions/--x--/fresh.jsonl
+    LAST ACTIVITY              ENTRIES  SESSION  NAME            CWD          FIRST PROMPT               FILE
+    2026-01-05 00:00:05 +0000  2        pi-1     Pi session      ~/proj/      pi asks                    ~/.pi/agent/sessions/$PI_DIR/2026-01-05T00-00-00-000Z_pi-1.jsonl
+    2026-01-03 00:00:00 +0000  1        omp-2                    ~/elsewhere  elsewhere                  ~/.omp/agent/sessions/-proj/2026-01-03T00-00-00-000Z_omp-2.jsonl
+    2026-01-02 00:00:01 +0000  2        omp-3    Renamed         ~/other      hello from other           ~/.omp/agent/sessions/-other/2026-01-02T00-00-00-000Z_omp-3.jsonl
+    2026-01-01 00:10:00 +0000  2        omp-1    Fix the parser  ~/proj       The parser chokes on tabs  ~/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl
+    2025-12-29 09:20:00 +0000  0        pi-2                     /x                                      ~/.pi/agent/sessions/--x--/fresh.jsonl
     ");
     insta::assert_snapshot!(run(&env, &["ls", "--json"]), @r#"
     {"path":"$TMP/home/.pi/agent/sessions/$PI_DIR/2026-01-05T00-00-00-000Z_pi-1.jsonl","sessionId":"pi-1","name":"Pi session","cwd":"$TMP/home/proj/","entries":2,"lastActivity":"2026-01-05T00:00:05.000Z","firstPrompt":"pi asks","laneFormat":false}
@@ -132,9 +132,9 @@ fn one_project() {
     let home = home(&env);
     let proj = format!("{home}/proj");
     insta::assert_snapshot!(run(&env, &["ls", "--cwd", &proj]), @"
-    LAST ACTIVITY        ENTRIES  SESSION  NAME            CWD      FIRST PROMPT               FILE
-    2026-01-05 00:00:05  2        pi-1     Pi session      ~/proj/  pi asks                    ~/.pi/agent/sessions/$PI_DIR/2026-01-05T00-00-00-000Z_pi-1.jsonl
-    2026-01-01 00:10:00  2        omp-1    Fix the parser  ~/proj   The parser chokes on tabs  ~/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl
+    LAST ACTIVITY              ENTRIES  SESSION  NAME            CWD      FIRST PROMPT               FILE
+    2026-01-05 00:00:05 +0000  2        pi-1     Pi session      ~/proj/  pi asks                    ~/.pi/agent/sessions/$PI_DIR/2026-01-05T00-00-00-000Z_pi-1.jsonl
+    2026-01-01 00:10:00 +0000  2        omp-1    Fix the parser  ~/proj   The parser chokes on tabs  ~/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl
     ");
     // A relative --cwd is resolved first.
     let rel = env
@@ -149,8 +149,8 @@ fn one_project() {
     "#);
     // With directories given, the header's cwd decides.
     insta::assert_snapshot!(run(&env, &["ls", "--cwd", &proj, "home/.omp"]), @"
-    LAST ACTIVITY        ENTRIES  SESSION  NAME            CWD     FIRST PROMPT               FILE
-    2026-01-01 00:10:00  2        omp-1    Fix the parser  ~/proj  The parser chokes on tabs  home/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl
+    LAST ACTIVITY              ENTRIES  SESSION  NAME            CWD     FIRST PROMPT               FILE
+    2026-01-01 00:10:00 +0000  2        omp-1    Fix the parser  ~/proj  The parser chokes on tabs  home/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl
     ");
     insta::assert_snapshot!(run(&env, &["ls", "--cwd", "/nowhere"]), @"");
 }
@@ -160,9 +160,9 @@ fn given_directories_and_files() {
     let env = TestEnv::new();
     home(&env);
     insta::assert_snapshot!(run(&env, &["ls", "home/.omp/agent/sessions/-other", "home/.pi/agent/sessions/--x--/fresh.jsonl"]), @"
-    LAST ACTIVITY        ENTRIES  SESSION  NAME     CWD      FIRST PROMPT      FILE
-    2026-01-02 00:00:01  2        omp-3    Renamed  ~/other  hello from other  home/.omp/agent/sessions/-other/2026-01-02T00-00-00-000Z_omp-3.jsonl
-    2025-12-29 09:20:00  0        pi-2              /x                         home/.pi/agent/sessions/--x--/fresh.jsonl
+    LAST ACTIVITY              ENTRIES  SESSION  NAME     CWD      FIRST PROMPT      FILE
+    2026-01-02 00:00:01 +0000  2        omp-3    Renamed  ~/other  hello from other  home/.omp/agent/sessions/-other/2026-01-02T00-00-00-000Z_omp-3.jsonl
+    2025-12-29 09:20:00 +0000  0        pi-2              /x                         home/.pi/agent/sessions/--x--/fresh.jsonl
     ");
     insta::assert_snapshot!(run(&env, &["ls", "missing"]), @"
     ------- stderr -------
@@ -184,12 +184,22 @@ fn width_and_colour() {
     home(&env);
     let narrow = env.cmd().env("COLUMNS", "100").args(["ls"]).output().unwrap();
     insta::assert_snapshot!(render(&env, &narrow), @"
-    LAST ACTIVITY        ENTRIES  SESSION  NAME            CWD          FIRST PROMPT    FILE
-    2026-01-05 00:00:05  2        pi-1     Pi session      ~/proj/      pi asks         ~/.pi/agent/s…
-    2026-01-03 00:00:00  1        omp-2                    ~/elsewhere  elsewhere       ~/.omp/agent/…
-    2026-01-02 00:00:01  2        omp-3    Renamed         ~/other      hello from…     ~/.omp/agent/…
-    2026-01-01 00:10:00  2        omp-1    Fix the parser  ~/proj       The parser…     ~/.omp/agent/…
-    2025-12-29 09:20:00  0        pi-2                     /x                           ~/.pi/agent/s…
+    LAST ACTIVITY              ENTRIES  SESSION  FILE
+    2026-01-05 00:00:05 +0000  2        pi-1     ~/.pi/agent/sessions/$PI_DIR/2026-01-05T00-00-00-000Z_pi-1.jsonl
+    2026-01-03 00:00:00 +0000  1        omp-2    ~/.omp/agent/sessions/-proj/2026-01-03T00-00-00-000Z_omp-2.jsonl
+    2026-01-02 00:00:01 +0000  2        omp-3    ~/.omp/agent/sessions/-other/2026-01-02T00-00-00-000Z_omp-3.jsonl
+    2026-01-01 00:10:00 +0000  2        omp-1    ~/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl
+    2025-12-29 09:20:00 +0000  0        pi-2     ~/.pi/agent/sessions/--x--/fresh.jsonl
+    ");
+    // Wider: the name, the directory and the prompt share what the rest leaves.
+    let wide = env.cmd().env("COLUMNS", "170").args(["ls"]).output().unwrap();
+    insta::assert_snapshot!(render(&env, &wide), @"
+    LAST ACTIVITY              ENTRIES  SESSION  NAME            CWD          FILE
+    2026-01-05 00:00:05 +0000  2        pi-1     Pi session      ~/proj/      ~/.pi/agent/sessions/$PI_DIR/2026-01-05T00-00-00-000Z_pi-1.jsonl
+    2026-01-03 00:00:00 +0000  1        omp-2                    ~/elsewhere  ~/.omp/agent/sessions/-proj/2026-01-03T00-00-00-000Z_omp-2.jsonl
+    2026-01-02 00:00:01 +0000  2        omp-3    Renamed         ~/other      ~/.omp/agent/sessions/-other/2026-01-02T00-00-00-000Z_omp-3.jsonl
+    2026-01-01 00:10:00 +0000  2        omp-1    Fix the parser  ~/proj       ~/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl
+    2025-12-29 09:20:00 +0000  0        pi-2                     /x           ~/.pi/agent/sessions/--x--/fresh.jsonl
     ");
     let coloured = run(&env, &["ls", "--color", "always", "home/.omp/agent/sessions/-other"]);
     assert!(coloured.contains("\u{1b}["), "{coloured}");
@@ -213,10 +223,10 @@ fn control_characters_are_escaped() {
             user("e1", None, "2026-01-01T00:00:00.000Z", "ring\u{7}"),
         ],
     );
-    insta::assert_snapshot!(run(&env, &["ls", "d"]), @r"
-    LAST ACTIVITY        ENTRIES  SESSION  NAME            CWD  FIRST PROMPT  FILE
-    2026-01-01 00:00:00  1        evil     bad\x1b[31mred  /w   ring\x07      d/s.jsonl
-    ");
+    insta::assert_snapshot!(run(&env, &["ls", "d"]), @r#"
+    LAST ACTIVITY              ENTRIES  SESSION  NAME            CWD  FIRST PROMPT  FILE
+    2026-01-01 00:00:00 +0000  1        evil     bad\x1b[31mred  /w   ring\x07      d/s.jsonl
+    "#);
 }
 
 /// Without DIR, `ls` lists the roots the agents' variables name: here pi's session directory,
@@ -236,4 +246,43 @@ fn the_agents_variables_move_the_listed_roots() {
     let text = env.render(&output);
     assert!(text.contains(r#""path":"$TMP/pi-sessions/a.jsonl""#), "{text}");
     assert_eq!(text.lines().count(), 1, "{text}");
+}
+
+/// `-0` prints only the paths, each ended by a NUL byte, for `xargs -0`; a path is never cut,
+/// on a terminal or in a pipe.
+#[test]
+fn null_ended_paths_for_xargs() {
+    let env = TestEnv::new();
+    home(&env);
+    let out = env.cmd().args(["ls", "-0"]).output().unwrap();
+    let text = render(&env, &out).replace('\0', "<NUL>\n");
+    insta::assert_snapshot!(text, @"
+    $TMP/home/.pi/agent/sessions/$PI_DIR/2026-01-05T00-00-00-000Z_pi-1.jsonl<NUL>
+    $TMP/home/.omp/agent/sessions/-proj/2026-01-03T00-00-00-000Z_omp-2.jsonl<NUL>
+    $TMP/home/.omp/agent/sessions/-other/2026-01-02T00-00-00-000Z_omp-3.jsonl<NUL>
+    $TMP/home/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl<NUL>
+    $TMP/home/.pi/agent/sessions/--x--/fresh.jsonl<NUL>
+    ");
+    no_path_is_cut(&env);
+    insta::assert_snapshot!(run(&env, &["ls", "-0", "--json"]), @"
+    ------- stderr -------
+    error: the argument '--null' cannot be used with '--json'
+
+    Usage: sesstree ls --null [DIR]...
+
+    For more information, try '--help'.
+    [exit status: 2]
+    ");
+}
+
+/// At any width the FILE column holds whole paths.
+fn no_path_is_cut(env: &TestEnv) {
+    for columns in ["60", "100", "200"] {
+        let out = env.cmd().env("COLUMNS", columns).args(["ls"]).output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        for line in text.lines().skip(1) {
+            let path = line.split_whitespace().last().unwrap();
+            assert!(path.ends_with(".jsonl"), "{columns}: {line}");
+        }
+    }
 }

@@ -52,7 +52,7 @@ fn a_real_v1_file() {
     env.fixture("maint-pi-v1.jsonl");
     let original = env.read("maint-pi-v1.jsonl");
     let before = env.run(&["-f", "maint-pi-v1.jsonl", "log", "--filter", "all"]);
-    insta::assert_snapshot!(env.run(&["-f", "maint-pi-v1.jsonl", "migrate", "--json"]), @r#"{"fromVersion":1,"toVersion":3,"changed":true,"backup":"maint-pi-v1.jsonl.bak"}"#);
+    insta::assert_snapshot!(env.run(&["-f", "maint-pi-v1.jsonl", "migrate", "--json"]), @r#"{"file":"maint-pi-v1.jsonl","fromVersion":1,"toVersion":3,"changed":true,"backup":"maint-pi-v1.jsonl.bak"}"#);
     assert_eq!(env.run(&["-f", "maint-pi-v1.jsonl", "log", "--filter", "all"]), before);
     insta::assert_snapshot!(env.run(&["fsck", "maint-pi-v1.jsonl"]), @"maint-pi-v1.jsonl: ok");
     // Every line is the original with `"id":…,"parentId":…` after its type (the header: a
@@ -98,7 +98,7 @@ fn idempotent_and_deterministic() {
     env.run(&["-f", "b.jsonl", "migrate", "--no-backup"]);
     assert_eq!(env.read("a.jsonl"), env.read("b.jsonl"));
     let once = env.read("a.jsonl");
-    insta::assert_snapshot!(env.run(&["-f", "a.jsonl", "migrate", "--json"]), @r#"{"fromVersion":3,"toVersion":3,"changed":false,"backup":null}"#);
+    insta::assert_snapshot!(env.run(&["-f", "a.jsonl", "migrate", "--json"]), @r#"{"file":"a.jsonl","fromVersion":3,"toVersion":3,"changed":false,"backup":null}"#);
     assert_eq!(env.read("a.jsonl"), once);
 }
 
@@ -111,7 +111,7 @@ fn check_reports_and_writes_nothing() {
     [exit status: 1]
     ");
     insta::assert_snapshot!(env.run(&["-f", "v1.jsonl", "migrate", "--check", "--json"]), @r#"
-    {"fromVersion":1,"toVersion":3,"changed":true,"backup":null}
+    {"file":"v1.jsonl","fromVersion":1,"toVersion":3,"changed":true,"backup":null}
     [exit status: 1]
     "#);
     assert_eq!(env.read("v1.jsonl"), V1.as_bytes());
@@ -130,7 +130,7 @@ fn dry_run_prints_the_result() {
     {"type":"message","id":"a2","parentId":"a1","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"user","content":"hookMessage"}}
     "#);
     assert_eq!(env.read("v2.jsonl"), V2.as_bytes());
-    insta::assert_snapshot!(env.run_stdin(&["-f", "-", "migrate", "--dry-run", "--json"], V2), @r#"{"fromVersion":2,"toVersion":3,"changed":true,"backup":null}"#);
+    insta::assert_snapshot!(env.run_stdin(&["-f", "-", "migrate", "--dry-run", "--json"], V2), @r#"{"file":"-","fromVersion":2,"toVersion":3,"changed":true,"backup":null}"#);
 }
 
 #[test]
@@ -156,7 +156,7 @@ fn output_elsewhere() {
     ");
     // A current file is copied as it is.
     let current = env.read("new.jsonl");
-    insta::assert_snapshot!(env.run(&["-f", "new.jsonl", "migrate", "-o", "copy.jsonl", "--json"]), @r#"{"fromVersion":3,"toVersion":3,"changed":false,"backup":null}"#);
+    insta::assert_snapshot!(env.run(&["-f", "new.jsonl", "migrate", "-o", "copy.jsonl", "--json"]), @r#"{"file":"new.jsonl","fromVersion":3,"toVersion":3,"changed":false,"backup":null}"#);
     assert_eq!(env.read("copy.jsonl"), current);
 }
 
@@ -243,7 +243,7 @@ fn the_v2_and_v4_fixtures() {
     env.fixture("v2-hook.jsonl");
     env.fixture("v4.jsonl");
     let original = env.read("v2-hook.jsonl");
-    insta::assert_snapshot!(env.run(&["-f", "v2-hook.jsonl", "migrate", "--json"]), @r#"{"fromVersion":2,"toVersion":3,"changed":true,"backup":"v2-hook.jsonl.bak"}"#);
+    insta::assert_snapshot!(env.run(&["-f", "v2-hook.jsonl", "migrate", "--json"]), @r#"{"file":"v2-hook.jsonl","fromVersion":2,"toVersion":3,"changed":true,"backup":"v2-hook.jsonl.bak"}"#);
     let migrated = String::from_utf8(env.read("v2-hook.jsonl")).unwrap();
     let expected = String::from_utf8(original)
         .unwrap()
@@ -254,4 +254,45 @@ fn the_v2_and_v4_fixtures() {
     insta::assert_snapshot!(env.run(&["-f", "v4.jsonl", "migrate", "--check"]), @"v4.jsonl: version 4, up to date");
     insta::assert_snapshot!(env.run(&["-f", "v4.jsonl", "migrate"]), @"v4.jsonl: already at version 4, nothing to migrate");
     assert_eq!(env.read("v4.jsonl"), v4);
+}
+
+/// `migrate` takes many files and directories, as `fsck` and `stats` do: each is migrated on
+/// its own, one that fails does not stop the others, `--check` fails when any needs it, and
+/// `-o` and `--dry-run` take one file.
+#[test]
+fn many_files_and_directories() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.path().join("dir/sub")).unwrap();
+    let v1 = std::fs::read(crate::common::fixtures().join("v1.jsonl")).unwrap();
+    env.write("dir/a.jsonl", &v1);
+    env.write("dir/sub/b.jsonl", &v1);
+    std::fs::copy(crate::common::demo(), env.path().join("dir/c.jsonl")).unwrap();
+    insta::assert_snapshot!(env.run(&["migrate", "--check", "dir"]), @"
+    dir/a.jsonl: version 1 needs migrating to 3
+    dir/c.jsonl: version 3, up to date
+    dir/sub/b.jsonl: version 1 needs migrating to 3
+    [exit status: 1]
+    ");
+    insta::assert_snapshot!(env.run(&["migrate", "-o", "x.jsonl", "dir"]), @"
+    ------- stderr -------
+    error: -o takes one file; 3 were given (leave -o out to migrate them in place)
+    [exit status: 2]
+    ");
+    insta::assert_snapshot!(env.run(&["migrate", "dir", "missing.jsonl"]), @"
+    dir/a.jsonl: migrated from version 1 to 3: 9 entries given ids, 1 compaction index converted (original kept as dir/a.jsonl.bak)
+    dir/c.jsonl: already at version 3, nothing to migrate
+    dir/sub/b.jsonl: migrated from version 1 to 3: 9 entries given ids, 1 compaction index converted (original kept as dir/sub/b.jsonl.bak)
+    ------- stderr -------
+    error: missing.jsonl: No such file or directory (os error 2)
+    [exit status: 1]
+    ");
+    insta::assert_snapshot!(env.run(&["migrate", "--check", "dir/a.jsonl", "dir/sub"]), @"
+    dir/a.jsonl: version 3, up to date
+    dir/sub/b.jsonl: version 3, up to date
+    ");
+    insta::assert_snapshot!(env.run(&["--json", "migrate", "--check", "dir"]), @r#"
+    {"file":"dir/a.jsonl","fromVersion":3,"toVersion":3,"changed":false,"backup":null}
+    {"file":"dir/c.jsonl","fromVersion":3,"toVersion":3,"changed":false,"backup":null}
+    {"file":"dir/sub/b.jsonl","fromVersion":3,"toVersion":3,"changed":false,"backup":null}
+    "#);
 }

@@ -84,7 +84,7 @@ fn a_context_edit_drops_or_replaces_its_target_in_the_context() {
     └─ e3 [context edit → u1: omitted]
     ");
     // The entries themselves are as written.
-    assert_snapshot!(run(&["log", "-n", "1", "u1"]), @"u1 message 2026-09-30 10:00:01 user: Here is my API key: sk-secret.");
+    assert_snapshot!(run(&["log", "-n", "1", "u1"]), @"u1 message 2026-09-30 10:00:01 +0000 user: Here is my API key: sk-secret.");
 }
 
 /// `fsck` flags an edit whose target is missing or not earlier on its own path: pi's loader

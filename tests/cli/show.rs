@@ -1,33 +1,77 @@
-//! `sesstree show`: one entry, pretty, raw, JSON.
+//! `sesstree show`: one entry, readable, raw, JSON.
 
 use insta::assert_snapshot;
 
 use crate::common::TestEnv;
 
+/// Like `git show`: a header (id, type, role, parent, time, label, model), then the text whole;
+/// an assistant turn's calls with their arguments and results; a tool result with its call.
+/// The same goes to a pipe as to a terminal.
 #[test]
-fn pretty_keeps_key_order() {
+fn readable_as_git_show_is() {
     let env = TestEnv::new();
     env.fixture("linear.jsonl");
+    env.fixture("labeled.jsonl");
+    // A user message, then an assistant turn that only calls a tool.
+    assert_snapshot!(env.run(&["-f", "linear.jsonl", "show", "5f3a"]), @"
+    entry 5f3a9c01 (message, user)
+    Date:   2026-03-02 09:00:05 +0000
+
+        List the files in src/
+    ");
+    assert_snapshot!(env.run(&["-f", "linear.jsonl", "show", "8b21"]), @r#"
+    entry 8b21d4e7 (message, assistant)
+    Parent: 5f3a9c01
+    Date:   2026-03-02 09:00:09 +0000
+    Model:  openai/gpt-5
+
+    Tool call bash (call_Qm3xV8kPz1):
+        {
+          "command": "ls src"
+        }
+    Result:
+        lib.rs
+        main.rs
+    "#);
+    // A tool result, with the call it answers.
     assert_snapshot!(env.run(&["-f", "linear.jsonl", "show", "@^"]), @r#"
-    {
-      "type": "message",
-      "id": "0a4b7e2d",
-      "parentId": "f6c3d098",
-      "timestamp": "2026-03-02T09:01:05.870Z",
-      "message": {
-        "role": "toolResult",
-        "toolCallId": "call_Tn7bW2cLs4",
-        "toolName": "read",
-        "content": [
-          {
-            "type": "text",
-            "text": "fn main() {\n    let args: Vec<String> = std::env::args().skip(1).collect();\n    proj::run(&args);\n}\n"
-          }
-        ],
-        "isError": false,
-        "timestamp": 1772442065869
-      }
-    }
+    entry 0a4b7e2d (message, toolResult)
+    Parent: f6c3d098
+    Date:   2026-03-02 09:01:05 +0000
+
+    Result of read (call_Tn7bW2cLs4), called with:
+        {
+          "path": "src/main.rs"
+        }
+
+        fn main() {
+            let args: Vec<String> = std::env::args().skip(1).collect();
+            proj::run(&args);
+        }
+    "#);
+    // A label in effect.
+    assert_snapshot!(env.run(&["-f", "labeled.jsonl", "show", "begin"]), @"
+    entry 1b2c3d4e (message, user)
+    Date:   2026-03-02 11:00:01 +0000
+    Label:  begin
+
+        Start a CHANGELOG.md for v0.4.
+    ");
+}
+
+/// Entries that are not messages show their summary, or their fields.
+#[test]
+fn other_entries_show_their_fields() {
+    let env = TestEnv::new();
+    env.fixture("all-types.jsonl");
+    assert_snapshot!(env.run(&["-f", "all-types.jsonl", "show", "cadbecfd"]), @r#"
+    entry cadbecfd (future_thing)
+    Parent: b9cadbec
+    Date:   2026-03-10 09:12:00 +0000
+
+        schema: 2
+        payload: {"z":1,"a":[true,null,1.5e+3]}
+        note: spaced, escaped café and / kept as written
     "#);
 }
 
@@ -63,21 +107,12 @@ fn json_is_what_serde_json_writes_of_the_line() {
     ));
     assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "show", "a"]), @r#"{"type":"x","id":"a","parentId":null,"k":{"t":"é/\u0007"},"n":[1.50,-0,1e+2],"e":[],"o":{}}"#);
     assert_snapshot!(env.run(&["-f", "s.jsonl", "show", "a"]), @r#"
-    {
-      "type": "x",
-      "id": "a",
-      "parentId": null,
-      "k": {
-        "t": "é/\u0007"
-      },
-      "n": [
-        1.50,
-        -0,
-        1e+2
-      ],
-      "e": [],
-      "o": {}
-    }
+    entry a (x)
+
+        k: {"t":"é/\u0007"}
+        n: [1.50,-0,1e+2]
+        e: []
+        o: {}
     "#);
     assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "show", "b"]), @r#"{"type":"x","id":"b","parentId":"a","m":12}"#);
 }

@@ -224,17 +224,17 @@ fn json_rows() {
     let env = TestEnv::new();
     env.fixture("branched.jsonl");
     assert_snapshot!(env.run(&["-f", "branched.jsonl", "--json", "tree"]), @r#"
-    {"id":"a0c1e2f3","parentId":null,"type":"message","timestamp":"2026-03-02T10:00:00.412Z","label":null,"text":"user: Write a Rust function that reverses a string.","depth":0,"onActivePath":true,"isLeaf":false}
-    {"id":"b1a2c3d4","parentId":"a0c1e2f3","type":"message","timestamp":"2026-03-02T10:00:05.000Z","label":null,"text":"assistant: ```rust fn reverse(s: &str) -> String {     s.chars().rev().collect() } ```","depth":0,"onActivePath":true,"isLeaf":false}
-    {"id":"c7d0e1f2","parentId":"b1a2c3d4","type":"message","timestamp":"2026-03-02T10:02:00.000Z","label":null,"text":"user: Make it handle grapheme clusters.","depth":1,"onActivePath":true,"isLeaf":false}
-    {"id":"c8e9f0a1","parentId":"c7d0e1f2","type":"message","timestamp":"2026-03-02T10:02:08.000Z","label":null,"text":"assistant: Use the `unicode-segmentation` crate:  ```rust use unicode_segmentation::UnicodeSegmentation;  fn reverse(s: &str) -> String {     s.graphemes(true).rev().collect() } ```","depth":1,"onActivePath":true,"isLeaf":false}
-    {"id":"f3a4b5c6","parentId":"c8e9f0a1","type":"message","timestamp":"2026-03-02T10:03:30.000Z","label":null,"text":"user: Add it to Cargo.toml for me.","depth":2,"onActivePath":true,"isLeaf":false}
-    {"id":"f4b5c6d7","parentId":"f3a4b5c6","type":"message","timestamp":"2026-03-02T10:03:41.000Z","label":null,"text":"assistant: Added `unicode-segmentation = \"1.12\"` under `[dependencies]`.","depth":2,"onActivePath":true,"isLeaf":true}
-    {"id":"f1e2d3c4","parentId":"c8e9f0a1","type":"message","timestamp":"2026-03-02T10:04:00.000Z","label":null,"text":"user: Without adding a dependency, please.","depth":2,"onActivePath":false,"isLeaf":false}
-    {"id":"d3e4f5a6","parentId":"b1a2c3d4","type":"message","timestamp":"2026-03-02T10:01:00.000Z","label":null,"text":"user: The input is ASCII only; reverse the bytes instead.","depth":1,"onActivePath":false,"isLeaf":false}
-    {"id":"d4f5a6b7","parentId":"d3e4f5a6","type":"message","timestamp":"2026-03-02T10:01:04.000Z","label":null,"text":"assistant: ```rust fn reverse(s: &str) -> String {     let mut b = s.as_bytes().to_vec();     b.reverse();     String::from_utf8(b).expect(\"ASCII input\") } ```","depth":1,"onActivePath":false,"isLeaf":false}
-    {"id":"e5f6a7b8","parentId":"b1a2c3d4","type":"message","timestamp":"2026-03-02T10:03:00.000Z","label":null,"text":"user: Add a unit test for it.","depth":1,"onActivePath":false,"isLeaf":false}
-    {"id":"b1a2f0e9","parentId":"e5f6a7b8","type":"message","timestamp":"2026-03-02T10:03:06.000Z","label":null,"text":"assistant: ```rust #[test] fn reverses() {     assert_eq!(reverse(\"abc\"), \"cba\"); } ```","depth":1,"onActivePath":false,"isLeaf":false}
+    {"id":"a0c1e2f3","parentId":null,"type":"message","role":"user","toolName":null,"timestamp":"2026-03-02T10:00:00.412Z","label":null,"text":"user: Write a Rust function that reverses a string.","textTruncated":false,"depth":0,"onActivePath":true,"isLeaf":false}
+    {"id":"b1a2c3d4","parentId":"a0c1e2f3","type":"message","role":"assistant","toolName":null,"timestamp":"2026-03-02T10:00:05.000Z","label":null,"text":"assistant: ```rust fn reverse(s: &str) -> String {     s.chars().rev().collect() } ```","textTruncated":false,"depth":0,"onActivePath":true,"isLeaf":false}
+    {"id":"c7d0e1f2","parentId":"b1a2c3d4","type":"message","role":"user","toolName":null,"timestamp":"2026-03-02T10:02:00.000Z","label":null,"text":"user: Make it handle grapheme clusters.","textTruncated":false,"depth":1,"onActivePath":true,"isLeaf":false}
+    {"id":"c8e9f0a1","parentId":"c7d0e1f2","type":"message","role":"assistant","toolName":null,"timestamp":"2026-03-02T10:02:08.000Z","label":null,"text":"assistant: Use the `unicode-segmentation` crate:  ```rust use unicode_segmentation::UnicodeSegmentation;  fn reverse(s: &str) -> String {     s.graphemes(true).rev().collect() } ```","textTruncated":false,"depth":1,"onActivePath":true,"isLeaf":false}
+    {"id":"f3a4b5c6","parentId":"c8e9f0a1","type":"message","role":"user","toolName":null,"timestamp":"2026-03-02T10:03:30.000Z","label":null,"text":"user: Add it to Cargo.toml for me.","textTruncated":false,"depth":2,"onActivePath":true,"isLeaf":false}
+    {"id":"f4b5c6d7","parentId":"f3a4b5c6","type":"message","role":"assistant","toolName":null,"timestamp":"2026-03-02T10:03:41.000Z","label":null,"text":"assistant: Added `unicode-segmentation = \"1.12\"` under `[dependencies]`.","textTruncated":false,"depth":2,"onActivePath":true,"isLeaf":true}
+    {"id":"f1e2d3c4","parentId":"c8e9f0a1","type":"message","role":"user","toolName":null,"timestamp":"2026-03-02T10:04:00.000Z","label":null,"text":"user: Without adding a dependency, please.","textTruncated":false,"depth":2,"onActivePath":false,"isLeaf":false}
+    {"id":"d3e4f5a6","parentId":"b1a2c3d4","type":"message","role":"user","toolName":null,"timestamp":"2026-03-02T10:01:00.000Z","label":null,"text":"user: The input is ASCII only; reverse the bytes instead.","textTruncated":false,"depth":1,"onActivePath":false,"isLeaf":false}
+    {"id":"d4f5a6b7","parentId":"d3e4f5a6","type":"message","role":"assistant","toolName":null,"timestamp":"2026-03-02T10:01:04.000Z","label":null,"text":"assistant: ```rust fn reverse(s: &str) -> String {     let mut b = s.as_bytes().to_vec();     b.reverse();     String::from_utf8(b).expect(\"ASCII input\") } ```","textTruncated":false,"depth":1,"onActivePath":false,"isLeaf":false}
+    {"id":"e5f6a7b8","parentId":"b1a2c3d4","type":"message","role":"user","toolName":null,"timestamp":"2026-03-02T10:03:00.000Z","label":null,"text":"user: Add a unit test for it.","textTruncated":false,"depth":1,"onActivePath":false,"isLeaf":false}
+    {"id":"b1a2f0e9","parentId":"e5f6a7b8","type":"message","role":"assistant","toolName":null,"timestamp":"2026-03-02T10:03:06.000Z","label":null,"text":"assistant: ```rust #[test] fn reverses() {     assert_eq!(reverse(\"abc\"), \"cba\"); } ```","textTruncated":false,"depth":1,"onActivePath":false,"isLeaf":false}
     "#);
 }
 
@@ -308,19 +308,19 @@ fn narrow_columns_scroll_old_levels_off() {
     // 28 columns keep max(24, 14) for the text: one level of gutter, so depth 2 scrolls.
     let out =
         env.cmd().env("COLUMNS", "28").args(["-f", "branched.jsonl", "tree"]).output().unwrap();
-    assert_snapshot!(env.render(&out), @r#"
-    • a0c1e2f3 user: Write a Rust function that reverses a string.
-    • b1a2c3d4 assistant: ```rust fn reverse(s: &str) -> String {     s.chars().rev().collect() } ```
-    ├─ • c7d0e1f2 user: Make it handle grapheme clusters.
-    │  • c8e9f0a1 assistant: Use the `unicode-segmentation` crate:  ```rust use unicode_segmentation::UnicodeSegmentation;  fn reverse(s: &str) -> String {     s.graphemes(true).rev().collect() } ```
-    …  • f3a4b5c6 user: Add it to Cargo.toml for me.
-    …  • f4b5c6d7 assistant: Added `unicode-segmentation = "1.12"` under `[dependencies]`. ← active
-    …  f1e2d3c4 user: Without adding a dependency, please.
-    ├─ d3e4f5a6 user: The input is ASCII only; reverse the bytes instead.
-    │  d4f5a6b7 assistant: ```rust fn reverse(s: &str) -> String {     let mut b = s.as_bytes().to_vec();     b.reverse();     String::from_utf8(b).expect("ASCII input") } ```
-    └─ e5f6a7b8 user: Add a unit test for it.
-       b1a2f0e9 assistant: ```rust #[test] fn reverses() {     assert_eq!(reverse("abc"), "cba"); } ```
-    "#);
+    assert_snapshot!(env.render(&out), @"
+    • a0c1e2f3 user: Write a Ru…
+    • b1a2c3d4 assistant: ```ru…
+    ├─ • c7d0e1f2 user: Make it…
+    │  • c8e9f0a1 assistant: Us…
+    …  • f3a4b5c6 user: Add it …
+    …  • f4b5c6d7 assi… ← active
+    …  f1e2d3c4 user: Without a…
+    ├─ d3e4f5a6 user: The input…
+    │  d4f5a6b7 assistant: ```r…
+    └─ e5f6a7b8 user: Add a uni…
+       b1a2f0e9 assistant: ```r…
+    ");
 }
 
 #[test]
@@ -371,9 +371,9 @@ fn move_markers_are_folded_unless_the_filter_is_all() {
           └─ 17de5c8f assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.
     ");
     assert_snapshot!(env.run(&["-f", "linear.jsonl", "log"]), @"
-    d9a7b3c5 message 2026-03-02 09:00:12 assistant: There are two files in src/: `lib.rs` and `main.rs` (café not included).
-    c04e6f12 message 2026-03-02 09:00:09 [bash: ls src]
-    5f3a9c01 message 2026-03-02 09:00:05 user: List the files in src/
+    d9a7b3c5 message 2026-03-02 09:00:12 +0000 assistant: There are two files in src/: `lib.rs` and `main.rs` (café not included).
+    c04e6f12 message 2026-03-02 09:00:09 +0000 [bash: ls src]
+    5f3a9c01 message 2026-03-02 09:00:05 +0000 user: List the files in src/
     ");
 }
 
@@ -390,7 +390,7 @@ fn a_hidden_leaf_is_marked_on_the_nearest_shown_entry() {
     let marked: Vec<&str> = tree.lines().filter(|l| l.contains("active")).collect();
     assert_snapshot!(marked.join("\n"), @"│  • d91b7f40 [clippy]: cargo clippy: 1 warning src/stats.rs:21:13: variables can be used directly in the `format!` string (clippy::uninlined_format_args) ← active (leaf 26e8c5b1 hidden)");
     assert_snapshot!(env.run(&["-f", "demo.jsonl", "log", "-n", "1"]), @"
-    d91b7f40 custom_message 2026-02-16 10:26:52 [clippy]: cargo clippy: 1 warning src/stats.rs:21:13: variables can be used directly in the `format!` string (clippy::uninlined_format_args)
+    d91b7f40 custom_message 2026-02-16 10:26:52 +0000 [clippy]: cargo clippy: 1 warning src/stats.rs:21:13: variables can be used directly in the `format!` string (clippy::uninlined_format_args)
     ------- stderr -------
     note: 26e8c5b1 (title_change) is hidden by the filter [default]; --filter all shows it
     ");
@@ -405,4 +405,29 @@ fn a_hidden_leaf_is_marked_on_the_nearest_shown_entry() {
     let (rows, note) = tree.split_once("------- stderr -------\n").unwrap();
     assert!(!rows.contains("active"), "{rows}");
     assert_snapshot!(note, @"note: the leaf 3f9c2b71 is hidden by the filter");
+}
+
+/// `COLUMNS` sets the width rows are cut to (the terminal's otherwise, and none in a pipe):
+/// the text is cut with `…`, the id, the label and `← active` stay.
+#[test]
+fn columns_cut_rows_to_the_width() {
+    let env = TestEnv::new();
+    std::fs::copy(crate::common::demo(), env.path().join("demo.jsonl")).unwrap();
+    let run = |args: &[&str]| {
+        let out = env.cmd().env("COLUMNS", "50").args(args).output().unwrap();
+        env.render(&out)
+    };
+    assert_snapshot!(run(&["-f", "demo.jsonl", "tree", "--filter", "user-only"]), @"
+    • 8a41d0e6 user: tally stats prints a table. Add …
+    │  • 13c9d5a8 user: Let's not add dependencies. W…
+    │  • 5c07a3d4 use… ← active (leaf fa60d15c hidden)
+    ");
+    assert_snapshot!(run(&["-f", "demo.jsonl", "log", "-n", "3", "checkpoint-1"]), @"
+    7c3e05ab message 2026-02-16 10:21:08 +0000 [checkpoint-1] 
+    1d6b83f2 message 2026-02-16 10:21:08 +0000 [read:…
+    e91c4a07 message 2026-02-16 10:21:08 +0000 assist…
+    ");
+    // JSON rows are never cut.
+    let json = run(&["-f", "demo.jsonl", "--json", "log", "-n", "1"]);
+    assert!(json.len() > 200, "{json}");
 }

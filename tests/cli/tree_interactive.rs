@@ -134,8 +134,8 @@ fn draws_moves_labels_and_checks_out() {
     env.fixture("selector.jsonl");
     let Some(tmux) = Tmux::start(&env, "tree -i -f selector.jsonl") else { return };
 
-    let screen = tmux.wait_text("(8/10) [default]");
-    assert_snapshot!(screen, @r"
+    let screen = tmux.wait_text("(8/10)");
+    assert_snapshot!(screen, @"
     Session tree · selector.jsonl
       • [start] user: Add a --json flag to the CLI
       • assistant: I will read the parser first.
@@ -149,13 +149,17 @@ fn draws_moves_labels_and_checks_out() {
          assistant: Tests written and passing.
 
 
-      (8/10) [default]
+
+
+
+      (8/10)
 
       ↑/↓ move · ←/→ PgUp/PgDn page · Home/End first/last
       Alt+↑/↓ prev/next message · Enter check out
       Shift+Enter (Alt+Enter) summarize and check out · Shift+L label
       Ctrl+O filter · Alt+D/T/U/L/A default/no-tools/user/labeled/all
-      Alt+R archived · Ctrl+←/→ fold/unfold · type to search · Esc clear search/quit
+      Alt+R archived · Tab preview · Ctrl+←/→ fold/unfold · type to search
+      Esc clear search/quit
     ");
 
     // Move: Home, then down twice past the tool result with Alt+Down.
@@ -195,9 +199,9 @@ fn draws_moves_labels_and_checks_out() {
     json-done	a0000002 assistant: Done: the flag prints JSON lines.
     ");
     assert_snapshot!(env.run(&["-f", "selector.jsonl", "log", "-n", "3"]), @"
-    a0000002 message 2026-01-01 10:00:04 [json-done] assistant: Done: the flag prints JSON lines.
-    e0000001 message 2026-01-01 10:00:03 [read: /work/src/cli.rs]
-    a0000001 message 2026-01-01 10:00:02 assistant: I will read the parser first.
+    a0000002 message 2026-01-01 10:00:04 +0000 [json-done] assistant: Done: the flag prints JSON lines.
+    e0000001 message 2026-01-01 10:00:03 +0000 [read: /work/src/cli.rs]
+    a0000001 message 2026-01-01 10:00:02 +0000 assistant: I will read the parser first.
     ");
 }
 
@@ -207,7 +211,7 @@ fn enter_on_the_leaf_is_already_there() {
     env.fixture("selector.jsonl");
     let before = env.read("selector.jsonl");
     let Some(tmux) = Tmux::start(&env, "tree -i -f selector.jsonl") else { return };
-    tmux.wait_text("(8/10) [default]");
+    tmux.wait_text("(8/10)");
     tmux.keys(&["Enter"]);
     let screen = tmux.wait_text("[exit 0]");
     assert_snapshot!(screen, @r"
@@ -222,7 +226,7 @@ fn search_filters_and_escape() {
     let env = TestEnv::new();
     env.fixture("selector.jsonl");
     let Some(tmux) = Tmux::start(&env, "tree -i -f selector.jsonl") else { return };
-    tmux.wait_text("(8/10) [default]");
+    tmux.wait_text("(8/10)");
     tmux.keys(&["M-u"]);
     tmux.wait_text("(3/4) [user]");
     tmux.keys(&["C-o"]);
@@ -244,7 +248,7 @@ fn ctrl_c_restores_the_terminal_and_exits_7() {
     let env = TestEnv::new();
     env.fixture("selector.jsonl");
     let Some(tmux) = Tmux::start(&env, "tree -i -f selector.jsonl") else { return };
-    tmux.wait_text("(8/10) [default]");
+    tmux.wait_text("(8/10)");
     tmux.keys(&["C-c"]);
     // The alternate screen is gone: only what the shell printed is left.
     assert_snapshot!(tmux.wait_text("[exit 7]"), @"[exit 7]");
@@ -274,7 +278,7 @@ fn sigterm_and_sighup_restore_the_terminal_and_exit_7() {
         let env = TestEnv::new();
         env.fixture("selector.jsonl");
         let Some(tmux) = Tmux::start(&env, "tree -i -f selector.jsonl") else { return };
-        tmux.wait_text("(8/10) [default]");
+        tmux.wait_text("(8/10)");
         let pid = sesstree_pid(&tmux);
         let kill = Command::new("kill").args([&format!("-{signal}"), &pid]).status();
         assert!(kill.is_ok_and(|s| s.success()), "kill -{signal} {pid}");
@@ -293,25 +297,20 @@ fn narrow_terminal_and_no_colour() {
     let Some(tmux) = Tmux::start(&env, "--color never tree -i --ascii -f selector.jsonl") else {
         return;
     };
-    tmux.wait_text("(8/10) [default]");
+    tmux.wait_text("(8/10)");
     assert!(tmux.run(&["resize-window", "-t", "t", "-x", "36", "-y", "24"]).status.success());
     // The help footer is packed anew for the width: wait for that redraw.
     let screen = tmux.wait_text("\n  Left/Right PgUp/PgDn page\n");
     assert_snapshot!(screen, @"
     Session tree | selector.jsonl
-      * [start] user: Add a --json flag
-      * assistant: I will read the parse
-      * [read: /work/src/cli.rs]
-      * assistant: Done: the flag prints
-      |--* user: Rather document the fla
-      |  * assistant: README updated wit
-      |  * user: Also add a changelog en
-    > |  * assistant: Changelog entry ad
+      * assistant: Done: the flag print…
+      |--* user: Rather document the fl…
+      |  * assistant: README updated wi…
+      |  * user: Also add a changelog e…
+    > |  * assistant: Changel… <- active
       '--user: Now write the tests
-         assistant: Tests written and pa
-
-
-      (8/10) [default]
+         assistant: Tests written and p…
+      (8/10)
 
       Up/Down move
       Left/Right PgUp/PgDn page
@@ -322,6 +321,11 @@ fn narrow_terminal_and_no_colour() {
       and check out | Shift+L label
       Ctrl+O filter
       Alt+D/T/U/L/A
+      default/no-tools/user/labeled/all
+      Alt+R archived | Tab preview
+      Ctrl+Left/Right fold/unfold
+      type to search
+      Esc clear search/quit
     ");
     // Without colour there are no escape sequences but the selection is still marked (reverse
     // video), which capture-pane shows with -e.
@@ -335,7 +339,10 @@ fn narrow_terminal_and_no_colour() {
     {
         assert!(!styled.contains(&format!("\x1b[{n}")), "no colour {n}: {styled:?}");
     }
-    assert!(styled.contains("\x1b[1;7m> |  * assistant: Changelog"), "bold, reversed: {styled:?}");
+    assert!(
+        styled.contains("\x1b[1;7m> |  * assistant: Changel… <- active"),
+        "bold, reversed: {styled:?}"
+    );
     tmux.keys(&["Escape"]);
     tmux.wait_text("[exit 0]");
 }
@@ -388,7 +395,7 @@ fn a_hook_cancel_keeps_the_tree_and_alt_enter_writes_a_summary() {
     std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let before = env.read("selector.jsonl");
     let Some(tmux) = Tmux::start(&env, "tree -i -f selector.jsonl") else { return };
-    tmux.wait_text("(8/10) [default]");
+    tmux.wait_text("(8/10)");
 
     // The hook cancels: nothing is written and the tree comes back with the reason.
     tmux.keys(&["End", "Up"]);
@@ -407,8 +414,8 @@ fn a_hook_cancel_keeps_the_tree_and_alt_enter_writes_a_summary() {
     let screen = tmux.wait_text("[exit 0]");
     assert!(screen.contains("to a0000002; appended branch_summary"), "{screen}");
     assert_snapshot!(env.run(&["-f", "selector.jsonl", "log", "-n", "2"]), @"
-    15780b2e branch_summary 2026-03-01 12:00:00 [branch summary]: Tried the README first.
-    a0000002 message 2026-01-01 10:00:04 assistant: Done: the flag prints JSON lines.
+    15780b2e branch_summary 2026-03-01 12:00:00 +0000 [branch summary]: Tried the README first.
+    a0000002 message 2026-01-01 10:00:04 +0000 assistant: Done: the flag prints JSON lines.
     ");
 }
 
@@ -421,7 +428,7 @@ fn a_panic_gives_the_terminal_back() {
     else {
         return;
     };
-    tmux.wait_text("(8/10) [default]");
+    tmux.wait_text("(8/10)");
     tmux.type_text("z");
     let screen = tmux.wait_text("[exit 101]");
     // The panic message is on the normal screen, readable, and nothing of the tree is left.
@@ -440,7 +447,7 @@ fn ctrl_c_stops_the_summarizer_each_time() {
     let Some(tmux) = Tmux::start(&env, "tree -i --summarizer 'sleep 60' -f selector.jsonl") else {
         return;
     };
-    tmux.wait_text("(8/10) [default]");
+    tmux.wait_text("(8/10)");
     tmux.keys(&["End", "Up"]);
     tmux.wait_text("› └─ user: Now write the tests");
     // Twice: a second checkout in the same process must be just as interruptible.
@@ -519,4 +526,70 @@ fn reading_commands_page_on_a_terminal() {
     let (screen, file) = paged("SESSTREE_PAGER='cat > paged.txt'", "-f demo.jsonl label").unwrap();
     assert!(screen.starts_with("checkpoint-1"), "{screen}");
     assert_eq!(file, "");
+}
+
+/// On a terminal, `tree` and `log` rows are cut to its width (80 columns here), through the
+/// pager too, never wrapped, with `← active` in sight; in a pipe they are whole.
+#[test]
+fn rows_fit_the_terminal_width() {
+    let env = TestEnv::new();
+    std::fs::copy(crate::common::demo(), env.path().join("demo.jsonl")).unwrap();
+    let Some(tmux) = Tmux::start(&env, "-f demo.jsonl --no-pager tree --filter user-only") else {
+        return;
+    };
+    assert_snapshot!(tmux.wait_text("[exit 0]"), @"
+    • 8a41d0e6 user: tally stats prints a table. Add a --json flag to `tally stats`…
+    │  • 13c9d5a8 user: Let's not add dependencies. Write the JSON by hand in a new…
+    │  • 5c07a3d4 user: Fix that clippy warning, th… ← active (leaf fa60d15c hidden)
+    [exit 0]
+    ");
+    drop(tmux);
+    let tmux = Tmux::start_with(
+        &env,
+        "SESSTREE_PAGER='cat > paged.txt'",
+        "-f demo.jsonl --color never log",
+    )
+    .unwrap();
+    tmux.wait_text("[exit 0]");
+    let paged = std::fs::read_to_string(env.path().join("paged.txt")).unwrap();
+    assert_eq!(paged.lines().count(), 20, "{paged}");
+    let widest = paged.lines().map(|l| l.chars().count()).max();
+    assert_eq!(widest, Some(80), "{paged}");
+    // A pipe gets whole rows.
+    let piped = env.cmd().args(["-f", "demo.jsonl", "log"]).output().unwrap();
+    let piped = String::from_utf8(piped.stdout).unwrap();
+    assert!(piped.lines().any(|l| l.chars().count() > 200), "{piped}");
+}
+
+/// On a terminal a checkout that asks for a summary says "Summarizing…" only while a
+/// summarizer runs: not when the session_before_tree hook gives the summary (`tree -i` said it
+/// for every Shift+Enter), and `checkout --summarize` says it too.
+#[test]
+fn summarizing_is_said_only_while_a_summarizer_runs() {
+    let env = TestEnv::new();
+    env.fixture("selector.jsonl");
+    crate::checkout::script(
+        &env,
+        "config/sesstree/hooks/session_before_tree",
+        r#"cat >/dev/null; echo '{"summary": {"summary": "From the hook."}}'"#,
+    );
+    let Some(tmux) = Tmux::start(&env, "tree -i -f selector.jsonl") else {
+        return;
+    };
+    tmux.wait_text("(8/10)");
+    tmux.keys(&["End", "Up"]);
+    tmux.wait_text("› └─ user: Now write the tests");
+    tmux.keys(&["M-Enter"]);
+    tmux.wait_text("Summary (empty asks the summarizer):");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_text("[exit 0]");
+    assert!(screen.contains("appended branch_summary"), "{screen}");
+    assert!(!screen.contains("Summarizing"), "{screen}");
+    drop(tmux);
+    std::fs::remove_file(env.path().join("config/sesstree/hooks/session_before_tree")).unwrap();
+    let tmux =
+        Tmux::start(&env, "-f selector.jsonl checkout a0000002 --summarize --summarizer 'echo S'")
+            .unwrap();
+    let screen = tmux.wait_text("[exit 0]");
+    assert!(screen.contains("Summarizing the abandoned branch… (Ctrl-C cancels)"), "{screen}");
 }

@@ -221,6 +221,10 @@ fn summary_of(
     };
     let instructions =
         summarize::instructions(args.instructions.as_deref(), args.replace_instructions);
+    if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        // The summarizer may take a while; said only when one runs.
+        eprintln!("Summarizing the abandoned branch… (Ctrl-C cancels)");
+    }
     let (text, details) =
         Summarizer::new(cmd.as_str(), cancel.clone()).summarize(entries, &instructions, dialect)?;
     Ok(Summary { text, details: Some(details), from_extension: false })

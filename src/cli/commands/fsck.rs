@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use serde_json::Value;
 use sesstree::fsck::{self, Change, Finding, RepairOptions};
 use sesstree::terminal::sanitize_for_terminal;
-use sesstree::{Error, Session, discover, store};
+use sesstree::{Error, Session, store};
 
 use super::{DialectArg, certain_dialect};
 use crate::cli::exit::{Exit, Silent};
@@ -70,21 +70,15 @@ pub struct FsckArgs {
 
 /// Runs `fsck`.
 pub fn run(ctx: &Ctx, args: &FsckArgs) -> anyhow::Result<()> {
-    let mut paths = args.paths.clone();
-    if paths.is_empty() {
-        paths.push(ctx.file()?.to_path_buf());
-    }
     if args.repair {
+        let mut paths = args.paths.clone();
+        if paths.is_empty() {
+            paths.push(ctx.file()?.to_path_buf());
+        }
         return repair(ctx, args, &paths);
     }
-    let mut files = Vec::new();
-    for p in &paths {
-        match discover::session_files(std::slice::from_ref(p)) {
-            Ok(found) => files.extend(found),
-            // Reported in order as an unreadable file, without hiding the others.
-            Err(_) => files.push(p.clone()),
-        }
-    }
+    // An unreadable path is reported in order, without hiding the others.
+    let files = super::session_paths(ctx, &args.paths)?;
     let reports: Vec<Vec<Finding>> = files.par_iter().map(|f| fsck::check_file(f)).collect();
     let mut out = stdout();
     let mut failed = false;

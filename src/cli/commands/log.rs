@@ -11,9 +11,9 @@ use sesstree::row::{Rows, read_text};
 use sesstree::terminal::{may_hold_controls, sanitize_for_terminal};
 use sesstree::{Session, rev};
 
-use super::{FilterArg, home, leave_to_exit, short_id, short_time, short_time_parts};
+use super::{FilterArg, home, leave_to_exit, push_short_time, short_id};
 use crate::cli::complete;
-use crate::cli::ui::Role;
+use crate::cli::ui::{self, Role};
 use crate::cli::{Ctx, stdout};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
@@ -27,8 +27,10 @@ const EXAMPLES: &str = r#"Examples:
 
 /// Show the path from the root to REV (default `@`), newest first.
 ///
-/// One entry per line: short id, type, time, [label] and the entry's one-line text. The filter
-/// modes are those of `tree`, with REV counting as the leaf.
+/// One entry per line: short id, type, time (in the local time zone with its offset; --utc for
+/// UTC), [label] and the entry's one-line text, cut to the terminal's width on a terminal
+/// (`COLUMNS` sets another; a pipe gets whole rows). The filter modes are those of `tree`, with
+/// REV counting as the leaf.
 // This doc comment is clap's help text, shown as written: `[label]` is what a row prints, not a
 // rustdoc link.
 #[allow(rustdoc::broken_intra_doc_links)]
@@ -117,6 +119,7 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
             out.write_all(b"\n")?;
         }
     } else {
+        let width = if ctx.json { None } else { ui::width() };
         write_rows(
             &mut out,
             rows,
@@ -134,7 +137,7 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
                         .write(buf);
                 } else {
                     let label = label.map(|l| l.0.as_str());
-                    text_row(ctx, &session, (idx, gist), label, &text, buf);
+                    text_row(ctx, &session, (idx, gist), label, &text, buf, width);
                 }
                 buf.push(b'\n');
                 anyhow::Ok(())
@@ -154,23 +157,31 @@ fn text_row(
     label: Option<&str>,
     text: &str,
     out: &mut Vec<u8>,
+    width: Option<usize>,
 ) {
     let r = session.record(idx);
     let id = short_id(r.id.as_ref().map_or("-", |i| i.as_str()));
     let kind = r.kind.as_str();
-    let time = gist.timestamp();
-    let (date, time_of_day) = short_time_parts(time.as_str());
+    let mut time = String::with_capacity(25);
+    push_short_time(&mut time, gist.timestamp().as_str());
+    // On a terminal the text is cut to what is left of its width, never wrapped.
+    let fitted;
+    let text = match width {
+        Some(width) => {
+            let used = [id, kind, &time].iter().map(|p| ui::columns(p) + 1).sum::<usize>()
+                + label.map_or(0, |l| ui::columns(&sanitize_for_terminal(l)) + 3);
+            fitted = ui::fit(&sanitize_for_terminal(text), width.saturating_sub(used)).into_owned();
+            fitted.as_str()
+        }
+        None => text,
+    };
     let style = ctx.style;
     let start = out.len();
     if !style.color {
         // Without colours, the pieces go straight onto the output and are checked for control
         // characters once, together: a row of every entry is made, and nearly none has one.
-        for piece in [id, " ", kind, " ", date] {
+        for piece in [id, " ", kind, " ", &time] {
             out.extend_from_slice(piece.as_bytes());
-        }
-        if let Some(time_of_day) = time_of_day {
-            out.push(b' ');
-            out.extend_from_slice(time_of_day.as_bytes());
         }
         if let Some(label) = label {
             out.extend_from_slice(b" [");
@@ -196,7 +207,7 @@ fn text_row(
     out.push(b' ');
     paint(out, &sanitize_for_terminal(kind), Role::Kind);
     out.push(b' ');
-    paint(out, &sanitize_for_terminal(&short_time(time.as_str())), Role::Time);
+    paint(out, &sanitize_for_terminal(&time), Role::Time);
     if let Some(label) = label {
         out.push(b' ');
         paint(out, &format!("[{}]", sanitize_for_terminal(label)), Role::Label);

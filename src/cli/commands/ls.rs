@@ -1,7 +1,7 @@
 //! `sesstree ls [DIR...]`: the session files under the agents' session directories (or the
 //! given ones), newest first, one row each.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
 use comfy_table::{Attribute, Cell, Color, ColumnConstraint, ContentArrangement, Row, Table};
@@ -25,7 +25,10 @@ const EXAMPLES: &str = r#"Examples:
 /// List session files, newest first.
 ///
 /// Per file: last activity (the last entry's time, else the file's), entry count, session id,
-/// name, working directory, the first user prompt, and the path. Without DIR, lists the agents'
+/// name, working directory, the first user prompt, and the path. On a terminal the table fits
+/// its width (`COLUMNS` sets another): the path is never cut; the name, directory and prompt
+/// are cut, or left out when there is no room for them. A pipe gets whole rows. --json prints
+/// one object per file, and -0 only the paths, each ended by a NUL byte (for `xargs -0`). Without DIR, lists the agents'
 /// session directories: ~/.omp/agent/sessions and ~/.pi/agent/sessions, or where PI_CONFIG_DIR,
 /// OMP_PROFILE, PI_CODING_AGENT_DIR, PI_CODING_AGENT_SESSION_DIR and XDG_DATA_HOME put them
 /// (as a command without -f looks for the current directory's session). Directories are searched
@@ -46,6 +49,9 @@ pub struct LsArgs {
     /// Only the sessions of the project in this directory.
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
+    /// Print only the paths, each ended by a NUL byte (for `xargs -0`).
+    #[arg(short = '0', long = "null", conflicts_with = "json")]
+    pub null: bool,
 }
 
 /// Runs `ls`.
@@ -85,7 +91,13 @@ pub fn run(ctx: &Ctx, args: &LsArgs) -> anyhow::Result<()> {
     sessions::newest_first(&mut summaries);
 
     let mut out = stdout();
-    if ctx.json {
+    if args.null {
+        use std::os::unix::ffi::OsStrExt as _;
+        for s in &summaries {
+            out.write_all(s.path.as_os_str().as_bytes())?;
+            out.write_all(b"\0")?;
+        }
+    } else if ctx.json {
         for s in &summaries {
             write_json_line(&mut out, &s.to_json())?;
         }
@@ -165,10 +177,8 @@ fn table(ctx: &Ctx, summaries: &[Summary], home: Option<&str>) -> Table {
     let mut table = Table::new();
     table.load_style(comfy_table::presets::NOTHING);
     table.set_content_arrangement(ContentArrangement::Dynamic);
-    let width = ui::width().or_else(|| {
-        // Ask comfy-table for the terminal's width before colour decides its tty mode.
-        std::io::stdout().is_terminal().then(|| Table::new().width()).flatten().map(usize::from)
-    });
+    // The terminal's (or COLUMNS); a pipe gets whole rows.
+    let width = ui::width();
     if ctx.style.color {
         table.enforce_styling();
     } else {
@@ -177,15 +187,10 @@ fn table(ctx: &Ctx, summaries: &[Summary], home: Option<&str>) -> Table {
     if let Some(w) = width {
         table.set_width(u16::try_from(w).unwrap_or(u16::MAX));
     }
-    table.set_header([
-        "LAST ACTIVITY",
-        "ENTRIES",
-        "SESSION",
-        "NAME",
-        "CWD",
-        "FIRST PROMPT",
-        "FILE",
-    ]);
+    let mut header =
+        Row::from(["LAST ACTIVITY", "ENTRIES", "SESSION", "NAME", "CWD", "FIRST PROMPT", "FILE"]);
+    header.max_height(1);
+    table.set_header(header);
     let shorten = |p: &str| -> String {
         let text = match home {
             Some(h)
@@ -200,6 +205,10 @@ fn table(ctx: &Ctx, summaries: &[Summary], home: Option<&str>) -> Table {
         };
         sanitize_for_terminal(&text).into_owned()
     };
+    // The widest cell of each column, header included, to choose which columns fit.
+    let mut widest: [usize; 7] =
+        ["LAST ACTIVITY", "ENTRIES", "SESSION", "NAME", "CWD", "FIRST PROMPT", "FILE"]
+            .map(ui::columns);
     for s in summaries {
         let time = s.last_activity.map(sesstree::clock::format_iso_millis);
         let clean = |t: &Option<String>| {
@@ -218,6 +227,9 @@ fn table(ctx: &Ctx, summaries: &[Summary], home: Option<&str>) -> Table {
             }),
             Cell::new(shorten(&s.path.display().to_string())),
         ];
+        for (w, cell) in widest.iter_mut().zip(&cells) {
+            *w = (*w).max(ui::columns(&cell.content()));
+        }
         if ctx.style.color {
             cells[0] = cells[0].clone().add_attribute(Attribute::Dim);
             cells[2] = cells[2].clone().fg(Color::Yellow);
@@ -231,8 +243,28 @@ fn table(ctx: &Ctx, summaries: &[Summary], home: Option<&str>) -> Table {
     for column in table.column_iter_mut() {
         column.set_padding((0, 2));
     }
-    // The short columns never shrink; name, cwd, prompt and path share what is left. (Set
-    // once the rows exist: constraints apply to existing columns.)
+    // The short columns and the path never shrink (a path cut short names no file); name, cwd
+    // and prompt share what is left. (Set once the rows exist: constraints apply to existing
+    // columns.)
     table.set_constraints([ColumnConstraint::ContentWidth; 3]);
+    if let Some(file) = table.column_mut(6) {
+        file.set_constraint(ColumnConstraint::ContentWidth);
+    }
+    // What the fixed columns leave (each with its padding of 2) goes to the others, the name
+    // first, then the directory, then the prompt; a column that would get fewer than
+    // `NARROWEST` columns is left out rather than squeezed.
+    const NARROWEST: usize = 8;
+    if let Some(width) = width {
+        let fixed = [0, 1, 2, 6].iter().map(|&c| widest[c] + 2).sum::<usize>();
+        let mut left = width.saturating_sub(fixed);
+        for column in [3, 4, 5] {
+            let wanted = widest[column] + 2;
+            if left >= NARROWEST + 2 {
+                left = left.saturating_sub(wanted);
+            } else if let Some(c) = table.column_mut(column) {
+                c.set_constraint(ColumnConstraint::Hidden);
+            }
+        }
+    }
     table
 }

@@ -24,7 +24,11 @@ const EXAMPLES: &str = r#"Examples:
   Look at the migrated entries without writing anything:
     sesstree migrate -f old.jsonl --dry-run | sesstree log -f -"#;
 
-/// Bring a session file to the current format (version 3).
+/// Bring session files to the current format (version 3).
+///
+/// Takes the file of -f, or files and directories (searched for *.jsonl, as `fsck` and `stats`
+/// do), each migrated on its own: one that fails is reported and the others go on (the exit
+/// status is the first failure's). -o and --dry-run take one file.
 ///
 /// Version 1 files (entries without ids) get ids and parents chaining the entries in file
 /// order: the same ids sesstree already shows for them, derived from the file's content, so
@@ -37,6 +41,9 @@ const EXAMPLES: &str = r#"Examples:
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
 pub struct MigrateArgs {
+    /// Session files or directories (default: the file given by -f).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
     /// Write the result to PATH instead of replacing the file (also for a current file).
     #[arg(short = 'o', long = "output", value_name = "PATH")]
     pub output: Option<PathBuf>,
@@ -58,11 +65,49 @@ pub struct MigrateArgs {
     pub dialect: Option<DialectArg>,
 }
 
-/// Runs `migrate`.
+/// Runs `migrate`: each file in turn.
 pub fn run(ctx: &Ctx, args: &MigrateArgs) -> anyhow::Result<()> {
-    let path = ctx.file()?;
-    let shown = sanitize_for_terminal(&path.display().to_string()).into_owned();
+    let files = super::session_paths(ctx, &args.paths)?;
+    if files.len() > 1 && (args.output.is_some() || args.dry_run) {
+        let flag = if args.dry_run { "--dry-run" } else { "-o" };
+        return Err(Error::Usage(format!(
+            "{flag} takes one file; {} were given (leave {flag} out to migrate them in place)",
+            files.len()
+        ))
+        .into());
+    }
     let mut out = stdout();
+    let (mut first_error, mut needs) = (None, false);
+    for path in &files {
+        match one(ctx, args, path, &mut out) {
+            Ok(changed) => needs |= changed,
+            Err(e) if files.len() == 1 => return Err(e),
+            Err(e) => {
+                // One file that fails does not stop the others; the first sets the exit status.
+                out.flush()?;
+                eprintln!("error: {}", sanitize_for_terminal(&format!("{e:#}")));
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    out.flush()?;
+    if let Some(e) = first_error {
+        return Err(Silent(crate::cli::exit::classify(&e).0).into());
+    }
+    if args.check && needs {
+        return Err(Silent(Exit::Failed).into());
+    }
+    Ok(())
+}
+
+/// Migrates one file (or checks it): whether it needs migrating.
+fn one(
+    ctx: &Ctx,
+    args: &MigrateArgs,
+    path: &std::path::Path,
+    out: &mut impl Write,
+) -> anyhow::Result<bool> {
+    let shown = sanitize_for_terminal(&path.display().to_string()).into_owned();
     // A version too new or a missing header is the error to give, not a warning first.
     let plan_of = |session: &Session| -> anyhow::Result<Plan> {
         let plan = migrate::plan(session)?;
@@ -76,18 +121,14 @@ pub fn run(ctx: &Ctx, args: &MigrateArgs) -> anyhow::Result<()> {
         if args.dry_run && !ctx.json {
             out.write_all(&plan.bytes)?;
         } else if ctx.json {
-            write_json_line(&mut out, &plan.to_json(None))?;
+            write_json_line(out, &with_file(path, plan.to_json(None)))?;
         } else if plan.changed {
             let (from, to) = (plan.from_version, plan.to_version);
             writeln!(out, "{shown}: version {from} needs migrating to {to}")?;
         } else {
             writeln!(out, "{shown}: version {}, up to date", plan.from_version)?;
         }
-        out.flush()?;
-        if args.check && plan.changed {
-            return Err(Silent(Exit::Failed).into());
-        }
-        return Ok(());
+        return Ok(plan.changed);
     }
 
     if let Some(output) = &args.output {
@@ -103,15 +144,15 @@ pub fn run(ctx: &Ctx, args: &MigrateArgs) -> anyhow::Result<()> {
         store::write_new(output, &plan.bytes, like, args.force)?;
         let to = sanitize_for_terminal(&output.display().to_string()).into_owned();
         let text = format!("{shown}: {}; written to {to}", describe(&plan));
-        return finish(ctx, &mut out, &plan, None, &text);
+        return finish(ctx, out, (path, &plan), None, &text);
     }
 
-    let locked = ctx.lock()?;
+    let locked = store::lock(path, crate::cli::LOCK_TIMEOUT)?;
     let session = Session::load(locked.path())?;
     let plan = plan_of(&session)?;
     if !plan.changed {
         let text = format!("{shown}: {}", describe(&plan));
-        return finish(ctx, &mut out, &plan, None, &text);
+        return finish(ctx, out, (path, &plan), None, &text);
     }
     let backup = (!args.no_backup).then(|| migrate::backup_path(path));
     match &backup {
@@ -131,7 +172,7 @@ pub fn run(ctx: &Ctx, args: &MigrateArgs) -> anyhow::Result<()> {
         let b = sanitize_for_terminal(&b.display().to_string()).into_owned();
         text.push_str(&format!(" (original kept as {b})"));
     }
-    finish(ctx, &mut out, &plan, backup.as_deref(), &text)
+    finish(ctx, out, (path, &plan), backup.as_deref(), &text)
 }
 
 /// What the migration did, in words.
@@ -163,15 +204,24 @@ fn describe(plan: &Plan) -> String {
 fn finish(
     ctx: &Ctx,
     out: &mut impl Write,
-    plan: &Plan,
+    (path, plan): (&std::path::Path, &Plan),
     backup: Option<&std::path::Path>,
     text: &str,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<bool> {
     if ctx.json {
-        write_json_line(out, &plan.to_json(backup))?;
+        write_json_line(out, &with_file(path, plan.to_json(backup)))?;
     } else {
         writeln!(out, "{text}")?;
     }
-    out.flush()?;
-    Ok(())
+    Ok(false)
+}
+
+/// A `--json` report with the file it is about first (`migrate` takes many).
+fn with_file(path: &std::path::Path, report: serde_json::Value) -> serde_json::Value {
+    let mut object = serde_json::Map::new();
+    object.insert("file".into(), path.display().to_string().into());
+    if let serde_json::Value::Object(rest) = report {
+        object.extend(rest);
+    }
+    serde_json::Value::Object(object)
 }

@@ -2,27 +2,34 @@
 
 use std::io::Write;
 
+use serde_json::Value;
 use sesstree::rev;
+use sesstree::terminal::sanitize_keep_lines;
 
-use super::leave_to_exit;
+use super::{leave_to_exit, short_time};
 use crate::cli::complete;
+use crate::cli::ui::Role;
 use crate::cli::{Ctx, stdout};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
 const EXAMPLES: &str = r#"Examples:
-  The current leaf as pretty JSON:
+  The current leaf, for reading:
     sesstree -f session.jsonl show
   The original line of the entry whose id starts with 5c07, byte for byte:
     sesstree show 5c07 --raw
   The message of the parent of the entry labelled tests-green, through jq:
     sesstree show --json tests-green^ | jq .message"#;
 
-/// Show one entry in full, as pretty JSON.
+/// Show one entry in full, as `git show` shows a commit.
 ///
-/// REV defaults to `@`, the current leaf. The entry is shown as the file has it, unknown fields
-/// included; in a version 1 file, which has no ids, it carries the ids `migrate` would give it.
-/// Control characters in the text are shown escaped. --json prints the same object on one
-/// line, and --raw the original line of the file, byte for byte.
+/// REV defaults to `@`, the current leaf. First a header: the entry's id and type, the role of a
+/// message, its parent, its time (in the local time zone; --utc for UTC) and its label. Then
+/// its text whole, a message's tool calls with their arguments and the results that answer
+/// them, or, for a tool result, the call it answers. Entries of other kinds show their fields.
+/// The same is printed to a pipe; --json prints the entry as the file has it, unknown fields
+/// included, as one line of JSON (in a version 1 file, which has no ids, with the ids `migrate`
+/// would give it), and --raw the original line of the file, byte for byte. Control characters
+/// in the text are shown escaped.
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
 pub struct ShowArgs {
@@ -33,6 +40,10 @@ pub struct ShowArgs {
     #[arg(long)]
     pub raw: bool,
 }
+
+/// How many entries after a message are searched for the results of its calls (they follow
+/// it, an assistant turn then its results).
+const RESULTS_AHEAD: u32 = 64;
 
 /// Runs `show`.
 pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<()> {
@@ -49,12 +60,245 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<()> {
         out.write_all(&session.value_json(idx, false)?)?;
         out.write_all(b"\n")?;
     } else {
-        // serde_json escapes C0 controls but not DEL or C1 (a lone 0x9b starts a CSI on some
-        // terminals), so the text still goes through the sanitizer.
-        let pretty = String::from_utf8(session.value_json(idx, true)?)?;
-        writeln!(out, "{}", sesstree::terminal::sanitize_keep_lines(&pretty))?;
+        let text = readable(ctx.style, &session, idx)?;
+        // Everything from the file goes through the sanitizer, lines kept.
+        out.write_all(text.as_bytes())?;
     }
     out.flush()?;
     leave_to_exit(session);
     Ok(())
+}
+
+/// The entry as a person reads it: the header, a blank line, the body indented (also the
+/// preview of `tree -i`).
+pub(crate) fn readable(
+    style: crate::cli::ui::Style,
+    session: &sesstree::Session,
+    idx: u32,
+) -> anyhow::Result<String> {
+    let value = session.value(idx)?;
+    let clean = |s: &str| sanitize_keep_lines(s).into_owned();
+    let id = value.get("id").map_or_else(|| "-".to_owned(), id_text);
+    let kind = value.get("type").and_then(Value::as_str).unwrap_or("record");
+    let message = value.get("message");
+    let role = message.and_then(|m| m.get("role")).and_then(Value::as_str);
+    let mut out = String::new();
+    let mut head = format!("entry {}", clean(&id));
+    head = style.paint(&head, Role::Id);
+    out.push_str(&head);
+    out.push_str(&format!(" ({}", clean(kind)));
+    if let Some(role) = role {
+        out.push_str(&format!(", {}", clean(role)));
+    }
+    out.push_str(")\n");
+    let field = |out: &mut String, name: &str, text: &str| {
+        out.push_str(&format!("{name:<8}{}\n", clean(text)));
+    };
+    if let Some(parent) = value.get("parentId").filter(|p| !p.is_null()) {
+        field(&mut out, "Parent:", &id_text(parent));
+    }
+    if let Some(time) = value.get("timestamp").filter(|t| !t.is_null()) {
+        field(&mut out, "Date:", &short_time(Some(&id_text(time))));
+    }
+    if let Some((label, _)) = sesstree::row::view::labels(session).get(&idx) {
+        field(&mut out, "Label:", label);
+    }
+    if let Some(model) = message.and_then(|m| m.get("model")).and_then(Value::as_str) {
+        let provider = message.and_then(|m| m.get("provider")).and_then(Value::as_str);
+        let model = provider.map_or_else(|| model.to_owned(), |p| format!("{p}/{model}"));
+        field(&mut out, "Model:", &model);
+    }
+    let mut body = String::new();
+    match message {
+        Some(message) => message_body(session, idx, message, &mut body)?,
+        None => other_body(&value, &mut body),
+    }
+    if !body.trim().is_empty() {
+        out.push('\n');
+        out.push_str(&clean(body.trim_start_matches('\n').trim_end()));
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// An id as rows show it: a string as it is, another value as its JSON text.
+fn id_text(id: &Value) -> String {
+    id.as_str().map_or_else(|| id.to_string(), str::to_owned)
+}
+
+/// `text` indented by four spaces, a line at a time, onto `out`.
+fn indented(out: &mut String, text: &str) {
+    for line in text.trim_end().lines() {
+        if !line.is_empty() {
+            out.push_str("    ");
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+}
+
+/// The text of message content: a string, or each block (texts, thinking, images, calls).
+fn content_text(content: Option<&Value>) -> String {
+    match content {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(blocks)) => {
+            let mut parts = Vec::new();
+            for block in blocks {
+                let kind = block.get("type").and_then(Value::as_str).unwrap_or_default();
+                let text = |key: &str| block.get(key).and_then(Value::as_str).unwrap_or_default();
+                match kind {
+                    "text" => parts.push(text("text").to_owned()),
+                    "thinking" => parts.push(format!("[thinking]\n{}", text("thinking"))),
+                    "image" => parts.push(format!("[image: {}]", text("mimeType"))),
+                    // Calls are shown on their own, with their results.
+                    "toolCall" => {}
+                    other => parts.push(format!("[{other}]")),
+                }
+            }
+            parts.join("\n\n")
+        }
+        _ => String::new(),
+    }
+}
+
+/// A call's arguments as pretty JSON.
+fn arguments(call: &Value) -> String {
+    call.get("arguments")
+        .map(|a| serde_json::to_string_pretty(a).unwrap_or_default())
+        .unwrap_or_default()
+}
+
+/// The body of a `message` entry: its text, then its calls with their results, or the call a
+/// tool result answers and the result.
+fn message_body(
+    session: &sesstree::Session,
+    idx: u32,
+    message: &Value,
+    out: &mut String,
+) -> anyhow::Result<()> {
+    let role = message.get("role").and_then(Value::as_str).unwrap_or_default();
+    let str_of = |key: &str| message.get(key).and_then(Value::as_str);
+    if role == "bashExecution" {
+        indented(out, &format!("$ {}", str_of("command").unwrap_or_default()));
+        indented(out, str_of("output").unwrap_or_default());
+        return Ok(());
+    }
+    if role == "toolResult" {
+        let call_id = str_of("toolCallId").unwrap_or_default();
+        let name = str_of("toolName").unwrap_or("tool");
+        let error = message.get("isError").and_then(Value::as_bool) == Some(true);
+        match find_call(session, idx, call_id)? {
+            Some(call) => {
+                out.push_str(&format!("Result of {name} ({call_id}), called with:\n"));
+                indented(out, &arguments(&call));
+            }
+            None => out.push_str(&format!("Result of {name} ({call_id}):\n")),
+        }
+        out.push('\n');
+        if error {
+            out.push_str("Error:\n");
+        }
+        indented(out, &content_text(message.get("content")));
+        return Ok(());
+    }
+    indented(out, &content_text(message.get("content")));
+    if let Some(error) = str_of("errorMessage").filter(|e| !e.is_empty()) {
+        out.push_str(&format!("\nError: {error}\n"));
+    }
+    let blocks = message.get("content").and_then(Value::as_array);
+    let calls = blocks
+        .into_iter()
+        .flatten()
+        .filter(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"));
+    for call in calls {
+        let call_id = call.get("id").and_then(Value::as_str).unwrap_or_default();
+        let name = call.get("name").and_then(Value::as_str).unwrap_or("tool");
+        out.push_str(&format!("\nTool call {name} ({call_id}):\n"));
+        indented(out, &arguments(call));
+        if let Some(result) = find_result(session, idx, call_id)? {
+            let error = result.get("isError").and_then(Value::as_bool) == Some(true);
+            out.push_str(if error { "Error:\n" } else { "Result:\n" });
+            indented(out, &content_text(result.get("content")));
+        }
+    }
+    Ok(())
+}
+
+/// The call `call_id` a tool result at `idx` answers: in the nearest ancestors.
+fn find_call(
+    session: &sesstree::Session,
+    idx: u32,
+    call_id: &str,
+) -> anyhow::Result<Option<Value>> {
+    let mut at = session.parent(idx);
+    for _ in 0..RESULTS_AHEAD {
+        let Some(cur) = at else { break };
+        let value = session.value(cur)?;
+        let blocks = value.pointer("/message/content").and_then(Value::as_array);
+        let found = blocks.into_iter().flatten().rev().find(|b| {
+            b.get("type").and_then(Value::as_str) == Some("toolCall")
+                && b.get("id").and_then(Value::as_str) == Some(call_id)
+        });
+        if let Some(call) = found {
+            return Ok(Some(call.clone()));
+        }
+        at = session.parent(cur);
+    }
+    Ok(None)
+}
+
+/// The result that answers call `call_id` of the message at `idx`: among the entries below it,
+/// following the first child each time (the results of a turn follow it).
+fn find_result(
+    session: &sesstree::Session,
+    idx: u32,
+    call_id: &str,
+) -> anyhow::Result<Option<Value>> {
+    let mut next = vec![idx];
+    let mut seen = 0;
+    while let Some(cur) = next.pop() {
+        for &child in session.children(cur) {
+            seen += 1;
+            if seen > RESULTS_AHEAD {
+                return Ok(None);
+            }
+            let value = session.value(child)?;
+            let message = value.get("message");
+            if message.and_then(|m| m.get("toolCallId")).and_then(Value::as_str) == Some(call_id) {
+                return Ok(message.cloned());
+            }
+            next.insert(0, child);
+        }
+    }
+    Ok(None)
+}
+
+/// The body of an entry that is not a message: its summary or content, else its other fields.
+fn other_body(value: &Value, out: &mut String) {
+    let str_of = |key: &str| value.get(key).and_then(Value::as_str);
+    if let Some(summary) = str_of("summary") {
+        indented(out, summary);
+        return;
+    }
+    if let Some(custom) = str_of("customType")
+        && value.get("content").is_some()
+    {
+        out.push_str(&format!("[{custom}]\n"));
+        indented(out, &content_text(value.get("content")));
+        return;
+    }
+    let Some(object) = value.as_object() else {
+        indented(out, &value.to_string());
+        return;
+    };
+    for (key, member) in object {
+        if matches!(key.as_str(), "type" | "id" | "parentId" | "timestamp") {
+            continue;
+        }
+        let text = match member {
+            Value::String(s) => s.clone(),
+            other => serde_json::to_string(other).unwrap_or_default(),
+        };
+        out.push_str(&format!("    {key}: {text}\n"));
+    }
 }

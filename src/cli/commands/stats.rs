@@ -36,11 +36,7 @@ pub struct StatsArgs {
 
 /// Runs `stats`.
 pub fn run(ctx: &Ctx, args: &StatsArgs) -> anyhow::Result<()> {
-    let mut paths = args.paths.clone();
-    if paths.is_empty() {
-        paths.push(ctx.file()?.to_path_buf());
-    }
-    let files = sesstree::discover::session_files(&paths)?;
+    let files = super::session_paths(ctx, &args.paths)?;
     let results: Vec<_> = files
         .par_iter()
         // Keep only the counts and the warnings: a loaded session holds its file open, and a

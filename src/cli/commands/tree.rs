@@ -22,7 +22,7 @@ use crate::cli::selector::draw::Look;
 use crate::cli::selector::{
     self as selector, Actions, CheckoutOutcome, Options, Outcome, SummaryRequest,
 };
-use crate::cli::ui::{Role, width};
+use crate::cli::ui::{self, Role, width};
 use crate::cli::{Ctx, stdout};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
@@ -41,14 +41,17 @@ const EXAMPLES: &str = r#"Examples:
 /// The branch holding the current leaf comes first; depth grows only at real branch points;
 /// each row starts with the entry's short id (for `show`, `checkout`, `label`, `branch`);
 /// `• ` marks the path from the root to the leaf, `← active` the leaf itself, and `[label]` the
-/// labels in effect. Filters and searches narrow the rows; the structure stays. When a row is
-/// nested deeper than the width allows (`COLUMNS`; 100 levels when the width is unknown), its
-/// oldest levels scroll off behind `…`; `--json` always gives the real depth.
+/// labels in effect. Filters and searches narrow the rows; the structure stays. On a terminal
+/// (through the pager too) each row is cut to its width with `…`, never wrapped, `← active`
+/// kept in sight; `COLUMNS` sets another width, and a pipe gets whole rows. When a row is
+/// nested deeper than the width allows (100 levels when there is none), its oldest levels
+/// scroll off behind `…`; `--json` always gives the real depth.
 ///
 /// With -i the tree opens as the agent's full-screen tree selector: arrows move, typing
 /// searches, Ctrl+O and Alt+D/T/U/L/A change the filter, Shift+L edits the selected entry's
 /// label, Enter checks the selected entry out (printing a user message's text for the editor),
-/// Shift+Enter (or Alt+Enter) asks for a summary first, Esc quits, Ctrl-C quits with exit 7.
+/// Shift+Enter (or Alt+Enter) asks for a summary first, Tab shows the selected entry whole,
+/// Esc quits, Ctrl-C quits with exit 7.
 /// The footer lists every key. Labels and checkouts go through `label` and `checkout`.
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
@@ -131,7 +134,12 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
         Some(width().map_or(MAX_LEVELS_UNKNOWN_WIDTH, |w| w.saturating_sub(24.max(w / 2)) / 3));
     let style = ctx.style;
     // The text of a row after its gutter.
-    let text_part = |row: &Row, label: Option<&str>, text: &str, hidden_leaf: Option<&str>| {
+    let width = if ctx.json { None } else { width() };
+    let text_part = |row: &Row,
+                     label: Option<&str>,
+                     text: &str,
+                     hidden_leaf: Option<&str>,
+                     room: Option<usize>| {
         let mut line = String::new();
         if row.on_active_path {
             style.paint_into(&mut line, glyphs.bullet, Role::Active);
@@ -146,15 +154,32 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
             style.paint_into(&mut line, &label, Role::Label);
             line.push(' ');
         }
-        line.push_str(&sanitize_for_terminal(text));
         let active = if args.ascii { "<- active" } else { "← active" };
-        if row.is_leaf {
-            line.push(' ');
-            style.paint_into(&mut line, active, Role::Active);
-        } else if let Some(leaf) = hidden_leaf {
+        let mark = match (row.is_leaf, hidden_leaf) {
+            (true, _) => Some(active.to_owned()),
             // The leaf is hidden: the nearest entry shown on its path stands in, and says so.
+            (false, Some(leaf)) => {
+                Some(format!("{active} (leaf {} hidden)", sanitize_for_terminal(leaf)))
+            }
+            (false, None) => None,
+        };
+        let text = sanitize_for_terminal(text);
+        let text = match room {
+            // On a terminal the text is cut to what is left of the width, never wrapped,
+            // and the marker stays in sight.
+            Some(room) => {
+                let used = if row.on_active_path { ui::columns(glyphs.bullet) } else { 0 }
+                    + ui::columns(short_id(id))
+                    + 1
+                    + label.map_or(0, |l| ui::columns(&sanitize_for_terminal(l)) + 3)
+                    + mark.as_deref().map_or(0, |m| ui::columns(m) + 1);
+                Cow::Owned(ui::fit(&text, room.saturating_sub(used)).into_owned())
+            }
+            None => text,
+        };
+        line.push_str(&text);
+        if let Some(mark) = mark {
             line.push(' ');
-            let mark = format!("{active} (leaf {} hidden)", sanitize_for_terminal(leaf));
             style.paint_into(&mut line, &mark, Role::Active);
         }
         line
@@ -223,9 +248,11 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
             JsonRow::of_gist(&session, row.idx, gist, label.map(|l| &l.1), &text, at).write(buf);
             buf.push(b'\n');
         } else {
-            let gutter = style.paint(&tree.prefix(row, glyphs, max_levels), Role::Dim);
+            let prefix = tree.prefix(row, glyphs, max_levels);
+            let room = width.map(|w| w.saturating_sub(ui::columns(&prefix)));
+            let gutter = style.paint(&prefix, Role::Dim);
             let hidden_leaf = hidden_id.filter(|_| stand_in == Some(i));
-            let text = text_part(row, label.map(|l| l.0.as_str()), &text, hidden_leaf);
+            let text = text_part(row, label.map(|l| l.0.as_str()), &text, hidden_leaf, room);
             writeln!(buf, "{gutter}{text}")?;
         }
         anyhow::Ok(())
@@ -333,10 +360,6 @@ impl Actions for Commands<'_> {
             dialect: None,
             hooks: self.hooks.clone(),
         };
-        if args.summarize {
-            // The agent shows a loader here; the summarizer may take a while.
-            eprintln!("Summarizing the abandoned branch… (Ctrl-C cancels)");
-        }
         match checkout::run(self.ctx, &args) {
             Ok(()) => Ok(CheckoutOutcome::Done),
             // A hook's cancel or a Ctrl-C while summarizing: nothing was written, and the

@@ -48,10 +48,28 @@ impl Look {
     }
 }
 
-/// How many tree rows are shown in a terminal this tall (FORMAT §9.1).
-pub fn rows_shown(height: u16) -> usize {
-    let h = height as usize;
-    (h / 2).max(5).min(h.saturating_sub(8)).max(1)
+/// How many tree rows are shown on a screen of `width` × `height`: every line the title, the
+/// status line, the prompt or message and the key help leave (the whole screen, not the
+/// agent's half of it: a terminal selector owns the screen).
+pub fn rows_shown(s: &Selector, look: &Look, width: u16, height: u16) -> usize {
+    let below = 1
+        + prompt_lines(s, look, width as usize).0.len()
+        + help_lines(s, look, width as usize).len();
+    let rows = (height as usize).saturating_sub(1 + below).max(1);
+    // With the preview on, the rows take half of it, the preview the rest.
+    if s.preview { rows.div_ceil(2) } else { rows }
+}
+
+/// The lines the preview (Tab) has: every line the rows leave above the status line.
+fn preview_height(s: &Selector, look: &Look, width: u16, height: u16) -> usize {
+    if !s.preview {
+        return 0;
+    }
+    let below = 1
+        + prompt_lines(s, look, width as usize).0.len()
+        + help_lines(s, look, width as usize).len();
+    let all = (height as usize).saturating_sub(1 + below).max(1);
+    all.saturating_sub(rows_shown(s, look, width, height))
 }
 
 /// How many gutter levels fit a row this wide: at least `max(24, width/2)` columns stay for
@@ -61,10 +79,11 @@ fn max_levels(width: u16) -> usize {
     w.saturating_sub(24.max(w / 2)) / 3
 }
 
-/// The short name of a filter mode in the status line, as the agent's footer spells it.
+/// The short name of a filter mode in the status line, as the agent's footer spells it: none
+/// for the default filter.
 fn filter_tag(mode: FilterMode) -> &'static str {
     match mode {
-        FilterMode::Default => "[default]",
+        FilterMode::Default => "",
         FilterMode::NoTools => "[no-tools]",
         FilterMode::UserOnly => "[user]",
         FilterMode::LabeledOnly => "[labeled]",
@@ -90,10 +109,26 @@ pub fn draw(frame: &mut Frame, s: &Selector, look: &Look) {
     ]);
     line_at(frame, &mut y, title);
 
-    let shown = rows_shown(area.height);
+    let shown = rows_shown(s, look, area.width, area.height);
     let tree_area = Rect::new(area.x, y, area.width, (shown as u16).min(bottom.saturating_sub(y)));
     draw_rows(frame, s, look, tree_area);
     y += tree_area.height;
+    let preview = preview_height(s, look, area.width, area.height);
+    if preview > 0 {
+        let text = s.preview_text.as_deref().unwrap_or_default();
+        let rule = if look.ascii { "-" } else { "─" }.repeat(area.width as usize);
+        let mut lines = vec![rule];
+        for line in text.lines() {
+            lines.extend(wrap(line, (area.width as usize).max(1)));
+            if line.is_empty() {
+                lines.push(String::new());
+            }
+        }
+        for line in lines.into_iter().take(preview) {
+            line_at(frame, &mut y, Line::styled(line, look.dim()));
+        }
+        y = (tree_area.y + tree_area.height + preview as u16).min(bottom);
+    }
 
     line_at(frame, &mut y, status_line(s, look));
     let (prompt, cursor) = prompt_lines(s, look, area.width as usize);
@@ -137,12 +172,18 @@ fn draw_rows(frame: &mut Frame, s: &Selector, look: &Look, area: Rect) {
         if selected {
             frame.buffer_mut().set_style(rect, look.highlight());
         }
-        frame.render_widget(row_line(s, look, row, selected, levels), rect);
+        frame.render_widget(row_line(s, look, row, selected, (levels, area.width)), rect);
     }
 }
 
 /// One tree row: cursor, gutter, fold mark, active-path bullet, label, text, leaf marker.
-fn row_line(s: &Selector, look: &Look, row: usize, selected: bool, levels: usize) -> Line<'static> {
+fn row_line(
+    s: &Selector,
+    look: &Look,
+    row: usize,
+    selected: bool,
+    (levels, width): (usize, u16),
+) -> Line<'static> {
     let g = look.glyphs();
     let r = &s.model.rows[row];
     let lrow = &s.model.layout.rows[row];
@@ -180,12 +221,14 @@ fn row_line(s: &Selector, look: &Look, row: usize, selected: bool, levels: usize
         spans.push(Span::styled(format!("[{label}]"), look.fg(Color::Yellow)));
         spans.push(Span::raw(" "));
     }
-    spans.push(Span::raw(r.text.clone()));
+    let marker = if look.ascii { " <- active" } else { " ← active" };
+    // The text gives way to the width, so that the leaf's marker stays in sight.
+    let used: usize = spans.iter().map(|span| span.content.width()).sum::<usize>()
+        + if lrow.is_leaf { marker.width() } else { 0 };
+    let room = (width as usize).saturating_sub(used);
+    spans.push(Span::raw(crate::cli::ui::fit(&r.text, room).into_owned()));
     if lrow.is_leaf {
-        spans.push(Span::styled(
-            if look.ascii { " <- active" } else { " ← active" },
-            look.fg(Color::Green).add_modifier(Modifier::BOLD),
-        ));
+        spans.push(Span::styled(marker, look.fg(Color::Green).add_modifier(Modifier::BOLD)));
     }
     Line::from(spans)
 }
@@ -216,10 +259,12 @@ fn empty_message(s: &Selector) -> Vec<String> {
 fn status_line(s: &Selector, look: &Look) -> Line<'static> {
     let n = s.visible().len();
     let i = s.cursor().map_or(0, |c| c + 1);
-    let mut spans = vec![
-        Span::raw(format!("  ({i}/{n}) ")),
-        Span::styled(filter_tag(s.filter), look.fg(Color::Cyan)),
-    ];
+    let mut spans = vec![Span::raw(format!("  ({i}/{n})"))];
+    let tag = filter_tag(s.filter);
+    if !tag.is_empty() {
+        spans.push(Span::raw(" "));
+        spans.push(Span::styled(tag, look.fg(Color::Cyan)));
+    }
     if s.show_archived {
         spans.push(Span::styled(" [archived shown]", look.fg(Color::Cyan)));
     }
@@ -282,6 +327,7 @@ fn help_lines(s: &Selector, look: &Look, width: usize) -> Vec<String> {
             "Ctrl+O filter",
             "Alt+D/T/U/L/A default/no-tools/user/labeled/all",
             "Alt+R archived",
+            "Tab preview",
             "Ctrl+←/→ fold/unfold",
             "type to search",
             "Esc clear search/quit",
@@ -359,14 +405,6 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn rows_shown_follows_the_agent() {
-        assert_eq!(rows_shown(24), 12);
-        assert_eq!(rows_shown(10), 2);
-        assert_eq!(rows_shown(4), 1);
-        assert_eq!(rows_shown(60), 30);
-    }
 
     #[test]
     fn help_items_stay_whole_unless_wider_than_a_line() {

@@ -106,17 +106,19 @@ pub fn run(session: Session, opts: Options, actions: &mut dyn Actions) -> anyhow
     let model_opts =
         |show_archived| ModelOptions { show_archived, active_first: opts.active_first };
     let model = Model::build(&session, home.as_deref(), model_opts(opts.show_archived))?;
-    drop(session);
+    // Kept for the preview (Tab), which reads the selected entry whole.
+    let mut session = session;
     let mut sel = Selector::new(model, opts.filter, opts.query.clone(), opts.show_archived);
-    let reload = |show_archived: bool| -> anyhow::Result<Model> {
+    let reload = |show_archived: bool| -> anyhow::Result<(Model, Session)> {
         let session = Session::load(&path)?;
-        Ok(Model::build(&session, home.as_deref(), model_opts(show_archived))?)
+        Ok((Model::build(&session, home.as_deref(), model_opts(show_archived))?, session))
     };
 
     let mut tui = Tui::enter()?;
     loop {
         let size = tui.terminal.size()?;
-        sel.page = rows_shown(size.height);
+        sel.page = rows_shown(&sel, &opts.look, size.width, size.height);
+        refresh_preview(&mut sel, &session);
         tui.terminal.draw(|f| draw::draw(f, &sel, &opts.look))?;
         let key = match event::read()? {
             Event::Key(key) if key.kind != KeyEventKind::Release => key,
@@ -132,7 +134,10 @@ pub fn run(session: Session, opts: Options, actions: &mut dyn Actions) -> anyhow
             Effect::Quit => return Ok(Outcome::Closed),
             Effect::Interrupt => return Ok(Outcome::Interrupted),
             Effect::Rebuild => match reload(sel.show_archived) {
-                Ok(model) => sel.replace_model(model),
+                Ok((model, loaded)) => {
+                    sel.replace_model(model);
+                    session = loaded;
+                }
                 Err(e) => sel.message = Some(format!("error: {e:#}")),
             },
             Effect::SetLabel { id, label } => {
@@ -140,8 +145,9 @@ pub fn run(session: Session, opts: Options, actions: &mut dyn Actions) -> anyhow
                 let done = actions.set_label(&id, label.as_deref());
                 tui.resume()?;
                 match done.and_then(|()| reload(sel.show_archived)) {
-                    Ok(model) => {
+                    Ok((model, loaded)) => {
                         sel.replace_model(model);
+                        session = loaded;
                         sel.message = Some(
                             if label.is_some() { "Label set" } else { "Label removed" }.into(),
                         );
@@ -159,12 +165,23 @@ pub fn run(session: Session, opts: Options, actions: &mut dyn Actions) -> anyhow
                     Err(e) => sel.message = Some(format!("error: {e:#}")),
                 }
                 tui.resume()?;
-                if let Ok(model) = reload(sel.show_archived) {
+                if let Ok((model, loaded)) = reload(sel.show_archived) {
                     sel.replace_model(model);
+                    session = loaded;
                 }
             }
         }
     }
+}
+
+/// Reads the selected entry whole for the preview (Tab), as `show` prints it, while it is on.
+pub(crate) fn refresh_preview(sel: &mut Selector, session: &Session) {
+    sel.preview_text = sel.preview.then(|| sel.selected()).flatten().map(|row| {
+        let idx = sel.model.rows[row].idx;
+        let plain = crate::cli::ui::Style { color: false };
+        crate::cli::commands::show::readable(plain, session, idx)
+            .unwrap_or_else(|e| format!("error: {e:#}"))
+    });
 }
 
 /// Whether the terminal is in the selector's state; read by the panic hook.

@@ -57,6 +57,8 @@ pub struct Model {
     pub leaf_row: Option<usize>,
     /// The session's name (or the file name), for the title.
     pub title: String,
+    /// A version 1 file (entries without ids), which the writers refuse until migrated.
+    pub v1: bool,
 }
 
 impl Model {
@@ -67,7 +69,8 @@ impl Model {
         home: Option<&str>,
         opts: ModelOptions,
     ) -> sesstree::Result<Model> {
-        let leaf = session.leaf();
+        // Where the conversation is, as `tree` marks it: past trailing labels and a move marker.
+        let leaf = session.position()?;
         let layout = layout(
             session,
             &TreeOptions {
@@ -123,7 +126,7 @@ impl Model {
                 .map_or_else(|| session.path.display().to_string(), |f| f.to_string_lossy().into()),
         };
         let title = sanitize_for_terminal(&title).into_owned();
-        Ok(Model { layout, rows, leaf_row, title })
+        Ok(Model { layout, rows, leaf_row, title, v1: session.is_v1() })
     }
 
     /// The row showing the entry with this id.

@@ -77,6 +77,10 @@ pub struct Selector {
     pub message: Option<String>,
     /// How many rows one page holds (set from the terminal height before each key).
     pub page: usize,
+    /// Whether the selected entry's full text is shown below the rows (Tab).
+    pub preview: bool,
+    /// That text, read for the selected entry before each draw while `preview` is on.
+    pub preview_text: Option<String>,
     /// Record indices of the folded segment heads.
     folded: HashSet<u32>,
     /// Positions (into `model.rows`) of the rows shown, in order.
@@ -98,6 +102,8 @@ impl Selector {
             mode: Mode::Browse,
             message: None,
             page: 12,
+            preview: false,
+            preview_text: None,
             folded: HashSet::new(),
             visible: Vec::new(),
             passing: 0,
@@ -306,6 +312,7 @@ impl Selector {
                 }
                 _ => {}
             },
+            KeyCode::Tab => self.preview = !self.preview,
             // Shift+L labels only while no search is typed; then it is a plain letter.
             KeyCode::Char('L') if self.query.is_empty() => self.open_label(),
             KeyCode::Char(c) => {
@@ -424,6 +431,14 @@ impl Selector {
         let row = &self.model.rows[sel];
         if row.id.is_none() {
             self.message = Some("This record has no id; it cannot be labelled".into());
+            return;
+        }
+        if self.model.v1 {
+            // Said before any text is typed: `label` would refuse the file.
+            self.message = Some(
+                "The file is version 1 (entries without ids); run `sesstree migrate` to label it"
+                    .into(),
+            );
             return;
         }
         self.mode = Mode::Label { row: sel, input: row.label.clone().unwrap_or_default() };
