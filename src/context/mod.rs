@@ -46,7 +46,7 @@ mod path;
 
 pub use build::build;
 pub use llm::{messages, to_llm_messages};
-pub use output::{into_json, render_markdown, render_text, to_json, use_blob_store};
+pub use output::{into_json, render_markdown, render_text, to_json};
 pub use path::path_values;
 
 use llm::{nonzero_exit_code, summary_text, take_messages};
@@ -375,7 +375,7 @@ mod tests {
                 let r = role(m);
                 let text = match r {
                     "user" => js_string(m.get("content")),
-                    "assistant" => content_blocks(m.get("content"))
+                    "assistant" => content_blocks(m.get("content"), None)
                         .into_iter()
                         .filter_map(|b| match b {
                             Block::Text(t) => Some(t),
@@ -1428,7 +1428,7 @@ mod tests {
             ),
             result("c1"),
         ]);
-        let text = render_text(omp(&path), false);
+        let text = render_text(omp(&path), false, None);
         assert!(text.contains("thinking level: high (configured: auto)\n"), "{text}");
         assert!(
             text.contains("=== 1. user (1970-01-01T00:00:00.001Z) ===\nfix \\x1b[31mred\\x07\n"),
@@ -1451,7 +1451,7 @@ mod tests {
             compaction("k", "S"),
             json!({"type": "custom_message", "customType": "ext", "content": "c", "display": false}),
         ]);
-        let text = render_text(omp(&path), true);
+        let text = render_text(omp(&path), true, None);
         assert!(text.contains("=== 1. compactionSummary (42000 tokens before, "), "{text}");
         assert!(text.contains("=== 3. custom (ext, hidden, "), "{text}");
     }
@@ -1466,7 +1466,7 @@ mod tests {
                 "timestamp": 3, "content": [{"type": "text", "text": "```rust\nfn main() {}\n```"}]}),
             ),
         ]);
-        let md = render_markdown(omp(&path), false);
+        let md = render_markdown(omp(&path), false, None);
         assert!(md.starts_with("# Session context\n\n- **leaf:** `e2`\n"), "{md}");
         assert!(md.contains("\n## 1. user\n"), "{md}");
         assert!(md.contains("\nAdd a flag\n"), "{md}");

@@ -1,5 +1,7 @@
 //! A context as `context --json` prints it (SPEC §5), and as text and Markdown for people.
 
+use std::path::Path;
+
 use super::*;
 
 /// The `context --json` object: `leafId`, `flavor`, the tracked state and `messages` (LLM
@@ -59,13 +61,13 @@ fn pi_model_json(model: &PiModel) -> Value {
 
 /// `context --format text`: a header with the state, then one block per message. Control
 /// characters from the transcript are made visible, never passed through.
-pub fn render_text(mut ctx: SessionContext, agent_messages: bool) -> String {
+pub fn render_text(mut ctx: SessionContext, agent_messages: bool, blobs: Option<&Path>) -> String {
     let mut out = String::new();
     for (key, value) in state_lines(&ctx) {
         out.push_str(&format!("{key}: {value}\n"));
     }
     for (i, msg) in take_messages(&mut ctx, agent_messages).iter().enumerate() {
-        let view = describe(msg);
+        let view = describe(msg, blobs);
         out.push_str(&format!("\n=== {}. {}", i + 1, view.role));
         if !view.details.is_empty() {
             out.push_str(&format!(" ({})", view.details.join(", ")));
@@ -88,13 +90,17 @@ pub fn render_text(mut ctx: SessionContext, agent_messages: bool) -> String {
 }
 
 /// `context --format markdown`: a shareable transcript with one section per message.
-pub fn render_markdown(mut ctx: SessionContext, agent_messages: bool) -> String {
+pub fn render_markdown(
+    mut ctx: SessionContext,
+    agent_messages: bool,
+    blobs: Option<&Path>,
+) -> String {
     let mut out = String::from("# Session context\n\n");
     for (key, value) in state_lines(&ctx) {
         out.push_str(&format!("- **{key}:** {}\n", inline_code(&value)));
     }
     for (i, msg) in take_messages(&mut ctx, agent_messages).iter().enumerate() {
-        let view = describe(msg);
+        let view = describe(msg, blobs);
         out.push_str(&format!("\n## {}. {}\n", i + 1, view.role));
         if !view.details.is_empty() {
             out.push_str(&format!("\n*{}*\n", escape_markdown(&view.details.join(" · "))));
@@ -194,7 +200,7 @@ enum Part {
     Note(String),
 }
 
-fn describe(msg: &Value) -> View {
+fn describe(msg: &Value, blobs: Option<&Path>) -> View {
     let role_name = role(msg).to_owned();
     let mut details = Vec::new();
     let mut parts = Vec::new();
@@ -209,7 +215,7 @@ fn describe(msg: &Value) -> View {
                 details.push(format!("{p}/{m}"));
             }
             detail(&mut details, "stopReason");
-            content_parts(msg.get("content"), &mut parts);
+            content_parts(msg.get("content"), blobs, &mut parts);
             if let Some(err) = str_field(msg, "errorMessage") {
                 parts.push(Part::Note(format!("error: {err}")));
             }
@@ -220,7 +226,7 @@ fn describe(msg: &Value) -> View {
             if truthy(msg.get("isError")) {
                 details.push("error".to_owned());
             }
-            for block in content_blocks(msg.get("content")) {
+            for block in content_blocks(msg.get("content"), blobs) {
                 match block {
                     Block::Text(t) => parts.push(Part::Code { lang: "", text: t }),
                     other => parts.push(block_part(other)),
@@ -279,7 +285,7 @@ fn describe(msg: &Value) -> View {
             if role_name == "custom" && msg.get("display") == Some(&Value::Bool(false)) {
                 details.push("hidden".to_owned());
             }
-            content_parts(msg.get("content"), &mut parts);
+            content_parts(msg.get("content"), blobs, &mut parts);
         }
         _ => parts.push(Part::Code {
             lang: "json",
@@ -300,7 +306,7 @@ pub(super) enum Block {
     Other(String),
 }
 
-pub(super) fn content_blocks(content: Option<&Value>) -> Vec<Block> {
+pub(super) fn content_blocks(content: Option<&Value>, blobs: Option<&Path>) -> Vec<Block> {
     match content {
         Some(Value::String(s)) => vec![Block::Text(s.clone())],
         Some(Value::Array(blocks)) => blocks
@@ -313,7 +319,7 @@ pub(super) fn content_blocks(content: Option<&Value>) -> Vec<Block> {
                     id: b.get("id").map_or_else(String::new, id_text),
                     args: b.get("arguments").cloned().unwrap_or(Value::Null),
                 },
-                Some("image") => Block::Other(image_text(b)),
+                Some("image") => Block::Other(image_text(b, blobs)),
                 Some("redactedThinking") => Block::Other("redacted thinking".to_owned()),
                 Some(other) => Block::Other(format!("{other} block")),
                 None => Block::Other("block without a type".to_owned()),
@@ -323,18 +329,10 @@ pub(super) fn content_blocks(content: Option<&Value>) -> Vec<Block> {
     }
 }
 
-/// oh-my-pi's blob store, where it keeps the images it took out of its session files
-/// (FORMAT §4.6, CHANGES O6); set once by the command that reads the context.
-static BLOB_STORE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
-
-/// Names the blob store that `blob:sha256:` references are looked up in (read only).
-pub fn use_blob_store(dir: std::path::PathBuf) {
-    let _ = BLOB_STORE.set(dir);
-}
-
 /// An image block as one line: its type and, for a `blob:sha256:<hex>` reference, its size
-/// in the blob store (or that it is not there). The image itself is never shown.
-fn image_text(block: &Value) -> String {
+/// in `blobs`, oh-my-pi's blob store (or that it is not there). The image itself is never
+/// shown, and the store is only read.
+fn image_text(block: &Value, blobs: Option<&Path>) -> String {
     let mime = str_field(block, "mimeType").unwrap_or("(unknown type)");
     let Some(hex) = str_field(block, "data").and_then(|d| d.strip_prefix("blob:sha256:")) else {
         return format!("image {mime}");
@@ -342,8 +340,7 @@ fn image_text(block: &Value) -> String {
     // Only a real digest names a file: nothing else in the reference reaches the path.
     let digest = hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit());
     let short: String = hex.chars().take(8).collect();
-    let size = BLOB_STORE
-        .get()
+    let size = blobs
         .filter(|_| digest)
         .and_then(|dir| std::fs::metadata(dir.join(hex)).ok())
         .filter(std::fs::Metadata::is_file)
@@ -363,8 +360,8 @@ fn block_part(block: Block) -> Part {
     }
 }
 
-fn content_parts(content: Option<&Value>, parts: &mut Vec<Part>) {
-    parts.extend(content_blocks(content).into_iter().map(block_part));
+fn content_parts(content: Option<&Value>, blobs: Option<&Path>, parts: &mut Vec<Part>) {
+    parts.extend(content_blocks(content, blobs).into_iter().map(block_part));
 }
 
 /// A code fence longer than any backtick run inside `text`.

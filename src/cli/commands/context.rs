@@ -67,7 +67,6 @@ pub enum Format {
 /// Runs `context`.
 pub fn run(ctx: &Ctx, args: &ContextArgs) -> anyhow::Result<()> {
     let session = ctx.load()?;
-    sesstree::context::use_blob_store(crate::cli::places().omp_blobs());
     let flavor = match args.flavor {
         Some(FlavorArg::Omp) => Dialect::Omp,
         Some(FlavorArg::Pi) => Dialect::Pi,
@@ -95,9 +94,10 @@ pub fn run(ctx: &Ctx, args: &ContextArgs) -> anyhow::Result<()> {
     if ctx.json {
         write_json_line(&mut out, &into_json(context, args.agent_messages))?;
     } else {
+        let blobs = crate::cli::places().omp_blobs();
         let text = match args.format {
-            Format::Text => render_text(context, args.agent_messages),
-            Format::Markdown => render_markdown(context, args.agent_messages),
+            Format::Text => render_text(context, args.agent_messages, Some(&blobs)),
+            Format::Markdown => render_markdown(context, args.agent_messages, Some(&blobs)),
         };
         out.write_all(text.as_bytes())?;
         if !text.ends_with('\n') {
