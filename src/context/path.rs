@@ -1,4 +1,4 @@
-//! The path [`crate::context::build`] is built from, read from a session: the entries from the
+//! The path [`build`](fn@crate::context::build) is built from, read from a session: the entries from the
 //! root to a target, parsed in full where the context may show them and reduced to what its
 //! state reads everywhere else.
 //!
@@ -12,7 +12,7 @@
 //!   (they are few and small);
 //! - of the messages between two of those only the last assistant turn is kept, with only
 //!   `type`, `id` and the message's `role`, `provider` and `model`
-//!   ([`crate::row::message_model`]): each turn replaces the model the one before it set, and
+//!   ([`message_model`]): each turn replaces the model the one before it set, and
 //!   `build` reads nothing of other messages before the shown range. They are read from the
 //!   end, so a long conversation costs a line or two per state change, not a parse per message;
 //! - nothing else is read: `build` reads labels, custom entries and summaries only where they
@@ -29,7 +29,7 @@ use crate::json::pick::{Pick, pick};
 use crate::json::scan::Scanner;
 use crate::session::Session;
 
-/// The root→`target` path for [`crate::context::build`], reduced as the module says.
+/// The root→`target` path for [`build`](fn@crate::context::build), reduced as the module says.
 pub fn path_values(session: &Session, target: u32) -> Result<Vec<Value>> {
     let path = session.path_to_root(target);
     let shown_from = if session.is_v1() { 0 } else { first_shown(session, &path)? };
