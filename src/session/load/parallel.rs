@@ -8,7 +8,8 @@
 //! bounded number ahead of the index so that memory stays bounded, and their scanned lines are
 //! taken into the index in file order by the same code as a sequential load
 //! ([`Loader::apply`]), by whichever thread finishes the piece the index waits for, while the
-//! others go on scanning: the result is the same index.
+//! others go on scanning: the result is the same index. The scheduling is
+//! [`crate::in_order`]'s; this module says what a piece is and how it is taken.
 //!
 //! Each piece is read with reads of [`READ_SIZE`] (see [`Loader::read`]) into a buffer each
 //! scanning thread keeps; where its first line starts is found with small reads before it.
@@ -18,18 +19,16 @@
 //! thread.
 
 use std::cell::Cell;
-use std::collections::VecDeque;
 use std::fs::File;
 use std::io::ErrorKind;
 use std::os::unix::fs::FileExt;
-use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use rayon::ScopeFifo;
 use rayon::prelude::*;
 
 use super::{Digest, LineScan, Loader, READ_SIZE, scan_line};
 use crate::format::Envelope;
 use crate::id::EntryId;
+use crate::in_order::{Ahead, scan_in_order};
 use crate::json::scan::Scanner;
 
 /// The bytes of one piece.
@@ -112,10 +111,8 @@ fn load_counting<'d, D: Digest>(
     let threads = (rayon::current_num_threads() as u64).max(1);
     let first = threads.min(FIRST_BATCH).min(pieces);
     let digest = loader.digest;
-    let scanned: Vec<_> = (0..first)
-        .into_par_iter()
-        .map(|k| scan_piece(file, len, k * piece, ((k + 1) * piece).min(len), digest))
-        .collect();
+    let scan = |k: u64| scan_piece(file, len, k * piece, ((k + 1) * piece).min(len), digest);
+    let scanned: Vec<_> = (0..first).into_par_iter().map(scan).collect();
     // Room for as many records as the first batch suggests. Only records with an id count:
     // blank and damaged lines are not indexed.
     let ids = scanned
@@ -126,43 +123,26 @@ fn load_counting<'d, D: Digest>(
     let covered = (first * piece).min(len).max(1);
     let estimate = usize::try_from(ids as u128 * u128::from(len) / u128::from(covered));
     make_room(&mut loader, estimate.unwrap_or(0).min(u32::MAX as usize));
-    let held = scanned.iter().map(lines_in).sum();
-    let flow = Flow {
-        ready: scanned.into_iter().map(Some).collect(),
-        held,
-        most_held: held,
-        next_take: 0,
-        next_scan: first,
-        scanning: 0,
-        taking: false,
-        stop: None,
+    let ahead = Ahead { per_thread: AHEAD_PER_THREAD, weight: AHEAD_LINES };
+    let take = |scanned: std::io::Result<Vec<Scanned<D::Of>>>| match scanned
+        .and_then(|lines| take_piece(&mut loader, file, lines))
+    {
+        Ok(false) => Ok(()),
+        Ok(true) => Err(Stop::Version1),
+        Err(e) => Err(Stop::Failed(e)),
     };
-    let line = Line {
-        file,
-        len,
-        piece,
-        pieces,
-        threads,
-        digest,
-        flow: Mutex::new(flow),
-        loader: Mutex::new(loader),
-    };
-    rayon::scope_fifo(|s| {
-        line.start_scans(s);
-        line.take_ready(s);
-    });
-    let flow = line.flow.into_inner().unwrap_or_else(PoisonError::into_inner);
-    let loaded = match flow.stop {
+    let done = scan_in_order(scanned, pieces, ahead, scan, lines_in, take);
+    let loaded = match done.stop {
         Some(Stop::Failed(e)) => Err(e),
         Some(Stop::Version1) => Ok(None),
-        // Every piece is taken before the scope ends (a piece left would be a bug here, and an
-        // index without its lines).
-        None if flow.next_take < pieces => {
+        // Every piece is taken unless the taking stopped (a piece left would be a bug here,
+        // and an index without its lines).
+        None if done.taken < pieces => {
             Err(std::io::Error::other("the parallel load left pieces of the file unread"))
         }
-        None => Ok(Some(line.loader.into_inner().unwrap_or_else(PoisonError::into_inner))),
+        None => Ok(Some(loader)),
     };
-    (loaded, flow.most_held)
+    (loaded, done.most_held)
 }
 
 /// The scanned lines of a piece (runs of blank lines as one), none for one that failed.
@@ -175,143 +155,6 @@ enum Stop {
     Failed(std::io::Error),
     /// The file is of version 1: the caller loads it again on one thread.
     Version1,
-}
-
-/// Where the pieces are between the scanning threads and the index.
-struct Flow<O> {
-    /// The pieces from `next_take` on, scanned (`Some`) or not yet.
-    ready: VecDeque<Option<std::io::Result<Vec<Scanned<O>>>>>,
-    /// Their scanned lines, and those of the piece being taken.
-    held: u64,
-    /// The most `held` has been.
-    most_held: u64,
-    /// The piece the index takes next.
-    next_take: u64,
-    /// The first piece not yet handed to a scanning thread.
-    next_scan: u64,
-    /// Pieces handed to the pool and not yet in `ready`.
-    scanning: u64,
-    /// Whether a thread is taking pieces into the index: the others leave theirs in `ready`.
-    taking: bool,
-    stop: Option<Stop>,
-}
-
-impl<O> Flow<O> {
-    /// Whether a scanned piece waits for the index.
-    fn any_scanned(&self) -> bool {
-        self.ready.iter().any(Option::is_some)
-    }
-}
-
-/// A load going on: the file's pieces, where they are, and the loader they go into.
-struct Line<'a, 'd, D: Digest> {
-    file: &'a File,
-    len: u64,
-    piece: u64,
-    pieces: u64,
-    threads: u64,
-    digest: Option<&'d D>,
-    flow: Mutex<Flow<D::Of>>,
-    /// Held by the one thread that is taking (`Flow::taking`).
-    loader: Mutex<Loader<'d, D>>,
-}
-
-impl<'a, D: Digest> Line<'a, '_, D> {
-    fn flow(&self) -> MutexGuard<'_, Flow<D::Of>> {
-        self.flow.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Hands the pool the pieces that may be scanned now, in file order: a piece a thread at a
-    /// time, up to [`AHEAD_PER_THREAD`] a thread from the one the index takes next, and past
-    /// [`AHEAD_LINES`] waiting lines, one piece beyond the one being taken.
-    fn start_scans<'s>(&'s self, s: &ScopeFifo<'s>)
-    where
-        'a: 's,
-    {
-        let range = {
-            let mut flow = self.flow();
-            let first = flow.next_scan;
-            while flow.stop.is_none()
-                && flow.next_scan < self.pieces
-                && flow.scanning < self.threads
-                && flow.next_scan < flow.next_take + AHEAD_PER_THREAD * self.threads
-                && (flow.held < AHEAD_LINES || (flow.scanning == 0 && !flow.any_scanned()))
-            {
-                flow.next_scan += 1;
-                flow.scanning += 1;
-            }
-            first..flow.next_scan
-        };
-        for k in range {
-            s.spawn_fifo(move |s| self.scan(s, k));
-        }
-    }
-
-    /// Scans piece `k`, leaves it for the index, and takes what is ready into it unless another
-    /// thread is taking.
-    fn scan<'s>(&'s self, s: &ScopeFifo<'s>, k: u64)
-    where
-        'a: 's,
-    {
-        let stopped = self.flow().stop.is_some();
-        let end = ((k + 1) * self.piece).min(self.len);
-        let scanned =
-            (!stopped).then(|| scan_piece(self.file, self.len, k * self.piece, end, self.digest));
-        {
-            let mut flow = self.flow();
-            flow.scanning -= 1;
-            let Some(scanned) = scanned else { return };
-            // Never below zero: a piece is taken only once scanned.
-            let at = usize::try_from(k - flow.next_take).expect("pieces ahead fit in memory");
-            if flow.ready.len() <= at {
-                flow.ready.resize_with(at + 1, || None);
-            }
-            flow.held += lines_in(&scanned);
-            flow.most_held = flow.most_held.max(flow.held);
-            flow.ready[at] = Some(scanned);
-        }
-        self.take_ready(s);
-        self.start_scans(s);
-    }
-
-    /// Takes the pieces that are ready, in order, into the index, unless another thread is
-    /// taking them; starts the scans their room allows as it goes.
-    fn take_ready<'s>(&'s self, s: &ScopeFifo<'s>)
-    where
-        'a: 's,
-    {
-        let mut flow = self.flow();
-        if flow.taking {
-            // That thread looks at `ready` again before it stops.
-            return;
-        }
-        flow.taking = true;
-        while flow.stop.is_none()
-            && let Some(Some(_)) = flow.ready.front()
-        {
-            let Some(Some(scanned)) = flow.ready.pop_front() else { unreachable!() };
-            flow.next_take += 1;
-            drop(flow);
-            // The room it leaves is scanned into while it is taken.
-            self.start_scans(s);
-            let lines = lines_in(&scanned);
-            let taken = scanned.and_then(|scanned| {
-                let mut loader = self.loader.lock().unwrap_or_else(PoisonError::into_inner);
-                take_piece(&mut loader, self.file, scanned)
-            });
-            flow = self.flow();
-            flow.held -= lines;
-            match taken {
-                Ok(false) => {}
-                Ok(true) => flow.stop = Some(Stop::Version1),
-                Err(e) => flow.stop = Some(Stop::Failed(e)),
-            }
-            drop(flow);
-            self.start_scans(s);
-            flow = self.flow();
-        }
-        flow.taking = false;
-    }
 }
 
 /// The id index is sized ahead for this many ids at most: a table of 64 MiB, allocated zeroed
