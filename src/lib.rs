@@ -28,8 +28,8 @@
 //!    [`store`] (the only writer), [`discover`] and [`sessions`] (finding and listing session
 //!    files), [`hooks`], [`summarize`], [`migrate`], [`stats`], [`context`] (what the model
 //!    sees).
-//! 7. [`fsck`] (damage and repair), [`ops`] (the plans of the writing commands) and [`grep`]
-//!    (search across sessions).
+//! 7. [`fsck`] (damage and repair), [`ops`] (the plans of the writing commands), [`grep`]
+//!    (search across sessions) and [`export`] (the whole tree as an HTML page or Markdown).
 //! 8. [`render`]: the `--json` row.
 #![warn(missing_docs)]
 
@@ -50,6 +50,7 @@ pub mod session;
 // 6–7. What commands do.
 pub mod context;
 pub mod discover;
+pub mod export;
 pub mod fsck;
 pub mod grep;
 pub mod hooks;
@@ -95,7 +96,7 @@ mod layers {
             "stats",
             "context",
         ],
-        &["fsck", "ops", "grep"],
+        &["fsck", "ops", "grep", "export"],
         &["render"],
     ];
 
