@@ -12,6 +12,7 @@ mod context; // sesstree context
 mod damage; // every kind of damaged input
 mod default_session; // no -f: the current directory's newest session
 mod examples; // every example of --help runs
+mod export; // sesstree export: Markdown transcripts, targets, a hostile transcript
 mod faults; // fault injection: killed writers, full disk, read-only file, size limit
 mod fsck; // sesstree fsck, fsck --repair
 mod generated; // man/ and completions/ match the binary
