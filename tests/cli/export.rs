@@ -256,8 +256,8 @@ fn where_the_export_goes() {
     assert!(out.status.success());
     assert!(out.stdout.starts_with(b"<!DOCTYPE html>"));
     assert!(!env.path().join("demo.html").exists());
-    // -o FILE: the file, nothing printed; .md means Markdown.
-    assert_snapshot!(env.run(&["-f", "demo.jsonl", "export", "-o", "out.md"]), @"");
+    // -o FILE: the file, and its path printed; .md means Markdown.
+    assert_snapshot!(env.run(&["-f", "demo.jsonl", "export", "-o", "out.md"]), @"out.md");
     assert!(env.read("out.md").starts_with(b"# Add --json flag to tally\n"));
     // An existing file is refused, and left as it was.
     env.write("taken.html", "mine");
@@ -267,7 +267,7 @@ fn where_the_export_goes() {
         [exit status: 5]
         ");
     assert_eq!(env.read("taken.html"), b"mine");
-    assert_snapshot!(env.run(&["-f", "demo.jsonl", "export", "-o", "taken.html", "--force"]), @"");
+    assert_snapshot!(env.run(&["-f", "demo.jsonl", "export", "-o", "taken.html", "--force"]), @"taken.html");
     assert!(env.read("taken.html").starts_with(b"<!DOCTYPE html>"));
     // Never over the session itself, never into a directory.
     assert_snapshot!(env.run(&["-f", "demo.jsonl", "export", "-o", "demo.jsonl", "--force"]), @"

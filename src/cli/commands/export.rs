@@ -40,15 +40,15 @@ const EXAMPLES: &str = r#"Examples:
 /// document.
 ///
 /// Without -o, the export goes to standard output when that is not a terminal; on a terminal
-/// it is written to `<session>.html` (or `.md`) in the current directory, whose path is
-/// printed. An existing file is never overwritten without --force.
+/// it is written to `<session>.html` (or `.md`) in the current directory. The path of a file
+/// written is printed. An existing file is never overwritten without --force.
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
 pub struct ExportArgs {
     /// The leaf of the active path.
     #[arg(default_value = "@", value_name = "REV", add = complete::rev())]
     pub rev: String,
-    /// Where to write; `-` for standard output.
+    /// Where to write (its path is printed); `-` for standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// What to write. Without it: Markdown for an -o FILE ending in .md or .markdown, else
@@ -157,9 +157,8 @@ pub fn run(ctx: &Ctx, args: &ExportArgs) -> anyhow::Result<()> {
                 fill(&mut buf)?;
                 buf.flush().map_err(|e| Error::io(t, e))
             })?;
-            if args.output.is_none() {
-                println!("{}", sesstree::terminal::sanitize_for_terminal(&t.display().to_string()));
-            }
+            // The path, for `xdg-open "$(sesstree export -o x.html)"` and for the default name.
+            println!("{}", sesstree::terminal::sanitize_for_terminal(&t.display().to_string()));
         }
     }
     leave_to_exit((plan, session));
