@@ -102,6 +102,7 @@ const open = async (file, viewport, colorScheme = "light") => {
 const demo = exportTo(join(root, "examples/demo.jsonl"), "demo.html");
 {
   const { context, page, left, problems } = await open(demo.out, { width: 1400, height: 900 });
+  await page.screenshot({ path: join(shots, "demo-wide.png") });
   const leaf = page.locator("main article.leaf");
   check("the leaf is on the page", (await leaf.count()) === 1);
   check("the active path is open: its first and last entries are shown", (await page.locator("main > article.e.on").count()) > 10 && (await page.locator("main > article.e.on").first().isVisible()));
@@ -142,9 +143,6 @@ const demo = exportTo(join(root, "examples/demo.jsonl"), "demo.html");
   await call.locator("summary").click();
   check("a tool call opens on click, with its arguments", (await call.locator("pre").count()) === 1 && (await call.locator("pre").isVisible()));
 
-  await page.fill("#q", "");
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: join(shots, "demo-wide.png") });
   check("no request left the page", left.length === 0, left.join(", "));
   check("no error and no CSP refusal", problems.length === 0, problems.join(" | "));
   await context.close();
