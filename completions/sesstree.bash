@@ -25,6 +25,9 @@ _sesstree() {
             sesstree,context)
                 cmd="sesstree__subcmd__context"
                 ;;
+            sesstree,export)
+                cmd="sesstree__subcmd__export"
+                ;;
             sesstree,fsck)
                 cmd="sesstree__subcmd__fsck"
                 ;;
@@ -73,6 +76,9 @@ _sesstree() {
             sesstree__subcmd__help,context)
                 cmd="sesstree__subcmd__help__subcmd__context"
                 ;;
+            sesstree__subcmd__help,export)
+                cmd="sesstree__subcmd__help__subcmd__export"
+                ;;
             sesstree__subcmd__help,fsck)
                 cmd="sesstree__subcmd__help__subcmd__fsck"
                 ;;
@@ -119,7 +125,7 @@ _sesstree() {
 
     case "${cmd}" in
         sesstree)
-            opts="-f -h -V --file --session --json --strict --no-pager --color --help --version log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help"
+            opts="-f -h -V --file --session --json --strict --no-pager --color --help --version log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -298,6 +304,48 @@ _sesstree() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sesstree__subcmd__export)
+            opts="-o -f -h --output --format --active-only --force --redact --file --session --json --strict --no-pager --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "html markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sesstree__subcmd__fsck)
             opts="-o -q -f -h --repair --output --cwd --force --quiet --file --session --json --strict --no-pager --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -411,7 +459,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__help)
-            opts="log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep help"
+            opts="log tree context show checkout reflog branch stats label name humanize-title migrate fsck ls grep export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -453,6 +501,20 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__help__subcmd__context)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__help__subcmd__export)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
