@@ -23,8 +23,10 @@ const SCRIPT: &str = include_str!("page.js");
 const SIDEBAR_LEVELS: usize = 12;
 /// How much of a row's text the sidebar shows, in characters.
 const SIDEBAR_TEXT: usize = 160;
-/// Sidebar rows per block that the browser may skip laying out while it is off screen.
+/// Sidebar rows per block, kept in a template until it scrolls into view.
 const CHUNK: usize = 200;
+/// Entries of the main thread per part, kept in a template until it scrolls into view.
+const PART: usize = 100;
 
 /// The Content-Security-Policy of a page: nothing but its own style and script, and images
 /// from `data:` URLs.
@@ -48,9 +50,10 @@ pub fn write(
     out: &mut dyn Write,
 ) -> crate::Result<()> {
     let mut page = Page { buf: String::with_capacity(1 << 16), out, opts, path: &session.path };
+    let (parts, sizes) = parts(session, plan);
     page.head(session, plan)?;
-    page.sidebar(session, plan)?;
-    page.main(session, plan)?;
+    page.sidebar(session, plan, &parts)?;
+    page.main(session, plan, &parts, &sizes)?;
     page.raw("<script type=\"application/json\" id=\"branches\">[");
     for (i, p) in plan.parents.iter().enumerate() {
         if i > 0 {
@@ -66,6 +69,33 @@ pub fn write(
     page.raw(SCRIPT);
     page.raw("</script>\n</body>\n</html>\n");
     page.flush()
+}
+
+/// The part of the main thread each record is shown in (directly, or inside a branch folded
+/// off it), by record index.
+/// Also how many entries of the main thread each part holds.
+fn parts(session: &Session, plan: &Plan) -> (Vec<u32>, Vec<u32>) {
+    let mut part_of = vec![0u32; session.records.len()];
+    let mut sizes: Vec<u32> = Vec::new();
+    let (mut depth, mut main_entries) = (0usize, 0usize);
+    for step in &plan.steps {
+        match *step {
+            Step::Open { .. } => depth += 1,
+            Step::Close => depth -= 1,
+            Step::Entry(idx) => {
+                if depth == 0 {
+                    main_entries += 1;
+                    let part = (main_entries - 1) / PART;
+                    if sizes.len() <= part {
+                        sizes.push(0);
+                    }
+                    sizes[part] += 1;
+                }
+                part_of[idx as usize] = ((main_entries.max(1) - 1) / PART) as u32;
+            }
+        }
+    }
+    (part_of, sizes)
 }
 
 struct Page<'a> {
@@ -153,14 +183,15 @@ impl Page<'_> {
         self.flush()
     }
 
-    fn sidebar(&mut self, session: &Session, plan: &Plan) -> crate::Result<()> {
+    fn sidebar(&mut self, session: &Session, plan: &Plan, parts: &[u32]) -> crate::Result<()> {
         self.raw("<nav id=\"side\" aria-label=\"Tree\"><div class=\"find\"><input id=\"q\" type=\"search\" placeholder=\"Search entries\" autocomplete=\"off\" spellcheck=\"false\" aria-label=\"Search entries\"><span id=\"count\"></span><button id=\"fold\" type=\"button\" aria-controls=\"tree\">Tree</button></div>\n<div id=\"tree\">");
         for (n, row) in plan.layout.rows.iter().enumerate() {
             if n % CHUNK == 0 {
                 if n > 0 {
-                    self.raw("</div>");
+                    self.raw("</template></div>");
                 }
-                self.raw("<div class=\"ck\">");
+                let rows = CHUNK.min(plan.layout.rows.len() - n);
+                self.raw(&format!("<div class=\"ck\" data-n=\"{rows}\"><template>"));
             }
             let id = id_of(session, row.idx).to_owned();
             self.raw("<a class=\"r");
@@ -177,6 +208,7 @@ impl Page<'_> {
             if b != MAIN {
                 self.raw(&format!(" data-b=\"{b}\""));
             }
+            self.raw(&format!(" data-c=\"{}\"", parts[row.idx as usize]));
             self.raw("><span class=\"g\">");
             let prefix = plan.layout.prefix(row, &UNICODE, Some(SIDEBAR_LEVELS));
             self.raw(&prefix);
@@ -200,18 +232,53 @@ impl Page<'_> {
             self.maybe_flush()?;
         }
         if !plan.layout.rows.is_empty() {
-            self.raw("</div>");
+            self.raw("</template></div>");
         }
         self.raw("</div></nav>\n<main id=\"main\">\n");
         self.flush()
     }
 
-    fn main(&mut self, session: &Session, plan: &Plan) -> crate::Result<()> {
+    fn main(
+        &mut self,
+        session: &Session,
+        plan: &Plan,
+        parts: &[u32],
+        sizes: &[u32],
+    ) -> crate::Result<()> {
         if plan.steps.is_empty() {
             self.raw("<p class=\"note\">This session has no entries.</p>\n");
         }
         let blobs = self.opts.blobs.clone();
+        // The main thread in parts, each in a template until it is near the view: a page of
+        // any length builds only the elements of what is shown.
+        let leaf_part = self.opts.leaf.map(|l| parts[l as usize]);
+        let mut depth = 0usize;
+        let mut open_part: Option<u32> = None;
         for step in &plan.steps {
+            if depth == 0 {
+                let part = match *step {
+                    Step::Entry(idx) | Step::Open { first: idx, .. } => Some(parts[idx as usize]),
+                    Step::Close => None,
+                };
+                if let Some(part) = part
+                    && open_part != Some(part)
+                {
+                    if open_part.is_some() {
+                        self.raw("</template></section>\n");
+                    }
+                    let n = sizes.get(part as usize).copied().unwrap_or(0);
+                    let class = if Some(part) == leaf_part { "part leafpart" } else { "part" };
+                    self.raw(&format!(
+                        "<section class=\"{class}\" id=\"p{part}\" data-n=\"{n}\"><template>"
+                    ));
+                    open_part = Some(part);
+                }
+            }
+            match *step {
+                Step::Open { .. } => depth += 1,
+                Step::Close => depth -= 1,
+                Step::Entry(_) => {}
+            }
             match *step {
                 Step::Open { branch, first } => {
                     let n = plan.sizes[first as usize];
@@ -234,6 +301,9 @@ impl Page<'_> {
                 Step::Entry(idx) => self.entry(session, plan, idx, blobs.as_deref()),
             }
             self.maybe_flush()?;
+        }
+        if open_part.is_some() {
+            self.raw("</template></section>\n");
         }
         self.raw("</main>\n</div>\n");
         self.flush()

@@ -1,24 +1,58 @@
 (() => {
   "use strict";
   const parents = JSON.parse(document.getElementById("branches").textContent);
-  const rows = Array.from(document.querySelectorAll("#tree a"));
-  const byId = new Map();
-  for (const r of rows) byId.set(r.getAttribute("href").slice(1), r);
-  // A folded part is kept in a template element until it is opened.
-  const fill = (d) => {
-    const t = d.querySelector(":scope > template");
-    if (t) { d.appendChild(t.content); t.remove(); }
+  const side = document.getElementById("side");
+  // What is not shown yet is kept in a template element: a part of the main thread, a block of
+  // sidebar rows, a folded branch or tool call. Filling moves its nodes into the page.
+  const fill = (el) => {
+    const t = el && el.querySelector(":scope > template");
+    if (t) { el.appendChild(t.content); t.remove(); el.style.minHeight = ""; el.style.height = ""; }
   };
   const open = (d) => { fill(d); d.open = true; };
   document.addEventListener("toggle", (e) => {
     if (e.target.tagName === "DETAILS" && e.target.open) fill(e.target);
   }, true);
-  // Brings an entry into the page: opens the branches around it, outermost first.
+  // Parts and row blocks keep the height they will have, and are filled near the view.
+  const parts = Array.from(document.querySelectorAll("main > section.part"));
+  const blocks = Array.from(document.querySelectorAll("#tree > .ck"));
+  const rowHeight = 18.6;
+  for (const b of blocks) b.style.height = Number(b.dataset.n) * rowHeight + "px";
+  for (const p of parts) p.style.minHeight = Number(p.dataset.n) * 60 + "px";
+  if ("IntersectionObserver" in window) {
+    const watch = (els, root) => {
+      const io = new IntersectionObserver((seen) => {
+        for (const s of seen) if (s.isIntersecting) { fill(s.target); io.unobserve(s.target); }
+      }, { root, rootMargin: "1500px 0px" });
+      for (const el of els) io.observe(el);
+    };
+    watch(parts, null);
+    watch(blocks, side);
+  } else {
+    parts.forEach(fill);
+    blocks.forEach(fill);
+  }
+  fill(parts[0]);
+  fill(document.querySelector("main > section.leafpart"));
+  // Every sidebar row by entry id, filled or not.
+  const rows = [];
+  const byId = new Map();
+  for (const b of blocks) {
+    const t = b.querySelector(":scope > template");
+    for (const r of (t ? t.content : b).querySelectorAll("a")) {
+      rows.push(r);
+      byId.set(r.getAttribute("href").slice(1), r);
+    }
+  }
+  // Brings an entry into the page: fills its part, opens the branches around it, outermost
+  // first.
   const reveal = (id) => {
     let el = document.getElementById(id);
-    if (!el) {
-      const row = byId.get(id);
-      if (!row || row.dataset.b === undefined) return null;
+    const row = byId.get(id);
+    if (!el && row) {
+      fill(document.getElementById("p" + row.dataset.c));
+      el = document.getElementById(id);
+    }
+    if (!el && row && row.dataset.b !== undefined) {
       const chain = [];
       for (let b = Number(row.dataset.b); b >= 0 && chain.length <= parents.length; b = parents[b]) chain.push(b);
       for (const b of chain.reverse()) {
@@ -62,7 +96,10 @@
   let lower = null, timer = 0;
   const search = () => {
     const words = q.value.toLowerCase().split(/\s+/).filter(Boolean);
-    if (!lower) lower = rows.map((r) => r.textContent.toLowerCase());
+    if (!lower) {
+      blocks.forEach(fill);
+      lower = rows.map((r) => r.textContent.toLowerCase());
+    }
     let n = 0;
     for (let i = 0; i < rows.length; i++) {
       const ok = words.every((w) => lower[i].includes(w));
@@ -79,7 +116,6 @@
     if (first) go(first.getAttribute("href").slice(1), true);
   });
   // On a narrow window the tree is folded away behind a button (and shown while searching).
-  const side = document.getElementById("side");
   document.getElementById("fold").addEventListener("click", () => side.classList.toggle("show"));
   if (location.hash) go(hash(), false);
 })();

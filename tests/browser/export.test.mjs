@@ -47,7 +47,7 @@ const work = mkdtempSync(join(tmpdir(), "sesstree-browser-"));
 const exportTo = (session, name, extra = []) => {
   const out = join(work, name);
   const started = process.hrtime.bigint();
-  execFileSync(sesstree, ["-f", session, "export", "-o", out, ...extra], { stdio: "inherit" });
+  execFileSync(sesstree, ["-f", session, "export", "-o", out, ...extra], { stdio: ["ignore", "ignore", "inherit"] });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   return { out, ms };
 };
@@ -105,7 +105,7 @@ const demo = exportTo(join(root, "examples/demo.jsonl"), "demo.html");
   await page.screenshot({ path: join(shots, "demo-wide.png") });
   const leaf = page.locator("main article.leaf");
   check("the leaf is on the page", (await leaf.count()) === 1);
-  check("the active path is open: its first and last entries are shown", (await page.locator("main > article.e.on").count()) > 10 && (await page.locator("main > article.e.on").first().isVisible()));
+  check("the active path is open: its first and last entries are shown", (await page.locator("main article.e.on").count()) > 10 && (await page.locator("main article.e.on").first().isVisible()));
   await leaf.scrollIntoViewIfNeeded();
   check("the leaf is visible", await leaf.isVisible());
 
@@ -139,8 +139,9 @@ const demo = exportTo(join(root, "examples/demo.jsonl"), "demo.html");
 
   // Folded tool calls and results open on click.
   await page.goto(pathToFileURL(demo.out).href, { waitUntil: "load" });
-  const call = page.locator("main > article details.call").first();
+  const call = page.locator("main article.on details.call").first();
   await call.locator("summary").click();
+  await call.locator("pre").waitFor({ timeout: 5000 }).catch(() => {});
   check("a tool call opens on click, with its arguments", (await call.locator("pre").count()) === 1 && (await call.locator("pre").isVisible()));
 
   check("no request left the page", left.length === 0, left.join(", "));

@@ -439,7 +439,7 @@ fn a_hostile_transcript_gets_nothing_to_run() {
     let allowed = [
         "html", "head", "meta", "title", "style", "body", "header", "h1", "p", "span", "code", "a",
         "div", "nav", "input", "main", "article", "time", "details", "summary", "template", "pre",
-        "b", "img", "script", "button",
+        "b", "img", "script", "button", "section",
     ];
     for t in tags.captures_iter(&html) {
         let (name, attrs) = (&t[1], &t[2]);
@@ -458,6 +458,8 @@ fn a_hostile_transcript_gets_nothing_to_run() {
                     "id",
                     "href",
                     "data-b",
+                    "data-c",
+                    "data-n",
                     "type",
                     "placeholder",
                     "autocomplete",
