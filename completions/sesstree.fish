@@ -291,7 +291,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand export" -l active-only -d 'Only the path from the root to REV, without the other branches'
 complete -c sesstree -n "__fish_sesstree_using_subcommand export" -l force -d 'Overwrite an existing file'
-complete -c sesstree -n "__fish_sesstree_using_subcommand export" -l redact -d 'Replace API-key-shaped strings (sk-…, ghp_…, AKIA…, JWTs, Bearer tokens…) with [REDACTED] and the home directory with ~'
+complete -c sesstree -n "__fish_sesstree_using_subcommand export" -l redact -d 'Replace API-key-shaped strings (sk-…, ghp_…, AKIA…, JWTs, Bearer tokens…) with `[REDACTED]` and the home directory with ~'
 complete -c sesstree -n "__fish_sesstree_using_subcommand export" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand export" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand export" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'

@@ -441,11 +441,13 @@ fn a_hostile_transcript_gets_nothing_to_run() {
         "div", "nav", "input", "main", "article", "time", "details", "summary", "template", "pre",
         "b", "img", "script", "button", "section",
     ];
+    let values = regex::Regex::new(r#"="[^"]*""#).unwrap();
+    let pairs = regex::Regex::new(r#"\s([a-z-]+)="([^"]*)""#).unwrap();
     for t in tags.captures_iter(&html) {
         let (name, attrs) = (&t[1], &t[2]);
         assert!(allowed.contains(&name), "<{name}{attrs}>");
         // The attribute names, once the (quoted, escaped) values are taken out.
-        let names = regex::Regex::new(r#"="[^"]*""#).unwrap().replace_all(attrs, "");
+        let names = values.replace_all(attrs, "");
         for attr in names.split_whitespace() {
             assert!(
                 [
@@ -475,16 +477,14 @@ fn a_hostile_transcript_gets_nothing_to_run() {
                 "<{name}{attrs}>: {attr}"
             );
         }
-        for (attr, value) in regex::Regex::new(r#"\s([a-z-]+)="([^"]*)""#)
-            .unwrap()
-            .captures_iter(attrs)
-            .map(|c| (c[1].to_string(), c[2].to_string()))
+        for (attr, value) in
+            pairs.captures_iter(attrs).map(|c| (c[1].to_string(), c[2].to_string()))
         {
             match attr.as_str() {
                 "href" => assert!(value.starts_with('#'), "href={value}"),
                 "src" => assert!(value.starts_with("data:image/png;base64,"), "src={value}"),
                 _ => {
-                    assert!(!value.to_ascii_lowercase().contains("javascript:") || attr == "title")
+                    assert!(!value.to_ascii_lowercase().contains("javascript:") || attr == "title");
                 }
             }
         }
@@ -503,6 +503,7 @@ fn a_hostile_transcript_gets_nothing_to_run() {
     assert!(md.status.success());
     let md = String::from_utf8(md.stdout).unwrap();
     // Outside the fences (where GitHub shows code as code), no raw HTML but the document's.
+    let spans = regex::Regex::new(r"`[^`]*`").unwrap();
     let mut fenced = false;
     let (mut opened, mut closed) = (0, 0);
     for line in md.lines() {
@@ -514,7 +515,7 @@ fn a_hostile_transcript_gets_nothing_to_run() {
             continue;
         }
         // Code spans show their text as code, too.
-        let line = regex::Regex::new(r"`[^`]*`").unwrap().replace_all(line, "");
+        let line = spans.replace_all(line, "");
         assert!(
             !line.contains("<script") && !line.contains("<a ") && !line.contains("<img"),
             "{line}"

@@ -62,7 +62,7 @@ pub struct ExportArgs {
     #[arg(long)]
     pub force: bool,
     /// Replace API-key-shaped strings (sk-…, ghp_…, AKIA…, JWTs, Bearer tokens…) with
-    /// [REDACTED] and the home directory with ~.
+    /// `[REDACTED]` and the home directory with ~.
     #[arg(long)]
     pub redact: bool,
 }
