@@ -184,13 +184,15 @@ impl Page<'_> {
     }
 
     fn sidebar(&mut self, session: &Session, plan: &Plan, parts: &[u32]) -> crate::Result<()> {
-        self.raw("<nav id=\"side\" aria-label=\"Tree\"><div class=\"find\"><input id=\"q\" type=\"search\" placeholder=\"Search entries\" autocomplete=\"off\" spellcheck=\"false\" aria-label=\"Search entries\"><span id=\"count\"></span><button id=\"fold\" type=\"button\" aria-controls=\"tree\">Tree</button></div>\n<div id=\"tree\">");
-        for (n, row) in plan.layout.rows.iter().enumerate() {
+        self.raw("<nav id=\"side\" aria-label=\"Tree\"><div class=\"find\"><input id=\"q\" type=\"search\" placeholder=\"Search entries\" autocomplete=\"off\" spellcheck=\"false\" aria-label=\"Search entries\"><span id=\"count\"></span><button id=\"fold\" type=\"button\" aria-controls=\"tree\">Tree</button></div>\n<div class=\"modes\" role=\"group\" aria-label=\"Filter\"><button type=\"button\" data-m=\"d\" class=\"on\" title=\"Hide settings entries\">Default</button><button type=\"button\" data-m=\"n\" title=\"Default minus tool results\">No tools</button><button type=\"button\" data-m=\"u\" title=\"User messages only\">User</button><button type=\"button\" data-m=\"l\" title=\"Labelled entries only\">Labelled</button><button type=\"button\" data-m=\"a\" title=\"Every entry\">All</button></div>\n<div id=\"tree\" data-m=\"d\">");
+        let rows: Vec<&crate::tree::Row> =
+            plan.layout.rows.iter().filter(|r| plan.shown[r.idx as usize]).collect();
+        for (n, row) in rows.iter().copied().enumerate() {
             if n % CHUNK == 0 {
                 if n > 0 {
                     self.raw("</template></div>");
                 }
-                let rows = CHUNK.min(plan.layout.rows.len() - n);
+                let rows = CHUNK.min(rows.len() - n);
                 self.raw(&format!("<div class=\"ck\" data-n=\"{rows}\"><template>"));
             }
             let id = id_of(session, row.idx).to_owned();
@@ -200,6 +202,12 @@ impl Page<'_> {
             }
             if row.is_leaf {
                 self.raw(" leaf");
+            }
+            // The filters that show the row, as classes the sidebar's filter buttons select.
+            for (bit, class) in [" fd", " fn", " fu", " fl"].iter().enumerate() {
+                if plan.filters[row.idx as usize] & (1 << bit) != 0 {
+                    self.raw(class);
+                }
             }
             self.raw("\" href=\"#");
             self.text(&id);
@@ -231,7 +239,7 @@ impl Page<'_> {
             self.raw("</a>");
             self.maybe_flush()?;
         }
-        if !plan.layout.rows.is_empty() {
+        if !rows.is_empty() {
             self.raw("</template></div>");
         }
         self.raw("</div></nav>\n<main id=\"main\">\n");

@@ -21,6 +21,7 @@ pub use redact::Redactor;
 use crate::error::Result;
 use crate::row::gist::{Gist, resolve_each};
 use crate::row::read_text;
+use crate::row::text::FilterMode;
 use crate::session::Session;
 use crate::tree::{Layout, TreeOptions, layout};
 
@@ -79,7 +80,17 @@ pub struct Plan {
     pub labels: std::collections::HashMap<u32, String>,
     /// How many branches the tree has off the active path.
     pub branches: u32,
+    /// Which of the selector's filters show each record: bit 0 `default`, 1 `no-tools`,
+    /// 2 `user-only`, 3 `labeled-only` ([`FILTERS`]).
+    pub filters: Vec<u8>,
+    /// Whether each record is in the document (with `--active-only`, only the path is).
+    pub shown: Vec<bool>,
 }
+
+/// The selector's filters a sidebar offers, by bit of [`Plan::filters`] (`all` shows every
+/// row).
+pub const FILTERS: [FilterMode; 4] =
+    [FilterMode::Default, FilterMode::NoTools, FilterMode::UserOnly, FilterMode::LabeledOnly];
 
 impl Plan {
     /// Lays out `session` (loaded with [`crate::row::Rows`], whose `gists` give the rows).
@@ -174,7 +185,34 @@ impl Plan {
         let branches = parents.len() as u32;
         let texts = row_texts(session, gists, &tree, opts.home.as_deref())?;
         let labels = session.label_map();
-        Ok(Plan { layout: tree, steps, branch_of, parents, sizes, texts, labels, branches })
+        let mut filters = vec![0u8; n];
+        for row in &tree.rows {
+            let (idx, labeled) = (row.idx, labels.contains_key(&row.idx));
+            let facts = gists[idx as usize].facts();
+            for (bit, mode) in FILTERS.iter().enumerate() {
+                if facts.shows(*mode, row.is_leaf, labeled) {
+                    filters[idx as usize] |= 1 << bit;
+                }
+            }
+        }
+        let mut shown = vec![false; n];
+        for step in &steps {
+            if let Step::Entry(idx) = step {
+                shown[*idx as usize] = true;
+            }
+        }
+        Ok(Plan {
+            layout: tree,
+            steps,
+            branch_of,
+            parents,
+            sizes,
+            texts,
+            labels,
+            branches,
+            filters,
+            shown,
+        })
     }
 }
 

@@ -115,6 +115,14 @@
     const first = rows.find((r) => !r.hidden);
     if (first) go(first.getAttribute("href").slice(1), true);
   });
+  // The selector's filters: which rows the sidebar shows.
+  const tree = document.getElementById("tree");
+  for (const b of document.querySelectorAll(".modes button")) {
+    b.addEventListener("click", () => {
+      for (const o of document.querySelectorAll(".modes button")) o.classList.toggle("on", o === b);
+      tree.dataset.m = b.dataset.m;
+    });
+  }
   // On a narrow window the tree is folded away behind a button (and shown while searching).
   document.getElementById("fold").addEventListener("click", () => side.classList.toggle("show"));
   if (location.hash) go(hash(), false);

@@ -118,6 +118,13 @@ const demo = exportTo(join(root, "examples/demo.jsonl"), "demo.html");
   await page.screenshot({ path: join(shots, "demo-wide-branch-open.png") });
   await branch.locator("summary").first().click();
 
+  // The selector's filters.
+  await page.click(".modes button[data-m=u]");
+  const users = await page.locator("#tree a:visible").allInnerTexts();
+  check("the User filter shows only user messages", users.length === 3 && users.every((t) => / user: /.test(t)), users.join(" | "));
+  await page.click(".modes button[data-m=a]");
+  check("the All filter shows every row", (await page.locator("#tree a:visible").count()) === (await page.locator("#tree a").count()));
+
   // Search: a word only the abandoned branch holds.
   await page.reload({ waitUntil: "load" });
   await page.fill("#q", "vendored");

@@ -223,6 +223,9 @@ fn active_only_leaves_the_other_branches_out() {
     assert!(!out.contains("Branch of") && !out.contains("continued"), "{out}");
     assert!(out.contains("Add it to Cargo.toml for me."), "{out}");
     assert!(!out.contains("Add a unit test") && !out.contains("reverse the bytes"), "{out}");
+    // Nor does the page's sidebar list them.
+    let html = env.run(&["-f", "branched.jsonl", "export", "--active-only"]);
+    assert!(html.contains("href=\"#f4b5c6d7\"") && !html.contains("d3e4f5a6"), "{html}");
 }
 
 #[test]
@@ -462,6 +465,8 @@ fn a_hostile_transcript_gets_nothing_to_run() {
                     "data-b",
                     "data-c",
                     "data-n",
+                    "data-m",
+                    "role",
                     "type",
                     "placeholder",
                     "autocomplete",
