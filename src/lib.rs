@@ -14,7 +14,7 @@
 //! 1. Leaves, which know nothing of sessions: [`error`], [`id`] (entry ids), [`clock`],
 //!    [`naming`] (session names as the agents clean them), [`js`] (JavaScript's semantics),
 //!    [`terminal`] (escaping for a terminal), [`process`] (running the user's programs),
-//!    [`id_gen`] (new ids).
+//!    [`id_gen`] (new ids), [`markdown`] (transcript Markdown made safe to embed).
 //! 2. [`json`]: JSON as bytes: the line scanner, member spans for byte-preserving edits, the
 //!    transcoder.
 //! 3. [`format`](mod@format): what one line means: its [`format::Kind`], envelope, the title slot,
@@ -39,6 +39,7 @@ pub mod error;
 pub mod id;
 pub mod id_gen;
 pub mod js;
+pub mod markdown;
 pub mod naming;
 pub mod process;
 pub mod terminal;
@@ -79,7 +80,7 @@ mod layers {
     /// The crate's modules, layer by layer, as the crate map lists them: a module may use the
     /// modules of the layers before its own, and none of its own layer or after.
     const LAYERS: &[&[&str]] = &[
-        &["error", "id", "clock", "naming", "js", "terminal", "process", "id_gen"],
+        &["error", "id", "clock", "naming", "js", "terminal", "process", "id_gen", "markdown"],
         &["json"],
         &["format"],
         &["session"],

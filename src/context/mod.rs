@@ -34,6 +34,7 @@ use serde_json::{Map, Value, json};
 
 use crate::format::{Dialect, Kind};
 use crate::js::{number as js_number, string as js_string, truthy};
+use crate::markdown::safe_markdown;
 
 mod path;
 
@@ -1418,9 +1419,12 @@ pub fn render_markdown(mut ctx: SessionContext, agent_messages: bool) -> String 
         for part in &view.parts {
             out.push('\n');
             match part {
-                Part::Text(text) => out.push_str(text),
+                // The transcript's own headings and HTML stay in their place
+                // (`crate::markdown`): a summary's `## Goal` is not a section of the document.
+                Part::Text(text) => out.push_str(&safe_markdown(text)),
                 Part::Thinking(text) => out.push_str(&format!(
-                    "<details>\n<summary>Thinking</summary>\n\n{text}\n\n</details>"
+                    "<details>\n<summary>Thinking</summary>\n\n{}\n\n</details>",
+                    safe_markdown(text)
                 )),
                 Part::ToolCall { name, id, args } => {
                     let pretty = serde_json::to_string_pretty(args).unwrap_or_default();
