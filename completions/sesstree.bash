@@ -25,6 +25,9 @@ _sesstree() {
             sesstree,context)
                 cmd="sesstree__subcmd__context"
                 ;;
+            sesstree,export)
+                cmd="sesstree__subcmd__export"
+                ;;
             sesstree,fork)
                 cmd="sesstree__subcmd__fork"
                 ;;
@@ -72,6 +75,9 @@ _sesstree() {
                 ;;
             sesstree__subcmd__help,context)
                 cmd="sesstree__subcmd__help__subcmd__context"
+                ;;
+            sesstree__subcmd__help,export)
+                cmd="sesstree__subcmd__help__subcmd__export"
                 ;;
             sesstree__subcmd__help,fork)
                 cmd="sesstree__subcmd__help__subcmd__fork"
@@ -122,7 +128,7 @@ _sesstree() {
 
     case "${cmd}" in
         sesstree)
-            opts="-f -h -V --file --session --json --strict --no-pager --utc --color --help --version log tree context show checkout reflog fork branch stats label name humanize-title migrate fsck ls grep help"
+            opts="-f -h -V --file --session --json --strict --no-pager --utc --color --help --version log tree context show checkout reflog fork branch stats label name humanize-title migrate fsck ls grep export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -226,6 +232,48 @@ _sesstree() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "text markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__export)
+            opts="-o -f -h --output --format --active-only --force --redact --file --session --json --strict --no-pager --utc --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --file)
@@ -422,7 +470,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__help)
-            opts="log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep help"
+            opts="log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -450,6 +498,20 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__help__subcmd__context)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__help__subcmd__export)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

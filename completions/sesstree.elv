@@ -46,6 +46,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand fsck 'Check session files for damage, or write a repaired copy of one'
             cand ls 'List session files, newest first'
             cand grep 'Search the text of sessions, knowing where each hit sits in its tree'
+            cand export 'Export the whole tree as one self-contained HTML page, or as Markdown'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sesstree;log'= {
@@ -344,6 +345,24 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'sesstree;export'= {
+            cand -o 'Where to write (its path is printed); `-` for standard output'
+            cand --output 'Where to write (its path is printed); `-` for standard output'
+            cand --format 'What to write. Without it: Markdown for an -o FILE ending in .md or .markdown, else HTML'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
+            cand --session 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)'
+            cand --color 'When to colour the output'
+            cand --active-only 'Only the path from the root to REV, without the other branches'
+            cand --force 'Overwrite an existing file'
+            cand --redact 'Replace API-key-shaped strings (sk-…, ghp_…, AKIA…, JWTs, Bearer tokens…) with `[REDACTED]` and the home directory with ~'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand --utc 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'sesstree;help'= {
             cand log 'Show the path from the root to REV (default `@`), newest first'
             cand tree 'Show the whole tree as the agent''s tree selector draws it'
@@ -360,6 +379,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand fsck 'Check session files for damage, or write a repaired copy of one'
             cand ls 'List session files, newest first'
             cand grep 'Search the text of sessions, knowing where each hit sits in its tree'
+            cand export 'Export the whole tree as one self-contained HTML page, or as Markdown'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sesstree;help;log'= {
@@ -391,6 +411,8 @@ set edit:completion:arg-completer[sesstree] = {|@words|
         &'sesstree;help;ls'= {
         }
         &'sesstree;help;grep'= {
+        }
+        &'sesstree;help;export'= {
         }
         &'sesstree;help;help'= {
         }

@@ -14,7 +14,8 @@
 //! 1. Leaves, which know nothing of sessions: [`error`], [`id`] (entry ids), [`clock`],
 //!    [`naming`] (session names as the agents clean them), [`js`] (JavaScript's semantics),
 //!    [`terminal`] (escaping for a terminal), [`process`] (running the user's programs),
-//!    [`id_gen`] (new ids), `in_order` (work in pieces on every core, taken in order).
+//!    [`id_gen`] (new ids), [`markdown`] (transcript Markdown made safe to embed), `in_order`
+//!    (work in pieces on every core, taken in order).
 //! 2. [`json`]: JSON as bytes: the line scanner, member spans for byte-preserving edits, the
 //!    transcoder.
 //! 3. [`format`](mod@format): what one line means: its [`format::Kind`], envelope, the title slot,
@@ -28,8 +29,8 @@
 //!    [`store`] (the only writer), [`discover`] and [`sessions`] (finding and listing session
 //!    files), [`hooks`], [`summarize`], [`migrate`], [`stats`], [`context`] (what the model
 //!    sees).
-//! 7. [`fsck`] (damage and repair), [`ops`] (the plans of the writing commands) and [`grep`]
-//!    (search across sessions).
+//! 7. [`fsck`] (damage and repair), [`ops`] (the plans of the writing commands), [`grep`]
+//!    (search across sessions) and [`export`] (the whole tree as an HTML page or Markdown).
 //! 8. [`render`]: the `--json` row.
 #![warn(missing_docs)]
 
@@ -40,6 +41,7 @@ pub mod id;
 pub mod id_gen;
 pub(crate) mod in_order;
 pub mod js;
+pub mod markdown;
 pub mod naming;
 pub mod process;
 pub mod terminal;
@@ -51,6 +53,7 @@ pub mod session;
 // 6–7. What commands do.
 pub mod context;
 pub mod discover;
+pub mod export;
 pub mod fsck;
 pub mod grep;
 pub mod hooks;
@@ -79,7 +82,10 @@ mod layers {
     /// The crate's modules, layer by layer, as the crate map lists them: a module may use the
     /// modules of the layers before its own, and none of its own layer or after.
     const LAYERS: &[&[&str]] = &[
-        &["error", "id", "clock", "naming", "js", "terminal", "process", "id_gen", "in_order"],
+        &[
+            "error", "id", "clock", "naming", "js", "terminal", "process", "id_gen", "markdown",
+            "in_order",
+        ],
         &["json"],
         &["format"],
         &["session"],
@@ -96,7 +102,7 @@ mod layers {
             "stats",
             "context",
         ],
-        &["fsck", "ops", "grep"],
+        &["fsck", "ops", "grep", "export"],
         &["render"],
     ];
 

@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use super::*;
+use crate::markdown::safe_markdown;
 
 /// The `context --json` object: `leafId`, `flavor`, the tracked state and `messages` (LLM
 /// messages, or the agent messages when `agent_messages` is set). For pi, `models` is pi's
@@ -108,9 +109,12 @@ pub fn render_markdown(
         for part in &view.parts {
             out.push('\n');
             match part {
-                Part::Text(text) => out.push_str(text),
+                // The transcript's own headings and HTML stay in their place
+                // (`crate::markdown`): a summary's `## Goal` is not a section of the document.
+                Part::Text(text) => out.push_str(&safe_markdown(text)),
                 Part::Thinking(text) => out.push_str(&format!(
-                    "<details>\n<summary>Thinking</summary>\n\n{text}\n\n</details>"
+                    "<details>\n<summary>Thinking</summary>\n\n{}\n\n</details>",
+                    safe_markdown(text)
                 )),
                 Part::ToolCall { name, id, args } => {
                     let pretty = serde_json::to_string_pretty(args).unwrap_or_default();

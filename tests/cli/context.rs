@@ -166,3 +166,17 @@ fn a_blob_reference_is_an_image_of_its_size_in_the_blob_store() {
     env.write("home/.omp/agent/x", "not an image");
     assert_eq!(image(&env), "[image image/png, blob ../x not in the blob store]");
 }
+
+/// A summary's own headings (`## Goal`) and HTML stay inside its message: the only headings of
+/// the Markdown are the document's (`# Session context`, `## N. role`).
+#[test]
+fn markdown_headings_of_the_transcript_are_escaped() {
+    let env = TestEnv::new();
+    std::fs::copy(crate::common::demo(), env.path().join("demo.jsonl")).unwrap();
+    let out = env.run(&["-f", "demo.jsonl", "context", "--format", "markdown"]);
+    assert!(out.contains("\n\\## Goal\n"), "{out}");
+    for line in out.lines().filter(|l| l.starts_with('#')) {
+        let numbered = line.strip_prefix("## ").and_then(|l| l.split_once(". "));
+        assert!(line == "# Session context" || numbered.is_some(), "{line}");
+    }
+}

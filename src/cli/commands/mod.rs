@@ -3,6 +3,7 @@
 mod branch;
 mod checkout;
 mod context;
+mod export;
 mod fsck;
 pub mod generate;
 mod grep;
@@ -113,6 +114,7 @@ pub enum Command {
     Fsck(fsck::FsckArgs),
     Ls(ls::LsArgs),
     Grep(grep::GrepArgs),
+    Export(export::ExportArgs),
 }
 
 impl Command {
@@ -134,7 +136,8 @@ impl Command {
             | Command::HumanizeTitle(_)
             | Command::Migrate(_)
             | Command::Fsck(_)
-            | Command::Ls(_) => false,
+            | Command::Ls(_)
+            | Command::Export(_) => false,
         }
     }
 
@@ -148,6 +151,7 @@ impl Command {
             Command::Checkout(args) => Some(&mut args.rev),
             Command::Branch(args) => args.rev.as_mut(),
             Command::Label(args) => args.rev.as_mut(),
+            Command::Export(args) => Some(&mut args.rev),
             Command::Tree(_)
             | Command::Reflog(_)
             | Command::Stats(_)
@@ -189,6 +193,7 @@ fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Fsck(args) => fsck::run(ctx, &args),
         Command::Ls(args) => ls::run(ctx, &args),
         Command::Grep(args) => grep::run(ctx, &args),
+        Command::Export(args) => export::run(ctx, &args),
     }
 }
 

@@ -1,0 +1,638 @@
+//! A session's whole tree as one document to read or share (`sesstree export`): a
+//! self-contained HTML page ([`html`]) or Markdown ([`markdown`]).
+//!
+//! Both walk the tree the same way ([`Plan`]): the active path from the root to the leaf,
+//! and after each entry where the conversation branched, every other branch, folded, with its
+//! own branches inside it in turn. Each entry is read once, in that order, and turned into
+//! [`Part`]s (text, thinking, tool calls and results, images, summaries) that the two writers
+//! render; nothing of a transcript is ever written unescaped.
+
+pub mod html;
+pub mod markdown;
+mod redact;
+
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+pub use redact::Redactor;
+
+use crate::error::Result;
+use crate::row::gist::{Gist, resolve_each};
+use crate::row::read_text;
+use crate::row::text::FilterMode;
+use crate::session::Session;
+use crate::tree::{Layout, TreeOptions, layout};
+
+/// What to export and how.
+#[derive(Debug, Default)]
+pub struct Options {
+    /// The entry taken as the leaf (the active path ends there); `None` when `@` is undefined.
+    pub leaf: Option<u32>,
+    /// Leave out every branch but the active path.
+    pub active_only: bool,
+    /// Replace API-key-shaped strings and the home directory (`--redact`).
+    pub redact: Option<Redactor>,
+    /// The home directory, for the rows' shortened paths.
+    pub home: Option<String>,
+    /// Where oh-my-pi keeps images a session names by `blob:sha256:<hex>`.
+    pub blobs: Option<PathBuf>,
+    /// The title of the document.
+    pub title: String,
+}
+
+/// No branch: an entry of the main thread.
+pub const MAIN: u32 = u32::MAX;
+
+/// One step of the walk, in document order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// An entry (record index).
+    Entry(u32),
+    /// A folded branch starts, at the entry `first` (its first entry).
+    Open {
+        /// The branch's number.
+        branch: u32,
+        /// Its first entry.
+        first: u32,
+    },
+    /// The innermost open branch ends.
+    Close,
+}
+
+/// The walk of a session's tree: the steps, the branches and the rows of the sidebar.
+#[derive(Debug)]
+pub struct Plan {
+    /// The selector's layout (the sidebar's rows).
+    pub layout: Layout,
+    /// The document's order.
+    pub steps: Vec<Step>,
+    /// Each record's branch ([`MAIN`] on the main thread, or not laid out).
+    pub branch_of: Vec<u32>,
+    /// Each branch's enclosing branch ([`MAIN`] for one folded off the main thread).
+    pub parents: Vec<u32>,
+    /// How many entries each record's subtree holds (itself included).
+    pub sizes: Vec<u32>,
+    /// Each record's one-line row text, as `tree` shows it.
+    pub texts: Vec<String>,
+    /// Each record's label.
+    pub labels: std::collections::HashMap<u32, String>,
+    /// How many branches the tree has off the active path.
+    pub branches: u32,
+    /// Which of the selector's filters show each record: bit 0 `default`, 1 `no-tools`,
+    /// 2 `user-only`, 3 `labeled-only` ([`FILTERS`]).
+    pub filters: Vec<u8>,
+    /// Whether each record is in the document (with `--active-only`, only the path is).
+    pub shown: Vec<bool>,
+}
+
+/// The selector's filters a sidebar offers, by bit of [`Plan::filters`] (`all` shows every
+/// row).
+pub const FILTERS: [FilterMode; 4] =
+    [FilterMode::Default, FilterMode::NoTools, FilterMode::UserOnly, FilterMode::LabeledOnly];
+
+impl Plan {
+    /// Lays out `session` (loaded with [`crate::row::Rows`], whose `gists` give the rows).
+    pub fn new(session: &Session, gists: &[Gist], opts: &Options) -> Result<Plan> {
+        let n = session.records.len();
+        let tree = layout(
+            session,
+            &TreeOptions { leaf: opts.leaf, include_archived: false, active_first: true },
+        );
+        // Children in display order, from the layout's pre-order.
+        let mut in_layout = vec![false; n];
+        for row in &tree.rows {
+            in_layout[row.idx as usize] = true;
+        }
+        let mut kids: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut roots = Vec::new();
+        for row in &tree.rows {
+            match session.parent(row.idx).filter(|&p| in_layout[p as usize]) {
+                Some(p) => kids[p as usize].push(row.idx),
+                None => roots.push(row.idx),
+            }
+        }
+        let mut sizes = vec![1u32; n];
+        for row in tree.rows.iter().rev() {
+            if let Some(p) = session.parent(row.idx).filter(|&p| in_layout[p as usize]) {
+                sizes[p as usize] = sizes[p as usize].saturating_add(sizes[row.idx as usize]);
+            }
+        }
+        let on_path: Vec<bool> = {
+            let mut on = vec![false; n];
+            for row in &tree.rows {
+                on[row.idx as usize] = row.on_active_path;
+            }
+            on
+        };
+        // The walk, with an explicit stack: a chain or a nesting of any depth cannot overflow.
+        enum Task {
+            Entry(u32, bool),
+            Open(u32),
+            Close,
+        }
+        let mut steps = Vec::with_capacity(n + 16);
+        let mut branch_of = vec![MAIN; n];
+        let mut parents = Vec::new();
+        let mut open: Vec<u32> = Vec::new();
+        let mut stack = Vec::new();
+        // The roots: the one on the active path is the main thread, the others are branches.
+        let main_root = roots.iter().position(|&r| on_path[r as usize]).unwrap_or(0);
+        let push_kids = |stack: &mut Vec<Task>, list: &[u32], cont: Option<usize>, main| {
+            if let Some(c) = cont {
+                stack.push(Task::Entry(list[c], main));
+            }
+            if opts.active_only && main {
+                return;
+            }
+            for (i, &k) in list.iter().enumerate().rev() {
+                if Some(i) != cont {
+                    stack.push(Task::Close);
+                    stack.push(Task::Open(k));
+                }
+            }
+        };
+        if !roots.is_empty() {
+            push_kids(&mut stack, &roots, Some(main_root), true);
+        }
+        while let Some(task) = stack.pop() {
+            match task {
+                Task::Entry(idx, main) => {
+                    steps.push(Step::Entry(idx));
+                    branch_of[idx as usize] = open.last().copied().unwrap_or(MAIN);
+                    let list = &kids[idx as usize];
+                    let cont = if main {
+                        list.iter().position(|&k| on_path[k as usize])
+                    } else {
+                        (!list.is_empty()).then_some(0)
+                    };
+                    push_kids(&mut stack, list, cont, main);
+                }
+                Task::Open(first) => {
+                    let branch = parents.len() as u32;
+                    parents.push(open.last().copied().unwrap_or(MAIN));
+                    open.push(branch);
+                    steps.push(Step::Open { branch, first });
+                    stack.push(Task::Entry(first, false));
+                }
+                Task::Close => {
+                    open.pop();
+                    steps.push(Step::Close);
+                }
+            }
+        }
+        let branches = parents.len() as u32;
+        let texts = row_texts(session, gists, &tree, opts.home.as_deref())?;
+        let labels = session.label_map();
+        let mut filters = vec![0u8; n];
+        for row in &tree.rows {
+            let (idx, labeled) = (row.idx, labels.contains_key(&row.idx));
+            let facts = gists[idx as usize].facts();
+            for (bit, mode) in FILTERS.iter().enumerate() {
+                if facts.shows(*mode, row.is_leaf, labeled) {
+                    filters[idx as usize] |= 1 << bit;
+                }
+            }
+        }
+        let mut shown = vec![false; n];
+        for step in &steps {
+            if let Step::Entry(idx) = step {
+                shown[*idx as usize] = true;
+            }
+        }
+        Ok(Plan {
+            layout: tree,
+            steps,
+            branch_of,
+            parents,
+            sizes,
+            texts,
+            labels,
+            branches,
+            filters,
+            shown,
+        })
+    }
+}
+
+/// Each record's row text (empty for a record not laid out), resolved in file order as `tree`
+/// resolves it: a tool result's row names its call.
+fn row_texts(
+    session: &Session,
+    gists: &[Gist],
+    tree: &Layout,
+    home: Option<&str>,
+) -> Result<Vec<String>> {
+    let order = tree.file_order(session.records.len());
+    let read: Vec<&Gist> =
+        order.iter().map(|&i| &gists[tree.rows[i as usize].idx as usize]).collect();
+    let resolved = resolve_each(&read, |pos, text| Some((pos, text.text().map(str::to_owned))));
+    let mut texts = vec![String::new(); session.records.len()];
+    for (pos, text) in resolved {
+        let idx = tree.rows[order[pos] as usize].idx;
+        texts[idx as usize] = match text {
+            Some(t) => t,
+            None if read[pos].is_unreadable() => "[unreadable entry]".to_owned(),
+            None => read_text(session, idx, home)?,
+        };
+    }
+    Ok(texts)
+}
+
+/// An image of a transcript.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Image {
+    /// Its declared media type.
+    pub mime: String,
+    /// Its base64 data, when it may be shown (a raster `image/*` type, with data at hand).
+    pub data: Option<String>,
+    /// Its size in bytes (decoded), when known.
+    pub bytes: Option<u64>,
+    /// Why it is not shown, when it is not.
+    pub missing: Option<&'static str>,
+}
+
+/// One piece of an entry as the export shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Part {
+    /// Text the user, the agent or an extension wrote.
+    Text(String),
+    /// A thinking block (folded).
+    Thinking(String),
+    /// A tool call (folded): the tool, a one-line gist, and the arguments as pretty JSON.
+    Call {
+        /// The tool's name.
+        name: String,
+        /// Its main argument, on one line.
+        gist: String,
+        /// All arguments.
+        args: String,
+    },
+    /// A tool's or a command's output (folded).
+    Output {
+        /// What it is the output of, on one line.
+        title: String,
+        /// Whether it is an error.
+        error: bool,
+        /// The text.
+        text: String,
+    },
+    /// An image.
+    Image(Image),
+    /// A branch or compaction summary (shown; a compaction's folded).
+    Summary(String),
+    /// A line of bookkeeping: what the entry records (model change, label, custom data…).
+    Note(String),
+}
+
+/// One entry as the export shows it.
+#[derive(Debug, Clone)]
+pub struct View {
+    /// The class of entry: `user`, `assistant`, `tool`, `bash`, `custom`, `branch-summary`,
+    /// `compaction`, `meta`, `error`.
+    pub class: &'static str,
+    /// Who or what: the role, or the entry type.
+    pub who: String,
+    /// The timestamp, as `YYYY-MM-DD HH:MM:SS` when it is ISO-8601.
+    pub time: String,
+    /// The entry a summary or compaction points at (`fromId`, `firstKeptEntryId`).
+    pub refers: Option<String>,
+    /// What it shows.
+    pub parts: Vec<Part>,
+}
+
+/// The longest a one-line gist gets, in characters.
+const GIST: usize = 100;
+
+/// Reads record `idx` and makes its [`View`]; `row` is its row text, for bookkeeping entries.
+pub fn view(session: &Session, idx: u32, row: &str, blobs: Option<&Path>) -> View {
+    match session.value(idx) {
+        Ok(value) => view_of(&value, row, blobs),
+        Err(e) => View {
+            class: "error",
+            who: "unreadable".into(),
+            time: String::new(),
+            refers: None,
+            parts: vec![Part::Note(format!("this entry cannot be read: {e}"))],
+        },
+    }
+}
+
+/// The [`View`] of an entry's value.
+pub fn view_of(value: &Value, row: &str, blobs: Option<&Path>) -> View {
+    let s = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
+    let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
+    let time = short_time(value.get("timestamp").and_then(Value::as_str));
+    let mut v =
+        View { class: "meta", who: kind.replace('_', " "), time, refers: None, parts: vec![] };
+    match kind {
+        "message" => {
+            let m = value.get("message").unwrap_or(&Value::Null);
+            let role = m.get("role").and_then(Value::as_str).unwrap_or("");
+            v.who = role.to_owned();
+            match role {
+                "user" | "developer" => {
+                    v.class = "user";
+                    content(m.get("content"), &mut v.parts, blobs);
+                }
+                "assistant" => {
+                    v.class = "assistant";
+                    if let Some(model) = s(m, "model") {
+                        v.who = format!("assistant · {model}");
+                    }
+                    content(m.get("content"), &mut v.parts, blobs);
+                    if let Some(e) = s(m, "errorMessage") {
+                        v.parts.push(Part::Output { title: "error".into(), error: true, text: e });
+                    }
+                }
+                "toolResult" => {
+                    v.class = "tool";
+                    let tool = s(m, "toolName").unwrap_or_else(|| "tool".into());
+                    v.who = format!("result of {tool}");
+                    let error = m.get("isError").and_then(Value::as_bool).unwrap_or(false);
+                    let mut inner = Vec::new();
+                    content(m.get("content"), &mut inner, blobs);
+                    let text = texts_of(&mut inner);
+                    let title = output_title(row, &text, error);
+                    v.parts.push(Part::Output { title, error, text });
+                    v.parts.extend(inner);
+                }
+                "bashExecution" | "pythonExecution" => {
+                    v.class = "bash";
+                    let code = s(m, "command").or_else(|| s(m, "code")).unwrap_or_default();
+                    let exit = m.get("exitCode").and_then(Value::as_i64);
+                    v.parts.push(Part::Text(code));
+                    let out = s(m, "output").unwrap_or_default();
+                    let title = match exit {
+                        Some(c) => format!("output · exit {c} · {}", lines(&out)),
+                        None => format!("output · {}", lines(&out)),
+                    };
+                    v.parts.push(Part::Output {
+                        title,
+                        error: exit.is_some_and(|c| c != 0),
+                        text: out,
+                    });
+                }
+                "custom" | "hookMessage" => {
+                    v.class = "custom";
+                    v.who = s(m, "customType").map_or("custom".into(), |t| format!("[{t}]"));
+                    content(m.get("content"), &mut v.parts, blobs);
+                }
+                _ => {
+                    v.parts.push(Part::Note(row.to_owned()));
+                }
+            }
+        }
+        "custom_message" => {
+            v.class = "custom";
+            v.who = s(value, "customType").map_or("custom message".into(), |t| format!("[{t}]"));
+            content(value.get("content"), &mut v.parts, blobs);
+        }
+        "branch_summary" => {
+            v.class = "branch-summary";
+            v.who = "branch summary".into();
+            v.refers = s(value, "fromId");
+            v.parts.push(Part::Summary(s(value, "summary").unwrap_or_default()));
+        }
+        "compaction" => {
+            v.class = "compaction";
+            v.who = "compaction".into();
+            v.refers = s(value, "firstKeptEntryId");
+            let before = value.get("tokensBefore").and_then(Value::as_u64);
+            let note = match before {
+                Some(t) => format!("Context compacted from {t} tokens; the model sees the summary below, then the entries from the one it keeps."),
+                None => "Context compacted; the model sees the summary below, then the entries from the one it keeps.".into(),
+            };
+            v.parts.push(Part::Note(note));
+            v.parts.push(Part::Summary(s(value, "summary").unwrap_or_default()));
+        }
+        _ => v.parts.push(Part::Note(row.to_owned())),
+    }
+    v
+}
+
+/// The parts of a `content` field: a string, or blocks.
+fn content(c: Option<&Value>, parts: &mut Vec<Part>, blobs: Option<&Path>) {
+    match c {
+        Some(Value::String(t)) => parts.push(Part::Text(t.clone())),
+        Some(Value::Array(blocks)) => {
+            for b in blocks {
+                block(b, parts, blobs);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn block(b: &Value, parts: &mut Vec<Part>, blobs: Option<&Path>) {
+    let text = |key| b.get(key).and_then(Value::as_str).unwrap_or("").to_owned();
+    match b.get("type").and_then(Value::as_str).unwrap_or("") {
+        "text" => parts.push(Part::Text(text("text"))),
+        "thinking" => parts.push(Part::Thinking(text("thinking"))),
+        "redactedThinking" => parts.push(Part::Note("[thinking, redacted by the provider]".into())),
+        "toolCall" => {
+            let name = text("name");
+            let args = b.get("arguments").unwrap_or(&Value::Null);
+            parts.push(Part::Call {
+                gist: call_gist(args),
+                args: serde_json::to_string_pretty(args).unwrap_or_default(),
+                name,
+            });
+        }
+        "image" => parts.push(Part::Image(image(b, blobs))),
+        other => parts.push(Part::Note(format!("[{} block]", other.replace('_', " ")))),
+    }
+}
+
+/// The main argument of a tool call, on one line.
+fn call_gist(args: &Value) -> String {
+    for key in ["command", "path", "file_path", "pattern", "query", "url"] {
+        if let Some(v) = args.get(key).and_then(Value::as_str) {
+            return one_line(v, GIST);
+        }
+    }
+    match args {
+        Value::Object(m) if m.is_empty() => String::new(),
+        Value::Null => String::new(),
+        _ => one_line(&args.to_string(), GIST),
+    }
+}
+
+/// The text parts of `parts` joined (taken out), leaving the others.
+fn texts_of(parts: &mut Vec<Part>) -> String {
+    let mut text = String::new();
+    parts.retain(|p| match p {
+        Part::Text(t) => {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(t);
+            false
+        }
+        _ => true,
+    });
+    text
+}
+
+/// A tool result's title: its row (which names the call) and how long it is.
+fn output_title(row: &str, text: &str, error: bool) -> String {
+    let row = row.strip_prefix("[").and_then(|r| r.strip_suffix("]")).unwrap_or(row);
+    let error = if error { " · error" } else { "" };
+    format!("{} · {}{error}", one_line(row, GIST), lines(text))
+}
+
+fn lines(text: &str) -> String {
+    match text.lines().count() {
+        0 => "empty".into(),
+        1 => "1 line".into(),
+        n => format!("{n} lines"),
+    }
+}
+
+/// `text` on one line (line breaks as spaces), cut to `max` characters.
+pub fn one_line(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (n, c) in text.chars().enumerate() {
+        if n == max {
+            out.push('…');
+            break;
+        }
+        out.push(if c == '\n' || c == '\r' || c == '\t' { ' ' } else { c });
+    }
+    out
+}
+
+/// The raster image types a page shows inline; any other (SVG first of all: it can hold
+/// script) is a placeholder.
+const RASTER: &[&str] =
+    &["image/png", "image/jpeg", "image/jpg", "image/gif", "image/webp", "image/avif", "image/bmp"];
+
+/// An image block, with its data when it may be shown.
+fn image(b: &Value, blobs: Option<&Path>) -> Image {
+    let mime = b.get("mimeType").and_then(Value::as_str).unwrap_or("").to_ascii_lowercase();
+    let data = b.get("data").and_then(Value::as_str).unwrap_or("");
+    let mut img = Image { mime: mime.clone(), data: None, bytes: None, missing: None };
+    let data: Cow<str> = match data.strip_prefix("blob:sha256:") {
+        Some(hex) => match read_blob(hex, blobs) {
+            Some(bytes) => {
+                img.bytes = Some(bytes.len() as u64);
+                Cow::Owned(base64(&bytes))
+            }
+            None => {
+                img.missing = Some("not in the blob store");
+                return img;
+            }
+        },
+        None => Cow::Borrowed(data),
+    };
+    img.bytes = img.bytes.or(Some(data.len() as u64 / 4 * 3));
+    if !RASTER.contains(&mime.as_str()) {
+        img.missing = Some("not a raster image type; not shown");
+    } else if data.is_empty() {
+        img.missing = Some("no data");
+    } else if !data.bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=')) {
+        img.missing = Some("data is not base64; not shown");
+    } else {
+        img.data = Some(data.into_owned());
+    }
+    img
+}
+
+/// The bytes of an oh-my-pi blob, when `hex` is a SHA-256 and the store holds it.
+fn read_blob(hex: &str, blobs: Option<&Path>) -> Option<Vec<u8>> {
+    let valid = hex.len() == 64 && hex.bytes().all(|c| c.is_ascii_hexdigit());
+    if !valid {
+        return None;
+    }
+    std::fs::read(blobs?.join(hex)).ok()
+}
+
+/// Standard base64, padded.
+pub fn base64(bytes: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for (i, shift) in [18, 12, 6, 0].into_iter().enumerate() {
+            if i <= chunk.len() {
+                out.push(ABC[(n >> shift & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// A timestamp as `YYYY-MM-DD HH:MM:SS` when it is ISO-8601, else as written.
+pub fn short_time(ts: Option<&str>) -> String {
+    match ts {
+        Some(t)
+            if t.as_bytes().get(10) == Some(&b'T')
+                && t.as_bytes().get(..19).is_some_and(|b| b.is_ascii()) =>
+        {
+            format!("{} {}", &t[..10], &t[11..19])
+        }
+        Some(t) => one_line(t, 40),
+        None => String::new(),
+    }
+}
+
+/// The id of a record, or `-`.
+pub fn id_of(session: &Session, idx: u32) -> &str {
+    session.record(idx).id.as_ref().map_or("-", |i| i.as_str())
+}
+
+/// A size in bytes, for people.
+pub fn size(bytes: u64) -> String {
+    match bytes {
+        b if b < 1024 => format!("{b} B"),
+        b if b < 1024 * 1024 => format!("{:.1} KB", b as f64 / 1024.0),
+        b => format!("{:.1} MB", b as f64 / (1024.0 * 1024.0)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn base64_pads() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+    }
+
+    #[test]
+    fn svg_and_odd_images_are_placeholders() {
+        let svg = json!({"type":"image","mimeType":"image/svg+xml","data":"PHN2Zz4="});
+        let img = image(&svg, None);
+        assert_eq!(img.data, None);
+        assert!(img.missing.is_some());
+        let png = json!({"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="});
+        assert_eq!(image(&png, None).data.as_deref(), Some("iVBORw0KGgo="));
+        let quote = json!({"type":"image","mimeType":"image/png","data":"a\"onerror=x"});
+        assert_eq!(image(&quote, None).data, None);
+        let html = json!({"type":"image","mimeType":"text/html","data":"PGI+"});
+        assert_eq!(image(&html, None).data, None);
+    }
+
+    #[test]
+    fn blobs_are_read_by_their_hash_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let hex = "a".repeat(64);
+        std::fs::write(dir.path().join(&hex), b"\x89PNG").unwrap();
+        let b = json!({"type":"image","mimeType":"image/png","data":format!("blob:sha256:{hex}")});
+        let img = image(&b, Some(dir.path()));
+        assert_eq!(img.data.as_deref(), Some("iVBORw=="));
+        assert_eq!(img.bytes, Some(4));
+        let escape =
+            json!({"type":"image","mimeType":"image/png","data":"blob:sha256:../../etc/passwd"});
+        assert_eq!(image(&escape, Some(dir.path())).missing, Some("not in the blob store"));
+    }
+}
