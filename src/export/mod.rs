@@ -19,6 +19,7 @@ use serde_json::Value;
 pub use redact::Redactor;
 
 use crate::error::Result;
+use crate::format::Kind;
 use crate::row::gist::{Gist, resolve_each};
 use crate::row::read_text;
 use crate::row::text::FilterMode;
@@ -326,8 +327,8 @@ pub fn view_of(value: &Value, row: &str, blobs: Option<&Path>) -> View {
     let time = short_time(value.get("timestamp").and_then(Value::as_str));
     let mut v =
         View { class: "meta", who: kind.replace('_', " "), time, refers: None, parts: vec![] };
-    match kind {
-        "message" => {
+    match Kind::from_name(kind) {
+        Kind::Message => {
             let m = value.get("message").unwrap_or(&Value::Null);
             let role = m.get("role").and_then(Value::as_str).unwrap_or("");
             v.who = role.to_owned();
@@ -384,18 +385,18 @@ pub fn view_of(value: &Value, row: &str, blobs: Option<&Path>) -> View {
                 }
             }
         }
-        "custom_message" => {
+        Kind::CustomMessage => {
             v.class = "custom";
             v.who = s(value, "customType").map_or("custom message".into(), |t| format!("[{t}]"));
             content(value.get("content"), &mut v.parts, blobs);
         }
-        "branch_summary" => {
+        Kind::BranchSummary => {
             v.class = "branch-summary";
             v.who = "branch summary".into();
             v.refers = s(value, "fromId");
             v.parts.push(Part::Summary(s(value, "summary").unwrap_or_default()));
         }
-        "compaction" => {
+        Kind::Compaction => {
             v.class = "compaction";
             v.who = "compaction".into();
             v.refers = s(value, "firstKeptEntryId");
@@ -407,7 +408,28 @@ pub fn view_of(value: &Value, row: &str, blobs: Option<&Path>) -> View {
             v.parts.push(Part::Note(note));
             v.parts.push(Part::Summary(s(value, "summary").unwrap_or_default()));
         }
-        _ => v.parts.push(Part::Note(row.to_owned())),
+        // Bookkeeping: the row says it all. Every kind is named, so that the compiler asks
+        // where a new one goes.
+        Kind::ModelUsage
+        | Kind::ThinkingLevelChange
+        | Kind::ModelChange
+        | Kind::ServiceTierChange
+        | Kind::Custom
+        | Kind::Label
+        | Kind::Archive
+        | Kind::TitleChange
+        | Kind::TtsrInjection
+        | Kind::SessionInit
+        | Kind::ModeChange
+        | Kind::CredentialPin
+        | Kind::ResetBoundary
+        | Kind::SessionInfo
+        | Kind::Usage
+        | Kind::ContextEdit
+        | Kind::McpToolSelection
+        | Kind::Session
+        | Kind::Other(_)
+        | Kind::Missing => v.parts.push(Part::Note(row.to_owned())),
     }
     v
 }
