@@ -77,8 +77,14 @@ pub struct BranchPlan {
     pub lines: Vec<Line>,
     /// Ids of the source entries that were re-linked, in order.
     pub relinked: Vec<EntryId>,
-    /// Ids of the new entries (re-created labels, then a pi `session_info`), in order.
+    /// Ids of the new entries (re-created labels, then a pi `session_info`, or the
+    /// `title_change` of a root prompt), in order.
     pub created: Vec<EntryId>,
+    /// Whether the new file holds an assistant message. Without one and without a title slot
+    /// the file is not one the agents continue ([`BranchPlan::unwritable`]).
+    pub has_reply: bool,
+    /// Whether the fork is of a root prompt: the new session starts empty.
+    pub root_prompt: bool,
 }
 
 /// The editor text of a `branch` source: the text of a user message. Anything else is a usage
@@ -149,8 +155,13 @@ pub fn plan(
     let mut last_kept: Option<EntryId> = None;
     let mut previous_dropped = false;
     let mut pi_name_kept: Option<String> = None;
+    let mut has_reply = false;
     for &idx in &path {
         let record = session.record(idx);
+        if record.kind == Kind::Message && !has_reply {
+            let value = session.value(idx)?;
+            has_reply = value.pointer("/message/role").and_then(Value::as_str) == Some("assistant");
+        }
         // Small bookkeeping records are read now to decide on them; their bytes are kept.
         let mut bytes = None;
         match record.kind {
@@ -251,6 +262,20 @@ pub fn plan(
         lines.push(new_entry("session_info", fields, &mut parent, None));
     }
 
+    // oh-my-pi's `branch` of a root prompt is `newSession` then `setSessionName`: the slot and
+    // the header, then the `title_change` the rename appends (FORMAT §7.2 step 5), at the time
+    // the slot records.
+    if root_prompt
+        && session.slot.is_some()
+        && let Some((t, s)) = &name
+    {
+        let mut fields = vec![("title", Value::String(t.clone()))];
+        if let Some(s) = s {
+            fields.push(("source", s.as_str().into()));
+        }
+        lines.push(new_entry("title_change", fields, &mut parent, Some(&created)));
+    }
+
     let title = if pi { None } else { name.clone() };
     let header_line = new_header(
         &header.value,
@@ -275,6 +300,8 @@ pub fn plan(
         lines,
         relinked,
         created: created_ids,
+        has_reply,
+        root_prompt,
     })
 }
 
@@ -331,6 +358,30 @@ fn relink(session: &Session, idx: u32, raw: &[u8], parent: Option<&EntryId>) -> 
 }
 
 impl BranchPlan {
+    /// Why the new file must not be written, when it must not: it has no title slot and no
+    /// assistant message. pi (and oh-my-pi before the title slot) create a session file
+    /// lazily, at its first reply (FORMAT §4.7): opening a file without a reply, they write the
+    /// header and every entry again when the reply comes, and the file holds two sessions.
+    /// What the agent itself leaves on disk for such a fork is nothing. The returned text says
+    /// so; for a root prompt nothing is lost (the new session starts empty).
+    pub fn unwritable(&self) -> Option<&'static str> {
+        if self.slot.is_some() || self.has_reply {
+            return None;
+        }
+        Some(match self.root_prompt {
+            true => {
+                "the new session starts empty, and pi (like oh-my-pi before its title slot) \
+                 writes a session file only once it holds a reply: no file is written; start \
+                 the new session in the agent with the text above"
+            }
+            false => {
+                "the history to fork holds no assistant message, and pi (like oh-my-pi before \
+                 its title slot) writes a session file only once it holds a reply: resuming a \
+                 file without one, it writes the header and the entries a second time"
+            }
+        })
+    }
+
     /// Streams the new file into `out`, reading each source line by its byte range as it goes.
     /// Write errors are reported against `out_path`.
     pub fn write_to(&self, session: &Session, out: &mut dyn Write, out_path: &Path) -> Result<()> {
@@ -595,6 +646,43 @@ mod tests {
         let out = load(std::str::from_utf8(&bytes).unwrap());
         assert_eq!(out.name(), Some(("Slot name".to_string(), Some(TitleSource::Auto))));
         assert!(lines(&bytes)[1].contains(r#""title":"Slot name","titleSource":"auto""#));
+    }
+
+    #[test]
+    fn a_root_prompt_of_a_slot_file_gets_the_title_change_of_the_rename() {
+        let slot =
+            encode_slot("Slot name", Some(TitleSource::User), "2026-01-01T00:00:00.000Z").unwrap();
+        let mut text = String::from_utf8(slot).unwrap();
+        text.push_str(&[HEADER.to_string(), msg("u1", None, "user")].join("\n"));
+        let s = load(&text);
+        let (plan, bytes) = branch(&s, Fork::Before(idx(&s, "u1")));
+        assert_eq!(plan.unwritable(), None, "oh-my-pi writes this file itself");
+        let got = lines(&bytes);
+        assert_eq!(got.len(), 3);
+        assert_eq!(
+            got[2],
+            format!(
+                r#"{{"type":"title_change","id":"{}","parentId":null,"timestamp":"2026-03-01T12:00:00.000Z","title":"Slot name","source":"user"}}"#,
+                plan.created[0]
+            )
+        );
+        let out = load(std::str::from_utf8(&bytes).unwrap());
+        assert_eq!(out.name(), Some(("Slot name".to_string(), Some(TitleSource::User))));
+        assert_eq!(out.slot.as_ref().unwrap().updated_at, "2026-03-01T12:00:00.000Z");
+    }
+
+    #[test]
+    fn a_file_without_slot_or_reply_is_not_one_to_write() {
+        let s = load(
+            &[HEADER.to_string(), msg("u1", None, "user"), msg("a1", Some("u1"), "assistant")]
+                .join("\n"),
+        );
+        let (plan, _) = branch(&s, Fork::Before(idx(&s, "u1")));
+        assert!(plan.root_prompt && plan.unwritable().unwrap().contains("starts empty"));
+        let (plan, _) = branch(&s, Fork::Through(idx(&s, "u1")));
+        assert!(!plan.has_reply && plan.unwritable().unwrap().contains("no assistant"));
+        let (plan, _) = branch(&s, Fork::Through(idx(&s, "a1")));
+        assert!(plan.has_reply && plan.unwritable().is_none());
     }
 
     #[test]

@@ -71,9 +71,9 @@ fn branch_before_a_user_message() {
     {"type":"title","v":1,"title":"Fix naming","source":"user","updatedAt":"2026-03-01T12:00:00.000Z","pad":"                                                                                                                                                    "}
     {"type":"session","version":3,"id":"<ID>","timestamp":"2026-03-01T12:00:00.000Z","cwd":"/home/u/pi","title":"Fix naming","titleSource":"user","parentSession":"$TMP/branch-omp.jsonl","additionalDirectories":["/home/u/lib"]}
     {"type":"message","id":"aaaa0001","parentId":null,"timestamp":"2026-02-16T10:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":"first prompt"}],"timestamp":1771236001000}}
-    {"type":"message","id":"bbbb0001","parentId":"aaaa0001","timestamp":"2026-02-16T10:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"first answer"}],"provider":"anthropic","model":"claude","usage":{"input":10,"output":5},"stopReason":"stop","timestamp":1771236002000}}
+    {"type":"message","id":"bbbb0001","parentId":"aaaa0001","timestamp":"2026-02-16T10:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"first answer"}],"provider":"anthropic","model":"claude","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":0,"totalTokens":15,"cost":{"input":0.00003,"output":0.000075,"cacheRead":0,"cacheWrite":0,"total":0.000105}},"stopReason":"stop","timestamp":1771236002000}}
     {"type":"message","id":"aaaa0002","parentId":"bbbb0001","timestamp":"2026-02-16T10:00:04.000Z","message":{"role":"user","content":"second prompt","timestamp":1771236004000},"zeta":{"b":1,"a":[2,1]},"alpha":true}
-    {"type":"message","id":"bbbb0002","parentId":"aaaa0002","timestamp":"2026-02-16T10:00:05.000Z","message":{"role":"assistant","content":[{"type":"text","text":"second answer"}],"provider":"anthropic","model":"claude","usage":{"input":10,"output":5},"stopReason":"stop","timestamp":1771236005000}}
+    {"type":"message","id":"bbbb0002","parentId":"aaaa0002","timestamp":"2026-02-16T10:00:05.000Z","message":{"role":"assistant","content":[{"type":"text","text":"second answer"}],"provider":"anthropic","model":"claude","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":0,"totalTokens":15,"cost":{"input":0.00003,"output":0.000075,"cacheRead":0,"cacheWrite":0,"total":0.000105}},"stopReason":"stop","timestamp":1771236005000}}
     {"type":"archive","id":"eeee0002","parentId":"bbbb0002","timestamp":"2026-02-16T10:00:08.000Z","targetId":"bbbb0001","archived":false}
     {"type":"label","id":"ae175332","parentId":"eeee0002","timestamp":"2026-03-01T12:00:00.001Z","targetId":"bbbb0002","label":"answer"}
     {"type":"label","id":"ecb8ad47","parentId":"ae175332","timestamp":"2026-03-01T12:00:00.002Z","targetId":"aaaa0001","label":"again"}
@@ -136,7 +136,7 @@ fn json_output() {
 }
 
 #[test]
-fn a_root_prompt_gives_a_header_only_file_with_the_name() {
+fn a_root_prompt_gives_what_oh_my_pi_writes_for_a_new_session() {
     let env = TestEnv::new();
     env.fixture("branch-omp.jsonl");
     insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0001"]), @"
@@ -147,9 +147,11 @@ fn a_root_prompt_gives_a_header_only_file_with_the_name() {
     let new = the_new_file(&env);
     let text = std::fs::read_to_string(&new).unwrap();
     let id = new.file_stem().unwrap().to_str().unwrap().split_once('_').unwrap().1.to_string();
+    // What oh-my-pi's newSession and setSessionName leave: slot, header, title_change.
     insta::assert_snapshot!(text.replace(&id, "<ID>").replace(&env.path().display().to_string(), "$TMP"), @r#"
     {"type":"title","v":1,"title":"Fix naming","source":"user","updatedAt":"2026-03-01T12:00:00.000Z","pad":"                                                                                                                                                    "}
     {"type":"session","version":3,"id":"<ID>","timestamp":"2026-03-01T12:00:00.000Z","cwd":"/home/u/pi","parentSession":"$TMP/branch-omp.jsonl","additionalDirectories":["/home/u/lib"],"title":"Fix naming","titleSource":"user"}
+    {"type":"title_change","id":"ae175332","parentId":null,"timestamp":"2026-03-01T12:00:00.000Z","title":"Fix naming","source":"user"}
     "#);
 }
 
@@ -326,7 +328,7 @@ fn a_pi_file_stays_a_pi_file() {
     {"type":"session","version":3,"id":"019ca945-0a00-7716-a104-d9866d113a7e","timestamp":"2026-03-01T12:00:00.000Z","cwd":"/home/u/pi-mono","parentSession":"$TMP/branch-pi.jsonl"}
     {"type":"model_change","id":"cccc0001","parentId":null,"timestamp":"2026-02-16T10:00:01.000Z","provider":"anthropic","modelId":"claude"}
     {"type":"message","id":"aaaa0001","parentId":"cccc0001","timestamp":"2026-02-16T10:00:02.000Z","message":{"role":"user","content":[{"type":"text","text":"pi prompt"}],"timestamp":1771236002000}}
-    {"type":"message","id":"bbbb0001","parentId":"aaaa0001","timestamp":"2026-02-16T10:00:03.000Z","message":{"role":"assistant","content":[{"type":"text","text":"pi answer"}],"provider":"anthropic","model":"claude","usage":{"input":10,"output":5},"stopReason":"stop","timestamp":1771236003000}}
+    {"type":"message","id":"bbbb0001","parentId":"aaaa0001","timestamp":"2026-02-16T10:00:03.000Z","message":{"role":"assistant","content":[{"type":"text","text":"pi answer"}],"provider":"anthropic","model":"claude","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":0,"totalTokens":15,"cost":{"input":0.00003,"output":0.000075,"cacheRead":0,"cacheWrite":0,"total":0.000105}},"stopReason":"stop","timestamp":1771236003000}}
     {"type":"session_info","id":"ae175332","parentId":"bbbb0001","timestamp":"2026-03-01T12:00:00.001Z","name":"Pi name"}
     "#);
     assert!(is_pi(&env, "b.jsonl"));
@@ -337,7 +339,8 @@ fn a_pi_file_stays_a_pi_file() {
     assert_eq!(c[1..], src[1..7]);
     assert!(!c[0].contains("title"));
     assert!(is_pi(&env, "c.jsonl"));
-    // A root prompt: the header and the name, nothing else.
+    // A root prompt: pi writes nothing until the first reply, and a header-only file is one
+    // it continues with a second header: nothing is written.
     env.write(
         "root.jsonl",
         [&src[0], &src[2]]
@@ -345,12 +348,12 @@ fn a_pi_file_stays_a_pi_file() {
             .concat()
             .replace(r#""parentId":"cccc0001""#, r#""parentId":null"#),
     );
-    env.run(&["-f", "root.jsonl", "branch", "aaaa0001", "-o", "r.jsonl"]);
-    let r = text_lines(&env.read("r.jsonl"));
-    assert_eq!(r.len(), 1, "no name, nothing but the header: {r:?}");
-    // A UUIDv7, as both agents make them: a header alone says nothing of the agent.
-    assert!(r[0].contains(r#""id":"019ca945-0a00-7"#) && !r[0].contains("title"), "{r:?}");
-    assert!(!is_pi(&env, "r.jsonl"), "{r:?}");
+    insta::assert_snapshot!(env.run(&["-f", "root.jsonl", "branch", "aaaa0001", "-o", "r.jsonl"]), @"
+    pi prompt
+    ------- stderr -------
+    note: the new session starts empty, and pi (like oh-my-pi before its title slot) writes a session file only once it holds a reply: no file is written; start the new session in the agent with the text above
+    ");
+    assert!(!env.path().join("r.jsonl").exists());
 }
 
 /// Whether sesstree reads a file in the temporary directory as pi's (SPEC `name`).
@@ -371,11 +374,24 @@ fn an_omp_file_without_a_slot_gets_none() {
     ));
     assert_eq!(lines[1..], src[1..4]);
     assert!(!is_pi(&env, "b.jsonl"));
-    // With a slot in the source, a root prompt's file has one too; without, it has none.
+    // Without a slot, a root prompt writes nothing: oh-my-pi before the slot, as pi, writes
+    // a session at its first reply, and continues a header-only file wrongly.
     env.run(&["-f", "branch-omp-noslot.jsonl", "branch", "aaaa0001", "-o", "r.jsonl"]);
-    let r = text_lines(&env.read("r.jsonl"));
-    assert_eq!(r.len(), 1);
-    assert!(r[0].ends_with(r#","title":"Old name","titleSource":"auto"}"#), "{}", r[0]);
+    assert!(!env.path().join("r.jsonl").exists());
+    insta::assert_snapshot!(env.run(&["-f", "branch-omp-noslot.jsonl", "--json", "branch", "aaaa0001"]), @r#"{"path":null,"sessionId":null,"parentSession":"$TMP/branch-omp-noslot.jsonl","editorText":"hello"}"#);
+}
+
+#[test]
+fn a_history_without_a_reply_is_not_forked_into_a_file_without_a_slot() {
+    let env = TestEnv::new();
+    env.fixture("branch-pi.jsonl");
+    // The history before aaaa0001 is the model_change alone.
+    insta::assert_snapshot!(env.run(&["-f", "branch-pi.jsonl", "branch", "aaaa0001", "-o", "b.jsonl"]), @"
+    ------- stderr -------
+    error: nothing was written: the history to fork holds no assistant message, and pi (like oh-my-pi before its title slot) writes a session file only once it holds a reply: resuming a file without one, it writes the header and the entries a second time
+    [exit status: 2]
+    ");
+    assert!(!env.path().join("b.jsonl").exists());
 }
 
 #[test]

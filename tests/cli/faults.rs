@@ -279,7 +279,8 @@ fn a_full_disk_leaves_every_file_as_it_was() {
         &["-f", "d.jsonl", "checkout", "m1", "--summary", "no room either"],
         &["-f", "o.jsonl", "name", "A new name"],
         &["-f", "n.jsonl", "name", "--dialect", "omp", "A name that needs a slot"],
-        &["-f", "d.jsonl", "branch", "m1", "-o", "new.jsonl"],
+        // A root prompt: only a file with a slot gets a new file (slot, header, title_change).
+        &["-f", "o.jsonl", "branch", "m1", "-o", "new.jsonl"],
         &["-f", "d.jsonl", "migrate", "-o", "migrated.jsonl"],
     ];
     for args in runs {

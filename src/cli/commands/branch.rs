@@ -36,8 +36,15 @@ const EXAMPLES: &str = r#"Examples:
 /// nearest kept ancestor. Kept lines are copied byte for byte. The header gets a new session
 /// id, `parentSession` (the source's absolute path, symlinks resolved) and the session name; a
 /// title slot is written when the source has one, and a pi file stays a pi file (its name
-/// carried as a `session_info` entry). A root user message gives a file with only the header.
-/// The source file is never changed.
+/// carried as a `session_info` entry). The source file is never changed.
+///
+/// A file the agents do not continue is not written: pi (and oh-my-pi before its title slot)
+/// writes a session only once it holds a reply, and resuming a file without one it writes the
+/// header and the entries a second time. So a root user message of a file without a title
+/// slot writes nothing (the new session starts empty: start it in the agent; with --json,
+/// `path` is null), and a history without an assistant message in such a file is refused. With
+/// a title slot, a root user message gives what oh-my-pi writes: the slot, the header and the
+/// `title_change` of the carried name.
 ///
 /// The new file goes next to the source as `<timestamp>_<session-id>.jsonl`, or to `-o PATH`.
 ///
@@ -49,7 +56,8 @@ const EXAMPLES: &str = r#"Examples:
 ///
 /// Output: the user message's text (the editor prefill) on stdout, and `Branched to PATH` on
 /// stderr; with --json one object `{"path", "sessionId", "parentSession", "editorText"}`
-/// (`editorText` is null with --through). With `-o -` stdout carries the new file and nothing
+/// (`editorText` is null with --through; `path` and `sessionId` are null when nothing was
+/// written). With `-o -` stdout carries the new file and nothing
 /// else.
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
@@ -133,6 +141,26 @@ pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
     if cancel.is_cancelled() {
         return Err(Error::Cancelled("interrupted; nothing was written".into()).into());
     }
+    if let Some(why) = plan.unwritable() {
+        if !plan.root_prompt {
+            return Err(Error::Usage(format!("nothing was written: {why}")).into());
+        }
+        let mut out = stdout();
+        if ctx.json {
+            let value = serde_json::json!({
+                "path": null,
+                "sessionId": null,
+                "parentSession": parent_session,
+                "editorText": editor_text,
+            });
+            write_json_line(&mut out, &value)?;
+        } else {
+            print_editor_text(&mut out, editor_text.as_deref())?;
+            eprintln!("note: {why}");
+        }
+        out.flush()?;
+        return after_hook(&hooks, &parent_session, None);
+    }
     if to_stdout {
         let mut out = stdout();
         plan.write_to(&session, &mut out, Path::new("-"))?;
@@ -161,17 +189,23 @@ pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
         });
         write_json_line(&mut out, &value)?;
     } else {
-        if let Some(text) = editor_text.as_deref().filter(|t| !t.is_empty()) {
-            let text = sanitize_keep_lines(text);
-            out.write_all(text.as_bytes())?;
-            if !text.ends_with('\n') {
-                out.write_all(b"\n")?;
-            }
-        }
+        print_editor_text(&mut out, editor_text.as_deref())?;
         eprintln!("Branched to {}", ui::show(&target.to_string_lossy()));
     }
     out.flush()?;
     after_hook(&hooks, &parent_session, Some(&target))
+}
+
+/// The editor prefill on stdout, control characters made visible.
+fn print_editor_text(out: &mut impl Write, text: Option<&str>) -> std::io::Result<()> {
+    if let Some(text) = text.filter(|t| !t.is_empty()) {
+        let text = sanitize_keep_lines(text);
+        out.write_all(text.as_bytes())?;
+        if !text.ends_with('\n') {
+            out.write_all(b"\n")?;
+        }
+    }
+    Ok(())
 }
 
 /// Runs `session_branch` once the new file is written (`None`: it went to stdout).
