@@ -46,7 +46,7 @@ mod path;
 
 pub use build::build;
 pub use llm::{messages, to_llm_messages};
-pub use output::{into_json, render_markdown, render_text, to_json};
+pub use output::{image_text, into_json, render_markdown, render_text, to_json};
 pub use path::path_values;
 
 use llm::{nonzero_exit_code, summary_text, take_messages};

@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use super::*;
+use crate::format::{blob_file, blob_ref};
 use crate::markdown::safe_markdown;
 
 /// The `context --json` object: `leafId`, `flavor`, the tracked state and `messages` (LLM
@@ -336,17 +337,15 @@ pub(super) fn content_blocks(content: Option<&Value>, blobs: Option<&Path>) -> V
 /// An image block as one line: its type and, for a `blob:sha256:<hex>` reference, its size
 /// in `blobs`, oh-my-pi's blob store (or that it is not there). The image itself is never
 /// shown, and the store is only read.
-fn image_text(block: &Value, blobs: Option<&Path>) -> String {
+pub fn image_text(block: &Value, blobs: Option<&Path>) -> String {
     let mime = str_field(block, "mimeType").unwrap_or("(unknown type)");
-    let Some(hex) = str_field(block, "data").and_then(|d| d.strip_prefix("blob:sha256:")) else {
+    let Some(hex) = str_field(block, "data").and_then(blob_ref) else {
         return format!("image {mime}");
     };
-    // Only a real digest names a file: nothing else in the reference reaches the path.
-    let digest = hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit());
     let short: String = hex.chars().take(8).collect();
     let size = blobs
-        .filter(|_| digest)
-        .and_then(|dir| std::fs::metadata(dir.join(hex)).ok())
+        .and_then(|store| blob_file(store, hex))
+        .and_then(|file| std::fs::metadata(file).ok())
         .filter(std::fs::Metadata::is_file)
         .map(|m| m.len());
     match size {

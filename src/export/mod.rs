@@ -535,7 +535,7 @@ fn image(b: &Value, blobs: Option<&Path>) -> Image {
     let mime = b.get("mimeType").and_then(Value::as_str).unwrap_or("").to_ascii_lowercase();
     let data = b.get("data").and_then(Value::as_str).unwrap_or("");
     let mut img = Image { mime: mime.clone(), data: None, bytes: None, missing: None };
-    let data: Cow<str> = match data.strip_prefix("blob:sha256:") {
+    let data: Cow<str> = match crate::format::blob_ref(data) {
         Some(hex) => match read_blob(hex, blobs) {
             Some(bytes) => {
                 img.bytes = Some(bytes.len() as u64);
@@ -563,11 +563,7 @@ fn image(b: &Value, blobs: Option<&Path>) -> Image {
 
 /// The bytes of an oh-my-pi blob, when `hex` is a SHA-256 and the store holds it.
 fn read_blob(hex: &str, blobs: Option<&Path>) -> Option<Vec<u8>> {
-    let valid = hex.len() == 64 && hex.bytes().all(|c| c.is_ascii_hexdigit());
-    if !valid {
-        return None;
-    }
-    std::fs::read(blobs?.join(hex)).ok()
+    std::fs::read(crate::format::blob_file(blobs?, hex)?).ok()
 }
 
 /// Standard base64, padded.

@@ -32,6 +32,19 @@ pub fn is_move_marker(summary: Option<&serde_json::Value>) -> bool {
 /// The version sesstree writes (FORMAT §11: accept 1–4, write 3).
 pub(crate) const WRITE_VERSION: u64 = 3;
 
+/// The `<hex>` of an image's `blob:sha256:<hex>` data: oh-my-pi keeps such images out of the
+/// session file, in its blob store (FORMAT §4.6, CHANGES O6). `None` for inline data.
+pub fn blob_ref(data: &str) -> Option<&str> {
+    data.strip_prefix("blob:sha256:")
+}
+
+/// The file of the blob store `store` that holds the blob `hex`: only a SHA-256 digest (64 hex
+/// digits) names one, so no reference reaches another path.
+pub fn blob_file(store: &std::path::Path, hex: &str) -> Option<std::path::PathBuf> {
+    let digest = hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit());
+    digest.then(|| store.join(hex))
+}
+
 /// The newest version sesstree reads as its own (4 is read as 3).
 pub(crate) const MAX_VERSION: u64 = 4;
 

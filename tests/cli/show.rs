@@ -162,3 +162,24 @@ fn a_rev_that_names_nothing_says_why() {
     [exit status: 4]
     ");
 }
+
+/// `show` names an oh-my-pi blob image by its type and its size in the blob store, as
+/// `context` does (CHANGES O6), and reads no path that is not a digest.
+#[test]
+fn show_names_a_blob_image_by_its_size_in_the_store() {
+    let env = crate::common::TestEnv::new();
+    env.fixture("roles.jsonl");
+    let image = |env: &crate::common::TestEnv| {
+        let out = env.run(&["-f", "roles.jsonl", "show", "6c0d1e2f"]);
+        out.lines().map(str::trim).find(|l| l.starts_with("[image")).unwrap().to_string()
+    };
+    assert_eq!(image(&env), "[image image/png, blob 9f2c4e1a not in the blob store]");
+    let hex = "9f2c4e1a7b3d5f608c1e2a4b6d8f0a1c3e5b7d9f1a2c4e6b8d0f2a4c6e8b0d2f";
+    std::fs::create_dir_all(env.path().join("home/.omp/agent/blobs")).unwrap();
+    env.write(&format!("home/.omp/agent/blobs/{hex}"), vec![0u8; 1234]);
+    assert_eq!(image(&env), "[image image/png, 1234 bytes, blob 9f2c4e1a]");
+    let odd = String::from_utf8(env.read("roles.jsonl")).unwrap().replace(hex, "../x");
+    env.write("roles.jsonl", odd);
+    env.write("home/.omp/agent/x", "not an image");
+    assert_eq!(image(&env), "[image image/png, blob ../x not in the blob store]");
+}

@@ -149,7 +149,14 @@ fn content_text(content: Option<&Value>) -> String {
                 match kind {
                     "text" => parts.push(text("text").to_owned()),
                     "thinking" => parts.push(format!("[thinking]\n{}", text("thinking"))),
-                    "image" => parts.push(format!("[image: {}]", text("mimeType"))),
+                    // Its type, and the size of an oh-my-pi blob in the store.
+                    "image" => {
+                        let blobs = crate::cli::places().omp_blobs();
+                        parts.push(format!(
+                            "[{}]",
+                            sesstree::context::image_text(block, Some(&blobs))
+                        ));
+                    }
                     // Calls are shown on their own, with their results.
                     "toolCall" => {}
                     other => parts.push(format!("[{other}]")),
