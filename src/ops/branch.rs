@@ -179,6 +179,18 @@ pub fn plan(
                 }
                 bytes = Some(raw);
             }
+            // pi's loader refuses an edit whose target is not an entry earlier on its path
+            // (CHANGES P3): an edit is kept only when its target is, as pi branches.
+            Kind::ContextEdit => {
+                let raw = session.raw_line(idx)?;
+                let target =
+                    parse_lossy(&raw).and_then(|v| v.get("targetId").and_then(EntryId::from_value));
+                if !target.is_some_and(|t| kept.contains(&t)) {
+                    previous_dropped = true;
+                    continue;
+                }
+                bytes = Some(raw);
+            }
             // The header says version 3: a version-2 hook message gets its version-3 role, as
             // `migrate` gives it, or pi (which migrates only files below 3) drops it from the
             // context.
@@ -472,6 +484,38 @@ mod tests {
         format!(
             r#"{{"type":"label","id":"{id}","parentId":"{parent}","timestamp":"2026-01-01T00:00:02.000Z","targetId":"{target}","label":{label}}}"#
         )
+    }
+
+    fn edit(id: &str, parent: &str, target: &str) -> String {
+        format!(
+            r#"{{"type":"context_edit","id":"{id}","parentId":"{parent}","timestamp":"2026-01-01T00:00:03.000Z","targetId":"{target}","replacement":null}}"#
+        )
+    }
+
+    /// A context edit is copied only when its target is kept earlier on the new path (CHANGES
+    /// P3): one whose target is missing is dropped, and the entry after it re-linked.
+    #[test]
+    fn context_edits_are_kept_only_with_their_target() {
+        let text = [
+            HEADER.to_string(),
+            msg("u1", None, "user"),
+            msg("a1", Some("u1"), "assistant"),
+            edit("e1", "a1", "a1"),
+            edit("e2", "e1", "gone"),
+            msg("u2", Some("e2"), "user"),
+            msg("a2", Some("u2"), "assistant"),
+        ]
+        .join("\n");
+        let s = load(&text);
+        let (_, bytes) = branch(&s, Fork::Through(idx(&s, "a2")));
+        let out = load(&String::from_utf8(bytes).unwrap());
+        let ids: Vec<&str> =
+            out.records.iter().filter_map(|r| r.id.as_ref()).map(EntryId::as_str).collect();
+        // The copied path (a record the branch creates for the name may follow it).
+        assert_eq!(ids[..5], ["u1", "a1", "e1", "u2", "a2"]);
+        assert!(!ids.contains(&"e2"));
+        let u2 = out.lookup(&EntryId::new("u2")).unwrap();
+        assert_eq!(out.record(out.parent(u2).unwrap()).id, Some(EntryId::new("e1")));
     }
 
     #[test]
