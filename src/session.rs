@@ -207,7 +207,6 @@ pub struct Session {
     labels: Vec<(EntryId, Box<str>)>,
     label_records: Vec<LabelRecord>,
     archived: IdMap<bool>,
-    last_title_change: Option<(String, Option<TitleSource>)>,
     last_session_info: Option<String>,
     omp_signals: bool,
     /// Entry types only oh-my-pi writes, beyond `title_change` ([`Session::certain_dialect`]).
@@ -487,10 +486,12 @@ impl Session {
         self.archived.get(id).copied().unwrap_or(false)
     }
 
-    /// The session name and its source: slot > header > `title_change` > `session_info`,
-    /// except in a file that names like pi ([`Session::names_like_pi`]), where the last
-    /// `session_info` wins as it does for pi (FORMAT §10.2), so a name `sesstree name` just
-    /// stored there is the one in effect. pi records no source.
+    /// The session name and its source, as the agents read it (FORMAT §10.2): slot > header >
+    /// `session_info`, except in a file that names like pi ([`Session::names_like_pi`]), where
+    /// the last `session_info` wins, so a name `sesstree name` just stored there is the one in
+    /// effect. pi records no source. `title_change` entries are the history of renames, never
+    /// the name: oh-my-pi does not work one out of them, so a copy that carries them without
+    /// the header's title has no name.
     pub fn name(&self) -> Option<(String, Option<TitleSource>)> {
         if self.names_like_pi()
             && let Some(n) = &self.last_session_info
@@ -507,9 +508,6 @@ impl Session {
         {
             let source = h.value.get("titleSource").and_then(Value::as_str);
             return Some((t.clone(), source.and_then(TitleSource::parse)));
-        }
-        if let Some(t) = &self.last_title_change {
-            return Some(t.clone());
         }
         self.last_session_info.clone().map(|n| (n, None))
     }
@@ -1010,11 +1008,10 @@ pub(crate) mod tests {
 
         assert_eq!(name(&[&slot, titled]), Some(("Slot name".into(), user)));
         assert_eq!(name(&[titled]), Some(("Header name".into(), auto)));
-        // No title in slot or header: the last title_change, with its source.
+        // No title in slot or header: no name. title_change entries are the history of
+        // renames; oh-my-pi does not work a name out of them (FORMAT §10.2).
         let (a, b) = (change("First", "user"), change("Second", "auto"));
-        assert_eq!(name(&[HEADER, &a, &b]), Some(("Second".into(), auto)));
-        let odd = change("Odd", "robot");
-        assert_eq!(name(&[HEADER, &odd]), Some(("Odd".into(), None)));
+        assert_eq!(name(&[HEADER, &a, &b]), None);
         // pi: the last session_info, trimmed, even over a title the header carries.
         let (one, two) = (info("one"), info("two"));
         assert_eq!(name(&[HEADER, &one, &two]), Some(("two".into(), None)));

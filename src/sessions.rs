@@ -4,7 +4,7 @@
 //! Listing has to stay quick over thousands of files, so [`summarize`] does not build the
 //! index [`crate::Session::load`] builds. It reads each file once, front to back, parsing only
 //! the few lines it needs: the title slot and the header, the first user message, the records
-//! that can carry a name (`title_change`, `session_info`, found by a substring test before
+//! that can carry a name (`session_info`, found by a substring test before
 //! anything is parsed) and the last entry. Every other line is only counted.
 
 use std::collections::HashSet;
@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
 use crate::format::title::parse_slot;
-use crate::format::{Kind, is_lane_header, scan_envelope};
+use crate::format::{is_lane_header, scan_envelope};
 use crate::row::entry::{Entry, message_text};
 use crate::row::text::is_user_request;
 use crate::session::parse_lossy;
@@ -29,7 +29,6 @@ const PROMPT_LIMIT: usize = 200;
 
 /// The substring tests, built once: a searcher is costly to set up and runs on every line.
 static USER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"user\""));
-static TITLE_CHANGE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"title_change\""));
 static SESSION_INFO: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"session_info\""));
 
 /// What `ls` shows of one session file.
@@ -40,7 +39,7 @@ pub struct Summary {
     /// The header's session id (`None` without a valid header).
     pub session_id: Option<String>,
     /// The session name, as `Session::name` finds it: title slot, header title, last
-    /// `title_change`, last `session_info`.
+    /// `session_info`.
     pub name: Option<String>,
     /// The header's working directory.
     pub cwd: Option<String>,
@@ -113,8 +112,8 @@ pub fn summarize(path: &Path) -> Result<Summary> {
     let name = match scan.slot_title {
         Some(Some(title)) => Some(title),
         // An empty slot title deletes the header's (FORMAT §1.2).
-        Some(None) => scan.title_change.or(scan.session_info),
-        None => scan.header_title.or(scan.title_change).or(scan.session_info),
+        Some(None) => scan.session_info,
+        None => scan.header_title.or(scan.session_info),
     };
     Ok(Summary {
         path: path.to_path_buf(),
@@ -139,7 +138,6 @@ struct Scan {
     header_title: Option<String>,
     entries: u64,
     first_prompt: Option<String>,
-    title_change: Option<String>,
     session_info: Option<String>,
     lane_format: bool,
 }
@@ -174,13 +172,6 @@ impl Scan {
         // Cheap substring tests first: only a line that may matter is parsed.
         if self.first_prompt.is_none() && USER.find(line).is_some() {
             self.first_prompt = first_prompt(line);
-        }
-        if TITLE_CHANGE.find(line).is_some()
-            && let Ok(env) = scan_envelope(line)
-            && env.kind.as_deref().map(Kind::from_name) == Some(Kind::TitleChange)
-            && let Some(title) = env.marks().title.as_deref().filter(|t| !t.is_empty())
-        {
-            self.title_change = Some(title.to_owned());
         }
         if SESSION_INFO.find(line).is_some()
             && let Ok(env) = scan_envelope(line)
@@ -296,7 +287,7 @@ mod tests {
         let s = summarize(&path).unwrap();
         assert_eq!(s.session_id.as_deref(), Some("019c0000-0000-7000-8000-000000000001"));
         assert_eq!(s.cwd.as_deref(), Some("/home/u/proj"));
-        // The header title wins over title_change entries (there is no slot).
+        // The header title is the name; title_change entries are history (there is no slot).
         assert_eq!(s.name.as_deref(), Some("Old title"));
         assert_eq!(s.entries, 5);
         assert_eq!(s.first_prompt.as_deref(), Some("Fix the bug"));
@@ -310,9 +301,10 @@ mod tests {
     #[test]
     fn names_follow_the_session_rules() {
         let dir = tempfile::tempdir().unwrap();
+        // The agents never work a name out of title_change entries (FORMAT §10.2).
         let no_title = OMP.replace(r#","title":"Old title""#, "");
         let s = summarize(&write(dir.path(), "a.jsonl", &no_title)).unwrap();
-        assert_eq!(s.name.as_deref(), Some("Bug fix"));
+        assert_eq!(s.name, None);
         let pi = concat!(
             r#"{"type":"session","version":3,"id":"p","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/x"}"#,
             "\n",

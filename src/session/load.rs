@@ -22,7 +22,6 @@ use crate::format::{Envelope, Kind, MAX_VERSION, Marks, is_lane_header, scan_env
 use crate::id::EntryId;
 use crate::json::MAX_NESTING;
 use crate::json::scan::Scanner;
-use crate::naming::TitleSource;
 
 mod parallel;
 
@@ -206,7 +205,6 @@ struct Loader<'d, D: Digest> {
     label_pos: IdMap<usize>,
     label_records: Vec<LabelRecord>,
     archived: IdMap<bool>,
-    last_title_change: Option<(String, Option<TitleSource>)>,
     last_session_info: Option<String>,
     omp_signals: bool,
     omp_only_kinds: bool,
@@ -239,7 +237,6 @@ impl<'d, D: Digest> Loader<'d, D> {
             label_pos: IdMap::default(),
             label_records: Vec::new(),
             archived: IdMap::default(),
-            last_title_change: None,
             last_session_info: None,
             omp_signals: false,
             omp_only_kinds: false,
@@ -483,12 +480,6 @@ impl<'d, D: Digest> Loader<'d, D> {
                     self.archived.insert(t.clone(), marks.archived.unwrap_or(false));
                 }
             }
-            Kind::TitleChange => {
-                if let Some(t) = marks.title.as_deref().filter(|t| !t.is_empty()) {
-                    let source = marks.source.as_deref().and_then(TitleSource::parse);
-                    self.last_title_change = Some((t.to_string(), source));
-                }
-            }
             Kind::SessionInfo => {
                 if let Some(n) = marks.name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
                     self.last_session_info = Some(n.to_string());
@@ -694,7 +685,6 @@ impl<'d, D: Digest> Loader<'d, D> {
             labels: self.labels.into_iter().flatten().collect(),
             label_records: self.label_records,
             archived: self.archived,
-            last_title_change: self.last_title_change,
             last_session_info: self.last_session_info,
             omp_signals: self.omp_signals,
             omp_only_kinds: self.omp_only_kinds,

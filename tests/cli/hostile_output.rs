@@ -5,8 +5,9 @@
 use crate::common::TestEnv;
 
 /// U ─ A ─ B ─ C ─ L1 ─ T ─ L2 (leaf), every id and label hostile:
-/// U user, A assistant (labelled), B user, C assistant (labelled), T a title_change.
-const HOSTILE: &str = r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}
+/// U user, A assistant (labelled), B user, C assistant (labelled), T the title_change of the
+/// header's title.
+const HOSTILE: &str = r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w","title":"Ti\u001b]0;pwn\u0007tle","titleSource":"user"}
 {"type":"message","id":"U\u001b]0;pwn\u0007","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi"}}
 {"type":"message","id":"A\u009b31m","parentId":"U\u001b]0;pwn\u0007","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"ok"}]}}
 {"type":"message","id":"B\u0007bell","parentId":"A\u009b31m","timestamp":"2026-01-01T00:00:03.000Z","message":{"role":"user","content":"again \u009b2J"}}

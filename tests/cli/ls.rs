@@ -81,7 +81,8 @@ fn home(env: &TestEnv) -> String {
         env,
         "home/.omp/agent/sessions/-other/2026-01-02T00-00-00-000Z_omp-3.jsonl",
         &[
-            header("omp-3", &format!("{home}/other"), ""),
+            // oh-my-pi keeps the name in the header and logs the rename.
+            header("omp-3", &format!("{home}/other"), r#","title":"Renamed","titleSource":"user""#),
             r#"{"type":"title_change","id":"t1","parentId":null,"timestamp":"2026-01-02T00:00:00.000Z","title":"Renamed","source":"user"}"#.into(),
             user("c1", Some("t1"), "2026-01-02T00:00:01.000Z", "hello from other"),
         ],
