@@ -48,15 +48,6 @@ const EXPECTED: &[(&str, &str, &str, &str)] = &[
         "migratedOnWrite",
         "oh-my-pi migrates a file below version 3 at its first write and rewrites it whole, with a title slot (FORMAT §4.2, §11)",
     ),
-    // Remains wrong, left for the read-path refactor (src/session.rs): with no name in the
-    // slot or header, `Session::name` falls back to the last `title_change`; both agents read
-    // the header only (FORMAT §10.2). Here pi forked an old oh-my-pi file whose path holds one.
-    (
-        "agent-fork branch-omp-noslot",
-        "pi",
-        "name",
-        "REMAINS WRONG: sesstree names the session from a title_change, the agents from the header only (FORMAT §10.2)",
-    ),
     (
         " writers-pi",
         "pi",
