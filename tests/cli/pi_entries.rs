@@ -161,3 +161,23 @@ fn the_latest_system_prompt_leads_the_context() {
         "{text}"
     );
 }
+
+/// pi writes `developer` messages whose `content` may be `null` (CHANGES P4): they read as a
+/// message of that role with no text, never as damage.
+#[test]
+fn a_developer_message_without_content_reads_as_an_empty_message() {
+    let env = TestEnv::new();
+    env.write(
+        "d.jsonl",
+        r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}
+{"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1}}
+{"type":"message","id":"d1","parentId":"a1","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"developer","content":null,"timestamp":2}}
+"#,
+    );
+    let run = |args: &[&str]| env.run(&[&["-f", "d.jsonl"], args].concat());
+    assert_snapshot!(run(&["log"]), @"
+    d1 message 2026-01-01 00:00:02 +0000 developer:
+    a1 message 2026-01-01 00:00:01 +0000 user: hi
+    ");
+    assert_snapshot!(run(&["fsck"]), @"d.jsonl: ok");
+}
