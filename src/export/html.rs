@@ -318,7 +318,7 @@ impl Page<'_> {
     }
 
     fn entry(&mut self, session: &Session, plan: &Plan, idx: u32, blobs: Option<&Path>) {
-        let v = view(session, idx, &plan.texts[idx as usize], blobs);
+        let v = view(session, idx, &plan.texts[idx as usize], blobs, self.opts.redact.as_ref());
         let id = id_of(session, idx).to_owned();
         self.raw("<article class=\"e ");
         self.raw(v.class);

@@ -108,7 +108,13 @@ pub fn write(
                     }
                     doc.buf.push_str("\n\n");
                 }
-                let v = view(session, idx, &plan.texts[idx as usize], opts.blobs.as_deref());
+                let v = view(
+                    session,
+                    idx,
+                    &plan.texts[idx as usize],
+                    opts.blobs.as_deref(),
+                    opts.redact.as_ref(),
+                );
                 doc.entry(session, plan, idx, &v);
             }
         }

@@ -184,7 +184,15 @@ impl Plan {
             }
         }
         let branches = parents.len() as u32;
-        let texts = row_texts(session, gists, &tree, opts.home.as_deref())?;
+        let mut texts = row_texts(session, gists, &tree, opts.home.as_deref())?;
+        // Redacted whole, before the sidebar and the summaries cut them.
+        if let Some(r) = &opts.redact {
+            for text in &mut texts {
+                if let Cow::Owned(clean) = r.apply(text) {
+                    *text = clean;
+                }
+            }
+        }
         let labels = session.label_map();
         let mut filters = vec![0u8; n];
         for row in &tree.rows {
@@ -307,9 +315,22 @@ pub struct View {
 const GIST: usize = 100;
 
 /// Reads record `idx` and makes its [`View`]; `row` is its row text, for bookkeeping entries.
-pub fn view(session: &Session, idx: u32, row: &str, blobs: Option<&Path>) -> View {
+/// With `redact`, every string of the entry is redacted whole, before any of it is cut to a
+/// gist or a title, so that no cut leaves part of a key behind.
+pub fn view(
+    session: &Session,
+    idx: u32,
+    row: &str,
+    blobs: Option<&Path>,
+    redact: Option<&Redactor>,
+) -> View {
     match session.value(idx) {
-        Ok(value) => view_of(&value, row, blobs),
+        Ok(mut value) => {
+            if let Some(r) = redact {
+                redact_strings(&mut value, r);
+            }
+            view_of(&value, row, blobs)
+        }
         Err(e) => View {
             class: "error",
             who: "unreadable".into(),
@@ -317,6 +338,20 @@ pub fn view(session: &Session, idx: u32, row: &str, blobs: Option<&Path>) -> Vie
             refers: None,
             parts: vec![Part::Note(format!("this entry cannot be read: {e}"))],
         },
+    }
+}
+
+/// Redacts every string of `value` in place (keys of objects are left as they are).
+fn redact_strings(value: &mut Value, r: &Redactor) {
+    match value {
+        Value::String(s) => {
+            if let Cow::Owned(clean) = r.apply(s) {
+                *s = clean;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| redact_strings(v, r)),
+        Value::Object(map) => map.values_mut().for_each(|v| redact_strings(v, r)),
+        _ => {}
     }
 }
 

@@ -365,6 +365,29 @@ fn redact_takes_out_keys_and_the_home_directory() {
     }
 }
 
+/// A key that straddles the point where a gist, a title or a sidebar row is cut is redacted
+/// whole, before the cut: no part of it is left.
+#[test]
+fn redact_comes_before_any_cut() {
+    let env = TestEnv::new();
+    let key = "AKIAABCDEFGHIJKLMNOP";
+    let command = format!("{} {key}", "x".repeat(90));
+    let lines = [
+        r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-03-02T10:00:00.000Z","cwd":"/w"}"#.to_string(),
+        serde_json::json!({"type":"message","id":"u1","parentId":null,"timestamp":"2026-03-02T10:00:01.000Z",
+            "message":{"role":"user","content":format!("{} {key}", "y".repeat(150))}}).to_string(),
+        serde_json::json!({"type":"message","id":"a1","parentId":"u1","timestamp":"2026-03-02T10:00:02.000Z",
+            "message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":command}}]}}).to_string(),
+    ];
+    env.write("s.jsonl", lines.join("\n") + "\n");
+    for format in ["markdown", "html"] {
+        let plain = env.run(&["-f", "s.jsonl", "export", "--format", format]);
+        assert!(plain.contains("AKIAABCD"), "{plain}");
+        let out = env.run(&["-f", "s.jsonl", "export", "--format", format, "--redact"]);
+        assert!(!out.contains("AKIAAB"), "{format}: {out}");
+    }
+}
+
 #[test]
 fn images_come_from_the_message_or_the_blob_store() {
     let env = TestEnv::new();
