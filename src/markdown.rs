@@ -26,7 +26,9 @@ fn fence_of(line: &str) -> Option<(char, usize)> {
     let rest = &line[indent..];
     let c = rest.chars().next().filter(|&c| c == '`' || c == '~')?;
     let n = rest.len() - rest.trim_start_matches(c).len();
-    (n >= 3).then_some((c, n))
+    // A backtick fence's info string holds no backtick (CommonMark): such a line is text.
+    let opens = c != '`' || !rest[n..].contains('`');
+    (n >= 3 && opens).then_some((c, n))
 }
 
 /// Transcript Markdown made safe to place inside the document: outside code fences, a line
@@ -101,6 +103,8 @@ fn escape_html_inline(out: &mut String, line: &str) {
     let mut plain = 0;
     while i < b.len() {
         match b[i] {
+            // An escaped character is itself: `\`` opens no code span.
+            b'\\' => i = (i + 2).min(b.len()),
             b'`' => {
                 let n = b[i..].iter().take_while(|&&c| c == b'`').count();
                 // The closing run of the same length, if the line holds one.
@@ -147,5 +151,13 @@ mod tests {
         );
         assert_eq!(safe_markdown("~~~~\n</details>\n~~~"), "~~~~\n</details>\n~~~\n~~~~");
         assert_eq!(pictures("a\u{1b}b\r\n"), "a\u{241b}b\n");
+    }
+
+    /// What CommonMark does not read as code is not left unescaped: a backtick fence whose
+    /// info string holds a backtick, and an escaped backtick.
+    #[test]
+    fn lines_that_only_look_like_code_are_escaped() {
+        assert_eq!(safe_markdown("```x`y\n<img onerror=a>"), "```x`y\n&lt;img onerror=a>");
+        assert_eq!(safe_markdown("\\`<img onerror=a>`"), "\\`&lt;img onerror=a>`");
     }
 }
