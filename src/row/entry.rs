@@ -495,11 +495,12 @@ impl<'a> Content<'a> {
             _ => text_blocks(blocks).any(|t| !t.trim().is_empty()),
         };
         let text = message_text(content);
-        let more = cut_chars(&text, TEXT_LIMIT).len() < text.len();
+        let whole = text.len();
+        let text = cut(text, TEXT_LIMIT);
         Content {
-            text: cut(text, TEXT_LIMIT),
+            more: text.len() < whole,
+            text,
             has_text,
-            more,
             string_or_blocks: content.is_string() || content.is_array(),
             calls: blocks.iter().filter_map(Call::from_value).collect(),
         }
