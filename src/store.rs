@@ -208,7 +208,14 @@ fn claim(lock_path: &Path) -> Result<bool> {
         let _ = std::fs::remove_file(lock_path);
         return Err(Error::io(lock_path, e));
     }
-    let ours = file.metadata().map_err(|e| Error::io(lock_path, e))?;
+    let ours = match file.metadata() {
+        Ok(ours) => ours,
+        Err(e) => {
+            // Ours, and not to be left behind: a live pid in it would hold off every writer.
+            let _ = std::fs::remove_file(lock_path);
+            return Err(Error::io(lock_path, e));
+        }
+    };
     Ok(std::fs::metadata(lock_path).is_ok_and(|m| m.ino() == ours.ino() && m.dev() == ours.dev()))
 }
 
