@@ -9,6 +9,21 @@
 use std::fmt;
 use std::str::FromStr;
 
+/// The name in effect, as the agents read it (FORMAT §10.2), from what a file holds: a title
+/// slot (`Some(None)` for an empty one) decides alone, as oh-my-pi reads it; without one, pi's
+/// last `session_info` (a file that has one names like pi), else the header's title.
+/// `title_change` entries are the history of renames and never name a session.
+pub fn name_in_effect<T>(
+    slot: Option<Option<T>>,
+    session_info: Option<T>,
+    header: Option<T>,
+) -> Option<T> {
+    match slot {
+        Some(title) => title,
+        None => session_info.or(header),
+    }
+}
+
 /// Who set a session name (`titleSource` in the header, `source` in the slot and in
 /// `title_change` entries).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

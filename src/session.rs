@@ -486,30 +486,20 @@ impl Session {
         self.archived.get(id).copied().unwrap_or(false)
     }
 
-    /// The session name and its source, as the agents read it (FORMAT §10.2): slot > header >
-    /// `session_info`, except in a file that names like pi ([`Session::names_like_pi`]), where
-    /// the last `session_info` wins, so a name `sesstree name` just stored there is the one in
-    /// effect. pi records no source. `title_change` entries are the history of renames, never
-    /// the name: oh-my-pi does not work one out of them, so a copy that carries them without
-    /// the header's title has no name.
+    /// The session name and its source, as the agents read it
+    /// ([`crate::naming::name_in_effect`]): the slot's, else pi's last `session_info`, else the
+    /// header's title. pi records no source.
     pub fn name(&self) -> Option<(String, Option<TitleSource>)> {
-        if self.names_like_pi()
-            && let Some(n) = &self.last_session_info
-        {
-            return Some((n.clone(), None));
-        }
-        if let Some(slot) = &self.slot {
-            // An empty slot title deletes the header title (FORMAT §1.2), and the agent never
-            // recomputes the name from `title_change` entries (§10.2): no name.
-            return (!slot.title.is_empty()).then(|| (slot.title.clone(), slot.source));
-        } else if let Some(h) = &self.header
-            && let Some(Value::String(t)) = h.value.get("title")
-            && !t.is_empty()
-        {
+        // An empty slot title deletes the header title (FORMAT §1.2): no name.
+        let slot =
+            self.slot.as_ref().map(|s| (!s.title.is_empty()).then(|| (s.title.clone(), s.source)));
+        let header = self.header.as_ref().and_then(|h| {
+            let title = h.value.get("title").and_then(Value::as_str).filter(|t| !t.is_empty())?;
             let source = h.value.get("titleSource").and_then(Value::as_str);
-            return Some((t.clone(), source.and_then(TitleSource::parse)));
-        }
-        self.last_session_info.clone().map(|n| (n, None))
+            Some((title.to_owned(), source.and_then(TitleSource::parse)))
+        });
+        let info = self.last_session_info.clone().map(|n| (n, None));
+        crate::naming::name_in_effect(slot, info, header)
     }
 
     /// Which agent wrote the file, as readers take it (SPEC `context`): pi when the file has

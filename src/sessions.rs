@@ -109,12 +109,7 @@ pub fn summarize(path: &Path) -> Result<Summary> {
         let env = scan_envelope(line).ok()?;
         crate::clock::parse_timestamp(env.timestamp.as_deref()?)
     });
-    let name = match scan.slot_title {
-        Some(Some(title)) => Some(title),
-        // An empty slot title deletes the header's (FORMAT §1.2).
-        Some(None) => scan.session_info,
-        None => scan.header_title.or(scan.session_info),
-    };
+    let name = crate::naming::name_in_effect(scan.slot_title, scan.session_info, scan.header_title);
     Ok(Summary {
         path: path.to_path_buf(),
         session_id: scan.session_id,
@@ -296,6 +291,26 @@ mod tests {
         let json = s.to_json();
         assert_eq!(json["lastActivity"], "2026-01-01T00:05:00.000Z");
         assert_eq!(json["entries"], 5);
+    }
+
+    /// `ls` names a session as `Session::name` does: a pi name over a header title the file
+    /// also carries, and no name under an empty title slot.
+    #[test]
+    fn ls_and_the_session_agree_on_the_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let header = r#"{"type":"session","version":3,"id":"p","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/x","title":"Header"}"#;
+        let info = r#"{"type":"session_info","id":"i1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","name":"Pi name"}"#;
+        let empty_slot =
+            String::from_utf8(crate::format::title::encode_slot("", None, "t").unwrap()).unwrap();
+        for (file, text, name) in [
+            ("pi.jsonl", format!("{header}\n{info}\n"), Some("Pi name")),
+            ("slot.jsonl", format!("{empty_slot}{header}\n{info}\n"), None),
+        ] {
+            let path = write(dir.path(), file, &text);
+            assert_eq!(summarize(&path).unwrap().name.as_deref(), name, "{file}");
+            let session = crate::Session::load(&path).unwrap();
+            assert_eq!(session.name().map(|(n, _)| n).as_deref(), name, "{file}");
+        }
     }
 
     #[test]
