@@ -33,6 +33,8 @@ use crate::format::title::encode_slot;
 use crate::format::{Dialect, Kind, WRITE_VERSION};
 use crate::id::EntryId;
 use crate::id_gen::IdGen;
+use crate::json::pick::{Pick, pick};
+use crate::json::scan::Scanner;
 use crate::naming::TitleSource;
 use crate::row::entry::message_text;
 use crate::session::{Session, parse_lossy};
@@ -159,8 +161,7 @@ pub fn plan(
     for &idx in &path {
         let record = session.record(idx);
         if record.kind == Kind::Message && !has_reply {
-            let value = session.value(idx)?;
-            has_reply = value.pointer("/message/role").and_then(Value::as_str) == Some("assistant");
+            has_reply = role_of(session, idx)?.as_deref() == Some("assistant");
         }
         // Small bookkeeping records are read now to decide on them; their bytes are kept.
         let mut bytes = None;
@@ -320,6 +321,15 @@ pub fn plan(
 /// The new header. `createBranchedSession` writes `type, version, id, timestamp, cwd, title,
 /// titleSource, parentSession, additionalDirectories`; a root prompt goes through `newSession`,
 /// whose header has `parentSession` right after `cwd` and gets the title when it is renamed.
+/// A message's role, picked off its line without building the rest: a tool result's output can
+/// be megabytes. A line the scanner does not take is read lossily, as the loader reads it.
+fn role_of(session: &Session, idx: u32) -> Result<Option<String>> {
+    const ROLE: &[Pick<'_>] = &[Pick::members("message", &[Pick::scalar("role")])];
+    let raw = session.raw_line(idx)?;
+    let value = pick(&mut Scanner::new(), &raw, ROLE).or_else(|| parse_lossy(&raw));
+    Ok(value.and_then(|v| Some(v.pointer("/message/role")?.as_str()?.to_owned())))
+}
+
 fn new_header(
     source: &Map<String, Value>,
     id: &str,
@@ -516,6 +526,23 @@ mod tests {
         assert!(!ids.contains(&"e2"));
         let u2 = out.lookup(&EntryId::new("u2")).unwrap();
         assert_eq!(out.record(out.parent(u2).unwrap()).id, Some(EntryId::new("e1")));
+    }
+
+    /// Whether the history holds a reply is read off each message's role alone: a message line
+    /// that a full parse refuses (a lone surrogate in a field) is still copied as it is.
+    #[test]
+    fn a_reply_is_found_without_parsing_the_whole_line() {
+        let reply = r#"{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-01-01T00:00:01.000Z","x":"\ud800","message":{"role":"assistant","content":"ok"}}"#;
+        let text = [
+            HEADER.to_string(),
+            msg("u1", None, "user"),
+            reply.to_string(),
+            msg("u2", Some("a1"), "user"),
+        ]
+        .join("\n");
+        let s = load(&text);
+        let (_, bytes) = branch(&s, Fork::Before(idx(&s, "u2")));
+        assert!(lines(&bytes).contains(&reply.to_string()), "{}", String::from_utf8_lossy(&bytes));
     }
 
     #[test]
