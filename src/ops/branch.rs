@@ -170,11 +170,11 @@ pub fn plan(
                 previous_dropped = true;
                 continue;
             }
+            // An archive record stands while its target is anywhere on the new path (FORMAT
+            // §7.3); a context edit only when its target comes before it (below).
             Kind::Archive => {
                 let raw = session.raw_line(idx)?;
-                let target =
-                    parse_lossy(&raw).and_then(|v| v.get("targetId").and_then(EntryId::from_value));
-                if !target.is_some_and(|t| on_path.contains(&t)) {
+                if !target_of(&raw).is_some_and(|t| on_path.contains(&t)) {
                     previous_dropped = true;
                     continue;
                 }
@@ -184,9 +184,7 @@ pub fn plan(
             // (CHANGES P3): an edit is kept only when its target is, as pi branches.
             Kind::ContextEdit => {
                 let raw = session.raw_line(idx)?;
-                let target =
-                    parse_lossy(&raw).and_then(|v| v.get("targetId").and_then(EntryId::from_value));
-                if !target.is_some_and(|t| kept.contains(&t)) {
+                if !target_of(&raw).is_some_and(|t| kept.contains(&t)) {
                     previous_dropped = true;
                     continue;
                 }
@@ -321,6 +319,11 @@ pub fn plan(
 /// The new header. `createBranchedSession` writes `type, version, id, timestamp, cwd, title,
 /// titleSource, parentSession, additionalDirectories`; a root prompt goes through `newSession`,
 /// whose header has `parentSession` right after `cwd` and gets the title when it is renamed.
+/// The `targetId` of a record's line (an archive record's, a context edit's).
+fn target_of(raw: &[u8]) -> Option<EntryId> {
+    parse_lossy(raw)?.get("targetId").and_then(EntryId::from_value)
+}
+
 /// A message's role, picked off its line without building the rest: a tool result's output can
 /// be megabytes. A line the scanner does not take is read lossily, as the loader reads it.
 fn role_of(session: &Session, idx: u32) -> Result<Option<String>> {
