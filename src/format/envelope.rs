@@ -85,7 +85,7 @@ impl Envelope<'_> {
         Envelope {
             is_object: self.is_object,
             // The known types (nearly every line) need no copy.
-            kind: self.kind.map(|k| match crate::format::Kind::known_name(&k) {
+            kind: self.kind.map(|k| match crate::format::Kind::known_name(k.as_bytes()) {
                 Some(name) => Cow::Borrowed(name),
                 None => Cow::Owned(k.into_owned()),
             }),
@@ -126,18 +126,10 @@ impl fmt::Display for ScanError {
 
 /// Scans one line (without its newline) into its envelope.
 pub fn scan_envelope(line: &[u8]) -> Result<Envelope<'_>, ScanError> {
-    scan_envelope_with(&mut Scanner::new(), line)
+    scan_envelope_depth(&mut Scanner::new(), line).map(|(env, _)| env)
 }
 
-/// [`scan_envelope`] with buffers kept from line to line.
-pub(crate) fn scan_envelope_with<'a>(
-    scanner: &mut Scanner,
-    line: &'a [u8],
-) -> Result<Envelope<'a>, ScanError> {
-    scan_envelope_depth(scanner, line).map(|(env, _)| env)
-}
-
-/// [`scan_envelope_with`], also telling how deep the line nests (the top-level object is 1)
+/// [`scan_envelope`] with buffers kept from line to line, also telling how deep the line nests (the top-level object is 1)
 /// when the scanner walked it; `None` when serde_json read it instead.
 pub(crate) fn scan_envelope_depth<'a>(
     scanner: &mut Scanner,
@@ -225,7 +217,7 @@ fn string_value<'a>(line: &Line<'a, '_>, start: usize, end: usize) -> Scan<Optio
 fn kind_value<'a>(line: &Line<'a, '_>, start: usize, end: usize) -> Scan<Option<Cow<'a, str>>> {
     if line.at(start) == Some(b'"')
         && let Some(raw) = line.bytes.get(start + 1..end - 1)
-        && let Some(name) = crate::format::kind::Kind::known_name_bytes(raw)
+        && let Some(name) = crate::format::Kind::known_name(raw)
     {
         return Ok(Some(Cow::Borrowed(name)));
     }
