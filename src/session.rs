@@ -239,7 +239,7 @@ impl Session {
         let read_whole = |input: &mut dyn Read| {
             let mut bytes = Vec::new();
             input.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
-            Ok(Session::from_bytes_each(path, bytes, digest))
+            Ok(load::bytes(path, bytes, digest))
         };
         if path.as_os_str() == "-" {
             return read_whole(&mut std::io::stdin().lock());
@@ -268,7 +268,7 @@ impl Session {
 
     /// Loads a session held in memory (standard input, tests).
     pub fn from_bytes(path: &Path, bytes: Vec<u8>) -> Result<Session> {
-        Ok(Session::from_bytes_each(path, bytes, None::<&IndexOnly>).0)
+        Ok(load::bytes(path, bytes, None::<&IndexOnly>).0)
     }
 
     /// [`Session::from_bytes`] with a [`Digest`], as [`Session::load_with`].
@@ -277,15 +277,7 @@ impl Session {
         bytes: Vec<u8>,
         digest: &D,
     ) -> Result<(Session, Vec<D::Of>)> {
-        Ok(Session::from_bytes_each(path, bytes, Some(digest)))
-    }
-
-    fn from_bytes_each<D: Digest>(
-        path: &Path,
-        bytes: Vec<u8>,
-        digest: Option<&D>,
-    ) -> (Session, Vec<D::Of>) {
-        load::bytes(path, bytes, digest)
+        Ok(load::bytes(path, bytes, Some(digest)))
     }
 
     /// Whether the file holds no session at all (0 bytes or blank lines only).
