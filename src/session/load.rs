@@ -186,7 +186,7 @@ fn load_pieces<'d, D: Digest>(
     len: u64,
     piece: u64,
 ) -> Result<Option<Loader<'d, D>>> {
-    parallel::load(Loader::new(path, digest), file, len, piece).map_err(|e| Error::io(path, e))
+    parallel::load(Loader::new(path, digest), file, len, piece).0.map_err(|e| Error::io(path, e))
 }
 
 /// The one-pass reader: turns lines into records and collects what the index needs.

@@ -81,7 +81,8 @@ impl<O> Scanned<O> {
 }
 
 /// Loads the index of `file` (of `len` bytes) in pieces of `piece` bytes on every core, or
-/// `None` for a version-1 file.
+/// `None` for a version-1 file; and the most scanned lines that waited for the index at once
+/// (for the tests).
 ///
 /// The first pieces (one a thread, up to [`FIRST_BATCH`]) are scanned first, to size the index
 /// from. Then the pieces are scanned in file order by the thread pool, a piece a thread at a
@@ -92,16 +93,6 @@ impl<O> Scanned<O> {
 /// scanned in batches (1–3 ms of one core a batch, 9% of the load's wall time on the
 /// 100k-entry benchmark file).
 pub(super) fn load<'d, D: Digest>(
-    loader: Loader<'d, D>,
-    file: &File,
-    len: u64,
-    piece: u64,
-) -> std::io::Result<Option<Loader<'d, D>>> {
-    load_counting(loader, file, len, piece).0
-}
-
-/// [`load`], and the most scanned lines that waited for the index at once (for the tests).
-fn load_counting<'d, D: Digest>(
     mut loader: Loader<'d, D>,
     file: &File,
     len: u64,
@@ -408,12 +399,12 @@ mod tests {
         std::fs::write(&path, text).unwrap();
         let file = File::open(&path).unwrap();
         let sequential = Session::from_bytes(&path, text.to_vec()).unwrap();
-        let loader = load(Loader::new(&path, None::<&Echo>), &file, text.len() as u64, piece);
+        let loader = load(Loader::new(&path, None::<&Echo>), &file, text.len() as u64, piece).0;
         let (parallel, _) = loader.unwrap()?.finish(Source::File(file));
         assert_eq!(index(&parallel), index(&sequential), "piece {piece}");
         // A digest changes nothing of the index, and each record's is the one-pass load's.
         let file = File::open(&path).unwrap();
-        let loader = load(Loader::new(&path, Some(&Echo)), &file, text.len() as u64, piece);
+        let loader = load(Loader::new(&path, Some(&Echo)), &file, text.len() as u64, piece).0;
         let (digested, digests) = loader.unwrap()?.finish(Source::File(file));
         assert_eq!(index(&digested), index(&sequential), "piece {piece}, with a digest");
         let (_, one_pass) = Session::from_bytes_with(&path, text.to_vec(), &Echo).unwrap();
@@ -439,7 +430,7 @@ mod tests {
             for threads in [1, 2, 8] {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
                 let loaded = pool
-                    .install(|| load(Loader::new(dir.path(), None::<&Echo>), &file, len, piece));
+                    .install(|| load(Loader::new(dir.path(), None::<&Echo>), &file, len, piece).0);
                 let error = loaded.err().expect("a read error fails the load");
                 assert_eq!(error.kind(), ErrorKind::IsADirectory, "{len} {piece} {threads}");
             }
@@ -546,7 +537,7 @@ mod tests {
             let file = File::open(&path).unwrap();
             let (loaded, most) = pool.install(|| {
                 let loader = Loader::new(&path, None::<&Echo>);
-                load_counting(loader, &file, text.len() as u64, piece)
+                load(loader, &file, text.len() as u64, piece)
             });
             assert_eq!(loaded.unwrap().unwrap().records.len(), records);
             let bound = AHEAD_LINES + (threads as u64 + 1) * per_piece;
@@ -596,7 +587,7 @@ mod tests {
         let expected = index(&Session::from_bytes(&path, text.clone()).unwrap());
         let once = |piece: u64| {
             let file = File::open(&path).unwrap();
-            let loader = load(Loader::new(&path, None::<&Echo>), &file, text.len() as u64, piece);
+            let loader = load(Loader::new(&path, None::<&Echo>), &file, text.len() as u64, piece).0;
             index(&loader.unwrap().unwrap().finish(Source::File(file)).0)
         };
         for threads in [1, 2, 3, 8] {
@@ -616,7 +607,7 @@ mod tests {
         let empty = dir.path().join("empty.jsonl");
         std::fs::write(&empty, b"").unwrap();
         let file = File::open(&empty).unwrap();
-        let loaded = load(Loader::new(&empty, None::<&Echo>), &file, 0, PIECE);
+        let loaded = load(Loader::new(&empty, None::<&Echo>), &file, 0, PIECE).0;
         let got = index(&loaded.unwrap().unwrap().finish(Source::File(file)).0);
         assert_eq!(got, index(&Session::from_bytes(&empty, Vec::new()).unwrap()));
     }
@@ -661,7 +652,7 @@ mod tests {
         let path = dir.path().join("s.jsonl");
         std::fs::write(&path, &text).unwrap();
         let file = File::open(&path).unwrap();
-        let loader = load(Loader::new(&path, None::<&Echo>), &file, text.len() as u64, 4096);
+        let loader = load(Loader::new(&path, None::<&Echo>), &file, text.len() as u64, 4096).0;
         let loader = loader.unwrap().unwrap();
         assert_eq!(loader.records.len(), 40_010);
         assert!(loader.by_id.capacity() <= 64, "{} slots", loader.by_id.capacity());
