@@ -4,7 +4,6 @@
 //! taken in file order ([`Loader::physical_line`]).
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -71,7 +70,8 @@ pub(super) fn bytes<D: Digest>(
     digest: Option<&D>,
 ) -> (Session, Vec<D::Of>) {
     let mut loader = Loader::new(path, digest);
-    loader.read_slice(&bytes);
+    // Reading a slice cannot fail.
+    let _ = loader.read(bytes.as_slice());
     loader.finish(Source::Bytes(bytes))
 }
 
@@ -95,11 +95,12 @@ pub(super) fn nested_too_deep(scanner: &mut Scanner, line: &[u8]) -> bool {
 
 /// The version a header declares: a number, or a numeric string; absent means 1.
 fn header_version(header: &serde_json::Map<String, Value>) -> u64 {
-    match header.get("version") {
-        Some(Value::Number(n)) => n.as_f64().map_or(1, |f| f.max(0.0) as u64),
-        Some(Value::String(s)) => s.trim().parse::<f64>().map_or(1, |f| f.max(0.0) as u64),
-        _ => 1,
-    }
+    let version = match header.get("version") {
+        Some(Value::Number(n)) => n.as_f64(),
+        Some(Value::String(s)) => s.trim().parse::<f64>().ok(),
+        _ => None,
+    };
+    version.map_or(1, |f| f.max(0.0) as u64)
 }
 
 /// What loading makes of one line on its own, without the state of the file (ids seen,
@@ -278,32 +279,16 @@ impl<'d, D: Digest> Loader<'d, D> {
                 carry.clear();
                 start = end + 1;
             }
-            start = self.lines(data, start);
+            while let Some(p) = memchr::memchr(b'\n', &data[start..]) {
+                self.physical_line(&data[start..start + p], true);
+                start += p + 1;
+            }
             carry.extend_from_slice(&data[start..]);
         }
         if !carry.is_empty() {
             self.physical_line(&carry, false);
         }
         Ok(())
-    }
-
-    /// Reads every line of a buffer held in memory, the last one even without a newline.
-    fn read_slice(&mut self, data: &[u8]) {
-        let start = self.lines(data, 0);
-        if start < data.len() {
-            self.physical_line(&data[start..], false);
-        }
-    }
-
-    /// Takes the complete lines of `data` from `start` on; returns where the incomplete rest
-    /// begins.
-    fn lines(&mut self, data: &[u8], mut start: usize) -> usize {
-        while let Some(p) = memchr::memchr(b'\n', &data[start..]) {
-            let end = start + p;
-            self.physical_line(&data[start..end], true);
-            start = end + 1;
-        }
-        start
     }
 
     /// One physical line, without its newline.
@@ -503,7 +488,7 @@ impl<'d, D: Digest> Loader<'d, D> {
         if let Some(prev) = self.by_id.insert(&self.records, idx) {
             let prev_line = self.records[prev as usize].line;
             let id = self.records[idx as usize].id.clone();
-            let shown = id.as_ref().map_or("?", EntryId::as_str);
+            let shown = shown(&id);
             let message =
                 format!("duplicate id {shown} (first on line {prev_line}); the later entry wins");
             self.warn(Problem::DuplicateId, id, message);
@@ -585,7 +570,6 @@ impl<'d, D: Digest> Loader<'d, D> {
         );
         let n = self.records.len();
         let mut parent = vec![NONE; n];
-        let mut missing = Vec::new();
         // Without a duplicate id, a parent that is the record just before is the one its id
         // names: most entries continue the one before them, and that needs no lookup in the
         // index (a lookup is a few cache misses on a large file), nor a read of the records.
@@ -603,42 +587,29 @@ impl<'d, D: Digest> Loader<'d, D> {
                             parent[i] = p;
                             forward |= p as usize > i;
                         }
-                        None => missing.push(i),
+                        None => {
+                            let r = &self.records[i];
+                            let message = format!(
+                                "parent {} of entry {} not found; the entry counts as a root",
+                                shown(&r.parent_id),
+                                shown(&r.id)
+                            );
+                            self.diagnostics.push(r.damage(Problem::MissingParent, message));
+                        }
                     }
                 }
             }
         }
-        for i in missing {
-            let r = &self.records[i];
-            self.diagnostics.push(Diagnostic {
-                line: r.line,
-                problem: Problem::MissingParent,
-                id: r.id.clone(),
-                message: format!(
-                    "parent {} of entry {} not found; the entry counts as a root",
-                    r.parent_id.as_ref().map_or("?", EntryId::as_str),
-                    r.id.as_ref().map_or("?", EntryId::as_str)
-                )
-                .into(),
-            });
-        }
-        let mut cycle_links = HashMap::new();
         // Following parents around a cycle comes back to where it started, so some link on it
         // leads forward in the file.
         let cycles = if forward { break_cycles(&mut parent) } else { Vec::new() };
-        for (closing, cut) in cycles {
-            cycle_links.insert(closing, cut);
+        for &(closing, _) in &cycles {
             let r = &self.records[closing as usize];
-            self.diagnostics.push(Diagnostic {
-                line: r.line,
-                problem: Problem::Cycle,
-                id: r.id.clone(),
-                message: format!(
-                    "parent cycle through entry {}; broken here, the entry counts as a root",
-                    r.id.as_ref().map_or("?", EntryId::as_str)
-                )
-                .into(),
-            });
+            let message = format!(
+                "parent cycle through entry {}; broken here, the entry counts as a root",
+                shown(&r.id)
+            );
+            self.diagnostics.push(r.damage(Problem::Cycle, message));
         }
         self.diagnostics.sort_by_key(|d| d.line);
 
@@ -678,7 +649,7 @@ impl<'d, D: Digest> Loader<'d, D> {
             line_count: self.line_no,
             by_id: self.by_id,
             parent,
-            cycle_links,
+            cycle_links: cycles.into_iter().collect(),
             child_start,
             child_list,
             roots,
@@ -691,6 +662,19 @@ impl<'d, D: Digest> Loader<'d, D> {
             pi_signals: self.pi_signals,
         };
         (session, self.digests)
+    }
+}
+
+/// An id as a message shows it.
+fn shown(id: &Option<EntryId>) -> &str {
+    id.as_ref().map_or("?", EntryId::as_str)
+}
+
+impl Record {
+    /// A diagnostic about this record.
+    fn damage(&self, problem: Problem, message: String) -> Diagnostic {
+        let (line, id) = (self.line, self.id.clone());
+        Diagnostic { line, problem, id, message: message.into() }
     }
 }
 
