@@ -646,14 +646,11 @@ impl Session {
                     .filter(|&i| i >= 1)
                     .and_then(|i| self.records.get(i as usize - 1))
                     .and_then(|r| r.id.as_ref());
-                match target {
-                    Some(id) => {
-                        map.insert("firstKeptEntryId".into(), id.to_value());
-                    }
-                    None => {
-                        map.insert("firstKeptEntryIndex".into(), index);
-                    }
-                }
+                let (key, value) = match target {
+                    Some(id) => ("firstKeptEntryId", id.to_value()),
+                    None => ("firstKeptEntryIndex", index),
+                };
+                map.insert(key.into(), value);
             }
         }
         Ok(value)
