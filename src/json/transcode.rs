@@ -140,13 +140,9 @@ impl Serialize for Lazy<'_, '_, '_> {
                 }
                 map.end()
             }
-            Some(b't') => {
+            Some(c @ (b't' | b'f')) => {
                 self.skip().map_err(invalid)?;
-                s.serialize_bool(true)
-            }
-            Some(b'f') => {
-                self.skip().map_err(invalid)?;
-                s.serialize_bool(false)
+                s.serialize_bool(c == b't')
             }
             Some(b'n') => {
                 self.skip().map_err(invalid)?;
