@@ -115,13 +115,11 @@ pub(super) fn load<'d, D: Digest>(
     let estimate = usize::try_from(ids as u128 * u128::from(len) / u128::from(covered));
     make_room(&mut loader, estimate.unwrap_or(0).min(u32::MAX as usize));
     let ahead = Ahead { per_thread: AHEAD_PER_THREAD, weight: AHEAD_LINES };
-    let take = |scanned: std::io::Result<Vec<Scanned<D::Of>>>| match scanned
-        .and_then(|lines| take_piece(&mut loader, file, lines))
-    {
-        Ok(false) => Ok(()),
-        Ok(true) => Err(Stop::Version1),
-        Err(e) => Err(Stop::Failed(e)),
+    let take = |scanned: std::io::Result<Vec<Scanned<D::Of>>>| {
+        take_piece(&mut loader, file, scanned.map_err(Stop::Failed)?)
     };
+    // What waits of a piece: its scanned lines (runs of blank lines as one).
+    let lines_in = |scanned: &std::io::Result<Vec<_>>| scanned.as_ref().map_or(0, Vec::len) as u64;
     let done = scan_in_order(scanned, pieces, ahead, scan, lines_in, take);
     let loaded = match done.stop {
         Some(Stop::Failed(e)) => Err(e),
@@ -134,11 +132,6 @@ pub(super) fn load<'d, D: Digest>(
         None => Ok(Some(loader)),
     };
     (loaded, done.most_held)
-}
-
-/// The scanned lines of a piece (runs of blank lines as one), none for one that failed.
-fn lines_in<O>(scanned: &std::io::Result<Vec<Scanned<O>>>) -> u64 {
-    scanned.as_ref().map_or(0, Vec::len) as u64
 }
 
 /// Why a load ended before its last piece.
@@ -166,25 +159,25 @@ fn make_room<D: Digest>(loader: &mut Loader<'_, D>, estimate: usize) {
     loader.by_id.reserve(&loader.records, estimate.min(PRESIZED_IDS));
 }
 
-/// Takes the scanned lines of a piece into the index, in order; `true` when the file turns out
+/// Takes the scanned lines of a piece into the index, in order; stops when the file turns out
 /// to be of version 1 (the caller loads it again on one thread).
 fn take_piece<D: Digest>(
     loader: &mut Loader<'_, D>,
     file: &File,
     lines: Vec<Scanned<D::Of>>,
-) -> std::io::Result<bool> {
+) -> Result<(), Stop> {
     // The index slots of a piece's records are far apart in a large table: read them all
     // first, so that their cache misses overlap.
     for id in lines.iter().filter_map(Scanned::id) {
         loader.by_id.touch(id);
     }
     for line in lines {
-        take(loader, file, line)?;
+        take(loader, file, line).map_err(Stop::Failed)?;
         if loader.v1 {
-            return Ok(true);
+            return Err(Stop::Version1);
         }
     }
-    Ok(false)
+    Ok(())
 }
 
 /// Takes one scanned line into the index, as [`Loader::physical_line`] would.
