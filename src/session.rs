@@ -172,8 +172,14 @@ enum Source {
     Bytes(Vec<u8>),
 }
 
+impl Default for Source {
+    fn default() -> Self {
+        Source::Bytes(Vec::new())
+    }
+}
+
 /// A loaded session: header, records and the index over them.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Session {
     /// The path the session was read from (`-` for standard input).
     pub path: PathBuf,

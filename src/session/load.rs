@@ -6,17 +6,16 @@
 use std::borrow::Cow;
 use std::fs::File;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 
 use super::{
     Diagnostic, Digest, Header, IdMap, LabelRecord, NONE, Problem, Record, Session, Source,
-    id_index,
 };
 use crate::error::{Error, Result};
 use crate::format::envelope::scan_envelope_depth;
-use crate::format::title::{TitleSlot, parse_slot};
+use crate::format::title::parse_slot;
 use crate::format::{Envelope, Kind, MAX_VERSION, Marks, is_lane_header, scan_envelope, v1};
 use crate::id::EntryId;
 use crate::json::MAX_NESTING;
@@ -192,27 +191,12 @@ fn load_pieces<'d, D: Digest>(
 
 /// The one-pass reader: turns lines into records and collects what the index needs.
 struct Loader<'d, D: Digest> {
-    path: PathBuf,
-    slot: Option<TitleSlot>,
-    header: Option<Header>,
-    header_problem: Option<(u64, String)>,
-    lane_format: Option<u64>,
-    records: Vec<Record>,
+    /// The session as far as it is read: all but its parent links and the file to read from.
+    s: Session,
     /// How each record links to its parent, worked out as it is read (see [`Link`]).
     links: Vec<Link>,
-    diagnostics: Vec<Diagnostic>,
-    by_id: id_index::IdIndex,
     labels: Vec<Option<(EntryId, Box<str>)>>,
     label_pos: IdMap<usize>,
-    label_records: Vec<LabelRecord>,
-    archived: IdMap<bool>,
-    last_session_info: Option<String>,
-    omp_signals: bool,
-    omp_only_kinds: bool,
-    pi_signals: bool,
-    line_no: u64,
-    offset: u64,
-    ends_with_newline: bool,
     saw_record: bool,
     v1: bool,
     last_v1_id: Option<EntryId>,
@@ -225,26 +209,10 @@ struct Loader<'d, D: Digest> {
 impl<'d, D: Digest> Loader<'d, D> {
     fn new(path: &Path, digest: Option<&'d D>) -> Self {
         Loader {
-            path: path.to_path_buf(),
-            slot: None,
-            header: None,
-            header_problem: None,
-            lane_format: None,
-            records: Vec::new(),
+            s: Session { path: path.to_path_buf(), ends_with_newline: true, ..Session::default() },
             links: Vec::new(),
-            diagnostics: Vec::new(),
-            by_id: id_index::IdIndex::default(),
             labels: Vec::new(),
             label_pos: IdMap::default(),
-            label_records: Vec::new(),
-            archived: IdMap::default(),
-            last_session_info: None,
-            omp_signals: false,
-            omp_only_kinds: false,
-            pi_signals: false,
-            line_no: 0,
-            offset: 0,
-            ends_with_newline: true,
             saw_record: false,
             v1: false,
             last_v1_id: None,
@@ -293,14 +261,14 @@ impl<'d, D: Digest> Loader<'d, D> {
 
     /// One physical line, without its newline.
     fn physical_line(&mut self, raw: &[u8], has_newline: bool) {
-        self.line_no += 1;
+        self.s.line_count += 1;
         let mut start = 0;
-        if self.line_no == 1 && raw.starts_with(b"\xEF\xBB\xBF") {
+        if self.s.line_count == 1 && raw.starts_with(b"\xEF\xBB\xBF") {
             start = 3; // A leading BOM is ignored (SPEC §1).
         }
-        self.ends_with_newline = has_newline;
-        self.line(&raw[start..], self.offset + start as u64, has_newline);
-        self.offset += raw.len() as u64 + u64::from(has_newline);
+        self.s.ends_with_newline = has_newline;
+        self.line(&raw[start..], self.s.file_len + start as u64, has_newline);
+        self.s.file_len += raw.len() as u64 + u64::from(has_newline);
     }
 
     fn warn(
@@ -310,15 +278,15 @@ impl<'d, D: Digest> Loader<'d, D> {
         message: impl Into<Cow<'static, str>>,
     ) {
         let message = message.into();
-        self.diagnostics.push(Diagnostic { line: self.line_no, problem, id, message });
+        self.s.diagnostics.push(Diagnostic { line: self.s.line_count, problem, id, message });
     }
 
     fn line(&mut self, bytes: &[u8], offset: u64, has_newline: bool) {
-        if self.line_no == 1
+        if self.s.line_count == 1
             && !bytes.iter().all(u8::is_ascii_whitespace)
             && let Some(slot) = parse_slot(bytes)
         {
-            self.slot = Some(slot);
+            self.s.slot = Some(slot);
             return;
         }
         let scan = scan_line(&mut self.scanner, bytes, self.digest, self.v1);
@@ -336,7 +304,7 @@ impl<'d, D: Digest> Loader<'d, D> {
         offset: u64,
         has_newline: bool,
     ) {
-        if self.lane_format.is_some() {
+        if self.s.lane_format.is_some() {
             // Lines of another format: nothing here knows what they mean.
             return;
         }
@@ -396,8 +364,8 @@ impl<'d, D: Digest> Loader<'d, D> {
                 );
             }
             self.v1 = version < 2;
-            self.header = Some(Header {
-                line: self.line_no,
+            self.s.header = Some(Header {
+                line: self.s.line_count,
                 offset,
                 len: bytes.len() as u64,
                 value: map,
@@ -410,7 +378,7 @@ impl<'d, D: Digest> Loader<'d, D> {
             && let Some(Value::Object(record)) = parse_lossy(bytes)
             && is_lane_header(&record)
         {
-            self.lane_format = Some(self.line_no);
+            self.s.lane_format = Some(self.s.line_count);
             return;
         }
         let reason = if is_header {
@@ -422,7 +390,7 @@ impl<'d, D: Digest> Loader<'d, D> {
             }
         };
         self.warn(Problem::BadHeader, None, format!("no valid session header: {reason}"));
-        self.header_problem = Some((self.line_no, reason));
+        self.s.header_problem = Some((self.s.line_count, reason));
         // Keep the record: fsck --repair restores a header in front of the entries.
         self.entry(bytes, bytes.len() as u64, offset, env, time, digest);
     }
@@ -438,7 +406,7 @@ impl<'d, D: Digest> Loader<'d, D> {
         time: Option<i64>,
         digest: Option<D::Of>,
     ) {
-        let idx = self.records.len() as u32;
+        let idx = self.s.records.len() as u32;
         let kind = env.kind.as_deref().map_or(Kind::Missing, Kind::from_name);
         let (mut id, mut parent_id) = (env.id.take(), env.parent_id.take());
         if !env.is_object {
@@ -446,7 +414,7 @@ impl<'d, D: Digest> Loader<'d, D> {
         } else if self.v1 {
             // Version 1 has no ids: give each record the id `migrate` would, chained in file
             // order (FORMAT §11). The header is record 0.
-            let (by_id, records) = (&self.by_id, &self.records);
+            let (by_id, records) = (&self.s.by_id, &self.s.records);
             let fresh = v1::unique_id(idx as usize + 1, bytes, |c| {
                 by_id.get(records, &EntryId::new(c)).is_some()
             });
@@ -462,12 +430,12 @@ impl<'d, D: Digest> Loader<'d, D> {
             Kind::Label => self.replay_label(idx, marks),
             Kind::Archive => {
                 if let Some(t) = &marks.target_id {
-                    self.archived.insert(t.clone(), marks.archived.unwrap_or(false));
+                    self.s.archived.insert(t.clone(), marks.archived.unwrap_or(false));
                 }
             }
             Kind::SessionInfo => {
                 if let Some(n) = marks.name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
-                    self.last_session_info = Some(n.to_string());
+                    self.s.last_session_info = Some(n.to_string());
                 }
             }
             _ => {}
@@ -477,17 +445,25 @@ impl<'d, D: Digest> Loader<'d, D> {
             None => Link::Root,
             // A self-parent is a root (FORMAT §4.4).
             Some(pid) if id.as_ref() == Some(pid) => Link::Root,
-            Some(pid) if self.records.last().and_then(|r| r.id.as_ref()) == Some(pid) => {
+            Some(pid) if self.s.records.last().and_then(|r| r.id.as_ref()) == Some(pid) => {
                 Link::Previous
             }
             Some(_) => Link::Lookup,
         };
         self.links.push(link);
-        self.records.push(Record { line: self.line_no, offset, len, kind, id, parent_id, time });
+        self.s.records.push(Record {
+            line: self.s.line_count,
+            offset,
+            len,
+            kind,
+            id,
+            parent_id,
+            time,
+        });
         self.digests.extend(digest);
-        if let Some(prev) = self.by_id.insert(&self.records, idx) {
-            let prev_line = self.records[prev as usize].line;
-            let id = self.records[idx as usize].id.clone();
+        if let Some(prev) = self.s.by_id.insert(&self.s.records, idx) {
+            let prev_line = self.s.records[prev as usize].line;
+            let id = self.s.records[idx as usize].id.clone();
             let shown = shown(&id);
             let message =
                 format!("duplicate id {shown} (first on line {prev_line}); the later entry wins");
@@ -499,7 +475,7 @@ impl<'d, D: Digest> Loader<'d, D> {
     /// writes (FORMAT §13), and the `model_change` fields of each.
     fn note_signals(&mut self, kind: &Kind, env: &Envelope<'_>) {
         match kind {
-            Kind::TitleChange => self.omp_signals = true,
+            Kind::TitleChange => self.s.omp_signals = true,
             // Read only for certainty: the readers' guess (`dialect`, `names_like_pi`) is
             // left as it was.
             Kind::ModelUsage
@@ -509,10 +485,10 @@ impl<'d, D: Digest> Loader<'d, D> {
             | Kind::SessionInit
             | Kind::ModeChange
             | Kind::CredentialPin
-            | Kind::ResetBoundary => self.omp_only_kinds = true,
-            Kind::SessionInfo | Kind::Usage | Kind::ContextEdit => self.pi_signals = true,
-            Kind::ModelChange if env.has_model_id => self.pi_signals = true,
-            Kind::ModelChange if env.has_model => self.omp_signals = true,
+            | Kind::ResetBoundary => self.s.omp_only_kinds = true,
+            Kind::SessionInfo | Kind::Usage | Kind::ContextEdit => self.s.pi_signals = true,
+            Kind::ModelChange if env.has_model_id => self.s.pi_signals = true,
+            Kind::ModelChange if env.has_model => self.s.omp_signals = true,
             Kind::Message
             | Kind::ThinkingLevelChange
             | Kind::ModelChange
@@ -527,14 +503,14 @@ impl<'d, D: Digest> Loader<'d, D> {
             | Kind::Missing => {}
         }
         if env.has_from_hook {
-            self.pi_signals = true;
+            self.s.pi_signals = true;
         }
     }
 
     /// Labels resolve by one global replay in file order; a JS `Map` keeps a key's first
     /// position, and a cleared key that is set again moves to the end (FORMAT §5).
     fn replay_label(&mut self, idx: u32, marks: &Marks<'_>) {
-        self.label_records.push(LabelRecord { record: idx, target: marks.target_id.clone() });
+        self.s.label_records.push(LabelRecord { record: idx, target: marks.target_id.clone() });
         let Some(target) = marks.target_id.clone() else { return };
         // What JavaScript makes of the value decides whether it sets a label.
         let sets = |raw: &&str| crate::js::truthy(serde_json::from_str(raw).ok().as_ref());
@@ -558,22 +534,22 @@ impl<'d, D: Digest> Loader<'d, D> {
     fn finish(mut self, source: Source) -> (Session, Vec<D::Of>) {
         // The index lives as long as the command: give back what growing it left spare, unless
         // that is little (the copy would cost more than the room).
-        if self.records.capacity() - self.records.len() > self.records.len() / 8 {
-            self.records.shrink_to_fit();
+        if self.s.records.capacity() - self.s.records.len() > self.s.records.len() / 8 {
+            self.s.records.shrink_to_fit();
         }
         if self.digests.capacity() - self.digests.len() > self.digests.len() / 8 {
             self.digests.shrink_to_fit();
         }
         debug_assert!(
-            self.digest.is_none() || self.digests.len() == self.records.len(),
+            self.digest.is_none() || self.digests.len() == self.s.records.len(),
             "a digest for every record"
         );
-        let n = self.records.len();
+        let n = self.s.records.len();
         let mut parent = vec![NONE; n];
         // Without a duplicate id, a parent that is the record just before is the one its id
         // names: most entries continue the one before them, and that needs no lookup in the
         // index (a lookup is a few cache misses on a large file), nor a read of the records.
-        let unique = !self.diagnostics.iter().any(|d| d.problem == Problem::DuplicateId);
+        let unique = !self.s.diagnostics.iter().any(|d| d.problem == Problem::DuplicateId);
         // Whether a parent comes after its child in the file: only then can there be a cycle.
         let mut forward = false;
         for (i, &link) in self.links.iter().enumerate() {
@@ -581,20 +557,20 @@ impl<'d, D: Digest> Loader<'d, D> {
                 Link::Root => continue,
                 Link::Previous if unique => parent[i] = i as u32 - 1,
                 Link::Previous | Link::Lookup => {
-                    let Some(pid) = &self.records[i].parent_id else { continue };
-                    match self.by_id.get(&self.records, pid) {
+                    let Some(pid) = &self.s.records[i].parent_id else { continue };
+                    match self.s.by_id.get(&self.s.records, pid) {
                         Some(p) => {
                             parent[i] = p;
                             forward |= p as usize > i;
                         }
                         None => {
-                            let r = &self.records[i];
+                            let r = &self.s.records[i];
                             let message = format!(
                                 "parent {} of entry {} not found; the entry counts as a root",
                                 shown(&r.parent_id),
                                 shown(&r.id)
                             );
-                            self.diagnostics.push(r.damage(Problem::MissingParent, message));
+                            self.s.diagnostics.push(r.damage(Problem::MissingParent, message));
                         }
                     }
                 }
@@ -604,14 +580,14 @@ impl<'d, D: Digest> Loader<'d, D> {
         // leads forward in the file.
         let cycles = if forward { break_cycles(&mut parent) } else { Vec::new() };
         for &(closing, _) in &cycles {
-            let r = &self.records[closing as usize];
+            let r = &self.s.records[closing as usize];
             let message = format!(
                 "parent cycle through entry {}; broken here, the entry counts as a root",
                 shown(&r.id)
             );
-            self.diagnostics.push(r.damage(Problem::Cycle, message));
+            self.s.diagnostics.push(r.damage(Problem::Cycle, message));
         }
-        self.diagnostics.sort_by_key(|d| d.line);
+        self.s.diagnostics.sort_by_key(|d| d.line);
 
         // Children in file order, as one flat array (CSR): no allocation per entry.
         let mut child_start = vec![0u32; n + 1];
@@ -636,30 +612,14 @@ impl<'d, D: Digest> Loader<'d, D> {
         }
 
         let session = Session {
-            path: self.path,
             source,
-            slot: self.slot,
-            header: self.header,
-            header_problem: self.header_problem,
-            lane_format: self.lane_format,
-            records: self.records,
-            diagnostics: self.diagnostics,
-            file_len: self.offset,
-            ends_with_newline: self.ends_with_newline,
-            line_count: self.line_no,
-            by_id: self.by_id,
             parent,
-            cycle_links: cycles.into_iter().collect(),
             child_start,
             child_list,
             roots,
+            cycle_links: cycles.into_iter().collect(),
             labels: self.labels.into_iter().flatten().collect(),
-            label_records: self.label_records,
-            archived: self.archived,
-            last_session_info: self.last_session_info,
-            omp_signals: self.omp_signals,
-            omp_only_kinds: self.omp_only_kinds,
-            pi_signals: self.pi_signals,
+            ..self.s
         };
         (session, self.digests)
     }

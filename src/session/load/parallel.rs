@@ -151,12 +151,12 @@ const PRESIZED_IDS: usize = 1 << 22;
 /// their room without insisting (what the allocator refuses, they grow into as records come),
 /// and the id index is sized ahead for [`PRESIZED_IDS`] at most.
 fn make_room<D: Digest>(loader: &mut Loader<'_, D>, estimate: usize) {
-    let _ = loader.records.try_reserve(estimate);
+    let _ = loader.s.records.try_reserve(estimate);
     let _ = loader.links.try_reserve(estimate);
     if loader.digest.is_some() {
         let _ = loader.digests.try_reserve(estimate);
     }
-    loader.by_id.reserve(&loader.records, estimate.min(PRESIZED_IDS));
+    loader.s.by_id.reserve(&loader.s.records, estimate.min(PRESIZED_IDS));
 }
 
 /// Takes the scanned lines of a piece into the index, in order; stops when the file turns out
@@ -169,7 +169,7 @@ fn take_piece<D: Digest>(
     // The index slots of a piece's records are far apart in a large table: read them all
     // first, so that their cache misses overlap.
     for id in lines.iter().filter_map(Scanned::id) {
-        loader.by_id.touch(id);
+        loader.s.by_id.touch(id);
     }
     for line in lines {
         take(loader, file, line).map_err(Stop::Failed)?;
@@ -192,8 +192,8 @@ fn take<D: Digest>(
         loader.physical_line(&bytes, has_newline);
         return Ok(());
     };
-    loader.line_no += lines;
-    loader.ends_with_newline = has_newline;
+    loader.s.line_count += lines;
+    loader.s.ends_with_newline = has_newline;
     if !loader.saw_record && matches!(scan, LineScan::Record(..)) {
         // The header is parsed in full.
         let bytes = read_line(file, offset, len)?;
@@ -201,7 +201,7 @@ fn take<D: Digest>(
     } else {
         loader.apply(scan, &[], len, offset, has_newline);
     }
-    loader.offset = offset + len + u64::from(has_newline);
+    loader.s.file_len = offset + len + u64::from(has_newline);
     Ok(())
 }
 
@@ -532,7 +532,7 @@ mod tests {
                 let loader = Loader::new(&path, None::<&Echo>);
                 load(loader, &file, text.len() as u64, piece)
             });
-            assert_eq!(loaded.unwrap().unwrap().records.len(), records);
+            assert_eq!(loaded.unwrap().unwrap().s.records.len(), records);
             let bound = AHEAD_LINES + (threads as u64 + 1) * per_piece;
             assert!(most <= bound, "{threads} threads: {most} lines waited, past {bound}");
         }
@@ -647,8 +647,8 @@ mod tests {
         let file = File::open(&path).unwrap();
         let loader = load(Loader::new(&path, None::<&Echo>), &file, text.len() as u64, 4096).0;
         let loader = loader.unwrap().unwrap();
-        assert_eq!(loader.records.len(), 40_010);
-        assert!(loader.by_id.capacity() <= 64, "{} slots", loader.by_id.capacity());
+        assert_eq!(loader.s.records.len(), 40_010);
+        assert!(loader.s.by_id.capacity() <= 64, "{} slots", loader.s.by_id.capacity());
     }
 
     /// An estimate a file inflated (a dense first piece, then gigabytes) asks for no more than
@@ -657,9 +657,11 @@ mod tests {
     fn an_inflated_estimate_does_not_abort() {
         let mut loader = Loader::new(Path::new("s.jsonl"), Some(&Echo));
         make_room(&mut loader, u32::MAX as usize);
-        assert!(loader.by_id.capacity() <= 2 * PRESIZED_IDS);
+        assert!(loader.s.by_id.capacity() <= 2 * PRESIZED_IDS);
         // However much was reserved, nothing of it is used yet.
-        assert!(loader.records.is_empty() && loader.links.is_empty() && loader.digests.is_empty());
+        assert!(
+            loader.s.records.is_empty() && loader.links.is_empty() && loader.digests.is_empty()
+        );
     }
 
     /// Blank lines (empty, spaces, tabs, a CR, a form feed) in every place a piece can cut them,
