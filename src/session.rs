@@ -761,6 +761,11 @@ pub(crate) mod tests {
 
     const HEADER: &str = r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#;
 
+    /// The text of a file of [`HEADER`] and these lines.
+    fn after_header(lines: &[String]) -> String {
+        format!("{HEADER}\n{}", lines.join("\n"))
+    }
+
     fn entry(id: &str, parent: Option<&str>) -> String {
         let parent = parent.map_or("null".to_string(), |p| format!("\"{p}\""));
         format!(
@@ -770,14 +775,12 @@ pub(crate) mod tests {
 
     #[test]
     fn indexes_a_tree() {
-        let text = [
-            HEADER.to_string(),
+        let text = after_header(&[
             entry("a", None),
             entry("b", Some("a")),
             entry("c", Some("a")),
             entry("d", Some("b")),
-        ]
-        .join("\n");
+        ]);
         let s = load(&text);
         assert!(s.diagnostics.is_empty(), "{:?}", s.diagnostics);
         assert_eq!(s.roots(), &[0]);
@@ -791,13 +794,10 @@ pub(crate) mod tests {
     /// is unique: with a later duplicate, the later one is the parent.
     #[test]
     fn a_parent_just_before_is_the_later_duplicate_when_there_is_one() {
-        let s = load(
-            &[HEADER.to_string(), entry("a", None), entry("b", Some("a")), entry("c", Some("b"))]
-                .join("\n"),
-        );
+        let s =
+            load(&after_header(&[entry("a", None), entry("b", Some("a")), entry("c", Some("b"))]));
         assert_eq!(s.path_to_root(2), vec![0, 1, 2]);
-        let text = [HEADER.to_string(), entry("a", None), entry("b", Some("a")), entry("a", None)]
-            .join("\n");
+        let text = after_header(&[entry("a", None), entry("b", Some("a")), entry("a", None)]);
         let s = load(&text);
         assert_eq!(s.parent(1), Some(2), "the later a wins");
         assert_eq!(s.children(2), &[1]);
@@ -824,15 +824,13 @@ pub(crate) mod tests {
 
     #[test]
     fn damage_is_reported_not_fatal() {
-        let text = [
-            HEADER.to_string(),
+        let text = after_header(&[
             entry("a", None),
             "{broken".to_string(),
             entry("a", None),
             entry("o", Some("gone")),
             r#"{"type":"message","id":"t","par"#.to_string(),
-        ]
-        .join("\n");
+        ]);
         let s = load(&text);
         let problems: Vec<_> = s.diagnostics.iter().map(|d| (d.line, d.problem)).collect();
         assert_eq!(
@@ -850,14 +848,12 @@ pub(crate) mod tests {
 
     #[test]
     fn cycles_break_at_the_last_member() {
-        let text = [
-            HEADER.to_string(),
+        let text = after_header(&[
             entry("a", Some("c")),
             entry("b", Some("a")),
             entry("c", Some("b")),
             entry("s", Some("s")),
-        ]
-        .join("\n");
+        ]);
         let s = load(&text);
         assert_eq!(s.diagnostics.len(), 1);
         assert_eq!(s.diagnostics[0].problem, Problem::Cycle);
@@ -872,9 +868,7 @@ pub(crate) mod tests {
     /// comes after it: a cycle that only the lookup of duplicates finds.
     #[test]
     fn a_cycle_through_a_duplicate_id_is_broken() {
-        let text =
-            [HEADER.to_string(), entry("a", None), entry("b", Some("a")), entry("a", Some("b"))]
-                .join("\n");
+        let text = after_header(&[entry("a", None), entry("b", Some("a")), entry("a", Some("b"))]);
         let s = load(&text);
         let problems: Vec<Problem> = s.diagnostics.iter().map(|d| d.problem).collect();
         assert_eq!(problems, [Problem::DuplicateId, Problem::Cycle]);
@@ -886,18 +880,15 @@ pub(crate) mod tests {
     #[test]
     fn the_position_looks_through_a_move_marker() {
         let marker = r#"{"type":"branch_summary","id":"m","parentId":"a","fromId":"a","summary":"","details":{"kind":"checkout"}}"#;
-        let s = load(
-            &[HEADER.to_string(), entry("a", None), entry("b", Some("a")), marker.into()]
-                .join("\n"),
-        );
+        let s = load(&after_header(&[entry("a", None), entry("b", Some("a")), marker.into()]));
         assert_eq!(s.leaf(), Some(2));
         assert_eq!(s.position().unwrap(), Some(0));
         let summary = r#"{"type":"branch_summary","id":"m","parentId":"a","fromId":"a","summary":"went back"}"#;
-        let s = load(&[HEADER.to_string(), entry("a", None), summary.into()].join("\n"));
+        let s = load(&after_header(&[entry("a", None), summary.into()]));
         assert_eq!(s.position().unwrap(), Some(1));
         let root_marker =
             r#"{"type":"branch_summary","id":"m","parentId":null,"fromId":"root","summary":""}"#;
-        let s = load(&[HEADER.to_string(), entry("a", None), root_marker.into()].join("\n"));
+        let s = load(&after_header(&[entry("a", None), root_marker.into()]));
         assert_eq!(s.position().unwrap(), None);
     }
 
@@ -909,40 +900,30 @@ pub(crate) mod tests {
             )
         };
         // `label @ L` twice: both label entries hang at the leaf path, `@` stays on b.
-        let s = load(
-            &[
-                HEADER.to_string(),
-                entry("a", None),
-                entry("b", Some("a")),
-                label("l1", "b", "b"),
-                label("l2", "l1", "b"),
-            ]
-            .join("\n"),
-        );
+        let s = load(&after_header(&[
+            entry("a", None),
+            entry("b", Some("a")),
+            label("l1", "b", "b"),
+            label("l2", "l1", "b"),
+        ]));
         assert_eq!(s.leaf(), Some(3));
         assert_eq!(s.position().unwrap(), Some(1));
         // `checkout a --label L`: the marker under a, the label entry under the marker.
         let marker = r#"{"type":"branch_summary","id":"m","parentId":"a","fromId":"a","summary":"","details":{"kind":"checkout"}}"#;
-        let s = load(
-            &[
-                HEADER.to_string(),
-                entry("a", None),
-                entry("b", Some("a")),
-                marker.into(),
-                label("l1", "m", "a"),
-            ]
-            .join("\n"),
-        );
+        let s = load(&after_header(&[
+            entry("a", None),
+            entry("b", Some("a")),
+            marker.into(),
+            label("l1", "m", "a"),
+        ]));
         assert_eq!(s.position().unwrap(), Some(0));
         // A label entry elsewhere than at the end of the leaf path is an entry like any other.
-        let s = load(
-            &[HEADER.to_string(), entry("a", None), label("l1", "a", "a"), entry("b", Some("l1"))]
-                .join("\n"),
-        );
+        let s =
+            load(&after_header(&[entry("a", None), label("l1", "a", "a"), entry("b", Some("l1"))]));
         assert_eq!(s.position().unwrap(), Some(2));
         // A label entry that is a root: before the first prompt.
         let root = r#"{"type":"label","id":"l1","parentId":null,"targetId":"a","label":"L"}"#;
-        let s = load(&[HEADER.to_string(), entry("a", None), root.into()].join("\n"));
+        let s = load(&after_header(&[entry("a", None), root.into()]));
         assert_eq!(s.position().unwrap(), None);
     }
 
@@ -953,8 +934,7 @@ pub(crate) mod tests {
                 r#"{{"type":"label","id":"{id}","parentId":null,"targetId":"{target}","label":{label}}}"#
             )
         };
-        let text = [
-            HEADER.to_string(),
+        let text = after_header(&[
             entry("a", None),
             entry("b", Some("a")),
             label("l1", "a", "\"one\""),
@@ -964,8 +944,7 @@ pub(crate) mod tests {
             label("l5", "b", "\"again\""),
             label("l6", "a", "0"),
             label("l7", "a", "{\"x\":1}"),
-        ]
-        .join("\n");
+        ]);
         let s = load(&text);
         let labels: Vec<_> = s.labels().iter().map(|(t, l)| (t.as_str(), &**l)).collect();
         assert_eq!(labels, vec![("b", "\"again\""), ("a", "{\"x\":1}")]);
@@ -1073,14 +1052,14 @@ pub(crate) mod tests {
                 "]".repeat(depth - 1)
             )
         };
-        let text = [HEADER.to_string(), nested(MAX_NESTING), nested(MAX_NESTING + 1)].join("\n");
+        let text = after_header(&[nested(MAX_NESTING), nested(MAX_NESTING + 1)]);
         let s = load(&text);
         assert_eq!(s.records.len(), 1);
         assert!(s.value(0).is_ok(), "the deepest line a parse accepts is an entry");
         let problems: Vec<_> = s.diagnostics.iter().map(|d| (d.line, d.problem)).collect();
         assert_eq!(problems, vec![(3, Problem::Unparseable)]);
         assert!(s.diagnostics[0].message.contains("nested deeper than 127 levels"));
-        let s = load(&[HEADER.to_string(), nested(100_000)].join("\n"));
+        let s = load(&after_header(&[nested(100_000)]));
         assert!(s.records.is_empty());
     }
 
