@@ -102,6 +102,46 @@ fn header_version(header: &serde_json::Map<String, Value>) -> u64 {
     version.map_or(1, |f| f.max(0.0) as u64)
 }
 
+/// Reads with `read` through `buf` and hands each line to `line` (without its newline, and
+/// whether it had one) until `line` says to stop or the input ends. A line is handed over where
+/// it lies in the buffer; only a line that straddles two reads is copied.
+pub(super) fn each_line(
+    mut read: impl FnMut(&mut [u8]) -> std::io::Result<usize>,
+    buf: &mut [u8],
+    mut line: impl FnMut(&[u8], bool) -> bool,
+) -> std::io::Result<()> {
+    let mut carry: Vec<u8> = Vec::new();
+    loop {
+        let n = read(buf)?;
+        if n == 0 {
+            break;
+        }
+        let data = &buf[..n];
+        let mut start = 0;
+        while let Some(p) = memchr::memchr(b'\n', &data[start..]) {
+            let end = start + p;
+            let go_on = if carry.is_empty() {
+                line(&data[start..end], true)
+            } else {
+                carry.extend_from_slice(&data[start..end]);
+                let go_on = line(&carry, true);
+                carry.clear();
+                go_on
+            };
+            if !go_on {
+                return Ok(());
+            }
+            start = end + 1;
+        }
+        carry.extend_from_slice(&data[start..]);
+    }
+    // The end of the input: a last line without a newline (a torn write, say).
+    if !carry.is_empty() {
+        line(&carry, false);
+    }
+    Ok(())
+}
+
 /// What loading makes of one line on its own, without the state of the file (ids seen,
 /// line numbers, the header): the part the parallel loader runs on every core.
 #[derive(Debug)]
@@ -226,37 +266,16 @@ impl<'d, D: Digest> Loader<'d, D> {
     /// the buffer; only a line that straddles two reads is copied. Reads of 128 KiB keep the
     /// buffer in the CPU cache: larger ones measured 3× slower in the kernel's copy.
     fn read(&mut self, mut reader: impl Read) -> std::io::Result<()> {
-        let mut buf = vec![0u8; READ_SIZE];
-        let mut carry: Vec<u8> = Vec::new();
-        loop {
-            let n = match reader.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            let data = &buf[..n];
-            let mut start = 0;
-            if !carry.is_empty() {
-                let Some(end) = memchr::memchr(b'\n', data) else {
-                    carry.extend_from_slice(data);
-                    continue;
-                };
-                carry.extend_from_slice(&data[..end]);
-                self.physical_line(&carry, true);
-                carry.clear();
-                start = end + 1;
+        let read = |buf: &mut [u8]| loop {
+            match reader.read(buf) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                read => return read,
             }
-            while let Some(p) = memchr::memchr(b'\n', &data[start..]) {
-                self.physical_line(&data[start..start + p], true);
-                start += p + 1;
-            }
-            carry.extend_from_slice(&data[start..]);
-        }
-        if !carry.is_empty() {
-            self.physical_line(&carry, false);
-        }
-        Ok(())
+        };
+        each_line(read, &mut vec![0u8; READ_SIZE], |line, has_newline| {
+            self.physical_line(line, has_newline);
+            true
+        })
     }
 
     /// One physical line, without its newline.

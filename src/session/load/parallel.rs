@@ -25,7 +25,7 @@ use std::os::unix::fs::FileExt;
 
 use rayon::prelude::*;
 
-use super::{Digest, LineScan, Loader, READ_SIZE, scan_line};
+use super::{Digest, LineScan, Loader, READ_SIZE, each_line, scan_line};
 use crate::format::Envelope;
 use crate::id::EntryId;
 use crate::in_order::{Ahead, scan_in_order};
@@ -276,28 +276,18 @@ fn scan_piece<D: Digest>(
     let mut out = Vec::new();
     let Some(at) = first_line_start(file, start, end)? else { return Ok(out) };
     out.reserve(lines_estimate(start, end));
+    let (mut at, mut pos, mut scanner) = (at, at, Scanner::new());
+    let read = |buf: &mut [u8]| {
+        let want = len.saturating_sub(pos).min(buf.len() as u64) as usize;
+        let n = if want == 0 { 0 } else { read_at(file, &mut buf[..want], pos)? };
+        pos += n as u64;
+        Ok(n)
+    };
     // Taken, not borrowed, and given back however the scan returns: a nested use (there is none)
     // would only get a new buffer.
     let mut buf = READ_BUFFER.take();
     buf.resize(READ_SIZE, 0);
-    let scanned = scan_lines(file, len, at, end, digest, &mut buf, &mut out);
-    READ_BUFFER.set(buf);
-    scanned.map(|()| out)
-}
-
-/// Scans the lines that start in `at..end` into `out`, `at` being the start of a line,
-/// reading through `buf`.
-fn scan_lines<D: Digest>(
-    file: &File,
-    len: u64,
-    mut at: u64,
-    end: u64,
-    digest: Option<&D>,
-    buf: &mut [u8],
-    out: &mut Vec<Scanned<D::Of>>,
-) -> std::io::Result<()> {
-    let mut scanner = Scanner::new();
-    let mut push = |at: u64, bytes: &[u8], has_newline: bool| {
+    let scanned = each_line(read, &mut buf, |bytes, has_newline| {
         // A version-1 file is handed back to the one-pass load, which reads its rows as such.
         let scan = (at != 0).then(|| scan_line(&mut scanner, bytes, digest, false).into_owned());
         let len = bytes.len() as u64;
@@ -308,45 +298,14 @@ fn scan_lines<D: Digest>(
             run.len = at + len - run.offset;
             run.has_newline = has_newline;
             run.lines += 1;
-            return;
+        } else {
+            out.push(Scanned { offset: at, len, has_newline, scan, lines: 1 });
         }
-        out.push(Scanned { offset: at, len, has_newline, scan, lines: 1 });
-    };
-    // The line at `at` as far as it is read: `carry` holds the bytes `at..pos`.
-    let mut carry: Vec<u8> = Vec::new();
-    let mut pos = at;
-    while at < end {
-        let want = (len.saturating_sub(pos)).min(buf.len() as u64) as usize;
-        let n = if want == 0 { 0 } else { read_at(file, &mut buf[..want], pos)? };
-        if n == 0 {
-            // The end of the file: a last line without a newline (a torn write, say).
-            if !carry.is_empty() {
-                push(at, &carry, false);
-            }
-            break;
-        }
-        let data = &buf[..n];
-        let base = pos;
-        pos += n as u64;
-        let mut i = 0;
-        while at < end {
-            let Some(p) = memchr::memchr(b'\n', &data[i..]) else {
-                carry.extend_from_slice(&data[i..]);
-                break;
-            };
-            let line_end = i + p;
-            if carry.is_empty() {
-                push(at, &data[i..line_end], true);
-            } else {
-                carry.extend_from_slice(&data[i..line_end]);
-                push(at, &carry, true);
-                carry.clear();
-            }
-            i = line_end + 1;
-            at = base + i as u64;
-        }
-    }
-    Ok(())
+        at += len + 1;
+        at < end
+    });
+    READ_BUFFER.set(buf);
+    scanned.map(|()| out)
 }
 
 #[cfg(test)]
