@@ -110,18 +110,13 @@ impl Envelope<'_> {
 }
 
 /// Why a line is not a record.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
 pub struct ScanError {
     /// serde_json's description of the problem.
     pub message: String,
     /// Whether the line simply ends too early (a torn write).
     pub eof: bool,
-}
-
-impl fmt::Display for ScanError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
 }
 
 /// Scans one line (without its newline) into its envelope.
@@ -321,19 +316,13 @@ impl<'de> Visitor<'de> for EnvelopeVisitor {
                 "title" => env.marks_mut().title = string_field(&mut map)?,
                 "source" => env.marks_mut().source = string_field(&mut map)?,
                 "name" => env.marks_mut().name = string_field(&mut map)?,
-                "modelId" => {
-                    env.has_model_id = true;
-                    map.next_value::<IgnoredAny>()?;
-                }
-                "model" => {
-                    env.has_model = true;
-                    map.next_value::<IgnoredAny>()?;
-                }
-                "fromHook" => {
-                    env.has_from_hook = true;
-                    map.next_value::<IgnoredAny>()?;
-                }
-                _ => {
+                other => {
+                    match other {
+                        "modelId" => env.has_model_id = true,
+                        "model" => env.has_model = true,
+                        "fromHook" => env.has_from_hook = true,
+                        _ => {}
+                    }
                     map.next_value::<IgnoredAny>()?;
                 }
             }
