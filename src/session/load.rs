@@ -400,13 +400,10 @@ impl<'d, D: Digest> Loader<'d, D> {
             self.s.lane_format = Some(self.s.line_count);
             return;
         }
-        let reason = if is_header {
-            "the header has no string id".to_string()
-        } else {
-            match env.kind.as_deref() {
-                Some(k) => format!("the first record is of type '{k}', not 'session'"),
-                None => "the first record has no type".to_string(),
-            }
+        let reason = match env.kind.as_deref() {
+            Some("session") => "the header has no string id".to_string(),
+            Some(k) => format!("the first record is of type '{k}', not 'session'"),
+            None => "the first record has no type".to_string(),
         };
         self.warn(Problem::BadHeader, None, format!("no valid session header: {reason}"));
         self.s.header_problem = Some((self.s.line_count, reason));
