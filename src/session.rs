@@ -269,7 +269,7 @@ impl Session {
         digest: &D,
         piece: u64,
     ) -> Result<Option<(Session, Vec<D::Of>)>> {
-        load::in_pieces(path, digest, piece)
+        load::in_pieces(path, Some(digest), piece)
     }
 
     /// Loads a session held in memory (standard input, tests).
@@ -761,6 +761,14 @@ pub(crate) mod tests {
 
     const HEADER: &str = r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#;
 
+    /// `text` written to a file in a new directory, which lasts as long as the directory.
+    pub(crate) fn written(text: &[u8]) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, text).unwrap();
+        (dir, path)
+    }
+
     /// The text of a file of [`HEADER`] and these lines.
     fn after_header(lines: &[String]) -> String {
         format!("{HEADER}\n{}", lines.join("\n"))
@@ -1117,9 +1125,7 @@ pub(crate) mod tests {
             parent = Some(id);
         }
         text.push_str(r#"{"type":"message","id":"torn""#);
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, &text).unwrap();
+        let (_dir, path) = written(text.as_bytes());
         let from_file = Session::load(&path).unwrap();
         let in_memory = load(&text);
         let ranges = |s: &Session| -> Vec<_> {
@@ -1152,9 +1158,7 @@ pub(crate) mod tests {
             text.push('\n');
             parent = Some(id);
         }
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, &text).unwrap();
+        let (_dir, path) = written(text.as_bytes());
         let s = Session::load(&path).unwrap();
         let check = |order: &mut dyn Iterator<Item = u32>| {
             let mut lines = s.lines();

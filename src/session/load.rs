@@ -53,12 +53,12 @@ pub(super) fn file<D: Digest>(
 /// for a version-1 file, which the parallel loader hands back.
 pub(super) fn in_pieces<D: Digest>(
     path: &Path,
-    digest: &D,
+    digest: Option<&D>,
     piece: u64,
 ) -> Result<Option<(Session, Vec<D::Of>)>> {
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
     let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
-    let loaded = load_pieces(path, Some(digest), &file, len, piece.max(1))?;
+    let loaded = load_pieces(path, digest, &file, len, piece.max(1))?;
     Ok(loaded.map(|loader| loader.finish(Source::File(file))))
 }
 

@@ -315,9 +315,10 @@ mod tests {
     use super::*;
     use std::path::Path;
 
+    use super::super::in_pieces;
     use crate::EntryId;
-    use crate::session::tests::Echo;
-    use crate::session::{Session, Source};
+    use crate::session::Session;
+    use crate::session::tests::{Echo, written};
 
     /// Everything the index holds, as text.
     fn index(s: &Session) -> String {
@@ -346,18 +347,12 @@ mod tests {
     /// The index of `text` loaded in pieces of `piece` bytes against the sequential one; `None`
     /// when the parallel loader hands the file back (version 1).
     fn compare(text: &[u8], piece: u64) -> Option<()> {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, text).unwrap();
-        let file = File::open(&path).unwrap();
+        let (_dir, path) = written(text);
         let sequential = Session::from_bytes(&path, text.to_vec()).unwrap();
-        let loader = load(Loader::new(&path, None::<&Echo>), &file, text.len() as u64, piece).0;
-        let (parallel, _) = loader.unwrap()?.finish(Source::File(file));
+        let (parallel, _) = in_pieces(&path, None::<&Echo>, piece).unwrap()?;
         assert_eq!(index(&parallel), index(&sequential), "piece {piece}");
         // A digest changes nothing of the index, and each record's is the one-pass load's.
-        let file = File::open(&path).unwrap();
-        let loader = load(Loader::new(&path, Some(&Echo)), &file, text.len() as u64, piece).0;
-        let (digested, digests) = loader.unwrap()?.finish(Source::File(file));
+        let (digested, digests) = in_pieces(&path, Some(&Echo), piece).unwrap()?;
         assert_eq!(index(&digested), index(&sequential), "piece {piece}, with a digest");
         let (_, one_pass) = Session::from_bytes_with(&path, text.to_vec(), &Echo).unwrap();
         assert_eq!(digests, one_pass);
@@ -481,9 +476,7 @@ mod tests {
     /// it indexes `records` records and that no more lines waited for the index than the bound,
     /// a piece being taken and a piece each thread scans (`per_piece` lines a piece at most).
     fn check_waiting(text: &[u8], piece: u64, per_piece: u64, threads: &[usize], records: usize) {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, text).unwrap();
+        let (_dir, path) = written(text);
         for &threads in threads {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             let file = File::open(&path).unwrap();
@@ -533,15 +526,9 @@ mod tests {
             text.extend(format!(r#"{{"type":"message","id":"e{n}","parentId":{parent}}}"#).bytes());
             text.push(b'\n');
         }
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, &text).unwrap();
+        let (dir, path) = written(&text);
         let expected = index(&Session::from_bytes(&path, text.clone()).unwrap());
-        let once = |piece: u64| {
-            let file = File::open(&path).unwrap();
-            let loader = load(Loader::new(&path, None::<&Echo>), &file, text.len() as u64, piece).0;
-            index(&loader.unwrap().unwrap().finish(Source::File(file)).0)
-        };
+        let once = |piece: u64| index(&in_pieces(&path, None::<&Echo>, piece).unwrap().unwrap().0);
         for threads in [1, 2, 3, 8] {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             for round in 0..100u64 {
@@ -558,9 +545,7 @@ mod tests {
         // No pieces at all.
         let empty = dir.path().join("empty.jsonl");
         std::fs::write(&empty, b"").unwrap();
-        let file = File::open(&empty).unwrap();
-        let loaded = load(Loader::new(&empty, None::<&Echo>), &file, 0, PIECE).0;
-        let got = index(&loaded.unwrap().unwrap().finish(Source::File(file)).0);
+        let got = index(&in_pieces(&empty, None::<&Echo>, PIECE).unwrap().unwrap().0);
         assert_eq!(got, index(&Session::from_bytes(&empty, Vec::new()).unwrap()));
     }
 
@@ -574,9 +559,7 @@ mod tests {
         text.extend_from_slice(format!("{record}\n \n\t\n").as_bytes());
         text.extend(std::iter::repeat_n(b'\n', 1000));
         text.extend_from_slice(b"  ");
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, &text).unwrap();
+        let (_dir, path) = written(&text);
         let file = File::open(&path).unwrap();
         let len = text.len() as u64;
         let scanned = scan_piece(&file, len, 0, len, None::<&Echo>).unwrap();
@@ -600,14 +583,10 @@ mod tests {
             text.extend_from_slice(format!(r#"{{"type":"message","id":"e{n}"}}"#).as_bytes());
             text.push(b'\n');
         }
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, &text).unwrap();
-        let file = File::open(&path).unwrap();
-        let loader = load(Loader::new(&path, None::<&Echo>), &file, text.len() as u64, 4096).0;
-        let loader = loader.unwrap().unwrap();
-        assert_eq!(loader.s.records.len(), 40_010);
-        assert!(loader.s.by_id.capacity() <= 64, "{} slots", loader.s.by_id.capacity());
+        let (_dir, path) = written(&text);
+        let (s, _) = in_pieces(&path, None::<&Echo>, 4096).unwrap().unwrap();
+        assert_eq!(s.records.len(), 40_010);
+        assert!(s.by_id.capacity() <= 64, "{} slots", s.by_id.capacity());
     }
 
     /// An estimate a file inflated (a dense first piece, then gigabytes) asks for no more than
