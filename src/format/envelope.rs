@@ -250,34 +250,12 @@ fn scan_error(e: serde_json::Error) -> ScanError {
 
 struct EnvelopeVisitor;
 
-/// A string that borrows from the line when it has no escapes.
-struct CowStr<'a>(Cow<'a, str>);
-
-impl<'de> de::Deserialize<'de> for CowStr<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = CowStr<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-                Ok(CowStr(Cow::Borrowed(v)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(CowStr(Cow::Owned(v.to_owned())))
-            }
-        }
-        d.deserialize_str(V)
-    }
-}
-
 /// Takes a value as raw JSON and keeps it only when it is a string.
 fn string_field<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Option<Cow<'de, str>>, A::Error> {
     let raw: &'de RawValue = map.next_value()?;
     if raw.get().starts_with('"') {
-        let s: CowStr<'de> = serde_json::from_str(raw.get()).map_err(de::Error::custom)?;
-        Ok(Some(s.0))
+        let s: String = serde_json::from_str(raw.get()).map_err(de::Error::custom)?;
+        Ok(Some(Cow::Owned(s)))
     } else {
         Ok(None)
     }
@@ -297,9 +275,9 @@ impl<'de> Visitor<'de> for EnvelopeVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut env = Envelope { is_object: true, ..Envelope::default() };
-        while let Some(key) = map.next_key::<CowStr<'de>>()? {
+        while let Some(key) = map.next_key::<String>()? {
             // Later duplicate keys win, as in JSON.parse.
-            match key.0.as_ref() {
+            match key.as_str() {
                 "type" => env.kind = string_field(&mut map)?,
                 "id" => env.id = id_field(&mut map)?,
                 "parentId" => env.parent_id = id_field(&mut map)?,
