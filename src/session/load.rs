@@ -237,7 +237,6 @@ struct Loader<'d, D: Digest> {
     links: Vec<Link>,
     labels: Vec<Option<(EntryId, Box<str>)>>,
     label_pos: IdMap<usize>,
-    saw_record: bool,
     v1: bool,
     last_v1_id: Option<EntryId>,
     scanner: Scanner,
@@ -253,7 +252,6 @@ impl<'d, D: Digest> Loader<'d, D> {
             links: Vec::new(),
             labels: Vec::new(),
             label_pos: IdMap::default(),
-            saw_record: false,
             v1: false,
             last_v1_id: None,
             scanner: Scanner::new(),
@@ -351,8 +349,8 @@ impl<'d, D: Digest> Loader<'d, D> {
             }
             LineScan::Record(env, time, digest) => (env, time, digest),
         };
-        if !self.saw_record {
-            self.saw_record = true;
+        // The first record makes the session a header, a header's problem or another format.
+        if self.s.is_empty() {
             self.first_record(bytes, offset, env, time, digest);
             return;
         }

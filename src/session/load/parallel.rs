@@ -194,7 +194,7 @@ fn take<D: Digest>(
     };
     loader.s.line_count += lines;
     loader.s.ends_with_newline = has_newline;
-    if !loader.saw_record && matches!(scan, LineScan::Record(..)) {
+    if loader.s.is_empty() && matches!(scan, LineScan::Record(..)) {
         // The header is parsed in full.
         let bytes = read_line(file, offset, len)?;
         loader.apply(scan, &bytes, len, offset, has_newline);
