@@ -465,15 +465,8 @@ impl<'d, D: Digest> Loader<'d, D> {
             Some(_) => Link::Lookup,
         };
         self.links.push(link);
-        self.s.records.push(Record {
-            line: self.s.line_count,
-            offset,
-            len,
-            kind,
-            id,
-            parent_id,
-            time,
-        });
+        let line = self.s.line_count;
+        self.s.records.push(Record { line, offset, len, kind, id, parent_id, time });
         self.digests.extend(digest);
         if let Some(prev) = self.s.by_id.insert(&self.s.records, idx) {
             let prev_line = self.s.records[prev as usize].line;
