@@ -381,14 +381,8 @@ impl<'d, D: Digest> Loader<'d, D> {
                 );
             }
             self.v1 = version < 2;
-            self.s.header = Some(Header {
-                line: self.s.line_count,
-                offset,
-                len: bytes.len() as u64,
-                value: map,
-                id,
-                version,
-            });
+            let (line, len) = (self.s.line_count, bytes.len() as u64);
+            self.s.header = Some(Header { line, offset, len, value: map, id, version });
             return;
         }
         if env.kind.is_none()
