@@ -82,16 +82,11 @@ impl<O> Scanned<O> {
 
 /// Loads the index of `file` (of `len` bytes) in pieces of `piece` bytes on every core, or
 /// `None` for a version-1 file; and the most scanned lines that waited for the index at once
-/// (for the tests).
-///
-/// The first pieces (one a thread, up to [`FIRST_BATCH`]) are scanned first, to size the index
-/// from. Then the pieces are scanned in file order by the thread pool, a piece a thread at a
-/// time and a bounded number ahead of the index ([`AHEAD_PER_THREAD`], [`AHEAD_LINES`]), and
-/// whichever thread finishes the piece the index waits for takes it in, with the pieces after
-/// it that are ready by the time it is done, while the other threads go on scanning: no
-/// thread waits for another's piece, as they did at the end of each batch when pieces were
-/// scanned in batches (1–3 ms of one core a batch, 9% of the load's wall time on the
-/// 100k-entry benchmark file).
+/// (for the tests). The first pieces (one a thread, up to [`FIRST_BATCH`]) are scanned first,
+/// to size the index from; then the others as the module says, a bounded number ahead of the
+/// index ([`AHEAD_PER_THREAD`], [`AHEAD_LINES`]). No thread waits for another's piece, as they
+/// did when pieces were scanned in batches (9% of the load's wall time on the 100k-entry
+/// benchmark file).
 pub(super) fn load<'d, D: Digest>(
     mut loader: Loader<'d, D>,
     file: &File,
