@@ -398,11 +398,10 @@ impl Session {
         }
         // Only the summary's shape is read: a summary can be long, or hostile.
         const SUMMARY: &[Pick<'_>] = &[Pick::scalar("summary")];
-        if !self.is_v1() {
-            let mut lines = self.lines();
-            if let Some(picked) = pick(&mut Scanner::new(), lines.line(idx)?, SUMMARY) {
-                return Ok(crate::format::is_move_marker(picked.get("summary")));
-            }
+        if !self.is_v1()
+            && let Some(picked) = pick(&mut Scanner::new(), &self.raw_line(idx)?, SUMMARY)
+        {
+            return Ok(crate::format::is_move_marker(picked.get("summary")));
         }
         Ok(crate::format::is_move_marker(self.value(idx)?.get("summary")))
     }
