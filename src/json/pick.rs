@@ -165,10 +165,7 @@ pub(crate) fn key<'a>(line: &Line<'a, '_>, span: (usize, usize)) -> Scan<Cow<'a,
     if !line.has_backslash(span) {
         return Ok(Cow::Borrowed(raw));
     }
-    Ok(match line.text(span)? {
-        Cow::Borrowed(text) => Cow::Borrowed(text.as_bytes()),
-        Cow::Owned(text) => Cow::Owned(text.into_bytes()),
-    })
+    Ok(Cow::Owned(line.text(span)?.into_owned().into_bytes()))
 }
 
 /// The members of the object at `start`, and the position after it.
