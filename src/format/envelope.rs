@@ -15,7 +15,7 @@ use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
 use crate::id::EntryId;
-use crate::json::scan::{Invalid, Line, Scan, Scanner};
+use crate::json::scan::{Line, Scan, Scanner};
 
 /// The top-level fields of one record that the index keeps.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -151,16 +151,8 @@ pub(crate) fn envelope_in<'a>(line: &Line<'a, '_>, stack: &mut Vec<bool>) -> Sca
     let start = line.ws(0);
     let end = line.object(start, |line, key, value| {
         let after = line.skip_value(value, stack)?;
-        let key_bytes = line.bytes.get(key.0..key.1).ok_or(Invalid)?;
-        // Keys with escapes are rare; decode them to compare (`"t\u0079pe"` is `type`).
-        let decoded;
-        let name: &[u8] = if line.has_backslash(key) {
-            decoded = line.text(key)?;
-            decoded.as_bytes()
-        } else {
-            key_bytes
-        };
-        env.member(line, name, value, after)?;
+        // Keys with escapes are rare, and decoded to compare (`"t\u0079pe"` is `type`).
+        env.member(line, &crate::json::pick::key(line, key)?, value, after)?;
         Ok(after)
     })?;
     line.end(end)?;
