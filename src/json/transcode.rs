@@ -102,19 +102,15 @@ impl Serialize for Lazy<'_, '_, '_> {
                 let mut failed = None;
                 let end = line.array(self.start, |_, at| {
                     let element = self.inner(at);
-                    match seq.serialize_element(&element) {
-                        Ok(()) => Ok(element.end.get()),
-                        Err(e) => {
-                            failed = Some(e);
-                            Err(Invalid)
-                        }
-                    }
+                    seq.serialize_element(&element).map(|()| element.end.get()).map_err(|e| {
+                        failed = Some(e);
+                        Invalid
+                    })
                 });
-                let end = match (end, failed) {
-                    (_, Some(e)) => return Err(e),
-                    (end, None) => end.map_err(invalid)?,
-                };
-                self.end.set(end);
+                if let Some(e) = failed {
+                    return Err(e);
+                }
+                self.end.set(end.map_err(invalid)?);
                 seq.end()
             }
             Some(b'{') => {
