@@ -38,9 +38,10 @@ pub(super) fn file<D: Digest>(
     len: u64,
 ) -> Result<(Session, Vec<D::Of>)> {
     // A version-1 file gives `None`: it is loaded again below, on one thread.
+    let pieces = || parallel::load(Loader::new(path, digest), &file, len, parallel::PIECE).0;
     if len >= PARALLEL_MIN
         && rayon::current_num_threads() > 1
-        && let Some(loader) = load_pieces(path, digest, &file, len, parallel::PIECE)?
+        && let Some(loader) = pieces().map_err(|e| Error::io(path, e))?
     {
         return Ok(loader.finish(Source::File(file)));
     }
@@ -58,7 +59,8 @@ pub(super) fn in_pieces<D: Digest>(
 ) -> Result<Option<(Session, Vec<D::Of>)>> {
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
     let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
-    let loaded = load_pieces(path, digest, &file, len, piece.max(1))?;
+    let (loaded, _) = parallel::load(Loader::new(path, digest), &file, len, piece.max(1));
+    let loaded = loaded.map_err(|e| Error::io(path, e))?;
     Ok(loaded.map(|loader| loader.finish(Source::File(file))))
 }
 
@@ -215,18 +217,6 @@ fn scan_line<'a, D: Digest>(
         }
         Err(e) => LineScan::Bad(e),
     }
-}
-
-/// The parallel load of `file` (of `len` bytes) in pieces of `piece` bytes; `None` for a
-/// version-1 file, which it hands back to the one-pass load.
-fn load_pieces<'d, D: Digest>(
-    path: &Path,
-    digest: Option<&'d D>,
-    file: &File,
-    len: u64,
-    piece: u64,
-) -> Result<Option<Loader<'d, D>>> {
-    parallel::load(Loader::new(path, digest), file, len, piece).0.map_err(|e| Error::io(path, e))
 }
 
 /// The one-pass reader: turns lines into records and collects what the index needs.
