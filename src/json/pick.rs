@@ -159,7 +159,7 @@ pub(crate) struct Member<'a> {
 }
 
 /// The key of a member as written, escapes decoded.
-#[inline]
+#[inline(always)]
 pub(crate) fn key<'a>(line: &Line<'a, '_>, span: (usize, usize)) -> Scan<Cow<'a, [u8]>> {
     let raw = line.bytes.get(span.0..span.1).ok_or(Invalid)?;
     if !line.has_backslash(span) {
