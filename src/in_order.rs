@@ -100,13 +100,6 @@ struct Flow<T, E> {
     stop: Option<E>,
 }
 
-impl<T, E> Flow<T, E> {
-    /// Whether a scanned piece waits to be taken.
-    fn any_scanned(&self) -> bool {
-        self.ready.iter().any(Option::is_some)
-    }
-}
-
 /// A [`scan_in_order`] going on.
 struct Run<T, E, S, W, C> {
     count: u64,
@@ -142,7 +135,8 @@ where
                 && flow.next_scan < self.count
                 && flow.scanning < self.threads
                 && flow.next_scan < flow.next_take + self.ahead.per_thread * self.threads
-                && (flow.held < self.ahead.weight || (flow.scanning == 0 && !flow.any_scanned()))
+                && (flow.held < self.ahead.weight
+                    || (flow.scanning == 0 && !flow.ready.iter().any(Option::is_some)))
             {
                 flow.next_scan += 1;
                 flow.scanning += 1;

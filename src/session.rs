@@ -172,8 +172,14 @@ enum Source {
     Bytes(Vec<u8>),
 }
 
+impl Default for Source {
+    fn default() -> Self {
+        Source::Bytes(Vec::new())
+    }
+}
+
 /// A loaded session: header, records and the index over them.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Session {
     /// The path the session was read from (`-` for standard input).
     pub path: PathBuf,
@@ -239,7 +245,7 @@ impl Session {
         let read_whole = |input: &mut dyn Read| {
             let mut bytes = Vec::new();
             input.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
-            Ok(Session::from_bytes_each(path, bytes, digest))
+            Ok(load::bytes(path, bytes, digest))
         };
         if path.as_os_str() == "-" {
             return read_whole(&mut std::io::stdin().lock());
@@ -263,12 +269,12 @@ impl Session {
         digest: &D,
         piece: u64,
     ) -> Result<Option<(Session, Vec<D::Of>)>> {
-        load::in_pieces(path, digest, piece)
+        load::in_pieces(path, Some(digest), piece)
     }
 
     /// Loads a session held in memory (standard input, tests).
     pub fn from_bytes(path: &Path, bytes: Vec<u8>) -> Result<Session> {
-        Ok(Session::from_bytes_each(path, bytes, None::<&IndexOnly>).0)
+        Ok(load::bytes(path, bytes, None::<&IndexOnly>).0)
     }
 
     /// [`Session::from_bytes`] with a [`Digest`], as [`Session::load_with`].
@@ -277,15 +283,7 @@ impl Session {
         bytes: Vec<u8>,
         digest: &D,
     ) -> Result<(Session, Vec<D::Of>)> {
-        Ok(Session::from_bytes_each(path, bytes, Some(digest)))
-    }
-
-    fn from_bytes_each<D: Digest>(
-        path: &Path,
-        bytes: Vec<u8>,
-        digest: Option<&D>,
-    ) -> (Session, Vec<D::Of>) {
-        load::bytes(path, bytes, digest)
+        Ok(load::bytes(path, bytes, Some(digest)))
     }
 
     /// Whether the file holds no session at all (0 bytes or blank lines only).
@@ -400,11 +398,10 @@ impl Session {
         }
         // Only the summary's shape is read: a summary can be long, or hostile.
         const SUMMARY: &[Pick<'_>] = &[Pick::scalar("summary")];
-        if !self.is_v1() {
-            let mut lines = self.lines();
-            if let Some(picked) = pick(&mut Scanner::new(), lines.line(idx)?, SUMMARY) {
-                return Ok(crate::format::is_move_marker(picked.get("summary")));
-            }
+        if !self.is_v1()
+            && let Some(picked) = pick(&mut Scanner::new(), &self.raw_line(idx)?, SUMMARY)
+        {
+            return Ok(crate::format::is_move_marker(picked.get("summary")));
         }
         Ok(crate::format::is_move_marker(self.value(idx)?.get("summary")))
     }
@@ -654,14 +651,11 @@ impl Session {
                     .filter(|&i| i >= 1)
                     .and_then(|i| self.records.get(i as usize - 1))
                     .and_then(|r| r.id.as_ref());
-                match target {
-                    Some(id) => {
-                        map.insert("firstKeptEntryId".into(), id.to_value());
-                    }
-                    None => {
-                        map.insert("firstKeptEntryIndex".into(), index);
-                    }
-                }
+                let (key, value) = match target {
+                    Some(id) => ("firstKeptEntryId", id.to_value()),
+                    None => ("firstKeptEntryIndex", index),
+                };
+                map.insert(key.into(), value);
             }
         }
         Ok(value)
@@ -766,6 +760,19 @@ pub(crate) mod tests {
 
     const HEADER: &str = r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#;
 
+    /// `text` written to a file in a new directory, which lasts as long as the directory.
+    pub(crate) fn written(text: &[u8]) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, text).unwrap();
+        (dir, path)
+    }
+
+    /// The text of a file of [`HEADER`] and these lines.
+    fn after_header(lines: &[String]) -> String {
+        format!("{HEADER}\n{}", lines.join("\n"))
+    }
+
     fn entry(id: &str, parent: Option<&str>) -> String {
         let parent = parent.map_or("null".to_string(), |p| format!("\"{p}\""));
         format!(
@@ -775,14 +782,12 @@ pub(crate) mod tests {
 
     #[test]
     fn indexes_a_tree() {
-        let text = [
-            HEADER.to_string(),
+        let text = after_header(&[
             entry("a", None),
             entry("b", Some("a")),
             entry("c", Some("a")),
             entry("d", Some("b")),
-        ]
-        .join("\n");
+        ]);
         let s = load(&text);
         assert!(s.diagnostics.is_empty(), "{:?}", s.diagnostics);
         assert_eq!(s.roots(), &[0]);
@@ -796,13 +801,10 @@ pub(crate) mod tests {
     /// is unique: with a later duplicate, the later one is the parent.
     #[test]
     fn a_parent_just_before_is_the_later_duplicate_when_there_is_one() {
-        let s = load(
-            &[HEADER.to_string(), entry("a", None), entry("b", Some("a")), entry("c", Some("b"))]
-                .join("\n"),
-        );
+        let s =
+            load(&after_header(&[entry("a", None), entry("b", Some("a")), entry("c", Some("b"))]));
         assert_eq!(s.path_to_root(2), vec![0, 1, 2]);
-        let text = [HEADER.to_string(), entry("a", None), entry("b", Some("a")), entry("a", None)]
-            .join("\n");
+        let text = after_header(&[entry("a", None), entry("b", Some("a")), entry("a", None)]);
         let s = load(&text);
         assert_eq!(s.parent(1), Some(2), "the later a wins");
         assert_eq!(s.children(2), &[1]);
@@ -829,15 +831,13 @@ pub(crate) mod tests {
 
     #[test]
     fn damage_is_reported_not_fatal() {
-        let text = [
-            HEADER.to_string(),
+        let text = after_header(&[
             entry("a", None),
             "{broken".to_string(),
             entry("a", None),
             entry("o", Some("gone")),
             r#"{"type":"message","id":"t","par"#.to_string(),
-        ]
-        .join("\n");
+        ]);
         let s = load(&text);
         let problems: Vec<_> = s.diagnostics.iter().map(|d| (d.line, d.problem)).collect();
         assert_eq!(
@@ -855,14 +855,12 @@ pub(crate) mod tests {
 
     #[test]
     fn cycles_break_at_the_last_member() {
-        let text = [
-            HEADER.to_string(),
+        let text = after_header(&[
             entry("a", Some("c")),
             entry("b", Some("a")),
             entry("c", Some("b")),
             entry("s", Some("s")),
-        ]
-        .join("\n");
+        ]);
         let s = load(&text);
         assert_eq!(s.diagnostics.len(), 1);
         assert_eq!(s.diagnostics[0].problem, Problem::Cycle);
@@ -877,9 +875,7 @@ pub(crate) mod tests {
     /// comes after it: a cycle that only the lookup of duplicates finds.
     #[test]
     fn a_cycle_through_a_duplicate_id_is_broken() {
-        let text =
-            [HEADER.to_string(), entry("a", None), entry("b", Some("a")), entry("a", Some("b"))]
-                .join("\n");
+        let text = after_header(&[entry("a", None), entry("b", Some("a")), entry("a", Some("b"))]);
         let s = load(&text);
         let problems: Vec<Problem> = s.diagnostics.iter().map(|d| d.problem).collect();
         assert_eq!(problems, [Problem::DuplicateId, Problem::Cycle]);
@@ -891,18 +887,15 @@ pub(crate) mod tests {
     #[test]
     fn the_position_looks_through_a_move_marker() {
         let marker = r#"{"type":"branch_summary","id":"m","parentId":"a","fromId":"a","summary":"","details":{"kind":"checkout"}}"#;
-        let s = load(
-            &[HEADER.to_string(), entry("a", None), entry("b", Some("a")), marker.into()]
-                .join("\n"),
-        );
+        let s = load(&after_header(&[entry("a", None), entry("b", Some("a")), marker.into()]));
         assert_eq!(s.leaf(), Some(2));
         assert_eq!(s.position().unwrap(), Some(0));
         let summary = r#"{"type":"branch_summary","id":"m","parentId":"a","fromId":"a","summary":"went back"}"#;
-        let s = load(&[HEADER.to_string(), entry("a", None), summary.into()].join("\n"));
+        let s = load(&after_header(&[entry("a", None), summary.into()]));
         assert_eq!(s.position().unwrap(), Some(1));
         let root_marker =
             r#"{"type":"branch_summary","id":"m","parentId":null,"fromId":"root","summary":""}"#;
-        let s = load(&[HEADER.to_string(), entry("a", None), root_marker.into()].join("\n"));
+        let s = load(&after_header(&[entry("a", None), root_marker.into()]));
         assert_eq!(s.position().unwrap(), None);
     }
 
@@ -914,40 +907,30 @@ pub(crate) mod tests {
             )
         };
         // `label @ L` twice: both label entries hang at the leaf path, `@` stays on b.
-        let s = load(
-            &[
-                HEADER.to_string(),
-                entry("a", None),
-                entry("b", Some("a")),
-                label("l1", "b", "b"),
-                label("l2", "l1", "b"),
-            ]
-            .join("\n"),
-        );
+        let s = load(&after_header(&[
+            entry("a", None),
+            entry("b", Some("a")),
+            label("l1", "b", "b"),
+            label("l2", "l1", "b"),
+        ]));
         assert_eq!(s.leaf(), Some(3));
         assert_eq!(s.position().unwrap(), Some(1));
         // `checkout a --label L`: the marker under a, the label entry under the marker.
         let marker = r#"{"type":"branch_summary","id":"m","parentId":"a","fromId":"a","summary":"","details":{"kind":"checkout"}}"#;
-        let s = load(
-            &[
-                HEADER.to_string(),
-                entry("a", None),
-                entry("b", Some("a")),
-                marker.into(),
-                label("l1", "m", "a"),
-            ]
-            .join("\n"),
-        );
+        let s = load(&after_header(&[
+            entry("a", None),
+            entry("b", Some("a")),
+            marker.into(),
+            label("l1", "m", "a"),
+        ]));
         assert_eq!(s.position().unwrap(), Some(0));
         // A label entry elsewhere than at the end of the leaf path is an entry like any other.
-        let s = load(
-            &[HEADER.to_string(), entry("a", None), label("l1", "a", "a"), entry("b", Some("l1"))]
-                .join("\n"),
-        );
+        let s =
+            load(&after_header(&[entry("a", None), label("l1", "a", "a"), entry("b", Some("l1"))]));
         assert_eq!(s.position().unwrap(), Some(2));
         // A label entry that is a root: before the first prompt.
         let root = r#"{"type":"label","id":"l1","parentId":null,"targetId":"a","label":"L"}"#;
-        let s = load(&[HEADER.to_string(), entry("a", None), root.into()].join("\n"));
+        let s = load(&after_header(&[entry("a", None), root.into()]));
         assert_eq!(s.position().unwrap(), None);
     }
 
@@ -958,8 +941,7 @@ pub(crate) mod tests {
                 r#"{{"type":"label","id":"{id}","parentId":null,"targetId":"{target}","label":{label}}}"#
             )
         };
-        let text = [
-            HEADER.to_string(),
+        let text = after_header(&[
             entry("a", None),
             entry("b", Some("a")),
             label("l1", "a", "\"one\""),
@@ -969,8 +951,7 @@ pub(crate) mod tests {
             label("l5", "b", "\"again\""),
             label("l6", "a", "0"),
             label("l7", "a", "{\"x\":1}"),
-        ]
-        .join("\n");
+        ]);
         let s = load(&text);
         let labels: Vec<_> = s.labels().iter().map(|(t, l)| (t.as_str(), &**l)).collect();
         assert_eq!(labels, vec![("b", "\"again\""), ("a", "{\"x\":1}")]);
@@ -1078,14 +1059,14 @@ pub(crate) mod tests {
                 "]".repeat(depth - 1)
             )
         };
-        let text = [HEADER.to_string(), nested(MAX_NESTING), nested(MAX_NESTING + 1)].join("\n");
+        let text = after_header(&[nested(MAX_NESTING), nested(MAX_NESTING + 1)]);
         let s = load(&text);
         assert_eq!(s.records.len(), 1);
         assert!(s.value(0).is_ok(), "the deepest line a parse accepts is an entry");
         let problems: Vec<_> = s.diagnostics.iter().map(|d| (d.line, d.problem)).collect();
         assert_eq!(problems, vec![(3, Problem::Unparseable)]);
         assert!(s.diagnostics[0].message.contains("nested deeper than 127 levels"));
-        let s = load(&[HEADER.to_string(), nested(100_000)].join("\n"));
+        let s = load(&after_header(&[nested(100_000)]));
         assert!(s.records.is_empty());
     }
 
@@ -1143,9 +1124,7 @@ pub(crate) mod tests {
             parent = Some(id);
         }
         text.push_str(r#"{"type":"message","id":"torn""#);
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, &text).unwrap();
+        let (_dir, path) = written(text.as_bytes());
         let from_file = Session::load(&path).unwrap();
         let in_memory = load(&text);
         let ranges = |s: &Session| -> Vec<_> {
@@ -1178,9 +1157,7 @@ pub(crate) mod tests {
             text.push('\n');
             parent = Some(id);
         }
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, &text).unwrap();
+        let (_dir, path) = written(text.as_bytes());
         let s = Session::load(&path).unwrap();
         let check = |order: &mut dyn Iterator<Item = u32>| {
             let mut lines = s.lines();

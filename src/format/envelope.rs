@@ -15,7 +15,7 @@ use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
 use crate::id::EntryId;
-use crate::json::scan::{Invalid, Line, Scan, Scanner};
+use crate::json::scan::{Line, Scan, Scanner};
 
 /// The top-level fields of one record that the index keeps.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -85,7 +85,7 @@ impl Envelope<'_> {
         Envelope {
             is_object: self.is_object,
             // The known types (nearly every line) need no copy.
-            kind: self.kind.map(|k| match crate::format::Kind::known_name(&k) {
+            kind: self.kind.map(|k| match crate::format::Kind::known_name(k.as_bytes()) {
                 Some(name) => Cow::Borrowed(name),
                 None => Cow::Owned(k.into_owned()),
             }),
@@ -110,7 +110,8 @@ impl Envelope<'_> {
 }
 
 /// Why a line is not a record.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
 pub struct ScanError {
     /// serde_json's description of the problem.
     pub message: String,
@@ -118,26 +119,12 @@ pub struct ScanError {
     pub eof: bool,
 }
 
-impl fmt::Display for ScanError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
 /// Scans one line (without its newline) into its envelope.
 pub fn scan_envelope(line: &[u8]) -> Result<Envelope<'_>, ScanError> {
-    scan_envelope_with(&mut Scanner::new(), line)
+    scan_envelope_depth(&mut Scanner::new(), line).map(|(env, _)| env)
 }
 
-/// [`scan_envelope`] with buffers kept from line to line.
-pub(crate) fn scan_envelope_with<'a>(
-    scanner: &mut Scanner,
-    line: &'a [u8],
-) -> Result<Envelope<'a>, ScanError> {
-    scan_envelope_depth(scanner, line).map(|(env, _)| env)
-}
-
-/// [`scan_envelope_with`], also telling how deep the line nests (the top-level object is 1)
+/// [`scan_envelope`] with buffers kept from line to line, also telling how deep the line nests (the top-level object is 1)
 /// when the scanner walked it; `None` when serde_json read it instead.
 pub(crate) fn scan_envelope_depth<'a>(
     scanner: &mut Scanner,
@@ -164,16 +151,8 @@ pub(crate) fn envelope_in<'a>(line: &Line<'a, '_>, stack: &mut Vec<bool>) -> Sca
     let start = line.ws(0);
     let end = line.object(start, |line, key, value| {
         let after = line.skip_value(value, stack)?;
-        let key_bytes = line.bytes.get(key.0..key.1).ok_or(Invalid)?;
-        // Keys with escapes are rare; decode them to compare (`"t\u0079pe"` is `type`).
-        let decoded;
-        let name: &[u8] = if line.has_backslash(key) {
-            decoded = line.text(key)?;
-            decoded.as_bytes()
-        } else {
-            key_bytes
-        };
-        env.member(line, name, value, after)?;
+        // Keys with escapes are rare, and decoded to compare (`"t\u0079pe"` is `type`).
+        env.member(line, &crate::json::pick::key(line, key)?, value, after)?;
         Ok(after)
     })?;
     line.end(end)?;
@@ -225,7 +204,7 @@ fn string_value<'a>(line: &Line<'a, '_>, start: usize, end: usize) -> Scan<Optio
 fn kind_value<'a>(line: &Line<'a, '_>, start: usize, end: usize) -> Scan<Option<Cow<'a, str>>> {
     if line.at(start) == Some(b'"')
         && let Some(raw) = line.bytes.get(start + 1..end - 1)
-        && let Some(name) = crate::format::kind::Kind::known_name_bytes(raw)
+        && let Some(name) = crate::format::Kind::known_name(raw)
     {
         return Ok(Some(Cow::Borrowed(name)));
     }
@@ -263,34 +242,12 @@ fn scan_error(e: serde_json::Error) -> ScanError {
 
 struct EnvelopeVisitor;
 
-/// A string that borrows from the line when it has no escapes.
-struct CowStr<'a>(Cow<'a, str>);
-
-impl<'de> de::Deserialize<'de> for CowStr<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = CowStr<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-                Ok(CowStr(Cow::Borrowed(v)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(CowStr(Cow::Owned(v.to_owned())))
-            }
-        }
-        d.deserialize_str(V)
-    }
-}
-
 /// Takes a value as raw JSON and keeps it only when it is a string.
 fn string_field<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Option<Cow<'de, str>>, A::Error> {
     let raw: &'de RawValue = map.next_value()?;
     if raw.get().starts_with('"') {
-        let s: CowStr<'de> = serde_json::from_str(raw.get()).map_err(de::Error::custom)?;
-        Ok(Some(s.0))
+        let s: String = serde_json::from_str(raw.get()).map_err(de::Error::custom)?;
+        Ok(Some(Cow::Owned(s)))
     } else {
         Ok(None)
     }
@@ -310,9 +267,9 @@ impl<'de> Visitor<'de> for EnvelopeVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut env = Envelope { is_object: true, ..Envelope::default() };
-        while let Some(key) = map.next_key::<CowStr<'de>>()? {
+        while let Some(key) = map.next_key::<String>()? {
             // Later duplicate keys win, as in JSON.parse.
-            match key.0.as_ref() {
+            match key.as_str() {
                 "type" => env.kind = string_field(&mut map)?,
                 "id" => env.id = id_field(&mut map)?,
                 "parentId" => env.parent_id = id_field(&mut map)?,
@@ -329,19 +286,13 @@ impl<'de> Visitor<'de> for EnvelopeVisitor {
                 "title" => env.marks_mut().title = string_field(&mut map)?,
                 "source" => env.marks_mut().source = string_field(&mut map)?,
                 "name" => env.marks_mut().name = string_field(&mut map)?,
-                "modelId" => {
-                    env.has_model_id = true;
-                    map.next_value::<IgnoredAny>()?;
-                }
-                "model" => {
-                    env.has_model = true;
-                    map.next_value::<IgnoredAny>()?;
-                }
-                "fromHook" => {
-                    env.has_from_hook = true;
-                    map.next_value::<IgnoredAny>()?;
-                }
-                _ => {
+                other => {
+                    match other {
+                        "modelId" => env.has_model_id = true,
+                        "model" => env.has_model = true,
+                        "fromHook" => env.has_from_hook = true,
+                        _ => {}
+                    }
                     map.next_value::<IgnoredAny>()?;
                 }
             }

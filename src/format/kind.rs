@@ -62,14 +62,10 @@ impl Kind {
         }
     }
 
-    /// The name of a known type, as a static string: `None` for any other name.
-    pub(crate) fn known_name(name: &str) -> Option<&'static str> {
-        Kind::known_name_bytes(name.as_bytes())
-    }
-
-    /// [`Kind::known_name`] of a string's bytes as written: a known name has neither escapes
-    /// nor anything but ASCII, so bytes that are one need no decoding.
-    pub(crate) fn known_name_bytes(raw: &[u8]) -> Option<&'static str> {
+    /// The name of a known type, as a static string, from a string's bytes as written (a known
+    /// name has neither escapes nor anything but ASCII, so bytes that are one need no decoding):
+    /// `None` for any other name.
+    pub(crate) fn known_name(raw: &[u8]) -> Option<&'static str> {
         NAMES.into_iter().find(|name| name.as_bytes() == raw)
     }
 

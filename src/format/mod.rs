@@ -22,11 +22,7 @@ pub fn is_lane_header(record: &serde_json::Map<String, serde_json::Value>) -> bo
 /// bare leaf move (FORMAT §4.3, `checkout` without a summary), whose summary is missing,
 /// `null` or empty. It carries no text, and marks the position its parent is.
 pub fn is_move_marker(summary: Option<&serde_json::Value>) -> bool {
-    match summary {
-        None | Some(serde_json::Value::Null) => true,
-        Some(serde_json::Value::String(s)) => s.is_empty(),
-        Some(_) => false,
-    }
+    summary.is_none_or(|s| s.is_null() || s.as_str() == Some(""))
 }
 
 /// The version sesstree writes (FORMAT §11: accept 1–4, write 3).

@@ -60,6 +60,7 @@ pub(crate) fn parse_slot(first_line: &[u8]) -> Option<TitleSlot> {
 
 /// Writes a title slot: exactly [`SLOT_BYTES`] bytes ending in `\n`, keys in the agent's order
 /// `type, v, title, source (only if set), updatedAt, pad`, padded with spaces in `pad`.
+/// Strings are escaped as `JSON.stringify` escapes them, which is how serde_json does.
 ///
 /// A title too long to fit is cut by Unicode code points to the longest prefix whose line
 /// fits; escapes count with their escaped length. Fails only when the line does not fit even
@@ -69,81 +70,30 @@ pub fn encode_slot(
     source: Option<TitleSource>,
     updated_at: &str,
 ) -> Result<Vec<u8>, SlotOverflow> {
-    let mut head = String::from(r#"{"type":"title","v":1,"title":""#);
-    let mut tail = String::from("\"");
-    if let Some(source) = source {
-        tail.push_str(r#","source":""#);
-        tail.push_str(source.as_str());
-        tail.push('"');
-    }
-    tail.push_str(r#","updatedAt":""#);
-    push_json_escaped(&mut tail, updated_at);
-    tail.push_str(r#"","pad":""#);
-    let end = "\"}\n";
-
-    let fixed = head.len() + tail.len() + end.len();
+    let json = |s: &str| serde_json::Value::from(s).to_string();
+    let source = source.map_or(String::new(), |s| format!(r#","source":"{}""#, s.as_str()));
+    let line = |title: &str, pad: usize| {
+        let (title, at, pad) = (json(title), json(updated_at), " ".repeat(pad));
+        format!(
+            r#"{{"type":"title","v":1,"title":{title}{source},"updatedAt":{at},"pad":"{pad}"}}"#
+        ) + "\n"
+    };
+    let fixed = line("", 0).len();
     if fixed > SLOT_BYTES {
         return Err(SlotOverflow { needed: fixed });
     }
-
     // Escaped length grows with every code point, so the longest fitting prefix is found in
     // one pass (the agent binary-searches, which gives the same prefix).
-    let budget = SLOT_BYTES - fixed;
-    let mut used = 0;
-    let mut cut = title.len();
-    for (i, c) in title.char_indices() {
-        let n = json_escaped_len(c);
-        if used + n > budget {
-            cut = i;
-            break;
-        }
-        used += n;
-    }
-    push_json_escaped(&mut head, &title[..cut]);
-
-    let mut line = Vec::with_capacity(SLOT_BYTES);
-    line.extend_from_slice(head.as_bytes());
-    line.extend_from_slice(tail.as_bytes());
-    line.resize(line.len() + (budget - used), b' ');
-    line.extend_from_slice(end.as_bytes());
+    let (budget, mut used) = (SLOT_BYTES - fixed, 0);
+    let cut = title.char_indices().find(|&(_, c)| {
+        used += json(c.encode_utf8(&mut [0; 4])).len() - 2;
+        used > budget
+    });
+    let title = &title[..cut.map_or(title.len(), |(i, _)| i)];
+    let line = line(title, SLOT_BYTES - line(title, 0).len()).into_bytes();
     debug_assert_eq!(line.len(), SLOT_BYTES);
     Ok(line)
 }
-
-/// Appends `s` escaped as `JSON.stringify` escapes a string's contents (without the quotes):
-/// `"` and `\`, the short forms `\b \t \n \f \r`, `\u00xx` (lowercase hex) for the other C0
-/// controls, and nothing else. serde_json escapes the same set, which the tests confirm.
-fn push_json_escaped(out: &mut String, s: &str) {
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\u{C}' => out.push_str("\\f"),
-            '\r' => out.push_str("\\r"),
-            '\u{0}'..='\u{1F}' => {
-                out.push_str("\\u00");
-                let b = c as u8;
-                out.push(char::from(HEX[usize::from(b >> 4)]));
-                out.push(char::from(HEX[usize::from(b & 0xF)]));
-            }
-            _ => out.push(c),
-        }
-    }
-}
-
-/// The number of bytes `c` takes once escaped by [`push_json_escaped`].
-fn json_escaped_len(c: char) -> usize {
-    match c {
-        '"' | '\\' | '\u{8}' | '\t' | '\n' | '\u{C}' | '\r' => 2,
-        '\u{0}'..='\u{1F}' => 6,
-        _ => c.len_utf8(),
-    }
-}
-
-const HEX: &[u8; 16] = b"0123456789abcdef";
 
 #[cfg(test)]
 mod tests {
@@ -242,18 +192,22 @@ mod tests {
         assert_eq!(parse_slot(&line).unwrap().title, "a".repeat(173));
     }
 
+    /// `JSON.stringify`'s escapes: `"` and `\\`, the short forms `\b \t \n \f \r`, `\u00xx`
+    /// (lowercase hex) for the other C0 controls, and nothing else.
     #[test]
-    fn escaping_matches_serde_json() {
-        let mut all = String::new();
-        for u in (0u32..0x250).chain([0x2028, 0x2029, 0xFEFF, 0x1F680]) {
-            all.extend(char::from_u32(u));
-        }
-        let mut ours = String::from("\"");
-        push_json_escaped(&mut ours, &all);
-        ours.push('"');
-        assert_eq!(ours, serde_json::to_string(&all).unwrap());
-        for c in all.chars() {
-            assert_eq!(json_escaped_len(c), serde_json::to_string(&c).unwrap().len() - 2, "{c:?}");
+    fn escaping_matches_json_stringify() {
+        let title = "\"\\\u{8}\t\n\u{C}\r\u{0}\u{1F}\u{7F}\u{2028}\u{FEFF}é🚀";
+        let line = String::from_utf8(encode_slot(title, None, AT).unwrap()).unwrap();
+        let want = "\"\\\"\\\\\\b\\t\\n\\f\\r\\u0000\\u001f\u{7F}\u{2028}\u{FEFF}é🚀\"";
+        assert!(line.contains(&format!(r#""title":{want},"#)), "{line}");
+        assert_eq!(parse_slot(line.as_bytes()).unwrap().title, title);
+        // Each character costs its escaped length: as many fit as that allows of 174 bytes.
+        for c in (0u32..0x250).chain([0x2028, 0x2029, 0xFEFF, 0x1F680]).filter_map(char::from_u32) {
+            let line = encode_slot(&c.to_string().repeat(200), None, AT).unwrap();
+            let escaped = serde_json::to_string(&c).unwrap().len() - 2;
+            let title = parse_slot(&line).unwrap().title;
+            assert_eq!(title.chars().count(), (174 / escaped).min(200), "{c:?}");
+            assert_eq!(pad_of(&line), 174 - escaped * title.chars().count(), "{c:?}");
         }
     }
 

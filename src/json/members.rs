@@ -95,9 +95,8 @@ impl Edit {
     /// Inserts `"key":json` members right after `after`, or first in the object when `after`
     /// is `None`. `pairs` are written in order, without spaces, as the agents write them.
     pub fn insert(members: &Members, after: Option<&Member>, pairs: &[(&str, String)]) -> Edit {
-        let body: Vec<String> =
-            pairs.iter().map(|(k, v)| format!("{}:{v}", serde_json::Value::from(*k))).collect();
-        let body = body.join(",");
+        let body = pairs.iter().map(|(k, v)| format!("{}:{v}", serde_json::Value::from(*k)));
+        let body = body.collect::<Vec<_>>().join(",");
         match after {
             Some(m) => {
                 Edit { start: m.value_end, end: m.value_end, text: format!(",{body}").into() }

@@ -159,16 +159,13 @@ pub(crate) struct Member<'a> {
 }
 
 /// The key of a member as written, escapes decoded.
-#[inline]
+#[inline(always)]
 pub(crate) fn key<'a>(line: &Line<'a, '_>, span: (usize, usize)) -> Scan<Cow<'a, [u8]>> {
     let raw = line.bytes.get(span.0..span.1).ok_or(Invalid)?;
     if !line.has_backslash(span) {
         return Ok(Cow::Borrowed(raw));
     }
-    Ok(match line.text(span)? {
-        Cow::Borrowed(text) => Cow::Borrowed(text.as_bytes()),
-        Cow::Owned(text) => Cow::Owned(text.into_bytes()),
-    })
+    Ok(Cow::Owned(line.text(span)?.into_owned().into_bytes()))
 }
 
 /// The members of the object at `start`, and the position after it.

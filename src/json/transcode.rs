@@ -38,8 +38,10 @@ const FEW_MEMBERS: usize = 16;
 /// marker objects: the caller parses it in full then, for its value or its error.
 pub fn to_json(line: &[u8], pretty: bool) -> Option<Vec<u8>> {
     let mut scanner = Scanner::new();
-    let (walk, start) = Walk::of(&mut scanner, line)?;
-    let value = walk.value(start);
+    let (indexed, stack) = scanner.index(line).ok()?;
+    let walk = Walk { line: indexed, stack: RefCell::new(std::mem::take(stack)) };
+    let start = walk.line.ws(0);
+    let value = Lazy { walk: &walk, start, depth: 0, end: Cell::new(start) };
     let mut out = Vec::with_capacity(line.len() + line.len() / 8);
     let written = if pretty {
         value.serialize(&mut serde_json::Serializer::pretty(&mut out))
@@ -55,21 +57,6 @@ pub fn to_json(line: &[u8], pretty: bool) -> Option<Vec<u8>> {
 struct Walk<'a, 'q> {
     line: Line<'a, 'q>,
     stack: RefCell<Vec<bool>>,
-}
-
-impl<'a, 'q> Walk<'a, 'q> {
-    /// `text` indexed by `scanner`, and where its value starts; `None` where the scanner's
-    /// first pass refuses it.
-    fn of(scanner: &'q mut Scanner, text: &'a [u8]) -> Option<(Walk<'a, 'q>, usize)> {
-        let (line, stack) = scanner.index(text).ok()?;
-        let start = line.ws(0);
-        Some((Walk { line, stack: RefCell::new(std::mem::take(stack)) }, start))
-    }
-
-    /// The value at `start`, at the top.
-    fn value(&self, start: usize) -> Lazy<'_, 'a, 'q> {
-        Lazy { walk: self, start, depth: 0, end: Cell::new(start) }
-    }
 }
 
 /// The value at `start`, inside `depth` arrays and objects; `end` is set to the position after
@@ -115,19 +102,15 @@ impl Serialize for Lazy<'_, '_, '_> {
                 let mut failed = None;
                 let end = line.array(self.start, |_, at| {
                     let element = self.inner(at);
-                    match seq.serialize_element(&element) {
-                        Ok(()) => Ok(element.end.get()),
-                        Err(e) => {
-                            failed = Some(e);
-                            Err(Invalid)
-                        }
-                    }
+                    seq.serialize_element(&element).map(|()| element.end.get()).map_err(|e| {
+                        failed = Some(e);
+                        Invalid
+                    })
                 });
-                let end = match (end, failed) {
-                    (_, Some(e)) => return Err(e),
-                    (end, None) => end.map_err(invalid)?,
-                };
-                self.end.set(end);
+                if let Some(e) = failed {
+                    return Err(e);
+                }
+                self.end.set(end.map_err(invalid)?);
                 seq.end()
             }
             Some(b'{') => {
@@ -140,13 +123,9 @@ impl Serialize for Lazy<'_, '_, '_> {
                 }
                 map.end()
             }
-            Some(b't') => {
+            Some(c @ (b't' | b'f')) => {
                 self.skip().map_err(invalid)?;
-                s.serialize_bool(true)
-            }
-            Some(b'f') => {
-                self.skip().map_err(invalid)?;
-                s.serialize_bool(false)
+                s.serialize_bool(c == b't')
             }
             Some(b'n') => {
                 self.skip().map_err(invalid)?;

@@ -4,20 +4,18 @@
 //! taken in file order ([`Loader::physical_line`]).
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::fs::File;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 
 use super::{
     Diagnostic, Digest, Header, IdMap, LabelRecord, NONE, Problem, Record, Session, Source,
-    id_index,
 };
 use crate::error::{Error, Result};
 use crate::format::envelope::scan_envelope_depth;
-use crate::format::title::{TitleSlot, parse_slot};
+use crate::format::title::parse_slot;
 use crate::format::{Envelope, Kind, MAX_VERSION, Marks, is_lane_header, scan_envelope, v1};
 use crate::id::EntryId;
 use crate::json::MAX_NESTING;
@@ -40,9 +38,10 @@ pub(super) fn file<D: Digest>(
     len: u64,
 ) -> Result<(Session, Vec<D::Of>)> {
     // A version-1 file gives `None`: it is loaded again below, on one thread.
+    let pieces = || parallel::load(Loader::new(path, digest), &file, len, parallel::PIECE).0;
     if len >= PARALLEL_MIN
         && rayon::current_num_threads() > 1
-        && let Some(loader) = load_pieces(path, digest, &file, len, parallel::PIECE)?
+        && let Some(loader) = pieces().map_err(|e| Error::io(path, e))?
     {
         return Ok(loader.finish(Source::File(file)));
     }
@@ -55,12 +54,13 @@ pub(super) fn file<D: Digest>(
 /// for a version-1 file, which the parallel loader hands back.
 pub(super) fn in_pieces<D: Digest>(
     path: &Path,
-    digest: &D,
+    digest: Option<&D>,
     piece: u64,
 ) -> Result<Option<(Session, Vec<D::Of>)>> {
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
     let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
-    let loaded = load_pieces(path, Some(digest), &file, len, piece.max(1))?;
+    let (loaded, _) = parallel::load(Loader::new(path, digest), &file, len, piece.max(1));
+    let loaded = loaded.map_err(|e| Error::io(path, e))?;
     Ok(loaded.map(|loader| loader.finish(Source::File(file))))
 }
 
@@ -71,7 +71,8 @@ pub(super) fn bytes<D: Digest>(
     digest: Option<&D>,
 ) -> (Session, Vec<D::Of>) {
     let mut loader = Loader::new(path, digest);
-    loader.read_slice(&bytes);
+    // Reading a slice cannot fail.
+    let _ = loader.read(bytes.as_slice());
     loader.finish(Source::Bytes(bytes))
 }
 
@@ -95,11 +96,52 @@ pub(super) fn nested_too_deep(scanner: &mut Scanner, line: &[u8]) -> bool {
 
 /// The version a header declares: a number, or a numeric string; absent means 1.
 fn header_version(header: &serde_json::Map<String, Value>) -> u64 {
-    match header.get("version") {
-        Some(Value::Number(n)) => n.as_f64().map_or(1, |f| f.max(0.0) as u64),
-        Some(Value::String(s)) => s.trim().parse::<f64>().map_or(1, |f| f.max(0.0) as u64),
-        _ => 1,
+    let version = match header.get("version") {
+        Some(Value::Number(n)) => n.as_f64(),
+        Some(Value::String(s)) => s.trim().parse::<f64>().ok(),
+        _ => None,
+    };
+    version.map_or(1, |f| f.max(0.0) as u64)
+}
+
+/// Reads with `read` through `buf` and hands each line to `line` (without its newline, and
+/// whether it had one) until `line` says to stop or the input ends. A line is handed over where
+/// it lies in the buffer; only a line that straddles two reads is copied.
+pub(super) fn each_line(
+    mut read: impl FnMut(&mut [u8]) -> std::io::Result<usize>,
+    buf: &mut [u8],
+    mut line: impl FnMut(&[u8], bool) -> bool,
+) -> std::io::Result<()> {
+    let mut carry: Vec<u8> = Vec::new();
+    loop {
+        let n = read(buf)?;
+        if n == 0 {
+            break;
+        }
+        let data = &buf[..n];
+        let mut start = 0;
+        while let Some(p) = memchr::memchr(b'\n', &data[start..]) {
+            let end = start + p;
+            let go_on = if carry.is_empty() {
+                line(&data[start..end], true)
+            } else {
+                carry.extend_from_slice(&data[start..end]);
+                let go_on = line(&carry, true);
+                carry.clear();
+                go_on
+            };
+            if !go_on {
+                return Ok(());
+            }
+            start = end + 1;
+        }
+        carry.extend_from_slice(&data[start..]);
     }
+    // The end of the input: a last line without a newline (a torn write, say).
+    if !carry.is_empty() {
+        line(&carry, false);
+    }
+    Ok(())
 }
 
 /// What loading makes of one line on its own, without the state of the file (ids seen,
@@ -177,42 +219,14 @@ fn scan_line<'a, D: Digest>(
     }
 }
 
-/// The parallel load of `file` (of `len` bytes) in pieces of `piece` bytes; `None` for a
-/// version-1 file, which it hands back to the one-pass load.
-fn load_pieces<'d, D: Digest>(
-    path: &Path,
-    digest: Option<&'d D>,
-    file: &File,
-    len: u64,
-    piece: u64,
-) -> Result<Option<Loader<'d, D>>> {
-    parallel::load(Loader::new(path, digest), file, len, piece).map_err(|e| Error::io(path, e))
-}
-
 /// The one-pass reader: turns lines into records and collects what the index needs.
 struct Loader<'d, D: Digest> {
-    path: PathBuf,
-    slot: Option<TitleSlot>,
-    header: Option<Header>,
-    header_problem: Option<(u64, String)>,
-    lane_format: Option<u64>,
-    records: Vec<Record>,
+    /// The session as far as it is read: all but its parent links and the file to read from.
+    s: Session,
     /// How each record links to its parent, worked out as it is read (see [`Link`]).
     links: Vec<Link>,
-    diagnostics: Vec<Diagnostic>,
-    by_id: id_index::IdIndex,
     labels: Vec<Option<(EntryId, Box<str>)>>,
     label_pos: IdMap<usize>,
-    label_records: Vec<LabelRecord>,
-    archived: IdMap<bool>,
-    last_session_info: Option<String>,
-    omp_signals: bool,
-    omp_only_kinds: bool,
-    pi_signals: bool,
-    line_no: u64,
-    offset: u64,
-    ends_with_newline: bool,
-    saw_record: bool,
     v1: bool,
     last_v1_id: Option<EntryId>,
     scanner: Scanner,
@@ -224,27 +238,10 @@ struct Loader<'d, D: Digest> {
 impl<'d, D: Digest> Loader<'d, D> {
     fn new(path: &Path, digest: Option<&'d D>) -> Self {
         Loader {
-            path: path.to_path_buf(),
-            slot: None,
-            header: None,
-            header_problem: None,
-            lane_format: None,
-            records: Vec::new(),
+            s: Session { path: path.to_path_buf(), ends_with_newline: true, ..Session::default() },
             links: Vec::new(),
-            diagnostics: Vec::new(),
-            by_id: id_index::IdIndex::default(),
             labels: Vec::new(),
             label_pos: IdMap::default(),
-            label_records: Vec::new(),
-            archived: IdMap::default(),
-            last_session_info: None,
-            omp_signals: false,
-            omp_only_kinds: false,
-            pi_signals: false,
-            line_no: 0,
-            offset: 0,
-            ends_with_newline: true,
-            saw_record: false,
             v1: false,
             last_v1_id: None,
             scanner: Scanner::new(),
@@ -257,65 +254,28 @@ impl<'d, D: Digest> Loader<'d, D> {
     /// the buffer; only a line that straddles two reads is copied. Reads of 128 KiB keep the
     /// buffer in the CPU cache: larger ones measured 3× slower in the kernel's copy.
     fn read(&mut self, mut reader: impl Read) -> std::io::Result<()> {
-        let mut buf = vec![0u8; READ_SIZE];
-        let mut carry: Vec<u8> = Vec::new();
-        loop {
-            let n = match reader.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            let data = &buf[..n];
-            let mut start = 0;
-            if !carry.is_empty() {
-                let Some(end) = memchr::memchr(b'\n', data) else {
-                    carry.extend_from_slice(data);
-                    continue;
-                };
-                carry.extend_from_slice(&data[..end]);
-                self.physical_line(&carry, true);
-                carry.clear();
-                start = end + 1;
+        let read = |buf: &mut [u8]| loop {
+            match reader.read(buf) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                read => return read,
             }
-            start = self.lines(data, start);
-            carry.extend_from_slice(&data[start..]);
-        }
-        if !carry.is_empty() {
-            self.physical_line(&carry, false);
-        }
-        Ok(())
-    }
-
-    /// Reads every line of a buffer held in memory, the last one even without a newline.
-    fn read_slice(&mut self, data: &[u8]) {
-        let start = self.lines(data, 0);
-        if start < data.len() {
-            self.physical_line(&data[start..], false);
-        }
-    }
-
-    /// Takes the complete lines of `data` from `start` on; returns where the incomplete rest
-    /// begins.
-    fn lines(&mut self, data: &[u8], mut start: usize) -> usize {
-        while let Some(p) = memchr::memchr(b'\n', &data[start..]) {
-            let end = start + p;
-            self.physical_line(&data[start..end], true);
-            start = end + 1;
-        }
-        start
+        };
+        each_line(read, &mut vec![0u8; READ_SIZE], |line, has_newline| {
+            self.physical_line(line, has_newline);
+            true
+        })
     }
 
     /// One physical line, without its newline.
     fn physical_line(&mut self, raw: &[u8], has_newline: bool) {
-        self.line_no += 1;
+        self.s.line_count += 1;
         let mut start = 0;
-        if self.line_no == 1 && raw.starts_with(b"\xEF\xBB\xBF") {
+        if self.s.line_count == 1 && raw.starts_with(b"\xEF\xBB\xBF") {
             start = 3; // A leading BOM is ignored (SPEC §1).
         }
-        self.ends_with_newline = has_newline;
-        self.line(&raw[start..], self.offset + start as u64, has_newline);
-        self.offset += raw.len() as u64 + u64::from(has_newline);
+        self.s.ends_with_newline = has_newline;
+        self.line(&raw[start..], self.s.file_len + start as u64, has_newline);
+        self.s.file_len += raw.len() as u64 + u64::from(has_newline);
     }
 
     fn warn(
@@ -325,15 +285,15 @@ impl<'d, D: Digest> Loader<'d, D> {
         message: impl Into<Cow<'static, str>>,
     ) {
         let message = message.into();
-        self.diagnostics.push(Diagnostic { line: self.line_no, problem, id, message });
+        self.s.diagnostics.push(Diagnostic { line: self.s.line_count, problem, id, message });
     }
 
     fn line(&mut self, bytes: &[u8], offset: u64, has_newline: bool) {
-        if self.line_no == 1
+        if self.s.line_count == 1
             && !bytes.iter().all(u8::is_ascii_whitespace)
             && let Some(slot) = parse_slot(bytes)
         {
-            self.slot = Some(slot);
+            self.s.slot = Some(slot);
             return;
         }
         let scan = scan_line(&mut self.scanner, bytes, self.digest, self.v1);
@@ -351,7 +311,7 @@ impl<'d, D: Digest> Loader<'d, D> {
         offset: u64,
         has_newline: bool,
     ) {
-        if self.lane_format.is_some() {
+        if self.s.lane_format.is_some() {
             // Lines of another format: nothing here knows what they mean.
             return;
         }
@@ -379,8 +339,8 @@ impl<'d, D: Digest> Loader<'d, D> {
             }
             LineScan::Record(env, time, digest) => (env, time, digest),
         };
-        if !self.saw_record {
-            self.saw_record = true;
+        // The first record makes the session a header, a header's problem or another format.
+        if self.s.is_empty() {
             self.first_record(bytes, offset, env, time, digest);
             return;
         }
@@ -411,33 +371,24 @@ impl<'d, D: Digest> Loader<'d, D> {
                 );
             }
             self.v1 = version < 2;
-            self.header = Some(Header {
-                line: self.line_no,
-                offset,
-                len: bytes.len() as u64,
-                value: map,
-                id,
-                version,
-            });
+            let (line, len) = (self.s.line_count, bytes.len() as u64);
+            self.s.header = Some(Header { line, offset, len, value: map, id, version });
             return;
         }
         if env.kind.is_none()
             && let Some(Value::Object(record)) = parse_lossy(bytes)
             && is_lane_header(&record)
         {
-            self.lane_format = Some(self.line_no);
+            self.s.lane_format = Some(self.s.line_count);
             return;
         }
-        let reason = if is_header {
-            "the header has no string id".to_string()
-        } else {
-            match env.kind.as_deref() {
-                Some(k) => format!("the first record is of type '{k}', not 'session'"),
-                None => "the first record has no type".to_string(),
-            }
+        let reason = match env.kind.as_deref() {
+            Some("session") => "the header has no string id".to_string(),
+            Some(k) => format!("the first record is of type '{k}', not 'session'"),
+            None => "the first record has no type".to_string(),
         };
         self.warn(Problem::BadHeader, None, format!("no valid session header: {reason}"));
-        self.header_problem = Some((self.line_no, reason));
+        self.s.header_problem = Some((self.s.line_count, reason));
         // Keep the record: fsck --repair restores a header in front of the entries.
         self.entry(bytes, bytes.len() as u64, offset, env, time, digest);
     }
@@ -453,7 +404,7 @@ impl<'d, D: Digest> Loader<'d, D> {
         time: Option<i64>,
         digest: Option<D::Of>,
     ) {
-        let idx = self.records.len() as u32;
+        let idx = self.s.records.len() as u32;
         let kind = env.kind.as_deref().map_or(Kind::Missing, Kind::from_name);
         let (mut id, mut parent_id) = (env.id.take(), env.parent_id.take());
         if !env.is_object {
@@ -461,7 +412,7 @@ impl<'d, D: Digest> Loader<'d, D> {
         } else if self.v1 {
             // Version 1 has no ids: give each record the id `migrate` would, chained in file
             // order (FORMAT §11). The header is record 0.
-            let (by_id, records) = (&self.by_id, &self.records);
+            let (by_id, records) = (&self.s.by_id, &self.s.records);
             let fresh = v1::unique_id(idx as usize + 1, bytes, |c| {
                 by_id.get(records, &EntryId::new(c)).is_some()
             });
@@ -477,12 +428,12 @@ impl<'d, D: Digest> Loader<'d, D> {
             Kind::Label => self.replay_label(idx, marks),
             Kind::Archive => {
                 if let Some(t) = &marks.target_id {
-                    self.archived.insert(t.clone(), marks.archived.unwrap_or(false));
+                    self.s.archived.insert(t.clone(), marks.archived.unwrap_or(false));
                 }
             }
             Kind::SessionInfo => {
                 if let Some(n) = marks.name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
-                    self.last_session_info = Some(n.to_string());
+                    self.s.last_session_info = Some(n.to_string());
                 }
             }
             _ => {}
@@ -492,18 +443,19 @@ impl<'d, D: Digest> Loader<'d, D> {
             None => Link::Root,
             // A self-parent is a root (FORMAT §4.4).
             Some(pid) if id.as_ref() == Some(pid) => Link::Root,
-            Some(pid) if self.records.last().and_then(|r| r.id.as_ref()) == Some(pid) => {
+            Some(pid) if self.s.records.last().and_then(|r| r.id.as_ref()) == Some(pid) => {
                 Link::Previous
             }
             Some(_) => Link::Lookup,
         };
         self.links.push(link);
-        self.records.push(Record { line: self.line_no, offset, len, kind, id, parent_id, time });
+        let line = self.s.line_count;
+        self.s.records.push(Record { line, offset, len, kind, id, parent_id, time });
         self.digests.extend(digest);
-        if let Some(prev) = self.by_id.insert(&self.records, idx) {
-            let prev_line = self.records[prev as usize].line;
-            let id = self.records[idx as usize].id.clone();
-            let shown = id.as_ref().map_or("?", EntryId::as_str);
+        if let Some(prev) = self.s.by_id.insert(&self.s.records, idx) {
+            let prev_line = self.s.records[prev as usize].line;
+            let id = self.s.records[idx as usize].id.clone();
+            let shown = shown(&id);
             let message =
                 format!("duplicate id {shown} (first on line {prev_line}); the later entry wins");
             self.warn(Problem::DuplicateId, id, message);
@@ -514,7 +466,7 @@ impl<'d, D: Digest> Loader<'d, D> {
     /// writes (FORMAT §13), and the `model_change` fields of each.
     fn note_signals(&mut self, kind: &Kind, env: &Envelope<'_>) {
         match kind {
-            Kind::TitleChange => self.omp_signals = true,
+            Kind::TitleChange => self.s.omp_signals = true,
             // Read only for certainty: the readers' guess (`dialect`, `names_like_pi`) is
             // left as it was.
             Kind::ModelUsage
@@ -524,10 +476,10 @@ impl<'d, D: Digest> Loader<'d, D> {
             | Kind::SessionInit
             | Kind::ModeChange
             | Kind::CredentialPin
-            | Kind::ResetBoundary => self.omp_only_kinds = true,
-            Kind::SessionInfo | Kind::Usage | Kind::ContextEdit => self.pi_signals = true,
-            Kind::ModelChange if env.has_model_id => self.pi_signals = true,
-            Kind::ModelChange if env.has_model => self.omp_signals = true,
+            | Kind::ResetBoundary => self.s.omp_only_kinds = true,
+            Kind::SessionInfo | Kind::Usage | Kind::ContextEdit => self.s.pi_signals = true,
+            Kind::ModelChange if env.has_model_id => self.s.pi_signals = true,
+            Kind::ModelChange if env.has_model => self.s.omp_signals = true,
             Kind::Message
             | Kind::ThinkingLevelChange
             | Kind::ModelChange
@@ -542,14 +494,14 @@ impl<'d, D: Digest> Loader<'d, D> {
             | Kind::Missing => {}
         }
         if env.has_from_hook {
-            self.pi_signals = true;
+            self.s.pi_signals = true;
         }
     }
 
     /// Labels resolve by one global replay in file order; a JS `Map` keeps a key's first
     /// position, and a cleared key that is set again moves to the end (FORMAT §5).
     fn replay_label(&mut self, idx: u32, marks: &Marks<'_>) {
-        self.label_records.push(LabelRecord { record: idx, target: marks.target_id.clone() });
+        self.s.label_records.push(LabelRecord { record: idx, target: marks.target_id.clone() });
         let Some(target) = marks.target_id.clone() else { return };
         // What JavaScript makes of the value decides whether it sets a label.
         let sets = |raw: &&str| crate::js::truthy(serde_json::from_str(raw).ok().as_ref());
@@ -573,23 +525,22 @@ impl<'d, D: Digest> Loader<'d, D> {
     fn finish(mut self, source: Source) -> (Session, Vec<D::Of>) {
         // The index lives as long as the command: give back what growing it left spare, unless
         // that is little (the copy would cost more than the room).
-        if self.records.capacity() - self.records.len() > self.records.len() / 8 {
-            self.records.shrink_to_fit();
+        if self.s.records.capacity() - self.s.records.len() > self.s.records.len() / 8 {
+            self.s.records.shrink_to_fit();
         }
         if self.digests.capacity() - self.digests.len() > self.digests.len() / 8 {
             self.digests.shrink_to_fit();
         }
         debug_assert!(
-            self.digest.is_none() || self.digests.len() == self.records.len(),
+            self.digest.is_none() || self.digests.len() == self.s.records.len(),
             "a digest for every record"
         );
-        let n = self.records.len();
+        let n = self.s.records.len();
         let mut parent = vec![NONE; n];
-        let mut missing = Vec::new();
         // Without a duplicate id, a parent that is the record just before is the one its id
         // names: most entries continue the one before them, and that needs no lookup in the
         // index (a lookup is a few cache misses on a large file), nor a read of the records.
-        let unique = !self.diagnostics.iter().any(|d| d.problem == Problem::DuplicateId);
+        let unique = !self.s.diagnostics.iter().any(|d| d.problem == Problem::DuplicateId);
         // Whether a parent comes after its child in the file: only then can there be a cycle.
         let mut forward = false;
         for (i, &link) in self.links.iter().enumerate() {
@@ -597,50 +548,37 @@ impl<'d, D: Digest> Loader<'d, D> {
                 Link::Root => continue,
                 Link::Previous if unique => parent[i] = i as u32 - 1,
                 Link::Previous | Link::Lookup => {
-                    let Some(pid) = &self.records[i].parent_id else { continue };
-                    match self.by_id.get(&self.records, pid) {
+                    let Some(pid) = &self.s.records[i].parent_id else { continue };
+                    match self.s.by_id.get(&self.s.records, pid) {
                         Some(p) => {
                             parent[i] = p;
                             forward |= p as usize > i;
                         }
-                        None => missing.push(i),
+                        None => {
+                            let r = &self.s.records[i];
+                            let message = format!(
+                                "parent {} of entry {} not found; the entry counts as a root",
+                                shown(&r.parent_id),
+                                shown(&r.id)
+                            );
+                            self.s.diagnostics.push(r.damage(Problem::MissingParent, message));
+                        }
                     }
                 }
             }
         }
-        for i in missing {
-            let r = &self.records[i];
-            self.diagnostics.push(Diagnostic {
-                line: r.line,
-                problem: Problem::MissingParent,
-                id: r.id.clone(),
-                message: format!(
-                    "parent {} of entry {} not found; the entry counts as a root",
-                    r.parent_id.as_ref().map_or("?", EntryId::as_str),
-                    r.id.as_ref().map_or("?", EntryId::as_str)
-                )
-                .into(),
-            });
-        }
-        let mut cycle_links = HashMap::new();
         // Following parents around a cycle comes back to where it started, so some link on it
         // leads forward in the file.
         let cycles = if forward { break_cycles(&mut parent) } else { Vec::new() };
-        for (closing, cut) in cycles {
-            cycle_links.insert(closing, cut);
-            let r = &self.records[closing as usize];
-            self.diagnostics.push(Diagnostic {
-                line: r.line,
-                problem: Problem::Cycle,
-                id: r.id.clone(),
-                message: format!(
-                    "parent cycle through entry {}; broken here, the entry counts as a root",
-                    r.id.as_ref().map_or("?", EntryId::as_str)
-                )
-                .into(),
-            });
+        for &(closing, _) in &cycles {
+            let r = &self.s.records[closing as usize];
+            let message = format!(
+                "parent cycle through entry {}; broken here, the entry counts as a root",
+                shown(&r.id)
+            );
+            self.s.diagnostics.push(r.damage(Problem::Cycle, message));
         }
-        self.diagnostics.sort_by_key(|d| d.line);
+        self.s.diagnostics.sort_by_key(|d| d.line);
 
         // Children in file order, as one flat array (CSR): no allocation per entry.
         let mut child_start = vec![0u32; n + 1];
@@ -665,32 +603,29 @@ impl<'d, D: Digest> Loader<'d, D> {
         }
 
         let session = Session {
-            path: self.path,
             source,
-            slot: self.slot,
-            header: self.header,
-            header_problem: self.header_problem,
-            lane_format: self.lane_format,
-            records: self.records,
-            diagnostics: self.diagnostics,
-            file_len: self.offset,
-            ends_with_newline: self.ends_with_newline,
-            line_count: self.line_no,
-            by_id: self.by_id,
             parent,
-            cycle_links,
             child_start,
             child_list,
             roots,
+            cycle_links: cycles.into_iter().collect(),
             labels: self.labels.into_iter().flatten().collect(),
-            label_records: self.label_records,
-            archived: self.archived,
-            last_session_info: self.last_session_info,
-            omp_signals: self.omp_signals,
-            omp_only_kinds: self.omp_only_kinds,
-            pi_signals: self.pi_signals,
+            ..self.s
         };
         (session, self.digests)
+    }
+}
+
+/// An id as a message shows it.
+fn shown(id: &Option<EntryId>) -> &str {
+    id.as_ref().map_or("?", EntryId::as_str)
+}
+
+impl Record {
+    /// A diagnostic about this record.
+    fn damage(&self, problem: Problem, message: String) -> Diagnostic {
+        let (line, id) = (self.line, self.id.clone());
+        Diagnostic { line, problem, id, message: message.into() }
     }
 }
 

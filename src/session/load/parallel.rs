@@ -25,7 +25,7 @@ use std::os::unix::fs::FileExt;
 
 use rayon::prelude::*;
 
-use super::{Digest, LineScan, Loader, READ_SIZE, scan_line};
+use super::{Digest, LineScan, Loader, READ_SIZE, each_line, scan_line};
 use crate::format::Envelope;
 use crate::id::EntryId;
 use crate::in_order::{Ahead, scan_in_order};
@@ -81,27 +81,13 @@ impl<O> Scanned<O> {
 }
 
 /// Loads the index of `file` (of `len` bytes) in pieces of `piece` bytes on every core, or
-/// `None` for a version-1 file.
-///
-/// The first pieces (one a thread, up to [`FIRST_BATCH`]) are scanned first, to size the index
-/// from. Then the pieces are scanned in file order by the thread pool, a piece a thread at a
-/// time and a bounded number ahead of the index ([`AHEAD_PER_THREAD`], [`AHEAD_LINES`]), and
-/// whichever thread finishes the piece the index waits for takes it in, with the pieces after
-/// it that are ready by the time it is done, while the other threads go on scanning: no
-/// thread waits for another's piece, as they did at the end of each batch when pieces were
-/// scanned in batches (1–3 ms of one core a batch, 9% of the load's wall time on the
-/// 100k-entry benchmark file).
+/// `None` for a version-1 file; and the most scanned lines that waited for the index at once
+/// (for the tests). The first pieces (one a thread, up to [`FIRST_BATCH`]) are scanned first,
+/// to size the index from; then the others as the module says, a bounded number ahead of the
+/// index ([`AHEAD_PER_THREAD`], [`AHEAD_LINES`]). No thread waits for another's piece, as they
+/// did when pieces were scanned in batches (9% of the load's wall time on the 100k-entry
+/// benchmark file).
 pub(super) fn load<'d, D: Digest>(
-    loader: Loader<'d, D>,
-    file: &File,
-    len: u64,
-    piece: u64,
-) -> std::io::Result<Option<Loader<'d, D>>> {
-    load_counting(loader, file, len, piece).0
-}
-
-/// [`load`], and the most scanned lines that waited for the index at once (for the tests).
-fn load_counting<'d, D: Digest>(
     mut loader: Loader<'d, D>,
     file: &File,
     len: u64,
@@ -124,13 +110,11 @@ fn load_counting<'d, D: Digest>(
     let estimate = usize::try_from(ids as u128 * u128::from(len) / u128::from(covered));
     make_room(&mut loader, estimate.unwrap_or(0).min(u32::MAX as usize));
     let ahead = Ahead { per_thread: AHEAD_PER_THREAD, weight: AHEAD_LINES };
-    let take = |scanned: std::io::Result<Vec<Scanned<D::Of>>>| match scanned
-        .and_then(|lines| take_piece(&mut loader, file, lines))
-    {
-        Ok(false) => Ok(()),
-        Ok(true) => Err(Stop::Version1),
-        Err(e) => Err(Stop::Failed(e)),
+    let take = |scanned: std::io::Result<Vec<Scanned<D::Of>>>| {
+        take_piece(&mut loader, file, scanned.map_err(Stop::Failed)?)
     };
+    // What waits of a piece: its scanned lines (runs of blank lines as one).
+    let lines_in = |scanned: &std::io::Result<Vec<_>>| scanned.as_ref().map_or(0, Vec::len) as u64;
     let done = scan_in_order(scanned, pieces, ahead, scan, lines_in, take);
     let loaded = match done.stop {
         Some(Stop::Failed(e)) => Err(e),
@@ -143,11 +127,6 @@ fn load_counting<'d, D: Digest>(
         None => Ok(Some(loader)),
     };
     (loaded, done.most_held)
-}
-
-/// The scanned lines of a piece (runs of blank lines as one), none for one that failed.
-fn lines_in<O>(scanned: &std::io::Result<Vec<Scanned<O>>>) -> u64 {
-    scanned.as_ref().map_or(0, Vec::len) as u64
 }
 
 /// Why a load ended before its last piece.
@@ -167,33 +146,33 @@ const PRESIZED_IDS: usize = 1 << 22;
 /// their room without insisting (what the allocator refuses, they grow into as records come),
 /// and the id index is sized ahead for [`PRESIZED_IDS`] at most.
 fn make_room<D: Digest>(loader: &mut Loader<'_, D>, estimate: usize) {
-    let _ = loader.records.try_reserve(estimate);
+    let _ = loader.s.records.try_reserve(estimate);
     let _ = loader.links.try_reserve(estimate);
     if loader.digest.is_some() {
         let _ = loader.digests.try_reserve(estimate);
     }
-    loader.by_id.reserve(&loader.records, estimate.min(PRESIZED_IDS));
+    loader.s.by_id.reserve(&loader.s.records, estimate.min(PRESIZED_IDS));
 }
 
-/// Takes the scanned lines of a piece into the index, in order; `true` when the file turns out
+/// Takes the scanned lines of a piece into the index, in order; stops when the file turns out
 /// to be of version 1 (the caller loads it again on one thread).
 fn take_piece<D: Digest>(
     loader: &mut Loader<'_, D>,
     file: &File,
     lines: Vec<Scanned<D::Of>>,
-) -> std::io::Result<bool> {
+) -> Result<(), Stop> {
     // The index slots of a piece's records are far apart in a large table: read them all
     // first, so that their cache misses overlap.
     for id in lines.iter().filter_map(Scanned::id) {
-        loader.by_id.touch(id);
+        loader.s.by_id.touch(id);
     }
     for line in lines {
-        take(loader, file, line)?;
+        take(loader, file, line).map_err(Stop::Failed)?;
         if loader.v1 {
-            return Ok(true);
+            return Err(Stop::Version1);
         }
     }
-    Ok(false)
+    Ok(())
 }
 
 /// Takes one scanned line into the index, as [`Loader::physical_line`] would.
@@ -208,16 +187,16 @@ fn take<D: Digest>(
         loader.physical_line(&bytes, has_newline);
         return Ok(());
     };
-    loader.line_no += lines;
-    loader.ends_with_newline = has_newline;
-    if !loader.saw_record && matches!(scan, LineScan::Record(..)) {
+    loader.s.line_count += lines;
+    loader.s.ends_with_newline = has_newline;
+    if loader.s.is_empty() && matches!(scan, LineScan::Record(..)) {
         // The header is parsed in full.
         let bytes = read_line(file, offset, len)?;
         loader.apply(scan, &bytes, len, offset, has_newline);
     } else {
         loader.apply(scan, &[], len, offset, has_newline);
     }
-    loader.offset = offset + len + u64::from(has_newline);
+    loader.s.file_len = offset + len + u64::from(has_newline);
     Ok(())
 }
 
@@ -292,28 +271,18 @@ fn scan_piece<D: Digest>(
     let mut out = Vec::new();
     let Some(at) = first_line_start(file, start, end)? else { return Ok(out) };
     out.reserve(lines_estimate(start, end));
+    let (mut at, mut pos, mut scanner) = (at, at, Scanner::new());
+    let read = |buf: &mut [u8]| {
+        let want = len.saturating_sub(pos).min(buf.len() as u64) as usize;
+        let n = if want == 0 { 0 } else { read_at(file, &mut buf[..want], pos)? };
+        pos += n as u64;
+        Ok(n)
+    };
     // Taken, not borrowed, and given back however the scan returns: a nested use (there is none)
     // would only get a new buffer.
     let mut buf = READ_BUFFER.take();
     buf.resize(READ_SIZE, 0);
-    let scanned = scan_lines(file, len, at, end, digest, &mut buf, &mut out);
-    READ_BUFFER.set(buf);
-    scanned.map(|()| out)
-}
-
-/// Scans the lines that start in `at..end` into `out`, `at` being the start of a line,
-/// reading through `buf`.
-fn scan_lines<D: Digest>(
-    file: &File,
-    len: u64,
-    mut at: u64,
-    end: u64,
-    digest: Option<&D>,
-    buf: &mut [u8],
-    out: &mut Vec<Scanned<D::Of>>,
-) -> std::io::Result<()> {
-    let mut scanner = Scanner::new();
-    let mut push = |at: u64, bytes: &[u8], has_newline: bool| {
+    let scanned = each_line(read, &mut buf, |bytes, has_newline| {
         // A version-1 file is handed back to the one-pass load, which reads its rows as such.
         let scan = (at != 0).then(|| scan_line(&mut scanner, bytes, digest, false).into_owned());
         let len = bytes.len() as u64;
@@ -324,45 +293,14 @@ fn scan_lines<D: Digest>(
             run.len = at + len - run.offset;
             run.has_newline = has_newline;
             run.lines += 1;
-            return;
+        } else {
+            out.push(Scanned { offset: at, len, has_newline, scan, lines: 1 });
         }
-        out.push(Scanned { offset: at, len, has_newline, scan, lines: 1 });
-    };
-    // The line at `at` as far as it is read: `carry` holds the bytes `at..pos`.
-    let mut carry: Vec<u8> = Vec::new();
-    let mut pos = at;
-    while at < end {
-        let want = (len.saturating_sub(pos)).min(buf.len() as u64) as usize;
-        let n = if want == 0 { 0 } else { read_at(file, &mut buf[..want], pos)? };
-        if n == 0 {
-            // The end of the file: a last line without a newline (a torn write, say).
-            if !carry.is_empty() {
-                push(at, &carry, false);
-            }
-            break;
-        }
-        let data = &buf[..n];
-        let base = pos;
-        pos += n as u64;
-        let mut i = 0;
-        while at < end {
-            let Some(p) = memchr::memchr(b'\n', &data[i..]) else {
-                carry.extend_from_slice(&data[i..]);
-                break;
-            };
-            let line_end = i + p;
-            if carry.is_empty() {
-                push(at, &data[i..line_end], true);
-            } else {
-                carry.extend_from_slice(&data[i..line_end]);
-                push(at, &carry, true);
-                carry.clear();
-            }
-            i = line_end + 1;
-            at = base + i as u64;
-        }
-    }
-    Ok(())
+        at += len + 1;
+        at < end
+    });
+    READ_BUFFER.set(buf);
+    scanned.map(|()| out)
 }
 
 #[cfg(test)]
@@ -372,9 +310,10 @@ mod tests {
     use super::*;
     use std::path::Path;
 
+    use super::super::in_pieces;
     use crate::EntryId;
-    use crate::session::tests::Echo;
-    use crate::session::{Session, Source};
+    use crate::session::Session;
+    use crate::session::tests::{Echo, written};
 
     /// Everything the index holds, as text.
     fn index(s: &Session) -> String {
@@ -403,18 +342,12 @@ mod tests {
     /// The index of `text` loaded in pieces of `piece` bytes against the sequential one; `None`
     /// when the parallel loader hands the file back (version 1).
     fn compare(text: &[u8], piece: u64) -> Option<()> {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, text).unwrap();
-        let file = File::open(&path).unwrap();
+        let (_dir, path) = written(text);
         let sequential = Session::from_bytes(&path, text.to_vec()).unwrap();
-        let loader = load(Loader::new(&path, None::<&Echo>), &file, text.len() as u64, piece);
-        let (parallel, _) = loader.unwrap()?.finish(Source::File(file));
+        let (parallel, _) = in_pieces(&path, None::<&Echo>, piece).unwrap()?;
         assert_eq!(index(&parallel), index(&sequential), "piece {piece}");
         // A digest changes nothing of the index, and each record's is the one-pass load's.
-        let file = File::open(&path).unwrap();
-        let loader = load(Loader::new(&path, Some(&Echo)), &file, text.len() as u64, piece);
-        let (digested, digests) = loader.unwrap()?.finish(Source::File(file));
+        let (digested, digests) = in_pieces(&path, Some(&Echo), piece).unwrap()?;
         assert_eq!(index(&digested), index(&sequential), "piece {piece}, with a digest");
         let (_, one_pass) = Session::from_bytes_with(&path, text.to_vec(), &Echo).unwrap();
         assert_eq!(digests, one_pass);
@@ -439,7 +372,7 @@ mod tests {
             for threads in [1, 2, 8] {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
                 let loaded = pool
-                    .install(|| load(Loader::new(dir.path(), None::<&Echo>), &file, len, piece));
+                    .install(|| load(Loader::new(dir.path(), None::<&Echo>), &file, len, piece).0);
                 let error = loaded.err().expect("a read error fails the load");
                 assert_eq!(error.kind(), ErrorKind::IsADirectory, "{len} {piece} {threads}");
             }
@@ -538,17 +471,15 @@ mod tests {
     /// it indexes `records` records and that no more lines waited for the index than the bound,
     /// a piece being taken and a piece each thread scans (`per_piece` lines a piece at most).
     fn check_waiting(text: &[u8], piece: u64, per_piece: u64, threads: &[usize], records: usize) {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, text).unwrap();
+        let (_dir, path) = written(text);
         for &threads in threads {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             let file = File::open(&path).unwrap();
             let (loaded, most) = pool.install(|| {
                 let loader = Loader::new(&path, None::<&Echo>);
-                load_counting(loader, &file, text.len() as u64, piece)
+                load(loader, &file, text.len() as u64, piece)
             });
-            assert_eq!(loaded.unwrap().unwrap().records.len(), records);
+            assert_eq!(loaded.unwrap().unwrap().s.records.len(), records);
             let bound = AHEAD_LINES + (threads as u64 + 1) * per_piece;
             assert!(most <= bound, "{threads} threads: {most} lines waited, past {bound}");
         }
@@ -590,15 +521,9 @@ mod tests {
             text.extend(format!(r#"{{"type":"message","id":"e{n}","parentId":{parent}}}"#).bytes());
             text.push(b'\n');
         }
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, &text).unwrap();
+        let (dir, path) = written(&text);
         let expected = index(&Session::from_bytes(&path, text.clone()).unwrap());
-        let once = |piece: u64| {
-            let file = File::open(&path).unwrap();
-            let loader = load(Loader::new(&path, None::<&Echo>), &file, text.len() as u64, piece);
-            index(&loader.unwrap().unwrap().finish(Source::File(file)).0)
-        };
+        let once = |piece: u64| index(&in_pieces(&path, None::<&Echo>, piece).unwrap().unwrap().0);
         for threads in [1, 2, 3, 8] {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             for round in 0..100u64 {
@@ -615,9 +540,7 @@ mod tests {
         // No pieces at all.
         let empty = dir.path().join("empty.jsonl");
         std::fs::write(&empty, b"").unwrap();
-        let file = File::open(&empty).unwrap();
-        let loaded = load(Loader::new(&empty, None::<&Echo>), &file, 0, PIECE);
-        let got = index(&loaded.unwrap().unwrap().finish(Source::File(file)).0);
+        let got = index(&in_pieces(&empty, None::<&Echo>, PIECE).unwrap().unwrap().0);
         assert_eq!(got, index(&Session::from_bytes(&empty, Vec::new()).unwrap()));
     }
 
@@ -631,9 +554,7 @@ mod tests {
         text.extend_from_slice(format!("{record}\n \n\t\n").as_bytes());
         text.extend(std::iter::repeat_n(b'\n', 1000));
         text.extend_from_slice(b"  ");
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, &text).unwrap();
+        let (_dir, path) = written(&text);
         let file = File::open(&path).unwrap();
         let len = text.len() as u64;
         let scanned = scan_piece(&file, len, 0, len, None::<&Echo>).unwrap();
@@ -657,14 +578,10 @@ mod tests {
             text.extend_from_slice(format!(r#"{{"type":"message","id":"e{n}"}}"#).as_bytes());
             text.push(b'\n');
         }
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, &text).unwrap();
-        let file = File::open(&path).unwrap();
-        let loader = load(Loader::new(&path, None::<&Echo>), &file, text.len() as u64, 4096);
-        let loader = loader.unwrap().unwrap();
-        assert_eq!(loader.records.len(), 40_010);
-        assert!(loader.by_id.capacity() <= 64, "{} slots", loader.by_id.capacity());
+        let (_dir, path) = written(&text);
+        let (s, _) = in_pieces(&path, None::<&Echo>, 4096).unwrap().unwrap();
+        assert_eq!(s.records.len(), 40_010);
+        assert!(s.by_id.capacity() <= 64, "{} slots", s.by_id.capacity());
     }
 
     /// An estimate a file inflated (a dense first piece, then gigabytes) asks for no more than
@@ -673,9 +590,11 @@ mod tests {
     fn an_inflated_estimate_does_not_abort() {
         let mut loader = Loader::new(Path::new("s.jsonl"), Some(&Echo));
         make_room(&mut loader, u32::MAX as usize);
-        assert!(loader.by_id.capacity() <= 2 * PRESIZED_IDS);
+        assert!(loader.s.by_id.capacity() <= 2 * PRESIZED_IDS);
         // However much was reserved, nothing of it is used yet.
-        assert!(loader.records.is_empty() && loader.links.is_empty() && loader.digests.is_empty());
+        assert!(
+            loader.s.records.is_empty() && loader.links.is_empty() && loader.digests.is_empty()
+        );
     }
 
     /// Blank lines (empty, spaces, tabs, a CR, a form feed) in every place a piece can cut them,
