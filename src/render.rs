@@ -5,7 +5,6 @@ use serde_json::Value;
 
 use crate::id::EntryId;
 use crate::row::gist::{Field, Gist, PREFETCH};
-use crate::row::view::EntryView;
 use crate::session::Session;
 use crate::terminal::has_control_or;
 
@@ -67,23 +66,6 @@ impl<'a> JsonRow<'a> {
             label,
             text,
             text_truncated: gist.is_cut(),
-            at,
-        }
-    }
-
-    /// The row of an entry read through a [`crate::row::view::Viewer`].
-    pub fn of_view(session: &'a Session, view: &'a EntryView, at: Placement) -> Self {
-        let r = session.record(view.idx);
-        JsonRow {
-            id: r.id.as_ref(),
-            parent_id: r.parent_id.as_ref(),
-            kind: view.kind(),
-            role: view.role.as_deref(),
-            tool_name: view.tool_name.as_deref(),
-            timestamp: view.timestamp(),
-            label: view.label_value.as_ref(),
-            text: &view.text,
-            text_truncated: view.cut,
             at,
         }
     }
@@ -339,8 +321,8 @@ mod tests {
         lines.join("\n").into_bytes()
     }
 
-    /// Every row a gist gives, read in `order`: its text, whether each filter mode shows it
-    /// (as the leaf and not), and its `--json` row; the same read through a [`Viewer`].
+    /// Every row a gist gives, read in `order`: its text and whether each filter mode shows it
+    /// (as the leaf and not), as read through a [`Viewer`]; and its `--json` row.
     #[test]
     fn gists_read_in_order_give_the_rows_of_the_viewer() {
         let rows = Rows::new(Some("/home/u"));
@@ -367,10 +349,8 @@ mod tests {
                     }
                 }
                 let at = Placement { depth: 2, on_active_path: idx % 2 == 0, is_leaf: idx == leaf };
-                let from_gist = JsonRow::of_gist(&s, idx, gist, label.map(|l| &l.1), text, at);
-                let from_view = JsonRow::of_view(&s, &view, at);
-                assert_eq!(written(&from_gist), written(&from_view));
-                assert_eq!(written(&from_view), reference(&from_view));
+                let row = JsonRow::of_gist(&s, idx, gist, label.map(|l| &l.1), text, at);
+                assert_eq!(written(&row), reference(&row));
             }
         }
         let r1 = s.lookup(&EntryId::new("r1")).unwrap();

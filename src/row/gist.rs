@@ -103,16 +103,6 @@ impl<'g> Field<'g> {
     }
 }
 
-/// A `type` or `timestamp` as the `--json` row prints it: the string when it is one, else the
-/// value's JSON text ([`Entry::odd`]), `null` when missing.
-pub(crate) fn field<'g>(text: Option<&'g str>, odd: Option<&'g str>) -> Field<'g> {
-    match (text, odd) {
-        (Some(text), _) => Field::Str(text),
-        (None, Some(json)) => Field::Json(json),
-        (None, None) => Field::Json("null"),
-    }
-}
-
 impl Serialize for Field<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         match self {
@@ -251,12 +241,22 @@ impl Gist {
 
     /// The `type` member, as the `--json` row prints it.
     pub fn kind(&self) -> Field<'_> {
-        field(self.piece(TYPE), self.odd.as_ref().map(|odd| &*odd[0]))
+        self.field(TYPE, 0)
     }
 
     /// The `timestamp` member, as the `--json` row prints it.
     pub fn timestamp(&self) -> Field<'_> {
-        field(self.piece(TIME), self.odd.as_ref().map(|odd| &*odd[1]))
+        self.field(TIME, 1)
+    }
+
+    /// The optional piece `bit` as the `--json` row prints it: the string when it is one, else
+    /// the value's JSON text (`odd[k]`, [`Entry::odd`]), `null` when missing.
+    fn field(&self, bit: u8, k: usize) -> Field<'_> {
+        match (self.piece(bit), &self.odd) {
+            (Some(text), _) => Field::Str(text),
+            (None, Some(odd)) => Field::Json(&odd[k]),
+            (None, None) => Field::Json("null"),
+        }
     }
 
     /// The `toolCallId` of a tool result: the call whose row its row shows.
