@@ -214,7 +214,10 @@ mod tests {
     /// writer is held to.
     fn reference(row: &JsonRow<'_>) -> String {
         let id = |id: Option<&EntryId>| id.map_or(Value::Null, EntryId::to_value);
-        let field = |field: Field<'_>| serde_json::to_value(field).unwrap();
+        let field = |field| match field {
+            Field::Str(text) => Value::String(text.into()),
+            Field::Json(text) => serde_json::from_str(text).unwrap(),
+        };
         let mut m = Map::new();
         m.insert("id".into(), id(row.id));
         m.insert("parentId".into(), id(row.parent_id));
