@@ -30,16 +30,6 @@ pub(crate) const ARGS_LIMIT: usize = 40;
 // ---------------------------------------------------------------------------------------------
 // Tool calls
 
-/// One tool call made by an assistant, as far as a tool-result row shows it: what the row of
-/// its result shows (`[read: ~/src/main.rs:10-19]`), worked out when the call is recorded. A
-/// session's calls are kept until their results are read, and the row is a few dozen bytes
-/// where the arguments (file contents of `write`, both sides of `edit`) can be megabytes.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolCall {
-    /// The row text of the call's result.
-    pub shown: Box<str>,
-}
-
 /// The JSON text of as much of an unknown tool's arguments as the first [`ARGS_LIMIT`]
 /// characters of their JSON can show. The row drawn from it is the same as from the full
 /// arguments, and cutting it again changes nothing.
@@ -112,7 +102,10 @@ fn json_prefix(value: &Value, budget: &mut usize) -> Value {
 }
 
 /// The tool calls of a session by `toolCallId`, plus the home directory that tool-result rows
-/// shorten to `~`.
+/// shorten to `~`. A call is kept as what the row of its result shows
+/// (`[read: ~/src/main.rs:10-19]`), worked out when the call is recorded: a session's calls are
+/// kept until their results are read, and the row is a few dozen bytes where the arguments (file
+/// contents of `write`, both sides of `edit`) can be megabytes.
 ///
 /// A `toolResult` row shows the call it answers (`[read: ~/src/main.rs:10-19]`), and that call
 /// lives in an earlier assistant message, so callers [`add`](ToolCalls::add) every assistant
@@ -121,7 +114,7 @@ fn json_prefix(value: &Value, budget: &mut usize) -> Value {
 /// its call.
 #[derive(Debug, Clone, Default)]
 pub struct ToolCalls {
-    calls: HashMap<Box<str>, ToolCall, foldhash::fast::RandomState>,
+    calls: HashMap<Box<str>, Box<str>, foldhash::fast::RandomState>,
     home: Option<String>,
 }
 
@@ -148,9 +141,7 @@ impl ToolCalls {
     /// ignored. A later call with the same id replaces an earlier one, as in the agent.
     pub fn add(&mut self, entry: &Entry<'_>) {
         let mut calls = Vec::new();
-        self.each_call(entry, |id, shown| {
-            calls.push((id.into(), ToolCall { shown: shown.into() }));
-        });
+        self.each_call(entry, |id, shown| calls.push((id.into(), shown.into())));
         self.calls.extend(calls);
     }
 
@@ -167,15 +158,9 @@ impl ToolCalls {
         }
     }
 
-    /// Adds the calls of `later`, made after the ones here: a call with an id already here
-    /// replaces it, as [`ToolCalls::add`] does.
-    pub fn extend(&mut self, later: ToolCalls) {
-        self.calls.extend(later.calls);
-    }
-
-    /// The call with this `toolCallId`.
-    pub fn get(&self, tool_call_id: &str) -> Option<&ToolCall> {
-        self.calls.get(tool_call_id)
+    /// The row of the call with this `toolCallId`.
+    pub fn get(&self, tool_call_id: &str) -> Option<&str> {
+        self.calls.get(tool_call_id).map(Box::as_ref)
     }
 
     /// How many calls are recorded.
@@ -191,7 +176,7 @@ impl ToolCalls {
     /// The call a tool-result entry answers, as its row shows it: `None` for another entry, or
     /// a call not recorded.
     pub(crate) fn call_of(&self, entry: &Entry<'_>) -> Option<&str> {
-        Some(&self.get(entry.answers()?)?.shown)
+        self.get(entry.answers()?)
     }
 
     /// A tool call as a tool-result row shows it (FORMAT §9.3).
@@ -390,10 +375,9 @@ fn message_line(message: &Message<'_>, tools: &ToolCalls) -> String {
         Some("assistant") => assistant_text(message),
         Some("toolResult") => {
             let call = message.tool_call_id.as_deref().and_then(|id| tools.get(id));
-            match call {
-                Some(call) => call.shown.to_string(),
-                None => tool_name_row(message.tool_name.as_deref()),
-            }
+            // A call not known shows the result's `toolName`, or `tool`.
+            let name = message.tool_name.as_deref().filter(|n| !n.is_empty());
+            call.map_or_else(|| ["[", name.unwrap_or("tool"), "]"].concat(), str::to_owned)
         }
         Some("bashExecution") => {
             format!("[bash]: {}", one_row(message.command.as_deref().unwrap_or_default()))
@@ -403,11 +387,6 @@ fn message_line(message: &Message<'_>, tools: &ToolCalls) -> String {
         Some(role) => format!("[{role}]"),
         None => "[message]".to_owned(),
     }
-}
-
-/// The row of a tool result whose call is not known: its `toolName`, or `tool`.
-fn tool_name_row(name: Option<&str>) -> String {
-    ["[", name.filter(|n| !n.is_empty()).unwrap_or("tool"), "]"].concat()
 }
 
 /// What an assistant row starts with.
@@ -1090,7 +1069,7 @@ mod tests {
             ),
         );
         assert_eq!(tools.len(), 1);
-        assert_eq!(tools.get("c1").map(|c| &*c.shown), Some("[read: ]"));
+        assert_eq!(tools.get("c1"), Some("[read: ]"));
         // A later call with the same id wins.
         add(
             &mut tools,
@@ -1099,7 +1078,7 @@ mod tests {
                 "toolUse",
             ),
         );
-        assert_eq!(tools.get("c1").map(|c| &*c.shown), Some("[ls: .]"));
+        assert_eq!(tools.get("c1"), Some("[ls: .]"));
     }
 
     #[test]
