@@ -12,7 +12,6 @@
 //! a custom message) and is longer than [`LONG`] is not kept: its gist says so, and the row is
 //! read again from the line when it is shown ([`super::read_text`]).
 
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use crate::Session;
@@ -39,28 +38,6 @@ pub struct Gist {
     packed: Box<str>,
     /// `type` and `timestamp` when either is there but is not a string (rare).
     odd: Option<Box<[Box<str>; 2]>>,
-}
-
-/// What a gist is made of ([`Gist::new`]).
-struct Parts<'p> {
-    /// What the filter modes read.
-    pub facts: Facts,
-    /// The row text with no call known ([`one_line`]).
-    pub text: String,
-    /// `type`, when a string.
-    pub kind: Option<&'p str>,
-    /// `timestamp`, when a string.
-    pub time: Option<&'p str>,
-    /// The `toolCallId` of a tool result ([`Entry::answers`]).
-    pub answers: Option<&'p str>,
-    /// A message's role.
-    pub role: Option<&'p str>,
-    /// A tool result's `toolName`.
-    pub tool: Option<&'p str>,
-    /// Whether the text cut the entry's own text short ([`is_cut`]).
-    pub cut: bool,
-    /// Each call's id and its result's row, folded ([`into_one_row`]).
-    pub calls: &'p [(Cow<'p, str>, String)],
 }
 
 const TYPE: u8 = 1;
@@ -107,37 +84,23 @@ impl Gist {
     pub fn of(entry: &Entry<'_>, none: &ToolCalls) -> Gist {
         debug_assert!(none.is_empty(), "a gist's row is the row with no call known");
         let mut calls = Vec::new();
-        none.each_call(entry, |id, shown| calls.push((Cow::Borrowed(id), into_one_row(shown))));
-        let mut gist = Gist::new(Parts {
-            facts: Facts::of(entry),
-            text: one_line(entry, none),
-            kind: entry.type_name(),
-            time: entry.timestamp.as_deref(),
-            answers: entry.answers(),
-            role: entry.role(),
-            tool: entry.tool_name(),
-            cut: is_cut(entry),
-            calls: &calls,
-        });
-        gist.odd.clone_from(&entry.odd);
-        gist
-    }
-
-    /// The gist of an entry from what its row shows. `type` and `timestamp` are given when
-    /// strings; `None` prints as `null` in a `--json` row.
-    fn new(parts: Parts<'_>) -> Gist {
-        let Parts { facts, mut text, kind, time, answers, role, tool, cut, calls } = parts;
+        none.each_call(entry, |id, shown| calls.push((id, into_one_row(shown))));
+        let text = one_line(entry, none);
         let long = text.len() > LONG;
-        if long {
-            text = String::new();
-        }
-        let optional = [kind, time, answers, role, tool];
+        let optional = [
+            entry.type_name(),
+            entry.timestamp.as_deref(),
+            entry.answers(),
+            entry.role(),
+            entry.tool_name(),
+        ];
         let present = OPTIONAL
             .into_iter()
             .zip(optional)
             .fold(0, |bits, (bit, piece)| bits | if piece.is_some() { bit } else { 0 });
-        let fixed = std::iter::once(text.as_str()).chain(optional.iter().map(|p| p.unwrap_or("")));
-        let calls = || calls.iter().flat_map(|(id, shown)| [id.as_ref(), shown.as_str()]);
+        let kept = if long { "" } else { text.as_str() };
+        let fixed = std::iter::once(kept).chain(optional.iter().map(|p| p.unwrap_or("")));
+        let calls = || calls.iter().flat_map(|(id, shown)| [*id, shown.as_str()]);
         // Sized once: a gist is kept for every entry of the file.
         let size = fixed.clone().map(str::len).sum::<usize>()
             + calls().map(|p| p.len() + 1 + digits(p.len())).sum::<usize>();
@@ -154,11 +117,13 @@ impl Gist {
             packed.push_str(piece);
         }
         Gist {
-            facts,
-            present: present | if long { LONG_TEXT } else { 0 } | if cut { CUT } else { 0 },
+            facts: Facts::of(entry),
+            present: present
+                | if long { LONG_TEXT } else { 0 }
+                | if is_cut(entry) { CUT } else { 0 },
             ends,
             packed: packed.into_boxed_str(),
-            odd: None,
+            odd: entry.odd.clone(),
         }
     }
 
@@ -269,7 +234,7 @@ impl Gist {
     pub fn calls(&self) -> impl Iterator<Item = (&str, &str)> {
         let mut rest = self.packed.get(self.ends[PIECES - 1] as usize..).unwrap_or_default();
         let mut piece = move || {
-            // The length, digit by digit up to its `:` (as `Gist::new` writes it: no sign, no
+            // The length, digit by digit up to its `:` (as `Gist::of` writes it: no sign, no
             // other byte). This runs for every call of the entries searched for each result.
             let mut len = 0usize;
             let mut bytes = rest.bytes().enumerate();
@@ -652,7 +617,7 @@ mod tests {
 
     #[test]
     fn damaged_packed_calls_end_the_calls() {
-        // What `Gist::new` never writes: the calls stop at it, without a panic.
+        // What `Gist::of` never writes: the calls stop at it, without a panic.
         let with_calls = |tail: &str| Gist { packed: tail.into(), ..Gist::unreadable() };
         for tail in [":x", "a:", "+1:x1:y", "5:ab", "99999999999999999999999:x", "1:x", "1:x2"] {
             assert_eq!(with_calls(tail).calls().count(), 0, "{tail:?}");
