@@ -411,46 +411,38 @@ fn row_members(kind: &Kind) -> &'static [Pick<'static>] {
         Pick::members("details", NOTES),
         Pick::scalar("attribution"),
     ];
-    const MODEL_USAGE: &[Pick<'_>] = &[
-        Pick::scalar("role"),
-        Pick::scalar("purpose"),
-        Pick::scalar("provider"),
-        Pick::scalar("model"),
-    ];
-    const COMPACTION: &[Pick<'_>] = &[Pick::scalar("tokensBefore")];
-    const USAGE: &[Pick<'_>] =
-        &[Pick::scalar("kind"), Pick::scalar("provider"), Pick::scalar("model")];
-    // A summary that is neither a string nor `null` is no move marker: kept empty.
-    const BRANCH_SUMMARY: &[Pick<'_>] = &[Pick::scalar("summary")];
-    const MODEL_CHANGE: &[Pick<'_>] = &[Pick::scalar("model"), Pick::scalar("modelId")];
-    const THINKING_LEVEL: &[Pick<'_>] = &[Pick::scalar("thinkingLevel")];
-    const CUSTOM: &[Pick<'_>] = &[Pick::scalar("customType")];
-    const LABEL: &[Pick<'_>] = &[Pick::scalar("label")];
-    const SERVICE_TIER: &[Pick<'_>] = &[Pick::object("serviceTier")];
-    const TITLE: &[Pick<'_>] = &[Pick::scalar("title")];
-    const MODE: &[Pick<'_>] = &[Pick::scalar("mode")];
-    const PROVIDER: &[Pick<'_>] = &[Pick::scalar("provider")];
-    const ARCHIVE: &[Pick<'_>] = &[Pick::whole("targetId"), Pick::scalar("archived")];
-    const RULES: &[Pick<'_>] = &[Pick::strings("injectedRules")];
-    // Of the replacement, only whether there is one: its content can be long.
-    const CONTEXT_EDIT: &[Pick<'_>] = &[Pick::whole("targetId"), Pick::members("replacement", &[])];
     match kind {
         Kind::CustomMessage => CUSTOM_MESSAGE,
-        Kind::Compaction => COMPACTION,
-        Kind::BranchSummary => BRANCH_SUMMARY,
-        Kind::ModelChange => MODEL_CHANGE,
-        Kind::ModelUsage => MODEL_USAGE,
-        Kind::Usage => USAGE,
-        Kind::ContextEdit => CONTEXT_EDIT,
-        Kind::ThinkingLevelChange => THINKING_LEVEL,
-        Kind::Custom => CUSTOM,
-        Kind::Label => LABEL,
-        Kind::ServiceTierChange => SERVICE_TIER,
-        Kind::TitleChange => TITLE,
-        Kind::ModeChange => MODE,
-        Kind::CredentialPin => PROVIDER,
-        Kind::Archive => ARCHIVE,
-        Kind::TtsrInjection => RULES,
+        Kind::Compaction => const { &[Pick::scalar("tokensBefore")] },
+        // A summary that is neither a string nor `null` is no move marker: kept empty.
+        Kind::BranchSummary => const { &[Pick::scalar("summary")] },
+        Kind::ModelChange => const { &[Pick::scalar("model"), Pick::scalar("modelId")] },
+        Kind::ModelUsage => {
+            const {
+                &[
+                    Pick::scalar("role"),
+                    Pick::scalar("purpose"),
+                    Pick::scalar("provider"),
+                    Pick::scalar("model"),
+                ]
+            }
+        }
+        Kind::Usage => {
+            const { &[Pick::scalar("kind"), Pick::scalar("provider"), Pick::scalar("model")] }
+        }
+        // Of the replacement, only whether there is one: its content can be long.
+        Kind::ContextEdit => {
+            const { &[Pick::whole("targetId"), Pick::members("replacement", &[])] }
+        }
+        Kind::ThinkingLevelChange => const { &[Pick::scalar("thinkingLevel")] },
+        Kind::Custom => const { &[Pick::scalar("customType")] },
+        Kind::Label => const { &[Pick::scalar("label")] },
+        Kind::ServiceTierChange => const { &[Pick::object("serviceTier")] },
+        Kind::TitleChange => const { &[Pick::scalar("title")] },
+        Kind::ModeChange => const { &[Pick::scalar("mode")] },
+        Kind::CredentialPin => const { &[Pick::scalar("provider")] },
+        Kind::Archive => const { &[Pick::whole("targetId"), Pick::scalar("archived")] },
+        Kind::TtsrInjection => const { &[Pick::strings("injectedRules")] },
         Kind::Message
         | Kind::SessionInit
         | Kind::ResetBoundary
