@@ -94,26 +94,37 @@ pub fn read_text(session: &Session, idx: u32, home: Option<&str>) -> Result<Stri
 
 /// The gists of the records `indices`, read from their lines: what a load with [`Rows`] (of
 /// `home`) gives them, for a command that shows a few rows of a file loaded without. On every
-/// core, a stretch of `indices` a task, each stretch read in its order (give them in about file
-/// order: lines are read through a window).
+/// core, as [`each_line`] reads them.
 pub fn read_gists(session: &Session, indices: &[u32], home: Option<&str>) -> Result<Vec<Gist>> {
-    use rayon::prelude::*;
-    const STRETCH: usize = 1024;
     let none = home.map(ToolCalls::with_home).unwrap_or_default();
     let v1 = session.is_v1();
-    let stretches: Vec<Result<Vec<Gist>>> = indices
+    each_line(session, indices, |lines, scanner, &idx| {
+        Ok(line_gist(scanner, lines.line(idx)?, &none, v1))
+    })
+}
+
+/// `f` of each of `items`, in order, on every core: a stretch of `items` a task, each with a
+/// line reader and a scanner of its own (give them in about file order: lines are read through
+/// a window).
+fn each_line<T: Sync, R: Send>(
+    session: &Session,
+    items: &[T],
+    f: impl Fn(&mut LineReader<'_>, &mut Scanner, &T) -> Result<R> + Sync,
+) -> Result<Vec<R>> {
+    use rayon::prelude::*;
+    const STRETCH: usize = 1024;
+    let stretches: Vec<Result<Vec<R>>> = items
         .par_chunks(STRETCH)
         .map(|stretch| {
             let (mut lines, mut scanner) = (session.lines(), Scanner::new());
-            let mut gist = |idx| Ok(line_gist(&mut scanner, lines.line(idx)?, &none, v1));
-            stretch.iter().map(|&idx| gist(idx)).collect()
+            stretch.iter().map(|item| f(&mut lines, &mut scanner, item)).collect()
         })
         .collect();
-    let mut gists = Vec::with_capacity(indices.len());
+    let mut all = Vec::with_capacity(items.len());
     for stretch in stretches {
-        gists.extend(stretch?);
+        all.extend(stretch?);
     }
-    Ok(gists)
+    Ok(all)
 }
 
 /// A `--search`: every word of `query` in an entry's search text (FORMAT §9.4), as a
@@ -134,8 +145,7 @@ impl Search<'_> {
 
     /// The items of `rows` whose entries match, in order: `entry` names an item's record and
     /// its row text as read in order (whose call a tool result's search text holds). Each
-    /// entry's search text is read from its line, on every core, a stretch of `rows` a task
-    /// (give them in about file order: lines are read through a window).
+    /// entry's search text is read from its line, on every core ([`each_line`]).
     pub fn matching<'g, T: Send + Sync>(
         &self,
         session: &Session,
@@ -143,31 +153,14 @@ impl Search<'_> {
         rows: Vec<T>,
         entry: impl Fn(&T) -> (u32, Resolved<'g>) + Sync,
     ) -> Result<Vec<T>> {
-        use rayon::prelude::*;
-        const STRETCH: usize = 1024;
-        let found: Vec<Result<Vec<bool>>> = rows
-            .par_chunks(STRETCH)
-            .map(|stretch| {
-                let (mut lines, mut scanner) = (session.lines(), Scanner::new());
-                let mut matches = |row: &T| {
-                    let (idx, text) = entry(row);
-                    let label = labels.get(&idx).map(|l| l.0.as_str());
-                    with_row(session, idx, &mut lines, &mut scanner, |row| {
-                        self.matches(&search_text(row, label, text.call()))
-                    })
-                };
-                stretch.iter().map(&mut matches).collect()
+        let found = each_line(session, &rows, |lines, scanner, row| {
+            let (idx, text) = entry(row);
+            let label = labels.get(&idx).map(|l| l.0.as_str());
+            with_row(session, idx, lines, scanner, |row| {
+                self.matches(&search_text(row, label, text.call()))
             })
-            .collect();
-        let mut found_all = Vec::with_capacity(rows.len());
-        for stretch in found {
-            found_all.extend(stretch?);
-        }
-        Ok(rows
-            .into_iter()
-            .zip(found_all)
-            .filter_map(|(row, found)| found.then_some(row))
-            .collect())
+        })?;
+        Ok(rows.into_iter().zip(found).filter_map(|(row, found)| found.then_some(row)).collect())
     }
 }
 
