@@ -94,7 +94,7 @@ impl Layout {
         if let Some(last) = row.connector {
             cells.push(if last { glyphs.elbow } else { glyphs.tee });
             level -= 1;
-            frame = self.up(frame);
+            frame = self.frames.get(frame as usize).map_or(NO_FRAME, |f| f.up);
         }
         while level > 0 && frame != NO_FRAME {
             if max_levels.is_some_and(|m| cells.len() >= m) {
@@ -133,10 +133,6 @@ impl Layout {
         }
         at.retain(|&i| i != u32::MAX);
         at
-    }
-
-    fn up(&self, frame: u32) -> u32 {
-        if frame == NO_FRAME { NO_FRAME } else { self.frames[frame as usize].up }
     }
 }
 
@@ -228,11 +224,7 @@ pub fn layout(session: &Session, opts: &TreeOptions) -> Layout {
                 stack.push((k, depth + 1, Some(last), f));
             }
         } else if let Some(&k) = kids.first() {
-            if is_root_under_virtual {
-                stack.push((k, 1, None, frame));
-            } else {
-                stack.push((k, depth, None, frame));
-            }
+            stack.push((k, depth + u32::from(is_root_under_virtual), None, frame));
         }
     }
     out
