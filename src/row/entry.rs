@@ -1326,8 +1326,9 @@ mod tests {
         }
         let skipped =
             r#"{"type":"message","message":{"role":"user","content":"hi","usage":"\ud800"}}"#;
-        let row =
-            scanned(skipped.as_bytes(), |e| super::super::text::one_line(e, &ToolCalls::default()));
+        let row = scanned(skipped.as_bytes(), |e| {
+            super::super::text::one_line(e, &ToolCalls::default()).0
+        });
         assert_eq!(row.as_deref(), Some("user: hi"));
     }
 

@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::Session;
 use crate::row::entry::Entry;
-use crate::row::text::{Facts, FilterMode, ToolCalls, into_one_row, is_cut, one_line};
+use crate::row::text::{Facts, FilterMode, ToolCalls, into_one_row, one_line};
 use crate::row::view::Labels;
 
 /// What the row of one entry shows, apart from its label and the calls of earlier entries.
@@ -49,7 +49,7 @@ const LONG_TEXT: u8 = 8;
 const UNREADABLE: u8 = 16;
 const ROLE: u8 = 32;
 const TOOL: u8 = 64;
-/// The row text cut the entry's own text short ([`is_cut`]).
+/// The row text cut the entry's own text short ([`one_line`]).
 const CUT: u8 = 128;
 /// The optional pieces, in the order they are packed after the text.
 const OPTIONAL: [u8; PIECES - 1] = [TYPE, TIME, ANSWERS, ROLE, TOOL];
@@ -85,7 +85,7 @@ impl Gist {
         debug_assert!(none.is_empty(), "a gist's row is the row with no call known");
         let mut calls = Vec::new();
         none.each_call(entry, |id, shown| calls.push((id, into_one_row(shown))));
-        let text = one_line(entry, none);
+        let (text, cut) = one_line(entry, none);
         let long = text.len() > LONG;
         let optional = [
             entry.type_name(),
@@ -118,9 +118,7 @@ impl Gist {
         }
         Gist {
             facts: Facts::of(entry),
-            present: present
-                | if long { LONG_TEXT } else { 0 }
-                | if is_cut(entry) { CUT } else { 0 },
+            present: present | if long { LONG_TEXT } else { 0 } | if cut { CUT } else { 0 },
             ends,
             packed: packed.into_boxed_str(),
             odd: entry.odd.clone(),
@@ -225,7 +223,7 @@ impl Gist {
         self.piece(TOOL)
     }
 
-    /// Whether the row text cut the entry's own text short ([`is_cut`]).
+    /// Whether the row text cut the entry's own text short ([`one_line`]).
     pub fn is_cut(&self) -> bool {
         self.present & CUT != 0
     }

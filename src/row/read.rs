@@ -89,7 +89,7 @@ pub(crate) fn with_row<R>(
 /// not keep it ([`Gist::is_long`]). `home` as for [`Rows::new`].
 pub fn read_text(session: &Session, idx: u32, home: Option<&str>) -> Result<String> {
     let none = home.map(ToolCalls::with_home).unwrap_or_default();
-    with_row(session, idx, &mut session.lines(), &mut Scanner::new(), |row| one_line(row, &none))
+    with_row(session, idx, &mut session.lines(), &mut Scanner::new(), |row| one_line(row, &none).0)
 }
 
 /// The gists of the records `indices`, read from their lines: what a load with [`Rows`] (of

@@ -253,15 +253,24 @@ impl ToolCalls {
 /// (SPEC §1), and nothing else about them is known.
 pub const RECORD_TEXT: &str = "[record]";
 
-/// The one-line text of an entry, as the agent's tree selector shows it (FORMAT §9.3).
+/// The one-line text of an entry, as the agent's tree selector shows it (FORMAT §9.3), and
+/// whether it cut the entry's own text short.
 ///
 /// Line breaks and tabs become spaces and the result is trimmed, so it is always one line.
 /// Message text is cut at 200 characters; `custom_message` and `branch_summary` text is not
 /// cut. Records that are not objects or have no string `type` read [`RECORD_TEXT`]. The text is
 /// not escaped for a terminal: see [`crate::terminal::sanitize_for_terminal`].
-pub fn one_line(entry: &Entry<'_>, tools: &ToolCalls) -> String {
+///
+/// A user, developer or assistant message past the row's 200 characters is cut, and so is an
+/// assistant's retry note or error past its 80. The rows of tool results and of calls summarize
+/// the call and are never the result's content; branch summaries and custom messages are never
+/// cut.
+pub fn one_line(entry: &Entry<'_>, tools: &ToolCalls) -> (String, bool) {
     let text = match &entry.body {
-        Body::Message(message) => message_line(message, tools),
+        Body::Message(message) => {
+            let (text, cut) = message_line(message, tools);
+            return (into_one_row(text), cut);
+        }
         Body::CustomMessage(custom) => custom_message_line(custom),
         Body::Compaction { tokens_before: Some(tokens) } => {
             let mut row = "[compaction: ".to_owned();
@@ -321,41 +330,11 @@ pub fn one_line(entry: &Entry<'_>, tools: &ToolCalls) -> String {
         Body::TtsrInjection { .. } | Body::Named { .. } => {
             format!("[{}]", entry.kind.as_str().replace('_', " "))
         }
-        Body::Record => return RECORD_TEXT.to_owned(),
+        Body::Record => return (RECORD_TEXT.to_owned(), false),
     };
     // A last fold, because the fields printed verbatim above (a model name, a custom type) can
     // hold line breaks too, and a row must stay one line.
-    into_one_row(text)
-}
-
-/// Whether [`one_line`] cut the entry's own text short: a user, developer or assistant message
-/// past the row's 200 characters, or an assistant's retry note or error past its 80. The rows of
-/// tool results and of calls summarize the call and are never the result's content; branch
-/// summaries and custom messages are never cut.
-pub fn is_cut(entry: &Entry<'_>) -> bool {
-    let Body::Message(message) = &entry.body else { return false };
-    let longer = |text: &str, limit: usize| text.len() > limit && truncated(text, limit).1;
-    match message.role.as_deref() {
-        Some("user" | "developer") => message.content.more,
-        Some("assistant") => {
-            let status = message.retry_status.as_deref();
-            if status == Some("recovered") {
-                let note = message.retry_note.as_deref().unwrap_or_default();
-                let note = note.split_whitespace().collect::<Vec<_>>().join(" ");
-                return longer(&note, ERROR_LIMIT);
-            }
-            if message.content.more {
-                return true;
-            }
-            if !message.content.text.trim().is_empty() || status == Some("superseded") {
-                return false;
-            }
-            let error = message.error_message.as_deref().unwrap_or_default();
-            message.stop_reason.as_deref() != Some("aborted")
-                && one_row(error).chars().nth(ERROR_LIMIT).is_some()
-        }
-        _ => false,
-    }
+    (into_one_row(text), false)
 }
 
 /// [`one_row`] of a string already owned: nearly every row is one already, and is kept as it
@@ -366,13 +345,14 @@ pub(crate) fn into_one_row(text: String) -> String {
     if folded { text } else { one_row(&text) }
 }
 
-/// The row of a `message` entry, by role.
-fn message_line(message: &Message<'_>, tools: &ToolCalls) -> String {
-    match message.role.as_deref() {
+/// The row of a `message` entry, by role, and whether it cut the message's text short.
+fn message_line(message: &Message<'_>, tools: &ToolCalls) -> (String, bool) {
+    let more = message.content.more;
+    let row = match message.role.as_deref() {
         // Joined, not formatted: nearly every row of a file is one of these four.
-        Some("user") => text_row("user: ", &message.content.text),
-        Some("developer") => text_row("developer: ", &message.content.text),
-        Some("assistant") => assistant_text(message),
+        Some("user") => return (text_row("user: ", &message.content.text), more),
+        Some("developer") => return (text_row("developer: ", &message.content.text), more),
+        Some("assistant") => return assistant_text(message),
         Some("toolResult") => {
             let call = message.tool_call_id.as_deref().and_then(|id| tools.get(id));
             // A call not known shows the result's `toolName`, or `tool`.
@@ -386,14 +366,16 @@ fn message_line(message: &Message<'_>, tools: &ToolCalls) -> String {
         Some("system") => "[system prompt]".to_owned(),
         Some(role) => format!("[{role}]"),
         None => "[message]".to_owned(),
-    }
+    };
+    (row, false)
 }
 
 /// What an assistant row starts with.
 const ASSISTANT: &str = "assistant: ";
 
-/// An assistant row: `assistant: ` and what it shows.
-fn assistant_text(message: &Message<'_>) -> String {
+/// An assistant row: `assistant: ` and what it shows; and whether it cut the text, note or
+/// error it shows short.
+fn assistant_text(message: &Message<'_>) -> (String, bool) {
     let status = message.retry_status.as_deref();
     if status == Some("recovered") {
         // A failed attempt that a retry recovered from: the agent shows the retry note instead
@@ -401,23 +383,25 @@ fn assistant_text(message: &Message<'_>) -> String {
         let note = message.retry_note.as_deref().unwrap_or_default();
         let note = note.split_whitespace().collect::<Vec<_>>().join(" ");
         if note.is_empty() {
-            return [ASSISTANT, "retried"].concat();
+            return ([ASSISTANT, "retried"].concat(), false);
         }
         let (head, cut) = truncated(&note, ERROR_LIMIT);
         return if cut {
-            format!("{ASSISTANT}{}…", cut_chars(head, ERROR_LIMIT - 1))
+            (format!("{ASSISTANT}{}…", cut_chars(head, ERROR_LIMIT - 1)), true)
         } else {
-            [ASSISTANT, &note].concat()
+            ([ASSISTANT, &note].concat(), false)
         };
     }
+    // Text cut to blanks shows no text, but the message is still cut.
+    let more = message.content.more;
     let text = text_row(ASSISTANT, &message.content.text);
     if text.len() > ASSISTANT.len() {
-        return text;
+        return (text, more);
     }
     let stop_reason = message.stop_reason.as_deref();
     let error_message = message.error_message.as_deref().filter(|e| !e.is_empty());
     if stop_reason == Some("aborted") {
-        return [ASSISTANT, "(aborted)"].concat();
+        return ([ASSISTANT, "(aborted)"].concat(), more);
     }
     let error = match (stop_reason, error_message) {
         // An attempt superseded by a later retry shows no error: the final attempt carries it.
@@ -426,8 +410,12 @@ fn assistant_text(message: &Message<'_>) -> String {
         (_, message) => message,
     };
     match error {
-        Some(error) => [ASSISTANT, cut_chars(&one_row(error), ERROR_LIMIT)].concat(),
-        None => [ASSISTANT, "(no content)"].concat(),
+        Some(error) => {
+            let error = one_row(error);
+            let (head, cut) = truncated(&error, ERROR_LIMIT);
+            ([ASSISTANT, head].concat(), more || cut)
+        }
+        None => ([ASSISTANT, "(no content)"].concat(), more),
     }
 }
 
@@ -774,7 +762,7 @@ mod tests {
 
     // The row functions of a whole parsed entry, as the tests below write them.
     fn one_line(entry: &Value, tools: &ToolCalls) -> String {
-        super::one_line(&Entry::from_value(entry), tools)
+        super::one_line(&Entry::from_value(entry), tools).0
     }
 
     fn search_text(entry: &Value, label: Option<&str>, call: Option<&str>) -> String {

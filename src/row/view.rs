@@ -73,7 +73,7 @@ impl<'s> Viewer<'s> {
             EntryView {
                 idx,
                 label: label.clone(),
-                text: one_line(entry, tools),
+                text: one_line(entry, tools).0,
                 search: search_text(entry, label.as_deref(), tools.call_of(entry)),
                 facts: Facts::of(entry),
                 role: entry.role().map(Box::from),
