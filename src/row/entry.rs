@@ -65,10 +65,17 @@ pub enum Body<'a> {
         /// Whether it is a move marker ([`crate::format::is_move_marker`]).
         marker: bool,
     },
-    /// A `model_change`.
-    ModelChange {
-        /// oh-my-pi's `provider/id` in `model`, or pi's `modelId`.
-        model: Str<'a>,
+    /// A kind whose row shows one string it sets, after a name: `model` (a `model_change`:
+    /// oh-my-pi's `provider/id` in `model`, or pi's `modelId`), `thinking` (a
+    /// `thinking_level_change`'s `thinkingLevel`, `off` when missing or `null`), `custom` (a
+    /// `custom` entry's `customType`), `label` (a `label`'s label, empty when it clears one:
+    /// missing, `null`, empty, or not a string, FORMAT §2), `title` (a `title_change`'s `title`),
+    /// `mode` (a `mode_change`'s `mode`) or `credential pin` (a `credential_pin`'s `provider`).
+    Setting {
+        /// The name.
+        name: &'static str,
+        /// The string.
+        value: Str<'a>,
     },
     /// pi's `usage`: usage billed outside a model response.
     Usage {
@@ -98,42 +105,11 @@ pub enum Body<'a> {
         /// `model`.
         model: Str<'a>,
     },
-    /// A `thinking_level_change`.
-    ThinkingLevelChange {
-        /// `thinkingLevel`; `off` when missing or `null`.
-        level: Str<'a>,
-    },
-    /// A `custom` entry.
-    Custom {
-        /// `customType`.
-        custom_type: Str<'a>,
-    },
-    /// A `label`.
-    Label {
-        /// The label it sets; empty when it clears one (missing, `null`, empty, or not a
-        /// string: FORMAT §2).
-        label: Str<'a>,
-    },
     /// A `service_tier_change`.
     ServiceTierChange {
         /// The `family, tier` pairs it sets: none for the default tier, a pair without a
         /// family for a legacy single-string tier.
         tiers: Vec<(Option<String>, String)>,
-    },
-    /// A `title_change`.
-    TitleChange {
-        /// `title`.
-        title: Str<'a>,
-    },
-    /// A `mode_change`.
-    ModeChange {
-        /// `mode`.
-        mode: Str<'a>,
-    },
-    /// A `credential_pin`.
-    CredentialPin {
-        /// `provider`.
-        provider: Str<'a>,
     },
     /// An `archive`.
     Archive {
@@ -335,6 +311,7 @@ impl<'a> Body<'a> {
     /// new kind must say here what its row reads.
     fn from_value(kind: &Kind, e: &'a Value) -> Body<'a> {
         let text = |key: &str| str_of(e.get(key)).unwrap_or_default();
+        let setting = |name, key| Body::Setting { name, value: text(key) };
         match kind {
             Kind::Message => Body::Message(Message::from_value(e.get("message"))),
             Kind::CustomMessage => Body::CustomMessage(CustomMessage::from_value(e)),
@@ -345,8 +322,9 @@ impl<'a> Body<'a> {
                 summary: text("summary"),
                 marker: crate::format::is_move_marker(e.get("summary")),
             },
-            Kind::ModelChange => Body::ModelChange {
-                model: str_of(e.get("model"))
+            Kind::ModelChange => Body::Setting {
+                name: "model",
+                value: str_of(e.get("model"))
                     .or_else(|| str_of(e.get("modelId")))
                     .unwrap_or_default(),
             },
@@ -363,17 +341,18 @@ impl<'a> Body<'a> {
                 target: id_text(e.get("targetId")),
                 drops: e.get("replacement").is_none_or(Value::is_null),
             },
-            Kind::ThinkingLevelChange => Body::ThinkingLevelChange {
-                level: str_of(e.get("thinkingLevel")).unwrap_or(Cow::Borrowed("off")),
+            Kind::ThinkingLevelChange => Body::Setting {
+                name: "thinking",
+                value: str_of(e.get("thinkingLevel")).unwrap_or(Cow::Borrowed("off")),
             },
-            Kind::Custom => Body::Custom { custom_type: text("customType") },
-            Kind::Label => Body::Label { label: text("label") },
+            Kind::Custom => setting("custom", "customType"),
+            Kind::Label => setting("label", "label"),
             Kind::ServiceTierChange => {
                 Body::ServiceTierChange { tiers: service_tiers(e.get("serviceTier")) }
             }
-            Kind::TitleChange => Body::TitleChange { title: text("title") },
-            Kind::ModeChange => Body::ModeChange { mode: text("mode") },
-            Kind::CredentialPin => Body::CredentialPin { provider: text("provider") },
+            Kind::TitleChange => setting("title", "title"),
+            Kind::ModeChange => setting("mode", "mode"),
+            Kind::CredentialPin => setting("credential pin", "provider"),
             Kind::Archive => Body::Archive {
                 target: id_text(e.get("targetId")),
                 archived: e.get("archived").and_then(Value::as_bool).unwrap_or(false),

@@ -283,7 +283,6 @@ pub fn one_line(entry: &Entry<'_>, tools: &ToolCalls) -> (String, bool) {
         Body::BranchSummary { summary, .. } => {
             format!("[branch summary]: {}", one_row(summary))
         }
-        Body::ModelChange { model } => format!("[model: {model}]"),
         Body::ModelUsage { purpose, role, provider, model } => {
             let role = one_row(role);
             let role = if role.is_empty() { String::new() } else { format!("{role} ") };
@@ -303,10 +302,11 @@ pub fn one_line(entry: &Entry<'_>, tools: &ToolCalls) -> (String, bool) {
             let what = if *drops { "omitted" } else { "replaced" };
             format!("[context edit → {}: {what}]", one_row(target))
         }
-        Body::ThinkingLevelChange { level } => format!("[thinking: {level}]"),
-        Body::Custom { custom_type } => format!("[custom: {custom_type}]"),
-        Body::Label { label } if label.is_empty() => "[label: (cleared)]".to_owned(),
-        Body::Label { label } => format!("[label: {label}]"),
+        Body::Setting { name: "label", value } if value.is_empty() => {
+            "[label: (cleared)]".to_owned()
+        }
+        Body::Setting { name: "title", value } => format!("[title: {}]", one_row(value)),
+        Body::Setting { name, value } => format!("[{name}: {value}]"),
         Body::ServiceTierChange { tiers } if tiers.is_empty() => {
             "[service tier: (default)]".to_owned()
         }
@@ -320,9 +320,6 @@ pub fn one_line(entry: &Entry<'_>, tools: &ToolCalls) -> (String, bool) {
                 .collect();
             format!("[service tier: {}]", pairs.join(" "))
         }
-        Body::TitleChange { title } => format!("[title: {}]", one_row(title)),
-        Body::ModeChange { mode } => format!("[mode: {mode}]"),
-        Body::CredentialPin { provider } => format!("[credential pin: {provider}]"),
         Body::Archive { target, archived: true } => format!("[archived: {target}]"),
         Body::Archive { target, archived: false } => format!("[restored: {target}]"),
         // A row that names its kind beats an empty one (pi-mono draws nothing, leaving a bare
@@ -515,7 +512,6 @@ pub fn search_text(entry: &Entry<'_>, label: Option<&str>, call: Option<&str>) -
         },
         Body::Compaction { .. } => words(&["compaction"]),
         Body::BranchSummary { summary, .. } => words(&["branch summary", summary]),
-        Body::ModelChange { model } => words(&["model", model]),
         Body::ModelUsage { purpose, role, provider, model } => {
             let fields = [purpose, role, provider, model].map(|f| one_row(f));
             words(&["model usage"]);
@@ -523,18 +519,13 @@ pub fn search_text(entry: &Entry<'_>, label: Option<&str>, call: Option<&str>) -
         }
         Body::Usage { kind, provider, model } => words(&["usage", kind, provider, model]),
         Body::ContextEdit { target, .. } => words(&["context edit", target]),
-        Body::ThinkingLevelChange { level } => words(&["thinking", level]),
-        Body::Custom { custom_type } => words(&["custom", custom_type]),
-        Body::Label { label } => words(&["label", label]),
+        Body::Setting { name, value } => words(&[name, value]),
         Body::ServiceTierChange { tiers } => {
             words(&["service tier"]);
             for (family, tier) in tiers {
                 words(&[family.as_deref().unwrap_or_default(), tier]);
             }
         }
-        Body::TitleChange { title } => words(&["title", title]),
-        Body::ModeChange { mode } => words(&["mode", mode]),
-        Body::CredentialPin { provider } => words(&["credential pin", provider]),
         Body::TtsrInjection { rules } => {
             words(&["ttsr injection"]);
             for rule in rules {
