@@ -2,8 +2,6 @@
 //! list a whole file ([`Rows`], the loader's [`Digest`]), or read again afterwards for the few
 //! entries a command shows.
 
-use std::path::Path;
-
 use super::entry::{self, Entry, Reads, WALKED_DEPTH};
 use super::gist::{Gist, Resolved};
 use super::text::{ToolCalls, fuzzy_match, one_line, search_text, substring_match};
@@ -25,11 +23,6 @@ impl Rows {
     /// Rows whose paths are shortened under `home`.
     pub fn new(home: Option<&str>) -> Rows {
         Rows { none: home.map(ToolCalls::with_home).unwrap_or_default() }
-    }
-
-    /// Loads a file with the gist of each of its records, by record index.
-    pub fn load(&self, path: &Path) -> Result<(Session, Vec<Gist>)> {
-        Session::load_with(path, self)
     }
 }
 
@@ -166,6 +159,8 @@ impl Search<'_> {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
 
     /// Gists read from the lines afterwards are those a load with gists works out, on every
@@ -180,7 +175,7 @@ mod tests {
             if path.extension().is_none_or(|e| e != "jsonl") {
                 continue;
             }
-            let (_, with) = rows.load(&path).unwrap();
+            let (_, with) = Session::load_with(&path, &rows).unwrap();
             let without = Session::load(&path).unwrap();
             let all: Vec<u32> = (0..without.records.len() as u32).collect();
             let read = read_gists(&without, &all, Some("/home/u")).unwrap();
