@@ -30,12 +30,29 @@ pub(crate) const ARGS_LIMIT: usize = 40;
 // ---------------------------------------------------------------------------------------------
 // Tool calls
 
-/// The JSON text of as much of an unknown tool's arguments as the first [`ARGS_LIMIT`]
-/// characters of their JSON can show. The row drawn from it is the same as from the full
-/// arguments, and cutting it again changes nothing.
+/// The first [`ARGS_LIMIT`] + 1 characters of the JSON text of an unknown tool's arguments:
+/// what their row shows, and whether it is cut. The text is written no further than that (the
+/// arguments of a `write`-like tool can be megabytes).
 pub(crate) fn json_prefix_text(args: &Value) -> String {
-    let mut budget = ARGS_LIMIT + 1;
-    serde_json::to_string(&json_prefix(args, &mut budget)).unwrap_or_default()
+    /// A buffer that takes the bytes of as many characters at most, then fails the write.
+    struct Prefix(Vec<u8>);
+    impl std::io::Write for Prefix {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            let room = (4 * ARGS_LIMIT + 8).saturating_sub(self.0.len());
+            if room == 0 {
+                return Err(std::io::ErrorKind::WriteZero.into());
+            }
+            self.0.extend_from_slice(&bytes[..room.min(bytes.len())]);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut prefix = Prefix(Vec::new());
+    // A write past the room ends the text, which is all the row reads.
+    let _ = serde_json::to_writer(&mut prefix, args);
+    cut_chars(&String::from_utf8_lossy(&prefix.0), ARGS_LIMIT + 1).to_owned()
 }
 
 /// A `bash` command cut so that its row stays the same: the row trims the command, folds it onto
@@ -50,54 +67,6 @@ pub(crate) fn command_prefix(command: &str) -> String {
     match body[cut..].char_indices().find(|(_, c)| !c.is_whitespace()) {
         Some((at, c)) => command[..start + cut + at + c.len_utf8()].to_owned(),
         None => command.to_owned(),
-    }
-}
-
-/// The part of `value` that its JSON text shows in its first `budget` characters: the same
-/// JSON text up to there (strings cut, later members and elements left out), so the text cut
-/// at fewer than `budget` characters is the same, and so is whether it needed a cut. `budget`
-/// counts down the characters written.
-fn json_prefix(value: &Value, budget: &mut usize) -> Value {
-    match value {
-        Value::String(s) => {
-            // Each character writes at least one; the quotes write one more each.
-            *budget = budget.saturating_sub(1);
-            let kept = cut_chars(s, *budget);
-            *budget = budget.saturating_sub(kept.chars().count() + 1);
-            Value::String(kept.to_owned())
-        }
-        Value::Array(items) => {
-            *budget = budget.saturating_sub(1);
-            let mut kept = Vec::new();
-            for item in items {
-                if *budget == 0 {
-                    break;
-                }
-                if !kept.is_empty() {
-                    *budget = budget.saturating_sub(1);
-                }
-                kept.push(json_prefix(item, budget));
-            }
-            Value::Array(kept)
-        }
-        Value::Object(map) => {
-            *budget = budget.saturating_sub(1);
-            let mut kept = serde_json::Map::new();
-            for (key, item) in map {
-                if *budget == 0 {
-                    break;
-                }
-                let separator = usize::from(!kept.is_empty());
-                // Key, quotes, colon.
-                *budget = budget.saturating_sub(separator + key.chars().count() + 3);
-                kept.insert(key.clone(), json_prefix(item, budget));
-            }
-            Value::Object(kept)
-        }
-        scalar => {
-            *budget = budget.saturating_sub(scalar.to_string().len());
-            scalar.clone()
-        }
     }
 }
 
