@@ -335,11 +335,11 @@ mod tests {
         let leaf = s.leaf().unwrap();
         for order in [file_order, s.path_to_root(leaf)] {
             let mut viewer = Viewer::new(&s, Some("/home/u"));
-            let mut resolver = Resolver::new();
+            let mut resolver = Resolver::default();
             for &idx in &order {
                 let view = viewer.view(idx).unwrap();
                 let gist = &gists[idx as usize];
-                let text = resolver.text(gist).unwrap();
+                let text = resolver.resolve(gist).text().unwrap();
                 assert_eq!(text, view.text, "record {idx}");
                 let label = labels.get(&idx);
                 assert_eq!(label.map(|l| &l.0), view.label.as_ref());
@@ -357,16 +357,16 @@ mod tests {
             }
         }
         let r1 = s.lookup(&EntryId::new("r1")).unwrap();
-        let mut resolver = Resolver::new();
+        let mut resolver = Resolver::default();
         let path_text =
-            s.path_to_root(r1).iter().map(|&i| resolver.text(&gists[i as usize])).last();
+            s.path_to_root(r1).iter().map(|&i| resolver.resolve(&gists[i as usize]).text()).last();
         assert_eq!(
             path_text,
             Some(Some("[grep]")),
             "the call on the other branch is not on the path"
         );
-        let mut resolver = Resolver::new();
-        let file_text = gists.iter().map(|g| resolver.text(g)).last();
+        let mut resolver = Resolver::default();
+        let file_text = gists.iter().map(|g| resolver.resolve(g).text()).last();
         assert_eq!(
             file_text,
             Some(Some("[grep: /x/ in .]")),

@@ -292,24 +292,8 @@ pub const NEAR: usize = 64;
 pub(crate) const PREFETCH: usize = 8;
 
 impl<'g> Resolver<'g> {
-    /// No calls known yet.
-    pub fn new() -> Resolver<'g> {
-        Resolver::default()
-    }
-
-    /// No calls known yet, with room for about `entries` entries to be read.
-    pub(crate) fn for_entries(entries: usize) -> Resolver<'g> {
-        Resolver { unmapped: Vec::with_capacity(entries), ..Resolver::default() }
-    }
-
-    /// The row text of the next entry, whose calls are then known to later ones; `None` when
-    /// it is a text the gist did not keep ([`Gist::is_long`]), to be read again with
-    /// [`super::read_text`].
-    pub fn text(&mut self, gist: &'g Gist) -> Option<&'g str> {
-        self.resolve(gist).text()
-    }
-
-    /// [`Resolver::text`], telling whether it is the row of the call the entry answers.
+    /// The row text of the next entry, whose calls are then known to later ones, telling
+    /// whether it is the row of the call the entry answers.
     pub fn resolve(&mut self, gist: &'g Gist) -> Resolved<'g> {
         let call = gist.answers().and_then(|id| {
             let call = self.call(id);
@@ -428,8 +412,9 @@ fn stretch<'g, T>(
     keep: &impl Fn(usize, Resolved<'g>) -> Option<T>,
 ) -> Option<Vec<T>> {
     let before = range.start.saturating_sub(NEAR);
-    let mut resolver = Resolver::for_entries(range.end - before);
-    resolver.unmapped.extend(&gists[before..range.start]);
+    let mut unmapped = Vec::with_capacity(range.end - before);
+    unmapped.extend(&gists[before..range.start]);
+    let mut resolver = Resolver { unmapped, ..Resolver::default() };
     let mut kept = Vec::with_capacity(range.len());
     for pos in range {
         if let Some(ahead) = gists.get(pos + PREFETCH) {
@@ -466,7 +451,7 @@ pub struct Row<'g> {
     pub idx: u32,
     /// Its gist.
     pub gist: &'g Gist,
-    /// Its row text; `None` when the gist did not keep it ([`Resolver::text`]).
+    /// Its row text; `None` when the gist did not keep it ([`Resolved::text`]).
     pub text: Option<&'g str>,
 }
 
@@ -637,12 +622,12 @@ mod tests {
         assert_eq!(result.text(), "[edit]");
         assert!(!result.facts().shows(FilterMode::NoTools, false, false));
         let (first, second) = (call("c1", "a.rs"), call("c1", "b.rs"));
-        let mut resolver = Resolver::new();
-        assert_eq!(resolver.text(&result), Some("[edit]"), "no call read yet");
-        resolver.text(&first);
-        assert_eq!(resolver.text(&result), Some("[edit: a.rs]"));
-        resolver.text(&second);
-        assert_eq!(resolver.text(&result), Some("[edit: b.rs]"));
+        let mut resolver = Resolver::default();
+        assert_eq!(resolver.resolve(&result).text(), Some("[edit]"), "no call read yet");
+        resolver.resolve(&first);
+        assert_eq!(resolver.resolve(&result).text(), Some("[edit: a.rs]"));
+        resolver.resolve(&second);
+        assert_eq!(resolver.resolve(&result).text(), Some("[edit: b.rs]"));
     }
 
     #[test]
@@ -651,10 +636,10 @@ mod tests {
         let g = gist(json!({"type": "branch_summary", "summary": summary, "timestamp": "t"}));
         assert!(g.is_long());
         assert_eq!((g.text(), g.timestamp().as_str()), ("", Some("t")));
-        assert_eq!(Resolver::new().text(&g), None, "the caller reads it again");
+        assert_eq!(Resolver::default().resolve(&g).text(), None, "the caller reads it again");
         let short = gist(json!({"type": "branch_summary", "summary": "x".repeat(LONG - 20)}));
         assert!(!short.is_long());
-        assert_eq!(Resolver::new().text(&short), Some(short.text()));
+        assert_eq!(Resolver::default().resolve(&short).text(), Some(short.text()));
     }
 
     #[test]
@@ -689,8 +674,8 @@ mod tests {
     /// The texts of `gists` read in order by a [`Resolver`], and as the resolver's contract
     /// says: every call read so far in one map, the later one with an id replacing the earlier.
     fn both_ways(gists: &[Gist]) -> (Vec<Option<&str>>, Vec<Option<&str>>) {
-        let mut resolver = Resolver::new();
-        let got = gists.iter().map(|g| resolver.text(g)).collect();
+        let mut resolver = Resolver::default();
+        let got = gists.iter().map(|g| resolver.resolve(g).text()).collect();
         let mut known = HashMap::new();
         let want = gists
             .iter()

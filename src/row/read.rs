@@ -226,7 +226,7 @@ mod tests {
         let (s, gists) =
             Session::from_bytes_with(Path::new("t"), lines.join("\n").into(), &rows).unwrap();
         let labels = super::super::view::labels(&s);
-        let mut resolver = super::super::gist::Resolver::new();
+        let mut resolver = super::super::gist::Resolver::default();
         let all: Vec<(u32, Resolved<'_>)> =
             gists.iter().enumerate().map(|(i, g)| (i as u32, resolver.resolve(g))).collect();
         for query in ["f3.rs", "word7", "read out", "nothing-here"] {
