@@ -82,9 +82,9 @@ impl<'a> JsonRow<'a> {
         out.extend_from_slice(b",\"type\":");
         write_field(out, self.kind);
         out.extend_from_slice(b",\"role\":");
-        write_opt_str(out, self.role);
+        write_field(out, self.role.map_or(Field::Json("null"), Field::Str));
         out.extend_from_slice(b",\"toolName\":");
-        write_opt_str(out, self.tool_name);
+        write_field(out, self.tool_name.map_or(Field::Json("null"), Field::Str));
         out.extend_from_slice(b",\"timestamp\":");
         write_field(out, self.timestamp);
         out.extend_from_slice(b",\"label\":");
@@ -164,14 +164,6 @@ fn write_field(out: &mut Vec<u8>, field: Field<'_>) {
     match field {
         Field::Str(text) => write_json_str(out, text),
         Field::Json(text) => out.extend_from_slice(text.as_bytes()),
-    }
-}
-
-/// A string or `null`.
-fn write_opt_str(out: &mut Vec<u8>, text: Option<&str>) {
-    match text {
-        Some(text) => write_json_str(out, text),
-        None => out.extend_from_slice(b"null"),
     }
 }
 
