@@ -86,18 +86,13 @@ impl<'s> Viewer<'s> {
     /// entry, normally a parent or two up).
     pub fn view_in_context(&mut self, idx: u32) -> Result<EntryView> {
         const LOOK_BACK: usize = 8;
-        let mut ancestors = Vec::with_capacity(LOOK_BACK);
-        let mut cur = idx;
-        while let Some(p) = self.session.parent(cur) {
-            if ancestors.len() == LOOK_BACK {
-                break;
-            }
-            ancestors.push(p);
-            cur = p;
-        }
+        let session = self.session;
+        let ancestors: Vec<u32> =
+            std::iter::successors(session.parent(idx), |&p| session.parent(p))
+                .take(LOOK_BACK)
+                .collect();
         for &a in ancestors.iter().rev() {
-            let value = self.session.value(a)?;
-            self.tools.add(&Entry::from_value(&value));
+            self.tools.add(&Entry::from_value(&session.value(a)?));
         }
         self.view(idx)
     }
