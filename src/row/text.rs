@@ -395,28 +395,29 @@ fn custom_message_line(custom: &CustomMessage<'_>) -> String {
             format!("advisor ({qualifier}): {notes}")
         };
     }
-    format!("[{}]: {}", custom.custom_type, one_row(&strip_system_wrapper(&custom.text)))
+    format!("[{}]: {}", custom.custom_type, one_row(strip_system_wrapper(&custom.text)))
 }
 
 /// Removes one outer `<system-…>…</system-…>` envelope: the model-facing wrapper some
 /// extensions put around a custom message. Anything else, including system tags nested inside
 /// or a wrapper that does not span the whole text, stays as written.
-fn strip_system_wrapper(content: &str) -> Cow<'_, str> {
-    let trimmed = content.trim();
-    let Some(after_lt) = trimmed.strip_prefix('<') else { return Cow::Borrowed(content) };
+fn strip_system_wrapper(content: &str) -> &str {
+    system_body(content.trim()).unwrap_or(content)
+}
+
+/// The body of the `<system-…>` element that is the whole of `text`, trimmed.
+fn system_body(text: &str) -> Option<&str> {
+    let after_lt = text.strip_prefix('<')?;
     // The tag name: `system-` and at least one more word character or dash, any case.
     let name_len = after_lt.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'));
     let name_len = name_len.unwrap_or(after_lt.len());
     let name = &after_lt[..name_len];
     let is_system = name.len() > "system-".len()
         && name.as_bytes()[.."system-".len()].eq_ignore_ascii_case(b"system-");
-    if !is_system {
-        return Cow::Borrowed(content);
-    }
     // The opening tag ends at the first `>` outside quotes; a `<` first means it is not a tag.
     let rest = &after_lt[name_len..];
-    if !rest.starts_with(|c: char| c == '>' || c.is_whitespace()) {
-        return Cow::Borrowed(content);
+    if !is_system || !rest.starts_with(|c: char| c == '>' || c.is_whitespace()) {
+        return None;
     }
     let mut quote = None;
     let mut open_end = None;
@@ -425,7 +426,7 @@ fn strip_system_wrapper(content: &str) -> Cow<'_, str> {
             (Some(q), c) if c == q => quote = None,
             (Some(_), _) => {}
             (None, '"' | '\'') => quote = Some(c),
-            (None, '<') => return Cow::Borrowed(content),
+            (None, '<') => return None,
             (None, '>') => {
                 open_end = Some(1 + name_len + i + 1);
                 break;
@@ -433,18 +434,13 @@ fn strip_system_wrapper(content: &str) -> Cow<'_, str> {
             (None, _) => {}
         }
     }
-    let Some(body_start) = open_end else { return Cow::Borrowed(content) };
+    let body_start = open_end?;
     let closing = format!("</{name}>");
-    let Some(close_start) = trimmed.len().checked_sub(closing.len()) else {
-        return Cow::Borrowed(content);
-    };
-    if close_start < body_start
-        || !trimmed.is_char_boundary(close_start)
-        || !trimmed[close_start..].eq_ignore_ascii_case(&closing)
-    {
-        return Cow::Borrowed(content);
-    }
-    Cow::Borrowed(trimmed[body_start..close_start].trim())
+    let close_start = text.len().checked_sub(closing.len())?;
+    let closes = close_start >= body_start
+        && text.is_char_boundary(close_start)
+        && text[close_start..].eq_ignore_ascii_case(&closing);
+    closes.then(|| text[body_start..close_start].trim())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -476,7 +472,7 @@ pub fn search_text(entry: &Entry<'_>, label: Option<&str>, call: Option<&str>) -
             Some((qualifier, notes)) => words(&[&custom.custom_type, qualifier, notes]),
             None => {
                 let text = strip_system_wrapper(&custom.text);
-                words(&[&custom.custom_type, cut_chars(&text, TEXT_LIMIT)]);
+                words(&[&custom.custom_type, cut_chars(text, TEXT_LIMIT)]);
             }
         },
         Body::Compaction { .. } => words(&["compaction"]),
