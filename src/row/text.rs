@@ -660,14 +660,13 @@ pub fn is_user_request(entry: &Entry<'_>) -> bool {
 // ---------------------------------------------------------------------------------------------
 // Text helpers
 
-/// `prefix` and the message text as a row shows it: cut at 200 characters, then folded onto
-/// one line. The cut comes first, as in the agent, so leading blank lines count against the
-/// 200.
+/// `prefix` and the message text as a row shows it: the text, already cut at 200 characters
+/// ([`crate::row::entry::Content::text`]), folded onto one line. The cut comes first, as in the
+/// agent, so leading blank lines count against the 200.
 fn text_row(prefix: &str, text: &str) -> String {
-    let cut = cut_chars(text, TEXT_LIMIT);
-    let mut out = String::with_capacity(prefix.len() + cut.len());
+    let mut out = String::with_capacity(prefix.len() + text.len());
     out.push_str(prefix);
-    push_one_row(&mut out, cut);
+    push_one_row(&mut out, text);
     out
 }
 
