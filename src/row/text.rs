@@ -101,11 +101,6 @@ impl ToolCalls {
         ToolCalls { calls: HashMap::default(), home }
     }
 
-    /// The home directory paths are shortened under, if any.
-    pub fn home(&self) -> Option<&str> {
-        self.home.as_deref()
-    }
-
     /// Records the `toolCall` blocks of an assistant `message` entry; any other entry is
     /// ignored. A later call with the same id replaces an earlier one, as in the agent.
     pub fn add(&mut self, entry: &Entry<'_>) {
@@ -130,11 +125,6 @@ impl ToolCalls {
     /// The row of the call with this `toolCallId`.
     pub fn get(&self, tool_call_id: &str) -> Option<&str> {
         self.calls.get(tool_call_id).map(Box::as_ref)
-    }
-
-    /// How many calls are recorded.
-    pub fn len(&self) -> usize {
-        self.calls.len()
     }
 
     /// Whether no call is recorded.
@@ -865,120 +855,74 @@ mod tests {
         assert_eq!(line(superseded), "assistant: (no content)");
     }
 
+    /// The rows of results of calls to each tool, with `/home/al` as home.
     #[test]
-    fn read_results() {
-        assert_eq!(result_line("read", json!({"path": "src/main.rs"})), "[read: src/main.rs]");
-        assert_eq!(
-            result_line("read", json!({"path": "/home/al/src/main.rs", "offset": 10, "limit": 10})),
-            "[read: ~/src/main.rs:10-19]"
-        );
-        assert_eq!(result_line("read", json!({"path": "a.rs", "offset": 7})), "[read: a.rs:7]");
-        assert_eq!(result_line("read", json!({"path": "a.rs", "limit": 5})), "[read: a.rs:1-5]");
-        // Numbers as JavaScript prints them: integers without a fraction, others in full.
-        assert_eq!(
-            result_line("read", json!({"path": "a.rs", "offset": 1.5, "limit": 3})),
-            "[read: a.rs:1.5-3.5]"
-        );
-        assert_eq!(
-            result_line("read", json!({"path": "a.rs", "offset": -4.0, "limit": 1e15})),
-            "[read: a.rs:-4-999999999999995]"
-        );
-        assert_eq!(
-            result_line("read", json!({"path": "a.rs", "offset": 2e15, "limit": 0})),
-            "[read: a.rs:2000000000000000]"
-        );
-        assert_eq!(result_line("read", json!({"file_path": "old.rs"})), "[read: old.rs]");
-        assert_eq!(
-            result_line("read", json!({"path": "", "file_path": "old.rs"})),
-            "[read: old.rs]"
-        );
-    }
-
-    #[test]
-    fn home_shortening_matches_whole_components() {
-        assert_eq!(result_line("write", json!({"path": "/home/al"})), "[write: ~]");
-        assert_eq!(
-            result_line("write", json!({"path": "/home/alice/x"})),
-            "[write: /home/alice/x]"
-        );
-        assert_eq!(
-            result_line("write", json!({"path": "/etc/home/al/x"})),
-            "[write: /etc/home/al/x]"
-        );
+    fn result_rows() {
+        let (exactly, wide) = ("e".repeat(50), "ü".repeat(60));
+        let web = json!({"query": "how do I cut a string at a char boundary"});
+        let cases = [
+            ("read", json!({"path": "src/main.rs"}), "[read: src/main.rs]"),
+            (
+                "read",
+                json!({"path": "/home/al/src/main.rs", "offset": 10, "limit": 10}),
+                "[read: ~/src/main.rs:10-19]",
+            ),
+            ("read", json!({"path": "a.rs", "offset": 7}), "[read: a.rs:7]"),
+            ("read", json!({"path": "a.rs", "limit": 5}), "[read: a.rs:1-5]"),
+            // Numbers as JavaScript prints them: integers without a fraction, others in full.
+            ("read", json!({"path": "a.rs", "offset": 1.5, "limit": 3}), "[read: a.rs:1.5-3.5]"),
+            (
+                "read",
+                json!({"path": "a.rs", "offset": -4.0, "limit": 1e15}),
+                "[read: a.rs:-4-999999999999995]",
+            ),
+            (
+                "read",
+                json!({"path": "a.rs", "offset": 2e15, "limit": 0}),
+                "[read: a.rs:2000000000000000]",
+            ),
+            ("read", json!({"file_path": "old.rs"}), "[read: old.rs]"),
+            ("read", json!({"path": "", "file_path": "old.rs"}), "[read: old.rs]"),
+            // Home is shortened on whole path components only.
+            ("write", json!({"path": "/home/al"}), "[write: ~]"),
+            ("write", json!({"path": "/home/alice/x"}), "[write: /home/alice/x]"),
+            ("write", json!({"path": "/etc/home/al/x"}), "[write: /etc/home/al/x]"),
+            ("write", json!({"path": "/home/al/notes.md"}), "[write: ~/notes.md]"),
+            ("edit", json!({"path": "src/lib.rs", "edits": []}), "[edit: src/lib.rs]"),
+            ("ls", json!({"path": "/home/al/src"}), "[ls: ~/src]"),
+            ("ls", json!({}), "[ls: .]"),
+            // A command is cut at 50 characters, not bytes.
+            ("bash", json!({"command": "cargo test\n--lib"}), "[bash: cargo test --lib]"),
+            ("bash", json!({"command": exactly}), &format!("[bash: {exactly}]")),
+            (
+                "bash",
+                json!({"command": format!("{exactly}tail")}),
+                &format!("[bash: {exactly}...]"),
+            ),
+            ("bash", json!({"command": wide}), &format!("[bash: {}...]", "ü".repeat(50))),
+            (
+                "grep",
+                json!({"pattern": "fn main", "paths": ["/home/al/a", "b"]}),
+                "[grep: /fn main/ in ~/a, b]",
+            ),
+            ("grep", json!({"pattern": "x", "path": "src"}), "[grep: /x/ in src]"),
+            ("grep", json!({"pattern": "x", "paths": "[\"a\",\"b\"]"}), "[grep: /x/ in a, b]"),
+            ("grep", json!({"pattern": "x"}), "[grep: /x/ in .]"),
+            ("glob", json!({"pattern": "*.rs", "path": "/home/al/p"}), "[glob: ~/p]"),
+            ("glob", json!({"pattern": "*.rs", "paths": ["a", "b"]}), "[glob: a, b]"),
+            ("glob", json!({"pattern": "*.rs"}), "[glob: .]"),
+            // Another tool shows its JSON arguments, cut at 40 characters.
+            ("todo", json!({"a": 1}), r#"[todo: {"a":1}]"#),
+            ("web_search", web.clone(), &format!("[web_search: {}...]", &web.to_string()[..40])),
+        ];
+        for (name, args, want) in cases {
+            assert_eq!(result_line(name, args.clone()), want, "{name} {args}");
+        }
         let tools = ToolCalls::with_home("/home/al//");
-        assert_eq!(tools.home(), Some("/home/al"));
-        assert_eq!(ToolCalls::with_home("/").home(), None);
-        assert_eq!(ToolCalls::with_home("").home(), None);
-        assert_eq!(ToolCalls::default().home(), None);
-    }
-
-    #[test]
-    fn write_edit_ls_results() {
-        assert_eq!(
-            result_line("write", json!({"path": "/home/al/notes.md"})),
-            "[write: ~/notes.md]"
-        );
-        assert_eq!(
-            result_line("edit", json!({"path": "src/lib.rs", "edits": []})),
-            "[edit: src/lib.rs]"
-        );
-        assert_eq!(result_line("ls", json!({"path": "/home/al/src"})), "[ls: ~/src]");
-        assert_eq!(result_line("ls", json!({})), "[ls: .]");
-    }
-
-    #[test]
-    fn bash_results_cut_at_50() {
-        assert_eq!(
-            result_line("bash", json!({"command": "cargo test\n--lib"})),
-            "[bash: cargo test --lib]"
-        );
-        let exactly = "e".repeat(50);
-        assert_eq!(result_line("bash", json!({"command": exactly})), format!("[bash: {exactly}]"));
-        let longer = format!("{exactly}tail");
-        assert_eq!(
-            result_line("bash", json!({"command": longer})),
-            format!("[bash: {exactly}...]")
-        );
-        // Characters, not bytes.
-        let wide = "ü".repeat(60);
-        assert_eq!(
-            result_line("bash", json!({"command": wide})),
-            format!("[bash: {}...]", "ü".repeat(50))
-        );
-    }
-
-    #[test]
-    fn grep_and_glob_results() {
-        assert_eq!(
-            result_line("grep", json!({"pattern": "fn main", "paths": ["/home/al/a", "b"]})),
-            "[grep: /fn main/ in ~/a, b]"
-        );
-        assert_eq!(
-            result_line("grep", json!({"pattern": "x", "path": "src"})),
-            "[grep: /x/ in src]"
-        );
-        assert_eq!(
-            result_line("grep", json!({"pattern": "x", "paths": "[\"a\",\"b\"]"})),
-            "[grep: /x/ in a, b]"
-        );
-        assert_eq!(result_line("grep", json!({"pattern": "x"})), "[grep: /x/ in .]");
-        assert_eq!(
-            result_line("glob", json!({"pattern": "*.rs", "path": "/home/al/p"})),
-            "[glob: ~/p]"
-        );
-        assert_eq!(
-            result_line("glob", json!({"pattern": "*.rs", "paths": ["a", "b"]})),
-            "[glob: a, b]"
-        );
-        assert_eq!(result_line("glob", json!({"pattern": "*.rs"})), "[glob: .]");
-    }
-
-    #[test]
-    fn other_tool_results_show_json_arguments() {
-        assert_eq!(result_line("todo", json!({"a": 1})), r#"[todo: {"a":1}]"#);
-        let args = json!({"query": "how do I cut a string at a char boundary"});
-        let json = serde_json::to_string(&args).unwrap();
-        assert_eq!(result_line("web_search", args), format!("[web_search: {}...]", &json[..40]));
+        assert_eq!(tools.home.as_deref(), Some("/home/al"));
+        assert_eq!(ToolCalls::with_home("/").home, None);
+        assert_eq!(ToolCalls::with_home("").home, None);
+        assert_eq!(ToolCalls::default().home, None);
     }
 
     #[test]
@@ -1011,7 +955,7 @@ mod tests {
                 "toolUse",
             ),
         );
-        assert_eq!(tools.len(), 1);
+        assert_eq!(tools.calls.len(), 1);
         assert_eq!(tools.get("c1"), Some("[read: ]"));
         // A later call with the same id wins.
         add(
