@@ -766,20 +766,17 @@ pub(crate) fn scan<'a, R>(
                 // serde_json reads the line, or its type or time, as something else.
                 return Err(Invalid);
             }
+            let object = line.at(value) == Some(b'{');
             let end = match &*key {
-                b"message" if line.at(value) == Some(b'{') => {
-                    let message_so_far = matches!(envelope.kind.as_deref(), None | Some("message"));
-                    if message_so_far {
-                        let (read, end) = scan_message(line, value, stack, reads)?;
-                        message = Some((value, Some(read)));
-                        end
-                    } else {
-                        message = Some((value, None));
-                        line.skip_value(value, stack)?
-                    }
+                b"message"
+                    if object && matches!(envelope.kind.as_deref(), None | Some("message")) =>
+                {
+                    let (read, end) = scan_message(line, value, stack, reads)?;
+                    message = Some((value, Some(read)));
+                    end
                 }
                 b"message" => {
-                    message = None;
+                    message = object.then_some((value, None));
                     line.skip_value(value, stack)?
                 }
                 _ => line.skip_value(value, stack)?,
