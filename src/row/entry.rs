@@ -1560,17 +1560,10 @@ mod tests {
             any::<i32>().prop_map(Value::from),
             Just(Value::Null),
         ];
-        let key = prop_oneof![
-            Just("path"),
-            Just("file_path"),
-            Just("offset"),
-            Just("limit"),
-            Just("command"),
-            Just("pattern"),
-            Just("paths"),
-            Just("other"),
-            Just("a"),
-        ];
+        let key = proptest::sample::select(
+            &["path", "file_path", "offset", "limit", "command", "pattern", "paths", "other", "a"]
+                [..],
+        );
         let value = scalar.prop_recursive(3, 16, 4, |inner| {
             prop_oneof![
                 proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
@@ -1590,17 +1583,9 @@ mod tests {
     }
 
     fn arb_block() -> impl Strategy<Value = Value> {
-        let name = prop_oneof![
-            Just("read"),
-            Just("write"),
-            Just("edit"),
-            Just("bash"),
-            Just("grep"),
-            Just("glob"),
-            Just("ls"),
-            Just("task"),
-            Just(""),
-        ];
+        let name = proptest::sample::select(
+            &["read", "write", "edit", "bash", "grep", "glob", "ls", "task", ""][..],
+        );
         prop_oneof![
             arb_text().prop_map(|t| json!({"type": "text", "text": t})),
             arb_text().prop_map(|t| json!({"type": "thinking", "thinking": t})),
@@ -1613,14 +1598,9 @@ mod tests {
     }
 
     fn arb_entry() -> impl Strategy<Value = Value> {
-        let role = prop_oneof![
-            Just("user"),
-            Just("assistant"),
-            Just("toolResult"),
-            Just("developer"),
-            Just("bashExecution"),
-            Just("custom"),
-        ];
+        let role = proptest::sample::select(
+            &["user", "assistant", "toolResult", "developer", "bashExecution", "custom"][..],
+        );
         let content = prop_oneof![
             arb_text().prop_map(Value::String),
             proptest::collection::vec(arb_block(), 0..4).prop_map(Value::Array),
@@ -1857,16 +1837,9 @@ mod tests {
             prop_oneof![Just("text"), Just("recovered"), Just("user"), Just("a/b")]
                 .prop_map(Value::from),
         ];
-        let key = prop_oneof![
-            Just("status"),
-            Just("note"),
-            Just("type"),
-            Just("text"),
-            Just("notes"),
-            Just("advisor"),
-            Just("severity"),
-            Just("x"),
-        ];
+        let key = proptest::sample::select(
+            &["status", "note", "type", "text", "notes", "advisor", "severity", "x"][..],
+        );
         leaf.prop_recursive(3, 24, 4, move |inner| {
             prop_oneof![
                 proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
@@ -1945,13 +1918,9 @@ mod tests {
             arb_any().prop_map(|v| ("customType", v)),
             arb_any().prop_map(|v| ("attribution", v)),
         ];
-        let role = prop_oneof![
-            Just("user"),
-            Just("assistant"),
-            Just("toolResult"),
-            Just("bashExecution"),
-            Just("custom")
-        ];
+        let role = proptest::sample::select(
+            &["user", "assistant", "toolResult", "bashExecution", "custom"][..],
+        );
         (
             kind,
             proptest::collection::vec(field, 0..5),
