@@ -523,9 +523,8 @@ impl Listing<'_> {
         }
         let stretch = &self.path[start..];
         let shows = |pos: usize| self.shows(stretch[pos], &gists[pos]);
-        let shown: Vec<usize> = (0..gists.len()).filter(|&pos| shows(pos)).collect();
-        // The oldest of the newest `n` rows shown.
-        let Some(&first) = shown.len().checked_sub(n).and_then(|k| shown.get(k)) else {
+        // The oldest of the newest `n` rows shown (`n` is not 0).
+        let Some(first) = (0..gists.len()).rev().filter(|&pos| shows(pos)).nth(n - 1) else {
             return Covers::TooFewRows;
         };
         // Every tool result shown finds its call before it in the stretch.
