@@ -710,8 +710,10 @@ mod tests {
         super::one_line(&Entry::from_value(entry), tools).0
     }
 
-    fn search_text(entry: &Value, label: Option<&str>, call: Option<&str>) -> String {
-        super::search_text(&Entry::from_value(entry), label, call)
+    /// The search text of an entry, with the call it answers among `tools`.
+    fn search_text(entry: &Value, label: Option<&str>, tools: &ToolCalls) -> String {
+        let entry = Entry::from_value(entry);
+        super::search_text(&entry, label, tools.call_of(&entry))
     }
 
     fn is_user_request(entry: &Value) -> bool {
@@ -724,10 +726,6 @@ mod tests {
 
     fn message_text(content: &Value) -> String {
         crate::row::entry::message_text(content).into_owned()
-    }
-
-    fn call_of<'t>(tools: &'t ToolCalls, entry: &Value) -> Option<&'t str> {
-        tools.call_of(&Entry::from_value(entry))
     }
 
     fn add(tools: &mut ToolCalls, entry: &Value) {
@@ -1158,24 +1156,18 @@ mod tests {
     fn search_text_of_messages() {
         let tools = tools_with(&[("c1", "read", json!({"path": "/home/al/src/main.rs"}))]);
         let user = message(json!({"role": "user", "content": "Add a flag"}));
-        assert_eq!(
-            search_text(&user, Some("checkpoint"), call_of(&tools, &user)),
-            "checkpoint user Add a flag"
-        );
-        assert_eq!(search_text(&user, None, call_of(&tools, &user)), "user Add a flag");
+        assert_eq!(search_text(&user, Some("checkpoint"), &tools), "checkpoint user Add a flag");
+        assert_eq!(search_text(&user, None, &tools), "user Add a flag");
         let long = message(
             json!({"role": "assistant", "content": [{"type": "text", "text": "y".repeat(300)}]}),
         );
-        assert_eq!(
-            search_text(&long, None, call_of(&tools, &long)),
-            format!("assistant {}", "y".repeat(200))
-        );
+        assert_eq!(search_text(&long, None, &tools), format!("assistant {}", "y".repeat(200)));
         let bash = message(json!({"role": "bashExecution", "command": "make"}));
-        assert_eq!(search_text(&bash, None, call_of(&tools, &bash)), "bashExecution make");
+        assert_eq!(search_text(&bash, None, &tools), "bashExecution make");
         let result = message(json!({"role": "toolResult", "toolCallId": "c1", "toolName": "read",
             "content": [{"type": "text", "text": "fn main() {}"}]}));
         assert_eq!(
-            search_text(&result, None, call_of(&tools, &result)),
+            search_text(&result, None, &tools),
             "toolResult fn main() {} [read: ~/src/main.rs]"
         );
     }
@@ -1228,9 +1220,9 @@ mod tests {
             (json!(42), ""),
         ];
         for (entry, want) in cases {
-            assert_eq!(search_text(&entry, None, call_of(&tools, &entry)), want, "{entry}");
+            assert_eq!(search_text(&entry, None, &tools), want, "{entry}");
         }
-        assert_eq!(search_text(&json!({"type": "future_thing"}), Some("keep"), None), "keep");
+        assert_eq!(search_text(&json!({"type": "future_thing"}), Some("keep"), &tools), "keep");
     }
 
     #[test]
@@ -1256,13 +1248,10 @@ mod tests {
     fn search_matches_the_label() {
         let tools = ToolCalls::default();
         let entry = json!({"type": "model_change", "model": "openai/gpt-5"});
-        let text = search_text(&entry, Some("Checkpoint-1"), call_of(&tools, &entry));
+        let text = search_text(&entry, Some("Checkpoint-1"), &tools);
         assert!(substring_match("checkpoint-1 gpt", &text));
         assert!(fuzzy_match("chk1", &text));
-        assert!(!substring_match(
-            "checkpoint",
-            &search_text(&entry, None, call_of(&tools, &entry))
-        ));
+        assert!(!substring_match("checkpoint", &search_text(&entry, None, &tools)));
     }
 
     // -- filters -------------------------------------------------------------------------------
