@@ -24,7 +24,7 @@ use crate::json::pick::{Pick, is_marked, key, members, parse, parses_as_value, p
 use crate::json::scan::{Invalid, Line, Scan};
 use crate::json::transcode::MARKERS;
 use crate::json::transcode::to_json;
-use crate::row::text::{ARGS_LIMIT, TEXT_LIMIT, command_prefix, cut_chars, json_prefix_text};
+use crate::row::text::{ARGS_LIMIT, TEXT_LIMIT, command_row, cut_chars, json_prefix_text};
 
 /// Text of a view: borrowed from the line or the parsed value, or decoded.
 pub type Str<'a> = Cow<'a, str>;
@@ -203,10 +203,10 @@ pub enum Args<'a> {
         /// The file.
         path: Str<'a>,
     },
-    /// `bash`: the start of the command, as much as its row can show.
+    /// `bash`: what its row shows of the command (`text::command_row`).
     Bash {
-        /// The command, cut.
-        command: Str<'a>,
+        /// The command, folded and cut.
+        command: String,
     },
     /// `grep`: the pattern and where.
     Grep {
@@ -225,8 +225,8 @@ pub enum Args<'a> {
         /// The directory.
         path: Str<'a>,
     },
-    /// Any other tool: the JSON text of as much of the arguments as the row can show
-    /// (40 characters).
+    /// Any other tool: what its row shows of the JSON text of the arguments
+    /// (`text::json_prefix_text`).
     Other {
         /// The text.
         json: String,
@@ -513,9 +513,7 @@ impl<'a> Args<'a> {
                 Args::Read { path, offset, limit }
             }
             "write" | "edit" => Args::File { path: file_path(text("path")?, text("file_path")?) },
-            "bash" => Args::Bash {
-                command: Cow::Owned(command_prefix(&text("command")?.unwrap_or_default())),
-            },
+            "bash" => Args::Bash { command: command_row(&text("command")?.unwrap_or_default()) },
             "grep" => {
                 let pattern = text("pattern")?.unwrap_or_default();
                 // The agent's grep takes `paths` (one or many) and older calls `path`.

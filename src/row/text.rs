@@ -30,9 +30,9 @@ pub(crate) const ARGS_LIMIT: usize = 40;
 // ---------------------------------------------------------------------------------------------
 // Tool calls
 
-/// The first [`ARGS_LIMIT`] + 1 characters of the JSON text of an unknown tool's arguments:
-/// what their row shows, and whether it is cut. The text is written no further than that (the
-/// arguments of a `write`-like tool can be megabytes).
+/// What the row of an unknown tool's result shows of the call's arguments: the first
+/// [`ARGS_LIMIT`] characters of their JSON text ([`shown_cut`]). The text is written no further
+/// than that (the arguments of a `write`-like tool can be megabytes).
 pub(crate) fn json_prefix_text(args: &Value) -> String {
     /// A buffer that takes the bytes of as many characters at most, then fails the write.
     struct Prefix(Vec<u8>);
@@ -50,24 +50,22 @@ pub(crate) fn json_prefix_text(args: &Value) -> String {
         }
     }
     let mut prefix = Prefix(Vec::new());
-    // A write past the room ends the text, which is all the row reads.
+    // A write past the room ends the text, which is all the row reads. Keys come in the
+    // call's order, as the agent writes them (serde_json's `preserve_order`).
     let _ = serde_json::to_writer(&mut prefix, args);
-    cut_chars(&String::from_utf8_lossy(&prefix.0), ARGS_LIMIT + 1).to_owned()
+    shown_cut(&String::from_utf8_lossy(&prefix.0), ARGS_LIMIT)
 }
 
-/// A `bash` command cut so that its row stays the same: the row trims the command, folds it onto
-/// one line and shows [`BASH_LIMIT`] characters, so a prefix with more than that many characters
-/// after its leading whitespace, ending on a non-whitespace character, shows the same.
-pub(crate) fn command_prefix(command: &str) -> String {
-    const KEEP: usize = BASH_LIMIT + 10;
-    let start = command.len() - command.trim_start().len();
-    let body = &command[start..];
-    let Some((cut, _)) = body.char_indices().nth(KEEP) else { return command.to_owned() };
-    // Extend to the next non-whitespace character, so trimming the end removes nothing.
-    match body[cut..].char_indices().find(|(_, c)| !c.is_whitespace()) {
-        Some((at, c)) => command[..start + cut + at + c.len_utf8()].to_owned(),
-        None => command.to_owned(),
-    }
+/// What the row of a `bash` call's result shows of its command: the command folded onto one
+/// line, its first [`BASH_LIMIT`] characters ([`shown_cut`]).
+pub(crate) fn command_row(command: &str) -> String {
+    shown_cut(&one_row(command), BASH_LIMIT)
+}
+
+/// The first `n` characters of `text`, and `...` when that cut it.
+fn shown_cut(text: &str, n: usize) -> String {
+    let (head, cut) = truncated(text, n);
+    [head, if cut { "..." } else { "" }].concat()
 }
 
 /// The tool calls of a session by `toolCallId`, plus the home directory that tool-result rows
@@ -163,22 +161,14 @@ impl ToolCalls {
                 shown
             }
             Args::File { path } => ["[", name, ": ", &self.shorten(path), "]"].concat(),
-            Args::Bash { command } => {
-                let command = one_row(command);
-                let (head, cut) = truncated(&command, BASH_LIMIT);
-                ["[bash: ", head, if cut { "...]" } else { "]" }].concat()
-            }
+            Args::Bash { command } => ["[bash: ", command, "]"].concat(),
             Args::Grep { pattern, paths } => {
                 ["[grep: /", pattern, "/ in ", &self.scope(paths), "]"].concat()
             }
             Args::Glob { paths } => ["[glob: ", &self.scope(paths), "]"].concat(),
             Args::Ls { path } => ["[ls: ", &self.shorten(path), "]"].concat(),
             Args::Other { json } => {
-                let name = if name.is_empty() { "tool" } else { name };
-                // Keys in the call's order, as the agent writes them (serde_json's
-                // `preserve_order`).
-                let (head, cut) = truncated(json, ARGS_LIMIT);
-                format!("[{name}: {head}{}]", if cut { "..." } else { "" })
+                ["[", if name.is_empty() { "tool" } else { name }, ": ", json, "]"].concat()
             }
         }
     }
