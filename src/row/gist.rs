@@ -40,19 +40,19 @@ pub struct Gist {
     odd: Option<Box<[Box<str>; 2]>>,
 }
 
+// The optional pieces, in the order they are packed after the text: bit `1 << k` is piece
+// `1 + k`.
 const TYPE: u8 = 1;
 const TIME: u8 = 2;
 const ANSWERS: u8 = 4;
+const ROLE: u8 = 8;
+const TOOL: u8 = 16;
 /// The row text was longer than [`LONG`] and is not kept.
-const LONG_TEXT: u8 = 8;
+const LONG_TEXT: u8 = 32;
 /// The line's row could not be read (see [`Gist::unreadable`]).
-const UNREADABLE: u8 = 16;
-const ROLE: u8 = 32;
-const TOOL: u8 = 64;
+const UNREADABLE: u8 = 64;
 /// The row text cut the entry's own text short ([`one_line`]).
 const CUT: u8 = 128;
-/// The optional pieces, in the order they are packed after the text.
-const OPTIONAL: [u8; PIECES - 1] = [TYPE, TIME, ANSWERS, ROLE, TOOL];
 /// How many pieces a gist packs before its calls: the text and the optional ones.
 const PIECES: usize = 6;
 
@@ -94,10 +94,7 @@ impl Gist {
             entry.role(),
             entry.tool_name(),
         ];
-        let present = OPTIONAL
-            .into_iter()
-            .zip(optional)
-            .fold(0, |bits, (bit, piece)| bits | if piece.is_some() { bit } else { 0 });
+        let present = (0..).zip(optional).fold(0, |bits, (k, p)| bits | u8::from(p.is_some()) << k);
         let kept = if long { "" } else { text.as_str() };
         let fixed = std::iter::once(kept).chain(optional.iter().map(|p| p.unwrap_or("")));
         let calls = || calls.iter().flat_map(|(id, shown)| [*id, shown.as_str()]);
@@ -158,8 +155,7 @@ impl Gist {
 
     /// The optional piece `bit`, if there.
     fn piece(&self, bit: u8) -> Option<&str> {
-        let k = OPTIONAL.iter().position(|&b| b == bit)?;
-        (self.present & bit != 0).then(|| self.fixed(1 + k))
+        (self.present & bit != 0).then(|| self.fixed(1 + bit.trailing_zeros() as usize))
     }
 
     /// The row text with no call known: for a tool result, the tool's name. Empty when the
