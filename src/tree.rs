@@ -96,20 +96,18 @@ impl Layout {
             level -= 1;
             frame = self.frames.get(frame as usize).map_or(NO_FRAME, |f| f.up);
         }
-        while level > 0 && frame != NO_FRAME {
-            if max_levels.is_some_and(|m| cells.len() >= m) {
-                break;
-            }
-            let f = self.frames[frame as usize];
+        // No more than `max_levels` cells.
+        while level > 0
+            && !max_levels.is_some_and(|m| cells.len() >= m)
+            && let Some(&f) = self.frames.get(frame as usize)
+        {
             cells.push(if f.pipe { glyphs.pipe } else { glyphs.blank });
-            frame = f.up;
-            level -= 1;
+            (frame, level) = (f.up, level - 1);
         }
         if let Some(m) = max_levels
             && depth > m
             && m > 0
         {
-            cells.truncate(m);
             if let Some(first) = cells.last_mut() {
                 *first = glyphs.ellipsis;
             }
