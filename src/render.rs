@@ -93,7 +93,7 @@ impl<'a> JsonRow<'a> {
             None => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(b",\"text\":");
-        write_json_str(out, self.text);
+        write_json_bytes(out, self.text.as_bytes());
         out.extend_from_slice(b",\"textTruncated\":");
         out.extend_from_slice(if self.text_truncated { b"true" } else { b"false" });
         out.extend_from_slice(b",\"depth\":");
@@ -162,7 +162,7 @@ fn write_id(out: &mut Vec<u8>, id: Option<&EntryId>) {
 /// A payload field as its `--json` row writes it.
 fn write_field(out: &mut Vec<u8>, field: Field<'_>) {
     match field {
-        Field::Str(text) => write_json_str(out, text),
+        Field::Str(text) => write_json_bytes(out, text.as_bytes()),
         Field::Json(text) => out.extend_from_slice(text.as_bytes()),
     }
 }
@@ -173,13 +173,8 @@ fn write_serialized(out: &mut Vec<u8>, value: &impl serde::Serialize) {
     let _ = serde_json::to_writer(out, value);
 }
 
-/// `text` as a JSON string, as serde_json writes it: with nothing to escape (no `"`, `\` or
-/// byte below 0x20), as it stands.
-fn write_json_str(out: &mut Vec<u8>, text: &str) {
-    write_json_bytes(out, text.as_bytes());
-}
-
-/// [`write_json_str`] of a string's bytes (UTF-8, which the caller vouches for).
+/// A string's bytes (UTF-8, which the caller vouches for) as a JSON string, as serde_json
+/// writes it: with nothing to escape (no `"`, `\` or byte below 0x20), as it stands.
 fn write_json_bytes(out: &mut Vec<u8>, text: &[u8]) {
     if !has_control_or(text, b'"', b'\\') {
         out.push(b'"');
@@ -264,7 +259,7 @@ mod tests {
         for c in (0u8..=0x7f).map(char::from).chain(['é', '\u{2028}', '\u{fffd}']) {
             let text = format!("a{c}b");
             let mut ours = Vec::new();
-            write_json_str(&mut ours, &text);
+            write_json_bytes(&mut ours, text.as_bytes());
             assert_eq!(ours, serde_json::to_vec(&text).unwrap(), "{c:?}");
         }
     }
@@ -274,7 +269,7 @@ mod tests {
         #[test]
         fn strings_are_written_as_serde_json_writes_them(text in "(?s).{0,40}") {
             let mut ours = Vec::new();
-            write_json_str(&mut ours, &text);
+            write_json_bytes(&mut ours, text.as_bytes());
             proptest::prop_assert_eq!(ours, serde_json::to_vec(&text).unwrap());
         }
     }
