@@ -198,15 +198,17 @@ pub enum Args<'a> {
         /// `limit`, when a number.
         limit: Option<f64>,
     },
-    /// `write` and `edit`: the file.
+    /// `write` and `edit`: the file; `ls`: the directory (`.` for none).
     File {
-        /// The file.
+        /// The file or directory.
         path: Str<'a>,
     },
-    /// `bash`: what its row shows of the command (`text::command_row`).
-    Bash {
-        /// The command, folded and cut.
-        command: String,
+    /// `bash` and any other tool: what the row shows of the call, home or not, after the
+    /// tool's name: the command (`text::command_row`), or the JSON text of the arguments
+    /// (`text::json_prefix_text`).
+    Text {
+        /// The text.
+        text: String,
     },
     /// `grep`: the pattern and where.
     Grep {
@@ -219,17 +221,6 @@ pub enum Args<'a> {
     Glob {
         /// `path`, else `paths`, read as a `grep`'s.
         paths: Vec<String>,
-    },
-    /// `ls`: the directory (`.` for none).
-    Ls {
-        /// The directory.
-        path: Str<'a>,
-    },
-    /// Any other tool: what its row shows of the JSON text of the arguments
-    /// (`text::json_prefix_text`).
-    Other {
-        /// The text.
-        json: String,
     },
 }
 
@@ -498,7 +489,7 @@ impl<'a> Args<'a> {
         let get = |key: &str| Ok(Arg::from_value(args.and_then(|a| a.get(key))));
         match Args::known(name, get) {
             Ok(Some(known)) => known,
-            _ => Args::Other { json: args.map_or_else(|| "{}".to_owned(), json_prefix_text) },
+            _ => Args::Text { text: args.map_or_else(|| "{}".to_owned(), json_prefix_text) },
         }
     }
 
@@ -513,7 +504,7 @@ impl<'a> Args<'a> {
                 Args::Read { path, offset, limit }
             }
             "write" | "edit" => Args::File { path: file_path(text("path")?, text("file_path")?) },
-            "bash" => Args::Bash { command: command_row(&text("command")?.unwrap_or_default()) },
+            "bash" => Args::Text { text: command_row(&text("command")?.unwrap_or_default()) },
             "grep" => {
                 let pattern = text("pattern")?.unwrap_or_default();
                 // The agent's grep takes `paths` (one or many) and older calls `path`.
@@ -530,7 +521,7 @@ impl<'a> Args<'a> {
                 };
                 Args::Glob { paths: paths.path_list() }
             }
-            "ls" => Args::Ls {
+            "ls" => Args::File {
                 path: text("path")?.filter(|p| !p.is_empty()).unwrap_or(Cow::Borrowed(".")),
             },
             _ => return Ok(None),
@@ -1085,7 +1076,7 @@ fn scan_args<'a>(
         return Err(Invalid);
     }
     let prefix = prefix_values(line, start, end, &mut (ARGS_LIMIT + 2), stack)?;
-    Ok(Args::Other { json: json_prefix_text(&prefix) })
+    Ok(Args::Text { text: json_prefix_text(&prefix) })
 }
 
 /// One argument of a known tool at `start`, as [`Arg::from_value`] reads it.

@@ -161,14 +161,12 @@ impl ToolCalls {
                 shown
             }
             Args::File { path } => ["[", name, ": ", &self.shorten(path), "]"].concat(),
-            Args::Bash { command } => ["[bash: ", command, "]"].concat(),
             Args::Grep { pattern, paths } => {
                 ["[grep: /", pattern, "/ in ", &self.scope(paths), "]"].concat()
             }
             Args::Glob { paths } => ["[glob: ", &self.scope(paths), "]"].concat(),
-            Args::Ls { path } => ["[ls: ", &self.shorten(path), "]"].concat(),
-            Args::Other { json } => {
-                ["[", if name.is_empty() { "tool" } else { name }, ": ", json, "]"].concat()
+            Args::Text { text } => {
+                ["[", if name.is_empty() { "tool" } else { name }, ": ", text, "]"].concat()
             }
         }
     }
