@@ -452,12 +452,8 @@ impl<'a> Content<'a> {
     fn from_value(content: Option<&'a Value>) -> Content<'a> {
         let Some(content) = content else { return Content::default() };
         let blocks = content.as_array().map(Vec::as_slice).unwrap_or_default();
-        let has_text = match content {
-            Value::String(s) => !s.trim().is_empty(),
-            _ => text_blocks(blocks).any(|t| !t.trim().is_empty()),
-        };
         let text = message_text(content);
-        let whole = text.len();
+        let (whole, has_text) = (text.len(), !text.trim().is_empty());
         let text = cut(text, TEXT_LIMIT);
         Content {
             more: text.len() < whole,
