@@ -655,31 +655,22 @@ pub(crate) fn message_text(content: &Value) -> Str<'_> {
 /// `content` is the model-facing wrapper and is not shown.
 fn advisor_notes(details: Option<&Value>) -> (String, String) {
     let notes = details.and_then(|d| d.get("notes")).and_then(Value::as_array);
-    let mut texts = Vec::new();
-    let mut advisors: Vec<String> = Vec::new();
-    let mut severities: Vec<String> = Vec::new();
-    let one_row = crate::row::text::one_row;
-    for note in notes.into_iter().flatten() {
-        let field = |key: &str| note.get(key).and_then(Value::as_str);
-        if let Some(text) = field("note") {
-            texts.push(text);
+    let field = |key: &'static str| {
+        notes.into_iter().flatten().filter_map(move |note| note.get(key)?.as_str())
+    };
+    // The distinct values of `key` other than `skip`, each folded, as first written.
+    let distinct = |key: &'static str, skip: &'static str| {
+        let mut kept: Vec<String> = Vec::new();
+        for value in field(key).map(crate::row::text::one_row) {
+            if !value.is_empty() && value != skip && !kept.contains(&value) {
+                kept.push(value);
+            }
         }
-        if let Some(name) = field("advisor").map(one_row)
-            && !name.is_empty()
-            && name != "default"
-            && !advisors.contains(&name)
-        {
-            advisors.push(name);
-        }
-        if let Some(severity) = field("severity").map(one_row)
-            && !severity.is_empty()
-            && !severities.contains(&severity)
-        {
-            severities.push(severity);
-        }
-    }
-    advisors.extend(severities);
-    (advisors.join(", "), texts.join(" "))
+        kept
+    };
+    let mut qualifier = distinct("advisor", "default");
+    qualifier.extend(distinct("severity", ""));
+    (qualifier.join(", "), field("note").collect::<Vec<_>>().join(" "))
 }
 
 /// The `family, tier` pairs a `service_tier_change` sets. `null`, an empty map, or a map of
