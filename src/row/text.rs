@@ -90,13 +90,9 @@ impl ToolCalls {
     ///
     /// Trailing slashes are ignored. An empty home or `/` shortens nothing: every absolute
     /// path starts with `/`, and `~etc/passwd` would read worse than the path itself.
-    pub fn with_home(home: impl Into<String>) -> Self {
-        let mut home: String = home.into();
-        while home.len() > 1 && home.ends_with('/') {
-            home.pop();
-        }
-        let home = (!home.is_empty() && home != "/").then_some(home);
-        ToolCalls { calls: HashMap::default(), home }
+    pub fn with_home(home: &str) -> Self {
+        let home = home.trim_end_matches('/');
+        ToolCalls { calls: HashMap::default(), home: (!home.is_empty()).then(|| home.to_owned()) }
     }
 
     /// Records the `toolCall` blocks of an assistant `message` entry; any other entry is
