@@ -920,33 +920,21 @@ mod tests {
     #[test]
     fn tool_calls_are_collected_from_assistant_messages_only() {
         let mut tools = ToolCalls::default();
-        add(
-            &mut tools,
-            &message(
-                json!({"role": "user", "content": [{"type": "toolCall", "id": "u", "name": "x"}]}),
-            ),
-        );
-        add(&mut tools, &json!({"type": "custom", "customType": "toolCall"}));
-        add(&mut tools, &json!("not an object"));
+        let user =
+            json!({"role": "user", "content": [{"type": "toolCall", "id": "u", "name": "x"}]});
+        let custom = json!({"type": "custom", "customType": "toolCall"});
+        for entry in [message(user), custom, json!("not an object")] {
+            add(&mut tools, &entry);
+        }
         assert!(tools.is_empty());
-        add(
-            &mut tools,
-            &assistant(
-                json!([{"type": "toolCall", "id": "c1", "name": "read"},
-            {"type": "toolCall", "name": "no id"}]),
-                "toolUse",
-            ),
-        );
+        let calls = json!([{"type": "toolCall", "id": "c1", "name": "read"},
+            {"type": "toolCall", "name": "no id"}]);
+        add(&mut tools, &assistant(calls, "toolUse"));
         assert_eq!(tools.calls.len(), 1);
         assert_eq!(tools.get("c1"), Some("[read: ]"));
         // A later call with the same id wins.
-        add(
-            &mut tools,
-            &assistant(
-                json!([{"type": "toolCall", "id": "c1", "name": "ls", "arguments": {}}]),
-                "toolUse",
-            ),
-        );
+        let again = json!([{"type": "toolCall", "id": "c1", "name": "ls", "arguments": {}}]);
+        add(&mut tools, &assistant(again, "toolUse"));
         assert_eq!(tools.get("c1"), Some("[ls: .]"));
     }
 
@@ -1286,18 +1274,13 @@ mod tests {
             assert!(shows(FilterMode::Default, entry, true, false));
             assert!(shows(FilterMode::All, entry, true, false));
         }
-        for stop_reason in ["error", "aborted", "length"] {
-            let entry = assistant(json!([]), stop_reason);
-            assert!(shows(FilterMode::Default, &entry, false, false), "{stop_reason}");
+        let mut shown =
+            ["error", "aborted", "length"].map(|stop| assistant(json!([]), stop)).to_vec();
+        shown.push(assistant(json!([{"type": "text", "text": "done"}]), "stop"));
+        shown.push(assistant(json!("plain string"), "stop"));
+        for entry in &shown {
+            assert!(shows(FilterMode::Default, entry, false, false), "{entry}");
         }
-        let text = assistant(json!([{"type": "text", "text": "done"}]), "stop");
-        assert!(shows(FilterMode::Default, &text, false, false));
-        assert!(shows(
-            FilterMode::Default,
-            &assistant(json!("plain string"), "stop"),
-            false,
-            false
-        ));
     }
 
     #[test]
