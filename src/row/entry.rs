@@ -282,10 +282,7 @@ impl<'a> Entry<'a> {
 
     /// The role of a `message`.
     pub fn role(&self) -> Option<&str> {
-        match &self.body {
-            Body::Message(m) => m.role.as_deref(),
-            _ => None,
-        }
+        if let Body::Message(m) = &self.body { m.role.as_deref() } else { None }
     }
 
     /// The `toolName` of a tool result.
@@ -563,17 +560,11 @@ impl<'a> Arg<'a> {
     }
 
     fn into_str(self) -> Option<Str<'a>> {
-        match self {
-            Arg::Str(s) => Some(s),
-            _ => None,
-        }
+        if let Arg::Str(s) = self { Some(s) } else { None }
     }
 
     fn number(self) -> Option<f64> {
-        match self {
-            Arg::Number(n) => Some(n),
-            _ => None,
-        }
+        if let Arg::Number(n) = self { Some(n) } else { None }
     }
 
     /// Search paths given as a string, a JSON array encoded in a string (models send

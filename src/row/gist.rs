@@ -71,10 +71,7 @@ pub enum Field<'g> {
 impl<'g> Field<'g> {
     /// The string, when it is one.
     pub fn as_str(self) -> Option<&'g str> {
-        match self {
-            Field::Str(s) => Some(s),
-            Field::Json(_) => None,
-        }
+        if let Field::Str(s) = self { Some(s) } else { None }
     }
 }
 
@@ -344,10 +341,7 @@ impl<'g> Resolved<'g> {
 
     /// The row of the call a tool result answers, when it was read before the result.
     pub fn call(self) -> Option<&'g str> {
-        match self {
-            Resolved::Call(call) => Some(call),
-            Resolved::Own(_) | Resolved::Long => None,
-        }
+        if let Resolved::Call(call) = self { Some(call) } else { None }
     }
 }
 
