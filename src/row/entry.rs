@@ -450,10 +450,10 @@ impl<'a> Content<'a> {
         let Some(content) = content else { return Content::default() };
         let blocks = content.as_array().map(Vec::as_slice).unwrap_or_default();
         let text = message_text(content);
-        let (whole, has_text) = (text.len(), !text.trim().is_empty());
-        let text = cut(text, TEXT_LIMIT);
+        let has_text = !text.trim().is_empty();
+        let (text, more) = cut(text, TEXT_LIMIT);
         Content {
-            more: text.len() < whole,
+            more,
             text,
             has_text,
             string_or_blocks: content.is_string() || content.is_array(),
@@ -605,15 +605,17 @@ fn str_of(value: Option<&Value>) -> Option<Str<'_>> {
     value.and_then(Value::as_str).map(Cow::Borrowed)
 }
 
-/// `text` cut to its first `n` characters.
-fn cut(text: Str<'_>, n: usize) -> Str<'_> {
-    match text {
-        Cow::Borrowed(text) => Cow::Borrowed(cut_chars(text, n)),
+/// `text` cut to its first `n` characters, and whether that cut anything.
+fn cut(text: Str<'_>, n: usize) -> (Str<'_>, bool) {
+    let (keep, whole) = (cut_chars(&text, n).len(), text.len());
+    let text = match text {
+        Cow::Borrowed(text) => Cow::Borrowed(&text[..keep]),
         Cow::Owned(mut text) => {
-            text.truncate(cut_chars(&text, n).len());
+            text.truncate(keep);
             Cow::Owned(text)
         }
-    }
+    };
+    (text, keep < whole)
 }
 
 /// The texts of a block list's `text` blocks.
@@ -935,11 +937,8 @@ fn scan_content<'a>(
                 }
                 scan_block(line, at, stack, &mut content)
             })?;
-            if content.text.len() > TEXT_LIMIT {
-                let whole = content.text.len();
-                content.text = cut(std::mem::take(&mut content.text), TEXT_LIMIT);
-                content.more |= content.text.len() < whole;
-            }
+            let (text, more) = cut(std::mem::take(&mut content.text), TEXT_LIMIT);
+            (content.text, content.more) = (text, content.more || more);
             end
         }
         Some(b'{') if is_marked(line, start) => return Err(Invalid),
