@@ -98,7 +98,7 @@ impl Layout {
         }
         // No more than `max_levels` cells.
         while level > 0
-            && !max_levels.is_some_and(|m| cells.len() >= m)
+            && max_levels.is_none_or(|m| cells.len() < m)
             && let Some(&f) = self.frames.get(frame as usize)
         {
             cells.push(if f.pipe { glyphs.pipe } else { glyphs.blank });
@@ -107,10 +107,9 @@ impl Layout {
         if let Some(m) = max_levels
             && depth > m
             && m > 0
+            && let Some(first) = cells.last_mut()
         {
-            if let Some(first) = cells.last_mut() {
-                *first = glyphs.ellipsis;
-            }
+            *first = glyphs.ellipsis;
         }
         cells.iter().rev().copied().collect()
     }
