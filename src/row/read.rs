@@ -87,7 +87,8 @@ pub fn read_text(session: &Session, idx: u32, home: Option<&str>) -> Result<Stri
 
 /// The gists of the records `indices`, read from their lines: what a load with [`Rows`] (of
 /// `home`) gives them, for a command that shows a few rows of a file loaded without. On every
-/// core, as [`each_line`] reads them.
+/// core, a stretch of `indices` a task (give them in about file order: lines are read through
+/// a window).
 pub fn read_gists(session: &Session, indices: &[u32], home: Option<&str>) -> Result<Vec<Gist>> {
     let none = home.map(ToolCalls::with_home).unwrap_or_default();
     let v1 = session.is_v1();
@@ -138,7 +139,8 @@ impl Search<'_> {
 
     /// The items of `rows` whose entries match, in order: `entry` names an item's record and
     /// its row text as read in order (whose call a tool result's search text holds). Each
-    /// entry's search text is read from its line, on every core ([`each_line`]).
+    /// entry's search text is read from its line, on every core, a stretch of `rows` a task
+    /// (give them in about file order: lines are read through a window).
     pub fn matching<'g, T: Send + Sync>(
         &self,
         session: &Session,
