@@ -1010,14 +1010,10 @@ mod tests {
 
     #[test]
     fn compaction_rows_round_like_javascript() {
-        let compaction = |tokens: Value| {
-            line(json!({"type": "compaction", "summary": "s", "tokensBefore": tokens}))
-        };
-        assert_eq!(compaction(json!(42000)), "[compaction: 42k tokens]");
-        assert_eq!(compaction(json!(1500)), "[compaction: 2k tokens]");
-        assert_eq!(compaction(json!(2500)), "[compaction: 3k tokens]");
-        assert_eq!(compaction(json!(2499)), "[compaction: 2k tokens]");
-        assert_eq!(compaction(json!(0)), "[compaction: 0k tokens]");
+        for (tokens, k) in [(42000, 42), (1500, 2), (2500, 3), (2499, 2), (0, 0)] {
+            let row = line(json!({"type": "compaction", "summary": "s", "tokensBefore": tokens}));
+            assert_eq!(row, format!("[compaction: {k}k tokens]"), "{tokens}");
+        }
         assert_eq!(line(json!({"type": "compaction", "summary": "s"})), "[compaction]");
     }
 
@@ -1114,10 +1110,9 @@ mod tests {
 
     #[test]
     fn odd_records() {
-        assert_eq!(line(json!([1, 2])), RECORD_TEXT);
-        assert_eq!(line(json!("text")), RECORD_TEXT);
-        assert_eq!(line(json!({"id": "a1"})), RECORD_TEXT);
-        assert_eq!(line(json!({"type": 3})), RECORD_TEXT);
+        for record in [json!([1, 2]), json!("text"), json!({"id": "a1"}), json!({"type": 3})] {
+            assert_eq!(line(record.clone()), RECORD_TEXT, "{record}");
+        }
         // Fields printed as written still end up on one line.
         assert_eq!(line(json!({"type": "mode_change", "mode": "a\nb"})), "[mode: a b]");
     }
