@@ -66,15 +66,13 @@ impl<'s> Viewer<'s> {
     /// Reads one entry and records its tool calls for later results.
     pub fn view(&mut self, idx: u32) -> Result<EntryView> {
         let label = self.labels.get(&idx).map(|(text, _)| text.clone());
-        let tools = &mut self.tools;
-        let (lines, scanner) = (&mut self.lines, &mut self.scanner);
-        super::read::with_row(self.session, idx, lines, scanner, |entry| {
-            tools.add(entry);
+        super::read::with_row(self.session, idx, &mut self.lines, &mut self.scanner, |entry| {
+            self.tools.add(entry);
             EntryView {
                 idx,
                 label: label.clone(),
-                text: one_line(entry, tools).0,
-                search: search_text(entry, label.as_deref(), tools.call_of(entry)),
+                text: one_line(entry, &self.tools).0,
+                search: search_text(entry, label.as_deref(), self.tools.call_of(entry)),
                 facts: Facts::of(entry),
                 role: entry.role().map(Box::from),
             }
