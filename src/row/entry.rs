@@ -265,11 +265,6 @@ impl<'a> Entry<'a> {
         Entry { kind, timestamp: str_of(time), odd, body }
     }
 
-    /// The `type`, when it is a string.
-    pub fn type_name(&self) -> Option<&str> {
-        (self.kind != Kind::Missing).then(|| self.kind.as_str())
-    }
-
     /// The `toolCallId` of a tool result, whose row shows the call.
     pub fn answers(&self) -> Option<&str> {
         match &self.body {

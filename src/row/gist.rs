@@ -15,6 +15,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::Session;
+use crate::format::Kind;
 use crate::row::entry::Entry;
 use crate::row::text::{Facts, FilterMode, ToolCalls, into_one_row, one_line};
 use crate::row::view::Labels;
@@ -85,7 +86,8 @@ impl Gist {
         let (text, cut) = one_line(entry, none);
         let long = text.len() > LONG;
         let optional = [
-            entry.type_name(),
+            // The `type`, when it is a string.
+            (entry.kind != Kind::Missing).then(|| entry.kind.as_str()),
             entry.timestamp.as_deref(),
             entry.answers(),
             entry.role(),
