@@ -120,8 +120,8 @@ fn benches(c: &mut Criterion) {
                 let Ok((_, gists)) = Session::from_bytes_with(path, bytes, &with_gists) else {
                     return 0;
                 };
-                let mut resolver = Resolver::new();
-                let rows = gists.iter().map(|g| resolver.text(g));
+                let mut resolver = Resolver::default();
+                let rows = gists.iter().map(|g| resolver.resolve(g).text());
                 black_box(rows.map(|t| t.map_or(0, str::len)).sum::<usize>())
             },
             BatchSize::LargeInput,

@@ -5,7 +5,6 @@ use serde_json::Value;
 
 use crate::id::EntryId;
 use crate::row::gist::{Field, Gist, PREFETCH};
-use crate::row::view::EntryView;
 use crate::session::Session;
 use crate::terminal::has_control_or;
 
@@ -71,23 +70,6 @@ impl<'a> JsonRow<'a> {
         }
     }
 
-    /// The row of an entry read through a [`crate::row::view::Viewer`].
-    pub fn of_view(session: &'a Session, view: &'a EntryView, at: Placement) -> Self {
-        let r = session.record(view.idx);
-        JsonRow {
-            id: r.id.as_ref(),
-            parent_id: r.parent_id.as_ref(),
-            kind: view.kind(),
-            role: view.role.as_deref(),
-            tool_name: view.tool_name.as_deref(),
-            timestamp: view.timestamp(),
-            label: view.label_value.as_ref(),
-            text: &view.text,
-            text_truncated: view.cut,
-            at,
-        }
-    }
-
     /// Writes the row as one line of JSON text (without its newline), member by member as
     /// serde_json writes the object (a derived serializer with a flattened part cost
     /// `tree --json` 6% of its time); strings without anything to escape, nearly all, are
@@ -100,9 +82,9 @@ impl<'a> JsonRow<'a> {
         out.extend_from_slice(b",\"type\":");
         write_field(out, self.kind);
         out.extend_from_slice(b",\"role\":");
-        write_opt_str(out, self.role);
+        write_field(out, self.role.map_or(Field::Json("null"), Field::Str));
         out.extend_from_slice(b",\"toolName\":");
-        write_opt_str(out, self.tool_name);
+        write_field(out, self.tool_name.map_or(Field::Json("null"), Field::Str));
         out.extend_from_slice(b",\"timestamp\":");
         write_field(out, self.timestamp);
         out.extend_from_slice(b",\"label\":");
@@ -111,7 +93,7 @@ impl<'a> JsonRow<'a> {
             None => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(b",\"text\":");
-        write_json_str(out, self.text);
+        write_json_bytes(out, self.text.as_bytes());
         out.extend_from_slice(b",\"textTruncated\":");
         out.extend_from_slice(if self.text_truncated { b"true" } else { b"false" });
         out.extend_from_slice(b",\"depth\":");
@@ -180,16 +162,8 @@ fn write_id(out: &mut Vec<u8>, id: Option<&EntryId>) {
 /// A payload field as its `--json` row writes it.
 fn write_field(out: &mut Vec<u8>, field: Field<'_>) {
     match field {
-        Field::Str(text) => write_json_str(out, text),
+        Field::Str(text) => write_json_bytes(out, text.as_bytes()),
         Field::Json(text) => out.extend_from_slice(text.as_bytes()),
-    }
-}
-
-/// A string or `null`.
-fn write_opt_str(out: &mut Vec<u8>, text: Option<&str>) {
-    match text {
-        Some(text) => write_json_str(out, text),
-        None => out.extend_from_slice(b"null"),
     }
 }
 
@@ -199,13 +173,8 @@ fn write_serialized(out: &mut Vec<u8>, value: &impl serde::Serialize) {
     let _ = serde_json::to_writer(out, value);
 }
 
-/// `text` as a JSON string, as serde_json writes it: with nothing to escape (no `"`, `\` or
-/// byte below 0x20), as it stands.
-fn write_json_str(out: &mut Vec<u8>, text: &str) {
-    write_json_bytes(out, text.as_bytes());
-}
-
-/// [`write_json_str`] of a string's bytes (UTF-8, which the caller vouches for).
+/// A string's bytes (UTF-8, which the caller vouches for) as a JSON string, as serde_json
+/// writes it: with nothing to escape (no `"`, `\` or byte below 0x20), as it stands.
 fn write_json_bytes(out: &mut Vec<u8>, text: &[u8]) {
     if !has_control_or(text, b'"', b'\\') {
         out.push(b'"');
@@ -232,7 +201,10 @@ mod tests {
     /// writer is held to.
     fn reference(row: &JsonRow<'_>) -> String {
         let id = |id: Option<&EntryId>| id.map_or(Value::Null, EntryId::to_value);
-        let field = |field: Field<'_>| serde_json::to_value(field).unwrap();
+        let field = |field| match field {
+            Field::Str(text) => Value::String(text.into()),
+            Field::Json(text) => serde_json::from_str(text).unwrap(),
+        };
         let mut m = Map::new();
         m.insert("id".into(), id(row.id));
         m.insert("parentId".into(), id(row.parent_id));
@@ -287,7 +259,7 @@ mod tests {
         for c in (0u8..=0x7f).map(char::from).chain(['é', '\u{2028}', '\u{fffd}']) {
             let text = format!("a{c}b");
             let mut ours = Vec::new();
-            write_json_str(&mut ours, &text);
+            write_json_bytes(&mut ours, text.as_bytes());
             assert_eq!(ours, serde_json::to_vec(&text).unwrap(), "{c:?}");
         }
     }
@@ -297,7 +269,7 @@ mod tests {
         #[test]
         fn strings_are_written_as_serde_json_writes_them(text in "(?s).{0,40}") {
             let mut ours = Vec::new();
-            write_json_str(&mut ours, &text);
+            write_json_bytes(&mut ours, text.as_bytes());
             proptest::prop_assert_eq!(ours, serde_json::to_vec(&text).unwrap());
         }
     }
@@ -339,8 +311,8 @@ mod tests {
         lines.join("\n").into_bytes()
     }
 
-    /// Every row a gist gives, read in `order`: its text, whether each filter mode shows it
-    /// (as the leaf and not), and its `--json` row; the same read through a [`Viewer`].
+    /// Every row a gist gives, read in `order`: its text and whether each filter mode shows it
+    /// (as the leaf and not), as read through a [`Viewer`]; and its `--json` row.
     #[test]
     fn gists_read_in_order_give_the_rows_of_the_viewer() {
         let rows = Rows::new(Some("/home/u"));
@@ -350,11 +322,11 @@ mod tests {
         let leaf = s.leaf().unwrap();
         for order in [file_order, s.path_to_root(leaf)] {
             let mut viewer = Viewer::new(&s, Some("/home/u"));
-            let mut resolver = Resolver::new();
+            let mut resolver = Resolver::default();
             for &idx in &order {
                 let view = viewer.view(idx).unwrap();
                 let gist = &gists[idx as usize];
-                let text = resolver.text(gist).unwrap();
+                let text = resolver.resolve(gist).text().unwrap();
                 assert_eq!(text, view.text, "record {idx}");
                 let label = labels.get(&idx);
                 assert_eq!(label.map(|l| &l.0), view.label.as_ref());
@@ -367,23 +339,21 @@ mod tests {
                     }
                 }
                 let at = Placement { depth: 2, on_active_path: idx % 2 == 0, is_leaf: idx == leaf };
-                let from_gist = JsonRow::of_gist(&s, idx, gist, label.map(|l| &l.1), text, at);
-                let from_view = JsonRow::of_view(&s, &view, at);
-                assert_eq!(written(&from_gist), written(&from_view));
-                assert_eq!(written(&from_view), reference(&from_view));
+                let row = JsonRow::of_gist(&s, idx, gist, label.map(|l| &l.1), text, at);
+                assert_eq!(written(&row), reference(&row));
             }
         }
         let r1 = s.lookup(&EntryId::new("r1")).unwrap();
-        let mut resolver = Resolver::new();
+        let mut resolver = Resolver::default();
         let path_text =
-            s.path_to_root(r1).iter().map(|&i| resolver.text(&gists[i as usize])).last();
+            s.path_to_root(r1).iter().map(|&i| resolver.resolve(&gists[i as usize]).text()).last();
         assert_eq!(
             path_text,
             Some(Some("[grep]")),
             "the call on the other branch is not on the path"
         );
-        let mut resolver = Resolver::new();
-        let file_text = gists.iter().map(|g| resolver.text(g)).last();
+        let mut resolver = Resolver::default();
+        let file_text = gists.iter().map(|g| resolver.resolve(g).text()).last();
         assert_eq!(
             file_text,
             Some(Some("[grep: /x/ in .]")),

@@ -94,25 +94,22 @@ impl Layout {
         if let Some(last) = row.connector {
             cells.push(if last { glyphs.elbow } else { glyphs.tee });
             level -= 1;
-            frame = self.up(frame);
+            frame = self.frames.get(frame as usize).map_or(NO_FRAME, |f| f.up);
         }
-        while level > 0 && frame != NO_FRAME {
-            if max_levels.is_some_and(|m| cells.len() >= m) {
-                break;
-            }
-            let f = self.frames[frame as usize];
+        // No more than `max_levels` cells.
+        while level > 0
+            && max_levels.is_none_or(|m| cells.len() < m)
+            && let Some(&f) = self.frames.get(frame as usize)
+        {
             cells.push(if f.pipe { glyphs.pipe } else { glyphs.blank });
-            frame = f.up;
-            level -= 1;
+            (frame, level) = (f.up, level - 1);
         }
         if let Some(m) = max_levels
             && depth > m
             && m > 0
+            && let Some(first) = cells.last_mut()
         {
-            cells.truncate(m);
-            if let Some(first) = cells.last_mut() {
-                *first = glyphs.ellipsis;
-            }
+            *first = glyphs.ellipsis;
         }
         cells.iter().rev().copied().collect()
     }
@@ -134,10 +131,6 @@ impl Layout {
         at.retain(|&i| i != u32::MAX);
         at
     }
-
-    fn up(&self, frame: u32) -> u32 {
-        if frame == NO_FRAME { NO_FRAME } else { self.frames[frame as usize].up }
-    }
 }
 
 /// Fills `kids` with the children of `idx` in display order: by timestamp (stable, file order
@@ -145,47 +138,37 @@ impl Layout {
 /// left out.
 fn ordered_children(session: &Session, idx: u32, opts: &TreeOptions, kids: &mut Vec<u32>) {
     kids.clear();
-    kids.extend(
-        session
-            .children(idx)
-            .iter()
-            .copied()
-            .filter(|&c| opts.include_archived || !archived(session, c)),
-    );
+    kids.extend(session.children(idx).iter().copied().filter(|&c| kept(session, opts, c)));
     if kids.len() > 1 && kids.iter().all(|&c| session.record(c).time.is_some()) {
         kids.sort_by_key(|&c| session.record(c).time);
     }
 }
 
-fn archived(session: &Session, idx: u32) -> bool {
-    session.record(idx).id.as_ref().is_some_and(|id| session.is_archived(id))
+/// Whether `idx` is laid out: an archived subtree only when asked for.
+fn kept(session: &Session, opts: &TreeOptions, idx: u32) -> bool {
+    opts.include_archived
+        || !session.record(idx).id.as_ref().is_some_and(|id| session.is_archived(id))
 }
 
-/// Moves the child on the active path, if any, to the front (stable otherwise).
-fn active_first(kids: &mut [u32], on_path: &[bool]) {
-    if let Some(pos) = kids.iter().position(|&k| on_path[k as usize]) {
+/// With [`TreeOptions::active_first`], moves the child on the active path, if any, to the
+/// front (stable otherwise).
+fn active_first(opts: &TreeOptions, kids: &mut [u32], on_path: &[bool]) {
+    if opts.active_first
+        && let Some(pos) = kids.iter().position(|&k| on_path[k as usize])
+    {
         kids[..=pos].rotate_right(1);
     }
 }
 
 /// Lays out the whole tree.
 pub fn layout(session: &Session, opts: &TreeOptions) -> Layout {
-    let n = session.records.len();
-    let mut on_path = vec![false; n];
-    if let Some(leaf) = opts.leaf {
-        for i in session.path_to_root(leaf) {
-            on_path[i as usize] = true;
-        }
+    let mut on_path = vec![false; session.records.len()];
+    for i in opts.leaf.map(|leaf| session.path_to_root(leaf)).unwrap_or_default() {
+        on_path[i as usize] = true;
     }
-    let mut roots: Vec<u32> = session
-        .roots()
-        .iter()
-        .copied()
-        .filter(|&r| opts.include_archived || !archived(session, r))
-        .collect();
-    if opts.active_first {
-        active_first(&mut roots, &on_path);
-    }
+    let mut roots: Vec<u32> =
+        session.roots().iter().copied().filter(|&r| kept(session, opts, r)).collect();
+    active_first(opts, &mut roots, &on_path);
     let several_roots = roots.len() > 1;
 
     let mut out = Layout::default();
@@ -216,9 +199,7 @@ pub fn layout(session: &Session, opts: &TreeOptions) -> Layout {
             frame: if is_root_under_virtual { NO_FRAME } else { frame },
         });
         ordered_children(session, idx, opts, &mut kids);
-        if opts.active_first {
-            active_first(&mut kids, &on_path);
-        }
+        active_first(opts, &mut kids, &on_path);
         if kids.len() > 1 {
             let count = kids.len();
             for (i, &k) in kids.iter().enumerate().rev() {
@@ -228,11 +209,7 @@ pub fn layout(session: &Session, opts: &TreeOptions) -> Layout {
                 stack.push((k, depth + 1, Some(last), f));
             }
         } else if let Some(&k) = kids.first() {
-            if is_root_under_virtual {
-                stack.push((k, 1, None, frame));
-            } else {
-                stack.push((k, depth, None, frame));
-            }
+            stack.push((k, depth + u32::from(is_root_under_virtual), None, frame));
         }
     }
     out

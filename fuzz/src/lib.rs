@@ -79,10 +79,10 @@ pub fn check_gists(bytes: &[u8], plain: &Session) -> (Session, Vec<Gist>) {
     assert_eq!(gists.len(), s.records.len(), "a gist for every record");
     let labels = sesstree::row::view::labels(&s);
     let mut viewer = Viewer::new(&s, Some("/home/fuzz"));
-    let mut resolver = Resolver::new();
+    let mut resolver = Resolver::default();
     for (idx, gist) in gists.iter().enumerate() {
         let idx = idx as u32;
-        let text = resolver.text(gist);
+        let text = resolver.resolve(gist).text();
         let Ok(view) = viewer.view(idx) else {
             // A row fails where a field it reads cannot be decoded. A tool result's content
             // is no such field for a gist, which skips it (the Viewer reads it for searches).
@@ -111,8 +111,14 @@ pub fn check_gists(bytes: &[u8], plain: &Session) -> (Session, Vec<Gist>) {
         let at = Placement { depth: 1, on_active_path: true, is_leaf: false };
         let (mut json, mut theirs) = (Vec::new(), Vec::new());
         JsonRow::of_gist(&s, idx, gist, label.map(|l| &l.1), &text, at).write(&mut json);
-        JsonRow::of_view(&s, &view, at).write(&mut theirs);
-        assert_eq!(json, theirs, "the --json row");
+        let _: Value = serde_json::from_slice(&json).expect("the --json row is JSON");
+        // The row of the gist of the whole parsed entry, where it parses.
+        if let Ok(full) = s.value(idx) {
+            let home = sesstree::row::text::ToolCalls::with_home("/home/fuzz");
+            let whole = Gist::of(&sesstree::row::Entry::from_value(&full), &home);
+            JsonRow::of_gist(&s, idx, &whole, label.map(|l| &l.1), &text, at).write(&mut theirs);
+            assert_eq!(json, theirs, "the --json row");
+        }
     }
     check_windows(&s, &gists);
     (s, gists)
@@ -302,10 +308,6 @@ fn check_views(s: &Session) {
         if let Some(label) = &view.label {
             assert_clean(&sanitize_for_terminal(label), false);
         }
-        let mut json = Vec::new();
-        let at = Placement { depth: 0, on_active_path: true, is_leaf: false };
-        JsonRow::of_view(s, &view, at).write(&mut json);
-        let _: Value = serde_json::from_slice(&json).expect("the --json row is JSON");
         // The row read through the scan reads as the whole entry does (but for the call a
         // tool result shows, which the viewer knows).
         if let Ok(full) = s.value(i) {
@@ -313,7 +315,7 @@ fn check_views(s: &Session) {
             assert_eq!(view.facts, sesstree::row::text::Facts::of(&entry), "the filter facts");
             if view.role.as_deref() != Some("toolResult") {
                 let none = sesstree::row::text::ToolCalls::default();
-                let text = sesstree::row::text::one_line(&entry, &none);
+                let (text, _) = sesstree::row::text::one_line(&entry, &none);
                 assert_eq!(view.text, text, "the row text");
                 let search = sesstree::row::text::search_text(&entry, view.label.as_deref(), None);
                 assert_eq!(view.search, search, "the search text");

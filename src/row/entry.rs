@@ -24,7 +24,7 @@ use crate::json::pick::{Pick, is_marked, key, members, parse, parses_as_value, p
 use crate::json::scan::{Invalid, Line, Scan};
 use crate::json::transcode::MARKERS;
 use crate::json::transcode::to_json;
-use crate::row::text::{ARGS_LIMIT, TEXT_LIMIT, command_prefix, cut_chars, json_prefix_text};
+use crate::row::text::{ARGS_LIMIT, TEXT_LIMIT, command_row, cut_chars, json_prefix_text};
 
 /// Text of a view: borrowed from the line or the parsed value, or decoded.
 pub type Str<'a> = Cow<'a, str>;
@@ -65,10 +65,17 @@ pub enum Body<'a> {
         /// Whether it is a move marker ([`crate::format::is_move_marker`]).
         marker: bool,
     },
-    /// A `model_change`.
-    ModelChange {
-        /// oh-my-pi's `provider/id` in `model`, or pi's `modelId`.
-        model: Str<'a>,
+    /// A kind whose row shows one string it sets, after a name: `model` (a `model_change`:
+    /// oh-my-pi's `provider/id` in `model`, or pi's `modelId`), `thinking` (a
+    /// `thinking_level_change`'s `thinkingLevel`, `off` when missing or `null`), `custom` (a
+    /// `custom` entry's `customType`), `label` (a `label`'s label, empty when it clears one:
+    /// missing, `null`, empty, or not a string, FORMAT §2), `title` (a `title_change`'s `title`),
+    /// `mode` (a `mode_change`'s `mode`) or `credential pin` (a `credential_pin`'s `provider`).
+    Setting {
+        /// The name.
+        name: &'static str,
+        /// The string.
+        value: Str<'a>,
     },
     /// pi's `usage`: usage billed outside a model response.
     Usage {
@@ -98,42 +105,11 @@ pub enum Body<'a> {
         /// `model`.
         model: Str<'a>,
     },
-    /// A `thinking_level_change`.
-    ThinkingLevelChange {
-        /// `thinkingLevel`; `off` when missing or `null`.
-        level: Str<'a>,
-    },
-    /// A `custom` entry.
-    Custom {
-        /// `customType`.
-        custom_type: Str<'a>,
-    },
-    /// A `label`.
-    Label {
-        /// The label it sets; empty when it clears one (missing, `null`, empty, or not a
-        /// string: FORMAT §2).
-        label: Str<'a>,
-    },
     /// A `service_tier_change`.
     ServiceTierChange {
         /// The `family, tier` pairs it sets: none for the default tier, a pair without a
         /// family for a legacy single-string tier.
         tiers: Vec<(Option<String>, String)>,
-    },
-    /// A `title_change`.
-    TitleChange {
-        /// `title`.
-        title: Str<'a>,
-    },
-    /// A `mode_change`.
-    ModeChange {
-        /// `mode`.
-        mode: Str<'a>,
-    },
-    /// A `credential_pin`.
-    CredentialPin {
-        /// `provider`.
-        provider: Str<'a>,
     },
     /// An `archive`.
     Archive {
@@ -222,15 +198,17 @@ pub enum Args<'a> {
         /// `limit`, when a number.
         limit: Option<f64>,
     },
-    /// `write` and `edit`: the file.
+    /// `write` and `edit`: the file; `ls`: the directory (`.` for none).
     File {
-        /// The file.
+        /// The file or directory.
         path: Str<'a>,
     },
-    /// `bash`: the start of the command, as much as its row can show.
-    Bash {
-        /// The command, cut.
-        command: Str<'a>,
+    /// `bash` and any other tool: what the row shows of the call, home or not, after the
+    /// tool's name: the command (`text::command_row`), or the JSON text of the arguments
+    /// (`text::json_prefix_text`).
+    Text {
+        /// The text.
+        text: String,
     },
     /// `grep`: the pattern and where.
     Grep {
@@ -243,17 +221,6 @@ pub enum Args<'a> {
     Glob {
         /// `path`, else `paths`, read as a `grep`'s.
         paths: Vec<String>,
-    },
-    /// `ls`: the directory (`.` for none).
-    Ls {
-        /// The directory.
-        path: Str<'a>,
-    },
-    /// Any other tool: the JSON text of as much of the arguments as the row can show
-    /// (40 characters).
-    Other {
-        /// The text.
-        json: String,
     },
 }
 
@@ -298,11 +265,6 @@ impl<'a> Entry<'a> {
         Entry { kind, timestamp: str_of(time), odd, body }
     }
 
-    /// The `type`, when it is a string.
-    pub fn type_name(&self) -> Option<&str> {
-        (self.kind != Kind::Missing).then(|| self.kind.as_str())
-    }
-
     /// The `toolCallId` of a tool result, whose row shows the call.
     pub fn answers(&self) -> Option<&str> {
         match &self.body {
@@ -315,10 +277,7 @@ impl<'a> Entry<'a> {
 
     /// The role of a `message`.
     pub fn role(&self) -> Option<&str> {
-        match &self.body {
-            Body::Message(m) => m.role.as_deref(),
-            _ => None,
-        }
+        if let Body::Message(m) = &self.body { m.role.as_deref() } else { None }
     }
 
     /// The `toolName` of a tool result.
@@ -335,6 +294,7 @@ impl<'a> Body<'a> {
     /// new kind must say here what its row reads.
     fn from_value(kind: &Kind, e: &'a Value) -> Body<'a> {
         let text = |key: &str| str_of(e.get(key)).unwrap_or_default();
+        let setting = |name, key| Body::Setting { name, value: text(key) };
         match kind {
             Kind::Message => Body::Message(Message::from_value(e.get("message"))),
             Kind::CustomMessage => Body::CustomMessage(CustomMessage::from_value(e)),
@@ -345,8 +305,9 @@ impl<'a> Body<'a> {
                 summary: text("summary"),
                 marker: crate::format::is_move_marker(e.get("summary")),
             },
-            Kind::ModelChange => Body::ModelChange {
-                model: str_of(e.get("model"))
+            Kind::ModelChange => Body::Setting {
+                name: "model",
+                value: str_of(e.get("model"))
                     .or_else(|| str_of(e.get("modelId")))
                     .unwrap_or_default(),
             },
@@ -363,17 +324,18 @@ impl<'a> Body<'a> {
                 target: id_text(e.get("targetId")),
                 drops: e.get("replacement").is_none_or(Value::is_null),
             },
-            Kind::ThinkingLevelChange => Body::ThinkingLevelChange {
-                level: str_of(e.get("thinkingLevel")).unwrap_or(Cow::Borrowed("off")),
+            Kind::ThinkingLevelChange => Body::Setting {
+                name: "thinking",
+                value: str_of(e.get("thinkingLevel")).unwrap_or(Cow::Borrowed("off")),
             },
-            Kind::Custom => Body::Custom { custom_type: text("customType") },
-            Kind::Label => Body::Label { label: text("label") },
+            Kind::Custom => setting("custom", "customType"),
+            Kind::Label => setting("label", "label"),
             Kind::ServiceTierChange => {
                 Body::ServiceTierChange { tiers: service_tiers(e.get("serviceTier")) }
             }
-            Kind::TitleChange => Body::TitleChange { title: text("title") },
-            Kind::ModeChange => Body::ModeChange { mode: text("mode") },
-            Kind::CredentialPin => Body::CredentialPin { provider: text("provider") },
+            Kind::TitleChange => setting("title", "title"),
+            Kind::ModeChange => setting("mode", "mode"),
+            Kind::CredentialPin => setting("credential pin", "provider"),
             Kind::Archive => Body::Archive {
                 target: id_text(e.get("targetId")),
                 archived: e.get("archived").and_then(Value::as_bool).unwrap_or(false),
@@ -411,46 +373,38 @@ fn row_members(kind: &Kind) -> &'static [Pick<'static>] {
         Pick::members("details", NOTES),
         Pick::scalar("attribution"),
     ];
-    const MODEL_USAGE: &[Pick<'_>] = &[
-        Pick::scalar("role"),
-        Pick::scalar("purpose"),
-        Pick::scalar("provider"),
-        Pick::scalar("model"),
-    ];
-    const COMPACTION: &[Pick<'_>] = &[Pick::scalar("tokensBefore")];
-    const USAGE: &[Pick<'_>] =
-        &[Pick::scalar("kind"), Pick::scalar("provider"), Pick::scalar("model")];
-    // A summary that is neither a string nor `null` is no move marker: kept empty.
-    const BRANCH_SUMMARY: &[Pick<'_>] = &[Pick::scalar("summary")];
-    const MODEL_CHANGE: &[Pick<'_>] = &[Pick::scalar("model"), Pick::scalar("modelId")];
-    const THINKING_LEVEL: &[Pick<'_>] = &[Pick::scalar("thinkingLevel")];
-    const CUSTOM: &[Pick<'_>] = &[Pick::scalar("customType")];
-    const LABEL: &[Pick<'_>] = &[Pick::scalar("label")];
-    const SERVICE_TIER: &[Pick<'_>] = &[Pick::object("serviceTier")];
-    const TITLE: &[Pick<'_>] = &[Pick::scalar("title")];
-    const MODE: &[Pick<'_>] = &[Pick::scalar("mode")];
-    const PROVIDER: &[Pick<'_>] = &[Pick::scalar("provider")];
-    const ARCHIVE: &[Pick<'_>] = &[Pick::whole("targetId"), Pick::scalar("archived")];
-    const RULES: &[Pick<'_>] = &[Pick::strings("injectedRules")];
-    // Of the replacement, only whether there is one: its content can be long.
-    const CONTEXT_EDIT: &[Pick<'_>] = &[Pick::whole("targetId"), Pick::members("replacement", &[])];
     match kind {
         Kind::CustomMessage => CUSTOM_MESSAGE,
-        Kind::Compaction => COMPACTION,
-        Kind::BranchSummary => BRANCH_SUMMARY,
-        Kind::ModelChange => MODEL_CHANGE,
-        Kind::ModelUsage => MODEL_USAGE,
-        Kind::Usage => USAGE,
-        Kind::ContextEdit => CONTEXT_EDIT,
-        Kind::ThinkingLevelChange => THINKING_LEVEL,
-        Kind::Custom => CUSTOM,
-        Kind::Label => LABEL,
-        Kind::ServiceTierChange => SERVICE_TIER,
-        Kind::TitleChange => TITLE,
-        Kind::ModeChange => MODE,
-        Kind::CredentialPin => PROVIDER,
-        Kind::Archive => ARCHIVE,
-        Kind::TtsrInjection => RULES,
+        Kind::Compaction => const { &[Pick::scalar("tokensBefore")] },
+        // A summary that is neither a string nor `null` is no move marker: kept empty.
+        Kind::BranchSummary => const { &[Pick::scalar("summary")] },
+        Kind::ModelChange => const { &[Pick::scalar("model"), Pick::scalar("modelId")] },
+        Kind::ModelUsage => {
+            const {
+                &[
+                    Pick::scalar("role"),
+                    Pick::scalar("purpose"),
+                    Pick::scalar("provider"),
+                    Pick::scalar("model"),
+                ]
+            }
+        }
+        Kind::Usage => {
+            const { &[Pick::scalar("kind"), Pick::scalar("provider"), Pick::scalar("model")] }
+        }
+        // Of the replacement, only whether there is one: its content can be long.
+        Kind::ContextEdit => {
+            const { &[Pick::whole("targetId"), Pick::members("replacement", &[])] }
+        }
+        Kind::ThinkingLevelChange => const { &[Pick::scalar("thinkingLevel")] },
+        Kind::Custom => const { &[Pick::scalar("customType")] },
+        Kind::Label => const { &[Pick::scalar("label")] },
+        Kind::ServiceTierChange => const { &[Pick::object("serviceTier")] },
+        Kind::TitleChange => const { &[Pick::scalar("title")] },
+        Kind::ModeChange => const { &[Pick::scalar("mode")] },
+        Kind::CredentialPin => const { &[Pick::scalar("provider")] },
+        Kind::Archive => const { &[Pick::whole("targetId"), Pick::scalar("archived")] },
+        Kind::TtsrInjection => const { &[Pick::strings("injectedRules")] },
         Kind::Message
         | Kind::SessionInit
         | Kind::ResetBoundary
@@ -490,15 +444,11 @@ impl<'a> Content<'a> {
     fn from_value(content: Option<&'a Value>) -> Content<'a> {
         let Some(content) = content else { return Content::default() };
         let blocks = content.as_array().map(Vec::as_slice).unwrap_or_default();
-        let has_text = match content {
-            Value::String(s) => !s.trim().is_empty(),
-            _ => text_blocks(blocks).any(|t| !t.trim().is_empty()),
-        };
         let text = message_text(content);
-        let whole = text.len();
-        let text = cut(text, TEXT_LIMIT);
+        let has_text = !text.trim().is_empty();
+        let (text, more) = cut(text, TEXT_LIMIT);
         Content {
-            more: text.len() < whole,
+            more,
             text,
             has_text,
             string_or_blocks: content.is_string() || content.is_array(),
@@ -527,7 +477,7 @@ impl<'a> Args<'a> {
         let get = |key: &str| Ok(Arg::from_value(args.and_then(|a| a.get(key))));
         match Args::known(name, get) {
             Ok(Some(known)) => known,
-            _ => Args::Other { json: args.map_or_else(|| "{}".to_owned(), json_prefix_text) },
+            _ => Args::Text { text: args.map_or_else(|| "{}".to_owned(), json_prefix_text) },
         }
     }
 
@@ -542,9 +492,7 @@ impl<'a> Args<'a> {
                 Args::Read { path, offset, limit }
             }
             "write" | "edit" => Args::File { path: file_path(text("path")?, text("file_path")?) },
-            "bash" => Args::Bash {
-                command: Cow::Owned(command_prefix(&text("command")?.unwrap_or_default())),
-            },
+            "bash" => Args::Text { text: command_row(&text("command")?.unwrap_or_default()) },
             "grep" => {
                 let pattern = text("pattern")?.unwrap_or_default();
                 // The agent's grep takes `paths` (one or many) and older calls `path`.
@@ -561,7 +509,7 @@ impl<'a> Args<'a> {
                 };
                 Args::Glob { paths: paths.path_list() }
             }
-            "ls" => Args::Ls {
+            "ls" => Args::File {
                 path: text("path")?.filter(|p| !p.is_empty()).unwrap_or(Cow::Borrowed(".")),
             },
             _ => return Ok(None),
@@ -607,17 +555,11 @@ impl<'a> Arg<'a> {
     }
 
     fn into_str(self) -> Option<Str<'a>> {
-        match self {
-            Arg::Str(s) => Some(s),
-            _ => None,
-        }
+        if let Arg::Str(s) = self { Some(s) } else { None }
     }
 
     fn number(self) -> Option<f64> {
-        match self {
-            Arg::Number(n) => Some(n),
-            _ => None,
-        }
+        if let Arg::Number(n) = self { Some(n) } else { None }
     }
 
     /// Search paths given as a string, a JSON array encoded in a string (models send
@@ -658,15 +600,17 @@ fn str_of(value: Option<&Value>) -> Option<Str<'_>> {
     value.and_then(Value::as_str).map(Cow::Borrowed)
 }
 
-/// `text` cut to its first `n` characters.
-fn cut(text: Str<'_>, n: usize) -> Str<'_> {
-    match text {
-        Cow::Borrowed(text) => Cow::Borrowed(cut_chars(text, n)),
+/// `text` cut to its first `n` characters, and whether that cut anything.
+fn cut(text: Str<'_>, n: usize) -> (Str<'_>, bool) {
+    let (keep, whole) = (cut_chars(&text, n).len(), text.len());
+    let text = match text {
+        Cow::Borrowed(text) => Cow::Borrowed(&text[..keep]),
         Cow::Owned(mut text) => {
-            text.truncate(cut_chars(&text, n).len());
+            text.truncate(keep);
             Cow::Owned(text)
         }
-    }
+    };
+    (text, keep < whole)
 }
 
 /// The texts of a block list's `text` blocks.
@@ -699,31 +643,22 @@ pub(crate) fn message_text(content: &Value) -> Str<'_> {
 /// `content` is the model-facing wrapper and is not shown.
 fn advisor_notes(details: Option<&Value>) -> (String, String) {
     let notes = details.and_then(|d| d.get("notes")).and_then(Value::as_array);
-    let mut texts = Vec::new();
-    let mut advisors: Vec<String> = Vec::new();
-    let mut severities: Vec<String> = Vec::new();
-    let one_row = crate::row::text::one_row;
-    for note in notes.into_iter().flatten() {
-        let field = |key: &str| note.get(key).and_then(Value::as_str);
-        if let Some(text) = field("note") {
-            texts.push(text);
+    let field = |key: &'static str| {
+        notes.into_iter().flatten().filter_map(move |note| note.get(key)?.as_str())
+    };
+    // The distinct values of `key` other than `skip`, each folded, as first written.
+    let distinct = |key: &'static str, skip: &'static str| {
+        let mut kept: Vec<String> = Vec::new();
+        for value in field(key).map(crate::row::text::one_row) {
+            if !value.is_empty() && value != skip && !kept.contains(&value) {
+                kept.push(value);
+            }
         }
-        if let Some(name) = field("advisor").map(one_row)
-            && !name.is_empty()
-            && name != "default"
-            && !advisors.contains(&name)
-        {
-            advisors.push(name);
-        }
-        if let Some(severity) = field("severity").map(one_row)
-            && !severity.is_empty()
-            && !severities.contains(&severity)
-        {
-            severities.push(severity);
-        }
-    }
-    advisors.extend(severities);
-    (advisors.join(", "), texts.join(" "))
+        kept
+    };
+    let mut qualifier = distinct("advisor", "default");
+    qualifier.extend(distinct("severity", ""));
+    (qualifier.join(", "), field("note").collect::<Vec<_>>().join(" "))
 }
 
 /// The `family, tier` pairs a `service_tier_change` sets. `null`, an empty map, or a map of
@@ -795,20 +730,17 @@ pub(crate) fn scan<'a, R>(
                 // serde_json reads the line, or its type or time, as something else.
                 return Err(Invalid);
             }
+            let object = line.at(value) == Some(b'{');
             let end = match &*key {
-                b"message" if line.at(value) == Some(b'{') => {
-                    let message_so_far = matches!(envelope.kind.as_deref(), None | Some("message"));
-                    if message_so_far {
-                        let (read, end) = scan_message(line, value, stack, reads)?;
-                        message = Some((value, Some(read)));
-                        end
-                    } else {
-                        message = Some((value, None));
-                        line.skip_value(value, stack)?
-                    }
+                b"message"
+                    if object && matches!(envelope.kind.as_deref(), None | Some("message")) =>
+                {
+                    let (read, end) = scan_message(line, value, stack, reads)?;
+                    message = Some((value, Some(read)));
+                    end
                 }
                 b"message" => {
-                    message = None;
+                    message = object.then_some((value, None));
                     line.skip_value(value, stack)?
                 }
                 _ => line.skip_value(value, stack)?,
@@ -1000,11 +932,8 @@ fn scan_content<'a>(
                 }
                 scan_block(line, at, stack, &mut content)
             })?;
-            if content.text.len() > TEXT_LIMIT {
-                let whole = content.text.len();
-                content.text = cut(std::mem::take(&mut content.text), TEXT_LIMIT);
-                content.more |= content.text.len() < whole;
-            }
+            let (text, more) = cut(std::mem::take(&mut content.text), TEXT_LIMIT);
+            (content.text, content.more) = (text, content.more || more);
             end
         }
         Some(b'{') if is_marked(line, start) => return Err(Invalid),
@@ -1119,7 +1048,7 @@ fn scan_args<'a>(
         return Err(Invalid);
     }
     let prefix = prefix_values(line, start, end, &mut (ARGS_LIMIT + 2), stack)?;
-    Ok(Args::Other { json: json_prefix_text(&prefix) })
+    Ok(Args::Text { text: json_prefix_text(&prefix) })
 }
 
 /// One argument of a known tool at `start`, as [`Arg::from_value`] reads it.
@@ -1334,8 +1263,9 @@ mod tests {
         }
         let skipped =
             r#"{"type":"message","message":{"role":"user","content":"hi","usage":"\ud800"}}"#;
-        let row =
-            scanned(skipped.as_bytes(), |e| super::super::text::one_line(e, &ToolCalls::default()));
+        let row = scanned(skipped.as_bytes(), |e| {
+            super::super::text::one_line(e, &ToolCalls::default()).0
+        });
         assert_eq!(row.as_deref(), Some("user: hi"));
     }
 
@@ -1505,10 +1435,7 @@ mod tests {
         check_text(&line);
         let mut tools = ToolCalls::with_home("/home/al");
         scanned(line.as_bytes(), |entry| tools.add(entry)).unwrap();
-        assert_eq!(
-            tools.get("c1").map(|c| &*c.shown),
-            Some(r#"[mcp: {"k0":"last","k1":[{"k":2}],"k2":2,"k3":...]"#)
-        );
+        assert_eq!(tools.get("c1"), Some(r#"[mcp: {"k0":"last","k1":[{"k":2}],"k2":2,"k3":...]"#));
     }
 
     /// An object serde_json reads as a number or as JSON text, whose member is neither, fails
@@ -1594,17 +1521,10 @@ mod tests {
             any::<i32>().prop_map(Value::from),
             Just(Value::Null),
         ];
-        let key = prop_oneof![
-            Just("path"),
-            Just("file_path"),
-            Just("offset"),
-            Just("limit"),
-            Just("command"),
-            Just("pattern"),
-            Just("paths"),
-            Just("other"),
-            Just("a"),
-        ];
+        let key = proptest::sample::select(
+            &["path", "file_path", "offset", "limit", "command", "pattern", "paths", "other", "a"]
+                [..],
+        );
         let value = scalar.prop_recursive(3, 16, 4, |inner| {
             prop_oneof![
                 proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
@@ -1624,17 +1544,9 @@ mod tests {
     }
 
     fn arb_block() -> impl Strategy<Value = Value> {
-        let name = prop_oneof![
-            Just("read"),
-            Just("write"),
-            Just("edit"),
-            Just("bash"),
-            Just("grep"),
-            Just("glob"),
-            Just("ls"),
-            Just("task"),
-            Just(""),
-        ];
+        let name = proptest::sample::select(
+            &["read", "write", "edit", "bash", "grep", "glob", "ls", "task", ""][..],
+        );
         prop_oneof![
             arb_text().prop_map(|t| json!({"type": "text", "text": t})),
             arb_text().prop_map(|t| json!({"type": "thinking", "thinking": t})),
@@ -1647,14 +1559,9 @@ mod tests {
     }
 
     fn arb_entry() -> impl Strategy<Value = Value> {
-        let role = prop_oneof![
-            Just("user"),
-            Just("assistant"),
-            Just("toolResult"),
-            Just("developer"),
-            Just("bashExecution"),
-            Just("custom"),
-        ];
+        let role = proptest::sample::select(
+            &["user", "assistant", "toolResult", "developer", "bashExecution", "custom"][..],
+        );
         let content = prop_oneof![
             arb_text().prop_map(Value::String),
             proptest::collection::vec(arb_block(), 0..4).prop_map(Value::Array),
@@ -1891,16 +1798,9 @@ mod tests {
             prop_oneof![Just("text"), Just("recovered"), Just("user"), Just("a/b")]
                 .prop_map(Value::from),
         ];
-        let key = prop_oneof![
-            Just("status"),
-            Just("note"),
-            Just("type"),
-            Just("text"),
-            Just("notes"),
-            Just("advisor"),
-            Just("severity"),
-            Just("x"),
-        ];
+        let key = proptest::sample::select(
+            &["status", "note", "type", "text", "notes", "advisor", "severity", "x"][..],
+        );
         leaf.prop_recursive(3, 24, 4, move |inner| {
             prop_oneof![
                 proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
@@ -1979,13 +1879,9 @@ mod tests {
             arb_any().prop_map(|v| ("customType", v)),
             arb_any().prop_map(|v| ("attribution", v)),
         ];
-        let role = prop_oneof![
-            Just("user"),
-            Just("assistant"),
-            Just("toolResult"),
-            Just("bashExecution"),
-            Just("custom")
-        ];
+        let role = proptest::sample::select(
+            &["user", "assistant", "toolResult", "bashExecution", "custom"][..],
+        );
         (
             kind,
             proptest::collection::vec(field, 0..5),

@@ -12,14 +12,12 @@
 //! a custom message) and is longer than [`LONG`] is not kept: its gist says so, and the row is
 //! read again from the line when it is shown ([`super::read_text`]).
 
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use serde::Serialize;
-
 use crate::Session;
+use crate::format::Kind;
 use crate::row::entry::Entry;
-use crate::row::text::{Facts, FilterMode, ToolCalls, into_one_row, is_cut, one_line};
+use crate::row::text::{Facts, FilterMode, ToolCalls, into_one_row, one_line};
 use crate::row::view::Labels;
 
 /// What the row of one entry shows, apart from its label and the calls of earlier entries.
@@ -43,41 +41,19 @@ pub struct Gist {
     odd: Option<Box<[Box<str>; 2]>>,
 }
 
-/// What a gist is made of ([`Gist::new`]).
-struct Parts<'p> {
-    /// What the filter modes read.
-    pub facts: Facts,
-    /// The row text with no call known ([`one_line`]).
-    pub text: String,
-    /// `type`, when a string.
-    pub kind: Option<&'p str>,
-    /// `timestamp`, when a string.
-    pub time: Option<&'p str>,
-    /// The `toolCallId` of a tool result ([`Entry::answers`]).
-    pub answers: Option<&'p str>,
-    /// A message's role.
-    pub role: Option<&'p str>,
-    /// A tool result's `toolName`.
-    pub tool: Option<&'p str>,
-    /// Whether the text cut the entry's own text short ([`is_cut`]).
-    pub cut: bool,
-    /// Each call's id and its result's row, folded ([`into_one_row`]).
-    pub calls: &'p [(Cow<'p, str>, String)],
-}
-
+// The optional pieces, in the order they are packed after the text: bit `1 << k` is piece
+// `1 + k`.
 const TYPE: u8 = 1;
 const TIME: u8 = 2;
 const ANSWERS: u8 = 4;
+const ROLE: u8 = 8;
+const TOOL: u8 = 16;
 /// The row text was longer than [`LONG`] and is not kept.
-const LONG_TEXT: u8 = 8;
+const LONG_TEXT: u8 = 32;
 /// The line's row could not be read (see [`Gist::unreadable`]).
-const UNREADABLE: u8 = 16;
-const ROLE: u8 = 32;
-const TOOL: u8 = 64;
-/// The row text cut the entry's own text short ([`is_cut`]).
+const UNREADABLE: u8 = 64;
+/// The row text cut the entry's own text short ([`one_line`]).
 const CUT: u8 = 128;
-/// The optional pieces, in the order they are packed after the text.
-const OPTIONAL: [u8; PIECES - 1] = [TYPE, TIME, ANSWERS, ROLE, TOOL];
 /// How many pieces a gist packs before its calls: the text and the optional ones.
 const PIECES: usize = 6;
 
@@ -85,7 +61,7 @@ const PIECES: usize = 6;
 pub const LONG: usize = 4096;
 
 /// A member of the entry as its `--json` row prints it.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Field<'g> {
     /// A string.
     Str(&'g str),
@@ -96,32 +72,7 @@ pub enum Field<'g> {
 impl<'g> Field<'g> {
     /// The string, when it is one.
     pub fn as_str(self) -> Option<&'g str> {
-        match self {
-            Field::Str(s) => Some(s),
-            Field::Json(_) => None,
-        }
-    }
-}
-
-/// A `type` or `timestamp` as the `--json` row prints it: the string when it is one, else the
-/// value's JSON text ([`Entry::odd`]), `null` when missing.
-pub(crate) fn field<'g>(text: Option<&'g str>, odd: Option<&'g str>) -> Field<'g> {
-    match (text, odd) {
-        (Some(text), _) => Field::Str(text),
-        (None, Some(json)) => Field::Json(json),
-        (None, None) => Field::Json("null"),
-    }
-}
-
-impl Serialize for Field<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        match self {
-            Field::Str(text) => s.serialize_str(text),
-            Field::Json(text) => match serde_json::from_str::<&serde_json::value::RawValue>(text) {
-                Ok(raw) => raw.serialize(s),
-                Err(_) => s.serialize_unit(),
-            },
-        }
+        if let Field::Str(s) = self { Some(s) } else { None }
     }
 }
 
@@ -131,37 +82,21 @@ impl Gist {
     pub fn of(entry: &Entry<'_>, none: &ToolCalls) -> Gist {
         debug_assert!(none.is_empty(), "a gist's row is the row with no call known");
         let mut calls = Vec::new();
-        none.each_call(entry, |id, shown| calls.push((Cow::Borrowed(id), into_one_row(shown))));
-        let mut gist = Gist::new(Parts {
-            facts: Facts::of(entry),
-            text: one_line(entry, none),
-            kind: entry.type_name(),
-            time: entry.timestamp.as_deref(),
-            answers: entry.answers(),
-            role: entry.role(),
-            tool: entry.tool_name(),
-            cut: is_cut(entry),
-            calls: &calls,
-        });
-        gist.odd.clone_from(&entry.odd);
-        gist
-    }
-
-    /// The gist of an entry from what its row shows. `type` and `timestamp` are given when
-    /// strings; `None` prints as `null` in a `--json` row.
-    fn new(parts: Parts<'_>) -> Gist {
-        let Parts { facts, mut text, kind, time, answers, role, tool, cut, calls } = parts;
+        none.each_call(entry, |id, shown| calls.push((id, into_one_row(shown))));
+        let (text, cut) = one_line(entry, none);
         let long = text.len() > LONG;
-        if long {
-            text = String::new();
-        }
-        let optional = [kind, time, answers, role, tool];
-        let present = OPTIONAL
-            .into_iter()
-            .zip(optional)
-            .fold(0, |bits, (bit, piece)| bits | if piece.is_some() { bit } else { 0 });
-        let fixed = std::iter::once(text.as_str()).chain(optional.iter().map(|p| p.unwrap_or("")));
-        let calls = || calls.iter().flat_map(|(id, shown)| [id.as_ref(), shown.as_str()]);
+        let optional = [
+            // The `type`, when it is a string.
+            (entry.kind != Kind::Missing).then(|| entry.kind.as_str()),
+            entry.timestamp.as_deref(),
+            entry.answers(),
+            entry.role(),
+            entry.tool_name(),
+        ];
+        let present = (0..).zip(optional).fold(0, |bits, (k, p)| bits | u8::from(p.is_some()) << k);
+        let kept = if long { "" } else { text.as_str() };
+        let fixed = std::iter::once(kept).chain(optional.iter().map(|p| p.unwrap_or("")));
+        let calls = || calls.iter().flat_map(|(id, shown)| [*id, shown.as_str()]);
         // Sized once: a gist is kept for every entry of the file.
         let size = fixed.clone().map(str::len).sum::<usize>()
             + calls().map(|p| p.len() + 1 + digits(p.len())).sum::<usize>();
@@ -178,11 +113,11 @@ impl Gist {
             packed.push_str(piece);
         }
         Gist {
-            facts,
+            facts: Facts::of(entry),
             present: present | if long { LONG_TEXT } else { 0 } | if cut { CUT } else { 0 },
             ends,
             packed: packed.into_boxed_str(),
-            odd: None,
+            odd: entry.odd.clone(),
         }
     }
 
@@ -219,8 +154,7 @@ impl Gist {
 
     /// The optional piece `bit`, if there.
     fn piece(&self, bit: u8) -> Option<&str> {
-        let k = OPTIONAL.iter().position(|&b| b == bit)?;
-        (self.present & bit != 0).then(|| self.fixed(1 + k))
+        (self.present & bit != 0).then(|| self.fixed(1 + bit.trailing_zeros() as usize))
     }
 
     /// The row text with no call known: for a tool result, the tool's name. Empty when the
@@ -251,12 +185,22 @@ impl Gist {
 
     /// The `type` member, as the `--json` row prints it.
     pub fn kind(&self) -> Field<'_> {
-        field(self.piece(TYPE), self.odd.as_ref().map(|odd| &*odd[0]))
+        self.field(TYPE, 0)
     }
 
     /// The `timestamp` member, as the `--json` row prints it.
     pub fn timestamp(&self) -> Field<'_> {
-        field(self.piece(TIME), self.odd.as_ref().map(|odd| &*odd[1]))
+        self.field(TIME, 1)
+    }
+
+    /// The optional piece `bit` as the `--json` row prints it: the string when it is one, else
+    /// the value's JSON text (`odd[k]`, [`Entry::odd`]), `null` when missing.
+    fn field(&self, bit: u8, k: usize) -> Field<'_> {
+        match (self.piece(bit), &self.odd) {
+            (Some(text), _) => Field::Str(text),
+            (None, Some(odd)) => Field::Json(&odd[k]),
+            (None, None) => Field::Json("null"),
+        }
     }
 
     /// The `toolCallId` of a tool result: the call whose row its row shows.
@@ -274,7 +218,7 @@ impl Gist {
         self.piece(TOOL)
     }
 
-    /// Whether the row text cut the entry's own text short ([`is_cut`]).
+    /// Whether the row text cut the entry's own text short ([`one_line`]).
     pub fn is_cut(&self) -> bool {
         self.present & CUT != 0
     }
@@ -283,7 +227,7 @@ impl Gist {
     pub fn calls(&self) -> impl Iterator<Item = (&str, &str)> {
         let mut rest = self.packed.get(self.ends[PIECES - 1] as usize..).unwrap_or_default();
         let mut piece = move || {
-            // The length, digit by digit up to its `:` (as `Gist::new` writes it: no sign, no
+            // The length, digit by digit up to its `:` (as `Gist::of` writes it: no sign, no
             // other byte). This runs for every call of the entries searched for each result.
             let mut len = 0usize;
             let mut bytes = rest.bytes().enumerate();
@@ -343,24 +287,8 @@ pub const NEAR: usize = 64;
 pub(crate) const PREFETCH: usize = 8;
 
 impl<'g> Resolver<'g> {
-    /// No calls known yet.
-    pub fn new() -> Resolver<'g> {
-        Resolver::default()
-    }
-
-    /// No calls known yet, with room for about `entries` entries to be read.
-    pub(crate) fn for_entries(entries: usize) -> Resolver<'g> {
-        Resolver { unmapped: Vec::with_capacity(entries), ..Resolver::default() }
-    }
-
-    /// The row text of the next entry, whose calls are then known to later ones; `None` when
-    /// it is a text the gist did not keep ([`Gist::is_long`]), to be read again with
-    /// [`super::read_text`].
-    pub fn text(&mut self, gist: &'g Gist) -> Option<&'g str> {
-        self.resolve(gist).text()
-    }
-
-    /// [`Resolver::text`], telling whether it is the row of the call the entry answers.
+    /// The row text of the next entry, whose calls are then known to later ones, telling
+    /// whether it is the row of the call the entry answers.
     pub fn resolve(&mut self, gist: &'g Gist) -> Resolved<'g> {
         let call = gist.answers().and_then(|id| {
             let call = self.call(id);
@@ -415,10 +343,7 @@ impl<'g> Resolved<'g> {
 
     /// The row of the call a tool result answers, when it was read before the result.
     pub fn call(self) -> Option<&'g str> {
-        match self {
-            Resolved::Call(call) => Some(call),
-            Resolved::Own(_) | Resolved::Long => None,
-        }
+        if let Resolved::Call(call) = self { Some(call) } else { None }
     }
 }
 
@@ -479,8 +404,9 @@ fn stretch<'g, T>(
     keep: &impl Fn(usize, Resolved<'g>) -> Option<T>,
 ) -> Option<Vec<T>> {
     let before = range.start.saturating_sub(NEAR);
-    let mut resolver = Resolver::for_entries(range.end - before);
-    resolver.unmapped.extend(&gists[before..range.start]);
+    let mut unmapped = Vec::with_capacity(range.end - before);
+    unmapped.extend(&gists[before..range.start]);
+    let mut resolver = Resolver { unmapped, ..Resolver::default() };
     let mut kept = Vec::with_capacity(range.len());
     for pos in range {
         if let Some(ahead) = gists.get(pos + PREFETCH) {
@@ -517,7 +443,7 @@ pub struct Row<'g> {
     pub idx: u32,
     /// Its gist.
     pub gist: &'g Gist,
-    /// Its row text; `None` when the gist did not keep it ([`Resolver::text`]).
+    /// Its row text; `None` when the gist did not keep it ([`Resolved::text`]).
     pub text: Option<&'g str>,
 }
 
@@ -589,9 +515,8 @@ impl Listing<'_> {
         }
         let stretch = &self.path[start..];
         let shows = |pos: usize| self.shows(stretch[pos], &gists[pos]);
-        let shown: Vec<usize> = (0..gists.len()).filter(|&pos| shows(pos)).collect();
-        // The oldest of the newest `n` rows shown.
-        let Some(&first) = shown.len().checked_sub(n).and_then(|k| shown.get(k)) else {
+        // The oldest of the newest `n` rows shown (`n` is not 0).
+        let Some(first) = (0..gists.len()).rev().filter(|&pos| shows(pos)).nth(n - 1) else {
             return Covers::TooFewRows;
         };
         // Every tool result shown finds its call before it in the stretch.
@@ -666,7 +591,7 @@ mod tests {
 
     #[test]
     fn damaged_packed_calls_end_the_calls() {
-        // What `Gist::new` never writes: the calls stop at it, without a panic.
+        // What `Gist::of` never writes: the calls stop at it, without a panic.
         let with_calls = |tail: &str| Gist { packed: tail.into(), ..Gist::unreadable() };
         for tail in [":x", "a:", "+1:x1:y", "5:ab", "99999999999999999999999:x", "1:x", "1:x2"] {
             assert_eq!(with_calls(tail).calls().count(), 0, "{tail:?}");
@@ -688,12 +613,12 @@ mod tests {
         assert_eq!(result.text(), "[edit]");
         assert!(!result.facts().shows(FilterMode::NoTools, false, false));
         let (first, second) = (call("c1", "a.rs"), call("c1", "b.rs"));
-        let mut resolver = Resolver::new();
-        assert_eq!(resolver.text(&result), Some("[edit]"), "no call read yet");
-        resolver.text(&first);
-        assert_eq!(resolver.text(&result), Some("[edit: a.rs]"));
-        resolver.text(&second);
-        assert_eq!(resolver.text(&result), Some("[edit: b.rs]"));
+        let mut resolver = Resolver::default();
+        assert_eq!(resolver.resolve(&result).text(), Some("[edit]"), "no call read yet");
+        resolver.resolve(&first);
+        assert_eq!(resolver.resolve(&result).text(), Some("[edit: a.rs]"));
+        resolver.resolve(&second);
+        assert_eq!(resolver.resolve(&result).text(), Some("[edit: b.rs]"));
     }
 
     #[test]
@@ -702,24 +627,22 @@ mod tests {
         let g = gist(json!({"type": "branch_summary", "summary": summary, "timestamp": "t"}));
         assert!(g.is_long());
         assert_eq!((g.text(), g.timestamp().as_str()), ("", Some("t")));
-        assert_eq!(Resolver::new().text(&g), None, "the caller reads it again");
+        assert_eq!(Resolver::default().resolve(&g).text(), None, "the caller reads it again");
         let short = gist(json!({"type": "branch_summary", "summary": "x".repeat(LONG - 20)}));
         assert!(!short.is_long());
-        assert_eq!(Resolver::new().text(&short), Some(short.text()));
+        assert_eq!(Resolver::default().resolve(&short).text(), Some(short.text()));
     }
 
     #[test]
     fn odd_type_and_timestamp_are_kept_as_values() {
         let g = gist(json!({"type": 7, "timestamp": ["t"], "id": "x"}));
         assert_eq!(g.text(), crate::row::text::RECORD_TEXT);
-        assert_eq!(serde_json::to_string(&g.kind()).unwrap(), "7");
-        assert_eq!(serde_json::to_string(&g.timestamp()).unwrap(), r#"["t"]"#);
+        assert_eq!((g.kind(), g.timestamp()), (Field::Json("7"), Field::Json(r#"["t"]"#)));
         let bare = gist(json!({"id": "x"}));
-        assert_eq!(serde_json::to_string(&bare.kind()).unwrap(), "null");
-        assert_eq!(serde_json::to_string(&bare.timestamp()).unwrap(), "null");
+        assert_eq!((bare.kind(), bare.timestamp()), (Field::Json("null"), Field::Json("null")));
         let mixed = gist(json!({"type": "custom", "timestamp": 5, "customType": "x\u{0}y"}));
         assert_eq!(mixed.kind().as_str(), Some("custom"));
-        assert_eq!(serde_json::to_string(&mixed.timestamp()).unwrap(), "5");
+        assert_eq!(mixed.timestamp(), Field::Json("5"));
         assert_eq!(mixed.text(), "[custom: x\u{0}y]");
     }
     /// An assistant turn calling `read` on each `(id, path)`.
@@ -742,8 +665,8 @@ mod tests {
     /// The texts of `gists` read in order by a [`Resolver`], and as the resolver's contract
     /// says: every call read so far in one map, the later one with an id replacing the earlier.
     fn both_ways(gists: &[Gist]) -> (Vec<Option<&str>>, Vec<Option<&str>>) {
-        let mut resolver = Resolver::new();
-        let got = gists.iter().map(|g| resolver.text(g)).collect();
+        let mut resolver = Resolver::default();
+        let got = gists.iter().map(|g| resolver.resolve(g).text()).collect();
         let mut known = HashMap::new();
         let want = gists
             .iter()

@@ -2,8 +2,6 @@
 //! list a whole file ([`Rows`], the loader's [`Digest`]), or read again afterwards for the few
 //! entries a command shows.
 
-use std::path::Path;
-
 use super::entry::{self, Entry, Reads, WALKED_DEPTH};
 use super::gist::{Gist, Resolved};
 use super::text::{ToolCalls, fuzzy_match, one_line, search_text, substring_match};
@@ -25,11 +23,6 @@ impl Rows {
     /// Rows whose paths are shortened under `home`.
     pub fn new(home: Option<&str>) -> Rows {
         Rows { none: home.map(ToolCalls::with_home).unwrap_or_default() }
-    }
-
-    /// Loads a file with the gist of each of its records, by record index.
-    pub fn load(&self, path: &Path) -> Result<(Session, Vec<Gist>)> {
-        Session::load_with(path, self)
     }
 }
 
@@ -89,31 +82,43 @@ pub(crate) fn with_row<R>(
 /// not keep it ([`Gist::is_long`]). `home` as for [`Rows::new`].
 pub fn read_text(session: &Session, idx: u32, home: Option<&str>) -> Result<String> {
     let none = home.map(ToolCalls::with_home).unwrap_or_default();
-    with_row(session, idx, &mut session.lines(), &mut Scanner::new(), |row| one_line(row, &none))
+    with_row(session, idx, &mut session.lines(), &mut Scanner::new(), |row| one_line(row, &none).0)
 }
 
 /// The gists of the records `indices`, read from their lines: what a load with [`Rows`] (of
 /// `home`) gives them, for a command that shows a few rows of a file loaded without. On every
-/// core, a stretch of `indices` a task, each stretch read in its order (give them in about file
-/// order: lines are read through a window).
+/// core, a stretch of `indices` a task (give them in about file order: lines are read through
+/// a window).
 pub fn read_gists(session: &Session, indices: &[u32], home: Option<&str>) -> Result<Vec<Gist>> {
-    use rayon::prelude::*;
-    const STRETCH: usize = 1024;
     let none = home.map(ToolCalls::with_home).unwrap_or_default();
     let v1 = session.is_v1();
-    let stretches: Vec<Result<Vec<Gist>>> = indices
+    each_line(session, indices, |lines, scanner, &idx| {
+        Ok(line_gist(scanner, lines.line(idx)?, &none, v1))
+    })
+}
+
+/// `f` of each of `items`, in order, on every core: a stretch of `items` a task, each with a
+/// line reader and a scanner of its own (give them in about file order: lines are read through
+/// a window).
+fn each_line<T: Sync, R: Send>(
+    session: &Session,
+    items: &[T],
+    f: impl Fn(&mut LineReader<'_>, &mut Scanner, &T) -> Result<R> + Sync,
+) -> Result<Vec<R>> {
+    use rayon::prelude::*;
+    const STRETCH: usize = 1024;
+    let stretches: Vec<Result<Vec<R>>> = items
         .par_chunks(STRETCH)
         .map(|stretch| {
             let (mut lines, mut scanner) = (session.lines(), Scanner::new());
-            let mut gist = |idx| Ok(line_gist(&mut scanner, lines.line(idx)?, &none, v1));
-            stretch.iter().map(|&idx| gist(idx)).collect()
+            stretch.iter().map(|item| f(&mut lines, &mut scanner, item)).collect()
         })
         .collect();
-    let mut gists = Vec::with_capacity(indices.len());
+    let mut all = Vec::with_capacity(items.len());
     for stretch in stretches {
-        gists.extend(stretch?);
+        all.extend(stretch?);
     }
-    Ok(gists)
+    Ok(all)
 }
 
 /// A `--search`: every word of `query` in an entry's search text (FORMAT §9.4), as a
@@ -143,36 +148,21 @@ impl Search<'_> {
         rows: Vec<T>,
         entry: impl Fn(&T) -> (u32, Resolved<'g>) + Sync,
     ) -> Result<Vec<T>> {
-        use rayon::prelude::*;
-        const STRETCH: usize = 1024;
-        let found: Vec<Result<Vec<bool>>> = rows
-            .par_chunks(STRETCH)
-            .map(|stretch| {
-                let (mut lines, mut scanner) = (session.lines(), Scanner::new());
-                let mut matches = |row: &T| {
-                    let (idx, text) = entry(row);
-                    let label = labels.get(&idx).map(|l| l.0.as_str());
-                    with_row(session, idx, &mut lines, &mut scanner, |row| {
-                        self.matches(&search_text(row, label, text.call()))
-                    })
-                };
-                stretch.iter().map(&mut matches).collect()
+        let found = each_line(session, &rows, |lines, scanner, row| {
+            let (idx, text) = entry(row);
+            let label = labels.get(&idx).map(|l| l.0.as_str());
+            with_row(session, idx, lines, scanner, |row| {
+                self.matches(&search_text(row, label, text.call()))
             })
-            .collect();
-        let mut found_all = Vec::with_capacity(rows.len());
-        for stretch in found {
-            found_all.extend(stretch?);
-        }
-        Ok(rows
-            .into_iter()
-            .zip(found_all)
-            .filter_map(|(row, found)| found.then_some(row))
-            .collect())
+        })?;
+        Ok(rows.into_iter().zip(found).filter_map(|(row, found)| found.then_some(row)).collect())
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
 
     /// Gists read from the lines afterwards are those a load with gists works out, on every
@@ -187,7 +177,7 @@ mod tests {
             if path.extension().is_none_or(|e| e != "jsonl") {
                 continue;
             }
-            let (_, with) = rows.load(&path).unwrap();
+            let (_, with) = Session::load_with(&path, &rows).unwrap();
             let without = Session::load(&path).unwrap();
             let all: Vec<u32> = (0..without.records.len() as u32).collect();
             let read = read_gists(&without, &all, Some("/home/u")).unwrap();
@@ -238,7 +228,7 @@ mod tests {
         let (s, gists) =
             Session::from_bytes_with(Path::new("t"), lines.join("\n").into(), &rows).unwrap();
         let labels = super::super::view::labels(&s);
-        let mut resolver = super::super::gist::Resolver::new();
+        let mut resolver = super::super::gist::Resolver::default();
         let all: Vec<(u32, Resolved<'_>)> =
             gists.iter().enumerate().map(|(i, g)| (i as u32, resolver.resolve(g))).collect();
         for query in ["f3.rs", "word7", "read out", "nothing-here"] {

@@ -30,89 +30,49 @@ pub(crate) const ARGS_LIMIT: usize = 40;
 // ---------------------------------------------------------------------------------------------
 // Tool calls
 
-/// One tool call made by an assistant, as far as a tool-result row shows it: what the row of
-/// its result shows (`[read: ~/src/main.rs:10-19]`), worked out when the call is recorded. A
-/// session's calls are kept until their results are read, and the row is a few dozen bytes
-/// where the arguments (file contents of `write`, both sides of `edit`) can be megabytes.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolCall {
-    /// The row text of the call's result.
-    pub shown: Box<str>,
-}
-
-/// The JSON text of as much of an unknown tool's arguments as the first [`ARGS_LIMIT`]
-/// characters of their JSON can show. The row drawn from it is the same as from the full
-/// arguments, and cutting it again changes nothing.
+/// What the row of an unknown tool's result shows of the call's arguments: the first
+/// [`ARGS_LIMIT`] characters of their JSON text ([`shown_cut`]). The text is written no further
+/// than that (the arguments of a `write`-like tool can be megabytes).
 pub(crate) fn json_prefix_text(args: &Value) -> String {
-    let mut budget = ARGS_LIMIT + 1;
-    serde_json::to_string(&json_prefix(args, &mut budget)).unwrap_or_default()
-}
-
-/// A `bash` command cut so that its row stays the same: the row trims the command, folds it onto
-/// one line and shows [`BASH_LIMIT`] characters, so a prefix with more than that many characters
-/// after its leading whitespace, ending on a non-whitespace character, shows the same.
-pub(crate) fn command_prefix(command: &str) -> String {
-    const KEEP: usize = BASH_LIMIT + 10;
-    let start = command.len() - command.trim_start().len();
-    let body = &command[start..];
-    let Some((cut, _)) = body.char_indices().nth(KEEP) else { return command.to_owned() };
-    // Extend to the next non-whitespace character, so trimming the end removes nothing.
-    match body[cut..].char_indices().find(|(_, c)| !c.is_whitespace()) {
-        Some((at, c)) => command[..start + cut + at + c.len_utf8()].to_owned(),
-        None => command.to_owned(),
-    }
-}
-
-/// The part of `value` that its JSON text shows in its first `budget` characters: the same
-/// JSON text up to there (strings cut, later members and elements left out), so the text cut
-/// at fewer than `budget` characters is the same, and so is whether it needed a cut. `budget`
-/// counts down the characters written.
-fn json_prefix(value: &Value, budget: &mut usize) -> Value {
-    match value {
-        Value::String(s) => {
-            // Each character writes at least one; the quotes write one more each.
-            *budget = budget.saturating_sub(1);
-            let kept = cut_chars(s, *budget);
-            *budget = budget.saturating_sub(kept.chars().count() + 1);
-            Value::String(kept.to_owned())
-        }
-        Value::Array(items) => {
-            *budget = budget.saturating_sub(1);
-            let mut kept = Vec::new();
-            for item in items {
-                if *budget == 0 {
-                    break;
-                }
-                if !kept.is_empty() {
-                    *budget = budget.saturating_sub(1);
-                }
-                kept.push(json_prefix(item, budget));
+    /// A buffer that takes the bytes of as many characters at most, then fails the write.
+    struct Prefix(Vec<u8>);
+    impl std::io::Write for Prefix {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            let room = (4 * ARGS_LIMIT + 8).saturating_sub(self.0.len());
+            if room == 0 {
+                return Err(std::io::ErrorKind::WriteZero.into());
             }
-            Value::Array(kept)
+            self.0.extend_from_slice(&bytes[..room.min(bytes.len())]);
+            Ok(bytes.len())
         }
-        Value::Object(map) => {
-            *budget = budget.saturating_sub(1);
-            let mut kept = serde_json::Map::new();
-            for (key, item) in map {
-                if *budget == 0 {
-                    break;
-                }
-                let separator = usize::from(!kept.is_empty());
-                // Key, quotes, colon.
-                *budget = budget.saturating_sub(separator + key.chars().count() + 3);
-                kept.insert(key.clone(), json_prefix(item, budget));
-            }
-            Value::Object(kept)
-        }
-        scalar => {
-            *budget = budget.saturating_sub(scalar.to_string().len());
-            scalar.clone()
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
         }
     }
+    let mut prefix = Prefix(Vec::new());
+    // A write past the room ends the text, which is all the row reads. Keys come in the
+    // call's order, as the agent writes them (serde_json's `preserve_order`).
+    let _ = serde_json::to_writer(&mut prefix, args);
+    shown_cut(&String::from_utf8_lossy(&prefix.0), ARGS_LIMIT)
+}
+
+/// What the row of a `bash` call's result shows of its command: the command folded onto one
+/// line, its first [`BASH_LIMIT`] characters ([`shown_cut`]).
+pub(crate) fn command_row(command: &str) -> String {
+    shown_cut(&one_row(command), BASH_LIMIT)
+}
+
+/// The first `n` characters of `text`, and `...` when that cut it.
+fn shown_cut(text: &str, n: usize) -> String {
+    let (head, cut) = truncated(text, n);
+    [head, if cut { "..." } else { "" }].concat()
 }
 
 /// The tool calls of a session by `toolCallId`, plus the home directory that tool-result rows
-/// shorten to `~`.
+/// shorten to `~`. A call is kept as what the row of its result shows
+/// (`[read: ~/src/main.rs:10-19]`), worked out when the call is recorded: a session's calls are
+/// kept until their results are read, and the row is a few dozen bytes where the arguments (file
+/// contents of `write`, both sides of `edit`) can be megabytes.
 ///
 /// A `toolResult` row shows the call it answers (`[read: ~/src/main.rs:10-19]`), and that call
 /// lives in an earlier assistant message, so callers [`add`](ToolCalls::add) every assistant
@@ -121,7 +81,7 @@ fn json_prefix(value: &Value, budget: &mut usize) -> Value {
 /// its call.
 #[derive(Debug, Clone, Default)]
 pub struct ToolCalls {
-    calls: HashMap<Box<str>, ToolCall, foldhash::fast::RandomState>,
+    calls: HashMap<Box<str>, Box<str>, foldhash::fast::RandomState>,
     home: Option<String>,
 }
 
@@ -130,27 +90,16 @@ impl ToolCalls {
     ///
     /// Trailing slashes are ignored. An empty home or `/` shortens nothing: every absolute
     /// path starts with `/`, and `~etc/passwd` would read worse than the path itself.
-    pub fn with_home(home: impl Into<String>) -> Self {
-        let mut home: String = home.into();
-        while home.len() > 1 && home.ends_with('/') {
-            home.pop();
-        }
-        let home = (!home.is_empty() && home != "/").then_some(home);
-        ToolCalls { calls: HashMap::default(), home }
-    }
-
-    /// The home directory paths are shortened under, if any.
-    pub fn home(&self) -> Option<&str> {
-        self.home.as_deref()
+    pub fn with_home(home: &str) -> Self {
+        let home = home.trim_end_matches('/');
+        ToolCalls { calls: HashMap::default(), home: (!home.is_empty()).then(|| home.to_owned()) }
     }
 
     /// Records the `toolCall` blocks of an assistant `message` entry; any other entry is
     /// ignored. A later call with the same id replaces an earlier one, as in the agent.
     pub fn add(&mut self, entry: &Entry<'_>) {
         let mut calls = Vec::new();
-        self.each_call(entry, |id, shown| {
-            calls.push((id.into(), ToolCall { shown: shown.into() }));
-        });
+        self.each_call(entry, |id, shown| calls.push((id.into(), shown.into())));
         self.calls.extend(calls);
     }
 
@@ -167,20 +116,9 @@ impl ToolCalls {
         }
     }
 
-    /// Adds the calls of `later`, made after the ones here: a call with an id already here
-    /// replaces it, as [`ToolCalls::add`] does.
-    pub fn extend(&mut self, later: ToolCalls) {
-        self.calls.extend(later.calls);
-    }
-
-    /// The call with this `toolCallId`.
-    pub fn get(&self, tool_call_id: &str) -> Option<&ToolCall> {
-        self.calls.get(tool_call_id)
-    }
-
-    /// How many calls are recorded.
-    pub fn len(&self) -> usize {
-        self.calls.len()
+    /// The row of the call with this `toolCallId`.
+    pub fn get(&self, tool_call_id: &str) -> Option<&str> {
+        self.calls.get(tool_call_id).map(Box::as_ref)
     }
 
     /// Whether no call is recorded.
@@ -191,7 +129,7 @@ impl ToolCalls {
     /// The call a tool-result entry answers, as its row shows it: `None` for another entry, or
     /// a call not recorded.
     pub(crate) fn call_of(&self, entry: &Entry<'_>) -> Option<&str> {
-        Some(&self.get(entry.answers()?)?.shown)
+        self.get(entry.answers()?)
     }
 
     /// A tool call as a tool-result row shows it (FORMAT §9.3).
@@ -219,22 +157,12 @@ impl ToolCalls {
                 shown
             }
             Args::File { path } => ["[", name, ": ", &self.shorten(path), "]"].concat(),
-            Args::Bash { command } => {
-                let command = one_row(command);
-                let (head, cut) = truncated(&command, BASH_LIMIT);
-                ["[bash: ", head, if cut { "...]" } else { "]" }].concat()
-            }
             Args::Grep { pattern, paths } => {
                 ["[grep: /", pattern, "/ in ", &self.scope(paths), "]"].concat()
             }
             Args::Glob { paths } => ["[glob: ", &self.scope(paths), "]"].concat(),
-            Args::Ls { path } => ["[ls: ", &self.shorten(path), "]"].concat(),
-            Args::Other { json } => {
-                let name = if name.is_empty() { "tool" } else { name };
-                // Keys in the call's order, as the agent writes them (serde_json's
-                // `preserve_order`).
-                let (head, cut) = truncated(json, ARGS_LIMIT);
-                format!("[{name}: {head}{}]", if cut { "..." } else { "" })
+            Args::Text { text } => {
+                ["[", if name.is_empty() { "tool" } else { name }, ": ", text, "]"].concat()
             }
         }
     }
@@ -268,15 +196,24 @@ impl ToolCalls {
 /// (SPEC §1), and nothing else about them is known.
 pub const RECORD_TEXT: &str = "[record]";
 
-/// The one-line text of an entry, as the agent's tree selector shows it (FORMAT §9.3).
+/// The one-line text of an entry, as the agent's tree selector shows it (FORMAT §9.3), and
+/// whether it cut the entry's own text short.
 ///
 /// Line breaks and tabs become spaces and the result is trimmed, so it is always one line.
 /// Message text is cut at 200 characters; `custom_message` and `branch_summary` text is not
 /// cut. Records that are not objects or have no string `type` read [`RECORD_TEXT`]. The text is
 /// not escaped for a terminal: see [`crate::terminal::sanitize_for_terminal`].
-pub fn one_line(entry: &Entry<'_>, tools: &ToolCalls) -> String {
+///
+/// A user, developer or assistant message past the row's 200 characters is cut, and so is an
+/// assistant's retry note or error past its 80. The rows of tool results and of calls summarize
+/// the call and are never the result's content; branch summaries and custom messages are never
+/// cut.
+pub fn one_line(entry: &Entry<'_>, tools: &ToolCalls) -> (String, bool) {
     let text = match &entry.body {
-        Body::Message(message) => message_line(message, tools),
+        Body::Message(message) => {
+            let (text, cut) = message_line(message, tools);
+            return (into_one_row(text), cut);
+        }
         Body::CustomMessage(custom) => custom_message_line(custom),
         Body::Compaction { tokens_before: Some(tokens) } => {
             let mut row = "[compaction: ".to_owned();
@@ -289,7 +226,6 @@ pub fn one_line(entry: &Entry<'_>, tools: &ToolCalls) -> String {
         Body::BranchSummary { summary, .. } => {
             format!("[branch summary]: {}", one_row(summary))
         }
-        Body::ModelChange { model } => format!("[model: {model}]"),
         Body::ModelUsage { purpose, role, provider, model } => {
             let role = one_row(role);
             let role = if role.is_empty() { String::new() } else { format!("{role} ") };
@@ -309,10 +245,11 @@ pub fn one_line(entry: &Entry<'_>, tools: &ToolCalls) -> String {
             let what = if *drops { "omitted" } else { "replaced" };
             format!("[context edit → {}: {what}]", one_row(target))
         }
-        Body::ThinkingLevelChange { level } => format!("[thinking: {level}]"),
-        Body::Custom { custom_type } => format!("[custom: {custom_type}]"),
-        Body::Label { label } if label.is_empty() => "[label: (cleared)]".to_owned(),
-        Body::Label { label } => format!("[label: {label}]"),
+        Body::Setting { name: "label", value } if value.is_empty() => {
+            "[label: (cleared)]".to_owned()
+        }
+        Body::Setting { name: "title", value } => format!("[title: {}]", one_row(value)),
+        Body::Setting { name, value } => format!("[{name}: {value}]"),
         Body::ServiceTierChange { tiers } if tiers.is_empty() => {
             "[service tier: (default)]".to_owned()
         }
@@ -326,9 +263,6 @@ pub fn one_line(entry: &Entry<'_>, tools: &ToolCalls) -> String {
                 .collect();
             format!("[service tier: {}]", pairs.join(" "))
         }
-        Body::TitleChange { title } => format!("[title: {}]", one_row(title)),
-        Body::ModeChange { mode } => format!("[mode: {mode}]"),
-        Body::CredentialPin { provider } => format!("[credential pin: {provider}]"),
         Body::Archive { target, archived: true } => format!("[archived: {target}]"),
         Body::Archive { target, archived: false } => format!("[restored: {target}]"),
         // A row that names its kind beats an empty one (pi-mono draws nothing, leaving a bare
@@ -336,41 +270,11 @@ pub fn one_line(entry: &Entry<'_>, tools: &ToolCalls) -> String {
         Body::TtsrInjection { .. } | Body::Named { .. } => {
             format!("[{}]", entry.kind.as_str().replace('_', " "))
         }
-        Body::Record => return RECORD_TEXT.to_owned(),
+        Body::Record => return (RECORD_TEXT.to_owned(), false),
     };
     // A last fold, because the fields printed verbatim above (a model name, a custom type) can
     // hold line breaks too, and a row must stay one line.
-    into_one_row(text)
-}
-
-/// Whether [`one_line`] cut the entry's own text short: a user, developer or assistant message
-/// past the row's 200 characters, or an assistant's retry note or error past its 80. The rows of
-/// tool results and of calls summarize the call and are never the result's content; branch
-/// summaries and custom messages are never cut.
-pub fn is_cut(entry: &Entry<'_>) -> bool {
-    let Body::Message(message) = &entry.body else { return false };
-    let longer = |text: &str, limit: usize| text.len() > limit && truncated(text, limit).1;
-    match message.role.as_deref() {
-        Some("user" | "developer") => message.content.more,
-        Some("assistant") => {
-            let status = message.retry_status.as_deref();
-            if status == Some("recovered") {
-                let note = message.retry_note.as_deref().unwrap_or_default();
-                let note = note.split_whitespace().collect::<Vec<_>>().join(" ");
-                return longer(&note, ERROR_LIMIT);
-            }
-            if message.content.more {
-                return true;
-            }
-            if !message.content.text.trim().is_empty() || status == Some("superseded") {
-                return false;
-            }
-            let error = message.error_message.as_deref().unwrap_or_default();
-            message.stop_reason.as_deref() != Some("aborted")
-                && one_row(error).chars().nth(ERROR_LIMIT).is_some()
-        }
-        _ => false,
-    }
+    (into_one_row(text), false)
 }
 
 /// [`one_row`] of a string already owned: nearly every row is one already, and is kept as it
@@ -381,19 +285,19 @@ pub(crate) fn into_one_row(text: String) -> String {
     if folded { text } else { one_row(&text) }
 }
 
-/// The row of a `message` entry, by role.
-fn message_line(message: &Message<'_>, tools: &ToolCalls) -> String {
-    match message.role.as_deref() {
+/// The row of a `message` entry, by role, and whether it cut the message's text short.
+fn message_line(message: &Message<'_>, tools: &ToolCalls) -> (String, bool) {
+    let more = message.content.more;
+    let row = match message.role.as_deref() {
         // Joined, not formatted: nearly every row of a file is one of these four.
-        Some("user") => text_row("user: ", &message.content.text),
-        Some("developer") => text_row("developer: ", &message.content.text),
-        Some("assistant") => assistant_text(message),
+        Some("user") => return (text_row("user: ", &message.content.text), more),
+        Some("developer") => return (text_row("developer: ", &message.content.text), more),
+        Some("assistant") => return assistant_text(message),
         Some("toolResult") => {
             let call = message.tool_call_id.as_deref().and_then(|id| tools.get(id));
-            match call {
-                Some(call) => call.shown.to_string(),
-                None => tool_name_row(message.tool_name.as_deref()),
-            }
+            // A call not known shows the result's `toolName`, or `tool`.
+            let name = message.tool_name.as_deref().filter(|n| !n.is_empty());
+            call.map_or_else(|| ["[", name.unwrap_or("tool"), "]"].concat(), str::to_owned)
         }
         Some("bashExecution") => {
             format!("[bash]: {}", one_row(message.command.as_deref().unwrap_or_default()))
@@ -402,19 +306,16 @@ fn message_line(message: &Message<'_>, tools: &ToolCalls) -> String {
         Some("system") => "[system prompt]".to_owned(),
         Some(role) => format!("[{role}]"),
         None => "[message]".to_owned(),
-    }
-}
-
-/// The row of a tool result whose call is not known: its `toolName`, or `tool`.
-fn tool_name_row(name: Option<&str>) -> String {
-    ["[", name.filter(|n| !n.is_empty()).unwrap_or("tool"), "]"].concat()
+    };
+    (row, false)
 }
 
 /// What an assistant row starts with.
 const ASSISTANT: &str = "assistant: ";
 
-/// An assistant row: `assistant: ` and what it shows.
-fn assistant_text(message: &Message<'_>) -> String {
+/// An assistant row: `assistant: ` and what it shows; and whether it cut the text, note or
+/// error it shows short.
+fn assistant_text(message: &Message<'_>) -> (String, bool) {
     let status = message.retry_status.as_deref();
     if status == Some("recovered") {
         // A failed attempt that a retry recovered from: the agent shows the retry note instead
@@ -422,23 +323,25 @@ fn assistant_text(message: &Message<'_>) -> String {
         let note = message.retry_note.as_deref().unwrap_or_default();
         let note = note.split_whitespace().collect::<Vec<_>>().join(" ");
         if note.is_empty() {
-            return [ASSISTANT, "retried"].concat();
+            return ([ASSISTANT, "retried"].concat(), false);
         }
         let (head, cut) = truncated(&note, ERROR_LIMIT);
         return if cut {
-            format!("{ASSISTANT}{}…", cut_chars(head, ERROR_LIMIT - 1))
+            (format!("{ASSISTANT}{}…", cut_chars(head, ERROR_LIMIT - 1)), true)
         } else {
-            [ASSISTANT, &note].concat()
+            ([ASSISTANT, &note].concat(), false)
         };
     }
+    // Text cut to blanks shows no text, but the message is still cut.
+    let more = message.content.more;
     let text = text_row(ASSISTANT, &message.content.text);
     if text.len() > ASSISTANT.len() {
-        return text;
+        return (text, more);
     }
     let stop_reason = message.stop_reason.as_deref();
     let error_message = message.error_message.as_deref().filter(|e| !e.is_empty());
     if stop_reason == Some("aborted") {
-        return [ASSISTANT, "(aborted)"].concat();
+        return ([ASSISTANT, "(aborted)"].concat(), more);
     }
     let error = match (stop_reason, error_message) {
         // An attempt superseded by a later retry shows no error: the final attempt carries it.
@@ -447,8 +350,12 @@ fn assistant_text(message: &Message<'_>) -> String {
         (_, message) => message,
     };
     match error {
-        Some(error) => [ASSISTANT, cut_chars(&one_row(error), ERROR_LIMIT)].concat(),
-        None => [ASSISTANT, "(no content)"].concat(),
+        Some(error) => {
+            let error = one_row(error);
+            let (head, cut) = truncated(&error, ERROR_LIMIT);
+            ([ASSISTANT, head].concat(), more || cut)
+        }
+        None => ([ASSISTANT, "(no content)"].concat(), more),
     }
 }
 
@@ -462,28 +369,29 @@ fn custom_message_line(custom: &CustomMessage<'_>) -> String {
             format!("advisor ({qualifier}): {notes}")
         };
     }
-    format!("[{}]: {}", custom.custom_type, one_row(&strip_system_wrapper(&custom.text)))
+    format!("[{}]: {}", custom.custom_type, one_row(strip_system_wrapper(&custom.text)))
 }
 
 /// Removes one outer `<system-…>…</system-…>` envelope: the model-facing wrapper some
 /// extensions put around a custom message. Anything else, including system tags nested inside
 /// or a wrapper that does not span the whole text, stays as written.
-fn strip_system_wrapper(content: &str) -> Cow<'_, str> {
-    let trimmed = content.trim();
-    let Some(after_lt) = trimmed.strip_prefix('<') else { return Cow::Borrowed(content) };
+fn strip_system_wrapper(content: &str) -> &str {
+    system_body(content.trim()).unwrap_or(content)
+}
+
+/// The body of the `<system-…>` element that is the whole of `text`, trimmed.
+fn system_body(text: &str) -> Option<&str> {
+    let after_lt = text.strip_prefix('<')?;
     // The tag name: `system-` and at least one more word character or dash, any case.
     let name_len = after_lt.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'));
     let name_len = name_len.unwrap_or(after_lt.len());
     let name = &after_lt[..name_len];
     let is_system = name.len() > "system-".len()
         && name.as_bytes()[.."system-".len()].eq_ignore_ascii_case(b"system-");
-    if !is_system {
-        return Cow::Borrowed(content);
-    }
     // The opening tag ends at the first `>` outside quotes; a `<` first means it is not a tag.
     let rest = &after_lt[name_len..];
-    if !rest.starts_with(|c: char| c == '>' || c.is_whitespace()) {
-        return Cow::Borrowed(content);
+    if !is_system || !rest.starts_with(|c: char| c == '>' || c.is_whitespace()) {
+        return None;
     }
     let mut quote = None;
     let mut open_end = None;
@@ -492,7 +400,7 @@ fn strip_system_wrapper(content: &str) -> Cow<'_, str> {
             (Some(q), c) if c == q => quote = None,
             (Some(_), _) => {}
             (None, '"' | '\'') => quote = Some(c),
-            (None, '<') => return Cow::Borrowed(content),
+            (None, '<') => return None,
             (None, '>') => {
                 open_end = Some(1 + name_len + i + 1);
                 break;
@@ -500,18 +408,13 @@ fn strip_system_wrapper(content: &str) -> Cow<'_, str> {
             (None, _) => {}
         }
     }
-    let Some(body_start) = open_end else { return Cow::Borrowed(content) };
+    let body_start = open_end?;
     let closing = format!("</{name}>");
-    let Some(close_start) = trimmed.len().checked_sub(closing.len()) else {
-        return Cow::Borrowed(content);
-    };
-    if close_start < body_start
-        || !trimmed.is_char_boundary(close_start)
-        || !trimmed[close_start..].eq_ignore_ascii_case(&closing)
-    {
-        return Cow::Borrowed(content);
-    }
-    Cow::Borrowed(trimmed[body_start..close_start].trim())
+    let close_start = text.len().checked_sub(closing.len())?;
+    let closes = close_start >= body_start
+        && text.is_char_boundary(close_start)
+        && text[close_start..].eq_ignore_ascii_case(&closing);
+    closes.then(|| text[body_start..close_start].trim())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -543,12 +446,11 @@ pub fn search_text(entry: &Entry<'_>, label: Option<&str>, call: Option<&str>) -
             Some((qualifier, notes)) => words(&[&custom.custom_type, qualifier, notes]),
             None => {
                 let text = strip_system_wrapper(&custom.text);
-                words(&[&custom.custom_type, cut_chars(&text, TEXT_LIMIT)]);
+                words(&[&custom.custom_type, cut_chars(text, TEXT_LIMIT)]);
             }
         },
         Body::Compaction { .. } => words(&["compaction"]),
         Body::BranchSummary { summary, .. } => words(&["branch summary", summary]),
-        Body::ModelChange { model } => words(&["model", model]),
         Body::ModelUsage { purpose, role, provider, model } => {
             let fields = [purpose, role, provider, model].map(|f| one_row(f));
             words(&["model usage"]);
@@ -556,18 +458,13 @@ pub fn search_text(entry: &Entry<'_>, label: Option<&str>, call: Option<&str>) -
         }
         Body::Usage { kind, provider, model } => words(&["usage", kind, provider, model]),
         Body::ContextEdit { target, .. } => words(&["context edit", target]),
-        Body::ThinkingLevelChange { level } => words(&["thinking", level]),
-        Body::Custom { custom_type } => words(&["custom", custom_type]),
-        Body::Label { label } => words(&["label", label]),
+        Body::Setting { name, value } => words(&[name, value]),
         Body::ServiceTierChange { tiers } => {
             words(&["service tier"]);
             for (family, tier) in tiers {
                 words(&[family.as_deref().unwrap_or_default(), tier]);
             }
         }
-        Body::TitleChange { title } => words(&["title", title]),
-        Body::ModeChange { mode } => words(&["mode", mode]),
-        Body::CredentialPin { provider } => words(&["credential pin", provider]),
         Body::TtsrInjection { rules } => {
             words(&["ttsr injection"]);
             for rule in rules {
@@ -737,14 +634,13 @@ pub fn is_user_request(entry: &Entry<'_>) -> bool {
 // ---------------------------------------------------------------------------------------------
 // Text helpers
 
-/// `prefix` and the message text as a row shows it: cut at 200 characters, then folded onto
-/// one line. The cut comes first, as in the agent, so leading blank lines count against the
-/// 200.
+/// `prefix` and the message text as a row shows it: the text, already cut at 200 characters
+/// ([`crate::row::entry::Content::text`]), folded onto one line. The cut comes first, as in the
+/// agent, so leading blank lines count against the 200.
 fn text_row(prefix: &str, text: &str) -> String {
-    let cut = cut_chars(text, TEXT_LIMIT);
-    let mut out = String::with_capacity(prefix.len() + cut.len());
+    let mut out = String::with_capacity(prefix.len() + text.len());
     out.push_str(prefix);
-    push_one_row(&mut out, cut);
+    push_one_row(&mut out, text);
     out
 }
 
@@ -795,11 +691,13 @@ mod tests {
 
     // The row functions of a whole parsed entry, as the tests below write them.
     fn one_line(entry: &Value, tools: &ToolCalls) -> String {
-        super::one_line(&Entry::from_value(entry), tools)
+        super::one_line(&Entry::from_value(entry), tools).0
     }
 
-    fn search_text(entry: &Value, label: Option<&str>, call: Option<&str>) -> String {
-        super::search_text(&Entry::from_value(entry), label, call)
+    /// The search text of an entry, with the call it answers among `tools`.
+    fn search_text(entry: &Value, label: Option<&str>, tools: &ToolCalls) -> String {
+        let entry = Entry::from_value(entry);
+        super::search_text(&entry, label, tools.call_of(&entry))
     }
 
     fn is_user_request(entry: &Value) -> bool {
@@ -812,10 +710,6 @@ mod tests {
 
     fn message_text(content: &Value) -> String {
         crate::row::entry::message_text(content).into_owned()
-    }
-
-    fn call_of<'t>(tools: &'t ToolCalls, entry: &Value) -> Option<&'t str> {
-        tools.call_of(&Entry::from_value(entry))
     }
 
     fn add(tools: &mut ToolCalls, entry: &Value) {
@@ -943,120 +837,74 @@ mod tests {
         assert_eq!(line(superseded), "assistant: (no content)");
     }
 
+    /// The rows of results of calls to each tool, with `/home/al` as home.
     #[test]
-    fn read_results() {
-        assert_eq!(result_line("read", json!({"path": "src/main.rs"})), "[read: src/main.rs]");
-        assert_eq!(
-            result_line("read", json!({"path": "/home/al/src/main.rs", "offset": 10, "limit": 10})),
-            "[read: ~/src/main.rs:10-19]"
-        );
-        assert_eq!(result_line("read", json!({"path": "a.rs", "offset": 7})), "[read: a.rs:7]");
-        assert_eq!(result_line("read", json!({"path": "a.rs", "limit": 5})), "[read: a.rs:1-5]");
-        // Numbers as JavaScript prints them: integers without a fraction, others in full.
-        assert_eq!(
-            result_line("read", json!({"path": "a.rs", "offset": 1.5, "limit": 3})),
-            "[read: a.rs:1.5-3.5]"
-        );
-        assert_eq!(
-            result_line("read", json!({"path": "a.rs", "offset": -4.0, "limit": 1e15})),
-            "[read: a.rs:-4-999999999999995]"
-        );
-        assert_eq!(
-            result_line("read", json!({"path": "a.rs", "offset": 2e15, "limit": 0})),
-            "[read: a.rs:2000000000000000]"
-        );
-        assert_eq!(result_line("read", json!({"file_path": "old.rs"})), "[read: old.rs]");
-        assert_eq!(
-            result_line("read", json!({"path": "", "file_path": "old.rs"})),
-            "[read: old.rs]"
-        );
-    }
-
-    #[test]
-    fn home_shortening_matches_whole_components() {
-        assert_eq!(result_line("write", json!({"path": "/home/al"})), "[write: ~]");
-        assert_eq!(
-            result_line("write", json!({"path": "/home/alice/x"})),
-            "[write: /home/alice/x]"
-        );
-        assert_eq!(
-            result_line("write", json!({"path": "/etc/home/al/x"})),
-            "[write: /etc/home/al/x]"
-        );
+    fn result_rows() {
+        let (exactly, wide) = ("e".repeat(50), "ü".repeat(60));
+        let web = json!({"query": "how do I cut a string at a char boundary"});
+        let cases = [
+            ("read", json!({"path": "src/main.rs"}), "[read: src/main.rs]"),
+            (
+                "read",
+                json!({"path": "/home/al/src/main.rs", "offset": 10, "limit": 10}),
+                "[read: ~/src/main.rs:10-19]",
+            ),
+            ("read", json!({"path": "a.rs", "offset": 7}), "[read: a.rs:7]"),
+            ("read", json!({"path": "a.rs", "limit": 5}), "[read: a.rs:1-5]"),
+            // Numbers as JavaScript prints them: integers without a fraction, others in full.
+            ("read", json!({"path": "a.rs", "offset": 1.5, "limit": 3}), "[read: a.rs:1.5-3.5]"),
+            (
+                "read",
+                json!({"path": "a.rs", "offset": -4.0, "limit": 1e15}),
+                "[read: a.rs:-4-999999999999995]",
+            ),
+            (
+                "read",
+                json!({"path": "a.rs", "offset": 2e15, "limit": 0}),
+                "[read: a.rs:2000000000000000]",
+            ),
+            ("read", json!({"file_path": "old.rs"}), "[read: old.rs]"),
+            ("read", json!({"path": "", "file_path": "old.rs"}), "[read: old.rs]"),
+            // Home is shortened on whole path components only.
+            ("write", json!({"path": "/home/al"}), "[write: ~]"),
+            ("write", json!({"path": "/home/alice/x"}), "[write: /home/alice/x]"),
+            ("write", json!({"path": "/etc/home/al/x"}), "[write: /etc/home/al/x]"),
+            ("write", json!({"path": "/home/al/notes.md"}), "[write: ~/notes.md]"),
+            ("edit", json!({"path": "src/lib.rs", "edits": []}), "[edit: src/lib.rs]"),
+            ("ls", json!({"path": "/home/al/src"}), "[ls: ~/src]"),
+            ("ls", json!({}), "[ls: .]"),
+            // A command is cut at 50 characters, not bytes.
+            ("bash", json!({"command": "cargo test\n--lib"}), "[bash: cargo test --lib]"),
+            ("bash", json!({"command": exactly}), &format!("[bash: {exactly}]")),
+            (
+                "bash",
+                json!({"command": format!("{exactly}tail")}),
+                &format!("[bash: {exactly}...]"),
+            ),
+            ("bash", json!({"command": wide}), &format!("[bash: {}...]", "ü".repeat(50))),
+            (
+                "grep",
+                json!({"pattern": "fn main", "paths": ["/home/al/a", "b"]}),
+                "[grep: /fn main/ in ~/a, b]",
+            ),
+            ("grep", json!({"pattern": "x", "path": "src"}), "[grep: /x/ in src]"),
+            ("grep", json!({"pattern": "x", "paths": "[\"a\",\"b\"]"}), "[grep: /x/ in a, b]"),
+            ("grep", json!({"pattern": "x"}), "[grep: /x/ in .]"),
+            ("glob", json!({"pattern": "*.rs", "path": "/home/al/p"}), "[glob: ~/p]"),
+            ("glob", json!({"pattern": "*.rs", "paths": ["a", "b"]}), "[glob: a, b]"),
+            ("glob", json!({"pattern": "*.rs"}), "[glob: .]"),
+            // Another tool shows its JSON arguments, cut at 40 characters.
+            ("todo", json!({"a": 1}), r#"[todo: {"a":1}]"#),
+            ("web_search", web.clone(), &format!("[web_search: {}...]", &web.to_string()[..40])),
+        ];
+        for (name, args, want) in cases {
+            assert_eq!(result_line(name, args.clone()), want, "{name} {args}");
+        }
         let tools = ToolCalls::with_home("/home/al//");
-        assert_eq!(tools.home(), Some("/home/al"));
-        assert_eq!(ToolCalls::with_home("/").home(), None);
-        assert_eq!(ToolCalls::with_home("").home(), None);
-        assert_eq!(ToolCalls::default().home(), None);
-    }
-
-    #[test]
-    fn write_edit_ls_results() {
-        assert_eq!(
-            result_line("write", json!({"path": "/home/al/notes.md"})),
-            "[write: ~/notes.md]"
-        );
-        assert_eq!(
-            result_line("edit", json!({"path": "src/lib.rs", "edits": []})),
-            "[edit: src/lib.rs]"
-        );
-        assert_eq!(result_line("ls", json!({"path": "/home/al/src"})), "[ls: ~/src]");
-        assert_eq!(result_line("ls", json!({})), "[ls: .]");
-    }
-
-    #[test]
-    fn bash_results_cut_at_50() {
-        assert_eq!(
-            result_line("bash", json!({"command": "cargo test\n--lib"})),
-            "[bash: cargo test --lib]"
-        );
-        let exactly = "e".repeat(50);
-        assert_eq!(result_line("bash", json!({"command": exactly})), format!("[bash: {exactly}]"));
-        let longer = format!("{exactly}tail");
-        assert_eq!(
-            result_line("bash", json!({"command": longer})),
-            format!("[bash: {exactly}...]")
-        );
-        // Characters, not bytes.
-        let wide = "ü".repeat(60);
-        assert_eq!(
-            result_line("bash", json!({"command": wide})),
-            format!("[bash: {}...]", "ü".repeat(50))
-        );
-    }
-
-    #[test]
-    fn grep_and_glob_results() {
-        assert_eq!(
-            result_line("grep", json!({"pattern": "fn main", "paths": ["/home/al/a", "b"]})),
-            "[grep: /fn main/ in ~/a, b]"
-        );
-        assert_eq!(
-            result_line("grep", json!({"pattern": "x", "path": "src"})),
-            "[grep: /x/ in src]"
-        );
-        assert_eq!(
-            result_line("grep", json!({"pattern": "x", "paths": "[\"a\",\"b\"]"})),
-            "[grep: /x/ in a, b]"
-        );
-        assert_eq!(result_line("grep", json!({"pattern": "x"})), "[grep: /x/ in .]");
-        assert_eq!(
-            result_line("glob", json!({"pattern": "*.rs", "path": "/home/al/p"})),
-            "[glob: ~/p]"
-        );
-        assert_eq!(
-            result_line("glob", json!({"pattern": "*.rs", "paths": ["a", "b"]})),
-            "[glob: a, b]"
-        );
-        assert_eq!(result_line("glob", json!({"pattern": "*.rs"})), "[glob: .]");
-    }
-
-    #[test]
-    fn other_tool_results_show_json_arguments() {
-        assert_eq!(result_line("todo", json!({"a": 1})), r#"[todo: {"a":1}]"#);
-        let args = json!({"query": "how do I cut a string at a char boundary"});
-        let json = serde_json::to_string(&args).unwrap();
-        assert_eq!(result_line("web_search", args), format!("[web_search: {}...]", &json[..40]));
+        assert_eq!(tools.home.as_deref(), Some("/home/al"));
+        assert_eq!(ToolCalls::with_home("/").home, None);
+        assert_eq!(ToolCalls::with_home("").home, None);
+        assert_eq!(ToolCalls::default().home, None);
     }
 
     #[test]
@@ -1072,34 +920,22 @@ mod tests {
     #[test]
     fn tool_calls_are_collected_from_assistant_messages_only() {
         let mut tools = ToolCalls::default();
-        add(
-            &mut tools,
-            &message(
-                json!({"role": "user", "content": [{"type": "toolCall", "id": "u", "name": "x"}]}),
-            ),
-        );
-        add(&mut tools, &json!({"type": "custom", "customType": "toolCall"}));
-        add(&mut tools, &json!("not an object"));
+        let user =
+            json!({"role": "user", "content": [{"type": "toolCall", "id": "u", "name": "x"}]});
+        let custom = json!({"type": "custom", "customType": "toolCall"});
+        for entry in [message(user), custom, json!("not an object")] {
+            add(&mut tools, &entry);
+        }
         assert!(tools.is_empty());
-        add(
-            &mut tools,
-            &assistant(
-                json!([{"type": "toolCall", "id": "c1", "name": "read"},
-            {"type": "toolCall", "name": "no id"}]),
-                "toolUse",
-            ),
-        );
-        assert_eq!(tools.len(), 1);
-        assert_eq!(tools.get("c1").map(|c| &*c.shown), Some("[read: ]"));
+        let calls = json!([{"type": "toolCall", "id": "c1", "name": "read"},
+            {"type": "toolCall", "name": "no id"}]);
+        add(&mut tools, &assistant(calls, "toolUse"));
+        assert_eq!(tools.calls.len(), 1);
+        assert_eq!(tools.get("c1"), Some("[read: ]"));
         // A later call with the same id wins.
-        add(
-            &mut tools,
-            &assistant(
-                json!([{"type": "toolCall", "id": "c1", "name": "ls", "arguments": {}}]),
-                "toolUse",
-            ),
-        );
-        assert_eq!(tools.get("c1").map(|c| &*c.shown), Some("[ls: .]"));
+        let again = json!([{"type": "toolCall", "id": "c1", "name": "ls", "arguments": {}}]);
+        add(&mut tools, &assistant(again, "toolUse"));
+        assert_eq!(tools.get("c1"), Some("[ls: .]"));
     }
 
     #[test]
@@ -1174,14 +1010,10 @@ mod tests {
 
     #[test]
     fn compaction_rows_round_like_javascript() {
-        let compaction = |tokens: Value| {
-            line(json!({"type": "compaction", "summary": "s", "tokensBefore": tokens}))
-        };
-        assert_eq!(compaction(json!(42000)), "[compaction: 42k tokens]");
-        assert_eq!(compaction(json!(1500)), "[compaction: 2k tokens]");
-        assert_eq!(compaction(json!(2500)), "[compaction: 3k tokens]");
-        assert_eq!(compaction(json!(2499)), "[compaction: 2k tokens]");
-        assert_eq!(compaction(json!(0)), "[compaction: 0k tokens]");
+        for (tokens, k) in [(42000, 42), (1500, 2), (2500, 3), (2499, 2), (0, 0)] {
+            let row = line(json!({"type": "compaction", "summary": "s", "tokensBefore": tokens}));
+            assert_eq!(row, format!("[compaction: {k}k tokens]"), "{tokens}");
+        }
         assert_eq!(line(json!({"type": "compaction", "summary": "s"})), "[compaction]");
     }
 
@@ -1278,10 +1110,9 @@ mod tests {
 
     #[test]
     fn odd_records() {
-        assert_eq!(line(json!([1, 2])), RECORD_TEXT);
-        assert_eq!(line(json!("text")), RECORD_TEXT);
-        assert_eq!(line(json!({"id": "a1"})), RECORD_TEXT);
-        assert_eq!(line(json!({"type": 3})), RECORD_TEXT);
+        for record in [json!([1, 2]), json!("text"), json!({"id": "a1"}), json!({"type": 3})] {
+            assert_eq!(line(record.clone()), RECORD_TEXT, "{record}");
+        }
         // Fields printed as written still end up on one line.
         assert_eq!(line(json!({"type": "mode_change", "mode": "a\nb"})), "[mode: a b]");
     }
@@ -1292,24 +1123,18 @@ mod tests {
     fn search_text_of_messages() {
         let tools = tools_with(&[("c1", "read", json!({"path": "/home/al/src/main.rs"}))]);
         let user = message(json!({"role": "user", "content": "Add a flag"}));
-        assert_eq!(
-            search_text(&user, Some("checkpoint"), call_of(&tools, &user)),
-            "checkpoint user Add a flag"
-        );
-        assert_eq!(search_text(&user, None, call_of(&tools, &user)), "user Add a flag");
+        assert_eq!(search_text(&user, Some("checkpoint"), &tools), "checkpoint user Add a flag");
+        assert_eq!(search_text(&user, None, &tools), "user Add a flag");
         let long = message(
             json!({"role": "assistant", "content": [{"type": "text", "text": "y".repeat(300)}]}),
         );
-        assert_eq!(
-            search_text(&long, None, call_of(&tools, &long)),
-            format!("assistant {}", "y".repeat(200))
-        );
+        assert_eq!(search_text(&long, None, &tools), format!("assistant {}", "y".repeat(200)));
         let bash = message(json!({"role": "bashExecution", "command": "make"}));
-        assert_eq!(search_text(&bash, None, call_of(&tools, &bash)), "bashExecution make");
+        assert_eq!(search_text(&bash, None, &tools), "bashExecution make");
         let result = message(json!({"role": "toolResult", "toolCallId": "c1", "toolName": "read",
             "content": [{"type": "text", "text": "fn main() {}"}]}));
         assert_eq!(
-            search_text(&result, None, call_of(&tools, &result)),
+            search_text(&result, None, &tools),
             "toolResult fn main() {} [read: ~/src/main.rs]"
         );
     }
@@ -1362,9 +1187,9 @@ mod tests {
             (json!(42), ""),
         ];
         for (entry, want) in cases {
-            assert_eq!(search_text(&entry, None, call_of(&tools, &entry)), want, "{entry}");
+            assert_eq!(search_text(&entry, None, &tools), want, "{entry}");
         }
-        assert_eq!(search_text(&json!({"type": "future_thing"}), Some("keep"), None), "keep");
+        assert_eq!(search_text(&json!({"type": "future_thing"}), Some("keep"), &tools), "keep");
     }
 
     #[test]
@@ -1390,13 +1215,10 @@ mod tests {
     fn search_matches_the_label() {
         let tools = ToolCalls::default();
         let entry = json!({"type": "model_change", "model": "openai/gpt-5"});
-        let text = search_text(&entry, Some("Checkpoint-1"), call_of(&tools, &entry));
+        let text = search_text(&entry, Some("Checkpoint-1"), &tools);
         assert!(substring_match("checkpoint-1 gpt", &text));
         assert!(fuzzy_match("chk1", &text));
-        assert!(!substring_match(
-            "checkpoint",
-            &search_text(&entry, None, call_of(&tools, &entry))
-        ));
+        assert!(!substring_match("checkpoint", &search_text(&entry, None, &tools)));
     }
 
     // -- filters -------------------------------------------------------------------------------
@@ -1447,18 +1269,13 @@ mod tests {
             assert!(shows(FilterMode::Default, entry, true, false));
             assert!(shows(FilterMode::All, entry, true, false));
         }
-        for stop_reason in ["error", "aborted", "length"] {
-            let entry = assistant(json!([]), stop_reason);
-            assert!(shows(FilterMode::Default, &entry, false, false), "{stop_reason}");
+        let mut shown =
+            ["error", "aborted", "length"].map(|stop| assistant(json!([]), stop)).to_vec();
+        shown.push(assistant(json!([{"type": "text", "text": "done"}]), "stop"));
+        shown.push(assistant(json!("plain string"), "stop"));
+        for entry in &shown {
+            assert!(shows(FilterMode::Default, entry, false, false), "{entry}");
         }
-        let text = assistant(json!([{"type": "text", "text": "done"}]), "stop");
-        assert!(shows(FilterMode::Default, &text, false, false));
-        assert!(shows(
-            FilterMode::Default,
-            &assistant(json!("plain string"), "stop"),
-            false,
-            false
-        ));
     }
 
     #[test]

@@ -8,8 +8,7 @@ use serde_json::Value;
 use crate::error::Result;
 use crate::json::scan::Scanner;
 use crate::row::entry::Entry;
-use crate::row::gist::{Field, field};
-use crate::row::text::{Facts, FilterMode, ToolCalls, is_cut, one_line, search_text};
+use crate::row::text::{Facts, FilterMode, ToolCalls, one_line, search_text};
 use crate::session::Session;
 
 /// One entry as commands print it.
@@ -19,8 +18,6 @@ pub struct EntryView {
     pub idx: u32,
     /// The label in effect, as display text.
     pub label: Option<String>,
-    /// The label in effect, as the JSON value it was written as.
-    pub label_value: Option<Value>,
     /// The one-line text.
     pub text: String,
     /// The text `--search` matches against (FORMAT §9.4).
@@ -29,16 +26,6 @@ pub struct EntryView {
     pub facts: Facts,
     /// The role of a `message`.
     pub role: Option<Box<str>>,
-    /// The `toolName` of a tool result.
-    pub tool_name: Option<Box<str>>,
-    /// Whether the text cut the entry's own text short ([`is_cut`]).
-    pub cut: bool,
-    /// `type`, when a string.
-    kind: Option<Box<str>>,
-    /// `timestamp`, when a string.
-    timestamp: Option<Box<str>>,
-    /// Both as JSON text, when either is neither a string nor `null` ([`Entry::odd`]).
-    odd: Option<Box<[Box<str>; 2]>>,
 }
 
 /// Reads entries one after another, in an order where tool calls come before their results,
@@ -78,27 +65,16 @@ impl<'s> Viewer<'s> {
 
     /// Reads one entry and records its tool calls for later results.
     pub fn view(&mut self, idx: u32) -> Result<EntryView> {
-        let (label, label_value) = match self.labels.get(&idx) {
-            Some((t, v)) => (Some(t.clone()), Some(v.clone())),
-            None => (None, None),
-        };
-        let tools = &mut self.tools;
-        let (lines, scanner) = (&mut self.lines, &mut self.scanner);
-        super::read::with_row(self.session, idx, lines, scanner, |entry| {
-            tools.add(entry);
+        let label = self.labels.get(&idx).map(|(text, _)| text.clone());
+        super::read::with_row(self.session, idx, &mut self.lines, &mut self.scanner, |entry| {
+            self.tools.add(entry);
             EntryView {
                 idx,
                 label: label.clone(),
-                label_value: label_value.clone(),
-                text: one_line(entry, tools),
-                search: search_text(entry, label.as_deref(), tools.call_of(entry)),
+                text: one_line(entry, &self.tools).0,
+                search: search_text(entry, label.as_deref(), self.tools.call_of(entry)),
                 facts: Facts::of(entry),
                 role: entry.role().map(Box::from),
-                tool_name: entry.tool_name().map(Box::from),
-                cut: is_cut(entry),
-                kind: entry.type_name().map(Box::from),
-                timestamp: entry.timestamp.as_deref().map(Box::from),
-                odd: entry.odd.clone(),
             }
         })
     }
@@ -108,34 +84,19 @@ impl<'s> Viewer<'s> {
     /// entry, normally a parent or two up).
     pub fn view_in_context(&mut self, idx: u32) -> Result<EntryView> {
         const LOOK_BACK: usize = 8;
-        let mut ancestors = Vec::with_capacity(LOOK_BACK);
-        let mut cur = idx;
-        while let Some(p) = self.session.parent(cur) {
-            if ancestors.len() == LOOK_BACK {
-                break;
-            }
-            ancestors.push(p);
-            cur = p;
-        }
+        let session = self.session;
+        let ancestors: Vec<u32> =
+            std::iter::successors(session.parent(idx), |&p| session.parent(p))
+                .take(LOOK_BACK)
+                .collect();
         for &a in ancestors.iter().rev() {
-            let value = self.session.value(a)?;
-            self.tools.add(&Entry::from_value(&value));
+            self.tools.add(&Entry::from_value(&session.value(a)?));
         }
         self.view(idx)
     }
 }
 
 impl EntryView {
-    /// The `type` member, as the `--json` row prints it.
-    pub fn kind(&self) -> Field<'_> {
-        field(self.kind.as_deref(), self.odd.as_ref().map(|odd| &*odd[0]))
-    }
-
-    /// The `timestamp` member, as the `--json` row prints it.
-    pub fn timestamp(&self) -> Field<'_> {
-        field(self.timestamp.as_deref(), self.odd.as_ref().map(|odd| &*odd[1]))
-    }
-
     /// Whether the entry passes a filter mode, with `leaf` as the leaf (FORMAT §9.2).
     pub fn shows(&self, mode: FilterMode, leaf: Option<u32>) -> bool {
         self.facts.shows(mode, leaf == Some(self.idx), self.label.is_some())
