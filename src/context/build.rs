@@ -467,9 +467,9 @@ fn strip_dangling_tool_calls(messages: &mut Vec<Value>) {
 /// union-find over the marks.
 fn drop_failed_turns(messages: &mut Vec<Value>) {
     let n = messages.len();
-    let mut alive = vec![true; n];
-    // next_alive[i] leads to the first live index >= i (n is a live sentinel).
-    let mut next_alive: Vec<usize> = (0..=n).collect();
+    // next[i] leads to the first live index >= i (n is a live sentinel): i is live when
+    // next[i] == i.
+    let mut next: Vec<usize> = (0..=n).collect();
     let mut results: HashMap<String, Vec<usize>> = HashMap::new();
     for (j, m) in messages.iter().enumerate() {
         if role(m) == "toolResult" {
@@ -477,34 +477,24 @@ fn drop_failed_turns(messages: &mut Vec<Value>) {
         }
     }
 
-    fn find(next_alive: &mut [usize], i: usize) -> usize {
-        let mut root = i;
-        while next_alive[root] != root {
-            root = next_alive[root];
-        }
-        let mut cur = i;
-        while next_alive[cur] != root {
-            let up = next_alive[cur];
-            next_alive[cur] = root;
-            cur = up;
-        }
-        root
-    }
-
     for i in (0..n).rev() {
         let msg = &messages[i];
-        if !alive[i]
+        if next[i] != i
             || role(msg) != "assistant"
             || !matches!(str_field(msg, "stopReason"), Some("aborted" | "error"))
         {
             continue;
         }
-        let next = find(&mut next_alive, i + 1);
-        if next < n && is_custom_of_type(&messages[next], INTERRUPTED_THINKING) {
+        // The first live index after i, halving the path on the way.
+        let mut after = i + 1;
+        while next[after] != after {
+            next[after] = next[next[after]];
+            after = next[after];
+        }
+        if after < n && is_custom_of_type(&messages[after], INTERRUPTED_THINKING) {
             continue;
         }
-        alive[i] = false;
-        next_alive[i] = i + 1;
+        next[i] = i + 1;
         for block in array_field(msg, "content") {
             if str_field(block, "type") != Some("toolCall") {
                 continue;
@@ -513,13 +503,12 @@ fn drop_failed_turns(messages: &mut Vec<Value>) {
                 // Only results after the turn pair with it; earlier ones stay.
                 while let Some(&j) = indices.last().filter(|&&j| j > i) {
                     indices.pop();
-                    alive[j] = false;
-                    next_alive[j] = j + 1;
+                    next[j] = j + 1;
                 }
             }
         }
     }
 
-    let mut keep = alive.into_iter();
-    messages.retain(|_| keep.next().unwrap_or(true));
+    let mut live = (0..n).map(|i| next[i] == i);
+    messages.retain(|_| live.next().unwrap_or(true));
 }
