@@ -27,13 +27,8 @@ fn llm_messages(messages: Vec<Value>, flavor: Dialect) -> Vec<Value> {
     out
 }
 
-/// The messages `--agent-messages` selects: the agent messages as built, or their conversion.
-pub fn messages(ctx: &SessionContext, agent_messages: bool) -> Vec<Value> {
-    if agent_messages { ctx.agent_messages.clone() } else { to_llm_messages(ctx) }
-}
-
-/// [`messages`], taken out of the context instead of copied (its `agent_messages` are left
-/// empty), for the outputs that consume it.
+/// The messages `--agent-messages` selects (the agent messages as built, or their conversion),
+/// taken out of the context, not copied: its `agent_messages` are left empty.
 pub(super) fn take_messages(ctx: &mut SessionContext, agent_messages: bool) -> Vec<Value> {
     let messages = std::mem::take(&mut ctx.agent_messages);
     if agent_messages { messages } else { llm_messages(messages, ctx.flavor) }

@@ -25,7 +25,7 @@
 //! assert_eq!(ctx.thinking_level, "off");
 //! let llm = context::to_llm_messages(&ctx);
 //! assert_eq!(llm[0]["attribution"], "user");
-//! let _out = context::to_json(&ctx, false);
+//! let _out = context::into_json(ctx, false);
 //! ```
 //!
 //! Shapes follow the reference code rather than its docs where they disagree (FORMAT §0). JSON
@@ -45,8 +45,8 @@ mod output;
 mod path;
 
 pub use build::build;
-pub use llm::{messages, to_llm_messages};
-pub use output::{image_text, into_json, render_markdown, render_text, to_json};
+pub use llm::to_llm_messages;
+pub use output::{image_text, into_json, render_markdown, render_text};
 pub use path::path_values;
 
 use llm::{nonzero_exit_code, summary_text, take_messages};
@@ -303,7 +303,7 @@ fn format_ms(ms: f64) -> String {
 mod tests {
     use super::build::is_empty_error_turn;
     use super::llm::{format_bytes, group_thousands, render_omp_template};
-    use super::output::{Block, content_blocks, inline_code};
+    use super::output::{Part, content_blocks, inline_code};
     use super::*;
 
     const TS: &str = "2026-02-16T10:21:00.000Z";
@@ -378,8 +378,8 @@ mod tests {
                     "assistant" => content_blocks(m.get("content"), None)
                         .into_iter()
                         .filter_map(|b| match b {
-                            Block::Text(t) => Some(t),
-                            Block::ToolCall { id, .. } => Some(format!("call:{id}")),
+                            Part::Text(t) => Some(t),
+                            Part::ToolCall { id, .. } => Some(format!("call:{id}")),
                             _ => None,
                         })
                         .collect::<Vec<_>>()
@@ -408,7 +408,7 @@ mod tests {
         assert_eq!(ctx, SessionContext::empty(Dialect::Omp));
         assert_eq!(ctx.thinking_level, "off");
         assert_eq!(ctx.mode, "none");
-        let out = to_json(&ctx, false);
+        let out = into_json(ctx, false);
         assert_eq!(out["leafId"], Value::Null);
         assert_eq!(out["messages"], json!([]));
         assert_eq!(out["models"], json!({}));
@@ -486,7 +486,7 @@ mod tests {
             (ctx.thinking_level.as_str(), ctx.configured_thinking_level.as_deref()),
             ("off", None)
         );
-        assert_eq!(to_json(&ctx, false)["configuredThinkingLevel"], Value::Null);
+        assert_eq!(into_json(ctx, false)["configuredThinkingLevel"], Value::Null);
     }
 
     #[test]
@@ -579,7 +579,7 @@ mod tests {
         ]));
         assert_eq!((ctx.mode.as_str(), ctx.mode_data), ("none", None));
 
-        let out = to_json(&omp(&chain(vec![user("a")])), false);
+        let out = into_json(omp(&chain(vec![user("a")])), false);
         assert_eq!(
             out["mcpToolSelection"],
             json!({"selectedMCPToolNames": [], "hasPersistedMCPToolSelection": false})
@@ -623,10 +623,10 @@ mod tests {
             json!({"type": "model_change", "model": "openai/gpt-5", "role": "default"}),
         ]));
         assert_eq!(ctx.model, Some(gpt));
-        let out = to_json(&ctx, false);
+        let out = into_json(ctx, false);
         assert_eq!(out["models"], json!({"provider": "openai", "modelId": "gpt-5"}));
         assert_eq!(out["flavor"], "pi");
-        assert_eq!(to_json(&pi(&[]), false)["models"], Value::Null);
+        assert_eq!(into_json(pi(&[]), false)["models"], Value::Null);
     }
 
     #[test]
@@ -1391,7 +1391,7 @@ mod tests {
         let roles: Vec<&str> = llm.iter().map(role).collect();
         assert_eq!(roles, ["user", "user", "developer", "user"]);
         assert!(only_text(&llm[0]).ends_with("<summary>\nEarlier work.\n</summary>"));
-        let out = to_json(&omp(&path), true);
+        let out = into_json(omp(&path), true);
         assert_eq!(out["messages"][0]["role"], "compactionSummary");
         assert_eq!(out["flavor"], "omp");
     }
