@@ -248,36 +248,22 @@ fn blank(v: Option<&Value>) -> bool {
 /// `claude-only` → anthropic priority, any other valid tier → openai only (the legacy scalar
 /// had OpenAI semantics). Anything else, or an empty result, is `None`.
 fn coerce_service_tier(v: Option<&Value>) -> Option<Map<String, Value>> {
-    let mut out = Map::new();
-    match v? {
-        Value::Object(src) => {
-            for family in TIER_FAMILIES {
-                if let Some(tier) =
-                    src.get(family).and_then(Value::as_str).filter(|t| TIERS.contains(t))
-                {
-                    out.insert(family.to_owned(), json!(tier));
-                }
-            }
-        }
+    let tiers: Vec<(&str, &str)> = match v? {
+        Value::Object(src) => TIER_FAMILIES
+            .into_iter()
+            .filter_map(|f| Some((f, src.get(f)?.as_str().filter(|t| TIERS.contains(t))?)))
+            .collect(),
         Value::String(s) => match s.as_str() {
-            "priority" => {
-                for family in TIER_FAMILIES {
-                    out.insert(family.to_owned(), json!("priority"));
-                }
-            }
-            "openai-only" => {
-                out.insert("openai".to_owned(), json!("priority"));
-            }
-            "claude-only" => {
-                out.insert("anthropic".to_owned(), json!("priority"));
-            }
-            tier if TIERS.contains(&tier) => {
-                out.insert("openai".to_owned(), json!(tier));
-            }
-            _ => {}
+            "priority" => TIER_FAMILIES.map(|f| (f, "priority")).to_vec(),
+            "openai-only" => vec![("openai", "priority")],
+            "claude-only" => vec![("anthropic", "priority")],
+            tier if TIERS.contains(&tier) => vec![("openai", tier)],
+            _ => vec![],
         },
-        _ => {}
-    }
+        _ => vec![],
+    };
+    let out: Map<String, Value> =
+        tiers.into_iter().map(|(f, t)| (f.to_owned(), json!(t))).collect();
     (!out.is_empty()).then_some(out)
 }
 
