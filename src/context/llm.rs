@@ -37,24 +37,15 @@ pub(super) fn take_messages(ctx: &mut SessionContext, agent_messages: bool) -> V
 fn convert_omp(msg: Value, interrupted_next: bool, out: &mut Vec<Value>) {
     let ts = msg.get("timestamp").cloned();
     match role(&msg) {
-        "bashExecution" => {
-            if truthy(msg.get("excludeFromContext")) {
-                return;
-            }
+        // `!!command` runs are kept out of the context.
+        "bashExecution" if !truthy(msg.get("excludeFromContext")) => {
             let mut content = vec![text_block(run_text(&msg, Dialect::Omp))];
             content.extend(array_field(&msg, "images").iter().cloned());
             out.push(llm_message("user", Value::Array(content), Some(json!("user")), ts));
         }
-        "pythonExecution" => {
-            if truthy(msg.get("excludeFromContext")) {
-                return;
-            }
-            out.push(llm_message(
-                "user",
-                text_content(run_text(&msg, Dialect::Omp)),
-                Some(json!("user")),
-                ts,
-            ));
+        "pythonExecution" if !truthy(msg.get("excludeFromContext")) => {
+            let content = text_content(run_text(&msg, Dialect::Omp));
+            out.push(llm_message("user", content, Some(json!("user")), ts));
         }
         "fileMention" => convert_file_mention(&msg, out),
         "custom" => convert_custom(msg, out),
@@ -201,14 +192,8 @@ fn llm_content(content: Value) -> Value {
 fn push_custom(msg: &Value, content: Value, ts: Option<Value>, out: &mut Vec<Value>) {
     let custom_type = str_field(msg, "customType");
     let advisor = custom_type == Some(ADVISOR);
-    let llm_role = if advisor
-        && msg.get("details").and_then(|d| d.get("messageRole")).and_then(Value::as_str)
-            == Some("user")
-    {
-        "user"
-    } else {
-        "developer"
-    };
+    let to_user = msg.pointer("/details/messageRole").and_then(Value::as_str) == Some("user");
+    let llm_role = if advisor && to_user { "user" } else { "developer" };
     let attribution = msg
         .get("attribution")
         .filter(|a| !a.is_null())
@@ -384,6 +369,7 @@ fn output_notice(meta: Option<&Value>) -> String {
 
 fn truncation_notice(t: &Value) -> String {
     let num = |key: &str| t.get(key).and_then(Value::as_f64);
+    let (output_lines, total) = (js_string(t.get("outputLines")), js_string(t.get("totalLines")));
     let range = |key: &str| {
         let r = t.get(key)?;
         Some((js_string(r.get("start")), js_string(r.get("end")), r))
@@ -398,17 +384,12 @@ fn truncation_notice(t: &Value) -> String {
             .unwrap_or_else(|| (total_lines - num("outputLines").unwrap_or(0.0)).max(0.0));
         notice = match (range("headRange"), range("tailRange")) {
             (Some((hs, he, _)), Some((ts, te, _))) => format!(
-                "Showing lines {hs}-{he} and {ts}-{te} of {}; {} middle line{} ({}) elided",
-                js_string(t.get("totalLines")),
+                "Showing lines {hs}-{he} and {ts}-{te} of {total}; {} middle line{} ({}) elided",
                 group_thousands(elided_lines),
                 if elided_lines == 1.0 { "" } else { "s" },
                 format_bytes(elided_bytes)
             ),
-            _ => format!(
-                "Showing {} of {} lines; middle elided",
-                js_string(t.get("outputLines")),
-                js_string(t.get("totalLines"))
-            ),
+            _ => format!("Showing {output_lines} of {total} lines; middle elided"),
         };
     } else {
         let shown = range("shownRange").filter(|(_, _, r)| {
@@ -417,14 +398,8 @@ fn truncation_notice(t: &Value) -> String {
             matches!((s, e), (Some(s), Some(e)) if e >= s)
         });
         notice = match shown {
-            Some((s, e, _)) => {
-                format!("Showing lines {s}-{e} of {}", js_string(t.get("totalLines")))
-            }
-            None => format!(
-                "Showing {} of {} lines",
-                js_string(t.get("outputLines")),
-                js_string(t.get("totalLines"))
-            ),
+            Some((s, e, _)) => format!("Showing lines {s}-{e} of {total}"),
+            None => format!("Showing {output_lines} of {total} lines"),
         };
         if str_field(t, "truncatedBy") == Some("bytes") {
             let max = num("maxBytes").or_else(|| num("outputBytes")).unwrap_or(0.0);
