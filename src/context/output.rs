@@ -132,19 +132,15 @@ fn state_lines(ctx: &SessionContext) -> Vec<(&'static str, String)> {
     lines.push(("thinking level", thinking));
     match ctx.flavor {
         Dialect::Omp => {
-            let models: Vec<String> = ctx
-                .models
-                .iter()
-                .map(|(role, m)| format!("{role}={}", js_string(Some(m))))
-                .collect();
-            lines.push((
-                "models",
-                if models.is_empty() { "(none)".to_owned() } else { models.join(", ") },
-            ));
+            let pairs = |map: &Map<String, Value>| {
+                let pairs: Vec<String> =
+                    map.iter().map(|(k, v)| format!("{k}={}", js_string(Some(v)))).collect();
+                pairs.join(", ")
+            };
+            let models = pairs(&ctx.models);
+            lines.push(("models", if models.is_empty() { "(none)".to_owned() } else { models }));
             if let Some(tier) = &ctx.service_tier {
-                let tiers: Vec<String> =
-                    tier.iter().map(|(f, t)| format!("{f}={}", js_string(Some(t)))).collect();
-                lines.push(("service tier", tiers.join(", ")));
+                lines.push(("service tier", pairs(tier)));
             }
             let mut mode = ctx.mode.clone();
             if let Some(data) = ctx.mode_data.as_ref().filter(|d| !d.is_null()) {
@@ -159,17 +155,12 @@ fn state_lines(ctx: &SessionContext) -> Vec<(&'static str, String)> {
             }
         }
         Dialect::Pi => {
-            let model = ctx.model.as_ref().map_or_else(
-                || "(none)".to_owned(),
-                |m| {
-                    format!(
-                        "{}/{}",
-                        m.provider.as_deref().unwrap_or("?"),
-                        m.model_id.as_deref().unwrap_or("?")
-                    )
-                },
-            );
-            lines.push(("model", model));
+            let known = |part: &Option<String>| part.clone().unwrap_or_else(|| "?".to_owned());
+            let model = ctx
+                .model
+                .as_ref()
+                .map(|m| format!("{}/{}", known(&m.provider), known(&m.model_id)));
+            lines.push(("model", model.unwrap_or_else(|| "(none)".to_owned())));
         }
     }
     lines
