@@ -446,32 +446,24 @@ mod tests {
 
     #[test]
     fn thinking_level_defaults_to_off_and_tracks_configured() {
-        assert_eq!(omp(&chain(vec![user("a")])).thinking_level, "off");
-        assert_eq!(omp(&chain(vec![user("a")])).configured_thinking_level, None);
-
         let change = |level: Value, configured: Value| json!({"type": "thinking_level_change", "thinkingLevel": level, "configured": configured});
-        let ctx = omp(&chain(vec![change(json!("high"), json!("auto"))]));
-        assert_eq!(
-            (ctx.thinking_level.as_str(), ctx.configured_thinking_level.as_deref()),
-            ("high", Some("auto"))
-        );
-
-        // configured null falls back to the level; the latest change wins.
-        let ctx = omp(&chain(vec![
-            change(json!("high"), json!("auto")),
-            change(json!("low"), Value::Null),
-        ]));
-        assert_eq!(
-            (ctx.thinking_level.as_str(), ctx.configured_thinking_level.as_deref()),
-            ("low", Some("low"))
-        );
-
-        // A null level is "off" and leaves configured unset.
+        let cases = [
+            (vec![user("a")], ("off", None)),
+            (vec![change(json!("high"), json!("auto"))], ("high", Some("auto"))),
+            // configured null falls back to the level; the latest change wins.
+            (
+                vec![change(json!("high"), json!("auto")), change(json!("low"), Value::Null)],
+                ("low", Some("low")),
+            ),
+            // A null level is "off" and leaves configured unset.
+            (vec![change(Value::Null, Value::Null)], ("off", None)),
+        ];
+        for (entries, expected) in cases {
+            let ctx = omp(&chain(entries));
+            let got = (ctx.thinking_level.as_str(), ctx.configured_thinking_level.as_deref());
+            assert_eq!(got, expected);
+        }
         let ctx = omp(&chain(vec![change(Value::Null, Value::Null)]));
-        assert_eq!(
-            (ctx.thinking_level.as_str(), ctx.configured_thinking_level.as_deref()),
-            ("off", None)
-        );
         assert_eq!(into_json(ctx, false)["configuredThinkingLevel"], Value::Null);
     }
 
@@ -521,20 +513,24 @@ mod tests {
             let ctx = omp(&chain(vec![json!({"type": "service_tier_change", "serviceTier": v})]));
             ctx.service_tier.map(Value::Object)
         };
-        assert_eq!(
-            tier(json!({"openai": "priority", "x": "flex", "google": "bogus"})),
-            Some(json!({"openai": "priority"}))
-        );
-        assert_eq!(
-            tier(json!("priority")),
-            Some(json!({"openai": "priority", "anthropic": "priority", "google": "priority"}))
-        );
-        assert_eq!(tier(json!("openai-only")), Some(json!({"openai": "priority"})));
-        assert_eq!(tier(json!("claude-only")), Some(json!({"anthropic": "priority"})));
-        assert_eq!(tier(json!("flex")), Some(json!({"openai": "flex"})));
-        assert_eq!(tier(json!("turbo")), None);
-        assert_eq!(tier(json!({})), None);
-        assert_eq!(tier(Value::Null), None);
+        for (given, expected) in [
+            (
+                json!({"openai": "priority", "x": "flex", "google": "bogus"}),
+                json!({"openai": "priority"}),
+            ),
+            (
+                json!("priority"),
+                json!({"openai": "priority", "anthropic": "priority", "google": "priority"}),
+            ),
+            (json!("openai-only"), json!({"openai": "priority"})),
+            (json!("claude-only"), json!({"anthropic": "priority"})),
+            (json!("flex"), json!({"openai": "flex"})),
+            (json!("turbo"), Value::Null),
+            (json!({}), Value::Null),
+            (Value::Null, Value::Null),
+        ] {
+            assert_eq!(tier(given.clone()).unwrap_or_default(), expected, "{given}");
+        }
 
         // The latest change wins, and null clears.
         let ctx = omp(&chain(vec![
@@ -1069,21 +1065,16 @@ mod tests {
                 .map(|c| format!("{}/{}", role(c), js_string(c.get("attribution"))))
                 .collect::<Vec<_>>()
         };
-        assert_eq!(
-            roles(custom("advisor", json!({"details": {"messageRole": "user"}}))),
-            ["user/agent"]
-        );
-        assert_eq!(
-            roles(custom("advisor", json!({"details": {"messageRole": "developer"}}))),
-            ["developer/agent"]
-        );
-        assert_eq!(roles(custom("skill-prompt", json!({"attribution": "user"}))), ["user/user"]);
-        assert_eq!(
-            roles(custom("skill-prompt", json!({"attribution": "agent"}))),
-            ["developer/agent"]
-        );
-        assert_eq!(roles(custom("collab-prompt", json!({"attribution": "user"}))), ["user/user"]);
-        assert_eq!(roles(custom("ext", json!({"attribution": "user"}))), ["developer/user"]);
+        for (custom_type, extra, expected) in [
+            ("advisor", json!({"details": {"messageRole": "user"}}), "user/agent"),
+            ("advisor", json!({"details": {"messageRole": "developer"}}), "developer/agent"),
+            ("skill-prompt", json!({"attribution": "user"}), "user/user"),
+            ("skill-prompt", json!({"attribution": "agent"}), "developer/agent"),
+            ("collab-prompt", json!({"attribution": "user"}), "user/user"),
+            ("ext", json!({"attribution": "user"}), "developer/user"),
+        ] {
+            assert_eq!(roles(custom(custom_type, extra)), [expected], "{custom_type}");
+        }
         // Content that is neither a string nor an array sends nothing.
         assert!(convert_one(custom("ext", json!({"content": {"x": 1}})), Dialect::Omp).is_empty());
     }
