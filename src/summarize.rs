@@ -308,63 +308,49 @@ pub fn finish(model_text: &str, files: &FileOps, dialect: Dialect) -> String {
     text
 }
 
-/// A summarizer command and the flag that interrupts it.
-#[derive(Debug, Clone)]
-pub struct Summarizer {
-    command: String,
-    cancel: CancelToken,
-}
-
-impl Summarizer {
-    /// The shell command `command`, interrupted when `cancel` is set.
-    pub fn new(command: impl Into<String>, cancel: CancelToken) -> Summarizer {
-        Summarizer { command: command.into(), cancel }
-    }
-
-    /// Summarizes `entries`: runs the command with [`prompt`] on its standard input and returns
-    /// the finished summary text and its details.
-    ///
-    /// Fails with [`Error::Failed`] when the command cannot run, exits non-zero, or prints
-    /// nothing (the agent's "No summary generated"), and with [`Error::Cancelled`] when interrupted.
-    pub fn summarize(
-        &self,
-        entries: &[Value],
-        instructions: &str,
-        dialect: Dialect,
-    ) -> Result<(String, Value)> {
-        let input = prompt(entries, instructions);
-        let mut command = Command::new("sh");
-        command.arg("-c").arg(&self.command);
-        let fail = |what: String| Error::Failed(format!("summarizer `{}` {what}", self.command));
-        let done = match process::run(command, input.as_bytes(), None, &self.cancel) {
-            Ok(done) => done,
-            Err(RunError::Spawn(e)) => return Err(fail(format!("could not run: {e}"))),
-            Err(RunError::TimedOut(_)) => return Err(fail("ran out of time".into())),
-            Err(RunError::Cancelled) => {
-                return Err(Error::Cancelled(
-                    "branch summarization cancelled; nothing was written".into(),
-                ));
-            }
-        };
-        if !done.status.success() {
-            return Err(fail(format!(
-                "exited with {}; nothing was written",
-                process::describe_status(done.status)
-            )));
-        }
-        let text = String::from_utf8_lossy(&done.stdout);
-        if text.trim().is_empty() {
-            // The agent's words ("No summary generated"), said as the other failures are.
-            return Err(fail(
-                "printed no summary (No summary generated); nothing was written".into(),
+/// Summarizes `entries` with the shell command `command`: runs it with [`prompt`] on its
+/// standard input, interrupted when `cancel` is set, and returns the finished summary text and
+/// its details.
+///
+/// Fails with [`Error::Failed`] when the command cannot run, exits non-zero, or prints
+/// nothing (the agent's "No summary generated"), and with [`Error::Cancelled`] when interrupted.
+pub fn run(
+    command: &str,
+    cancel: &CancelToken,
+    entries: &[Value],
+    instructions: &str,
+    dialect: Dialect,
+) -> Result<(String, Value)> {
+    let input = prompt(entries, instructions);
+    let mut sh = Command::new("sh");
+    sh.arg("-c").arg(command);
+    let fail = |what: String| Error::Failed(format!("summarizer `{command}` {what}"));
+    let done = match process::run(sh, input.as_bytes(), None, cancel) {
+        Ok(done) => done,
+        Err(RunError::Spawn(e)) => return Err(fail(format!("could not run: {e}"))),
+        Err(RunError::TimedOut(_)) => return Err(fail("ran out of time".into())),
+        Err(RunError::Cancelled) => {
+            return Err(Error::Cancelled(
+                "branch summarization cancelled; nothing was written".into(),
             ));
         }
-        let files = match dialect {
-            Dialect::Omp => FileOps::collect(entries),
-            Dialect::Pi => FileOps::collect_pi(entries),
-        };
-        Ok((finish(&text, &files, dialect), files.details()))
+    };
+    if !done.status.success() {
+        return Err(fail(format!(
+            "exited with {}; nothing was written",
+            process::describe_status(done.status)
+        )));
     }
+    let text = String::from_utf8_lossy(&done.stdout);
+    if text.trim().is_empty() {
+        // The agent's words ("No summary generated"), said as the other failures are.
+        return Err(fail("printed no summary (No summary generated); nothing was written".into()));
+    }
+    let files = match dialect {
+        Dialect::Omp => FileOps::collect(entries),
+        Dialect::Pi => FileOps::collect_pi(entries),
+    };
+    Ok((finish(&text, &files, dialect), files.details()))
 }
 
 #[cfg(test)]
