@@ -338,12 +338,7 @@ pub(super) fn inline_code(text: &str) -> String {
 }
 
 fn longest_backtick_run(text: &str) -> usize {
-    let (mut longest, mut run) = (0, 0);
-    for c in text.chars() {
-        run = if c == '`' { run + 1 } else { 0 };
-        longest = longest.max(run);
-    }
-    longest
+    text.split(|c| c != '`').map(str::len).max().unwrap_or(0)
 }
 
 fn escape_markdown(text: &str) -> String {
