@@ -297,7 +297,7 @@ mod tests {
 
     /// Links entries into one chain: ids `e0, e1, …` unless given, each parent the previous
     /// entry, and a fixed timestamp unless given.
-    fn chain(entries: Vec<Value>) -> Vec<Value> {
+    pub(super) fn chain(entries: Vec<Value>) -> Vec<Value> {
         let mut prev = Value::Null;
         entries
             .into_iter()
@@ -322,7 +322,7 @@ mod tests {
         json!({"type": "message", "message": message})
     }
 
-    fn user(text: &str) -> Value {
+    pub(super) fn user(text: &str) -> Value {
         msg(json!({"role": "user", "content": text, "timestamp": 1}))
     }
 
@@ -354,8 +354,8 @@ mod tests {
 
     /// A compact picture of the agent messages: the role, plus the text for users and
     /// assistants and the summary for summaries.
-    fn shape(messages: &[Value]) -> Vec<String> {
-        messages
+    fn shape(ctx: &SessionContext) -> Vec<String> {
+        ctx.agent_messages
             .iter()
             .map(|m| {
                 let r = role(m);
@@ -581,7 +581,7 @@ mod tests {
         ]));
         assert_eq!(ctx.thinking_level, "high");
         assert_eq!(ctx.injected_ttsr_rules, ["r1"]);
-        assert_eq!(shape(&ctx.agent_messages), ["user:after"]);
+        assert_eq!(shape(&ctx), ["user:after"]);
     }
 
     #[test]
@@ -645,7 +645,7 @@ mod tests {
         ]);
         for ctx in [omp(&path), pi(&path)] {
             assert_eq!(
-                shape(&ctx.agent_messages),
+                shape(&ctx),
                 ["compactionSummary:S", "user:u2", "assistant:a2", "user:u3"],
                 "{:?}",
                 ctx.flavor
@@ -674,7 +674,7 @@ mod tests {
             id(user("u2"), "elsewhere"),
         ]);
         for ctx in [omp(&path), pi(&path)] {
-            assert_eq!(shape(&ctx.agent_messages), ["compactionSummary:S", "user:u2"]);
+            assert_eq!(shape(&ctx), ["compactionSummary:S", "user:u2"]);
         }
     }
 
@@ -691,7 +691,7 @@ mod tests {
         ]);
         for ctx in [omp(&path), pi(&path)] {
             assert_eq!(
-                shape(&ctx.agent_messages),
+                shape(&ctx),
                 ["compactionSummary:second", "user:u2", "assistant:a2", "user:u3"]
             );
         }
@@ -702,10 +702,7 @@ mod tests {
             say("a1"),
             compaction("k1", "second"),
         ]);
-        assert_eq!(
-            shape(&omp(&path).agent_messages),
-            ["compactionSummary:second", "user:u1", "assistant:a1"]
-        );
+        assert_eq!(shape(&omp(&path)), ["compactionSummary:second", "user:u1", "assistant:a1"]);
     }
 
     #[test]
@@ -717,12 +714,9 @@ mod tests {
             json!({"type": "reset_boundary"}),
             user("u3"),
         ]);
-        assert_eq!(shape(&omp(&path).agent_messages), ["user:u3"]);
+        assert_eq!(shape(&omp(&path)), ["user:u3"]);
         // pi knows no reset boundary.
-        assert_eq!(
-            shape(&pi(&path).agent_messages),
-            ["compactionSummary:S", "user:u1", "user:u2", "user:u3"]
-        );
+        assert_eq!(shape(&pi(&path)), ["compactionSummary:S", "user:u1", "user:u2", "user:u3"]);
     }
 
     #[test]
@@ -736,7 +730,7 @@ mod tests {
             user("u2"),
         ]);
         assert_eq!(
-            shape(&omp(&path).agent_messages),
+            shape(&omp(&path)),
             ["compactionSummary:S", "user:u1", "assistant:a1", "user:u2"]
         );
         // The kept range may even reach back before the reset.
@@ -746,13 +740,10 @@ mod tests {
             user("u1"),
             compaction("k", "S"),
         ]);
-        assert_eq!(
-            shape(&omp(&path).agent_messages),
-            ["compactionSummary:S", "user:u0", "user:u1"]
-        );
+        assert_eq!(shape(&omp(&path)), ["compactionSummary:S", "user:u0", "user:u1"]);
         // Only a reset: everything before it is gone.
         let path = chain(vec![user("u0"), json!({"type": "reset_boundary"}), user("u1")]);
-        assert_eq!(shape(&omp(&path).agent_messages), ["user:u1"]);
+        assert_eq!(shape(&omp(&path)), ["user:u1"]);
     }
 
     #[test]
@@ -774,7 +765,7 @@ mod tests {
             user("u3"),
         ]);
         let ctx = omp(&path);
-        assert_eq!(shape(&ctx.agent_messages), ["compactionSummary:S", "user:u3"]);
+        assert_eq!(shape(&ctx), ["compactionSummary:S", "user:u3"]);
         assert_eq!(
             ctx.agent_messages[0]["providerPayload"],
             json!({"type": "openaiResponsesHistory", "provider": "openai", "items": [{"type": "message"}]})
@@ -790,13 +781,10 @@ mod tests {
             remote(json!("t")),
             user("u3"),
         ]);
-        assert_eq!(
-            shape(&omp(&path).agent_messages),
-            ["compactionSummary:S", "user:u2", "user:u3"]
-        );
+        assert_eq!(shape(&omp(&path)), ["compactionSummary:S", "user:u2", "user:u3"]);
         // ... and nothing when it is not on the path before the compaction.
         let path = chain(vec![id(user("u1"), "k"), user("u2"), remote(json!("gone")), user("u3")]);
-        assert_eq!(shape(&omp(&path).agent_messages), ["compactionSummary:S", "user:u3"]);
+        assert_eq!(shape(&omp(&path)), ["compactionSummary:S", "user:u3"]);
 
         // An incomplete remote payload is an ordinary compaction.
         let mut c = compaction("k", "S");
@@ -804,7 +792,7 @@ mod tests {
             json!({"openaiRemoteCompaction": {"provider": "", "replacementHistory": []}});
         let path = chain(vec![id(user("u1"), "k"), c, user("u3")]);
         let ctx = omp(&path);
-        assert_eq!(shape(&ctx.agent_messages), ["compactionSummary:S", "user:u1", "user:u3"]);
+        assert_eq!(shape(&ctx), ["compactionSummary:S", "user:u1", "user:u3"]);
         assert!(ctx.agent_messages[0].get("providerPayload").is_none());
     }
 
@@ -867,7 +855,7 @@ mod tests {
             "error",
         );
         let path = chain(vec![user("u"), recovered.clone(), empty_error.clone(), say("ok")]);
-        assert_eq!(shape(&omp(&path).agent_messages), ["user:u", "assistant:ok"]);
+        assert_eq!(shape(&omp(&path)), ["user:u", "assistant:ok"]);
         // pi keeps both (and has no post-passes).
         assert_eq!(omp(&path).agent_messages.len(), 2);
         assert_eq!(pi(&path).agent_messages.len(), 4);
@@ -941,7 +929,7 @@ mod tests {
             assistant(json!([call("c9")]), "toolUse"),
         ]);
         let ctx = omp(&path);
-        assert_eq!(shape(&ctx.agent_messages), ["user:u", "assistant:call:c1", "toolResult:c1"]);
+        assert_eq!(shape(&ctx), ["user:u", "assistant:call:c1", "toolResult:c1"]);
         assert_eq!(ctx.agent_messages[1]["content"][0]["thinkingSignature"], "s");
         // pi has no post-passes.
         assert_eq!(pi(&path).agent_messages.len(), 4);
@@ -957,7 +945,7 @@ mod tests {
             assistant(json!([{"type": "text", "text": "oops"}]), "error"),
             say("fine"),
         ]);
-        assert_eq!(shape(&omp(&path).agent_messages), ["user:u", "user:again", "assistant:fine"]);
+        assert_eq!(shape(&omp(&path)), ["user:u", "user:again", "assistant:fine"]);
     }
 
     #[test]
@@ -969,10 +957,7 @@ mod tests {
             assistant(json!([{"type": "text", "text": "half"}]), "aborted"),
             note.clone(),
         ]);
-        assert_eq!(
-            shape(&omp(&path).agent_messages),
-            ["user:u", "assistant:half", "custom:interrupted-thinking"]
-        );
+        assert_eq!(shape(&omp(&path)), ["user:u", "assistant:half", "custom:interrupted-thinking"]);
 
         // Dropping a later failed turn (and its result) can make the note the next message of
         // an earlier one, which is then kept, as with the reference's splicing walk.
@@ -984,7 +969,7 @@ mod tests {
             note,
         ]);
         assert_eq!(
-            shape(&omp(&path).agent_messages),
+            shape(&omp(&path)),
             ["user:u", "assistant:first", "custom:interrupted-thinking"]
         );
     }
@@ -999,10 +984,7 @@ mod tests {
             result("c1"),
             user("u"),
         ]);
-        assert_eq!(
-            shape(&omp(&path).agent_messages),
-            ["assistant:call:c1", "toolResult:c1", "user:u"]
-        );
+        assert_eq!(shape(&omp(&path)), ["assistant:call:c1", "toolResult:c1", "user:u"]);
     }
 
     #[test]
@@ -1016,7 +998,7 @@ mod tests {
         }
         entries.push(user("end"));
         let ctx = omp(&chain(entries));
-        assert_eq!(shape(&ctx.agent_messages), ["user:end"]);
+        assert_eq!(shape(&ctx), ["user:end"]);
     }
 
     // --- conversion (omp) ---
