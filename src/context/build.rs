@@ -91,9 +91,7 @@ fn track_state(path: &[Value], ctx: &mut SessionContext) -> (Option<usize>, Opti
                         None | Some(Value::Null) => "default".to_owned(),
                         Some(role) => js_string(Some(role)),
                     };
-                    if role == "default" {
-                        has_explicit_default = true;
-                    }
+                    has_explicit_default |= role == "default";
                     ctx.models.insert(role, model.clone());
                 }
             }
@@ -273,17 +271,15 @@ fn context_edits(path: &[Value]) -> HashMap<usize, Option<Value>> {
 /// pi's `model_change {provider, modelId}`. An oh-my-pi style `model: "provider/id"` is read
 /// too, split at the first `/`, so `--flavor pi` on an omp file still names the model.
 fn pi_model_change(entry: &Value) -> PiModel {
-    let mut model = PiModel {
-        provider: str_field(entry, "provider").map(str::to_owned),
-        model_id: str_field(entry, "modelId").map(str::to_owned),
+    let field = |key| str_field(entry, key).map(str::to_owned);
+    let (provider, model_id) = match (field("provider"), field("modelId")) {
+        (None, None) => match str_field(entry, "model").and_then(|m| m.split_once('/')) {
+            Some((provider, id)) => (Some(provider.to_owned()), Some(id.to_owned())),
+            None => (None, None),
+        },
+        given => given,
     };
-    if model.provider.is_none()
-        && model.model_id.is_none()
-        && let Some((provider, id)) = str_field(entry, "model").and_then(|m| m.split_once('/'))
-    {
-        model = PiModel { provider: Some(provider.to_owned()), model_id: Some(id.to_owned()) };
-    }
-    model
+    PiModel { provider, model_id }
 }
 
 /// Where the kept range before compaction `c` starts: at the first entry before it whose id is

@@ -207,12 +207,12 @@ fn describe(msg: &Value, blobs: Option<&Path>) -> View {
             if truthy(msg.get("isError")) {
                 details.push("error".to_owned());
             }
-            parts.extend(content_blocks(msg.get("content"), blobs).into_iter().map(
-                |part| match part {
+            for part in content_blocks(msg.get("content"), blobs) {
+                parts.push(match part {
                     Part::Text(text) => Part::Code { lang: "", text },
                     other => other,
-                },
-            ));
+                });
+            }
         }
         "bashExecution" => {
             let mut text = format!("$ {}", js_string(msg.get("command")));
