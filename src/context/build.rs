@@ -180,18 +180,11 @@ fn track_state(path: &[Value], ctx: &mut SessionContext) -> (Option<usize>, Opti
 /// (`None`: nothing before it is kept).
 fn compaction_summary(path: &[Value], c: usize, flavor: Dialect) -> (Value, Option<usize>) {
     let compaction = &path[c];
+    let omp = flavor == Dialect::Omp;
     let field = |key: &str| compaction.get(key).cloned();
-    let timestamp = Some(entry_ms(compaction));
-    if flavor == Dialect::Pi {
-        let summary = obj([
-            ("role", Some(json!("compactionSummary"))),
-            ("summary", field("summary")),
-            ("tokensBefore", field("tokensBefore")),
-            ("timestamp", timestamp),
-        ]);
-        return (summary, kept_range_start(path, c));
-    }
-    let remote = openai_remote_payload(compaction);
+    // pi's summary has only the summary and tokensBefore of oh-my-pi's fields.
+    let omp_field = |key: &str| field(key).filter(|_| omp);
+    let remote = if omp { openai_remote_payload(compaction) } else { None };
     let kept = if remote.is_none() {
         kept_range_start(path, c)
     } else {
@@ -207,13 +200,13 @@ fn compaction_summary(path: &[Value], c: usize, flavor: Dialect) -> (Value, Opti
     let summary = obj([
         ("role", Some(json!("compactionSummary"))),
         ("summary", field("summary")),
-        ("shortSummary", field("shortSummary")),
+        ("shortSummary", omp_field("shortSummary")),
         ("tokensBefore", field("tokensBefore")),
-        ("tokensAfter", field("tokensAfter")),
-        ("method", field("method")),
+        ("tokensAfter", omp_field("tokensAfter")),
+        ("method", omp_field("method")),
         ("providerPayload", remote),
-        ("warning", field("warning")),
-        ("timestamp", timestamp),
+        ("warning", omp_field("warning")),
+        ("timestamp", Some(entry_ms(compaction))),
     ]);
     (summary, kept)
 }
