@@ -297,40 +297,36 @@ fn message(entry: &mut Value, flavor: Dialect) -> Option<Value> {
                 && (truthy(msg.get("retryRecovery")) || is_empty_error_turn(msg));
             (!skip).then(|| normalize_message(msg.take()))
         }
-        (Kind::CustomMessage, Dialect::Omp) => {
-            if str_field(entry, "customType") == Some(PREWALK_PLAN)
-                || !entry.get("content").is_some_and(is_custom_content)
+        (Kind::CustomMessage, _) => {
+            if flavor == Dialect::Omp
+                && (str_field(entry, "customType") == Some(PREWALK_PLAN)
+                    || !entry.get("content").is_some_and(is_custom_content))
             {
                 return None;
             }
-            let custom_type = str_field(entry, "customType")
-                .filter(|t| !t.is_empty())
-                .unwrap_or(DEFAULT_CUSTOM_TYPE);
-            let custom_type = json!(custom_type);
-            // `attribution` is kept only when the entry had one, normalised to user/agent.
-            let attribution = entry
-                .get("attribution")
-                .map(|a| json!(if a.as_str() == Some("user") { "user" } else { "agent" }));
-            let display = json!(entry.get("display").and_then(Value::as_bool).unwrap_or(false));
+            let (custom_type, display, attribution) = match flavor {
+                Dialect::Omp => {
+                    let custom_type = str_field(entry, "customType")
+                        .filter(|t| !t.is_empty())
+                        .unwrap_or(DEFAULT_CUSTOM_TYPE);
+                    let display = entry.get("display").and_then(Value::as_bool).unwrap_or(false);
+                    // `attribution` is kept only when the entry had one, normalised to
+                    // user/agent.
+                    let attribution = entry
+                        .get("attribution")
+                        .map(|a| json!(if a.as_str() == Some("user") { "user" } else { "agent" }));
+                    (Some(json!(custom_type)), Some(json!(display)), attribution)
+                }
+                Dialect::Pi => (take(entry, "customType"), take(entry, "display"), None),
+            };
             let timestamp = entry_ms(entry);
             Some(obj([
                 ("role", Some(json!("custom"))),
-                ("customType", Some(custom_type)),
+                ("customType", custom_type),
                 ("content", take(entry, "content")),
-                ("display", Some(display)),
+                ("display", display),
                 ("details", take(entry, "details")),
                 ("attribution", attribution),
-                ("timestamp", Some(timestamp)),
-            ]))
-        }
-        (Kind::CustomMessage, Dialect::Pi) => {
-            let timestamp = entry_ms(entry);
-            Some(obj([
-                ("role", Some(json!("custom"))),
-                ("customType", take(entry, "customType")),
-                ("content", take(entry, "content")),
-                ("display", take(entry, "display")),
-                ("details", take(entry, "details")),
                 ("timestamp", Some(timestamp)),
             ]))
         }
