@@ -102,7 +102,7 @@ fn render_message(message: &Value, parts: &mut Vec<String>) {
             for block in blocks.into_iter().flatten() {
                 match str_field(block, "type") {
                     Some("thinking") => {
-                        push(parts, "[Assistant thinking]", text(block, "thinking"))
+                        push(parts, "[Assistant thinking]", text(block, "thinking"));
                     }
                     Some("text") => push(parts, "[Assistant]", text(block, "text")),
                     Some("toolCall") => push(parts, "[Tool call]", &tool_call(block)),
