@@ -36,18 +36,15 @@ pub fn build(mut path: Vec<Value>, leaf_id: Option<&Value>, flavor: Dialect) -> 
     };
     for i in kept.chain(after) {
         let entry = &mut path[i];
-        match edits.get(&i) {
-            Some(None) => continue,
-            Some(Some(content)) => {
-                let holder = match kind_of(entry) {
-                    Kind::Message => entry.get_mut("message"),
-                    _ => Some(&mut *entry),
-                };
-                if let Some(Value::Object(holder)) = holder {
-                    holder.insert("content".into(), content.clone());
-                }
+        if let Some(edit) = edits.get(&i) {
+            let Some(content) = edit else { continue };
+            let holder = match kind_of(entry) {
+                Kind::Message => entry.get_mut("message"),
+                _ => Some(&mut *entry),
+            };
+            if let Some(Value::Object(holder)) = holder {
+                holder.insert("content".into(), content.clone());
             }
-            None => {}
         }
         out.extend(message(entry, flavor));
     }
