@@ -62,12 +62,11 @@ pub fn render_text(mut ctx: SessionContext, agent_messages: bool, blobs: Option<
         out.push_str(" ===\n");
         for part in &view.parts {
             match part {
-                Part::Text(text) => out.push_str(text),
+                Part::Text(text) | Part::Code { text, .. } => out.push_str(text),
                 Part::Thinking(text) => out.push_str(&format!("<thinking>\n{text}\n</thinking>")),
                 Part::ToolCall { name, id, args } => {
                     out.push_str(&format!("[tool call {name} {id}] {}", compact(args)));
                 }
-                Part::Code { text, .. } => out.push_str(text),
                 Part::Note(note) => out.push_str(&format!("[{note}]")),
             }
             out.push('\n');
