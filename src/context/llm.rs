@@ -144,10 +144,9 @@ fn convert_custom(mut msg: Value, out: &mut Vec<Value>) {
     let Some(content) = take(&mut msg, "content").filter(is_custom_content) else { return };
     let msg = &msg;
     let ts = msg.get("timestamp").cloned();
-    let custom_type = str_field(msg, "customType");
-    let user_attributed = str_field(msg, "attribution") == Some("user");
-
-    if user_attributed && matches!(custom_type, Some(COLLAB_PROMPT | SKILL_PROMPT)) {
+    if str_field(msg, "attribution") == Some("user")
+        && matches!(str_field(msg, "customType"), Some(COLLAB_PROMPT | SKILL_PROMPT))
+    {
         // A collab guest's prompt or a `/skill:` the user typed is the user speaking. (The
         // agent wraps the collab prompt in a steering envelope whose wording varies between
         // releases and is not part of the reference templates; it is sent unwrapped here.)
@@ -190,8 +189,7 @@ fn llm_content(content: Value) -> Value {
 /// A custom message without images as a developer message (a user one for an advisor note
 /// that says so), with `content` already converted.
 fn push_custom(msg: &Value, content: Value, ts: Option<Value>, out: &mut Vec<Value>) {
-    let custom_type = str_field(msg, "customType");
-    let advisor = custom_type == Some(ADVISOR);
+    let advisor = str_field(msg, "customType") == Some(ADVISOR);
     let to_user = msg.pointer("/details/messageRole").and_then(Value::as_str) == Some("user");
     let llm_role = if advisor && to_user { "user" } else { "developer" };
     let attribution = msg
