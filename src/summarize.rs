@@ -115,12 +115,9 @@ fn render_message(message: &Value, parts: &mut Vec<String>) {
         }
         Some("toolResult") => {
             let name = str_field(message, "toolName").unwrap_or("tool");
-            let what = if message.get("isError") == Some(&Value::Bool(true)) {
-                format!("[Tool error: {name}]")
-            } else {
-                format!("[Tool result: {name}]")
-            };
-            push(parts, &what, &cut(&content_text(message)));
+            let error = message.get("isError") == Some(&Value::Bool(true));
+            let what = if error { "error" } else { "result" };
+            push(parts, &format!("[Tool {what}: {name}]"), &cut(&content_text(message)));
         }
         Some("bashExecution") => {
             let (command, output) = (text(message, "command"), cut(text(message, "output")));
