@@ -11,7 +11,7 @@ pub fn to_llm_messages(ctx: &SessionContext) -> Vec<Value> {
 
 /// [`to_llm_messages`] of messages it may take apart: a message that passes as it is (with an
 /// attribution added, say) is moved, not copied.
-fn llm_messages(messages: Vec<Value>, flavor: Dialect) -> Vec<Value> {
+pub(super) fn llm_messages(messages: Vec<Value>, flavor: Dialect) -> Vec<Value> {
     let mut out = Vec::with_capacity(messages.len());
     let mut messages = messages.into_iter().peekable();
     while let Some(msg) = messages.next() {

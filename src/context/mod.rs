@@ -288,7 +288,7 @@ fn format_ms(ms: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::build::is_empty_error_turn;
-    use super::llm::{format_bytes, group_thousands, render_omp_template};
+    use super::llm::{format_bytes, group_thousands, llm_messages, render_omp_template};
     use super::output::{Part, content_blocks, inline_code};
     use super::*;
 
@@ -1003,14 +1003,8 @@ mod tests {
 
     // --- conversion (omp) ---
 
-    fn convert(messages: Vec<Value>, flavor: Dialect) -> Vec<Value> {
-        let mut ctx = SessionContext::empty(flavor);
-        ctx.agent_messages = messages;
-        to_llm_messages(&ctx)
-    }
-
     fn convert_one(message: Value, flavor: Dialect) -> Vec<Value> {
-        convert(vec![message], flavor)
+        llm_messages(vec![message], flavor)
     }
 
     #[test]
@@ -1193,7 +1187,7 @@ mod tests {
 
     #[test]
     fn user_developer_and_assistant_pass_through() {
-        let out = convert(
+        let out = llm_messages(
             vec![
                 json!({"role": "user", "content": "hi", "timestamp": 1}),
                 json!({"role": "user", "content": "hi", "attribution": "agent", "timestamp": 1}),
@@ -1213,7 +1207,7 @@ mod tests {
             ]
         );
         // pi passes user/assistant/toolResult through untouched and drops roles it lacks.
-        let out = convert(
+        let out = llm_messages(
             vec![
                 json!({"role": "user", "content": "hi", "timestamp": 1}),
                 json!({"role": "developer", "content": "rules", "timestamp": 1}),
@@ -1246,7 +1240,7 @@ mod tests {
         // ... unless the continuity note follows it.
         let note = json!({"role": "custom", "customType": "interrupted-thinking", "content": "n",
             "display": false, "timestamp": 2});
-        let out = convert(vec![bare, note], Dialect::Omp);
+        let out = llm_messages(vec![bare, note], Dialect::Omp);
         assert_eq!(out[0]["content"], json!([]));
         assert_eq!(role(&out[1]), "developer");
         // Other turns are sent unchanged.
