@@ -85,12 +85,8 @@ pub fn transcript(entries: &[Value]) -> String {
                 let kind = str_field(entry, "customType").unwrap_or("custom");
                 push(&mut parts, &format!("[{kind}]"), &content_text(entry));
             }
-            Some("branch_summary") => {
-                push(&mut parts, "[Branch summary]", str_field(entry, "summary").unwrap_or(""));
-            }
-            Some("compaction") => {
-                push(&mut parts, "[Compaction summary]", str_field(entry, "summary").unwrap_or(""));
-            }
+            Some("branch_summary") => push(&mut parts, "[Branch summary]", text(entry, "summary")),
+            Some("compaction") => push(&mut parts, "[Compaction summary]", text(entry, "summary")),
             _ => {}
         }
     }
@@ -106,15 +102,9 @@ fn render_message(message: &Value, parts: &mut Vec<String>) {
             for block in blocks.into_iter().flatten() {
                 match str_field(block, "type") {
                     Some("thinking") => {
-                        push(
-                            parts,
-                            "[Assistant thinking]",
-                            str_field(block, "thinking").unwrap_or(""),
-                        );
+                        push(parts, "[Assistant thinking]", text(block, "thinking"));
                     }
-                    Some("text") => {
-                        push(parts, "[Assistant]", str_field(block, "text").unwrap_or(""));
-                    }
+                    Some("text") => push(parts, "[Assistant]", text(block, "text")),
                     Some("toolCall") => push(parts, "[Tool call]", &tool_call(block)),
                     _ => {}
                 }
@@ -125,22 +115,17 @@ fn render_message(message: &Value, parts: &mut Vec<String>) {
         }
         Some("toolResult") => {
             let name = str_field(message, "toolName").unwrap_or("tool");
-            let what = if message.get("isError") == Some(&Value::Bool(true)) {
-                format!("[Tool error: {name}]")
-            } else {
-                format!("[Tool result: {name}]")
-            };
-            push(parts, &what, &cut(&content_text(message)));
+            let error = message.get("isError") == Some(&Value::Bool(true));
+            let what = if error { "error" } else { "result" };
+            push(parts, &format!("[Tool {what}: {name}]"), &cut(&content_text(message)));
         }
         Some("bashExecution") => {
-            let command = str_field(message, "command").unwrap_or("");
-            let output = str_field(message, "output").unwrap_or("");
-            push(parts, "[Bash]", &format!("$ {command}\n{}", cut(output)));
+            let (command, output) = (text(message, "command"), cut(text(message, "output")));
+            push(parts, "[Bash]", &format!("$ {command}\n{output}"));
         }
         Some("pythonExecution") => {
-            let code = str_field(message, "code").unwrap_or("");
-            let output = str_field(message, "output").unwrap_or("");
-            push(parts, "[Python]", &format!("{code}\n---\n{}", cut(output)));
+            let (code, output) = (text(message, "code"), cut(text(message, "output")));
+            push(parts, "[Python]", &format!("{code}\n---\n{output}"));
         }
         Some("custom" | "hookMessage") => {
             let kind = str_field(message, "customType").unwrap_or("custom");
@@ -196,6 +181,11 @@ fn str_field<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
     value.get(key)?.as_str()
 }
 
+/// A string member, or `""` when it is missing or no string.
+fn text<'v>(value: &'v Value, key: &str) -> &'v str {
+    str_field(value, key).unwrap_or("")
+}
+
 /// The files the abandoned tool calls touched: `read` calls read, `write` and `edit` calls
 /// modify (the `path` argument of each, or the older `file_path`, as the rows show them).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -232,32 +222,23 @@ impl FileOps {
     /// Collects the tool calls of the assistant messages among `entries`.
     pub fn collect(entries: &[Value]) -> FileOps {
         let mut ops = FileOps::default();
-        for entry in entries {
-            if str_field(entry, "type") != Some("message") {
-                continue;
-            }
-            let Some(message) = entry.get("message") else { continue };
-            if str_field(message, "role") != Some("assistant") {
-                continue;
-            }
-            let blocks = message.get("content").and_then(Value::as_array);
-            for block in blocks.into_iter().flatten() {
-                if str_field(block, "type") != Some("toolCall") {
-                    continue;
-                }
-                let path = block.get("arguments").map(file_path_arg).unwrap_or_default();
-                if path.is_empty() {
-                    continue;
-                }
-                match str_field(block, "name") {
-                    Some("read") => {
-                        ops.read.insert(path.to_string());
-                    }
-                    Some("write" | "edit") => {
-                        ops.modified.insert(path.to_string());
-                    }
-                    _ => {}
-                }
+        let calls = entries
+            .iter()
+            .filter(|entry| str_field(entry, "type") == Some("message"))
+            .filter_map(|entry| entry.get("message"))
+            .filter(|message| str_field(message, "role") == Some("assistant"))
+            .filter_map(|message| message.get("content").and_then(Value::as_array))
+            .flatten()
+            .filter(|block| str_field(block, "type") == Some("toolCall"));
+        for call in calls {
+            let path = call.get("arguments").map(file_path_arg).unwrap_or_default();
+            let files = match str_field(call, "name") {
+                Some("read") => &mut ops.read,
+                Some("write" | "edit") => &mut ops.modified,
+                _ => continue,
+            };
+            if !path.is_empty() {
+                files.insert(path.to_string());
             }
         }
         ops
@@ -324,63 +305,49 @@ pub fn finish(model_text: &str, files: &FileOps, dialect: Dialect) -> String {
     text
 }
 
-/// A summarizer command and the flag that interrupts it.
-#[derive(Debug, Clone)]
-pub struct Summarizer {
-    command: String,
-    cancel: CancelToken,
-}
-
-impl Summarizer {
-    /// The shell command `command`, interrupted when `cancel` is set.
-    pub fn new(command: impl Into<String>, cancel: CancelToken) -> Summarizer {
-        Summarizer { command: command.into(), cancel }
-    }
-
-    /// Summarizes `entries`: runs the command with [`prompt`] on its standard input and returns
-    /// the finished summary text and its details.
-    ///
-    /// Fails with [`Error::Failed`] when the command cannot run, exits non-zero, or prints
-    /// nothing (the agent's "No summary generated"), and with [`Error::Cancelled`] when interrupted.
-    pub fn summarize(
-        &self,
-        entries: &[Value],
-        instructions: &str,
-        dialect: Dialect,
-    ) -> Result<(String, Value)> {
-        let input = prompt(entries, instructions);
-        let mut command = Command::new("sh");
-        command.arg("-c").arg(&self.command);
-        let fail = |what: String| Error::Failed(format!("summarizer `{}` {what}", self.command));
-        let done = match process::run(command, input.as_bytes(), None, &self.cancel) {
-            Ok(done) => done,
-            Err(RunError::Spawn(e)) => return Err(fail(format!("could not run: {e}"))),
-            Err(RunError::TimedOut(_)) => return Err(fail("ran out of time".into())),
-            Err(RunError::Cancelled) => {
-                return Err(Error::Cancelled(
-                    "branch summarization cancelled; nothing was written".into(),
-                ));
-            }
-        };
-        if !done.status.success() {
-            return Err(fail(format!(
-                "exited with {}; nothing was written",
-                process::describe_status(done.status)
-            )));
-        }
-        let text = String::from_utf8_lossy(&done.stdout);
-        if text.trim().is_empty() {
-            // The agent's words ("No summary generated"), said as the other failures are.
-            return Err(fail(
-                "printed no summary (No summary generated); nothing was written".into(),
+/// Summarizes `entries` with the shell command `command`: runs it with [`prompt`] on its
+/// standard input, interrupted when `cancel` is set, and returns the finished summary text and
+/// its details.
+///
+/// Fails with [`Error::Failed`] when the command cannot run, exits non-zero, or prints
+/// nothing (the agent's "No summary generated"), and with [`Error::Cancelled`] when interrupted.
+pub fn run(
+    command: &str,
+    cancel: &CancelToken,
+    entries: &[Value],
+    instructions: &str,
+    dialect: Dialect,
+) -> Result<(String, Value)> {
+    let input = prompt(entries, instructions);
+    let mut sh = Command::new("sh");
+    sh.arg("-c").arg(command);
+    let fail = |what: String| Error::Failed(format!("summarizer `{command}` {what}"));
+    let done = match process::run(sh, input.as_bytes(), None, cancel) {
+        Ok(done) => done,
+        Err(RunError::Spawn(e)) => return Err(fail(format!("could not run: {e}"))),
+        Err(RunError::TimedOut(_)) => return Err(fail("ran out of time".into())),
+        Err(RunError::Cancelled) => {
+            return Err(Error::Cancelled(
+                "branch summarization cancelled; nothing was written".into(),
             ));
         }
-        let files = match dialect {
-            Dialect::Omp => FileOps::collect(entries),
-            Dialect::Pi => FileOps::collect_pi(entries),
-        };
-        Ok((finish(&text, &files, dialect), files.details()))
+    };
+    if !done.status.success() {
+        return Err(fail(format!(
+            "exited with {}; nothing was written",
+            process::describe_status(done.status)
+        )));
     }
+    let text = String::from_utf8_lossy(&done.stdout);
+    if text.trim().is_empty() {
+        // The agent's words ("No summary generated"), said as the other failures are.
+        return Err(fail("printed no summary (No summary generated); nothing was written".into()));
+    }
+    let files = match dialect {
+        Dialect::Omp => FileOps::collect(entries),
+        Dialect::Pi => FileOps::collect_pi(entries),
+    };
+    Ok((finish(&text, &files, dialect), files.details()))
 }
 
 #[cfg(test)]

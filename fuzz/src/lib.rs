@@ -348,7 +348,8 @@ fn check_context(s: &Session) {
     for flavor in [Dialect::Omp, Dialect::Pi] {
         let ctx = context::build(path.clone(), leaf_id.as_ref(), flavor);
         for agent in [false, true] {
-            let _ = serde_json::to_string(&context::to_json(&ctx, agent)).expect("context JSON");
+            let _ = serde_json::to_string(&context::into_json(ctx.clone(), agent))
+                .expect("context JSON");
             assert_clean(&context::render_text(ctx.clone(), agent), true);
             assert_clean(&context::render_markdown(ctx.clone(), agent), true);
         }

@@ -15,31 +15,72 @@ use super::*;
 pub fn build(mut path: Vec<Value>, leaf_id: Option<&Value>, flavor: Dialect) -> SessionContext {
     let mut ctx = SessionContext::empty(flavor);
     ctx.leaf_id = leaf_id.cloned().or_else(|| path.last().and_then(|e| e.get("id")).cloned());
-    if path.is_empty() {
-        return ctx;
+    let (compaction, reset) = track_state(&path, &mut ctx);
+    // Read before the messages are moved out of the path.
+    let (system, edits) = match flavor {
+        Dialect::Omp => (None, HashMap::new()),
+        Dialect::Pi => (system_prompt(&path, compaction), context_edits(&path)),
+    };
+
+    let mut out = Vec::new();
+    // The later of the last reset boundary and the last compaction decides.
+    let (kept, after) = match (reset, compaction) {
+        // `/clear` starts the context afresh; a compaction before it is elided too.
+        (Some(r), c) if c.is_none_or(|c| r > c) => (0..0, r + 1..path.len()),
+        (_, Some(c)) => {
+            let (summary, kept) = compaction_summary(&path, c, flavor);
+            out.push(summary);
+            (kept.map_or(0..0, |start| start..c), c + 1..path.len())
+        }
+        _ => (0..0, 0..path.len()),
+    };
+    for i in kept.chain(after) {
+        let entry = &mut path[i];
+        if let Some(edit) = edits.get(&i) {
+            let Some(content) = edit else { continue };
+            let holder = match kind_of(entry) {
+                Kind::Message => entry.get_mut("message"),
+                _ => Some(&mut *entry),
+            };
+            if let Some(Value::Object(holder)) = holder {
+                holder.insert("content".into(), content.clone());
+            }
+        }
+        out.extend(message(entry, flavor));
     }
+
     match flavor {
-        Dialect::Omp => build_omp(&mut path, &mut ctx),
-        Dialect::Pi => build_pi(&mut path, &mut ctx),
+        Dialect::Omp => {
+            strip_dangling_tool_calls(&mut out);
+            drop_failed_turns(&mut out);
+        }
+        Dialect::Pi => {
+            // The system prompt is no turn: the latest one on the path goes first (CHANGES P4).
+            out.retain(|m| role(m) != "system");
+            out.splice(0..0, system);
+        }
     }
+    ctx.agent_messages = out;
     ctx
 }
 
-fn build_omp(path: &mut [Value], ctx: &mut SessionContext) {
+/// Tracks the state along the whole path by the flavour's rules (pi tracks only the thinking
+/// level and its single model), and finds the last compaction and (oh-my-pi) reset boundary.
+fn track_state(path: &[Value], ctx: &mut SessionContext) -> (Option<usize>, Option<usize>) {
     let mut has_explicit_default = false;
-    let mut compaction_idx: Option<usize> = None;
-    let mut reset_idx: Option<usize> = None;
+    let (mut compaction, mut reset) = (None, None);
     let mut seen_rules: HashSet<&str> = HashSet::new();
-
     for (i, entry) in path.iter().enumerate() {
-        match kind_of(entry) {
-            Kind::ThinkingLevelChange => {
+        match (kind_of(entry), ctx.flavor) {
+            (Kind::ThinkingLevelChange, flavor) => {
                 let level = str_field(entry, "thinkingLevel");
                 ctx.thinking_level = level.unwrap_or("off").to_owned();
-                ctx.configured_thinking_level =
-                    str_field(entry, "configured").or(level).map(str::to_owned);
+                if flavor == Dialect::Omp {
+                    ctx.configured_thinking_level =
+                        str_field(entry, "configured").or(level).map(str::to_owned);
+                }
             }
-            Kind::ModelChange => {
+            (Kind::ModelChange, Dialect::Omp) => {
                 // The reference skips a change without a (truthy) `model`, so pi-style
                 // `{provider, modelId}` records leave the models alone.
                 if let Some(model) = entry.get("model").filter(|m| truthy(Some(m))) {
@@ -47,39 +88,48 @@ fn build_omp(path: &mut [Value], ctx: &mut SessionContext) {
                         None | Some(Value::Null) => "default".to_owned(),
                         Some(role) => js_string(Some(role)),
                     };
-                    if role == "default" {
-                        has_explicit_default = true;
-                    }
+                    has_explicit_default |= role == "default";
                     ctx.models.insert(role, model.clone());
                 }
             }
-            Kind::ServiceTierChange => {
-                ctx.service_tier = coerce_service_tier(entry.get("serviceTier"));
-            }
-            Kind::Message => {
-                // Legacy inference for files without an explicit default: a fallback or
-                // downgraded assistant turn must not clobber a default the user picked.
-                if let Some(msg) = entry.get("message").filter(|m| role(m) == "assistant")
-                    && !has_explicit_default
-                {
-                    let model = format!(
-                        "{}/{}",
-                        js_string(msg.get("provider")),
-                        js_string(msg.get("model"))
-                    );
-                    ctx.models.insert("default".to_owned(), Value::String(model));
+            (Kind::ModelChange, Dialect::Pi) => ctx.model = Some(pi_model_change(entry)),
+            (Kind::Message, flavor) => {
+                let Some(msg) = entry.get("message").filter(|m| role(m) == "assistant") else {
+                    continue;
+                };
+                match flavor {
+                    // Legacy inference for files without an explicit default: a fallback or
+                    // downgraded assistant turn must not clobber a default the user picked.
+                    Dialect::Omp if !has_explicit_default => {
+                        let model = format!(
+                            "{}/{}",
+                            js_string(msg.get("provider")),
+                            js_string(msg.get("model"))
+                        );
+                        ctx.models.insert("default".to_owned(), Value::String(model));
+                    }
+                    Dialect::Omp => {}
+                    Dialect::Pi => {
+                        ctx.model = Some(PiModel {
+                            provider: str_field(msg, "provider").map(str::to_owned),
+                            model_id: str_field(msg, "model").map(str::to_owned),
+                        });
+                    }
                 }
             }
-            Kind::Compaction => compaction_idx = Some(i),
-            Kind::ResetBoundary => reset_idx = Some(i),
-            Kind::TtsrInjection => {
+            (Kind::Compaction, _) => compaction = Some(i),
+            (Kind::ResetBoundary, Dialect::Omp) => reset = Some(i),
+            (Kind::ServiceTierChange, Dialect::Omp) => {
+                ctx.service_tier = coerce_service_tier(entry.get("serviceTier"));
+            }
+            (Kind::TtsrInjection, Dialect::Omp) => {
                 for rule in array_field(entry, "injectedRules").iter().filter_map(Value::as_str) {
                     if seen_rules.insert(rule) {
                         ctx.injected_ttsr_rules.push(rule.to_owned());
                     }
                 }
             }
-            Kind::McpToolSelection => {
+            (Kind::McpToolSelection, Dialect::Omp) => {
                 ctx.mcp_tool_selection = McpToolSelection {
                     selected_tool_names: array_field(entry, "selectedToolNames")
                         .iter()
@@ -88,158 +138,74 @@ fn build_omp(path: &mut [Value], ctx: &mut SessionContext) {
                     has_persisted: true,
                 };
             }
-            Kind::ModeChange => {
+            (Kind::ModeChange, Dialect::Omp) => {
                 ctx.mode = str_field(entry, "mode").unwrap_or("none").to_owned();
                 ctx.mode_data = entry.get("data").cloned();
             }
-            Kind::ModelUsage
-            | Kind::BranchSummary
-            | Kind::Custom
-            | Kind::CustomMessage
-            | Kind::Label
-            | Kind::Archive
-            | Kind::TitleChange
-            | Kind::SessionInit
-            | Kind::CredentialPin
-            | Kind::SessionInfo
-            | Kind::Session
-            | Kind::Other(_)
-            | Kind::Usage
-            | Kind::ContextEdit
-            | Kind::Missing => {}
+            (
+                Kind::ResetBoundary
+                | Kind::ServiceTierChange
+                | Kind::TtsrInjection
+                | Kind::McpToolSelection
+                | Kind::ModeChange,
+                Dialect::Pi,
+            )
+            | (
+                Kind::ModelUsage
+                | Kind::BranchSummary
+                | Kind::Custom
+                | Kind::CustomMessage
+                | Kind::Label
+                | Kind::Archive
+                | Kind::TitleChange
+                | Kind::SessionInit
+                | Kind::CredentialPin
+                | Kind::SessionInfo
+                | Kind::Session
+                | Kind::Other(_)
+                | Kind::Usage
+                | Kind::ContextEdit
+                | Kind::Missing,
+                _,
+            ) => {}
         }
     }
-
-    let mut out = Vec::new();
-    // The later of the last reset boundary and the last compaction decides.
-    let reset_start = match (reset_idx, compaction_idx) {
-        (Some(r), Some(c)) if r > c => Some(r),
-        (Some(r), None) => Some(r),
-        _ => None,
-    };
-    if let Some(r) = reset_start {
-        // `/clear` starts the context afresh; a compaction before it is elided too.
-        for entry in &mut path[r + 1..] {
-            append_omp(entry, &mut out);
-        }
-    } else if let Some(c) = compaction_idx {
-        let compaction = &path[c];
-        let remote = openai_remote_payload(compaction);
-        out.push(omp_compaction_message(compaction, remote.clone()));
-        let before = if remote.is_none() {
-            kept_range_start(path, c)
-        } else {
-            // The provider replays everything up to `through` natively; only what came after
-            // it (and before the compaction) is sent as messages.
-            compaction
-                .get("providerReplayThroughEntryId")
-                .filter(|v| truthy(Some(v)))
-                .and_then(|through| path.iter().position(|e| e.get("id") == Some(through)))
-                .filter(|&t| t < c)
-                .map(|t| t + 1)
-        };
-        for entry in before.map_or(&mut [][..], |start| &mut path[start..c]) {
-            append_omp(entry, &mut out);
-        }
-        for entry in &mut path[c + 1..] {
-            append_omp(entry, &mut out);
-        }
-    } else {
-        for entry in path {
-            append_omp(entry, &mut out);
-        }
-    }
-
-    strip_dangling_tool_calls(&mut out);
-    drop_failed_turns(&mut out);
-    ctx.agent_messages = out;
+    (compaction, reset)
 }
 
-fn build_pi(path: &mut [Value], ctx: &mut SessionContext) {
-    let mut compaction_idx: Option<usize> = None;
-    for (i, entry) in path.iter().enumerate() {
-        match kind_of(entry) {
-            Kind::ThinkingLevelChange => {
-                ctx.thinking_level = str_field(entry, "thinkingLevel").unwrap_or("off").to_owned();
-            }
-            Kind::ModelChange => ctx.model = Some(pi_model_change(entry)),
-            Kind::Message => {
-                if let Some(msg) = entry.get("message").filter(|m| role(m) == "assistant") {
-                    ctx.model = Some(PiModel {
-                        provider: str_field(msg, "provider").map(str::to_owned),
-                        model_id: str_field(msg, "model").map(str::to_owned),
-                    });
-                }
-            }
-            Kind::Compaction => compaction_idx = Some(i),
-            Kind::ModelUsage
-            | Kind::ServiceTierChange
-            | Kind::BranchSummary
-            | Kind::Custom
-            | Kind::CustomMessage
-            | Kind::Label
-            | Kind::Archive
-            | Kind::TitleChange
-            | Kind::TtsrInjection
-            | Kind::SessionInit
-            | Kind::ModeChange
-            | Kind::CredentialPin
-            | Kind::ResetBoundary
-            | Kind::SessionInfo
-            | Kind::McpToolSelection
-            | Kind::Session
-            | Kind::Other(_)
-            | Kind::Usage
-            | Kind::ContextEdit
-            | Kind::Missing => {}
-        }
-    }
-
-    let system = system_prompt(path, compaction_idx);
-    let mut out = Vec::new();
-    let edits = context_edits(path);
-    let append = |path: &mut [Value], i: usize, out: &mut Vec<Value>| {
-        let entry = &mut path[i];
-        match edits.get(&i) {
-            Some(None) => return,
-            Some(Some(content)) => {
-                let holder = match kind_of(entry) {
-                    Kind::Message => entry.get_mut("message"),
-                    _ => Some(entry),
-                };
-                if let Some(Value::Object(holder)) = holder {
-                    holder.insert("content".into(), content.clone());
-                }
-            }
-            None => {}
-        }
-        append_pi(&mut path[i], out);
-    };
-    if let Some(c) = compaction_idx {
-        let compaction = &path[c];
-        out.push(obj([
-            ("role", Some(json!("compactionSummary"))),
-            ("summary", compaction.get("summary").cloned()),
-            ("tokensBefore", compaction.get("tokensBefore").cloned()),
-            ("timestamp", Some(entry_ms(compaction))),
-        ]));
-        for i in kept_range_start(path, c).map_or(0..0, |start| start..c) {
-            append(path, i, &mut out);
-        }
-        for i in c + 1..path.len() {
-            append(path, i, &mut out);
-        }
+/// The summary message of compaction `c`, and where the range it keeps before it starts
+/// (`None`: nothing before it is kept).
+fn compaction_summary(path: &[Value], c: usize, flavor: Dialect) -> (Value, Option<usize>) {
+    let compaction = &path[c];
+    let omp = flavor == Dialect::Omp;
+    let field = |key: &str| compaction.get(key).cloned();
+    // pi's summary has only the summary and tokensBefore of oh-my-pi's fields.
+    let omp_field = |key: &str| field(key).filter(|_| omp);
+    let remote = if omp { openai_remote_payload(compaction) } else { None };
+    let kept = if remote.is_none() {
+        kept_range_start(path, c)
     } else {
-        for i in 0..path.len() {
-            append(path, i, &mut out);
-        }
-    }
-    // The system prompt is no turn: the latest one on the path goes first (CHANGES P4).
-    out.retain(|m| role(m) != "system");
-    if let Some(system) = system {
-        out.insert(0, system);
-    }
-    ctx.agent_messages = out;
+        // The provider replays everything up to `through` natively; only what came after
+        // it (and before the compaction) is sent as messages.
+        compaction
+            .get("providerReplayThroughEntryId")
+            .filter(|v| truthy(Some(v)))
+            .and_then(|through| path.iter().position(|e| e.get("id") == Some(through)))
+            .filter(|&t| t < c)
+            .map(|t| t + 1)
+    };
+    let summary = obj([
+        ("role", Some(json!("compactionSummary"))),
+        ("summary", field("summary")),
+        ("shortSummary", omp_field("shortSummary")),
+        ("tokensBefore", field("tokensBefore")),
+        ("tokensAfter", omp_field("tokensAfter")),
+        ("method", omp_field("method")),
+        ("providerPayload", remote),
+        ("warning", omp_field("warning")),
+        ("timestamp", Some(entry_ms(compaction))),
+    ]);
+    (summary, kept)
 }
 
 /// pi's system prompt on the path (CHANGES P4): the latest `system`-role message, or the
@@ -295,17 +261,15 @@ fn context_edits(path: &[Value]) -> HashMap<usize, Option<Value>> {
 /// pi's `model_change {provider, modelId}`. An oh-my-pi style `model: "provider/id"` is read
 /// too, split at the first `/`, so `--flavor pi` on an omp file still names the model.
 fn pi_model_change(entry: &Value) -> PiModel {
-    let mut model = PiModel {
-        provider: str_field(entry, "provider").map(str::to_owned),
-        model_id: str_field(entry, "modelId").map(str::to_owned),
+    let field = |key| str_field(entry, key).map(str::to_owned);
+    let (provider, model_id) = match (field("provider"), field("modelId")) {
+        (None, None) => match str_field(entry, "model").and_then(|m| m.split_once('/')) {
+            Some((provider, id)) => (Some(provider.to_owned()), Some(id.to_owned())),
+            None => (None, None),
+        },
+        given => given,
     };
-    if model.provider.is_none()
-        && model.model_id.is_none()
-        && let Some((provider, id)) = str_field(entry, "model").and_then(|m| m.split_once('/'))
-    {
-        model = PiModel { provider: Some(provider.to_owned()), model_id: Some(id.to_owned()) };
-    }
-    model
+    PiModel { provider, model_id }
 }
 
 /// Where the kept range before compaction `c` starts: at the first entry before it whose id is
@@ -317,146 +281,87 @@ fn kept_range_start(path: &[Value], c: usize) -> Option<usize> {
     path[..c].iter().position(|e| e.get("id") == first_kept)
 }
 
-/// oh-my-pi `appendMessage` in LLM mode. What becomes a message is moved out of `entry`, which
-/// is appended only once.
-fn append_omp(entry: &mut Value, out: &mut Vec<Value>) {
-    match kind_of(entry) {
-        Kind::Message => {
-            let Some(msg) = entry.get_mut("message").filter(|m| m.is_object()) else { return };
-            if role(msg) == "assistant"
-                && (truthy(msg.get("retryRecovery")) || is_empty_error_turn(msg))
-            {
-                return;
-            }
-            out.push(normalize_message(msg.take()));
+/// `appendMessage` in LLM mode: the message `entry` becomes, if any, moved out of it (so it is
+/// taken only once). oh-my-pi leaves out turns it retried or that a provider rejected empty,
+/// its internal plan nudge and custom content it cannot send, and normalises a custom message;
+/// pi keeps custom messages as written.
+fn message(entry: &mut Value, flavor: Dialect) -> Option<Value> {
+    match (kind_of(entry), flavor) {
+        (Kind::Message, _) => {
+            let msg = entry.get_mut("message").filter(|m| m.is_object())?;
+            let skip = flavor == Dialect::Omp
+                && role(msg) == "assistant"
+                && (truthy(msg.get("retryRecovery")) || is_empty_error_turn(msg));
+            (!skip).then(|| normalize_message(msg.take()))
         }
-        Kind::CustomMessage => {
-            if str_field(entry, "customType") == Some(PREWALK_PLAN)
-                || !entry.get("content").is_some_and(is_custom_content)
+        (Kind::CustomMessage, _) => {
+            if flavor == Dialect::Omp
+                && (str_field(entry, "customType") == Some(PREWALK_PLAN)
+                    || !entry.get("content").is_some_and(is_custom_content))
             {
-                return;
+                return None;
             }
-            let custom_type = str_field(entry, "customType")
-                .filter(|t| !t.is_empty())
-                .unwrap_or(DEFAULT_CUSTOM_TYPE);
-            let custom_type = json!(custom_type);
-            // `attribution` is kept only when the entry had one, normalised to user/agent.
-            let attribution = entry
-                .get("attribution")
-                .map(|a| json!(if a.as_str() == Some("user") { "user" } else { "agent" }));
-            let display = json!(entry.get("display").and_then(Value::as_bool).unwrap_or(false));
+            let (custom_type, display, attribution) = match flavor {
+                Dialect::Omp => {
+                    let custom_type = str_field(entry, "customType")
+                        .filter(|t| !t.is_empty())
+                        .unwrap_or(DEFAULT_CUSTOM_TYPE);
+                    let display = entry.get("display").and_then(Value::as_bool).unwrap_or(false);
+                    // `attribution` is kept only when the entry had one, normalised to
+                    // user/agent.
+                    let attribution = entry
+                        .get("attribution")
+                        .map(|a| json!(if a.as_str() == Some("user") { "user" } else { "agent" }));
+                    (Some(json!(custom_type)), Some(json!(display)), attribution)
+                }
+                Dialect::Pi => (take(entry, "customType"), take(entry, "display"), None),
+            };
             let timestamp = entry_ms(entry);
-            out.push(obj([
+            Some(obj([
                 ("role", Some(json!("custom"))),
-                ("customType", Some(custom_type)),
+                ("customType", custom_type),
                 ("content", take(entry, "content")),
-                ("display", Some(display)),
+                ("display", display),
                 ("details", take(entry, "details")),
                 ("attribution", attribution),
                 ("timestamp", Some(timestamp)),
-            ]));
+            ]))
         }
-        Kind::BranchSummary => {
-            if let Some(msg) = branch_summary_message(entry) {
-                out.push(msg);
-            }
+        (Kind::BranchSummary, _) => {
+            // An empty summary is the agents' marker for a bare leaf move; it adds nothing.
+            let summary = entry.get("summary").filter(|s| truthy(Some(s)))?;
+            Some(obj([
+                ("role", Some(json!("branchSummary"))),
+                ("summary", Some(summary.clone())),
+                ("fromId", entry.get("fromId").cloned()),
+                ("timestamp", Some(entry_ms(entry))),
+            ]))
         }
-        Kind::ModelUsage
-        | Kind::ThinkingLevelChange
-        | Kind::ModelChange
-        | Kind::ServiceTierChange
-        | Kind::Compaction
-        | Kind::Custom
-        | Kind::Label
-        | Kind::Archive
-        | Kind::TitleChange
-        | Kind::TtsrInjection
-        | Kind::SessionInit
-        | Kind::ModeChange
-        | Kind::CredentialPin
-        | Kind::ResetBoundary
-        | Kind::SessionInfo
-        | Kind::McpToolSelection
-        | Kind::Session
-        | Kind::Other(_)
-        | Kind::Usage
-        | Kind::ContextEdit
-        | Kind::Missing => {}
+        (
+            Kind::ModelUsage
+            | Kind::ThinkingLevelChange
+            | Kind::ModelChange
+            | Kind::ServiceTierChange
+            | Kind::Compaction
+            | Kind::Custom
+            | Kind::Label
+            | Kind::Archive
+            | Kind::TitleChange
+            | Kind::TtsrInjection
+            | Kind::SessionInit
+            | Kind::ModeChange
+            | Kind::CredentialPin
+            | Kind::ResetBoundary
+            | Kind::SessionInfo
+            | Kind::McpToolSelection
+            | Kind::Session
+            | Kind::Other(_)
+            | Kind::Usage
+            | Kind::ContextEdit
+            | Kind::Missing,
+            _,
+        ) => None,
     }
-}
-
-/// pi-mono `appendMessage`: no filtering of messages, custom messages kept as they are. What
-/// becomes a message is moved out of `entry`, as in [`append_omp`].
-fn append_pi(entry: &mut Value, out: &mut Vec<Value>) {
-    match kind_of(entry) {
-        Kind::Message => {
-            if let Some(msg) = entry.get_mut("message").filter(|m| m.is_object()) {
-                out.push(normalize_message(msg.take()));
-            }
-        }
-        Kind::CustomMessage => {
-            let timestamp = entry_ms(entry);
-            out.push(obj([
-                ("role", Some(json!("custom"))),
-                ("customType", take(entry, "customType")),
-                ("content", take(entry, "content")),
-                ("display", take(entry, "display")),
-                ("details", take(entry, "details")),
-                ("timestamp", Some(timestamp)),
-            ]));
-        }
-        Kind::BranchSummary => {
-            if let Some(msg) = branch_summary_message(entry) {
-                out.push(msg);
-            }
-        }
-        Kind::ModelUsage
-        | Kind::ThinkingLevelChange
-        | Kind::ModelChange
-        | Kind::ServiceTierChange
-        | Kind::Compaction
-        | Kind::Custom
-        | Kind::Label
-        | Kind::Archive
-        | Kind::TitleChange
-        | Kind::TtsrInjection
-        | Kind::SessionInit
-        | Kind::ModeChange
-        | Kind::CredentialPin
-        | Kind::ResetBoundary
-        | Kind::SessionInfo
-        | Kind::McpToolSelection
-        | Kind::Session
-        | Kind::Other(_)
-        | Kind::Usage
-        | Kind::ContextEdit
-        | Kind::Missing => {}
-    }
-}
-
-fn branch_summary_message(entry: &Value) -> Option<Value> {
-    // An empty summary is the agents' marker for a bare leaf move; it adds nothing.
-    let summary = entry.get("summary").filter(|s| truthy(Some(s)))?;
-    Some(obj([
-        ("role", Some(json!("branchSummary"))),
-        ("summary", Some(summary.clone())),
-        ("fromId", entry.get("fromId").cloned()),
-        ("timestamp", Some(entry_ms(entry))),
-    ]))
-}
-
-fn omp_compaction_message(compaction: &Value, provider_payload: Option<Value>) -> Value {
-    obj([
-        ("role", Some(json!("compactionSummary"))),
-        ("summary", compaction.get("summary").cloned()),
-        ("shortSummary", compaction.get("shortSummary").cloned()),
-        ("tokensBefore", compaction.get("tokensBefore").cloned()),
-        ("tokensAfter", compaction.get("tokensAfter").cloned()),
-        ("method", compaction.get("method").cloned()),
-        ("providerPayload", provider_payload),
-        ("warning", compaction.get("warning").cloned()),
-        ("timestamp", Some(entry_ms(compaction))),
-    ])
 }
 
 /// `preserveData.openaiRemoteCompaction` as a provider replay payload, when it holds a
@@ -544,9 +449,9 @@ fn strip_dangling_tool_calls(messages: &mut Vec<Value>) {
 /// union-find over the marks.
 fn drop_failed_turns(messages: &mut Vec<Value>) {
     let n = messages.len();
-    let mut alive = vec![true; n];
-    // next_alive[i] leads to the first live index >= i (n is a live sentinel).
-    let mut next_alive: Vec<usize> = (0..=n).collect();
+    // next[i] leads to the first live index >= i (n is a live sentinel): i is live when
+    // next[i] == i.
+    let mut next: Vec<usize> = (0..=n).collect();
     let mut results: HashMap<String, Vec<usize>> = HashMap::new();
     for (j, m) in messages.iter().enumerate() {
         if role(m) == "toolResult" {
@@ -554,34 +459,24 @@ fn drop_failed_turns(messages: &mut Vec<Value>) {
         }
     }
 
-    fn find(next_alive: &mut [usize], i: usize) -> usize {
-        let mut root = i;
-        while next_alive[root] != root {
-            root = next_alive[root];
-        }
-        let mut cur = i;
-        while next_alive[cur] != root {
-            let up = next_alive[cur];
-            next_alive[cur] = root;
-            cur = up;
-        }
-        root
-    }
-
     for i in (0..n).rev() {
         let msg = &messages[i];
-        if !alive[i]
+        if next[i] != i
             || role(msg) != "assistant"
             || !matches!(str_field(msg, "stopReason"), Some("aborted" | "error"))
         {
             continue;
         }
-        let next = find(&mut next_alive, i + 1);
-        if next < n && is_custom_of_type(&messages[next], INTERRUPTED_THINKING) {
+        // The first live index after i, halving the path on the way.
+        let mut after = i + 1;
+        while next[after] != after {
+            next[after] = next[next[after]];
+            after = next[after];
+        }
+        if after < n && is_custom_of_type(&messages[after], INTERRUPTED_THINKING) {
             continue;
         }
-        alive[i] = false;
-        next_alive[i] = i + 1;
+        next[i] = i + 1;
         for block in array_field(msg, "content") {
             if str_field(block, "type") != Some("toolCall") {
                 continue;
@@ -590,13 +485,12 @@ fn drop_failed_turns(messages: &mut Vec<Value>) {
                 // Only results after the turn pair with it; earlier ones stay.
                 while let Some(&j) = indices.last().filter(|&&j| j > i) {
                     indices.pop();
-                    alive[j] = false;
-                    next_alive[j] = j + 1;
+                    next[j] = j + 1;
                 }
             }
         }
     }
 
-    let mut keep = alive.into_iter();
-    messages.retain(|_| keep.next().unwrap_or(true));
+    let mut live = (0..n).map(|i| next[i] == i);
+    messages.retain(|_| live.next().unwrap_or(true));
 }

@@ -11,7 +11,7 @@ pub fn to_llm_messages(ctx: &SessionContext) -> Vec<Value> {
 
 /// [`to_llm_messages`] of messages it may take apart: a message that passes as it is (with an
 /// attribution added, say) is moved, not copied.
-fn llm_messages(messages: Vec<Value>, flavor: Dialect) -> Vec<Value> {
+pub(super) fn llm_messages(messages: Vec<Value>, flavor: Dialect) -> Vec<Value> {
     let mut out = Vec::with_capacity(messages.len());
     let mut messages = messages.into_iter().peekable();
     while let Some(msg) = messages.next() {
@@ -27,13 +27,8 @@ fn llm_messages(messages: Vec<Value>, flavor: Dialect) -> Vec<Value> {
     out
 }
 
-/// The messages `--agent-messages` selects: the agent messages as built, or their conversion.
-pub fn messages(ctx: &SessionContext, agent_messages: bool) -> Vec<Value> {
-    if agent_messages { ctx.agent_messages.clone() } else { to_llm_messages(ctx) }
-}
-
-/// [`messages`], taken out of the context instead of copied (its `agent_messages` are left
-/// empty), for the outputs that consume it.
+/// The messages `--agent-messages` selects (the agent messages as built, or their conversion),
+/// taken out of the context, not copied: its `agent_messages` are left empty.
 pub(super) fn take_messages(ctx: &mut SessionContext, agent_messages: bool) -> Vec<Value> {
     let messages = std::mem::take(&mut ctx.agent_messages);
     if agent_messages { messages } else { llm_messages(messages, ctx.flavor) }
@@ -42,29 +37,15 @@ pub(super) fn take_messages(ctx: &mut SessionContext, agent_messages: bool) -> V
 fn convert_omp(msg: Value, interrupted_next: bool, out: &mut Vec<Value>) {
     let ts = msg.get("timestamp").cloned();
     match role(&msg) {
-        "bashExecution" => {
-            if truthy(msg.get("excludeFromContext")) {
-                return;
-            }
-            let mut content = vec![text_block(bash_text(&msg, Dialect::Omp))];
+        // `!!command` runs are kept out of the context.
+        "bashExecution" if !truthy(msg.get("excludeFromContext")) => {
+            let mut content = vec![text_block(run_text(&msg, Dialect::Omp))];
             content.extend(array_field(&msg, "images").iter().cloned());
-            out.push(obj([
-                ("role", Some(json!("user"))),
-                ("content", Some(Value::Array(content))),
-                ("attribution", Some(json!("user"))),
-                ("timestamp", ts),
-            ]));
+            out.push(llm_message("user", Value::Array(content), Some(json!("user")), ts));
         }
-        "pythonExecution" => {
-            if truthy(msg.get("excludeFromContext")) {
-                return;
-            }
-            out.push(obj([
-                ("role", Some(json!("user"))),
-                ("content", Some(Value::Array(vec![text_block(python_text(&msg))]))),
-                ("attribution", Some(json!("user"))),
-                ("timestamp", ts),
-            ]));
+        "pythonExecution" if !truthy(msg.get("excludeFromContext")) => {
+            let content = text_content(run_text(&msg, Dialect::Omp));
+            out.push(llm_message("user", content, Some(json!("user")), ts));
         }
         "fileMention" => convert_file_mention(&msg, out),
         "custom" => convert_custom(msg, out),
@@ -85,32 +66,27 @@ fn convert_omp(msg: Value, interrupted_next: bool, out: &mut Vec<Value>) {
             let text = render_omp_template(OMP_BRANCH_TEMPLATE, &summary_text(&msg));
             out.push(obj([
                 ("role", Some(json!("user"))),
-                ("content", Some(Value::Array(vec![text_block(text)]))),
+                ("content", Some(text_content(text))),
                 ("attribution", Some(json!("agent"))),
                 ("historyRewriteAt", ts.clone()),
                 ("timestamp", ts),
             ]));
         }
         "compactionSummary" => {
-            let content = match msg.get("blocks") {
+            let (text, extra) = match msg.get("blocks") {
                 // Snapcompact archives carry their own lead-in: no template.
-                Some(blocks) => {
-                    let mut c = vec![text_block(summary_text(&msg))];
-                    c.extend(blocks.as_array().into_iter().flatten().cloned());
-                    c
-                }
+                Some(blocks) => (summary_text(&msg), blocks),
                 None => {
-                    let template = if str_field(&msg, "method") == Some("handoff") {
-                        OMP_HANDOFF_TEMPLATE
-                    } else {
-                        OMP_COMPACTION_TEMPLATE
+                    let template = match str_field(&msg, "method") {
+                        Some("handoff") => OMP_HANDOFF_TEMPLATE,
+                        _ => OMP_COMPACTION_TEMPLATE,
                     };
-                    let mut c =
-                        vec![text_block(render_omp_template(template, &summary_text(&msg)))];
-                    c.extend(array_field(&msg, "images").iter().cloned());
-                    c
+                    let images = msg.get("images").unwrap_or(&Value::Null);
+                    (render_omp_template(template, &summary_text(&msg)), images)
                 }
             };
+            let mut content = vec![text_block(text)];
+            content.extend(extra.as_array().into_iter().flatten().cloned());
             out.push(obj([
                 ("role", Some(json!("user"))),
                 ("content", Some(Value::Array(content))),
@@ -137,26 +113,16 @@ fn convert_omp(msg: Value, interrupted_next: bool, out: &mut Vec<Value>) {
 
 fn convert_pi(msg: Value, out: &mut Vec<Value>) {
     let ts = msg.get("timestamp").cloned();
-    let user = |text: String| {
-        obj([
-            ("role", Some(json!("user"))),
-            ("content", Some(Value::Array(vec![text_block(text)]))),
-            ("timestamp", ts.clone()),
-        ])
-    };
+    let user = |text: String| llm_message("user", text_content(text), None, ts.clone());
     match role(&msg) {
         // `!!command` runs are kept out of the context.
         "bashExecution" if !truthy(msg.get("excludeFromContext")) => {
-            out.push(user(bash_text(&msg, Dialect::Pi)));
+            out.push(user(run_text(&msg, Dialect::Pi)));
         }
         "custom" => {
             let mut msg = msg;
             let content = take(&mut msg, "content").map_or(Value::Null, llm_content);
-            out.push(obj([
-                ("role", Some(json!("user"))),
-                ("content", Some(content)),
-                ("timestamp", ts.clone()),
-            ]));
+            out.push(llm_message("user", content, None, ts.clone()));
         }
         "branchSummary" => {
             out.push(user(format!(
@@ -178,19 +144,13 @@ fn convert_custom(mut msg: Value, out: &mut Vec<Value>) {
     let Some(content) = take(&mut msg, "content").filter(is_custom_content) else { return };
     let msg = &msg;
     let ts = msg.get("timestamp").cloned();
-    let custom_type = str_field(msg, "customType");
-    let user_attributed = str_field(msg, "attribution") == Some("user");
-
-    if user_attributed && matches!(custom_type, Some(COLLAB_PROMPT | SKILL_PROMPT)) {
+    if str_field(msg, "attribution") == Some("user")
+        && matches!(str_field(msg, "customType"), Some(COLLAB_PROMPT | SKILL_PROMPT))
+    {
         // A collab guest's prompt or a `/skill:` the user typed is the user speaking. (The
         // agent wraps the collab prompt in a steering envelope whose wording varies between
         // releases and is not part of the reference templates; it is sent unwrapped here.)
-        out.push(obj([
-            ("role", Some(json!("user"))),
-            ("content", Some(llm_content(content))),
-            ("attribution", Some(json!("user"))),
-            ("timestamp", ts),
-        ]));
+        out.push(llm_message("user", llm_content(content), Some(json!("user")), ts));
         return;
     }
 
@@ -210,22 +170,12 @@ fn convert_custom(mut msg: Value, out: &mut Vec<Value>) {
         .partition(|b| is(b, "image"));
     let attribution = msg.get("attribution").cloned();
     if !texts.is_empty() {
-        out.push(obj([
-            ("role", Some(json!("developer"))),
-            ("content", Some(Value::Array(texts))),
-            ("attribution", attribution.clone()),
-            ("timestamp", ts.clone()),
-        ]));
+        out.push(llm_message("developer", Value::Array(texts), attribution.clone(), ts.clone()));
     }
     let mut user_content =
         vec![text_block(format!("Images attached to {}.", js_string(msg.get("customType"))))];
     user_content.extend(images);
-    out.push(obj([
-        ("role", Some(json!("user"))),
-        ("content", Some(Value::Array(user_content))),
-        ("attribution", attribution),
-        ("timestamp", ts),
-    ]));
+    out.push(llm_message("user", Value::Array(user_content), attribution, ts));
 }
 
 /// A custom message's content as an LLM message's: a string becomes one text block.
@@ -239,27 +189,15 @@ fn llm_content(content: Value) -> Value {
 /// A custom message without images as a developer message (a user one for an advisor note
 /// that says so), with `content` already converted.
 fn push_custom(msg: &Value, content: Value, ts: Option<Value>, out: &mut Vec<Value>) {
-    let custom_type = str_field(msg, "customType");
-    let advisor = custom_type == Some(ADVISOR);
-    let llm_role = if advisor
-        && msg.get("details").and_then(|d| d.get("messageRole")).and_then(Value::as_str)
-            == Some("user")
-    {
-        "user"
-    } else {
-        "developer"
-    };
+    let advisor = str_field(msg, "customType") == Some(ADVISOR);
+    let to_user = msg.pointer("/details/messageRole").and_then(Value::as_str) == Some("user");
+    let llm_role = if advisor && to_user { "user" } else { "developer" };
     let attribution = msg
         .get("attribution")
         .filter(|a| !a.is_null())
         .cloned()
         .or_else(|| advisor.then(|| json!("agent")));
-    out.push(obj([
-        ("role", Some(json!(llm_role))),
-        ("content", Some(content)),
-        ("attribution", attribution),
-        ("timestamp", ts),
-    ]));
+    out.push(llm_message(llm_role, content, attribution, ts));
 }
 
 /// Files without an image become one developer message; image files one user message.
@@ -277,24 +215,29 @@ fn convert_file_mention(msg: &Value, out: &mut Vec<Value>) {
         files.iter().partition(|f| truthy(f.get("image")));
     if !text_files.is_empty() {
         let text = text_files.iter().map(|f| wrap(f)).collect::<Vec<_>>().join("\n");
-        out.push(obj([
-            ("role", Some(json!("developer"))),
-            ("content", Some(Value::Array(vec![text_block(text)]))),
-            ("attribution", Some(json!("user"))),
-            ("timestamp", ts.clone()),
-        ]));
+        out.push(llm_message("developer", text_content(text), Some(json!("user")), ts.clone()));
     }
     if !image_files.is_empty() {
         let text = image_files.iter().map(|f| wrap(f)).collect::<Vec<_>>().join("\n");
         let mut content = vec![text_block(text)];
         content.extend(image_files.iter().filter_map(|f| f.get("image")).cloned());
-        out.push(obj([
-            ("role", Some(json!("user"))),
-            ("content", Some(Value::Array(content))),
-            ("attribution", Some(json!("user"))),
-            ("timestamp", ts),
-        ]));
+        out.push(llm_message("user", Value::Array(content), Some(json!("user")), ts));
     }
+}
+
+/// An LLM message of `role` with `content`, and `attribution` when it has one.
+fn llm_message(role: &str, content: Value, attribution: Option<Value>, ts: Option<Value>) -> Value {
+    obj([
+        ("role", Some(json!(role))),
+        ("content", Some(content)),
+        ("attribution", attribution),
+        ("timestamp", ts),
+    ])
+}
+
+/// Content of one text block.
+fn text_content(text: String) -> Value {
+    Value::Array(vec![text_block(text)])
 }
 
 /// Drops the trailing run of unsigned, non-empty thinking blocks (and the empty text
@@ -302,25 +245,14 @@ fn convert_file_mention(msg: &Value, out: &mut Vec<Value>) {
 /// replayed.
 fn strip_interrupted_thinking(msg: &mut Value) {
     let Some(blocks) = msg.get_mut("content").and_then(Value::as_array_mut) else { return };
-    let mut scan_end = blocks.len();
-    while scan_end > 0 {
-        let block = &blocks[scan_end - 1];
-        if str_field(block, "type") != Some("text") || !blank(block.get("text")) {
-            break;
-        }
-        scan_end -= 1;
-    }
-    let mut run_start = scan_end;
-    while run_start > 0 {
-        let block = &blocks[run_start - 1];
-        if str_field(block, "type") != Some("thinking")
-            || blank(block.get("thinking"))
-            || truthy(block.get("thinkingSignature"))
-        {
-            break;
-        }
-        run_start -= 1;
-    }
+    let placeholder = |b: &Value| str_field(b, "type") == Some("text") && blank(b.get("text"));
+    let cut_off = |b: &Value| {
+        str_field(b, "type") == Some("thinking")
+            && !blank(b.get("thinking"))
+            && !truthy(b.get("thinkingSignature"))
+    };
+    let scan_end = blocks.iter().rposition(|b| !placeholder(b)).map_or(0, |i| i + 1);
+    let run_start = blocks[..scan_end].iter().rposition(|b| !cut_off(b)).map_or(0, |i| i + 1);
     if run_start < scan_end {
         blocks.truncate(run_start);
     }
@@ -329,25 +261,12 @@ fn strip_interrupted_thinking(msg: &mut Value) {
 /// A pruned tool result keeps its text joined into the first text block, or
 /// `[Output truncated]` when it had none; other blocks stay.
 fn pruned_tool_content(content: &[Value]) -> Vec<Value> {
-    let joined: String = content
-        .iter()
-        .filter(|b| str_field(b, "type") == Some("text"))
-        .map(|b| js_string(b.get("text")))
-        .collect();
+    let is_text = |b: &&Value| str_field(b, "type") == Some("text");
+    let joined: String = content.iter().filter(is_text).map(|b| js_string(b.get("text"))).collect();
     let text = if joined.is_empty() { "[Output truncated]".to_owned() } else { joined };
-    let Some(first_text) = content.iter().position(|b| str_field(b, "type") == Some("text")) else {
-        let mut out = vec![text_block(text)];
-        out.extend(content.iter().cloned());
-        return out;
-    };
-    let mut out = Vec::with_capacity(content.len());
-    for (i, block) in content.iter().enumerate() {
-        if str_field(block, "type") != Some("text") {
-            out.push(block.clone());
-        } else if i == first_text {
-            out.push(text_block(text.clone()));
-        }
-    }
+    // Only other blocks come before the first text block: it stays in its place.
+    let mut out: Vec<Value> = content.iter().filter(|b| !is_text(b)).cloned().collect();
+    out.insert(content.iter().position(|b| is_text(&b)).unwrap_or(0), text_block(text));
     out
 }
 
@@ -360,44 +279,39 @@ fn with_default_attribution(mut msg: Value, default: &str) -> Value {
     msg
 }
 
-/// The user-visible text of a `!command` run (both flavours; only the output notice differs).
-fn bash_text(msg: &Value, flavor: Dialect) -> String {
-    let mut text = format!("Ran `{}`\n", js_string(msg.get("command")));
+/// The user-visible text of a `!command` run (both flavours; only the output notice differs)
+/// or of an oh-my-pi Python run: what ran, its output and how it ended.
+fn run_text(msg: &Value, flavor: Dialect) -> String {
+    let (mut text, output_label, [cancelled, failed]) = if role(msg) == "pythonExecution" {
+        let code = js_string(msg.get("code"));
+        (
+            format!("Ran Python:\n```python\n{code}\n```\n"),
+            "Output:\n",
+            ["execution", "Execution failed"],
+        )
+    } else {
+        let command = js_string(msg.get("command"));
+        (format!("Ran `{command}`\n"), "", ["command", "Command exited"])
+    };
     match msg.get("output").filter(|o| truthy(Some(o))) {
-        Some(output) => text.push_str(&format!("```\n{}\n```", js_string(Some(output)))),
+        Some(output) => {
+            text.push_str(&format!("{output_label}```\n{}\n```", js_string(Some(output))));
+        }
         None => text.push_str("(no output)"),
     }
     if truthy(msg.get("cancelled")) {
-        text.push_str("\n\n(command cancelled)");
+        text.push_str(&format!("\n\n({cancelled} cancelled)"));
     } else if let Some(code) = nonzero_exit_code(msg) {
-        text.push_str(&format!("\n\nCommand exited with code {code}"));
+        text.push_str(&format!("\n\n{failed} with code {code}"));
     }
     match flavor {
         Dialect::Omp => text.push_str(&output_notice(msg.get("meta"))),
-        Dialect::Pi => {
-            if truthy(msg.get("truncated")) && truthy(msg.get("fullOutputPath")) {
-                text.push_str(&format!(
-                    "\n\n[Output truncated. Full output: {}]",
-                    js_string(msg.get("fullOutputPath"))
-                ));
-            }
+        Dialect::Pi if truthy(msg.get("truncated")) && truthy(msg.get("fullOutputPath")) => {
+            let path = js_string(msg.get("fullOutputPath"));
+            text.push_str(&format!("\n\n[Output truncated. Full output: {path}]"));
         }
+        Dialect::Pi => {}
     }
-    text
-}
-
-fn python_text(msg: &Value) -> String {
-    let mut text = format!("Ran Python:\n```python\n{}\n```\n", js_string(msg.get("code")));
-    match msg.get("output").filter(|o| truthy(Some(o))) {
-        Some(output) => text.push_str(&format!("Output:\n```\n{}\n```", js_string(Some(output)))),
-        None => text.push_str("(no output)"),
-    }
-    if truthy(msg.get("cancelled")) {
-        text.push_str("\n\n(execution cancelled)");
-    } else if let Some(code) = nonzero_exit_code(msg) {
-        text.push_str(&format!("\n\nExecution failed with code {code}"));
-    }
-    text.push_str(&output_notice(msg.get("meta")));
     text
 }
 
@@ -422,17 +336,12 @@ fn output_notice(meta: Option<&Value>) -> String {
     }
     let limits = meta.get("limits");
     let limit = |key: &str| limits.and_then(|l| l.get(key)).filter(|v| truthy(Some(v)));
-    if let Some(l) = limit("matchLimit") {
-        parts.push(format!(
-            "{} matches limit reached. Use limit={} for more",
-            js_string(l.get("reached")),
-            js_string(l.get("suggestion"))
-        ));
-    }
-    for key in ["resultLimit", "headLimit"] {
+    for (key, what) in
+        [("matchLimit", "matches"), ("resultLimit", "results"), ("headLimit", "results")]
+    {
         if let Some(l) = limit(key) {
             parts.push(format!(
-                "{} results limit reached. Use limit={} for more",
+                "{} {what} limit reached. Use limit={} for more",
                 js_string(l.get("reached")),
                 js_string(l.get("suggestion"))
             ));
@@ -458,6 +367,7 @@ fn output_notice(meta: Option<&Value>) -> String {
 
 fn truncation_notice(t: &Value) -> String {
     let num = |key: &str| t.get(key).and_then(Value::as_f64);
+    let (output_lines, total) = (js_string(t.get("outputLines")), js_string(t.get("totalLines")));
     let range = |key: &str| {
         let r = t.get(key)?;
         Some((js_string(r.get("start")), js_string(r.get("end")), r))
@@ -472,17 +382,12 @@ fn truncation_notice(t: &Value) -> String {
             .unwrap_or_else(|| (total_lines - num("outputLines").unwrap_or(0.0)).max(0.0));
         notice = match (range("headRange"), range("tailRange")) {
             (Some((hs, he, _)), Some((ts, te, _))) => format!(
-                "Showing lines {hs}-{he} and {ts}-{te} of {}; {} middle line{} ({}) elided",
-                js_string(t.get("totalLines")),
+                "Showing lines {hs}-{he} and {ts}-{te} of {total}; {} middle line{} ({}) elided",
                 group_thousands(elided_lines),
                 if elided_lines == 1.0 { "" } else { "s" },
                 format_bytes(elided_bytes)
             ),
-            _ => format!(
-                "Showing {} of {} lines; middle elided",
-                js_string(t.get("outputLines")),
-                js_string(t.get("totalLines"))
-            ),
+            _ => format!("Showing {output_lines} of {total} lines; middle elided"),
         };
     } else {
         let shown = range("shownRange").filter(|(_, _, r)| {
@@ -491,14 +396,8 @@ fn truncation_notice(t: &Value) -> String {
             matches!((s, e), (Some(s), Some(e)) if e >= s)
         });
         notice = match shown {
-            Some((s, e, _)) => {
-                format!("Showing lines {s}-{e} of {}", js_string(t.get("totalLines")))
-            }
-            None => format!(
-                "Showing {} of {} lines",
-                js_string(t.get("outputLines")),
-                js_string(t.get("totalLines"))
-            ),
+            Some((s, e, _)) => format!("Showing lines {s}-{e} of {total}"),
+            None => format!("Showing {output_lines} of {total} lines"),
         };
         if str_field(t, "truncatedBy") == Some("bytes") {
             let max = num("maxBytes").or_else(|| num("outputBytes")).unwrap_or(0.0);
@@ -545,14 +444,9 @@ pub(super) fn render_omp_template(template: &str, summary: &str) -> String {
     let mut in_fence = false;
     for line in text.split('\n') {
         let start = line.trim_start();
-        if start.starts_with("```") || start.starts_with("~~~") {
-            in_fence = !in_fence;
-            lines.push(line.trim_end());
-        } else if in_fence {
-            lines.push(line);
-        } else {
-            lines.push(line.trim_end());
-        }
+        let fence = start.starts_with("```") || start.starts_with("~~~");
+        in_fence ^= fence;
+        lines.push(if in_fence && !fence { line } else { line.trim_end() });
     }
     while lines.last().is_some_and(|l| l.trim().is_empty()) {
         lines.pop();

@@ -25,7 +25,7 @@
 //! assert_eq!(ctx.thinking_level, "off");
 //! let llm = context::to_llm_messages(&ctx);
 //! assert_eq!(llm[0]["attribution"], "user");
-//! let _out = context::to_json(&ctx, false);
+//! let _out = context::into_json(ctx, false);
 //! ```
 //!
 //! Shapes follow the reference code rather than its docs where they disagree (FORMAT §0). JSON
@@ -45,8 +45,8 @@ mod output;
 mod path;
 
 pub use build::build;
-pub use llm::{messages, to_llm_messages};
-pub use output::{image_text, into_json, render_markdown, render_text, to_json};
+pub use llm::to_llm_messages;
+pub use output::{image_text, into_json, render_markdown, render_text};
 pub use path::path_values;
 
 use llm::{nonzero_exit_code, summary_text, take_messages};
@@ -248,36 +248,22 @@ fn blank(v: Option<&Value>) -> bool {
 /// `claude-only` → anthropic priority, any other valid tier → openai only (the legacy scalar
 /// had OpenAI semantics). Anything else, or an empty result, is `None`.
 fn coerce_service_tier(v: Option<&Value>) -> Option<Map<String, Value>> {
-    let mut out = Map::new();
-    match v? {
-        Value::Object(src) => {
-            for family in TIER_FAMILIES {
-                if let Some(tier) =
-                    src.get(family).and_then(Value::as_str).filter(|t| TIERS.contains(t))
-                {
-                    out.insert(family.to_owned(), json!(tier));
-                }
-            }
-        }
+    let tiers: Vec<(&str, &str)> = match v? {
+        Value::Object(src) => TIER_FAMILIES
+            .into_iter()
+            .filter_map(|f| Some((f, src.get(f)?.as_str().filter(|t| TIERS.contains(t))?)))
+            .collect(),
         Value::String(s) => match s.as_str() {
-            "priority" => {
-                for family in TIER_FAMILIES {
-                    out.insert(family.to_owned(), json!("priority"));
-                }
-            }
-            "openai-only" => {
-                out.insert("openai".to_owned(), json!("priority"));
-            }
-            "claude-only" => {
-                out.insert("anthropic".to_owned(), json!("priority"));
-            }
-            tier if TIERS.contains(&tier) => {
-                out.insert("openai".to_owned(), json!(tier));
-            }
-            _ => {}
+            "priority" => TIER_FAMILIES.map(|f| (f, "priority")).to_vec(),
+            "openai-only" => vec![("openai", "priority")],
+            "claude-only" => vec![("anthropic", "priority")],
+            tier if TIERS.contains(&tier) => vec![("openai", tier)],
+            _ => vec![],
         },
-        _ => {}
-    }
+        _ => vec![],
+    };
+    let out: Map<String, Value> =
+        tiers.into_iter().map(|(f, t)| (f.to_owned(), json!(t))).collect();
     (!out.is_empty()).then_some(out)
 }
 
@@ -302,8 +288,8 @@ fn format_ms(ms: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::build::is_empty_error_turn;
-    use super::llm::{format_bytes, group_thousands, render_omp_template};
-    use super::output::{Block, content_blocks, inline_code};
+    use super::llm::{format_bytes, group_thousands, llm_messages, render_omp_template};
+    use super::output::{Part, content_blocks, inline_code};
     use super::*;
 
     const TS: &str = "2026-02-16T10:21:00.000Z";
@@ -311,7 +297,7 @@ mod tests {
 
     /// Links entries into one chain: ids `e0, e1, …` unless given, each parent the previous
     /// entry, and a fixed timestamp unless given.
-    fn chain(entries: Vec<Value>) -> Vec<Value> {
+    pub(super) fn chain(entries: Vec<Value>) -> Vec<Value> {
         let mut prev = Value::Null;
         entries
             .into_iter()
@@ -336,7 +322,7 @@ mod tests {
         json!({"type": "message", "message": message})
     }
 
-    fn user(text: &str) -> Value {
+    pub(super) fn user(text: &str) -> Value {
         msg(json!({"role": "user", "content": text, "timestamp": 1}))
     }
 
@@ -368,8 +354,8 @@ mod tests {
 
     /// A compact picture of the agent messages: the role, plus the text for users and
     /// assistants and the summary for summaries.
-    fn shape(messages: &[Value]) -> Vec<String> {
-        messages
+    fn shape(ctx: &SessionContext) -> Vec<String> {
+        ctx.agent_messages
             .iter()
             .map(|m| {
                 let r = role(m);
@@ -378,8 +364,8 @@ mod tests {
                     "assistant" => content_blocks(m.get("content"), None)
                         .into_iter()
                         .filter_map(|b| match b {
-                            Block::Text(t) => Some(t),
-                            Block::ToolCall { id, .. } => Some(format!("call:{id}")),
+                            Part::Text(t) => Some(t),
+                            Part::ToolCall { id, .. } => Some(format!("call:{id}")),
                             _ => None,
                         })
                         .collect::<Vec<_>>()
@@ -408,7 +394,7 @@ mod tests {
         assert_eq!(ctx, SessionContext::empty(Dialect::Omp));
         assert_eq!(ctx.thinking_level, "off");
         assert_eq!(ctx.mode, "none");
-        let out = to_json(&ctx, false);
+        let out = into_json(ctx, false);
         assert_eq!(out["leafId"], Value::Null);
         assert_eq!(out["messages"], json!([]));
         assert_eq!(out["models"], json!({}));
@@ -460,33 +446,25 @@ mod tests {
 
     #[test]
     fn thinking_level_defaults_to_off_and_tracks_configured() {
-        assert_eq!(omp(&chain(vec![user("a")])).thinking_level, "off");
-        assert_eq!(omp(&chain(vec![user("a")])).configured_thinking_level, None);
-
         let change = |level: Value, configured: Value| json!({"type": "thinking_level_change", "thinkingLevel": level, "configured": configured});
-        let ctx = omp(&chain(vec![change(json!("high"), json!("auto"))]));
-        assert_eq!(
-            (ctx.thinking_level.as_str(), ctx.configured_thinking_level.as_deref()),
-            ("high", Some("auto"))
-        );
-
-        // configured null falls back to the level; the latest change wins.
-        let ctx = omp(&chain(vec![
-            change(json!("high"), json!("auto")),
-            change(json!("low"), Value::Null),
-        ]));
-        assert_eq!(
-            (ctx.thinking_level.as_str(), ctx.configured_thinking_level.as_deref()),
-            ("low", Some("low"))
-        );
-
-        // A null level is "off" and leaves configured unset.
+        let cases = [
+            (vec![user("a")], ("off", None)),
+            (vec![change(json!("high"), json!("auto"))], ("high", Some("auto"))),
+            // configured null falls back to the level; the latest change wins.
+            (
+                vec![change(json!("high"), json!("auto")), change(json!("low"), Value::Null)],
+                ("low", Some("low")),
+            ),
+            // A null level is "off" and leaves configured unset.
+            (vec![change(Value::Null, Value::Null)], ("off", None)),
+        ];
+        for (entries, expected) in cases {
+            let ctx = omp(&chain(entries));
+            let got = (ctx.thinking_level.as_str(), ctx.configured_thinking_level.as_deref());
+            assert_eq!(got, expected);
+        }
         let ctx = omp(&chain(vec![change(Value::Null, Value::Null)]));
-        assert_eq!(
-            (ctx.thinking_level.as_str(), ctx.configured_thinking_level.as_deref()),
-            ("off", None)
-        );
-        assert_eq!(to_json(&ctx, false)["configuredThinkingLevel"], Value::Null);
+        assert_eq!(into_json(ctx, false)["configuredThinkingLevel"], Value::Null);
     }
 
     #[test]
@@ -535,20 +513,24 @@ mod tests {
             let ctx = omp(&chain(vec![json!({"type": "service_tier_change", "serviceTier": v})]));
             ctx.service_tier.map(Value::Object)
         };
-        assert_eq!(
-            tier(json!({"openai": "priority", "x": "flex", "google": "bogus"})),
-            Some(json!({"openai": "priority"}))
-        );
-        assert_eq!(
-            tier(json!("priority")),
-            Some(json!({"openai": "priority", "anthropic": "priority", "google": "priority"}))
-        );
-        assert_eq!(tier(json!("openai-only")), Some(json!({"openai": "priority"})));
-        assert_eq!(tier(json!("claude-only")), Some(json!({"anthropic": "priority"})));
-        assert_eq!(tier(json!("flex")), Some(json!({"openai": "flex"})));
-        assert_eq!(tier(json!("turbo")), None);
-        assert_eq!(tier(json!({})), None);
-        assert_eq!(tier(Value::Null), None);
+        for (given, expected) in [
+            (
+                json!({"openai": "priority", "x": "flex", "google": "bogus"}),
+                json!({"openai": "priority"}),
+            ),
+            (
+                json!("priority"),
+                json!({"openai": "priority", "anthropic": "priority", "google": "priority"}),
+            ),
+            (json!("openai-only"), json!({"openai": "priority"})),
+            (json!("claude-only"), json!({"anthropic": "priority"})),
+            (json!("flex"), json!({"openai": "flex"})),
+            (json!("turbo"), Value::Null),
+            (json!({}), Value::Null),
+            (Value::Null, Value::Null),
+        ] {
+            assert_eq!(tier(given.clone()).unwrap_or_default(), expected, "{given}");
+        }
 
         // The latest change wins, and null clears.
         let ctx = omp(&chain(vec![
@@ -579,7 +561,7 @@ mod tests {
         ]));
         assert_eq!((ctx.mode.as_str(), ctx.mode_data), ("none", None));
 
-        let out = to_json(&omp(&chain(vec![user("a")])), false);
+        let out = into_json(omp(&chain(vec![user("a")])), false);
         assert_eq!(
             out["mcpToolSelection"],
             json!({"selectedMCPToolNames": [], "hasPersistedMCPToolSelection": false})
@@ -599,7 +581,7 @@ mod tests {
         ]));
         assert_eq!(ctx.thinking_level, "high");
         assert_eq!(ctx.injected_ttsr_rules, ["r1"]);
-        assert_eq!(shape(&ctx.agent_messages), ["user:after"]);
+        assert_eq!(shape(&ctx), ["user:after"]);
     }
 
     #[test]
@@ -623,10 +605,10 @@ mod tests {
             json!({"type": "model_change", "model": "openai/gpt-5", "role": "default"}),
         ]));
         assert_eq!(ctx.model, Some(gpt));
-        let out = to_json(&ctx, false);
+        let out = into_json(ctx, false);
         assert_eq!(out["models"], json!({"provider": "openai", "modelId": "gpt-5"}));
         assert_eq!(out["flavor"], "pi");
-        assert_eq!(to_json(&pi(&[]), false)["models"], Value::Null);
+        assert_eq!(into_json(pi(&[]), false)["models"], Value::Null);
     }
 
     #[test]
@@ -663,7 +645,7 @@ mod tests {
         ]);
         for ctx in [omp(&path), pi(&path)] {
             assert_eq!(
-                shape(&ctx.agent_messages),
+                shape(&ctx),
                 ["compactionSummary:S", "user:u2", "assistant:a2", "user:u3"],
                 "{:?}",
                 ctx.flavor
@@ -692,7 +674,7 @@ mod tests {
             id(user("u2"), "elsewhere"),
         ]);
         for ctx in [omp(&path), pi(&path)] {
-            assert_eq!(shape(&ctx.agent_messages), ["compactionSummary:S", "user:u2"]);
+            assert_eq!(shape(&ctx), ["compactionSummary:S", "user:u2"]);
         }
     }
 
@@ -709,7 +691,7 @@ mod tests {
         ]);
         for ctx in [omp(&path), pi(&path)] {
             assert_eq!(
-                shape(&ctx.agent_messages),
+                shape(&ctx),
                 ["compactionSummary:second", "user:u2", "assistant:a2", "user:u3"]
             );
         }
@@ -720,10 +702,7 @@ mod tests {
             say("a1"),
             compaction("k1", "second"),
         ]);
-        assert_eq!(
-            shape(&omp(&path).agent_messages),
-            ["compactionSummary:second", "user:u1", "assistant:a1"]
-        );
+        assert_eq!(shape(&omp(&path)), ["compactionSummary:second", "user:u1", "assistant:a1"]);
     }
 
     #[test]
@@ -735,12 +714,9 @@ mod tests {
             json!({"type": "reset_boundary"}),
             user("u3"),
         ]);
-        assert_eq!(shape(&omp(&path).agent_messages), ["user:u3"]);
+        assert_eq!(shape(&omp(&path)), ["user:u3"]);
         // pi knows no reset boundary.
-        assert_eq!(
-            shape(&pi(&path).agent_messages),
-            ["compactionSummary:S", "user:u1", "user:u2", "user:u3"]
-        );
+        assert_eq!(shape(&pi(&path)), ["compactionSummary:S", "user:u1", "user:u2", "user:u3"]);
     }
 
     #[test]
@@ -754,7 +730,7 @@ mod tests {
             user("u2"),
         ]);
         assert_eq!(
-            shape(&omp(&path).agent_messages),
+            shape(&omp(&path)),
             ["compactionSummary:S", "user:u1", "assistant:a1", "user:u2"]
         );
         // The kept range may even reach back before the reset.
@@ -764,13 +740,10 @@ mod tests {
             user("u1"),
             compaction("k", "S"),
         ]);
-        assert_eq!(
-            shape(&omp(&path).agent_messages),
-            ["compactionSummary:S", "user:u0", "user:u1"]
-        );
+        assert_eq!(shape(&omp(&path)), ["compactionSummary:S", "user:u0", "user:u1"]);
         // Only a reset: everything before it is gone.
         let path = chain(vec![user("u0"), json!({"type": "reset_boundary"}), user("u1")]);
-        assert_eq!(shape(&omp(&path).agent_messages), ["user:u1"]);
+        assert_eq!(shape(&omp(&path)), ["user:u1"]);
     }
 
     #[test]
@@ -792,7 +765,7 @@ mod tests {
             user("u3"),
         ]);
         let ctx = omp(&path);
-        assert_eq!(shape(&ctx.agent_messages), ["compactionSummary:S", "user:u3"]);
+        assert_eq!(shape(&ctx), ["compactionSummary:S", "user:u3"]);
         assert_eq!(
             ctx.agent_messages[0]["providerPayload"],
             json!({"type": "openaiResponsesHistory", "provider": "openai", "items": [{"type": "message"}]})
@@ -808,13 +781,10 @@ mod tests {
             remote(json!("t")),
             user("u3"),
         ]);
-        assert_eq!(
-            shape(&omp(&path).agent_messages),
-            ["compactionSummary:S", "user:u2", "user:u3"]
-        );
+        assert_eq!(shape(&omp(&path)), ["compactionSummary:S", "user:u2", "user:u3"]);
         // ... and nothing when it is not on the path before the compaction.
         let path = chain(vec![id(user("u1"), "k"), user("u2"), remote(json!("gone")), user("u3")]);
-        assert_eq!(shape(&omp(&path).agent_messages), ["compactionSummary:S", "user:u3"]);
+        assert_eq!(shape(&omp(&path)), ["compactionSummary:S", "user:u3"]);
 
         // An incomplete remote payload is an ordinary compaction.
         let mut c = compaction("k", "S");
@@ -822,7 +792,7 @@ mod tests {
             json!({"openaiRemoteCompaction": {"provider": "", "replacementHistory": []}});
         let path = chain(vec![id(user("u1"), "k"), c, user("u3")]);
         let ctx = omp(&path);
-        assert_eq!(shape(&ctx.agent_messages), ["compactionSummary:S", "user:u1", "user:u3"]);
+        assert_eq!(shape(&ctx), ["compactionSummary:S", "user:u1", "user:u3"]);
         assert!(ctx.agent_messages[0].get("providerPayload").is_none());
     }
 
@@ -885,7 +855,7 @@ mod tests {
             "error",
         );
         let path = chain(vec![user("u"), recovered.clone(), empty_error.clone(), say("ok")]);
-        assert_eq!(shape(&omp(&path).agent_messages), ["user:u", "assistant:ok"]);
+        assert_eq!(shape(&omp(&path)), ["user:u", "assistant:ok"]);
         // pi keeps both (and has no post-passes).
         assert_eq!(omp(&path).agent_messages.len(), 2);
         assert_eq!(pi(&path).agent_messages.len(), 4);
@@ -959,7 +929,7 @@ mod tests {
             assistant(json!([call("c9")]), "toolUse"),
         ]);
         let ctx = omp(&path);
-        assert_eq!(shape(&ctx.agent_messages), ["user:u", "assistant:call:c1", "toolResult:c1"]);
+        assert_eq!(shape(&ctx), ["user:u", "assistant:call:c1", "toolResult:c1"]);
         assert_eq!(ctx.agent_messages[1]["content"][0]["thinkingSignature"], "s");
         // pi has no post-passes.
         assert_eq!(pi(&path).agent_messages.len(), 4);
@@ -975,7 +945,7 @@ mod tests {
             assistant(json!([{"type": "text", "text": "oops"}]), "error"),
             say("fine"),
         ]);
-        assert_eq!(shape(&omp(&path).agent_messages), ["user:u", "user:again", "assistant:fine"]);
+        assert_eq!(shape(&omp(&path)), ["user:u", "user:again", "assistant:fine"]);
     }
 
     #[test]
@@ -987,10 +957,7 @@ mod tests {
             assistant(json!([{"type": "text", "text": "half"}]), "aborted"),
             note.clone(),
         ]);
-        assert_eq!(
-            shape(&omp(&path).agent_messages),
-            ["user:u", "assistant:half", "custom:interrupted-thinking"]
-        );
+        assert_eq!(shape(&omp(&path)), ["user:u", "assistant:half", "custom:interrupted-thinking"]);
 
         // Dropping a later failed turn (and its result) can make the note the next message of
         // an earlier one, which is then kept, as with the reference's splicing walk.
@@ -1002,7 +969,7 @@ mod tests {
             note,
         ]);
         assert_eq!(
-            shape(&omp(&path).agent_messages),
+            shape(&omp(&path)),
             ["user:u", "assistant:first", "custom:interrupted-thinking"]
         );
     }
@@ -1017,10 +984,7 @@ mod tests {
             result("c1"),
             user("u"),
         ]);
-        assert_eq!(
-            shape(&omp(&path).agent_messages),
-            ["assistant:call:c1", "toolResult:c1", "user:u"]
-        );
+        assert_eq!(shape(&omp(&path)), ["assistant:call:c1", "toolResult:c1", "user:u"]);
     }
 
     #[test]
@@ -1034,19 +998,13 @@ mod tests {
         }
         entries.push(user("end"));
         let ctx = omp(&chain(entries));
-        assert_eq!(shape(&ctx.agent_messages), ["user:end"]);
+        assert_eq!(shape(&ctx), ["user:end"]);
     }
 
     // --- conversion (omp) ---
 
-    fn convert(messages: Vec<Value>, flavor: Dialect) -> Vec<Value> {
-        let mut ctx = SessionContext::empty(flavor);
-        ctx.agent_messages = messages;
-        to_llm_messages(&ctx)
-    }
-
     fn convert_one(message: Value, flavor: Dialect) -> Vec<Value> {
-        convert(vec![message], flavor)
+        llm_messages(vec![message], flavor)
     }
 
     #[test]
@@ -1083,21 +1041,16 @@ mod tests {
                 .map(|c| format!("{}/{}", role(c), js_string(c.get("attribution"))))
                 .collect::<Vec<_>>()
         };
-        assert_eq!(
-            roles(custom("advisor", json!({"details": {"messageRole": "user"}}))),
-            ["user/agent"]
-        );
-        assert_eq!(
-            roles(custom("advisor", json!({"details": {"messageRole": "developer"}}))),
-            ["developer/agent"]
-        );
-        assert_eq!(roles(custom("skill-prompt", json!({"attribution": "user"}))), ["user/user"]);
-        assert_eq!(
-            roles(custom("skill-prompt", json!({"attribution": "agent"}))),
-            ["developer/agent"]
-        );
-        assert_eq!(roles(custom("collab-prompt", json!({"attribution": "user"}))), ["user/user"]);
-        assert_eq!(roles(custom("ext", json!({"attribution": "user"}))), ["developer/user"]);
+        for (custom_type, extra, expected) in [
+            ("advisor", json!({"details": {"messageRole": "user"}}), "user/agent"),
+            ("advisor", json!({"details": {"messageRole": "developer"}}), "developer/agent"),
+            ("skill-prompt", json!({"attribution": "user"}), "user/user"),
+            ("skill-prompt", json!({"attribution": "agent"}), "developer/agent"),
+            ("collab-prompt", json!({"attribution": "user"}), "user/user"),
+            ("ext", json!({"attribution": "user"}), "developer/user"),
+        ] {
+            assert_eq!(roles(custom(custom_type, extra)), [expected], "{custom_type}");
+        }
         // Content that is neither a string nor an array sends nothing.
         assert!(convert_one(custom("ext", json!({"content": {"x": 1}})), Dialect::Omp).is_empty());
     }
@@ -1234,7 +1187,7 @@ mod tests {
 
     #[test]
     fn user_developer_and_assistant_pass_through() {
-        let out = convert(
+        let out = llm_messages(
             vec![
                 json!({"role": "user", "content": "hi", "timestamp": 1}),
                 json!({"role": "user", "content": "hi", "attribution": "agent", "timestamp": 1}),
@@ -1254,7 +1207,7 @@ mod tests {
             ]
         );
         // pi passes user/assistant/toolResult through untouched and drops roles it lacks.
-        let out = convert(
+        let out = llm_messages(
             vec![
                 json!({"role": "user", "content": "hi", "timestamp": 1}),
                 json!({"role": "developer", "content": "rules", "timestamp": 1}),
@@ -1287,7 +1240,7 @@ mod tests {
         // ... unless the continuity note follows it.
         let note = json!({"role": "custom", "customType": "interrupted-thinking", "content": "n",
             "display": false, "timestamp": 2});
-        let out = convert(vec![bare, note], Dialect::Omp);
+        let out = llm_messages(vec![bare, note], Dialect::Omp);
         assert_eq!(out[0]["content"], json!([]));
         assert_eq!(role(&out[1]), "developer");
         // Other turns are sent unchanged.
@@ -1391,7 +1344,7 @@ mod tests {
         let roles: Vec<&str> = llm.iter().map(role).collect();
         assert_eq!(roles, ["user", "user", "developer", "user"]);
         assert!(only_text(&llm[0]).ends_with("<summary>\nEarlier work.\n</summary>"));
-        let out = to_json(&omp(&path), true);
+        let out = into_json(omp(&path), true);
         assert_eq!(out["messages"][0]["role"], "compactionSummary");
         assert_eq!(out["flavor"], "omp");
     }

@@ -7,24 +7,18 @@ use crate::format::{blob_file, blob_ref};
 use crate::markdown::safe_markdown;
 
 /// The `context --json` object: `leafId`, `flavor`, the tracked state and `messages` (LLM
-/// messages, or the agent messages when `agent_messages` is set). For pi, `models` is pi's
-/// single `{provider, modelId}` object (or null).
-pub fn to_json(ctx: &SessionContext, agent_messages: bool) -> Value {
-    json_object(ctx, messages(ctx, agent_messages))
-}
-
-/// [`to_json`] of a context it may take apart: the messages are moved into the object, not
-/// copied (`context --json`).
+/// messages, or the agent messages when `agent_messages` is set), moved into it, not copied.
+/// For pi, `models` is pi's single `{provider, modelId}` object (or null).
 pub fn into_json(mut ctx: SessionContext, agent_messages: bool) -> Value {
     let messages = take_messages(&mut ctx, agent_messages);
-    json_object(&ctx, messages)
-}
-
-/// The `context --json` object of the context's state and `messages`.
-fn json_object(ctx: &SessionContext, messages: Vec<Value>) -> Value {
     let models = match ctx.flavor {
-        Dialect::Omp => Value::Object(ctx.models.clone()),
-        Dialect::Pi => ctx.model.as_ref().map_or(Value::Null, pi_model_json),
+        Dialect::Omp => Value::Object(ctx.models),
+        Dialect::Pi => ctx.model.map_or(Value::Null, |model| {
+            obj([
+                ("provider", model.provider.map(Value::String)),
+                ("modelId", model.model_id.map(Value::String)),
+            ])
+        }),
     };
     let mcp = match ctx.flavor {
         Dialect::Omp => json!({
@@ -34,29 +28,20 @@ fn json_object(ctx: &SessionContext, messages: Vec<Value>) -> Value {
         Dialect::Pi => Value::Null,
     };
     let mut out = json!({
-        "leafId": ctx.leaf_id.clone().unwrap_or(Value::Null),
+        "leafId": ctx.leaf_id.unwrap_or(Value::Null),
         "flavor": ctx.flavor.as_str(),
         "thinkingLevel": ctx.thinking_level,
         "configuredThinkingLevel": ctx.configured_thinking_level,
         "models": models,
-        "serviceTier": ctx.service_tier.clone().map(Value::Object),
+        "serviceTier": ctx.service_tier.map(Value::Object),
         "mode": ctx.mode,
-        "modeData": ctx.mode_data.clone().unwrap_or(Value::Null),
+        "modeData": ctx.mode_data.unwrap_or(Value::Null),
         "injectedTtsrRules": ctx.injected_ttsr_rules,
         "mcpToolSelection": mcp,
     });
     // Moved in (`json!` would serialize a copy), last, as the agents' objects have it.
-    if let Some(map) = out.as_object_mut() {
-        map.insert("messages".to_owned(), Value::Array(messages));
-    }
+    out["messages"] = Value::Array(messages);
     out
-}
-
-fn pi_model_json(model: &PiModel) -> Value {
-    obj([
-        ("provider", model.provider.clone().map(Value::String)),
-        ("modelId", model.model_id.clone().map(Value::String)),
-    ])
 }
 
 // --- Human-readable output ------------------------------------------------------------------
@@ -77,12 +62,11 @@ pub fn render_text(mut ctx: SessionContext, agent_messages: bool, blobs: Option<
         out.push_str(" ===\n");
         for part in &view.parts {
             match part {
-                Part::Text(text) => out.push_str(text),
+                Part::Text(text) | Part::Code { text, .. } => out.push_str(text),
                 Part::Thinking(text) => out.push_str(&format!("<thinking>\n{text}\n</thinking>")),
                 Part::ToolCall { name, id, args } => {
                     out.push_str(&format!("[tool call {name} {id}] {}", compact(args)));
                 }
-                Part::Code { text, .. } => out.push_str(text),
                 Part::Note(note) => out.push_str(&format!("[{note}]")),
             }
             out.push('\n');
@@ -147,19 +131,15 @@ fn state_lines(ctx: &SessionContext) -> Vec<(&'static str, String)> {
     lines.push(("thinking level", thinking));
     match ctx.flavor {
         Dialect::Omp => {
-            let models: Vec<String> = ctx
-                .models
-                .iter()
-                .map(|(role, m)| format!("{role}={}", js_string(Some(m))))
-                .collect();
-            lines.push((
-                "models",
-                if models.is_empty() { "(none)".to_owned() } else { models.join(", ") },
-            ));
+            let pairs = |map: &Map<String, Value>| {
+                let pairs: Vec<String> =
+                    map.iter().map(|(k, v)| format!("{k}={}", js_string(Some(v)))).collect();
+                pairs.join(", ")
+            };
+            let models = pairs(&ctx.models);
+            lines.push(("models", if models.is_empty() { "(none)".to_owned() } else { models }));
             if let Some(tier) = &ctx.service_tier {
-                let tiers: Vec<String> =
-                    tier.iter().map(|(f, t)| format!("{f}={}", js_string(Some(t)))).collect();
-                lines.push(("service tier", tiers.join(", ")));
+                lines.push(("service tier", pairs(tier)));
             }
             let mut mode = ctx.mode.clone();
             if let Some(data) = ctx.mode_data.as_ref().filter(|d| !d.is_null()) {
@@ -174,17 +154,12 @@ fn state_lines(ctx: &SessionContext) -> Vec<(&'static str, String)> {
             }
         }
         Dialect::Pi => {
-            let model = ctx.model.as_ref().map_or_else(
-                || "(none)".to_owned(),
-                |m| {
-                    format!(
-                        "{}/{}",
-                        m.provider.as_deref().unwrap_or("?"),
-                        m.model_id.as_deref().unwrap_or("?")
-                    )
-                },
-            );
-            lines.push(("model", model));
+            let known = |part: &Option<String>| part.clone().unwrap_or_else(|| "?".to_owned());
+            let model = ctx
+                .model
+                .as_ref()
+                .map(|m| format!("{}/{}", known(&m.provider), known(&m.model_id)));
+            lines.push(("model", model.unwrap_or_else(|| "(none)".to_owned())));
         }
     }
     lines
@@ -197,7 +172,7 @@ struct View {
     parts: Vec<Part>,
 }
 
-enum Part {
+pub(super) enum Part {
     Text(String),
     Thinking(String),
     ToolCall { name: String, id: String, args: Value },
@@ -220,7 +195,7 @@ fn describe(msg: &Value, blobs: Option<&Path>) -> View {
                 details.push(format!("{p}/{m}"));
             }
             detail(&mut details, "stopReason");
-            content_parts(msg.get("content"), blobs, &mut parts);
+            parts.extend(content_blocks(msg.get("content"), blobs));
             if let Some(err) = str_field(msg, "errorMessage") {
                 parts.push(Part::Note(format!("error: {err}")));
             }
@@ -231,11 +206,11 @@ fn describe(msg: &Value, blobs: Option<&Path>) -> View {
             if truthy(msg.get("isError")) {
                 details.push("error".to_owned());
             }
-            for block in content_blocks(msg.get("content"), blobs) {
-                match block {
-                    Block::Text(t) => parts.push(Part::Code { lang: "", text: t }),
-                    other => parts.push(block_part(other)),
-                }
+            for part in content_blocks(msg.get("content"), blobs) {
+                parts.push(match part {
+                    Part::Text(text) => Part::Code { lang: "", text },
+                    other => other,
+                });
             }
         }
         "bashExecution" => {
@@ -290,7 +265,7 @@ fn describe(msg: &Value, blobs: Option<&Path>) -> View {
             if role_name == "custom" && msg.get("display") == Some(&Value::Bool(false)) {
                 details.push("hidden".to_owned());
             }
-            content_parts(msg.get("content"), blobs, &mut parts);
+            parts.extend(content_blocks(msg.get("content"), blobs));
         }
         _ => parts.push(Part::Code {
             lang: "json",
@@ -304,30 +279,25 @@ fn describe(msg: &Value, blobs: Option<&Path>) -> View {
     View { role, details, parts }
 }
 
-pub(super) enum Block {
-    Text(String),
-    Thinking(String),
-    ToolCall { name: String, id: String, args: Value },
-    Other(String),
-}
-
-pub(super) fn content_blocks(content: Option<&Value>, blobs: Option<&Path>) -> Vec<Block> {
+/// A message's content as parts: its text, thinking and tool calls, and a note for any other
+/// block.
+pub(super) fn content_blocks(content: Option<&Value>, blobs: Option<&Path>) -> Vec<Part> {
     match content {
-        Some(Value::String(s)) => vec![Block::Text(s.clone())],
+        Some(Value::String(s)) => vec![Part::Text(s.clone())],
         Some(Value::Array(blocks)) => blocks
             .iter()
             .map(|b| match str_field(b, "type") {
-                Some("text") => Block::Text(js_string(b.get("text"))),
-                Some("thinking") => Block::Thinking(js_string(b.get("thinking"))),
-                Some("toolCall") => Block::ToolCall {
+                Some("text") => Part::Text(js_string(b.get("text"))),
+                Some("thinking") => Part::Thinking(js_string(b.get("thinking"))),
+                Some("toolCall") => Part::ToolCall {
                     name: js_string(b.get("name")),
                     id: b.get("id").map_or_else(String::new, id_text),
                     args: b.get("arguments").cloned().unwrap_or(Value::Null),
                 },
-                Some("image") => Block::Other(image_text(b, blobs)),
-                Some("redactedThinking") => Block::Other("redacted thinking".to_owned()),
-                Some(other) => Block::Other(format!("{other} block")),
-                None => Block::Other("block without a type".to_owned()),
+                Some("image") => Part::Note(image_text(b, blobs)),
+                Some("redactedThinking") => Part::Note("redacted thinking".to_owned()),
+                Some(other) => Part::Note(format!("{other} block")),
+                None => Part::Note("block without a type".to_owned()),
             })
             .collect(),
         _ => Vec::new(),
@@ -354,19 +324,6 @@ pub fn image_text(block: &Value, blobs: Option<&Path>) -> String {
     }
 }
 
-fn block_part(block: Block) -> Part {
-    match block {
-        Block::Text(t) => Part::Text(t),
-        Block::Thinking(t) => Part::Thinking(t),
-        Block::ToolCall { name, id, args } => Part::ToolCall { name, id, args },
-        Block::Other(note) => Part::Note(note),
-    }
-}
-
-fn content_parts(content: Option<&Value>, blobs: Option<&Path>, parts: &mut Vec<Part>) {
-    parts.extend(content_blocks(content, blobs).into_iter().map(block_part));
-}
-
 /// A code fence longer than any backtick run inside `text`.
 fn fenced(lang: &str, text: &str) -> String {
     let fence = "`".repeat(longest_backtick_run(text).max(2) + 1);
@@ -380,12 +337,7 @@ pub(super) fn inline_code(text: &str) -> String {
 }
 
 fn longest_backtick_run(text: &str) -> usize {
-    let (mut longest, mut run) = (0, 0);
-    for c in text.chars() {
-        run = if c == '`' { run + 1 } else { 0 };
-        longest = longest.max(run);
-    }
-    longest
+    text.split(|c| c != '`').map(str::len).max().unwrap_or(0)
 }
 
 fn escape_markdown(text: &str) -> String {

@@ -152,6 +152,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::context::tests::{chain, user};
     use crate::context::{build, into_json};
     use crate::format::Dialect;
 
@@ -183,24 +184,6 @@ mod tests {
         Ok(())
     }
 
-    fn chain(kinds: &[Value]) -> Vec<Value> {
-        kinds
-            .iter()
-            .enumerate()
-            .map(|(i, e)| {
-                let mut e = e.clone();
-                e["id"] = json!(format!("e{i}"));
-                e["parentId"] = if i == 0 { Value::Null } else { json!(format!("e{}", i - 1)) };
-                e["timestamp"] = json!("2026-01-01T00:00:00.000Z");
-                e
-            })
-            .collect()
-    }
-
-    fn user(text: &str) -> Value {
-        json!({"type": "message", "message": {"role": "user", "content": text, "timestamp": 1}})
-    }
-
     fn assistant(model: &str) -> Value {
         json!({"type": "message", "message": {"role": "assistant", "provider": "p", "model": model,
             "content": [{"type": "text", "text": "a long answer"}], "stopReason": "stop",
@@ -209,7 +192,7 @@ mod tests {
 
     #[test]
     fn entries_before_the_latest_compaction_are_reduced() {
-        let entries = chain(&[
+        let entries = chain(vec![
             user("one"),
             assistant("m1"),
             json!({"type": "thinking_level_change", "thinkingLevel": "high"}),
@@ -238,7 +221,7 @@ mod tests {
     /// read, and the assistant turns on either side of them are one run.
     #[test]
     fn entries_that_set_no_state_are_not_read_before_the_shown_range() {
-        let entries = chain(&[
+        let entries = chain(vec![
             assistant("m1"),
             json!({"type": "label", "targetId": "e0", "label": "x"}),
             json!({"type": "custom", "customType": "c", "data": {}}),
@@ -262,7 +245,7 @@ mod tests {
 
     #[test]
     fn without_a_compaction_everything_is_parsed_in_full() {
-        let entries = chain(&[user("one"), assistant("m1"), user("two")]);
+        let entries = chain(vec![user("one"), assistant("m1"), user("two")]);
         let s = session(&entries);
         let full: Vec<Value> = (0..3).map(|i| s.value(i).unwrap()).collect();
         assert_eq!(path_values(&s, 2).unwrap(), full);
@@ -270,7 +253,7 @@ mod tests {
 
     #[test]
     fn a_compaction_naming_a_non_string_id_keeps_everything() {
-        let entries = chain(&[
+        let entries = chain(vec![
             user("one"),
             json!({"type": "compaction", "summary": "s", "firstKeptEntryId": 7}),
             user("two"),
@@ -325,7 +308,7 @@ mod tests {
         fn the_reduced_path_builds_the_same_context(
             kinds in proptest::collection::vec(arb_entry(), 0..14)
         ) {
-            check(&chain(&kinds))?;
+            check(&chain(kinds))?;
         }
     }
 }

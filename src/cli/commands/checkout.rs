@@ -12,7 +12,7 @@ use sesstree::hooks::{self, Hooks};
 use sesstree::id::EntryId;
 use sesstree::ops::checkout::{self, Navigation, Plan, Summary};
 use sesstree::process::CancelToken;
-use sesstree::summarize::{self, FileOps, Summarizer};
+use sesstree::summarize::{self, FileOps};
 use sesstree::{Error, Session, rev, store};
 
 use super::{DialectArg, HookArgs, cancel_on_interrupt, certain_dialect, short_id};
@@ -225,8 +225,7 @@ fn summary_of(
         // The summarizer may take a while; said only when one runs.
         eprintln!("Summarizing the abandoned branch… (Ctrl-C cancels)");
     }
-    let (text, details) =
-        Summarizer::new(cmd.as_str(), cancel.clone()).summarize(entries, &instructions, dialect)?;
+    let (text, details) = summarize::run(cmd, cancel, entries, &instructions, dialect)?;
     Ok(Summary { text, details: Some(details), from_extension: false })
 }
 
