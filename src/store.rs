@@ -63,17 +63,8 @@ pub fn lock(path: &Path, timeout: Duration) -> Result<Locked> {
             .append(true)
             .open(&real)
             .map_err(|e| Error::io(path, e))?;
-        loop {
-            match file.try_lock() {
-                Ok(()) => break,
-                Err(std::fs::TryLockError::WouldBlock) => {
-                    if start.elapsed() >= timeout {
-                        return Err(held());
-                    }
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-                Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(path, e)),
-            }
+        if !wait_lock(&file, start + timeout, 5).map_err(|e| Error::io(path, e))? {
+            return Err(held());
         }
         let ours = file.metadata().map_err(|e| Error::io(path, e))?;
         let now = std::fs::metadata(&real).map_err(|e| Error::io(path, e))?;
@@ -83,6 +74,21 @@ pub fn lock(path: &Path, timeout: Duration) -> Result<Locked> {
         // Replaced while we waited: the lock on the old file guards nothing.
         if start.elapsed() >= timeout {
             return Err(held());
+        }
+    }
+}
+
+/// Takes an exclusive `flock` on `file`, retrying every `pause_ms` until `deadline`; `false`
+/// when it is still held then.
+fn wait_lock(file: &File, deadline: Instant, pause_ms: u64) -> std::io::Result<bool> {
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(true),
+            Err(std::fs::TryLockError::WouldBlock) if Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(pause_ms));
+            }
+            Err(std::fs::TryLockError::WouldBlock) => return Ok(false),
+            Err(std::fs::TryLockError::Error(e)) => return Err(e),
         }
     }
 }
@@ -155,15 +161,8 @@ impl Gate {
             .mode(0o600)
             .open(&gate_path)
             .map_err(|e| Error::io(&gate_path, e))?;
-        loop {
-            match gate.try_lock() {
-                Ok(()) => break,
-                Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < timeout => {
-                    std::thread::sleep(Duration::from_millis(2));
-                }
-                Err(std::fs::TryLockError::WouldBlock) => return Err(busy(&gate_path)),
-                Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(&gate_path, e)),
-            }
+        if !wait_lock(&gate, start + timeout, 2).map_err(|e| Error::io(&gate_path, e))? {
+            return Err(busy(&gate_path));
         }
         let mut held = Gate { _gate: gate, claim: None };
         if write == WriteKind::Append && !lock_path.exists() {
