@@ -12,7 +12,7 @@
 //! loaded (pi takes no lock), nothing is written and the command fails with a conflict.
 
 use std::fs::{File, OpenOptions, Permissions};
-use std::io::{Seek, SeekFrom, Write};
+use std::io::Write;
 use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -386,20 +386,20 @@ impl Locked {
         tail: &[u8],
     ) -> Result<()> {
         self.check_fresh(session)?;
-        let perms = self.file.metadata().map_err(|e| Error::io(&self.path, e))?.permissions();
-        let mut tmp = temp_in(&self.real, head, Some(perms))?;
         let io = |e| Error::io(&self.path, e);
-        tmp.seek(SeekFrom::End(0)).map_err(io)?;
-        let mut offset = keep_from.min(session.file_len);
-        let mut buf = vec![0; 1 << 20];
-        while offset < session.file_len {
-            let n = buf.len().min((session.file_len - offset) as usize);
-            self.file.read_exact_at(&mut buf[..n], offset).map_err(io)?;
-            tmp.write_all(&buf[..n]).map_err(io)?;
-            offset += n as u64;
-        }
-        tmp.write_all(tail).map_err(io)?;
-        tmp.as_file().sync_all().map_err(io)?;
+        let perms = self.file.metadata().map_err(io)?.permissions();
+        let tmp = temp_with(&self.real, Some(perms), |out| {
+            out.write_all(head).map_err(io)?;
+            let mut offset = keep_from.min(session.file_len);
+            let mut buf = vec![0; 1 << 20];
+            while offset < session.file_len {
+                let n = buf.len().min((session.file_len - offset) as usize);
+                self.file.read_exact_at(&mut buf[..n], offset).map_err(io)?;
+                out.write_all(&buf[..n]).map_err(io)?;
+                offset += n as u64;
+            }
+            out.write_all(tail).map_err(io)
+        })?;
         let gate = self.gate(WriteKind::Rename)?;
         self.check_fresh(session)?;
         tmp.persist(&self.real).map_err(|e| Error::io(&self.path, e.error))?;
@@ -511,15 +511,6 @@ fn exists(path: &Path) -> Error {
     Error::Conflict(format!("{}: already exists (use --force to overwrite)", path.display()))
 }
 
-/// A synced temporary file next to `path` holding `contents`.
-fn temp_in(
-    path: &Path,
-    contents: &[u8],
-    perms: Option<Permissions>,
-) -> Result<tempfile::NamedTempFile> {
-    temp_with(path, perms, |out| out.write_all(contents).map_err(|e| Error::io(path, e)))
-}
-
 /// A synced temporary file next to `path` filled by `fill`; removed again if anything fails.
 fn temp_with(
     path: &Path,
@@ -545,7 +536,6 @@ fn temp_with(
         out.flush().map_err(io)?;
     }
     tmp.as_file().sync_all().map_err(io)?;
-    tmp.as_file_mut().seek(SeekFrom::Start(0)).map_err(io)?;
     Ok(tmp)
 }
 
