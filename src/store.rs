@@ -554,11 +554,17 @@ mod tests {
 
     const HEADER: &str = r#"{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}"#;
 
-    #[test]
-    fn append_adds_lines_and_steps_over_a_torn_line() {
+    /// A directory holding `s.jsonl` with `text`.
+    fn session_file(text: impl AsRef<[u8]>) -> (tempfile::TempDir, PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, format!("{HEADER}\n{{\"type\":\"mess")).unwrap();
+        std::fs::write(&path, text).unwrap();
+        (dir, path)
+    }
+
+    #[test]
+    fn append_adds_lines_and_steps_over_a_torn_line() {
+        let (_dir, path) = session_file(format!("{HEADER}\n{{\"type\":\"mess"));
         let locked = lock(&path, Duration::from_secs(1)).unwrap();
         let session = locked.load().unwrap();
         locked.append(&session, &[b"{\"a\":1}".to_vec()]).unwrap();
@@ -568,9 +574,7 @@ mod tests {
 
     #[test]
     fn a_changed_file_is_a_conflict_and_untouched() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, format!("{HEADER}\n")).unwrap();
+        let (_dir, path) = session_file(format!("{HEADER}\n"));
         let locked = lock(&path, Duration::from_secs(1)).unwrap();
         let session = locked.load().unwrap();
         std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(b"{}\n").unwrap();
@@ -582,9 +586,7 @@ mod tests {
 
     #[test]
     fn append_and_patch_changes_only_the_patched_bytes() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, format!("AAAA\n{HEADER}\n")).unwrap();
+        let (_dir, path) = session_file(format!("AAAA\n{HEADER}\n"));
         let locked = lock(&path, Duration::from_secs(1)).unwrap();
         let session = Session::load(&path).unwrap();
         locked.append_and_patch(&session, &[b"{}".to_vec()], 0, b"BBBB").unwrap();
@@ -593,9 +595,7 @@ mod tests {
 
     #[test]
     fn a_changed_file_stops_patches_and_rewrites() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, format!("{HEADER}\n")).unwrap();
+        let (dir, path) = session_file(format!("{HEADER}\n"));
         let locked = lock(&path, Duration::from_secs(1)).unwrap();
         let session = locked.load().unwrap();
         std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(b"{}\n").unwrap();
@@ -614,9 +614,7 @@ mod tests {
 
     #[test]
     fn splice_keeps_the_old_bytes_between_head_and_tail() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, format!("\u{feff}{HEADER}\n{{\"torn")).unwrap();
+        let (_dir, path) = session_file(format!("\u{feff}{HEADER}\n{{\"torn"));
         std::fs::set_permissions(&path, Permissions::from_mode(0o600)).unwrap();
         let locked = lock(&path, Duration::from_secs(1)).unwrap();
         let session = locked.load().unwrap();
@@ -636,9 +634,7 @@ mod tests {
 
     #[test]
     fn every_write_takes_oh_my_pis_gate_and_leaves_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, format!("{HEADER}\n")).unwrap();
+        let (dir, path) = session_file(format!("{HEADER}\n"));
         let gate = dir.path().join(".s.jsonl.lock.os");
         let lockfile = dir.path().join(".s.jsonl.lock");
         // Locking alone touches neither sidecar: only a write takes them.
@@ -675,9 +671,7 @@ mod tests {
 
     #[test]
     fn a_live_lockfile_holds_renames_and_appends_a_stale_one_is_taken_over() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, format!("{HEADER}\n")).unwrap();
+        let (dir, path) = session_file(format!("{HEADER}\n"));
         let lockfile = dir.path().join(".s.jsonl.lock");
         let locked = lock(&path, Duration::from_millis(50)).unwrap();
         let session = locked.load().unwrap();
@@ -707,9 +701,7 @@ mod tests {
 
     #[test]
     fn the_lock_is_exclusive() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, format!("{HEADER}\n")).unwrap();
+        let (_dir, path) = session_file(format!("{HEADER}\n"));
         let _held = lock(&path, Duration::from_secs(1)).unwrap();
         let err = lock(&path, Duration::from_millis(20)).unwrap_err();
         assert!(matches!(err, Error::Conflict(_)));
