@@ -340,45 +340,27 @@ mod tests {
     /// u1 ─ a1 ─ u2 ─ a2        (the old branch, leaf a2)
     ///            └─ u3 ─ a3    (file order puts a3 last, so it is the leaf)
     fn forked() -> Session {
-        session(&[
-            user("u1", None, "one"),
-            assistant("a1", "u1"),
-            user("u2", Some("a1"), "two"),
-            assistant("a2", "u2"),
-            user("u3", Some("a1"), "three"),
-            assistant("a3", "u3"),
-        ])
+        session(&forked_lines())
     }
 
     #[test]
-    fn collect_on_different_branches() {
-        // Old leaf and target on different branches: from the fork point (not included)
-        // down to the old leaf.
+    fn collect_from_old_leaf_to_target() {
         let s = forked();
-        let (entries, common) =
-            collect_entries_for_branch_summary(&s, Some(idx(&s, "a3")), idx(&s, "a2"));
-        assert_eq!(ids(&s, &entries), ["u3", "a3"]);
-        assert_eq!(common, Some(idx(&s, "a1")));
-    }
-
-    #[test]
-    fn collect_target_is_an_ancestor() {
-        // Target an ancestor of the old leaf: the entries after the target.
-        let s = forked();
-        let (entries, common) =
-            collect_entries_for_branch_summary(&s, Some(idx(&s, "a3")), idx(&s, "u1"));
-        assert_eq!(ids(&s, &entries), ["a1", "u3", "a3"]);
-        assert_eq!(common, Some(idx(&s, "u1")));
-    }
-
-    #[test]
-    fn collect_target_is_a_descendant() {
-        // Target a descendant of the old leaf: common ancestor = old leaf, nothing abandoned.
-        let s = forked();
-        let (entries, common) =
-            collect_entries_for_branch_summary(&s, Some(idx(&s, "a1")), idx(&s, "a3"));
-        assert!(entries.is_empty());
-        assert_eq!(common, Some(idx(&s, "a1")));
+        let cases: [(&str, &str, &[&str], &str); 3] = [
+            // Old leaf and target on different branches: from the fork point (not included)
+            // down to the old leaf.
+            ("a3", "a2", &["u3", "a3"], "a1"),
+            // Target an ancestor of the old leaf: the entries after the target.
+            ("a3", "u1", &["a1", "u3", "a3"], "u1"),
+            // Target a descendant of the old leaf: common ancestor = old leaf, nothing abandoned.
+            ("a1", "a3", &[], "a1"),
+        ];
+        for (old, target, abandoned, common) in cases {
+            let (entries, got) =
+                collect_entries_for_branch_summary(&s, Some(idx(&s, old)), idx(&s, target));
+            assert_eq!(ids(&s, &entries), abandoned, "{old} to {target}");
+            assert_eq!(got, Some(idx(&s, common)), "{old} to {target}");
+        }
     }
 
     #[test]
