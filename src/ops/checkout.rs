@@ -147,7 +147,7 @@ pub struct Summary {
 }
 
 /// What a checkout appends.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Plan {
     /// The new lines, without newlines, in order.
     pub lines: Vec<Vec<u8>>,
@@ -177,10 +177,7 @@ pub fn plan(
     timestamp: &str,
 ) -> Result<Plan> {
     let summary = summary.filter(|s| !s.text.is_empty());
-    let new_leaf = match nav.new_leaf {
-        Some(i) => Some(id_of(session, i)?),
-        None => None,
-    };
+    let new_leaf = nav.new_leaf.map(|i| id_of(session, i)).transpose()?;
     let mut taken: Vec<String> = Vec::new();
     let mut next_id = |ids: &mut IdGen| {
         // Checked as any writer checks (numeric ids too), and against the ids drawn already.
@@ -190,10 +187,7 @@ pub fn plan(
     };
 
     let from_id = new_leaf.as_ref().map_or_else(|| Value::from("root"), EntryId::to_value);
-    let from = match nav.old_leaf {
-        Some(old) => Some(id_of(session, old)?.to_value()),
-        None => None,
-    };
+    let from = nav.old_leaf.map(|old| id_of(session, old)).transpose()?.map(|id| id.to_value());
     let mut fields: Vec<(&str, Value)> = vec![("fromId", from_id)];
     match summary {
         Some(s) => {
@@ -227,8 +221,7 @@ pub fn plan(
         }
     }
     let summary_id = next_id(ids);
-    let mut out =
-        Plan { lines: Vec::new(), entries: Vec::new(), appended: Vec::new(), summary_entry: None };
+    let mut out = Plan::default();
     push(&mut out, entry_line("branch_summary", &summary_id, new_leaf.as_ref(), timestamp, fields));
     if summary.is_some() {
         out.summary_entry = out.entries.last().cloned();
