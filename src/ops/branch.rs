@@ -463,15 +463,13 @@ mod tests {
     }
 
     fn branch(session: &Session, fork: Fork) -> (BranchPlan, Vec<u8>) {
-        let plan = plan(
-            session,
-            None,
-            fork,
-            "/s/src.jsonl",
-            &Clock::pinned(NOW),
-            &mut IdGen::from_seed(7),
-        )
-        .unwrap();
+        branch_as(session, None, fork)
+    }
+
+    fn branch_as(session: &Session, dialect: Option<Dialect>, fork: Fork) -> (BranchPlan, Vec<u8>) {
+        let clock = Clock::pinned(NOW);
+        let plan =
+            plan(session, dialect, fork, "/s/src.jsonl", &clock, &mut IdGen::from_seed(7)).unwrap();
         let bytes = plan.to_bytes(session).unwrap();
         (plan, bytes)
     }
@@ -496,6 +494,14 @@ mod tests {
     fn label(id: &str, parent: &str, target: &str, label: &str) -> String {
         format!(
             r#"{{"type":"label","id":"{id}","parentId":"{parent}","timestamp":"2026-01-01T00:00:02.000Z","targetId":"{target}","label":{label}}}"#
+        )
+    }
+
+    /// A user prompt and its reply.
+    fn prompt_and_reply() -> Session {
+        load(
+            &[HEADER.to_string(), msg("u1", None, "user"), msg("a1", Some("u1"), "assistant")]
+                .join("\n"),
         )
     }
 
@@ -550,10 +556,7 @@ mod tests {
 
     #[test]
     fn header_keys_follow_create_branched_session() {
-        let s = load(
-            &[HEADER.to_string(), msg("u1", None, "user"), msg("a1", Some("u1"), "assistant")]
-                .join("\n"),
-        );
+        let s = prompt_and_reply();
         let (plan, bytes) = branch(&s, Fork::Through(idx(&s, "a1")));
         assert!(plan.slot.is_none(), "no slot in the source, none in the branch");
         assert_eq!(
@@ -573,10 +576,7 @@ mod tests {
 
     #[test]
     fn a_root_prompt_gives_a_header_in_new_session_order() {
-        let s = load(
-            &[HEADER.to_string(), msg("u1", None, "user"), msg("a1", Some("u1"), "assistant")]
-                .join("\n"),
-        );
+        let s = prompt_and_reply();
         let (plan, bytes) = branch(&s, Fork::Before(idx(&s, "u1")));
         assert!(plan.lines.is_empty() && plan.created.is_empty());
         assert_eq!(
@@ -644,17 +644,8 @@ mod tests {
         .join("\n");
         let s = load(&text);
         let at = |dialect| {
-            let fork = Fork::Before(idx(&s, "u2"));
-            let plan = plan(
-                &s,
-                Some(dialect),
-                fork,
-                "/s/src.jsonl",
-                &Clock::pinned(NOW),
-                &mut IdGen::from_seed(7),
-            )
-            .unwrap();
-            let out = load(std::str::from_utf8(&plan.to_bytes(&s).unwrap()).unwrap());
+            let (plan, bytes) = branch_as(&s, Some(dialect), Fork::Before(idx(&s, "u2")));
+            let out = load(std::str::from_utf8(&bytes).unwrap());
             let first = out.lookup(&plan.created[0]).unwrap();
             out.value(first).unwrap()["timestamp"].clone()
         };
@@ -706,13 +697,15 @@ mod tests {
         assert_eq!(lines(&bytes)[2], archive("r2", "u1", "u1"));
     }
 
+    /// A title slot naming the session "Slot name", the header and one user prompt.
+    fn slotted(source: TitleSource) -> Session {
+        let slot = encode_slot("Slot name", Some(source), "2026-01-01T00:00:00.000Z").unwrap();
+        load(&(String::from_utf8(slot).unwrap() + HEADER + "\n" + &msg("u1", None, "user")))
+    }
+
     #[test]
     fn slot_carries_the_name_with_the_new_time() {
-        let slot =
-            encode_slot("Slot name", Some(TitleSource::Auto), "2026-01-01T00:00:00.000Z").unwrap();
-        let mut text = String::from_utf8(slot).unwrap();
-        text.push_str(&[HEADER.to_string(), msg("u1", None, "user")].join("\n"));
-        let s = load(&text);
+        let s = slotted(TitleSource::Auto);
         let (plan, bytes) = branch(&s, Fork::Through(idx(&s, "u1")));
         let want =
             encode_slot("Slot name", Some(TitleSource::Auto), "2026-03-01T12:00:00.000Z").unwrap();
@@ -724,11 +717,7 @@ mod tests {
 
     #[test]
     fn a_root_prompt_of_a_slot_file_gets_the_title_change_of_the_rename() {
-        let slot =
-            encode_slot("Slot name", Some(TitleSource::User), "2026-01-01T00:00:00.000Z").unwrap();
-        let mut text = String::from_utf8(slot).unwrap();
-        text.push_str(&[HEADER.to_string(), msg("u1", None, "user")].join("\n"));
-        let s = load(&text);
+        let s = slotted(TitleSource::User);
         let (plan, bytes) = branch(&s, Fork::Before(idx(&s, "u1")));
         assert_eq!(plan.unwritable(), None, "oh-my-pi writes this file itself");
         let got = lines(&bytes);
@@ -747,10 +736,7 @@ mod tests {
 
     #[test]
     fn a_file_without_slot_or_reply_is_not_one_to_write() {
-        let s = load(
-            &[HEADER.to_string(), msg("u1", None, "user"), msg("a1", Some("u1"), "assistant")]
-                .join("\n"),
-        );
+        let s = prompt_and_reply();
         let (plan, _) = branch(&s, Fork::Before(idx(&s, "u1")));
         assert!(plan.root_prompt && plan.unwritable().unwrap().contains("starts empty"));
         let (plan, _) = branch(&s, Fork::Through(idx(&s, "u1")));
@@ -796,10 +782,7 @@ mod tests {
 
     #[test]
     fn only_user_messages_are_branch_sources() {
-        let s = load(
-            &[HEADER.to_string(), msg("u1", None, "user"), msg("a1", Some("u1"), "assistant")]
-                .join("\n"),
-        );
+        let s = prompt_and_reply();
         assert_eq!(source_text(&s, idx(&s, "u1")).unwrap(), "u1 text");
         let err = source_text(&s, idx(&s, "a1")).unwrap_err();
         assert!(matches!(err, Error::Usage(_)));
