@@ -164,68 +164,53 @@ pub fn plan(
             has_reply = role_of(session, idx)?.as_deref() == Some("assistant");
         }
         // Small bookkeeping records are read now to decide on them; their bytes are kept.
-        let mut bytes = None;
-        match record.kind {
+        let bytes = match record.kind {
             Kind::Label => {
                 previous_dropped = true;
                 continue;
             }
             // An archive record stands while its target is anywhere on the new path (FORMAT
-            // §7.3); a context edit only when its target comes before it (below).
-            Kind::Archive => {
+            // §7.3). pi's loader refuses a context edit whose target is not an entry earlier on
+            // its path (CHANGES P3): an edit is kept only when its target is, as pi branches.
+            Kind::Archive | Kind::ContextEdit => {
                 let raw = session.raw_line(idx)?;
-                if !target_of(&raw).is_some_and(|t| on_path.contains(&t)) {
+                let stands = target_of(&raw).is_some_and(|t| match record.kind {
+                    Kind::Archive => on_path.contains(&t),
+                    _ => kept.contains(&t),
+                });
+                if !stands {
                     previous_dropped = true;
                     continue;
                 }
-                bytes = Some(raw);
-            }
-            // pi's loader refuses an edit whose target is not an entry earlier on its path
-            // (CHANGES P3): an edit is kept only when its target is, as pi branches.
-            Kind::ContextEdit => {
-                let raw = session.raw_line(idx)?;
-                if !target_of(&raw).is_some_and(|t| kept.contains(&t)) {
-                    previous_dropped = true;
-                    continue;
-                }
-                bytes = Some(raw);
+                Some(raw)
             }
             // The header says version 3: a version-2 hook message gets its version-3 role, as
             // `migrate` gives it, or pi (which migrates only files below 3) drops it from the
             // context.
             Kind::Message if session.version() < 3 => {
                 let raw = session.raw_line(idx)?;
-                bytes = Some(crate::migrate::message_at_v3(&raw).unwrap_or(raw));
+                Some(crate::migrate::message_at_v3(&raw).unwrap_or(raw))
             }
             Kind::SessionInfo if pi => {
                 let raw = session.raw_line(idx)?;
-                if let Some(n) = parse_lossy(&raw).as_ref().and_then(|v| v.get("name")) {
-                    let n = n.as_str().map(str::trim).unwrap_or_default();
-                    if !n.is_empty() {
-                        pi_name_kept = Some(n.to_string());
-                    }
-                }
-                bytes = Some(raw);
+                let n = parse_lossy(&raw)
+                    .and_then(|v| Some(v.get("name")?.as_str()?.trim().to_owned()));
+                pi_name_kept = n.filter(|n| !n.is_empty()).or(pi_name_kept);
+                Some(raw)
             }
-            _ => {}
-        }
+            _ => None,
+        };
         // On a path every entry's parent is the one before it, so the nearest kept ancestor of
         // an entry whose parent was dropped is the last kept entry (or none).
-        let line = if previous_dropped {
-            if let Some(id) = &record.id {
-                relinked.push(id.clone());
-            }
-            match bytes {
-                Some(raw) => Line::Bytes(relink(session, idx, &raw, last_kept.as_ref())?),
-                None => Line::Relink(idx, last_kept.clone()),
-            }
-        } else {
-            match bytes {
-                Some(raw) => Line::Bytes(raw),
-                None => Line::Copy(idx),
-            }
-        };
-        lines.push(line);
+        if previous_dropped && let Some(id) = &record.id {
+            relinked.push(id.clone());
+        }
+        lines.push(match (bytes, previous_dropped) {
+            (Some(raw), true) => Line::Bytes(relink(session, idx, &raw, last_kept.as_ref())?),
+            (None, true) => Line::Relink(idx, last_kept.clone()),
+            (Some(raw), false) => Line::Bytes(raw),
+            (None, false) => Line::Copy(idx),
+        });
         previous_dropped = false;
         if let Some(id) = &record.id {
             kept.insert(id.clone());
@@ -241,8 +226,7 @@ pub fn plan(
                          fields: Vec<(&str, Value)>,
                          parent: &mut Option<EntryId>,
                          timestamp: Option<&str>| {
-        let id = ids.entry_id(|c| taken.contains(&EntryId::new(c)));
-        let id = EntryId::new(id);
+        let id = EntryId::new(ids.entry_id(|c| taken.contains(&EntryId::new(c))));
         taken.insert(id.clone());
         let time = timestamp.map_or_else(|| clock.now_iso(), str::to_owned);
         let line = entry_line(kind, id.as_str(), parent.as_ref(), &time, fields);
@@ -296,13 +280,11 @@ pub fn plan(
         parent_session,
         root_prompt,
     );
-    let slot = match &session.slot {
-        Some(_) => {
-            let (t, s) = name.as_ref().map_or(("", None), |(t, s)| (t.as_str(), *s));
-            Some(encode_slot(t, s, &created).map_err(|e| Error::Failed(e.to_string()))?)
-        }
-        None => None,
-    };
+    let slot = session.slot.as_ref().map(|_| {
+        let (t, s) = name.as_ref().map_or(("", None), |(t, s)| (t.as_str(), *s));
+        encode_slot(t, s, &created).map_err(|e| Error::Failed(e.to_string()))
+    });
+    let slot = slot.transpose()?;
     Ok(BranchPlan {
         session_id,
         created_ms,
@@ -316,9 +298,6 @@ pub fn plan(
     })
 }
 
-/// The new header. `createBranchedSession` writes `type, version, id, timestamp, cwd, title,
-/// titleSource, parentSession, additionalDirectories`; a root prompt goes through `newSession`,
-/// whose header has `parentSession` right after `cwd` and gets the title when it is renamed.
 /// The `targetId` of a record's line (an archive record's, a context edit's).
 fn target_of(raw: &[u8]) -> Option<EntryId> {
     parse_lossy(raw)?.get("targetId").and_then(EntryId::from_value)
@@ -333,6 +312,9 @@ fn role_of(session: &Session, idx: u32) -> Result<Option<String>> {
     Ok(value.and_then(|v| Some(v.pointer("/message/role")?.as_str()?.to_owned())))
 }
 
+/// The new header. `createBranchedSession` writes `type, version, id, timestamp, cwd, title,
+/// titleSource, parentSession, additionalDirectories`; a root prompt goes through `newSession`,
+/// whose header has `parentSession` right after `cwd` and gets the title when it is renamed.
 fn new_header(
     source: &Map<String, Value>,
     id: &str,
