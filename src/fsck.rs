@@ -224,33 +224,29 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
     }
 
     for (idx, r) in session.records.iter().enumerate() {
+        if !matches!(r.kind, Kind::Compaction | Kind::BranchSummary | Kind::ContextEdit) {
+            continue;
+        }
         let idx = idx as u32;
-        match r.kind {
+        let value = session.value(idx)?;
+        let (kind, message) = match r.kind {
             Kind::Compaction => {
-                let value = session.value(idx)?;
                 let Some(target) = value.get("firstKeptEntryId").and_then(EntryId::from_value)
                 else {
                     continue; // absent or null: nothing before the compaction is kept
                 };
-                let on_path = session
-                    .lookup(&target)
-                    .is_some_and(|t| t != idx && session.path_to_root(idx).contains(&t));
-                if !on_path {
-                    let message = format!(
-                        "compaction {} keeps entries from {target}, which is not {}",
-                        show(r.id.as_ref()),
-                        if session.lookup(&target).is_some() {
-                            "on its path"
-                        } else {
-                            "in the file"
-                        }
-                    );
-                    let kind = ProblemKind::CompactionOffPath;
-                    out.push(Finding::new(kind, Some(r.line), r.id.as_ref(), message));
-                }
+                let not = match on_path(session, idx, &target) {
+                    Some(true) => continue,
+                    Some(false) => "on its path",
+                    None => "in the file",
+                };
+                let message = format!(
+                    "compaction {} keeps entries from {target}, which is not {not}",
+                    show(r.id.as_ref())
+                );
+                (ProblemKind::CompactionOffPath, message)
             }
             Kind::BranchSummary => {
-                let value = session.value(idx)?;
                 let message = match value.get("fromId") {
                     Some(Value::String(s)) if s == "root" => continue,
                     None => format!("branch summary {} has no fromId", show(r.id.as_ref())),
@@ -263,44 +259,41 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
                         ),
                     },
                 };
-                let kind = ProblemKind::UnknownFromId;
-                out.push(Finding::new(kind, Some(r.line), r.id.as_ref(), message));
+                (ProblemKind::UnknownFromId, message)
             }
-            Kind::ContextEdit => {
-                let value = session.value(idx)?;
+            _ => {
                 let target = value.get("targetId").and_then(EntryId::from_value);
-                let found = target.as_ref().and_then(|t| session.lookup(t));
-                if found.is_some_and(|t| t != idx && session.path_to_root(idx).contains(&t)) {
-                    continue;
-                }
                 let edit = show(r.id.as_ref());
-                let message = match (&target, found) {
-                    (None, _) => format!("context edit {edit} has no targetId"),
-                    (Some(t), None) => {
+                let message = match target.as_ref().map(|t| (t, on_path(session, idx, t))) {
+                    None => format!("context edit {edit} has no targetId"),
+                    Some((_, Some(true))) => continue,
+                    Some((t, None)) => {
                         format!("context edit {edit} edits {t}, which is not in the file")
                     }
-                    (Some(t), Some(_)) => {
+                    Some((t, Some(false))) => {
                         format!("context edit {edit} edits {t}, which is not earlier on its path")
                     }
                 };
-                let kind = ProblemKind::ContextEditOffPath;
-                out.push(Finding::new(kind, Some(r.line), r.id.as_ref(), message));
+                (ProblemKind::ContextEditOffPath, message)
             }
-            _ => {}
-        }
+        };
+        out.push(Finding::new(kind, Some(r.line), r.id.as_ref(), message));
     }
 
     if session.file_len > 0 && !session.ends_with_newline {
-        let message = "the file does not end with a newline".to_string();
-        out.push(Finding::new(
-            ProblemKind::NoFinalNewline,
-            Some(session.line_count),
-            None,
-            message,
-        ));
+        let message = "the file does not end with a newline";
+        let line = Some(session.line_count);
+        out.push(Finding::new(ProblemKind::NoFinalNewline, line, None, message));
     }
     out.sort_by_key(|f| f.line.unwrap_or(0));
     Ok(out)
+}
+
+/// Whether the entry `target` names is earlier on the path of the entry at `idx`; `None` when
+/// no entry has that id.
+fn on_path(session: &Session, idx: u32, target: &EntryId) -> Option<bool> {
+    let t = session.lookup(target)?;
+    Some(t != idx && session.path_to_root(idx).contains(&t))
 }
 
 fn show(id: Option<&EntryId>) -> String {
