@@ -159,31 +159,24 @@ mod tests {
             ("---", ""),
             ("___", ""),
             ("", ""),
+            // Mixed runs and edges.
+            ("-_-a_-_b-_-", "A b"),
+            ("  x  ", "X"),
+            // Existing spaces are not collapsed; only separator runs are.
+            ("a - b", "A   b"),
+            ("- \u{A0}-", ""),
+            ("already Upper", "Already Upper"),
+            ("9-lives", "9 lives"),
+            // Upper-cased like JavaScript. Full case mapping: "ß".toUpperCase() is "SS".
+            ("ßtraße", "SStraße"),
+            ("élan-vital", "Élan vital"),
+            // A non-BMP first character is a surrogate pair to JavaScript: left alone.
+            ("\u{10428}-x", "\u{10428} x"),
+            ("🚀-launch", "🚀 launch"),
         ];
         for (input, want) in table {
             assert_eq!(humanize_plan_title(input), want, "input {input:?}");
         }
-    }
-
-    #[test]
-    fn humanize_mixed_runs_and_edges() {
-        assert_eq!(humanize_plan_title("-_-a_-_b-_-"), "A b");
-        assert_eq!(humanize_plan_title("  x  "), "X");
-        // Existing spaces are not collapsed; only separator runs are.
-        assert_eq!(humanize_plan_title("a - b"), "A   b");
-        assert_eq!(humanize_plan_title("- \u{A0}-"), "");
-        assert_eq!(humanize_plan_title("already Upper"), "Already Upper");
-        assert_eq!(humanize_plan_title("9-lives"), "9 lives");
-    }
-
-    #[test]
-    fn humanize_upper_cases_like_javascript() {
-        // Full case mapping: "ß".toUpperCase() is "SS".
-        assert_eq!(humanize_plan_title("ßtraße"), "SStraße");
-        assert_eq!(humanize_plan_title("élan-vital"), "Élan vital");
-        // A non-BMP first character is a surrogate pair to JavaScript: left alone.
-        assert_eq!(humanize_plan_title("\u{10428}-x"), "\u{10428} x");
-        assert_eq!(humanize_plan_title("🚀-launch"), "🚀 launch");
     }
 
     #[test]
