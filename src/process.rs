@@ -12,7 +12,6 @@ use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// How often a waiting run looks at the child, the clock and the cancel flag.
@@ -83,20 +82,16 @@ pub fn run(
             let _ = stdin.write_all(&input);
         });
     }
-    let (tx, rx) = mpsc::channel();
-    if let Some(mut stdout) = child.stdout.take() {
+    let reader = child.stdout.take().map(|mut stdout| {
         std::thread::spawn(move || {
             let mut buf = Vec::new();
             let _ = stdout.read_to_end(&mut buf);
-            let _ = tx.send(buf);
-        });
-    } else {
-        let _ = tx.send(Vec::new());
-    }
+            buf
+        })
+    });
 
     let deadline = timeout.map(|t| Instant::now() + t);
     let mut status = None;
-    let mut stdout = None;
     loop {
         if cancel.is_cancelled() {
             kill(&mut child);
@@ -108,23 +103,19 @@ pub fn run(
         }
         if status.is_none() {
             match child.try_wait() {
-                Ok(Some(s)) => status = Some(s),
-                Ok(None) => {}
+                Ok(s) => status = s,
                 Err(e) => {
                     kill(&mut child);
                     return Err(RunError::Spawn(e));
                 }
             }
         }
-        if stdout.is_none() {
-            match rx.try_recv() {
-                Ok(buf) => stdout = Some(buf),
-                Err(mpsc::TryRecvError::Empty) => {}
-                Err(mpsc::TryRecvError::Disconnected) => stdout = Some(Vec::new()),
-            }
-        }
-        if let (Some(status), Some(stdout)) = (status, stdout.as_mut()) {
-            return Ok(Finished { status, stdout: std::mem::take(stdout) });
+        if let Some(status) = status
+            && reader.as_ref().is_none_or(|r| r.is_finished())
+        {
+            // A reader that panicked read nothing.
+            let stdout = reader.and_then(|r| r.join().ok()).unwrap_or_default();
+            return Ok(Finished { status, stdout });
         }
         std::thread::sleep(POLL);
     }
