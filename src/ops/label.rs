@@ -97,18 +97,14 @@ pub fn plan_after(
 /// cannot be typed back.
 pub fn unusable(session: &Session, text: &str) -> Option<String> {
     match text {
-        "@" => return Some("`@` names the current leaf".into()),
-        "-" => return Some("`-` names where the latest move came from".into()),
-        _ => {}
+        "@" => Some("`@` names the current leaf".into()),
+        "-" => Some("`-` names where the latest move came from".into()),
+        _ if text.chars().any(char::is_control) => Some("it holds control characters".into()),
+        _ if session.lookup(&EntryId::new(text)).is_some() => {
+            Some(format!("{text} is an entry's id, which a REV names first"))
+        }
+        _ => None,
     }
-    if text.chars().any(char::is_control) {
-        return Some("it holds control characters".into());
-    }
-    let id = EntryId::new(text);
-    if session.lookup(&id).is_some() {
-        return Some(format!("{text} is an entry's id, which a REV names first"));
-    }
-    None
 }
 
 /// The labels in effect whose target exists, in the order of the agent's label map:
