@@ -95,21 +95,20 @@ fn destination(session: &Session, target: u32, value: &Value) -> (Option<u32>, O
         let skill = message.get("customType").and_then(Value::as_str) == Some("skill-prompt");
         // For a skill the user invoked, the editor gets what they typed, not the skill's body.
         let typed = message.pointer("/details/prompt").and_then(Value::as_str).filter(|_| skill);
-        let text = match typed {
-            Some(t) => t.to_string(),
-            None => {
-                message.get("content").map(|c| message_text(c).into_owned()).unwrap_or_default()
-            }
-        };
+        let text = typed.map_or_else(|| content_text(message), str::to_owned);
         return (session.parent(target), Some(text));
     }
     if kind == Some("custom_message")
         && value.get("customType").and_then(Value::as_str) != Some("skill-prompt")
     {
-        let text = value.get("content").map(|c| message_text(c).into_owned()).unwrap_or_default();
-        return (session.parent(target), Some(text));
+        return (session.parent(target), Some(content_text(value)));
     }
     (Some(target), None)
+}
+
+/// The text of a message's or custom message's `content` (empty without one).
+fn content_text(message: &Value) -> String {
+    message.get("content").map(|c| message_text(c).into_owned()).unwrap_or_default()
 }
 
 /// `collectEntriesForBranchSummary` (FORMAT §6.2): the entries on the old path below the
