@@ -203,11 +203,8 @@ fn claim(lock_path: &Path) -> Result<bool> {
         Err(e) => return Err(Error::io(lock_path, e)),
     };
     let ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis());
-    if let Err(e) = file.write_all(format!("{}:{ms}\n", std::process::id()).as_bytes()) {
-        let _ = std::fs::remove_file(lock_path);
-        return Err(Error::io(lock_path, e));
-    }
-    let ours = match file.metadata() {
+    let record = format!("{}:{ms}\n", std::process::id());
+    let ours = match file.write_all(record.as_bytes()).and_then(|()| file.metadata()) {
         Ok(ours) => ours,
         Err(e) => {
             // Ours, and not to be left behind: a live pid in it would hold off every writer.
@@ -455,21 +452,17 @@ pub fn write_new_with(
     fill: impl FnOnce(&mut dyn Write) -> Result<()>,
 ) -> Result<()> {
     check_target(path, force)?;
-    let perms = match like {
-        Some(src) => {
-            let mode = std::fs::metadata(src).map_err(|e| Error::io(src, e))?.permissions().mode();
-            Some(Permissions::from_mode(mode & 0o666))
-        }
-        None => None,
-    };
+    let perms = like
+        .map(|src| std::fs::metadata(src).map_err(|e| Error::io(src, e)))
+        .transpose()?
+        .map(|m| Permissions::from_mode(m.permissions().mode() & 0o666));
     let tmp = temp_with(path, perms, fill)?;
     // A session file (not a backup) renamed over an existing one is renamed under oh-my-pi's
     // publish lock; a new file (noclobber) replaces nothing another writer could write.
     let replaces_session = force && path.extension().is_some_and(|e| e == "jsonl") && path.exists();
-    let gate = match replaces_session {
-        true => Some(Gate::take(path, path, WriteKind::Rename, GATE_TIMEOUT)?),
-        false => None,
-    };
+    let gate = replaces_session
+        .then(|| Gate::take(path, path, WriteKind::Rename, GATE_TIMEOUT))
+        .transpose()?;
     if force {
         tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     } else {
@@ -517,10 +510,7 @@ fn temp_with(
     perms: Option<Permissions>,
     fill: impl FnOnce(&mut dyn Write) -> Result<()>,
 ) -> Result<tempfile::NamedTempFile> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut tmp = tempfile::Builder::new()
         .prefix(".sesstree-")
         .suffix(".tmp")
