@@ -809,16 +809,13 @@ impl<'a> Fixer<'a> {
         }
     }
 
-    /// The target of a `label`/`archive` record as written.
-    fn target(&self, src: &[u8], i: usize) -> Option<(EntryId, &'a Member)> {
-        let m = self.parsed[i].as_ref()?;
-        let member = m.get("targetId")?;
-        let r = &self.session.records[i];
-        let line = &src[r.offset as usize..(r.offset + r.len) as usize];
-        let id = EntryId::from_raw_json(
-            std::str::from_utf8(&line[member.value_start..member.value_end]).ok()?,
-        )?;
-        Some((id, member))
+    /// The id the reference `key` of entry `i` names as written (a label's or archive record's
+    /// `targetId`, a compaction's `firstKeptEntryId`); `None` when it is absent or null.
+    fn reference(&self, src: &[u8], i: usize, key: &str) -> Option<EntryId> {
+        let member = self.parsed[i].as_ref()?.get(key)?;
+        let start = self.session.records[i].offset as usize;
+        let raw = &src[start + member.value_start..start + member.value_end];
+        EntryId::from_raw_json(std::str::from_utf8(raw).ok()?)
     }
 
     /// Labels whose target is gone are dropped (repeatedly: a label may target a label).
@@ -834,23 +831,19 @@ impl<'a> Fixer<'a> {
                 if drop[i] {
                     continue;
                 }
-                let target = self.target(src, i);
-                let found = target.as_ref().and_then(|(t, _)| self.resolve(t, i));
+                let target = self.reference(src, i, "targetId");
+                let found = target.as_ref().and_then(|t| self.resolve(t, i));
                 if found.is_some_and(|j| !drop[j]) {
                     continue;
                 }
                 drop[i] = true;
                 more = true;
                 let message = match &target {
-                    Some((t, _)) => format!("dropped the label on {t}, which is not in the file"),
+                    Some(t) => format!("dropped the label on {t}, which is not in the file"),
                     None => "dropped a label without targetId".to_string(),
                 };
-                changes.push(Change::new(
-                    Action::DroppedLabel,
-                    Some(self.line(i)),
-                    self.id(i),
-                    message,
-                ));
+                let line = Some(self.line(i));
+                changes.push(Change::new(Action::DroppedLabel, line, self.id(i), message));
             }
             if !more {
                 break;
@@ -911,7 +904,7 @@ impl<'a> Fixer<'a> {
             let here = Some(r.line);
             match r.kind {
                 Kind::Label | Kind::Archive => {
-                    let Some((t, _)) = self.target(src, i) else { continue };
+                    let Some(t) = self.reference(src, i, "targetId") else { continue };
                     if let Some(j) =
                         self.resolve(&t, i).filter(|&j| self.new_id[j].as_ref() != Some(&t))
                     {
@@ -970,11 +963,8 @@ impl<'a> Fixer<'a> {
                     changes.push(Change::new(action, here, r.id.as_ref(), message));
                 }
                 Kind::Compaction => {
-                    let Some(member) = m.get("firstKeptEntryId") else { continue };
-                    let Some(t) =
-                        std::str::from_utf8(raw(member)).ok().and_then(EntryId::from_raw_json)
-                    else {
-                        continue; // null: nothing before the compaction is kept
+                    let Some(t) = self.reference(src, i, "firstKeptEntryId") else {
+                        continue; // absent or null: nothing before the compaction is kept
                     };
                     // Any entry with that id on the path will do; prefer the one written above.
                     let on_path = self.occurrences.get(&t).and_then(|occ| {
