@@ -89,18 +89,16 @@ impl Hooks {
         let input = serde_json::to_vec(&Value::Object(payload)).unwrap_or_default();
         let fail =
             |what: String| Error::Cancelled(format!("{event} hook {}: {what}", path.display()));
-        let done = match process::run(Command::new(&path), &input, Some(self.timeout), &self.cancel)
-        {
-            Ok(done) => done,
-            Err(RunError::Spawn(e)) => return Err(fail(format!("could not run it: {e}"))),
-            Err(RunError::TimedOut(t)) => {
-                return Err(fail(format!(
-                    "ran past its {} s time limit and was stopped",
-                    t.as_secs_f64()
-                )));
-            }
-            Err(RunError::Cancelled) => return Err(fail("interrupted".into())),
-        };
+        let run = process::run(Command::new(&path), &input, Some(self.timeout), &self.cancel);
+        let done = run.map_err(|e| {
+            fail(match e {
+                RunError::Spawn(e) => format!("could not run it: {e}"),
+                RunError::TimedOut(t) => {
+                    format!("ran past its {} s time limit and was stopped", t.as_secs_f64())
+                }
+                RunError::Cancelled => "interrupted".into(),
+            })
+        })?;
         if !done.status.success() {
             return Err(fail(format!("exited with {}", process::describe_status(done.status))));
         }
