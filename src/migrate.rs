@@ -132,7 +132,8 @@ pub fn plan(session: &Session) -> Result<Plan> {
     Ok(plan)
 }
 
-fn damaged(session: &Session, line: u64) -> Error {
+/// The error for a line that no longer parses as it did when the session was loaded.
+pub(crate) fn damaged(session: &Session, line: u64) -> Error {
     Error::Damaged {
         path: session.path.clone(),
         line,

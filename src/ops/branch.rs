@@ -354,11 +354,7 @@ fn new_header(
 
 /// A record's line with another `parentId`, every other key kept in its place.
 fn relink(session: &Session, idx: u32, raw: &[u8], parent: Option<&EntryId>) -> Result<Vec<u8>> {
-    let changed = || Error::Damaged {
-        path: session.path.clone(),
-        line: session.record(idx).line,
-        message: "the line changed since it was read".into(),
-    };
+    let changed = || crate::migrate::damaged(session, session.record(idx).line);
     let Some(Value::Object(mut map)) = parse_lossy(raw) else { return Err(changed()) };
     map.insert("parentId".into(), parent.map_or(Value::Null, EntryId::to_value));
     serde_json::to_vec(&Value::Object(map)).map_err(|_| changed())
