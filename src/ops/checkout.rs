@@ -367,29 +367,19 @@ mod tests {
     }
 
     #[test]
-    fn user_target_rewinds_to_its_parent() {
+    fn a_user_target_rewinds_to_its_parent_any_other_becomes_the_leaf() {
         let s = forked();
+        // A root user message has no new leaf.
+        for (target, new_leaf, text) in
+            [("u2", Some("a1"), Some("two")), ("u1", None, Some("one")), ("a2", Some("a2"), None)]
+        {
+            let nav = navigate(&s, idx(&s, target)).unwrap();
+            assert_eq!(nav.new_leaf, new_leaf.map(|l| idx(&s, l)), "{target}");
+            assert_eq!(nav.editor_text.as_deref(), text, "{target}");
+        }
         let nav = navigate(&s, idx(&s, "u2")).unwrap();
         assert!(!nav.noop);
-        assert_eq!(nav.new_leaf, Some(idx(&s, "a1")));
-        assert_eq!(nav.editor_text.as_deref(), Some("two"));
         assert_eq!(ids(&s, &nav.entries), ["u3", "a3"]);
-    }
-
-    #[test]
-    fn root_user_target_has_no_new_leaf() {
-        let s = forked();
-        let nav = navigate(&s, idx(&s, "u1")).unwrap();
-        assert_eq!(nav.new_leaf, None);
-        assert_eq!(nav.editor_text.as_deref(), Some("one"));
-    }
-
-    #[test]
-    fn other_target_becomes_the_leaf() {
-        let s = forked();
-        let nav = navigate(&s, idx(&s, "a2")).unwrap();
-        assert_eq!(nav.new_leaf, Some(idx(&s, "a2")));
-        assert_eq!(nav.editor_text, None);
     }
 
     #[test]
