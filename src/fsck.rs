@@ -56,26 +56,11 @@ use crate::session::{NONE, Problem, Session, break_cycles};
 /// What kind of problem a [`Finding`] reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ProblemKind {
+    /// Damage the loader reports: no or bad header, unparseable, truncated and non-object
+    /// lines, entries without an id, duplicate ids, missing parents, cycles, a version too new.
+    Load(Problem),
     /// The file holds nothing at all (0 bytes or blank lines).
     Empty,
-    /// No valid session header.
-    BadHeader,
-    /// The header's version is newer than sesstree knows.
-    VersionTooNew,
-    /// A line that is not JSON.
-    Unparseable,
-    /// A last line cut off mid-JSON.
-    Truncated,
-    /// A JSON line that is not an object.
-    NotAnObject,
-    /// An entry without an id.
-    NoId,
-    /// An id used by an earlier entry too.
-    DuplicateId,
-    /// A `parentId` that names no entry.
-    MissingParent,
-    /// A parent chain that loops.
-    Cycle,
     /// A `label` whose target is not in the file.
     LabelTargetMissing,
     /// A compaction whose `firstKeptEntryId` is not on its path.
@@ -95,36 +80,14 @@ impl ProblemKind {
     /// A stable kebab-case name, used in the output.
     pub fn as_str(self) -> &'static str {
         match self {
+            ProblemKind::Load(p) => p.as_str(),
             ProblemKind::Empty => "empty",
-            ProblemKind::BadHeader => "bad-header",
-            ProblemKind::VersionTooNew => "version-too-new",
-            ProblemKind::Unparseable => "unparseable",
-            ProblemKind::Truncated => "truncated",
-            ProblemKind::NotAnObject => "not-an-object",
-            ProblemKind::NoId => "no-id",
-            ProblemKind::DuplicateId => "duplicate-id",
-            ProblemKind::MissingParent => "missing-parent",
-            ProblemKind::Cycle => "cycle",
             ProblemKind::LabelTargetMissing => "label-target-missing",
             ProblemKind::CompactionOffPath => "compaction-off-path",
             ProblemKind::UnknownFromId => "unknown-from-id",
             ProblemKind::ContextEditOffPath => "context-edit-off-path",
             ProblemKind::NoFinalNewline => "no-final-newline",
             ProblemKind::Unreadable => "unreadable",
-        }
-    }
-
-    fn from_problem(p: Problem) -> ProblemKind {
-        match p {
-            Problem::BadHeader => ProblemKind::BadHeader,
-            Problem::Unparseable => ProblemKind::Unparseable,
-            Problem::Truncated => ProblemKind::Truncated,
-            Problem::NotAnObject => ProblemKind::NotAnObject,
-            Problem::NoId => ProblemKind::NoId,
-            Problem::DuplicateId => ProblemKind::DuplicateId,
-            Problem::MissingParent => ProblemKind::MissingParent,
-            Problem::Cycle => ProblemKind::Cycle,
-            Problem::VersionTooNew => ProblemKind::VersionTooNew,
         }
     }
 }
@@ -190,13 +153,18 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
     if let Some(line) = session.lane_format {
         // Another format: its lines would all read as damage.
         let message = format!("{LANE_FORMAT}, not supported yet: its lines are not checked");
-        return Ok(vec![Finding::new(ProblemKind::VersionTooNew, Some(line), None, message)]);
+        return Ok(vec![Finding::new(
+            ProblemKind::Load(Problem::VersionTooNew),
+            Some(line),
+            None,
+            message,
+        )]);
     }
     let mut out: Vec<Finding> = session
         .diagnostics
         .iter()
         .map(|d| {
-            let kind = ProblemKind::from_problem(d.problem);
+            let kind = ProblemKind::Load(d.problem);
             Finding::new(kind, Some(d.line), d.id.as_ref(), d.message.clone())
         })
         .collect();
@@ -206,7 +174,7 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
             out.push(Finding::new(ProblemKind::Empty, None, None, message));
         } else {
             let message = "no valid session header: no line holds a JSON record";
-            out.push(Finding::new(ProblemKind::BadHeader, None, None, message));
+            out.push(Finding::new(ProblemKind::Load(Problem::BadHeader), None, None, message));
         }
     }
 
