@@ -52,6 +52,7 @@ use crate::id_gen::IdGen;
 use crate::json::members::{Edit, Member, Members, apply, decode_string, members};
 use crate::migrate::{self, id_json};
 use crate::session::{NONE, Problem, Session, break_cycles};
+use crate::terminal::ellipsize;
 
 /// What kind of problem a [`Finding`] reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -581,12 +582,7 @@ fn repair_loaded(session: &Session, opts: &RepairOptions, ids: &mut IdGen) -> Re
 
 /// The start of a dropped line, for the report.
 fn excerpt(line: &[u8]) -> String {
-    const LIMIT: usize = 60;
-    let text = String::from_utf8_lossy(line);
-    match text.char_indices().nth(LIMIT) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.into_owned(),
-    }
+    ellipsize(&String::from_utf8_lossy(line), 60)
 }
 
 /// The edits that make a `session` record without a string id a header: the new id, and a

@@ -21,6 +21,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 use crate::process::{self, CancelToken, RunError};
+use crate::terminal::ellipsize;
 
 /// `checkout`'s hook before the move: may cancel it or supply the summary.
 pub const SESSION_BEFORE_TREE: &str = "session_before_tree";
@@ -134,24 +135,15 @@ fn parse_reply(stdout: &[u8]) -> std::result::Result<Option<Map<String, Value>>,
     match serde_json::from_slice::<Value>(stdout) {
         Ok(Value::Object(m)) => Ok(Some(m)),
         Ok(Value::Null) => Ok(None),
-        Ok(other) => {
-            Err(format!("printed JSON that is not an object: {}", preview(&other.to_string())))
-        }
+        Ok(other) => Err(format!(
+            "printed JSON that is not an object: {}",
+            ellipsize(other.to_string().trim(), 80)
+        )),
         Err(e) => Err(format!(
             "printed something that is not JSON ({e}): {}",
-            preview(&String::from_utf8_lossy(stdout))
+            ellipsize(String::from_utf8_lossy(stdout).trim(), 80)
         )),
     }
-}
-
-/// The start of a hook's output for an error message.
-fn preview(s: &str) -> String {
-    let s = s.trim();
-    let mut out: String = s.chars().take(80).collect();
-    if out.len() < s.len() {
-        out.push('…');
-    }
-    out
 }
 
 fn is_executable(path: &Path) -> bool {
