@@ -57,19 +57,15 @@ impl Hooks {
 
     /// The executable that handles `event`, if there is one.
     pub fn find(&self, event: &str) -> Option<PathBuf> {
-        let path = self.candidate(event)?;
+        let path = self.dir.as_ref()?.join(event);
         is_executable(&path).then_some(path)
     }
 
     /// A file named after `event` that is not executable: git ignores such a hook, and so do
     /// we, but the binary says so, since it is usually a forgotten `chmod +x`.
     pub fn ignored(&self, event: &str) -> Option<PathBuf> {
-        let path = self.candidate(event)?;
+        let path = self.dir.as_ref()?.join(event);
         (path.is_file() && !is_executable(&path)).then_some(path)
-    }
-
-    fn candidate(&self, event: &str) -> Option<PathBuf> {
-        Some(self.dir.as_ref()?.join(event))
     }
 
     /// Runs the hook for `event`, if there is one, with `{"type": event, ...fields}` on its
