@@ -682,6 +682,11 @@ impl<'a> Fixer<'a> {
         }
     }
 
+    /// What a report says of reference `key`, written as `old`, once it names entry `j`.
+    fn now_names(&self, key: &str, old: &EntryId, j: usize) -> String {
+        format!("{key} {old} now names {} (line {})", show(self.new_id[j].as_ref()), self.line(j))
+    }
+
     /// The new id of entry `j` as JSON.
     fn id_json(&self, j: usize) -> String {
         self.new_id[j].as_ref().map_or_else(|| "null".to_string(), id_json)
@@ -747,11 +752,8 @@ impl<'a> Fixer<'a> {
                 Some(j) => {
                     self.parent[i] = j as u32;
                     if self.new_id[j].as_ref() != Some(p) {
-                        let message = format!(
-                            "parentId {p} now names {} (line {}), the entry it meant when written",
-                            show(self.new_id[j].as_ref()),
-                            self.line(j)
-                        );
+                        let now = self.now_names("parentId", p, j);
+                        let message = format!("{now}, the entry it meant when written");
                         let change = Change::new(Action::Repointed, line, r.id.as_ref(), message);
                         self.parent_fix[i] = Some((self.id_json(j), change));
                     }
@@ -873,11 +875,7 @@ impl<'a> Fixer<'a> {
                         self.resolve(&t, i).filter(|&j| self.new_id[j].as_ref() != Some(&t))
                     {
                         edits[i].extend(set_member(m, "targetId", &self.id_json(j), &[]));
-                        let message = format!(
-                            "targetId {t} now names {} (line {})",
-                            show(self.new_id[j].as_ref()),
-                            self.line(j)
-                        );
+                        let message = self.now_names("targetId", &t, j);
                         changes.push(Change::new(Action::Repointed, here, r.id.as_ref(), message));
                     }
                 }
@@ -892,15 +890,9 @@ impl<'a> Fixer<'a> {
                         written.as_ref().and_then(|w| self.resolve(w, i)).filter(|&j| !drop[j]);
                     let (json, action, message) = match (found, &written) {
                         (Some(j), Some(w)) if self.new_id[j].as_ref() == Some(w) => continue,
-                        (Some(j), Some(w)) => (
-                            self.id_json(j),
-                            Action::Repointed,
-                            format!(
-                                "fromId {w} now names {} (line {})",
-                                show(self.new_id[j].as_ref()),
-                                self.line(j)
-                            ),
-                        ),
+                        (Some(j), Some(w)) => {
+                            (self.id_json(j), Action::Repointed, self.now_names("fromId", w, j))
+                        }
                         _ => {
                             let p = self.parent[i];
                             let (json, to) = if p == NONE {
@@ -918,12 +910,8 @@ impl<'a> Fixer<'a> {
                             (json, Action::SetFromId, format!("{what}; set to {to}"))
                         }
                     };
-                    edits[i].extend(set_member(
-                        m,
-                        "fromId",
-                        &json,
-                        &["timestamp", "parentId", "id", "type"],
-                    ));
+                    let after = ["timestamp", "parentId", "id", "type"];
+                    edits[i].extend(set_member(m, "fromId", &json, &after));
                     changes.push(Change::new(action, here, r.id.as_ref(), message));
                 }
                 Kind::Compaction => {
@@ -939,11 +927,7 @@ impl<'a> Fixer<'a> {
                         Some(j) => (
                             self.id_json(j),
                             Action::Repointed,
-                            format!(
-                                "firstKeptEntryId {t} now names {} (line {})",
-                                show(self.new_id[j].as_ref()),
-                                self.line(j)
-                            ),
+                            self.now_names("firstKeptEntryId", &t, j),
                         ),
                         None => (
                             "null".to_string(),
