@@ -590,18 +590,16 @@ fn excerpt(line: &[u8]) -> String {
 fn fix_header(m: &Members, sid: &str, versioned: bool) -> Vec<Edit> {
     let sid = Value::from(sid).to_string();
     let mut edits: Vec<Edit> = m.all("id").map(|id| Edit::set_value(id, &sid)).collect();
-    let mut insert = Vec::new();
-    if versioned && m.get("version").is_none() {
-        insert.push(("version", WRITE_VERSION.to_string()));
+    let version = m.get("version");
+    let mut missing = Vec::new();
+    if versioned && version.is_none() {
+        missing.push(("version", WRITE_VERSION.to_string()));
     }
     if edits.is_empty() {
-        match m.get("version") {
-            Some(v) => edits.push(Edit::insert(m, Some(v), &[("id", sid)])),
-            None => insert.push(("id", sid)),
-        }
+        missing.push(("id", sid));
     }
-    if !insert.is_empty() {
-        edits.push(Edit::insert(m, m.first("type"), &insert));
+    if !missing.is_empty() {
+        edits.push(Edit::insert(m, version.or(m.first("type")), &missing));
     }
     edits
 }
