@@ -187,37 +187,30 @@ pub fn plan(
 
     let from_id = new_leaf.as_ref().map_or_else(|| Value::from("root"), EntryId::to_value);
     let from = nav.old_leaf.map(|old| id_of(session, old)).transpose()?.map(|id| id.to_value());
-    let mut fields: Vec<(&str, Value)> = vec![("fromId", from_id)];
-    match summary {
-        Some(s) => {
-            fields.push(("summary", s.text.clone().into()));
-            // Where the move came from, for `checkout -` and `reflog` (the agents read a
-            // summary's details only for its file lists); an extension's details are its own.
-            let from = from.as_ref().filter(|_| !s.from_extension);
-            match (&s.details, from) {
-                (Some(Value::Object(d)), Some(from)) => {
-                    let mut d = d.clone();
-                    d.insert("from".into(), from.clone());
-                    fields.push(("details", Value::Object(d)));
-                }
-                (Some(d), _) => fields.push(("details", d.clone())),
-                (None, Some(from)) => fields.push(("details", json!({ "from": from }))),
-                (None, None) => {}
-            }
-            if s.from_extension {
-                fields.push(("fromExtension", true.into()));
-            }
+    // Without a summary, the marker: an empty one whose details say it is a checkout.
+    let marker = Summary {
+        text: String::new(),
+        details: Some(json!({"kind": "checkout"})),
+        from_extension: false,
+    };
+    let s = summary.unwrap_or(&marker);
+    let mut fields: Vec<(&str, Value)> =
+        vec![("fromId", from_id), ("summary", s.text.clone().into())];
+    // Where the move came from, for `checkout -` and `reflog` (the agents read a summary's
+    // details only for its file lists); an extension's details are its own.
+    let from = from.as_ref().filter(|_| !s.from_extension);
+    match (&s.details, from) {
+        (Some(Value::Object(d)), Some(from)) => {
+            let mut d = d.clone();
+            d.insert("from".into(), from.clone());
+            fields.push(("details", Value::Object(d)));
         }
-        None => {
-            fields.push(("summary", "".into()));
-            fields.push((
-                "details",
-                match &from {
-                    Some(from) => json!({"kind": "checkout", "from": from}),
-                    None => json!({"kind": "checkout"}),
-                },
-            ));
-        }
+        (Some(d), _) => fields.push(("details", d.clone())),
+        (None, Some(from)) => fields.push(("details", json!({ "from": from }))),
+        (None, None) => {}
+    }
+    if s.from_extension {
+        fields.push(("fromExtension", true.into()));
     }
     let summary_id = next_id(ids);
     let mut out = Plan::default();
