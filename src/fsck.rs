@@ -518,8 +518,8 @@ fn repair_loaded(session: &Session, opts: &RepairOptions, ids: &mut IdGen) -> Re
     // Assemble: every physical line in order, copied, edited or left out.
     let by_line: HashMap<u64, usize> =
         records.iter().enumerate().map(|(i, r)| (r.line, i)).collect();
-    let insert_before =
-        header_insert.as_ref().map(|_| records.first().map_or(u64::MAX, |r| r.line));
+    // The restored header goes in front of the first record, or at the end of a file without.
+    let header_at = header_insert.map(|h| (records.first().map_or(u64::MAX, |r| r.line), h));
     const BOM: &[u8] = b"\xEF\xBB\xBF";
     let mut out = Vec::with_capacity(src.len() + 256);
     let (mut pos, mut line_no) = (0usize, 0u64);
@@ -528,8 +528,8 @@ fn repair_loaded(session: &Session, opts: &RepairOptions, ids: &mut IdGen) -> Re
         let end = memchr::memchr(b'\n', &src[pos..]).map_or(src.len(), |k| pos + k);
         let newline = end < src.len();
         let mut start = pos;
-        if insert_before == Some(line_no)
-            && let Some(header) = &header_insert
+        if let Some((at, header)) = &header_at
+            && *at == line_no
         {
             if line_no == 1 && src.starts_with(BOM) {
                 out.extend_from_slice(BOM);
@@ -563,9 +563,7 @@ fn repair_loaded(session: &Session, opts: &RepairOptions, ids: &mut IdGen) -> Re
         }
         pos = end + 1;
     }
-    if insert_before == Some(u64::MAX)
-        && let Some(header) = &header_insert
-    {
+    if let Some((u64::MAX, header)) = &header_at {
         if !out.is_empty() && !out.ends_with(b"\n") {
             out.push(b'\n');
         }
