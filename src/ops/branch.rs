@@ -94,17 +94,15 @@ pub struct BranchPlan {
 pub fn source_text(session: &Session, idx: u32) -> Result<String> {
     let value = session.value(idx)?;
     let message = value.get("message").unwrap_or(&Value::Null);
-    if value.get("type").and_then(Value::as_str) == Some("message")
-        && message.get("role").and_then(Value::as_str) == Some("user")
-    {
-        return Ok(message_text(message.get("content").unwrap_or(&Value::Null)).into_owned());
-    }
-    let id = session.record(idx).id.as_ref().map_or("?", EntryId::as_str).to_string();
     let what = match (value.get("type").and_then(Value::as_str), message.get("role")) {
+        (Some("message"), Some(Value::String(role))) if role == "user" => {
+            return Ok(message_text(message.get("content").unwrap_or(&Value::Null)).into_owned());
+        }
         (Some("message"), Some(Value::String(role))) => format!("a message with role {role}"),
         (Some(kind), _) => format!("of type {kind}"),
         (None, _) => "a record without a type".to_string(),
     };
+    let id = session.record(idx).id.as_ref().map_or("?", EntryId::as_str);
     Err(Error::Usage(format!("branch source must be a user message; {id} is {what}")))
 }
 
