@@ -787,8 +787,9 @@ impl<'a> Fixer<'a> {
             .clone()
             .filter(|&i| self.kept(i) && self.session.records[i].kind == Kind::Label)
             .collect();
-        loop {
-            let mut more = false;
+        let mut more = true;
+        while more {
+            more = false;
             for &i in &labels {
                 if drop[i] {
                     continue;
@@ -806,9 +807,6 @@ impl<'a> Fixer<'a> {
                 };
                 let line = Some(self.line(i));
                 changes.push(Change::new(Action::DroppedLabel, line, self.id(i), message));
-            }
-            if !more {
-                break;
             }
         }
     }
