@@ -52,7 +52,7 @@ impl Hooks {
 
     /// No hooks at all (`--no-hooks`, `--dry-run`).
     pub fn disabled() -> Hooks {
-        Hooks::new(None, DEFAULT_TIMEOUT, CancelToken::new())
+        Hooks::new(None, DEFAULT_TIMEOUT, CancelToken::default())
     }
 
     /// The executable that handles `event`, if there is one.

@@ -17,16 +17,12 @@ use std::time::{Duration, Instant};
 /// How often a waiting run looks at the child, the clock and the cancel flag.
 const POLL: Duration = Duration::from_millis(10);
 
-/// A flag that asks running programs to stop, set from a signal handler (or a test).
+/// A flag that asks running programs to stop, set from a signal handler (or a test); the
+/// default is not set.
 #[derive(Debug, Clone, Default)]
 pub struct CancelToken(Arc<AtomicBool>);
 
 impl CancelToken {
-    /// A flag that is not set.
-    pub fn new() -> Self {
-        CancelToken::default()
-    }
-
     /// Sets the flag. Safe to call from a signal handler's thread.
     pub fn cancel(&self) {
         self.0.store(true, Ordering::SeqCst);
@@ -155,7 +151,7 @@ mod tests {
 
     #[test]
     fn input_in_output_out() {
-        let done = run(sh("tr a-z A-Z"), b"hello", None, &CancelToken::new()).unwrap();
+        let done = run(sh("tr a-z A-Z"), b"hello", None, &CancelToken::default()).unwrap();
         assert!(done.status.success());
         assert_eq!(done.stdout, b"HELLO");
     }
@@ -165,7 +161,7 @@ mod tests {
         for (script, ms) in [("sleep 30; echo late", 200), ("sleep 30 & exit 0", 300)] {
             let start = Instant::now();
             let limit = Some(Duration::from_millis(ms));
-            let err = run(sh(script), b"", limit, &CancelToken::new()).unwrap_err();
+            let err = run(sh(script), b"", limit, &CancelToken::default()).unwrap_err();
             assert!(matches!(err, RunError::TimedOut(_)), "{script}");
             assert!(start.elapsed() < Duration::from_secs(5), "{script}");
         }
@@ -173,7 +169,7 @@ mod tests {
 
     #[test]
     fn cancel_stops_it() {
-        let cancel = CancelToken::new();
+        let cancel = CancelToken::default();
         let c2 = cancel.clone();
         std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(100));
@@ -185,7 +181,8 @@ mod tests {
 
     #[test]
     fn missing_program() {
-        let err = run(Command::new("/nonexistent/x"), b"", None, &CancelToken::new()).unwrap_err();
+        let err =
+            run(Command::new("/nonexistent/x"), b"", None, &CancelToken::default()).unwrap_err();
         assert!(matches!(err, RunError::Spawn(_)));
     }
 }
