@@ -239,10 +239,7 @@ pub fn plan(
         let label: Value =
             serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_string()));
         // pi keeps the time of the label entry that last set it (CHANGES P5).
-        let set_at = match pi {
-            true => label_time(session, target)?,
-            false => None,
-        };
+        let set_at = if pi { label_time(session, target)? } else { None };
         let fields = vec![("targetId", target.to_value()), ("label", label)];
         lines.push(new_entry("label", fields, &mut parent, set_at.as_deref()));
     }
@@ -416,10 +413,8 @@ impl BranchPlan {
 
 /// The `timestamp` of the label entry that last set `target`'s label, when a string.
 fn label_time(session: &Session, target: &EntryId) -> Result<Option<String>> {
-    let records = session.label_records().iter().rev();
-    let Some(last) = records.into_iter().find(|lr| lr.target.as_ref() == Some(target)) else {
-        return Ok(None);
-    };
+    let mut records = session.label_records().iter().rev();
+    let Some(last) = records.find(|lr| lr.target.as_ref() == Some(target)) else { return Ok(None) };
     let value = session.value(last.record)?;
     Ok(value.get("timestamp").and_then(Value::as_str).map(str::to_owned))
 }
