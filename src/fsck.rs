@@ -481,13 +481,10 @@ fn repair_loaded(session: &Session, opts: &RepairOptions, ids: &mut IdGen) -> Re
     }
 
     let entries = first_entry..n;
-    for i in entries.clone() {
-        if parsed[i].is_none() {
-            drop[i] = true;
-            let message =
-                format!("dropped a record that is not a JSON object: {}", excerpt(slice(i)));
-            changes.push(Change::new(Action::DroppedLine, Some(records[i].line), None, message));
-        }
+    for i in entries.clone().filter(|&i| parsed[i].is_none()) {
+        drop[i] = true;
+        let message = format!("dropped a record that is not a JSON object: {}", excerpt(slice(i)));
+        changes.push(Change::new(Action::DroppedLine, Some(records[i].line), None, message));
     }
     if !v1_like {
         let mut fixer = Fixer::new(session, &parsed, entries.clone(), &drop);
