@@ -661,8 +661,10 @@ impl<'a> Fixer<'a> {
         self.session.records[i].id.as_ref()
     }
 
-    fn kept(&self, i: usize) -> bool {
-        self.parsed[i].is_some()
+    /// The entries that are JSON objects: the others hold no entry.
+    fn objects(&self) -> impl Iterator<Item = usize> + use<'a> {
+        let parsed = self.parsed;
+        self.entries.clone().filter(move |&i| parsed[i].is_some())
     }
 
     /// The entry a reference to `id` written in entry `at` means: the last one with that id
@@ -694,8 +696,7 @@ impl<'a> Fixer<'a> {
             .filter(|id| id.is_string())
             .map(|id| id.as_str().to_string())
             .collect();
-        let parsed = self.parsed;
-        for i in self.entries.clone().filter(|&i| parsed[i].is_some()) {
+        for i in self.objects() {
             let r = &records[i];
             let first = r.id.as_ref().map(|id| self.occurrences[id][0]);
             if first == Some(i) {
@@ -727,8 +728,8 @@ impl<'a> Fixer<'a> {
 
     /// Parents read positionally; missing ones become roots; cycles are broken.
     fn parents(&mut self) {
-        let (parsed, session) = (self.parsed, self.session);
-        for i in self.entries.clone().filter(|&i| parsed[i].is_some()) {
+        let session = self.session;
+        for i in self.objects() {
             let r = &session.records[i];
             let Some(p) = &r.parent_id else { continue };
             let line = Some(r.line);
@@ -779,11 +780,9 @@ impl<'a> Fixer<'a> {
 
     /// Labels whose target is gone are dropped (repeatedly: a label may target a label).
     fn labels(&mut self, src: &[u8], drop: &mut [bool], changes: &mut Vec<Change>) {
-        let labels: Vec<usize> = self
-            .entries
-            .clone()
-            .filter(|&i| self.kept(i) && self.session.records[i].kind == Kind::Label)
-            .collect();
+        let records = &self.session.records;
+        let labels: Vec<usize> =
+            self.objects().filter(|&i| records[i].kind == Kind::Label).collect();
         let mut more = true;
         while more {
             more = false;
@@ -810,8 +809,7 @@ impl<'a> Fixer<'a> {
 
     /// Entries under a dropped label hang under the label's nearest kept ancestor.
     fn relink(&mut self, drop: &[bool]) {
-        let parsed = self.parsed;
-        for i in self.entries.clone().filter(|&i| !drop[i] && parsed[i].is_some()) {
+        for i in self.objects().filter(|&i| !drop[i]) {
             let mut p = self.parent[i];
             while p != NONE && drop[p as usize] {
                 p = self.parent[p as usize];
@@ -853,7 +851,7 @@ impl<'a> Fixer<'a> {
         edits: &mut [Vec<Edit>],
         changes: &mut Vec<Change>,
     ) {
-        for i in self.entries.clone().filter(|&i| !drop[i] && self.kept(i)) {
+        for i in self.objects().filter(|&i| !drop[i]) {
             let r = &self.session.records[i];
             let m = self.parsed[i].as_ref().expect("kept entries are objects");
             let line = &src[r.offset as usize..(r.offset + r.len) as usize];
