@@ -468,12 +468,14 @@ mod tests {
         )
     }
 
+    /// The session of HEADER and `lines`.
+    fn session(lines: &[String]) -> Session {
+        load(&[&[HEADER.to_string()], lines].concat().join("\n"))
+    }
+
     /// A user prompt and its reply.
     fn prompt_and_reply() -> Session {
-        load(
-            &[HEADER.to_string(), msg("u1", None, "user"), msg("a1", Some("u1"), "assistant")]
-                .join("\n"),
-        )
+        session(&[msg("u1", None, "user"), msg("a1", Some("u1"), "assistant")])
     }
 
     fn edit(id: &str, parent: &str, target: &str) -> String {
@@ -486,17 +488,14 @@ mod tests {
     /// P3): one whose target is missing is dropped, and the entry after it re-linked.
     #[test]
     fn context_edits_are_kept_only_with_their_target() {
-        let text = [
-            HEADER.to_string(),
+        let s = session(&[
             msg("u1", None, "user"),
             msg("a1", Some("u1"), "assistant"),
             edit("e1", "a1", "a1"),
             edit("e2", "e1", "gone"),
             msg("u2", Some("e2"), "user"),
             msg("a2", Some("u2"), "assistant"),
-        ]
-        .join("\n");
-        let s = load(&text);
+        ]);
         let (_, bytes) = branch(&s, Fork::Through(idx(&s, "a2")));
         let out = load(&String::from_utf8(bytes).unwrap());
         let ids: Vec<&str> =
@@ -513,14 +512,8 @@ mod tests {
     #[test]
     fn a_reply_is_found_without_parsing_the_whole_line() {
         let reply = r#"{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-01-01T00:00:01.000Z","x":"\ud800","message":{"role":"assistant","content":"ok"}}"#;
-        let text = [
-            HEADER.to_string(),
-            msg("u1", None, "user"),
-            reply.to_string(),
-            msg("u2", Some("a1"), "user"),
-        ]
-        .join("\n");
-        let s = load(&text);
+        let s =
+            session(&[msg("u1", None, "user"), reply.to_string(), msg("u2", Some("a1"), "user")]);
         let (_, bytes) = branch(&s, Fork::Before(idx(&s, "u2")));
         assert!(lines(&bytes).contains(&reply.to_string()), "{}", String::from_utf8_lossy(&bytes));
     }
@@ -561,8 +554,7 @@ mod tests {
 
     #[test]
     fn labels_are_dropped_relinked_and_recreated_as_a_chain() {
-        let text = [
-            HEADER.to_string(),
+        let s = session(&[
             msg("u1", None, "user"),
             label("l1", "u1", "u1", "\"one\""),
             label("l2", "l1", "u1", "{\"rich\":[1,2]}"),
@@ -570,9 +562,7 @@ mod tests {
             msg("u2", Some("a1"), "user"),
             label("l3", "u2", "a1", "\"first\""),
             label("l4", "l3", "u2", "\"off-path\""),
-        ]
-        .join("\n");
-        let s = load(&text);
+        ]);
         let (plan, bytes) = branch(&s, Fork::Before(idx(&s, "u2")));
         assert_eq!(plan.lines[0], Line::Copy(idx(&s, "u1")));
         assert_eq!(plan.lines[1], Line::Relink(idx(&s, "a1"), Some(EntryId::new("u1"))));
@@ -604,16 +594,13 @@ mod tests {
     /// the label (CHANGES P5); oh-my-pi's copies are stamped now (above).
     #[test]
     fn pi_label_copies_keep_the_time_they_were_set() {
-        let text = [
-            HEADER.to_string(),
+        let s = session(&[
             msg("u1", None, "user"),
             label("l1", "u1", "u1", "\"one\""),
             msg("a1", Some("l1"), "assistant"),
             r#"{"type":"label","id":"l2","parentId":"a1","timestamp":"2026-01-01T00:00:09.000Z","targetId":"u1","label":"two"}"#.into(),
             msg("u2", Some("l2"), "user"),
-        ]
-        .join("\n");
-        let s = load(&text);
+        ]);
         let at = |dialect| {
             let (plan, bytes) = branch_as(&s, Some(dialect), Fork::Before(idx(&s, "u2")));
             let out = load(std::str::from_utf8(&bytes).unwrap());
@@ -630,13 +617,11 @@ mod tests {
         let mut ids = IdGen::from_seed(7);
         ids.session_id(NOW);
         let first = ids.entry_id(|_| false);
-        let file = |id: &str| {
-            [HEADER.to_string(), msg(id, None, "user"), label("l1", id, id, "\"x\"")].join("\n")
-        };
-        let s = load(&file("other"));
+        let file = |id: &str| session(&[msg(id, None, "user"), label("l1", id, id, "\"x\"")]);
+        let s = file("other");
         let (plan, _) = branch(&s, Fork::Through(idx(&s, "other")));
         assert_eq!(plan.created, vec![EntryId::new(first.as_str())], "the control case");
-        let s = load(&file(&first));
+        let s = file(&first);
         let (plan, bytes) = branch(&s, Fork::Through(idx(&s, &first)));
         assert_eq!(plan.created.len(), 1);
         assert_ne!(plan.created[0].as_str(), first, "a kept id is never reused");
@@ -650,16 +635,13 @@ mod tests {
                 r#"{{"type":"archive","id":"{id}","parentId":"{parent}","targetId":"{target}","archived":true}}"#
             )
         };
-        let text = [
-            HEADER.to_string(),
+        let s = session(&[
             msg("u1", None, "user"),
             msg("side", Some("u1"), "user"),
             archive("r1", "u1", "side"),
             archive("r2", "r1", "u1"),
             msg("a1", Some("r2"), "assistant"),
-        ]
-        .join("\n");
-        let s = load(&text);
+        ]);
         let (plan, bytes) = branch(&s, Fork::Through(idx(&s, "a1")));
         let out = load(std::str::from_utf8(&bytes).unwrap());
         let kept: Vec<_> = out.records.iter().map(|r| r.id.clone().unwrap()).collect();
