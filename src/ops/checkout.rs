@@ -306,11 +306,7 @@ mod tests {
     }
 
     fn session(lines: &[String]) -> Session {
-        let mut text = format!("{HEADER}\n");
-        for l in lines {
-            text.push_str(l);
-            text.push('\n');
-        }
+        let text = [&[HEADER.to_string()], lines].concat().join("\n") + "\n";
         Session::from_bytes(Path::new("t.jsonl"), text.into_bytes()).unwrap()
     }
 
