@@ -67,20 +67,15 @@ pub fn plan_after(
         Error::Usage(format!("the record on line {} has no id; it cannot be labelled", record.line))
     })?;
     let mut fields = vec![("targetId", target_id.to_value())];
-    if let Some(label) = label {
-        fields.push(("label", Value::String(label.to_owned())));
-    }
+    fields.extend(label.map(|text| ("label", Value::from(text))));
     let line = entry_line("label", id, parent.as_ref(), timestamp, fields);
-    let shared_with = match label {
-        Some(text) => session
-            .labels()
-            .iter()
-            .filter(|(t, raw)| *t != target_id && label_text(raw) == text)
-            .filter(|(t, _)| session.lookup(t).is_some())
-            .map(|(t, _)| t.clone())
-            .collect(),
-        None => Vec::new(),
-    };
+    let shared_with = session
+        .labels()
+        .iter()
+        .filter(|(t, raw)| *t != target_id && label.is_some_and(|text| label_text(raw) == text))
+        .filter(|(t, _)| session.lookup(t).is_some())
+        .map(|(t, _)| t.clone())
+        .collect();
     Ok(LabelChange {
         id: id.to_owned(),
         parent,
