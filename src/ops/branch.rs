@@ -366,17 +366,14 @@ impl BranchPlan {
         if self.slot.is_some() || self.has_reply {
             return None;
         }
-        Some(match self.root_prompt {
-            true => {
-                "the new session starts empty, and pi (like oh-my-pi before its title slot) \
-                 writes a session file only once it holds a reply: no file is written; start \
-                 the new session in the agent with the text above"
-            }
-            false => {
-                "the history to fork holds no assistant message, and pi (like oh-my-pi before \
-                 its title slot) writes a session file only once it holds a reply: resuming a \
-                 file without one, it writes the header and the entries a second time"
-            }
+        Some(if self.root_prompt {
+            "the new session starts empty, and pi (like oh-my-pi before its title slot) \
+             writes a session file only once it holds a reply: no file is written; start \
+             the new session in the agent with the text above"
+        } else {
+            "the history to fork holds no assistant message, and pi (like oh-my-pi before \
+             its title slot) writes a session file only once it holds a reply: resuming a \
+             file without one, it writes the header and the entries a second time"
         })
     }
 
