@@ -52,30 +52,16 @@ use crate::id_gen::IdGen;
 use crate::json::members::{Edit, Member, Members, apply, decode_string, members};
 use crate::migrate::{self, id_json};
 use crate::session::{NONE, Problem, Session, break_cycles};
+use crate::terminal::ellipsize;
 
 /// What kind of problem a [`Finding`] reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ProblemKind {
+    /// Damage the loader reports: no or bad header, unparseable, truncated and non-object
+    /// lines, entries without an id, duplicate ids, missing parents, cycles, a version too new.
+    Load(Problem),
     /// The file holds nothing at all (0 bytes or blank lines).
     Empty,
-    /// No valid session header.
-    BadHeader,
-    /// The header's version is newer than sesstree knows.
-    VersionTooNew,
-    /// A line that is not JSON.
-    Unparseable,
-    /// A last line cut off mid-JSON.
-    Truncated,
-    /// A JSON line that is not an object.
-    NotAnObject,
-    /// An entry without an id.
-    NoId,
-    /// An id used by an earlier entry too.
-    DuplicateId,
-    /// A `parentId` that names no entry.
-    MissingParent,
-    /// A parent chain that loops.
-    Cycle,
     /// A `label` whose target is not in the file.
     LabelTargetMissing,
     /// A compaction whose `firstKeptEntryId` is not on its path.
@@ -95,36 +81,14 @@ impl ProblemKind {
     /// A stable kebab-case name, used in the output.
     pub fn as_str(self) -> &'static str {
         match self {
+            ProblemKind::Load(p) => p.as_str(),
             ProblemKind::Empty => "empty",
-            ProblemKind::BadHeader => "bad-header",
-            ProblemKind::VersionTooNew => "version-too-new",
-            ProblemKind::Unparseable => "unparseable",
-            ProblemKind::Truncated => "truncated",
-            ProblemKind::NotAnObject => "not-an-object",
-            ProblemKind::NoId => "no-id",
-            ProblemKind::DuplicateId => "duplicate-id",
-            ProblemKind::MissingParent => "missing-parent",
-            ProblemKind::Cycle => "cycle",
             ProblemKind::LabelTargetMissing => "label-target-missing",
             ProblemKind::CompactionOffPath => "compaction-off-path",
             ProblemKind::UnknownFromId => "unknown-from-id",
             ProblemKind::ContextEditOffPath => "context-edit-off-path",
             ProblemKind::NoFinalNewline => "no-final-newline",
             ProblemKind::Unreadable => "unreadable",
-        }
-    }
-
-    fn from_problem(p: Problem) -> ProblemKind {
-        match p {
-            Problem::BadHeader => ProblemKind::BadHeader,
-            Problem::Unparseable => ProblemKind::Unparseable,
-            Problem::Truncated => ProblemKind::Truncated,
-            Problem::NotAnObject => ProblemKind::NotAnObject,
-            Problem::NoId => ProblemKind::NoId,
-            Problem::DuplicateId => ProblemKind::DuplicateId,
-            Problem::MissingParent => ProblemKind::MissingParent,
-            Problem::Cycle => ProblemKind::Cycle,
-            Problem::VersionTooNew => ProblemKind::VersionTooNew,
         }
     }
 }
@@ -190,13 +154,18 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
     if let Some(line) = session.lane_format {
         // Another format: its lines would all read as damage.
         let message = format!("{LANE_FORMAT}, not supported yet: its lines are not checked");
-        return Ok(vec![Finding::new(ProblemKind::VersionTooNew, Some(line), None, message)]);
+        return Ok(vec![Finding::new(
+            ProblemKind::Load(Problem::VersionTooNew),
+            Some(line),
+            None,
+            message,
+        )]);
     }
     let mut out: Vec<Finding> = session
         .diagnostics
         .iter()
         .map(|d| {
-            let kind = ProblemKind::from_problem(d.problem);
+            let kind = ProblemKind::Load(d.problem);
             Finding::new(kind, Some(d.line), d.id.as_ref(), d.message.clone())
         })
         .collect();
@@ -206,7 +175,7 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
             out.push(Finding::new(ProblemKind::Empty, None, None, message));
         } else {
             let message = "no valid session header: no line holds a JSON record";
-            out.push(Finding::new(ProblemKind::BadHeader, None, None, message));
+            out.push(Finding::new(ProblemKind::Load(Problem::BadHeader), None, None, message));
         }
     }
 
@@ -224,33 +193,29 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
     }
 
     for (idx, r) in session.records.iter().enumerate() {
+        if !matches!(r.kind, Kind::Compaction | Kind::BranchSummary | Kind::ContextEdit) {
+            continue;
+        }
         let idx = idx as u32;
-        match r.kind {
+        let value = session.value(idx)?;
+        let (kind, message) = match r.kind {
             Kind::Compaction => {
-                let value = session.value(idx)?;
                 let Some(target) = value.get("firstKeptEntryId").and_then(EntryId::from_value)
                 else {
                     continue; // absent or null: nothing before the compaction is kept
                 };
-                let on_path = session
-                    .lookup(&target)
-                    .is_some_and(|t| t != idx && session.path_to_root(idx).contains(&t));
-                if !on_path {
-                    let message = format!(
-                        "compaction {} keeps entries from {target}, which is not {}",
-                        show(r.id.as_ref()),
-                        if session.lookup(&target).is_some() {
-                            "on its path"
-                        } else {
-                            "in the file"
-                        }
-                    );
-                    let kind = ProblemKind::CompactionOffPath;
-                    out.push(Finding::new(kind, Some(r.line), r.id.as_ref(), message));
-                }
+                let not = match on_path(session, idx, &target) {
+                    Some(true) => continue,
+                    Some(false) => "on its path",
+                    None => "in the file",
+                };
+                let message = format!(
+                    "compaction {} keeps entries from {target}, which is not {not}",
+                    show(r.id.as_ref())
+                );
+                (ProblemKind::CompactionOffPath, message)
             }
             Kind::BranchSummary => {
-                let value = session.value(idx)?;
                 let message = match value.get("fromId") {
                     Some(Value::String(s)) if s == "root" => continue,
                     None => format!("branch summary {} has no fromId", show(r.id.as_ref())),
@@ -263,44 +228,41 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
                         ),
                     },
                 };
-                let kind = ProblemKind::UnknownFromId;
-                out.push(Finding::new(kind, Some(r.line), r.id.as_ref(), message));
+                (ProblemKind::UnknownFromId, message)
             }
-            Kind::ContextEdit => {
-                let value = session.value(idx)?;
+            _ => {
                 let target = value.get("targetId").and_then(EntryId::from_value);
-                let found = target.as_ref().and_then(|t| session.lookup(t));
-                if found.is_some_and(|t| t != idx && session.path_to_root(idx).contains(&t)) {
-                    continue;
-                }
                 let edit = show(r.id.as_ref());
-                let message = match (&target, found) {
-                    (None, _) => format!("context edit {edit} has no targetId"),
-                    (Some(t), None) => {
+                let message = match target.as_ref().map(|t| (t, on_path(session, idx, t))) {
+                    None => format!("context edit {edit} has no targetId"),
+                    Some((_, Some(true))) => continue,
+                    Some((t, None)) => {
                         format!("context edit {edit} edits {t}, which is not in the file")
                     }
-                    (Some(t), Some(_)) => {
+                    Some((t, Some(false))) => {
                         format!("context edit {edit} edits {t}, which is not earlier on its path")
                     }
                 };
-                let kind = ProblemKind::ContextEditOffPath;
-                out.push(Finding::new(kind, Some(r.line), r.id.as_ref(), message));
+                (ProblemKind::ContextEditOffPath, message)
             }
-            _ => {}
-        }
+        };
+        out.push(Finding::new(kind, Some(r.line), r.id.as_ref(), message));
     }
 
     if session.file_len > 0 && !session.ends_with_newline {
-        let message = "the file does not end with a newline".to_string();
-        out.push(Finding::new(
-            ProblemKind::NoFinalNewline,
-            Some(session.line_count),
-            None,
-            message,
-        ));
+        let message = "the file does not end with a newline";
+        let line = Some(session.line_count);
+        out.push(Finding::new(ProblemKind::NoFinalNewline, line, None, message));
     }
     out.sort_by_key(|f| f.line.unwrap_or(0));
     Ok(out)
+}
+
+/// Whether the entry `target` names is earlier on the path of the entry at `idx`; `None` when
+/// no entry has that id.
+fn on_path(session: &Session, idx: u32, target: &EntryId) -> Option<bool> {
+    let t = session.lookup(target)?;
+    Some(t != idx && session.path_to_root(idx).contains(&t))
 }
 
 fn show(id: Option<&EntryId>) -> String {
@@ -519,13 +481,10 @@ fn repair_loaded(session: &Session, opts: &RepairOptions, ids: &mut IdGen) -> Re
     }
 
     let entries = first_entry..n;
-    for i in entries.clone() {
-        if parsed[i].is_none() {
-            drop[i] = true;
-            let message =
-                format!("dropped a record that is not a JSON object: {}", excerpt(slice(i)));
-            changes.push(Change::new(Action::DroppedLine, Some(records[i].line), None, message));
-        }
+    for i in entries.clone().filter(|&i| parsed[i].is_none()) {
+        drop[i] = true;
+        let message = format!("dropped a record that is not a JSON object: {}", excerpt(slice(i)));
+        changes.push(Change::new(Action::DroppedLine, Some(records[i].line), None, message));
     }
     if !v1_like {
         let mut fixer = Fixer::new(session, &parsed, entries.clone(), &drop);
@@ -556,8 +515,8 @@ fn repair_loaded(session: &Session, opts: &RepairOptions, ids: &mut IdGen) -> Re
     // Assemble: every physical line in order, copied, edited or left out.
     let by_line: HashMap<u64, usize> =
         records.iter().enumerate().map(|(i, r)| (r.line, i)).collect();
-    let insert_before =
-        header_insert.as_ref().map(|_| records.first().map_or(u64::MAX, |r| r.line));
+    // The restored header goes in front of the first record, or at the end of a file without.
+    let header_at = header_insert.map(|h| (records.first().map_or(u64::MAX, |r| r.line), h));
     const BOM: &[u8] = b"\xEF\xBB\xBF";
     let mut out = Vec::with_capacity(src.len() + 256);
     let (mut pos, mut line_no) = (0usize, 0u64);
@@ -566,8 +525,8 @@ fn repair_loaded(session: &Session, opts: &RepairOptions, ids: &mut IdGen) -> Re
         let end = memchr::memchr(b'\n', &src[pos..]).map_or(src.len(), |k| pos + k);
         let newline = end < src.len();
         let mut start = pos;
-        if insert_before == Some(line_no)
-            && let Some(header) = &header_insert
+        if let Some((at, header)) = &header_at
+            && *at == line_no
         {
             if line_no == 1 && src.starts_with(BOM) {
                 out.extend_from_slice(BOM);
@@ -601,9 +560,7 @@ fn repair_loaded(session: &Session, opts: &RepairOptions, ids: &mut IdGen) -> Re
         }
         pos = end + 1;
     }
-    if insert_before == Some(u64::MAX)
-        && let Some(header) = &header_insert
-    {
+    if let Some((u64::MAX, header)) = &header_at {
         if !out.is_empty() && !out.ends_with(b"\n") {
             out.push(b'\n');
         }
@@ -620,12 +577,7 @@ fn repair_loaded(session: &Session, opts: &RepairOptions, ids: &mut IdGen) -> Re
 
 /// The start of a dropped line, for the report.
 fn excerpt(line: &[u8]) -> String {
-    const LIMIT: usize = 60;
-    let text = String::from_utf8_lossy(line);
-    match text.char_indices().nth(LIMIT) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.into_owned(),
-    }
+    ellipsize(&String::from_utf8_lossy(line), 60)
 }
 
 /// The edits that make a `session` record without a string id a header: the new id, and a
@@ -633,18 +585,16 @@ fn excerpt(line: &[u8]) -> String {
 fn fix_header(m: &Members, sid: &str, versioned: bool) -> Vec<Edit> {
     let sid = Value::from(sid).to_string();
     let mut edits: Vec<Edit> = m.all("id").map(|id| Edit::set_value(id, &sid)).collect();
-    let mut insert = Vec::new();
-    if versioned && m.get("version").is_none() {
-        insert.push(("version", WRITE_VERSION.to_string()));
+    let version = m.get("version");
+    let mut missing = Vec::new();
+    if versioned && version.is_none() {
+        missing.push(("version", WRITE_VERSION.to_string()));
     }
     if edits.is_empty() {
-        match m.get("version") {
-            Some(v) => edits.push(Edit::insert(m, Some(v), &[("id", sid)])),
-            None => insert.push(("id", sid)),
-        }
+        missing.push(("id", sid));
     }
-    if !insert.is_empty() {
-        edits.push(Edit::insert(m, m.first("type"), &insert));
+    if !missing.is_empty() {
+        edits.push(Edit::insert(m, version.or(m.first("type")), &missing));
     }
     edits
 }
@@ -711,8 +661,10 @@ impl<'a> Fixer<'a> {
         self.session.records[i].id.as_ref()
     }
 
-    fn kept(&self, i: usize) -> bool {
-        self.parsed[i].is_some()
+    /// The entries that are JSON objects: the others hold no entry.
+    fn objects(&self) -> impl Iterator<Item = usize> + use<'a> {
+        let parsed = self.parsed;
+        self.entries.clone().filter(move |&i| parsed[i].is_some())
     }
 
     /// The entry a reference to `id` written in entry `at` means: the last one with that id
@@ -723,6 +675,11 @@ impl<'a> Fixer<'a> {
             0 => occ.last().copied(),
             k => Some(occ[k - 1]),
         }
+    }
+
+    /// What a report says of reference `key`, written as `old`, once it names entry `j`.
+    fn now_names(&self, key: &str, old: &EntryId, j: usize) -> String {
+        format!("{key} {old} now names {} (line {})", show(self.new_id[j].as_ref()), self.line(j))
     }
 
     /// The new id of entry `j` as JSON.
@@ -739,8 +696,7 @@ impl<'a> Fixer<'a> {
             .filter(|id| id.is_string())
             .map(|id| id.as_str().to_string())
             .collect();
-        let parsed = self.parsed;
-        for i in self.entries.clone().filter(|&i| parsed[i].is_some()) {
+        for i in self.objects() {
             let r = &records[i];
             let first = r.id.as_ref().map(|id| self.occurrences[id][0]);
             if first == Some(i) {
@@ -772,8 +728,8 @@ impl<'a> Fixer<'a> {
 
     /// Parents read positionally; missing ones become roots; cycles are broken.
     fn parents(&mut self) {
-        let (parsed, session) = (self.parsed, self.session);
-        for i in self.entries.clone().filter(|&i| parsed[i].is_some()) {
+        let session = self.session;
+        for i in self.objects() {
             let r = &session.records[i];
             let Some(p) = &r.parent_id else { continue };
             let line = Some(r.line);
@@ -790,11 +746,8 @@ impl<'a> Fixer<'a> {
                 Some(j) => {
                     self.parent[i] = j as u32;
                     if self.new_id[j].as_ref() != Some(p) {
-                        let message = format!(
-                            "parentId {p} now names {} (line {}), the entry it meant when written",
-                            show(self.new_id[j].as_ref()),
-                            self.line(j)
-                        );
+                        let now = self.now_names("parentId", p, j);
+                        let message = format!("{now}, the entry it meant when written");
                         let change = Change::new(Action::Repointed, line, r.id.as_ref(), message);
                         self.parent_fix[i] = Some((self.id_json(j), change));
                     }
@@ -816,59 +769,47 @@ impl<'a> Fixer<'a> {
         }
     }
 
-    /// The target of a `label`/`archive` record as written.
-    fn target(&self, src: &[u8], i: usize) -> Option<(EntryId, &'a Member)> {
-        let m = self.parsed[i].as_ref()?;
-        let member = m.get("targetId")?;
-        let r = &self.session.records[i];
-        let line = &src[r.offset as usize..(r.offset + r.len) as usize];
-        let id = EntryId::from_raw_json(
-            std::str::from_utf8(&line[member.value_start..member.value_end]).ok()?,
-        )?;
-        Some((id, member))
+    /// The id the reference `key` of entry `i` names as written (a label's or archive record's
+    /// `targetId`, a compaction's `firstKeptEntryId`); `None` when it is absent or null.
+    fn reference(&self, src: &[u8], i: usize, key: &str) -> Option<EntryId> {
+        let member = self.parsed[i].as_ref()?.get(key)?;
+        let start = self.session.records[i].offset as usize;
+        let raw = &src[start + member.value_start..start + member.value_end];
+        EntryId::from_raw_json(std::str::from_utf8(raw).ok()?)
     }
 
     /// Labels whose target is gone are dropped (repeatedly: a label may target a label).
     fn labels(&mut self, src: &[u8], drop: &mut [bool], changes: &mut Vec<Change>) {
-        let labels: Vec<usize> = self
-            .entries
-            .clone()
-            .filter(|&i| self.kept(i) && self.session.records[i].kind == Kind::Label)
-            .collect();
-        loop {
-            let mut more = false;
+        let records = &self.session.records;
+        let labels: Vec<usize> =
+            self.objects().filter(|&i| records[i].kind == Kind::Label).collect();
+        let mut more = true;
+        while more {
+            more = false;
             for &i in &labels {
                 if drop[i] {
                     continue;
                 }
-                let target = self.target(src, i);
-                let found = target.as_ref().and_then(|(t, _)| self.resolve(t, i));
+                let target = self.reference(src, i, "targetId");
+                let found = target.as_ref().and_then(|t| self.resolve(t, i));
                 if found.is_some_and(|j| !drop[j]) {
                     continue;
                 }
                 drop[i] = true;
                 more = true;
                 let message = match &target {
-                    Some((t, _)) => format!("dropped the label on {t}, which is not in the file"),
+                    Some(t) => format!("dropped the label on {t}, which is not in the file"),
                     None => "dropped a label without targetId".to_string(),
                 };
-                changes.push(Change::new(
-                    Action::DroppedLabel,
-                    Some(self.line(i)),
-                    self.id(i),
-                    message,
-                ));
-            }
-            if !more {
-                break;
+                let line = Some(self.line(i));
+                changes.push(Change::new(Action::DroppedLabel, line, self.id(i), message));
             }
         }
     }
 
     /// Entries under a dropped label hang under the label's nearest kept ancestor.
     fn relink(&mut self, drop: &[bool]) {
-        let parsed = self.parsed;
-        for i in self.entries.clone().filter(|&i| !drop[i] && parsed[i].is_some()) {
+        for i in self.objects().filter(|&i| !drop[i]) {
             let mut p = self.parent[i];
             while p != NONE && drop[p as usize] {
                 p = self.parent[p as usize];
@@ -910,7 +851,7 @@ impl<'a> Fixer<'a> {
         edits: &mut [Vec<Edit>],
         changes: &mut Vec<Change>,
     ) {
-        for i in self.entries.clone().filter(|&i| !drop[i] && self.kept(i)) {
+        for i in self.objects().filter(|&i| !drop[i]) {
             let r = &self.session.records[i];
             let m = self.parsed[i].as_ref().expect("kept entries are objects");
             let line = &src[r.offset as usize..(r.offset + r.len) as usize];
@@ -918,16 +859,12 @@ impl<'a> Fixer<'a> {
             let here = Some(r.line);
             match r.kind {
                 Kind::Label | Kind::Archive => {
-                    let Some((t, _)) = self.target(src, i) else { continue };
+                    let Some(t) = self.reference(src, i, "targetId") else { continue };
                     if let Some(j) =
                         self.resolve(&t, i).filter(|&j| self.new_id[j].as_ref() != Some(&t))
                     {
                         edits[i].extend(set_member(m, "targetId", &self.id_json(j), &[]));
-                        let message = format!(
-                            "targetId {t} now names {} (line {})",
-                            show(self.new_id[j].as_ref()),
-                            self.line(j)
-                        );
+                        let message = self.now_names("targetId", &t, j);
                         changes.push(Change::new(Action::Repointed, here, r.id.as_ref(), message));
                     }
                 }
@@ -942,15 +879,9 @@ impl<'a> Fixer<'a> {
                         written.as_ref().and_then(|w| self.resolve(w, i)).filter(|&j| !drop[j]);
                     let (json, action, message) = match (found, &written) {
                         (Some(j), Some(w)) if self.new_id[j].as_ref() == Some(w) => continue,
-                        (Some(j), Some(w)) => (
-                            self.id_json(j),
-                            Action::Repointed,
-                            format!(
-                                "fromId {w} now names {} (line {})",
-                                show(self.new_id[j].as_ref()),
-                                self.line(j)
-                            ),
-                        ),
+                        (Some(j), Some(w)) => {
+                            (self.id_json(j), Action::Repointed, self.now_names("fromId", w, j))
+                        }
                         _ => {
                             let p = self.parent[i];
                             let (json, to) = if p == NONE {
@@ -968,20 +899,13 @@ impl<'a> Fixer<'a> {
                             (json, Action::SetFromId, format!("{what}; set to {to}"))
                         }
                     };
-                    edits[i].extend(set_member(
-                        m,
-                        "fromId",
-                        &json,
-                        &["timestamp", "parentId", "id", "type"],
-                    ));
+                    let after = ["timestamp", "parentId", "id", "type"];
+                    edits[i].extend(set_member(m, "fromId", &json, &after));
                     changes.push(Change::new(action, here, r.id.as_ref(), message));
                 }
                 Kind::Compaction => {
-                    let Some(member) = m.get("firstKeptEntryId") else { continue };
-                    let Some(t) =
-                        std::str::from_utf8(raw(member)).ok().and_then(EntryId::from_raw_json)
-                    else {
-                        continue; // null: nothing before the compaction is kept
+                    let Some(t) = self.reference(src, i, "firstKeptEntryId") else {
+                        continue; // absent or null: nothing before the compaction is kept
                     };
                     // Any entry with that id on the path will do; prefer the one written above.
                     let on_path = self.occurrences.get(&t).and_then(|occ| {
@@ -992,11 +916,7 @@ impl<'a> Fixer<'a> {
                         Some(j) => (
                             self.id_json(j),
                             Action::Repointed,
-                            format!(
-                                "firstKeptEntryId {t} now names {} (line {})",
-                                show(self.new_id[j].as_ref()),
-                                self.line(j)
-                            ),
+                            self.now_names("firstKeptEntryId", &t, j),
                         ),
                         None => (
                             "null".to_string(),

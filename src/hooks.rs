@@ -21,6 +21,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 use crate::process::{self, CancelToken, RunError};
+use crate::terminal::ellipsize;
 
 /// `checkout`'s hook before the move: may cancel it or supply the summary.
 pub const SESSION_BEFORE_TREE: &str = "session_before_tree";
@@ -51,24 +52,20 @@ impl Hooks {
 
     /// No hooks at all (`--no-hooks`, `--dry-run`).
     pub fn disabled() -> Hooks {
-        Hooks::new(None, DEFAULT_TIMEOUT, CancelToken::new())
+        Hooks::new(None, DEFAULT_TIMEOUT, CancelToken::default())
     }
 
     /// The executable that handles `event`, if there is one.
     pub fn find(&self, event: &str) -> Option<PathBuf> {
-        let path = self.candidate(event)?;
+        let path = self.dir.as_ref()?.join(event);
         is_executable(&path).then_some(path)
     }
 
     /// A file named after `event` that is not executable: git ignores such a hook, and so do
     /// we, but the binary says so, since it is usually a forgotten `chmod +x`.
     pub fn ignored(&self, event: &str) -> Option<PathBuf> {
-        let path = self.candidate(event)?;
+        let path = self.dir.as_ref()?.join(event);
         (path.is_file() && !is_executable(&path)).then_some(path)
-    }
-
-    fn candidate(&self, event: &str) -> Option<PathBuf> {
-        Some(self.dir.as_ref()?.join(event))
     }
 
     /// Runs the hook for `event`, if there is one, with `{"type": event, ...fields}` on its
@@ -89,18 +86,16 @@ impl Hooks {
         let input = serde_json::to_vec(&Value::Object(payload)).unwrap_or_default();
         let fail =
             |what: String| Error::Cancelled(format!("{event} hook {}: {what}", path.display()));
-        let done = match process::run(Command::new(&path), &input, Some(self.timeout), &self.cancel)
-        {
-            Ok(done) => done,
-            Err(RunError::Spawn(e)) => return Err(fail(format!("could not run it: {e}"))),
-            Err(RunError::TimedOut(t)) => {
-                return Err(fail(format!(
-                    "ran past its {} s time limit and was stopped",
-                    t.as_secs_f64()
-                )));
-            }
-            Err(RunError::Cancelled) => return Err(fail("interrupted".into())),
-        };
+        let run = process::run(Command::new(&path), &input, Some(self.timeout), &self.cancel);
+        let done = run.map_err(|e| {
+            fail(match e {
+                RunError::Spawn(e) => format!("could not run it: {e}"),
+                RunError::TimedOut(t) => {
+                    format!("ran past its {} s time limit and was stopped", t.as_secs_f64())
+                }
+                RunError::Cancelled => "interrupted".into(),
+            })
+        })?;
         if !done.status.success() {
             return Err(fail(format!("exited with {}", process::describe_status(done.status))));
         }
@@ -136,24 +131,15 @@ fn parse_reply(stdout: &[u8]) -> std::result::Result<Option<Map<String, Value>>,
     match serde_json::from_slice::<Value>(stdout) {
         Ok(Value::Object(m)) => Ok(Some(m)),
         Ok(Value::Null) => Ok(None),
-        Ok(other) => {
-            Err(format!("printed JSON that is not an object: {}", preview(&other.to_string())))
-        }
+        Ok(other) => Err(format!(
+            "printed JSON that is not an object: {}",
+            ellipsize(other.to_string().trim(), 80)
+        )),
         Err(e) => Err(format!(
             "printed something that is not JSON ({e}): {}",
-            preview(&String::from_utf8_lossy(stdout))
+            ellipsize(String::from_utf8_lossy(stdout).trim(), 80)
         )),
     }
-}
-
-/// The start of a hook's output for an error message.
-fn preview(s: &str) -> String {
-    let s = s.trim();
-    let mut out: String = s.chars().take(80).collect();
-    if out.len() < s.len() {
-        out.push('…');
-    }
-    out
 }
 
 fn is_executable(path: &Path) -> bool {

@@ -59,15 +59,12 @@ impl EntryId {
 
     /// Reads an id from raw JSON text: `null` gives `None`.
     pub(crate) fn from_raw_json(raw: &str) -> Option<Self> {
-        let raw = raw.trim();
-        if raw == "null" {
-            return None;
-        }
-        if raw.starts_with('"') {
-            let s: String = serde_json::from_str(raw).ok()?;
-            Some(EntryId::new(s))
-        } else {
-            Some(EntryId::from_non_string(raw))
+        match raw.trim() {
+            "null" => None,
+            raw if raw.starts_with('"') => {
+                Some(EntryId::new(serde_json::from_str::<String>(raw).ok()?))
+            }
+            raw => Some(EntryId::from_non_string(raw)),
         }
     }
 

@@ -24,9 +24,7 @@ impl IdGen {
     /// A generator whose ids depend only on `seed`: the same seed gives the same ids.
     pub fn from_seed(seed: u64) -> Self {
         let mut sm = seed;
-        let state =
-            [splitmix64(&mut sm), splitmix64(&mut sm), splitmix64(&mut sm), splitmix64(&mut sm)];
-        IdGen { state }
+        IdGen { state: std::array::from_fn(|_| splitmix64(&mut sm)) }
     }
 
     /// A generator seeded from process randomness: std's `RandomState` keys (random per

@@ -132,7 +132,8 @@ pub fn plan(session: &Session) -> Result<Plan> {
     Ok(plan)
 }
 
-fn damaged(session: &Session, line: u64) -> Error {
+/// The error for a line that no longer parses as it did when the session was loaded.
+pub(crate) fn damaged(session: &Session, line: u64) -> Error {
     Error::Damaged {
         path: session.path.clone(),
         line,
@@ -154,28 +155,20 @@ fn set_version(m: &Members) -> Vec<Edit> {
 }
 
 /// `id` and `parentId` written into a v1 record: existing members get the new values (the
-/// loader ignores ids a v1 record may carry), missing ones go after `type`.
+/// loader ignores ids a v1 record may carry), missing ones go after the `id`, or else after
+/// `type`.
 fn set_ids(m: &Members, id: &EntryId, parent: Option<&EntryId>) -> Vec<Edit> {
     let id = id_json(id);
     let parent = parent.map_or_else(|| "null".to_string(), id_json);
-    let mut edits = Vec::new();
-    let has_parent = m.get("parentId").is_some();
-    match m.get("id") {
-        Some(last) => {
-            edits.extend(m.all("id").map(|member| Edit::set_value(member, &id)));
-            if !has_parent {
-                edits.push(Edit::insert(m, Some(last), &[("parentId", parent.clone())]));
-            }
-        }
-        None if has_parent => edits.push(Edit::insert(m, m.first("type"), &[("id", id)])),
-        None => edits.push(Edit::insert(
-            m,
-            m.first("type"),
-            &[("id", id), ("parentId", parent.clone())],
-        )),
-    }
-    if has_parent {
-        edits.extend(m.all("parentId").map(|member| Edit::set_value(member, &parent)));
+    let mut edits: Vec<Edit> = m.all("id").map(|member| Edit::set_value(member, &id)).collect();
+    edits.extend(m.all("parentId").map(|member| Edit::set_value(member, &parent)));
+    let anchor = m.get("id").or(m.first("type"));
+    let missing: Vec<_> = [("id", id), ("parentId", parent)]
+        .into_iter()
+        .filter(|(k, _)| m.get(k).is_none())
+        .collect();
+    if !missing.is_empty() {
+        edits.push(Edit::insert(m, anchor, &missing));
     }
     edits
 }

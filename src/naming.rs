@@ -87,51 +87,29 @@ pub(crate) fn may_replace(current: Option<TitleSource>, new: TitleSource) -> boo
 /// treats as "rename refused".
 pub(crate) fn clean_name(name: &str) -> Option<String> {
     let mut out = String::with_capacity(name.len());
-    for c in name.chars() {
-        let c = if is_control(c) { ' ' } else { c };
+    for c in name.chars().map(|c| if is_control(c) { ' ' } else { c }) {
         // Only U+0020 runs collapse (the agent's `/ +/g`); a tab became a space above, but a
         // no-break space stays and is merely trimmed at the ends.
-        if c == ' ' && out.ends_with(' ') {
-            continue;
+        if !(c == ' ' && out.ends_with(' ')) {
+            out.push(c);
         }
-        out.push(c);
     }
-    let trimmed = js_trim(&out);
-    if trimmed.is_empty() { None } else { Some(trimmed.to_owned()) }
+    Some(js_trim(&out).to_owned()).filter(|t| !t.is_empty())
 }
 
 /// `humanizePlanTitle` (FORMAT §10.3): every run of `-` and `_` becomes one space, the result
 /// is trimmed, and its first character is upper-cased; the rest is left as it is. An input
 /// with nothing but separators and white space gives `""`.
 pub fn humanize_plan_title(title: &str) -> String {
-    let mut spaced = String::with_capacity(title.len());
-    let mut in_run = false;
-    for c in title.chars() {
-        if c == '-' || c == '_' {
-            if !in_run {
-                spaced.push(' ');
-            }
-            in_run = true;
-        } else {
-            spaced.push(c);
-            in_run = false;
-        }
-    }
-    let spaced = js_trim(&spaced);
-    let mut chars = spaced.chars();
-    let Some(first) = chars.next() else {
-        return String::new();
-    };
-    let mut out = String::with_capacity(spaced.len() + 2);
+    let words: Vec<&str> = title.split(['-', '_']).filter(|w| !w.is_empty()).collect();
+    let spaced = words.join(" ");
+    let mut chars = js_trim(&spaced).chars();
+    let Some(first) = chars.next() else { return String::new() };
     // JavaScript upper-cases `charAt(0)`, one UTF-16 code unit. For a character outside the
     // BMP that is a lone high surrogate, which has no case, so such a character stays as is.
-    if u32::from(first) > 0xFFFF {
-        out.push(first);
-    } else {
-        out.extend(first.to_uppercase());
-    }
-    out.push_str(chars.as_str());
-    out
+    let first: String =
+        if u32::from(first) > 0xFFFF { first.into() } else { first.to_uppercase().collect() };
+    first + chars.as_str()
 }
 
 /// The control characters `setSessionName` blanks out: C0, DEL and C1.
@@ -181,31 +159,24 @@ mod tests {
             ("---", ""),
             ("___", ""),
             ("", ""),
+            // Mixed runs and edges.
+            ("-_-a_-_b-_-", "A b"),
+            ("  x  ", "X"),
+            // Existing spaces are not collapsed; only separator runs are.
+            ("a - b", "A   b"),
+            ("- \u{A0}-", ""),
+            ("already Upper", "Already Upper"),
+            ("9-lives", "9 lives"),
+            // Upper-cased like JavaScript. Full case mapping: "ß".toUpperCase() is "SS".
+            ("ßtraße", "SStraße"),
+            ("élan-vital", "Élan vital"),
+            // A non-BMP first character is a surrogate pair to JavaScript: left alone.
+            ("\u{10428}-x", "\u{10428} x"),
+            ("🚀-launch", "🚀 launch"),
         ];
         for (input, want) in table {
             assert_eq!(humanize_plan_title(input), want, "input {input:?}");
         }
-    }
-
-    #[test]
-    fn humanize_mixed_runs_and_edges() {
-        assert_eq!(humanize_plan_title("-_-a_-_b-_-"), "A b");
-        assert_eq!(humanize_plan_title("  x  "), "X");
-        // Existing spaces are not collapsed; only separator runs are.
-        assert_eq!(humanize_plan_title("a - b"), "A   b");
-        assert_eq!(humanize_plan_title("- \u{A0}-"), "");
-        assert_eq!(humanize_plan_title("already Upper"), "Already Upper");
-        assert_eq!(humanize_plan_title("9-lives"), "9 lives");
-    }
-
-    #[test]
-    fn humanize_upper_cases_like_javascript() {
-        // Full case mapping: "ß".toUpperCase() is "SS".
-        assert_eq!(humanize_plan_title("ßtraße"), "SStraße");
-        assert_eq!(humanize_plan_title("élan-vital"), "Élan vital");
-        // A non-BMP first character is a surrogate pair to JavaScript: left alone.
-        assert_eq!(humanize_plan_title("\u{10428}-x"), "\u{10428} x");
-        assert_eq!(humanize_plan_title("🚀-launch"), "🚀 launch");
     }
 
     #[test]

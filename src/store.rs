@@ -12,7 +12,7 @@
 //! loaded (pi takes no lock), nothing is written and the command fails with a conflict.
 
 use std::fs::{File, OpenOptions, Permissions};
-use std::io::{Seek, SeekFrom, Write};
+use std::io::Write;
 use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -63,17 +63,8 @@ pub fn lock(path: &Path, timeout: Duration) -> Result<Locked> {
             .append(true)
             .open(&real)
             .map_err(|e| Error::io(path, e))?;
-        loop {
-            match file.try_lock() {
-                Ok(()) => break,
-                Err(std::fs::TryLockError::WouldBlock) => {
-                    if start.elapsed() >= timeout {
-                        return Err(held());
-                    }
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-                Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(path, e)),
-            }
+        if !wait_lock(&file, start + timeout, 5).map_err(|e| Error::io(path, e))? {
+            return Err(held());
         }
         let ours = file.metadata().map_err(|e| Error::io(path, e))?;
         let now = std::fs::metadata(&real).map_err(|e| Error::io(path, e))?;
@@ -83,6 +74,21 @@ pub fn lock(path: &Path, timeout: Duration) -> Result<Locked> {
         // Replaced while we waited: the lock on the old file guards nothing.
         if start.elapsed() >= timeout {
             return Err(held());
+        }
+    }
+}
+
+/// Takes an exclusive `flock` on `file`, retrying every `pause_ms` until `deadline`; `false`
+/// when it is still held then.
+fn wait_lock(file: &File, deadline: Instant, pause_ms: u64) -> std::io::Result<bool> {
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(true),
+            Err(std::fs::TryLockError::WouldBlock) if Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(pause_ms));
+            }
+            Err(std::fs::TryLockError::WouldBlock) => return Ok(false),
+            Err(std::fs::TryLockError::Error(e)) => return Err(e),
         }
     }
 }
@@ -155,15 +161,8 @@ impl Gate {
             .mode(0o600)
             .open(&gate_path)
             .map_err(|e| Error::io(&gate_path, e))?;
-        loop {
-            match gate.try_lock() {
-                Ok(()) => break,
-                Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < timeout => {
-                    std::thread::sleep(Duration::from_millis(2));
-                }
-                Err(std::fs::TryLockError::WouldBlock) => return Err(busy(&gate_path)),
-                Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(&gate_path, e)),
-            }
+        if !wait_lock(&gate, start + timeout, 2).map_err(|e| Error::io(&gate_path, e))? {
+            return Err(busy(&gate_path));
         }
         let mut held = Gate { _gate: gate, claim: None };
         if write == WriteKind::Append && !lock_path.exists() {
@@ -204,11 +203,8 @@ fn claim(lock_path: &Path) -> Result<bool> {
         Err(e) => return Err(Error::io(lock_path, e)),
     };
     let ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis());
-    if let Err(e) = file.write_all(format!("{}:{ms}\n", std::process::id()).as_bytes()) {
-        let _ = std::fs::remove_file(lock_path);
-        return Err(Error::io(lock_path, e));
-    }
-    let ours = match file.metadata() {
+    let record = format!("{}:{ms}\n", std::process::id());
+    let ours = match file.write_all(record.as_bytes()).and_then(|()| file.metadata()) {
         Ok(ours) => ours,
         Err(e) => {
             // Ours, and not to be left behind: a live pid in it would hold off every writer.
@@ -387,20 +383,20 @@ impl Locked {
         tail: &[u8],
     ) -> Result<()> {
         self.check_fresh(session)?;
-        let perms = self.file.metadata().map_err(|e| Error::io(&self.path, e))?.permissions();
-        let mut tmp = temp_in(&self.real, head, Some(perms))?;
         let io = |e| Error::io(&self.path, e);
-        tmp.seek(SeekFrom::End(0)).map_err(io)?;
-        let mut offset = keep_from.min(session.file_len);
-        let mut buf = vec![0; 1 << 20];
-        while offset < session.file_len {
-            let n = buf.len().min((session.file_len - offset) as usize);
-            self.file.read_exact_at(&mut buf[..n], offset).map_err(io)?;
-            tmp.write_all(&buf[..n]).map_err(io)?;
-            offset += n as u64;
-        }
-        tmp.write_all(tail).map_err(io)?;
-        tmp.as_file().sync_all().map_err(io)?;
+        let perms = self.file.metadata().map_err(io)?.permissions();
+        let tmp = temp_with(&self.real, Some(perms), |out| {
+            out.write_all(head).map_err(io)?;
+            let mut offset = keep_from.min(session.file_len);
+            let mut buf = vec![0; 1 << 20];
+            while offset < session.file_len {
+                let n = buf.len().min((session.file_len - offset) as usize);
+                self.file.read_exact_at(&mut buf[..n], offset).map_err(io)?;
+                out.write_all(&buf[..n]).map_err(io)?;
+                offset += n as u64;
+            }
+            out.write_all(tail).map_err(io)
+        })?;
         let gate = self.gate(WriteKind::Rename)?;
         self.check_fresh(session)?;
         tmp.persist(&self.real).map_err(|e| Error::io(&self.path, e.error))?;
@@ -456,21 +452,17 @@ pub fn write_new_with(
     fill: impl FnOnce(&mut dyn Write) -> Result<()>,
 ) -> Result<()> {
     check_target(path, force)?;
-    let perms = match like {
-        Some(src) => {
-            let mode = std::fs::metadata(src).map_err(|e| Error::io(src, e))?.permissions().mode();
-            Some(Permissions::from_mode(mode & 0o666))
-        }
-        None => None,
-    };
+    let perms = like
+        .map(|src| std::fs::metadata(src).map_err(|e| Error::io(src, e)))
+        .transpose()?
+        .map(|m| Permissions::from_mode(m.permissions().mode() & 0o666));
     let tmp = temp_with(path, perms, fill)?;
     // A session file (not a backup) renamed over an existing one is renamed under oh-my-pi's
     // publish lock; a new file (noclobber) replaces nothing another writer could write.
     let replaces_session = force && path.extension().is_some_and(|e| e == "jsonl") && path.exists();
-    let gate = match replaces_session {
-        true => Some(Gate::take(path, path, WriteKind::Rename, GATE_TIMEOUT)?),
-        false => None,
-    };
+    let gate = replaces_session
+        .then(|| Gate::take(path, path, WriteKind::Rename, GATE_TIMEOUT))
+        .transpose()?;
     if force {
         tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     } else {
@@ -512,25 +504,13 @@ fn exists(path: &Path) -> Error {
     Error::Conflict(format!("{}: already exists (use --force to overwrite)", path.display()))
 }
 
-/// A synced temporary file next to `path` holding `contents`.
-fn temp_in(
-    path: &Path,
-    contents: &[u8],
-    perms: Option<Permissions>,
-) -> Result<tempfile::NamedTempFile> {
-    temp_with(path, perms, |out| out.write_all(contents).map_err(|e| Error::io(path, e)))
-}
-
 /// A synced temporary file next to `path` filled by `fill`; removed again if anything fails.
 fn temp_with(
     path: &Path,
     perms: Option<Permissions>,
     fill: impl FnOnce(&mut dyn Write) -> Result<()>,
 ) -> Result<tempfile::NamedTempFile> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut tmp = tempfile::Builder::new()
         .prefix(".sesstree-")
         .suffix(".tmp")
@@ -546,7 +526,6 @@ fn temp_with(
         out.flush().map_err(io)?;
     }
     tmp.as_file().sync_all().map_err(io)?;
-    tmp.as_file_mut().seek(SeekFrom::Start(0)).map_err(io)?;
     Ok(tmp)
 }
 
@@ -565,11 +544,17 @@ mod tests {
 
     const HEADER: &str = r#"{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}"#;
 
-    #[test]
-    fn append_adds_lines_and_steps_over_a_torn_line() {
+    /// A directory holding `s.jsonl` with `text`.
+    fn session_file(text: impl AsRef<[u8]>) -> (tempfile::TempDir, PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, format!("{HEADER}\n{{\"type\":\"mess")).unwrap();
+        std::fs::write(&path, text).unwrap();
+        (dir, path)
+    }
+
+    #[test]
+    fn append_adds_lines_and_steps_over_a_torn_line() {
+        let (_dir, path) = session_file(format!("{HEADER}\n{{\"type\":\"mess"));
         let locked = lock(&path, Duration::from_secs(1)).unwrap();
         let session = locked.load().unwrap();
         locked.append(&session, &[b"{\"a\":1}".to_vec()]).unwrap();
@@ -578,24 +563,8 @@ mod tests {
     }
 
     #[test]
-    fn a_changed_file_is_a_conflict_and_untouched() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, format!("{HEADER}\n")).unwrap();
-        let locked = lock(&path, Duration::from_secs(1)).unwrap();
-        let session = locked.load().unwrap();
-        std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(b"{}\n").unwrap();
-        let before = std::fs::read(&path).unwrap();
-        let err = locked.append(&session, &[b"{}".to_vec()]).unwrap_err();
-        assert!(matches!(err, Error::Conflict(_)));
-        assert_eq!(std::fs::read(&path).unwrap(), before);
-    }
-
-    #[test]
     fn append_and_patch_changes_only_the_patched_bytes() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, format!("AAAA\n{HEADER}\n")).unwrap();
+        let (_dir, path) = session_file(format!("AAAA\n{HEADER}\n"));
         let locked = lock(&path, Duration::from_secs(1)).unwrap();
         let session = Session::load(&path).unwrap();
         locked.append_and_patch(&session, &[b"{}".to_vec()], 0, b"BBBB").unwrap();
@@ -603,14 +572,14 @@ mod tests {
     }
 
     #[test]
-    fn a_changed_file_stops_patches_and_rewrites() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, format!("{HEADER}\n")).unwrap();
+    fn a_changed_file_stops_appends_patches_and_rewrites_and_is_untouched() {
+        let (dir, path) = session_file(format!("{HEADER}\n"));
         let locked = lock(&path, Duration::from_secs(1)).unwrap();
         let session = locked.load().unwrap();
         std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(b"{}\n").unwrap();
         let before = std::fs::read(&path).unwrap();
+        let err = locked.append(&session, &[b"{}".to_vec()]).unwrap_err();
+        assert!(matches!(err, Error::Conflict(_)));
         let err = locked.append_and_patch(&session, &[b"{}".to_vec()], 0, b"X").unwrap_err();
         assert!(matches!(err, Error::Conflict(_)));
         let err = locked.splice(&session, b"head\n", 0, b"tail\n").unwrap_err();
@@ -625,9 +594,7 @@ mod tests {
 
     #[test]
     fn splice_keeps_the_old_bytes_between_head_and_tail() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, format!("\u{feff}{HEADER}\n{{\"torn")).unwrap();
+        let (_dir, path) = session_file(format!("\u{feff}{HEADER}\n{{\"torn"));
         std::fs::set_permissions(&path, Permissions::from_mode(0o600)).unwrap();
         let locked = lock(&path, Duration::from_secs(1)).unwrap();
         let session = locked.load().unwrap();
@@ -647,9 +614,7 @@ mod tests {
 
     #[test]
     fn every_write_takes_oh_my_pis_gate_and_leaves_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, format!("{HEADER}\n")).unwrap();
+        let (dir, path) = session_file(format!("{HEADER}\n"));
         let gate = dir.path().join(".s.jsonl.lock.os");
         let lockfile = dir.path().join(".s.jsonl.lock");
         // Locking alone touches neither sidecar: only a write takes them.
@@ -686,9 +651,7 @@ mod tests {
 
     #[test]
     fn a_live_lockfile_holds_renames_and_appends_a_stale_one_is_taken_over() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, format!("{HEADER}\n")).unwrap();
+        let (dir, path) = session_file(format!("{HEADER}\n"));
         let lockfile = dir.path().join(".s.jsonl.lock");
         let locked = lock(&path, Duration::from_millis(50)).unwrap();
         let session = locked.load().unwrap();
@@ -718,9 +681,7 @@ mod tests {
 
     #[test]
     fn the_lock_is_exclusive() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
-        std::fs::write(&path, format!("{HEADER}\n")).unwrap();
+        let (_dir, path) = session_file(format!("{HEADER}\n"));
         let _held = lock(&path, Duration::from_secs(1)).unwrap();
         let err = lock(&path, Duration::from_millis(20)).unwrap_err();
         assert!(matches!(err, Error::Conflict(_)));

@@ -81,6 +81,14 @@ pub(crate) fn has_control_or(bytes: &[u8], a: u8, b: u8) -> bool {
     words.remainder().iter().any(|&c| c < 0x20 || c == a || c == b)
 }
 
+/// The first `limit` characters of `s`, and `…` when more followed: a text quoted in a message.
+pub(crate) fn ellipsize(s: &str, limit: usize) -> String {
+    match s.char_indices().nth(limit) {
+        Some((at, _)) => format!("{}…", &s[..at]),
+        None => s.to_owned(),
+    }
+}
+
 fn escape_controls(s: &str, keep_lines: bool) -> Cow<'_, str> {
     let needs_escape = |c: char| c.is_control() && !(keep_lines && matches!(c, '\n' | '\t'));
     if !may_hold_controls(s.as_bytes()) {

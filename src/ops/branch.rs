@@ -94,17 +94,15 @@ pub struct BranchPlan {
 pub fn source_text(session: &Session, idx: u32) -> Result<String> {
     let value = session.value(idx)?;
     let message = value.get("message").unwrap_or(&Value::Null);
-    if value.get("type").and_then(Value::as_str) == Some("message")
-        && message.get("role").and_then(Value::as_str) == Some("user")
-    {
-        return Ok(message_text(message.get("content").unwrap_or(&Value::Null)).into_owned());
-    }
-    let id = session.record(idx).id.as_ref().map_or("?", EntryId::as_str).to_string();
     let what = match (value.get("type").and_then(Value::as_str), message.get("role")) {
+        (Some("message"), Some(Value::String(role))) if role == "user" => {
+            return Ok(message_text(message.get("content").unwrap_or(&Value::Null)).into_owned());
+        }
         (Some("message"), Some(Value::String(role))) => format!("a message with role {role}"),
         (Some(kind), _) => format!("of type {kind}"),
         (None, _) => "a record without a type".to_string(),
     };
+    let id = session.record(idx).id.as_ref().map_or("?", EntryId::as_str);
     Err(Error::Usage(format!("branch source must be a user message; {id} is {what}")))
 }
 
@@ -164,68 +162,53 @@ pub fn plan(
             has_reply = role_of(session, idx)?.as_deref() == Some("assistant");
         }
         // Small bookkeeping records are read now to decide on them; their bytes are kept.
-        let mut bytes = None;
-        match record.kind {
+        let bytes = match record.kind {
             Kind::Label => {
                 previous_dropped = true;
                 continue;
             }
             // An archive record stands while its target is anywhere on the new path (FORMAT
-            // §7.3); a context edit only when its target comes before it (below).
-            Kind::Archive => {
+            // §7.3). pi's loader refuses a context edit whose target is not an entry earlier on
+            // its path (CHANGES P3): an edit is kept only when its target is, as pi branches.
+            Kind::Archive | Kind::ContextEdit => {
                 let raw = session.raw_line(idx)?;
-                if !target_of(&raw).is_some_and(|t| on_path.contains(&t)) {
+                let stands = target_of(&raw).is_some_and(|t| match record.kind {
+                    Kind::Archive => on_path.contains(&t),
+                    _ => kept.contains(&t),
+                });
+                if !stands {
                     previous_dropped = true;
                     continue;
                 }
-                bytes = Some(raw);
-            }
-            // pi's loader refuses an edit whose target is not an entry earlier on its path
-            // (CHANGES P3): an edit is kept only when its target is, as pi branches.
-            Kind::ContextEdit => {
-                let raw = session.raw_line(idx)?;
-                if !target_of(&raw).is_some_and(|t| kept.contains(&t)) {
-                    previous_dropped = true;
-                    continue;
-                }
-                bytes = Some(raw);
+                Some(raw)
             }
             // The header says version 3: a version-2 hook message gets its version-3 role, as
             // `migrate` gives it, or pi (which migrates only files below 3) drops it from the
             // context.
             Kind::Message if session.version() < 3 => {
                 let raw = session.raw_line(idx)?;
-                bytes = Some(crate::migrate::message_at_v3(&raw).unwrap_or(raw));
+                Some(crate::migrate::message_at_v3(&raw).unwrap_or(raw))
             }
             Kind::SessionInfo if pi => {
                 let raw = session.raw_line(idx)?;
-                if let Some(n) = parse_lossy(&raw).as_ref().and_then(|v| v.get("name")) {
-                    let n = n.as_str().map(str::trim).unwrap_or_default();
-                    if !n.is_empty() {
-                        pi_name_kept = Some(n.to_string());
-                    }
-                }
-                bytes = Some(raw);
+                let n = parse_lossy(&raw)
+                    .and_then(|v| Some(v.get("name")?.as_str()?.trim().to_owned()));
+                pi_name_kept = n.filter(|n| !n.is_empty()).or(pi_name_kept);
+                Some(raw)
             }
-            _ => {}
-        }
+            _ => None,
+        };
         // On a path every entry's parent is the one before it, so the nearest kept ancestor of
         // an entry whose parent was dropped is the last kept entry (or none).
-        let line = if previous_dropped {
-            if let Some(id) = &record.id {
-                relinked.push(id.clone());
-            }
-            match bytes {
-                Some(raw) => Line::Bytes(relink(session, idx, &raw, last_kept.as_ref())?),
-                None => Line::Relink(idx, last_kept.clone()),
-            }
-        } else {
-            match bytes {
-                Some(raw) => Line::Bytes(raw),
-                None => Line::Copy(idx),
-            }
-        };
-        lines.push(line);
+        if previous_dropped && let Some(id) = &record.id {
+            relinked.push(id.clone());
+        }
+        lines.push(match (bytes, previous_dropped) {
+            (Some(raw), true) => Line::Bytes(relink(session, idx, &raw, last_kept.as_ref())?),
+            (None, true) => Line::Relink(idx, last_kept.clone()),
+            (Some(raw), false) => Line::Bytes(raw),
+            (None, false) => Line::Copy(idx),
+        });
         previous_dropped = false;
         if let Some(id) = &record.id {
             kept.insert(id.clone());
@@ -241,8 +224,7 @@ pub fn plan(
                          fields: Vec<(&str, Value)>,
                          parent: &mut Option<EntryId>,
                          timestamp: Option<&str>| {
-        let id = ids.entry_id(|c| taken.contains(&EntryId::new(c)));
-        let id = EntryId::new(id);
+        let id = EntryId::new(ids.entry_id(|c| taken.contains(&EntryId::new(c))));
         taken.insert(id.clone());
         let time = timestamp.map_or_else(|| clock.now_iso(), str::to_owned);
         let line = entry_line(kind, id.as_str(), parent.as_ref(), &time, fields);
@@ -257,10 +239,7 @@ pub fn plan(
         let label: Value =
             serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_string()));
         // pi keeps the time of the label entry that last set it (CHANGES P5).
-        let set_at = match pi {
-            true => label_time(session, target)?,
-            false => None,
-        };
+        let set_at = if pi { label_time(session, target)? } else { None };
         let fields = vec![("targetId", target.to_value()), ("label", label)];
         lines.push(new_entry("label", fields, &mut parent, set_at.as_deref()));
     }
@@ -296,13 +275,11 @@ pub fn plan(
         parent_session,
         root_prompt,
     );
-    let slot = match &session.slot {
-        Some(_) => {
-            let (t, s) = name.as_ref().map_or(("", None), |(t, s)| (t.as_str(), *s));
-            Some(encode_slot(t, s, &created).map_err(|e| Error::Failed(e.to_string()))?)
-        }
-        None => None,
-    };
+    let slot = session.slot.as_ref().map(|_| {
+        let (t, s) = name.as_ref().map_or(("", None), |(t, s)| (t.as_str(), *s));
+        encode_slot(t, s, &created).map_err(|e| Error::Failed(e.to_string()))
+    });
+    let slot = slot.transpose()?;
     Ok(BranchPlan {
         session_id,
         created_ms,
@@ -316,9 +293,6 @@ pub fn plan(
     })
 }
 
-/// The new header. `createBranchedSession` writes `type, version, id, timestamp, cwd, title,
-/// titleSource, parentSession, additionalDirectories`; a root prompt goes through `newSession`,
-/// whose header has `parentSession` right after `cwd` and gets the title when it is renamed.
 /// The `targetId` of a record's line (an archive record's, a context edit's).
 fn target_of(raw: &[u8]) -> Option<EntryId> {
     parse_lossy(raw)?.get("targetId").and_then(EntryId::from_value)
@@ -333,6 +307,9 @@ fn role_of(session: &Session, idx: u32) -> Result<Option<String>> {
     Ok(value.and_then(|v| Some(v.pointer("/message/role")?.as_str()?.to_owned())))
 }
 
+/// The new header. `createBranchedSession` writes `type, version, id, timestamp, cwd, title,
+/// titleSource, parentSession, additionalDirectories`; a root prompt goes through `newSession`,
+/// whose header has `parentSession` right after `cwd` and gets the title when it is renamed.
 fn new_header(
     source: &Map<String, Value>,
     id: &str,
@@ -372,11 +349,7 @@ fn new_header(
 
 /// A record's line with another `parentId`, every other key kept in its place.
 fn relink(session: &Session, idx: u32, raw: &[u8], parent: Option<&EntryId>) -> Result<Vec<u8>> {
-    let changed = || Error::Damaged {
-        path: session.path.clone(),
-        line: session.record(idx).line,
-        message: "the line changed since it was read".into(),
-    };
+    let changed = || crate::migrate::damaged(session, session.record(idx).line);
     let Some(Value::Object(mut map)) = parse_lossy(raw) else { return Err(changed()) };
     map.insert("parentId".into(), parent.map_or(Value::Null, EntryId::to_value));
     serde_json::to_vec(&Value::Object(map)).map_err(|_| changed())
@@ -393,17 +366,14 @@ impl BranchPlan {
         if self.slot.is_some() || self.has_reply {
             return None;
         }
-        Some(match self.root_prompt {
-            true => {
-                "the new session starts empty, and pi (like oh-my-pi before its title slot) \
-                 writes a session file only once it holds a reply: no file is written; start \
-                 the new session in the agent with the text above"
-            }
-            false => {
-                "the history to fork holds no assistant message, and pi (like oh-my-pi before \
-                 its title slot) writes a session file only once it holds a reply: resuming a \
-                 file without one, it writes the header and the entries a second time"
-            }
+        Some(if self.root_prompt {
+            "the new session starts empty, and pi (like oh-my-pi before its title slot) \
+             writes a session file only once it holds a reply: no file is written; start \
+             the new session in the agent with the text above"
+        } else {
+            "the history to fork holds no assistant message, and pi (like oh-my-pi before \
+             its title slot) writes a session file only once it holds a reply: resuming a \
+             file without one, it writes the header and the entries a second time"
         })
     }
 
@@ -440,10 +410,8 @@ impl BranchPlan {
 
 /// The `timestamp` of the label entry that last set `target`'s label, when a string.
 fn label_time(session: &Session, target: &EntryId) -> Result<Option<String>> {
-    let records = session.label_records().iter().rev();
-    let Some(last) = records.into_iter().find(|lr| lr.target.as_ref() == Some(target)) else {
-        return Ok(None);
-    };
+    let mut records = session.label_records().iter().rev();
+    let Some(last) = records.find(|lr| lr.target.as_ref() == Some(target)) else { return Ok(None) };
     let value = session.value(last.record)?;
     Ok(value.get("timestamp").and_then(Value::as_str).map(str::to_owned))
 }
@@ -463,15 +431,13 @@ mod tests {
     }
 
     fn branch(session: &Session, fork: Fork) -> (BranchPlan, Vec<u8>) {
-        let plan = plan(
-            session,
-            None,
-            fork,
-            "/s/src.jsonl",
-            &Clock::pinned(NOW),
-            &mut IdGen::from_seed(7),
-        )
-        .unwrap();
+        branch_as(session, None, fork)
+    }
+
+    fn branch_as(session: &Session, dialect: Option<Dialect>, fork: Fork) -> (BranchPlan, Vec<u8>) {
+        let clock = Clock::pinned(NOW);
+        let plan =
+            plan(session, dialect, fork, "/s/src.jsonl", &clock, &mut IdGen::from_seed(7)).unwrap();
         let bytes = plan.to_bytes(session).unwrap();
         (plan, bytes)
     }
@@ -499,6 +465,16 @@ mod tests {
         )
     }
 
+    /// The session of HEADER and `lines`.
+    fn session(lines: &[String]) -> Session {
+        load(&[&[HEADER.to_string()], lines].concat().join("\n"))
+    }
+
+    /// A user prompt and its reply.
+    fn prompt_and_reply() -> Session {
+        session(&[msg("u1", None, "user"), msg("a1", Some("u1"), "assistant")])
+    }
+
     fn edit(id: &str, parent: &str, target: &str) -> String {
         format!(
             r#"{{"type":"context_edit","id":"{id}","parentId":"{parent}","timestamp":"2026-01-01T00:00:03.000Z","targetId":"{target}","replacement":null}}"#
@@ -509,17 +485,14 @@ mod tests {
     /// P3): one whose target is missing is dropped, and the entry after it re-linked.
     #[test]
     fn context_edits_are_kept_only_with_their_target() {
-        let text = [
-            HEADER.to_string(),
+        let s = session(&[
             msg("u1", None, "user"),
             msg("a1", Some("u1"), "assistant"),
             edit("e1", "a1", "a1"),
             edit("e2", "e1", "gone"),
             msg("u2", Some("e2"), "user"),
             msg("a2", Some("u2"), "assistant"),
-        ]
-        .join("\n");
-        let s = load(&text);
+        ]);
         let (_, bytes) = branch(&s, Fork::Through(idx(&s, "a2")));
         let out = load(&String::from_utf8(bytes).unwrap());
         let ids: Vec<&str> =
@@ -536,24 +509,15 @@ mod tests {
     #[test]
     fn a_reply_is_found_without_parsing_the_whole_line() {
         let reply = r#"{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-01-01T00:00:01.000Z","x":"\ud800","message":{"role":"assistant","content":"ok"}}"#;
-        let text = [
-            HEADER.to_string(),
-            msg("u1", None, "user"),
-            reply.to_string(),
-            msg("u2", Some("a1"), "user"),
-        ]
-        .join("\n");
-        let s = load(&text);
+        let s =
+            session(&[msg("u1", None, "user"), reply.to_string(), msg("u2", Some("a1"), "user")]);
         let (_, bytes) = branch(&s, Fork::Before(idx(&s, "u2")));
         assert!(lines(&bytes).contains(&reply.to_string()), "{}", String::from_utf8_lossy(&bytes));
     }
 
     #[test]
     fn header_keys_follow_create_branched_session() {
-        let s = load(
-            &[HEADER.to_string(), msg("u1", None, "user"), msg("a1", Some("u1"), "assistant")]
-                .join("\n"),
-        );
+        let s = prompt_and_reply();
         let (plan, bytes) = branch(&s, Fork::Through(idx(&s, "a1")));
         assert!(plan.slot.is_none(), "no slot in the source, none in the branch");
         assert_eq!(
@@ -573,10 +537,7 @@ mod tests {
 
     #[test]
     fn a_root_prompt_gives_a_header_in_new_session_order() {
-        let s = load(
-            &[HEADER.to_string(), msg("u1", None, "user"), msg("a1", Some("u1"), "assistant")]
-                .join("\n"),
-        );
+        let s = prompt_and_reply();
         let (plan, bytes) = branch(&s, Fork::Before(idx(&s, "u1")));
         assert!(plan.lines.is_empty() && plan.created.is_empty());
         assert_eq!(
@@ -590,8 +551,7 @@ mod tests {
 
     #[test]
     fn labels_are_dropped_relinked_and_recreated_as_a_chain() {
-        let text = [
-            HEADER.to_string(),
+        let s = session(&[
             msg("u1", None, "user"),
             label("l1", "u1", "u1", "\"one\""),
             label("l2", "l1", "u1", "{\"rich\":[1,2]}"),
@@ -599,9 +559,7 @@ mod tests {
             msg("u2", Some("a1"), "user"),
             label("l3", "u2", "a1", "\"first\""),
             label("l4", "l3", "u2", "\"off-path\""),
-        ]
-        .join("\n");
-        let s = load(&text);
+        ]);
         let (plan, bytes) = branch(&s, Fork::Before(idx(&s, "u2")));
         assert_eq!(plan.lines[0], Line::Copy(idx(&s, "u1")));
         assert_eq!(plan.lines[1], Line::Relink(idx(&s, "a1"), Some(EntryId::new("u1"))));
@@ -633,28 +591,16 @@ mod tests {
     /// the label (CHANGES P5); oh-my-pi's copies are stamped now (above).
     #[test]
     fn pi_label_copies_keep_the_time_they_were_set() {
-        let text = [
-            HEADER.to_string(),
+        let s = session(&[
             msg("u1", None, "user"),
             label("l1", "u1", "u1", "\"one\""),
             msg("a1", Some("l1"), "assistant"),
             r#"{"type":"label","id":"l2","parentId":"a1","timestamp":"2026-01-01T00:00:09.000Z","targetId":"u1","label":"two"}"#.into(),
             msg("u2", Some("l2"), "user"),
-        ]
-        .join("\n");
-        let s = load(&text);
+        ]);
         let at = |dialect| {
-            let fork = Fork::Before(idx(&s, "u2"));
-            let plan = plan(
-                &s,
-                Some(dialect),
-                fork,
-                "/s/src.jsonl",
-                &Clock::pinned(NOW),
-                &mut IdGen::from_seed(7),
-            )
-            .unwrap();
-            let out = load(std::str::from_utf8(&plan.to_bytes(&s).unwrap()).unwrap());
+            let (plan, bytes) = branch_as(&s, Some(dialect), Fork::Before(idx(&s, "u2")));
+            let out = load(std::str::from_utf8(&bytes).unwrap());
             let first = out.lookup(&plan.created[0]).unwrap();
             out.value(first).unwrap()["timestamp"].clone()
         };
@@ -668,13 +614,11 @@ mod tests {
         let mut ids = IdGen::from_seed(7);
         ids.session_id(NOW);
         let first = ids.entry_id(|_| false);
-        let file = |id: &str| {
-            [HEADER.to_string(), msg(id, None, "user"), label("l1", id, id, "\"x\"")].join("\n")
-        };
-        let s = load(&file("other"));
+        let file = |id: &str| session(&[msg(id, None, "user"), label("l1", id, id, "\"x\"")]);
+        let s = file("other");
         let (plan, _) = branch(&s, Fork::Through(idx(&s, "other")));
         assert_eq!(plan.created, vec![EntryId::new(first.as_str())], "the control case");
-        let s = load(&file(&first));
+        let s = file(&first);
         let (plan, bytes) = branch(&s, Fork::Through(idx(&s, &first)));
         assert_eq!(plan.created.len(), 1);
         assert_ne!(plan.created[0].as_str(), first, "a kept id is never reused");
@@ -688,16 +632,13 @@ mod tests {
                 r#"{{"type":"archive","id":"{id}","parentId":"{parent}","targetId":"{target}","archived":true}}"#
             )
         };
-        let text = [
-            HEADER.to_string(),
+        let s = session(&[
             msg("u1", None, "user"),
             msg("side", Some("u1"), "user"),
             archive("r1", "u1", "side"),
             archive("r2", "r1", "u1"),
             msg("a1", Some("r2"), "assistant"),
-        ]
-        .join("\n");
-        let s = load(&text);
+        ]);
         let (plan, bytes) = branch(&s, Fork::Through(idx(&s, "a1")));
         let out = load(std::str::from_utf8(&bytes).unwrap());
         let kept: Vec<_> = out.records.iter().map(|r| r.id.clone().unwrap()).collect();
@@ -706,13 +647,15 @@ mod tests {
         assert_eq!(lines(&bytes)[2], archive("r2", "u1", "u1"));
     }
 
+    /// A title slot naming the session "Slot name", the header and one user prompt.
+    fn slotted(source: TitleSource) -> Session {
+        let slot = encode_slot("Slot name", Some(source), "2026-01-01T00:00:00.000Z").unwrap();
+        load(&(String::from_utf8(slot).unwrap() + HEADER + "\n" + &msg("u1", None, "user")))
+    }
+
     #[test]
     fn slot_carries_the_name_with_the_new_time() {
-        let slot =
-            encode_slot("Slot name", Some(TitleSource::Auto), "2026-01-01T00:00:00.000Z").unwrap();
-        let mut text = String::from_utf8(slot).unwrap();
-        text.push_str(&[HEADER.to_string(), msg("u1", None, "user")].join("\n"));
-        let s = load(&text);
+        let s = slotted(TitleSource::Auto);
         let (plan, bytes) = branch(&s, Fork::Through(idx(&s, "u1")));
         let want =
             encode_slot("Slot name", Some(TitleSource::Auto), "2026-03-01T12:00:00.000Z").unwrap();
@@ -724,11 +667,7 @@ mod tests {
 
     #[test]
     fn a_root_prompt_of_a_slot_file_gets_the_title_change_of_the_rename() {
-        let slot =
-            encode_slot("Slot name", Some(TitleSource::User), "2026-01-01T00:00:00.000Z").unwrap();
-        let mut text = String::from_utf8(slot).unwrap();
-        text.push_str(&[HEADER.to_string(), msg("u1", None, "user")].join("\n"));
-        let s = load(&text);
+        let s = slotted(TitleSource::User);
         let (plan, bytes) = branch(&s, Fork::Before(idx(&s, "u1")));
         assert_eq!(plan.unwritable(), None, "oh-my-pi writes this file itself");
         let got = lines(&bytes);
@@ -747,10 +686,7 @@ mod tests {
 
     #[test]
     fn a_file_without_slot_or_reply_is_not_one_to_write() {
-        let s = load(
-            &[HEADER.to_string(), msg("u1", None, "user"), msg("a1", Some("u1"), "assistant")]
-                .join("\n"),
-        );
+        let s = prompt_and_reply();
         let (plan, _) = branch(&s, Fork::Before(idx(&s, "u1")));
         assert!(plan.root_prompt && plan.unwritable().unwrap().contains("starts empty"));
         let (plan, _) = branch(&s, Fork::Through(idx(&s, "u1")));
@@ -796,10 +732,7 @@ mod tests {
 
     #[test]
     fn only_user_messages_are_branch_sources() {
-        let s = load(
-            &[HEADER.to_string(), msg("u1", None, "user"), msg("a1", Some("u1"), "assistant")]
-                .join("\n"),
-        );
+        let s = prompt_and_reply();
         assert_eq!(source_text(&s, idx(&s, "u1")).unwrap(), "u1 text");
         let err = source_text(&s, idx(&s, "a1")).unwrap_err();
         assert!(matches!(err, Error::Usage(_)));

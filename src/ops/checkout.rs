@@ -95,21 +95,20 @@ fn destination(session: &Session, target: u32, value: &Value) -> (Option<u32>, O
         let skill = message.get("customType").and_then(Value::as_str) == Some("skill-prompt");
         // For a skill the user invoked, the editor gets what they typed, not the skill's body.
         let typed = message.pointer("/details/prompt").and_then(Value::as_str).filter(|_| skill);
-        let text = match typed {
-            Some(t) => t.to_string(),
-            None => {
-                message.get("content").map(|c| message_text(c).into_owned()).unwrap_or_default()
-            }
-        };
+        let text = typed.map_or_else(|| content_text(message), str::to_owned);
         return (session.parent(target), Some(text));
     }
     if kind == Some("custom_message")
         && value.get("customType").and_then(Value::as_str) != Some("skill-prompt")
     {
-        let text = value.get("content").map(|c| message_text(c).into_owned()).unwrap_or_default();
-        return (session.parent(target), Some(text));
+        return (session.parent(target), Some(content_text(value)));
     }
     (Some(target), None)
+}
+
+/// The text of a message's or custom message's `content` (empty without one).
+fn content_text(message: &Value) -> String {
+    message.get("content").map(|c| message_text(c).into_owned()).unwrap_or_default()
 }
 
 /// `collectEntriesForBranchSummary` (FORMAT §6.2): the entries on the old path below the
@@ -147,7 +146,7 @@ pub struct Summary {
 }
 
 /// What a checkout appends.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Plan {
     /// The new lines, without newlines, in order.
     pub lines: Vec<Vec<u8>>,
@@ -177,10 +176,7 @@ pub fn plan(
     timestamp: &str,
 ) -> Result<Plan> {
     let summary = summary.filter(|s| !s.text.is_empty());
-    let new_leaf = match nav.new_leaf {
-        Some(i) => Some(id_of(session, i)?),
-        None => None,
-    };
+    let new_leaf = nav.new_leaf.map(|i| id_of(session, i)).transpose()?;
     let mut taken: Vec<String> = Vec::new();
     let mut next_id = |ids: &mut IdGen| {
         // Checked as any writer checks (numeric ids too), and against the ids drawn already.
@@ -190,45 +186,34 @@ pub fn plan(
     };
 
     let from_id = new_leaf.as_ref().map_or_else(|| Value::from("root"), EntryId::to_value);
-    let from = match nav.old_leaf {
-        Some(old) => Some(id_of(session, old)?.to_value()),
-        None => None,
+    let from = nav.old_leaf.map(|old| id_of(session, old)).transpose()?.map(|id| id.to_value());
+    // Without a summary, the marker: an empty one whose details say it is a checkout.
+    let marker = Summary {
+        text: String::new(),
+        details: Some(json!({"kind": "checkout"})),
+        from_extension: false,
     };
-    let mut fields: Vec<(&str, Value)> = vec![("fromId", from_id)];
-    match summary {
-        Some(s) => {
-            fields.push(("summary", s.text.clone().into()));
-            // Where the move came from, for `checkout -` and `reflog` (the agents read a
-            // summary's details only for its file lists); an extension's details are its own.
-            let from = from.as_ref().filter(|_| !s.from_extension);
-            match (&s.details, from) {
-                (Some(Value::Object(d)), Some(from)) => {
-                    let mut d = d.clone();
-                    d.insert("from".into(), from.clone());
-                    fields.push(("details", Value::Object(d)));
-                }
-                (Some(d), _) => fields.push(("details", d.clone())),
-                (None, Some(from)) => fields.push(("details", json!({ "from": from }))),
-                (None, None) => {}
-            }
-            if s.from_extension {
-                fields.push(("fromExtension", true.into()));
-            }
+    let s = summary.unwrap_or(&marker);
+    let mut fields: Vec<(&str, Value)> =
+        vec![("fromId", from_id), ("summary", s.text.clone().into())];
+    // Where the move came from, for `checkout -` and `reflog` (the agents read a summary's
+    // details only for its file lists); an extension's details are its own.
+    let from = from.as_ref().filter(|_| !s.from_extension);
+    match (&s.details, from) {
+        (Some(Value::Object(d)), Some(from)) => {
+            let mut d = d.clone();
+            d.insert("from".into(), from.clone());
+            fields.push(("details", Value::Object(d)));
         }
-        None => {
-            fields.push(("summary", "".into()));
-            fields.push((
-                "details",
-                match &from {
-                    Some(from) => json!({"kind": "checkout", "from": from}),
-                    None => json!({"kind": "checkout"}),
-                },
-            ));
-        }
+        (Some(d), _) => fields.push(("details", d.clone())),
+        (None, Some(from)) => fields.push(("details", json!({ "from": from }))),
+        (None, None) => {}
+    }
+    if s.from_extension {
+        fields.push(("fromExtension", true.into()));
     }
     let summary_id = next_id(ids);
-    let mut out =
-        Plan { lines: Vec::new(), entries: Vec::new(), appended: Vec::new(), summary_entry: None };
+    let mut out = Plan::default();
     push(&mut out, entry_line("branch_summary", &summary_id, new_leaf.as_ref(), timestamp, fields));
     if summary.is_some() {
         out.summary_entry = out.entries.last().cloned();
@@ -321,11 +306,7 @@ mod tests {
     }
 
     fn session(lines: &[String]) -> Session {
-        let mut text = format!("{HEADER}\n");
-        for l in lines {
-            text.push_str(l);
-            text.push('\n');
-        }
+        let text = [&[HEADER.to_string()], lines].concat().join("\n") + "\n";
         Session::from_bytes(Path::new("t.jsonl"), text.into_bytes()).unwrap()
     }
 
@@ -340,45 +321,27 @@ mod tests {
     /// u1 ─ a1 ─ u2 ─ a2        (the old branch, leaf a2)
     ///            └─ u3 ─ a3    (file order puts a3 last, so it is the leaf)
     fn forked() -> Session {
-        session(&[
-            user("u1", None, "one"),
-            assistant("a1", "u1"),
-            user("u2", Some("a1"), "two"),
-            assistant("a2", "u2"),
-            user("u3", Some("a1"), "three"),
-            assistant("a3", "u3"),
-        ])
+        session(&forked_lines())
     }
 
     #[test]
-    fn collect_on_different_branches() {
-        // Old leaf and target on different branches: from the fork point (not included)
-        // down to the old leaf.
+    fn collect_from_old_leaf_to_target() {
         let s = forked();
-        let (entries, common) =
-            collect_entries_for_branch_summary(&s, Some(idx(&s, "a3")), idx(&s, "a2"));
-        assert_eq!(ids(&s, &entries), ["u3", "a3"]);
-        assert_eq!(common, Some(idx(&s, "a1")));
-    }
-
-    #[test]
-    fn collect_target_is_an_ancestor() {
-        // Target an ancestor of the old leaf: the entries after the target.
-        let s = forked();
-        let (entries, common) =
-            collect_entries_for_branch_summary(&s, Some(idx(&s, "a3")), idx(&s, "u1"));
-        assert_eq!(ids(&s, &entries), ["a1", "u3", "a3"]);
-        assert_eq!(common, Some(idx(&s, "u1")));
-    }
-
-    #[test]
-    fn collect_target_is_a_descendant() {
-        // Target a descendant of the old leaf: common ancestor = old leaf, nothing abandoned.
-        let s = forked();
-        let (entries, common) =
-            collect_entries_for_branch_summary(&s, Some(idx(&s, "a1")), idx(&s, "a3"));
-        assert!(entries.is_empty());
-        assert_eq!(common, Some(idx(&s, "a1")));
+        let cases: [(&str, &str, &[&str], &str); 3] = [
+            // Old leaf and target on different branches: from the fork point (not included)
+            // down to the old leaf.
+            ("a3", "a2", &["u3", "a3"], "a1"),
+            // Target an ancestor of the old leaf: the entries after the target.
+            ("a3", "u1", &["a1", "u3", "a3"], "u1"),
+            // Target a descendant of the old leaf: common ancestor = old leaf, nothing abandoned.
+            ("a1", "a3", &[], "a1"),
+        ];
+        for (old, target, abandoned, common) in cases {
+            let (entries, got) =
+                collect_entries_for_branch_summary(&s, Some(idx(&s, old)), idx(&s, target));
+            assert_eq!(ids(&s, &entries), abandoned, "{old} to {target}");
+            assert_eq!(got, Some(idx(&s, common)), "{old} to {target}");
+        }
     }
 
     #[test]
@@ -393,29 +356,19 @@ mod tests {
     }
 
     #[test]
-    fn user_target_rewinds_to_its_parent() {
+    fn a_user_target_rewinds_to_its_parent_any_other_becomes_the_leaf() {
         let s = forked();
+        // A root user message has no new leaf.
+        for (target, new_leaf, text) in
+            [("u2", Some("a1"), Some("two")), ("u1", None, Some("one")), ("a2", Some("a2"), None)]
+        {
+            let nav = navigate(&s, idx(&s, target)).unwrap();
+            assert_eq!(nav.new_leaf, new_leaf.map(|l| idx(&s, l)), "{target}");
+            assert_eq!(nav.editor_text.as_deref(), text, "{target}");
+        }
         let nav = navigate(&s, idx(&s, "u2")).unwrap();
         assert!(!nav.noop);
-        assert_eq!(nav.new_leaf, Some(idx(&s, "a1")));
-        assert_eq!(nav.editor_text.as_deref(), Some("two"));
         assert_eq!(ids(&s, &nav.entries), ["u3", "a3"]);
-    }
-
-    #[test]
-    fn root_user_target_has_no_new_leaf() {
-        let s = forked();
-        let nav = navigate(&s, idx(&s, "u1")).unwrap();
-        assert_eq!(nav.new_leaf, None);
-        assert_eq!(nav.editor_text.as_deref(), Some("one"));
-    }
-
-    #[test]
-    fn other_target_becomes_the_leaf() {
-        let s = forked();
-        let nav = navigate(&s, idx(&s, "a2")).unwrap();
-        assert_eq!(nav.new_leaf, Some(idx(&s, "a2")));
-        assert_eq!(nav.editor_text, None);
     }
 
     #[test]

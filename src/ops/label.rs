@@ -67,20 +67,15 @@ pub fn plan_after(
         Error::Usage(format!("the record on line {} has no id; it cannot be labelled", record.line))
     })?;
     let mut fields = vec![("targetId", target_id.to_value())];
-    if let Some(label) = label {
-        fields.push(("label", Value::String(label.to_owned())));
-    }
+    fields.extend(label.map(|text| ("label", Value::from(text))));
     let line = entry_line("label", id, parent.as_ref(), timestamp, fields);
-    let shared_with = match label {
-        Some(text) => session
-            .labels()
-            .iter()
-            .filter(|(t, raw)| *t != target_id && label_text(raw) == text)
-            .filter(|(t, _)| session.lookup(t).is_some())
-            .map(|(t, _)| t.clone())
-            .collect(),
-        None => Vec::new(),
-    };
+    let shared_with = session
+        .labels()
+        .iter()
+        .filter(|(t, raw)| *t != target_id && label.is_some_and(|text| label_text(raw) == text))
+        .filter(|(t, _)| session.lookup(t).is_some())
+        .map(|(t, _)| t.clone())
+        .collect();
     Ok(LabelChange {
         id: id.to_owned(),
         parent,
@@ -97,18 +92,14 @@ pub fn plan_after(
 /// cannot be typed back.
 pub fn unusable(session: &Session, text: &str) -> Option<String> {
     match text {
-        "@" => return Some("`@` names the current leaf".into()),
-        "-" => return Some("`-` names where the latest move came from".into()),
-        _ => {}
+        "@" => Some("`@` names the current leaf".into()),
+        "-" => Some("`-` names where the latest move came from".into()),
+        _ if text.chars().any(char::is_control) => Some("it holds control characters".into()),
+        _ if session.lookup(&EntryId::new(text)).is_some() => {
+            Some(format!("{text} is an entry's id, which a REV names first"))
+        }
+        _ => None,
     }
-    if text.chars().any(char::is_control) {
-        return Some("it holds control characters".into());
-    }
-    let id = EntryId::new(text);
-    if session.lookup(&id).is_some() {
-        return Some(format!("{text} is an entry's id, which a REV names first"));
-    }
-    None
 }
 
 /// The labels in effect whose target exists, in the order of the agent's label map:

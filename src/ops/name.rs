@@ -108,11 +108,7 @@ pub enum Plan {
 /// The name in effect and its source, with a pi name counted as the user's (module doc).
 pub fn current(session: &Session) -> Option<(String, Option<TitleSource>)> {
     let (name, source) = session.name()?;
-    if session.names_like_pi() {
-        Some((name, Some(TitleSource::User)))
-    } else {
-        Some((name, source))
-    }
+    Some((name, if session.names_like_pi() { Some(TitleSource::User) } else { source }))
 }
 
 /// Plans a rename: `id` and `timestamp` are the new entry's.
@@ -155,52 +151,39 @@ pub fn plan(session: &Session, req: Request<'_>, id: &str, timestamp: &str) -> R
     let parent = leaf_id(session);
     let previous = now.map(|(n, _)| n).filter(|n| !n.is_empty());
 
-    if dialect == Dialect::Pi {
-        let line = entry_line(
-            "session_info",
-            id,
-            parent.as_ref(),
-            timestamp,
-            vec![("name", Value::String(name.clone()))],
-        );
-        return Ok(Plan::Rename(Rename {
-            id: id.to_owned(),
-            parent,
-            in_effect: (name.clone(), None),
-            name,
-            source: None,
-            previous,
-            line,
-            storage: Storage::Append,
-        }));
-    }
-
-    let mut fields =
-        vec![("title", Value::String(name.clone())), ("source", source.as_str().into())];
-    if let Some(p) = &previous {
-        fields.push(("previousTitle", Value::String(p.clone())));
-    }
-    if let Some(t) = req.trigger {
-        fields.push(("trigger", Value::String(t.to_owned())));
-    }
-    let line = entry_line("title_change", id, parent.as_ref(), timestamp, fields);
-    let slot =
-        encode_slot(&name, Some(source), timestamp).map_err(|e| Error::Usage(e.to_string()))?;
-    let in_effect = parse_slot(&slot).map_or_else(|| name.clone(), |s| s.title);
-    let storage = if slot_patchable(session)? {
-        Storage::PatchSlot { slot }
+    let (line, source, storage, in_effect) = if dialect == Dialect::Pi {
+        let fields = vec![("name", Value::String(name.clone()))];
+        let line = entry_line("session_info", id, parent.as_ref(), timestamp, fields);
+        (line, None, Storage::Append, name.clone())
     } else {
-        Storage::AddSlot { slot, keep_from: kept_from(session)? }
+        let mut fields =
+            vec![("title", Value::String(name.clone())), ("source", source.as_str().into())];
+        if let Some(p) = &previous {
+            fields.push(("previousTitle", Value::String(p.clone())));
+        }
+        if let Some(t) = req.trigger {
+            fields.push(("trigger", Value::String(t.to_owned())));
+        }
+        let line = entry_line("title_change", id, parent.as_ref(), timestamp, fields);
+        let slot =
+            encode_slot(&name, Some(source), timestamp).map_err(|e| Error::Usage(e.to_string()))?;
+        let in_effect = parse_slot(&slot).map_or_else(|| name.clone(), |s| s.title);
+        let storage = if slot_patchable(session)? {
+            Storage::PatchSlot { slot }
+        } else {
+            Storage::AddSlot { slot, keep_from: kept_from(session)? }
+        };
+        (line, Some(source), storage, in_effect)
     };
     Ok(Plan::Rename(Rename {
         id: id.to_owned(),
         parent,
         name,
-        source: Some(source),
+        source,
         previous,
         line,
         storage,
-        in_effect: (in_effect, Some(source)),
+        in_effect: (in_effect, source),
     }))
 }
 

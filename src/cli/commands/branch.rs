@@ -85,7 +85,7 @@ pub struct BranchArgs {
 
 /// Runs `branch`.
 pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
-    let cancel = CancelToken::new();
+    let cancel = CancelToken::default();
     let hooks = args.hooks.hooks(&cancel);
     for event in [hooks::SESSION_BEFORE_BRANCH, hooks::SESSION_BRANCH] {
         if let Some(path) = hooks.ignored(event) {

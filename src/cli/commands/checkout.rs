@@ -97,7 +97,7 @@ pub struct CheckoutArgs {
 
 /// Runs `checkout`.
 pub fn run(ctx: &Ctx, args: &CheckoutArgs) -> anyhow::Result<()> {
-    let cancel = CancelToken::new();
+    let cancel = CancelToken::default();
     let hooks = if args.dry_run { Hooks::disabled() } else { args.hooks.hooks(&cancel) };
     for event in [hooks::SESSION_BEFORE_TREE, hooks::SESSION_TREE] {
         if let Some(path) = hooks.ignored(event) {
