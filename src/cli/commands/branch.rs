@@ -86,12 +86,7 @@ pub struct BranchArgs {
 /// Runs `branch`.
 pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
     let cancel = CancelToken::new();
-    let hooks = args.hooks.hooks(&cancel);
-    for event in [hooks::SESSION_BEFORE_BRANCH, hooks::SESSION_BRANCH] {
-        if let Some(path) = hooks.ignored(event) {
-            eprintln!("hint: {} is not executable and was ignored (chmod +x it)", path.display());
-        }
-    }
+    let hooks = args.hooks.hooks(&cancel, [hooks::SESSION_BEFORE_BRANCH, hooks::SESSION_BRANCH]);
     let file = ctx.file()?;
     if file.as_os_str() == "-" {
         return Err(Error::Usage(
@@ -214,11 +209,11 @@ fn after_hook(hooks: &hooks::Hooks, previous: &str, path: Option<&Path>) -> anyh
     fields.insert("previousSessionFile".into(), previous.into());
     let path = path.map_or(Value::Null, |p| p.to_string_lossy().into());
     fields.insert("path".into(), path);
-    if let Err(e) = hooks.run(hooks::SESSION_BRANCH, fields) {
-        // Not a cancel: the new file is written and stays. Exit 1, so no script takes it for
-        // "nothing happened".
-        return Err(Error::Failed(format!("the branch was written, but {e}")).into());
-    }
+    // Not a cancel: the new file is written and stays. Exit 1, so no script takes it for
+    // "nothing happened".
+    hooks
+        .run(hooks::SESSION_BRANCH, fields)
+        .map_err(|e| Error::Failed(format!("the branch was written, but {e}")))?;
     Ok(())
 }
 

@@ -405,7 +405,7 @@ pub(crate) fn install_signal_handler() {
 }
 
 /// The hook options shared by the commands that fire hooks (`checkout`, `branch`):
-/// `#[command(flatten)] hooks: HookArgs`, then `args.hooks.hooks(&cancel)`.
+/// `#[command(flatten)] hooks: HookArgs`, then `args.hooks.hooks(&cancel, events)`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct HookArgs {
     /// The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or
@@ -421,15 +421,20 @@ pub struct HookArgs {
 }
 
 impl HookArgs {
-    /// The hooks these options select, interrupted by `cancel`.
-    pub fn hooks(&self, cancel: &CancelToken) -> Hooks {
+    /// The hooks these options select, interrupted by `cancel`; says which hooks of `events`
+    /// are there but ignored, not being executable.
+    pub fn hooks(&self, cancel: &CancelToken, events: [&str; 2]) -> Hooks {
         if self.no_hooks {
             return Hooks::disabled();
         }
         // Absolute, so that a hook path never reads as a command name to look up in PATH.
         let dir = self.hooks_dir.clone().or_else(default_hooks_dir);
         let dir = dir.map(|d| std::path::absolute(&d).unwrap_or(d));
-        Hooks::new(dir, self.hook_timeout, cancel.clone())
+        let hooks = Hooks::new(dir, self.hook_timeout, cancel.clone());
+        for path in events.into_iter().filter_map(|event| hooks.ignored(event)) {
+            eprintln!("hint: {} is not executable and was ignored (chmod +x it)", path.display());
+        }
+        hooks
     }
 }
 
