@@ -128,16 +128,7 @@ impl Command {
             | Command::Reflog(_)
             | Command::Grep(_) => true,
             Command::Tree(args) => !args.interactive,
-            Command::Checkout(_)
-            | Command::Branch(_)
-            | Command::Stats(_)
-            | Command::Label(_)
-            | Command::Name(_)
-            | Command::HumanizeTitle(_)
-            | Command::Migrate(_)
-            | Command::Fsck(_)
-            | Command::Ls(_)
-            | Command::Export(_) => false,
+            _ => false,
         }
     }
 
@@ -152,15 +143,7 @@ impl Command {
             Command::Branch(args) => args.rev.as_mut(),
             Command::Label(args) => args.rev.as_mut(),
             Command::Export(args) => Some(&mut args.rev),
-            Command::Tree(_)
-            | Command::Reflog(_)
-            | Command::Stats(_)
-            | Command::Name(_)
-            | Command::HumanizeTitle(_)
-            | Command::Migrate(_)
-            | Command::Fsck(_)
-            | Command::Ls(_)
-            | Command::Grep(_) => None,
+            _ => None,
         }
     }
 }
@@ -240,14 +223,11 @@ fn session_paths(ctx: &Ctx, paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     if paths.is_empty() {
         return Ok(vec![ctx.file()?.to_path_buf()]);
     }
-    let mut files = Vec::new();
-    for p in paths {
-        match sesstree::discover::session_files(std::slice::from_ref(p)) {
-            Ok(found) => files.extend(found),
-            Err(_) => files.push(p.clone()),
-        }
-    }
-    Ok(files)
+    let files = paths.iter().flat_map(|p| {
+        sesstree::discover::session_files(std::slice::from_ref(p))
+            .unwrap_or_else(|_| vec![p.clone()])
+    });
+    Ok(files.collect())
 }
 
 /// The user's home directory, for shortening paths in tool rows.
@@ -267,19 +247,21 @@ struct Zone {
     fixed: Option<i32>,
 }
 
+impl Zone {
+    fn new(utc: bool) -> Zone {
+        let tz = if utc { jiff::tz::TimeZone::UTC } else { jiff::tz::TimeZone::system() };
+        let fixed = tz.to_fixed_offset().ok().map(|o| o.seconds());
+        Zone { tz, fixed }
+    }
+}
+
 /// Shows times in UTC (`--utc`) or in the local time zone, for the rest of the process.
 pub fn set_utc(utc: bool) {
-    let tz = if utc { jiff::tz::TimeZone::UTC } else { jiff::tz::TimeZone::system() };
-    let fixed = tz.to_fixed_offset().ok().map(|o| o.seconds());
-    let _ = ZONE.set(Zone { tz, fixed });
+    let _ = ZONE.set(Zone::new(utc));
 }
 
 fn zone() -> &'static Zone {
-    ZONE.get_or_init(|| {
-        let tz = jiff::tz::TimeZone::system();
-        let fixed = tz.to_fixed_offset().ok().map(|o| o.seconds());
-        Zone { tz, fixed }
-    })
+    ZONE.get_or_init(|| Zone::new(false))
 }
 
 /// A timestamp as `YYYY-MM-DD HH:MM:SS +HHMM` in the zone times are shown in ([`set_utc`]),
