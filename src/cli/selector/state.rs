@@ -217,51 +217,34 @@ impl Selector {
         if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
             return Effect::Interrupt;
         }
-        match self.mode.clone() {
-            Mode::Browse => self.browse_key(key),
-            Mode::Label { row, input } => match edit(input, key) {
-                Edited::Typing(input) => {
-                    self.mode = Mode::Label { row, input };
-                    Effect::None
-                }
-                Edited::Cancel => {
-                    self.mode = Mode::Browse;
-                    Effect::None
-                }
-                Edited::Submit(text) => {
-                    self.mode = Mode::Browse;
-                    match self.model.rows[row].id.clone() {
-                        // Submitted even when unchanged, as the agent does (FORMAT §9.5).
-                        Some(id) => {
-                            Effect::SetLabel { id, label: Some(text).filter(|t| !t.is_empty()) }
-                        }
-                        None => Effect::None,
-                    }
-                }
-            },
-            Mode::Summary { row, input } => match edit(input, key) {
-                Edited::Typing(input) => {
-                    self.mode = Mode::Summary { row, input };
-                    Effect::None
-                }
-                Edited::Cancel => {
-                    self.mode = Mode::Browse;
-                    Effect::None
-                }
-                Edited::Submit(text) => {
-                    self.mode = Mode::Browse;
-                    let summary = if text.is_empty() {
-                        SummaryRequest::Summarize
-                    } else {
-                        SummaryRequest::Text(text)
-                    };
-                    match self.model.rows[row].id.clone() {
-                        Some(id) => Effect::Checkout { id, summary: Some(summary) },
-                        None => Effect::None,
-                    }
-                }
-            },
+        let (row, input, labelling) = match self.mode.clone() {
+            Mode::Browse => return self.browse_key(key),
+            Mode::Label { row, input } => (row, input, true),
+            Mode::Summary { row, input } => (row, input, false),
+        };
+        let text = match edit(input, key) {
+            Edited::Typing(input) if labelling => {
+                self.mode = Mode::Label { row, input };
+                return Effect::None;
+            }
+            Edited::Typing(input) => {
+                self.mode = Mode::Summary { row, input };
+                return Effect::None;
+            }
+            Edited::Cancel => None,
+            Edited::Submit(text) => Some(text),
+        };
+        self.mode = Mode::Browse;
+        let (Some(text), Some(id)) = (text, self.model.rows[row].id.clone()) else {
+            return Effect::None;
+        };
+        if labelling {
+            // Submitted even when unchanged, as the agent does (FORMAT §9.5).
+            return Effect::SetLabel { id, label: Some(text).filter(|t| !t.is_empty()) };
         }
+        let summary =
+            if text.is_empty() { SummaryRequest::Summarize } else { SummaryRequest::Text(text) };
+        Effect::Checkout { id, summary: Some(summary) }
     }
 
     fn browse_key(&mut self, key: KeyEvent) -> Effect {
