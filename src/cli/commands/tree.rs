@@ -18,7 +18,7 @@ use super::label::{self, LabelArgs};
 use super::{FilterArg, HookArgs, home, leave_to_exit, short_id};
 use crate::cli::complete;
 use crate::cli::exit::{Exit, Silent, classify};
-use crate::cli::selector::draw::Look;
+use crate::cli::selector::draw::{Look, max_levels};
 use crate::cli::selector::{
     self as selector, Actions, CheckoutOutcome, Options, Outcome, SummaryRequest,
 };
@@ -130,8 +130,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     // Without a known width (a pipe, a file) the gutter is still capped: a tree whose branch
     // points nest thousands deep would otherwise print rows as wide as the tree is deep, and
     // output quadratic in the number of entries.
-    let max_levels =
-        Some(width().map_or(MAX_LEVELS_UNKNOWN_WIDTH, |w| w.saturating_sub(24.max(w / 2)) / 3));
+    let max_levels = Some(width().map_or(MAX_LEVELS_UNKNOWN_WIDTH, max_levels));
     let style = ctx.style;
     // The text of a row after its gutter.
     let width = if ctx.json { None } else { width() };

@@ -48,35 +48,27 @@ impl Look {
     }
 }
 
-/// How many tree rows are shown on a screen of `width` × `height`: every line the title, the
-/// status line, the prompt or message and the key help leave (the whole screen, not the
-/// agent's half of it: a terminal selector owns the screen).
-pub fn rows_shown(s: &Selector, look: &Look, width: u16, height: u16) -> usize {
+/// How many lines the rows and the preview share on a screen of `width` × `height`: every
+/// line the title, the status line, the prompt or message and the key help leave (the whole
+/// screen, not the agent's half of it: a terminal selector owns the screen).
+fn body_lines(s: &Selector, look: &Look, width: u16, height: u16) -> usize {
     let below = 1
         + prompt_lines(s, look, width as usize).0.len()
         + help_lines(s, look, width as usize).len();
-    let rows = (height as usize).saturating_sub(1 + below).max(1);
-    // With the preview on, the rows take half of it, the preview the rest.
-    if s.preview { rows.div_ceil(2) } else { rows }
+    (height as usize).saturating_sub(1 + below).max(1)
 }
 
-/// The lines the preview (Tab) has: every line the rows leave above the status line.
-fn preview_height(s: &Selector, look: &Look, width: u16, height: u16) -> usize {
-    if !s.preview {
-        return 0;
-    }
-    let below = 1
-        + prompt_lines(s, look, width as usize).0.len()
-        + help_lines(s, look, width as usize).len();
-    let all = (height as usize).saturating_sub(1 + below).max(1);
-    all.saturating_sub(rows_shown(s, look, width, height))
+/// How many tree rows are shown on a screen of `width` × `height`: with the preview on, half
+/// of the lines there are, the preview taking the rest.
+pub fn rows_shown(s: &Selector, look: &Look, width: u16, height: u16) -> usize {
+    let lines = body_lines(s, look, width, height);
+    if s.preview { lines.div_ceil(2) } else { lines }
 }
 
 /// How many gutter levels fit a row this wide: at least `max(24, width/2)` columns stay for
 /// the content (FORMAT §9.1).
-fn max_levels(width: u16) -> usize {
-    let w = width as usize;
-    w.saturating_sub(24.max(w / 2)) / 3
+pub(crate) fn max_levels(width: usize) -> usize {
+    width.saturating_sub(24.max(width / 2)) / 3
 }
 
 /// The short name of a filter mode in the status line, as the agent's footer spells it: none
@@ -113,7 +105,8 @@ pub fn draw(frame: &mut Frame, s: &Selector, look: &Look) {
     let tree_area = Rect::new(area.x, y, area.width, (shown as u16).min(bottom.saturating_sub(y)));
     draw_rows(frame, s, look, tree_area);
     y += tree_area.height;
-    let preview = preview_height(s, look, area.width, area.height);
+    // The lines the preview (Tab) has: those the rows leave above the status line.
+    let preview = if s.preview { body_lines(s, look, area.width, area.height) / 2 } else { 0 };
     if preview > 0 {
         let text = s.preview_text.as_deref().unwrap_or_default();
         let rule = if look.ascii { "-" } else { "─" }.repeat(area.width as usize);
@@ -165,7 +158,7 @@ fn draw_rows(frame: &mut Frame, s: &Selector, look: &Look, area: Rect) {
     let page = area.height as usize;
     let cursor = s.cursor().unwrap_or(0);
     let start = cursor.saturating_sub(page / 2).min(visible.len().saturating_sub(page));
-    let levels = max_levels(area.width);
+    let levels = max_levels(area.width as usize);
     for (i, &row) in visible.iter().skip(start).take(page).enumerate() {
         let rect = Rect::new(area.x, area.y + i as u16, area.width, 1);
         let selected = s.selected() == Some(row);
