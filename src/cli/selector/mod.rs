@@ -109,9 +109,12 @@ pub fn run(session: Session, opts: Options, actions: &mut dyn Actions) -> anyhow
     // Kept for the preview (Tab), which reads the selected entry whole.
     let mut session = session;
     let mut sel = Selector::new(model, opts.filter, opts.query.clone(), opts.show_archived);
-    let reload = |show_archived: bool| -> anyhow::Result<(Model, Session)> {
-        let session = Session::load(&path)?;
-        Ok((Model::build(&session, home.as_deref(), model_opts(show_archived))?, session))
+    // The file read again, and its rows put in place of the old ones (both or neither).
+    let reload = |sel: &mut Selector, session: &mut Session| -> anyhow::Result<()> {
+        let loaded = Session::load(&path)?;
+        sel.replace_model(Model::build(&loaded, home.as_deref(), model_opts(sel.show_archived))?);
+        *session = loaded;
+        Ok(())
     };
 
     let mut tui = Tui::enter()?;
@@ -133,42 +136,33 @@ pub fn run(session: Session, opts: Options, actions: &mut dyn Actions) -> anyhow
             Effect::None => {}
             Effect::Quit => return Ok(Outcome::Closed),
             Effect::Interrupt => return Ok(Outcome::Interrupted),
-            Effect::Rebuild => match reload(sel.show_archived) {
-                Ok((model, loaded)) => {
-                    sel.replace_model(model);
-                    session = loaded;
+            Effect::Rebuild => {
+                if let Err(e) = reload(&mut sel, &mut session) {
+                    sel.message = Some(format!("error: {e:#}"));
                 }
-                Err(e) => sel.message = Some(format!("error: {e:#}")),
-            },
+            }
             Effect::SetLabel { id, label } => {
-                tui.suspend();
+                restore();
                 let done = actions.set_label(&id, label.as_deref());
                 tui.resume()?;
-                match done.and_then(|()| reload(sel.show_archived)) {
-                    Ok((model, loaded)) => {
-                        sel.replace_model(model);
-                        session = loaded;
-                        sel.message = Some(
-                            if label.is_some() { "Label set" } else { "Label removed" }.into(),
-                        );
-                    }
-                    Err(e) => sel.message = Some(format!("error: {e:#}")),
-                }
+                sel.message = Some(match done.and_then(|()| reload(&mut sel, &mut session)) {
+                    Ok(()) if label.is_some() => "Label set".into(),
+                    Ok(()) => "Label removed".into(),
+                    Err(e) => format!("error: {e:#}"),
+                });
             }
             Effect::Checkout { id, summary } => {
                 // On the normal screen, a successful checkout leaves what it printed (the
                 // editor text, what was appended) where the user can read it.
-                tui.suspend();
+                restore();
                 match actions.checkout(&id, summary) {
                     Ok(CheckoutOutcome::Done) => return Ok(Outcome::CheckedOut),
                     Ok(CheckoutOutcome::Cancelled(why)) => sel.message = Some(why),
                     Err(e) => sel.message = Some(format!("error: {e:#}")),
                 }
                 tui.resume()?;
-                if let Ok((model, loaded)) = reload(sel.show_archived) {
-                    sel.replace_model(model);
-                    session = loaded;
-                }
+                // A file that no longer loads keeps the rows as they were.
+                let _ = reload(&mut sel, &mut session);
             }
         }
     }
@@ -224,10 +218,6 @@ impl Tui {
         }
         self.terminal.clear()?;
         Ok(())
-    }
-
-    fn suspend(&mut self) {
-        restore();
     }
 }
 
