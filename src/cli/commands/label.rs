@@ -203,7 +203,7 @@ fn list(ctx: &Ctx) -> anyhow::Result<()> {
             Ok(view) => view.text,
             Err(e) => {
                 // The entry's line changed since it was read: still list the label.
-                ui::warn_line(&session.path, session.record(idx).line, &e.to_string());
+                ui::warn_lines(&session.path, [(session.record(idx).line, &*e.to_string())]);
                 String::new()
             }
         };
