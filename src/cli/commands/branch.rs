@@ -89,17 +89,15 @@ pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
     let hooks = args.hooks.hooks(&cancel, [hooks::SESSION_BEFORE_BRANCH, hooks::SESSION_BRANCH]);
     let file = ctx.file()?;
     if file.as_os_str() == "-" {
-        return Err(Error::Usage(
+        anyhow::bail!(Error::Usage(
             "branch needs the session file's path; it cannot read standard input".into(),
-        )
-        .into());
+        ));
     }
     let to_stdout = args.output.as_deref().is_some_and(|o| o.as_os_str() == "-");
     if to_stdout && ctx.json {
-        return Err(Error::Usage(
+        anyhow::bail!(Error::Usage(
             "--json and -o - both write to standard output; give -o a path".into(),
-        )
-        .into());
+        ));
     }
     let session = Session::load(file)?;
     // As the appending commands (`Locked::load`): refuse first, then warn.
@@ -134,11 +132,11 @@ pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
     let plan =
         branch::plan(&session, dialect, fork, &parent_session, &ctx.clock()?, &mut ctx.ids())?;
     if cancel.is_cancelled() {
-        return Err(Error::Cancelled("interrupted; nothing was written".into()).into());
+        anyhow::bail!(Error::Cancelled("interrupted; nothing was written".into()));
     }
     if let Some(why) = plan.unwritable() {
         if !plan.root_prompt {
-            return Err(Error::Usage(format!("nothing was written: {why}")).into());
+            anyhow::bail!(Error::Usage(format!("nothing was written: {why}")));
         }
         let mut out = stdout();
         if ctx.json {
@@ -224,11 +222,10 @@ fn refuse_source(target: &Path, source: &Path) -> anyhow::Result<()> {
         return Ok(());
     };
     if t.dev() == s.dev() && t.ino() == s.ino() {
-        return Err(Error::Usage(format!(
+        anyhow::bail!(Error::Usage(format!(
             "{}: is the source session file; branch never overwrites it",
             target.display()
-        ))
-        .into());
+        )));
     }
     Ok(())
 }

@@ -106,7 +106,7 @@ pub fn run(ctx: &Ctx, args: &CheckoutArgs) -> anyhow::Result<()> {
         && args.summarizer.is_none()
         && hooks.find(hooks::SESSION_BEFORE_TREE).is_none()
     {
-        return Err(needs_model(args.dry_run).into());
+        anyhow::bail!(needs_model(args.dry_run));
     }
     let given = given_summary(args)?;
 
@@ -172,7 +172,7 @@ pub fn run(ctx: &Ctx, args: &CheckoutArgs) -> anyhow::Result<()> {
     )?;
     let Some(locked) = locked else { return report(ctx, &session, &nav, Some(&plan), args) };
     if cancel.is_cancelled() {
-        return Err(Error::Cancelled("interrupted; nothing was written".into()).into());
+        anyhow::bail!(Error::Cancelled("interrupted; nothing was written".into()));
     }
     locked.append(&session, &plan.lines)?;
     // The move is on disk: session_tree may run sesstree on the file itself.
@@ -212,10 +212,9 @@ fn summary_of(
         return from_hook(h);
     }
     let Some(cmd) = &args.summarizer else {
-        return Err(Error::Usage(
+        anyhow::bail!(Error::Usage(
             "summarization needs an active model: the session_before_tree hook gave no summary; give --summarizer CMD or set SESSTREE_SUMMARIZER".into(),
-        )
-        .into());
+        ));
     };
     let instructions =
         summarize::instructions(args.instructions.as_deref(), args.replace_instructions);

@@ -79,7 +79,7 @@ pub fn run(ctx: &Ctx, args: &ContextArgs) -> anyhow::Result<()> {
     } else if args.rev == "@" {
         session.position()?
     } else if session.is_empty() {
-        return Err(sesstree::Error::RevNotFound { rev: args.rev.clone() }.into());
+        anyhow::bail!(sesstree::Error::RevNotFound { rev: args.rev.clone() });
     } else {
         Some(rev::resolve(&session, &args.rev)?)
     };

@@ -81,10 +81,9 @@ pub fn set(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<Option<Session>> {
     }
     let rev_text = args.rev.as_deref().unwrap_or("@");
     if args.text.is_none() && !args.clear {
-        return Err(sesstree::Error::Usage(
+        anyhow::bail!(sesstree::Error::Usage(
             "give the label TEXT, or --clear to remove it (--list shows the labels)".into(),
-        )
-        .into());
+        ));
     }
     let text = if args.clear { None } else { label::normalize(args.text.as_deref()) };
 
@@ -98,7 +97,7 @@ pub fn set(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<Option<Session>> {
     {
         let message =
             format!("the label \"{}\" could never be used as a REV: {why}", ui::show(text));
-        return Err(sesstree::Error::Usage(message).into());
+        anyhow::bail!(sesstree::Error::Usage(message));
     }
     let mut ids = ctx.ids();
     let mut drawn: Vec<String> = Vec::new();
@@ -121,7 +120,7 @@ pub fn set(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<Option<Session>> {
                 ui::show(text.as_deref().unwrap_or_default()),
                 others.join(", ")
             );
-            return Err(sesstree::Error::Usage(message).into());
+            anyhow::bail!(sesstree::Error::Usage(message));
         }
         // Cleared where it was, then set here: each entry under the one before it.
         let mut parent = change.parent.clone();

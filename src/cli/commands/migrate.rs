@@ -70,11 +70,10 @@ pub fn run(ctx: &Ctx, args: &MigrateArgs) -> anyhow::Result<()> {
     let files = super::session_paths(ctx, &args.paths)?;
     if files.len() > 1 && (args.output.is_some() || args.dry_run) {
         let flag = if args.dry_run { "--dry-run" } else { "-o" };
-        return Err(Error::Usage(format!(
+        anyhow::bail!(Error::Usage(format!(
             "{flag} takes one file; {} were given (leave {flag} out to migrate them in place)",
             files.len()
-        ))
-        .into());
+        )));
     }
     let mut out = stdout();
     let (mut first_error, mut needs) = (None, false);
@@ -92,10 +91,10 @@ pub fn run(ctx: &Ctx, args: &MigrateArgs) -> anyhow::Result<()> {
     }
     out.flush()?;
     if let Some(e) = first_error {
-        return Err(Silent(crate::cli::exit::classify(&e).0).into());
+        anyhow::bail!(Silent(crate::cli::exit::classify(&e).0));
     }
     if args.check && needs {
-        return Err(Silent(Exit::Failed).into());
+        anyhow::bail!(Silent(Exit::Failed));
     }
     Ok(())
 }
@@ -133,11 +132,10 @@ fn one(
 
     if let Some(output) = &args.output {
         if store::same_file(path, output) {
-            return Err(Error::Usage(format!(
+            anyhow::bail!(Error::Usage(format!(
                 "{}: -o names the file itself; leave -o out to migrate in place",
                 output.display()
-            ))
-            .into());
+            )));
         }
         let plan = plan_of(&Session::load(path)?)?;
         let like = (path.as_os_str() != "-").then_some(path);
@@ -158,11 +156,10 @@ fn one(
     match &backup {
         Some(b) if !args.force && std::fs::symlink_metadata(b).is_ok() => {
             // Said up front, with the ways out; the write itself would refuse too.
-            return Err(Error::Conflict(format!(
+            anyhow::bail!(Error::Conflict(format!(
                 "{}: already exists; nothing was migrated (--force overwrites it, --no-backup skips it)",
                 b.display()
-            ))
-            .into());
+            )));
         }
         Some(b) => locked.replace_keeping(&session, &plan.bytes, b, args.force)?,
         None => locked.replace(&session, &plan.bytes)?,

@@ -79,11 +79,10 @@ pub fn run(ctx: &Ctx, args: &NameArgs) -> anyhow::Result<()> {
         (None, Some(p)) => (p.as_str(), true),
         (None, None) => {
             if args.trigger.is_some() || args.dry_run || args.dialect.is_some() {
-                return Err(sesstree::Error::Usage(
+                anyhow::bail!(sesstree::Error::Usage(
                     "--trigger, --dialect and --dry-run need a name to set (TEXT or --from-plan)"
                         .into(),
-                )
-                .into());
+                ));
             }
             let session = ctx.load()?;
             return print(ctx, session.name(), false, None);
@@ -102,10 +101,9 @@ pub fn run(ctx: &Ctx, args: &NameArgs) -> anyhow::Result<()> {
     let rename = match name::plan(&session, request, &id, &ctx.clock()?.now_iso())? {
         Plan::Rename(r) => r,
         Plan::Refused(Refusal::Empty) if !from_plan => {
-            return Err(sesstree::Error::Usage(
+            anyhow::bail!(sesstree::Error::Usage(
                 "the name is empty once control characters and spaces are removed".into(),
-            )
-            .into());
+            ));
         }
         Plan::Refused(why) => {
             eprintln!("note: {}", refusal_note(&why));

@@ -49,7 +49,7 @@ const RESULTS_AHEAD: u32 = 64;
 pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<()> {
     let session = ctx.load()?;
     if session.is_empty() {
-        return Err(sesstree::Error::RevNotFound { rev: args.rev.clone() }.into());
+        anyhow::bail!(sesstree::Error::RevNotFound { rev: args.rev.clone() });
     }
     let idx = rev::resolve(&session, &args.rev)?;
     let mut out = stdout();

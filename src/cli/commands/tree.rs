@@ -191,7 +191,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     let row_of = |i: u32| &tree.rows[i as usize];
     let read: Vec<&Gist> = order.iter().map(|&i| &gists[row_of(i).idx as usize]).collect();
     if let Some(pos) = read.iter().position(|gist| gist.is_unreadable()) {
-        return Err(session.unreadable(row_of(order[pos]).idx).into());
+        anyhow::bail!(session.unreadable(row_of(order[pos]).idx));
     }
     let mut kept = resolve_each(&read, |pos, text| {
         let (i, gist) = (order[pos], read[pos]);
@@ -280,18 +280,15 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
 /// Runs `tree -i`: the selector, then what it chose, printed once the screen is back.
 fn interactive(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     if ctx.json {
-        return Err(Error::Usage("tree -i draws on the terminal; it has no --json".into()).into());
+        anyhow::bail!(Error::Usage("tree -i draws on the terminal; it has no --json".into()));
     }
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
-        return Err(Error::Usage(
+        anyhow::bail!(Error::Usage(
             "tree -i needs a terminal: standard input and output must both be one".into(),
-        )
-        .into());
+        ));
     }
     if ctx.file()? == Path::new("-") {
-        return Err(
-            Error::Usage("tree -i cannot read the session from standard input".into()).into()
-        );
+        anyhow::bail!(Error::Usage("tree -i cannot read the session from standard input".into()));
     }
     // Warnings are printed now, before the screen switches, and are there again after it.
     let session = ctx.load()?;
