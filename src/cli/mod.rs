@@ -152,14 +152,7 @@ pub struct Ctx {
 impl Ctx {
     /// The same invocation on another file (a `FILE:REV`'s).
     pub fn with_file(&self, file: PathBuf) -> Ctx {
-        Ctx {
-            file: Some(file),
-            session: None,
-            found: std::sync::OnceLock::new(),
-            json: self.json,
-            strict: self.strict,
-            style: self.style,
-        }
+        Ctx { file: Some(file), session: None, found: std::sync::OnceLock::new(), ..*self }
     }
 
     /// The session file named by `-f` or `SESSTREE_FILE`, else the current directory's newest
@@ -283,14 +276,10 @@ pub fn parse() -> Result<Invocation, clap::Error> {
 
 /// Runs what the command line asks for.
 pub fn run(invocation: Invocation) -> anyhow::Result<()> {
-    match invocation {
-        Invocation::Run(cli) => run_cli(*cli),
-        Invocation::Generate(args) => commands::generate::run(&args),
-    }
-}
-
-/// Runs a documented subcommand.
-fn run_cli(cli: Cli) -> anyhow::Result<()> {
+    let cli = match invocation {
+        Invocation::Run(cli) => *cli,
+        Invocation::Generate(args) => return commands::generate::run(&args),
+    };
     let ctx = Ctx {
         file: cli.file,
         session: cli.session,
