@@ -53,7 +53,7 @@ const EXAMPLES: &str = r#"Examples:
 /// itself. The agents do not lock: if one appends meanwhile, nothing is written (exit 5) and
 /// the summary made so far is lost. session_tree runs once the lock is released, so it may
 /// run sesstree on the file.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Default, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
 pub struct CheckoutArgs {
     /// The entry to move to.

@@ -40,7 +40,7 @@ const EXAMPLES: &str = r#"Examples:
 ///
 /// Setting prints what was done; with --json one {"id", "targetId", "label"} object, where
 /// `id` is the new entry and `label` is null when the label was removed.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Default, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
 pub struct LabelArgs {
     /// The entry to label (without REV and TEXT: list the labels, as `git tag` does).

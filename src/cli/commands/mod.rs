@@ -388,7 +388,7 @@ pub(crate) fn install_signal_handler() {
 
 /// The hook options shared by the commands that fire hooks (`checkout`, `branch`):
 /// `#[command(flatten)] hooks: HookArgs`, then `args.hooks.hooks(&cancel, events)`.
-#[derive(Debug, Clone, clap::Args)]
+#[derive(Debug, Clone, Default, clap::Args)]
 pub struct HookArgs {
     /// The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or
     /// ~/.config/sesstree/hooks].

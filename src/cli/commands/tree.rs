@@ -326,10 +326,7 @@ impl Actions for Commands<'_> {
             rev: Some(id.as_str().to_string()),
             text: text.map(str::to_string),
             clear: text.is_none(),
-            list: false,
-            dry_run: false,
-            force: false,
-            dialect: None,
+            ..LabelArgs::default()
         };
         // The selector goes on: the session loaded for the label is freed, not left to the exit.
         label::set(self.ctx, &args).map(drop)
@@ -346,15 +343,10 @@ impl Actions for Commands<'_> {
                 Some(SummaryRequest::Text(text)) => Some(text.clone()),
                 _ => None,
             },
-            summary_file: None,
             summarize: summary == Some(SummaryRequest::Summarize),
             summarizer: self.summarizer.clone(),
-            instructions: None,
-            replace_instructions: false,
-            label: None,
-            dry_run: false,
-            dialect: None,
             hooks: self.hooks.clone(),
+            ..CheckoutArgs::default()
         };
         match checkout::run(self.ctx, &args) {
             Ok(()) => Ok(CheckoutOutcome::Done),
