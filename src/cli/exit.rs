@@ -43,20 +43,16 @@ pub fn classify(err: &anyhow::Error) -> (Exit, bool) {
         if let Some(silent) = cause.downcast_ref::<Silent>() {
             return (silent.0, false);
         }
-        let json_pipe = cause.downcast_ref::<serde_json::Error>().and_then(|e| e.io_error_kind());
-        if let Some(io) =
-            cause.downcast_ref::<std::io::Error>().map(std::io::Error::kind).or(json_pipe)
-            && io == std::io::ErrorKind::BrokenPipe
-        {
+        let ours = cause.downcast_ref::<sesstree::Error>();
+        let io = match (cause.downcast_ref::<std::io::Error>(), ours) {
+            (Some(error), _) | (_, Some(sesstree::Error::Io { error, .. })) => Some(error.kind()),
+            _ => cause.downcast_ref::<serde_json::Error>().and_then(|e| e.io_error_kind()),
+        };
+        if io == Some(std::io::ErrorKind::BrokenPipe) {
             // `sesstree log | head`: the reader is gone; that is not a failure.
             return (Exit::Ok, false);
         }
-        if let Some(e) = cause.downcast_ref::<sesstree::Error>() {
-            if let sesstree::Error::Io { error, .. } = e
-                && error.kind() == std::io::ErrorKind::BrokenPipe
-            {
-                return (Exit::Ok, false);
-            }
+        if let Some(e) = ours {
             return (from_kind(e.kind()), true);
         }
         if let Some(e) = cause.downcast_ref::<clap::Error>() {
