@@ -134,59 +134,52 @@ pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
     if cancel.is_cancelled() {
         anyhow::bail!(Error::Cancelled("interrupted; nothing was written".into()));
     }
-    if let Some(why) = plan.unwritable() {
-        if !plan.root_prompt {
-            anyhow::bail!(Error::Usage(format!("nothing was written: {why}")));
-        }
-        let mut out = stdout();
-        if ctx.json {
-            let value = serde_json::json!({
-                "path": null,
-                "sessionId": null,
-                "parentSession": parent_session,
-                "editorText": editor_text,
-            });
-            write_json_line(&mut out, &value)?;
-        } else {
-            print_editor_text(&mut out, editor_text.as_deref())?;
-            eprintln!("note: {why}");
-        }
-        out.flush()?;
-        return after_hook(&hooks, &parent_session, None);
+    let unwritable = plan.unwritable();
+    if let Some(why) = &unwritable
+        && !plan.root_prompt
+    {
+        anyhow::bail!(Error::Usage(format!("nothing was written: {why}")));
     }
-    if to_stdout {
+    if to_stdout && unwritable.is_none() {
         let mut out = stdout();
         plan.write_to(&session, &mut out, Path::new("-"))?;
         out.flush()?;
         return after_hook(&hooks, &parent_session, None);
     }
-    let target = match &args.output {
-        Some(o) => std::path::absolute(o).map_err(|e| Error::io(o, e))?,
-        None => {
+    // The new file's path, unless nothing is written (a root prompt: the session starts empty).
+    let target = match (&unwritable, &args.output) {
+        (Some(_), _) => None,
+        (None, Some(o)) => Some(std::path::absolute(o).map_err(|e| Error::io(o, e))?),
+        (None, None) => {
             let dir = source.parent().unwrap_or(Path::new("/"));
-            dir.join(branch::file_name(plan.created_ms, &plan.session_id))
+            Some(dir.join(branch::file_name(plan.created_ms, &plan.session_id)))
         }
     };
-    refuse_source(&target, &source)?;
-    store::write_new_with(&target, Some(&source), args.force, |out| {
-        plan.write_to(&session, out, &target)
-    })?;
+    if let Some(target) = &target {
+        refuse_source(target, &source)?;
+        store::write_new_with(target, Some(&source), args.force, |out| {
+            plan.write_to(&session, out, target)
+        })?;
+    }
 
     let mut out = stdout();
     if ctx.json {
         let value = serde_json::json!({
-            "path": target.to_string_lossy(),
-            "sessionId": plan.session_id,
+            "path": target.as_ref().map(|t| t.to_string_lossy()),
+            "sessionId": target.as_ref().map(|_| &plan.session_id),
             "parentSession": parent_session,
             "editorText": editor_text,
         });
         write_json_line(&mut out, &value)?;
     } else {
         print_editor_text(&mut out, editor_text.as_deref())?;
-        eprintln!("Branched to {}", ui::show(&target.to_string_lossy()));
+        match &target {
+            Some(target) => eprintln!("Branched to {}", ui::show(&target.to_string_lossy())),
+            None => eprintln!("note: {}", unwritable.unwrap_or_default()),
+        }
     }
     out.flush()?;
-    after_hook(&hooks, &parent_session, Some(&target))
+    after_hook(&hooks, &parent_session, target.as_deref())
 }
 
 /// The editor prefill on stdout, control characters made visible.
