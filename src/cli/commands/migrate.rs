@@ -9,6 +9,7 @@ use sesstree::migrate::{self, Plan};
 use sesstree::terminal::sanitize_for_terminal;
 use sesstree::{Error, Session, store};
 
+use super::stats::count;
 use super::{DialectArg, certain_dialect};
 use crate::cli::exit::{Exit, Silent};
 use crate::cli::{Ctx, stdout, write_json_line};
@@ -177,8 +178,6 @@ fn describe(plan: &Plan) -> String {
     if !plan.changed {
         return format!("already at version {}, nothing to migrate", plan.from_version);
     }
-    let count =
-        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut parts = Vec::new();
     if plan.ids_added > 0 {
         parts.push(count(plan.ids_added, "entry given an id", "entries given ids"));
