@@ -17,11 +17,9 @@ use super::checkout::{self, CheckoutArgs};
 use super::label::{self, LabelArgs};
 use super::{FilterArg, HookArgs, home, leave_to_exit, short_id};
 use crate::cli::complete;
-use crate::cli::exit::{Exit, Silent, classify};
+use crate::cli::exit::{Exit, Silent};
 use crate::cli::selector::draw::{Look, max_levels};
-use crate::cli::selector::{
-    self as selector, Actions, CheckoutOutcome, Options, Outcome, SummaryRequest,
-};
+use crate::cli::selector::{self as selector, Actions, Options, Outcome, SummaryRequest};
 use crate::cli::ui::{self, Role, width};
 use crate::cli::{Ctx, stdout};
 
@@ -332,11 +330,7 @@ impl Actions for Commands<'_> {
         label::set(self.ctx, &args).map(drop)
     }
 
-    fn checkout(
-        &mut self,
-        id: &EntryId,
-        summary: Option<SummaryRequest>,
-    ) -> anyhow::Result<CheckoutOutcome> {
+    fn checkout(&mut self, id: &EntryId, summary: Option<SummaryRequest>) -> anyhow::Result<()> {
         let args = CheckoutArgs {
             rev: id.as_str().to_string(),
             summary: match &summary {
@@ -348,14 +342,6 @@ impl Actions for Commands<'_> {
             hooks: self.hooks.clone(),
             ..CheckoutArgs::default()
         };
-        match checkout::run(self.ctx, &args) {
-            Ok(()) => Ok(CheckoutOutcome::Done),
-            // A hook's cancel or a Ctrl-C while summarizing: nothing was written, and the
-            // tree comes back, as the agent's selector reopens (FORMAT §6.5).
-            Err(e) if classify(&e).0 == Exit::Cancelled => {
-                Ok(CheckoutOutcome::Cancelled(format!("Navigation cancelled: {e:#}")))
-            }
-            Err(e) => Err(e),
-        }
+        checkout::run(self.ctx, &args)
     }
 }

@@ -33,6 +33,7 @@ use sesstree::{EntryId, Session};
 use self::draw::{Look, rows_shown};
 use self::model::{Model, ModelOptions};
 use self::state::{Effect, Selector};
+use super::exit::{Exit, classify};
 use super::fault;
 
 /// The summary asked for with Shift+Enter.
@@ -42,15 +43,6 @@ pub enum SummaryRequest {
     Text(String),
     /// Ask the summarizer (`checkout --summarize`).
     Summarize,
-}
-
-/// What a checkout did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CheckoutOutcome {
-    /// The leaf moved (or the checkout found nothing to do); the selector closes.
-    Done,
-    /// A hook or the user cancelled; nothing was written. The selector stays open.
-    Cancelled(String),
 }
 
 /// The writes the selector can ask for, implemented by the `label` and `checkout` commands.
@@ -63,12 +55,9 @@ pub trait Actions {
     fn set_label(&mut self, id: &EntryId, label: Option<&str>) -> anyhow::Result<()>;
 
     /// Checks an entry out, as `sesstree checkout` does (hooks, summary, marker entry, the
-    /// editor text printed).
-    fn checkout(
-        &mut self,
-        id: &EntryId,
-        summary: Option<SummaryRequest>,
-    ) -> anyhow::Result<CheckoutOutcome>;
+    /// editor text printed). Once it is done (or found nothing to do), the selector closes;
+    /// after a cancel (exit status 7), nothing was written and it stays open.
+    fn checkout(&mut self, id: &EntryId, summary: Option<SummaryRequest>) -> anyhow::Result<()>;
 }
 
 /// How the selector starts.
@@ -155,11 +144,15 @@ pub fn run(session: Session, opts: Options, actions: &mut dyn Actions) -> anyhow
                 // On the normal screen, a successful checkout leaves what it printed (the
                 // editor text, what was appended) where the user can read it.
                 restore();
-                match actions.checkout(&id, summary) {
-                    Ok(CheckoutOutcome::Done) => return Ok(Outcome::CheckedOut),
-                    Ok(CheckoutOutcome::Cancelled(why)) => sel.message = Some(why),
-                    Err(e) => sel.message = Some(format!("error: {e:#}")),
-                }
+                sel.message = Some(match actions.checkout(&id, summary) {
+                    Ok(()) => return Ok(Outcome::CheckedOut),
+                    // A hook's cancel or a Ctrl-C while summarizing: nothing was written, and
+                    // the tree comes back, as the agent's selector reopens (FORMAT §6.5).
+                    Err(e) if classify(&e).0 == Exit::Cancelled => {
+                        format!("Navigation cancelled: {e:#}")
+                    }
+                    Err(e) => format!("error: {e:#}"),
+                });
                 tui.resume()?;
                 // A file that no longer loads keeps the rows as they were.
                 let _ = reload(&mut sel, &mut session);
@@ -248,7 +241,7 @@ fn restore() {
 pub(crate) fn leave_on_signal() {
     if ACTIVE.load(Ordering::SeqCst) {
         restore();
-        std::process::exit(super::exit::Exit::Cancelled as i32);
+        std::process::exit(Exit::Cancelled as i32);
     }
 }
 
