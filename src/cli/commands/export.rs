@@ -4,7 +4,6 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use sesstree::export::{self, Options, Plan, Redactor};
-use sesstree::format::Dialect;
 use sesstree::row::Rows;
 use sesstree::{Error, rev, store};
 
@@ -130,11 +129,7 @@ pub fn run(ctx: &Ctx, args: &ExportArgs) -> anyhow::Result<()> {
         redact: args.redact.then(|| Redactor::new(home.as_deref())),
         home,
         // oh-my-pi keeps blobs beside its sessions root (CHANGES O3).
-        blobs: places()
-            .roots()
-            .into_iter()
-            .find(|r| matches!(r.agent, Dialect::Omp))
-            .map(|r| r.dir.with_file_name("blobs")),
+        blobs: Some(places().omp_blobs()),
         title,
     };
     let plan = Plan::new(&session, &gists, &opts)?;
