@@ -148,10 +148,8 @@ fn print(
 ) -> anyhow::Result<()> {
     let mut out = stdout();
     if ctx.json {
-        let (n, s) = match &name {
-            Some((n, s)) => (Some(n.as_str()), s.map(TitleSource::as_str)),
-            None => (None, None),
-        };
+        let (n, s) =
+            name.as_ref().map_or((None, None), |(n, s)| (Some(n), s.map(TitleSource::as_str)));
         write_json_line(&mut out, &json!({"name": n, "source": s, "changed": changed, "id": id}))?;
     } else {
         match &name {
