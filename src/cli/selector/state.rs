@@ -261,12 +261,12 @@ impl Selector {
             }
             KeyCode::Up if alt => self.jump_chat(false),
             KeyCode::Down if alt => self.jump_chat(true),
-            KeyCode::Up => self.step(-1),
-            KeyCode::Down => self.step(1),
+            KeyCode::Up => self.step(-1, true),
+            KeyCode::Down => self.step(1, true),
             KeyCode::Left if ctrl || alt => self.fold_or_up(),
             KeyCode::Right if ctrl || alt => self.unfold_or_down(),
-            KeyCode::PageUp | KeyCode::Left => self.page_by(-1),
-            KeyCode::PageDown | KeyCode::Right => self.page_by(1),
+            KeyCode::PageUp | KeyCode::Left => self.step(-(self.page.max(1) as isize), false),
+            KeyCode::PageDown | KeyCode::Right => self.step(self.page.max(1) as isize, false),
             KeyCode::Home => self.selected = self.visible.first().copied(),
             KeyCode::End => self.selected = self.visible.last().copied(),
             KeyCode::Enter => return self.choose(shift || alt),
@@ -325,26 +325,16 @@ impl Selector {
         self.set_filter(FilterMode::CYCLE[next]);
     }
 
-    /// Up/Down: one row, wrapping around at either end.
-    fn step(&mut self, delta: isize) {
-        let n = self.visible.len();
+    /// Up/Down: one row, wrapping around at either end (`wrap`); PgUp/PgDn, Left/Right: one
+    /// page, stopping at the ends.
+    fn step(&mut self, delta: isize, wrap: bool) {
+        let n = self.visible.len() as isize;
         if n == 0 {
             return;
         }
-        let at = self.cursor().unwrap_or(0) as isize;
-        let next = (at + delta).rem_euclid(n as isize) as usize;
-        self.selected = Some(self.visible[next]);
-    }
-
-    /// PgUp/PgDn, Left/Right: one page, stopping at the ends.
-    fn page_by(&mut self, pages: isize) {
-        let n = self.visible.len();
-        if n == 0 {
-            return;
-        }
-        let at = self.cursor().unwrap_or(0) as isize;
-        let next = (at + pages * self.page.max(1) as isize).clamp(0, n as isize - 1) as usize;
-        self.selected = Some(self.visible[next]);
+        let at = self.cursor().unwrap_or(0) as isize + delta;
+        let next = if wrap { at.rem_euclid(n) } else { at.clamp(0, n - 1) };
+        self.selected = Some(self.visible[next as usize]);
     }
 
     /// Alt+Up/Down: the previous/next user or assistant message.
