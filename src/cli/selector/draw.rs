@@ -327,14 +327,10 @@ fn help_lines(s: &Selector, look: &Look, width: usize) -> Vec<String> {
         ],
         Mode::Label { .. } | Mode::Summary { .. } => &["Enter save", "Esc cancel", "Ctrl+U clear"],
     };
-    let items: Vec<String> = if look.ascii {
-        // Plain arrows for terminals that lack the glyphs.
-        let ascii = |i: &&str| i.replace("↑/↓", "Up/Down").replace("←/→", "Left/Right");
-        items.iter().map(ascii).collect()
-    } else {
-        items.iter().map(|i| i.to_string()).collect()
-    };
-    let items: Vec<&str> = items.iter().map(String::as_str).collect();
+    // Plain arrows for terminals that lack the glyphs.
+    let ascii = |i: &&str| i.replace("↑/↓", "Up/Down").replace("←/→", "Left/Right");
+    let items: Vec<String> =
+        items.iter().map(|i| if look.ascii { ascii(i) } else { i.to_string() }).collect();
     pack(&items, &format!(" {} ", look.dot()), width.saturating_sub(2).max(1))
         .into_iter()
         .map(|l| format!("  {l}"))
@@ -343,10 +339,10 @@ fn help_lines(s: &Selector, look: &Look, width: usize) -> Vec<String> {
 
 /// Packs items into lines of `width` columns, separated by `sep`. An item moves whole to the
 /// next line when it does not fit; only an item wider than a line is broken, by [`wrap`].
-fn pack(items: &[&str], sep: &str, width: usize) -> Vec<String> {
+fn pack(items: &[impl AsRef<str>], sep: &str, width: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     let mut cur = String::new();
-    for item in items {
+    for item in items.iter().map(AsRef::as_ref) {
         if !cur.is_empty() && cur.width() + sep.width() + item.width() > width {
             lines.push(std::mem::take(&mut cur));
         }
