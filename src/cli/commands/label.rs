@@ -194,10 +194,7 @@ fn list(ctx: &Ctx) -> anyhow::Result<()> {
             write_json_line(&mut out, &json!({"targetId": target.to_value(), "label": value}))?;
             continue;
         }
-        let text = match &value {
-            serde_json::Value::String(s) => s.clone(),
-            other => other.to_string(),
-        };
+        let text = super::show::id_text(&value);
         let one_line = match viewer.view_in_context(idx) {
             Ok(view) => view.text,
             Err(e) => {

@@ -118,8 +118,8 @@ pub(crate) fn readable(
     Ok(out)
 }
 
-/// An id as rows show it: a string as it is, another value as its JSON text.
-fn id_text(id: &Value) -> String {
+/// An id (or a label) as rows show it: a string as it is, another value as its JSON text.
+pub(super) fn id_text(id: &Value) -> String {
     id.as_str().map_or_else(|| id.to_string(), str::to_owned)
 }
 
