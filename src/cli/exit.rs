@@ -53,25 +53,22 @@ pub fn classify(err: &anyhow::Error) -> (Exit, bool) {
             return (Exit::Ok, false);
         }
         if let Some(e) = ours {
-            return (from_kind(e.kind()), true);
+            let exit = match e.kind() {
+                ErrorKind::Failed => Exit::Failed,
+                ErrorKind::Usage => Exit::Usage,
+                ErrorKind::Damaged => Exit::Damaged,
+                ErrorKind::NotFound => Exit::NotFound,
+                ErrorKind::Conflict => Exit::Conflict,
+                ErrorKind::TooNew => Exit::TooNew,
+                ErrorKind::Cancelled => Exit::Cancelled,
+            };
+            return (exit, true);
         }
         if let Some(e) = cause.downcast_ref::<clap::Error>() {
             return (if e.use_stderr() { Exit::Usage } else { Exit::Ok }, true);
         }
     }
     (Exit::Failed, true)
-}
-
-fn from_kind(kind: ErrorKind) -> Exit {
-    match kind {
-        ErrorKind::Failed => Exit::Failed,
-        ErrorKind::Usage => Exit::Usage,
-        ErrorKind::Damaged => Exit::Damaged,
-        ErrorKind::NotFound => Exit::NotFound,
-        ErrorKind::Conflict => Exit::Conflict,
-        ErrorKind::TooNew => Exit::TooNew,
-        ErrorKind::Cancelled => Exit::Cancelled,
-    }
 }
 
 /// The EXIT STATUS section shared by `--help` and the man pages.
