@@ -187,18 +187,14 @@ fn row_line(
         Span::raw("  ")
     });
     let mut prefix = s.model.layout.prefix(lrow, g, Some(levels));
-    let folded = s.is_folded(row);
     let mut fold_mark = None;
-    if folded {
+    if s.is_folded(row) {
         let mark = if look.ascii { '+' } else { '⊞' };
         if lrow.connector.is_some() {
             // The connector's middle cell carries the mark, as the agent draws it.
-            let mut cells: Vec<char> = prefix.chars().collect();
-            let n = cells.len();
-            if n >= 2 {
-                cells[n - 2] = mark;
+            if let Some((at, cell)) = prefix.char_indices().rev().nth(1) {
+                prefix.replace_range(at..at + cell.len_utf8(), mark.encode_utf8(&mut [0; 4]));
             }
-            prefix = cells.into_iter().collect();
         } else {
             fold_mark = Some(format!("{mark} "));
         }
@@ -282,8 +278,7 @@ fn prompt_lines(s: &Selector, look: &Look, width: usize) -> (Vec<Line<'static>>,
         Mode::Summary { input, .. } => ("Summary (empty asks the summarizer): ", input),
         Mode::Browse => {
             // A message (an error, say) wraps onto up to three lines rather than being cut.
-            let text = s.message.as_deref().map(|m| sanitize_for_terminal(m).into_owned());
-            let text = text.unwrap_or_default();
+            let text = sanitize_for_terminal(s.message.as_deref().unwrap_or_default());
             let mut lines = wrap(&text, width.saturating_sub(2).max(1));
             lines.truncate(3);
             if lines.is_empty() {
