@@ -17,9 +17,8 @@ use super::checkout::{self, CheckoutArgs};
 use super::label::{self, LabelArgs};
 use super::{FilterArg, HookArgs, home, leave_to_exit, short_id};
 use crate::cli::complete;
-use crate::cli::exit::{Exit, Silent};
 use crate::cli::selector::draw::{Look, max_levels};
-use crate::cli::selector::{self as selector, Actions, Options, Outcome, SummaryRequest};
+use crate::cli::selector::{self as selector, Actions, Options, SummaryRequest};
 use crate::cli::ui::{self, Role, width};
 use crate::cli::{Ctx, stdout};
 
@@ -304,10 +303,7 @@ fn interactive(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     };
     let mut actions =
         Commands { ctx, hooks: args.hooks.clone(), summarizer: args.summarizer.clone() };
-    match selector::run(session, opts, &mut actions)? {
-        Outcome::Closed | Outcome::CheckedOut => Ok(()),
-        Outcome::Interrupted => Err(Silent(Exit::Cancelled).into()),
-    }
+    selector::run(session, opts, &mut actions)
 }
 
 /// The selector's writes, done by the `label` and `checkout` commands themselves: what they

@@ -33,7 +33,7 @@ use sesstree::{EntryId, Session};
 use self::draw::{Look, rows_shown};
 use self::model::{Model, ModelOptions};
 use self::state::{Effect, Selector};
-use super::exit::{Exit, classify};
+use super::exit::{Exit, Silent, classify};
 use super::fault;
 
 /// The summary asked for with Shift+Enter.
@@ -77,19 +77,9 @@ pub struct Options {
     pub home: Option<String>,
 }
 
-/// How the selector was closed.
-#[derive(Debug)]
-pub enum Outcome {
-    /// Esc: nothing chosen.
-    Closed,
-    /// Ctrl-C.
-    Interrupted,
-    /// Enter: checked out.
-    CheckedOut,
-}
-
-/// Runs the selector over a loaded session until it is closed.
-pub fn run(session: Session, opts: Options, actions: &mut dyn Actions) -> anyhow::Result<Outcome> {
+/// Runs the selector over a loaded session until it is closed: by Esc, by a checkout, or by
+/// Ctrl-C, which fails silently with exit status 7 (cancelled).
+pub fn run(session: Session, opts: Options, actions: &mut dyn Actions) -> anyhow::Result<()> {
     let path: PathBuf = session.path.clone();
     let home = opts.home.clone();
     let model_opts =
@@ -123,8 +113,8 @@ pub fn run(session: Session, opts: Options, actions: &mut dyn Actions) -> anyhow
         }
         match sel.handle(key) {
             Effect::None => {}
-            Effect::Quit => return Ok(Outcome::Closed),
-            Effect::Interrupt => return Ok(Outcome::Interrupted),
+            Effect::Quit => return Ok(()),
+            Effect::Interrupt => anyhow::bail!(Silent(Exit::Cancelled)),
             Effect::Rebuild => {
                 if let Err(e) = reload(&mut sel, &mut session) {
                     sel.message = Some(format!("error: {e:#}"));
@@ -145,7 +135,7 @@ pub fn run(session: Session, opts: Options, actions: &mut dyn Actions) -> anyhow
                 // editor text, what was appended) where the user can read it.
                 restore();
                 sel.message = Some(match actions.checkout(&id, summary) {
-                    Ok(()) => return Ok(Outcome::CheckedOut),
+                    Ok(()) => return Ok(()),
                     // A hook's cancel or a Ctrl-C while summarizing: nothing was written, and
                     // the tree comes back, as the agent's selector reopens (FORMAT §6.5).
                     Err(e) if classify(&e).0 == Exit::Cancelled => {
