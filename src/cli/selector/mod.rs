@@ -78,20 +78,19 @@ pub struct Options {
 }
 
 /// Runs the selector over a loaded session until it is closed: by Esc, by a checkout, or by
-/// Ctrl-C, which fails silently with exit status 7 (cancelled).
-pub fn run(session: Session, opts: Options, actions: &mut dyn Actions) -> anyhow::Result<()> {
+/// Ctrl-C, which fails silently with exit status 7 (cancelled). The session is kept for the
+/// preview (Tab), which reads the selected entry whole.
+pub fn run(mut session: Session, opts: Options, actions: &mut dyn Actions) -> anyhow::Result<()> {
     let path: PathBuf = session.path.clone();
-    let home = opts.home.clone();
+    let home = opts.home.as_deref();
     let model_opts =
         |show_archived| ModelOptions { show_archived, active_first: opts.active_first };
-    let model = Model::build(&session, home.as_deref(), model_opts(opts.show_archived))?;
-    // Kept for the preview (Tab), which reads the selected entry whole.
-    let mut session = session;
+    let model = Model::build(&session, home, model_opts(opts.show_archived))?;
     let mut sel = Selector::new(model, opts.filter, opts.query.clone(), opts.show_archived);
     // The file read again, and its rows put in place of the old ones (both or neither).
     let reload = |sel: &mut Selector, session: &mut Session| -> anyhow::Result<()> {
         let loaded = Session::load(&path)?;
-        sel.replace_model(Model::build(&loaded, home.as_deref(), model_opts(sel.show_archived))?);
+        sel.replace_model(Model::build(&loaded, home, model_opts(sel.show_archived))?);
         *session = loaded;
         Ok(())
     };
