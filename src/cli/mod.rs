@@ -96,17 +96,14 @@ pub fn command() -> clap::Command {
     let root = Cli::command();
     // The global options a command has no use for are accepted but not listed in its help, man
     // page and completions: a hidden copy in the subcommand stands in for the global one.
-    let unused = |name: &str| -> &'static [&'static str] {
-        match name {
-            "humanize-title" => &["file", "session", "strict", "no_pager", "utc", "color"],
-            "ls" => &["file", "session", "strict", "no_pager"],
-            _ => &[],
-        }
-    };
     let globals: Vec<clap::Arg> =
         root.get_arguments().filter(|a| a.is_global_set()).cloned().collect();
     root.mut_subcommands(|sub| {
-        let hidden = unused(sub.get_name());
+        let hidden: &[&str] = match sub.get_name() {
+            "humanize-title" => &["file", "session", "strict", "no_pager", "utc", "color"],
+            "ls" => &["file", "session", "strict", "no_pager"],
+            _ => &[],
+        };
         let sub = globals
             .iter()
             .filter(|a| hidden.contains(&a.get_id().as_str()))
