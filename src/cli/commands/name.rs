@@ -120,11 +120,10 @@ pub fn run(ctx: &Ctx, args: &NameArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     fault::before_write();
+    let line = std::slice::from_ref(&rename.line);
     match &rename.storage {
-        Storage::Append => locked.append(&session, std::slice::from_ref(&rename.line))?,
-        Storage::PatchSlot { slot } => {
-            locked.append_and_patch(&session, std::slice::from_ref(&rename.line), 0, slot)?;
-        }
+        Storage::Append => locked.append(&session, line)?,
+        Storage::PatchSlot { slot } => locked.append_and_patch(&session, line, 0, slot)?,
         Storage::AddSlot { slot, keep_from } => {
             let tail = name::rewrite_tail(&session, &rename.line);
             locked.splice(&session, slot, *keep_from, &tail)?;
