@@ -334,10 +334,8 @@ fn report(
                     format!("{kind} {}", ui::show(short_id(id.as_str())))
                 })
                 .collect();
-            let from = match nav.old_leaf {
-                Some(_) => format!("from {} ", id_text(session, nav.old_leaf)),
-                None => String::new(),
-            };
+            let from = nav.old_leaf.map(|_| format!("from {} ", id_text(session, nav.old_leaf)));
+            let from = from.unwrap_or_default();
             let appended = appended.join(", ");
             eprintln!("Moved {from}to {to}; appended {appended} (`checkout -` goes back)");
         }
