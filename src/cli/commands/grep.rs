@@ -148,11 +148,7 @@ pub fn run(ctx: &Ctx, args: &GrepArgs) -> anyhow::Result<()> {
     let options = MatchOptions { fixed: args.fixed_strings, case, word: args.word_regexp };
     let matcher = Matcher::new(&patterns, &options)?;
     let now = ctx.clock()?.now_millis();
-    let cwd = match (&args.cwd, args.here) {
-        (Some(dir), _) => Some(dir.clone()),
-        (None, true) => Some(PathBuf::from(".")),
-        (None, false) => None,
-    };
+    let cwd = args.cwd.clone().or_else(|| args.here.then(|| PathBuf::from(".")));
     let cwds = cwd.as_deref().map(cwd_forms).transpose()?.unwrap_or_default();
     let scope = Scope {
         roles: names(&args.role),
