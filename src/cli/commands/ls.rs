@@ -190,15 +190,9 @@ fn table(ctx: &Ctx, summaries: &[Summary], home: Option<&str>) -> Table {
     header.max_height(1);
     table.set_header(header);
     let shorten = |p: &str| -> String {
-        let text = match home {
-            Some(h)
-                if !h.is_empty()
-                    && h != "/"
-                    && p.starts_with(h)
-                    && p[h.len()..].starts_with('/') =>
-            {
-                format!("~{}", &p[h.len()..])
-            }
+        let home = home.filter(|h| !h.is_empty() && *h != "/");
+        let text = match home.and_then(|h| p.strip_prefix(h)) {
+            Some(rest) if rest.starts_with('/') => format!("~{rest}"),
             _ => p.to_string(),
         };
         sanitize_for_terminal(&text).into_owned()
