@@ -346,9 +346,7 @@ impl Selector {
         } else {
             self.visible[..at].iter().rev().find(|&&r| rows[r].chat)
         };
-        if let Some(&r) = found {
-            self.selected = Some(r);
-        }
+        self.selected = found.copied().or(self.selected);
     }
 
     /// Ctrl+Left: fold the selected segment head; elsewhere, go up to the head of the segment
@@ -394,9 +392,8 @@ impl Selector {
         }
         let end = self.model.rows[sel].end;
         let rows = &self.model.rows;
-        if let Some(&next) = self.visible.iter().find(|&&v| v > sel && v < end && rows[v].head) {
-            self.selected = Some(next);
-        }
+        let next = self.visible.iter().find(|&&v| v > sel && v < end && rows[v].head);
+        self.selected = next.copied().or(self.selected);
     }
 
     fn open_label(&mut self) {
