@@ -26,16 +26,9 @@ pub enum Exit {
 
 /// An error that only carries an exit status: the command already said what there was to say
 /// (e.g. `fsck` printed the problems it found).
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("exit status {}", *.0 as u8)]
 pub struct Silent(pub Exit);
-
-impl std::fmt::Display for Silent {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "exit status {}", self.0 as u8)
-    }
-}
-
-impl std::error::Error for Silent {}
 
 /// The exit status for an error, and whether its message should be printed.
 pub fn classify(err: &anyhow::Error) -> (Exit, bool) {
