@@ -71,18 +71,6 @@ pub(crate) fn max_levels(width: usize) -> usize {
     width.saturating_sub(24.max(width / 2)) / 3
 }
 
-/// The short name of a filter mode in the status line, as the agent's footer spells it: none
-/// for the default filter.
-fn filter_tag(mode: FilterMode) -> &'static str {
-    match mode {
-        FilterMode::Default => "",
-        FilterMode::NoTools => "[no-tools]",
-        FilterMode::UserOnly => "[user]",
-        FilterMode::LabeledOnly => "[labeled]",
-        FilterMode::All => "[all]",
-    }
-}
-
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame, s: &Selector, look: &Look) {
     let area = frame.area();
@@ -249,8 +237,10 @@ fn status_line(s: &Selector, look: &Look) -> Line<'static> {
     let n = s.visible().len();
     let i = s.cursor().map_or(0, |c| c + 1);
     let mut spans = vec![Span::raw(format!("  ({i}/{n})"))];
-    let tag = filter_tag(s.filter);
-    if !tag.is_empty() {
+    // The filter as the agent's footer names it: as --filter does, without `-only`, and
+    // nothing for the default.
+    if s.filter != FilterMode::Default {
+        let tag = format!("[{}]", s.filter.as_str().trim_end_matches("-only"));
         spans.push(Span::raw(" "));
         spans.push(Span::styled(tag, look.fg(Color::Cyan)));
     }
