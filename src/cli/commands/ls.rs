@@ -102,10 +102,7 @@ pub fn run(ctx: &Ctx, args: &LsArgs) -> anyhow::Result<()> {
         writeln!(out, "{}", table(ctx, &summaries, home.as_deref()).trim_fmt())?;
     }
     out.flush()?;
-    match first_error {
-        Some(e) => Err(e.into()),
-        None => Ok(()),
-    }
+    first_error.map_or(Ok(()), |e| Err(e.into()))
 }
 
 /// The agents' session directories (where their variables put them), or with `--cwd` each
