@@ -106,7 +106,10 @@ pub fn run(ctx: &Ctx, args: &CheckoutArgs) -> anyhow::Result<()> {
         && args.summarizer.is_none()
         && hooks.find(hooks::SESSION_BEFORE_TREE).is_none()
     {
-        anyhow::bail!(needs_model(args.dry_run));
+        let why = if args.dry_run { " (hooks do not run with --dry-run)" } else { "" };
+        anyhow::bail!(Error::Usage(format!(
+            "summarization needs an active model: give --summarizer CMD, set SESSTREE_SUMMARIZER, or install a session_before_tree hook{why}"
+        )));
     }
     let given = given_summary(args)?;
 
@@ -225,13 +228,6 @@ fn summary_of(
     let (text, details) =
         Summarizer::new(cmd.as_str(), cancel.clone()).summarize(entries, &instructions, dialect)?;
     Ok(Summary { text, details: Some(details), from_extension: false })
-}
-
-fn needs_model(dry_run: bool) -> Error {
-    let why = if dry_run { " (hooks do not run with --dry-run)" } else { "" };
-    Error::Usage(format!(
-        "summarization needs an active model: give --summarizer CMD, set SESSTREE_SUMMARIZER, or install a session_before_tree hook{why}"
-    ))
 }
 
 /// `--summary` or the contents of `--summary-file`.
