@@ -73,18 +73,10 @@ pub fn certain_dialect(
         (Some(known), Some(flag)) if known != flag => Err(sesstree::Error::Usage(format!(
             "{}: this is {}'s session ({why}); --dialect {} does not fit it",
             session.path.display(),
-            agent_name(known),
+            if known == Dialect::Omp { "oh-my-pi" } else { "pi" },
             flag.as_str()
         ))),
         (known, flag) => Ok(known.or(flag)),
-    }
-}
-
-/// An agent's name in messages.
-fn agent_name(d: Dialect) -> &'static str {
-    match d {
-        Dialect::Omp => "oh-my-pi",
-        Dialect::Pi => "pi",
     }
 }
 
