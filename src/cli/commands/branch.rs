@@ -1,7 +1,6 @@
 //! `sesstree branch REV`: fork a new session file, as the agent's `/branch` does.
 
 use std::io::Write;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
@@ -156,7 +155,14 @@ pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
         }
     };
     if let Some(target) = &target {
-        refuse_source(target, &source)?;
+        // `-o` naming the source itself (or a hard link to it) is refused even with `--force`:
+        // the source file is never touched.
+        if store::same_file(target, &source) {
+            anyhow::bail!(Error::Usage(format!(
+                "{}: is the source session file; branch never overwrites it",
+                target.display()
+            )));
+        }
         store::write_new_with(target, Some(&source), args.force, |out| {
             plan.write_to(&session, out, target)
         })?;
@@ -205,20 +211,5 @@ fn after_hook(hooks: &hooks::Hooks, previous: &str, path: Option<&Path>) -> anyh
     hooks
         .run(hooks::SESSION_BRANCH, fields)
         .map_err(|e| Error::Failed(format!("the branch was written, but {e}")))?;
-    Ok(())
-}
-
-/// `-o` naming the source itself (or a hard link to it) is refused even with `--force`: the
-/// source file is never touched.
-fn refuse_source(target: &Path, source: &Path) -> anyhow::Result<()> {
-    let (Ok(t), Ok(s)) = (std::fs::metadata(target), std::fs::metadata(source)) else {
-        return Ok(());
-    };
-    if t.dev() == s.dev() && t.ino() == s.ino() {
-        anyhow::bail!(Error::Usage(format!(
-            "{}: is the source session file; branch never overwrites it",
-            target.display()
-        )));
-    }
     Ok(())
 }
