@@ -178,7 +178,14 @@ pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
         });
         write_json_line(&mut out, &value)?;
     } else {
-        print_editor_text(&mut out, editor_text.as_deref())?;
+        // The editor prefill, control characters made visible.
+        if let Some(text) = editor_text.as_deref().filter(|t| !t.is_empty()) {
+            let text = sanitize_keep_lines(text);
+            out.write_all(text.as_bytes())?;
+            if !text.ends_with('\n') {
+                out.write_all(b"\n")?;
+            }
+        }
         match &target {
             Some(target) => eprintln!("Branched to {}", ui::show(&target.to_string_lossy())),
             None => eprintln!("note: {}", unwritable.unwrap_or_default()),
@@ -186,18 +193,6 @@ pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
     }
     out.flush()?;
     after_hook(&hooks, &parent_session, target.as_deref())
-}
-
-/// The editor prefill on stdout, control characters made visible.
-fn print_editor_text(out: &mut impl Write, text: Option<&str>) -> std::io::Result<()> {
-    if let Some(text) = text.filter(|t| !t.is_empty()) {
-        let text = sanitize_keep_lines(text);
-        out.write_all(text.as_bytes())?;
-        if !text.ends_with('\n') {
-            out.write_all(b"\n")?;
-        }
-    }
-    Ok(())
 }
 
 /// Runs `session_branch` once the new file is written (`None`: it went to stdout).
