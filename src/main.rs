@@ -19,15 +19,10 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { Exit::Usage as u8 } else { 0 });
         }
     };
-    match cli::run(parsed) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(err) => {
-            let (exit, print) = classify(&err);
-            if print {
-                let text = format!("{err:#}");
-                eprintln!("error: {}", cli::ui::show(&text));
-            }
-            ExitCode::from(exit as u8)
-        }
+    let Err(err) = cli::run(parsed) else { return ExitCode::SUCCESS };
+    let (exit, print) = classify(&err);
+    if print {
+        eprintln!("error: {}", cli::ui::show(&format!("{err:#}")));
     }
+    ExitCode::from(exit as u8)
 }

@@ -26,16 +26,9 @@ pub enum Exit {
 
 /// An error that only carries an exit status: the command already said what there was to say
 /// (e.g. `fsck` printed the problems it found).
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("exit status {}", *.0 as u8)]
 pub struct Silent(pub Exit);
-
-impl std::fmt::Display for Silent {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "exit status {}", self.0 as u8)
-    }
-}
-
-impl std::error::Error for Silent {}
 
 /// The exit status for an error, and whether its message should be printed.
 pub fn classify(err: &anyhow::Error) -> (Exit, bool) {
@@ -43,39 +36,32 @@ pub fn classify(err: &anyhow::Error) -> (Exit, bool) {
         if let Some(silent) = cause.downcast_ref::<Silent>() {
             return (silent.0, false);
         }
-        let json_pipe = cause.downcast_ref::<serde_json::Error>().and_then(|e| e.io_error_kind());
-        if let Some(io) =
-            cause.downcast_ref::<std::io::Error>().map(std::io::Error::kind).or(json_pipe)
-            && io == std::io::ErrorKind::BrokenPipe
-        {
+        let ours = cause.downcast_ref::<sesstree::Error>();
+        let io = match (cause.downcast_ref::<std::io::Error>(), ours) {
+            (Some(error), _) | (_, Some(sesstree::Error::Io { error, .. })) => Some(error.kind()),
+            _ => cause.downcast_ref::<serde_json::Error>().and_then(|e| e.io_error_kind()),
+        };
+        if io == Some(std::io::ErrorKind::BrokenPipe) {
             // `sesstree log | head`: the reader is gone; that is not a failure.
             return (Exit::Ok, false);
         }
-        if let Some(e) = cause.downcast_ref::<sesstree::Error>() {
-            if let sesstree::Error::Io { error, .. } = e
-                && error.kind() == std::io::ErrorKind::BrokenPipe
-            {
-                return (Exit::Ok, false);
-            }
-            return (from_kind(e.kind()), true);
+        if let Some(e) = ours {
+            let exit = match e.kind() {
+                ErrorKind::Failed => Exit::Failed,
+                ErrorKind::Usage => Exit::Usage,
+                ErrorKind::Damaged => Exit::Damaged,
+                ErrorKind::NotFound => Exit::NotFound,
+                ErrorKind::Conflict => Exit::Conflict,
+                ErrorKind::TooNew => Exit::TooNew,
+                ErrorKind::Cancelled => Exit::Cancelled,
+            };
+            return (exit, true);
         }
         if let Some(e) = cause.downcast_ref::<clap::Error>() {
             return (if e.use_stderr() { Exit::Usage } else { Exit::Ok }, true);
         }
     }
     (Exit::Failed, true)
-}
-
-fn from_kind(kind: ErrorKind) -> Exit {
-    match kind {
-        ErrorKind::Failed => Exit::Failed,
-        ErrorKind::Usage => Exit::Usage,
-        ErrorKind::Damaged => Exit::Damaged,
-        ErrorKind::NotFound => Exit::NotFound,
-        ErrorKind::Conflict => Exit::Conflict,
-        ErrorKind::TooNew => Exit::TooNew,
-        ErrorKind::Cancelled => Exit::Cancelled,
-    }
 }
 
 /// The EXIT STATUS section shared by `--help` and the man pages.

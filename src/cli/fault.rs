@@ -7,16 +7,12 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// The environment variable naming the pause file.
-const PAUSE_VAR: &str = "SESSTREE_TEST_PAUSE_BEFORE_WRITE";
-
 /// Pauses here when the test hook asks for it.
 pub fn before_write() {
-    let Some(path) = std::env::var_os(PAUSE_VAR).filter(|p| !p.is_empty()).map(PathBuf::from)
-    else {
-        return;
-    };
-    if std::fs::write(&path, b"paused\n").is_err() {
+    // Unset or empty: no pause.
+    let path = std::env::var_os("SESSTREE_TEST_PAUSE_BEFORE_WRITE").unwrap_or_default();
+    let path = PathBuf::from(path);
+    if path.as_os_str().is_empty() || std::fs::write(&path, b"paused\n").is_err() {
         return;
     }
     let start = Instant::now();
@@ -25,11 +21,8 @@ pub fn before_write() {
     }
 }
 
-/// The environment variable naming a key on which `tree -i` panics.
-const PANIC_VAR: &str = "SESSTREE_TEST_PANIC_ON_KEY";
-
 /// Whether the selector should panic now that `c` was typed: the tmux test of `tree -i` types
 /// the key named by `SESSTREE_TEST_PANIC_ON_KEY` to check that a panic gives the terminal back.
 pub fn panic_on_key(c: char) -> bool {
-    std::env::var(PANIC_VAR).is_ok_and(|v| v.chars().eq(std::iter::once(c)))
+    std::env::var("SESSTREE_TEST_PANIC_ON_KEY").is_ok_and(|v| v.chars().eq(std::iter::once(c)))
 }

@@ -4,12 +4,10 @@
 //!
 //! clap_mangen renders NAME, SYNOPSIS, DESCRIPTION (the long help), OPTIONS and the list of
 //! subcommands. The examples come from the "Examples:" block of each command's
-//! `after_long_help` (where `--help` shows them after the options), or else from an
-//! "Examples:" paragraph at the end of its doc comment (`verbatim_doc_comment`), which is then
-//! left out of DESCRIPTION. In the block, a line ending with a colon describes the command
-//! lines that follow it.
+//! `after_long_help` (where `--help` shows them after the options). In the block, a line ending
+//! with a colon describes the command lines that follow it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use clap_mangen::Man;
 use clap_mangen::roff::{Roff, bold, italic, roman};
@@ -49,21 +47,19 @@ const ENVIRONMENT: &[(&str, &str)] = &[
     ),
 ];
 
-/// Writes every page into `dir` and returns their paths, in a stable order.
-pub fn write_pages(root: clap::Command, dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+/// Writes every page into `dir`.
+pub fn write_pages(root: clap::Command, dir: &Path) -> std::io::Result<()> {
     let mut root = root.disable_help_subcommand(true);
     root.build();
     let mut pages = Vec::new();
     collect(&root, &mut pages);
     let siblings: Vec<String> = pages.iter().skip(1).map(page_name).collect();
-    let mut written = Vec::new();
     for (i, cmd) in pages.iter().enumerate() {
         let path = dir.join(format!("{}.1", page_name(cmd)));
         let see_also: Vec<String> = if i == 0 { siblings.clone() } else { vec![page_name(&root)] };
         std::fs::write(&path, render(cmd, &see_also)?)?;
-        written.push(path);
     }
-    Ok(written)
+    Ok(())
 }
 
 /// The command and its visible subcommands, depth first.
@@ -81,7 +77,6 @@ fn page_name(cmd: &clap::Command) -> String {
 
 /// One page as roff.
 fn render(cmd: &clap::Command, see_also: &[String]) -> std::io::Result<Vec<u8>> {
-    let (cmd, examples_text) = split_examples(cmd);
     // No date: the pages are committed and must not change from one day to the next.
     let man = Man::new(cmd.clone())
         .date("")
@@ -102,37 +97,14 @@ fn render(cmd: &clap::Command, see_also: &[String]) -> std::io::Result<Vec<u8>> 
     exit_status(&mut roff);
     environment(&mut roff);
     files(&mut roff);
-    if let Some(text) = examples_text {
-        examples(&mut roff, &text);
+    if let Some(text) = cmd.get_after_long_help() {
+        examples(&mut roff, &text.to_string());
     }
     roff.control("SH", ["SEE ALSO"]);
     let refs: Vec<String> = see_also.iter().map(|p| format!("{p}(1)")).collect();
     roff.text([roman(refs.join(", "))]);
     roff.to_writer(&mut out)?;
     Ok(out)
-}
-
-/// The command with its examples out of the long help, and the examples' lines (after the
-/// "Examples:" line): from `after_long_help`, else from the end of the doc comment.
-fn split_examples(cmd: &clap::Command) -> (clap::Command, Option<String>) {
-    let block = |text: &str| -> Option<(usize, String)> {
-        let at = text.find("Examples:\n").filter(|&i| i == 0 || text[..i].ends_with('\n'))?;
-        let lines = text[at..].lines().skip(1).take_while(|l| l.starts_with(' '));
-        Some((at, lines.collect::<Vec<_>>().join("\n")))
-    };
-    if let Some((_, lines)) = cmd.get_after_long_help().and_then(|t| block(&t.to_string())) {
-        return (cmd.clone(), Some(lines));
-    }
-    let Some(long) = cmd.get_long_about().map(|t| t.to_string()) else {
-        return (cmd.clone(), None);
-    };
-    match block(&long) {
-        Some((at, lines)) => {
-            let description = long[..at].trim_end().to_string();
-            (cmd.clone().long_about(description), Some(lines))
-        }
-        None => (cmd.clone(), None),
-    }
 }
 
 /// EXIT STATUS from the table `--help` shows (`  N  meaning` lines).
@@ -170,12 +142,16 @@ fn files(roff: &mut Roff) {
     roff.text([roman("The session directories of the oh-my-pi and pi agents.")]);
 }
 
-/// EXAMPLES from the lines of an "Examples:" block: a line ending with a colon describes,
-/// the lines that follow it are commands.
-fn examples(roff: &mut Roff, block: &str) {
+/// EXAMPLES from the indented lines after the "Examples:" line of `text`, if it has one: a
+/// line ending with a colon describes, the lines that follow it are commands.
+fn examples(roff: &mut Roff, text: &str) {
+    let Some(at) = text.find("Examples:\n").filter(|&i| i == 0 || text[..i].ends_with('\n')) else {
+        return;
+    };
     roff.control("SH", ["EXAMPLES"]);
     let mut in_commands = false;
-    for line in block.lines().map(str::trim).filter(|l| !l.is_empty()) {
+    let block = text[at..].lines().skip(1).take_while(|l| l.starts_with(' '));
+    for line in block.map(str::trim).filter(|l| !l.is_empty()) {
         if line.ends_with(':') {
             if in_commands {
                 roff.control("fi", []);
@@ -224,19 +200,6 @@ mod tests {
             examples.split(".SH").next().unwrap_or_default(),
             ".PP\nDo it once:\n.RS 4\n.nf\n\\fBsesstree x a\\fR\n\\fBsesstree x b\\fR\n.fi\n.RE\n"
         );
-    }
-
-    #[test]
-    fn examples_from_a_verbatim_doc_comment_leave_the_description() {
-        let text = page(
-            clap::Command::new("x")
-                .about("Do x")
-                .long_about("Do x.\n\nAt length.\n\nExamples:\n  sesstree x a\n  sesstree x b"),
-        );
-        let (before, examples) = text.split_once(".SH EXAMPLES\n").expect("EXAMPLES");
-        assert!(before.contains("At length."));
-        assert!(!before.contains("sesstree x a"), "examples repeated in DESCRIPTION:\n{before}");
-        assert!(examples.starts_with(".RS 4\n.nf\n\\fBsesstree x a\\fR\n\\fBsesstree x b\\fR\n"));
     }
 
     #[test]

@@ -96,17 +96,14 @@ pub fn command() -> clap::Command {
     let root = Cli::command();
     // The global options a command has no use for are accepted but not listed in its help, man
     // page and completions: a hidden copy in the subcommand stands in for the global one.
-    let unused = |name: &str| -> &'static [&'static str] {
-        match name {
-            "humanize-title" => &["file", "session", "strict", "no_pager", "utc", "color"],
-            "ls" => &["file", "session", "strict", "no_pager"],
-            _ => &[],
-        }
-    };
     let globals: Vec<clap::Arg> =
         root.get_arguments().filter(|a| a.is_global_set()).cloned().collect();
     root.mut_subcommands(|sub| {
-        let hidden = unused(sub.get_name());
+        let hidden: &[&str] = match sub.get_name() {
+            "humanize-title" => &["file", "session", "strict", "no_pager", "utc", "color"],
+            "ls" => &["file", "session", "strict", "no_pager"],
+            _ => &[],
+        };
         let sub = globals
             .iter()
             .filter(|a| hidden.contains(&a.get_id().as_str()))
@@ -152,14 +149,7 @@ pub struct Ctx {
 impl Ctx {
     /// The same invocation on another file (a `FILE:REV`'s).
     pub fn with_file(&self, file: PathBuf) -> Ctx {
-        Ctx {
-            file: Some(file),
-            session: None,
-            found: std::sync::OnceLock::new(),
-            json: self.json,
-            strict: self.strict,
-            style: self.style,
-        }
+        Ctx { file: Some(file), session: None, found: std::sync::OnceLock::new(), ..*self }
     }
 
     /// The session file named by `-f` or `SESSTREE_FILE`, else the current directory's newest
@@ -283,14 +273,10 @@ pub fn parse() -> Result<Invocation, clap::Error> {
 
 /// Runs what the command line asks for.
 pub fn run(invocation: Invocation) -> anyhow::Result<()> {
-    match invocation {
-        Invocation::Run(cli) => run_cli(*cli),
-        Invocation::Generate(args) => commands::generate::run(&args),
-    }
-}
-
-/// Runs a documented subcommand.
-fn run_cli(cli: Cli) -> anyhow::Result<()> {
+    let cli = match invocation {
+        Invocation::Run(cli) => *cli,
+        Invocation::Generate(args) => return commands::generate::run(&args),
+    };
     let ctx = Ctx {
         file: cli.file,
         session: cli.session,

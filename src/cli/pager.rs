@@ -8,15 +8,6 @@ use std::process::{Child, Command, Stdio};
 /// A running pager, which standard output writes to; dropping it waits for the reader.
 pub struct Pager(Option<Child>);
 
-/// The pager command, from the environment: `None` for no pager.
-fn command() -> Option<String> {
-    let var = |name| std::env::var(name).ok();
-    let chosen = var("SESSTREE_PAGER").or_else(|| var("PAGER"));
-    let command = chosen.unwrap_or_else(|| "less -FRX".to_owned());
-    let command = command.trim();
-    (!command.is_empty() && command != "cat").then(|| command.to_owned())
-}
-
 impl Pager {
     /// Starts the pager when standard output is a terminal and `wanted`; standard output is
     /// then the pager's input. Without a pager (or when it cannot be started), nothing changes.
@@ -24,9 +15,14 @@ impl Pager {
         if !wanted || !std::io::stdout().is_terminal() {
             return Pager(None);
         }
-        let Some(command) = command() else { return Pager(None) };
+        let var = |name| std::env::var(name).ok();
+        let command = var("SESSTREE_PAGER").or_else(|| var("PAGER"));
+        let command = command.unwrap_or_else(|| "less -FRX".to_owned());
+        if matches!(command.trim(), "" | "cat") {
+            return Pager(None);
+        }
         let mut pager = Command::new("sh");
-        pager.arg("-c").arg(&command).stdin(Stdio::piped());
+        pager.arg("-c").arg(command.trim()).stdin(Stdio::piped());
         // As git does: less quits on one screen, keeps colours and leaves the screen as is.
         if std::env::var_os("LESS").is_none() {
             pager.env("LESS", "FRX");

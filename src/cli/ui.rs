@@ -50,15 +50,11 @@ impl Style {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
             ColorChoice::Auto => {
-                if set("NO_COLOR") {
-                    false
-                } else if set("CLICOLOR_FORCE") || set("FORCE_COLOR") {
-                    true
-                } else if std::env::var_os("TERM").is_some_and(|t| t == "dumb") {
-                    false
-                } else {
-                    std::io::stdout().is_terminal()
-                }
+                let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
+                !set("NO_COLOR")
+                    && (set("CLICOLOR_FORCE")
+                        || set("FORCE_COLOR")
+                        || (!dumb && std::io::stdout().is_terminal()))
             }
         };
         Style { color }
@@ -147,14 +143,10 @@ pub fn show(text: &str) -> Cow<'_, str> {
     sanitize_for_terminal(text)
 }
 
-/// Prints a warning about a line of a file, as `FILE:LINE: warning: MESSAGE`.
-pub fn warn_line(path: &std::path::Path, line: u64, message: &str) {
-    warn_lines(path, [(line, message)]);
-}
-
-/// [`warn_line`] for each `(line, message)`, through one buffered lock on stderr: a damaged
-/// file can have a warning on every line, and a write for each piece of each of them took
-/// 34 s for a file of 8 million entries without ids.
+/// Prints a warning about a line of a file, as `FILE:LINE: warning: MESSAGE`, for each
+/// `(line, message)`, through one buffered lock on stderr: a damaged file can have a warning
+/// on every line, and a write for each piece of each of them took 34 s for a file of 8 million
+/// entries without ids.
 pub fn warn_lines<'m>(path: &std::path::Path, warnings: impl IntoIterator<Item = (u64, &'m str)>) {
     use std::io::Write as _;
     // The path too: `stats DIR` and `fsck DIR` find files by name, and a name can hold escape

@@ -1,7 +1,6 @@
 //! `sesstree branch REV`: fork a new session file, as the agent's `/branch` does.
 
 use std::io::Write;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
@@ -86,25 +85,18 @@ pub struct BranchArgs {
 /// Runs `branch`.
 pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
     let cancel = CancelToken::default();
-    let hooks = args.hooks.hooks(&cancel);
-    for event in [hooks::SESSION_BEFORE_BRANCH, hooks::SESSION_BRANCH] {
-        if let Some(path) = hooks.ignored(event) {
-            eprintln!("hint: {} is not executable and was ignored (chmod +x it)", path.display());
-        }
-    }
+    let hooks = args.hooks.hooks(&cancel, [hooks::SESSION_BEFORE_BRANCH, hooks::SESSION_BRANCH]);
     let file = ctx.file()?;
     if file.as_os_str() == "-" {
-        return Err(Error::Usage(
+        anyhow::bail!(Error::Usage(
             "branch needs the session file's path; it cannot read standard input".into(),
-        )
-        .into());
+        ));
     }
     let to_stdout = args.output.as_deref().is_some_and(|o| o.as_os_str() == "-");
     if to_stdout && ctx.json {
-        return Err(Error::Usage(
+        anyhow::bail!(Error::Usage(
             "--json and -o - both write to standard output; give -o a path".into(),
-        )
-        .into());
+        ));
     }
     let session = Session::load(file)?;
     // As the appending commands (`Locked::load`): refuse first, then warn.
@@ -139,73 +131,68 @@ pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
     let plan =
         branch::plan(&session, dialect, fork, &parent_session, &ctx.clock()?, &mut ctx.ids())?;
     if cancel.is_cancelled() {
-        return Err(Error::Cancelled("interrupted; nothing was written".into()).into());
+        anyhow::bail!(Error::Cancelled("interrupted; nothing was written".into()));
     }
-    if let Some(why) = plan.unwritable() {
-        if !plan.root_prompt {
-            return Err(Error::Usage(format!("nothing was written: {why}")).into());
-        }
-        let mut out = stdout();
-        if ctx.json {
-            let value = serde_json::json!({
-                "path": null,
-                "sessionId": null,
-                "parentSession": parent_session,
-                "editorText": editor_text,
-            });
-            write_json_line(&mut out, &value)?;
-        } else {
-            print_editor_text(&mut out, editor_text.as_deref())?;
-            eprintln!("note: {why}");
-        }
-        out.flush()?;
-        return after_hook(&hooks, &parent_session, None);
+    let unwritable = plan.unwritable();
+    if let Some(why) = &unwritable
+        && !plan.root_prompt
+    {
+        anyhow::bail!(Error::Usage(format!("nothing was written: {why}")));
     }
-    if to_stdout {
+    if to_stdout && unwritable.is_none() {
         let mut out = stdout();
         plan.write_to(&session, &mut out, Path::new("-"))?;
         out.flush()?;
         return after_hook(&hooks, &parent_session, None);
     }
-    let target = match &args.output {
-        Some(o) => std::path::absolute(o).map_err(|e| Error::io(o, e))?,
-        None => {
+    // The new file's path, unless nothing is written (a root prompt: the session starts empty).
+    let target = match (&unwritable, &args.output) {
+        (Some(_), _) => None,
+        (None, Some(o)) => Some(std::path::absolute(o).map_err(|e| Error::io(o, e))?),
+        (None, None) => {
             let dir = source.parent().unwrap_or(Path::new("/"));
-            dir.join(branch::file_name(plan.created_ms, &plan.session_id))
+            Some(dir.join(branch::file_name(plan.created_ms, &plan.session_id)))
         }
     };
-    refuse_source(&target, &source)?;
-    store::write_new_with(&target, Some(&source), args.force, |out| {
-        plan.write_to(&session, out, &target)
-    })?;
+    if let Some(target) = &target {
+        // `-o` naming the source itself (or a hard link to it) is refused even with `--force`:
+        // the source file is never touched.
+        if store::same_file(target, &source) {
+            anyhow::bail!(Error::Usage(format!(
+                "{}: is the source session file; branch never overwrites it",
+                target.display()
+            )));
+        }
+        store::write_new_with(target, Some(&source), args.force, |out| {
+            plan.write_to(&session, out, target)
+        })?;
+    }
 
     let mut out = stdout();
     if ctx.json {
         let value = serde_json::json!({
-            "path": target.to_string_lossy(),
-            "sessionId": plan.session_id,
+            "path": target.as_ref().map(|t| t.to_string_lossy()),
+            "sessionId": target.as_ref().map(|_| &plan.session_id),
             "parentSession": parent_session,
             "editorText": editor_text,
         });
         write_json_line(&mut out, &value)?;
     } else {
-        print_editor_text(&mut out, editor_text.as_deref())?;
-        eprintln!("Branched to {}", ui::show(&target.to_string_lossy()));
-    }
-    out.flush()?;
-    after_hook(&hooks, &parent_session, Some(&target))
-}
-
-/// The editor prefill on stdout, control characters made visible.
-fn print_editor_text(out: &mut impl Write, text: Option<&str>) -> std::io::Result<()> {
-    if let Some(text) = text.filter(|t| !t.is_empty()) {
-        let text = sanitize_keep_lines(text);
-        out.write_all(text.as_bytes())?;
-        if !text.ends_with('\n') {
-            out.write_all(b"\n")?;
+        // The editor prefill, control characters made visible.
+        if let Some(text) = editor_text.as_deref().filter(|t| !t.is_empty()) {
+            let text = sanitize_keep_lines(text);
+            out.write_all(text.as_bytes())?;
+            if !text.ends_with('\n') {
+                out.write_all(b"\n")?;
+            }
+        }
+        match &target {
+            Some(target) => eprintln!("Branched to {}", ui::show(&target.to_string_lossy())),
+            None => eprintln!("note: {}", unwritable.unwrap_or_default()),
         }
     }
-    Ok(())
+    out.flush()?;
+    after_hook(&hooks, &parent_session, target.as_deref())
 }
 
 /// Runs `session_branch` once the new file is written (`None`: it went to stdout).
@@ -214,26 +201,10 @@ fn after_hook(hooks: &hooks::Hooks, previous: &str, path: Option<&Path>) -> anyh
     fields.insert("previousSessionFile".into(), previous.into());
     let path = path.map_or(Value::Null, |p| p.to_string_lossy().into());
     fields.insert("path".into(), path);
-    if let Err(e) = hooks.run(hooks::SESSION_BRANCH, fields) {
-        // Not a cancel: the new file is written and stays. Exit 1, so no script takes it for
-        // "nothing happened".
-        return Err(Error::Failed(format!("the branch was written, but {e}")).into());
-    }
-    Ok(())
-}
-
-/// `-o` naming the source itself (or a hard link to it) is refused even with `--force`: the
-/// source file is never touched.
-fn refuse_source(target: &Path, source: &Path) -> anyhow::Result<()> {
-    let (Ok(t), Ok(s)) = (std::fs::metadata(target), std::fs::metadata(source)) else {
-        return Ok(());
-    };
-    if t.dev() == s.dev() && t.ino() == s.ino() {
-        return Err(Error::Usage(format!(
-            "{}: is the source session file; branch never overwrites it",
-            target.display()
-        ))
-        .into());
-    }
+    // Not a cancel: the new file is written and stays. Exit 1, so no script takes it for
+    // "nothing happened".
+    hooks
+        .run(hooks::SESSION_BRANCH, fields)
+        .map_err(|e| Error::Failed(format!("the branch was written, but {e}")))?;
     Ok(())
 }

@@ -3,7 +3,7 @@
 //! `branch_summary` (a summary, or the empty marker that persists a bare move) and, with
 //! `--label`, a `label` entry.
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use serde_json::{Map, Value, json};
@@ -53,7 +53,7 @@ const EXAMPLES: &str = r#"Examples:
 /// itself. The agents do not lock: if one appends meanwhile, nothing is written (exit 5) and
 /// the summary made so far is lost. session_tree runs once the lock is released, so it may
 /// run sesstree on the file.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Default, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
 pub struct CheckoutArgs {
     /// The entry to move to.
@@ -98,17 +98,18 @@ pub struct CheckoutArgs {
 /// Runs `checkout`.
 pub fn run(ctx: &Ctx, args: &CheckoutArgs) -> anyhow::Result<()> {
     let cancel = CancelToken::default();
-    let hooks = if args.dry_run { Hooks::disabled() } else { args.hooks.hooks(&cancel) };
-    for event in [hooks::SESSION_BEFORE_TREE, hooks::SESSION_TREE] {
-        if let Some(path) = hooks.ignored(event) {
-            eprintln!("hint: {} is not executable and was ignored (chmod +x it)", path.display());
-        }
-    }
+    let hooks = match args.dry_run {
+        true => Hooks::disabled(),
+        false => args.hooks.hooks(&cancel, [hooks::SESSION_BEFORE_TREE, hooks::SESSION_TREE]),
+    };
     if args.summarize
         && args.summarizer.is_none()
         && hooks.find(hooks::SESSION_BEFORE_TREE).is_none()
     {
-        return Err(needs_model(args.dry_run).into());
+        let why = if args.dry_run { " (hooks do not run with --dry-run)" } else { "" };
+        anyhow::bail!(Error::Usage(format!(
+            "summarization needs an active model: give --summarizer CMD, set SESSTREE_SUMMARIZER, or install a session_before_tree hook{why}"
+        )));
     }
     let given = given_summary(args)?;
 
@@ -129,7 +130,7 @@ pub fn run(ctx: &Ctx, args: &CheckoutArgs) -> anyhow::Result<()> {
     let target = rev::resolve(&session, &args.rev)?;
     let nav = checkout::navigate(&session, target)?;
     if nav.noop {
-        return report_noop(ctx, &session, &nav, args);
+        return report(ctx, &session, &nav, None, args);
     }
     // Only now: a Ctrl-C while waiting for the lock should still end sesstree at once.
     cancel_on_interrupt(&cancel);
@@ -172,14 +173,14 @@ pub fn run(ctx: &Ctx, args: &CheckoutArgs) -> anyhow::Result<()> {
         &mut ctx.ids(),
         &ctx.clock()?.now_iso(),
     )?;
-    let Some(locked) = locked else { return report_dry_run(ctx, &session, &nav, &plan) };
+    let Some(locked) = locked else { return report(ctx, &session, &nav, Some(&plan), args) };
     if cancel.is_cancelled() {
-        return Err(Error::Cancelled("interrupted; nothing was written".into()).into());
+        anyhow::bail!(Error::Cancelled("interrupted; nothing was written".into()));
     }
     locked.append(&session, &plan.lines)?;
     // The move is on disk: session_tree may run sesstree on the file itself.
     drop(locked);
-    report_move(ctx, &session, &nav, &plan)?;
+    report(ctx, &session, &nav, Some(&plan), args)?;
 
     let mut fields = Map::new();
     fields.insert("newLeafId".into(), id_value(&session, nav.new_leaf));
@@ -188,11 +189,11 @@ pub fn run(ctx: &Ctx, args: &CheckoutArgs) -> anyhow::Result<()> {
     let from_extension =
         summary.as_ref().filter(|_| plan.summary_entry.is_some()).map(|s| s.from_extension);
     fields.insert("fromExtension".into(), from_extension.map_or(Value::Null, Value::Bool));
-    if let Err(e) = hooks.run(hooks::SESSION_TREE, fields) {
-        // Not a cancel: the move is written and stays. Exit 1, so no script takes it for
-        // "nothing happened".
-        return Err(Error::Failed(format!("the checkout was written, but {e}")).into());
-    }
+    // Not a cancel: the move is written and stays. Exit 1, so no script takes it for "nothing
+    // happened".
+    hooks
+        .run(hooks::SESSION_TREE, fields)
+        .map_err(|e| Error::Failed(format!("the checkout was written, but {e}")))?;
     Ok(())
 }
 
@@ -214,10 +215,9 @@ fn summary_of(
         return from_hook(h);
     }
     let Some(cmd) = &args.summarizer else {
-        return Err(Error::Usage(
+        anyhow::bail!(Error::Usage(
             "summarization needs an active model: the session_before_tree hook gave no summary; give --summarizer CMD or set SESSTREE_SUMMARIZER".into(),
-        )
-        .into());
+        ));
     };
     let instructions =
         summarize::instructions(args.instructions.as_deref(), args.replace_instructions);
@@ -229,25 +229,17 @@ fn summary_of(
     Ok(Summary { text, details: Some(details), from_extension: false })
 }
 
-fn needs_model(dry_run: bool) -> Error {
-    let why = if dry_run { " (hooks do not run with --dry-run)" } else { "" };
-    Error::Usage(format!(
-        "summarization needs an active model: give --summarizer CMD, set SESSTREE_SUMMARIZER, or install a session_before_tree hook{why}"
-    ))
-}
-
 /// `--summary` or the contents of `--summary-file`.
 fn given_summary(args: &CheckoutArgs) -> anyhow::Result<Option<String>> {
     if let Some(text) = &args.summary {
         return Ok(Some(text.clone()));
     }
     let Some(path) = &args.summary_file else { return Ok(None) };
-    let mut text = String::new();
-    if path.as_os_str() == "-" {
-        std::io::stdin().read_to_string(&mut text).map_err(|e| Error::io(path, e))?;
-    } else {
-        text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    }
+    let text = match path.as_os_str() == "-" {
+        true => std::io::read_to_string(std::io::stdin()),
+        false => std::fs::read_to_string(path),
+    };
+    let text = text.map_err(|e| Error::io(path, e))?;
     // An editor ends the file with a newline; it is not part of the summary.
     Ok(Some(text.trim_end().to_string()))
 }
@@ -291,80 +283,58 @@ fn json_result(session: &Session, nav: &Navigation, plan: Option<&Plan>, dry_run
     })
 }
 
-fn report_noop(
+/// What a checkout prints: the `--json` object, or on stdout the editor text (the lines it
+/// would append, for a dry run) and a status line on stderr. No plan: nothing to move.
+fn report(
     ctx: &Ctx,
     session: &Session,
     nav: &Navigation,
+    plan: Option<&Plan>,
     args: &CheckoutArgs,
 ) -> anyhow::Result<()> {
     let mut out = stdout();
     if ctx.json {
-        write_json_line(&mut out, &json_result(session, nav, None, args.dry_run))?;
+        write_json_line(&mut out, &json_result(session, nav, plan, args.dry_run))?;
         out.flush()?;
         return Ok(());
     }
-    // `checkout U` again: the leaf stays, and the prefill is given again.
-    write_prefill(&mut out, nav.editor_text.as_deref())?;
-    out.flush()?;
-    if args.label.is_some() {
-        eprintln!("Already at this point (nothing written; `sesstree label` sets a label)");
-    } else {
-        eprintln!("Already at this point");
-    }
-    Ok(())
-}
-
-fn report_dry_run(
-    ctx: &Ctx,
-    session: &Session,
-    nav: &Navigation,
-    plan: &Plan,
-) -> anyhow::Result<()> {
-    let mut out = stdout();
-    if ctx.json {
-        write_json_line(&mut out, &json_result(session, nav, Some(plan), true))?;
-    } else {
-        for line in &plan.lines {
-            let text = String::from_utf8_lossy(line);
-            writeln!(out, "{}", ui::show(&text))?;
+    let to = id_text(session, nav.new_leaf);
+    match plan {
+        None => {
+            // `checkout U` again: the leaf stays, and the prefill is given again.
+            write_prefill(&mut out, nav.editor_text.as_deref())?;
+            out.flush()?;
+            let hint = match args.label {
+                Some(_) => " (nothing written; `sesstree label` sets a label)",
+                None => "",
+            };
+            eprintln!("Already at this point{hint}");
         }
-        out.flush()?;
-        eprintln!(
-            "dry run: would move the leaf to {}; nothing was written",
-            id_text(session, nav.new_leaf)
-        );
+        Some(plan) if args.dry_run => {
+            for line in &plan.lines {
+                writeln!(out, "{}", ui::show(&String::from_utf8_lossy(line)))?;
+            }
+            out.flush()?;
+            eprintln!("dry run: would move the leaf to {to}; nothing was written");
+        }
+        Some(plan) => {
+            write_prefill(&mut out, nav.editor_text.as_deref())?;
+            out.flush()?;
+            let appended: Vec<String> = plan
+                .entries
+                .iter()
+                .zip(&plan.appended)
+                .map(|(e, id)| {
+                    let kind = e["type"].as_str().unwrap_or("?");
+                    format!("{kind} {}", ui::show(short_id(id.as_str())))
+                })
+                .collect();
+            let from = nav.old_leaf.map(|_| format!("from {} ", id_text(session, nav.old_leaf)));
+            let from = from.unwrap_or_default();
+            let appended = appended.join(", ");
+            eprintln!("Moved {from}to {to}; appended {appended} (`checkout -` goes back)");
+        }
     }
-    out.flush()?;
-    Ok(())
-}
-
-/// After the write: the JSON object, or the editor text on stdout and a status line on stderr.
-fn report_move(ctx: &Ctx, session: &Session, nav: &Navigation, plan: &Plan) -> anyhow::Result<()> {
-    let mut out = stdout();
-    if ctx.json {
-        write_json_line(&mut out, &json_result(session, nav, Some(plan), false))?;
-        out.flush()?;
-        return Ok(());
-    }
-    write_prefill(&mut out, nav.editor_text.as_deref())?;
-    out.flush()?;
-    let appended: Vec<String> = plan
-        .entries
-        .iter()
-        .zip(&plan.appended)
-        .map(|(e, id)| {
-            format!("{} {}", e["type"].as_str().unwrap_or("?"), ui::show(short_id(id.as_str())))
-        })
-        .collect();
-    let from = match nav.old_leaf {
-        Some(_) => format!("from {} ", id_text(session, nav.old_leaf)),
-        None => String::new(),
-    };
-    eprintln!(
-        "Moved {from}to {}; appended {} (`checkout -` goes back)",
-        id_text(session, nav.new_leaf),
-        appended.join(", ")
-    );
     Ok(())
 }
 

@@ -79,15 +79,12 @@ pub fn run(ctx: &Ctx, args: &ContextArgs) -> anyhow::Result<()> {
     } else if args.rev == "@" {
         session.position()?
     } else if session.is_empty() {
-        return Err(sesstree::Error::RevNotFound { rev: args.rev.clone() }.into());
+        anyhow::bail!(sesstree::Error::RevNotFound { rev: args.rev.clone() });
     } else {
         Some(rev::resolve(&session, &args.rev)?)
     };
     // Only what the context can show is parsed in full (see `path_values`).
-    let path = match target {
-        Some(t) => path_values(&session, t)?,
-        None => Vec::new(),
-    };
+    let path = target.map(|t| path_values(&session, t)).transpose()?.unwrap_or_default();
     let leaf_id = target.and_then(|t| session.record(t).id.as_ref().map(|i| i.to_value()));
     let context = build(path, leaf_id.as_ref(), flavor);
     let mut out = stdout();

@@ -4,7 +4,6 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use sesstree::export::{self, Options, Plan, Redactor};
-use sesstree::format::Dialect;
 use sesstree::row::Rows;
 use sesstree::{Error, rev, store};
 
@@ -79,7 +78,7 @@ pub enum Format {
 /// Runs `export`.
 pub fn run(ctx: &Ctx, args: &ExportArgs) -> anyhow::Result<()> {
     if ctx.json {
-        return Err(Error::Usage("export writes HTML or Markdown; it has no --json".into()).into());
+        anyhow::bail!(Error::Usage("export writes HTML or Markdown; it has no --json".into()));
     }
     let format = args.format.unwrap_or_else(|| match &args.output {
         Some(o) if o.extension().is_some_and(|e| e == "md" || e == "markdown") => Format::Markdown,
@@ -107,18 +106,16 @@ pub fn run(ctx: &Ctx, args: &ExportArgs) -> anyhow::Result<()> {
     };
     if let Some(t) = &target {
         if store::same_file(&session.path, t) {
-            return Err(Error::Usage(format!(
+            anyhow::bail!(Error::Usage(format!(
                 "{}: -o names the session file itself; give another file",
                 t.display()
-            ))
-            .into());
+            )));
         }
         if !args.force && std::fs::symlink_metadata(t).is_ok() {
-            return Err(Error::Conflict(format!(
+            anyhow::bail!(Error::Conflict(format!(
                 "{}: already exists; pass --force to overwrite it, or -o another file",
                 t.display()
-            ))
-            .into());
+            )));
         }
     }
     let title = session
@@ -132,11 +129,7 @@ pub fn run(ctx: &Ctx, args: &ExportArgs) -> anyhow::Result<()> {
         redact: args.redact.then(|| Redactor::new(home.as_deref())),
         home,
         // oh-my-pi keeps blobs beside its sessions root (CHANGES O3).
-        blobs: places()
-            .roots()
-            .into_iter()
-            .find(|r| matches!(r.agent, Dialect::Omp))
-            .map(|r| r.dir.with_file_name("blobs")),
+        blobs: Some(places().omp_blobs()),
         title,
     };
     let plan = Plan::new(&session, &gists, &opts)?;

@@ -96,7 +96,7 @@ pub fn run(ctx: &Ctx, args: &FsckArgs) -> anyhow::Result<()> {
     }
     out.flush()?;
     if failed {
-        return Err(Silent(Exit::Failed).into());
+        anyhow::bail!(Silent(Exit::Failed));
     }
     Ok(())
 }
@@ -117,19 +117,18 @@ fn write_findings(out: &mut impl Write, file: &str, findings: &[Finding]) -> any
 
 fn repair(ctx: &Ctx, args: &FsckArgs, paths: &[PathBuf]) -> anyhow::Result<()> {
     let [input] = paths else {
-        return Err(Error::Usage("--repair takes exactly one file".into()).into());
+        anyhow::bail!(Error::Usage("--repair takes exactly one file".into()));
     };
     let output = args.output.as_deref().expect("clap requires -o with --repair");
     let to_stdout = output.as_os_str() == "-";
     if !to_stdout && (store::same_file(input, output) || input == output) {
-        return Err(Error::Usage(format!(
+        anyhow::bail!(Error::Usage(format!(
             "{}: -o names the file itself; --repair never writes in place",
             output.display()
-        ))
-        .into());
+        )));
     }
     if input.is_dir() {
-        return Err(Error::Usage(format!("{}: --repair takes a file", input.display())).into());
+        anyhow::bail!(Error::Usage(format!("{}: --repair takes a file", input.display())));
     }
     let session = Session::load(input)?;
     certain_dialect(&session, args.dialect)?;
@@ -166,7 +165,7 @@ fn repair(ctx: &Ctx, args: &FsckArgs, paths: &[PathBuf]) -> anyhow::Result<()> {
     report.flush()?;
     if !findings.is_empty() {
         // The input has problems, even though its copy is sound now.
-        return Err(Silent(Exit::Failed).into());
+        anyhow::bail!(Silent(Exit::Failed));
     }
     Ok(())
 }

@@ -61,14 +61,11 @@ pub fn with_generate(root: clap::Command) -> clap::Command {
 pub fn run(args: &GenerateArgs) -> anyhow::Result<()> {
     let dir = &args.dir;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let cmd = crate::cli::command();
+    let mut cmd = crate::cli::command();
     match args.what {
-        What::Man => {
-            crate::cli::man::write_pages(cmd, dir)
-                .with_context(|| format!("writing man pages into {}", dir.display()))?;
-        }
+        What::Man => crate::cli::man::write_pages(cmd, dir)
+            .with_context(|| format!("writing man pages into {}", dir.display()))?,
         What::Completions => {
-            let mut cmd = cmd;
             for shell in SHELLS {
                 clap_complete::generate_to(shell, &mut cmd, "sesstree", dir).with_context(
                     || format!("writing {shell} completions into {}", dir.display()),

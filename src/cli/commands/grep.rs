@@ -131,28 +131,6 @@ pub enum TypeArg {
     CustomMessage,
 }
 
-impl RoleArg {
-    fn as_str(self) -> &'static str {
-        match self {
-            RoleArg::User => "user",
-            RoleArg::Assistant => "assistant",
-            RoleArg::Tool => "tool",
-            RoleArg::Bash => "bash",
-        }
-    }
-}
-
-impl TypeArg {
-    fn as_str(self) -> &'static str {
-        match self {
-            TypeArg::Message => "message",
-            TypeArg::Compaction => "compaction",
-            TypeArg::BranchSummary => "branch_summary",
-            TypeArg::CustomMessage => "custom_message",
-        }
-    }
-}
-
 /// Runs `grep`.
 pub fn run(ctx: &Ctx, args: &GrepArgs) -> anyhow::Result<()> {
     let (patterns, mut paths) = match &args.pattern {
@@ -170,16 +148,12 @@ pub fn run(ctx: &Ctx, args: &GrepArgs) -> anyhow::Result<()> {
     let options = MatchOptions { fixed: args.fixed_strings, case, word: args.word_regexp };
     let matcher = Matcher::new(&patterns, &options)?;
     let now = ctx.clock()?.now_millis();
-    let cwd = match (&args.cwd, args.here) {
-        (Some(dir), _) => Some(dir.clone()),
-        (None, true) => Some(PathBuf::from(".")),
-        (None, false) => None,
-    };
+    let cwd = args.cwd.clone().or_else(|| args.here.then(|| PathBuf::from(".")));
     let cwds = cwd.as_deref().map(cwd_forms).transpose()?.unwrap_or_default();
     let scope = Scope {
-        roles: args.role.iter().map(|r| r.as_str().to_owned()).collect(),
+        roles: names(&args.role),
         tools: args.tool.clone(),
-        types: args.kind.iter().map(|t| t.as_str().to_owned()).collect(),
+        types: names(&args.kind),
         since: args.since.as_deref().map(|w| when("--since", w, now)).transpose()?,
         until: args.until.as_deref().map(|w| when("--until", w, now)).transpose()?,
         cwds,
@@ -256,6 +230,13 @@ pub fn run(ctx: &Ctx, args: &GrepArgs) -> anyhow::Result<()> {
         (false, true) => Ok(()),
         (false, false) => Err(Silent(Exit::Failed).into()),
     }
+}
+
+/// The names of `--role` or `--type` values as the file spells them: as the command line
+/// does, with `_` where it has `-` (`branch-summary` is `branch_summary`).
+fn names(values: &[impl clap::ValueEnum]) -> Vec<String> {
+    let values = values.iter().filter_map(clap::ValueEnum::to_possible_value);
+    values.map(|v| v.get_name().replace('-', "_")).collect()
 }
 
 /// A file's hits as text: its heading, then a line per hit.

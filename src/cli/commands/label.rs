@@ -40,7 +40,7 @@ const EXAMPLES: &str = r#"Examples:
 ///
 /// Setting prints what was done; with --json one {"id", "targetId", "label"} object, where
 /// `id` is the new entry and `label` is null when the label was removed.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Default, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
 pub struct LabelArgs {
     /// The entry to label (without REV and TEXT: list the labels, as `git tag` does).
@@ -81,10 +81,9 @@ pub fn set(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<Option<Session>> {
     }
     let rev_text = args.rev.as_deref().unwrap_or("@");
     if args.text.is_none() && !args.clear {
-        return Err(sesstree::Error::Usage(
+        anyhow::bail!(sesstree::Error::Usage(
             "give the label TEXT, or --clear to remove it (--list shows the labels)".into(),
-        )
-        .into());
+        ));
     }
     let text = if args.clear { None } else { label::normalize(args.text.as_deref()) };
 
@@ -98,7 +97,7 @@ pub fn set(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<Option<Session>> {
     {
         let message =
             format!("the label \"{}\" could never be used as a REV: {why}", ui::show(text));
-        return Err(sesstree::Error::Usage(message).into());
+        anyhow::bail!(sesstree::Error::Usage(message));
     }
     let mut ids = ctx.ids();
     let mut drawn: Vec<String> = Vec::new();
@@ -121,7 +120,7 @@ pub fn set(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<Option<Session>> {
                 ui::show(text.as_deref().unwrap_or_default()),
                 others.join(", ")
             );
-            return Err(sesstree::Error::Usage(message).into());
+            anyhow::bail!(sesstree::Error::Usage(message));
         }
         // Cleared where it was, then set here: each entry under the one before it.
         let mut parent = change.parent.clone();
@@ -195,15 +194,12 @@ fn list(ctx: &Ctx) -> anyhow::Result<()> {
             write_json_line(&mut out, &json!({"targetId": target.to_value(), "label": value}))?;
             continue;
         }
-        let text = match &value {
-            serde_json::Value::String(s) => s.clone(),
-            other => other.to_string(),
-        };
+        let text = super::show::id_text(&value);
         let one_line = match viewer.view_in_context(idx) {
             Ok(view) => view.text,
             Err(e) => {
                 // The entry's line changed since it was read: still list the label.
-                ui::warn_line(&session.path, session.record(idx).line, &e.to_string());
+                ui::warn_lines(&session.path, [(session.record(idx).line, &*e.to_string())]);
                 String::new()
             }
         };

@@ -197,11 +197,7 @@ fn text_row(
         out.truncate(start);
     }
     let paint = |out: &mut Vec<u8>, text: &str, role| {
-        if style.color {
-            out.extend_from_slice(style.paint(text, role).as_bytes());
-        } else {
-            out.extend_from_slice(text.as_bytes());
-        }
+        out.extend_from_slice(style.paint(text, role).as_bytes());
     };
     paint(out, &sanitize_for_terminal(id), Role::Id);
     out.push(b' ');

@@ -57,10 +57,7 @@ pub struct LsArgs {
 /// Runs `ls`.
 pub fn run(ctx: &Ctx, args: &LsArgs) -> anyhow::Result<()> {
     let home = home();
-    let wanted = match &args.cwd {
-        Some(c) => Some(cwd_forms(c)?),
-        None => None,
-    };
+    let wanted = args.cwd.as_deref().map(cwd_forms).transpose()?;
     let roots = if !args.dirs.is_empty() {
         args.dirs.clone()
     } else {
@@ -105,10 +102,7 @@ pub fn run(ctx: &Ctx, args: &LsArgs) -> anyhow::Result<()> {
         writeln!(out, "{}", table(ctx, &summaries, home.as_deref()).trim_fmt())?;
     }
     out.flush()?;
-    match first_error {
-        Some(e) => Err(e.into()),
-        None => Ok(()),
-    }
+    first_error.map_or(Ok(()), |e| Err(e.into()))
 }
 
 /// The agents' session directories (where their variables put them), or with `--cwd` each
@@ -187,28 +181,21 @@ fn table(ctx: &Ctx, summaries: &[Summary], home: Option<&str>) -> Table {
     if let Some(w) = width {
         table.set_width(u16::try_from(w).unwrap_or(u16::MAX));
     }
-    let mut header =
-        Row::from(["LAST ACTIVITY", "ENTRIES", "SESSION", "NAME", "CWD", "FIRST PROMPT", "FILE"]);
+    const HEADER: [&str; 7] =
+        ["LAST ACTIVITY", "ENTRIES", "SESSION", "NAME", "CWD", "FIRST PROMPT", "FILE"];
+    let mut header = Row::from(HEADER);
     header.max_height(1);
     table.set_header(header);
     let shorten = |p: &str| -> String {
-        let text = match home {
-            Some(h)
-                if !h.is_empty()
-                    && h != "/"
-                    && p.starts_with(h)
-                    && p[h.len()..].starts_with('/') =>
-            {
-                format!("~{}", &p[h.len()..])
-            }
+        let home = home.filter(|h| !h.is_empty() && *h != "/");
+        let text = match home.and_then(|h| p.strip_prefix(h)) {
+            Some(rest) if rest.starts_with('/') => format!("~{rest}"),
             _ => p.to_string(),
         };
         sanitize_for_terminal(&text).into_owned()
     };
     // The widest cell of each column, header included, to choose which columns fit.
-    let mut widest: [usize; 7] =
-        ["LAST ACTIVITY", "ENTRIES", "SESSION", "NAME", "CWD", "FIRST PROMPT", "FILE"]
-            .map(ui::columns);
+    let mut widest = HEADER.map(ui::columns);
     for s in summaries {
         let time = s.last_activity.map(sesstree::clock::format_iso_millis);
         let clean = |t: &Option<String>| {

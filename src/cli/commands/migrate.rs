@@ -9,6 +9,7 @@ use sesstree::migrate::{self, Plan};
 use sesstree::terminal::sanitize_for_terminal;
 use sesstree::{Error, Session, store};
 
+use super::stats::count;
 use super::{DialectArg, certain_dialect};
 use crate::cli::exit::{Exit, Silent};
 use crate::cli::{Ctx, stdout, write_json_line};
@@ -70,11 +71,10 @@ pub fn run(ctx: &Ctx, args: &MigrateArgs) -> anyhow::Result<()> {
     let files = super::session_paths(ctx, &args.paths)?;
     if files.len() > 1 && (args.output.is_some() || args.dry_run) {
         let flag = if args.dry_run { "--dry-run" } else { "-o" };
-        return Err(Error::Usage(format!(
+        anyhow::bail!(Error::Usage(format!(
             "{flag} takes one file; {} were given (leave {flag} out to migrate them in place)",
             files.len()
-        ))
-        .into());
+        )));
     }
     let mut out = stdout();
     let (mut first_error, mut needs) = (None, false);
@@ -92,10 +92,10 @@ pub fn run(ctx: &Ctx, args: &MigrateArgs) -> anyhow::Result<()> {
     }
     out.flush()?;
     if let Some(e) = first_error {
-        return Err(Silent(crate::cli::exit::classify(&e).0).into());
+        anyhow::bail!(Silent(crate::cli::exit::classify(&e).0));
     }
     if args.check && needs {
-        return Err(Silent(Exit::Failed).into());
+        anyhow::bail!(Silent(Exit::Failed));
     }
     Ok(())
 }
@@ -131,48 +131,47 @@ fn one(
         return Ok(plan.changed);
     }
 
-    if let Some(output) = &args.output {
+    // Written to -o, or in place (a current file is left alone): the plan, the backup kept
+    // and what to say after what the migration did.
+    let (plan, backup, done) = if let Some(output) = &args.output {
         if store::same_file(path, output) {
-            return Err(Error::Usage(format!(
+            anyhow::bail!(Error::Usage(format!(
                 "{}: -o names the file itself; leave -o out to migrate in place",
                 output.display()
-            ))
-            .into());
+            )));
         }
         let plan = plan_of(&Session::load(path)?)?;
         let like = (path.as_os_str() != "-").then_some(path);
         store::write_new(output, &plan.bytes, like, args.force)?;
         let to = sanitize_for_terminal(&output.display().to_string()).into_owned();
-        let text = format!("{shown}: {}; written to {to}", describe(&plan));
-        return finish(ctx, out, (path, &plan), None, &text);
-    }
-
-    let locked = store::lock(path, crate::cli::LOCK_TIMEOUT)?;
-    let session = Session::load(locked.path())?;
-    let plan = plan_of(&session)?;
-    if !plan.changed {
-        let text = format!("{shown}: {}", describe(&plan));
-        return finish(ctx, out, (path, &plan), None, &text);
-    }
-    let backup = (!args.no_backup).then(|| migrate::backup_path(path));
-    match &backup {
-        Some(b) if !args.force && std::fs::symlink_metadata(b).is_ok() => {
-            // Said up front, with the ways out; the write itself would refuse too.
-            return Err(Error::Conflict(format!(
-                "{}: already exists; nothing was migrated (--force overwrites it, --no-backup skips it)",
-                b.display()
-            ))
-            .into());
+        (plan, None, format!("; written to {to}"))
+    } else {
+        let locked = store::lock(path, crate::cli::LOCK_TIMEOUT)?;
+        let session = Session::load(locked.path())?;
+        let plan = plan_of(&session)?;
+        let backup = (plan.changed && !args.no_backup).then(|| migrate::backup_path(path));
+        match &backup {
+            Some(b) if !args.force && std::fs::symlink_metadata(b).is_ok() => {
+                // Said up front, with the ways out; the write itself would refuse too.
+                anyhow::bail!(Error::Conflict(format!(
+                    "{}: already exists; nothing was migrated (--force overwrites it, --no-backup skips it)",
+                    b.display()
+                )));
+            }
+            Some(b) => locked.replace_keeping(&session, &plan.bytes, b, args.force)?,
+            None if plan.changed => locked.replace(&session, &plan.bytes)?,
+            None => {}
         }
-        Some(b) => locked.replace_keeping(&session, &plan.bytes, b, args.force)?,
-        None => locked.replace(&session, &plan.bytes)?,
+        let kept =
+            backup.as_ref().map(|b| sanitize_for_terminal(&b.display().to_string()).into_owned());
+        (plan, backup, kept.map(|b| format!(" (original kept as {b})")).unwrap_or_default())
+    };
+    if ctx.json {
+        write_json_line(out, &with_file(path, plan.to_json(backup.as_deref())))?;
+    } else {
+        writeln!(out, "{shown}: {}{done}", describe(&plan))?;
     }
-    let mut text = format!("{shown}: {}", describe(&plan));
-    if let Some(b) = &backup {
-        let b = sanitize_for_terminal(&b.display().to_string()).into_owned();
-        text.push_str(&format!(" (original kept as {b})"));
-    }
-    finish(ctx, out, (path, &plan), backup.as_deref(), &text)
+    Ok(false)
 }
 
 /// What the migration did, in words.
@@ -180,8 +179,6 @@ fn describe(plan: &Plan) -> String {
     if !plan.changed {
         return format!("already at version {}, nothing to migrate", plan.from_version);
     }
-    let count =
-        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut parts = Vec::new();
     if plan.ids_added > 0 {
         parts.push(count(plan.ids_added, "entry given an id", "entries given ids"));
@@ -199,21 +196,6 @@ fn describe(plan: &Plan) -> String {
         text.push_str(&format!(": {}", parts.join(", ")));
     }
     text
-}
-
-fn finish(
-    ctx: &Ctx,
-    out: &mut impl Write,
-    (path, plan): (&std::path::Path, &Plan),
-    backup: Option<&std::path::Path>,
-    text: &str,
-) -> anyhow::Result<bool> {
-    if ctx.json {
-        write_json_line(out, &with_file(path, plan.to_json(backup)))?;
-    } else {
-        writeln!(out, "{text}")?;
-    }
-    Ok(false)
 }
 
 /// A `--json` report with the file it is about first (`migrate` takes many).

@@ -73,18 +73,10 @@ pub fn certain_dialect(
         (Some(known), Some(flag)) if known != flag => Err(sesstree::Error::Usage(format!(
             "{}: this is {}'s session ({why}); --dialect {} does not fit it",
             session.path.display(),
-            agent_name(known),
+            if known == Dialect::Omp { "oh-my-pi" } else { "pi" },
             flag.as_str()
         ))),
         (known, flag) => Ok(known.or(flag)),
-    }
-}
-
-/// An agent's name in messages.
-fn agent_name(d: Dialect) -> &'static str {
-    match d {
-        Dialect::Omp => "oh-my-pi",
-        Dialect::Pi => "pi",
     }
 }
 
@@ -128,16 +120,7 @@ impl Command {
             | Command::Reflog(_)
             | Command::Grep(_) => true,
             Command::Tree(args) => !args.interactive,
-            Command::Checkout(_)
-            | Command::Branch(_)
-            | Command::Stats(_)
-            | Command::Label(_)
-            | Command::Name(_)
-            | Command::HumanizeTitle(_)
-            | Command::Migrate(_)
-            | Command::Fsck(_)
-            | Command::Ls(_)
-            | Command::Export(_) => false,
+            _ => false,
         }
     }
 
@@ -152,15 +135,7 @@ impl Command {
             Command::Branch(args) => args.rev.as_mut(),
             Command::Label(args) => args.rev.as_mut(),
             Command::Export(args) => Some(&mut args.rev),
-            Command::Tree(_)
-            | Command::Reflog(_)
-            | Command::Stats(_)
-            | Command::Name(_)
-            | Command::HumanizeTitle(_)
-            | Command::Migrate(_)
-            | Command::Fsck(_)
-            | Command::Ls(_)
-            | Command::Grep(_) => None,
+            _ => None,
         }
     }
 }
@@ -240,14 +215,11 @@ fn session_paths(ctx: &Ctx, paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     if paths.is_empty() {
         return Ok(vec![ctx.file()?.to_path_buf()]);
     }
-    let mut files = Vec::new();
-    for p in paths {
-        match sesstree::discover::session_files(std::slice::from_ref(p)) {
-            Ok(found) => files.extend(found),
-            Err(_) => files.push(p.clone()),
-        }
-    }
-    Ok(files)
+    let files = paths.iter().flat_map(|p| {
+        sesstree::discover::session_files(std::slice::from_ref(p))
+            .unwrap_or_else(|_| vec![p.clone()])
+    });
+    Ok(files.collect())
 }
 
 /// The user's home directory, for shortening paths in tool rows.
@@ -267,19 +239,21 @@ struct Zone {
     fixed: Option<i32>,
 }
 
+impl Zone {
+    fn new(utc: bool) -> Zone {
+        let tz = if utc { jiff::tz::TimeZone::UTC } else { jiff::tz::TimeZone::system() };
+        let fixed = tz.to_fixed_offset().ok().map(|o| o.seconds());
+        Zone { tz, fixed }
+    }
+}
+
 /// Shows times in UTC (`--utc`) or in the local time zone, for the rest of the process.
 pub fn set_utc(utc: bool) {
-    let tz = if utc { jiff::tz::TimeZone::UTC } else { jiff::tz::TimeZone::system() };
-    let fixed = tz.to_fixed_offset().ok().map(|o| o.seconds());
-    let _ = ZONE.set(Zone { tz, fixed });
+    let _ = ZONE.set(Zone::new(utc));
 }
 
 fn zone() -> &'static Zone {
-    ZONE.get_or_init(|| {
-        let tz = jiff::tz::TimeZone::system();
-        let fixed = tz.to_fixed_offset().ok().map(|o| o.seconds());
-        Zone { tz, fixed }
-    })
+    ZONE.get_or_init(|| Zone::new(false))
 }
 
 /// A timestamp as `YYYY-MM-DD HH:MM:SS +HHMM` in the zone times are shown in ([`set_utc`]),
@@ -405,8 +379,8 @@ pub(crate) fn install_signal_handler() {
 }
 
 /// The hook options shared by the commands that fire hooks (`checkout`, `branch`):
-/// `#[command(flatten)] hooks: HookArgs`, then `args.hooks.hooks(&cancel)`.
-#[derive(Debug, Clone, clap::Args)]
+/// `#[command(flatten)] hooks: HookArgs`, then `args.hooks.hooks(&cancel, events)`.
+#[derive(Debug, Clone, Default, clap::Args)]
 pub struct HookArgs {
     /// The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or
     /// ~/.config/sesstree/hooks].
@@ -421,15 +395,20 @@ pub struct HookArgs {
 }
 
 impl HookArgs {
-    /// The hooks these options select, interrupted by `cancel`.
-    pub fn hooks(&self, cancel: &CancelToken) -> Hooks {
+    /// The hooks these options select, interrupted by `cancel`; says which hooks of `events`
+    /// are there but ignored, not being executable.
+    pub fn hooks(&self, cancel: &CancelToken, events: [&str; 2]) -> Hooks {
         if self.no_hooks {
             return Hooks::disabled();
         }
         // Absolute, so that a hook path never reads as a command name to look up in PATH.
         let dir = self.hooks_dir.clone().or_else(default_hooks_dir);
         let dir = dir.map(|d| std::path::absolute(&d).unwrap_or(d));
-        Hooks::new(dir, self.hook_timeout, cancel.clone())
+        let hooks = Hooks::new(dir, self.hook_timeout, cancel.clone());
+        for path in events.into_iter().filter_map(|event| hooks.ignored(event)) {
+            eprintln!("hint: {} is not executable and was ignored (chmod +x it)", path.display());
+        }
+        hooks
     }
 }
 

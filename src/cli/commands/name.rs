@@ -79,11 +79,10 @@ pub fn run(ctx: &Ctx, args: &NameArgs) -> anyhow::Result<()> {
         (None, Some(p)) => (p.as_str(), true),
         (None, None) => {
             if args.trigger.is_some() || args.dry_run || args.dialect.is_some() {
-                return Err(sesstree::Error::Usage(
+                anyhow::bail!(sesstree::Error::Usage(
                     "--trigger, --dialect and --dry-run need a name to set (TEXT or --from-plan)"
                         .into(),
-                )
-                .into());
+                ));
             }
             let session = ctx.load()?;
             return print(ctx, session.name(), false, None);
@@ -102,10 +101,9 @@ pub fn run(ctx: &Ctx, args: &NameArgs) -> anyhow::Result<()> {
     let rename = match name::plan(&session, request, &id, &ctx.clock()?.now_iso())? {
         Plan::Rename(r) => r,
         Plan::Refused(Refusal::Empty) if !from_plan => {
-            return Err(sesstree::Error::Usage(
+            anyhow::bail!(sesstree::Error::Usage(
                 "the name is empty once control characters and spaces are removed".into(),
-            )
-            .into());
+            ));
         }
         Plan::Refused(why) => {
             eprintln!("note: {}", refusal_note(&why));
@@ -122,11 +120,10 @@ pub fn run(ctx: &Ctx, args: &NameArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     fault::before_write();
+    let line = std::slice::from_ref(&rename.line);
     match &rename.storage {
-        Storage::Append => locked.append(&session, std::slice::from_ref(&rename.line))?,
-        Storage::PatchSlot { slot } => {
-            locked.append_and_patch(&session, std::slice::from_ref(&rename.line), 0, slot)?;
-        }
+        Storage::Append => locked.append(&session, line)?,
+        Storage::PatchSlot { slot } => locked.append_and_patch(&session, line, 0, slot)?,
         Storage::AddSlot { slot, keep_from } => {
             let tail = name::rewrite_tail(&session, &rename.line);
             locked.splice(&session, slot, *keep_from, &tail)?;
@@ -150,10 +147,8 @@ fn print(
 ) -> anyhow::Result<()> {
     let mut out = stdout();
     if ctx.json {
-        let (n, s) = match &name {
-            Some((n, s)) => (Some(n.as_str()), s.map(TitleSource::as_str)),
-            None => (None, None),
-        };
+        let (n, s) =
+            name.as_ref().map_or((None, None), |(n, s)| (Some(n), s.map(TitleSource::as_str)));
         write_json_line(&mut out, &json!({"name": n, "source": s, "changed": changed, "id": id}))?;
     } else {
         match &name {

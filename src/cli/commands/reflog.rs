@@ -3,10 +3,10 @@
 use std::io::Write;
 
 use serde_json::{Value, json};
+use sesstree::EntryId;
 use sesstree::format::{Kind, is_move_marker};
 use sesstree::row::text::{cut_chars, one_row};
 use sesstree::terminal::sanitize_for_terminal;
-use sesstree::{EntryId, Session};
 
 use super::{short_id, short_time};
 use crate::cli::ui::Role;
@@ -45,79 +45,54 @@ pub fn run(ctx: &Ctx, args: &ReflogArgs) -> anyhow::Result<()> {
         .filter(|&i| session.records[i as usize].kind == Kind::BranchSummary)
         .take(args.max_count.unwrap_or(usize::MAX));
     let mut out = stdout();
+    let text = |id: Option<&EntryId>| id.map(|id| id.as_str().to_owned());
     for idx in moves {
         let value = session.value(idx)?;
-        let row = Move::of(&session, idx, &value);
-        if ctx.json {
-            write_json_line(&mut out, &row.to_json())?;
-        } else {
-            writeln!(out, "{}", row.text(ctx))?;
-        }
-    }
-    out.flush()?;
-    Ok(())
-}
-
-/// One move, as `reflog` shows it.
-struct Move {
-    id: String,
-    timestamp: Option<String>,
-    /// Whether it carries a summary (else it is a move marker).
-    summary: Option<String>,
-    from: Option<String>,
-    /// Where it went: its parent, or none for a move to before the first entry.
-    to: Option<String>,
-}
-
-impl Move {
-    fn of(session: &Session, idx: u32, value: &Value) -> Move {
-        let text = |id: Option<&EntryId>| id.map(|id| id.as_str().to_owned());
+        let id = text(session.record(idx).id.as_ref()).unwrap_or_else(|| "-".into());
+        let timestamp = value.get("timestamp").and_then(Value::as_str);
+        // What it carries: a summary, or nothing for a move marker.
+        let summary = value.get("summary");
+        let summary = (!is_move_marker(summary))
+            .then(|| one_row(summary.and_then(Value::as_str).unwrap_or_default()));
         let from = match value.pointer("/details/from") {
             Some(Value::String(id)) => Some(id.clone()),
             None | Some(Value::Null) => None,
             Some(other) => Some(other.to_string()),
         };
-        let summary = value.get("summary");
-        Move {
-            id: text(session.record(idx).id.as_ref()).unwrap_or_else(|| "-".into()),
-            timestamp: value.get("timestamp").and_then(Value::as_str).map(str::to_owned),
-            summary: (!is_move_marker(summary))
-                .then(|| one_row(summary.and_then(Value::as_str).unwrap_or_default())),
-            from,
-            to: text(session.parent(idx).and_then(|p| session.record(p).id.as_ref())),
+        // Where it went: its parent, or none for a move to before the first entry.
+        let to = text(session.parent(idx).and_then(|p| session.record(p).id.as_ref()));
+        if ctx.json {
+            let kind = if summary.is_some() { "summary" } else { "checkout" };
+            let row = json!({
+                "id": id,
+                "timestamp": timestamp,
+                "kind": kind,
+                "from": from,
+                "to": to,
+                "summary": summary,
+            });
+            write_json_line(&mut out, &row)?;
+            continue;
         }
-    }
-
-    fn to_json(&self) -> Value {
-        json!({
-            "id": self.id,
-            "timestamp": self.timestamp,
-            "kind": if self.summary.is_some() { "summary" } else { "checkout" },
-            "from": self.from,
-            "to": self.to,
-            "summary": self.summary,
-        })
-    }
-
-    fn text(&self, ctx: &Ctx) -> String {
         let style = ctx.style;
-        let short = |id: &Option<String>| id.as_deref().map_or("root", short_id).to_owned();
-        let mut line = style.paint(&sanitize_for_terminal(short_id(&self.id)), Role::Id);
+        let mut line = style.paint(&sanitize_for_terminal(short_id(&id)), Role::Id);
         line.push(' ');
-        let time = short_time(self.timestamp.as_deref());
+        let time = short_time(timestamp);
         line.push_str(&style.paint(&sanitize_for_terminal(&time), Role::Time));
-        line.push_str(if self.summary.is_some() { " summary: " } else { " checkout: " });
-        let to = short(&self.to);
-        let moved = match &self.from {
+        line.push_str(if summary.is_some() { " summary: " } else { " checkout: " });
+        let to = to.as_deref().map_or("root", short_id);
+        let moved = match &from {
             Some(from) => format!("moving from {} to {to}", short_id(from)),
             None => format!("moving to {to}"),
         };
         line.push_str(&sanitize_for_terminal(&moved));
-        if let Some(summary) = &self.summary {
+        if let Some(summary) = &summary {
             let head = cut_chars(summary, SUMMARY_LIMIT);
             let more = if head.len() < summary.len() { "…" } else { "" };
             line.push_str(&format!(": {}{more}", sanitize_for_terminal(head)));
         }
-        line
+        writeln!(out, "{line}")?;
     }
+    out.flush()?;
+    Ok(())
 }

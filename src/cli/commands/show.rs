@@ -49,7 +49,7 @@ const RESULTS_AHEAD: u32 = 64;
 pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<()> {
     let session = ctx.load()?;
     if session.is_empty() {
-        return Err(sesstree::Error::RevNotFound { rev: args.rev.clone() }.into());
+        anyhow::bail!(sesstree::Error::RevNotFound { rev: args.rev.clone() });
     }
     let idx = rev::resolve(&session, &args.rev)?;
     let mut out = stdout();
@@ -82,10 +82,7 @@ pub(crate) fn readable(
     let kind = value.get("type").and_then(Value::as_str).unwrap_or("record");
     let message = value.get("message");
     let role = message.and_then(|m| m.get("role")).and_then(Value::as_str);
-    let mut out = String::new();
-    let mut head = format!("entry {}", clean(&id));
-    head = style.paint(&head, Role::Id);
-    out.push_str(&head);
+    let mut out = style.paint(&format!("entry {}", clean(&id)), Role::Id);
     out.push_str(&format!(" ({}", clean(kind)));
     if let Some(role) = role {
         out.push_str(&format!(", {}", clean(role)));
@@ -121,8 +118,8 @@ pub(crate) fn readable(
     Ok(out)
 }
 
-/// An id as rows show it: a string as it is, another value as its JSON text.
-fn id_text(id: &Value) -> String {
+/// An id (or a label) as rows show it: a string as it is, another value as its JSON text.
+pub(super) fn id_text(id: &Value) -> String {
     id.as_str().map_or_else(|| id.to_string(), str::to_owned)
 }
 
@@ -142,27 +139,23 @@ fn content_text(content: Option<&Value>) -> String {
     match content {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Array(blocks)) => {
-            let mut parts = Vec::new();
-            for block in blocks {
+            let parts = blocks.iter().filter_map(|block| {
                 let kind = block.get("type").and_then(Value::as_str).unwrap_or_default();
                 let text = |key: &str| block.get(key).and_then(Value::as_str).unwrap_or_default();
-                match kind {
-                    "text" => parts.push(text("text").to_owned()),
-                    "thinking" => parts.push(format!("[thinking]\n{}", text("thinking"))),
+                Some(match kind {
+                    "text" => text("text").to_owned(),
+                    "thinking" => format!("[thinking]\n{}", text("thinking")),
                     // Its type, and the size of an oh-my-pi blob in the store.
                     "image" => {
                         let blobs = crate::cli::places().omp_blobs();
-                        parts.push(format!(
-                            "[{}]",
-                            sesstree::context::image_text(block, Some(&blobs))
-                        ));
+                        format!("[{}]", sesstree::context::image_text(block, Some(&blobs)))
                     }
                     // Calls are shown on their own, with their results.
-                    "toolCall" => {}
-                    other => parts.push(format!("[{other}]")),
-                }
-            }
-            parts.join("\n\n")
+                    "toolCall" => return None,
+                    other => format!("[{other}]"),
+                })
+            });
+            parts.collect::<Vec<_>>().join("\n\n")
         }
         _ => String::new(),
     }

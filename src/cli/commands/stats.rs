@@ -84,11 +84,8 @@ pub fn run(ctx: &Ctx, args: &StatsArgs) -> anyhow::Result<()> {
         writeln!(out, "  usage (paths): {}", usage_line(&path_usage))?;
     }
     out.flush()?;
-    match first_error {
-        // Printed above already, with the other files' errors.
-        Some(e) => Err(Silent(classify(&e).0).into()),
-        None => Ok(()),
-    }
+    // Printed above already, with the other files' errors.
+    first_error.map_or(Ok(()), |e| Err(Silent(classify(&e).0).into()))
 }
 
 fn write_text(ctx: &Ctx, out: &mut impl Write, file: &str, s: &Stats) -> anyhow::Result<()> {
@@ -124,7 +121,7 @@ fn write_text(ctx: &Ctx, out: &mut impl Write, file: &str, s: &Stats) -> anyhow:
 }
 
 /// `1 root`, `2 roots`.
-fn count(n: usize, one: &str, many: &str) -> String {
+pub(super) fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 

@@ -17,11 +17,8 @@ use super::checkout::{self, CheckoutArgs};
 use super::label::{self, LabelArgs};
 use super::{FilterArg, HookArgs, home, leave_to_exit, short_id};
 use crate::cli::complete;
-use crate::cli::exit::{Exit, Silent, classify};
-use crate::cli::selector::draw::Look;
-use crate::cli::selector::{
-    self as selector, Actions, CheckoutOutcome, Options, Outcome, SummaryRequest,
-};
+use crate::cli::selector::draw::{Look, max_levels};
+use crate::cli::selector::{self as selector, Actions, Options, SummaryRequest};
 use crate::cli::ui::{self, Role, width};
 use crate::cli::{Ctx, stdout};
 
@@ -130,8 +127,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     // Without a known width (a pipe, a file) the gutter is still capped: a tree whose branch
     // points nest thousands deep would otherwise print rows as wide as the tree is deep, and
     // output quadratic in the number of entries.
-    let max_levels =
-        Some(width().map_or(MAX_LEVELS_UNKNOWN_WIDTH, |w| w.saturating_sub(24.max(w / 2)) / 3));
+    let max_levels = Some(width().map_or(MAX_LEVELS_UNKNOWN_WIDTH, max_levels));
     let style = ctx.style;
     // The text of a row after its gutter.
     let width = if ctx.json { None } else { width() };
@@ -192,7 +188,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     let row_of = |i: u32| &tree.rows[i as usize];
     let read: Vec<&Gist> = order.iter().map(|&i| &gists[row_of(i).idx as usize]).collect();
     if let Some(pos) = read.iter().position(|gist| gist.is_unreadable()) {
-        return Err(session.unreadable(row_of(order[pos]).idx).into());
+        anyhow::bail!(session.unreadable(row_of(order[pos]).idx));
     }
     let mut kept = resolve_each(&read, |pos, text| {
         let (i, gist) = (order[pos], read[pos]);
@@ -281,18 +277,15 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
 /// Runs `tree -i`: the selector, then what it chose, printed once the screen is back.
 fn interactive(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     if ctx.json {
-        return Err(Error::Usage("tree -i draws on the terminal; it has no --json".into()).into());
+        anyhow::bail!(Error::Usage("tree -i draws on the terminal; it has no --json".into()));
     }
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
-        return Err(Error::Usage(
+        anyhow::bail!(Error::Usage(
             "tree -i needs a terminal: standard input and output must both be one".into(),
-        )
-        .into());
+        ));
     }
     if ctx.file()? == Path::new("-") {
-        return Err(
-            Error::Usage("tree -i cannot read the session from standard input".into()).into()
-        );
+        anyhow::bail!(Error::Usage("tree -i cannot read the session from standard input".into()));
     }
     // Warnings are printed now, before the screen switches, and are there again after it.
     let session = ctx.load()?;
@@ -310,10 +303,7 @@ fn interactive(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     };
     let mut actions =
         Commands { ctx, hooks: args.hooks.clone(), summarizer: args.summarizer.clone() };
-    match selector::run(session, opts, &mut actions)? {
-        Outcome::Closed | Outcome::CheckedOut => Ok(()),
-        Outcome::Interrupted => Err(Silent(Exit::Cancelled).into()),
-    }
+    selector::run(session, opts, &mut actions)
 }
 
 /// The selector's writes, done by the `label` and `checkout` commands themselves: what they
@@ -330,44 +320,24 @@ impl Actions for Commands<'_> {
             rev: Some(id.as_str().to_string()),
             text: text.map(str::to_string),
             clear: text.is_none(),
-            list: false,
-            dry_run: false,
-            force: false,
-            dialect: None,
+            ..LabelArgs::default()
         };
         // The selector goes on: the session loaded for the label is freed, not left to the exit.
         label::set(self.ctx, &args).map(drop)
     }
 
-    fn checkout(
-        &mut self,
-        id: &EntryId,
-        summary: Option<SummaryRequest>,
-    ) -> anyhow::Result<CheckoutOutcome> {
+    fn checkout(&mut self, id: &EntryId, summary: Option<SummaryRequest>) -> anyhow::Result<()> {
         let args = CheckoutArgs {
             rev: id.as_str().to_string(),
             summary: match &summary {
                 Some(SummaryRequest::Text(text)) => Some(text.clone()),
                 _ => None,
             },
-            summary_file: None,
             summarize: summary == Some(SummaryRequest::Summarize),
             summarizer: self.summarizer.clone(),
-            instructions: None,
-            replace_instructions: false,
-            label: None,
-            dry_run: false,
-            dialect: None,
             hooks: self.hooks.clone(),
+            ..CheckoutArgs::default()
         };
-        match checkout::run(self.ctx, &args) {
-            Ok(()) => Ok(CheckoutOutcome::Done),
-            // A hook's cancel or a Ctrl-C while summarizing: nothing was written, and the
-            // tree comes back, as the agent's selector reopens (FORMAT §6.5).
-            Err(e) if classify(&e).0 == Exit::Cancelled => {
-                Ok(CheckoutOutcome::Cancelled(format!("Navigation cancelled: {e:#}")))
-            }
-            Err(e) => Err(e),
-        }
+        checkout::run(self.ctx, &args)
     }
 }

@@ -48,47 +48,27 @@ impl Look {
     }
 }
 
-/// How many tree rows are shown on a screen of `width` × `height`: every line the title, the
-/// status line, the prompt or message and the key help leave (the whole screen, not the
-/// agent's half of it: a terminal selector owns the screen).
-pub fn rows_shown(s: &Selector, look: &Look, width: u16, height: u16) -> usize {
+/// How many lines the rows and the preview share on a screen of `width` × `height`: every
+/// line the title, the status line, the prompt or message and the key help leave (the whole
+/// screen, not the agent's half of it: a terminal selector owns the screen).
+fn body_lines(s: &Selector, look: &Look, width: u16, height: u16) -> usize {
     let below = 1
         + prompt_lines(s, look, width as usize).0.len()
         + help_lines(s, look, width as usize).len();
-    let rows = (height as usize).saturating_sub(1 + below).max(1);
-    // With the preview on, the rows take half of it, the preview the rest.
-    if s.preview { rows.div_ceil(2) } else { rows }
+    (height as usize).saturating_sub(1 + below).max(1)
 }
 
-/// The lines the preview (Tab) has: every line the rows leave above the status line.
-fn preview_height(s: &Selector, look: &Look, width: u16, height: u16) -> usize {
-    if !s.preview {
-        return 0;
-    }
-    let below = 1
-        + prompt_lines(s, look, width as usize).0.len()
-        + help_lines(s, look, width as usize).len();
-    let all = (height as usize).saturating_sub(1 + below).max(1);
-    all.saturating_sub(rows_shown(s, look, width, height))
+/// How many tree rows are shown on a screen of `width` × `height`: with the preview on, half
+/// of the lines there are, the preview taking the rest.
+pub fn rows_shown(s: &Selector, look: &Look, width: u16, height: u16) -> usize {
+    let lines = body_lines(s, look, width, height);
+    if s.preview { lines.div_ceil(2) } else { lines }
 }
 
 /// How many gutter levels fit a row this wide: at least `max(24, width/2)` columns stay for
 /// the content (FORMAT §9.1).
-fn max_levels(width: u16) -> usize {
-    let w = width as usize;
-    w.saturating_sub(24.max(w / 2)) / 3
-}
-
-/// The short name of a filter mode in the status line, as the agent's footer spells it: none
-/// for the default filter.
-fn filter_tag(mode: FilterMode) -> &'static str {
-    match mode {
-        FilterMode::Default => "",
-        FilterMode::NoTools => "[no-tools]",
-        FilterMode::UserOnly => "[user]",
-        FilterMode::LabeledOnly => "[labeled]",
-        FilterMode::All => "[all]",
-    }
+pub(crate) fn max_levels(width: usize) -> usize {
+    width.saturating_sub(24.max(width / 2)) / 3
 }
 
 /// Draws the whole screen.
@@ -113,7 +93,8 @@ pub fn draw(frame: &mut Frame, s: &Selector, look: &Look) {
     let tree_area = Rect::new(area.x, y, area.width, (shown as u16).min(bottom.saturating_sub(y)));
     draw_rows(frame, s, look, tree_area);
     y += tree_area.height;
-    let preview = preview_height(s, look, area.width, area.height);
+    // The lines the preview (Tab) has: those the rows leave above the status line.
+    let preview = if s.preview { body_lines(s, look, area.width, area.height) / 2 } else { 0 };
     if preview > 0 {
         let text = s.preview_text.as_deref().unwrap_or_default();
         let rule = if look.ascii { "-" } else { "─" }.repeat(area.width as usize);
@@ -165,7 +146,7 @@ fn draw_rows(frame: &mut Frame, s: &Selector, look: &Look, area: Rect) {
     let page = area.height as usize;
     let cursor = s.cursor().unwrap_or(0);
     let start = cursor.saturating_sub(page / 2).min(visible.len().saturating_sub(page));
-    let levels = max_levels(area.width);
+    let levels = max_levels(area.width as usize);
     for (i, &row) in visible.iter().skip(start).take(page).enumerate() {
         let rect = Rect::new(area.x, area.y + i as u16, area.width, 1);
         let selected = s.selected() == Some(row);
@@ -194,18 +175,14 @@ fn row_line(
         Span::raw("  ")
     });
     let mut prefix = s.model.layout.prefix(lrow, g, Some(levels));
-    let folded = s.is_folded(row);
     let mut fold_mark = None;
-    if folded {
+    if s.is_folded(row) {
         let mark = if look.ascii { '+' } else { '⊞' };
         if lrow.connector.is_some() {
             // The connector's middle cell carries the mark, as the agent draws it.
-            let mut cells: Vec<char> = prefix.chars().collect();
-            let n = cells.len();
-            if n >= 2 {
-                cells[n - 2] = mark;
+            if let Some((at, cell)) = prefix.char_indices().rev().nth(1) {
+                prefix.replace_range(at..at + cell.len_utf8(), mark.encode_utf8(&mut [0; 4]));
             }
-            prefix = cells.into_iter().collect();
         } else {
             fold_mark = Some(format!("{mark} "));
         }
@@ -260,8 +237,10 @@ fn status_line(s: &Selector, look: &Look) -> Line<'static> {
     let n = s.visible().len();
     let i = s.cursor().map_or(0, |c| c + 1);
     let mut spans = vec![Span::raw(format!("  ({i}/{n})"))];
-    let tag = filter_tag(s.filter);
-    if !tag.is_empty() {
+    // The filter as the agent's footer names it: as --filter does, without `-only`, and
+    // nothing for the default.
+    if s.filter != FilterMode::Default {
+        let tag = format!("[{}]", s.filter.as_str().trim_end_matches("-only"));
         spans.push(Span::raw(" "));
         spans.push(Span::styled(tag, look.fg(Color::Cyan)));
     }
@@ -289,8 +268,7 @@ fn prompt_lines(s: &Selector, look: &Look, width: usize) -> (Vec<Line<'static>>,
         Mode::Summary { input, .. } => ("Summary (empty asks the summarizer): ", input),
         Mode::Browse => {
             // A message (an error, say) wraps onto up to three lines rather than being cut.
-            let text = s.message.as_deref().map(|m| sanitize_for_terminal(m).into_owned());
-            let text = text.unwrap_or_default();
+            let text = sanitize_for_terminal(s.message.as_deref().unwrap_or_default());
             let mut lines = wrap(&text, width.saturating_sub(2).max(1));
             lines.truncate(3);
             if lines.is_empty() {
@@ -334,14 +312,10 @@ fn help_lines(s: &Selector, look: &Look, width: usize) -> Vec<String> {
         ],
         Mode::Label { .. } | Mode::Summary { .. } => &["Enter save", "Esc cancel", "Ctrl+U clear"],
     };
-    let items: Vec<String> = if look.ascii {
-        // Plain arrows for terminals that lack the glyphs.
-        let ascii = |i: &&str| i.replace("↑/↓", "Up/Down").replace("←/→", "Left/Right");
-        items.iter().map(ascii).collect()
-    } else {
-        items.iter().map(|i| i.to_string()).collect()
-    };
-    let items: Vec<&str> = items.iter().map(String::as_str).collect();
+    // Plain arrows for terminals that lack the glyphs.
+    let ascii = |i: &&str| i.replace("↑/↓", "Up/Down").replace("←/→", "Left/Right");
+    let items: Vec<String> =
+        items.iter().map(|i| if look.ascii { ascii(i) } else { i.to_string() }).collect();
     pack(&items, &format!(" {} ", look.dot()), width.saturating_sub(2).max(1))
         .into_iter()
         .map(|l| format!("  {l}"))
@@ -350,10 +324,10 @@ fn help_lines(s: &Selector, look: &Look, width: usize) -> Vec<String> {
 
 /// Packs items into lines of `width` columns, separated by `sep`. An item moves whole to the
 /// next line when it does not fit; only an item wider than a line is broken, by [`wrap`].
-fn pack(items: &[&str], sep: &str, width: usize) -> Vec<String> {
+fn pack(items: &[impl AsRef<str>], sep: &str, width: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     let mut cur = String::new();
-    for item in items {
+    for item in items.iter().map(AsRef::as_ref) {
         if !cur.is_empty() && cur.width() + sep.width() + item.width() > width {
             lines.push(std::mem::take(&mut cur));
         }

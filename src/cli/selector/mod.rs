@@ -33,6 +33,7 @@ use sesstree::{EntryId, Session};
 use self::draw::{Look, rows_shown};
 use self::model::{Model, ModelOptions};
 use self::state::{Effect, Selector};
+use super::exit::{Exit, Silent, classify};
 use super::fault;
 
 /// The summary asked for with Shift+Enter.
@@ -42,15 +43,6 @@ pub enum SummaryRequest {
     Text(String),
     /// Ask the summarizer (`checkout --summarize`).
     Summarize,
-}
-
-/// What a checkout did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CheckoutOutcome {
-    /// The leaf moved (or the checkout found nothing to do); the selector closes.
-    Done,
-    /// A hook or the user cancelled; nothing was written. The selector stays open.
-    Cancelled(String),
 }
 
 /// The writes the selector can ask for, implemented by the `label` and `checkout` commands.
@@ -63,12 +55,9 @@ pub trait Actions {
     fn set_label(&mut self, id: &EntryId, label: Option<&str>) -> anyhow::Result<()>;
 
     /// Checks an entry out, as `sesstree checkout` does (hooks, summary, marker entry, the
-    /// editor text printed).
-    fn checkout(
-        &mut self,
-        id: &EntryId,
-        summary: Option<SummaryRequest>,
-    ) -> anyhow::Result<CheckoutOutcome>;
+    /// editor text printed). Once it is done (or found nothing to do), the selector closes;
+    /// after a cancel (exit status 7), nothing was written and it stays open.
+    fn checkout(&mut self, id: &EntryId, summary: Option<SummaryRequest>) -> anyhow::Result<()>;
 }
 
 /// How the selector starts.
@@ -88,30 +77,22 @@ pub struct Options {
     pub home: Option<String>,
 }
 
-/// How the selector was closed.
-#[derive(Debug)]
-pub enum Outcome {
-    /// Esc: nothing chosen.
-    Closed,
-    /// Ctrl-C.
-    Interrupted,
-    /// Enter: checked out.
-    CheckedOut,
-}
-
-/// Runs the selector over a loaded session until it is closed.
-pub fn run(session: Session, opts: Options, actions: &mut dyn Actions) -> anyhow::Result<Outcome> {
+/// Runs the selector over a loaded session until it is closed: by Esc, by a checkout, or by
+/// Ctrl-C, which fails silently with exit status 7 (cancelled). The session is kept for the
+/// preview (Tab), which reads the selected entry whole.
+pub fn run(mut session: Session, opts: Options, actions: &mut dyn Actions) -> anyhow::Result<()> {
     let path: PathBuf = session.path.clone();
-    let home = opts.home.clone();
+    let home = opts.home.as_deref();
     let model_opts =
         |show_archived| ModelOptions { show_archived, active_first: opts.active_first };
-    let model = Model::build(&session, home.as_deref(), model_opts(opts.show_archived))?;
-    // Kept for the preview (Tab), which reads the selected entry whole.
-    let mut session = session;
+    let model = Model::build(&session, home, model_opts(opts.show_archived))?;
     let mut sel = Selector::new(model, opts.filter, opts.query.clone(), opts.show_archived);
-    let reload = |show_archived: bool| -> anyhow::Result<(Model, Session)> {
-        let session = Session::load(&path)?;
-        Ok((Model::build(&session, home.as_deref(), model_opts(show_archived))?, session))
+    // The file read again, and its rows put in place of the old ones (both or neither).
+    let reload = |sel: &mut Selector, session: &mut Session| -> anyhow::Result<()> {
+        let loaded = Session::load(&path)?;
+        sel.replace_model(Model::build(&loaded, home, model_opts(sel.show_archived))?);
+        *session = loaded;
+        Ok(())
     };
 
     let mut tui = Tui::enter()?;
@@ -131,44 +112,39 @@ pub fn run(session: Session, opts: Options, actions: &mut dyn Actions) -> anyhow
         }
         match sel.handle(key) {
             Effect::None => {}
-            Effect::Quit => return Ok(Outcome::Closed),
-            Effect::Interrupt => return Ok(Outcome::Interrupted),
-            Effect::Rebuild => match reload(sel.show_archived) {
-                Ok((model, loaded)) => {
-                    sel.replace_model(model);
-                    session = loaded;
+            Effect::Quit => return Ok(()),
+            Effect::Interrupt => anyhow::bail!(Silent(Exit::Cancelled)),
+            Effect::Rebuild => {
+                if let Err(e) = reload(&mut sel, &mut session) {
+                    sel.message = Some(format!("error: {e:#}"));
                 }
-                Err(e) => sel.message = Some(format!("error: {e:#}")),
-            },
+            }
             Effect::SetLabel { id, label } => {
-                tui.suspend();
+                restore();
                 let done = actions.set_label(&id, label.as_deref());
                 tui.resume()?;
-                match done.and_then(|()| reload(sel.show_archived)) {
-                    Ok((model, loaded)) => {
-                        sel.replace_model(model);
-                        session = loaded;
-                        sel.message = Some(
-                            if label.is_some() { "Label set" } else { "Label removed" }.into(),
-                        );
-                    }
-                    Err(e) => sel.message = Some(format!("error: {e:#}")),
-                }
+                sel.message = Some(match done.and_then(|()| reload(&mut sel, &mut session)) {
+                    Ok(()) if label.is_some() => "Label set".into(),
+                    Ok(()) => "Label removed".into(),
+                    Err(e) => format!("error: {e:#}"),
+                });
             }
             Effect::Checkout { id, summary } => {
                 // On the normal screen, a successful checkout leaves what it printed (the
                 // editor text, what was appended) where the user can read it.
-                tui.suspend();
-                match actions.checkout(&id, summary) {
-                    Ok(CheckoutOutcome::Done) => return Ok(Outcome::CheckedOut),
-                    Ok(CheckoutOutcome::Cancelled(why)) => sel.message = Some(why),
-                    Err(e) => sel.message = Some(format!("error: {e:#}")),
-                }
+                restore();
+                sel.message = Some(match actions.checkout(&id, summary) {
+                    Ok(()) => return Ok(()),
+                    // A hook's cancel or a Ctrl-C while summarizing: nothing was written, and
+                    // the tree comes back, as the agent's selector reopens (FORMAT §6.5).
+                    Err(e) if classify(&e).0 == Exit::Cancelled => {
+                        format!("Navigation cancelled: {e:#}")
+                    }
+                    Err(e) => format!("error: {e:#}"),
+                });
                 tui.resume()?;
-                if let Ok((model, loaded)) = reload(sel.show_archived) {
-                    sel.replace_model(model);
-                    session = loaded;
-                }
+                // A file that no longer loads keeps the rows as they were.
+                let _ = reload(&mut sel, &mut session);
             }
         }
     }
@@ -225,10 +201,6 @@ impl Tui {
         self.terminal.clear()?;
         Ok(())
     }
-
-    fn suspend(&mut self) {
-        restore();
-    }
 }
 
 impl Drop for Tui {
@@ -258,7 +230,7 @@ fn restore() {
 pub(crate) fn leave_on_signal() {
     if ACTIVE.load(Ordering::SeqCst) {
         restore();
-        std::process::exit(super::exit::Exit::Cancelled as i32);
+        std::process::exit(Exit::Cancelled as i32);
     }
 }
 

@@ -79,10 +79,8 @@ impl Model {
                 active_first: opts.active_first,
             },
         );
-        let mut position: HashMap<u32, usize> = HashMap::with_capacity(layout.rows.len());
-        for (i, r) in layout.rows.iter().enumerate() {
-            position.insert(r.idx, i);
-        }
+        let position: HashMap<u32, usize> =
+            layout.rows.iter().enumerate().map(|(i, r)| (r.idx, i)).collect();
         let mut viewer = Viewer::new(session, home);
         let mut order: Vec<usize> = (0..layout.rows.len()).collect();
         order.sort_by_key(|&i| layout.rows[i].idx);
@@ -90,10 +88,7 @@ impl Model {
         for i in order {
             let lrow = &layout.rows[i];
             let view = viewer.view(lrow.idx)?;
-            let mut shows = [false; 5];
-            for (slot, mode) in shows.iter_mut().zip(FilterMode::CYCLE) {
-                *slot = view.shows(mode, leaf);
-            }
+            let shows = FilterMode::CYCLE.map(|mode| view.shows(mode, leaf));
             let role = view.role.as_deref();
             let parent = session.parent(lrow.idx).and_then(|p| position.get(&p).copied());
             rows[i] = Some(Row {

@@ -217,51 +217,34 @@ impl Selector {
         if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
             return Effect::Interrupt;
         }
-        match self.mode.clone() {
-            Mode::Browse => self.browse_key(key),
-            Mode::Label { row, input } => match edit(input, key) {
-                Edited::Typing(input) => {
-                    self.mode = Mode::Label { row, input };
-                    Effect::None
-                }
-                Edited::Cancel => {
-                    self.mode = Mode::Browse;
-                    Effect::None
-                }
-                Edited::Submit(text) => {
-                    self.mode = Mode::Browse;
-                    match self.model.rows[row].id.clone() {
-                        // Submitted even when unchanged, as the agent does (FORMAT §9.5).
-                        Some(id) => {
-                            Effect::SetLabel { id, label: Some(text).filter(|t| !t.is_empty()) }
-                        }
-                        None => Effect::None,
-                    }
-                }
-            },
-            Mode::Summary { row, input } => match edit(input, key) {
-                Edited::Typing(input) => {
-                    self.mode = Mode::Summary { row, input };
-                    Effect::None
-                }
-                Edited::Cancel => {
-                    self.mode = Mode::Browse;
-                    Effect::None
-                }
-                Edited::Submit(text) => {
-                    self.mode = Mode::Browse;
-                    let summary = if text.is_empty() {
-                        SummaryRequest::Summarize
-                    } else {
-                        SummaryRequest::Text(text)
-                    };
-                    match self.model.rows[row].id.clone() {
-                        Some(id) => Effect::Checkout { id, summary: Some(summary) },
-                        None => Effect::None,
-                    }
-                }
-            },
+        let (row, input, labelling) = match self.mode.clone() {
+            Mode::Browse => return self.browse_key(key),
+            Mode::Label { row, input } => (row, input, true),
+            Mode::Summary { row, input } => (row, input, false),
+        };
+        let text = match edit(input, key) {
+            Edited::Typing(input) if labelling => {
+                self.mode = Mode::Label { row, input };
+                return Effect::None;
+            }
+            Edited::Typing(input) => {
+                self.mode = Mode::Summary { row, input };
+                return Effect::None;
+            }
+            Edited::Cancel => None,
+            Edited::Submit(text) => Some(text),
+        };
+        self.mode = Mode::Browse;
+        let (Some(text), Some(id)) = (text, self.model.rows[row].id.clone()) else {
+            return Effect::None;
+        };
+        if labelling {
+            // Submitted even when unchanged, as the agent does (FORMAT §9.5).
+            return Effect::SetLabel { id, label: Some(text).filter(|t| !t.is_empty()) };
         }
+        let summary =
+            if text.is_empty() { SummaryRequest::Summarize } else { SummaryRequest::Text(text) };
+        Effect::Checkout { id, summary: Some(summary) }
     }
 
     fn browse_key(&mut self, key: KeyEvent) -> Effect {
@@ -278,12 +261,12 @@ impl Selector {
             }
             KeyCode::Up if alt => self.jump_chat(false),
             KeyCode::Down if alt => self.jump_chat(true),
-            KeyCode::Up => self.step(-1),
-            KeyCode::Down => self.step(1),
+            KeyCode::Up => self.step(-1, true),
+            KeyCode::Down => self.step(1, true),
             KeyCode::Left if ctrl || alt => self.fold_or_up(),
             KeyCode::Right if ctrl || alt => self.unfold_or_down(),
-            KeyCode::PageUp | KeyCode::Left => self.page_by(-1),
-            KeyCode::PageDown | KeyCode::Right => self.page_by(1),
+            KeyCode::PageUp | KeyCode::Left => self.step(-(self.page.max(1) as isize), false),
+            KeyCode::PageDown | KeyCode::Right => self.step(self.page.max(1) as isize, false),
             KeyCode::Home => self.selected = self.visible.first().copied(),
             KeyCode::End => self.selected = self.visible.last().copied(),
             KeyCode::Enter => return self.choose(shift || alt),
@@ -342,26 +325,16 @@ impl Selector {
         self.set_filter(FilterMode::CYCLE[next]);
     }
 
-    /// Up/Down: one row, wrapping around at either end.
-    fn step(&mut self, delta: isize) {
-        let n = self.visible.len();
+    /// Up/Down: one row, wrapping around at either end (`wrap`); PgUp/PgDn, Left/Right: one
+    /// page, stopping at the ends.
+    fn step(&mut self, delta: isize, wrap: bool) {
+        let n = self.visible.len() as isize;
         if n == 0 {
             return;
         }
-        let at = self.cursor().unwrap_or(0) as isize;
-        let next = (at + delta).rem_euclid(n as isize) as usize;
-        self.selected = Some(self.visible[next]);
-    }
-
-    /// PgUp/PgDn, Left/Right: one page, stopping at the ends.
-    fn page_by(&mut self, pages: isize) {
-        let n = self.visible.len();
-        if n == 0 {
-            return;
-        }
-        let at = self.cursor().unwrap_or(0) as isize;
-        let next = (at + pages * self.page.max(1) as isize).clamp(0, n as isize - 1) as usize;
-        self.selected = Some(self.visible[next]);
+        let at = self.cursor().unwrap_or(0) as isize + delta;
+        let next = if wrap { at.rem_euclid(n) } else { at.clamp(0, n - 1) };
+        self.selected = Some(self.visible[next as usize]);
     }
 
     /// Alt+Up/Down: the previous/next user or assistant message.
@@ -373,9 +346,7 @@ impl Selector {
         } else {
             self.visible[..at].iter().rev().find(|&&r| rows[r].chat)
         };
-        if let Some(&r) = found {
-            self.selected = Some(r);
-        }
+        self.selected = found.copied().or(self.selected);
     }
 
     /// Ctrl+Left: fold the selected segment head; elsewhere, go up to the head of the segment
@@ -421,9 +392,8 @@ impl Selector {
         }
         let end = self.model.rows[sel].end;
         let rows = &self.model.rows;
-        if let Some(&next) = self.visible.iter().find(|&&v| v > sel && v < end && rows[v].head) {
-            self.selected = Some(next);
-        }
+        let next = self.visible.iter().find(|&&v| v > sel && v < end && rows[v].head);
+        self.selected = next.copied().or(self.selected);
     }
 
     fn open_label(&mut self) {
