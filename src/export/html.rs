@@ -112,13 +112,7 @@ impl Page<'_> {
 
     /// Transcript text, redacted when asked and escaped.
     fn text(&mut self, s: &str) {
-        match &self.opts.redact {
-            Some(r) => {
-                let s = r.apply(s);
-                escape(&mut self.buf, &s);
-            }
-            None => escape(&mut self.buf, s),
-        }
+        escape(&mut self.buf, &self.opts.clean(s));
     }
 
     fn flush(&mut self) -> crate::Result<()> {
@@ -168,8 +162,8 @@ impl Page<'_> {
         let entries = plan.layout.rows.len();
         self.raw(&format!(
             "<span>{entries} entries</span> <span>{} branch{} off the active path</span>",
-            plan.branches,
-            if plan.branches == 1 { "" } else { "es" }
+            plan.parents.len(),
+            if plan.parents.len() == 1 { "" } else { "es" }
         ));
         if let Some(leaf) = self.opts.leaf {
             let id = id_of(session, leaf).to_owned();
@@ -256,7 +250,6 @@ impl Page<'_> {
         if plan.steps.is_empty() {
             self.raw("<p class=\"note\">This session has no entries.</p>\n");
         }
-        let blobs = self.opts.blobs.clone();
         // The main thread in parts, each in a template until it is near the view: a page of
         // any length builds only the elements of what is shown.
         let leaf_part = self.opts.leaf.map(|l| parts[l as usize]);
@@ -306,7 +299,7 @@ impl Page<'_> {
                     self.raw("</summary><template>");
                 }
                 Step::Close => self.raw("</template></details>\n"),
-                Step::Entry(idx) => self.entry(session, plan, idx, blobs.as_deref()),
+                Step::Entry(idx) => self.entry(session, plan, idx),
             }
             self.maybe_flush()?;
         }
@@ -317,8 +310,8 @@ impl Page<'_> {
         self.flush()
     }
 
-    fn entry(&mut self, session: &Session, plan: &Plan, idx: u32, blobs: Option<&Path>) {
-        let v = view(session, idx, &plan.texts[idx as usize], blobs, self.opts.redact.as_ref());
+    fn entry(&mut self, session: &Session, plan: &Plan, idx: u32) {
+        let v = view(session, plan, self.opts, idx);
         let id = id_of(session, idx).to_owned();
         self.raw("<article class=\"e ");
         self.raw(v.class);

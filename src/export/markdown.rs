@@ -56,8 +56,8 @@ pub fn write(
     doc.buf.push_str(&format!(
         "- {} entries, {} branch{} off the active path",
         plan.layout.rows.len(),
-        plan.branches,
-        if plan.branches == 1 { "" } else { "es" }
+        plan.parents.len(),
+        if plan.parents.len() == 1 { "" } else { "es" }
     ));
     if let Some(leaf) = opts.leaf {
         doc.buf.push_str("; leaf ");
@@ -108,14 +108,7 @@ pub fn write(
                     }
                     doc.buf.push_str("\n\n");
                 }
-                let v = view(
-                    session,
-                    idx,
-                    &plan.texts[idx as usize],
-                    opts.blobs.as_deref(),
-                    opts.redact.as_ref(),
-                );
-                doc.entry(session, plan, idx, &v);
+                doc.entry(session, plan, idx, &view(session, plan, opts, idx));
             }
         }
         if doc.buf.len() > 1 << 16 {
@@ -131,14 +124,6 @@ struct Doc<'a> {
 }
 
 impl Doc<'_> {
-    /// Redacts when asked.
-    fn clean<'t>(&self, s: &'t str) -> std::borrow::Cow<'t, str> {
-        match &self.opts.redact {
-            Some(r) => r.apply(s),
-            None => std::borrow::Cow::Borrowed(s),
-        }
-    }
-
     /// A heading of the document for a section `depth` branches deep (0: the active path).
     fn heading(&mut self, depth: usize) {
         for _ in 0..(depth + 2).min(DEEPEST) {
@@ -149,7 +134,7 @@ impl Doc<'_> {
 
     /// Text on one line, as inline Markdown with nothing active in it.
     fn line(&mut self, s: &str) {
-        let s = self.clean(s).into_owned();
+        let s = self.opts.clean(s);
         let s = one_line(&s, usize::MAX);
         let mut esc = String::new();
         escape(&mut esc, &s);
@@ -163,7 +148,7 @@ impl Doc<'_> {
 
     /// Text as an inline code span.
     fn code(&mut self, s: &str) {
-        let s = self.clean(s).into_owned();
+        let s = self.opts.clean(s);
         let s = pictures(&one_line(&s, usize::MAX));
         let ticks = "`".repeat(longest_run(&s, '`') + 1);
         let pad = if s.starts_with('`') || s.ends_with('`') || s.is_empty() { " " } else { "" };
@@ -197,37 +182,37 @@ impl Doc<'_> {
         match part {
             Part::Text(t) if t.trim().is_empty() => {}
             Part::Text(t) => {
-                let t = self.clean(t).into_owned();
+                let t = self.opts.clean(t);
                 self.block(&t, "");
             }
             Part::Thinking(t) => {
-                let t = self.clean(t).into_owned();
+                let t = self.opts.clean(t);
                 self.details(&format!("Thinking · {}", super::lines(&t)));
                 self.block(&t, "");
                 self.buf.push_str("</details>\n\n");
             }
             Part::Call { name, gist, args } => {
                 self.details(&format!("Tool call: {name} {gist}"));
-                let args = self.clean(args).into_owned();
+                let args = self.opts.clean(args);
                 self.fenced(&args, "json");
                 self.buf.push_str("</details>\n\n");
             }
             Part::Output { title, error, text } => {
                 let title = if *error { format!("⚠ {title}") } else { title.clone() };
                 self.details(&title);
-                let text = self.clean(text).into_owned();
+                let text = self.opts.clean(text);
                 self.fenced(&text, "");
                 self.buf.push_str("</details>\n\n");
             }
             Part::Image(img) => self.image(img),
             Part::Summary(t) if v.class == "compaction" => {
-                let t = self.clean(t).into_owned();
+                let t = self.opts.clean(t);
                 self.details(&format!("Compaction summary · {}", super::lines(&t)));
                 self.block(&t, "> ");
                 self.buf.push_str("</details>\n\n");
             }
             Part::Summary(t) => {
-                let t = self.clean(t).into_owned();
+                let t = self.opts.clean(t);
                 if let Some(from) = &v.refers {
                     self.buf.push_str("> What was tried on the branch left at ");
                     self.code(cut_chars(from, 8));
@@ -251,7 +236,7 @@ impl Doc<'_> {
     }
 
     fn details(&mut self, summary: &str) {
-        let summary = self.clean(summary).into_owned();
+        let summary = self.opts.clean(summary);
         self.buf.push_str("<details><summary>");
         escape(&mut self.buf, &one_line(&summary, 200));
         self.buf.push_str("</summary>\n\n");

@@ -43,6 +43,13 @@ pub struct Options {
     pub title: String,
 }
 
+impl Options {
+    /// `text` redacted, when asked.
+    fn clean<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        self.redact.as_ref().map_or(Cow::Borrowed(text), |r| r.apply(text))
+    }
+}
+
 /// No branch: an entry of the main thread.
 pub const MAIN: u32 = u32::MAX;
 
@@ -79,8 +86,6 @@ pub struct Plan {
     pub texts: Vec<String>,
     /// Each record's label.
     pub labels: std::collections::HashMap<u32, String>,
-    /// How many branches the tree has off the active path.
-    pub branches: u32,
     /// Which of the selector's filters show each record: bit 0 `default`, 1 `no-tools`,
     /// 2 `user-only`, 3 `labeled-only` ([`FILTERS`]).
     pub filters: Vec<u8>,
@@ -101,32 +106,36 @@ impl Plan {
             session,
             &TreeOptions { leaf: opts.leaf, include_archived: false, active_first: true },
         );
-        // Children in display order, from the layout's pre-order.
-        let mut in_layout = vec![false; n];
+        let labels = session.label_map();
+        let (mut in_layout, mut on_path) = (vec![false; n], vec![false; n]);
+        let mut filters = vec![0u8; n];
         for row in &tree.rows {
-            in_layout[row.idx as usize] = true;
+            let i = row.idx as usize;
+            in_layout[i] = true;
+            on_path[i] = row.on_active_path;
+            let facts = gists[i].facts();
+            for (bit, mode) in FILTERS.iter().enumerate() {
+                if facts.shows(*mode, row.is_leaf, labels.contains_key(&row.idx)) {
+                    filters[i] |= 1 << bit;
+                }
+            }
         }
-        let mut kids: Vec<Vec<u32>> = vec![Vec::new(); n];
+        // Children in display order, from the layout's pre-order.
+        let parent = |idx| session.parent(idx).filter(|&p| in_layout[p as usize]);
+        let mut kids = vec![Vec::new(); n];
         let mut roots = Vec::new();
         for row in &tree.rows {
-            match session.parent(row.idx).filter(|&p| in_layout[p as usize]) {
+            match parent(row.idx) {
                 Some(p) => kids[p as usize].push(row.idx),
                 None => roots.push(row.idx),
             }
         }
         let mut sizes = vec![1u32; n];
         for row in tree.rows.iter().rev() {
-            if let Some(p) = session.parent(row.idx).filter(|&p| in_layout[p as usize]) {
+            if let Some(p) = parent(row.idx) {
                 sizes[p as usize] = sizes[p as usize].saturating_add(sizes[row.idx as usize]);
             }
         }
-        let on_path: Vec<bool> = {
-            let mut on = vec![false; n];
-            for row in &tree.rows {
-                on[row.idx as usize] = row.on_active_path;
-            }
-            on
-        };
         // The walk, with an explicit stack: a chain or a nesting of any depth cannot overflow.
         enum Task {
             Entry(u32, bool),
@@ -135,6 +144,7 @@ impl Plan {
         }
         let mut steps = Vec::with_capacity(n + 16);
         let mut branch_of = vec![MAIN; n];
+        let mut shown = vec![false; n];
         let mut parents = Vec::new();
         let mut open: Vec<u32> = Vec::new();
         let mut stack = Vec::new();
@@ -161,6 +171,7 @@ impl Plan {
             match task {
                 Task::Entry(idx, main) => {
                     steps.push(Step::Entry(idx));
+                    shown[idx as usize] = true;
                     branch_of[idx as usize] = open.last().copied().unwrap_or(MAIN);
                     let list = &kids[idx as usize];
                     let cont = if main {
@@ -183,32 +194,10 @@ impl Plan {
                 }
             }
         }
-        let branches = parents.len() as u32;
         let mut texts = row_texts(session, gists, &tree, opts.home.as_deref())?;
         // Redacted whole, before the sidebar and the summaries cut them.
         if let Some(r) = &opts.redact {
-            for text in &mut texts {
-                if let Cow::Owned(clean) = r.apply(text) {
-                    *text = clean;
-                }
-            }
-        }
-        let labels = session.label_map();
-        let mut filters = vec![0u8; n];
-        for row in &tree.rows {
-            let (idx, labeled) = (row.idx, labels.contains_key(&row.idx));
-            let facts = gists[idx as usize].facts();
-            for (bit, mode) in FILTERS.iter().enumerate() {
-                if facts.shows(*mode, row.is_leaf, labeled) {
-                    filters[idx as usize] |= 1 << bit;
-                }
-            }
-        }
-        let mut shown = vec![false; n];
-        for step in &steps {
-            if let Step::Entry(idx) = step {
-                shown[*idx as usize] = true;
-            }
+            texts = texts.iter().map(|t| r.apply(t).into_owned()).collect();
         }
         Ok(Plan {
             layout: tree,
@@ -218,7 +207,6 @@ impl Plan {
             sizes,
             texts,
             labels,
-            branches,
             filters,
             shown,
         })
@@ -314,22 +302,16 @@ pub struct View {
 /// The longest a one-line gist gets, in characters.
 const GIST: usize = 100;
 
-/// Reads record `idx` and makes its [`View`]; `row` is its row text, for bookkeeping entries.
-/// With `redact`, every string of the entry is redacted whole, before any of it is cut to a
-/// gist or a title, so that no cut leaves part of a key behind.
-pub fn view(
-    session: &Session,
-    idx: u32,
-    row: &str,
-    blobs: Option<&Path>,
-    redact: Option<&Redactor>,
-) -> View {
+/// Reads record `idx` of the `plan` and makes its [`View`]. With `--redact`, every string of
+/// the entry is redacted whole, before any of it is cut to a gist or a title, so that no cut
+/// leaves part of a key behind.
+pub fn view(session: &Session, plan: &Plan, opts: &Options, idx: u32) -> View {
     match session.value(idx) {
         Ok(mut value) => {
-            if let Some(r) = redact {
+            if let Some(r) = &opts.redact {
                 redact_strings(&mut value, r);
             }
-            view_of(&value, row, blobs)
+            view_of(&value, &plan.texts[idx as usize], opts.blobs.as_deref())
         }
         Err(e) => View {
             class: "error",
@@ -344,11 +326,7 @@ pub fn view(
 /// Redacts every string of `value` in place (keys of objects are left as they are).
 fn redact_strings(value: &mut Value, r: &Redactor) {
     match value {
-        Value::String(s) => {
-            if let Cow::Owned(clean) = r.apply(s) {
-                *s = clean;
-            }
-        }
+        Value::String(s) => *s = r.apply(s).into_owned(),
         Value::Array(items) => items.iter_mut().for_each(|v| redact_strings(v, r)),
         Value::Object(map) => map.values_mut().for_each(|v| redact_strings(v, r)),
         _ => {}
