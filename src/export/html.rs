@@ -12,7 +12,9 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
-use super::{Image, MAIN, Options, Part, Plan, Step, base64, id_of, one_line, size, view};
+use super::{
+    BLOCK, Image, MAIN, Options, Part, Plan, Step, base64, id_of, one_line, size, spill, view,
+};
 use crate::session::Session;
 use crate::tree::UNICODE;
 
@@ -54,21 +56,15 @@ pub fn write(
     page.head(session, plan)?;
     page.sidebar(session, plan, &parts)?;
     page.main(session, plan, &parts, &sizes)?;
-    page.raw("<script type=\"application/json\" id=\"branches\">[");
-    for (i, p) in plan.parents.iter().enumerate() {
-        if i > 0 {
-            page.raw(",");
-        }
-        if *p == MAIN {
-            page.raw("-1");
-        } else {
-            page.raw(&p.to_string());
-        }
-    }
-    page.raw("]</script>\n<script>");
+    let parents: Vec<i64> =
+        plan.parents.iter().map(|&p| if p == MAIN { -1 } else { p.into() }).collect();
+    page.raw(&format!(
+        "<script type=\"application/json\" id=\"branches\">{}</script>\n<script>",
+        serde_json::json!(parents)
+    ));
     page.raw(SCRIPT);
     page.raw("</script>\n</body>\n</html>\n");
-    page.flush()
+    page.flush(0)
 }
 
 /// The part of the main thread each record is shown in (directly, or inside a branch folded
@@ -115,14 +111,8 @@ impl Page<'_> {
         escape(&mut self.buf, &self.opts.clean(s));
     }
 
-    fn flush(&mut self) -> crate::Result<()> {
-        self.out.write_all(self.buf.as_bytes()).map_err(|e| crate::Error::io(self.path, e))?;
-        self.buf.clear();
-        Ok(())
-    }
-
-    fn maybe_flush(&mut self) -> crate::Result<()> {
-        if self.buf.len() > 1 << 16 { self.flush() } else { Ok(()) }
+    fn flush(&mut self, at_least: usize) -> crate::Result<()> {
+        spill(&mut self.buf, self.out, self.path, at_least)
     }
 
     fn head(&mut self, session: &Session, plan: &Plan) -> crate::Result<()> {
@@ -174,7 +164,7 @@ impl Page<'_> {
             self.raw("</code></a></span>");
         }
         self.raw("</p>\n</header>\n<div class=\"layout\">\n");
-        self.flush()
+        self.flush(0)
     }
 
     fn sidebar(&mut self, session: &Session, plan: &Plan, parts: &[u32]) -> crate::Result<()> {
@@ -231,13 +221,13 @@ impl Page<'_> {
                 self.raw(" <span class=\"act\">← active</span>");
             }
             self.raw("</a>");
-            self.maybe_flush()?;
+            self.flush(BLOCK)?;
         }
         if !rows.is_empty() {
             self.raw("</template></div>");
         }
         self.raw("</div></nav>\n<main id=\"main\">\n");
-        self.flush()
+        self.flush(0)
     }
 
     fn main(
@@ -301,13 +291,13 @@ impl Page<'_> {
                 Step::Close => self.raw("</template></details>\n"),
                 Step::Entry(idx) => self.entry(session, plan, idx),
             }
-            self.maybe_flush()?;
+            self.flush(BLOCK)?;
         }
         if open_part.is_some() {
             self.raw("</template></section>\n");
         }
         self.raw("</main>\n</div>\n");
-        self.flush()
+        self.flush(0)
     }
 
     fn entry(&mut self, session: &Session, plan: &Plan, idx: u32) {

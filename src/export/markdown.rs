@@ -11,7 +11,7 @@
 use std::io::Write;
 
 use super::html::escape;
-use super::{Image, Options, Part, Plan, Step, View, id_of, one_line, size, view};
+use super::{BLOCK, Image, Options, Part, Plan, Step, View, id_of, one_line, size, spill, view};
 use crate::markdown::{pictures, safe_markdown};
 use crate::row::text::cut_chars;
 use crate::session::Session;
@@ -27,11 +27,6 @@ pub fn write(
     out: &mut dyn Write,
 ) -> crate::Result<()> {
     let mut doc = Doc { buf: String::with_capacity(1 << 16), opts };
-    let write_out = |doc: &mut Doc, out: &mut dyn Write| -> crate::Result<()> {
-        out.write_all(doc.buf.as_bytes()).map_err(|e| crate::Error::io(&session.path, e))?;
-        doc.buf.clear();
-        Ok(())
-    };
     doc.buf.push_str("# ");
     doc.line(&opts.title);
     doc.buf.push_str("\n\n");
@@ -111,11 +106,9 @@ pub fn write(
                 doc.entry(session, plan, idx, &view(session, plan, opts, idx));
             }
         }
-        if doc.buf.len() > 1 << 16 {
-            write_out(&mut doc, out)?;
-        }
+        spill(&mut doc.buf, out, &session.path, BLOCK)?;
     }
-    write_out(&mut doc, out)
+    spill(&mut doc.buf, out, &session.path, 0)
 }
 
 struct Doc<'a> {
@@ -126,9 +119,7 @@ struct Doc<'a> {
 impl Doc<'_> {
     /// A heading of the document for a section `depth` branches deep (0: the active path).
     fn heading(&mut self, depth: usize) {
-        for _ in 0..(depth + 2).min(DEEPEST) {
-            self.buf.push('#');
-        }
+        self.buf.push_str(&"#".repeat((depth + 2).min(DEEPEST)));
         self.buf.push(' ');
     }
 

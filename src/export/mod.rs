@@ -12,6 +12,7 @@ pub mod markdown;
 mod redact;
 
 use std::borrow::Cow;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -199,17 +200,7 @@ impl Plan {
         if let Some(r) = &opts.redact {
             texts = texts.iter().map(|t| r.apply(t).into_owned()).collect();
         }
-        Ok(Plan {
-            layout: tree,
-            steps,
-            branch_of,
-            parents,
-            sizes,
-            texts,
-            labels,
-            filters,
-            shown,
-        })
+        Ok(Plan { layout: tree, steps, branch_of, parents, sizes, texts, labels, filters, shown })
     }
 }
 
@@ -235,6 +226,19 @@ fn row_texts(
         };
     }
     Ok(texts)
+}
+
+/// How much of a document is gathered before it is written out, in bytes.
+const BLOCK: usize = 1 << 16;
+
+/// Writes `buf` out to `out` (the document of the session at `path`) when it holds at least
+/// `at_least` bytes.
+fn spill(buf: &mut String, out: &mut dyn Write, path: &Path, at_least: usize) -> Result<()> {
+    if buf.len() >= at_least {
+        out.write_all(buf.as_bytes()).map_err(|e| crate::Error::io(path, e))?;
+        buf.clear();
+    }
+    Ok(())
 }
 
 /// An image of a transcript.
