@@ -15,6 +15,7 @@ use sha2::{Digest, Sha256};
 use super::{
     BLOCK, Image, MAIN, Options, Part, Plan, Step, base64, id_of, one_line, size, spill, view,
 };
+use crate::markdown::picture;
 use crate::session::Session;
 use crate::tree::UNICODE;
 
@@ -445,34 +446,23 @@ impl Page<'_> {
 /// Appends `s` escaped for HTML text and attribute values; control characters (but tab and
 /// line feed) become their visible pictures (U+2400…), so nothing invisible reaches the page.
 pub fn escape(buf: &mut String, s: &str) {
-    let mut start = 0;
+    let (mut start, mut pic) = (0, [0; 4]);
     for (i, c) in s.char_indices() {
-        let rep: Option<&str> = match c {
-            '&' => Some("&amp;"),
-            '<' => Some("&lt;"),
-            '>' => Some("&gt;"),
-            '"' => Some("&quot;"),
-            '\'' => Some("&#39;"),
-            '\t' | '\n' => None,
-            '\r' => Some(""),
-            c if (c as u32) < 0x20 || c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c) => {
-                buf.push_str(&s[start..i]);
-                let pic = match c as u32 {
-                    n @ 0..=0x1f => char::from_u32(0x2400 + n).unwrap_or('\u{fffd}'),
-                    0x7f => '\u{2421}',
-                    _ => '\u{fffd}',
-                };
-                buf.push(pic);
-                start = i + c.len_utf8();
-                continue;
-            }
-            _ => None,
+        let rep = match c {
+            '&' => "&amp;",
+            '<' => "&lt;",
+            '>' => "&gt;",
+            '"' => "&quot;",
+            '\'' => "&#39;",
+            '\r' => "",
+            c => match picture(c) {
+                Some(p) => p.encode_utf8(&mut pic),
+                None => continue,
+            },
         };
-        if let Some(rep) = rep {
-            buf.push_str(&s[start..i]);
-            buf.push_str(rep);
-            start = i + 1;
-        }
+        buf.push_str(&s[start..i]);
+        buf.push_str(rep);
+        start = i + c.len_utf8();
     }
     buf.push_str(&s[start..]);
 }
