@@ -92,7 +92,7 @@ fn read_timestamp(s: &str) -> Option<i64> {
         return None;
     }
     let hour = p.digits(2)?;
-    p.expect(b':')?;
+    p.eat(b':').then_some(())?;
     let minute = p.digits(2)?;
     let (mut second, mut milli, mut fraction_is_zero) = (0, 0, true);
     if p.eat(b':') {
@@ -210,10 +210,6 @@ impl Cursor<'_> {
         hit
     }
 
-    fn expect(&mut self, byte: u8) -> Option<()> {
-        self.eat(byte).then_some(())
-    }
-
     /// Exactly `n` ASCII digits as a number (n ≤ 6, so no overflow).
     fn digits(&mut self, n: usize) -> Option<i64> {
         let field = self.bytes.get(self.pos..self.pos + n)?;
@@ -295,12 +291,6 @@ impl Clock {
         parse_timestamp(iso).map(Clock::pinned)
     }
 
-    #[cfg(test)]
-    /// Whether this clock is pinned.
-    pub(crate) fn is_pinned(&self) -> bool {
-        self.pinned.is_some()
-    }
-
     /// The current time in epoch milliseconds.
     pub fn now_millis(&self) -> i64 {
         match &self.pinned {
@@ -312,12 +302,6 @@ impl Clock {
     /// The current time as an entry `timestamp` (`2026-02-16T10:20:30.123Z`).
     pub fn now_iso(&self) -> String {
         format_iso_millis(self.now_millis())
-    }
-}
-
-impl Default for Clock {
-    fn default() -> Self {
-        Clock::system()
     }
 }
 
@@ -532,7 +516,7 @@ mod tests {
     #[test]
     fn pinned_clock_advances_one_millisecond_per_call() {
         let clock = Clock::pinned_at("2026-02-16T10:20:30.000Z").unwrap();
-        assert!(clock.is_pinned());
+        assert!(clock.pinned.is_some());
         assert_eq!(clock.now_iso(), "2026-02-16T10:20:30.000Z");
         assert_eq!(clock.now_iso(), "2026-02-16T10:20:30.001Z");
         assert_eq!(clock.now_millis(), 1_771_237_230_002);
@@ -541,8 +525,8 @@ mod tests {
 
     #[test]
     fn system_clock_is_recent() {
-        let clock = Clock::default();
-        assert!(!clock.is_pinned());
+        let clock = Clock::system();
+        assert!(clock.pinned.is_none());
         // After 2025-01-01: the build machine's clock is not that wrong.
         assert!(clock.now_millis() > 1_735_689_600_000);
     }
