@@ -184,15 +184,8 @@ pub struct FileHits {
     pub session_id: Option<String>,
     /// The hits, in file order.
     pub hits: Vec<Hit>,
-    /// Lines that might have matched but could not be read.
-    pub damaged: Vec<Damaged>,
-}
-
-/// A line that might have matched but does not parse.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Damaged {
-    /// Its line number.
-    pub line: u64,
+    /// The line numbers of lines that might have matched but do not parse.
+    pub damaged: Vec<u64>,
 }
 
 /// An entry whose grep text matches.
@@ -446,11 +439,8 @@ impl Search {
         let place = (self.locate || self.active_only) && !out.hits.is_empty();
         if place || !found.damaged.is_empty() {
             let session = load()?;
-            out.damaged = found
-                .damaged
-                .iter()
-                .map(|&offset| Damaged { line: line_number(&session, offset) })
-                .collect();
+            out.damaged =
+                found.damaged.iter().map(|&offset| line_number(&session, offset)).collect();
             if place {
                 let active: HashSet<u32> = session
                     .leaf()
