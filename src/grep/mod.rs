@@ -256,16 +256,12 @@ impl Search {
     /// [`Search::file`], a task for each `piece` bytes of a regular file.
     fn file_in_pieces(&self, path: &Path, piece: u64) -> Result<FileHits> {
         if path.as_os_str() == "-" {
-            let mut bytes = Vec::new();
-            std::io::stdin().lock().read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
-            return self.bytes(path, bytes);
+            return self.whole(path, std::io::stdin().lock());
         }
-        let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
+        let file = File::open(path).map_err(|e| Error::io(path, e))?;
         let meta = file.metadata().map_err(|e| Error::io(path, e))?;
         if !meta.is_file() {
-            let mut bytes = Vec::new();
-            file.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
-            return self.bytes(path, bytes);
+            return self.whole(path, file);
         }
         let len = meta.len();
         let header = head(&file, len).map_err(|e| Error::io(path, e))?;
@@ -274,7 +270,7 @@ impl Search {
         };
         // For the first hit alone, a small piece at a time in order, as `grep -l` stops
         // reading at it; else every piece at once.
-        let one = self.wants_one();
+        let one = self.max_hits == Some(1) && !self.active_only;
         let step = if one { piece.min(FIRST_PIECE) } else { piece };
         let starts: Vec<u64> = (0..len.div_ceil(step).max(1)).map(|i| i * step).collect();
         let read = |start: u64| -> std::io::Result<Found> {
@@ -307,8 +303,10 @@ impl Search {
         self.finish(path, Some(session_id), found, || Session::load(path))
     }
 
-    /// Searches a file held in memory.
-    fn bytes(&self, path: &Path, bytes: Vec<u8>) -> Result<FileHits> {
+    /// Searches a file read whole from `from` (standard input, a pipe).
+    fn whole(&self, path: &Path, mut from: impl Read) -> Result<FileHits> {
+        let mut bytes = Vec::new();
+        from.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
         let head = &bytes[..bytes.len().min(1 << 20)];
         let Some(session_id) = self.header_in_scope(head) else {
             return Ok(FileHits::none(path));
@@ -334,11 +332,6 @@ impl Search {
             }
         }
         Some(field("id").unwrap_or_default())
-    }
-
-    /// Whether the first hit of a file is all that is asked.
-    fn wants_one(&self) -> bool {
-        self.max_hits == Some(1) && !self.active_only
     }
 
     /// The hits and damaged lines among the lines of `buf` that start in `starts`; `base` is
@@ -599,17 +592,9 @@ fn snippet(text: &str, m: (usize, usize), matcher: &Matcher) -> Snippet {
     let start = line[..at].char_indices().rev().nth(BEFORE_CHARS - 1).map_or(0, |(i, _)| i);
     let end =
         line[start..].char_indices().nth(SNIPPET_CHARS).map_or(line.len(), |(i, _)| start + i);
-    let cut = &line[start..end];
-    let (lead, trail) = (start > 0, end < line.len());
-    let mut out = String::with_capacity(cut.len() + 6);
-    if lead {
-        out.push('…');
-    }
-    let shift = out.len();
-    out.push_str(cut);
-    if trail {
-        out.push('…');
-    }
+    let lead = if start > 0 { "…" } else { "" };
+    let trail = if end < line.len() { "…" } else { "" };
+    let (text, shift) = (format!("{lead}{}{trail}", &line[start..end]), lead.len());
     // The matches of the whole line, clipped to the cut: a match that starts before the cut
     // is found where it is, not again inside the cut.
     let matches = matcher
@@ -617,7 +602,7 @@ fn snippet(text: &str, m: (usize, usize), matcher: &Matcher) -> Snippet {
         .filter(|&(s, e)| e > start && s < end && e > s)
         .map(|(s, e)| (s.max(start) - start + shift, e.min(end) - start + shift))
         .collect();
-    Snippet { text: out, matches }
+    Snippet { text, matches }
 }
 
 #[cfg(test)]

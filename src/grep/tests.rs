@@ -134,7 +134,7 @@ fn pieces_find_what_the_whole_file_finds() {
         assert_eq!(offsets(&pieces), offsets(&whole), "piece {piece}");
     }
     // The same from memory.
-    let bytes = search.bytes(&path, std::fs::read(&path).unwrap()).unwrap();
+    let bytes = search.whole(&path, &std::fs::read(&path).unwrap()[..]).unwrap();
     assert_eq!(offsets(&bytes), offsets(&whole));
 }
 
