@@ -13,9 +13,11 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 
 use super::{
-    BLOCK, Image, MAIN, Options, Part, Plan, Step, base64, id_of, one_line, size, spill, view,
+    BLOCK, Image, MAIN, Options, Part, Plan, Step, base64, id_of, lines, one_line, short_time,
+    size, spill, view,
 };
 use crate::markdown::picture;
+use crate::row::text::cut_chars;
 use crate::session::Session;
 use crate::tree::UNICODE;
 
@@ -112,43 +114,46 @@ impl Page<'_> {
         escape(&mut self.buf, &self.opts.clean(s));
     }
 
+    /// [`Page::text`] on its own, to place in markup.
+    fn escaped(&self, s: &str) -> String {
+        let mut out = String::new();
+        escape(&mut out, &self.opts.clean(s));
+        out
+    }
+
+    /// A link to the entry `id`, shown by its first characters.
+    fn link(&self, id: &str) -> String {
+        let short = self.escaped(cut_chars(id, 8));
+        format!("<a href=\"#{}\"><code>{short}</code></a>", self.escaped(id))
+    }
+
     fn flush(&mut self, at_least: usize) -> crate::Result<()> {
         spill(&mut self.buf, self.out, self.path, at_least)
     }
 
     fn head(&mut self, session: &Session, plan: &Plan) -> crate::Result<()> {
+        let title = self.escaped(&self.opts.title);
         self.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
         self.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"");
         self.raw(&policy());
         self.raw("\">\n<meta name=\"referrer\" content=\"no-referrer\">\n");
         self.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
         self.raw("<meta name=\"color-scheme\" content=\"light dark\">\n");
-        self.raw("<meta name=\"generator\" content=\"sesstree\">\n<title>");
-        let title = self.opts.title.clone();
-        self.text(&title);
+        self.raw(&format!("<meta name=\"generator\" content=\"sesstree\">\n<title>{title}"));
         self.raw("</title>\n<style>");
         self.raw(STYLE);
-        self.raw("</style>\n</head>\n<body>\n<header class=\"top\"><h1>");
-        self.text(&title);
-        self.raw("</h1>\n<p class=\"info\">");
+        self.raw("</style>\n</head>\n<body>\n<header class=\"top\">");
+        self.raw(&format!("<h1>{title}</h1>\n<p class=\"info\">"));
         let header = session.header.as_ref();
-        let field = |k: &str| {
-            header.and_then(|h| h.value.get(k)).and_then(|v| v.as_str()).map(str::to_owned)
-        };
-        if let Some(id) = header.map(|h| h.id.clone()) {
-            self.raw("<span>session <code>");
-            self.text(&id);
-            self.raw("</code></span> ");
+        let field = |k: &str| header?.value.get(k)?.as_str();
+        if let Some(h) = header {
+            self.raw(&format!("<span>session <code>{}</code></span> ", self.escaped(&h.id)));
         }
         if let Some(cwd) = field("cwd") {
-            self.raw("<span>in <code>");
-            self.text(&cwd);
-            self.raw("</code></span> ");
+            self.raw(&format!("<span>in <code>{}</code></span> ", self.escaped(cwd)));
         }
         if let Some(ts) = field("timestamp") {
-            self.raw("<span>started ");
-            self.text(&super::short_time(Some(&ts)));
-            self.raw("</span> ");
+            self.raw(&format!("<span>started {}</span> ", self.escaped(&short_time(Some(ts)))));
         }
         let entries = plan.layout.rows.len();
         self.raw(&format!(
@@ -157,12 +162,8 @@ impl Page<'_> {
             if plan.parents.len() == 1 { "" } else { "es" }
         ));
         if let Some(leaf) = self.opts.leaf {
-            let id = id_of(session, leaf).to_owned();
-            self.raw(" <span>leaf <a href=\"#");
-            self.text(&id);
-            self.raw("\"><code>");
-            self.text(&id);
-            self.raw("</code></a></span>");
+            let id = self.escaped(id_of(session, leaf));
+            self.raw(&format!(" <span>leaf <a href=\"#{id}\"><code>{id}</code></a></span>"));
         }
         self.raw("</p>\n</header>\n<div class=\"layout\">\n");
         self.flush(0)
@@ -180,7 +181,7 @@ impl Page<'_> {
                 let rows = CHUNK.min(rows.len() - n);
                 self.raw(&format!("<div class=\"ck\" data-n=\"{rows}\"><template>"));
             }
-            let id = id_of(session, row.idx).to_owned();
+            let id = id_of(session, row.idx);
             self.raw("<a class=\"r");
             if row.on_active_path {
                 self.raw(" on");
@@ -194,30 +195,22 @@ impl Page<'_> {
                     self.raw(class);
                 }
             }
-            self.raw("\" href=\"#");
-            self.text(&id);
-            self.raw("\"");
+            self.raw(&format!("\" href=\"#{}\"", self.escaped(id)));
             let b = plan.branch_of[row.idx as usize];
             if b != MAIN {
                 self.raw(&format!(" data-b=\"{b}\""));
             }
-            self.raw(&format!(" data-c=\"{}\"", parts[row.idx as usize]));
-            self.raw("><span class=\"g\">");
-            let prefix = plan.layout.prefix(row, &UNICODE, Some(SIDEBAR_LEVELS));
-            self.raw(&prefix);
+            self.raw(&format!(" data-c=\"{}\"><span class=\"g\">", parts[row.idx as usize]));
+            self.raw(&plan.layout.prefix(row, &UNICODE, Some(SIDEBAR_LEVELS)));
             if row.on_active_path {
                 self.raw(UNICODE.bullet);
             }
-            self.raw("</span><span class=\"i\">");
-            self.text(crate::row::text::cut_chars(&id, 8));
-            self.raw("</span> ");
+            let short = self.escaped(cut_chars(id, 8));
+            self.raw(&format!("</span><span class=\"i\">{short}</span> "));
             if let Some(label) = plan.labels.get(&row.idx) {
-                self.raw("<span class=\"lb\">");
-                self.text(label);
-                self.raw("</span> ");
+                self.raw(&format!("<span class=\"lb\">{}</span> ", self.escaped(label)));
             }
-            let text = one_line(&plan.texts[row.idx as usize], SIDEBAR_TEXT);
-            self.text(&text);
+            self.text(&one_line(&plan.texts[row.idx as usize], SIDEBAR_TEXT));
             if row.is_leaf {
                 self.raw(" <span class=\"act\">← active</span>");
             }
@@ -267,29 +260,24 @@ impl Page<'_> {
                 }
             }
             match *step {
-                Step::Open { .. } => depth += 1,
-                Step::Close => depth -= 1,
-                Step::Entry(_) => {}
-            }
-            match *step {
                 Step::Open { branch, first } => {
+                    depth += 1;
                     let n = plan.sizes[first as usize];
                     self.raw(&format!(
                         "<details class=\"br\" id=\"b{branch}\"><summary>⎇ Branch of {n} entr{}",
                         if n == 1 { "y" } else { "ies" }
                     ));
                     if let Some(p) = session.parent(first) {
-                        let from = id_of(session, p).to_owned();
-                        self.raw(" from <code>");
-                        self.text(crate::row::text::cut_chars(&from, 8));
-                        self.raw("</code>");
+                        let from = self.escaped(cut_chars(id_of(session, p), 8));
+                        self.raw(&format!(" from <code>{from}</code>"));
                     }
-                    self.raw(": ");
-                    let text = one_line(&plan.texts[first as usize], 120);
-                    self.text(&text);
-                    self.raw("</summary><template>");
+                    let text = self.escaped(&one_line(&plan.texts[first as usize], 120));
+                    self.raw(&format!(": {text}</summary><template>"));
                 }
-                Step::Close => self.raw("</template></details>\n"),
+                Step::Close => {
+                    depth -= 1;
+                    self.raw("</template></details>\n");
+                }
                 Step::Entry(idx) => self.entry(session, plan, idx),
             }
             self.flush(BLOCK)?;
@@ -303,38 +291,26 @@ impl Page<'_> {
 
     fn entry(&mut self, session: &Session, plan: &Plan, idx: u32) {
         let v = view(session, plan, self.opts, idx);
-        let id = id_of(session, idx).to_owned();
+        let id = self.escaped(id_of(session, idx));
+        let leaf = self.opts.leaf == Some(idx);
         self.raw("<article class=\"e ");
         self.raw(v.class);
         if plan.branch_of[idx as usize] == MAIN {
             self.raw(" on");
         }
-        if self.opts.leaf == Some(idx) {
+        if leaf {
             self.raw(" leaf");
         }
-        self.raw("\" id=\"");
-        self.text(&id);
-        self.raw("\"><div class=\"h\"><a class=\"id\" href=\"#");
-        self.text(&id);
-        self.raw("\" title=\"link to this entry; `sesstree checkout ");
-        self.text(&id);
-        self.raw("` goes back to it\">");
-        self.text(&id);
-        self.raw("</a> <span class=\"who\">");
-        self.text(&v.who);
-        self.raw("</span>");
+        self.raw(&format!("\" id=\"{id}\"><div class=\"h\"><a class=\"id\" href=\"#{id}\" title=\"link to this entry; `sesstree checkout {id}` goes back to it\">{id}</a>"));
+        self.raw(&format!(" <span class=\"who\">{}</span>", self.escaped(&v.who)));
         if let Some(label) = plan.labels.get(&idx) {
-            self.raw(" <span class=\"lb\">");
-            self.text(label);
-            self.raw("</span>");
+            self.raw(&format!(" <span class=\"lb\">{}</span>", self.escaped(label)));
         }
-        if self.opts.leaf == Some(idx) {
+        if leaf {
             self.raw(" <span class=\"act\">← active</span>");
         }
         if !v.time.is_empty() {
-            self.raw(" <time>");
-            self.text(&v.time);
-            self.raw("</time>");
+            self.raw(&format!(" <time>{}</time>", self.escaped(&v.time)));
         }
         self.raw("</div>");
         for part in &v.parts {
@@ -343,55 +319,44 @@ impl Page<'_> {
         self.raw("</article>\n");
     }
 
+    /// A folded part: `summary` (markup) over `text`, kept in a template until it is opened.
+    fn folded(&mut self, class: &str, summary: &str, text: &str, pre: bool) {
+        let (open, close) = if pre { ("<pre>", "</pre>") } else { ("<div class=\"t\">", "</div>") };
+        self.raw(&format!("<details class=\"f {class}\"><summary>{summary}</summary><template>"));
+        self.raw(open);
+        self.text(text);
+        self.raw(close);
+        self.raw("</template></details>");
+    }
+
     fn part(&mut self, part: &Part, v: &super::View) {
         match part {
+            Part::Text(t) if t.trim().is_empty() => {}
             Part::Text(t) => {
-                if t.trim().is_empty() {
-                    return;
-                }
                 self.raw("<div class=\"t\">");
                 self.text(t);
                 self.raw("</div>");
             }
-            Part::Thinking(t) => {
-                self.raw(&format!("<details class=\"f th\"><summary>Thinking · {}</summary><template><div class=\"t\">", super::lines(t)));
-                self.text(t);
-                self.raw("</div></template></details>");
-            }
+            Part::Thinking(t) => self.folded("th", &format!("Thinking · {}", lines(t)), t, false),
             Part::Call { name, gist, args } => {
-                self.raw("<details class=\"f call\"><summary><b>");
-                self.text(name);
-                self.raw("</b> ");
-                self.text(gist);
-                self.raw("</summary><template><pre>");
-                self.text(args);
-                self.raw("</pre></template></details>");
+                let summary = format!("<b>{}</b> {}", self.escaped(name), self.escaped(gist));
+                self.folded("call", &summary, args, true);
             }
             Part::Output { title, error, text } => {
-                self.raw(if *error {
-                    "<details class=\"f out err\"><summary>"
-                } else {
-                    "<details class=\"f out\"><summary>"
-                });
-                self.text(title);
-                self.raw("</summary><template><pre>");
-                self.text(text);
-                self.raw("</pre></template></details>");
+                let class = if *error { "out err" } else { "out" };
+                self.folded(class, &self.escaped(title), text, true);
             }
             Part::Image(img) => self.image(img),
             Part::Summary(t) if v.class == "compaction" => {
-                self.raw(&format!("<details class=\"f sum\"><summary>Compaction summary · {}</summary><template><div class=\"t\">", super::lines(t)));
-                self.text(t);
-                self.raw("</div></template></details>");
+                self.folded("sum", &format!("Compaction summary · {}", lines(t)), t, false);
             }
             Part::Summary(t) => {
                 self.raw("<div class=\"sum\">");
                 if let Some(from) = &v.refers {
-                    self.raw("<p class=\"note\">What was tried on the branch left at <a href=\"#");
-                    self.text(from);
-                    self.raw("\"><code>");
-                    self.text(crate::row::text::cut_chars(from, 8));
-                    self.raw("</code></a>:</p>");
+                    let link = self.link(from);
+                    self.raw(&format!(
+                        "<p class=\"note\">What was tried on the branch left at {link}:</p>"
+                    ));
                 }
                 self.raw("<div class=\"t\">");
                 self.text(t);
@@ -403,11 +368,7 @@ impl Page<'_> {
                 if v.class == "compaction"
                     && let Some(kept) = &v.refers
                 {
-                    self.raw(" Kept from <a href=\"#");
-                    self.text(kept);
-                    self.raw("\"><code>");
-                    self.text(crate::row::text::cut_chars(kept, 8));
-                    self.raw("</code></a>.");
+                    self.raw(&format!(" Kept from {}.", self.link(kept)));
                 }
                 self.raw("</div>");
             }
@@ -415,29 +376,19 @@ impl Page<'_> {
     }
 
     fn image(&mut self, img: &Image) {
-        let what = format!(
-            "{}{}",
-            if img.mime.is_empty() { "no type" } else { &img.mime },
-            img.bytes.map(|b| format!(", {}", size(b))).unwrap_or_default()
-        );
+        let mime = if img.mime.is_empty() { "no type" } else { &img.mime };
+        let size = img.bytes.map(|b| format!(", {}", size(b))).unwrap_or_default();
+        let what = self.escaped(&format!("{mime}{size}"));
         match &img.data {
             Some(data) => {
-                self.raw("<img alt=\"image (");
-                self.text(&what);
-                self.raw(")\" src=\"data:");
-                self.text(&img.mime);
-                self.raw(";base64,");
+                let mime = self.escaped(&img.mime);
+                self.raw(&format!("<img alt=\"image ({what})\" src=\"data:{mime};base64,"));
                 self.raw(data);
                 self.raw("\">");
             }
             None => {
-                self.raw("<div class=\"ph\">[image: ");
-                self.text(&what);
-                if let Some(why) = img.missing {
-                    self.raw(" — ");
-                    self.raw(why);
-                }
-                self.raw("]</div>");
+                let why = img.missing.map(|why| format!(" — {why}")).unwrap_or_default();
+                self.raw(&format!("<div class=\"ph\">[image: {what}{why}]</div>"));
             }
         }
     }
