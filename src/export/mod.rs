@@ -382,15 +382,10 @@ pub fn view_of(value: &Value, row: &str, blobs: Option<&Path>) -> View {
                     let exit = m.get("exitCode").and_then(Value::as_i64);
                     v.parts.push(Part::Text(code));
                     let out = s(m, "output").unwrap_or_default();
-                    let title = match exit {
-                        Some(c) => format!("output · exit {c} · {}", lines(&out)),
-                        None => format!("output · {}", lines(&out)),
-                    };
-                    v.parts.push(Part::Output {
-                        title,
-                        error: exit.is_some_and(|c| c != 0),
-                        text: out,
-                    });
+                    let exit_code = exit.map(|c| format!("exit {c} · ")).unwrap_or_default();
+                    let title = format!("output · {exit_code}{}", lines(&out));
+                    let error = exit.is_some_and(|c| c != 0);
+                    v.parts.push(Part::Output { title, error, text: out });
                 }
                 "custom" | "hookMessage" => {
                     v.class = "custom";
@@ -418,11 +413,8 @@ pub fn view_of(value: &Value, row: &str, blobs: Option<&Path>) -> View {
             v.who = "compaction".into();
             v.refers = s(value, "firstKeptEntryId");
             let before = value.get("tokensBefore").and_then(Value::as_u64);
-            let note = match before {
-                Some(t) => format!("Context compacted from {t} tokens; the model sees the summary below, then the entries from the one it keeps."),
-                None => "Context compacted; the model sees the summary below, then the entries from the one it keeps.".into(),
-            };
-            v.parts.push(Part::Note(note));
+            let from = before.map(|t| format!(" from {t} tokens")).unwrap_or_default();
+            v.parts.push(Part::Note(format!("Context compacted{from}; the model sees the summary below, then the entries from the one it keeps.")));
             v.parts.push(Part::Summary(s(value, "summary").unwrap_or_default()));
         }
         // Bookkeeping: the row says it all. Every kind is named, so that the compiler asks
