@@ -380,16 +380,13 @@ impl Page<'_> {
         let size = img.bytes.map(|b| format!(", {}", size(b))).unwrap_or_default();
         let what = self.escaped(&format!("{mime}{size}"));
         match &img.data {
-            Some(data) => {
+            Ok(data) => {
                 let mime = self.escaped(&img.mime);
                 self.raw(&format!("<img alt=\"image ({what})\" src=\"data:{mime};base64,"));
                 self.raw(data);
                 self.raw("\">");
             }
-            None => {
-                let why = img.missing.map(|why| format!(" — {why}")).unwrap_or_default();
-                self.raw(&format!("<div class=\"ph\">[image: {what}{why}]</div>"));
-            }
+            Err(why) => self.raw(&format!("<div class=\"ph\">[image: {what} — {why}]</div>")),
         }
     }
 }

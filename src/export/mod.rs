@@ -246,12 +246,11 @@ fn spill(buf: &mut String, out: &mut dyn Write, path: &Path, at_least: usize) ->
 pub struct Image {
     /// Its declared media type.
     pub mime: String,
-    /// Its base64 data, when it may be shown (a raster `image/*` type, with data at hand).
-    pub data: Option<String>,
+    /// Its base64 data, when it may be shown (a raster `image/*` type, with data at hand);
+    /// else why it is not shown.
+    pub data: std::result::Result<String, &'static str>,
     /// Its size in bytes (decoded), when known.
     pub bytes: Option<u64>,
-    /// Why it is not shown, when it is not.
-    pub missing: Option<&'static str>,
 }
 
 /// One piece of an entry as the export shows it.
@@ -543,31 +542,23 @@ const RASTER: &[&str] =
 fn image(b: &Value, blobs: Option<&Path>) -> Image {
     let mime = b.get("mimeType").and_then(Value::as_str).unwrap_or("").to_ascii_lowercase();
     let data = b.get("data").and_then(Value::as_str).unwrap_or("");
-    let mut img = Image { mime: mime.clone(), data: None, bytes: None, missing: None };
-    let data: Cow<str> = match crate::format::blob_ref(data) {
+    let (data, bytes) = match crate::format::blob_ref(data) {
         Some(hex) => match read_blob(hex, blobs) {
-            Some(bytes) => {
-                img.bytes = Some(bytes.len() as u64);
-                Cow::Owned(base64(&bytes))
-            }
-            None => {
-                img.missing = Some("not in the blob store");
-                return img;
-            }
+            Some(bytes) => (Cow::Owned(base64(&bytes)), bytes.len() as u64),
+            None => return Image { mime, data: Err("not in the blob store"), bytes: None },
         },
-        None => Cow::Borrowed(data),
+        None => (Cow::Borrowed(data), data.len() as u64 / 4 * 3),
     };
-    img.bytes = img.bytes.or(Some(data.len() as u64 / 4 * 3));
-    if !RASTER.contains(&mime.as_str()) {
-        img.missing = Some("not a raster image type; not shown");
+    let data = if !RASTER.contains(&mime.as_str()) {
+        Err("not a raster image type; not shown")
     } else if data.is_empty() {
-        img.missing = Some("no data");
+        Err("no data")
     } else if !data.bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=')) {
-        img.missing = Some("data is not base64; not shown");
+        Err("data is not base64; not shown")
     } else {
-        img.data = Some(data.into_owned());
-    }
-    img
+        Ok(data.into_owned())
+    };
+    Image { mime, data, bytes: Some(bytes) }
 }
 
 /// The bytes of an oh-my-pi blob, when `hex` is a SHA-256 and the store holds it.
@@ -639,14 +630,13 @@ mod tests {
     fn svg_and_odd_images_are_placeholders() {
         let svg = json!({"type":"image","mimeType":"image/svg+xml","data":"PHN2Zz4="});
         let img = image(&svg, None);
-        assert_eq!(img.data, None);
-        assert!(img.missing.is_some());
+        assert!(img.data.is_err());
         let png = json!({"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="});
-        assert_eq!(image(&png, None).data.as_deref(), Some("iVBORw0KGgo="));
+        assert_eq!(image(&png, None).data.as_deref(), Ok("iVBORw0KGgo="));
         let quote = json!({"type":"image","mimeType":"image/png","data":"a\"onerror=x"});
-        assert_eq!(image(&quote, None).data, None);
+        assert!(image(&quote, None).data.is_err());
         let html = json!({"type":"image","mimeType":"text/html","data":"PGI+"});
-        assert_eq!(image(&html, None).data, None);
+        assert!(image(&html, None).data.is_err());
     }
 
     #[test]
@@ -656,10 +646,10 @@ mod tests {
         std::fs::write(dir.path().join(&hex), b"\x89PNG").unwrap();
         let b = json!({"type":"image","mimeType":"image/png","data":format!("blob:sha256:{hex}")});
         let img = image(&b, Some(dir.path()));
-        assert_eq!(img.data.as_deref(), Some("iVBORw=="));
+        assert_eq!(img.data.as_deref(), Ok("iVBORw=="));
         assert_eq!(img.bytes, Some(4));
         let escape =
             json!({"type":"image","mimeType":"image/png","data":"blob:sha256:../../etc/passwd"});
-        assert_eq!(image(&escape, Some(dir.path())).missing, Some("not in the blob store"));
+        assert_eq!(image(&escape, Some(dir.path())).data, Err("not in the blob store"));
     }
 }
