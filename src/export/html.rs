@@ -55,10 +55,10 @@ pub fn write(
     out: &mut dyn Write,
 ) -> crate::Result<()> {
     let mut page = Page { buf: String::with_capacity(1 << 16), out, opts, path: &session.path };
-    let (parts, sizes) = parts(session, plan);
+    let (parts, main_entries) = parts(session, plan);
     page.head(session, plan)?;
     page.sidebar(session, plan, &parts)?;
-    page.main(session, plan, &parts, &sizes)?;
+    page.main(session, plan, &parts, main_entries)?;
     let parents: Vec<i64> =
         plan.parents.iter().map(|&p| if p == MAIN { -1 } else { p.into() }).collect();
     page.raw(&format!(
@@ -71,30 +71,21 @@ pub fn write(
 }
 
 /// The part of the main thread each record is shown in (directly, or inside a branch folded
-/// off it), by record index.
-/// Also how many entries of the main thread each part holds.
-fn parts(session: &Session, plan: &Plan) -> (Vec<u32>, Vec<u32>) {
+/// off it), by record index; and how many entries the main thread has.
+fn parts(session: &Session, plan: &Plan) -> (Vec<u32>, usize) {
     let mut part_of = vec![0u32; session.records.len()];
-    let mut sizes: Vec<u32> = Vec::new();
     let (mut depth, mut main_entries) = (0usize, 0usize);
     for step in &plan.steps {
         match *step {
             Step::Open { .. } => depth += 1,
             Step::Close => depth -= 1,
             Step::Entry(idx) => {
-                if depth == 0 {
-                    main_entries += 1;
-                    let part = (main_entries - 1) / PART;
-                    if sizes.len() <= part {
-                        sizes.push(0);
-                    }
-                    sizes[part] += 1;
-                }
+                main_entries += usize::from(depth == 0);
                 part_of[idx as usize] = ((main_entries.max(1) - 1) / PART) as u32;
             }
         }
     }
-    (part_of, sizes)
+    (part_of, main_entries)
 }
 
 struct Page<'a> {
@@ -229,7 +220,7 @@ impl Page<'_> {
         session: &Session,
         plan: &Plan,
         parts: &[u32],
-        sizes: &[u32],
+        main_entries: usize,
     ) -> crate::Result<()> {
         if plan.steps.is_empty() {
             self.raw("<p class=\"note\">This session has no entries.</p>\n");
@@ -251,7 +242,7 @@ impl Page<'_> {
                     if open_part.is_some() {
                         self.raw("</template></section>\n");
                     }
-                    let n = sizes.get(part as usize).copied().unwrap_or(0);
+                    let n = PART.min(main_entries.saturating_sub(part as usize * PART));
                     let class = if Some(part) == leaf_part { "part leafpart" } else { "part" };
                     self.raw(&format!(
                         "<section class=\"{class}\" id=\"p{part}\" data-n=\"{n}\"><template>"
