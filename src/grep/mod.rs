@@ -283,7 +283,7 @@ impl Search {
             }
             Ok(found)
         };
-        let found = if one {
+        let mut found = if one {
             let mut all = Vec::new();
             for &start in &starts {
                 let found = read(start).map_err(|e| Error::io(path, e))?;
@@ -299,7 +299,10 @@ impl Search {
             let all = starts.par_iter().map(|&start| read(start));
             all.collect::<std::io::Result<Vec<_>>>().map_err(|e| Error::io(path, e))?
         };
-        let found = Found::concat(found);
+        let found = Found {
+            hits: found.iter_mut().flat_map(|f| std::mem::take(&mut f.hits)).collect(),
+            damaged: found.iter().flat_map(|f| f.damaged.iter().copied()).collect(),
+        };
         self.finish(path, Some(session_id), found, || Session::load(path))
     }
 
@@ -500,17 +503,6 @@ struct Found {
     hits: Vec<Hit>,
     /// Byte offsets of lines that might have matched but do not parse.
     damaged: Vec<u64>,
-}
-
-impl Found {
-    fn concat(pieces: Vec<Found>) -> Found {
-        let mut all = Found::default();
-        for piece in pieces {
-            all.hits.extend(piece.hits);
-            all.damaged.extend(piece.damaged);
-        }
-        all
-    }
 }
 
 /// The start of a file, where its header is: its first two lines, within the first MiB.
