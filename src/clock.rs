@@ -65,16 +65,12 @@ pub fn parse_timestamp(s: &str) -> Option<i64> {
 fn read_timestamp(s: &str) -> Option<i64> {
     let mut p = Cursor { bytes: s.as_bytes(), pos: 0 };
 
-    let year = match p.peek() {
-        Some(sign @ (b'+' | b'-')) => {
-            p.pos += 1;
-            let digits = p.digits(6)?;
-            if sign == b'-' && digits == 0 {
-                return None;
-            }
-            if sign == b'-' { -digits } else { digits }
-        }
-        _ => p.digits(4)?,
+    let year = if p.eat(b'+') {
+        p.digits(6)?
+    } else if p.eat(b'-') {
+        -p.digits(6).filter(|&digits| digits != 0)?
+    } else {
+        p.digits(4)?
     };
     let (mut month, mut day) = (1, 1);
     if p.eat(b'-') {
@@ -98,19 +94,15 @@ fn read_timestamp(s: &str) -> Option<i64> {
     if p.eat(b':') {
         second = p.digits(2)?;
         if p.eat(b'.') {
-            let start = p.pos;
-            while p.peek().is_some_and(|b| b.is_ascii_digit()) {
-                p.pos += 1;
-            }
-            let fraction = &p.bytes[start..p.pos];
+            let n = p.bytes[p.pos..].iter().take_while(|b| b.is_ascii_digit()).count();
+            let fraction = &p.bytes[p.pos..p.pos + n];
+            p.pos += n;
             if fraction.is_empty() {
                 return None;
             }
             // Milliseconds are the first three digits, padded: ".1" is 100 ms.
-            for i in 0..3 {
-                let digit = fraction.get(i).map_or(0, |b| i64::from(b - b'0'));
-                milli = milli * 10 + digit;
-            }
+            let digit = |i: usize| fraction.get(i).map_or(0, |b| i64::from(b - b'0'));
+            milli = digit(0) * 100 + digit(1) * 10 + digit(2);
             fraction_is_zero = fraction.iter().all(|&b| b == b'0');
         }
     }
@@ -119,12 +111,12 @@ fn read_timestamp(s: &str) -> Option<i64> {
         return None;
     }
 
-    let offset_ms = match p.peek()? {
+    let offset_ms = match p.bytes.get(p.pos)? {
         b'Z' => {
             p.pos += 1;
             0
         }
-        sign @ (b'+' | b'-') => {
+        &sign @ (b'+' | b'-') => {
             p.pos += 1;
             let hours = p.digits(2)?;
             // `+01:00` is the standard form; both V8 and JavaScriptCore also take `+0100`.
@@ -194,32 +186,22 @@ struct Cursor<'a> {
 }
 
 impl Cursor<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.bytes.get(self.pos).copied()
-    }
-
     fn at_end(&self) -> bool {
         self.pos == self.bytes.len()
     }
 
     fn eat(&mut self, byte: u8) -> bool {
-        let hit = self.peek() == Some(byte);
-        if hit {
-            self.pos += 1;
-        }
+        let hit = self.bytes.get(self.pos) == Some(&byte);
+        self.pos += usize::from(hit);
         hit
     }
 
     /// Exactly `n` ASCII digits as a number (n ≤ 6, so no overflow).
     fn digits(&mut self, n: usize) -> Option<i64> {
         let field = self.bytes.get(self.pos..self.pos + n)?;
-        let mut value = 0;
-        for &b in field {
-            if !b.is_ascii_digit() {
-                return None;
-            }
-            value = value * 10 + i64::from(b - b'0');
-        }
+        let value = field.iter().try_fold(0, |value, &b| {
+            b.is_ascii_digit().then(|| value * 10 + i64::from(b - b'0'))
+        })?;
         self.pos += n;
         Some(value)
     }
