@@ -231,24 +231,19 @@ impl Page<'_> {
         let mut depth = 0usize;
         let mut open_part: Option<u32> = None;
         for step in &plan.steps {
-            if depth == 0 {
-                let part = match *step {
-                    Step::Entry(idx) | Step::Open { first: idx, .. } => Some(parts[idx as usize]),
-                    Step::Close => None,
-                };
-                if let Some(part) = part
-                    && open_part != Some(part)
-                {
-                    if open_part.is_some() {
-                        self.raw("</template></section>\n");
-                    }
-                    let n = PART.min(main_entries.saturating_sub(part as usize * PART));
-                    let class = if Some(part) == leaf_part { "part leafpart" } else { "part" };
-                    self.raw(&format!(
-                        "<section class=\"{class}\" id=\"p{part}\" data-n=\"{n}\"><template>"
-                    ));
-                    open_part = Some(part);
+            if let (0, Step::Entry(idx) | Step::Open { first: idx, .. }) = (depth, *step)
+                && open_part != Some(parts[idx as usize])
+            {
+                let part = parts[idx as usize];
+                if open_part.is_some() {
+                    self.raw("</template></section>\n");
                 }
+                let n = PART.min(main_entries.saturating_sub(part as usize * PART));
+                let class = if Some(part) == leaf_part { "part leafpart" } else { "part" };
+                self.raw(&format!(
+                    "<section class=\"{class}\" id=\"p{part}\" data-n=\"{n}\"><template>"
+                ));
+                open_part = Some(part);
             }
             match *step {
                 Step::Open { branch, first } => {
