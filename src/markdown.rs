@@ -104,10 +104,7 @@ fn escape_html_inline(out: &mut String, line: &str) {
                         && b[j..].iter().take_while(|&&c| c == b'`').count() == n
                         && (j == 0 || b[j - 1] != b'`')
                 });
-                match close {
-                    Some(j) => i = j + n,
-                    None => i += n,
-                }
+                i = close.unwrap_or(i) + n;
             }
             b'<' => {
                 out.push_str(&line[plain..i]);
