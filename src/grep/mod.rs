@@ -109,16 +109,6 @@ impl Matcher {
     pub fn find(&self, text: &str) -> Option<(usize, usize)> {
         self.regex.find(text).map(|m| (m.start(), m.end()))
     }
-
-    /// Every match in `text`, as byte ranges.
-    pub fn find_all<'a>(&'a self, text: &'a str) -> impl Iterator<Item = (usize, usize)> + 'a {
-        self.regex.find_iter(text).map(|m| (m.start(), m.end()))
-    }
-
-    /// The raw-line prefilter.
-    pub fn prefilter(&self) -> &Prefilter {
-        &self.prefilter
-    }
 }
 
 /// Whether a pattern holds an upper-case letter, for smart case: in a regex, not one that
@@ -342,7 +332,7 @@ impl Search {
     fn scan(&self, buf: &[u8], base: u64, starts: std::ops::Range<usize>) -> Found {
         let mut found = Found::default();
         let mut scanner = Scanner::new();
-        let mut candidates = self.matcher.prefilter().cursor(buf);
+        let mut candidates = self.matcher.prefilter.cursor(buf);
         let mut at = starts.start;
         while at < starts.end {
             let Some(hit) = candidates.next(at) else { break };
@@ -396,7 +386,7 @@ impl Search {
     fn hit_in(&self, scanner: &mut Scanner, bytes: &[u8], offset: u64) -> Scan<Option<Hit>> {
         let (line, stack) = scanner.index(bytes)?;
         let Some(entry) = Grepped::of(&line, stack, &self.scope)? else { return Ok(None) };
-        let prefilter = self.matcher.prefilter();
+        let prefilter = &self.matcher.prefilter;
         for &(start, end) in &entry.parts {
             let raw = line.bytes.get(start..end).ok_or(Invalid)?;
             if !prefilter.is_any() && prefilter.find(raw).is_none() {
@@ -590,7 +580,9 @@ fn snippet(text: &str, m: (usize, usize), matcher: &Matcher) -> Snippet {
     // The matches of the whole line, clipped to the cut: a match that starts before the cut
     // is found where it is, not again inside the cut.
     let matches = matcher
-        .find_all(line)
+        .regex
+        .find_iter(line)
+        .map(|m| (m.start(), m.end()))
         .filter(|&(s, e)| e > start && s < end && e > s)
         .map(|(s, e)| (s.max(start) - start + shift, e.min(end) - start + shift))
         .collect();
