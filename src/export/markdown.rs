@@ -229,7 +229,12 @@ impl Doc<'_> {
 
 /// The longest run of `c` in `s`.
 fn longest_run(s: &str, c: char) -> usize {
-    s.split(|ch| ch != c).map(|run| run.chars().count()).max().unwrap_or(0)
+    let (mut best, mut run) = (0, 0);
+    for ch in s.chars() {
+        run = if ch == c { run + 1 } else { 0 };
+        best = best.max(run);
+    }
+    best
 }
 
 #[cfg(test)]
