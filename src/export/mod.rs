@@ -522,13 +522,10 @@ fn lines(text: &str) -> String {
 
 /// `text` on one line (line breaks as spaces), cut to `max` characters.
 pub fn one_line(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (n, c) in text.chars().enumerate() {
-        if n == max {
-            out.push('…');
-            break;
-        }
-        out.push(if c == '\n' || c == '\r' || c == '\t' { ' ' } else { c });
+    let space = |c| if matches!(c, '\n' | '\r' | '\t') { ' ' } else { c };
+    let mut out: String = text.chars().take(max).map(space).collect();
+    if text.chars().nth(max).is_some() {
+        out.push('…');
     }
     out
 }
