@@ -75,11 +75,9 @@ impl Matcher {
             Case::Insensitive => true,
             Case::Smart => !patterns.iter().any(|p| has_upper_case(p, options.fixed)),
         };
-        let each: Vec<String> = patterns
-            .iter()
-            .map(|p| if options.fixed { regex::escape(p) } else { p.clone() })
-            .collect();
-        let mut source = each.iter().map(|p| format!("(?:{p})")).collect::<Vec<_>>().join("|");
+        let each = |p: &String| if options.fixed { regex::escape(p) } else { p.clone() };
+        let mut source =
+            patterns.iter().map(|p| format!("(?:{})", each(p))).collect::<Vec<_>>().join("|");
         if options.word {
             source = format!(r"\b{{start-half}}(?:{source})\b{{end-half}}");
         }
