@@ -147,11 +147,7 @@ impl Page<'_> {
             self.raw(&format!("<span>started {}</span> ", self.escaped(&short_time(Some(ts)))));
         }
         let entries = plan.layout.rows.len();
-        self.raw(&format!(
-            "<span>{entries} entries</span> <span>{} branch{} off the active path</span>",
-            plan.parents.len(),
-            if plan.parents.len() == 1 { "" } else { "es" }
-        ));
+        self.raw(&format!("<span>{entries} entries</span> <span>{}</span>", plan.off_path()));
         if let Some(leaf) = self.opts.leaf {
             let id = self.escaped(id_of(session, leaf));
             self.raw(&format!(" <span>leaf <a href=\"#{id}\"><code>{id}</code></a></span>"));

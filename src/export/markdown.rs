@@ -42,12 +42,7 @@ pub fn write(
     if let Some(ts) = field("timestamp") {
         doc.buf.push_str(&format!("- Started: {}\n", doc.line(&short_time(Some(ts)))));
     }
-    doc.buf.push_str(&format!(
-        "- {} entries, {} branch{} off the active path",
-        plan.layout.rows.len(),
-        plan.parents.len(),
-        if plan.parents.len() == 1 { "" } else { "es" }
-    ));
+    doc.buf.push_str(&format!("- {} entries, {}", plan.layout.rows.len(), plan.off_path()));
     if let Some(leaf) = opts.leaf {
         doc.buf.push_str(&format!("; leaf {}", doc.code(id_of(session, leaf))));
     }

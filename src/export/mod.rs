@@ -204,6 +204,14 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// How many branches the tree has off the active path, in words.
+    pub fn off_path(&self) -> String {
+        let n = self.parents.len();
+        format!("{n} branch{} off the active path", if n == 1 { "" } else { "es" })
+    }
+}
+
 /// Each record's row text (empty for a record not laid out), resolved in file order as `tree`
 /// resolves it: a tool result's row names its call.
 fn row_texts(
