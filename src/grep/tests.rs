@@ -22,12 +22,8 @@ fn search(patterns: &[&str], options: MatchOptions) -> Search {
 
 /// `text` as a JSON string, every character written as `\uXXXX` (a writer may).
 fn all_escaped(text: &str) -> String {
-    let mut out = String::from("\"");
-    for unit in text.encode_utf16() {
-        out.push_str(&format!("\\u{unit:04x}"));
-    }
-    out.push('"');
-    out
+    let units: String = text.encode_utf16().map(|unit| format!("\\u{unit:04x}")).collect();
+    format!("\"{units}\"")
 }
 
 /// `text` as a JSON string the way serde_json writes it, then with `/` as `\/`.
