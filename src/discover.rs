@@ -176,17 +176,15 @@ impl Places {
         let data = self
             .var("XDG_DATA_HOME")
             .map_or_else(|| self.home.join(".local/share"), |dir| self.expand(dir));
-        let xdg = match profile {
-            Some(name) => data.join("omp/profiles").join(name),
-            None => data.join("omp"),
+        let in_profile = |dir: PathBuf| match profile {
+            Some(name) => dir.join("profiles").join(name),
+            None => dir,
         };
+        let xdg = in_profile(data.join("omp"));
         if cfg!(unix) && xdg.is_dir() {
             return xdg.join("sessions");
         }
-        match profile {
-            Some(name) => root.join("profiles").join(name).join("agent/sessions"),
-            None => root.join("agent/sessions"),
-        }
+        in_profile(root).join("agent/sessions")
     }
 
     /// A directory named in a variable, with a leading `~` for the home directory.
