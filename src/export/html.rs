@@ -160,51 +160,45 @@ impl Page<'_> {
         self.raw("<nav id=\"side\" aria-label=\"Tree\"><div class=\"find\"><input id=\"q\" type=\"search\" placeholder=\"Search entries\" autocomplete=\"off\" spellcheck=\"false\" aria-label=\"Search entries\"><span id=\"count\"></span><button id=\"fold\" type=\"button\" aria-controls=\"tree\">Tree</button></div>\n<div class=\"modes\" role=\"group\" aria-label=\"Filter\"><button type=\"button\" data-m=\"d\" class=\"on\" title=\"Hide settings entries\">Default</button><button type=\"button\" data-m=\"n\" title=\"Default minus tool results\">No tools</button><button type=\"button\" data-m=\"u\" title=\"User messages only\">User</button><button type=\"button\" data-m=\"l\" title=\"Labelled entries only\">Labelled</button><button type=\"button\" data-m=\"a\" title=\"Every entry\">All</button></div>\n<div id=\"tree\" data-m=\"d\">");
         let rows: Vec<&crate::tree::Row> =
             plan.layout.rows.iter().filter(|r| plan.shown[r.idx as usize]).collect();
-        for (n, row) in rows.iter().copied().enumerate() {
-            if n % CHUNK == 0 {
-                if n > 0 {
-                    self.raw("</template></div>");
+        for chunk in rows.chunks(CHUNK) {
+            self.raw(&format!("<div class=\"ck\" data-n=\"{}\"><template>", chunk.len()));
+            for row in chunk {
+                let id = id_of(session, row.idx);
+                self.raw("<a class=\"r");
+                if row.on_active_path {
+                    self.raw(" on");
                 }
-                let rows = CHUNK.min(rows.len() - n);
-                self.raw(&format!("<div class=\"ck\" data-n=\"{rows}\"><template>"));
-            }
-            let id = id_of(session, row.idx);
-            self.raw("<a class=\"r");
-            if row.on_active_path {
-                self.raw(" on");
-            }
-            if row.is_leaf {
-                self.raw(" leaf");
-            }
-            // The filters that show the row, as classes the sidebar's filter buttons select.
-            for (bit, class) in [" fd", " fn", " fu", " fl"].iter().enumerate() {
-                if plan.filters[row.idx as usize] & (1 << bit) != 0 {
-                    self.raw(class);
+                if row.is_leaf {
+                    self.raw(" leaf");
                 }
+                // The filters that show the row, as classes the sidebar's filter buttons select.
+                for (bit, class) in [" fd", " fn", " fu", " fl"].iter().enumerate() {
+                    if plan.filters[row.idx as usize] & (1 << bit) != 0 {
+                        self.raw(class);
+                    }
+                }
+                self.raw(&format!("\" href=\"#{}\"", self.escaped(id)));
+                let b = plan.branch_of[row.idx as usize];
+                if b != MAIN {
+                    self.raw(&format!(" data-b=\"{b}\""));
+                }
+                self.raw(&format!(" data-c=\"{}\"><span class=\"g\">", parts[row.idx as usize]));
+                self.raw(&plan.layout.prefix(row, &UNICODE, Some(SIDEBAR_LEVELS)));
+                if row.on_active_path {
+                    self.raw(UNICODE.bullet);
+                }
+                let short = self.escaped(cut_chars(id, 8));
+                self.raw(&format!("</span><span class=\"i\">{short}</span> "));
+                if let Some(label) = plan.labels.get(&row.idx) {
+                    self.raw(&format!("<span class=\"lb\">{}</span> ", self.escaped(label)));
+                }
+                self.text(&one_line(&plan.texts[row.idx as usize], SIDEBAR_TEXT));
+                if row.is_leaf {
+                    self.raw(" <span class=\"act\">← active</span>");
+                }
+                self.raw("</a>");
+                self.flush(BLOCK)?;
             }
-            self.raw(&format!("\" href=\"#{}\"", self.escaped(id)));
-            let b = plan.branch_of[row.idx as usize];
-            if b != MAIN {
-                self.raw(&format!(" data-b=\"{b}\""));
-            }
-            self.raw(&format!(" data-c=\"{}\"><span class=\"g\">", parts[row.idx as usize]));
-            self.raw(&plan.layout.prefix(row, &UNICODE, Some(SIDEBAR_LEVELS)));
-            if row.on_active_path {
-                self.raw(UNICODE.bullet);
-            }
-            let short = self.escaped(cut_chars(id, 8));
-            self.raw(&format!("</span><span class=\"i\">{short}</span> "));
-            if let Some(label) = plan.labels.get(&row.idx) {
-                self.raw(&format!("<span class=\"lb\">{}</span> ", self.escaped(label)));
-            }
-            self.text(&one_line(&plan.texts[row.idx as usize], SIDEBAR_TEXT));
-            if row.is_leaf {
-                self.raw(" <span class=\"act\">← active</span>");
-            }
-            self.raw("</a>");
-            self.flush(BLOCK)?;
-        }
-        if !rows.is_empty() {
             self.raw("</template></div>");
         }
         self.raw("</div></nav>\n<main id=\"main\">\n");
