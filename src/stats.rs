@@ -185,10 +185,8 @@ pub fn compute(session: &Session) -> Result<Stats> {
         ..Stats::default()
     };
     let mut on_path = vec![false; n];
-    if let Some(leaf) = session.leaf() {
-        for i in session.path_to_root(leaf) {
-            on_path[i as usize] = true;
-        }
+    for i in session.leaf().map(|leaf| session.path_to_root(leaf)).unwrap_or_default() {
+        on_path[i as usize] = true;
     }
     let mut counted = Vec::new();
     for (i, r) in session.records.iter().enumerate() {
