@@ -230,19 +230,15 @@ const PIECE: u64 = 8 << 20;
 const FIRST_PIECE: u64 = 256 << 10;
 
 impl Search {
-    /// Searches each file, on every core; an error is that file's (unreadable, say).
+    /// Searches each file (`-` reads standard input), on every core; an error is that file's
+    /// (unreadable, say).
     pub fn files(&self, paths: &[PathBuf]) -> Vec<Result<FileHits>> {
         use rayon::prelude::*;
-        paths.par_iter().map(|path| self.file(path)).collect()
+        paths.par_iter().map(|path| self.file(path, PIECE)).collect()
     }
 
-    /// Searches one file (`-` reads standard input).
-    pub fn file(&self, path: &Path) -> Result<FileHits> {
-        self.file_in_pieces(path, PIECE)
-    }
-
-    /// [`Search::file`], a task for each `piece` bytes of a regular file.
-    fn file_in_pieces(&self, path: &Path, piece: u64) -> Result<FileHits> {
+    /// Searches one file, a task for each `piece` bytes of a regular file.
+    fn file(&self, path: &Path, piece: u64) -> Result<FileHits> {
         if path.as_os_str() == "-" {
             return self.whole(path, std::io::stdin().lock());
         }
