@@ -454,11 +454,7 @@ pub fn view_of(value: &Value, row: &str, blobs: Option<&Path>) -> View {
 fn content(c: Option<&Value>, parts: &mut Vec<Part>, blobs: Option<&Path>) {
     match c {
         Some(Value::String(t)) => parts.push(Part::Text(t.clone())),
-        Some(Value::Array(blocks)) => {
-            for b in blocks {
-                block(b, parts, blobs);
-            }
-        }
+        Some(Value::Array(blocks)) => blocks.iter().for_each(|b| block(b, parts, blobs)),
         _ => {}
     }
 }
