@@ -65,16 +65,12 @@ pub fn parse_timestamp(s: &str) -> Option<i64> {
 fn read_timestamp(s: &str) -> Option<i64> {
     let mut p = Cursor { bytes: s.as_bytes(), pos: 0 };
 
-    let year = match p.peek() {
-        Some(sign @ (b'+' | b'-')) => {
-            p.pos += 1;
-            let digits = p.digits(6)?;
-            if sign == b'-' && digits == 0 {
-                return None;
-            }
-            if sign == b'-' { -digits } else { digits }
-        }
-        _ => p.digits(4)?,
+    let year = if p.eat(b'+') {
+        p.digits(6)?
+    } else if p.eat(b'-') {
+        -p.digits(6).filter(|&digits| digits != 0)?
+    } else {
+        p.digits(4)?
     };
     let (mut month, mut day) = (1, 1);
     if p.eat(b'-') {
@@ -92,25 +88,21 @@ fn read_timestamp(s: &str) -> Option<i64> {
         return None;
     }
     let hour = p.digits(2)?;
-    p.expect(b':')?;
+    p.eat(b':').then_some(())?;
     let minute = p.digits(2)?;
     let (mut second, mut milli, mut fraction_is_zero) = (0, 0, true);
     if p.eat(b':') {
         second = p.digits(2)?;
         if p.eat(b'.') {
-            let start = p.pos;
-            while p.peek().is_some_and(|b| b.is_ascii_digit()) {
-                p.pos += 1;
-            }
-            let fraction = &p.bytes[start..p.pos];
+            let n = p.bytes[p.pos..].iter().take_while(|b| b.is_ascii_digit()).count();
+            let fraction = &p.bytes[p.pos..p.pos + n];
+            p.pos += n;
             if fraction.is_empty() {
                 return None;
             }
             // Milliseconds are the first three digits, padded: ".1" is 100 ms.
-            for i in 0..3 {
-                let digit = fraction.get(i).map_or(0, |b| i64::from(b - b'0'));
-                milli = milli * 10 + digit;
-            }
+            let digit = |i: usize| fraction.get(i).map_or(0, |b| i64::from(b - b'0'));
+            milli = digit(0) * 100 + digit(1) * 10 + digit(2);
             fraction_is_zero = fraction.iter().all(|&b| b == b'0');
         }
     }
@@ -119,12 +111,12 @@ fn read_timestamp(s: &str) -> Option<i64> {
         return None;
     }
 
-    let offset_ms = match p.peek()? {
+    let offset_ms = match p.bytes.get(p.pos)? {
         b'Z' => {
             p.pos += 1;
             0
         }
-        sign @ (b'+' | b'-') => {
+        &sign @ (b'+' | b'-') => {
             p.pos += 1;
             let hours = p.digits(2)?;
             // `+01:00` is the standard form; both V8 and JavaScriptCore also take `+0100`.
@@ -194,36 +186,22 @@ struct Cursor<'a> {
 }
 
 impl Cursor<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.bytes.get(self.pos).copied()
-    }
-
     fn at_end(&self) -> bool {
         self.pos == self.bytes.len()
     }
 
     fn eat(&mut self, byte: u8) -> bool {
-        let hit = self.peek() == Some(byte);
-        if hit {
-            self.pos += 1;
-        }
+        let hit = self.bytes.get(self.pos) == Some(&byte);
+        self.pos += usize::from(hit);
         hit
-    }
-
-    fn expect(&mut self, byte: u8) -> Option<()> {
-        self.eat(byte).then_some(())
     }
 
     /// Exactly `n` ASCII digits as a number (n ≤ 6, so no overflow).
     fn digits(&mut self, n: usize) -> Option<i64> {
         let field = self.bytes.get(self.pos..self.pos + n)?;
-        let mut value = 0;
-        for &b in field {
-            if !b.is_ascii_digit() {
-                return None;
-            }
-            value = value * 10 + i64::from(b - b'0');
-        }
+        let value = field.iter().try_fold(0, |value, &b| {
+            b.is_ascii_digit().then(|| value * 10 + i64::from(b - b'0'))
+        })?;
         self.pos += n;
         Some(value)
     }
@@ -295,12 +273,6 @@ impl Clock {
         parse_timestamp(iso).map(Clock::pinned)
     }
 
-    #[cfg(test)]
-    /// Whether this clock is pinned.
-    pub(crate) fn is_pinned(&self) -> bool {
-        self.pinned.is_some()
-    }
-
     /// The current time in epoch milliseconds.
     pub fn now_millis(&self) -> i64 {
         match &self.pinned {
@@ -312,12 +284,6 @@ impl Clock {
     /// The current time as an entry `timestamp` (`2026-02-16T10:20:30.123Z`).
     pub fn now_iso(&self) -> String {
         format_iso_millis(self.now_millis())
-    }
-}
-
-impl Default for Clock {
-    fn default() -> Self {
-        Clock::system()
     }
 }
 
@@ -532,7 +498,7 @@ mod tests {
     #[test]
     fn pinned_clock_advances_one_millisecond_per_call() {
         let clock = Clock::pinned_at("2026-02-16T10:20:30.000Z").unwrap();
-        assert!(clock.is_pinned());
+        assert!(clock.pinned.is_some());
         assert_eq!(clock.now_iso(), "2026-02-16T10:20:30.000Z");
         assert_eq!(clock.now_iso(), "2026-02-16T10:20:30.001Z");
         assert_eq!(clock.now_millis(), 1_771_237_230_002);
@@ -541,8 +507,8 @@ mod tests {
 
     #[test]
     fn system_clock_is_recent() {
-        let clock = Clock::default();
-        assert!(!clock.is_pinned());
+        let clock = Clock::system();
+        assert!(clock.pinned.is_none());
         // After 2025-01-01: the build machine's clock is not that wrong.
         assert!(clock.now_millis() > 1_735_689_600_000);
     }

@@ -176,17 +176,15 @@ impl Places {
         let data = self
             .var("XDG_DATA_HOME")
             .map_or_else(|| self.home.join(".local/share"), |dir| self.expand(dir));
-        let xdg = match profile {
-            Some(name) => data.join("omp/profiles").join(name),
-            None => data.join("omp"),
+        let in_profile = |dir: PathBuf| match profile {
+            Some(name) => dir.join("profiles").join(name),
+            None => dir,
         };
+        let xdg = in_profile(data.join("omp"));
         if cfg!(unix) && xdg.is_dir() {
             return xdg.join("sessions");
         }
-        match profile {
-            Some(name) => root.join("profiles").join(name).join("agent/sessions"),
-            None => root.join("agent/sessions"),
-        }
+        in_profile(root).join("agent/sessions")
     }
 
     /// A directory named in a variable, with a leading `~` for the home directory.
@@ -225,12 +223,11 @@ impl Places {
     pub fn sessions_of(&self, cwd: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
         let mut found: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
         let mut searched = Vec::new();
+        let cwd_text = cwd.to_string_lossy();
         for root in self.roots() {
             for dir in self.cwd_dirs(&root, cwd) {
                 for path in jsonl_files(&dir) {
-                    let cwd_text = cwd.to_string_lossy();
-                    let same = |c: PathBuf| same_cwd(&c.to_string_lossy(), &cwd_text);
-                    if root.flat && !header_cwd(&path).is_some_and(same) {
+                    if root.flat && !header_cwd(&path).is_some_and(|c| same_cwd(&c, &cwd_text)) {
                         continue;
                     }
                     let modified = std::fs::metadata(&path).and_then(|m| m.modified());
@@ -258,14 +255,14 @@ fn jsonl_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// The `cwd` of a session file's header (line 1, or line 2 after a title slot).
-fn header_cwd(path: &Path) -> Option<PathBuf> {
+fn header_cwd(path: &Path) -> Option<String> {
     use std::io::BufRead;
     let file = std::fs::File::open(path).ok()?;
     let reader = std::io::BufReader::new(file);
     for line in reader.split(b'\n').take(2) {
         let value: serde_json::Value = serde_json::from_slice(&line.ok()?).ok()?;
         if value.get("type").and_then(serde_json::Value::as_str) == Some("session") {
-            return value.get("cwd").and_then(serde_json::Value::as_str).map(PathBuf::from);
+            return value.get("cwd").and_then(serde_json::Value::as_str).map(str::to_owned);
         }
     }
     None
@@ -370,10 +367,8 @@ mod tests {
         std::fs::create_dir_all(data.join("omp/profiles/work")).unwrap();
         let data_var = ("XDG_DATA_HOME".to_string(), data.display().to_string());
         let with = |more: &[(&str, &str)]| {
-            let mut vars = vec![data_var.clone()];
-            vars.extend(more.iter().map(|(k, v)| (k.to_string(), v.to_string())));
-            let places =
-                Places { home: PathBuf::from("/home/u"), tmp: PathBuf::from("/tmp"), vars };
+            let mut places = places(more);
+            places.vars.push(data_var.clone());
             places.roots()[0].dir.clone()
         };
         assert_eq!(with(&[]), data.join("omp/sessions"));

@@ -5,16 +5,19 @@
 /// Control characters (but tab and line feed) as their visible pictures; carriage returns
 /// dropped.
 pub fn pictures(s: &str) -> String {
-    s.chars()
-        .filter(|&c| c != '\r')
-        .map(|c| match c as u32 {
-            0x09 | 0x0a => c,
-            n @ 0..=0x1f => char::from_u32(0x2400 + n).unwrap_or('\u{fffd}'),
-            0x7f => '\u{2421}',
-            0x80..=0x9f => '\u{fffd}',
-            _ => c,
-        })
-        .collect()
+    s.chars().filter(|&c| c != '\r').map(|c| picture(c).unwrap_or(c)).collect()
+}
+
+/// The visible picture (U+2400…) of a control character but tab and line feed, U+FFFD for a
+/// C1 control; `None` for any other character.
+pub fn picture(c: char) -> Option<char> {
+    match c as u32 {
+        0x09 | 0x0a => None,
+        n @ 0..=0x1f => char::from_u32(0x2400 + n),
+        0x7f => Some('\u{2421}'),
+        0x80..=0x9f => Some('\u{fffd}'),
+        _ => None,
+    }
 }
 
 /// A fence line: its character, its length, and what follows it.
@@ -42,56 +45,44 @@ pub fn safe_markdown(text: &str) -> String {
     for line in text.split('\n') {
         if let Some((c, n)) = fence {
             out.push_str(line);
-            out.push('\n');
-            if let Some((c2, n2)) = fence_of(line)
-                && c2 == c
-                && n2 >= n
+            if fence_of(line).is_some_and(|(c2, n2)| c2 == c && n2 >= n)
                 && line.trim_start().trim_start_matches(c).trim().is_empty()
             {
                 fence = None;
             }
-            continue;
-        }
-        if let Some(f) = fence_of(line) {
-            fence = Some(f);
+        } else if let Some(f) = fence_of(line) {
             out.push_str(line);
-            out.push('\n');
-            prev_blank = false;
-            continue;
-        }
-        let trimmed = line.trim_start_matches(' ');
-        let indent = line.len() - trimmed.len();
-        let blank = trimmed.trim().is_empty();
-        // A heading: `#` at up to three spaces of indent. A setext underline (`===`, `---`)
-        // under a line of text would make that line a heading.
-        let heading = indent <= 3 && trimmed.starts_with('#');
-        let underline = indent <= 3
-            && !prev_blank
-            && !trimmed.is_empty()
-            && (trimmed.trim_end().chars().all(|c| c == '=')
-                || trimmed.trim_end().chars().all(|c| c == '-'));
-        if heading || underline {
-            out.push_str(&line[..indent]);
-            out.push('\\');
-            escape_html_inline(&mut out, trimmed);
+            (fence, prev_blank) = (Some(f), false);
         } else {
-            escape_html_inline(&mut out, line);
+            let trimmed = line.trim_start_matches(' ');
+            let indent = line.len() - trimmed.len();
+            // A heading: `#` at up to three spaces of indent. A setext underline (`===`, `---`)
+            // under a line of text would make that line a heading.
+            let heading = indent <= 3 && trimmed.starts_with('#');
+            let underline = indent <= 3
+                && !prev_blank
+                && !trimmed.is_empty()
+                && (trimmed.trim_end().chars().all(|c| c == '=')
+                    || trimmed.trim_end().chars().all(|c| c == '-'));
+            if heading || underline {
+                out.push_str(&line[..indent]);
+                out.push('\\');
+                escape_html_inline(&mut out, trimmed);
+            } else {
+                escape_html_inline(&mut out, line);
+            }
+            prev_blank = trimmed.trim().is_empty();
         }
         out.push('\n');
-        prev_blank = blank;
     }
     if let Some((c, n)) = fence {
         if !out.ends_with('\n') {
             out.push('\n');
         }
-        for _ in 0..n {
-            out.push(c);
-        }
+        out.extend(std::iter::repeat_n(c, n));
         out.push('\n');
     }
-    while out.ends_with('\n') {
-        out.pop();
-    }
+    out.truncate(out.trim_end_matches('\n').len());
     out
 }
 
@@ -113,10 +104,7 @@ fn escape_html_inline(out: &mut String, line: &str) {
                         && b[j..].iter().take_while(|&&c| c == b'`').count() == n
                         && (j == 0 || b[j - 1] != b'`')
                 });
-                match close {
-                    Some(j) => i = j + n,
-                    None => i += n,
-                }
+                i = close.unwrap_or(i) + n;
             }
             b'<' => {
                 out.push_str(&line[plain..i]);

@@ -39,24 +39,23 @@ pub fn resolve(session: &Session, rev: &str) -> Result<u32> {
 /// What `-` names: the position the latest move left, as its entry records it (`checkout`
 /// writes it into the move's `details.from`), like `git checkout -`.
 fn previous(session: &Session) -> Result<u32> {
-    let moves = (0..session.records.len() as u32).rev();
-    let mut moves = moves.filter(|&i| session.records[i as usize].kind == Kind::BranchSummary);
-    let Some(last) = moves.next() else {
-        return Err(Error::NotFound(
-            "'-': no move to go back from: the file holds no checkout (`sesstree reflog` lists the moves)"
-                .into(),
-        ));
-    };
-    let value = session.value(last)?;
-    let from = value.pointer("/details/from").and_then(EntryId::from_value);
-    let id = session.record(last).id.as_ref().map_or("?", EntryId::as_str).to_owned();
-    match from.and_then(|from| session.lookup(&from)) {
-        Some(idx) => Ok(idx),
-        None => Err(Error::NotFound(format!(
+    let last = (0..session.records.len() as u32)
+        .rev()
+        .find(|&i| session.record(i).kind == Kind::BranchSummary)
+        .ok_or_else(|| {
+            Error::NotFound(
+                "'-': no move to go back from: the file holds no checkout (`sesstree reflog` lists the moves)"
+                    .into(),
+            )
+        })?;
+    let from = session.value(last)?.pointer("/details/from").and_then(EntryId::from_value);
+    from.and_then(|from| session.lookup(&from)).ok_or_else(|| {
+        let id = session.record(last).id.as_ref().map_or("?", EntryId::as_str);
+        Error::NotFound(format!(
             "'-': the latest move ({id}) does not say where it came from (the agents do not \
              record it; `sesstree reflog` lists the moves)"
-        ))),
-    }
+        ))
+    })
 }
 
 /// The error for a REV whose base names no entry, with a hint where one helps: a prefix too

@@ -47,36 +47,23 @@ impl Usage {
     /// `usage` entry, a compaction or a branch summary; an assistant message's `usage`; a
     /// `task` tool result's `details.usage` (also counted as subagent cost).
     pub(crate) fn add_entry(&mut self, entry: &Value) {
-        match entry.get("type").and_then(Value::as_str) {
+        let message = &entry["message"];
+        let usage = match (entry["type"].as_str(), message["role"].as_str()) {
             // oh-my-pi's `model_usage`; pi's `usage` (CHANGES P2), and the cost of producing a
             // summary that pi puts on compactions and branch summaries.
-            Some("model_usage" | "usage" | "compaction" | "branch_summary") => {
-                if let Some(u) = entry.get("usage").filter(|u| u.is_object()) {
-                    self.add(u);
-                }
+            (Some("model_usage" | "usage" | "compaction" | "branch_summary"), _) => {
+                entry.get("usage")
             }
-            Some("message") => {
-                let Some(m) = entry.get("message") else { return };
-                match m.get("role").and_then(Value::as_str) {
-                    Some("assistant") => {
-                        if let Some(u) = m.get("usage") {
-                            self.add(u);
-                        }
-                    }
-                    Some("toolResult")
-                        if m.get("toolName").and_then(Value::as_str) == Some("task") =>
-                    {
-                        if let Some(u) = m.get("details").and_then(|d| d.get("usage"))
-                            && u.is_object()
-                        {
-                            self.add(u);
-                            self.subagent_cost += num(u.get("cost").and_then(|c| c.get("total")));
-                        }
-                    }
-                    _ => {}
-                }
+            (Some("message"), Some("assistant")) => message.get("usage"),
+            (Some("message"), Some("toolResult")) if message["toolName"] == "task" => {
+                let usage = message.pointer("/details/usage");
+                self.subagent_cost += num(usage.and_then(|u| u.pointer("/cost/total")));
+                usage
             }
-            _ => {}
+            _ => None,
+        };
+        if let Some(u) = usage {
+            self.add(u);
         }
     }
 
@@ -111,12 +98,11 @@ impl Usage {
             Some(Value::Number(_)) => num(u.get("totalTokens")),
             _ => parts.iter().sum(),
         };
-        let orch = u.get("orchestration");
-        self.orchestration_input += num(orch.and_then(|o| o.get("input")));
-        self.orchestration_output += num(orch.and_then(|o| o.get("output")));
-        self.orchestration_cache_read += num(orch.and_then(|o| o.get("cacheRead")));
+        self.orchestration_input += num(u.pointer("/orchestration/input"));
+        self.orchestration_output += num(u.pointer("/orchestration/output"));
+        self.orchestration_cache_read += num(u.pointer("/orchestration/cacheRead"));
         self.premium_requests += num(u.get("premiumRequests"));
-        self.cost += num(u.get("cost").and_then(|c| c.get("total")));
+        self.cost += num(u.pointer("/cost/total"));
     }
 
     /// The totals as a camelCase JSON object.
@@ -199,10 +185,8 @@ pub fn compute(session: &Session) -> Result<Stats> {
         ..Stats::default()
     };
     let mut on_path = vec![false; n];
-    if let Some(leaf) = session.leaf() {
-        for i in session.path_to_root(leaf) {
-            on_path[i as usize] = true;
-        }
+    for i in session.leaf().map(|leaf| session.path_to_root(leaf)).unwrap_or_default() {
+        on_path[i as usize] = true;
     }
     let mut counted = Vec::new();
     for (i, r) in session.records.iter().enumerate() {

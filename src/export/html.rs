@@ -12,7 +12,12 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
-use super::{Image, MAIN, Options, Part, Plan, Step, base64, id_of, one_line, size, view};
+use super::{
+    BLOCK, Image, MAIN, Options, Part, Plan, Step, base64, id_of, lines, one_line, short_time,
+    size, spill, view,
+};
+use crate::markdown::picture;
+use crate::row::text::cut_chars;
 use crate::session::Session;
 use crate::tree::UNICODE;
 
@@ -50,52 +55,37 @@ pub fn write(
     out: &mut dyn Write,
 ) -> crate::Result<()> {
     let mut page = Page { buf: String::with_capacity(1 << 16), out, opts, path: &session.path };
-    let (parts, sizes) = parts(session, plan);
+    let (parts, main_entries) = parts(session, plan);
     page.head(session, plan)?;
     page.sidebar(session, plan, &parts)?;
-    page.main(session, plan, &parts, &sizes)?;
-    page.raw("<script type=\"application/json\" id=\"branches\">[");
-    for (i, p) in plan.parents.iter().enumerate() {
-        if i > 0 {
-            page.raw(",");
-        }
-        if *p == MAIN {
-            page.raw("-1");
-        } else {
-            page.raw(&p.to_string());
-        }
-    }
-    page.raw("]</script>\n<script>");
+    page.main(session, plan, &parts, main_entries)?;
+    let parents: Vec<i64> =
+        plan.parents.iter().map(|&p| if p == MAIN { -1 } else { p.into() }).collect();
+    page.raw(&format!(
+        "<script type=\"application/json\" id=\"branches\">{}</script>\n<script>",
+        serde_json::json!(parents)
+    ));
     page.raw(SCRIPT);
     page.raw("</script>\n</body>\n</html>\n");
-    page.flush()
+    page.flush(0)
 }
 
 /// The part of the main thread each record is shown in (directly, or inside a branch folded
-/// off it), by record index.
-/// Also how many entries of the main thread each part holds.
-fn parts(session: &Session, plan: &Plan) -> (Vec<u32>, Vec<u32>) {
+/// off it), by record index; and how many entries the main thread has.
+fn parts(session: &Session, plan: &Plan) -> (Vec<u32>, usize) {
     let mut part_of = vec![0u32; session.records.len()];
-    let mut sizes: Vec<u32> = Vec::new();
     let (mut depth, mut main_entries) = (0usize, 0usize);
     for step in &plan.steps {
         match *step {
             Step::Open { .. } => depth += 1,
             Step::Close => depth -= 1,
             Step::Entry(idx) => {
-                if depth == 0 {
-                    main_entries += 1;
-                    let part = (main_entries - 1) / PART;
-                    if sizes.len() <= part {
-                        sizes.push(0);
-                    }
-                    sizes[part] += 1;
-                }
+                main_entries += usize::from(depth == 0);
                 part_of[idx as usize] = ((main_entries.max(1) - 1) / PART) as u32;
             }
         }
     }
-    (part_of, sizes)
+    (part_of, main_entries)
 }
 
 struct Page<'a> {
@@ -112,138 +102,107 @@ impl Page<'_> {
 
     /// Transcript text, redacted when asked and escaped.
     fn text(&mut self, s: &str) {
-        match &self.opts.redact {
-            Some(r) => {
-                let s = r.apply(s);
-                escape(&mut self.buf, &s);
-            }
-            None => escape(&mut self.buf, s),
-        }
+        escape(&mut self.buf, &self.opts.clean(s));
     }
 
-    fn flush(&mut self) -> crate::Result<()> {
-        self.out.write_all(self.buf.as_bytes()).map_err(|e| crate::Error::io(self.path, e))?;
-        self.buf.clear();
-        Ok(())
+    /// [`Page::text`] on its own, to place in markup.
+    fn escaped(&self, s: &str) -> String {
+        let mut out = String::new();
+        escape(&mut out, &self.opts.clean(s));
+        out
     }
 
-    fn maybe_flush(&mut self) -> crate::Result<()> {
-        if self.buf.len() > 1 << 16 { self.flush() } else { Ok(()) }
+    /// A link to the entry `id`, shown by its first characters.
+    fn link(&self, id: &str) -> String {
+        let short = self.escaped(cut_chars(id, 8));
+        format!("<a href=\"#{}\"><code>{short}</code></a>", self.escaped(id))
+    }
+
+    fn flush(&mut self, at_least: usize) -> crate::Result<()> {
+        spill(&mut self.buf, self.out, self.path, at_least)
     }
 
     fn head(&mut self, session: &Session, plan: &Plan) -> crate::Result<()> {
+        let title = self.escaped(&self.opts.title);
         self.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
         self.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"");
         self.raw(&policy());
         self.raw("\">\n<meta name=\"referrer\" content=\"no-referrer\">\n");
         self.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
         self.raw("<meta name=\"color-scheme\" content=\"light dark\">\n");
-        self.raw("<meta name=\"generator\" content=\"sesstree\">\n<title>");
-        let title = self.opts.title.clone();
-        self.text(&title);
+        self.raw(&format!("<meta name=\"generator\" content=\"sesstree\">\n<title>{title}"));
         self.raw("</title>\n<style>");
         self.raw(STYLE);
-        self.raw("</style>\n</head>\n<body>\n<header class=\"top\"><h1>");
-        self.text(&title);
-        self.raw("</h1>\n<p class=\"info\">");
+        self.raw("</style>\n</head>\n<body>\n<header class=\"top\">");
+        self.raw(&format!("<h1>{title}</h1>\n<p class=\"info\">"));
         let header = session.header.as_ref();
-        let field = |k: &str| {
-            header.and_then(|h| h.value.get(k)).and_then(|v| v.as_str()).map(str::to_owned)
-        };
-        if let Some(id) = header.map(|h| h.id.clone()) {
-            self.raw("<span>session <code>");
-            self.text(&id);
-            self.raw("</code></span> ");
+        let field = |k: &str| header?.value.get(k)?.as_str();
+        if let Some(h) = header {
+            self.raw(&format!("<span>session <code>{}</code></span> ", self.escaped(&h.id)));
         }
         if let Some(cwd) = field("cwd") {
-            self.raw("<span>in <code>");
-            self.text(&cwd);
-            self.raw("</code></span> ");
+            self.raw(&format!("<span>in <code>{}</code></span> ", self.escaped(cwd)));
         }
         if let Some(ts) = field("timestamp") {
-            self.raw("<span>started ");
-            self.text(&super::short_time(Some(&ts)));
-            self.raw("</span> ");
+            self.raw(&format!("<span>started {}</span> ", self.escaped(&short_time(Some(ts)))));
         }
         let entries = plan.layout.rows.len();
-        self.raw(&format!(
-            "<span>{entries} entries</span> <span>{} branch{} off the active path</span>",
-            plan.branches,
-            if plan.branches == 1 { "" } else { "es" }
-        ));
+        self.raw(&format!("<span>{entries} entries</span> <span>{}</span>", plan.off_path()));
         if let Some(leaf) = self.opts.leaf {
-            let id = id_of(session, leaf).to_owned();
-            self.raw(" <span>leaf <a href=\"#");
-            self.text(&id);
-            self.raw("\"><code>");
-            self.text(&id);
-            self.raw("</code></a></span>");
+            let id = self.escaped(id_of(session, leaf));
+            self.raw(&format!(" <span>leaf <a href=\"#{id}\"><code>{id}</code></a></span>"));
         }
         self.raw("</p>\n</header>\n<div class=\"layout\">\n");
-        self.flush()
+        self.flush(0)
     }
 
     fn sidebar(&mut self, session: &Session, plan: &Plan, parts: &[u32]) -> crate::Result<()> {
         self.raw("<nav id=\"side\" aria-label=\"Tree\"><div class=\"find\"><input id=\"q\" type=\"search\" placeholder=\"Search entries\" autocomplete=\"off\" spellcheck=\"false\" aria-label=\"Search entries\"><span id=\"count\"></span><button id=\"fold\" type=\"button\" aria-controls=\"tree\">Tree</button></div>\n<div class=\"modes\" role=\"group\" aria-label=\"Filter\"><button type=\"button\" data-m=\"d\" class=\"on\" title=\"Hide settings entries\">Default</button><button type=\"button\" data-m=\"n\" title=\"Default minus tool results\">No tools</button><button type=\"button\" data-m=\"u\" title=\"User messages only\">User</button><button type=\"button\" data-m=\"l\" title=\"Labelled entries only\">Labelled</button><button type=\"button\" data-m=\"a\" title=\"Every entry\">All</button></div>\n<div id=\"tree\" data-m=\"d\">");
         let rows: Vec<&crate::tree::Row> =
             plan.layout.rows.iter().filter(|r| plan.shown[r.idx as usize]).collect();
-        for (n, row) in rows.iter().copied().enumerate() {
-            if n % CHUNK == 0 {
-                if n > 0 {
-                    self.raw("</template></div>");
+        for chunk in rows.chunks(CHUNK) {
+            self.raw(&format!("<div class=\"ck\" data-n=\"{}\"><template>", chunk.len()));
+            for row in chunk {
+                let id = id_of(session, row.idx);
+                self.raw("<a class=\"r");
+                if row.on_active_path {
+                    self.raw(" on");
                 }
-                let rows = CHUNK.min(rows.len() - n);
-                self.raw(&format!("<div class=\"ck\" data-n=\"{rows}\"><template>"));
-            }
-            let id = id_of(session, row.idx).to_owned();
-            self.raw("<a class=\"r");
-            if row.on_active_path {
-                self.raw(" on");
-            }
-            if row.is_leaf {
-                self.raw(" leaf");
-            }
-            // The filters that show the row, as classes the sidebar's filter buttons select.
-            for (bit, class) in [" fd", " fn", " fu", " fl"].iter().enumerate() {
-                if plan.filters[row.idx as usize] & (1 << bit) != 0 {
-                    self.raw(class);
+                if row.is_leaf {
+                    self.raw(" leaf");
                 }
+                // The filters that show the row, as classes the sidebar's filter buttons select.
+                for (bit, class) in [" fd", " fn", " fu", " fl"].iter().enumerate() {
+                    if plan.filters[row.idx as usize] & (1 << bit) != 0 {
+                        self.raw(class);
+                    }
+                }
+                self.raw(&format!("\" href=\"#{}\"", self.escaped(id)));
+                let b = plan.branch_of[row.idx as usize];
+                if b != MAIN {
+                    self.raw(&format!(" data-b=\"{b}\""));
+                }
+                self.raw(&format!(" data-c=\"{}\"><span class=\"g\">", parts[row.idx as usize]));
+                self.raw(&plan.layout.prefix(row, &UNICODE, Some(SIDEBAR_LEVELS)));
+                if row.on_active_path {
+                    self.raw(UNICODE.bullet);
+                }
+                let short = self.escaped(cut_chars(id, 8));
+                self.raw(&format!("</span><span class=\"i\">{short}</span> "));
+                if let Some(label) = plan.labels.get(&row.idx) {
+                    self.raw(&format!("<span class=\"lb\">{}</span> ", self.escaped(label)));
+                }
+                self.text(&one_line(&plan.texts[row.idx as usize], SIDEBAR_TEXT));
+                if row.is_leaf {
+                    self.raw(" <span class=\"act\">← active</span>");
+                }
+                self.raw("</a>");
+                self.flush(BLOCK)?;
             }
-            self.raw("\" href=\"#");
-            self.text(&id);
-            self.raw("\"");
-            let b = plan.branch_of[row.idx as usize];
-            if b != MAIN {
-                self.raw(&format!(" data-b=\"{b}\""));
-            }
-            self.raw(&format!(" data-c=\"{}\"", parts[row.idx as usize]));
-            self.raw("><span class=\"g\">");
-            let prefix = plan.layout.prefix(row, &UNICODE, Some(SIDEBAR_LEVELS));
-            self.raw(&prefix);
-            if row.on_active_path {
-                self.raw(UNICODE.bullet);
-            }
-            self.raw("</span><span class=\"i\">");
-            self.text(crate::row::text::cut_chars(&id, 8));
-            self.raw("</span> ");
-            if let Some(label) = plan.labels.get(&row.idx) {
-                self.raw("<span class=\"lb\">");
-                self.text(label);
-                self.raw("</span> ");
-            }
-            let text = one_line(&plan.texts[row.idx as usize], SIDEBAR_TEXT);
-            self.text(&text);
-            if row.is_leaf {
-                self.raw(" <span class=\"act\">← active</span>");
-            }
-            self.raw("</a>");
-            self.maybe_flush()?;
-        }
-        if !rows.is_empty() {
             self.raw("</template></div>");
         }
         self.raw("</div></nav>\n<main id=\"main\">\n");
-        self.flush()
+        self.flush(0)
     }
 
     fn main(
@@ -251,106 +210,83 @@ impl Page<'_> {
         session: &Session,
         plan: &Plan,
         parts: &[u32],
-        sizes: &[u32],
+        main_entries: usize,
     ) -> crate::Result<()> {
         if plan.steps.is_empty() {
             self.raw("<p class=\"note\">This session has no entries.</p>\n");
         }
-        let blobs = self.opts.blobs.clone();
         // The main thread in parts, each in a template until it is near the view: a page of
         // any length builds only the elements of what is shown.
         let leaf_part = self.opts.leaf.map(|l| parts[l as usize]);
         let mut depth = 0usize;
         let mut open_part: Option<u32> = None;
         for step in &plan.steps {
-            if depth == 0 {
-                let part = match *step {
-                    Step::Entry(idx) | Step::Open { first: idx, .. } => Some(parts[idx as usize]),
-                    Step::Close => None,
-                };
-                if let Some(part) = part
-                    && open_part != Some(part)
-                {
-                    if open_part.is_some() {
-                        self.raw("</template></section>\n");
-                    }
-                    let n = sizes.get(part as usize).copied().unwrap_or(0);
-                    let class = if Some(part) == leaf_part { "part leafpart" } else { "part" };
-                    self.raw(&format!(
-                        "<section class=\"{class}\" id=\"p{part}\" data-n=\"{n}\"><template>"
-                    ));
-                    open_part = Some(part);
+            if let (0, Step::Entry(idx) | Step::Open { first: idx, .. }) = (depth, *step)
+                && open_part != Some(parts[idx as usize])
+            {
+                let part = parts[idx as usize];
+                if open_part.is_some() {
+                    self.raw("</template></section>\n");
                 }
-            }
-            match *step {
-                Step::Open { .. } => depth += 1,
-                Step::Close => depth -= 1,
-                Step::Entry(_) => {}
+                let n = PART.min(main_entries.saturating_sub(part as usize * PART));
+                let class = if Some(part) == leaf_part { "part leafpart" } else { "part" };
+                self.raw(&format!(
+                    "<section class=\"{class}\" id=\"p{part}\" data-n=\"{n}\"><template>"
+                ));
+                open_part = Some(part);
             }
             match *step {
                 Step::Open { branch, first } => {
+                    depth += 1;
                     let n = plan.sizes[first as usize];
                     self.raw(&format!(
                         "<details class=\"br\" id=\"b{branch}\"><summary>⎇ Branch of {n} entr{}",
                         if n == 1 { "y" } else { "ies" }
                     ));
                     if let Some(p) = session.parent(first) {
-                        let from = id_of(session, p).to_owned();
-                        self.raw(" from <code>");
-                        self.text(crate::row::text::cut_chars(&from, 8));
-                        self.raw("</code>");
+                        let from = self.escaped(cut_chars(id_of(session, p), 8));
+                        self.raw(&format!(" from <code>{from}</code>"));
                     }
-                    self.raw(": ");
-                    let text = one_line(&plan.texts[first as usize], 120);
-                    self.text(&text);
-                    self.raw("</summary><template>");
+                    let text = self.escaped(&one_line(&plan.texts[first as usize], 120));
+                    self.raw(&format!(": {text}</summary><template>"));
                 }
-                Step::Close => self.raw("</template></details>\n"),
-                Step::Entry(idx) => self.entry(session, plan, idx, blobs.as_deref()),
+                Step::Close => {
+                    depth -= 1;
+                    self.raw("</template></details>\n");
+                }
+                Step::Entry(idx) => self.entry(session, plan, idx),
             }
-            self.maybe_flush()?;
+            self.flush(BLOCK)?;
         }
         if open_part.is_some() {
             self.raw("</template></section>\n");
         }
         self.raw("</main>\n</div>\n");
-        self.flush()
+        self.flush(0)
     }
 
-    fn entry(&mut self, session: &Session, plan: &Plan, idx: u32, blobs: Option<&Path>) {
-        let v = view(session, idx, &plan.texts[idx as usize], blobs, self.opts.redact.as_ref());
-        let id = id_of(session, idx).to_owned();
+    fn entry(&mut self, session: &Session, plan: &Plan, idx: u32) {
+        let v = view(session, plan, self.opts, idx);
+        let id = self.escaped(id_of(session, idx));
+        let leaf = self.opts.leaf == Some(idx);
         self.raw("<article class=\"e ");
         self.raw(v.class);
         if plan.branch_of[idx as usize] == MAIN {
             self.raw(" on");
         }
-        if self.opts.leaf == Some(idx) {
+        if leaf {
             self.raw(" leaf");
         }
-        self.raw("\" id=\"");
-        self.text(&id);
-        self.raw("\"><div class=\"h\"><a class=\"id\" href=\"#");
-        self.text(&id);
-        self.raw("\" title=\"link to this entry; `sesstree checkout ");
-        self.text(&id);
-        self.raw("` goes back to it\">");
-        self.text(&id);
-        self.raw("</a> <span class=\"who\">");
-        self.text(&v.who);
-        self.raw("</span>");
+        self.raw(&format!("\" id=\"{id}\"><div class=\"h\"><a class=\"id\" href=\"#{id}\" title=\"link to this entry; `sesstree checkout {id}` goes back to it\">{id}</a>"));
+        self.raw(&format!(" <span class=\"who\">{}</span>", self.escaped(&v.who)));
         if let Some(label) = plan.labels.get(&idx) {
-            self.raw(" <span class=\"lb\">");
-            self.text(label);
-            self.raw("</span>");
+            self.raw(&format!(" <span class=\"lb\">{}</span>", self.escaped(label)));
         }
-        if self.opts.leaf == Some(idx) {
+        if leaf {
             self.raw(" <span class=\"act\">← active</span>");
         }
         if !v.time.is_empty() {
-            self.raw(" <time>");
-            self.text(&v.time);
-            self.raw("</time>");
+            self.raw(&format!(" <time>{}</time>", self.escaped(&v.time)));
         }
         self.raw("</div>");
         for part in &v.parts {
@@ -359,55 +295,44 @@ impl Page<'_> {
         self.raw("</article>\n");
     }
 
+    /// A folded part: `summary` (markup) over `text`, kept in a template until it is opened.
+    fn folded(&mut self, class: &str, summary: &str, text: &str, pre: bool) {
+        let (open, close) = if pre { ("<pre>", "</pre>") } else { ("<div class=\"t\">", "</div>") };
+        self.raw(&format!("<details class=\"f {class}\"><summary>{summary}</summary><template>"));
+        self.raw(open);
+        self.text(text);
+        self.raw(close);
+        self.raw("</template></details>");
+    }
+
     fn part(&mut self, part: &Part, v: &super::View) {
         match part {
+            Part::Text(t) if t.trim().is_empty() => {}
             Part::Text(t) => {
-                if t.trim().is_empty() {
-                    return;
-                }
                 self.raw("<div class=\"t\">");
                 self.text(t);
                 self.raw("</div>");
             }
-            Part::Thinking(t) => {
-                self.raw(&format!("<details class=\"f th\"><summary>Thinking · {}</summary><template><div class=\"t\">", super::lines(t)));
-                self.text(t);
-                self.raw("</div></template></details>");
-            }
+            Part::Thinking(t) => self.folded("th", &format!("Thinking · {}", lines(t)), t, false),
             Part::Call { name, gist, args } => {
-                self.raw("<details class=\"f call\"><summary><b>");
-                self.text(name);
-                self.raw("</b> ");
-                self.text(gist);
-                self.raw("</summary><template><pre>");
-                self.text(args);
-                self.raw("</pre></template></details>");
+                let summary = format!("<b>{}</b> {}", self.escaped(name), self.escaped(gist));
+                self.folded("call", &summary, args, true);
             }
             Part::Output { title, error, text } => {
-                self.raw(if *error {
-                    "<details class=\"f out err\"><summary>"
-                } else {
-                    "<details class=\"f out\"><summary>"
-                });
-                self.text(title);
-                self.raw("</summary><template><pre>");
-                self.text(text);
-                self.raw("</pre></template></details>");
+                let class = if *error { "out err" } else { "out" };
+                self.folded(class, &self.escaped(title), text, true);
             }
             Part::Image(img) => self.image(img),
             Part::Summary(t) if v.class == "compaction" => {
-                self.raw(&format!("<details class=\"f sum\"><summary>Compaction summary · {}</summary><template><div class=\"t\">", super::lines(t)));
-                self.text(t);
-                self.raw("</div></template></details>");
+                self.folded("sum", &format!("Compaction summary · {}", lines(t)), t, false);
             }
             Part::Summary(t) => {
                 self.raw("<div class=\"sum\">");
                 if let Some(from) = &v.refers {
-                    self.raw("<p class=\"note\">What was tried on the branch left at <a href=\"#");
-                    self.text(from);
-                    self.raw("\"><code>");
-                    self.text(crate::row::text::cut_chars(from, 8));
-                    self.raw("</code></a>:</p>");
+                    let link = self.link(from);
+                    self.raw(&format!(
+                        "<p class=\"note\">What was tried on the branch left at {link}:</p>"
+                    ));
                 }
                 self.raw("<div class=\"t\">");
                 self.text(t);
@@ -419,11 +344,7 @@ impl Page<'_> {
                 if v.class == "compaction"
                     && let Some(kept) = &v.refers
                 {
-                    self.raw(" Kept from <a href=\"#");
-                    self.text(kept);
-                    self.raw("\"><code>");
-                    self.text(crate::row::text::cut_chars(kept, 8));
-                    self.raw("</code></a>.");
+                    self.raw(&format!(" Kept from {}.", self.link(kept)));
                 }
                 self.raw("</div>");
             }
@@ -431,30 +352,17 @@ impl Page<'_> {
     }
 
     fn image(&mut self, img: &Image) {
-        let what = format!(
-            "{}{}",
-            if img.mime.is_empty() { "no type" } else { &img.mime },
-            img.bytes.map(|b| format!(", {}", size(b))).unwrap_or_default()
-        );
+        let mime = if img.mime.is_empty() { "no type" } else { &img.mime };
+        let size = img.bytes.map(|b| format!(", {}", size(b))).unwrap_or_default();
+        let what = self.escaped(&format!("{mime}{size}"));
         match &img.data {
-            Some(data) => {
-                self.raw("<img alt=\"image (");
-                self.text(&what);
-                self.raw(")\" src=\"data:");
-                self.text(&img.mime);
-                self.raw(";base64,");
+            Ok(data) => {
+                let mime = self.escaped(&img.mime);
+                self.raw(&format!("<img alt=\"image ({what})\" src=\"data:{mime};base64,"));
                 self.raw(data);
                 self.raw("\">");
             }
-            None => {
-                self.raw("<div class=\"ph\">[image: ");
-                self.text(&what);
-                if let Some(why) = img.missing {
-                    self.raw(" — ");
-                    self.raw(why);
-                }
-                self.raw("]</div>");
-            }
+            Err(why) => self.raw(&format!("<div class=\"ph\">[image: {what} — {why}]</div>")),
         }
     }
 }
@@ -462,34 +370,23 @@ impl Page<'_> {
 /// Appends `s` escaped for HTML text and attribute values; control characters (but tab and
 /// line feed) become their visible pictures (U+2400…), so nothing invisible reaches the page.
 pub fn escape(buf: &mut String, s: &str) {
-    let mut start = 0;
+    let (mut start, mut pic) = (0, [0; 4]);
     for (i, c) in s.char_indices() {
-        let rep: Option<&str> = match c {
-            '&' => Some("&amp;"),
-            '<' => Some("&lt;"),
-            '>' => Some("&gt;"),
-            '"' => Some("&quot;"),
-            '\'' => Some("&#39;"),
-            '\t' | '\n' => None,
-            '\r' => Some(""),
-            c if (c as u32) < 0x20 || c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c) => {
-                buf.push_str(&s[start..i]);
-                let pic = match c as u32 {
-                    n @ 0..=0x1f => char::from_u32(0x2400 + n).unwrap_or('\u{fffd}'),
-                    0x7f => '\u{2421}',
-                    _ => '\u{fffd}',
-                };
-                buf.push(pic);
-                start = i + c.len_utf8();
-                continue;
-            }
-            _ => None,
+        let rep = match c {
+            '&' => "&amp;",
+            '<' => "&lt;",
+            '>' => "&gt;",
+            '"' => "&quot;",
+            '\'' => "&#39;",
+            '\r' => "",
+            c => match picture(c) {
+                Some(p) => p.encode_utf8(&mut pic),
+                None => continue,
+            },
         };
-        if let Some(rep) = rep {
-            buf.push_str(&s[start..i]);
-            buf.push_str(rep);
-            start = i + 1;
-        }
+        buf.push_str(&s[start..i]);
+        buf.push_str(rep);
+        start = i + c.len_utf8();
     }
     buf.push_str(&s[start..]);
 }

@@ -11,7 +11,10 @@
 use std::io::Write;
 
 use super::html::escape;
-use super::{Image, Options, Part, Plan, Step, View, id_of, one_line, size, view};
+use super::{
+    BLOCK, Image, Options, Part, Plan, Step, View, id_of, lines, one_line, short_time, size, spill,
+    view,
+};
 use crate::markdown::{pictures, safe_markdown};
 use crate::row::text::cut_chars;
 use crate::session::Session;
@@ -27,41 +30,21 @@ pub fn write(
     out: &mut dyn Write,
 ) -> crate::Result<()> {
     let mut doc = Doc { buf: String::with_capacity(1 << 16), opts };
-    let write_out = |doc: &mut Doc, out: &mut dyn Write| -> crate::Result<()> {
-        out.write_all(doc.buf.as_bytes()).map_err(|e| crate::Error::io(&session.path, e))?;
-        doc.buf.clear();
-        Ok(())
-    };
-    doc.buf.push_str("# ");
-    doc.line(&opts.title);
-    doc.buf.push_str("\n\n");
+    doc.buf.push_str(&format!("# {}\n\n", doc.line(&opts.title)));
     let header = session.header.as_ref();
-    let field =
-        |k: &str| header.and_then(|h| h.value.get(k)).and_then(|v| v.as_str()).map(str::to_owned);
+    let field = |k: &str| header?.value.get(k)?.as_str();
     if let Some(h) = header {
-        doc.buf.push_str("- Session: ");
-        doc.code(&h.id);
-        doc.buf.push('\n');
+        doc.buf.push_str(&format!("- Session: {}\n", doc.code(&h.id)));
     }
     if let Some(cwd) = field("cwd") {
-        doc.buf.push_str("- Directory: ");
-        doc.code(&cwd);
-        doc.buf.push('\n');
+        doc.buf.push_str(&format!("- Directory: {}\n", doc.code(cwd)));
     }
     if let Some(ts) = field("timestamp") {
-        doc.buf.push_str("- Started: ");
-        doc.line(&super::short_time(Some(&ts)));
-        doc.buf.push('\n');
+        doc.buf.push_str(&format!("- Started: {}\n", doc.line(&short_time(Some(ts)))));
     }
-    doc.buf.push_str(&format!(
-        "- {} entries, {} branch{} off the active path",
-        plan.layout.rows.len(),
-        plan.branches,
-        if plan.branches == 1 { "" } else { "es" }
-    ));
+    doc.buf.push_str(&format!("- {} entries, {}", plan.layout.rows.len(), plan.off_path()));
     if let Some(leaf) = opts.leaf {
-        doc.buf.push_str("; leaf ");
-        doc.code(id_of(session, leaf));
+        doc.buf.push_str(&format!("; leaf {}", doc.code(id_of(session, leaf))));
     }
     doc.buf.push_str("\n\n## Active path\n\n");
     if plan.steps.is_empty() {
@@ -70,22 +53,21 @@ pub fn write(
     // The nesting of branches, and the heading to write before the next entry when a branch
     // just ended (the thread it left goes on).
     let mut depth = 0usize;
-    let mut resume: Option<(usize, u32)> = None;
-    let mut point: Vec<u32> = Vec::new();
+    let mut resume: Option<(usize, Option<u32>)> = None;
+    let mut point: Vec<Option<u32>> = Vec::new();
+    let short = |doc: &Doc, idx| doc.code(cut_chars(id_of(session, idx), 8));
     for step in &plan.steps {
         match *step {
             Step::Open { first, .. } => {
                 resume = None;
                 depth += 1;
                 let from = session.parent(first);
-                point.push(from.unwrap_or(u32::MAX));
-                doc.heading(depth);
+                point.push(from);
                 let n = plan.sizes[first as usize];
-                doc.buf
-                    .push_str(&format!("Branch of {n} entr{}", if n == 1 { "y" } else { "ies" }));
+                let entries = if n == 1 { "entry" } else { "entries" };
+                doc.buf.push_str(&format!("{}Branch of {n} {entries}", heading(depth)));
                 if let Some(p) = from {
-                    doc.buf.push_str(" from ");
-                    doc.code(cut_chars(id_of(session, p), 8));
+                    doc.buf.push_str(&format!(" from {}", short(&doc, p)));
                 }
                 if depth + 2 > DEEPEST {
                     doc.buf.push_str(&format!(" (nested {depth} deep)"));
@@ -94,35 +76,28 @@ pub fn write(
             }
             Step::Close => {
                 depth -= 1;
-                let from = point.pop().unwrap_or(u32::MAX);
-                resume = Some((depth + 1, from));
+                resume = Some((depth + 1, point.pop().flatten()));
             }
             Step::Entry(idx) => {
                 if let Some((level, from)) = resume.take() {
-                    doc.heading(level);
-                    doc.buf.push_str(if level == 1 { "Active path" } else { "Branch" });
-                    doc.buf.push_str(", continued");
-                    if from != u32::MAX {
-                        doc.buf.push_str(" after ");
-                        doc.code(cut_chars(id_of(session, from), 8));
+                    let thread = if level == 1 { "Active path" } else { "Branch" };
+                    doc.buf.push_str(&format!("{}{thread}, continued", heading(level)));
+                    if let Some(from) = from {
+                        doc.buf.push_str(&format!(" after {}", short(&doc, from)));
                     }
                     doc.buf.push_str("\n\n");
                 }
-                let v = view(
-                    session,
-                    idx,
-                    &plan.texts[idx as usize],
-                    opts.blobs.as_deref(),
-                    opts.redact.as_ref(),
-                );
-                doc.entry(session, plan, idx, &v);
+                doc.entry(session, plan, idx, &view(session, plan, opts, idx));
             }
         }
-        if doc.buf.len() > 1 << 16 {
-            write_out(&mut doc, out)?;
-        }
+        spill(&mut doc.buf, out, &session.path, BLOCK)?;
     }
-    write_out(&mut doc, out)
+    spill(&mut doc.buf, out, &session.path, 0)
+}
+
+/// The heading of a section `depth` branches deep (0: the active path), up to its text.
+fn heading(depth: usize) -> String {
+    format!("{} ", "#".repeat((depth + 2).min(DEEPEST)))
 }
 
 struct Doc<'a> {
@@ -131,58 +106,36 @@ struct Doc<'a> {
 }
 
 impl Doc<'_> {
-    /// Redacts when asked.
-    fn clean<'t>(&self, s: &'t str) -> std::borrow::Cow<'t, str> {
-        match &self.opts.redact {
-            Some(r) => r.apply(s),
-            None => std::borrow::Cow::Borrowed(s),
-        }
-    }
-
-    /// A heading of the document for a section `depth` branches deep (0: the active path).
-    fn heading(&mut self, depth: usize) {
-        for _ in 0..(depth + 2).min(DEEPEST) {
-            self.buf.push('#');
-        }
-        self.buf.push(' ');
-    }
-
     /// Text on one line, as inline Markdown with nothing active in it.
-    fn line(&mut self, s: &str) {
-        let s = self.clean(s).into_owned();
-        let s = one_line(&s, usize::MAX);
+    fn line(&self, s: &str) -> String {
         let mut esc = String::new();
-        escape(&mut esc, &s);
+        escape(&mut esc, &one_line(&self.opts.clean(s), usize::MAX));
+        let mut out = String::with_capacity(esc.len());
         for c in esc.chars() {
             if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '|' | '~' | '!') {
-                self.buf.push('\\');
+                out.push('\\');
             }
-            self.buf.push(c);
+            out.push(c);
         }
+        out
     }
 
     /// Text as an inline code span.
-    fn code(&mut self, s: &str) {
-        let s = self.clean(s).into_owned();
-        let s = pictures(&one_line(&s, usize::MAX));
+    fn code(&self, s: &str) -> String {
+        let s = pictures(&one_line(&self.opts.clean(s), usize::MAX));
         let ticks = "`".repeat(longest_run(&s, '`') + 1);
         let pad = if s.starts_with('`') || s.ends_with('`') || s.is_empty() { " " } else { "" };
-        self.buf.push_str(&format!("{ticks}{pad}{s}{pad}{ticks}"));
+        format!("{ticks}{pad}{s}{pad}{ticks}")
     }
 
-    fn entry(&mut self, _session: &Session, plan: &Plan, idx: u32, v: &View) {
-        let id = id_of(_session, idx).to_owned();
-        self.buf.push_str("**");
-        self.line(&v.who);
-        self.buf.push_str("** · ");
-        self.code(&id);
+    fn entry(&mut self, session: &Session, plan: &Plan, idx: u32, v: &View) {
+        let (who, id) = (self.line(&v.who), self.code(id_of(session, idx)));
+        self.buf.push_str(&format!("**{who}** · {id}"));
         if !v.time.is_empty() {
-            self.buf.push_str(" · ");
-            self.line(&v.time);
+            self.buf.push_str(&format!(" · {}", self.line(&v.time)));
         }
         if let Some(label) = plan.labels.get(&idx) {
-            self.buf.push_str(" · label ");
-            self.code(label);
+            self.buf.push_str(&format!(" · label {}", self.code(label)));
         }
         if self.opts.leaf == Some(idx) {
             self.buf.push_str(" · **← active**");
@@ -196,76 +149,61 @@ impl Doc<'_> {
     fn part(&mut self, part: &Part, v: &View) {
         match part {
             Part::Text(t) if t.trim().is_empty() => {}
-            Part::Text(t) => {
-                let t = self.clean(t).into_owned();
-                self.block(&t, "");
-            }
+            Part::Text(t) => self.block(&self.opts.clean(t), ""),
             Part::Thinking(t) => {
-                let t = self.clean(t).into_owned();
-                self.details(&format!("Thinking · {}", super::lines(&t)));
-                self.block(&t, "");
-                self.buf.push_str("</details>\n\n");
+                let t = self.opts.clean(t);
+                self.folded(&format!("Thinking · {}", lines(&t)), |doc| doc.block(&t, ""));
             }
             Part::Call { name, gist, args } => {
-                self.details(&format!("Tool call: {name} {gist}"));
-                let args = self.clean(args).into_owned();
-                self.fenced(&args, "json");
-                self.buf.push_str("</details>\n\n");
+                let args = self.opts.clean(args);
+                self.folded(&format!("Tool call: {name} {gist}"), |doc| doc.fenced(&args, "json"));
             }
             Part::Output { title, error, text } => {
                 let title = if *error { format!("⚠ {title}") } else { title.clone() };
-                self.details(&title);
-                let text = self.clean(text).into_owned();
-                self.fenced(&text, "");
-                self.buf.push_str("</details>\n\n");
+                let text = self.opts.clean(text);
+                self.folded(&title, |doc| doc.fenced(&text, ""));
             }
             Part::Image(img) => self.image(img),
             Part::Summary(t) if v.class == "compaction" => {
-                let t = self.clean(t).into_owned();
-                self.details(&format!("Compaction summary · {}", super::lines(&t)));
-                self.block(&t, "> ");
-                self.buf.push_str("</details>\n\n");
+                let t = self.opts.clean(t);
+                self.folded(&format!("Compaction summary · {}", lines(&t)), |doc| {
+                    doc.block(&t, "> ");
+                });
             }
             Part::Summary(t) => {
-                let t = self.clean(t).into_owned();
                 if let Some(from) = &v.refers {
-                    self.buf.push_str("> What was tried on the branch left at ");
-                    self.code(cut_chars(from, 8));
-                    self.buf.push_str(":\n>\n");
+                    let from = self.code(cut_chars(from, 8));
+                    self.buf
+                        .push_str(&format!("> What was tried on the branch left at {from}:\n>\n"));
                 }
-                self.block(&t, "> ");
+                self.block(&self.opts.clean(t), "> ");
             }
             Part::Note(t) => {
-                self.buf.push('*');
-                self.line(t);
+                self.buf.push_str(&format!("*{}", self.line(t)));
                 if v.class == "compaction"
                     && let Some(kept) = &v.refers
                 {
-                    self.buf.push_str(" Kept from ");
-                    self.code(cut_chars(kept, 8));
-                    self.buf.push('.');
+                    self.buf.push_str(&format!(" Kept from {}.", self.code(cut_chars(kept, 8))));
                 }
                 self.buf.push_str("*\n\n");
             }
         }
     }
 
-    fn details(&mut self, summary: &str) {
-        let summary = self.clean(summary).into_owned();
+    /// A `<details>` block: `summary` over what `body` writes.
+    fn folded(&mut self, summary: &str, body: impl FnOnce(&mut Self)) {
         self.buf.push_str("<details><summary>");
-        escape(&mut self.buf, &one_line(&summary, 200));
+        escape(&mut self.buf, &one_line(&self.opts.clean(summary), 200));
         self.buf.push_str("</summary>\n\n");
+        body(self);
+        self.buf.push_str("</details>\n\n");
     }
 
     fn fenced(&mut self, text: &str, lang: &str) {
         let text = pictures(text);
         let fence = "`".repeat(longest_run(&text, '`').max(2) + 1);
-        self.buf.push_str(&format!("{fence}{lang}\n{text}"));
-        if !text.ends_with('\n') {
-            self.buf.push('\n');
-        }
-        self.buf.push_str(&fence);
-        self.buf.push_str("\n\n");
+        let newline = if text.ends_with('\n') { "" } else { "\n" };
+        self.buf.push_str(&format!("{fence}{lang}\n{text}{newline}{fence}\n\n"));
     }
 
     fn block(&mut self, text: &str, prefix: &str) {
@@ -278,14 +216,9 @@ impl Doc<'_> {
     }
 
     fn image(&mut self, img: &Image) {
-        let mime = if img.mime.is_empty() { "no type" } else { &img.mime };
-        self.buf.push_str("*\\[image: ");
-        self.line(mime);
-        if let Some(b) = img.bytes {
-            self.buf.push_str(", ");
-            self.buf.push_str(&size(b));
-        }
-        self.buf.push_str("\\]*\n\n");
+        let mime = self.line(if img.mime.is_empty() { "no type" } else { &img.mime });
+        let size = img.bytes.map(|b| format!(", {}", size(b))).unwrap_or_default();
+        self.buf.push_str(&format!("*\\[image: {mime}{size}\\]*\n\n"));
     }
 }
 

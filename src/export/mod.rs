@@ -12,6 +12,7 @@ pub mod markdown;
 mod redact;
 
 use std::borrow::Cow;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -41,6 +42,13 @@ pub struct Options {
     pub blobs: Option<PathBuf>,
     /// The title of the document.
     pub title: String,
+}
+
+impl Options {
+    /// `text` redacted, when asked.
+    fn clean<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        self.redact.as_ref().map_or(Cow::Borrowed(text), |r| r.apply(text))
+    }
 }
 
 /// No branch: an entry of the main thread.
@@ -79,8 +87,6 @@ pub struct Plan {
     pub texts: Vec<String>,
     /// Each record's label.
     pub labels: std::collections::HashMap<u32, String>,
-    /// How many branches the tree has off the active path.
-    pub branches: u32,
     /// Which of the selector's filters show each record: bit 0 `default`, 1 `no-tools`,
     /// 2 `user-only`, 3 `labeled-only` ([`FILTERS`]).
     pub filters: Vec<u8>,
@@ -101,32 +107,36 @@ impl Plan {
             session,
             &TreeOptions { leaf: opts.leaf, include_archived: false, active_first: true },
         );
-        // Children in display order, from the layout's pre-order.
-        let mut in_layout = vec![false; n];
+        let labels = session.label_map();
+        let (mut in_layout, mut on_path) = (vec![false; n], vec![false; n]);
+        let mut filters = vec![0u8; n];
         for row in &tree.rows {
-            in_layout[row.idx as usize] = true;
+            let i = row.idx as usize;
+            in_layout[i] = true;
+            on_path[i] = row.on_active_path;
+            let facts = gists[i].facts();
+            for (bit, mode) in FILTERS.iter().enumerate() {
+                if facts.shows(*mode, row.is_leaf, labels.contains_key(&row.idx)) {
+                    filters[i] |= 1 << bit;
+                }
+            }
         }
-        let mut kids: Vec<Vec<u32>> = vec![Vec::new(); n];
+        // Children in display order, from the layout's pre-order.
+        let parent = |idx| session.parent(idx).filter(|&p| in_layout[p as usize]);
+        let mut kids = vec![Vec::new(); n];
         let mut roots = Vec::new();
         for row in &tree.rows {
-            match session.parent(row.idx).filter(|&p| in_layout[p as usize]) {
+            match parent(row.idx) {
                 Some(p) => kids[p as usize].push(row.idx),
                 None => roots.push(row.idx),
             }
         }
         let mut sizes = vec![1u32; n];
         for row in tree.rows.iter().rev() {
-            if let Some(p) = session.parent(row.idx).filter(|&p| in_layout[p as usize]) {
+            if let Some(p) = parent(row.idx) {
                 sizes[p as usize] = sizes[p as usize].saturating_add(sizes[row.idx as usize]);
             }
         }
-        let on_path: Vec<bool> = {
-            let mut on = vec![false; n];
-            for row in &tree.rows {
-                on[row.idx as usize] = row.on_active_path;
-            }
-            on
-        };
         // The walk, with an explicit stack: a chain or a nesting of any depth cannot overflow.
         enum Task {
             Entry(u32, bool),
@@ -135,6 +145,7 @@ impl Plan {
         }
         let mut steps = Vec::with_capacity(n + 16);
         let mut branch_of = vec![MAIN; n];
+        let mut shown = vec![false; n];
         let mut parents = Vec::new();
         let mut open: Vec<u32> = Vec::new();
         let mut stack = Vec::new();
@@ -161,6 +172,7 @@ impl Plan {
             match task {
                 Task::Entry(idx, main) => {
                     steps.push(Step::Entry(idx));
+                    shown[idx as usize] = true;
                     branch_of[idx as usize] = open.last().copied().unwrap_or(MAIN);
                     let list = &kids[idx as usize];
                     let cont = if main {
@@ -183,45 +195,20 @@ impl Plan {
                 }
             }
         }
-        let branches = parents.len() as u32;
         let mut texts = row_texts(session, gists, &tree, opts.home.as_deref())?;
         // Redacted whole, before the sidebar and the summaries cut them.
         if let Some(r) = &opts.redact {
-            for text in &mut texts {
-                if let Cow::Owned(clean) = r.apply(text) {
-                    *text = clean;
-                }
-            }
+            texts = texts.iter().map(|t| r.apply(t).into_owned()).collect();
         }
-        let labels = session.label_map();
-        let mut filters = vec![0u8; n];
-        for row in &tree.rows {
-            let (idx, labeled) = (row.idx, labels.contains_key(&row.idx));
-            let facts = gists[idx as usize].facts();
-            for (bit, mode) in FILTERS.iter().enumerate() {
-                if facts.shows(*mode, row.is_leaf, labeled) {
-                    filters[idx as usize] |= 1 << bit;
-                }
-            }
-        }
-        let mut shown = vec![false; n];
-        for step in &steps {
-            if let Step::Entry(idx) = step {
-                shown[*idx as usize] = true;
-            }
-        }
-        Ok(Plan {
-            layout: tree,
-            steps,
-            branch_of,
-            parents,
-            sizes,
-            texts,
-            labels,
-            branches,
-            filters,
-            shown,
-        })
+        Ok(Plan { layout: tree, steps, branch_of, parents, sizes, texts, labels, filters, shown })
+    }
+}
+
+impl Plan {
+    /// How many branches the tree has off the active path, in words.
+    pub fn off_path(&self) -> String {
+        let n = self.parents.len();
+        format!("{n} branch{} off the active path", if n == 1 { "" } else { "es" })
     }
 }
 
@@ -249,17 +236,29 @@ fn row_texts(
     Ok(texts)
 }
 
+/// How much of a document is gathered before it is written out, in bytes.
+const BLOCK: usize = 1 << 16;
+
+/// Writes `buf` out to `out` (the document of the session at `path`) when it holds at least
+/// `at_least` bytes.
+fn spill(buf: &mut String, out: &mut dyn Write, path: &Path, at_least: usize) -> Result<()> {
+    if buf.len() >= at_least {
+        out.write_all(buf.as_bytes()).map_err(|e| crate::Error::io(path, e))?;
+        buf.clear();
+    }
+    Ok(())
+}
+
 /// An image of a transcript.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Image {
     /// Its declared media type.
     pub mime: String,
-    /// Its base64 data, when it may be shown (a raster `image/*` type, with data at hand).
-    pub data: Option<String>,
+    /// Its base64 data, when it may be shown (a raster `image/*` type, with data at hand);
+    /// else why it is not shown.
+    pub data: std::result::Result<String, &'static str>,
     /// Its size in bytes (decoded), when known.
     pub bytes: Option<u64>,
-    /// Why it is not shown, when it is not.
-    pub missing: Option<&'static str>,
 }
 
 /// One piece of an entry as the export shows it.
@@ -314,22 +313,16 @@ pub struct View {
 /// The longest a one-line gist gets, in characters.
 const GIST: usize = 100;
 
-/// Reads record `idx` and makes its [`View`]; `row` is its row text, for bookkeeping entries.
-/// With `redact`, every string of the entry is redacted whole, before any of it is cut to a
-/// gist or a title, so that no cut leaves part of a key behind.
-pub fn view(
-    session: &Session,
-    idx: u32,
-    row: &str,
-    blobs: Option<&Path>,
-    redact: Option<&Redactor>,
-) -> View {
+/// Reads record `idx` of the `plan` and makes its [`View`]. With `--redact`, every string of
+/// the entry is redacted whole, before any of it is cut to a gist or a title, so that no cut
+/// leaves part of a key behind.
+pub fn view(session: &Session, plan: &Plan, opts: &Options, idx: u32) -> View {
     match session.value(idx) {
         Ok(mut value) => {
-            if let Some(r) = redact {
+            if let Some(r) = &opts.redact {
                 redact_strings(&mut value, r);
             }
-            view_of(&value, row, blobs)
+            view_of(&value, &plan.texts[idx as usize], opts.blobs.as_deref())
         }
         Err(e) => View {
             class: "error",
@@ -344,11 +337,7 @@ pub fn view(
 /// Redacts every string of `value` in place (keys of objects are left as they are).
 fn redact_strings(value: &mut Value, r: &Redactor) {
     match value {
-        Value::String(s) => {
-            if let Cow::Owned(clean) = r.apply(s) {
-                *s = clean;
-            }
-        }
+        Value::String(s) => *s = r.apply(s).into_owned(),
         Value::Array(items) => items.iter_mut().for_each(|v| redact_strings(v, r)),
         Value::Object(map) => map.values_mut().for_each(|v| redact_strings(v, r)),
         _ => {}
@@ -400,15 +389,10 @@ pub fn view_of(value: &Value, row: &str, blobs: Option<&Path>) -> View {
                     let exit = m.get("exitCode").and_then(Value::as_i64);
                     v.parts.push(Part::Text(code));
                     let out = s(m, "output").unwrap_or_default();
-                    let title = match exit {
-                        Some(c) => format!("output · exit {c} · {}", lines(&out)),
-                        None => format!("output · {}", lines(&out)),
-                    };
-                    v.parts.push(Part::Output {
-                        title,
-                        error: exit.is_some_and(|c| c != 0),
-                        text: out,
-                    });
+                    let exit_code = exit.map(|c| format!("exit {c} · ")).unwrap_or_default();
+                    let title = format!("output · {exit_code}{}", lines(&out));
+                    let error = exit.is_some_and(|c| c != 0);
+                    v.parts.push(Part::Output { title, error, text: out });
                 }
                 "custom" | "hookMessage" => {
                     v.class = "custom";
@@ -436,11 +420,8 @@ pub fn view_of(value: &Value, row: &str, blobs: Option<&Path>) -> View {
             v.who = "compaction".into();
             v.refers = s(value, "firstKeptEntryId");
             let before = value.get("tokensBefore").and_then(Value::as_u64);
-            let note = match before {
-                Some(t) => format!("Context compacted from {t} tokens; the model sees the summary below, then the entries from the one it keeps."),
-                None => "Context compacted; the model sees the summary below, then the entries from the one it keeps.".into(),
-            };
-            v.parts.push(Part::Note(note));
+            let from = before.map(|t| format!(" from {t} tokens")).unwrap_or_default();
+            v.parts.push(Part::Note(format!("Context compacted{from}; the model sees the summary below, then the entries from the one it keeps.")));
             v.parts.push(Part::Summary(s(value, "summary").unwrap_or_default()));
         }
         // Bookkeeping: the row says it all. Every kind is named, so that the compiler asks
@@ -473,11 +454,7 @@ pub fn view_of(value: &Value, row: &str, blobs: Option<&Path>) -> View {
 fn content(c: Option<&Value>, parts: &mut Vec<Part>, blobs: Option<&Path>) {
     match c {
         Some(Value::String(t)) => parts.push(Part::Text(t.clone())),
-        Some(Value::Array(blocks)) => {
-            for b in blocks {
-                block(b, parts, blobs);
-            }
-        }
+        Some(Value::Array(blocks)) => blocks.iter().for_each(|b| block(b, parts, blobs)),
         _ => {}
     }
 }
@@ -549,13 +526,10 @@ fn lines(text: &str) -> String {
 
 /// `text` on one line (line breaks as spaces), cut to `max` characters.
 pub fn one_line(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (n, c) in text.chars().enumerate() {
-        if n == max {
-            out.push('…');
-            break;
-        }
-        out.push(if c == '\n' || c == '\r' || c == '\t' { ' ' } else { c });
+    let space = |c| if matches!(c, '\n' | '\r' | '\t') { ' ' } else { c };
+    let mut out: String = text.chars().take(max).map(space).collect();
+    if text.chars().nth(max).is_some() {
+        out.push('…');
     }
     out
 }
@@ -569,31 +543,23 @@ const RASTER: &[&str] =
 fn image(b: &Value, blobs: Option<&Path>) -> Image {
     let mime = b.get("mimeType").and_then(Value::as_str).unwrap_or("").to_ascii_lowercase();
     let data = b.get("data").and_then(Value::as_str).unwrap_or("");
-    let mut img = Image { mime: mime.clone(), data: None, bytes: None, missing: None };
-    let data: Cow<str> = match crate::format::blob_ref(data) {
+    let (data, bytes) = match crate::format::blob_ref(data) {
         Some(hex) => match read_blob(hex, blobs) {
-            Some(bytes) => {
-                img.bytes = Some(bytes.len() as u64);
-                Cow::Owned(base64(&bytes))
-            }
-            None => {
-                img.missing = Some("not in the blob store");
-                return img;
-            }
+            Some(bytes) => (Cow::Owned(base64(&bytes)), bytes.len() as u64),
+            None => return Image { mime, data: Err("not in the blob store"), bytes: None },
         },
-        None => Cow::Borrowed(data),
+        None => (Cow::Borrowed(data), data.len() as u64 / 4 * 3),
     };
-    img.bytes = img.bytes.or(Some(data.len() as u64 / 4 * 3));
-    if !RASTER.contains(&mime.as_str()) {
-        img.missing = Some("not a raster image type; not shown");
+    let data = if !RASTER.contains(&mime.as_str()) {
+        Err("not a raster image type; not shown")
     } else if data.is_empty() {
-        img.missing = Some("no data");
+        Err("no data")
     } else if !data.bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=')) {
-        img.missing = Some("data is not base64; not shown");
+        Err("data is not base64; not shown")
     } else {
-        img.data = Some(data.into_owned());
-    }
-    img
+        Ok(data.into_owned())
+    };
+    Image { mime, data, bytes: Some(bytes) }
 }
 
 /// The bytes of an oh-my-pi blob, when `hex` is a SHA-256 and the store holds it.
@@ -665,14 +631,13 @@ mod tests {
     fn svg_and_odd_images_are_placeholders() {
         let svg = json!({"type":"image","mimeType":"image/svg+xml","data":"PHN2Zz4="});
         let img = image(&svg, None);
-        assert_eq!(img.data, None);
-        assert!(img.missing.is_some());
+        assert!(img.data.is_err());
         let png = json!({"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="});
-        assert_eq!(image(&png, None).data.as_deref(), Some("iVBORw0KGgo="));
+        assert_eq!(image(&png, None).data.as_deref(), Ok("iVBORw0KGgo="));
         let quote = json!({"type":"image","mimeType":"image/png","data":"a\"onerror=x"});
-        assert_eq!(image(&quote, None).data, None);
+        assert!(image(&quote, None).data.is_err());
         let html = json!({"type":"image","mimeType":"text/html","data":"PGI+"});
-        assert_eq!(image(&html, None).data, None);
+        assert!(image(&html, None).data.is_err());
     }
 
     #[test]
@@ -682,10 +647,10 @@ mod tests {
         std::fs::write(dir.path().join(&hex), b"\x89PNG").unwrap();
         let b = json!({"type":"image","mimeType":"image/png","data":format!("blob:sha256:{hex}")});
         let img = image(&b, Some(dir.path()));
-        assert_eq!(img.data.as_deref(), Some("iVBORw=="));
+        assert_eq!(img.data.as_deref(), Ok("iVBORw=="));
         assert_eq!(img.bytes, Some(4));
         let escape =
             json!({"type":"image","mimeType":"image/png","data":"blob:sha256:../../etc/passwd"});
-        assert_eq!(image(&escape, Some(dir.path())).missing, Some("not in the blob store"));
+        assert_eq!(image(&escape, Some(dir.path())).data, Err("not in the blob store"));
     }
 }

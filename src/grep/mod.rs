@@ -75,11 +75,9 @@ impl Matcher {
             Case::Insensitive => true,
             Case::Smart => !patterns.iter().any(|p| has_upper_case(p, options.fixed)),
         };
-        let each: Vec<String> = patterns
-            .iter()
-            .map(|p| if options.fixed { regex::escape(p) } else { p.clone() })
-            .collect();
-        let mut source = each.iter().map(|p| format!("(?:{p})")).collect::<Vec<_>>().join("|");
+        let each = |p: &String| if options.fixed { regex::escape(p) } else { p.clone() };
+        let mut source =
+            patterns.iter().map(|p| format!("(?:{})", each(p))).collect::<Vec<_>>().join("|");
         if options.word {
             source = format!(r"\b{{start-half}}(?:{source})\b{{end-half}}");
         }
@@ -108,16 +106,6 @@ impl Matcher {
     /// The first match in `text`, as a byte range.
     pub fn find(&self, text: &str) -> Option<(usize, usize)> {
         self.regex.find(text).map(|m| (m.start(), m.end()))
-    }
-
-    /// Every match in `text`, as byte ranges.
-    pub fn find_all<'a>(&'a self, text: &'a str) -> impl Iterator<Item = (usize, usize)> + 'a {
-        self.regex.find_iter(text).map(|m| (m.start(), m.end()))
-    }
-
-    /// The raw-line prefilter.
-    pub fn prefilter(&self) -> &Prefilter {
-        &self.prefilter
     }
 }
 
@@ -184,15 +172,8 @@ pub struct FileHits {
     pub session_id: Option<String>,
     /// The hits, in file order.
     pub hits: Vec<Hit>,
-    /// Lines that might have matched but could not be read.
-    pub damaged: Vec<Damaged>,
-}
-
-/// A line that might have matched but does not parse.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Damaged {
-    /// Its line number.
-    pub line: u64,
+    /// The line numbers of lines that might have matched but do not parse.
+    pub damaged: Vec<u64>,
 }
 
 /// An entry whose grep text matches.
@@ -249,30 +230,22 @@ const PIECE: u64 = 8 << 20;
 const FIRST_PIECE: u64 = 256 << 10;
 
 impl Search {
-    /// Searches each file, on every core; an error is that file's (unreadable, say).
+    /// Searches each file (`-` reads standard input), on every core; an error is that file's
+    /// (unreadable, say).
     pub fn files(&self, paths: &[PathBuf]) -> Vec<Result<FileHits>> {
         use rayon::prelude::*;
-        paths.par_iter().map(|path| self.file(path)).collect()
+        paths.par_iter().map(|path| self.file(path, PIECE)).collect()
     }
 
-    /// Searches one file (`-` reads standard input).
-    pub fn file(&self, path: &Path) -> Result<FileHits> {
-        self.file_in_pieces(path, PIECE)
-    }
-
-    /// [`Search::file`], a task for each `piece` bytes of a regular file.
-    fn file_in_pieces(&self, path: &Path, piece: u64) -> Result<FileHits> {
+    /// Searches one file, a task for each `piece` bytes of a regular file.
+    fn file(&self, path: &Path, piece: u64) -> Result<FileHits> {
         if path.as_os_str() == "-" {
-            let mut bytes = Vec::new();
-            std::io::stdin().lock().read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
-            return self.bytes(path, bytes);
+            return self.whole(path, std::io::stdin().lock());
         }
-        let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
+        let file = File::open(path).map_err(|e| Error::io(path, e))?;
         let meta = file.metadata().map_err(|e| Error::io(path, e))?;
         if !meta.is_file() {
-            let mut bytes = Vec::new();
-            file.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
-            return self.bytes(path, bytes);
+            return self.whole(path, file);
         }
         let len = meta.len();
         let header = head(&file, len).map_err(|e| Error::io(path, e))?;
@@ -281,7 +254,7 @@ impl Search {
         };
         // For the first hit alone, a small piece at a time in order, as `grep -l` stops
         // reading at it; else every piece at once.
-        let one = self.wants_one();
+        let one = self.max_hits == Some(1) && !self.active_only;
         let step = if one { piece.min(FIRST_PIECE) } else { piece };
         let starts: Vec<u64> = (0..len.div_ceil(step).max(1)).map(|i| i * step).collect();
         let read = |start: u64| -> std::io::Result<Found> {
@@ -294,7 +267,7 @@ impl Search {
             }
             Ok(found)
         };
-        let found = if one {
+        let mut found = if one {
             let mut all = Vec::new();
             for &start in &starts {
                 let found = read(start).map_err(|e| Error::io(path, e))?;
@@ -310,12 +283,17 @@ impl Search {
             let all = starts.par_iter().map(|&start| read(start));
             all.collect::<std::io::Result<Vec<_>>>().map_err(|e| Error::io(path, e))?
         };
-        let found = Found::concat(found);
+        let found = Found {
+            hits: found.iter_mut().flat_map(|f| std::mem::take(&mut f.hits)).collect(),
+            damaged: found.iter().flat_map(|f| f.damaged.iter().copied()).collect(),
+        };
         self.finish(path, Some(session_id), found, || Session::load(path))
     }
 
-    /// Searches a file held in memory.
-    fn bytes(&self, path: &Path, bytes: Vec<u8>) -> Result<FileHits> {
+    /// Searches a file read whole from `from` (standard input, a pipe).
+    fn whole(&self, path: &Path, mut from: impl Read) -> Result<FileHits> {
+        let mut bytes = Vec::new();
+        from.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
         let head = &bytes[..bytes.len().min(1 << 20)];
         let Some(session_id) = self.header_in_scope(head) else {
             return Ok(FileHits::none(path));
@@ -343,17 +321,12 @@ impl Search {
         Some(field("id").unwrap_or_default())
     }
 
-    /// Whether the first hit of a file is all that is asked.
-    fn wants_one(&self) -> bool {
-        self.max_hits == Some(1) && !self.active_only
-    }
-
     /// The hits and damaged lines among the lines of `buf` that start in `starts`; `base` is
     /// the file offset of `buf[0]`.
     fn scan(&self, buf: &[u8], base: u64, starts: std::ops::Range<usize>) -> Found {
         let mut found = Found::default();
         let mut scanner = Scanner::new();
-        let mut candidates = self.matcher.prefilter().cursor(buf);
+        let mut candidates = self.matcher.prefilter.cursor(buf);
         let mut at = starts.start;
         while at < starts.end {
             let Some(hit) = candidates.next(at) else { break };
@@ -407,7 +380,7 @@ impl Search {
     fn hit_in(&self, scanner: &mut Scanner, bytes: &[u8], offset: u64) -> Scan<Option<Hit>> {
         let (line, stack) = scanner.index(bytes)?;
         let Some(entry) = Grepped::of(&line, stack, &self.scope)? else { return Ok(None) };
-        let prefilter = self.matcher.prefilter();
+        let prefilter = &self.matcher.prefilter;
         for &(start, end) in &entry.parts {
             let raw = line.bytes.get(start..end).ok_or(Invalid)?;
             if !prefilter.is_any() && prefilter.find(raw).is_none() {
@@ -446,11 +419,8 @@ impl Search {
         let place = (self.locate || self.active_only) && !out.hits.is_empty();
         if place || !found.damaged.is_empty() {
             let session = load()?;
-            out.damaged = found
-                .damaged
-                .iter()
-                .map(|&offset| Damaged { line: line_number(&session, offset) })
-                .collect();
+            out.damaged =
+                found.damaged.iter().map(|&offset| line_number(&session, offset)).collect();
             if place {
                 let active: HashSet<u32> = session
                     .leaf()
@@ -517,17 +487,6 @@ struct Found {
     hits: Vec<Hit>,
     /// Byte offsets of lines that might have matched but do not parse.
     damaged: Vec<u64>,
-}
-
-impl Found {
-    fn concat(pieces: Vec<Found>) -> Found {
-        let mut all = Found::default();
-        for piece in pieces {
-            all.hits.extend(piece.hits);
-            all.damaged.extend(piece.damaged);
-        }
-        all
-    }
 }
 
 /// The start of a file, where its header is: its first two lines, within the first MiB.
@@ -609,25 +568,19 @@ fn snippet(text: &str, m: (usize, usize), matcher: &Matcher) -> Snippet {
     let start = line[..at].char_indices().rev().nth(BEFORE_CHARS - 1).map_or(0, |(i, _)| i);
     let end =
         line[start..].char_indices().nth(SNIPPET_CHARS).map_or(line.len(), |(i, _)| start + i);
-    let cut = &line[start..end];
-    let (lead, trail) = (start > 0, end < line.len());
-    let mut out = String::with_capacity(cut.len() + 6);
-    if lead {
-        out.push('…');
-    }
-    let shift = out.len();
-    out.push_str(cut);
-    if trail {
-        out.push('…');
-    }
+    let lead = if start > 0 { "…" } else { "" };
+    let trail = if end < line.len() { "…" } else { "" };
+    let (text, shift) = (format!("{lead}{}{trail}", &line[start..end]), lead.len());
     // The matches of the whole line, clipped to the cut: a match that starts before the cut
     // is found where it is, not again inside the cut.
     let matches = matcher
-        .find_all(line)
+        .regex
+        .find_iter(line)
+        .map(|m| (m.start(), m.end()))
         .filter(|&(s, e)| e > start && s < end && e > s)
         .map(|(s, e)| (s.max(start) - start + shift, e.min(end) - start + shift))
         .collect();
-    Snippet { text: out, matches }
+    Snippet { text, matches }
 }
 
 #[cfg(test)]

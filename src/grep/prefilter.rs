@@ -48,8 +48,8 @@ impl Prefilter {
             .filter_map(|kind| needles(hir, kind, ignore_case))
             .max_by_key(|needles| needles.iter().map(Vec::len).min().unwrap_or(0));
         let Some(needles) = needles else { return Prefilter::any() };
-        let mut searchers = Vec::new();
-        if ignore_case {
+        let exact = |n: &[u8]| Searcher::Exact(Box::new(memmem::Finder::new(n).into_owned()));
+        let mut searchers: Vec<Searcher> = if ignore_case {
             let Ok(folded) = AhoCorasickBuilder::new()
                 .ascii_case_insensitive(true)
                 .match_kind(MatchKind::LeftmostFirst)
@@ -57,16 +57,12 @@ impl Prefilter {
             else {
                 return Prefilter::any();
             };
-            searchers.push(Searcher::Folded(folded));
+            vec![Searcher::Folded(folded)]
         } else {
-            searchers.extend(
-                needles
-                    .iter()
-                    .map(|n| Searcher::Exact(Box::new(memmem::Finder::new(n).into_owned()))),
-            );
-        }
+            needles.iter().map(|n| exact(n)).collect()
+        };
         // Where any character may hide.
-        searchers.push(Searcher::Exact(Box::new(memmem::Finder::new(b"\\u").into_owned())));
+        searchers.push(exact(b"\\u"));
         Prefilter { searchers }
     }
 

@@ -22,12 +22,8 @@ fn search(patterns: &[&str], options: MatchOptions) -> Search {
 
 /// `text` as a JSON string, every character written as `\uXXXX` (a writer may).
 fn all_escaped(text: &str) -> String {
-    let mut out = String::from("\"");
-    for unit in text.encode_utf16() {
-        out.push_str(&format!("\\u{unit:04x}"));
-    }
-    out.push('"');
-    out
+    let units: String = text.encode_utf16().map(|unit| format!("\\u{unit:04x}")).collect();
+    format!("\"{units}\"")
 }
 
 /// `text` as a JSON string the way serde_json writes it, then with `/` as `\/`.
@@ -77,7 +73,7 @@ proptest! {
         for written in [serde_json::to_string(&text).unwrap(), all_escaped(&text), slashes_escaped(&text)] {
             let line = line_with(&written);
             if matcher.find(&text).is_some() {
-                prop_assert!(matcher.prefilter().find(line.as_bytes()).is_some(), "{line}");
+                prop_assert!(matcher.prefilter.find(line.as_bytes()).is_some(), "{line}");
             }
         }
     }
@@ -95,10 +91,10 @@ fn case_insensitive_prefilter_finds_folded_text() {
     for text in ["MAKE", "ma\u{212a}e", "MaKe"] {
         let line = line_with(&serde_json::to_string(text).unwrap());
         assert!(matcher.find(text).is_some(), "{text}");
-        assert!(matcher.prefilter().find(line.as_bytes()).is_some(), "{text}");
+        assert!(matcher.prefilter.find(line.as_bytes()).is_some(), "{text}");
     }
     // `make` is cut at its `k`: a line without `ma` cannot match.
-    assert!(matcher.prefilter().find(line_with("\"fine\"").as_bytes()).is_none());
+    assert!(matcher.prefilter.find(line_with("\"fine\"").as_bytes()).is_none());
 }
 
 /// A session of `n` entries, lines of every length, some with the pattern.
@@ -124,17 +120,17 @@ fn pieces_find_what_the_whole_file_finds() {
     let path = dir.path().join("s.jsonl");
     std::fs::File::create(&path).unwrap().write_all(session(500).as_bytes()).unwrap();
     let search = search(&["needle"], MatchOptions::default());
-    let whole = search.file_in_pieces(&path, u64::MAX / 2).unwrap();
+    let whole = search.file(&path, u64::MAX / 2).unwrap();
     let offsets = |hits: &FileHits| -> Vec<(u64, u64)> {
         hits.hits.iter().map(|h| (h.offset, h.located.as_ref().unwrap().line)).collect()
     };
     assert_eq!(whole.hits.len(), 500usize.div_ceil(7));
     for piece in [1, 2, 3, 64, 100, 199, 4096, 65_536] {
-        let pieces = search.file_in_pieces(&path, piece).unwrap();
+        let pieces = search.file(&path, piece).unwrap();
         assert_eq!(offsets(&pieces), offsets(&whole), "piece {piece}");
     }
     // The same from memory.
-    let bytes = search.bytes(&path, std::fs::read(&path).unwrap()).unwrap();
+    let bytes = search.whole(&path, &std::fs::read(&path).unwrap()[..]).unwrap();
     assert_eq!(offsets(&bytes), offsets(&whole));
 }
 

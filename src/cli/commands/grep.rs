@@ -203,7 +203,7 @@ pub fn run(ctx: &Ctx, args: &GrepArgs) -> anyhow::Result<()> {
         };
         crate::cli::ui::warn_lines(
             &file.path,
-            file.damaged.iter().map(|d| (d.line, "not valid JSON; the line is not searched")),
+            file.damaged.iter().map(|&line| (line, "not valid JSON; the line is not searched")),
         );
         if file.hits.is_empty() {
             continue;
