@@ -23,7 +23,7 @@ pub enum ErrorKind {
 }
 
 /// Everything the library can fail with.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum Error {
     /// Reading or writing a file failed.
     // Not a `#[source]`: the message already says it, and `{:#}` would say it twice.
@@ -31,8 +31,8 @@ pub enum Error {
     Io {
         /// The file involved.
         path: PathBuf,
-        /// What the operating system said.
-        error: std::io::Error,
+        /// What the operating system said (shared, so that an error can be kept and given again).
+        error: std::sync::Arc<std::io::Error>,
     },
     /// The file has no valid session header.
     #[error("{}:{line}: no valid session header ({reason}); `sesstree fsck --repair` restores one", path.display())]
@@ -136,7 +136,7 @@ impl Error {
 
     /// Wraps an I/O error with the path it concerns.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        Error::Io { path: path.into(), error: source }
+        Error::Io { path: path.into(), error: source.into() }
     }
 }
 

@@ -11,32 +11,33 @@ use crate::json::pick::{Pick, pick};
 use crate::json::scan::Scanner;
 use crate::session::Session;
 
-/// Token and cost totals (FORMAT §12). Numbers are `f64` as in the agents (JavaScript numbers).
+/// Token and cost totals (FORMAT §12), in the order of their names in [`Usage::to_json`]:
+/// input, output, cache-read, cache-write and total tokens; orchestration input, output and
+/// cache-read tokens; premium requests (fractions allowed); the billed cost (`cost.total`
+/// summed) and the cost of subagents (task tool results). Numbers are `f64` as in the agents
+/// (JavaScript numbers).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Usage {
-    /// Input tokens.
-    pub input: f64,
-    /// Output tokens.
-    pub output: f64,
-    /// Cache-read tokens.
-    pub cache_read: f64,
-    /// Cache-write tokens.
-    pub cache_write: f64,
-    /// Total tokens.
-    pub total_tokens: f64,
-    /// Orchestration input tokens.
-    pub orchestration_input: f64,
-    /// Orchestration output tokens.
-    pub orchestration_output: f64,
-    /// Orchestration cache-read tokens.
-    pub orchestration_cache_read: f64,
-    /// Premium requests (fractions allowed).
-    pub premium_requests: f64,
-    /// Billed cost, `cost.total` summed.
-    pub cost: f64,
-    /// Cost of subagents (task tool results).
-    pub subagent_cost: f64,
-}
+pub struct Usage(pub [f64; 11]);
+
+/// Each figure's name in [`Usage::to_json`] and where an agent's usage object holds it; the
+/// subagent cost is counted from the entry instead.
+const FIELDS: [(&str, Option<&str>); 11] = [
+    ("input", Some("/input")),
+    ("output", Some("/output")),
+    ("cacheRead", Some("/cacheRead")),
+    ("cacheWrite", Some("/cacheWrite")),
+    ("totalTokens", Some("/totalTokens")),
+    ("orchestrationInput", Some("/orchestration/input")),
+    ("orchestrationOutput", Some("/orchestration/output")),
+    ("orchestrationCacheRead", Some("/orchestration/cacheRead")),
+    ("premiumRequests", Some("/premiumRequests")),
+    ("cost", Some("/cost/total")),
+    ("subagentCost", None),
+];
+/// Places in [`FIELDS`].
+const TOTAL_TOKENS: usize = 4;
+const COST: usize = 9;
+const SUBAGENT_COST: usize = 10;
 
 fn num(v: Option<&Value>) -> f64 {
     v.and_then(Value::as_f64).filter(|f| f.is_finite()).unwrap_or(0.0)
@@ -57,7 +58,7 @@ impl Usage {
             (Some("message"), Some("assistant")) => message.get("usage"),
             (Some("message"), Some("toolResult")) if message["toolName"] == "task" => {
                 let usage = message.pointer("/details/usage");
-                self.subagent_cost += num(usage.and_then(|u| u.pointer("/cost/total")));
+                self.0[SUBAGENT_COST] += num(usage.and_then(|u| u.pointer("/cost/total")));
                 usage
             }
             _ => None,
@@ -67,19 +68,11 @@ impl Usage {
         }
     }
 
-    /// Adds the totals of `other`, field by field.
+    /// Adds the totals of `other`, figure by figure.
     pub fn add_usage(&mut self, other: &Usage) {
-        self.input += other.input;
-        self.output += other.output;
-        self.cache_read += other.cache_read;
-        self.cache_write += other.cache_write;
-        self.total_tokens += other.total_tokens;
-        self.orchestration_input += other.orchestration_input;
-        self.orchestration_output += other.orchestration_output;
-        self.orchestration_cache_read += other.orchestration_cache_read;
-        self.premium_requests += other.premium_requests;
-        self.cost += other.cost;
-        self.subagent_cost += other.subagent_cost;
+        for (sum, figure) in self.0.iter_mut().zip(other.0) {
+            *sum += figure;
+        }
     }
 
     /// Adds one usage object; missing fields count as 0.
@@ -87,39 +80,23 @@ impl Usage {
         if !u.is_object() {
             return;
         }
-        let parts = ["input", "output", "cacheRead", "cacheWrite"].map(|k| num(u.get(k)));
-        self.input += parts[0];
-        self.output += parts[1];
-        self.cache_read += parts[2];
-        self.cache_write += parts[3];
+        let mut figures = FIELDS.map(|(_, at)| at.map_or(0.0, |at| num(u.pointer(at))));
         // Older files (pi's version 1) carry no `totalTokens`: the parts make it up, as the
         // newer files' totals do, so the total agrees with the figures beside it.
-        self.total_tokens += match u.get("totalTokens") {
-            Some(Value::Number(_)) => num(u.get("totalTokens")),
-            _ => parts.iter().sum(),
-        };
-        self.orchestration_input += num(u.pointer("/orchestration/input"));
-        self.orchestration_output += num(u.pointer("/orchestration/output"));
-        self.orchestration_cache_read += num(u.pointer("/orchestration/cacheRead"));
-        self.premium_requests += num(u.get("premiumRequests"));
-        self.cost += num(u.pointer("/cost/total"));
+        if !u["totalTokens"].is_number() {
+            figures[TOTAL_TOKENS] = figures[..4].iter().sum();
+        }
+        self.add_usage(&Usage(figures));
     }
 
     /// The totals as a camelCase JSON object.
     pub fn to_json(&self) -> Value {
-        json!({
-            "input": int_or_float(self.input),
-            "output": int_or_float(self.output),
-            "cacheRead": int_or_float(self.cache_read),
-            "cacheWrite": int_or_float(self.cache_write),
-            "totalTokens": int_or_float(self.total_tokens),
-            "orchestrationInput": int_or_float(self.orchestration_input),
-            "orchestrationOutput": int_or_float(self.orchestration_output),
-            "orchestrationCacheRead": int_or_float(self.orchestration_cache_read),
-            "premiumRequests": int_or_float(self.premium_requests),
-            "cost": self.cost,
-            "subagentCost": self.subagent_cost,
-        })
+        let figures = FIELDS.iter().zip(self.0).enumerate().map(|(i, ((name, _), f))| {
+            // Costs keep their fraction even when whole.
+            let f = if i < COST { int_or_float(f) } else { json!(f) };
+            (name.to_string(), f)
+        });
+        Value::Object(figures.collect())
     }
 }
 
@@ -353,7 +330,7 @@ mod tests {
         }
         assert_eq!(stats.usage, usage);
         assert_eq!(stats.path_usage, path_usage);
-        assert!(stats.path_usage.cost < stats.usage.cost);
+        assert!(stats.path_usage.0[COST] < stats.usage.0[COST]);
     }
 
     /// A usage without `totalTokens` (pi's version 1 files) totals its parts; one with it
@@ -362,9 +339,9 @@ mod tests {
     fn a_usage_without_a_total_totals_its_parts() {
         let mut u = Usage::default();
         u.add(&json!({"input": 1, "output": 2, "cacheRead": 30, "cacheWrite": 400}));
-        assert_eq!(u.total_tokens, 433.0);
+        assert_eq!(u.0[TOTAL_TOKENS], 433.0);
         u.add(&json!({"input": 1, "output": 2, "totalTokens": 5}));
-        assert_eq!(u.total_tokens, 438.0);
+        assert_eq!(u.0[TOTAL_TOKENS], 438.0);
     }
 
     #[test]
@@ -375,11 +352,11 @@ mod tests {
         u.add_entry(&json!({"type":"message","message":{"role":"toolResult","toolName":"task","details":{"usage":{"input":3,"cost":{"total":1.0}}}}}));
         u.add_entry(&json!({"type":"message","message":{"role":"toolResult","toolName":"read","details":{"usage":{"input":100}}}}));
         u.add_entry(&json!({"type":"message","message":{"role":"user","usage":{"input":100}}}));
-        assert_eq!(u.input, 14.0);
-        assert_eq!(u.premium_requests, 0.5);
-        assert_eq!(u.orchestration_input, 4.0);
-        assert_eq!(u.cost, 1.75);
-        assert_eq!(u.subagent_cost, 1.0);
+        assert_eq!(u.0[0], 14.0);
+        assert_eq!(u.0[8], 0.5);
+        assert_eq!(u.0[5], 4.0);
+        assert_eq!(u.0[COST], 1.75);
+        assert_eq!(u.0[SUBAGENT_COST], 1.0);
         assert_eq!(u.to_json()["input"], json!(14));
     }
 }

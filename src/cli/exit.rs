@@ -38,7 +38,8 @@ pub fn classify(err: &anyhow::Error) -> (Exit, bool) {
         }
         let ours = cause.downcast_ref::<sesstree::Error>();
         let io = match (cause.downcast_ref::<std::io::Error>(), ours) {
-            (Some(error), _) | (_, Some(sesstree::Error::Io { error, .. })) => Some(error.kind()),
+            (Some(error), _) => Some(error.kind()),
+            (_, Some(sesstree::Error::Io { error, .. })) => Some(error.kind()),
             _ => cause.downcast_ref::<serde_json::Error>().and_then(|e| e.io_error_kind()),
         };
         if io == Some(std::io::ErrorKind::BrokenPipe) {

@@ -17,10 +17,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use clap::{CommandFactory as _, FromArgMatches as _, Parser};
-use sesstree::Session;
 use sesstree::clock::Clock;
 use sesstree::id_gen::IdGen;
 use sesstree::session::Digest;
+use sesstree::{Error, Session};
 
 /// How long a writing command waits for another sesstree holding the file's lock.
 pub const LOCK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -137,7 +137,7 @@ pub struct Ctx {
     /// `--session`.
     pub session: Option<String>,
     /// The current directory's newest session, looked for once when no file is named.
-    found: std::sync::OnceLock<Result<PathBuf, Missing>>,
+    found: std::sync::OnceLock<sesstree::Result<PathBuf>>,
     /// `--json`.
     pub json: bool,
     /// `--strict`.
@@ -162,13 +162,7 @@ impl Ctx {
             Some(key) => self.found.get_or_init(|| session_named(key)),
             None => self.found.get_or_init(newest_session),
         };
-        match found {
-            Ok(path) => Ok(path),
-            Err(Missing::Usage(message)) => Err(sesstree::Error::Usage(message.clone()).into()),
-            Err(Missing::NotFound(message)) => {
-                Err(sesstree::Error::NotFound(message.clone()).into())
-            }
-        }
+        found.as_deref().map_err(|e| e.clone().into())
     }
 
     /// Loads the session for a reading command: prints its warnings, applies `--strict`, and
@@ -306,20 +300,14 @@ pub fn places() -> sesstree::discover::Places {
     }
 }
 
-/// Why no session file was found: a usage error (no file named, none of this directory) or
-/// a `--session` that names none or several (exit 4, as a REV that names none).
-enum Missing {
-    Usage(String),
-    NotFound(String),
-}
-
 /// The session whose id starts with `key` (4 characters at least) or whose name is `key`, in
-/// every session directory of both agents; the error says why none or which several.
-fn session_named(key: &str) -> Result<PathBuf, Missing> {
+/// every session directory of both agents; the error says why none or which several (exit 4,
+/// as a REV that names none).
+fn session_named(key: &str) -> sesstree::Result<PathBuf> {
     let dirs: Vec<PathBuf> =
         places().roots().into_iter().map(|root| root.dir).filter(|d| d.is_dir()).collect();
     let files =
-        sesstree::sessions::session_files(&dirs).map_err(|e| Missing::Usage(e.to_string()))?;
+        sesstree::sessions::session_files(&dirs).map_err(|e| Error::Usage(e.to_string()))?;
     let summaries = sesstree::sessions::summarize_all(&files);
     let by_id = |s: &sesstree::sessions::Summary| {
         key.chars().count() >= 4 && s.session_id.as_deref().is_some_and(|id| id.starts_with(key))
@@ -332,12 +320,12 @@ fn session_named(key: &str) -> Result<PathBuf, Missing> {
     sesstree::sessions::newest_first(&mut found);
     match found.as_slice() {
         [one] => Ok(one.path.clone()),
-        [] => Err(Missing::NotFound(format!(
+        [] => Err(Error::NotFound(format!(
             "no session has the id or name '{}' in {}",
             ui::show(key),
             dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
         ))),
-        several => Err(Missing::NotFound(format!(
+        several => Err(Error::NotFound(format!(
             "'{}' names {} sessions: {}; give more of the id, or -f FILE",
             ui::show(key),
             several.len(),
@@ -346,11 +334,12 @@ fn session_named(key: &str) -> Result<PathBuf, Missing> {
     }
 }
 
-/// The current directory's newest session, or the error that names where none was found.
-fn newest_session() -> Result<PathBuf, Missing> {
+/// The current directory's newest session, or the usage error that names where none was
+/// found.
+fn newest_session() -> sesstree::Result<PathBuf> {
     const HINT: &str = "give -f FILE or set SESSTREE_FILE";
     let Ok(cwd) = std::env::current_dir() else {
-        return Err(Missing::Usage(format!("no session file: {HINT}")));
+        return Err(Error::Usage(format!("no session file: {HINT}")));
     };
     let places = places();
     let (found, searched) = places.sessions_of(&cwd);
@@ -368,7 +357,7 @@ fn newest_session() -> Result<PathBuf, Missing> {
             }
         })
         .collect();
-    Err(Missing::Usage(format!(
+    Err(Error::Usage(format!(
         "no session file: no session of this directory in {}; {HINT}",
         shown.join(", ")
     )))

@@ -46,7 +46,7 @@ mod path;
 
 pub use build::build;
 pub use llm::to_llm_messages;
-pub use output::{image_text, into_json, render_markdown, render_text};
+pub use output::{image_text, into_json, render};
 pub use path::path_values;
 
 use llm::{nonzero_exit_code, summary_text, take_messages};
@@ -1381,7 +1381,7 @@ mod tests {
             ),
             result("c1"),
         ]);
-        let text = render_text(omp(&path), false, None);
+        let text = render(omp(&path), false, None, false);
         assert!(text.contains("thinking level: high (configured: auto)\n"), "{text}");
         assert!(
             text.contains("=== 1. user (1970-01-01T00:00:00.001Z) ===\nfix \\x1b[31mred\\x07\n"),
@@ -1404,7 +1404,7 @@ mod tests {
             compaction("k", "S"),
             json!({"type": "custom_message", "customType": "ext", "content": "c", "display": false}),
         ]);
-        let text = render_text(omp(&path), true, None);
+        let text = render(omp(&path), true, None, false);
         assert!(text.contains("=== 1. compactionSummary (42000 tokens before, "), "{text}");
         assert!(text.contains("=== 3. custom (ext, hidden, "), "{text}");
     }
@@ -1419,7 +1419,7 @@ mod tests {
                 "timestamp": 3, "content": [{"type": "text", "text": "```rust\nfn main() {}\n```"}]}),
             ),
         ]);
-        let md = render_markdown(omp(&path), false, None);
+        let md = render(omp(&path), false, None, true);
         assert!(md.starts_with("# Session context\n\n- **leaf:** `e2`\n"), "{md}");
         assert!(md.contains("\n## 1. user\n"), "{md}");
         assert!(md.contains("\nAdd a flag\n"), "{md}");

@@ -46,77 +46,73 @@ pub fn into_json(mut ctx: SessionContext, agent_messages: bool) -> Value {
 
 // --- Human-readable output ------------------------------------------------------------------
 
-/// `context --format text`: a header with the state, then one block per message. Control
-/// characters from the transcript are made visible, never passed through.
-pub fn render_text(mut ctx: SessionContext, agent_messages: bool, blobs: Option<&Path>) -> String {
-    let mut out = String::new();
+/// `context --format text` (`markdown` off): a header with the state, then one block per
+/// message; `context --format markdown`: a shareable transcript with one section per message.
+/// Control characters from the transcript are made visible, never passed through.
+pub fn render(
+    mut ctx: SessionContext,
+    agent_messages: bool,
+    blobs: Option<&Path>,
+    markdown: bool,
+) -> String {
+    let mut out = String::from(if markdown { "# Session context\n\n" } else { "" });
     for (key, value) in state_lines(&ctx) {
-        out.push_str(&format!("{key}: {value}\n"));
+        out.push_str(&match markdown {
+            false => format!("{key}: {value}\n"),
+            true => format!("- **{key}:** {}\n", inline_code(&value)),
+        });
     }
     for (i, msg) in take_messages(&mut ctx, agent_messages).iter().enumerate() {
-        let view = describe(msg, blobs);
-        out.push_str(&format!("\n=== {}. {}", i + 1, view.role));
-        if !view.details.is_empty() {
-            out.push_str(&format!(" ({})", view.details.join(", ")));
-        }
-        out.push_str(" ===\n");
-        for part in &view.parts {
-            match part {
-                Part::Text(text) | Part::Code { text, .. } => out.push_str(text),
-                Part::Thinking(text) => out.push_str(&format!("<thinking>\n{text}\n</thinking>")),
-                Part::ToolCall { name, id, args } => {
-                    out.push_str(&format!("[tool call {name} {id}] {}", compact(args)));
-                }
-                Part::Note(note) => out.push_str(&format!("[{note}]")),
+        let View { role, details, parts } = describe(msg, blobs);
+        let n = i + 1;
+        out.push_str(&match (markdown, details.is_empty()) {
+            (false, true) => format!("\n=== {n}. {role} ===\n"),
+            (false, false) => format!("\n=== {n}. {role} ({}) ===\n", details.join(", ")),
+            (true, true) => format!("\n## {n}. {role}\n"),
+            (true, false) => {
+                format!("\n## {n}. {role}\n\n*{}*\n", escape_markdown(&details.join(" · ")))
             }
+        });
+        for part in &parts {
+            out.push_str(&if markdown { markdown_part(part) } else { text_part(part) });
             out.push('\n');
         }
     }
     sanitize(&out)
 }
 
-/// `context --format markdown`: a shareable transcript with one section per message.
-pub fn render_markdown(
-    mut ctx: SessionContext,
-    agent_messages: bool,
-    blobs: Option<&Path>,
-) -> String {
-    let mut out = String::from("# Session context\n\n");
-    for (key, value) in state_lines(&ctx) {
-        out.push_str(&format!("- **{key}:** {}\n", inline_code(&value)));
+fn text_part(part: &Part) -> String {
+    match part {
+        Part::Text(text) | Part::Code { text, .. } => text.clone(),
+        Part::Thinking(text) => format!("<thinking>\n{text}\n</thinking>"),
+        Part::ToolCall { name, id, args } => format!("[tool call {name} {id}] {}", compact(args)),
+        Part::Note(note) => format!("[{note}]"),
     }
-    for (i, msg) in take_messages(&mut ctx, agent_messages).iter().enumerate() {
-        let view = describe(msg, blobs);
-        out.push_str(&format!("\n## {}. {}\n", i + 1, view.role));
-        if !view.details.is_empty() {
-            out.push_str(&format!("\n*{}*\n", escape_markdown(&view.details.join(" · "))));
+}
+
+/// A part as Markdown, after the blank line that separates it from what comes before.
+fn markdown_part(part: &Part) -> String {
+    let markdown = match part {
+        // The transcript's own headings and HTML stay in their place (`crate::markdown`): a
+        // summary's `## Goal` is not a section of the document.
+        Part::Text(text) => safe_markdown(text),
+        Part::Thinking(text) => format!(
+            "<details>\n<summary>Thinking</summary>\n\n{}\n\n</details>",
+            safe_markdown(text)
+        ),
+        Part::ToolCall { name, id, args } => {
+            let pretty = serde_json::to_string_pretty(args).unwrap_or_default();
+            format!(
+                "**Tool call** {} ({})\n\n{}",
+                inline_code(name),
+                inline_code(id),
+                fenced("json", &pretty)
+            )
         }
-        for part in &view.parts {
-            out.push('\n');
-            match part {
-                // The transcript's own headings and HTML stay in their place
-                // (`crate::markdown`): a summary's `## Goal` is not a section of the document.
-                Part::Text(text) => out.push_str(&safe_markdown(text)),
-                Part::Thinking(text) => out.push_str(&format!(
-                    "<details>\n<summary>Thinking</summary>\n\n{}\n\n</details>",
-                    safe_markdown(text)
-                )),
-                Part::ToolCall { name, id, args } => {
-                    let pretty = serde_json::to_string_pretty(args).unwrap_or_default();
-                    out.push_str(&format!(
-                        "**Tool call** {} ({})\n\n{}",
-                        inline_code(name),
-                        inline_code(id),
-                        fenced("json", &pretty)
-                    ));
-                }
-                Part::Code { lang, text } => out.push_str(&fenced(lang, text)),
-                Part::Note(note) => out.push_str(&format!("*[{}]*", escape_markdown(note))),
-            }
-            out.push('\n');
-        }
-    }
-    sanitize(&out)
+        Part::Code { lang, text } => fenced(lang, text),
+        Part::Note(note) => format!("*[{}]*", escape_markdown(note)),
+    };
+    format!("\n{markdown}")
 }
 
 fn state_lines(ctx: &SessionContext) -> Vec<(&'static str, String)> {

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use sesstree::context::path_values;
-use sesstree::context::{build, into_json, render_markdown, render_text};
+use sesstree::context::{build, into_json, render};
 use sesstree::format::Dialect;
 use sesstree::rev;
 
@@ -92,10 +92,8 @@ pub fn run(ctx: &Ctx, args: &ContextArgs) -> anyhow::Result<()> {
         write_json_line(&mut out, &into_json(context, args.agent_messages))?;
     } else {
         let blobs = crate::cli::places().omp_blobs();
-        let text = match args.format {
-            Format::Text => render_text(context, args.agent_messages, Some(&blobs)),
-            Format::Markdown => render_markdown(context, args.agent_messages, Some(&blobs)),
-        };
+        let markdown = args.format == Format::Markdown;
+        let text = render(context, args.agent_messages, Some(&blobs), markdown);
         out.write_all(text.as_bytes())?;
         if !text.ends_with('\n') {
             out.write_all(b"\n")?;

@@ -192,7 +192,6 @@ pub fn run(ctx: &Ctx, args: &GrepArgs) -> anyhow::Result<()> {
     }
 
     let mut out = stdout();
-    let mut first = true;
     for result in search.files(&paths) {
         let file = match result {
             Ok(file) => file,
@@ -208,7 +207,6 @@ pub fn run(ctx: &Ctx, args: &GrepArgs) -> anyhow::Result<()> {
         if file.hits.is_empty() {
             continue;
         }
-        matched = true;
         let path = file.path.display().to_string();
         if ctx.json {
             write_json(&mut out, &file, &path, args)?;
@@ -217,12 +215,12 @@ pub fn run(ctx: &Ctx, args: &GrepArgs) -> anyhow::Result<()> {
         } else if args.count {
             writeln!(out, "{}:{}", show(&path), file.hits.len())?;
         } else {
-            if !first {
+            if matched {
                 writeln!(out)?;
             }
             write_text(ctx, &mut out, &file, &path)?;
         }
-        first = false;
+        matched = true;
     }
     out.flush()?;
     match (failed, matched) {

@@ -230,9 +230,8 @@ fn find_call(
     idx: u32,
     call_id: &str,
 ) -> anyhow::Result<Option<Value>> {
-    let mut at = session.parent(idx);
-    for _ in 0..RESULTS_AHEAD {
-        let Some(cur) = at else { break };
+    let ancestors = std::iter::successors(session.parent(idx), |&at| session.parent(at));
+    for cur in ancestors.take(RESULTS_AHEAD as usize) {
         let value = session.value(cur)?;
         let blocks = value.pointer("/message/content").and_then(Value::as_array);
         let found = blocks.into_iter().flatten().rev().find(|b| {
@@ -242,7 +241,6 @@ fn find_call(
         if let Some(call) = found {
             return Ok(Some(call.clone()));
         }
-        at = session.parent(cur);
     }
     Ok(None)
 }

@@ -126,15 +126,16 @@ pub(super) fn count(n: usize, one: &str, many: &str) -> String {
 }
 
 fn usage_line(u: &Usage) -> String {
+    let [input, output, cache_read, cache_write, total, .., premium, cost, subagent_cost] = u.0;
     let mut line = format!(
-        "{} in, {} out, {} cache read, {} cache write, {} total tokens, cost ${:.4}",
-        u.input, u.output, u.cache_read, u.cache_write, u.total_tokens, u.cost
+        "{input} in, {output} out, {cache_read} cache read, {cache_write} cache write, {total} \
+         total tokens, cost ${cost:.4}"
     );
-    if u.premium_requests != 0.0 {
-        line.push_str(&format!(", {} premium requests", u.premium_requests));
+    if premium != 0.0 {
+        line.push_str(&format!(", {premium} premium requests"));
     }
-    if u.subagent_cost != 0.0 {
-        line.push_str(&format!(" (subagents ${:.4})", u.subagent_cost));
+    if subagent_cost != 0.0 {
+        line.push_str(&format!(" (subagents ${subagent_cost:.4})"));
     }
     line
 }

@@ -13,12 +13,10 @@ use sesstree::terminal::sanitize_for_terminal;
 use sesstree::tree::{ASCII, Row, TreeOptions, UNICODE, layout};
 use sesstree::{EntryId, Error, rev};
 
-use super::checkout::{self, CheckoutArgs};
-use super::label::{self, LabelArgs};
 use super::{FilterArg, HookArgs, home, leave_to_exit, short_id};
 use crate::cli::complete;
 use crate::cli::selector::draw::{Look, max_levels};
-use crate::cli::selector::{self as selector, Actions, Options, SummaryRequest};
+use crate::cli::selector::{self as selector, Options};
 use crate::cli::ui::{self, Role, width};
 use crate::cli::{Ctx, stdout};
 
@@ -300,44 +298,8 @@ fn interactive(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
         active_first: args.order == Order::Active,
         look: Look { color: ctx.style.color, ascii: args.ascii },
         home: home(),
+        hooks: args.hooks.clone(),
+        summarizer: args.summarizer.clone(),
     };
-    let mut actions =
-        Commands { ctx, hooks: args.hooks.clone(), summarizer: args.summarizer.clone() };
-    selector::run(session, opts, &mut actions)
-}
-
-/// The selector's writes, done by the `label` and `checkout` commands themselves: what they
-/// check, write, run and print is exactly what `sesstree label` and `sesstree checkout` do.
-struct Commands<'a> {
-    ctx: &'a Ctx,
-    hooks: HookArgs,
-    summarizer: Option<String>,
-}
-
-impl Actions for Commands<'_> {
-    fn set_label(&mut self, id: &EntryId, text: Option<&str>) -> anyhow::Result<()> {
-        let args = LabelArgs {
-            rev: Some(id.as_str().to_string()),
-            text: text.map(str::to_string),
-            clear: text.is_none(),
-            ..LabelArgs::default()
-        };
-        // The selector goes on: the session loaded for the label is freed, not left to the exit.
-        label::set(self.ctx, &args).map(drop)
-    }
-
-    fn checkout(&mut self, id: &EntryId, summary: Option<SummaryRequest>) -> anyhow::Result<()> {
-        let args = CheckoutArgs {
-            rev: id.as_str().to_string(),
-            summary: match &summary {
-                Some(SummaryRequest::Text(text)) => Some(text.clone()),
-                _ => None,
-            },
-            summarize: summary == Some(SummaryRequest::Summarize),
-            summarizer: self.summarizer.clone(),
-            hooks: self.hooks.clone(),
-            ..CheckoutArgs::default()
-        };
-        checkout::run(self.ctx, &args)
-    }
+    selector::run(ctx, session, opts)
 }

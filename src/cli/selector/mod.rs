@@ -3,8 +3,9 @@
 //! `model` turns a session into rows, `state` is the key-driven state machine and `draw` paints
 //! it with ratatui; this file owns the terminal (raw mode, alternate screen, restoring it on
 //! every way out, a panic included) and the event loop. Writing to the file is not done here:
-//! the selector asks an [`Actions`] implementation to label or check out an entry, so that it
-//! goes through exactly the code of `sesstree label` and `sesstree checkout`.
+//! the selector labels or checks out an entry with the `label` and `checkout` commands
+//! themselves, so that what they check, write, run and print is exactly what `sesstree label`
+//! and `sesstree checkout` do.
 
 pub mod draw;
 pub mod model;
@@ -27,12 +28,16 @@ use crossterm::terminal::{
 use crossterm::{cursor, execute};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
+use sesstree::Session;
 use sesstree::row::text::FilterMode;
-use sesstree::{EntryId, Session};
 
 use self::draw::{Look, rows_shown};
-use self::model::{Model, ModelOptions};
+use self::model::Model;
 use self::state::{Effect, Selector};
+use super::Ctx;
+use super::commands::HookArgs;
+use super::commands::checkout::{self, CheckoutArgs};
+use super::commands::label::{self, LabelArgs};
 use super::exit::{Exit, Silent, classify};
 use super::fault;
 
@@ -43,21 +48,6 @@ pub enum SummaryRequest {
     Text(String),
     /// Ask the summarizer (`checkout --summarize`).
     Summarize,
-}
-
-/// The writes the selector can ask for, implemented by the `label` and `checkout` commands.
-///
-/// Both are called with the terminal given back (normal screen, cooked mode), so whatever the
-/// commands print, their hooks and the summarizer stays readable, and a Ctrl-C while a hook or
-/// the summarizer runs is the command's to handle.
-pub trait Actions {
-    /// Sets (`Some`) or removes (`None`) the label of an entry, as `sesstree label` does.
-    fn set_label(&mut self, id: &EntryId, label: Option<&str>) -> anyhow::Result<()>;
-
-    /// Checks an entry out, as `sesstree checkout` does (hooks, summary, marker entry, the
-    /// editor text printed). Once it is done (or found nothing to do), the selector closes;
-    /// after a cancel (exit status 7), nothing was written and it stays open.
-    fn checkout(&mut self, id: &EntryId, summary: Option<SummaryRequest>) -> anyhow::Result<()>;
 }
 
 /// How the selector starts.
@@ -75,22 +65,24 @@ pub struct Options {
     pub look: Look,
     /// The home directory, for shortening paths in tool rows.
     pub home: Option<String>,
+    /// The hooks a checkout fires.
+    pub hooks: HookArgs,
+    /// The summarizer command of a checkout with `--summarize` (Shift+Enter).
+    pub summarizer: Option<String>,
 }
 
 /// Runs the selector over a loaded session until it is closed: by Esc, by a checkout, or by
 /// Ctrl-C, which fails silently with exit status 7 (cancelled). The session is kept for the
 /// preview (Tab), which reads the selected entry whole.
-pub fn run(mut session: Session, opts: Options, actions: &mut dyn Actions) -> anyhow::Result<()> {
+pub fn run(ctx: &Ctx, mut session: Session, opts: Options) -> anyhow::Result<()> {
     let path: PathBuf = session.path.clone();
     let home = opts.home.as_deref();
-    let model_opts =
-        |show_archived| ModelOptions { show_archived, active_first: opts.active_first };
-    let model = Model::build(&session, home, model_opts(opts.show_archived))?;
+    let model = Model::build(&session, home, opts.show_archived, opts.active_first)?;
     let mut sel = Selector::new(model, opts.filter, opts.query.clone(), opts.show_archived);
     // The file read again, and its rows put in place of the old ones (both or neither).
     let reload = |sel: &mut Selector, session: &mut Session| -> anyhow::Result<()> {
         let loaded = Session::load(&path)?;
-        sel.replace_model(Model::build(&loaded, home, model_opts(sel.show_archived))?);
+        sel.replace_model(Model::build(&loaded, home, sel.show_archived, opts.active_first)?);
         *session = loaded;
         Ok(())
     };
@@ -119,9 +111,20 @@ pub fn run(mut session: Session, opts: Options, actions: &mut dyn Actions) -> an
                     sel.message = Some(format!("error: {e:#}"));
                 }
             }
+            // The commands run with the terminal given back (normal screen, cooked mode), so
+            // whatever they print, their hooks and the summarizer stays readable, and a Ctrl-C
+            // while a hook or the summarizer runs is the command's to handle.
             Effect::SetLabel { id, label } => {
                 restore();
-                let done = actions.set_label(&id, label.as_deref());
+                let args = LabelArgs {
+                    rev: Some(id.as_str().to_string()),
+                    text: label.clone(),
+                    clear: label.is_none(),
+                    ..LabelArgs::default()
+                };
+                // The selector goes on: the session loaded for the label is freed, not left to
+                // the exit.
+                let done = label::set(ctx, &args).map(drop);
                 tui.resume()?;
                 sel.message = Some(match done.and_then(|()| reload(&mut sel, &mut session)) {
                     Ok(()) if label.is_some() => "Label set".into(),
@@ -133,7 +136,20 @@ pub fn run(mut session: Session, opts: Options, actions: &mut dyn Actions) -> an
                 // On the normal screen, a successful checkout leaves what it printed (the
                 // editor text, what was appended) where the user can read it.
                 restore();
-                sel.message = Some(match actions.checkout(&id, summary) {
+                let args = CheckoutArgs {
+                    rev: id.as_str().to_string(),
+                    summary: match &summary {
+                        Some(SummaryRequest::Text(text)) => Some(text.clone()),
+                        _ => None,
+                    },
+                    summarize: summary == Some(SummaryRequest::Summarize),
+                    summarizer: opts.summarizer.clone(),
+                    hooks: opts.hooks.clone(),
+                    ..CheckoutArgs::default()
+                };
+                // Once it is done (or found nothing to do), the selector closes; after a cancel
+                // (exit status 7), nothing was written and it stays open.
+                sel.message = Some(match checkout::run(ctx, &args) {
                     Ok(()) => return Ok(()),
                     // A hook's cancel or a Ctrl-C while summarizing: nothing was written, and
                     // the tree comes back, as the agent's selector reopens (FORMAT §6.5).

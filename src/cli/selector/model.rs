@@ -10,15 +10,6 @@ use sesstree::terminal::sanitize_for_terminal;
 use sesstree::tree::{Layout, TreeOptions, layout};
 use sesstree::{EntryId, Session};
 
-/// How to lay the session out.
-#[derive(Debug, Clone, Copy)]
-pub struct ModelOptions {
-    /// Show archived subtrees (Alt+R).
-    pub show_archived: bool,
-    /// Put the branch holding the leaf first (the selector's order); off gives file order.
-    pub active_first: bool,
-}
-
 /// One row of the tree with what the selector needs to know about its entry.
 #[derive(Debug, Clone)]
 pub struct Row {
@@ -62,23 +53,18 @@ pub struct Model {
 }
 
 impl Model {
-    /// Lays the session out and reads every entry once, in file order so that tool calls are
-    /// known before their results are rendered.
+    /// Lays the session out, with archived subtrees (Alt+R) or not and the branch holding the
+    /// leaf first (the selector's order) or in file order, and reads every entry once, in file
+    /// order so that tool calls are known before their results are rendered.
     pub fn build(
         session: &Session,
         home: Option<&str>,
-        opts: ModelOptions,
+        include_archived: bool,
+        active_first: bool,
     ) -> sesstree::Result<Model> {
         // Where the conversation is, as `tree` marks it: past trailing labels and a move marker.
         let leaf = session.position()?;
-        let layout = layout(
-            session,
-            &TreeOptions {
-                leaf,
-                include_archived: opts.show_archived,
-                active_first: opts.active_first,
-            },
-        );
+        let layout = layout(session, &TreeOptions { leaf, include_archived, active_first });
         let position: HashMap<u32, usize> =
             layout.rows.iter().enumerate().map(|(i, r)| (r.idx, i)).collect();
         let mut viewer = Viewer::new(session, home);

@@ -12,7 +12,7 @@ use sesstree::{EntryId, Session};
 
 use super::SummaryRequest;
 use super::draw::{Look, draw, rows_shown};
-use super::model::{Model, ModelOptions};
+use super::model::Model;
 use super::state::{Effect, Mode, Selector};
 
 const FIXTURE: &str = include_str!("../../../tests/fixtures/selector.jsonl");
@@ -24,7 +24,7 @@ fn session(text: &str) -> Session {
 }
 
 fn model(s: &Session, show_archived: bool) -> Model {
-    Model::build(s, None, ModelOptions { show_archived, active_first: true }).unwrap()
+    Model::build(s, None, show_archived, true).unwrap()
 }
 
 fn selector(text: &str) -> Selector {
