@@ -718,10 +718,15 @@ impl LineReader<'_> {
 
 /// The display text of a raw label value.
 pub fn label_text(raw: &str) -> String {
-    match serde_json::from_str::<Value>(raw) {
-        Ok(Value::String(s)) => s,
+    match label_value(raw) {
+        Value::String(s) => s,
         _ => raw.to_string(),
     }
+}
+
+/// A raw label value as the JSON value it was written as (a string when it is not JSON).
+pub fn label_value(raw: &str) -> Value {
+    serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_string()))
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::id::EntryId;
 use crate::naming::js_trim;
 use crate::ops::{entry_line, leaf_id};
-use crate::session::{Session, label_text};
+use crate::session::{Session, label_text, label_value};
 
 /// One planned label change.
 #[derive(Debug, Clone, PartialEq)]
@@ -109,10 +109,7 @@ pub fn list(session: &Session) -> Vec<(u32, EntryId, Value)> {
         .labels()
         .iter()
         .filter_map(|(target, raw)| {
-            let idx = session.lookup(target)?;
-            let value =
-                serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_string()));
-            Some((idx, target.clone(), value))
+            Some((session.lookup(target)?, target.clone(), label_value(raw)))
         })
         .collect()
 }
