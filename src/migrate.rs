@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
-use crate::format::{Kind, MAX_VERSION, WRITE_VERSION};
+use crate::format::{Kind, WRITE_VERSION};
 use crate::id::EntryId;
 use crate::json::members::{Edit, Members, apply, decode_string, members};
 use crate::session::{Record, Session};
@@ -61,13 +61,7 @@ impl Plan {
 /// Computes the migration of a loaded session. Fails for an empty file, a file without a
 /// header, and a version newer than sesstree knows.
 pub fn plan(session: &Session) -> Result<Plan> {
-    if session.is_empty() {
-        return Err(Error::Empty { path: session.path.clone() });
-    }
-    let header = session.require_header()?;
-    if header.version > MAX_VERSION {
-        return Err(Error::TooNew { path: session.path.clone(), version: header.version });
-    }
+    let header = session.require_known_header()?;
     let src = session.read_range(0, session.file_len)?;
     let from = header.version;
     let mut plan = Plan {

@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::format::title::TitleSlot;
-use crate::format::{Dialect, Envelope, Kind};
+use crate::format::{Dialect, Envelope, Kind, MAX_VERSION};
 use crate::id::EntryId;
 use crate::json::pick::{Pick, pick};
 use crate::json::scan::{Line, Scanner};
@@ -322,6 +322,19 @@ impl Session {
                 None => Err(Error::Empty { path: self.path.clone() }),
             },
         }
+    }
+
+    /// The header of a file sesstree may rewrite: the file is not empty, and its header is
+    /// valid and of a version sesstree knows.
+    pub fn require_known_header(&self) -> Result<&Header> {
+        if self.is_empty() {
+            return Err(Error::Empty { path: self.path.clone() });
+        }
+        let header = self.require_header()?;
+        if header.version > MAX_VERSION {
+            return Err(Error::TooNew { path: self.path.clone(), version: header.version });
+        }
+        Ok(header)
     }
 
     /// The declared version (1 for a file without a header).

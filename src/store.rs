@@ -18,7 +18,6 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::error::{Error, Result};
-use crate::format::MAX_VERSION;
 use crate::session::Session;
 
 /// How long a new file's rename waits for oh-my-pi's publish lock ([`write_new`]).
@@ -260,13 +259,7 @@ pub fn refuse_stdin(path: &Path) -> Result<()> {
 /// Refuses what no writer may build on: an empty file, no header, a version too new, a
 /// version-1 file (whose ids exist only in memory until `migrate` writes them).
 pub fn check_writable(session: &Session) -> Result<()> {
-    if session.is_empty() {
-        return Err(Error::Empty { path: session.path.clone() });
-    }
-    let header = session.require_header()?;
-    if header.version > MAX_VERSION {
-        return Err(Error::TooNew { path: session.path.clone(), version: header.version });
-    }
+    session.require_known_header()?;
     if session.is_v1() {
         return Err(Error::NeedsMigration { path: session.path.clone() });
     }
