@@ -25,7 +25,7 @@ use crate::error::{Error, Result};
 use crate::format::{Kind, WRITE_VERSION};
 use crate::id::EntryId;
 use crate::json::members::{Edit, Members, apply, decode_string, members};
-use crate::session::{Record, Session};
+use crate::session::Session;
 
 /// What a migration does to one file, with the resulting bytes.
 #[derive(Debug, Clone)]
@@ -168,14 +168,12 @@ fn set_ids(m: &Members, id: &EntryId, parent: Option<&EntryId>) -> Vec<Edit> {
 }
 
 /// A compaction's `firstKeptEntryIndex` turned into `firstKeptEntryId` in place (the member
-/// keeps its position). The index counts the header as record 0; an index naming the header,
-/// a record without an id, or nothing is left as it is.
+/// keeps its position); one whose index names no id (`Session::first_kept_target`) is kept.
 fn convert_index(session: &Session, line: &[u8], m: &Members) -> Option<Vec<Edit>> {
     let pos = m.list.iter().rposition(|member| member.key == "firstKeptEntryIndex")?;
     let member = &m.list[pos];
     let index: Value = serde_json::from_slice(&line[member.value_start..member.value_end]).ok()?;
-    let target: &Record = session.records.get(index.as_u64().filter(|&i| i >= 1)? as usize - 1)?;
-    let id = id_json(target.id.as_ref()?);
+    let id = id_json(session.first_kept_target(&index)?);
     Some(match m.get("firstKeptEntryId") {
         Some(existing) => vec![Edit::set_value(existing, &id), Edit::remove(m, pos)],
         None => vec![Edit {

@@ -628,6 +628,13 @@ impl Session {
         text.map_err(|e| Error::io(&self.path, e.into()))
     }
 
+    /// The id of the record a version-1 `firstKeptEntryIndex` names. The index counts the
+    /// header as record 0; an index naming the header, a record without an id, or nothing
+    /// names none.
+    pub(crate) fn first_kept_target(&self, index: &Value) -> Option<&EntryId> {
+        self.records.get(index.as_u64().filter(|&i| i >= 1)? as usize - 1)?.id.as_ref()
+    }
+
     /// The record parsed in full. Version-1 records get the ids and parents they were given in
     /// memory and their `firstKeptEntryIndex` turned into `firstKeptEntryId`, so every caller
     /// sees one shape (FORMAT §11).
@@ -658,13 +665,7 @@ impl Session {
             if r.kind == Kind::Compaction
                 && let Some(index) = map.remove("firstKeptEntryIndex")
             {
-                // The index counts the header as record 0; a header target is not converted.
-                let target = index
-                    .as_u64()
-                    .filter(|&i| i >= 1)
-                    .and_then(|i| self.records.get(i as usize - 1))
-                    .and_then(|r| r.id.as_ref());
-                let (key, value) = match target {
+                let (key, value) = match self.first_kept_target(&index) {
                     Some(id) => ("firstKeptEntryId", id.to_value()),
                     None => ("firstKeptEntryIndex", index),
                 };
