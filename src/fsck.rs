@@ -154,12 +154,8 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
     if let Some(line) = session.lane_format {
         // Another format: its lines would all read as damage.
         let message = format!("{LANE_FORMAT}, not supported yet: its lines are not checked");
-        return Ok(vec![Finding::new(
-            ProblemKind::Load(Problem::VersionTooNew),
-            Some(line),
-            None,
-            message,
-        )]);
+        let kind = ProblemKind::Load(Problem::VersionTooNew);
+        return Ok(vec![Finding::new(kind, Some(line), None, message)]);
     }
     let mut out: Vec<Finding> = session
         .diagnostics
@@ -833,14 +829,8 @@ impl<'a> Fixer<'a> {
     }
 
     fn is_ancestor(&self, j: usize, i: usize) -> bool {
-        let mut p = self.parent[i];
-        while p != NONE {
-            if p as usize == j {
-                return true;
-            }
-            p = self.parent[p as usize];
-        }
-        false
+        let up = |&p: &u32| (p != NONE).then(|| self.parent[p as usize]);
+        std::iter::successors(Some(self.parent[i]), up).any(|p| p as usize == j)
     }
 
     /// `targetId`, `fromId` and `firstKeptEntryId` re-pointed at renamed entries or fixed.
@@ -949,9 +939,7 @@ mod tests {
     }
 
     fn file(lines: &[String]) -> String {
-        let mut s = lines.join("\n");
-        s.push('\n');
-        s
+        lines.join("\n") + "\n"
     }
 
     fn load(text: &str) -> Session {
