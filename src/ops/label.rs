@@ -41,8 +41,8 @@ pub fn normalize(text: Option<&str>) -> Option<String> {
 
 /// Plans the label change of the entry at `target` (a record index from `rev::resolve`):
 /// `label` is the normalized text (`None` removes the label), `id` the new entry's id,
-/// `timestamp` its time, `parent` the entry it hangs under (the current leaf, [`leaf_id`], or
-/// another label entry planned before it).
+/// `timestamp` its time, `parent` the entry it hangs under (the current leaf,
+/// [`leaf_id`](crate::ops::leaf_id), or another label entry planned before it).
 pub fn plan(
     session: &Session,
     target: u32,
