@@ -298,13 +298,8 @@ impl Locked {
     /// Appends complete lines (each without its newline) in one write, then syncs. A torn last
     /// line gets a newline first so no entry is glued to it.
     pub fn append(&self, session: &Session, lines: &[Vec<u8>]) -> Result<()> {
-        let _gate = self.gate(WriteKind::Append)?;
+        let _gate = Gate::take(&self.path, &self.real, WriteKind::Append, self.timeout)?;
         self.append_gated(session, lines)
-    }
-
-    /// Takes oh-my-pi's publish lock of the file for one write.
-    fn gate(&self, write: WriteKind) -> Result<Gate> {
-        Gate::take(&self.path, &self.real, write, self.timeout)
     }
 
     /// [`Locked::append`] with the publish lock already held.
@@ -339,7 +334,7 @@ impl Locked {
         bytes: &[u8],
     ) -> Result<()> {
         let old = session.read_range(offset, bytes.len() as u64)?;
-        let _gate = self.gate(WriteKind::Append)?;
+        let _gate = Gate::take(&self.path, &self.real, WriteKind::Append, self.timeout)?;
         self.append_gated(session, lines)?;
         let patch = |data: &[u8]| {
             // A separate handle: writes on an append handle always go to the end.
@@ -390,7 +385,7 @@ impl Locked {
             }
             out.write_all(tail).map_err(io)
         })?;
-        let gate = self.gate(WriteKind::Rename)?;
+        let gate = Gate::take(&self.path, &self.real, WriteKind::Rename, self.timeout)?;
         self.check_fresh(session)?;
         tmp.persist(&self.real).map_err(|e| Error::io(&self.path, e.error))?;
         drop(gate);
