@@ -77,9 +77,18 @@ pub enum ProblemKind {
     Unreadable,
 }
 
-impl ProblemKind {
+/// What a [`Note`] is about: a problem's kind or a repair's action.
+pub trait NoteKind: Copy {
+    /// The key it goes under in a note's JSON.
+    const KEY: &'static str;
     /// A stable kebab-case name, used in the output.
-    pub fn as_str(self) -> &'static str {
+    fn as_str(self) -> &'static str;
+}
+
+impl NoteKind for ProblemKind {
+    const KEY: &'static str = "kind";
+
+    fn as_str(self) -> &'static str {
         match self {
             ProblemKind::Load(p) => p.as_str(),
             ProblemKind::Empty => "empty",
@@ -93,33 +102,41 @@ impl ProblemKind {
     }
 }
 
-/// One problem, tied to its line and entry when it has them.
+/// A problem found ([`Finding`]) or a change the repair made ([`Change`]), tied to its line and
+/// entry when it has them.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Finding {
-    /// What is wrong.
-    pub kind: ProblemKind,
-    /// The physical line (1-based); `None` for the file as a whole.
+pub struct Note<K> {
+    /// What is wrong, or what was done.
+    pub kind: K,
+    /// The physical line (1-based) of the input; `None` for the file as a whole.
     pub line: Option<u64>,
-    /// The entry concerned.
+    /// The entry concerned, by its id in the input.
     pub id: Option<EntryId>,
     /// A human-readable description (as [`crate::session::Diagnostic::message`]).
     pub message: Cow<'static, str>,
 }
 
-impl Finding {
+/// One problem.
+pub type Finding = Note<ProblemKind>;
+
+/// One change the repair made.
+pub type Change = Note<Action>;
+
+impl<K: NoteKind> Note<K> {
     fn new(
-        kind: ProblemKind,
+        kind: K,
         line: Option<u64>,
         id: Option<&EntryId>,
         message: impl Into<Cow<'static, str>>,
     ) -> Self {
-        Finding { kind, line, id: id.cloned(), message: message.into() }
+        Note { kind, line, id: id.cloned(), message: message.into() }
     }
 
-    /// `{"kind", "line", "id", "message"}` (SPEC §5); the id as the JSON value it is.
+    /// `{"kind", "line", "id", "message"}` (SPEC §5), with `action` for `kind` in a change;
+    /// the id as the JSON value it is.
     pub fn to_json(&self) -> Value {
         json!({
-            "kind": self.kind.as_str(),
+            K::KEY: self.kind.as_str(),
             "line": self.line,
             "id": self.id.as_ref().map(EntryId::to_value),
             "message": self.message,
@@ -154,12 +171,8 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
     if let Some(line) = session.lane_format {
         // Another format: its lines would all read as damage.
         let message = format!("{LANE_FORMAT}, not supported yet: its lines are not checked");
-        return Ok(vec![Finding::new(
-            ProblemKind::Load(Problem::VersionTooNew),
-            Some(line),
-            None,
-            message,
-        )]);
+        let kind = ProblemKind::Load(Problem::VersionTooNew);
+        return Ok(vec![Finding::new(kind, Some(line), None, message)]);
     }
     let mut out: Vec<Finding> = session
         .diagnostics
@@ -315,9 +328,10 @@ pub enum Action {
     AddedNewline,
 }
 
-impl Action {
-    /// A stable kebab-case name, used in the output.
-    pub fn as_str(self) -> &'static str {
+impl NoteKind for Action {
+    const KEY: &'static str = "action";
+
+    fn as_str(self) -> &'static str {
         match self {
             Action::DroppedLine => "dropped-line",
             Action::RestoredHeader => "restored-header",
@@ -334,35 +348,6 @@ impl Action {
             Action::ClearedFirstKept => "cleared-first-kept",
             Action::AddedNewline => "added-newline",
         }
-    }
-}
-
-/// One change the repair made, tied to the input's line and entry.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Change {
-    /// What was done.
-    pub action: Action,
-    /// The input line concerned; `None` for the file as a whole.
-    pub line: Option<u64>,
-    /// The entry concerned, by its id in the input.
-    pub id: Option<EntryId>,
-    /// What exactly changed.
-    pub message: String,
-}
-
-impl Change {
-    fn new(action: Action, line: Option<u64>, id: Option<&EntryId>, message: String) -> Self {
-        Change { action, line, id: id.cloned(), message }
-    }
-
-    /// `{"action", "line", "id", "message"}`.
-    pub fn to_json(&self) -> Value {
-        json!({
-            "action": self.action.as_str(),
-            "line": self.line,
-            "id": self.id.as_ref().map(EntryId::to_value),
-            "message": self.message,
-        })
     }
 }
 
@@ -833,14 +818,8 @@ impl<'a> Fixer<'a> {
     }
 
     fn is_ancestor(&self, j: usize, i: usize) -> bool {
-        let mut p = self.parent[i];
-        while p != NONE {
-            if p as usize == j {
-                return true;
-            }
-            p = self.parent[p as usize];
-        }
-        false
+        let up = |&p: &u32| (p != NONE).then(|| self.parent[p as usize]);
+        std::iter::successors(Some(self.parent[i]), up).any(|p| p as usize == j)
     }
 
     /// `targetId`, `fromId` and `firstKeptEntryId` re-pointed at renamed entries or fixed.
@@ -949,9 +928,7 @@ mod tests {
     }
 
     fn file(lines: &[String]) -> String {
-        let mut s = lines.join("\n");
-        s.push('\n');
-        s
+        lines.join("\n") + "\n"
     }
 
     fn load(text: &str) -> Session {
@@ -968,7 +945,7 @@ mod tests {
     }
 
     fn actions(r: &Repair) -> Vec<(Option<u64>, &'static str)> {
-        r.changes.iter().map(|c| (c.line, c.action.as_str())).collect()
+        r.changes.iter().map(|c| (c.line, c.kind.as_str())).collect()
     }
 
     /// The repaired file's entries as (id, parent) pairs.

@@ -22,10 +22,10 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
-use crate::format::{Kind, MAX_VERSION, WRITE_VERSION};
+use crate::format::{Kind, WRITE_VERSION};
 use crate::id::EntryId;
 use crate::json::members::{Edit, Members, apply, decode_string, members};
-use crate::session::{Record, Session};
+use crate::session::Session;
 
 /// What a migration does to one file, with the resulting bytes.
 #[derive(Debug, Clone)]
@@ -61,13 +61,7 @@ impl Plan {
 /// Computes the migration of a loaded session. Fails for an empty file, a file without a
 /// header, and a version newer than sesstree knows.
 pub fn plan(session: &Session) -> Result<Plan> {
-    if session.is_empty() {
-        return Err(Error::Empty { path: session.path.clone() });
-    }
-    let header = session.require_header()?;
-    if header.version > MAX_VERSION {
-        return Err(Error::TooNew { path: session.path.clone(), version: header.version });
-    }
+    let header = session.require_known_header()?;
     let src = session.read_range(0, session.file_len)?;
     let from = header.version;
     let mut plan = Plan {
@@ -174,14 +168,12 @@ fn set_ids(m: &Members, id: &EntryId, parent: Option<&EntryId>) -> Vec<Edit> {
 }
 
 /// A compaction's `firstKeptEntryIndex` turned into `firstKeptEntryId` in place (the member
-/// keeps its position). The index counts the header as record 0; an index naming the header,
-/// a record without an id, or nothing is left as it is.
+/// keeps its position); one whose index names no id (`Session::first_kept_target`) is kept.
 fn convert_index(session: &Session, line: &[u8], m: &Members) -> Option<Vec<Edit>> {
     let pos = m.list.iter().rposition(|member| member.key == "firstKeptEntryIndex")?;
     let member = &m.list[pos];
     let index: Value = serde_json::from_slice(&line[member.value_start..member.value_end]).ok()?;
-    let target: &Record = session.records.get(index.as_u64().filter(|&i| i >= 1)? as usize - 1)?;
-    let id = id_json(target.id.as_ref()?);
+    let id = id_json(session.first_kept_target(&index)?);
     Some(match m.get("firstKeptEntryId") {
         Some(existing) => vec![Edit::set_value(existing, &id), Edit::remove(m, pos)],
         None => vec![Edit {

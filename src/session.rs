@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::format::title::TitleSlot;
-use crate::format::{Dialect, Envelope, Kind};
+use crate::format::{Dialect, Envelope, Kind, MAX_VERSION};
 use crate::id::EntryId;
 use crate::json::pick::{Pick, pick};
 use crate::json::scan::{Line, Scanner};
@@ -324,6 +324,19 @@ impl Session {
         }
     }
 
+    /// The header of a file sesstree may rewrite: the file is not empty, and its header is
+    /// valid and of a version sesstree knows.
+    pub fn require_known_header(&self) -> Result<&Header> {
+        if self.is_empty() {
+            return Err(Error::Empty { path: self.path.clone() });
+        }
+        let header = self.require_header()?;
+        if header.version > MAX_VERSION {
+            return Err(Error::TooNew { path: self.path.clone(), version: header.version });
+        }
+        Ok(header)
+    }
+
     /// The declared version (1 for a file without a header).
     pub fn version(&self) -> u64 {
         self.header.as_ref().map_or(1, |h| h.version)
@@ -615,6 +628,13 @@ impl Session {
         text.map_err(|e| Error::io(&self.path, e.into()))
     }
 
+    /// The id of the record a version-1 `firstKeptEntryIndex` names. The index counts the
+    /// header as record 0; an index naming the header, a record without an id, or nothing
+    /// names none.
+    pub(crate) fn first_kept_target(&self, index: &Value) -> Option<&EntryId> {
+        self.records.get(index.as_u64().filter(|&i| i >= 1)? as usize - 1)?.id.as_ref()
+    }
+
     /// The record parsed in full. Version-1 records get the ids and parents they were given in
     /// memory and their `firstKeptEntryIndex` turned into `firstKeptEntryId`, so every caller
     /// sees one shape (FORMAT §11).
@@ -645,13 +665,7 @@ impl Session {
             if r.kind == Kind::Compaction
                 && let Some(index) = map.remove("firstKeptEntryIndex")
             {
-                // The index counts the header as record 0; a header target is not converted.
-                let target = index
-                    .as_u64()
-                    .filter(|&i| i >= 1)
-                    .and_then(|i| self.records.get(i as usize - 1))
-                    .and_then(|r| r.id.as_ref());
-                let (key, value) = match target {
+                let (key, value) = match self.first_kept_target(&index) {
                     Some(id) => ("firstKeptEntryId", id.to_value()),
                     None => ("firstKeptEntryIndex", index),
                 };
@@ -718,10 +732,15 @@ impl LineReader<'_> {
 
 /// The display text of a raw label value.
 pub fn label_text(raw: &str) -> String {
-    match serde_json::from_str::<Value>(raw) {
-        Ok(Value::String(s)) => s,
+    match label_value(raw) {
+        Value::String(s) => s,
         _ => raw.to_string(),
     }
+}
+
+/// A raw label value as the JSON value it was written as (a string when it is not JSON).
+pub fn label_value(raw: &str) -> Value {
+    serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_string()))
 }
 
 #[cfg(test)]

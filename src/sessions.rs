@@ -23,6 +23,7 @@ use crate::format::{is_lane_header, scan_envelope};
 use crate::row::entry::{Entry, message_text};
 use crate::row::text::is_user_request;
 use crate::session::parse_lossy;
+use crate::terminal::ellipsize;
 
 /// How much of the first user prompt a summary keeps, in characters.
 const PROMPT_LIMIT: usize = 200;
@@ -188,10 +189,7 @@ fn first_prompt(line: &[u8]) -> Option<String> {
     let content = entry.get("message").unwrap_or(&entry).get("content")?;
     let text = message_text(content);
     let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    Some(match one_line.char_indices().nth(PROMPT_LIMIT) {
-        Some((at, _)) => format!("{}…", &one_line[..at]),
-        None => one_line,
-    })
+    Some(ellipsize(&one_line, PROMPT_LIMIT))
 }
 
 /// Summarizes many files in parallel; the results keep the order of `files`.

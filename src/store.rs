@@ -18,7 +18,6 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::error::{Error, Result};
-use crate::format::MAX_VERSION;
 use crate::session::Session;
 
 /// How long a new file's rename waits for oh-my-pi's publish lock ([`write_new`]).
@@ -260,13 +259,7 @@ pub fn refuse_stdin(path: &Path) -> Result<()> {
 /// Refuses what no writer may build on: an empty file, no header, a version too new, a
 /// version-1 file (whose ids exist only in memory until `migrate` writes them).
 pub fn check_writable(session: &Session) -> Result<()> {
-    if session.is_empty() {
-        return Err(Error::Empty { path: session.path.clone() });
-    }
-    let header = session.require_header()?;
-    if header.version > MAX_VERSION {
-        return Err(Error::TooNew { path: session.path.clone(), version: header.version });
-    }
+    session.require_known_header()?;
     if session.is_v1() {
         return Err(Error::NeedsMigration { path: session.path.clone() });
     }
@@ -305,13 +298,8 @@ impl Locked {
     /// Appends complete lines (each without its newline) in one write, then syncs. A torn last
     /// line gets a newline first so no entry is glued to it.
     pub fn append(&self, session: &Session, lines: &[Vec<u8>]) -> Result<()> {
-        let _gate = self.gate(WriteKind::Append)?;
+        let _gate = Gate::take(&self.path, &self.real, WriteKind::Append, self.timeout)?;
         self.append_gated(session, lines)
-    }
-
-    /// Takes oh-my-pi's publish lock of the file for one write.
-    fn gate(&self, write: WriteKind) -> Result<Gate> {
-        Gate::take(&self.path, &self.real, write, self.timeout)
     }
 
     /// [`Locked::append`] with the publish lock already held.
@@ -346,7 +334,7 @@ impl Locked {
         bytes: &[u8],
     ) -> Result<()> {
         let old = session.read_range(offset, bytes.len() as u64)?;
-        let _gate = self.gate(WriteKind::Append)?;
+        let _gate = Gate::take(&self.path, &self.real, WriteKind::Append, self.timeout)?;
         self.append_gated(session, lines)?;
         let patch = |data: &[u8]| {
             // A separate handle: writes on an append handle always go to the end.
@@ -397,7 +385,7 @@ impl Locked {
             }
             out.write_all(tail).map_err(io)
         })?;
-        let gate = self.gate(WriteKind::Rename)?;
+        let gate = Gate::take(&self.path, &self.real, WriteKind::Rename, self.timeout)?;
         self.check_fresh(session)?;
         tmp.persist(&self.real).map_err(|e| Error::io(&self.path, e.error))?;
         drop(gate);

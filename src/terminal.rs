@@ -82,7 +82,7 @@ pub(crate) fn has_control_or(bytes: &[u8], a: u8, b: u8) -> bool {
 }
 
 /// The first `limit` characters of `s`, and `…` when more followed: a text quoted in a message.
-pub(crate) fn ellipsize(s: &str, limit: usize) -> String {
+pub fn ellipsize(s: &str, limit: usize) -> String {
     match s.char_indices().nth(limit) {
         Some((at, _)) => format!("{}…", &s[..at]),
         None => s.to_owned(),

@@ -58,7 +58,9 @@ pub fn label(before: &Session, bytes: &[u8], ids: &[String], b: &mut Bytes<'_>) 
     let wanted = label::normalize(text);
     let new_id =
         IdGen::from_seed(u64::from(b.byte())).entry_id(|c| sesstree::ops::id_taken(before, c));
-    let Ok(change) = label::plan(before, target, wanted.as_deref(), &new_id, AT) else {
+    let Ok(change) =
+        label::plan(before, target, wanted.as_deref(), &new_id, AT, sesstree::ops::leaf_id(before))
+    else {
         assert!(before.record(target).id.is_none(), "only a record without id cannot be labelled");
         return;
     };

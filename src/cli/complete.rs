@@ -151,12 +151,10 @@ fn describe(session: &Session, wanted: HashSet<u32>) -> HashMap<u32, String> {
 
 /// Text cut to `DESCRIPTION_CHARS`.
 fn shorten(text: &str) -> String {
-    if text.chars().count() <= DESCRIPTION_CHARS {
-        return text.to_string();
+    match text.chars().nth(DESCRIPTION_CHARS) {
+        Some(_) => sesstree::terminal::ellipsize(text, DESCRIPTION_CHARS - 1),
+        None => text.to_string(),
     }
-    let mut cut: String = text.chars().take(DESCRIPTION_CHARS - 1).collect();
-    cut.push('…');
-    cut
 }
 
 /// Whether a name can be inserted on a command line as it is.

@@ -527,11 +527,7 @@ fn lines(text: &str) -> String {
 /// `text` on one line (line breaks as spaces), cut to `max` characters.
 pub fn one_line(text: &str, max: usize) -> String {
     let space = |c| if matches!(c, '\n' | '\r' | '\t') { ' ' } else { c };
-    let mut out: String = text.chars().take(max).map(space).collect();
-    if text.chars().nth(max).is_some() {
-        out.push('…');
-    }
-    out
+    crate::terminal::ellipsize(text, max).chars().map(space).collect()
 }
 
 /// The raster image types a page shows inline; any other (SVG first of all: it can hold

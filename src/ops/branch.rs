@@ -37,7 +37,7 @@ use crate::json::pick::{Pick, pick};
 use crate::json::scan::Scanner;
 use crate::naming::TitleSource;
 use crate::row::entry::message_text;
-use crate::session::{Session, parse_lossy};
+use crate::session::{Session, label_value, parse_lossy};
 
 use super::entry_line;
 
@@ -236,11 +236,9 @@ pub fn plan(
         if !kept.contains(target) {
             continue;
         }
-        let label: Value =
-            serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_string()));
         // pi keeps the time of the label entry that last set it (CHANGES P5).
         let set_at = if pi { label_time(session, target)? } else { None };
-        let fields = vec![("targetId", target.to_value()), ("label", label)];
+        let fields = vec![("targetId", target.to_value()), ("label", label_value(raw))];
         lines.push(new_entry("label", fields, &mut parent, set_at.as_deref()));
     }
     // A pi file's name lives in `session_info` entries; carry it when the kept ones lose it.

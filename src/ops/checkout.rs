@@ -60,26 +60,19 @@ pub fn navigate(session: &Session, target: u32) -> Result<Navigation> {
     let user_message = value.get("type").and_then(Value::as_str) == Some("message")
         && value.pointer("/message/role").and_then(Value::as_str) == Some("user");
     let at_leaf = Some(target) == old_leaf || Some(target) == leaf;
-    if at_leaf && !user_message {
-        return Ok(Navigation {
-            target,
-            leaf,
-            old_leaf,
-            noop: true,
-            common_ancestor: Some(target),
-            entries: Vec::new(),
-            new_leaf: Some(target),
-            editor_text: None,
-        });
-    }
-    let (entries, common_ancestor) = collect_entries_for_branch_summary(session, old_leaf, target);
-    let (new_leaf, editor_text) = destination(session, target, &value);
-    // A user message whose parent is already the position (`checkout U` again, after the
-    // first left a marker under U's parent): the leaf would not move and nothing is abandoned
-    // (U is off the old path), so another marker would only repeat the last one. The prefill
-    // is still given. The position must be known: an id-less last record gives no position.
-    let known = old_leaf.is_some() || leaf != old_leaf;
-    let noop = new_leaf == old_leaf && known;
+    let (noop, common_ancestor, entries, new_leaf, editor_text) = if at_leaf && !user_message {
+        (true, Some(target), Vec::new(), Some(target), None)
+    } else {
+        let (entries, common) = collect_entries_for_branch_summary(session, old_leaf, target);
+        let (new_leaf, editor_text) = destination(session, target, &value);
+        // A user message whose parent is already the position (`checkout U` again, after the
+        // first left a marker under U's parent): the leaf would not move and nothing is
+        // abandoned (U is off the old path), so another marker would only repeat the last one.
+        // The prefill is still given. The position must be known: an id-less last record
+        // gives no position.
+        let known = old_leaf.is_some() || leaf != old_leaf;
+        (new_leaf == old_leaf && known, common, entries, new_leaf, editor_text)
+    };
     Ok(Navigation { target, leaf, old_leaf, noop, common_ancestor, entries, new_leaf, editor_text })
 }
 

@@ -10,8 +10,8 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::id::EntryId;
 use crate::naming::js_trim;
-use crate::ops::{entry_line, leaf_id};
-use crate::session::{Session, label_text};
+use crate::ops::entry_line;
+use crate::session::{Session, label_text, label_value};
 
 /// One planned label change.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,20 +41,9 @@ pub fn normalize(text: Option<&str>) -> Option<String> {
 
 /// Plans the label change of the entry at `target` (a record index from `rev::resolve`):
 /// `label` is the normalized text (`None` removes the label), `id` the new entry's id,
-/// `timestamp` its time.
+/// `timestamp` its time, `parent` the entry it hangs under (the current leaf,
+/// [`leaf_id`](crate::ops::leaf_id), or another label entry planned before it).
 pub fn plan(
-    session: &Session,
-    target: u32,
-    label: Option<&str>,
-    id: &str,
-    timestamp: &str,
-) -> Result<LabelChange> {
-    plan_after(session, target, label, id, timestamp, leaf_id(session))
-}
-
-/// [`plan`] of an entry appended under `parent` (another label entry planned before it,
-/// say) instead of the current leaf.
-pub fn plan_after(
     session: &Session,
     target: u32,
     label: Option<&str>,
@@ -109,10 +98,7 @@ pub fn list(session: &Session) -> Vec<(u32, EntryId, Value)> {
         .labels()
         .iter()
         .filter_map(|(target, raw)| {
-            let idx = session.lookup(target)?;
-            let value =
-                serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_string()));
-            Some((idx, target.clone(), value))
+            Some((session.lookup(target)?, target.clone(), label_value(raw)))
         })
         .collect()
 }
@@ -122,12 +108,17 @@ mod tests {
     use std::path::Path;
 
     use super::*;
+    use crate::ops::leaf_id;
 
     const HEADER: &str = r#"{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}"#;
     const AT: &str = "2026-03-01T12:00:00.000Z";
 
     fn load(lines: &[&str]) -> Session {
         Session::from_bytes(Path::new("t.jsonl"), lines.join("\n").into_bytes()).unwrap()
+    }
+
+    fn at_leaf(s: &Session, target: u32, label: Option<&str>, id: &str) -> LabelChange {
+        plan(s, target, label, id, AT, leaf_id(s)).unwrap()
     }
 
     fn tree() -> Session {
@@ -144,7 +135,7 @@ mod tests {
     #[test]
     fn a_label_hangs_at_the_leaf_and_names_its_target() {
         let s = tree();
-        let change = plan(&s, 1, Some("next"), "abcd1234", AT).unwrap();
+        let change = at_leaf(&s, 1, Some("next"), "abcd1234");
         assert_eq!(
             String::from_utf8(change.line).unwrap(),
             r#"{"type":"label","id":"abcd1234","parentId":"l3","timestamp":"2026-03-01T12:00:00.000Z","targetId":"m2","label":"next"}"#
@@ -155,7 +146,7 @@ mod tests {
 
     #[test]
     fn removing_omits_the_field() {
-        let change = plan(&tree(), 0, None, "abcd1234", AT).unwrap();
+        let change = at_leaf(&tree(), 0, None, "abcd1234");
         let line = String::from_utf8(change.line).unwrap();
         assert!(line.ends_with(r#""targetId":"m1"}"#), "{line}");
         assert_eq!(change.previous.as_deref(), Some("start"));
@@ -174,14 +165,14 @@ mod tests {
     #[test]
     fn numeric_targets_stay_numbers() {
         let s = load(&[HEADER, r#"{"type":"message","id":7,"parentId":null}"#]);
-        let line = String::from_utf8(plan(&s, 0, Some("x"), "abcd1234", AT).unwrap().line).unwrap();
+        let line = String::from_utf8(at_leaf(&s, 0, Some("x"), "abcd1234").line).unwrap();
         assert!(line.contains(r#""parentId":7,"#) && line.contains(r#""targetId":7,"#), "{line}");
     }
 
     #[test]
     fn a_file_without_a_leaf_gets_a_root() {
         let s = load(&[HEADER, r#"{"type":"message","id":"m1","parentId":null}"#, "[1]"]);
-        let change = plan(&s, 0, Some("x"), "abcd1234", AT).unwrap();
+        let change = at_leaf(&s, 0, Some("x"), "abcd1234");
         assert_eq!(change.parent, None);
         assert!(String::from_utf8(change.line).unwrap().contains(r#""parentId":null"#));
     }
@@ -189,10 +180,10 @@ mod tests {
     #[test]
     fn shared_labels_are_reported() {
         let s = tree();
-        assert_eq!(plan(&s, 1, Some("start"), "x", AT).unwrap().shared_with, [EntryId::new("m1")]);
+        assert_eq!(at_leaf(&s, 1, Some("start"), "x").shared_with, [EntryId::new("m1")]);
         // Relabelling the same entry, or a label on a missing entry, is not sharing.
-        assert!(plan(&s, 0, Some("start"), "x", AT).unwrap().shared_with.is_empty());
-        assert!(plan(&s, 0, Some("lost"), "x", AT).unwrap().shared_with.is_empty());
+        assert!(at_leaf(&s, 0, Some("start"), "x").shared_with.is_empty());
+        assert!(at_leaf(&s, 0, Some("lost"), "x").shared_with.is_empty());
     }
 
     #[test]

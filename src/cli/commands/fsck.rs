@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use serde_json::Value;
-use sesstree::fsck::{self, Change, Finding, RepairOptions};
+use sesstree::fsck::{self, Change, Finding, NoteKind as _, RepairOptions};
 use sesstree::terminal::sanitize_for_terminal;
 use sesstree::{Error, Session, store};
 
@@ -183,7 +183,7 @@ fn write_changes(out: &mut dyn Write, output: &Path, changes: &[Change]) -> anyh
     writeln!(out, "repaired copy written to {output}:")?;
     for c in changes {
         let at = c.line.map_or_else(|| "file".to_string(), |l| format!("line {l}"));
-        writeln!(out, "  {at}: {}: {}", c.action.as_str(), sanitize_for_terminal(&c.message))?;
+        writeln!(out, "  {at}: {}: {}", c.kind.as_str(), sanitize_for_terminal(&c.message))?;
     }
     Ok(())
 }

@@ -108,7 +108,8 @@ pub fn set(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<Option<Session>> {
     };
     let now = ctx.clock()?.now_iso();
     let id = new_id();
-    let mut change = label::plan(&session, target, text.as_deref(), &id, &now)?;
+    let mut change =
+        label::plan(&session, target, text.as_deref(), &id, &now, ops::leaf_id(&session))?;
     let mut lines = Vec::new();
     let mut moved_from = None;
     if !change.shared_with.is_empty() {
@@ -127,12 +128,12 @@ pub fn set(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<Option<Session>> {
         for other in change.shared_with.clone() {
             let Some(idx) = session.lookup(&other) else { continue };
             let clear_id = new_id();
-            let clear = label::plan_after(&session, idx, None, &clear_id, &now, parent.clone())?;
+            let clear = label::plan(&session, idx, None, &clear_id, &now, parent.clone())?;
             lines.push(clear.line);
             parent = Some(sesstree::EntryId::new(clear_id));
         }
         let id = new_id();
-        change = label::plan_after(&session, target, text.as_deref(), &id, &now, parent)?;
+        change = label::plan(&session, target, text.as_deref(), &id, &now, parent)?;
         moved_from = Some(others.join(", "));
     }
     lines.push(change.line.clone());
