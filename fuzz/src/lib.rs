@@ -350,8 +350,8 @@ fn check_context(s: &Session) {
         for agent in [false, true] {
             let _ = serde_json::to_string(&context::into_json(ctx.clone(), agent))
                 .expect("context JSON");
-            assert_clean(&context::render_text(ctx.clone(), agent, None), true);
-            assert_clean(&context::render_markdown(ctx.clone(), agent, None), true);
+            assert_clean(&context::render(ctx.clone(), agent, None, false), true);
+            assert_clean(&context::render(ctx.clone(), agent, None, true), true);
         }
     }
 }
