@@ -24,7 +24,7 @@ use crate::error::{Error, Result};
 use crate::format::title::TitleSlot;
 use crate::format::{Dialect, Envelope, Kind};
 use crate::id::EntryId;
-use crate::json::pick::{Pick, pick};
+use crate::json::pick::{Keep, Pick, pick};
 use crate::json::scan::{Line, Scanner};
 use crate::naming::TitleSource;
 
@@ -385,7 +385,7 @@ impl Session {
             return Ok(false);
         }
         // Only the summary's shape is read: a summary can be long, or hostile.
-        const SUMMARY: &[Pick<'_>] = &[Pick::scalar("summary")];
+        const SUMMARY: &[Pick<'_>] = &[Pick("summary", Keep::Scalar)];
         if !self.is_v1()
             && let Some(picked) = pick(&mut Scanner::new(), &self.raw_line(idx)?, SUMMARY)
         {

@@ -20,7 +20,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use crate::format::{Envelope, Kind};
-use crate::json::pick::{Pick, is_marked, key, members, parse, parses_as_value, picked};
+use crate::json::pick::{Keep, Pick, is_marked, key, members, parse, parses_as_value, picked};
 use crate::json::scan::{Invalid, Line, Scan};
 use crate::json::transcode::MARKERS;
 use crate::json::transcode::to_json;
@@ -363,48 +363,60 @@ impl<'a> Body<'a> {
 /// them, so that a new kind's row cannot read a member the scan leaves out. A `message` is
 /// scanned member by member instead.
 fn row_members(kind: &Kind) -> &'static [Pick<'static>] {
-    const NOTES: &[Pick<'_>] = &[Pick::members(
+    const NOTES: &[Pick<'_>] = &[Pick(
         "notes",
-        &[Pick::scalar("note"), Pick::scalar("advisor"), Pick::scalar("severity")],
+        Keep::Members(&[
+            Pick("note", Keep::Scalar),
+            Pick("advisor", Keep::Scalar),
+            Pick("severity", Keep::Scalar),
+        ]),
     )];
     const CUSTOM_MESSAGE: &[Pick<'_>] = &[
-        Pick::scalar("customType"),
-        Pick::members("content", &[Pick::scalar("type"), Pick::scalar("text")]),
-        Pick::members("details", NOTES),
-        Pick::scalar("attribution"),
+        Pick("customType", Keep::Scalar),
+        Pick("content", Keep::Members(&[Pick("type", Keep::Scalar), Pick("text", Keep::Scalar)])),
+        Pick("details", Keep::Members(NOTES)),
+        Pick("attribution", Keep::Scalar),
     ];
     match kind {
         Kind::CustomMessage => CUSTOM_MESSAGE,
-        Kind::Compaction => const { &[Pick::scalar("tokensBefore")] },
+        Kind::Compaction => const { &[Pick("tokensBefore", Keep::Scalar)] },
         // A summary that is neither a string nor `null` is no move marker: kept empty.
-        Kind::BranchSummary => const { &[Pick::scalar("summary")] },
-        Kind::ModelChange => const { &[Pick::scalar("model"), Pick::scalar("modelId")] },
+        Kind::BranchSummary => const { &[Pick("summary", Keep::Scalar)] },
+        Kind::ModelChange => {
+            const { &[Pick("model", Keep::Scalar), Pick("modelId", Keep::Scalar)] }
+        }
         Kind::ModelUsage => {
             const {
                 &[
-                    Pick::scalar("role"),
-                    Pick::scalar("purpose"),
-                    Pick::scalar("provider"),
-                    Pick::scalar("model"),
+                    Pick("role", Keep::Scalar),
+                    Pick("purpose", Keep::Scalar),
+                    Pick("provider", Keep::Scalar),
+                    Pick("model", Keep::Scalar),
                 ]
             }
         }
         Kind::Usage => {
-            const { &[Pick::scalar("kind"), Pick::scalar("provider"), Pick::scalar("model")] }
+            const {
+                &[
+                    Pick("kind", Keep::Scalar),
+                    Pick("provider", Keep::Scalar),
+                    Pick("model", Keep::Scalar),
+                ]
+            }
         }
         // Of the replacement, only whether there is one: its content can be long.
         Kind::ContextEdit => {
-            const { &[Pick::whole("targetId"), Pick::members("replacement", &[])] }
+            const { &[Pick("targetId", Keep::Whole), Pick("replacement", Keep::Members(&[]))] }
         }
-        Kind::ThinkingLevelChange => const { &[Pick::scalar("thinkingLevel")] },
-        Kind::Custom => const { &[Pick::scalar("customType")] },
-        Kind::Label => const { &[Pick::scalar("label")] },
-        Kind::ServiceTierChange => const { &[Pick::object("serviceTier")] },
-        Kind::TitleChange => const { &[Pick::scalar("title")] },
-        Kind::ModeChange => const { &[Pick::scalar("mode")] },
-        Kind::CredentialPin => const { &[Pick::scalar("provider")] },
-        Kind::Archive => const { &[Pick::whole("targetId"), Pick::scalar("archived")] },
-        Kind::TtsrInjection => const { &[Pick::strings("injectedRules")] },
+        Kind::ThinkingLevelChange => const { &[Pick("thinkingLevel", Keep::Scalar)] },
+        Kind::Custom => const { &[Pick("customType", Keep::Scalar)] },
+        Kind::Label => const { &[Pick("label", Keep::Scalar)] },
+        Kind::ServiceTierChange => const { &[Pick("serviceTier", Keep::Object)] },
+        Kind::TitleChange => const { &[Pick("title", Keep::Scalar)] },
+        Kind::ModeChange => const { &[Pick("mode", Keep::Scalar)] },
+        Kind::CredentialPin => const { &[Pick("provider", Keep::Scalar)] },
+        Kind::Archive => const { &[Pick("targetId", Keep::Whole), Pick("archived", Keep::Scalar)] },
+        Kind::TtsrInjection => const { &[Pick("injectedRules", Keep::Strings)] },
         Kind::Message
         | Kind::SessionInit
         | Kind::ResetBoundary
