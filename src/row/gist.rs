@@ -548,7 +548,8 @@ mod tests {
     use crate::row::text::FilterMode;
 
     fn gist(entry: Value) -> Gist {
-        Gist::of(&Entry::from_value(&entry), &ToolCalls::with_home("/home/al"))
+        let none = ToolCalls::with_home("/home/al");
+        Gist::of(&Entry::from_value(&entry, none.home()), &none)
     }
 
     #[test]
