@@ -77,12 +77,12 @@ impl<'g> Field<'g> {
 }
 
 impl Gist {
-    /// The gist of an entry. `none` holds no calls: it gives the home directory that paths are
-    /// shortened under ([`ToolCalls::with_home`]).
+    /// The gist of an entry, read with the home directory of `none`, which holds no calls
+    /// ([`ToolCalls::with_home`]).
     pub fn of(entry: &Entry<'_>, none: &ToolCalls) -> Gist {
         debug_assert!(none.is_empty(), "a gist's row is the row with no call known");
-        let mut calls = Vec::new();
-        none.each_call(entry, |id, shown| calls.push((id, into_one_row(shown))));
+        let calls: Vec<_> =
+            ToolCalls::of(entry).map(|(id, shown)| (id, into_one_row(shown.to_owned()))).collect();
         let (text, cut) = one_line(entry, none);
         let long = text.len() > LONG;
         let optional = [

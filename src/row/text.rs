@@ -98,22 +98,18 @@ impl ToolCalls {
     /// Records the `toolCall` blocks of an assistant `message` entry; any other entry is
     /// ignored. A later call with the same id replaces an earlier one, as in the agent.
     pub fn add(&mut self, entry: &Entry<'_>) {
-        let mut calls = Vec::new();
-        self.each_call(entry, |id, shown| calls.push((id.into(), shown.into())));
-        self.calls.extend(calls);
+        self.calls.extend(ToolCalls::of(entry).map(|(id, shown)| (id.into(), shown.into())));
     }
 
     /// The `toolCall` blocks of an assistant `message` entry, in order, each by its id and
     /// the row text of its result (before the row's last fold, [`one_line`]'s): what
     /// [`ToolCalls::add`] records. Any other entry has none.
-    pub(crate) fn each_call<'e>(&self, entry: &'e Entry<'_>, mut f: impl FnMut(&'e str, String)) {
-        let Body::Message(message) = &entry.body else { return };
-        if message.role.as_deref() != Some("assistant") {
-            return;
-        }
-        for call in &message.content.calls {
-            f(&call.id, call.shown.clone());
-        }
+    pub(crate) fn of<'e>(entry: &'e Entry<'_>) -> impl Iterator<Item = (&'e str, &'e str)> {
+        let calls = match &entry.body {
+            Body::Message(m) if m.role.as_deref() == Some("assistant") => &m.content.calls[..],
+            _ => &[],
+        };
+        calls.iter().map(|call| (&*call.id, call.shown.as_str()))
     }
 
     /// The row of the call with this `toolCallId`.
