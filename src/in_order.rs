@@ -44,7 +44,7 @@ pub(crate) fn scan_in_order<T, E, S, W, C>(
     ahead: Ahead,
     scan: S,
     weight: W,
-    take: C,
+    mut take: C,
 ) -> Done<E>
 where
     T: Send,
@@ -68,10 +68,10 @@ where
         count,
         threads: (rayon::current_num_threads() as u64).max(1),
         ahead,
-        scan,
-        weight,
+        scan: &scan,
+        weight: &weight,
         flow: Mutex::new(flow),
-        take: Mutex::new(take),
+        take: Mutex::new(&mut take),
     };
     rayon::scope_fifo(|s| {
         run.start_scans(s);
@@ -101,25 +101,18 @@ struct Flow<T, E> {
 }
 
 /// A [`scan_in_order`] going on.
-struct Run<T, E, S, W, C> {
+struct Run<'f, T, E> {
     count: u64,
     threads: u64,
     ahead: Ahead,
-    scan: S,
-    weight: W,
+    scan: &'f (dyn Fn(u64) -> T + Sync),
+    weight: &'f (dyn Fn(&T) -> u64 + Sync),
     flow: Mutex<Flow<T, E>>,
     /// Held by the one thread that is taking (`Flow::taking`).
-    take: Mutex<C>,
+    take: Mutex<&'f mut (dyn FnMut(T) -> Result<(), E> + Send)>,
 }
 
-impl<T, E, S, W, C> Run<T, E, S, W, C>
-where
-    T: Send,
-    E: Send,
-    S: Fn(u64) -> T + Sync,
-    W: Fn(&T) -> u64 + Sync,
-    C: FnMut(T) -> Result<(), E> + Send,
-{
+impl<T: Send, E: Send> Run<'_, T, E> {
     fn flow(&self) -> MutexGuard<'_, Flow<T, E>> {
         self.flow.lock().unwrap_or_else(PoisonError::into_inner)
     }

@@ -24,7 +24,7 @@ use crate::error::{Error, Result};
 use crate::format::title::TitleSlot;
 use crate::format::{Dialect, Envelope, Kind, MAX_VERSION};
 use crate::id::EntryId;
-use crate::json::pick::{Pick, pick};
+use crate::json::pick::{Keep, Pick, pick};
 use crate::json::scan::{Line, Scanner};
 use crate::naming::TitleSource;
 
@@ -260,18 +260,6 @@ impl Session {
         load::file(path, digest, file, metadata.len())
     }
 
-    /// [`Session::load_with`] through the parallel loader in pieces of `piece` bytes (at least
-    /// one), whatever the file's size and the number of cores: for the fuzzer, which holds it
-    /// to the one-pass load. `None` for a version-1 file, which the parallel loader hands back.
-    #[doc(hidden)]
-    pub fn load_in_pieces<D: Digest>(
-        path: &Path,
-        digest: &D,
-        piece: u64,
-    ) -> Result<Option<(Session, Vec<D::Of>)>> {
-        load::in_pieces(path, Some(digest), piece)
-    }
-
     /// Loads a session held in memory (standard input, tests).
     pub fn from_bytes(path: &Path, bytes: Vec<u8>) -> Result<Session> {
         Ok(load::bytes(path, bytes, None::<&IndexOnly>).0)
@@ -410,7 +398,7 @@ impl Session {
             return Ok(false);
         }
         // Only the summary's shape is read: a summary can be long, or hostile.
-        const SUMMARY: &[Pick<'_>] = &[Pick::scalar("summary")];
+        const SUMMARY: &[Pick<'_>] = &[Pick("summary", Keep::Scalar)];
         if !self.is_v1()
             && let Some(picked) = pick(&mut Scanner::new(), &self.raw_line(idx)?, SUMMARY)
         {

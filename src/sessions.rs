@@ -183,7 +183,7 @@ impl Scan {
 /// The prompt text of a user request, on one line and cut, or `None` for any other line.
 fn first_prompt(line: &[u8]) -> Option<String> {
     let entry = parse_lossy(line)?;
-    if !is_user_request(&Entry::from_value(&entry)) {
+    if !is_user_request(&Entry::from_value(&entry, None)) {
         return None;
     }
     let content = entry.get("message").unwrap_or(&entry).get("content")?;

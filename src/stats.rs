@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 
 use crate::error::Result;
-use crate::json::pick::{Pick, pick};
+use crate::json::pick::{Keep, Pick, pick};
 use crate::json::scan::Scanner;
 use crate::session::Session;
 
@@ -135,16 +135,16 @@ pub struct Stats {
 /// What [`Usage::add_entry`] reads of an entry: the rest of a message (its content) is never
 /// built.
 const USAGE_FIELDS: &[Pick<'_>] = &[
-    Pick::whole("type"),
-    Pick::whole("usage"),
-    Pick::members(
+    Pick("type", Keep::Whole),
+    Pick("usage", Keep::Whole),
+    Pick(
         "message",
-        &[
-            Pick::whole("role"),
-            Pick::whole("usage"),
-            Pick::whole("toolName"),
-            Pick::members("details", &[Pick::whole("usage")]),
-        ],
+        Keep::Members(&[
+            Pick("role", Keep::Whole),
+            Pick("usage", Keep::Whole),
+            Pick("toolName", Keep::Whole),
+            Pick("details", Keep::Members(&[Pick("usage", Keep::Whole)])),
+        ]),
     ),
 ];
 

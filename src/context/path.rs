@@ -25,7 +25,7 @@ use serde_json::Value;
 
 use crate::error::Result;
 use crate::format::kind::Kind;
-use crate::json::pick::{Pick, pick};
+use crate::json::pick::{Keep, Pick, pick};
 use crate::json::scan::Scanner;
 use crate::session::Session;
 
@@ -74,11 +74,15 @@ pub fn path_values(session: &Session, target: u32) -> Result<Vec<Value>> {
 /// full.
 fn message_model(scanner: &mut Scanner, bytes: &[u8]) -> Option<Value> {
     const KEEP: &[Pick<'_>] = &[
-        Pick::whole("type"),
-        Pick::whole("id"),
-        Pick::members(
+        Pick("type", Keep::Whole),
+        Pick("id", Keep::Whole),
+        Pick(
             "message",
-            &[Pick::whole("role"), Pick::whole("provider"), Pick::whole("model")],
+            Keep::Members(&[
+                Pick("role", Keep::Whole),
+                Pick("provider", Keep::Whole),
+                Pick("model", Keep::Whole),
+            ]),
         ),
     ];
     let value = pick(scanner, bytes, KEEP)?;

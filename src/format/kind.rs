@@ -56,17 +56,46 @@ pub enum Kind {
 impl Kind {
     /// The kind for a `type` string.
     pub(crate) fn from_name(name: &str) -> Kind {
-        match NAMES.iter().position(|n| *n == name) {
-            Some(at) => KNOWN[at].clone(),
-            None => Kind::Other(name.into()),
-        }
+        Kind::known(name.as_bytes()).unwrap_or_else(|| Kind::Other(name.into()))
     }
 
     /// The name of a known type, as a static string, from a string's bytes as written (a known
     /// name has neither escapes nor anything but ASCII, so bytes that are one need no decoding):
     /// `None` for any other name.
     pub(crate) fn known_name(raw: &[u8]) -> Option<&'static str> {
-        NAMES.into_iter().find(|name| name.as_bytes() == raw)
+        Kind::known(raw).map(|kind| kind.as_static())
+    }
+
+    /// The known kind named by `name`, in the order of FORMAT §2: what lines are compared with
+    /// (a name is found for every line of a file, and for many of the words in it). A new kind
+    /// is added here and in [`Kind::as_static`]; the compiler then names every other place
+    /// that must handle it.
+    fn known(name: &[u8]) -> Option<Kind> {
+        Some(match name {
+            b"message" => Kind::Message,
+            b"model_usage" => Kind::ModelUsage,
+            b"thinking_level_change" => Kind::ThinkingLevelChange,
+            b"model_change" => Kind::ModelChange,
+            b"service_tier_change" => Kind::ServiceTierChange,
+            b"compaction" => Kind::Compaction,
+            b"branch_summary" => Kind::BranchSummary,
+            b"custom" => Kind::Custom,
+            b"custom_message" => Kind::CustomMessage,
+            b"label" => Kind::Label,
+            b"archive" => Kind::Archive,
+            b"title_change" => Kind::TitleChange,
+            b"ttsr_injection" => Kind::TtsrInjection,
+            b"session_init" => Kind::SessionInit,
+            b"mode_change" => Kind::ModeChange,
+            b"credential_pin" => Kind::CredentialPin,
+            b"reset_boundary" => Kind::ResetBoundary,
+            b"session_info" => Kind::SessionInfo,
+            b"usage" => Kind::Usage,
+            b"context_edit" => Kind::ContextEdit,
+            b"mcp_tool_selection" => Kind::McpToolSelection,
+            b"session" => Kind::Session,
+            _ => return None,
+        })
     }
 
     /// The `type` string as written (empty for [`Kind::Missing`]).
@@ -138,58 +167,26 @@ impl Kind {
     }
 }
 
-/// The names of [`KNOWN`], in its order: what lines are compared with (a name is found for every
-/// line of a file, and for many of the words in it).
-const NAMES: [&str; KNOWN.len()] = {
-    let mut names = [""; KNOWN.len()];
-    let mut at = 0;
-    while at < KNOWN.len() {
-        names[at] = KNOWN[at].as_static();
-        at += 1;
-    }
-    names
-};
-
-/// Every known kind, in the order of FORMAT §2. A new kind is added here and in
-/// [`Kind::as_static`]; the compiler then names every other place that must handle it.
-const KNOWN: [Kind; 22] = [
-    Kind::Message,
-    Kind::ModelUsage,
-    Kind::ThinkingLevelChange,
-    Kind::ModelChange,
-    Kind::ServiceTierChange,
-    Kind::Compaction,
-    Kind::BranchSummary,
-    Kind::Custom,
-    Kind::CustomMessage,
-    Kind::Label,
-    Kind::Archive,
-    Kind::TitleChange,
-    Kind::TtsrInjection,
-    Kind::SessionInit,
-    Kind::ModeChange,
-    Kind::CredentialPin,
-    Kind::ResetBoundary,
-    Kind::SessionInfo,
-    Kind::Usage,
-    Kind::ContextEdit,
-    Kind::McpToolSelection,
-    Kind::Session,
-];
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn names_round_trip() {
-        for kind in KNOWN {
-            let name = kind.as_static();
-            assert!(!name.is_empty(), "{kind:?} has a name");
-            assert_eq!(Kind::from_name(name), kind);
+        // Every known kind, in the order of FORMAT §2.
+        let names = "message model_usage thinking_level_change model_change service_tier_change \
+            compaction branch_summary custom custom_message label archive title_change \
+            ttsr_injection session_init mode_change credential_pin reset_boundary session_info \
+            usage context_edit mcp_tool_selection session";
+        for name in names.split(' ') {
+            let kind = Kind::from_name(name);
+            assert!(!matches!(kind, Kind::Other(_)), "{name} is known");
+            assert_eq!(kind.as_static(), name);
             assert_eq!(kind.as_str(), name);
+            assert_eq!(Kind::known_name(name.as_bytes()), Some(name));
         }
         assert_eq!(Kind::from_name("future_thing").as_str(), "future_thing");
         assert_eq!(Kind::Missing.as_str(), "");
+        assert_eq!(Kind::known_name(b"future_thing"), None);
     }
 }

@@ -11,14 +11,9 @@ use serde_json::{Map, Value};
 use crate::json::scan::{Invalid, Line, Scan, Scanner};
 use crate::json::transcode::MARKERS;
 
-/// A member to keep from an object, and what to keep of its value.
+/// A member to keep from an object: its key, and what to keep of its value.
 #[derive(Debug, Clone, Copy)]
-pub struct Pick<'k> {
-    /// The member's key.
-    pub key: &'k str,
-    /// What to keep of its value.
-    pub keep: Keep<'k>,
-}
+pub struct Pick<'k>(pub &'k str, pub Keep<'k>);
 
 /// What [`pick`] keeps of a member's value. Where it keeps less than the value, the reduced
 /// value reads the same as the whole one for every read the shape names, and costs no more
@@ -40,33 +35,6 @@ pub enum Keep<'k> {
     Members(&'k [Pick<'k>]),
     /// Of an array, its strings; an object kept empty; a scalar whole.
     Strings,
-}
-
-impl<'k> Pick<'k> {
-    /// A member kept whole.
-    pub const fn whole(key: &'k str) -> Self {
-        Pick { key, keep: Keep::Whole }
-    }
-
-    /// A member read as a scalar ([`Keep::Scalar`]).
-    pub const fn scalar(key: &'k str) -> Self {
-        Pick { key, keep: Keep::Scalar }
-    }
-
-    /// A member read whole when an object ([`Keep::Object`]).
-    pub const fn object(key: &'k str) -> Self {
-        Pick { key, keep: Keep::Object }
-    }
-
-    /// A member of which `inner` is kept ([`Keep::Members`]).
-    pub const fn members(key: &'k str, inner: &'k [Pick<'k>]) -> Self {
-        Pick { key, keep: Keep::Members(inner) }
-    }
-
-    /// A member of which the strings are kept ([`Keep::Strings`]).
-    pub const fn strings(key: &'k str) -> Self {
-        Pick { key, keep: Keep::Strings }
-    }
 }
 
 /// The members of an object line that `keep` names, reduced as it says, without building the
@@ -92,9 +60,9 @@ pub(crate) fn picked(
 ) -> Scan<Value> {
     let mut out = Map::with_capacity(keep.len());
     for m in of {
-        let Some(pick) = keep.iter().find(|p| p.key.as_bytes() == &*m.key) else { continue };
+        let Some(pick) = keep.iter().find(|p| p.0.as_bytes() == &*m.key) else { continue };
         // A later duplicate key wins, in the place of the first, as serde_json keeps it.
-        out.insert(pick.key.to_owned(), kept(line, m.start, m.end, pick.keep, stack)?);
+        out.insert(pick.0.to_owned(), kept(line, m.start, m.end, pick.1, stack)?);
     }
     Ok(Value::Object(out))
 }

@@ -33,7 +33,7 @@ use crate::format::title::encode_slot;
 use crate::format::{Dialect, Kind, WRITE_VERSION};
 use crate::id::EntryId;
 use crate::id_gen::IdGen;
-use crate::json::pick::{Pick, pick};
+use crate::json::pick::{Keep, Pick, pick};
 use crate::json::scan::Scanner;
 use crate::naming::TitleSource;
 use crate::row::entry::message_text;
@@ -299,7 +299,7 @@ fn target_of(raw: &[u8]) -> Option<EntryId> {
 /// A message's role, picked off its line without building the rest: a tool result's output can
 /// be megabytes. A line the scanner does not take is read lossily, as the loader reads it.
 fn role_of(session: &Session, idx: u32) -> Result<Option<String>> {
-    const ROLE: &[Pick<'_>] = &[Pick::members("message", &[Pick::scalar("role")])];
+    const ROLE: &[Pick<'_>] = &[Pick("message", Keep::Members(&[Pick("role", Keep::Scalar)]))];
     let raw = session.raw_line(idx)?;
     let value = pick(&mut Scanner::new(), &raw, ROLE).or_else(|| parse_lossy(&raw));
     Ok(value.and_then(|v| Some(v.pointer("/message/role")?.as_str()?.to_owned())))

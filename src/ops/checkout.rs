@@ -80,7 +80,7 @@ pub fn navigate(session: &Session, target: u32) -> Result<Navigation> {
 /// gives its text back to the editor; anything else becomes the leaf.
 fn destination(session: &Session, target: u32, value: &Value) -> (Option<u32>, Option<String>) {
     let kind = value.get("type").and_then(Value::as_str);
-    if is_user_request(&Entry::from_value(value)) {
+    if is_user_request(&Entry::from_value(value, None)) {
         // A user request is a `message` (role user, or a custom-role prompt) or a
         // `custom_message`; the content and details sit on the message or on the entry.
         let message = if kind == Some("message") { value.get("message") } else { Some(value) };

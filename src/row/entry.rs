@@ -20,7 +20,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use crate::format::{Envelope, Kind};
-use crate::json::pick::{Pick, is_marked, key, members, parse, parses_as_value, picked};
+use crate::json::pick::{Keep, Pick, is_marked, key, members, parse, parses_as_value, picked};
 use crate::json::scan::{Invalid, Line, Scan};
 use crate::json::transcode::MARKERS;
 use crate::json::transcode::to_json;
@@ -180,48 +180,9 @@ pub struct Content<'a> {
 pub struct Call<'a> {
     /// `id`.
     pub id: Str<'a>,
-    /// `name` (empty when it is not a string).
-    pub name: Str<'a>,
-    /// What the result's row shows of the arguments.
-    pub args: Args<'a>,
-}
-
-/// What the row of a tool call's result shows of its arguments, by tool (FORMAT §9.3).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Args<'a> {
-    /// `read`: the file (`path`, else the older `file_path`) and the range asked for.
-    Read {
-        /// The file.
-        path: Str<'a>,
-        /// `offset`, when a number.
-        offset: Option<f64>,
-        /// `limit`, when a number.
-        limit: Option<f64>,
-    },
-    /// `write` and `edit`: the file; `ls`: the directory (`.` for none).
-    File {
-        /// The file or directory.
-        path: Str<'a>,
-    },
-    /// `bash` and any other tool: what the row shows of the call, home or not, after the
-    /// tool's name: the command (`text::command_row`), or the JSON text of the arguments
-    /// (`text::json_prefix_text`).
-    Text {
-        /// The text.
-        text: String,
-    },
-    /// `grep`: the pattern and where.
-    Grep {
-        /// `pattern`.
-        pattern: Str<'a>,
-        /// `paths`, else the older `path`: a string, a JSON list in a string, or a list.
-        paths: Vec<String>,
-    },
-    /// `glob`: where.
-    Glob {
-        /// `path`, else `paths`, read as a `grep`'s.
-        paths: Vec<String>,
-    },
+    /// What the result's row shows of the call (FORMAT §9.3), paths under the home directory
+    /// shortened to `~`: a few dozen bytes, where the arguments can be megabytes.
+    pub shown: String,
 }
 
 /// What rows read of a `custom_message`.
@@ -249,8 +210,9 @@ pub enum Reads {
 }
 
 impl<'a> Entry<'a> {
-    /// The view of a whole parsed line.
-    pub fn from_value(entry: &'a Value) -> Entry<'a> {
+    /// The view of a whole parsed line, its calls' paths shortened under `home`
+    /// ([`crate::row::text::ToolCalls::home`]).
+    pub fn from_value(entry: &'a Value, home: Option<&str>) -> Entry<'a> {
         let kind = match entry.get("type") {
             Some(Value::String(name)) => Kind::from_name(name),
             _ => Kind::Missing,
@@ -261,7 +223,7 @@ impl<'a> Entry<'a> {
             let text = |v: Option<&Value>| v.unwrap_or(&Value::Null).to_string().into();
             Box::new([text(kind_value), text(time)])
         });
-        let body = Body::from_value(&kind, entry);
+        let body = Body::from_value(&kind, entry, home);
         Entry { kind, timestamp: str_of(time), odd, body }
     }
 
@@ -292,11 +254,11 @@ impl<'a> Entry<'a> {
 impl<'a> Body<'a> {
     /// The body of an entry of `kind`, from its parsed line: matched on every kind, so that a
     /// new kind must say here what its row reads.
-    fn from_value(kind: &Kind, e: &'a Value) -> Body<'a> {
+    fn from_value(kind: &Kind, e: &'a Value, home: Option<&str>) -> Body<'a> {
         let text = |key: &str| str_of(e.get(key)).unwrap_or_default();
         let setting = |name, key| Body::Setting { name, value: text(key) };
         match kind {
-            Kind::Message => Body::Message(Message::from_value(e.get("message"))),
+            Kind::Message => Body::Message(Message::from_value(e.get("message"), home)),
             Kind::CustomMessage => Body::CustomMessage(CustomMessage::from_value(e)),
             Kind::Compaction => {
                 Body::Compaction { tokens_before: e.get("tokensBefore").and_then(Value::as_f64) }
@@ -363,48 +325,60 @@ impl<'a> Body<'a> {
 /// them, so that a new kind's row cannot read a member the scan leaves out. A `message` is
 /// scanned member by member instead.
 fn row_members(kind: &Kind) -> &'static [Pick<'static>] {
-    const NOTES: &[Pick<'_>] = &[Pick::members(
+    const NOTES: &[Pick<'_>] = &[Pick(
         "notes",
-        &[Pick::scalar("note"), Pick::scalar("advisor"), Pick::scalar("severity")],
+        Keep::Members(&[
+            Pick("note", Keep::Scalar),
+            Pick("advisor", Keep::Scalar),
+            Pick("severity", Keep::Scalar),
+        ]),
     )];
     const CUSTOM_MESSAGE: &[Pick<'_>] = &[
-        Pick::scalar("customType"),
-        Pick::members("content", &[Pick::scalar("type"), Pick::scalar("text")]),
-        Pick::members("details", NOTES),
-        Pick::scalar("attribution"),
+        Pick("customType", Keep::Scalar),
+        Pick("content", Keep::Members(&[Pick("type", Keep::Scalar), Pick("text", Keep::Scalar)])),
+        Pick("details", Keep::Members(NOTES)),
+        Pick("attribution", Keep::Scalar),
     ];
     match kind {
         Kind::CustomMessage => CUSTOM_MESSAGE,
-        Kind::Compaction => const { &[Pick::scalar("tokensBefore")] },
+        Kind::Compaction => const { &[Pick("tokensBefore", Keep::Scalar)] },
         // A summary that is neither a string nor `null` is no move marker: kept empty.
-        Kind::BranchSummary => const { &[Pick::scalar("summary")] },
-        Kind::ModelChange => const { &[Pick::scalar("model"), Pick::scalar("modelId")] },
+        Kind::BranchSummary => const { &[Pick("summary", Keep::Scalar)] },
+        Kind::ModelChange => {
+            const { &[Pick("model", Keep::Scalar), Pick("modelId", Keep::Scalar)] }
+        }
         Kind::ModelUsage => {
             const {
                 &[
-                    Pick::scalar("role"),
-                    Pick::scalar("purpose"),
-                    Pick::scalar("provider"),
-                    Pick::scalar("model"),
+                    Pick("role", Keep::Scalar),
+                    Pick("purpose", Keep::Scalar),
+                    Pick("provider", Keep::Scalar),
+                    Pick("model", Keep::Scalar),
                 ]
             }
         }
         Kind::Usage => {
-            const { &[Pick::scalar("kind"), Pick::scalar("provider"), Pick::scalar("model")] }
+            const {
+                &[
+                    Pick("kind", Keep::Scalar),
+                    Pick("provider", Keep::Scalar),
+                    Pick("model", Keep::Scalar),
+                ]
+            }
         }
         // Of the replacement, only whether there is one: its content can be long.
         Kind::ContextEdit => {
-            const { &[Pick::whole("targetId"), Pick::members("replacement", &[])] }
+            const { &[Pick("targetId", Keep::Whole), Pick("replacement", Keep::Members(&[]))] }
         }
-        Kind::ThinkingLevelChange => const { &[Pick::scalar("thinkingLevel")] },
-        Kind::Custom => const { &[Pick::scalar("customType")] },
-        Kind::Label => const { &[Pick::scalar("label")] },
-        Kind::ServiceTierChange => const { &[Pick::object("serviceTier")] },
-        Kind::TitleChange => const { &[Pick::scalar("title")] },
-        Kind::ModeChange => const { &[Pick::scalar("mode")] },
-        Kind::CredentialPin => const { &[Pick::scalar("provider")] },
-        Kind::Archive => const { &[Pick::whole("targetId"), Pick::scalar("archived")] },
-        Kind::TtsrInjection => const { &[Pick::strings("injectedRules")] },
+        Kind::ThinkingLevelChange => const { &[Pick("thinkingLevel", Keep::Scalar)] },
+        Kind::Custom => const { &[Pick("customType", Keep::Scalar)] },
+        Kind::Label => const { &[Pick("label", Keep::Scalar)] },
+        Kind::ServiceTierChange => const { &[Pick("serviceTier", Keep::Object)] },
+        Kind::TitleChange => const { &[Pick("title", Keep::Scalar)] },
+        Kind::ModeChange => const { &[Pick("mode", Keep::Scalar)] },
+        Kind::CredentialPin => const { &[Pick("provider", Keep::Scalar)] },
+        Kind::Archive => const { &[Pick("targetId", Keep::Whole), Pick("archived", Keep::Scalar)] },
+        Kind::TtsrInjection => const { &[Pick("injectedRules", Keep::Strings)] },
         Kind::Message
         | Kind::SessionInit
         | Kind::ResetBoundary
@@ -419,13 +393,13 @@ fn row_members(kind: &Kind) -> &'static [Pick<'static>] {
 impl<'a> Message<'a> {
     /// The message of a parsed `message` entry (`None`, or a value that is not an object,
     /// reads as a message with nothing in it).
-    fn from_value(message: Option<&'a Value>) -> Message<'a> {
+    fn from_value(message: Option<&'a Value>, home: Option<&str>) -> Message<'a> {
         let Some(m) = message else { return Message::default() };
         let text = |key: &str| str_of(m.get(key));
         let retry = |key: &str| str_of(m.get("retryRecovery").and_then(|r| r.get(key)));
         Message {
             role: text("role"),
-            content: Content::from_value(m.get("content")),
+            content: Content::from_value(m.get("content"), home),
             tool_call_id: text("toolCallId"),
             tool_name: text("toolName"),
             command: text("command"),
@@ -441,7 +415,7 @@ impl<'a> Message<'a> {
 
 impl<'a> Content<'a> {
     /// Parsed message content.
-    fn from_value(content: Option<&'a Value>) -> Content<'a> {
+    fn from_value(content: Option<&'a Value>, home: Option<&str>) -> Content<'a> {
         let Some(content) = content else { return Content::default() };
         let blocks = content.as_array().map(Vec::as_slice).unwrap_or_default();
         let text = message_text(content);
@@ -452,7 +426,7 @@ impl<'a> Content<'a> {
             text,
             has_text,
             string_or_blocks: content.is_string() || content.is_array(),
-            calls: blocks.iter().filter_map(Call::from_value).collect(),
+            calls: blocks.iter().filter_map(|block| Call::from_value(block, home)).collect(),
         }
     }
 }
@@ -460,60 +434,107 @@ impl<'a> Content<'a> {
 impl<'a> Call<'a> {
     /// A parsed content block, when it is a `toolCall` with a string id (a call without one
     /// can never be matched by a result).
-    fn from_value(block: &'a Value) -> Option<Call<'a>> {
+    fn from_value(block: &'a Value, home: Option<&str>) -> Option<Call<'a>> {
         if block.get("type").and_then(Value::as_str) != Some("toolCall") {
             return None;
         }
         let id = str_of(block.get("id"))?;
         let name = str_of(block.get("name")).unwrap_or_default();
-        let args = Args::from_value(&name, block.get("arguments"));
-        Some(Call { id, name, args })
+        Some(Call { id, shown: call_row(&name, block.get("arguments"), home) })
     }
 }
 
-impl<'a> Args<'a> {
-    /// The parsed arguments of a call to `name` (missing arguments read as `{}`).
-    fn from_value(name: &str, args: Option<&'a Value>) -> Args<'a> {
-        let get = |key: &str| Ok(Arg::from_value(args.and_then(|a| a.get(key))));
-        match Args::known(name, get) {
-            Ok(Some(known)) => known,
-            _ => Args::Text { text: args.map_or_else(|| "{}".to_owned(), json_prefix_text) },
-        }
+/// The row of a call to `name` with the parsed `args` (missing arguments read as `{}`).
+fn call_row(name: &str, args: Option<&Value>, home: Option<&str>) -> String {
+    let get = |key: &str| Ok(Arg::from_value(args.and_then(|a| a.get(key))));
+    match known_call_row(name, home, get) {
+        Ok(Some(known)) => known,
+        _ => other_call_row(name, &args.map_or_else(|| "{}".to_owned(), json_prefix_text)),
     }
+}
 
-    /// The arguments of a call to a tool whose row reads some of them by key, each read by
-    /// `get`; `None` for another tool.
-    fn known(name: &str, mut get: impl FnMut(&str) -> Scan<Arg<'a>>) -> Scan<Option<Args<'a>>> {
-        let mut text = |key: &str| get(key).map(Arg::into_str);
-        Ok(Some(match name {
-            "read" => {
-                let path = file_path(text("path")?, text("file_path")?);
-                let (offset, limit) = (get("offset")?.number(), get("limit")?.number());
-                Args::Read { path, offset, limit }
+/// The row of a call to a tool whose row reads some of its arguments by key, each read by
+/// `get`, paths shortened under `home`; `None` for another tool.
+fn known_call_row<'a>(
+    name: &str,
+    home: Option<&str>,
+    mut get: impl FnMut(&str) -> Scan<Arg<'a>>,
+) -> Scan<Option<String>> {
+    let mut text = |key: &str| get(key).map(Arg::into_str);
+    Ok(Some(match name {
+        "read" => {
+            let path = file_path(text("path")?, text("file_path")?);
+            let (offset, limit) = (get("offset")?.number(), get("limit")?.number());
+            let path = shorten(&path, home);
+            // Built piece by piece, not formatted: a row is made for every call of a file.
+            let mut shown = String::with_capacity(path.len() + 32);
+            shown.push_str("[read: ");
+            shown.push_str(&path);
+            // A range shows only when the call asked for one; the agent numbers lines from 1,
+            // and `limit` lines from `offset` end at `offset + limit - 1`.
+            if offset.is_some() || limit.is_some() {
+                let start = offset.unwrap_or(1.0);
+                shown.push(':');
+                crate::js::push_number(&mut shown, start);
+                // A zero or negative limit names no line, so no end is shown.
+                if let Some(limit) = limit.filter(|l| *l >= 1.0) {
+                    shown.push('-');
+                    crate::js::push_number(&mut shown, start + limit - 1.0);
+                }
             }
-            "write" | "edit" => Args::File { path: file_path(text("path")?, text("file_path")?) },
-            "bash" => Args::Text { text: command_row(&text("command")?.unwrap_or_default()) },
-            "grep" => {
-                let pattern = text("pattern")?.unwrap_or_default();
-                // The agent's grep takes `paths` (one or many) and older calls `path`.
-                let paths = match get("paths")? {
-                    paths @ (Arg::Str(_) | Arg::List(_)) => paths,
-                    _ => get("path")?,
-                };
-                Args::Grep { pattern, paths: paths.path_list() }
-            }
-            "glob" => {
-                let paths = match get("path")? {
-                    path @ Arg::Str(_) => path,
-                    _ => get("paths")?,
-                };
-                Args::Glob { paths: paths.path_list() }
-            }
-            "ls" => Args::File {
-                path: text("path")?.filter(|p| !p.is_empty()).unwrap_or(Cow::Borrowed(".")),
-            },
-            _ => return Ok(None),
-        }))
+            shown.push(']');
+            shown
+        }
+        "write" | "edit" => {
+            let path = file_path(text("path")?, text("file_path")?);
+            ["[", name, ": ", &shorten(&path, home), "]"].concat()
+        }
+        "bash" => other_call_row(name, &command_row(&text("command")?.unwrap_or_default())),
+        "grep" => {
+            let pattern = text("pattern")?.unwrap_or_default();
+            // The agent's grep takes `paths` (one or many) and older calls `path`.
+            let paths = match get("paths")? {
+                paths @ (Arg::Str(_) | Arg::List(_)) => paths,
+                _ => get("path")?,
+            };
+            ["[grep: /", &pattern, "/ in ", &scope(paths.path_list(), home), "]"].concat()
+        }
+        "glob" => {
+            let paths = match get("path")? {
+                path @ Arg::Str(_) => path,
+                _ => get("paths")?,
+            };
+            ["[glob: ", &scope(paths.path_list(), home), "]"].concat()
+        }
+        "ls" => {
+            let path = text("path")?.filter(|p| !p.is_empty()).unwrap_or(Cow::Borrowed("."));
+            ["[", name, ": ", &shorten(&path, home), "]"].concat()
+        }
+        _ => return Ok(None),
+    }))
+}
+
+/// The row of a call to `bash` or any other tool: its name (`tool` for none) and `text`, the
+/// command ([`command_row`]) or the JSON text of the arguments ([`json_prefix_text`]).
+fn other_call_row(name: &str, text: &str) -> String {
+    ["[", if name.is_empty() { "tool" } else { name }, ": ", text, "]"].concat()
+}
+
+/// A list of search paths, each shortened under `home`, or `.` for none.
+fn scope(paths: Vec<String>, home: Option<&str>) -> String {
+    if paths.is_empty() {
+        return ".".to_owned();
+    }
+    paths.iter().map(|p| shorten(p, home)).collect::<Vec<_>>().join(", ")
+}
+
+/// `path` with the home directory replaced by `~`. Only whole path components match, so home
+/// `/home/al` leaves `/home/alice` alone.
+fn shorten<'p>(path: &'p str, home: Option<&str>) -> Cow<'p, str> {
+    let Some(home) = home else { return Cow::Borrowed(path) };
+    match path.strip_prefix(home) {
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => Cow::Owned(format!("~{rest}")),
+        _ => Cow::Borrowed(path),
     }
 }
 
@@ -708,6 +729,7 @@ pub(crate) fn scan<'a, R>(
     line: &Line<'a, '_>,
     stack: &mut Vec<bool>,
     reads: Reads,
+    home: Option<&str>,
     f: impl FnOnce(&Entry<'_>) -> R,
 ) -> Option<(Envelope<'a>, R)> {
     let start = line.ws(0);
@@ -735,7 +757,7 @@ pub(crate) fn scan<'a, R>(
                 b"message"
                     if object && matches!(envelope.kind.as_deref(), None | Some("message")) =>
                 {
-                    let (read, end) = scan_message(line, value, stack, reads)?;
+                    let (read, end) = scan_message(line, value, stack, reads, home)?;
                     message = Some((value, Some(read)));
                     end
                 }
@@ -762,12 +784,12 @@ pub(crate) fn scan<'a, R>(
         // The few members the rows of other kinds read, picked into a value.
         let (all, _) = members(line, start, stack).ok()?;
         let picked = picked(line, &all, row_members(&kind), stack).ok()?;
-        let body = Body::from_value(&kind, &picked);
+        let body = Body::from_value(&kind, &picked, home);
         return Some((envelope, f(&Entry { kind, timestamp, odd, body })));
     }
     let message = match message {
         Some((_, Some(read))) => read,
-        Some((at, None)) => scan_message(line, at, stack, reads).ok()?.0,
+        Some((at, None)) => scan_message(line, at, stack, reads, home).ok()?.0,
         None => Message::default(),
     };
     let read = f(&Entry { kind, timestamp, odd, body: Body::Message(message) });
@@ -800,6 +822,7 @@ fn scan_message<'a>(
     start: usize,
     stack: &mut Vec<bool>,
     reads: Reads,
+    home: Option<&str>,
 ) -> Scan<(Message<'a>, usize)> {
     let mut m = Message::default();
     // Where the last `content` is, and whether it was read: without searches, a tool result's
@@ -826,7 +849,7 @@ fn scan_message<'a>(
                     m.content = Content::default();
                     return line.skip_value(value, stack);
                 }
-                let (read, end) = scan_content(line, value, stack)?;
+                let (read, end) = scan_content(line, value, stack, home)?;
                 (m.content, content) = (read, Some((value, true)));
                 return Ok(end);
             }
@@ -855,7 +878,7 @@ fn scan_message<'a>(
     if let Some((at, false)) = content
         && m.role.as_deref() != Some("toolResult")
     {
-        m.content = scan_content(line, at, stack)?.0;
+        m.content = scan_content(line, at, stack, home)?.0;
     }
     Ok((m, end))
 }
@@ -913,6 +936,7 @@ fn scan_content<'a>(
     line: &Line<'a, '_>,
     start: usize,
     stack: &mut Vec<bool>,
+    home: Option<&str>,
 ) -> Scan<(Content<'a>, usize)> {
     let mut content = Content::default();
     let end = match line.at(start) {
@@ -930,7 +954,7 @@ fn scan_content<'a>(
                     // Only objects are read as blocks.
                     return line.skip_value(at, stack);
                 }
-                scan_block(line, at, stack, &mut content)
+                scan_block(line, at, stack, home, &mut content)
             })?;
             let (text, more) = cut(std::mem::take(&mut content.text), TEXT_LIMIT);
             (content.text, content.more) = (text, content.more || more);
@@ -948,6 +972,7 @@ fn scan_block<'a>(
     line: &Line<'a, '_>,
     start: usize,
     stack: &mut Vec<bool>,
+    home: Option<&str>,
     content: &mut Content<'a>,
 ) -> Scan<usize> {
     // The last spans of `type`, `text`, `id`, `name` and `arguments`.
@@ -996,25 +1021,26 @@ fn scan_block<'a>(
             // A call without a string id can never be matched by a result.
             let Some(id) = string(id, stack)? else { return Ok(end) };
             let name = string(name, stack)?.unwrap_or_default();
-            let args = match args {
-                Some((at, end)) => scan_args(line, &name, at, end, stack)?,
-                None => Args::from_value(&name, None),
+            let shown = match args {
+                Some((at, end)) => scan_args(line, &name, at, end, home, stack)?,
+                None => call_row(&name, None, home),
             };
-            content.calls.push(Call { id, name, args });
+            content.calls.push(Call { id, shown });
         }
         _ => {}
     }
     Ok(end)
 }
 
-/// A call's arguments at `start`, as far as its result's row reads them.
+/// The row of a call to `name` with the arguments at `start`, read as far as it shows them.
 fn scan_args<'a>(
     line: &Line<'a, '_>,
     name: &str,
     start: usize,
     end: usize,
+    home: Option<&str>,
     stack: &mut Vec<bool>,
-) -> Scan<Args<'a>> {
+) -> Scan<String> {
     let object = line.at(start) == Some(b'{');
     if object && is_marked(line, start) {
         return Err(Invalid);
@@ -1040,7 +1066,7 @@ fn scan_args<'a>(
             Some(&(_, at, end)) => scan_arg(line, at, end, stack),
             None => Ok(Arg::Other),
         };
-    if let Some(known) = Args::known(name, |key| get(key, stack))? {
+    if let Some(known) = known_call_row(name, home, |key| get(key, stack))? {
         return Ok(known);
     }
     let raw = line.bytes.get(start..end).ok_or(Invalid)?;
@@ -1048,7 +1074,7 @@ fn scan_args<'a>(
         return Err(Invalid);
     }
     let prefix = prefix_values(line, start, end, &mut (ARGS_LIMIT + 2), stack)?;
-    Ok(Args::Text { text: json_prefix_text(&prefix) })
+    Ok(other_call_row(name, &json_prefix_text(&prefix)))
 }
 
 /// One argument of a known tool at `start`, as [`Arg::from_value`] reads it.
@@ -1176,12 +1202,12 @@ mod tests {
     /// left to a full parse) to the same view, the same gist read for rows alone, and the
     /// envelope the loader reads.
     fn check_line(bytes: &[u8], full: &Value) -> std::result::Result<(), TestCaseError> {
-        let view = Entry::from_value(full);
         let none = ToolCalls::with_home("/home/al");
+        let view = Entry::from_value(full, none.home());
         let mut scanner = Scanner::new();
         let (line, stack) = scanner.index(bytes).expect("serde_json read the line");
         let Some((envelope, same)) =
-            scan(&line, stack, Reads::RowsAndSearch, |scanned| scanned == &view)
+            scan(&line, stack, Reads::RowsAndSearch, none.home(), |scanned| scanned == &view)
         else {
             let marked = memchr::memmem::find(bytes, b"$serde_json::private").is_some();
             prop_assert!(!full.is_object() || marked, "the scan takes an object line");
@@ -1190,7 +1216,7 @@ mod tests {
         prop_assert!(same, "the same view");
         prop_assert_eq!(Ok(envelope), scan_envelope(bytes), "the same envelope");
         let (line, stack) = scanner.index(bytes).unwrap();
-        let rows = scan(&line, stack, Reads::Rows, |scanned| Gist::of(scanned, &none));
+        let rows = scan(&line, stack, Reads::Rows, none.home(), |scanned| Gist::of(scanned, &none));
         prop_assert_eq!(rows.map(|(_, gist)| gist), Some(Gist::of(&view, &none)));
         Ok(())
     }
@@ -1206,11 +1232,11 @@ mod tests {
         check_line(line.as_bytes(), &full).unwrap_or_else(|e| panic!("{line}: {e}"));
     }
 
-    /// The scan of `line` for rows and searches, or `None`.
+    /// The scan of `line` for rows and searches, with `/home/al` as home, or `None`.
     fn scanned<R>(line: &[u8], f: impl FnOnce(&Entry<'_>) -> R) -> Option<R> {
         let mut scanner = Scanner::new();
         let (indexed, stack) = scanner.index(line).ok()?;
-        scan(&indexed, stack, Reads::RowsAndSearch, f).map(|(_, read)| read)
+        scan(&indexed, stack, Reads::RowsAndSearch, Some("/home/al"), f).map(|(_, read)| read)
     }
 
     #[test]
@@ -1340,7 +1366,7 @@ mod tests {
             let mut scanner = Scanner::new();
             let (indexed, stack) = scanner.index(line.as_bytes()).unwrap();
             let none = ToolCalls::default();
-            let (_, (gist, unread)) = scan(&indexed, stack, Reads::Rows, |e| {
+            let (_, (gist, unread)) = scan(&indexed, stack, Reads::Rows, None, |e| {
                 let Body::Message(m) = &e.body else { panic!("a message") };
                 (Gist::of(e, &none), m.content == Content::default())
             })

@@ -77,12 +77,12 @@ impl<'g> Field<'g> {
 }
 
 impl Gist {
-    /// The gist of an entry. `none` holds no calls: it gives the home directory that paths are
-    /// shortened under ([`ToolCalls::with_home`]).
+    /// The gist of an entry, read with the home directory of `none`, which holds no calls
+    /// ([`ToolCalls::with_home`]).
     pub fn of(entry: &Entry<'_>, none: &ToolCalls) -> Gist {
         debug_assert!(none.is_empty(), "a gist's row is the row with no call known");
-        let mut calls = Vec::new();
-        none.each_call(entry, |id, shown| calls.push((id, into_one_row(shown))));
+        let calls: Vec<_> =
+            ToolCalls::of(entry).map(|(id, shown)| (id, into_one_row(shown.to_owned()))).collect();
         let (text, cut) = one_line(entry, none);
         let long = text.len() > LONG;
         let optional = [
@@ -108,7 +108,7 @@ impl Gist {
             *end = u32::try_from(packed.len()).unwrap_or(u32::MAX);
         }
         for piece in calls() {
-            push_decimal(&mut packed, piece.len());
+            packed.push_str(itoa::Buffer::new().format(piece.len()));
             packed.push(':');
             packed.push_str(piece);
         }
@@ -246,12 +246,6 @@ impl Gist {
         };
         std::iter::from_fn(move || Some((piece()?, piece()?)))
     }
-}
-
-/// Writes `n` in decimal, as `write!` would, without the formatting machinery (a gist is
-/// packed for every entry of a file).
-fn push_decimal(out: &mut String, n: usize) {
-    out.push_str(itoa::Buffer::new().format(n));
 }
 
 /// How many decimal digits `n` takes.
@@ -554,7 +548,8 @@ mod tests {
     use crate::row::text::FilterMode;
 
     fn gist(entry: Value) -> Gist {
-        Gist::of(&Entry::from_value(&entry), &ToolCalls::with_home("/home/al"))
+        let none = ToolCalls::with_home("/home/al");
+        Gist::of(&Entry::from_value(&entry, none.home()), &none)
     }
 
     #[test]
@@ -700,9 +695,9 @@ mod tests {
     #[test]
     fn lengths_are_written_in_decimal() {
         for n in [0, 7, 10, 99, 4096, 1_000_000_007, usize::MAX] {
-            let mut out = String::from("x");
-            push_decimal(&mut out, n);
-            assert_eq!(out, format!("x{n}"));
+            let written = itoa::Buffer::new().format(n).to_owned();
+            assert_eq!(written, format!("{n}"));
+            assert_eq!(digits(n), written.len());
         }
     }
 

@@ -35,7 +35,7 @@ impl Digest for Rows {
         line: &Line<'a, '_>,
         stack: &mut Vec<bool>,
     ) -> Option<(Envelope<'a>, Gist)> {
-        entry::scan(line, stack, Reads::Rows, |entry| Gist::of(entry, &self.none))
+        entry::scan(line, stack, Reads::Rows, self.none.home(), |entry| Gist::of(entry, &self.none))
     }
 
     fn of_line(&self, scanner: &mut Scanner, bytes: &[u8], v1: bool) -> Gist {
@@ -51,12 +51,14 @@ fn line_gist(scanner: &mut Scanner, bytes: &[u8], none: &ToolCalls, v1: bool) ->
     let gist = match v1 {
         true => None,
         false => scanner.index(bytes).ok().and_then(|(line, stack)| {
-            entry::scan(&line, stack, Reads::Rows, |entry| Gist::of(entry, none))
+            entry::scan(&line, stack, Reads::Rows, none.home(), |entry| Gist::of(entry, none))
                 .map(|(_, gist)| gist)
         }),
     };
-    gist.or_else(|| parse_lossy(bytes).map(|value| Gist::of(&Entry::from_value(&value), none)))
-        .unwrap_or_else(Gist::unreadable)
+    gist.or_else(|| {
+        parse_lossy(bytes).map(|value| Gist::of(&Entry::from_value(&value, none.home()), none))
+    })
+    .unwrap_or_else(Gist::unreadable)
 }
 
 /// `f` of the view of a record's row ([`Entry`]): far cheaper than [`Session::value`] for
@@ -67,22 +69,25 @@ pub(crate) fn with_row<R>(
     idx: u32,
     lines: &mut LineReader<'_>,
     scanner: &mut Scanner,
+    home: Option<&str>,
     mut f: impl FnMut(&Entry<'_>) -> R,
 ) -> Result<R> {
     if !session.is_v1()
         && let Ok((line, stack)) = scanner.index(lines.line(idx)?)
-        && let Some((_, read)) = entry::scan(&line, stack, Reads::RowsAndSearch, &mut f)
+        && let Some((_, read)) = entry::scan(&line, stack, Reads::RowsAndSearch, home, &mut f)
     {
         return Ok(read);
     }
-    Ok(f(&Entry::from_value(&session.value(idx)?)))
+    Ok(f(&Entry::from_value(&session.value(idx)?, home)))
 }
 
 /// The row text of a record with no tool call known, read from its line: for a gist that did
 /// not keep it ([`Gist::is_long`]). `home` as for [`Rows::new`].
 pub fn read_text(session: &Session, idx: u32, home: Option<&str>) -> Result<String> {
     let none = home.map(ToolCalls::with_home).unwrap_or_default();
-    with_row(session, idx, &mut session.lines(), &mut Scanner::new(), |row| one_line(row, &none).0)
+    with_row(session, idx, &mut session.lines(), &mut Scanner::new(), none.home(), |row| {
+        one_line(row, &none).0
+    })
 }
 
 /// The gists of the records `indices`, read from their lines: what a load with [`Rows`] (of
@@ -151,7 +156,7 @@ impl Search<'_> {
         let found = each_line(session, &rows, |lines, scanner, row| {
             let (idx, text) = entry(row);
             let label = labels.get(&idx).map(|l| l.0.as_str());
-            with_row(session, idx, lines, scanner, |row| {
+            with_row(session, idx, lines, scanner, None, |row| {
                 self.matches(&search_text(row, label, text.call()))
             })
         })?;

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::row::entry::{Args, Body, CustomMessage, Entry, Message};
+use crate::row::entry::{Body, CustomMessage, Entry, Message};
 
 /// How much message text a row or a search sees, in characters (FORMAT §9.3, §9.4).
 pub(crate) const TEXT_LIMIT: usize = 200;
@@ -69,10 +69,10 @@ fn shown_cut(text: &str, n: usize) -> String {
 }
 
 /// The tool calls of a session by `toolCallId`, plus the home directory that tool-result rows
-/// shorten to `~`. A call is kept as what the row of its result shows
-/// (`[read: ~/src/main.rs:10-19]`), worked out when the call is recorded: a session's calls are
-/// kept until their results are read, and the row is a few dozen bytes where the arguments (file
-/// contents of `write`, both sides of `edit`) can be megabytes.
+/// shorten to `~` ([`ToolCalls::home`]). A call is kept as what the row of its result shows
+/// (`[read: ~/src/main.rs:10-19]`), worked out when its entry is read ([`Entry::from_value`]):
+/// a session's calls are kept until their results are read, and the row is a few dozen bytes
+/// where the arguments (file contents of `write`, both sides of `edit`) can be megabytes.
 ///
 /// A `toolResult` row shows the call it answers (`[read: ~/src/main.rs:10-19]`), and that call
 /// lives in an earlier assistant message, so callers [`add`](ToolCalls::add) every assistant
@@ -98,27 +98,29 @@ impl ToolCalls {
     /// Records the `toolCall` blocks of an assistant `message` entry; any other entry is
     /// ignored. A later call with the same id replaces an earlier one, as in the agent.
     pub fn add(&mut self, entry: &Entry<'_>) {
-        let mut calls = Vec::new();
-        self.each_call(entry, |id, shown| calls.push((id.into(), shown.into())));
-        self.calls.extend(calls);
+        self.calls.extend(ToolCalls::of(entry).map(|(id, shown)| (id.into(), shown.into())));
     }
 
     /// The `toolCall` blocks of an assistant `message` entry, in order, each by its id and
     /// the row text of its result (before the row's last fold, [`one_line`]'s): what
     /// [`ToolCalls::add`] records. Any other entry has none.
-    pub(crate) fn each_call<'e>(&self, entry: &'e Entry<'_>, mut f: impl FnMut(&'e str, String)) {
-        let Body::Message(message) = &entry.body else { return };
-        if message.role.as_deref() != Some("assistant") {
-            return;
-        }
-        for call in &message.content.calls {
-            f(&call.id, self.describe_call(&call.name, &call.args));
-        }
+    pub(crate) fn of<'e>(entry: &'e Entry<'_>) -> impl Iterator<Item = (&'e str, &'e str)> {
+        let calls = match &entry.body {
+            Body::Message(m) if m.role.as_deref() == Some("assistant") => &m.content.calls[..],
+            _ => &[],
+        };
+        calls.iter().map(|call| (&*call.id, call.shown.as_str()))
     }
 
     /// The row of the call with this `toolCallId`.
     pub fn get(&self, tool_call_id: &str) -> Option<&str> {
         self.calls.get(tool_call_id).map(Box::as_ref)
+    }
+
+    /// The home directory that the rows of calls shorten paths under, for the entries read
+    /// ([`Entry::from_value`]).
+    pub fn home(&self) -> Option<&str> {
+        self.home.as_deref()
     }
 
     /// Whether no call is recorded.
@@ -130,62 +132,6 @@ impl ToolCalls {
     /// a call not recorded.
     pub(crate) fn call_of(&self, entry: &Entry<'_>) -> Option<&str> {
         self.get(entry.answers()?)
-    }
-
-    /// A tool call as a tool-result row shows it (FORMAT §9.3).
-    fn describe_call(&self, name: &str, args: &Args<'_>) -> String {
-        match args {
-            Args::Read { path, offset, limit } => {
-                let path = self.shorten(path);
-                // Built piece by piece, not formatted: a row is made for every call of a file.
-                let mut shown = String::with_capacity(path.len() + 32);
-                shown.push_str("[read: ");
-                shown.push_str(&path);
-                // A range shows only when the call asked for one; the agent numbers lines
-                // from 1, and `limit` lines from `offset` end at `offset + limit - 1`.
-                if offset.is_some() || limit.is_some() {
-                    let start = offset.unwrap_or(1.0);
-                    shown.push(':');
-                    crate::js::push_number(&mut shown, start);
-                    // A zero or negative limit names no line, so no end is shown.
-                    if let Some(limit) = limit.filter(|l| *l >= 1.0) {
-                        shown.push('-');
-                        crate::js::push_number(&mut shown, start + limit - 1.0);
-                    }
-                }
-                shown.push(']');
-                shown
-            }
-            Args::File { path } => ["[", name, ": ", &self.shorten(path), "]"].concat(),
-            Args::Grep { pattern, paths } => {
-                ["[grep: /", pattern, "/ in ", &self.scope(paths), "]"].concat()
-            }
-            Args::Glob { paths } => ["[glob: ", &self.scope(paths), "]"].concat(),
-            Args::Text { text } => {
-                ["[", if name.is_empty() { "tool" } else { name }, ": ", text, "]"].concat()
-            }
-        }
-    }
-
-    /// A list of search paths, each shortened, or `.` for none.
-    fn scope(&self, paths: &[String]) -> String {
-        if paths.is_empty() {
-            return ".".to_owned();
-        }
-        let shortened: Vec<Cow<'_, str>> = paths.iter().map(|p| self.shorten(p)).collect();
-        shortened.join(", ")
-    }
-
-    /// `path` with the home directory replaced by `~`. Only whole path components match, so
-    /// home `/home/al` leaves `/home/alice` alone.
-    fn shorten<'p>(&self, path: &'p str) -> Cow<'p, str> {
-        let Some(home) = self.home.as_deref() else { return Cow::Borrowed(path) };
-        match path.strip_prefix(home) {
-            Some(rest) if rest.is_empty() || rest.starts_with('/') => {
-                Cow::Owned(format!("~{rest}"))
-            }
-            _ => Cow::Borrowed(path),
-        }
     }
 }
 
@@ -691,21 +637,21 @@ mod tests {
 
     // The row functions of a whole parsed entry, as the tests below write them.
     fn one_line(entry: &Value, tools: &ToolCalls) -> String {
-        super::one_line(&Entry::from_value(entry), tools).0
+        super::one_line(&Entry::from_value(entry, tools.home()), tools).0
     }
 
     /// The search text of an entry, with the call it answers among `tools`.
     fn search_text(entry: &Value, label: Option<&str>, tools: &ToolCalls) -> String {
-        let entry = Entry::from_value(entry);
+        let entry = Entry::from_value(entry, tools.home());
         super::search_text(&entry, label, tools.call_of(&entry))
     }
 
     fn is_user_request(entry: &Value) -> bool {
-        super::is_user_request(&Entry::from_value(entry))
+        super::is_user_request(&Entry::from_value(entry, None))
     }
 
     fn shows(mode: FilterMode, entry: &Value, is_leaf: bool, has_label: bool) -> bool {
-        Facts::of(&Entry::from_value(entry)).shows(mode, is_leaf, has_label)
+        Facts::of(&Entry::from_value(entry, None)).shows(mode, is_leaf, has_label)
     }
 
     fn message_text(content: &Value) -> String {
@@ -713,7 +659,7 @@ mod tests {
     }
 
     fn add(tools: &mut ToolCalls, entry: &Value) {
-        tools.add(&Entry::from_value(entry));
+        tools.add(&Entry::from_value(entry, tools.home()));
     }
 
     fn line(entry: Value) -> String {

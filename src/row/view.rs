@@ -34,6 +34,8 @@ pub struct Viewer<'s> {
     session: &'s Session,
     lines: crate::session::LineReader<'s>,
     tools: ToolCalls,
+    /// [`ToolCalls::home`] of `tools`, read beside them.
+    home: Option<String>,
     labels: Labels,
     scanner: Scanner,
 }
@@ -60,13 +62,15 @@ impl<'s> Viewer<'s> {
     pub fn new(session: &'s Session, home: Option<&str>) -> Viewer<'s> {
         let tools = home.map(ToolCalls::with_home).unwrap_or_default();
         let labels = labels(session);
-        Viewer { session, lines: session.lines(), tools, labels, scanner: Scanner::new() }
+        let home = tools.home().map(str::to_owned);
+        Viewer { session, lines: session.lines(), tools, home, labels, scanner: Scanner::new() }
     }
 
     /// Reads one entry and records its tool calls for later results.
     pub fn view(&mut self, idx: u32) -> Result<EntryView> {
         let label = self.labels.get(&idx).map(|(text, _)| text.clone());
-        super::read::with_row(self.session, idx, &mut self.lines, &mut self.scanner, |entry| {
+        let (lines, scanner, home) = (&mut self.lines, &mut self.scanner, self.home.as_deref());
+        super::read::with_row(self.session, idx, lines, scanner, home, |entry| {
             self.tools.add(entry);
             EntryView {
                 idx,
@@ -90,7 +94,7 @@ impl<'s> Viewer<'s> {
                 .take(LOOK_BACK)
                 .collect();
         for &a in ancestors.iter().rev() {
-            self.tools.add(&Entry::from_value(&session.value(a)?));
+            self.tools.add(&Entry::from_value(&session.value(a)?, self.home.as_deref()));
         }
         self.view(idx)
     }

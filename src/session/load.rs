@@ -50,18 +50,23 @@ pub(super) fn file<D: Digest>(
     Ok(loader.finish(Source::File(file)))
 }
 
-/// Loads `path` through the parallel loader in pieces of `piece` bytes (at least one); `None`
-/// for a version-1 file, which the parallel loader hands back.
-pub(super) fn in_pieces<D: Digest>(
-    path: &Path,
-    digest: Option<&D>,
-    piece: u64,
-) -> Result<Option<(Session, Vec<D::Of>)>> {
-    let file = File::open(path).map_err(|e| Error::io(path, e))?;
-    let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
-    let (loaded, _) = parallel::load(Loader::new(path, digest), &file, len, piece.max(1));
-    let loaded = loaded.map_err(|e| Error::io(path, e))?;
-    Ok(loaded.map(|loader| loader.finish(Source::File(file))))
+impl Session {
+    /// Loads `path`, with a [`Digest`] or none, through the parallel loader in pieces of
+    /// `piece` bytes (at least one), whatever the file's size and the number of cores: for the
+    /// fuzzer, which holds it to the one-pass load. `None` for a version-1 file, which the
+    /// parallel loader hands back.
+    #[doc(hidden)]
+    pub fn load_in_pieces<D: Digest>(
+        path: &Path,
+        digest: Option<&D>,
+        piece: u64,
+    ) -> Result<Option<(Session, Vec<D::Of>)>> {
+        let file = File::open(path).map_err(|e| Error::io(path, e))?;
+        let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+        let (loaded, _) = parallel::load(Loader::new(path, digest), &file, len, piece.max(1));
+        let loaded = loaded.map_err(|e| Error::io(path, e))?;
+        Ok(loaded.map(|loader| loader.finish(Source::File(file))))
+    }
 }
 
 /// Loads a session held in memory.

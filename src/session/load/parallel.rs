@@ -310,7 +310,6 @@ mod tests {
     use super::*;
     use std::path::Path;
 
-    use super::super::in_pieces;
     use crate::EntryId;
     use crate::session::Session;
     use crate::session::tests::{Echo, written};
@@ -344,10 +343,10 @@ mod tests {
     fn compare(text: &[u8], piece: u64) -> Option<()> {
         let (_dir, path) = written(text);
         let sequential = Session::from_bytes(&path, text.to_vec()).unwrap();
-        let (parallel, _) = in_pieces(&path, None::<&Echo>, piece).unwrap()?;
+        let (parallel, _) = Session::load_in_pieces(&path, None::<&Echo>, piece).unwrap()?;
         assert_eq!(index(&parallel), index(&sequential), "piece {piece}");
         // A digest changes nothing of the index, and each record's is the one-pass load's.
-        let (digested, digests) = in_pieces(&path, Some(&Echo), piece).unwrap()?;
+        let (digested, digests) = Session::load_in_pieces(&path, Some(&Echo), piece).unwrap()?;
         assert_eq!(index(&digested), index(&sequential), "piece {piece}, with a digest");
         let (_, one_pass) = Session::from_bytes_with(&path, text.to_vec(), &Echo).unwrap();
         assert_eq!(digests, one_pass);
@@ -523,7 +522,9 @@ mod tests {
         }
         let (dir, path) = written(&text);
         let expected = index(&Session::from_bytes(&path, text.clone()).unwrap());
-        let once = |piece: u64| index(&in_pieces(&path, None::<&Echo>, piece).unwrap().unwrap().0);
+        let once = |piece: u64| {
+            index(&Session::load_in_pieces(&path, None::<&Echo>, piece).unwrap().unwrap().0)
+        };
         for threads in [1, 2, 3, 8] {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             for round in 0..100u64 {
@@ -540,7 +541,7 @@ mod tests {
         // No pieces at all.
         let empty = dir.path().join("empty.jsonl");
         std::fs::write(&empty, b"").unwrap();
-        let got = index(&in_pieces(&empty, None::<&Echo>, PIECE).unwrap().unwrap().0);
+        let got = index(&Session::load_in_pieces(&empty, None::<&Echo>, PIECE).unwrap().unwrap().0);
         assert_eq!(got, index(&Session::from_bytes(&empty, Vec::new()).unwrap()));
     }
 
@@ -579,7 +580,7 @@ mod tests {
             text.push(b'\n');
         }
         let (_dir, path) = written(&text);
-        let (s, _) = in_pieces(&path, None::<&Echo>, 4096).unwrap().unwrap();
+        let (s, _) = Session::load_in_pieces(&path, None::<&Echo>, 4096).unwrap().unwrap();
         assert_eq!(s.records.len(), 40_010);
         assert!(s.by_id.capacity() <= 64, "{} slots", s.by_id.capacity());
     }
