@@ -19,20 +19,21 @@ use crate::session::Session;
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Usage(pub [f64; 11]);
 
-/// Each figure's name in [`Usage::to_json`] and where an agent's usage object holds it; the
-/// subagent cost is counted from the entry instead.
-const FIELDS: [(&str, Option<&str>); 11] = [
-    ("input", Some("/input")),
-    ("output", Some("/output")),
-    ("cacheRead", Some("/cacheRead")),
-    ("cacheWrite", Some("/cacheWrite")),
-    ("totalTokens", Some("/totalTokens")),
-    ("orchestrationInput", Some("/orchestration/input")),
-    ("orchestrationOutput", Some("/orchestration/output")),
-    ("orchestrationCacheRead", Some("/orchestration/cacheRead")),
-    ("premiumRequests", Some("/premiumRequests")),
-    ("cost", Some("/cost/total")),
-    ("subagentCost", None),
+/// Each figure's name in [`Usage::to_json`] and the path to it in an agent's usage object (the
+/// members are looked up one by one, not through a JSON pointer: `stats` reads every usage);
+/// the subagent cost is counted from the entry instead.
+const FIELDS: [(&str, &[&str]); 11] = [
+    ("input", &["input"]),
+    ("output", &["output"]),
+    ("cacheRead", &["cacheRead"]),
+    ("cacheWrite", &["cacheWrite"]),
+    ("totalTokens", &["totalTokens"]),
+    ("orchestrationInput", &["orchestration", "input"]),
+    ("orchestrationOutput", &["orchestration", "output"]),
+    ("orchestrationCacheRead", &["orchestration", "cacheRead"]),
+    ("premiumRequests", &["premiumRequests"]),
+    ("cost", &["cost", "total"]),
+    ("subagentCost", &[]),
 ];
 /// Places in [`FIELDS`].
 const TOTAL_TOKENS: usize = 4;
@@ -80,7 +81,8 @@ impl Usage {
         if !u.is_object() {
             return;
         }
-        let mut figures = FIELDS.map(|(_, at)| at.map_or(0.0, |at| num(u.pointer(at))));
+        // The subagent cost's empty path reads the object itself: 0.
+        let mut figures = FIELDS.map(|(_, path)| num(path.iter().try_fold(u, |v, key| v.get(key))));
         // Older files (pi's version 1) carry no `totalTokens`: the parts make it up, as the
         // newer files' totals do, so the total agrees with the figures beside it.
         if !u["totalTokens"].is_number() {
