@@ -397,13 +397,6 @@ impl BranchPlan {
         }
         Ok(())
     }
-
-    /// The whole new file in memory (tests, small files).
-    pub fn to_bytes(&self, session: &Session) -> Result<Vec<u8>> {
-        let mut out = Vec::new();
-        self.write_to(session, &mut out, Path::new("-"))?;
-        Ok(out)
-    }
 }
 
 /// The `timestamp` of the label entry that last set `target`'s label, when a string.
@@ -432,7 +425,8 @@ mod tests {
         let clock = Clock::pinned(NOW);
         let plan =
             plan(session, dialect, fork, "/s/src.jsonl", &clock, &mut IdGen::from_seed(7)).unwrap();
-        let bytes = plan.to_bytes(session).unwrap();
+        let mut bytes = Vec::new();
+        plan.write_to(session, &mut bytes, Path::new("-")).unwrap();
         (plan, bytes)
     }
 
