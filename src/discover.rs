@@ -2,19 +2,23 @@
 //! the agents keep them ([`Places`]): their session roots, as their variables move them, and
 //! the directory each names for a working directory (FORMAT §1.4, CHANGES O3 and P8).
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::format::Dialect;
 
 /// Expands files and directories into session files: a file is taken as given, a directory is
-/// searched recursively for `*.jsonl` (sorted, symlinked directories not followed).
-pub fn session_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+/// searched recursively for `*.jsonl` (sorted by name, symlinks not followed). `listing` (the
+/// agents' directories, as `ls` lists them) also skips a session's artifact directory (the
+/// directory named like a `.jsonl` file next to it, FORMAT §1.4, where subagent transcripts
+/// live) and any subdirectory that cannot be read, and takes only regular files.
+pub fn session_files(paths: &[PathBuf], listing: bool) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for p in paths {
         let meta = std::fs::metadata(p).map_err(|e| Error::io(p, e))?;
         if meta.is_dir() {
-            walk(p, &mut out)?;
+            walk(p, listing, &mut out)?;
         } else {
             out.push(p.clone());
         }
@@ -22,16 +26,30 @@ pub fn session_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+fn walk(dir: &Path, listing: bool, out: &mut Vec<PathBuf>) -> Result<()> {
     let mut entries: Vec<_> =
         std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?.filter_map(|e| e.ok()).collect();
     entries.sort_by_key(|e| e.file_name());
+    let is_session = |p: &Path| p.extension().is_some_and(|e| e == "jsonl");
+    let stems: HashSet<_> = entries
+        .iter()
+        .map(|e| e.path())
+        .filter(|p| listing && is_session(p))
+        .filter_map(|p| p.file_stem().map(|s| s.to_owned()))
+        .collect();
     for entry in entries {
         let path = entry.path();
         let Ok(kind) = entry.file_type() else { continue };
         if kind.is_dir() {
-            walk(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "jsonl") && !kind.is_symlink() {
+            if stems.contains(&entry.file_name()) {
+                continue;
+            }
+            match walk(&path, listing, out) {
+                // One unreadable corner does not hide every other session.
+                Err(_) if listing => {}
+                r => r?,
+            }
+        } else if is_session(&path) && (kind.is_file() || !listing && !kind.is_symlink()) {
             out.push(path);
         }
     }
@@ -271,6 +289,33 @@ fn header_cwd(path: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn walks_directories_but_not_artifacts() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let write = |name: &str, text: &str| {
+            std::fs::create_dir_all(d.join(name).parent().unwrap()).unwrap();
+            std::fs::write(d.join(name), text).unwrap();
+        };
+        write("-proj/2026-01-01T00-00-00-000Z_a.jsonl", "");
+        write("-proj/2026-01-01T00-00-00-000Z_a/sub.jsonl", "");
+        write("-proj/other/b.jsonl", "");
+        write("-proj/notes.txt", "");
+        // oh-my-pi's lock sidecars (CHANGES O2) are not sessions.
+        write("-proj/.2026-01-01T00-00-00-000Z_a.jsonl.lock.os", "");
+        write("-proj/.2026-01-01T00-00-00-000Z_a.jsonl.lock", "123:1760000000000\n");
+        let files = session_files(&[d.to_path_buf()], true).unwrap();
+        let names: Vec<_> = files.iter().map(|f| f.strip_prefix(d).unwrap().to_owned()).collect();
+        assert_eq!(
+            names,
+            vec![
+                PathBuf::from("-proj/2026-01-01T00-00-00-000Z_a.jsonl"),
+                PathBuf::from("-proj/other/b.jsonl")
+            ]
+        );
+        assert!(session_files(&[d.join("missing")], true).is_err());
+    }
 
     fn places(vars: &[(&str, &str)]) -> Places {
         Places {

@@ -804,17 +804,21 @@ impl<'a> Fixer<'a> {
             }
             let old = self.parent[i] as usize;
             self.parent[i] = p;
-            let (json, to) = if p == NONE {
-                ("null".to_string(), "it is now a root".to_string())
-            } else {
-                let p = p as usize;
-                (self.id_json(p), format!("it now hangs under {}", show(self.new_id[p].as_ref())))
-            };
+            let (json, to) = self.point_at(p, ["null", "it is now a root"], "it now hangs under");
             let message =
                 format!("its parent, the label {}, was dropped; {to}", show(self.id(old)));
             let change = Change::new(Action::Relinked, Some(self.line(i)), self.id(i), message);
             self.parent_fix[i] = Some((json, change));
         }
+    }
+
+    /// The JSON for a reference to `p` and how to describe it: `root` when `p` is `NONE`.
+    fn point_at(&self, p: u32, root: [&str; 2], under: &str) -> (String, String) {
+        if p == NONE {
+            return (root[0].to_string(), root[1].to_string());
+        }
+        let p = p as usize;
+        (self.id_json(p), format!("{under} {}", show(self.new_id[p].as_ref())))
     }
 
     fn is_ancestor(&self, j: usize, i: usize) -> bool {
@@ -862,14 +866,8 @@ impl<'a> Fixer<'a> {
                             (self.id_json(j), Action::Repointed, self.now_names("fromId", w, j))
                         }
                         _ => {
-                            let p = self.parent[i];
-                            let (json, to) = if p == NONE {
-                                ("\"root\"".to_string(), "\"root\" (it is a root)".to_string())
-                            } else {
-                                let p = p as usize;
-                                let to = format!("its parent {}", show(self.new_id[p].as_ref()));
-                                (self.id_json(p), to)
-                            };
+                            let root = ["\"root\"", "\"root\" (it is a root)"];
+                            let (json, to) = self.point_at(self.parent[i], root, "its parent");
                             let what = match (&written, from) {
                                 (Some(w), _) => format!("fromId {w} is not in the file"),
                                 (None, Some(_)) => "fromId was null".to_string(),

@@ -7,7 +7,6 @@
 //! that can carry a name (`session_info`, found by a substring test before
 //! anything is parsed) and the last entry. Every other line is only counted.
 
-use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -203,51 +202,6 @@ pub fn newest_first(summaries: &mut [Summary]) {
         .sort_by(|a, b| b.last_activity.cmp(&a.last_activity).then_with(|| a.path.cmp(&b.path)));
 }
 
-/// The session files under `roots`: a file is taken as given; a directory is searched for
-/// `*.jsonl`, recursively, sorted by name, without following symlinks, and without entering
-/// a session's artifact directory (the directory named like a `.jsonl` file next to it,
-/// FORMAT §1.4), where subagent transcripts live.
-pub fn session_files(roots: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for root in roots {
-        let meta = std::fs::metadata(root).map_err(|e| Error::io(root, e))?;
-        if meta.is_dir() {
-            let entries = std::fs::read_dir(root).map_err(|e| Error::io(root, e))?;
-            walk(entries, &mut out);
-        } else {
-            out.push(root.clone());
-        }
-    }
-    Ok(out)
-}
-
-fn walk(entries: std::fs::ReadDir, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = entries.filter_map(|e| e.ok()).collect();
-    entries.sort_by_key(|e| e.file_name());
-    let is_session = |p: &Path| p.extension().is_some_and(|e| e == "jsonl");
-    let stems: HashSet<_> = entries
-        .iter()
-        .map(|e| e.path())
-        .filter(|p| is_session(p))
-        .filter_map(|p| p.file_stem().map(|s| s.to_owned()))
-        .collect();
-    for entry in entries {
-        let path = entry.path();
-        let Ok(kind) = entry.file_type() else { continue };
-        if kind.is_dir() {
-            // A subdirectory that cannot be read is skipped: one unreadable corner does not
-            // hide every other session.
-            if !stems.contains(&entry.file_name())
-                && let Ok(sub) = std::fs::read_dir(&path)
-            {
-                walk(sub, out);
-            }
-        } else if kind.is_file() && is_session(&path) {
-            out.push(path);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -340,29 +294,6 @@ mod tests {
         assert!(s.last_activity.is_some(), "the file time stands in");
         let s = summarize(&write(dir.path(), "h.jsonl", "{\"type\":\"message\"}\n")).unwrap();
         assert_eq!((s.session_id, s.entries), (None, 1));
-    }
-
-    #[test]
-    fn walks_directories_but_not_artifacts() {
-        let dir = tempfile::tempdir().unwrap();
-        let d = dir.path();
-        write(d, "-proj/2026-01-01T00-00-00-000Z_a.jsonl", "");
-        write(d, "-proj/2026-01-01T00-00-00-000Z_a/sub.jsonl", "");
-        write(d, "-proj/other/b.jsonl", "");
-        write(d, "-proj/notes.txt", "");
-        // oh-my-pi's lock sidecars (CHANGES O2) are not sessions.
-        write(d, "-proj/.2026-01-01T00-00-00-000Z_a.jsonl.lock.os", "");
-        write(d, "-proj/.2026-01-01T00-00-00-000Z_a.jsonl.lock", "123:1760000000000\n");
-        let files = session_files(&[d.to_path_buf()]).unwrap();
-        let names: Vec<_> = files.iter().map(|f| f.strip_prefix(d).unwrap().to_owned()).collect();
-        assert_eq!(
-            names,
-            vec![
-                PathBuf::from("-proj/2026-01-01T00-00-00-000Z_a.jsonl"),
-                PathBuf::from("-proj/other/b.jsonl")
-            ]
-        );
-        assert!(session_files(&[d.join("missing")]).is_err());
     }
 
     #[test]

@@ -307,7 +307,7 @@ fn session_named(key: &str) -> sesstree::Result<PathBuf> {
     let dirs: Vec<PathBuf> =
         places().roots().into_iter().map(|root| root.dir).filter(|d| d.is_dir()).collect();
     let files =
-        sesstree::sessions::session_files(&dirs).map_err(|e| Error::Usage(e.to_string()))?;
+        sesstree::discover::session_files(&dirs, true).map_err(|e| Error::Usage(e.to_string()))?;
     let summaries = sesstree::sessions::summarize_all(&files);
     let by_id = |s: &sesstree::sessions::Summary| {
         key.chars().count() >= 4 && s.session_id.as_deref().is_some_and(|id| id.starts_with(key))

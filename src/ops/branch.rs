@@ -397,13 +397,6 @@ impl BranchPlan {
         }
         Ok(())
     }
-
-    /// The whole new file in memory (tests, small files).
-    pub fn to_bytes(&self, session: &Session) -> Result<Vec<u8>> {
-        let mut out = Vec::new();
-        self.write_to(session, &mut out, Path::new("-"))?;
-        Ok(out)
-    }
 }
 
 /// The `timestamp` of the label entry that last set `target`'s label, when a string.
@@ -428,15 +421,12 @@ mod tests {
         Session::from_bytes(Path::new("/s/src.jsonl"), text.as_bytes().to_vec()).unwrap()
     }
 
-    fn branch(session: &Session, fork: Fork) -> (BranchPlan, Vec<u8>) {
-        branch_as(session, None, fork)
-    }
-
-    fn branch_as(session: &Session, dialect: Option<Dialect>, fork: Fork) -> (BranchPlan, Vec<u8>) {
+    fn branch(session: &Session, dialect: Option<Dialect>, fork: Fork) -> (BranchPlan, Vec<u8>) {
         let clock = Clock::pinned(NOW);
         let plan =
             plan(session, dialect, fork, "/s/src.jsonl", &clock, &mut IdGen::from_seed(7)).unwrap();
-        let bytes = plan.to_bytes(session).unwrap();
+        let mut bytes = Vec::new();
+        plan.write_to(session, &mut bytes, Path::new("-")).unwrap();
         (plan, bytes)
     }
 
@@ -491,7 +481,7 @@ mod tests {
             msg("u2", Some("e2"), "user"),
             msg("a2", Some("u2"), "assistant"),
         ]);
-        let (_, bytes) = branch(&s, Fork::Through(idx(&s, "a2")));
+        let (_, bytes) = branch(&s, None, Fork::Through(idx(&s, "a2")));
         let out = load(&String::from_utf8(bytes).unwrap());
         let ids: Vec<&str> =
             out.records.iter().filter_map(|r| r.id.as_ref()).map(EntryId::as_str).collect();
@@ -509,14 +499,14 @@ mod tests {
         let reply = r#"{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-01-01T00:00:01.000Z","x":"\ud800","message":{"role":"assistant","content":"ok"}}"#;
         let s =
             session(&[msg("u1", None, "user"), reply.to_string(), msg("u2", Some("a1"), "user")]);
-        let (_, bytes) = branch(&s, Fork::Before(idx(&s, "u2")));
+        let (_, bytes) = branch(&s, None, Fork::Before(idx(&s, "u2")));
         assert!(lines(&bytes).contains(&reply.to_string()), "{}", String::from_utf8_lossy(&bytes));
     }
 
     #[test]
     fn header_keys_follow_create_branched_session() {
         let s = prompt_and_reply();
-        let (plan, bytes) = branch(&s, Fork::Through(idx(&s, "a1")));
+        let (plan, bytes) = branch(&s, None, Fork::Through(idx(&s, "a1")));
         assert!(plan.slot.is_none(), "no slot in the source, none in the branch");
         assert_eq!(
             lines(&bytes)[0],
@@ -536,7 +526,7 @@ mod tests {
     #[test]
     fn a_root_prompt_gives_a_header_in_new_session_order() {
         let s = prompt_and_reply();
-        let (plan, bytes) = branch(&s, Fork::Before(idx(&s, "u1")));
+        let (plan, bytes) = branch(&s, None, Fork::Before(idx(&s, "u1")));
         assert!(plan.lines.is_empty() && plan.created.is_empty());
         assert_eq!(
             lines(&bytes),
@@ -558,7 +548,7 @@ mod tests {
             label("l3", "u2", "a1", "\"first\""),
             label("l4", "l3", "u2", "\"off-path\""),
         ]);
-        let (plan, bytes) = branch(&s, Fork::Before(idx(&s, "u2")));
+        let (plan, bytes) = branch(&s, None, Fork::Before(idx(&s, "u2")));
         assert_eq!(plan.lines[0], Line::Copy(idx(&s, "u1")));
         assert_eq!(plan.lines[1], Line::Relink(idx(&s, "a1"), Some(EntryId::new("u1"))));
         assert_eq!(plan.relinked, vec![EntryId::new("a1")]);
@@ -597,7 +587,7 @@ mod tests {
             msg("u2", Some("l2"), "user"),
         ]);
         let at = |dialect| {
-            let (plan, bytes) = branch_as(&s, Some(dialect), Fork::Before(idx(&s, "u2")));
+            let (plan, bytes) = branch(&s, Some(dialect), Fork::Before(idx(&s, "u2")));
             let out = load(std::str::from_utf8(&bytes).unwrap());
             let first = out.lookup(&plan.created[0]).unwrap();
             out.value(first).unwrap()["timestamp"].clone()
@@ -614,10 +604,10 @@ mod tests {
         let first = ids.entry_id(|_| false);
         let file = |id: &str| session(&[msg(id, None, "user"), label("l1", id, id, "\"x\"")]);
         let s = file("other");
-        let (plan, _) = branch(&s, Fork::Through(idx(&s, "other")));
+        let (plan, _) = branch(&s, None, Fork::Through(idx(&s, "other")));
         assert_eq!(plan.created, vec![EntryId::new(first.as_str())], "the control case");
         let s = file(&first);
-        let (plan, bytes) = branch(&s, Fork::Through(idx(&s, &first)));
+        let (plan, bytes) = branch(&s, None, Fork::Through(idx(&s, &first)));
         assert_eq!(plan.created.len(), 1);
         assert_ne!(plan.created[0].as_str(), first, "a kept id is never reused");
         assert!(load(std::str::from_utf8(&bytes).unwrap()).diagnostics.is_empty());
@@ -637,7 +627,7 @@ mod tests {
             archive("r2", "r1", "u1"),
             msg("a1", Some("r2"), "assistant"),
         ]);
-        let (plan, bytes) = branch(&s, Fork::Through(idx(&s, "a1")));
+        let (plan, bytes) = branch(&s, None, Fork::Through(idx(&s, "a1")));
         let out = load(std::str::from_utf8(&bytes).unwrap());
         let kept: Vec<_> = out.records.iter().map(|r| r.id.clone().unwrap()).collect();
         assert_eq!(kept, vec![EntryId::new("u1"), EntryId::new("r2"), EntryId::new("a1")]);
@@ -654,7 +644,7 @@ mod tests {
     #[test]
     fn slot_carries_the_name_with_the_new_time() {
         let s = slotted(TitleSource::Auto);
-        let (plan, bytes) = branch(&s, Fork::Through(idx(&s, "u1")));
+        let (plan, bytes) = branch(&s, None, Fork::Through(idx(&s, "u1")));
         let want =
             encode_slot("Slot name", Some(TitleSource::Auto), "2026-03-01T12:00:00.000Z").unwrap();
         assert_eq!(plan.slot.as_deref(), Some(&want[..]));
@@ -666,7 +656,7 @@ mod tests {
     #[test]
     fn a_root_prompt_of_a_slot_file_gets_the_title_change_of_the_rename() {
         let s = slotted(TitleSource::User);
-        let (plan, bytes) = branch(&s, Fork::Before(idx(&s, "u1")));
+        let (plan, bytes) = branch(&s, None, Fork::Before(idx(&s, "u1")));
         assert_eq!(plan.unwritable(), None, "oh-my-pi writes this file itself");
         let got = lines(&bytes);
         assert_eq!(got.len(), 3);
@@ -685,11 +675,11 @@ mod tests {
     #[test]
     fn a_file_without_slot_or_reply_is_not_one_to_write() {
         let s = prompt_and_reply();
-        let (plan, _) = branch(&s, Fork::Before(idx(&s, "u1")));
+        let (plan, _) = branch(&s, None, Fork::Before(idx(&s, "u1")));
         assert!(plan.root_prompt && plan.unwritable().unwrap().contains("starts empty"));
-        let (plan, _) = branch(&s, Fork::Through(idx(&s, "u1")));
+        let (plan, _) = branch(&s, None, Fork::Through(idx(&s, "u1")));
         assert!(!plan.has_reply && plan.unwritable().unwrap().contains("no assistant"));
-        let (plan, _) = branch(&s, Fork::Through(idx(&s, "a1")));
+        let (plan, _) = branch(&s, None, Fork::Through(idx(&s, "a1")));
         assert!(plan.has_reply && plan.unwritable().is_none());
     }
 
@@ -708,7 +698,7 @@ mod tests {
         let s = load(&text);
         assert!(s.names_like_pi());
         // The session_info is on another branch: the name is carried by a new one.
-        let (plan, bytes) = branch(&s, Fork::Before(idx(&s, "u2")));
+        let (plan, bytes) = branch(&s, None, Fork::Before(idx(&s, "u2")));
         assert!(plan.slot.is_none());
         let out = load(std::str::from_utf8(&bytes).unwrap());
         assert!(out.names_like_pi() && out.diagnostics.is_empty());
@@ -717,11 +707,11 @@ mod tests {
         assert_eq!(plan.created.len(), 1);
         assert_eq!(out.record(out.leaf().unwrap()).kind, Kind::SessionInfo);
         // Already on the path: nothing added.
-        let (plan, bytes) = branch(&s, Fork::Through(idx(&s, "i1")));
+        let (plan, bytes) = branch(&s, None, Fork::Through(idx(&s, "i1")));
         assert!(plan.created.is_empty());
         assert_eq!(lines(&bytes)[1..], lines(text.as_bytes())[1..4]);
         // A root prompt of a pi file: the header and the name.
-        let (_, bytes) = branch(&s, Fork::Before(idx(&s, "u1")));
+        let (_, bytes) = branch(&s, None, Fork::Before(idx(&s, "u1")));
         let out = load(std::str::from_utf8(&bytes).unwrap());
         assert_eq!(out.records.len(), 1);
         assert!(out.names_like_pi());
@@ -795,7 +785,7 @@ mod tests {
             prop_assert!(s.diagnostics.is_empty());
             let rev = pick.index(s.records.len()) as u32;
             let fork = if through { Fork::Through(rev) } else { Fork::Before(rev) };
-            let (plan, bytes) = branch(&s, fork);
+            let (plan, bytes) = branch(&s, None, fork);
             let out = load(std::str::from_utf8(&bytes).unwrap());
             prop_assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
 

@@ -176,13 +176,13 @@ pub fn run(ctx: &Ctx, args: &GrepArgs) -> anyhow::Result<()> {
     if paths.is_empty() {
         let cwds = (!search.scope.cwds.is_empty()).then_some(search.scope.cwds.as_slice());
         let dirs = agent_dirs(home().as_deref(), cwds);
-        paths = sesstree::sessions::session_files(&dirs)?;
+        paths = sesstree::discover::session_files(&dirs, true)?;
     } else {
         paths = paths
             .iter()
             .flat_map(|path| match path.as_os_str() == "-" {
                 true => vec![path.clone()],
-                false => sesstree::discover::session_files(std::slice::from_ref(path))
+                false => sesstree::discover::session_files(std::slice::from_ref(path), false)
                     .unwrap_or_else(|e| {
                         fail(&e);
                         Vec::new()

@@ -63,7 +63,7 @@ pub fn run(ctx: &Ctx, args: &LsArgs) -> anyhow::Result<()> {
     } else {
         agent_dirs(home.as_deref(), wanted.as_deref())
     };
-    let files = sessions::session_files(&roots)?;
+    let files = sesstree::discover::session_files(&roots, true)?;
     let mut summaries = Vec::new();
     let mut first_error = None;
     for result in sessions::summarize_all(&files) {

@@ -216,7 +216,7 @@ fn session_paths(ctx: &Ctx, paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
         return Ok(vec![ctx.file()?.to_path_buf()]);
     }
     let files = paths.iter().flat_map(|p| {
-        sesstree::discover::session_files(std::slice::from_ref(p))
+        sesstree::discover::session_files(std::slice::from_ref(p), false)
             .unwrap_or_else(|_| vec![p.clone()])
     });
     Ok(files.collect())

@@ -264,8 +264,10 @@ fn status_line(s: &Selector, look: &Look) -> Line<'static> {
 /// The prompt being typed, or the last message, and where the terminal cursor goes.
 fn prompt_lines(s: &Selector, look: &Look, width: usize) -> (Vec<Line<'static>>, Option<u16>) {
     let (label, input) = match &s.mode {
-        Mode::Label { input, .. } => ("Label (empty to remove): ", input),
-        Mode::Summary { input, .. } => ("Summary (empty asks the summarizer): ", input),
+        Mode::Prompt { input, label: true, .. } => ("Label (empty to remove): ", input),
+        Mode::Prompt { input, label: false, .. } => {
+            ("Summary (empty asks the summarizer): ", input)
+        }
         Mode::Browse => {
             // A message (an error, say) wraps onto up to three lines rather than being cut.
             let text = sanitize_for_terminal(s.message.as_deref().unwrap_or_default());
@@ -310,7 +312,7 @@ fn help_lines(s: &Selector, look: &Look, width: usize) -> Vec<String> {
             "type to search",
             "Esc clear search/quit",
         ],
-        Mode::Label { .. } | Mode::Summary { .. } => &["Enter save", "Esc cancel", "Ctrl+U clear"],
+        Mode::Prompt { .. } => &["Enter save", "Esc cancel", "Ctrl+U clear"],
     };
     // Plain arrows for terminals that lack the glyphs.
     let ascii = |i: &&str| i.replace("↑/↓", "Up/Down").replace("←/→", "Left/Right");

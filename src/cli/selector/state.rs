@@ -17,19 +17,15 @@ use super::model::Model;
 pub enum Mode {
     /// Moving through the tree.
     Browse,
-    /// `Label (empty to remove):` for the entry of `row` (FORMAT §9.5).
-    Label {
-        /// The row being labelled.
+    /// A line editor on the entry of `row`: `Label (empty to remove):` (FORMAT §9.5), or the
+    /// summary to write before checking it out (Shift+Enter; empty asks the summarizer).
+    Prompt {
+        /// The row being labelled or checked out.
         row: usize,
-        /// The text typed so far (pre-filled with the current label).
+        /// The text typed so far (the label prompt starts with the current label).
         input: String,
-    },
-    /// The summary to write before checking `row` out (Shift+Enter).
-    Summary {
-        /// The row to check out.
-        row: usize,
-        /// The text typed so far; empty asks the summarizer.
-        input: String,
+        /// Whether this is the label prompt rather than the summary prompt.
+        label: bool,
     },
 }
 
@@ -217,18 +213,12 @@ impl Selector {
         if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
             return Effect::Interrupt;
         }
-        let (row, input, labelling) = match self.mode.clone() {
-            Mode::Browse => return self.browse_key(key),
-            Mode::Label { row, input } => (row, input, true),
-            Mode::Summary { row, input } => (row, input, false),
+        let Mode::Prompt { row, input, label } = self.mode.clone() else {
+            return self.browse_key(key);
         };
         let text = match edit(input, key) {
-            Edited::Typing(input) if labelling => {
-                self.mode = Mode::Label { row, input };
-                return Effect::None;
-            }
             Edited::Typing(input) => {
-                self.mode = Mode::Summary { row, input };
+                self.mode = Mode::Prompt { row, input, label };
                 return Effect::None;
             }
             Edited::Cancel => None,
@@ -238,7 +228,7 @@ impl Selector {
         let (Some(text), Some(id)) = (text, self.model.rows[row].id.clone()) else {
             return Effect::None;
         };
-        if labelling {
+        if label {
             // Submitted even when unchanged, as the agent does (FORMAT §9.5).
             return Effect::SetLabel { id, label: Some(text).filter(|t| !t.is_empty()) };
         }
@@ -411,7 +401,8 @@ impl Selector {
             );
             return;
         }
-        self.mode = Mode::Label { row: sel, input: row.label.clone().unwrap_or_default() };
+        let input = row.label.clone().unwrap_or_default();
+        self.mode = Mode::Prompt { row: sel, input, label: true };
     }
 
     /// Enter (or Shift+Enter, `summarize`) on the selected row.
@@ -426,7 +417,7 @@ impl Selector {
         // ("Already at this point") on the file as it is now, with the exceptions of FORMAT
         // §6.4 step 3 (a user message rewinds) and of an empty marker leaf (SPEC `checkout`).
         if summarize {
-            self.mode = Mode::Summary { row: sel, input: String::new() };
+            self.mode = Mode::Prompt { row: sel, input: String::new(), label: false };
             return Effect::None;
         }
         Effect::Checkout { id, summary: None }

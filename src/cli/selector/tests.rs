@@ -443,7 +443,7 @@ fn shift_l_edits_the_label_in_place() {
     let mut s = selector(FIXTURE);
     key(&mut s, KeyCode::Home);
     assert_eq!(press(&mut s, KeyCode::Char('L'), KeyModifiers::SHIFT), Effect::None);
-    assert_eq!(s.mode, Mode::Label { row: 1, input: "start".into() });
+    assert_eq!(s.mode, Mode::Prompt { row: 1, input: "start".into(), label: true });
     let text = screen(&mut s, 80, 24, PLAIN);
     let status = text.lines().position(|l| l.starts_with("  (1/10)")).unwrap();
     insta::assert_snapshot!(text.lines().skip(status).take(3).collect::<Vec<_>>().join("\n"), @"
@@ -513,7 +513,7 @@ fn enter_checks_out_and_shift_enter_asks_for_a_summary() {
     assert_eq!(key(&mut s, KeyCode::Enter), Effect::Checkout { id: id("d0000004"), summary: None });
 
     assert_eq!(press(&mut s, KeyCode::Enter, KeyModifiers::SHIFT), Effect::None);
-    assert_eq!(s.mode, Mode::Summary { row: 8, input: String::new() });
+    assert_eq!(s.mode, Mode::Prompt { row: 8, input: String::new(), label: false });
     let text = screen(&mut s, 80, 24, PLAIN);
     assert!(text.contains("\n  Summary (empty asks the summarizer):\n"), "{text}");
     assert_eq!(
