@@ -114,8 +114,7 @@ pub fn check_gists(bytes: &[u8], plain: &Session) -> (Session, Vec<Gist>) {
         let _: Value = serde_json::from_slice(&json).expect("the --json row is JSON");
         // The row of the gist of the whole parsed entry, where it parses.
         if let Ok(full) = s.value(idx) {
-            let home = sesstree::row::text::ToolCalls::with_home("/home/fuzz");
-            let whole = Gist::of(&sesstree::row::Entry::from_value(&full, home.home()), &home);
+            let whole = Gist::of(&sesstree::row::Entry::from_value(&full, Some("/home/fuzz")));
             JsonRow::of_gist(&s, idx, &whole, label.map(|l| &l.1), &text, at).write(&mut theirs);
             assert_eq!(json, theirs, "the --json row");
         }
@@ -314,8 +313,7 @@ fn check_views(s: &Session) {
             let entry = sesstree::row::Entry::from_value(&full, Some("/home/fuzz"));
             assert_eq!(view.facts, sesstree::row::text::Facts::of(&entry), "the filter facts");
             if view.role.as_deref() != Some("toolResult") {
-                let none = sesstree::row::text::ToolCalls::default();
-                let (text, _) = sesstree::row::text::one_line(&entry, &none);
+                let (text, _) = sesstree::row::text::one_line(&entry, None);
                 assert_eq!(view.text, text, "the row text");
                 let search = sesstree::row::text::search_text(&entry, view.label.as_deref(), None);
                 assert_eq!(view.search, search, "the search text");
