@@ -17,7 +17,7 @@
 
 use std::borrow::Cow;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::format::{Envelope, Kind};
 use crate::json::pick::{Keep, Pick, is_marked, key, members, parse, parses_as_value, picked};
@@ -1138,14 +1138,10 @@ fn prefix_values(
                 }
                 Ok(end)
             })?;
-            let mut out = Vec::with_capacity(spans.len());
-            for (at, end) in spans {
-                if *left == 0 {
-                    break;
-                }
-                out.push(prefix_values(line, at, end, left, stack)?);
-            }
-            Ok(Value::Array(out))
+            let out = spans.into_iter().map_while(|(at, end)| {
+                (*left > 0).then(|| prefix_values(line, at, end, left, stack))
+            });
+            out.collect::<Scan<_>>().map(Value::Array)
         }
         Some(b'{') if !is_marked(line, start) => {
             let mut members: Vec<(Cow<'_, [u8]>, usize, usize)> = Vec::new();
@@ -1159,15 +1155,13 @@ fn prefix_values(
                 }
                 Ok(end)
             })?;
-            let mut out = Map::with_capacity(members.len());
-            for (key, at, end) in members {
-                if *left == 0 {
-                    break;
-                }
-                let key = String::from_utf8(key.into_owned()).map_err(|_| Invalid)?;
-                out.insert(key, prefix_values(line, at, end, left, stack)?);
-            }
-            Ok(Value::Object(out))
+            let out = members.into_iter().map_while(|(key, at, end)| {
+                (*left > 0).then(|| {
+                    let key = String::from_utf8(key.into_owned()).map_err(|_| Invalid)?;
+                    Ok((key, prefix_values(line, at, end, left, stack)?))
+                })
+            });
+            out.collect::<Scan<_>>().map(Value::Object)
         }
         _ => parse(line, start, end),
     }
@@ -1192,7 +1186,7 @@ fn cut_text<'a>(line: &Line<'a, '_>, span: (usize, usize)) -> Scan<(Str<'a>, boo
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
-    use serde_json::json;
+    use serde_json::{Map, json};
 
     use super::*;
     use crate::format::envelope::scan_envelope;
