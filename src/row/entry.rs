@@ -813,7 +813,7 @@ fn odd_fields(
     // Written as the line is walked (a hostile line's megabytes of values are not built).
     let text = |span: Option<(usize, usize)>| -> Scan<Box<str>> {
         let Some((at, end)) = span else { return Ok("null".into()) };
-        let json = to_json(line.bytes.get(at..end).ok_or(Invalid)?, false).ok_or(Invalid)?;
+        let json = to_json(line.bytes.get(at..end).ok_or(Invalid)?).ok_or(Invalid)?;
         String::from_utf8(json).map(String::into_boxed_str).map_err(|_| Invalid)
     };
     Ok(Some(Box::new([text(spans[0])?, text(spans[1])?])))
