@@ -538,12 +538,6 @@ impl Session {
         self.read_range(r.offset, r.len)
     }
 
-    /// The raw bytes of the header line.
-    pub fn raw_header(&self) -> Result<Vec<u8>> {
-        let h = self.require_header()?;
-        self.read_range(h.offset, h.len)
-    }
-
     /// Reads `len` bytes at `offset` of the source into `buf` (replacing its contents).
     fn read_into(&self, offset: u64, len: u64, buf: &mut Vec<u8>) -> Result<()> {
         match &self.source {

@@ -186,7 +186,6 @@ pub fn exercise(s: &Session) {
     check_layout(s);
     let _ = (s.labels(), s.label_map(), s.label_records(), s.name(), s.dialect());
     let _ = (s.names_like_pi(), s.is_v1(), s.version(), s.strict(), s.require_header());
-    let _ = s.raw_header();
     for (target, _) in s.labels() {
         let _ = s.label_of(target);
         let _ = s.is_archived(target);
