@@ -131,7 +131,7 @@ pub const RECORD_TEXT: &str = "[record]";
 /// A user, developer or assistant message past the row's 200 characters is cut, and so is an
 /// assistant's retry note or error past its 80. The rows of tool results and of calls summarize
 /// the call and are never the result's content; branch summaries and custom messages are never
-/// cut. A tool result shows `call`, the row of the call it answers ([`ToolCalls::call_of`]),
+/// cut. A tool result shows `call`, the row of the call it answers (a [`ToolCalls`] entry),
 /// when that is known.
 pub fn one_line(entry: &Entry<'_>, call: Option<&str>) -> (String, bool) {
     let text = match &entry.body {
