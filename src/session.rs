@@ -538,12 +538,6 @@ impl Session {
         self.read_range(r.offset, r.len)
     }
 
-    /// The raw bytes of the header line.
-    pub fn raw_header(&self) -> Result<Vec<u8>> {
-        let h = self.require_header()?;
-        self.read_range(h.offset, h.len)
-    }
-
     /// Reads `len` bytes at `offset` of the source into `buf` (replacing its contents).
     fn read_into(&self, offset: u64, len: u64, buf: &mut Vec<u8>) -> Result<()> {
         match &self.source {
@@ -600,20 +594,17 @@ impl Session {
         }
     }
 
-    /// The JSON text of [`Session::value`] as serde_json writes it, compact or `pretty`: what
-    /// `show` prints. Written as the line is walked, without building the value, where the
+    /// The JSON text of [`Session::value`] as serde_json writes it, compact: what `show`
+    /// prints. Written as the line is walked, without building the value, where the
     /// line allows it ([`crate::json::transcode`]): the value of a line of megabytes of
     /// small values costs 50 to 150 times its bytes.
-    pub fn value_json(&self, idx: u32, pretty: bool) -> Result<Vec<u8>> {
+    pub fn value_json(&self, idx: u32) -> Result<Vec<u8>> {
         if !self.is_v1()
-            && let Some(text) = crate::json::transcode::to_json(&self.raw_line(idx)?, pretty)
+            && let Some(text) = crate::json::transcode::to_json(&self.raw_line(idx)?)
         {
             return Ok(text);
         }
-        let value = self.value(idx)?;
-        let text =
-            if pretty { serde_json::to_vec_pretty(&value) } else { serde_json::to_vec(&value) };
-        text.map_err(|e| Error::io(&self.path, e.into()))
+        serde_json::to_vec(&self.value(idx)?).map_err(|e| Error::io(&self.path, e.into()))
     }
 
     /// The id of the record a version-1 `firstKeptEntryIndex` names. The index counts the

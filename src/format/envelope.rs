@@ -314,9 +314,6 @@ impl<'de> Visitor<'de> for EnvelopeVisitor {
     fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
         Ok(Envelope::default())
     }
-    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(Envelope::default())
-    }
     fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
         Ok(Envelope::default())
     }

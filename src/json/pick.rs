@@ -200,9 +200,6 @@ pub(crate) fn parses_as_value(raw: &[u8]) -> bool {
         fn visit_u64<E>(self, _: u64) -> std::result::Result<Checked, E> {
             Ok(Checked)
         }
-        fn visit_f64<E>(self, _: f64) -> std::result::Result<Checked, E> {
-            Ok(Checked)
-        }
         fn visit_str<E>(self, _: &str) -> std::result::Result<Checked, E> {
             Ok(Checked)
         }

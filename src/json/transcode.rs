@@ -1,10 +1,9 @@
-//! One line's JSON written out again (compact or pretty) as serde_json writes the [`Value`] it
+//! One line's JSON written out again, compact, as serde_json writes the [`Value`] it
 //! parses, without building that value: a line of megabytes of small values (`[0,0,…]`) made
 //! into a `Value` costs some 50 to 150 times its bytes, where this costs about the output.
 //!
 //! The line is walked with the [`Scanner`] and fed to serde_json's own serializer value by
-//! value, so the text is the same as `serde_json::to_vec(&value)` (or `to_vec_pretty`) byte for
-//! byte: strings decoded and escaped again by serde_json, numbers as written (the
+//! value, so the text is the same as `serde_json::to_vec(&value)` byte for byte: strings decoded and escaped again by serde_json, numbers as written (the
 //! `arbitrary_precision` feature keeps them so), and an object's key written twice kept in its
 //! first place with its last value, as the map serde_json parses it into keeps it. Only what
 //! serde_json parses differently from its plain JSON is left to it: its marker objects (a key
@@ -33,22 +32,17 @@ pub(crate) const MARKERS: [&str; 2] =
 const FEW_MEMBERS: usize = 16;
 
 /// `line` (one JSON value, whitespace around it allowed) written as serde_json writes the
-/// value it parses: compact, or `pretty` as `serde_json::to_vec_pretty`. `None` where the line
+/// value it parses, compact. `None` where the line
 /// is not valid JSON, does not decode (invalid UTF-8, a lone surrogate) or holds serde_json's
 /// marker objects: the caller parses it in full then, for its value or its error.
-pub fn to_json(line: &[u8], pretty: bool) -> Option<Vec<u8>> {
+pub fn to_json(line: &[u8]) -> Option<Vec<u8>> {
     let mut scanner = Scanner::new();
     let (indexed, stack) = scanner.index(line).ok()?;
     let walk = Walk { line: indexed, stack: RefCell::new(std::mem::take(stack)) };
     let start = walk.line.ws(0);
     let value = Lazy { walk: &walk, start, depth: 0, end: Cell::new(start) };
     let mut out = Vec::with_capacity(line.len() + line.len() / 8);
-    let written = if pretty {
-        value.serialize(&mut serde_json::Serializer::pretty(&mut out))
-    } else {
-        value.serialize(&mut serde_json::Serializer::new(&mut out))
-    };
-    written.ok()?;
+    value.serialize(&mut serde_json::Serializer::new(&mut out)).ok()?;
     walk.line.end(value.end.get()).ok()?;
     Some(out)
 }
@@ -214,14 +208,10 @@ mod tests {
 
     use super::*;
 
-    /// What serde_json writes of the value it parses from `line`, compact and pretty.
-    fn by_serde_json(line: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
+    /// What serde_json writes of the value it parses from `line`.
+    fn by_serde_json(line: &[u8]) -> Option<Vec<u8>> {
         let value: Value = serde_json::from_slice(line).ok()?;
-        Some((serde_json::to_vec(&value).unwrap(), serde_json::to_vec_pretty(&value).unwrap()))
-    }
-
-    fn both(line: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
-        Some((to_json(line, false)?, to_json(line, true)?))
+        Some(serde_json::to_vec(&value).unwrap())
     }
 
     #[test]
@@ -237,7 +227,7 @@ mod tests {
             b"0",
             br#"{"a\u0062":1,"ab":2}"#,
         ] {
-            let got = both(line);
+            let got = to_json(line);
             assert!(got.is_some(), "{}", String::from_utf8_lossy(line));
             assert_eq!(got, by_serde_json(line), "{}", String::from_utf8_lossy(line));
         }
@@ -250,8 +240,8 @@ mod tests {
             line.push_str(&format!("\"k{}\":{k},", k % 25));
         }
         line.push_str("\"last\":0}");
-        let got = to_json(line.as_bytes(), false).unwrap();
-        assert_eq!(Some(got.clone()), by_serde_json(line.as_bytes()).map(|b| b.0));
+        let got = to_json(line.as_bytes()).unwrap();
+        assert_eq!(Some(got.clone()), by_serde_json(line.as_bytes()));
         let text = String::from_utf8(got).unwrap();
         assert!(text.starts_with(r#"{"k0":25,"k1":26,"#), "{text}");
     }
@@ -282,7 +272,7 @@ mod tests {
             br#"{"a":{"$serde_json::private::RawValue":"[1"},"a":1}"#,
             br#"{"a":{"\u0024serde_json::private::Number":"1","b":2},"a":1}"#,
         ] {
-            assert_eq!(both(line), None, "{}", String::from_utf8_lossy(line));
+            assert_eq!(to_json(line), None, "{}", String::from_utf8_lossy(line));
         }
     }
 
@@ -291,7 +281,7 @@ mod tests {
         for levels in [1, 126, 127, 128, 129, 100_000] {
             let line = format!("{}{}", "[".repeat(levels), "]".repeat(levels));
             let theirs = by_serde_json(line.as_bytes());
-            assert_eq!(both(line.as_bytes()), theirs, "{levels} levels");
+            assert_eq!(to_json(line.as_bytes()), theirs, "{levels} levels");
             assert_eq!(theirs.is_some(), levels <= MAX_NESTING, "{levels} levels");
         }
     }
@@ -301,13 +291,13 @@ mod tests {
     fn a_replaced_value_too_deep_is_left_to_serde_json() {
         let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
         let line = format!(r#"{{"a":{deep},"a":1}}"#);
-        assert_eq!(both(line.as_bytes()), None);
+        assert_eq!(to_json(line.as_bytes()), None);
         assert_eq!(by_serde_json(line.as_bytes()), None);
         // Keys written twice in an object of many members, too.
         let mut many: String = (0..20).map(|k| format!(r#""k{k}":{k},"#)).collect();
         many.push_str(r#""k3":1}"#);
         let line = format!(r#"{{"k3":"\ud800",{many}"#);
-        assert_eq!(both(line.as_bytes()), None);
+        assert_eq!(to_json(line.as_bytes()), None);
     }
 
     #[test]
@@ -317,7 +307,7 @@ mod tests {
         let mut line = String::from("[");
         line.push_str(&"0,".repeat(1_000_000));
         line.push_str("0]");
-        let got = to_json(line.as_bytes(), false).unwrap();
+        let got = to_json(line.as_bytes()).unwrap();
         assert_eq!(got, line.as_bytes());
     }
 
@@ -326,9 +316,9 @@ mod tests {
         #[test]
         fn agrees_with_serde_json(value in crate::json::scan::arb_json()) {
             let line = serde_json::to_vec(&value).unwrap();
-            prop_assert_eq!(both(&line), by_serde_json(&line));
+            prop_assert_eq!(to_json(&line), by_serde_json(&line));
             let pretty = serde_json::to_vec_pretty(&value).unwrap();
-            prop_assert_eq!(both(&pretty), by_serde_json(&pretty));
+            prop_assert_eq!(to_json(&pretty), by_serde_json(&pretty));
         }
 
         /// Any bytes that build and break JSON: written as serde_json writes them, or left to it
@@ -344,7 +334,7 @@ mod tests {
             ),
         ) {
             let line = pieces.concat();
-            prop_assert_eq!(both(line.as_bytes()), by_serde_json(line.as_bytes()));
+            prop_assert_eq!(to_json(line.as_bytes()), by_serde_json(line.as_bytes()));
         }
 
         /// Objects whose members repeat keys, few and many.
@@ -355,7 +345,7 @@ mod tests {
             let body: Vec<String> =
                 members.iter().map(|(k, v)| format!("\"k{k}\":{v}")).collect();
             let line = format!("{{{}}}", body.join(","));
-            prop_assert_eq!(both(line.as_bytes()), by_serde_json(line.as_bytes()));
+            prop_assert_eq!(to_json(line.as_bytes()), by_serde_json(line.as_bytes()));
         }
     }
 }

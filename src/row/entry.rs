@@ -17,7 +17,7 @@
 
 use std::borrow::Cow;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::format::{Envelope, Kind};
 use crate::json::pick::{Keep, Pick, is_marked, key, members, parse, parses_as_value, picked};
@@ -211,7 +211,6 @@ pub enum Reads {
 
 impl<'a> Entry<'a> {
     /// The view of a whole parsed line, its calls' paths shortened under `home`
-    /// ([`crate::row::text::ToolCalls::home`]).
     pub fn from_value(entry: &'a Value, home: Option<&str>) -> Entry<'a> {
         let kind = match entry.get("type") {
             Some(Value::String(name)) => Kind::from_name(name),
@@ -530,7 +529,11 @@ fn scope(paths: Vec<String>, home: Option<&str>) -> String {
 
 /// `path` with the home directory replaced by `~`. Only whole path components match, so home
 /// `/home/al` leaves `/home/alice` alone.
+///
+/// Trailing slashes of `home` are ignored. An empty home or `/` shortens nothing: every
+/// absolute path starts with `/`, and `~etc/passwd` would read worse than the path itself.
 fn shorten<'p>(path: &'p str, home: Option<&str>) -> Cow<'p, str> {
+    let home = home.map(|home| home.trim_end_matches('/')).filter(|home| !home.is_empty());
     let Some(home) = home else { return Cow::Borrowed(path) };
     match path.strip_prefix(home) {
         Some(rest) if rest.is_empty() || rest.starts_with('/') => Cow::Owned(format!("~{rest}")),
@@ -810,7 +813,7 @@ fn odd_fields(
     // Written as the line is walked (a hostile line's megabytes of values are not built).
     let text = |span: Option<(usize, usize)>| -> Scan<Box<str>> {
         let Some((at, end)) = span else { return Ok("null".into()) };
-        let json = to_json(line.bytes.get(at..end).ok_or(Invalid)?, false).ok_or(Invalid)?;
+        let json = to_json(line.bytes.get(at..end).ok_or(Invalid)?).ok_or(Invalid)?;
         String::from_utf8(json).map(String::into_boxed_str).map_err(|_| Invalid)
     };
     Ok(Some(Box::new([text(spans[0])?, text(spans[1])?])))
@@ -1135,14 +1138,10 @@ fn prefix_values(
                 }
                 Ok(end)
             })?;
-            let mut out = Vec::with_capacity(spans.len());
-            for (at, end) in spans {
-                if *left == 0 {
-                    break;
-                }
-                out.push(prefix_values(line, at, end, left, stack)?);
-            }
-            Ok(Value::Array(out))
+            let out = spans.into_iter().map_while(|(at, end)| {
+                (*left > 0).then(|| prefix_values(line, at, end, left, stack))
+            });
+            out.collect::<Scan<_>>().map(Value::Array)
         }
         Some(b'{') if !is_marked(line, start) => {
             let mut members: Vec<(Cow<'_, [u8]>, usize, usize)> = Vec::new();
@@ -1156,15 +1155,13 @@ fn prefix_values(
                 }
                 Ok(end)
             })?;
-            let mut out = Map::with_capacity(members.len());
-            for (key, at, end) in members {
-                if *left == 0 {
-                    break;
-                }
-                let key = String::from_utf8(key.into_owned()).map_err(|_| Invalid)?;
-                out.insert(key, prefix_values(line, at, end, left, stack)?);
-            }
-            Ok(Value::Object(out))
+            let out = members.into_iter().map_while(|(key, at, end)| {
+                (*left > 0).then(|| {
+                    let key = String::from_utf8(key.into_owned()).map_err(|_| Invalid)?;
+                    Ok((key, prefix_values(line, at, end, left, stack)?))
+                })
+            });
+            out.collect::<Scan<_>>().map(Value::Object)
         }
         _ => parse(line, start, end),
     }
@@ -1189,7 +1186,7 @@ fn cut_text<'a>(line: &Line<'a, '_>, span: (usize, usize)) -> Scan<(Str<'a>, boo
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
-    use serde_json::json;
+    use serde_json::{Map, json};
 
     use super::*;
     use crate::format::envelope::scan_envelope;
@@ -1202,12 +1199,11 @@ mod tests {
     /// left to a full parse) to the same view, the same gist read for rows alone, and the
     /// envelope the loader reads.
     fn check_line(bytes: &[u8], full: &Value) -> std::result::Result<(), TestCaseError> {
-        let none = ToolCalls::with_home("/home/al");
-        let view = Entry::from_value(full, none.home());
+        let view = Entry::from_value(full, Some("/home/al"));
         let mut scanner = Scanner::new();
         let (line, stack) = scanner.index(bytes).expect("serde_json read the line");
         let Some((envelope, same)) =
-            scan(&line, stack, Reads::RowsAndSearch, none.home(), |scanned| scanned == &view)
+            scan(&line, stack, Reads::RowsAndSearch, Some("/home/al"), |scanned| scanned == &view)
         else {
             let marked = memchr::memmem::find(bytes, b"$serde_json::private").is_some();
             prop_assert!(!full.is_object() || marked, "the scan takes an object line");
@@ -1216,8 +1212,8 @@ mod tests {
         prop_assert!(same, "the same view");
         prop_assert_eq!(Ok(envelope), scan_envelope(bytes), "the same envelope");
         let (line, stack) = scanner.index(bytes).unwrap();
-        let rows = scan(&line, stack, Reads::Rows, none.home(), |scanned| Gist::of(scanned, &none));
-        prop_assert_eq!(rows.map(|(_, gist)| gist), Some(Gist::of(&view, &none)));
+        let rows = scan(&line, stack, Reads::Rows, Some("/home/al"), Gist::of);
+        prop_assert_eq!(rows.map(|(_, gist)| gist), Some(Gist::of(&view)));
         Ok(())
     }
 
@@ -1237,6 +1233,14 @@ mod tests {
         let mut scanner = Scanner::new();
         let (indexed, stack) = scanner.index(line).ok()?;
         scan(&indexed, stack, Reads::RowsAndSearch, Some("/home/al"), f).map(|(_, read)| read)
+    }
+
+    #[test]
+    fn home_is_read_without_trailing_slashes_and_never_as_the_root() {
+        assert_eq!(shorten("/home/al/a", Some("/home/al//")), "~/a");
+        assert_eq!(shorten("/etc/passwd", Some("/")), "/etc/passwd");
+        assert_eq!(shorten("/etc/passwd", Some("")), "/etc/passwd");
+        assert_eq!(shorten("/etc/passwd", None), "/etc/passwd");
     }
 
     #[test]
@@ -1289,9 +1293,7 @@ mod tests {
         }
         let skipped =
             r#"{"type":"message","message":{"role":"user","content":"hi","usage":"\ud800"}}"#;
-        let row = scanned(skipped.as_bytes(), |e| {
-            super::super::text::one_line(e, &ToolCalls::default()).0
-        });
+        let row = scanned(skipped.as_bytes(), |e| super::super::text::one_line(e, None).0);
         assert_eq!(row.as_deref(), Some("user: hi"));
     }
 
@@ -1365,10 +1367,9 @@ mod tests {
             check_text(line);
             let mut scanner = Scanner::new();
             let (indexed, stack) = scanner.index(line.as_bytes()).unwrap();
-            let none = ToolCalls::default();
             let (_, (gist, unread)) = scan(&indexed, stack, Reads::Rows, None, |e| {
                 let Body::Message(m) = &e.body else { panic!("a message") };
-                (Gist::of(e, &none), m.content == Content::default())
+                (Gist::of(e), m.content == Content::default())
             })
             .unwrap();
             texts.push(gist.text().to_owned());
@@ -1459,7 +1460,7 @@ mod tests {
             r#"{{"type":"message","message":{{"role":"assistant","content":[{{"type":"toolCall","id":"c1","name":"mcp","arguments":{{{keys}"k0":"last","k1":[{{"k":1,"k":2}}]}}}}]}}}}"#
         );
         check_text(&line);
-        let mut tools = ToolCalls::with_home("/home/al");
+        let mut tools = ToolCalls::default();
         scanned(line.as_bytes(), |entry| tools.add(entry)).unwrap();
         assert_eq!(tools.get("c1"), Some(r#"[mcp: {"k0":"last","k1":[{"k":2}],"k2":2,"k3":...]"#));
     }

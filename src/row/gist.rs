@@ -77,13 +77,11 @@ impl<'g> Field<'g> {
 }
 
 impl Gist {
-    /// The gist of an entry, read with the home directory of `none`, which holds no calls
-    /// ([`ToolCalls::with_home`]).
-    pub fn of(entry: &Entry<'_>, none: &ToolCalls) -> Gist {
-        debug_assert!(none.is_empty(), "a gist's row is the row with no call known");
+    /// The gist of an entry: its row is the row with no call known.
+    pub fn of(entry: &Entry<'_>) -> Gist {
         let calls: Vec<_> =
             ToolCalls::of(entry).map(|(id, shown)| (id, into_one_row(shown.to_owned()))).collect();
-        let (text, cut) = one_line(entry, none);
+        let (text, cut) = one_line(entry, None);
         let long = text.len() > LONG;
         let optional = [
             // The `type`, when it is a string.
@@ -548,8 +546,7 @@ mod tests {
     use crate::row::text::FilterMode;
 
     fn gist(entry: Value) -> Gist {
-        let none = ToolCalls::with_home("/home/al");
-        Gist::of(&Entry::from_value(&entry, none.home()), &none)
+        Gist::of(&Entry::from_value(&entry, Some("/home/al")))
     }
 
     #[test]

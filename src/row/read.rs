@@ -4,7 +4,7 @@
 
 use super::entry::{self, Entry, Reads, WALKED_DEPTH};
 use super::gist::{Gist, Resolved};
-use super::text::{ToolCalls, fuzzy_match, one_line, search_text, substring_match};
+use super::text::{fuzzy_match, one_line, search_text, substring_match};
 use super::view::Labels;
 use crate::error::Result;
 use crate::format::Envelope;
@@ -12,17 +12,16 @@ use crate::json::scan::{Line, Scanner};
 use crate::session::{Digest, LineReader, Session, parse_lossy};
 
 /// The rows of `log` and `tree`, worked out while a file loads: each record's [`Gist`], with
-/// paths shortened under a home directory ([`ToolCalls::with_home`]).
+/// paths shortened under a home directory.
 #[derive(Debug, Default)]
 pub struct Rows {
-    /// No calls: the home directory alone.
-    none: ToolCalls,
+    home: Option<String>,
 }
 
 impl Rows {
     /// Rows whose paths are shortened under `home`.
     pub fn new(home: Option<&str>) -> Rows {
-        Rows { none: home.map(ToolCalls::with_home).unwrap_or_default() }
+        Rows { home: home.map(str::to_owned) }
     }
 }
 
@@ -35,11 +34,11 @@ impl Digest for Rows {
         line: &Line<'a, '_>,
         stack: &mut Vec<bool>,
     ) -> Option<(Envelope<'a>, Gist)> {
-        entry::scan(line, stack, Reads::Rows, self.none.home(), |entry| Gist::of(entry, &self.none))
+        entry::scan(line, stack, Reads::Rows, self.home.as_deref(), Gist::of)
     }
 
     fn of_line(&self, scanner: &mut Scanner, bytes: &[u8], v1: bool) -> Gist {
-        line_gist(scanner, bytes, &self.none, v1)
+        line_gist(scanner, bytes, self.home.as_deref(), v1)
     }
 }
 
@@ -47,18 +46,15 @@ impl Digest for Rows {
 /// from a full parse (its ids are derived); any other through the scan, even where only
 /// serde_json read the envelope (an id with a lone surrogate, say), and in full where the scan
 /// does not take the line.
-fn line_gist(scanner: &mut Scanner, bytes: &[u8], none: &ToolCalls, v1: bool) -> Gist {
+fn line_gist(scanner: &mut Scanner, bytes: &[u8], home: Option<&str>, v1: bool) -> Gist {
     let gist = match v1 {
         true => None,
         false => scanner.index(bytes).ok().and_then(|(line, stack)| {
-            entry::scan(&line, stack, Reads::Rows, none.home(), |entry| Gist::of(entry, none))
-                .map(|(_, gist)| gist)
+            entry::scan(&line, stack, Reads::Rows, home, Gist::of).map(|(_, gist)| gist)
         }),
     };
-    gist.or_else(|| {
-        parse_lossy(bytes).map(|value| Gist::of(&Entry::from_value(&value, none.home()), none))
-    })
-    .unwrap_or_else(Gist::unreadable)
+    gist.or_else(|| parse_lossy(bytes).map(|value| Gist::of(&Entry::from_value(&value, home))))
+        .unwrap_or_else(Gist::unreadable)
 }
 
 /// `f` of the view of a record's row ([`Entry`]): far cheaper than [`Session::value`] for
@@ -84,9 +80,8 @@ pub(crate) fn with_row<R>(
 /// The row text of a record with no tool call known, read from its line: for a gist that did
 /// not keep it ([`Gist::is_long`]). `home` as for [`Rows::new`].
 pub fn read_text(session: &Session, idx: u32, home: Option<&str>) -> Result<String> {
-    let none = home.map(ToolCalls::with_home).unwrap_or_default();
-    with_row(session, idx, &mut session.lines(), &mut Scanner::new(), none.home(), |row| {
-        one_line(row, &none).0
+    with_row(session, idx, &mut session.lines(), &mut Scanner::new(), home, |row| {
+        one_line(row, None).0
     })
 }
 
@@ -95,10 +90,9 @@ pub fn read_text(session: &Session, idx: u32, home: Option<&str>) -> Result<Stri
 /// core, a stretch of `indices` a task (give them in about file order: lines are read through
 /// a window).
 pub fn read_gists(session: &Session, indices: &[u32], home: Option<&str>) -> Result<Vec<Gist>> {
-    let none = home.map(ToolCalls::with_home).unwrap_or_default();
     let v1 = session.is_v1();
     each_line(session, indices, |lines, scanner, &idx| {
-        Ok(line_gist(scanner, lines.line(idx)?, &none, v1))
+        Ok(line_gist(scanner, lines.line(idx)?, home, v1))
     })
 }
 

@@ -4,8 +4,8 @@
 //!
 //! Nothing here fails: `log` and `tree` show damaged files too, so a missing or ill-typed field
 //! yields a plain fallback text instead of an error. Nothing here prints or reads the
-//! environment; the home directory used to shorten paths is handed in through
-//! [`ToolCalls::with_home`].
+//! environment; the home directory used to shorten paths is handed in
+//! ([`Entry::from_value`]).
 //!
 //! Transcript text comes back as written, apart from the folding of line breaks and tabs that
 //! makes a row one line. Callers writing text to a terminal pass it through
@@ -68,8 +68,7 @@ fn shown_cut(text: &str, n: usize) -> String {
     [head, if cut { "..." } else { "" }].concat()
 }
 
-/// The tool calls of a session by `toolCallId`, plus the home directory that tool-result rows
-/// shorten to `~` ([`ToolCalls::home`]). A call is kept as what the row of its result shows
+/// The tool calls of a session by `toolCallId`. A call is kept as what the row of its result shows
 /// (`[read: ~/src/main.rs:10-19]`), worked out when its entry is read ([`Entry::from_value`]):
 /// a session's calls are kept until their results are read, and the row is a few dozen bytes
 /// where the arguments (file contents of `write`, both sides of `edit`) can be megabytes.
@@ -82,19 +81,9 @@ fn shown_cut(text: &str, n: usize) -> String {
 #[derive(Debug, Clone, Default)]
 pub struct ToolCalls {
     calls: HashMap<Box<str>, Box<str>, foldhash::fast::RandomState>,
-    home: Option<String>,
 }
 
 impl ToolCalls {
-    /// No calls yet, shortening paths under `home` to `~`.
-    ///
-    /// Trailing slashes are ignored. An empty home or `/` shortens nothing: every absolute
-    /// path starts with `/`, and `~etc/passwd` would read worse than the path itself.
-    pub fn with_home(home: &str) -> Self {
-        let home = home.trim_end_matches('/');
-        ToolCalls { calls: HashMap::default(), home: (!home.is_empty()).then(|| home.to_owned()) }
-    }
-
     /// Records the `toolCall` blocks of an assistant `message` entry; any other entry is
     /// ignored. A later call with the same id replaces an earlier one, as in the agent.
     pub fn add(&mut self, entry: &Entry<'_>) {
@@ -115,17 +104,6 @@ impl ToolCalls {
     /// The row of the call with this `toolCallId`.
     pub fn get(&self, tool_call_id: &str) -> Option<&str> {
         self.calls.get(tool_call_id).map(Box::as_ref)
-    }
-
-    /// The home directory that the rows of calls shorten paths under, for the entries read
-    /// ([`Entry::from_value`]).
-    pub fn home(&self) -> Option<&str> {
-        self.home.as_deref()
-    }
-
-    /// Whether no call is recorded.
-    pub fn is_empty(&self) -> bool {
-        self.calls.is_empty()
     }
 
     /// The call a tool-result entry answers, as its row shows it: `None` for another entry, or
@@ -153,11 +131,12 @@ pub const RECORD_TEXT: &str = "[record]";
 /// A user, developer or assistant message past the row's 200 characters is cut, and so is an
 /// assistant's retry note or error past its 80. The rows of tool results and of calls summarize
 /// the call and are never the result's content; branch summaries and custom messages are never
-/// cut.
-pub fn one_line(entry: &Entry<'_>, tools: &ToolCalls) -> (String, bool) {
+/// cut. A tool result shows `call`, the row of the call it answers (a [`ToolCalls`] entry),
+/// when that is known.
+pub fn one_line(entry: &Entry<'_>, call: Option<&str>) -> (String, bool) {
     let text = match &entry.body {
         Body::Message(message) => {
-            let (text, cut) = message_line(message, tools);
+            let (text, cut) = message_line(message, call);
             return (into_one_row(text), cut);
         }
         Body::CustomMessage(custom) => custom_message_line(custom),
@@ -232,7 +211,7 @@ pub(crate) fn into_one_row(text: String) -> String {
 }
 
 /// The row of a `message` entry, by role, and whether it cut the message's text short.
-fn message_line(message: &Message<'_>, tools: &ToolCalls) -> (String, bool) {
+fn message_line(message: &Message<'_>, call: Option<&str>) -> (String, bool) {
     let more = message.content.more;
     let row = match message.role.as_deref() {
         // Joined, not formatted: nearly every row of a file is one of these four.
@@ -240,7 +219,6 @@ fn message_line(message: &Message<'_>, tools: &ToolCalls) -> (String, bool) {
         Some("developer") => return (text_row("developer: ", &message.content.text), more),
         Some("assistant") => return assistant_text(message),
         Some("toolResult") => {
-            let call = message.tool_call_id.as_deref().and_then(|id| tools.get(id));
             // A call not known shows the result's `toolName`, or `tool`.
             let name = message.tool_name.as_deref().filter(|n| !n.is_empty());
             call.map_or_else(|| ["[", name.unwrap_or("tool"), "]"].concat(), str::to_owned)
@@ -636,13 +614,17 @@ mod tests {
     use super::*;
 
     // The row functions of a whole parsed entry, as the tests below write them.
+    /// The home directory of the tests' calls.
+    const HOME: Option<&str> = Some("/home/al");
+
     fn one_line(entry: &Value, tools: &ToolCalls) -> String {
-        super::one_line(&Entry::from_value(entry, tools.home()), tools).0
+        let entry = Entry::from_value(entry, HOME);
+        super::one_line(&entry, tools.call_of(&entry)).0
     }
 
     /// The search text of an entry, with the call it answers among `tools`.
     fn search_text(entry: &Value, label: Option<&str>, tools: &ToolCalls) -> String {
-        let entry = Entry::from_value(entry, tools.home());
+        let entry = Entry::from_value(entry, HOME);
         super::search_text(&entry, label, tools.call_of(&entry))
     }
 
@@ -659,7 +641,7 @@ mod tests {
     }
 
     fn add(tools: &mut ToolCalls, entry: &Value) {
-        tools.add(&Entry::from_value(entry, tools.home()));
+        tools.add(&Entry::from_value(entry, HOME));
     }
 
     fn line(entry: Value) -> String {
@@ -680,7 +662,7 @@ mod tests {
             .iter()
             .map(|(id, name, args)| json!({"type": "toolCall", "id": id, "name": name, "arguments": args}))
             .collect();
-        let mut tools = ToolCalls::with_home("/home/al");
+        let mut tools = ToolCalls::default();
         add(&mut tools, &assistant(Value::Array(blocks), "toolUse"));
         tools
     }
@@ -846,11 +828,6 @@ mod tests {
         for (name, args, want) in cases {
             assert_eq!(result_line(name, args.clone()), want, "{name} {args}");
         }
-        let tools = ToolCalls::with_home("/home/al//");
-        assert_eq!(tools.home.as_deref(), Some("/home/al"));
-        assert_eq!(ToolCalls::with_home("/").home, None);
-        assert_eq!(ToolCalls::with_home("").home, None);
-        assert_eq!(ToolCalls::default().home, None);
     }
 
     #[test]
@@ -872,7 +849,7 @@ mod tests {
         for entry in [message(user), custom, json!("not an object")] {
             add(&mut tools, &entry);
         }
-        assert!(tools.is_empty());
+        assert!(tools.calls.is_empty());
         let calls = json!([{"type": "toolCall", "id": "c1", "name": "read"},
             {"type": "toolCall", "name": "no id"}]);
         add(&mut tools, &assistant(calls, "toolUse"));

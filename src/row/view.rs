@@ -34,7 +34,6 @@ pub struct Viewer<'s> {
     session: &'s Session,
     lines: crate::session::LineReader<'s>,
     tools: ToolCalls,
-    /// [`ToolCalls::home`] of `tools`, read beside them.
     home: Option<String>,
     labels: Labels,
     scanner: Scanner,
@@ -60,9 +59,9 @@ pub fn labels(session: &Session) -> Labels {
 impl<'s> Viewer<'s> {
     /// A viewer over a session.
     pub fn new(session: &'s Session, home: Option<&str>) -> Viewer<'s> {
-        let tools = home.map(ToolCalls::with_home).unwrap_or_default();
         let labels = labels(session);
-        let home = tools.home().map(str::to_owned);
+        let tools = ToolCalls::default();
+        let home = home.map(str::to_owned);
         Viewer { session, lines: session.lines(), tools, home, labels, scanner: Scanner::new() }
     }
 
@@ -75,7 +74,7 @@ impl<'s> Viewer<'s> {
             EntryView {
                 idx,
                 label: label.clone(),
-                text: one_line(entry, &self.tools).0,
+                text: one_line(entry, self.tools.call_of(entry)).0,
                 search: search_text(entry, label.as_deref(), self.tools.call_of(entry)),
                 facts: Facts::of(entry),
                 role: entry.role().map(Box::from),

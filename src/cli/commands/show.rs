@@ -57,7 +57,7 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<()> {
         out.write_all(&session.raw_line(idx)?)?;
         out.write_all(b"\n")?;
     } else if ctx.json {
-        out.write_all(&session.value_json(idx, false)?)?;
+        out.write_all(&session.value_json(idx)?)?;
         out.write_all(b"\n")?;
     } else {
         let text = readable(ctx.style, &session, idx)?;
