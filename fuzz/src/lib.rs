@@ -133,7 +133,11 @@ fn check_windows(s: &Session, all: &[Gist]) {
             let read: Vec<&Gist> = read.iter().collect();
             let got = listing.rows(start, &read).expect("the whole path reads");
             let expected: Vec<_> = rows.iter().rev().take(n).collect();
-            assert_eq!(got.iter().rev().take(n).collect::<Vec<_>>(), expected, "log -n {n}, {mode:?}");
+            assert_eq!(
+                got.iter().rev().take(n).collect::<Vec<_>>(),
+                expected,
+                "log -n {n}, {mode:?}"
+            );
         }
     }
 }

@@ -164,7 +164,10 @@ pub fn branch(before: &Session, b: &mut Bytes<'_>) {
     let clock = Clock::pinned_at(AT).expect("a valid time");
     let mut ids = IdGen::from_seed(u64::from(b.byte()));
     let Ok(plan) = branch::plan(before, None, fork, "/src.jsonl", &clock, &mut ids) else { return };
-    let Ok(bytes) = plan.to_bytes(before) else { return };
+    let mut bytes = Vec::new();
+    if plan.write_to(before, &mut bytes, std::path::Path::new("-")).is_err() {
+        return;
+    }
     let after = load(bytes);
     exercise(&after);
     assert!(after.require_header().is_ok(), "a branched file has a header");
