@@ -231,8 +231,11 @@ fn id_value(line: &Line<'_, '_>, start: usize, end: usize) -> Scan<Option<EntryI
 /// rejects, for serde_json's error message.
 fn serde_envelope(line: &[u8]) -> Result<Envelope<'_>, ScanError> {
     let mut de = serde_json::Deserializer::from_slice(line);
-    let env = (&mut de).deserialize_any(EnvelopeVisitor).map_err(scan_error)?;
+    let mut env = (&mut de).deserialize_any(EnvelopeVisitor).map_err(scan_error)?;
     de.end().map_err(scan_error)?;
+    // With `arbitrary_precision`, serde_json hands a number such as `1.5` over as a one-member
+    // map: only a line that opens with `{` is an object.
+    env.is_object &= line.trim_ascii_start().starts_with(b"{");
     Ok(env)
 }
 
@@ -388,11 +391,14 @@ mod tests {
 
     #[test]
     fn non_objects_are_records_without_fields() {
-        for line in [&b"[1,2]"[..], b"42", b"\"s\"", b"null", b"true"] {
+        // A number that is not an integer reaches serde_json's visitor as a one-member map.
+        for line in [&b"[1,2]"[..], b"42", b" 1.5", b"-2e3", b"\"s\"", b"null", b"true"] {
             let env = scan_envelope(line).unwrap();
             assert!(!env.is_object);
             assert_eq!(env.id, None);
         }
+        let marker = br#"{"$serde_json::private::Number":"5"}"#;
+        assert!(scan_envelope(marker).unwrap().is_object);
     }
 
     #[test]
