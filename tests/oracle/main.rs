@@ -1,12 +1,18 @@
-//! The oracle suite (issue 34): every file sesstree writes is one the agents open, continue and
-//! read as sesstree meant, and sesstree reads what the agents write as they do.
+//! The oracle suite (issue 34, issue 43): every file sesstree writes is one the agents open,
+//! continue and read as sesstree meant, and sesstree reads what the agents write as they do.
 //!
-//! The agents' own session code runs as the two bundles of `../shared/oracle` (oh-my-pi 18 and
-//! pi-mono 0.58, see its README): `node omp.js FILE` opens FILE exactly as the agent resumes a
-//! session and prints what it sees. For every writer on every clean fixture and a generated
-//! session, the suite runs the writer on a copy, opens the result in the agent of its dialect
-//! (and in the other agent when both read the file: no title slot), lets the agent continue
-//! (`appendUser`, `appendAssistant`, `reopen`) and compares, before and after the continuation:
+//! The agents' own session code runs from their published packages, which
+//! `tests/oracle/package.json` pins and `npm ci` installs there: pi 1.x
+//! (`@earendil-works/pi-coding-agent`), pi 0.x (`@mariozechner/pi-coding-agent`, pi's old name)
+//! and oh-my-pi (`@oh-my-pi/pi-coding-agent`, run by the `bun` package). The harness scripts in
+//! `tests/oracle/harness` open a file exactly as the agent resumes a session and print what it
+//! sees (tests/oracle/README.md). Every case runs against every agent of its dialect.
+//!
+//! For every writer on every clean fixture (the hand-made ones and those the agents wrote,
+//! `tests/fixtures/agents`) and a generated session, the suite runs the writer on a copy, opens
+//! the result in the agents of its dialect (and in the other agent when both read the file: no
+//! title slot), lets the agent continue (`appendUser`, `appendAssistant`, `reopen`) and
+//! compares, before and after the continuation:
 //!
 //! * the agent's leaf with the last entry of the file (where sesstree left the conversation);
 //! * the agent's path, past trailing labels and a move marker (the `@` rule), with `log`;
@@ -15,13 +21,19 @@
 //! * that opening never rewrote the file, and the continuation hangs under that leaf.
 //!
 //! Then the other way round: files the agents wrote with their own operations (label,
-//! setName, navigate with a summary, branchWithSummary, fork) read in sesstree as in the agent.
+//! setName, navigate with a summary, branchWithSummary, fork) read in sesstree as in the agent;
+//! and sessions the agents write from nothing through their API, one per scenario (compactions
+//! that keep nothing, system-prompt patches, context edits, usage outside replies, …), read in
+//! sesstree as in the agent, `fsck` clean, the agent messages message for message and `stats`'
+//! cost equal to the agent's own total. `SESSTREE_ORACLE_FIXTURES=tests/fixtures/agents` keeps
+//! those sessions as fixtures (one folder per agent version): that is how they are made anew
+//! when a version moves.
 //!
-//! Run it with `cargo test --test oracle` (`.ci/run` does). It needs node 20 or later and the
-//! bundles, at `$SESSTREE_ORACLE` or `../shared/oracle` beside the repository; without them it
-//! fails, it never skips. It is not part of a plain `cargo test` (`test = false` in
-//! Cargo.toml), so a checkout without `../shared` still tests. `SESSTREE_ORACLE_JOBS` sets the
-//! number of parallel cases (default: the number of CPUs).
+//! Run it with `(cd tests/oracle && npm ci) && cargo test --test oracle` (`.ci/run` does). It
+//! needs node 20 or later; without the installed agents it fails, it never skips. It is not
+//! part of a plain `cargo test` (`test = false` in Cargo.toml). `SESSTREE_ORACLE_JOBS` sets the
+//! number of parallel cases (default: the number of CPUs), `SESSTREE_ORACLE_FILTER` keeps the
+//! cases whose name contains it, `SESSTREE_ORACLE_REPORT=FILE` appends the report to FILE.
 //!
 //! Differences that are right are listed in [`EXPECTED`] with the reason; any other fails.
 
@@ -34,13 +46,14 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
-/// Differences that are right: (a part of the case name, agent or `*`, check, why).
+/// Differences that are right: (a part of the case name, agent (`*`, a dialect, or a dialect
+/// and version prefix such as `pi 0.`), check, why).
 const EXPECTED: &[(&str, &str, &str, &str)] = &[
     (
         "agent-fork",
         "*",
         "no file",
-        "the agent writes this fork only later: pi at the first reply, oh-my-pi at the first write (FORMAT §4.7)",
+        "the agent writes this fork only later: a fork of the root prompt starts an empty session (all agents), pi 0.x writes a session only at its first reply, oh-my-pi at its first write (FORMAT §4.7, CHANGES R5)",
     ),
     (
         "",
@@ -50,9 +63,9 @@ const EXPECTED: &[(&str, &str, &str, &str)] = &[
     ),
     (
         " writers-pi",
-        "pi",
+        "pi 0.",
         "continue",
-        "the fixture holds no assistant message, a file pi never leaves on disk: continuing one, pi writes its header and entries again (FORMAT §4.7)",
+        "the fixture holds no assistant message, a file pi 0.x never leaves on disk: continuing one, pi 0.x writes its header and entries again (FORMAT §4.7; pi 1.x writes at the first user message, CHANGES R5)",
     ),
     (
         "",
@@ -92,23 +105,73 @@ const CLEAN: &[&str] = &[
 ];
 
 struct Env {
+    /// tests/oracle: the harness scripts and the agents installed by `npm ci`.
     oracle: PathBuf,
     bin: PathBuf,
     repo: PathBuf,
+    agents: Vec<Agent>,
+}
+
+/// One agent release from the registry, as `tests/oracle/package.json` pins it.
+#[derive(Clone, Debug)]
+struct Agent {
+    /// Whose files it writes and reads: `pi` or `omp` (sesstree's `--flavor`).
+    dialect: &'static str,
+    /// The npm package, under tests/oracle/node_modules.
+    package: &'static str,
+    /// Its version, read from the installed package.
+    version: String,
+}
+
+/// The agents the suite runs, newest pi first. Moving to a new release is its version in
+/// tests/oracle/package.json (and `npm install` there to update the lockfile).
+const AGENTS: &[(&str, &str)] = &[
+    ("pi", "@earendil-works/pi-coding-agent"),
+    ("pi", "@mariozechner/pi-coding-agent"),
+    ("omp", "@oh-my-pi/pi-coding-agent"),
+];
+
+impl Agent {
+    /// `pi 1.6.0`, as rows and messages name it.
+    fn tag(&self) -> String {
+        format!("{} {}", self.dialect, self.version)
+    }
+
+    /// The harness command for this agent: node for pi's compiled JavaScript, bun for
+    /// oh-my-pi's TypeScript sources.
+    fn command(&self, env: &Env) -> Command {
+        let harness = env.oracle.join("harness");
+        if self.dialect == "omp" {
+            let mut cmd = Command::new(env.oracle.join("node_modules/.bin/bun"));
+            cmd.arg(harness.join("omp.ts"));
+            cmd
+        } else {
+            let mut cmd = Command::new("node");
+            cmd.arg(harness.join("pi.mjs")).arg("--package").arg(self.package);
+            cmd
+        }
+    }
 }
 
 fn env() -> Env {
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let oracle = std::env::var_os("SESSTREE_ORACLE")
-        .map_or_else(|| repo.join("../shared/oracle"), PathBuf::from);
-    for bundle in ["pi.js", "omp.js"] {
-        assert!(
-            oracle.join(bundle).is_file(),
-            "the oracle bundle {} is missing: this suite needs ../shared/oracle beside the \
-             repository (or SESSTREE_ORACLE=DIR)",
-            oracle.join(bundle).display()
-        );
-    }
+        .map_or_else(|| repo.join("tests/oracle"), PathBuf::from);
+    let modules = oracle.join("node_modules");
+    let agents = AGENTS
+        .iter()
+        .map(|&(dialect, package)| {
+            let manifest = modules.join(package).join("package.json");
+            let text = std::fs::read_to_string(&manifest).unwrap_or_else(|e| {
+                panic!(
+                    "{}: {e}: install the agents first: (cd tests/oracle && npm ci)",
+                    manifest.display()
+                )
+            });
+            let v: Value = serde_json::from_str(&text).unwrap();
+            Agent { dialect, package, version: v["version"].as_str().unwrap().to_string() }
+        })
+        .collect();
     let node = Command::new("node").arg("--version").output();
     let version = match node {
         Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).trim().to_string(),
@@ -116,7 +179,7 @@ fn env() -> Env {
     };
     let major: u32 = version.trim_start_matches('v').split('.').next().unwrap().parse().unwrap();
     assert!(major >= 20, "node {version} is too old: the oracle needs node 20 or later");
-    Env { oracle, bin: PathBuf::from(env!("CARGO_BIN_EXE_sesstree")), repo }
+    Env { oracle, bin: PathBuf::from(env!("CARGO_BIN_EXE_sesstree")), repo, agents }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -156,22 +219,27 @@ fn sesstree_json(env: &Env, file: &Path, args: &[&str]) -> Result<Vec<Value>, St
         .collect()
 }
 
-/// The agent opens `file` (a copy of it), applies `ops` and prints what it sees.
-fn agent(env: &Env, agent: &str, file: &Path, ops: &Value, keep: Option<&Path>) -> Value {
-    let dir = file.parent().unwrap();
-    let ops_file = dir.join(format!("ops-{agent}-{}.json", std::process::id()));
+/// The agent opens `file` (a copy of it; a new session in `keep` when `file` is `None`),
+/// applies `ops` and prints what it sees.
+fn agent(env: &Env, agent: &Agent, file: Option<&Path>, ops: &Value, keep: Option<&Path>) -> Value {
+    let scratch = tempfile::tempdir().unwrap();
+    let ops_file = scratch.path().join("ops.json");
     std::fs::write(&ops_file, ops.to_string()).unwrap();
-    let mut cmd = Command::new("node");
-    cmd.arg(env.oracle.join(format!("{agent}.js"))).arg(file).arg("--ops-file").arg(&ops_file);
+    let mut cmd = agent.command(env);
+    match file {
+        Some(f) => cmd.arg(f),
+        None => cmd.arg("--new"),
+    };
+    cmd.arg("--ops-file").arg(&ops_file);
     if let Some(k) = keep {
         cmd.arg("--keep").arg(k);
     }
-    let out = cmd.output().expect("run node");
-    let _ = std::fs::remove_file(&ops_file);
+    let out = cmd.output().expect("run the agent harness");
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
-            "{agent}.js {}: no JSON ({e}): {}",
-            file.display(),
+            "{} {}: no JSON ({e}): {}",
+            agent.tag(),
+            file.map_or("--new".into(), |f| f.display().to_string()),
             String::from_utf8_lossy(&out.stderr).chars().rev().take(800).collect::<String>()
         )
     })
@@ -367,18 +435,14 @@ fn cut(s: &str) -> String {
     }
 }
 
-/// Opens `file` in `agent_name`, continues, reopens, and compares both views with sesstree.
+/// Opens `file` in `who`, continues, reopens, and compares both views with sesstree.
 /// Returns the differences.
-fn check_in_agent(
-    env: &Env,
-    agent_name: &str,
-    file: &Path,
-    name_too: bool,
-) -> Vec<(String, String)> {
+fn check_in_agent(env: &Env, who: &Agent, file: &Path, name_too: bool) -> Vec<(String, String)> {
+    let agent_name = who.dialect;
     let mut diffs = Vec::new();
-    let keep = file.parent().unwrap().join(format!("kept-{agent_name}"));
+    let keep = file.parent().unwrap().join(format!("kept-{}", who.tag().replace(' ', "-")));
     let _ = std::fs::remove_dir_all(&keep);
-    let out = agent(env, agent_name, file, &continuation(), Some(&keep));
+    let out = agent(env, who, Some(file), &continuation(), Some(&keep));
     if let Some(e) = out.get("openError").and_then(Value::as_str) {
         diffs.push(("open".into(), cut(e.lines().next().unwrap_or(e))));
         return diffs;
@@ -601,36 +665,44 @@ fn run_case(env: &Env, case: &Case) -> Vec<Row> {
     };
     let forced = case.steps.iter().flatten().skip_while(|a| *a != "--dialect").nth(1).cloned();
     let dialect = forced.unwrap_or(dialect);
-    let agents: Vec<&str> = if has_slot(&bytes) { vec!["omp"] } else { vec!["pi", "omp"] };
-    agents
-        .into_iter()
+    let slot = has_slot(&bytes);
+    env.agents
+        .iter()
+        .filter(|a| !slot || a.dialect == "omp")
         .map(|a| {
-            let diffs = check_in_agent(env, a, &result, a == dialect);
-            let tag = if a == dialect { a.to_string() } else { format!("{a} (other)") };
+            let own = a.dialect == dialect;
+            let diffs = check_in_agent(env, a, &result, own);
+            let tag = if own { a.tag() } else { format!("{} (other)", a.tag()) };
             judge(&case.name, a, tag, diffs)
         })
         .collect()
 }
 
 /// Sorts differences into the expected ones (with their reason) and the rest.
-fn judge(name: &str, agent: &str, tag: String, diffs: Vec<(String, String)>) -> Row {
+fn judge(name: &str, who: &Agent, tag: String, diffs: Vec<(String, String)>) -> Row {
     let mut outcome = Vec::new();
     let mut unexpected = Vec::new();
     for (check, text) in diffs {
         let known = EXPECTED.iter().find(|(pattern, a, c, _)| {
-            name.contains(pattern) && (*a == "*" || *a == agent) && check.starts_with(c)
+            let agent_fits = *a == "*" || who.tag().starts_with(a);
+            name.contains(pattern) && agent_fits && check.starts_with(c)
         });
         match known {
             Some((_, _, _, why)) => outcome.push(format!("{check}: {why}")),
             None => unexpected.push(format!("{check}: {text}")),
         }
     }
-    let outcome = if outcome.is_empty() { "agrees".to_string() } else { outcome.join("; ") };
+    let outcome = match (outcome.is_empty(), unexpected.is_empty()) {
+        (true, true) => "agrees".to_string(),
+        (true, false) => "differs".to_string(),
+        _ => outcome.join("; "),
+    };
     Row { name: name.to_string(), agent: tag, outcome, unexpected }
 }
 
 /// The agents' own operations on a fixture of their dialect, read back in sesstree.
-fn agent_case(env: &Env, agent_name: &str, label: &str, source: &Path) -> Vec<Row> {
+fn agent_case(env: &Env, who: &Agent, label: &str, source: &Path) -> Vec<Row> {
+    let agent_name = who.dialect;
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join(source.file_name().unwrap());
     std::fs::copy(source, &file).unwrap();
@@ -654,7 +726,7 @@ fn agent_case(env: &Env, agent_name: &str, label: &str, source: &Path) -> Vec<Ro
     ops.push(json!({"op": "branchWithSummary", "from": mid, "summary": "agent: from the middle"}));
     ops.extend(continuation().as_array().unwrap().iter().cloned());
     let keep = dir.path().join("kept");
-    let out = agent(env, agent_name, &file, &Value::Array(ops), Some(&keep));
+    let out = agent(env, who, Some(&file), &Value::Array(ops), Some(&keep));
     let mut diffs = Vec::new();
     if let Some(e) = out.get("openError").and_then(Value::as_str) {
         diffs.push(("open".to_string(), cut(e)));
@@ -673,13 +745,13 @@ fn agent_case(env: &Env, agent_name: &str, label: &str, source: &Path) -> Vec<Ro
             &mut diffs,
         );
     }
-    let mut rows = vec![judge(&name, agent_name, agent_name.to_string(), diffs)];
+    let mut rows = vec![judge(&name, who, who.tag(), diffs)];
 
     // The agent's fork of the latest user message: a new file.
     if let Some(u) = users.iter().rev().find(|u| ids.first() != Some(u)).or(users.last()) {
         let name = format!("agent-fork {label}");
         let keep = dir.path().join("kept-fork");
-        let out = agent(env, agent_name, &file, &json!([{"op": "fork", "target": u}]), Some(&keep));
+        let out = agent(env, who, Some(&file), &json!([{"op": "fork", "target": u}]), Some(&keep));
         let mut diffs = Vec::new();
         let created = out["written"].as_object().and_then(|w| {
             w.values().find(|f| f["created"] == true).and_then(|f| f["lines"].as_array()).cloned()
@@ -699,14 +771,33 @@ fn agent_case(env: &Env, agent_name: &str, label: &str, source: &Path) -> Vec<Ro
             }
             None => diffs.push(("fork".to_string(), cut(&out["ops"].to_string()))),
         }
-        rows.push(judge(&name, agent_name, agent_name.to_string(), diffs));
+        rows.push(judge(&name, who, who.tag(), diffs));
     }
     rows
 }
 
+/// The sessions the newest agent of each dialect wrote (`tests/fixtures/agents/<agent>-<version>`,
+/// made by [`what_the_agents_write_reads_the_same`]), labelled `<agent>-<version>/<scenario>`.
+fn agent_fixtures(env: &Env) -> Vec<(String, PathBuf)> {
+    let root = env.repo.join("tests/fixtures/agents");
+    let mut out = Vec::new();
+    for dialect in ["pi", "omp"] {
+        let Some(newest) = env.agents.iter().find(|a| a.dialect == dialect) else { continue };
+        let folder = newest.tag().replace(' ', "-");
+        let Ok(dir) = std::fs::read_dir(root.join(&folder)) else { continue };
+        let mut files: Vec<PathBuf> = dir.filter_map(|e| Some(e.ok()?.path())).collect();
+        files.sort();
+        for f in files.into_iter().filter(|f| f.extension().is_some_and(|e| e == "jsonl")) {
+            let stem = f.file_stem().unwrap().to_string_lossy().into_owned();
+            out.push((format!("{folder}/{stem}"), f));
+        }
+    }
+    out
+}
+
 /// A generated session (`gen-session.py`), small enough to run quickly.
 fn generated(env: &Env, dir: &Path) -> PathBuf {
-    let script = env.oracle.join("../bench/gen-session.py");
+    let script = env.repo.join("bench/gen-session.py");
     let out = dir.join("generated.jsonl");
     let status = Command::new("python3")
         .arg(&script)
@@ -755,6 +846,7 @@ fn every_write_is_one_the_agents_continue() {
             (f.trim_end_matches(".jsonl").to_string(), env.repo.join("tests/fixtures").join(f))
         })
         .collect();
+    sources.extend(agent_fixtures(&env));
     sources.push(("demo".into(), env.repo.join("examples/demo.jsonl")));
     sources.push(("generated".into(), generated(&env, scratch.path())));
     let filter = std::env::var("SESSTREE_ORACLE_FILTER").unwrap_or_default();
@@ -765,23 +857,30 @@ fn every_write_is_one_the_agents_continue() {
     let mut rows = run_parallel(cases, |c| run_case(&env, &c));
 
     // The agents' own operations, on the sources of their dialect that they open.
-    let agent_sources: Vec<(&str, String, PathBuf)> = sources
+    let agent_sources: Vec<(&Agent, String, PathBuf)> = sources
         .iter()
         .filter(|(_, p)| version(&records(&std::fs::read(p).unwrap())) >= 3)
         .flat_map(|(label, p)| {
             let slot = has_slot(&std::fs::read(p).unwrap());
-            let agents: &[&str] = if slot { &["omp"] } else { &["omp", "pi"] };
-            agents.iter().map(move |a| (*a, label.clone(), p.clone()))
+            env.agents
+                .iter()
+                .filter(move |a| !slot || a.dialect == "omp")
+                .map(move |a| (a, label.clone(), p.clone()))
         })
-        .filter(|(a, label, _)| format!("agent-ops {label} {a}").contains(&filter))
+        .filter(|(a, label, _)| format!("agent-ops {label} {}", a.tag()).contains(&filter))
         .collect();
     rows.extend(run_parallel(agent_sources, |(a, label, p)| agent_case(&env, a, &label, &p)));
+    report(&rows, start);
+}
 
+/// Prints the rows (and writes them to `$SESSTREE_ORACLE_REPORT`), and fails on any
+/// unexpected difference.
+fn report(rows: &[Row], start: Instant) {
     let mut report = String::new();
     let mut failures = 0;
-    for r in &rows {
+    for r in rows {
         let mark = if r.unexpected.is_empty() { "ok  " } else { "FAIL" };
-        writeln!(report, "{mark} {:<36} {:<12} {}", r.name, r.agent, r.outcome).unwrap();
+        writeln!(report, "{mark} {:<40} {:<20} {}", r.name, r.agent, r.outcome).unwrap();
         for u in &r.unexpected {
             failures += 1;
             writeln!(report, "       {u}").unwrap();
@@ -796,7 +895,329 @@ fn every_write_is_one_the_agents_continue() {
     .unwrap();
     println!("{report}");
     if let Ok(path) = std::env::var("SESSTREE_ORACLE_REPORT") {
-        std::fs::write(path, &report).unwrap();
+        use std::io::Write as _;
+        let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap();
+        f.write_all(report.as_bytes()).unwrap();
     }
     assert_eq!(failures, 0, "the agents disagree with sesstree:\n{report}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files the agents write through their own API.
+
+/// A usage block costing `cost` (pi-ai's `Usage`).
+fn usage(cost: f64) -> Value {
+    json!({"input": 100, "output": 20, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 120,
+           "cost": {"input": cost / 2.0, "output": cost / 2.0, "cacheRead": 0, "cacheWrite": 0, "total": cost}})
+}
+
+fn assistant(content: Value, stop: &str, cost: f64) -> Value {
+    json!({"op": "appendMessage", "message": {"role": "assistant", "content": content,
+        "api": "anthropic-messages", "provider": "anthropic", "model": "claude-sonnet-4-5",
+        "usage": usage(cost), "stopReason": stop}})
+}
+
+/// A conversation of six entries: `$0` user, `$1` a tool call, `$2` its result, `$3` the
+/// answer, `$4` user, `$5` the answer.
+fn conversation() -> Vec<Value> {
+    vec![
+        json!({"op": "appendUser", "text": "Read src/main.rs and tell me what it does."}),
+        assistant(
+            json!([{"type": "toolCall", "id": "call_1", "name": "read", "arguments": {"path": "src/main.rs"}}]),
+            "toolUse",
+            0.01,
+        ),
+        json!({"op": "appendMessage", "message": {"role": "toolResult", "toolCallId": "call_1",
+            "toolName": "read", "content": [{"type": "text", "text": "fn main() { println!(\"hi\"); }"}], "isError": false}}),
+        assistant(json!([{"type": "text", "text": "It prints hi."}]), "stop", 0.02),
+        json!({"op": "appendUser", "text": "Make it print hello instead."}),
+        assistant(json!([{"type": "text", "text": "Done: it prints hello."}]), "stop", 0.03),
+    ]
+}
+
+/// The scenarios: (name, the agents that write it (a dialect, or a dialect and version prefix),
+/// the ops after the conversation).
+fn scenarios() -> Vec<(&'static str, &'static [&'static str], Vec<Value>)> {
+    let both: &[&str] = &["pi", "omp"];
+    let pi: &[&str] = &["pi"];
+    // What only pi 1.x writes (CHANGES.md Part R): pi 0.x never wrote these entries.
+    let pi1: &[&str] = &["pi 1."];
+    let omp: &[&str] = &["omp"];
+    let cont = || continuation().as_array().unwrap().clone();
+    let mut out = vec![
+        ("conversation", both, cont()),
+        (
+            "labels-name",
+            both,
+            vec![
+                json!({"op": "label", "target": "$0", "label": "start"}),
+                json!({"op": "setName", "name": "Scenario name"}),
+                json!({"op": "label", "target": "$3", "label": "answer"}),
+                json!({"op": "label", "target": "$0", "label": null}),
+                json!({"op": "setName", "name": "Renamed scenario"}),
+            ],
+        ),
+        ("navigate-summary", both, {
+            let mut v =
+                vec![json!({"op": "navigate", "target": "$4", "summary": "agent: tried hello"})];
+            v.extend(cont());
+            v
+        }),
+        ("navigate-entry", both, {
+            let mut v = vec![json!({"op": "navigate", "target": "$2"})];
+            v.extend(cont());
+            v
+        }),
+        ("branch-summary", both, {
+            let mut v = vec![
+                json!({"op": "branchWithSummary", "from": "$1", "summary": "agent: from the call"}),
+            ];
+            v.extend(cont());
+            v
+        }),
+        ("compaction-kept", both, {
+            let mut v = vec![
+                json!({"op": "appendCompaction", "summary": "agent: the story so far", "firstKept": "$4"}),
+            ];
+            v.extend(cont());
+            v
+        }),
+        ("fork-before", both, {
+            let mut v = vec![json!({"op": "fork", "target": "$4"})];
+            v.extend(cont());
+            v
+        }),
+        (
+            "custom-message",
+            both,
+            vec![
+                json!({"op": "appendCustomMessage", "customType": "note", "content": "an extension's note"}),
+                json!({"op": "appendUser", "text": "go on"}),
+            ],
+        ),
+        (
+            "settings-pi",
+            pi,
+            vec![
+                json!({"op": "appendModelChange", "provider": "openai", "modelId": "gpt-5"}),
+                json!({"op": "appendThinkingLevelChange", "level": "high"}),
+                json!({"op": "appendUser", "text": "and now?"}),
+            ],
+        ),
+        (
+            "settings-omp",
+            omp,
+            vec![
+                json!({"op": "appendModelChange", "model": "openai/gpt-5"}),
+                json!({"op": "appendThinkingLevelChange", "level": "high"}),
+                json!({"op": "appendUser", "text": "and now?"}),
+            ],
+        ),
+        // pi 1.x: the rest are CHANGES.md Part R.
+        ("compaction-none", pi, {
+            let mut v = vec![
+                json!({"op": "appendCompaction", "summary": "agent: nothing kept", "firstKept": null}),
+            ];
+            v.extend(cont());
+            v
+        }),
+        ("fork-at", pi1, {
+            let mut v = vec![json!({"op": "fork", "target": "$3", "position": "at"})];
+            v.extend(cont());
+            v
+        }),
+        (
+            "system-patches",
+            pi1,
+            vec![
+                json!({"op": "appendMessage", "message": {"role": "system", "content": "You are a careful agent.",
+                    "sections": {"rules": "Be brief."},
+                    "toolsAdded": [{"name": "read", "description": "Read a file", "parameters": {"type": "object"}}]}}),
+                json!({"op": "appendUser", "text": "again"}),
+                assistant(json!([{"type": "text", "text": "again"}]), "stop", 0.0),
+                json!({"op": "appendMessage", "message": {"role": "system", "content": "Also: answer in English.",
+                    "sections": {"rules": null, "style": "Plain."}, "toolsRemoved": [{"name": "read"}]}}),
+                json!({"op": "appendUser", "text": "once more"}),
+            ],
+        ),
+        (
+            "system-compaction",
+            pi1,
+            vec![
+                json!({"op": "appendMessage", "message": {"role": "system", "content": "You are a careful agent."}}),
+                json!({"op": "appendUser", "text": "again"}),
+                json!({"op": "appendCompaction", "summary": "agent: compacted", "firstKept": "$7"}),
+                json!({"op": "appendMessage", "message": {"role": "system", "content": "A later patch."}}),
+                json!({"op": "appendUser", "text": "once more"}),
+            ],
+        ),
+        (
+            "context-edits",
+            pi1,
+            vec![
+                json!({"op": "appendContextEdit", "target": "$2", "replacement": {"content": "[elided]"}}),
+                json!({"op": "appendContextEdit", "target": "$0", "replacement": null}),
+                json!({"op": "appendContextEdit", "target": "$2", "replacement": {"content": "[elided again]"}}),
+                json!({"op": "appendUser", "text": "go on"}),
+            ],
+        ),
+        (
+            "usage-sources",
+            pi1,
+            vec![
+                json!({"op": "appendUsage", "kind": "cache_warm", "provider": "anthropic", "model": "claude-sonnet-4-5", "usage": usage(0.004)}),
+                json!({"op": "appendMessage", "message": {"role": "toolResult", "toolCallId": "call_9", "toolName": "task",
+                    "content": [{"type": "text", "text": "sub-agent done"}], "isError": false, "usage": usage(0.005)}}),
+                json!({"op": "appendCompaction", "summary": "agent: compacted", "firstKept": "$4", "usage": usage(0.006)}),
+                json!({"op": "branchWithSummary", "from": "$3", "summary": "agent: summarized", "usage": usage(0.007)}),
+            ],
+        ),
+        (
+            "nested-calls",
+            pi1,
+            vec![
+                assistant(
+                    json!([{"type": "toolCall", "id": "call_2", "name": "codemode", "arguments": {"code": "tools.read('a')"}}]),
+                    "toolUse",
+                    0.0,
+                ),
+                json!({"op": "appendMessage", "message": {"role": "toolResult", "toolCallId": "call_2", "toolName": "codemode",
+                    "content": [{"type": "text", "text": "ok"}], "isError": false,
+                    "nestedCalls": {"complete": true, "calls": [
+                        {"id": "n1", "name": "read", "arguments": {"path": "a"}, "status": "ok", "durationMs": 3},
+                        {"id": "n2", "name": "bash", "argumentsBytes": 12, "status": "error", "error": "exit 1"}]}}}),
+            ],
+        ),
+        (
+            "null-content",
+            pi,
+            vec![
+                json!({"op": "appendMessage", "message": {"role": "assistant", "api": "anthropic-messages",
+                "provider": "anthropic", "model": "claude-sonnet-4-5", "usage": usage(0.0), "stopReason": "stop"}}),
+                json!({"op": "appendUser", "text": "hello?"}),
+            ],
+        ),
+    ];
+    for (_, _, ops) in &mut out {
+        let mut all = conversation();
+        all.append(ops);
+        *ops = all;
+    }
+    out
+}
+
+/// Sesstree's reading of a file an agent wrote, beyond `compare`: fsck finds nothing, the
+/// agent messages match, and (where the agent totals it) the cost.
+fn compare_written(
+    env: &Env,
+    who: &Agent,
+    view: &Value,
+    file: &Path,
+    diffs: &mut Vec<(String, String)>,
+) {
+    let dir = file.parent().unwrap();
+    let out = sesstree(env, dir, &["-f", file.to_str().unwrap(), "fsck"]);
+    if !out.status.success() {
+        diffs.push(("fsck".into(), cut(&String::from_utf8_lossy(&out.stdout))));
+    }
+    let pick =
+        |m: &Value| json!([m.get("role"), m.get("content"), m.get("summary"), m.get("customType")]);
+    let theirs: Vec<Value> = view["context"]["agentMessages"]
+        .as_array()
+        .map(|a| a.iter().map(pick).collect())
+        .unwrap_or_default();
+    match sesstree_json(env, file, &["context", "--flavor", who.dialect, "--agent-messages"]) {
+        Ok(v) => {
+            let ours: Vec<Value> = v
+                .first()
+                .and_then(|c| c["messages"].as_array())
+                .map(|a| a.iter().map(pick).collect())
+                .unwrap_or_default();
+            if ours != theirs {
+                let at = ours
+                    .iter()
+                    .zip(&theirs)
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(ours.len().min(theirs.len()));
+                diffs.push((
+                    "agent messages".into(),
+                    format!(
+                        "{} vs {} messages, first difference at {at}:\n      agent    {}\n      sesstree {}",
+                        theirs.len(),
+                        ours.len(),
+                        theirs.get(at).map_or("-".into(), |m| cut(&m.to_string())),
+                        ours.get(at).map_or("-".into(), |m| cut(&m.to_string())),
+                    ),
+                ));
+            }
+        }
+        Err(e) => diffs.push(("agent messages".into(), e)),
+    }
+    if let Some(total) = view["cost"]["total"].as_f64() {
+        match sesstree_json(env, file, &["stats"]) {
+            Ok(v) => {
+                let ours = v.first().and_then(|s| s["usage"]["cost"].as_f64()).unwrap_or(f64::NAN);
+                if (ours - total).abs() > 1e-9 {
+                    diffs.push(("cost".into(), format!("agent {total}, sesstree {ours}")));
+                }
+            }
+            Err(e) => diffs.push(("cost".into(), e)),
+        }
+    }
+}
+
+/// One scenario in one agent: the agent writes a new session, sesstree reads it.
+fn scenario_case(env: &Env, who: &Agent, name: &str, ops: &[Value]) -> Vec<Row> {
+    let dir = tempfile::tempdir().unwrap();
+    let keep = dir.path().join("kept");
+    let out = agent(env, who, None, &Value::Array(ops.to_vec()), Some(&keep));
+    let case = format!("written {name}");
+    let row = |outcome: &str| {
+        vec![Row {
+            name: case.clone(),
+            agent: who.tag(),
+            outcome: outcome.into(),
+            unexpected: Vec::new(),
+        }]
+    };
+    let mut diffs = Vec::new();
+    for op in out["ops"].as_array().into_iter().flatten() {
+        if let Some(e) = op["error"].as_str() {
+            if e.contains("is not a function") {
+                return row(&format!("n/a: {} is not in this version", op["op"]));
+            }
+            diffs.push(("op".to_string(), format!("{} {e}", op["op"])));
+        }
+    }
+    let Some(file) = out["workFile"].as_str().map(PathBuf::from).filter(|f| f.is_file()) else {
+        diffs.push(("no file".into(), cut(&out.to_string())));
+        return vec![judge(&case, who, who.tag(), diffs)];
+    };
+    if let Some(dest) = std::env::var_os("SESSTREE_ORACLE_FIXTURES") {
+        let dest = PathBuf::from(dest).join(who.tag().replace(' ', "-"));
+        std::fs::create_dir_all(&dest).unwrap();
+        std::fs::copy(&file, dest.join(format!("{name}.jsonl"))).unwrap();
+    }
+    compare(env, who.dialect, &out["viewAfter"], &file, true, &mut diffs);
+    compare_written(env, who, &out["viewAfter"], &file, &mut diffs);
+    vec![judge(&case, who, who.tag(), diffs)]
+}
+
+#[test]
+fn what_the_agents_write_reads_the_same() {
+    let env = env();
+    let start = Instant::now();
+    let filter = std::env::var("SESSTREE_ORACLE_FILTER").unwrap_or_default();
+    let cases: Vec<(&Agent, &str, Vec<Value>)> = scenarios()
+        .into_iter()
+        .flat_map(|(name, dialects, ops)| {
+            env.agents
+                .iter()
+                .filter(move |a| dialects.iter().any(|d| a.tag().starts_with(d)))
+                .map(move |a| (a, name, ops.clone()))
+        })
+        .filter(|(a, name, _)| format!("written {name} {}", a.tag()).contains(&filter))
+        .collect();
+    let rows = run_parallel(cases, |(a, name, ops)| scenario_case(&env, a, name, &ops));
+    report(&rows, start);
 }
