@@ -121,3 +121,21 @@ fn a_pi_1_6_0_file_costs_what_pi_says() {
       usage (path):  111 in, 32 out, 103 cache read, 204 cache write, 450 total tokens, cost $0.0200
     ");
 }
+
+/// The same over a file pi 1.6.0 wrote itself (tests/fixtures/agents: usage on an assistant
+/// message, a `usage` entry, a tool result, a compaction and a branch summary): pi's own
+/// `getSessionStats` loop and `getUsageCostBreakdown` over it give these figures.
+#[test]
+fn a_file_pi_1_6_0_wrote_costs_what_pi_says() {
+    let env = TestEnv::new();
+    let file = crate::common::fixtures().join("agents/pi-1.6.0/usage-sources.jsonl");
+    let out = env.run(&["--json", "stats", &file.display().to_string()]);
+    let stats: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    let usage = &stats["usage"];
+    let figures = ["input", "output", "cacheRead", "cacheWrite", "cost"].map(|f| &usage[f]);
+    assert_eq!(figures.map(|f| f.to_string()).join(" "), "700 140 0 0 0.08200000000000002");
+    assert_eq!(
+        stats["costBreakdown"].to_string(),
+        r#"[{"key":"anthropic/claude-sonnet-4-5","cost":0.064,"tokens":480},{"key":"Tools/summaries","cost":0.018,"tokens":360}]"#
+    );
+}
