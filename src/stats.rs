@@ -1,5 +1,6 @@
 //! Counts over one session: entries by type, tree shape, labels, name, and the usage totals
-//! of FORMAT §12 for the whole file and for the active path.
+//! of FORMAT §12 for the whole file and for the active path, and the file's by model, as pi's
+//! `/session` breaks its cost down.
 
 use std::collections::BTreeMap;
 
@@ -7,6 +8,8 @@ use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 
 use crate::error::Result;
+use crate::format::Dialect;
+use crate::js;
 use crate::json::pick::{Keep, Pick, pick};
 use crate::json::scan::Scanner;
 use crate::session::Session;
@@ -44,31 +47,55 @@ fn num(v: Option<&Value>) -> f64 {
     v.and_then(Value::as_f64).filter(|f| f.is_finite()).unwrap_or(0.0)
 }
 
-impl Usage {
-    /// Adds the usage an entry contributes, if any: the `usage` of a `model_usage`, a pi
-    /// `usage` entry, a compaction or a branch summary; an assistant message's `usage`; a
-    /// `task` tool result's `details.usage` (also counted as subagent cost).
-    pub(crate) fn add_entry(&mut self, entry: &Value) {
-        let message = &entry["message"];
-        let usage = match (entry["type"].as_str(), message["role"].as_str()) {
-            // oh-my-pi's `model_usage`; pi's `usage` (CHANGES P2), and the cost of producing a
-            // summary that pi puts on compactions and branch summaries.
-            (Some("model_usage" | "usage" | "compaction" | "branch_summary"), _) => {
-                entry.get("usage")
-            }
-            (Some("message"), Some("assistant")) => message.get("usage"),
-            (Some("message"), Some("toolResult")) if message["toolName"] == "task" => {
-                let usage = message.pointer("/details/usage");
-                self.0[SUBAGENT_COST] += num(usage.and_then(|u| u.pointer("/cost/total")));
-                usage
-            }
-            _ => None,
-        };
-        if let Some(u) = usage {
-            self.add(u);
-        }
-    }
+/// The key of [`Stats::breakdown`] for usage no model is named for: tool results, compactions
+/// and branch summaries (pi 1.6.0's `getUsageCostBreakdown`).
+pub const TOOLS_KEY: &str = "Tools/summaries";
 
+/// The usage one entry adds, if any, with the key [`Stats::breakdown`] groups it under. The
+/// agents' rules together, as neither writes the other's sources: pi 1.6.0
+/// (`getUsageCostBreakdown`, `getSessionStats`) counts an assistant message's `usage` under
+/// `provider/(responseModel ?? model)`, a `usage` entry's under `provider/model`, and the
+/// `usage` of a tool result, a compaction and a branch summary under [`TOOLS_KEY`]; oh-my-pi
+/// 18.2.3 (`SessionManager.getUsageStatistics`) counts assistant messages, `model_usage`
+/// entries (keyed as pi's `usage`) and a `task` tool result's `details.usage` (also counted as
+/// subagent cost; not in a pi file, as pi does not count it).
+pub(crate) fn entry_usage(entry: &Value, dialect: Dialect) -> Option<(String, Usage)> {
+    let message = &entry["message"];
+    // JavaScript's `${provider}/${model}`.
+    let model_key = |provider, model| format!("{}/{}", js::string(provider), js::string(model));
+    let (key, usage) = match (entry["type"].as_str(), message["role"].as_str()) {
+        (Some("usage" | "model_usage"), _) => {
+            (model_key(entry.get("provider"), entry.get("model")), entry.get("usage"))
+        }
+        (Some("compaction" | "branch_summary"), _) => (TOOLS_KEY.to_owned(), entry.get("usage")),
+        (Some("message"), Some("assistant")) => {
+            let model = match message.get("responseModel") {
+                Some(Value::Null) | None => message.get("model"),
+                response_model => response_model,
+            };
+            (model_key(message.get("provider"), model), message.get("usage"))
+        }
+        (Some("message"), Some("toolResult")) if js::truthy(message.get("usage")) => {
+            (TOOLS_KEY.to_owned(), message.get("usage"))
+        }
+        (Some("message"), Some("toolResult"))
+            if message["toolName"] == "task" && dialect == Dialect::Omp =>
+        {
+            let usage = message.pointer("/details/usage")?;
+            let mut u = Usage::default();
+            u.add(usage);
+            u.0[SUBAGENT_COST] += num(usage.pointer("/cost/total"));
+            return Some((TOOLS_KEY.to_owned(), u));
+        }
+        _ => return None,
+    };
+    let usage = usage.filter(|u| js::truthy(Some(u)))?;
+    let mut u = Usage::default();
+    u.add(usage);
+    Some((key, u))
+}
+
+impl Usage {
     /// Adds the totals of `other`, figure by figure.
     pub fn add_usage(&mut self, other: &Usage) {
         for (sum, figure) in self.0.iter_mut().zip(other.0) {
@@ -130,20 +157,27 @@ pub struct Stats {
     pub usage: Usage,
     /// Usage over the root→leaf path.
     pub path_usage: Usage,
+    /// Usage over every entry of the file by the key of [`entry_usage`], in the order the keys
+    /// first appear.
+    pub breakdown: Vec<(String, Usage)>,
     /// Load diagnostics.
     pub problems: usize,
 }
 
-/// What [`Usage::add_entry`] reads of an entry: the rest of a message (its content) is never
-/// built.
+/// What [`entry_usage`] reads of an entry: the rest of a message (its content) is never built.
 const USAGE_FIELDS: &[Pick<'_>] = &[
     Pick("type", Keep::Whole),
     Pick("usage", Keep::Whole),
+    Pick("provider", Keep::Whole),
+    Pick("model", Keep::Whole),
     Pick(
         "message",
         Keep::Members(&[
             Pick("role", Keep::Whole),
             Pick("usage", Keep::Whole),
+            Pick("provider", Keep::Whole),
+            Pick("model", Keep::Whole),
+            Pick("responseModel", Keep::Whole),
             Pick("toolName", Keep::Whole),
             Pick("details", Keep::Members(&[Pick("usage", Keep::Whole)])),
         ]),
@@ -168,6 +202,7 @@ pub fn compute(session: &Session) -> Result<Stats> {
         on_path[i as usize] = true;
     }
     let mut counted = Vec::new();
+    let dialect = session.dialect();
     for (i, r) in session.records.iter().enumerate() {
         *stats.by_type.entry(r.kind.as_str().to_string()).or_default() += 1;
         match session.children(i as u32).len() {
@@ -189,15 +224,19 @@ pub fn compute(session: &Session) -> Result<Stats> {
     const STRETCH: usize = 4096;
     let batch = STRETCH * 2 * rayon::current_num_threads().max(1);
     for entries in counted.chunks(batch) {
-        let usages: Vec<Result<Vec<Usage>>> =
-            entries.par_chunks(STRETCH).map(|stretch| entry_usages(session, stretch)).collect();
+        let usages: Vec<Result<Vec<_>>> = entries
+            .par_chunks(STRETCH)
+            .map(|stretch| entry_usages(session, dialect, stretch))
+            .collect();
         let mut at = entries.iter();
         for usages in usages {
-            for (usage, &i) in usages?.iter().zip(&mut at) {
-                stats.usage.add_usage(usage);
+            for (usage, &i) in usages?.into_iter().zip(&mut at) {
+                let Some((key, usage)) = usage else { continue };
+                stats.usage.add_usage(&usage);
                 if on_path[i as usize] {
-                    stats.path_usage.add_usage(usage);
+                    stats.path_usage.add_usage(&usage);
                 }
+                stats.add_to_breakdown(key, usage);
             }
         }
     }
@@ -212,7 +251,11 @@ pub fn compute(session: &Session) -> Result<Stats> {
 }
 
 /// The usage each of `entries` adds, read in order with one reader.
-fn entry_usages(session: &Session, entries: &[u32]) -> Result<Vec<Usage>> {
+fn entry_usages(
+    session: &Session,
+    dialect: Dialect,
+    entries: &[u32],
+) -> Result<Vec<Option<(String, Usage)>>> {
     let mut lines = session.lines();
     let mut scanner = Scanner::new();
     let mut out = Vec::with_capacity(entries.len());
@@ -221,14 +264,20 @@ fn entry_usages(session: &Session, entries: &[u32]) -> Result<Vec<Usage>> {
             Some(value) => value,
             None => session.value(i)?,
         };
-        let mut usage = Usage::default();
-        usage.add_entry(&value);
-        out.push(usage);
+        out.push(entry_usage(&value, dialect));
     }
     Ok(out)
 }
 
 impl Stats {
+    /// Adds `usage` to the total of `key` in [`Stats::breakdown`].
+    fn add_to_breakdown(&mut self, key: String, usage: Usage) {
+        match self.breakdown.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, sum)) => sum.add_usage(&usage),
+            None => self.breakdown.push((key, usage)),
+        }
+    }
+
     /// The JSON object printed by `stats --json`.
     pub fn to_json(&self, file: &str) -> Value {
         let mut m = Map::new();
@@ -244,7 +293,26 @@ impl Stats {
         m.insert("problems".into(), self.problems.into());
         m.insert("usage".into(), self.usage.to_json());
         m.insert("pathUsage".into(), self.path_usage.to_json());
+        let breakdown = self.cost_breakdown().into_iter().map(
+            |(key, cost, tokens)| json!({"key": key, "cost": cost, "tokens": int_or_float(tokens)}),
+        );
+        m.insert("costBreakdown".into(), Value::Array(breakdown.collect()));
         Value::Object(m)
+    }
+
+    /// pi 1.6.0's `getUsageCostBreakdown` (what its `/session` lists under the cost): by key,
+    /// the cost and the tokens (input, output, cache read and cache write), the most expensive
+    /// first, without the keys that add neither.
+    pub fn cost_breakdown(&self) -> Vec<(&str, f64, f64)> {
+        let mut rows: Vec<_> = self
+            .breakdown
+            .iter()
+            .map(|(key, u)| (key.as_str(), u.0[COST], u.0[..4].iter().sum::<f64>()))
+            .filter(|&(_, cost, tokens)| cost > 0.0 || tokens > 0.0)
+            .collect();
+        // Stable, as JavaScript's sort: equal costs keep the order the keys appeared in.
+        rows.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
+        rows
     }
 }
 
@@ -266,12 +334,20 @@ mod tests {
     fn arb_entry() -> impl Strategy<Value = Value> {
         let role = prop_oneof![Just("assistant"), Just("toolResult"), Just("user")];
         let tool = prop_oneof![Just(json!("task")), Just(json!("read")), Just(json!(5))];
-        let kind = prop_oneof![Just("message"), Just("model_usage"), Just("label")];
-        (kind, role, tool, arb_usage(), arb_usage(), any::<bool>()).prop_map(
-            |(kind, role, tool, u1, u2, details)| {
+        let kind = prop_oneof![
+            Just("message"),
+            Just("model_usage"),
+            Just("usage"),
+            Just("compaction"),
+            Just("label")
+        ];
+        let model = prop_oneof![Just(json!("m")), Just(json!(null)), Just(json!(7))];
+        (kind, role, tool, arb_usage(), arb_usage(), any::<bool>(), model).prop_map(
+            |(kind, role, tool, u1, u2, details, model)| {
                 let details = if details { json!({"usage": u2, "other": [1, 2]}) } else { u2 };
-                json!({"type": kind, "id": "e", "usage": u1, "message": {"role": role,
-                    "toolName": tool, "usage": u1, "details": details,
+                json!({"type": kind, "id": "e", "usage": u1, "provider": "p", "model": model,
+                    "message": {"role": role, "provider": "q", "model": "m",
+                    "responseModel": model, "toolName": tool, "usage": u1, "details": details,
                     "content": [{"type": "text", "text": "long"}]}})
             },
         )
@@ -280,13 +356,11 @@ mod tests {
     proptest! {
         /// Usage from the reduced value equals usage from the whole entry.
         #[test]
-        fn usage_fields_are_all_that_usage_reads(entry in arb_entry()) {
+        fn usage_fields_are_all_that_usage_reads(entry in arb_entry(), pi in any::<bool>()) {
             let bytes = serde_json::to_vec(&entry).unwrap();
             let reduced = pick(&mut Scanner::new(), &bytes, USAGE_FIELDS).unwrap();
-            let (mut full, mut picked) = (Usage::default(), Usage::default());
-            full.add_entry(&entry);
-            picked.add_entry(&reduced);
-            prop_assert_eq!(full, picked);
+            let dialect = if pi { Dialect::Pi } else { Dialect::Omp };
+            prop_assert_eq!(entry_usage(&entry, dialect), entry_usage(&reduced, dialect));
             prop_assert!(reduced["message"].get("content").is_none());
         }
     }
@@ -324,10 +398,12 @@ mod tests {
         let on_path: std::collections::HashSet<u32> =
             session.path_to_root(session.leaf().unwrap()).into_iter().collect();
         for i in 0..session.records.len() as u32 {
-            let value = session.value(i).unwrap();
-            usage.add_entry(&value);
+            let Some((_, u)) = entry_usage(&session.value(i).unwrap(), session.dialect()) else {
+                continue;
+            };
+            usage.add_usage(&u);
             if on_path.contains(&i) {
-                path_usage.add_entry(&value);
+                path_usage.add_usage(&u);
             }
         }
         assert_eq!(stats.usage, usage);
@@ -346,19 +422,59 @@ mod tests {
         assert_eq!(u.0[TOTAL_TOKENS], 438.0);
     }
 
+    fn usages(entries: &[Value], dialect: Dialect) -> Usage {
+        let mut u = Usage::default();
+        for (_, e) in entries.iter().filter_map(|e| entry_usage(e, dialect)) {
+            u.add_usage(&e);
+        }
+        u
+    }
+
     #[test]
     fn usage_rules() {
-        let mut u = Usage::default();
-        u.add_entry(&json!({"type":"message","message":{"role":"assistant","usage":{"input":10,"output":2,"cacheRead":1,"cacheWrite":0,"totalTokens":13,"cost":{"total":0.5}}}}));
-        u.add_entry(&json!({"type":"model_usage","usage":{"input":1,"premiumRequests":0.5,"orchestration":{"input":4},"cost":{"total":0.25}}}));
-        u.add_entry(&json!({"type":"message","message":{"role":"toolResult","toolName":"task","details":{"usage":{"input":3,"cost":{"total":1.0}}}}}));
-        u.add_entry(&json!({"type":"message","message":{"role":"toolResult","toolName":"read","details":{"usage":{"input":100}}}}));
-        u.add_entry(&json!({"type":"message","message":{"role":"user","usage":{"input":100}}}));
+        let entries = [
+            json!({"type":"message","message":{"role":"assistant","usage":{"input":10,"output":2,"cacheRead":1,"cacheWrite":0,"totalTokens":13,"cost":{"total":0.5}}}}),
+            json!({"type":"model_usage","usage":{"input":1,"premiumRequests":0.5,"orchestration":{"input":4},"cost":{"total":0.25}}}),
+            json!({"type":"message","message":{"role":"toolResult","toolName":"task","details":{"usage":{"input":3,"cost":{"total":1.0}}}}}),
+            json!({"type":"message","message":{"role":"toolResult","toolName":"read","details":{"usage":{"input":100}}}}),
+            json!({"type":"message","message":{"role":"user","usage":{"input":100}}}),
+        ];
+        let u = usages(&entries, Dialect::Omp);
         assert_eq!(u.0[0], 14.0);
         assert_eq!(u.0[8], 0.5);
         assert_eq!(u.0[5], 4.0);
         assert_eq!(u.0[COST], 1.75);
         assert_eq!(u.0[SUBAGENT_COST], 1.0);
         assert_eq!(u.to_json()["input"], json!(14));
+        // pi 1.6.0 counts no `task` tool's details.
+        let u = usages(&entries, Dialect::Pi);
+        assert_eq!((u.0[COST], u.0[SUBAGENT_COST]), (0.75, 0.0));
+    }
+
+    /// pi 1.6.0's `getUsageCostBreakdown`: an assistant under `provider/(responseModel ??
+    /// model)`, a `usage` entry under `provider/model`, a tool result's, a compaction's and a
+    /// branch summary's usage under one key; the most expensive first, empty keys left out.
+    #[test]
+    fn the_breakdown_keys_usage_as_pi_does() {
+        let usage = |cost: f64| json!({"input": 1, "output": 2, "cost": {"total": cost}});
+        let entries = [
+            json!({"type":"message","message":{"role":"assistant","provider":"a","model":"m","responseModel":null,"usage":usage(0.1)}}),
+            json!({"type":"message","message":{"role":"assistant","provider":"o","model":"auto","responseModel":"x/y","usage":usage(0.5)}}),
+            json!({"type":"usage","kind":"title","provider":"a","model":"m","usage":usage(0.2)}),
+            json!({"type":"message","message":{"role":"toolResult","toolName":"codemode","usage":usage(0.3)}}),
+            json!({"type":"compaction","usage":usage(0.3)}),
+            json!({"type":"branch_summary","usage":usage(0.0)}),
+            json!({"type":"usage","provider":"z","usage":{"input":0,"cost":{"total":0}}}),
+        ];
+        let mut stats = Stats::default();
+        for (key, u) in entries.iter().filter_map(|e| entry_usage(e, Dialect::Pi)) {
+            stats.add_to_breakdown(key, u);
+        }
+        let rows: Vec<_> = stats
+            .cost_breakdown()
+            .into_iter()
+            .map(|(k, c, t)| (k, (c * 10.0).round(), t))
+            .collect();
+        assert_eq!(rows, [("Tools/summaries", 6.0, 9.0), ("o/x/y", 5.0, 3.0), ("a/m", 3.0, 6.0)],);
     }
 }

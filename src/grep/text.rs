@@ -179,6 +179,17 @@ fn parts_of_message<'a>(
             if wanted(text(line, field(message, "toolName"))?.as_deref()) {
                 content_text(line, field(message, "content"), stack, parts)?;
             }
+            // The calls the tool made itself (pi 1.6.0), searched as the model's calls are,
+            // with their error text.
+            let nested = object(line, field(message, "nestedCalls"), stack)?.unwrap_or_default();
+            for call in blocks(line, field(&nested, "calls"), stack)? {
+                if wanted(text(line, field(&call, "name"))?.as_deref()) {
+                    if let Some(args) = field(&call, "arguments") {
+                        string_leaves(line, args.start, stack, parts)?;
+                    }
+                    parts.extend(span(line, field(&call, "error")));
+                }
+            }
         }
         "bashExecution" => {
             if wanted(Some("bash")) {

@@ -585,6 +585,7 @@ fn every_fixture_repairs_to_a_sound_copy() {
     odd-fields.jsonl: sound
     omp-title.jsonl: sound
     pi-system.jsonl: sound
+    pi-usage.jsonl: sound
     pi-v7-plain.jsonl: sound
     pi.jsonl: sound
     roles.jsonl: sound

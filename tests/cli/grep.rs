@@ -348,3 +348,24 @@ fn matches_are_highlighted_in_colour() {
     [33mb2000001[39m user: Try the [1;31mabandon[0med approach with nom instead. [2m(off path)[0m
     ");
 }
+
+/// The calls a tool made itself (pi 1.6.0's `nestedCalls` on a tool result) are searched as the
+/// model's calls are: the strings of their arguments, their error text, `--tool` by their name.
+#[test]
+fn the_calls_a_tool_made_are_searched_as_calls() {
+    let env = TestEnv::new();
+    env.fixture("pi-usage.jsonl");
+    let grep = |args: &[&str]| env.run(&[&["grep"], args, &["pi-usage.jsonl"]].concat());
+    assert_snapshot!(grep(&["FIXME"]), @"
+    pi-usage.jsonl  019a3b2c-7d4e-7f60-8a1b-000000000005
+    c3000004 tool: FIXME (off path)
+    ");
+    // The model called `codemode`; the script called `bash`, which failed.
+    assert_snapshot!(grep(&["--tool", "bash", "exit status"]), @"
+    pi-usage.jsonl  019a3b2c-7d4e-7f60-8a1b-000000000005
+    c3000004 tool: exit status 1 (off path)
+    ");
+    // Another tool's calls are not searched under --tool; a status is not text.
+    assert_snapshot!(grep(&["--tool", "read", "FIXME"]), @"[exit status: 1]");
+    assert_snapshot!(grep(&["unfinished"]), @"[exit status: 1]");
+}

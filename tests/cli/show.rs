@@ -183,3 +183,43 @@ fn show_names_a_blob_image_by_its_size_in_the_store() {
     env.write("home/.omp/agent/x", "not an image");
     assert_eq!(image(&env), "[image image/png, blob ../x not in the blob store]");
 }
+
+/// pi 1.6.0's `nestedCalls` on a tool result: the calls the tool made itself (a codemode
+/// script's), recorded without results and never sent to the model. Each is shown as a call
+/// is: name, id, status, duration, its arguments (or their size where pi left them out), its
+/// error; and whether pi's record is incomplete.
+#[test]
+fn a_tool_result_shows_the_calls_the_tool_made() {
+    let env = TestEnv::new();
+    env.fixture("pi-usage.jsonl");
+    assert_snapshot!(env.run(&["-f", "pi-usage.jsonl", "show", "c3000004"]), @r#"
+    entry c3000004 (message, toolResult)
+    Parent: c3000003
+    Date:   2026-10-01 10:00:04 +0000
+
+    Result of codemode (call_1), called with:
+        {
+          "code": "const src = await tools.read({path: \"src/main.rs\"}); return src.match(/TODO/g).length;"
+        }
+
+        3
+
+    Nested calls: 3 (incomplete record)
+
+    Nested call read (n1), ok, 12 ms:
+        {
+          "path": "src/main.rs"
+        }
+
+    Nested call bash (n2), error, 850 ms:
+        [arguments omitted, 40000 bytes]
+    Error:
+        exit status 1
+
+    Nested call grep (n3), unfinished:
+        {
+          "pattern": "FIXME",
+          "path": "src"
+        }
+    "#);
+}

@@ -15,6 +15,9 @@ fn one_file() {
       shape:         1 root, 2 leaves, 1 branch point, depth 22
       labels:        1
       usage (file):  52100 in, 2300 out, 12000 cache read, 0 cache write, 66400 total tokens, cost $0.0222, 0.5 premium requests (subagents $0.0165)
+        Tools/summaries: $0.0165 (62100 tokens)
+        openai/gpt-5: $0.0054 (3340 tokens)
+        openai/gpt-5-mini: $0.0003 (960 tokens)
       usage (path):  52100 in, 2300 out, 12000 cache read, 0 cache write, 66400 total tokens, cost $0.0222, 0.5 premium requests (subagents $0.0165)
     ");
 }
@@ -27,8 +30,8 @@ fn a_directory_as_json() {
         std::fs::copy(crate::common::fixtures().join(f), env.path().join("d").join(f)).unwrap();
     }
     assert_snapshot!(env.run(&["--json", "stats", "d"]), @r#"
-    {"file":"d/branched.jsonl","name":null,"entries":11,"byType":{"message":11},"roots":1,"leaves":4,"branchPoints":2,"depth":6,"labels":0,"problems":0,"usage":{"input":15,"output":194,"cacheRead":0,"cacheWrite":3272,"totalTokens":3481,"orchestrationInput":0,"orchestrationOutput":0,"orchestrationCacheRead":0,"premiumRequests":0,"cost":0.015224999999999999,"subagentCost":0.0},"pathUsage":{"input":9,"output":113,"cacheRead":0,"cacheWrite":1991,"totalTokens":2113,"orchestrationInput":0,"orchestrationOutput":0,"orchestrationCacheRead":0,"premiumRequests":0,"cost":0.009188249999999999,"subagentCost":0.0}}
-    {"file":"d/pi.jsonl","name":"Rename agent → agent-core","entries":11,"byType":{"compaction":1,"custom_message":1,"message":5,"model_change":1,"session_info":2,"thinking_level_change":1},"roots":1,"leaves":1,"branchPoints":0,"depth":11,"labels":0,"problems":0,"usage":{"input":6,"output":126,"cacheRead":9120,"cacheWrite":10600,"totalTokens":19852,"orchestrationInput":0,"orchestrationOutput":0,"orchestrationCacheRead":0,"premiumRequests":0,"cost":0.044394,"subagentCost":0.0},"pathUsage":{"input":6,"output":126,"cacheRead":9120,"cacheWrite":10600,"totalTokens":19852,"orchestrationInput":0,"orchestrationOutput":0,"orchestrationCacheRead":0,"premiumRequests":0,"cost":0.044394,"subagentCost":0.0}}
+    {"file":"d/branched.jsonl","name":null,"entries":11,"byType":{"message":11},"roots":1,"leaves":4,"branchPoints":2,"depth":6,"labels":0,"problems":0,"usage":{"input":15,"output":194,"cacheRead":0,"cacheWrite":3272,"totalTokens":3481,"orchestrationInput":0,"orchestrationOutput":0,"orchestrationCacheRead":0,"premiumRequests":0,"cost":0.015224999999999999,"subagentCost":0.0},"pathUsage":{"input":9,"output":113,"cacheRead":0,"cacheWrite":1991,"totalTokens":2113,"orchestrationInput":0,"orchestrationOutput":0,"orchestrationCacheRead":0,"premiumRequests":0,"cost":0.009188249999999999,"subagentCost":0.0},"costBreakdown":[{"key":"anthropic/claude-sonnet-4-5","cost":0.015224999999999999,"tokens":3481}]}
+    {"file":"d/pi.jsonl","name":"Rename agent → agent-core","entries":11,"byType":{"compaction":1,"custom_message":1,"message":5,"model_change":1,"session_info":2,"thinking_level_change":1},"roots":1,"leaves":1,"branchPoints":0,"depth":11,"labels":0,"problems":0,"usage":{"input":6,"output":126,"cacheRead":9120,"cacheWrite":10600,"totalTokens":19852,"orchestrationInput":0,"orchestrationOutput":0,"orchestrationCacheRead":0,"premiumRequests":0,"cost":0.044394,"subagentCost":0.0},"pathUsage":{"input":6,"output":126,"cacheRead":9120,"cacheWrite":10600,"totalTokens":19852,"orchestrationInput":0,"orchestrationOutput":0,"orchestrationCacheRead":0,"premiumRequests":0,"cost":0.044394,"subagentCost":0.0},"costBreakdown":[{"key":"anthropic/claude-sonnet-4-5","cost":0.044394,"tokens":19852}]}
     "#);
 }
 
@@ -84,4 +87,55 @@ fn several_files_end_with_their_total() {
     // One file, or JSON Lines (one object a file: `jq -s` sums them), has no total.
     assert!(!env.run(&["stats", "pi.jsonl"]).contains("total ("));
     assert!(!env.run(&["--json", "stats", "linear.jsonl", "pi.jsonl"]).contains("total ("));
+}
+
+/// pi 1.6.0 counts the usage of every entry of the file: assistant messages (by
+/// `provider/(responseModel ?? model)`), `usage` entries, and the usage on tool results,
+/// compactions and branch summaries (`AgentSession.getSessionStats`, `getUsageCostBreakdown`).
+/// pi itself, reading this fixture through its SessionManager, gives a cost of
+/// 0.054000000000000006, 496 in, 87 out, 103 cache read, 204 cache write, and this breakdown.
+#[test]
+fn a_pi_1_6_0_file_costs_what_pi_says() {
+    let env = TestEnv::new();
+    env.fixture("pi-usage.jsonl");
+    let out = env.run(&["--json", "stats", "pi-usage.jsonl"]);
+    let stats: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    let usage = &stats["usage"];
+    let figures = ["input", "output", "cacheRead", "cacheWrite", "cost"].map(|f| &usage[f]);
+    assert_eq!(figures.map(|f| f.to_string()).join(" "), "496 87 103 204 0.054000000000000006");
+    // What pi's `JSON.stringify(getUsageCostBreakdown(entries))` prints, byte for byte.
+    assert_eq!(
+        stats["costBreakdown"].to_string(),
+        r#"[{"key":"openrouter/anthropic/claude-opus-4","cost":0.02,"tokens":12},{"key":"anthropic/claude-sonnet-4-5","cost":0.018000000000000002,"tokens":340},{"key":"Tools/summaries","cost":0.015000000000000001,"tokens":505},{"key":"openai/gpt-5-mini","cost":0.001,"tokens":33}]"#
+    );
+    assert_snapshot!(env.run(&["stats", "pi-usage.jsonl"]), @"
+    pi-usage.jsonl
+      entries:       10 (branch_summary 1, compaction 1, message 6, model_change 1, usage 1)
+      shape:         1 root, 2 leaves, 1 branch point, depth 8
+      labels:        0
+      usage (file):  496 in, 87 out, 103 cache read, 204 cache write, 890 total tokens, cost $0.0540
+        openrouter/anthropic/claude-opus-4: $0.0200 (12 tokens)
+        anthropic/claude-sonnet-4-5: $0.0180 (340 tokens)
+        Tools/summaries: $0.0150 (505 tokens)
+        openai/gpt-5-mini: $0.0010 (33 tokens)
+      usage (path):  111 in, 32 out, 103 cache read, 204 cache write, 450 total tokens, cost $0.0200
+    ");
+}
+
+/// The same over a file pi 1.6.0 wrote itself (tests/fixtures/agents: usage on an assistant
+/// message, a `usage` entry, a tool result, a compaction and a branch summary): pi's own
+/// `getSessionStats` loop and `getUsageCostBreakdown` over it give these figures.
+#[test]
+fn a_file_pi_1_6_0_wrote_costs_what_pi_says() {
+    let env = TestEnv::new();
+    let file = crate::common::fixtures().join("agents/pi-1.6.0/usage-sources.jsonl");
+    let out = env.run(&["--json", "stats", &file.display().to_string()]);
+    let stats: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    let usage = &stats["usage"];
+    let figures = ["input", "output", "cacheRead", "cacheWrite", "cost"].map(|f| &usage[f]);
+    assert_eq!(figures.map(|f| f.to_string()).join(" "), "700 140 0 0 0.08200000000000002");
+    assert_eq!(
+        stats["costBreakdown"].to_string(),
+        r#"[{"key":"anthropic/claude-sonnet-4-5","cost":0.064,"tokens":480},{"key":"Tools/summaries","cost":0.018,"tokens":360}]"#
+    );
 }

@@ -25,7 +25,8 @@ const EXAMPLES: &str = r#"Examples:
 /// REV defaults to `@`, the current leaf. First a header: the entry's id and type, the role of a
 /// message, its parent, its time (in the local time zone; --utc for UTC) and its label. Then
 /// its text whole, a message's tool calls with their arguments and the results that answer
-/// them, or, for a tool result, the call it answers. Entries of other kinds show their fields.
+/// them, or, for a tool result, the call it answers (and the calls the tool made itself, which
+/// pi 1.6 records). Entries of other kinds show their fields.
 /// The same is printed to a pipe; --json prints the entry as the file has it, unknown fields
 /// included, as one line of JSON (in a version 1 file, which has no ids, with the ids `migrate`
 /// would give it), and --raw the original line of the file, byte for byte. Control characters
@@ -199,6 +200,7 @@ fn message_body(
             out.push_str("Error:\n");
         }
         indented(out, &content_text(message.get("content")));
+        nested_calls(message.get("nestedCalls"), out);
         return Ok(());
     }
     indented(out, &content_text(message.get("content")));
@@ -222,6 +224,48 @@ fn message_body(
         }
     }
     Ok(())
+}
+
+/// The calls a tool made to other tools while it ran (pi 1.6.0's `nestedCalls` on a tool result:
+/// never sent to the model, recorded without their results), each as a call is shown: its name,
+/// id, status and duration, its arguments (or their size, when pi left them out) and its error.
+fn nested_calls(nested: Option<&Value>, out: &mut String) {
+    let Some(calls) = nested.and_then(|n| n.get("calls")).and_then(Value::as_array) else {
+        return;
+    };
+    if calls.is_empty() {
+        return;
+    }
+    // pi: calls dropped, arguments omitted, or calls unfinished.
+    let incomplete = nested.and_then(|n| n.get("complete")) == Some(&Value::Bool(false));
+    out.push_str(&format!(
+        "\nNested calls: {}{}\n",
+        calls.len(),
+        if incomplete { " (incomplete record)" } else { "" }
+    ));
+    for call in calls {
+        let str_of = |key: &str| call.get(key).and_then(Value::as_str);
+        let mut head =
+            format!("{} ({})", str_of("name").unwrap_or("tool"), str_of("id").unwrap_or_default());
+        if let Some(status) = str_of("status") {
+            head.push_str(&format!(", {status}"));
+        }
+        if let Some(ms) = call.get("durationMs").and_then(Value::as_f64) {
+            head.push_str(&format!(", {} ms", sesstree::js::number(ms)));
+        }
+        out.push_str(&format!("\nNested call {head}:\n"));
+        match call.get("argumentsBytes").and_then(Value::as_f64) {
+            Some(bytes) if call.get("arguments").is_none() => {
+                let bytes = sesstree::js::number(bytes);
+                indented(out, &format!("[arguments omitted, {bytes} bytes]"));
+            }
+            _ => indented(out, &arguments(call)),
+        }
+        if let Some(error) = str_of("error").filter(|e| !e.is_empty()) {
+            out.push_str("Error:\n");
+            indented(out, error);
+        }
+    }
 }
 
 /// The call `call_id` a tool result at `idx` answers: in the nearest ancestors.

@@ -26,6 +26,12 @@ const EXAMPLES: &str = r#"Examples:
 /// totals (tokens and cost) for the whole file and for the active path; over several files, a
 /// text listing ends with their totals (with --json, one object a file). Directories are
 /// searched for `*.jsonl`; files are read in parallel.
+///
+/// Usage is what the agents count: assistant messages, pi's `usage` entries and the usage pi
+/// records on tool results, compactions and branch summaries, oh-my-pi's `model_usage` entries
+/// and `task` results. The file's cost is also broken down as pi's /session does (by
+/// `provider/model`, and `Tools/summaries` for tool results and summaries; in --json,
+/// `costBreakdown`).
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
 pub struct StatsArgs {
@@ -116,6 +122,14 @@ fn write_text(ctx: &Ctx, out: &mut impl Write, file: &str, s: &Stats) -> anyhow:
         writeln!(out, "  problems:      {} (see the warnings)", s.problems)?;
     }
     writeln!(out, "  usage (file):  {}", usage_line(&s.usage))?;
+    let breakdown = s.cost_breakdown();
+    // A single key repeats the total.
+    if breakdown.len() > 1 {
+        for (key, cost, tokens) in breakdown {
+            let key = sanitize_for_terminal(key);
+            writeln!(out, "    {key}: ${cost:.4} ({tokens} tokens)")?;
+        }
+    }
     writeln!(out, "  usage (path):  {}", usage_line(&s.path_usage))?;
     Ok(())
 }
