@@ -180,3 +180,53 @@ fn markdown_headings_of_the_transcript_are_escaped() {
         assert!(line == "# Session context" || numbered.is_some(), "{line}");
     }
 }
+
+/// `context --flavor pi --agent-messages --json` gives, message for message, what pi 1.6.0's
+/// `SessionManager.buildSessionContext().messages` gives for the same file and leaf, recorded
+/// in `tests/fixtures/pi-1.6.0/<file>@<leaf>.messages.json` (CHANGES R1, R3): system messages
+/// in place as a patch stream, a compaction's `systemMessage` before its summary with the
+/// kept range's system messages left out, context edits among the context entries only (the
+/// latest per target, `null` omitting any entry), and null content read as `""` or `[]`.
+/// Without --agent-messages the messages are pi's `convertToLlm` of them, which keeps system
+/// messages in place too.
+#[test]
+fn pi_messages_are_pi_1_6_0_build_session_context() {
+    let dir = crate::common::fixtures().join("pi-1.6.0");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".messages.json"))
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 7, "{names:?}");
+    let env = TestEnv::new();
+    for name in names {
+        let (file, leaf) = name.trim_end_matches(".messages.json").split_once('@').unwrap();
+        let path = match dir.join(format!("{file}.jsonl")) {
+            p if p.exists() => p,
+            _ => crate::common::fixtures().join(format!("{file}.jsonl")),
+        };
+        let expected: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.join(&name)).unwrap()).unwrap();
+        let path = path.to_str().unwrap();
+        let out =
+            env.run(&["-f", path, "--json", "context", "--flavor", "pi", "--agent-messages", leaf]);
+        let got: serde_json::Value = serde_json::from_str(&out).expect(&out);
+        assert_eq!(got["messages"], expected, "{name}");
+    }
+}
+
+/// pi 1.6.0's `convertToLlm` passes system messages through in place, as user, assistant and
+/// tool result messages: the LLM messages of a pi context keep them where they are.
+#[test]
+fn pi_llm_messages_keep_system_messages_in_place() {
+    let env = TestEnv::new();
+    let file = crate::common::fixtures().join("pi-1.6.0/pi-system-patches.jsonl");
+    let file = file.to_str().unwrap();
+    let out = env.run(&["-f", file, "--json", "context", "--flavor", "pi", "c1000007"]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect(&out);
+    let roles: Vec<&str> =
+        v["messages"].as_array().unwrap().iter().map(|m| m["role"].as_str().unwrap()).collect();
+    assert_eq!(roles, ["system", "user", "assistant", "system", "user", "system", "assistant"]);
+    assert_eq!(v["messages"][5]["content"], "", "null content reads as empty");
+}
