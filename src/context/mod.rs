@@ -43,11 +43,16 @@ mod build;
 mod llm;
 mod output;
 mod path;
+mod system;
 
 pub use build::build;
 pub use llm::to_llm_messages;
 pub use output::{image_text, into_json, render};
 pub use path::path_values;
+pub use system::{
+    collapse_system_messages, current_system_message, current_tools, system_message_text,
+    tool_names,
+};
 
 use llm::{nonzero_exit_code, summary_text, take_messages};
 

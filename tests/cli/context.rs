@@ -230,3 +230,47 @@ fn pi_llm_messages_keep_system_messages_in_place() {
     assert_eq!(roles, ["system", "user", "assistant", "system", "user", "system", "assistant"]);
     assert_eq!(v["messages"][5]["content"], "", "null content reads as empty");
 }
+
+/// Read by a person, pi's system messages are the one prompt they fold into, first, as pi
+/// 1.6.0's `collapseSystemMessages` gives it to a provider without mid-conversation system
+/// messages: the texts appended, the sections patched by name, the tools added and removed.
+#[test]
+fn pi_text_shows_the_folded_prompt_first() {
+    let env = TestEnv::new();
+    let file = crate::common::fixtures().join("pi-1.6.0/pi-system-patches.jsonl");
+    let file = file.to_str().unwrap();
+    assert_snapshot!(env.run(&["-f", file, "context", "--flavor", "pi", "--agent-messages"]), @"
+    leaf: c1000010
+    flavor: pi
+    thinking level: off
+    model: anthropic/claude-sonnet-4-5
+
+    === 1. system (2026-10-02T09:00:08.000Z) ===
+    You are pi.
+
+    Also be kind.
+
+    After the compaction.
+
+    Be very brief.
+
+    none
+    [tools: edit]
+
+    === 2. compactionSummary (500 tokens before, 2026-10-02T09:00:08.000Z) ===
+    The user said hello.
+
+    === 3. user (2026-10-02T09:00:05.000Z) ===
+    Next?
+
+    === 4. assistant (anthropic/claude-sonnet-4-5, stop, 2026-10-02T09:00:07.000Z) ===
+    Done.
+
+    === 5. user (2026-10-02T09:00:10.000Z) ===
+    And now?
+    ");
+    let md =
+        env.run(&["-f", file, "context", "--flavor", "pi", "--format", "markdown", "c1000007"]);
+    assert!(md.contains("## 1. system\n\n*2026-10-02T09:00:01.000Z*\n\nYou are pi.\n\nAlso be kind.\n\nBe very brief.\n\nnone\n\n*[tools: read, edit]*\n\n## 2. user\n"), "{md}");
+    assert_eq!(md.matches("system").count(), 1, "{md}");
+}
