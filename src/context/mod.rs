@@ -50,8 +50,8 @@ pub use llm::to_llm_messages;
 pub use output::{image_text, into_json, render};
 pub use path::path_values;
 pub use system::{
-    collapse_system_messages, current_system_message, current_tools, system_message_text,
-    tool_names,
+    collapse_system_messages, current_system_message, system_message_text, system_update_summary,
+    system_update_text, tool_names,
 };
 
 use llm::{nonzero_exit_code, summary_text, take_messages};

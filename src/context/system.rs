@@ -25,7 +25,7 @@ fn content_text(content: Option<&Value>) -> String {
 
 /// `getCurrentTools`: the tools after every system message's removals (by name) and
 /// additions (by name, a later one replacing an earlier one in its place), in order.
-pub fn current_tools(messages: &[Value]) -> Vec<Value> {
+fn current_tools(messages: &[Value]) -> Vec<Value> {
     let mut tools = Map::new();
     for message in messages.iter().filter(|m| role(m) == "system") {
         for tool in array_field(message, "toolsRemoved") {
@@ -93,6 +93,40 @@ pub fn system_message_text(message: &Value) -> String {
     parts.into_iter().filter(|p| !p.is_empty()).collect::<Vec<_>>().join("\n\n")
 }
 
+/// `renderSystemMessageUpdate`: what a later system message changes, as text: its content,
+/// then each section it sets (`Updated system prompt section "NAME":` and the text) or deletes
+/// (`Removed system prompt section "NAME".`), joined by a blank line.
+pub fn system_update_text(message: &Value) -> String {
+    let content = content_text(message.get("content"));
+    let sections = message.get("sections").and_then(Value::as_object).into_iter().flatten();
+    let sections = sections.map(|(name, value)| match value {
+        Value::Null => format!("Removed system prompt section \"{name}\"."),
+        value => format!("Updated system prompt section \"{name}\":\n\n{}", js_string(Some(value))),
+    });
+    let content = (!content.is_empty()).then_some(content);
+    content.into_iter().chain(sections).collect::<Vec<_>>().join("\n\n")
+}
+
+/// What a later system message changes, in a few words, as pi 1.6.0's HTML export says it
+/// (`describeSystemUpdate`): `instructions` for content, each section set (`NAME`) or deleted
+/// (`-NAME`), and `tools +ADDED -REMOVED`.
+pub fn system_update_summary(message: &Value) -> String {
+    let mut parts = Vec::new();
+    if !content_text(message.get("content")).is_empty() {
+        parts.push("instructions".to_owned());
+    }
+    for (name, value) in message.get("sections").and_then(Value::as_object).into_iter().flatten() {
+        parts.push(if value.is_null() { format!("-{name}") } else { name.clone() });
+    }
+    let added = tool_names(message, "toolsAdded").into_iter().map(|n| format!("+{n}"));
+    let removed = tool_names(message, "toolsRemoved").into_iter().map(|n| format!("-{n}"));
+    let tools: Vec<String> = added.chain(removed).collect();
+    if !tools.is_empty() {
+        parts.push(format!("tools {}", tools.join(" ")));
+    }
+    parts.join(", ")
+}
+
 /// The names of the tools a system message's `key` (`toolsAdded`, `toolsRemoved`) lists.
 pub fn tool_names(message: &Value, key: &str) -> Vec<String> {
     array_field(message, key).iter().map(|t| js_string(t.get("name"))).collect()
@@ -134,6 +168,23 @@ mod tests {
         assert_eq!(collapsed.iter().map(role).collect::<Vec<_>>(), ["system", "user"]);
         assert_eq!(collapsed[0], folded);
         assert_eq!(tool_names(&folded, "toolsAdded"), ["read", "edit"]);
+    }
+
+    #[test]
+    fn a_patch_reads_as_pi_renders_it() {
+        let patch = json!({"role": "system", "content": "Also be kind.",
+            "sections": {"env": null, "skills": "none"},
+            "toolsAdded": [tool("edit")], "toolsRemoved": [{"name": "bash"}]});
+        assert_eq!(
+            system_update_text(&patch),
+            "Also be kind.\n\nRemoved system prompt section \"env\".\n\n\
+             Updated system prompt section \"skills\":\n\nnone"
+        );
+        assert_eq!(system_update_summary(&patch), "instructions, -env, skills, tools +edit -bash");
+        let tools_only =
+            json!({"role": "system", "content": "", "toolsRemoved": [{"name": "read"}]});
+        assert_eq!(system_update_text(&tools_only), "");
+        assert_eq!(system_update_summary(&tools_only), "tools -read");
     }
 
     #[test]

@@ -154,6 +154,46 @@ fn system_messages_stay_in_place_in_the_context() {
     assert_eq!(roles("b2000002"), ("You are pi (first prompt).".into(), "system user".into()));
 }
 
+/// `show` of a pi system message gives the prompt in effect there first, folded as pi 1.6.0's
+/// `getCurrentSystemMessage` folds the context, then what a patch changes, as pi 1.6.0's HTML
+/// export words it (CHANGES R1).
+#[test]
+fn show_gives_the_folded_prompt_then_the_patch() {
+    let env = TestEnv::new();
+    let file = crate::common::fixtures().join("pi-1.6.0/pi-system-patches.jsonl");
+    let show = |id: &str| env.run(&["-f", file.to_str().unwrap(), "show", "--utc", id]);
+    assert_snapshot!(show("c1000004"), @r#"
+    entry c1000004 (message, system)
+    Parent: c1000003
+    Date:   2026-10-02 09:00:04 +0000
+
+    Prompt in effect:
+        You are pi.
+
+        Also be kind.
+
+        Be brief.
+
+        none
+    Tools: read, edit
+
+    This entry changes: instructions, -env, skills, tools +edit -bash
+        Also be kind.
+
+        Removed system prompt section "env".
+
+        Updated system prompt section "skills":
+
+        none
+    "#);
+    // The first one declares the prompt: nothing to compare it with.
+    assert!(!show("c1000001").contains("This entry changes"));
+    // After the compaction, its systemMessage is what a patch patches.
+    assert!(
+        show("c1000009").contains("Tools: edit\n\nThis entry changes: instructions, tools -read\n")
+    );
+}
+
 /// pi writes `developer` messages whose `content` may be `null` (CHANGES P4): they read as a
 /// message of that role with no text, never as damage.
 #[test]
