@@ -4,7 +4,8 @@
 //!
 //! Three steps, a submodule each: `build` tracks the state and collects the agent messages,
 //! `llm` converts them to LLM messages, and `output` prints a context as JSON, text or
-//! Markdown; `path` reads a path's entries from a session.
+//! Markdown; `path` reads a path's entries from a session, and `system` folds pi's system
+//! messages into the one prompt they patch.
 //!
 //! The caller resolves the path and parses the payloads of its entries
 //! ([`crate::context::path_values`] reads them from a session, parsing in full only what
@@ -159,9 +160,10 @@ pub struct SessionContext {
     pub injected_ttsr_rules: Vec<String>,
     /// Legacy `mcp_tool_selection` state.
     pub mcp_tool_selection: McpToolSelection,
-    /// The messages before conversion, after the oh-my-pi post-passes: roles `user`,
-    /// `assistant`, `toolResult`, `bashExecution`, `custom`, `branchSummary`,
-    /// `compactionSummary`, … exactly as `buildSessionContext` returns them.
+    /// The messages before conversion, after the oh-my-pi post-passes and pi's context edits:
+    /// roles `user`, `assistant`, `toolResult`, `bashExecution`, `custom`, `branchSummary`,
+    /// `compactionSummary`, pi's `system` (each in its place), … exactly as
+    /// `buildSessionContext` returns them.
     pub agent_messages: Vec<Value>,
 }
 
