@@ -16,49 +16,46 @@ pub fn build(mut path: Vec<Value>, leaf_id: Option<&Value>, flavor: Dialect) -> 
     let mut ctx = SessionContext::empty(flavor);
     ctx.leaf_id = leaf_id.cloned().or_else(|| path.last().and_then(|e| e.get("id")).cloned());
     let (compaction, reset) = track_state(&path, &mut ctx);
-    // Read before the messages are moved out of the path.
-    let (system, edits) = match flavor {
-        Dialect::Omp => (None, HashMap::new()),
-        Dialect::Pi => (system_prompt(&path, compaction), context_edits(&path)),
-    };
 
     let mut out = Vec::new();
     // The later of the last reset boundary and the last compaction decides.
-    let (kept, after) = match (reset, compaction) {
+    let (head, kept, after) = match (reset, compaction) {
         // `/clear` starts the context afresh; a compaction before it is elided too.
-        (Some(r), c) if c.is_none_or(|c| r > c) => (0..0, r + 1..path.len()),
+        (Some(r), c) if c.is_none_or(|c| r > c) => (None, 0..0, r + 1..path.len()),
         (_, Some(c)) => {
             let (summary, kept) = compaction_summary(&path, c, flavor);
+            // pi 1.6.0: the system message at compaction time leads, then the summary.
+            let system = path[c].get("systemMessage").filter(|m| truthy(Some(m)));
+            let system = system.filter(|_| flavor == Dialect::Pi).cloned();
+            out.extend(system);
             out.push(summary);
-            (kept.map_or(0..0, |start| start..c), c + 1..path.len())
+            (Some(c), kept.map_or(0..0, |start| start..c), c + 1..path.len())
         }
-        _ => (0..0, 0..path.len()),
+        _ => (None, 0..0, 0..path.len()),
     };
-    for i in kept.chain(after) {
+    // pi 1.6.0 leaves the system messages of the kept range out: the compaction's
+    // `systemMessage` holds the prompt they patched.
+    let kept = kept.filter(|&i| flavor == Dialect::Omp || !is_system_message(&path[i]));
+    let entries: Vec<usize> = kept.chain(after).collect();
+    let edits = match flavor {
+        Dialect::Omp => HashMap::new(),
+        Dialect::Pi => context_edits(&path, head.iter().chain(&entries)),
+    };
+    if let Some(edit) = head.and_then(|c| edits.get(&id_key(path[c].get("id")))) {
+        out = apply_edit(out, edit);
+    }
+    for i in entries {
         let entry = &mut path[i];
-        if let Some(edit) = edits.get(&i) {
-            let Some(content) = edit else { continue };
-            let holder = match kind_of(entry) {
-                Kind::Message => entry.get_mut("message"),
-                _ => Some(&mut *entry),
-            };
-            if let Some(Value::Object(holder)) = holder {
-                holder.insert("content".into(), content.clone());
-            }
+        let messages = message(entry, flavor).into_iter().collect();
+        match edits.get(&id_key(entry.get("id"))) {
+            Some(edit) => out.extend(apply_edit(messages, edit)),
+            None => out.extend(messages),
         }
-        out.extend(message(entry, flavor));
     }
 
-    match flavor {
-        Dialect::Omp => {
-            strip_dangling_tool_calls(&mut out);
-            drop_failed_turns(&mut out);
-        }
-        Dialect::Pi => {
-            // The system prompt is no turn: the latest one on the path goes first (CHANGES P4).
-            out.retain(|m| role(m) != "system");
-            out.splice(0..0, system);
-        }
+    if flavor == Dialect::Omp {
+        strip_dangling_tool_calls(&mut out);
+        drop_failed_turns(&mut out);
     }
     ctx.agent_messages = out;
     ctx
@@ -208,54 +205,59 @@ fn compaction_summary(path: &[Value], c: usize, flavor: Dialect) -> (Value, Opti
     (summary, kept)
 }
 
-/// pi's system prompt on the path (CHANGES P4): the latest `system`-role message, or the
-/// `systemMessage` of the compaction in effect when that comes later, whether or not the
-/// compaction summarized the message away.
-fn system_prompt(path: &[Value], compaction: Option<usize>) -> Option<Value> {
-    let message = |i: usize| path[i].get("message").filter(|m| role(m) == "system");
-    let last =
-        (0..path.len()).rev().find(|&i| kind_of(&path[i]) == Kind::Message && message(i).is_some());
-    let from_compaction = compaction
-        .filter(|&c| last.is_none_or(|m| m < c))
-        .and_then(|c| path[c].get("systemMessage").filter(|m| m.is_object()));
-    let Some(mut system) = from_compaction.cloned() else { return message(last?).cloned() };
-    // Its shape is only known from the published types (a message): it is the system prompt.
-    if let Some(map) = system.as_object_mut() {
-        map.insert("role".to_owned(), json!("system"));
-    }
-    Some(system)
+/// Whether `entry` is a `message` entry holding a `system`-role message (pi's prompt).
+fn is_system_message(entry: &Value) -> bool {
+    kind_of(entry) == Kind::Message && entry.get("message").is_some_and(|m| role(m) == "system")
 }
 
-/// pi's context edits on the path (CHANGES P3), by the path position of the entry each
-/// edits: the content that replaces the entry's own, or `None` where `replacement` is `null`
-/// and the entry leaves the context. An edit acts only on an editable entry (a user,
-/// assistant or tool-result message, or a custom message) earlier on the same path; of two
-/// edits of one entry, the later wins. Role, tool ids and the rest of the entry stay.
-fn context_edits(path: &[Value]) -> HashMap<usize, Option<Value>> {
-    let mut at: HashMap<String, usize> = HashMap::new();
-    let mut edits = HashMap::new();
-    for (i, entry) in path.iter().enumerate() {
-        if kind_of(entry) == Kind::ContextEdit
-            && let Some(&target) = entry.get("targetId").and_then(|id| at.get(&id.to_string()))
-        {
-            let editable = match kind_of(&path[target]) {
-                Kind::Message => {
-                    let message = path[target].get("message").unwrap_or(&Value::Null);
-                    matches!(role(message), "user" | "assistant" | "toolResult")
-                }
-                kind => kind == Kind::CustomMessage,
-            };
-            if editable {
-                let replacement = entry.get("replacement").filter(|r| !r.is_null());
-                let content = replacement.map(|r| r.get("content").cloned().unwrap_or_default());
-                edits.insert(target, content);
+/// pi 1.6.0's context edits (`buildSessionProjection`): the `replacement` of the latest
+/// `context_edit` among the context `entries` (path positions) for each target, by the target's
+/// id ([`id_key`]). Edits elsewhere on the path (summarized away by the compaction) do not
+/// count.
+fn context_edits<'a>(
+    path: &[Value],
+    entries: impl Iterator<Item = &'a usize>,
+) -> HashMap<String, Option<Value>> {
+    entries
+        .map(|&i| &path[i])
+        .filter(|entry| kind_of(entry) == Kind::ContextEdit)
+        .map(|edit| (id_key(edit.get("targetId")), edit.get("replacement").cloned()))
+        .collect()
+}
+
+/// pi 1.6.0's `projectContextEntry`: the messages of an entry under the `replacement` of its
+/// latest context edit. `null` leaves the entry out of the context, whatever it is; a
+/// replacement gives a user, assistant, tool result or custom message its `content` (a string
+/// as one text block for an assistant or a tool result), and leaves other messages as they
+/// are. (pi throws on an edit without `replacement`; it reads here as one without `content`.)
+fn apply_edit(messages: Vec<Value>, replacement: &Option<Value>) -> Vec<Value> {
+    let content = match replacement {
+        Some(Value::Null) => return Vec::new(),
+        Some(replacement) => replacement.get("content"),
+        None => None,
+    };
+    messages
+        .into_iter()
+        .map(|mut message| {
+            let role = role(&message);
+            if !matches!(role, "user" | "assistant" | "toolResult" | "custom") {
+                return message;
             }
-        }
-        if let Some(id) = entry.get("id") {
-            at.insert(id.to_string(), i);
-        }
-    }
-    edits
+            let content = match content {
+                Some(Value::String(text)) if matches!(role, "assistant" | "toolResult") => {
+                    Some(Value::Array(vec![text_block(text.clone())]))
+                }
+                other => other.cloned(),
+            };
+            if let Some(map) = message.as_object_mut() {
+                match content {
+                    Some(content) => map.insert("content".to_owned(), content),
+                    None => map.shift_remove("content"),
+                };
+            }
+            message
+        })
+        .collect()
 }
 
 /// pi's `model_change {provider, modelId}`. An oh-my-pi style `model: "provider/id"` is read
@@ -292,7 +294,14 @@ fn message(entry: &mut Value, flavor: Dialect) -> Option<Value> {
             let skip = flavor == Dialect::Omp
                 && role(msg) == "assistant"
                 && (truthy(msg.get("retryRecovery")) || is_empty_error_turn(msg));
-            (!skip).then(|| normalize_message(msg.take()))
+            if skip {
+                return None;
+            }
+            let mut msg = normalize_message(msg.take());
+            if flavor == Dialect::Pi {
+                fill_null_content(&mut msg);
+            }
+            Some(msg)
         }
         (Kind::CustomMessage, _) => {
             if flavor == Dialect::Omp
@@ -317,10 +326,15 @@ fn message(entry: &mut Value, flavor: Dialect) -> Option<Value> {
                 Dialect::Pi => (take(entry, "customType"), take(entry, "display"), None),
             };
             let timestamp = entry_ms(entry);
+            let mut content = take(entry, "content");
+            // pi 1.6.0 reads null or missing content as no blocks (`entry.content ?? []`).
+            if flavor == Dialect::Pi && content.as_ref().is_none_or(Value::is_null) {
+                content = Some(json!([]));
+            }
             Some(obj([
                 ("role", Some(json!("custom"))),
                 ("customType", custom_type),
-                ("content", take(entry, "content")),
+                ("content", content),
                 ("display", display),
                 ("details", take(entry, "details")),
                 ("attribution", attribution),
@@ -382,6 +396,22 @@ fn normalize_message(mut msg: Value) -> Value {
         map.insert("role".to_owned(), json!("custom"));
     }
     msg
+}
+
+/// pi 1.6.0 (`sessionEntryToContextMessages`) reads a message whose `content` is null or
+/// missing as having none: `""` for a system message, no blocks for a user, assistant or tool
+/// result message. Other roles keep what they have.
+fn fill_null_content(msg: &mut Value) {
+    let empty = match role(msg) {
+        "system" => json!(""),
+        "user" | "assistant" | "toolResult" => json!([]),
+        _ => return,
+    };
+    if let Some(map) = msg.as_object_mut()
+        && map.get("content").is_none_or(Value::is_null)
+    {
+        map.insert("content".to_owned(), empty);
+    }
 }
 
 /// A provider-rejection turn with nothing in it: `stopReason: "error"` and no block that

@@ -4,7 +4,8 @@
 //!
 //! Three steps, a submodule each: `build` tracks the state and collects the agent messages,
 //! `llm` converts them to LLM messages, and `output` prints a context as JSON, text or
-//! Markdown; `path` reads a path's entries from a session.
+//! Markdown; `path` reads a path's entries from a session, and `system` folds pi's system
+//! messages into the one prompt they patch.
 //!
 //! The caller resolves the path and parses the payloads of its entries
 //! ([`crate::context::path_values`] reads them from a session, parsing in full only what
@@ -43,11 +44,16 @@ mod build;
 mod llm;
 mod output;
 mod path;
+mod system;
 
 pub use build::build;
 pub use llm::to_llm_messages;
 pub use output::{image_text, into_json, render};
 pub use path::path_values;
+pub use system::{
+    collapse_system_messages, current_system_message, system_message_text, system_update_summary,
+    system_update_text, tool_names,
+};
 
 use llm::{nonzero_exit_code, summary_text, take_messages};
 
@@ -154,9 +160,10 @@ pub struct SessionContext {
     pub injected_ttsr_rules: Vec<String>,
     /// Legacy `mcp_tool_selection` state.
     pub mcp_tool_selection: McpToolSelection,
-    /// The messages before conversion, after the oh-my-pi post-passes: roles `user`,
-    /// `assistant`, `toolResult`, `bashExecution`, `custom`, `branchSummary`,
-    /// `compactionSummary`, … exactly as `buildSessionContext` returns them.
+    /// The messages before conversion, after the oh-my-pi post-passes and pi's context edits:
+    /// roles `user`, `assistant`, `toolResult`, `bashExecution`, `custom`, `branchSummary`,
+    /// `compactionSummary`, pi's `system` (each in its place), … exactly as
+    /// `buildSessionContext` returns them.
     pub agent_messages: Vec<Value>,
 }
 
@@ -843,6 +850,151 @@ mod tests {
             ctx.agent_messages[0],
             json!({"role": "custom", "customType": "ext", "content": "hello", "display": true,
                 "details": {"d": 1}, "timestamp": TS_MS})
+        );
+    }
+
+    fn system(content: Value) -> Value {
+        msg(json!({"role": "system", "content": content, "timestamp": 0}))
+    }
+
+    /// pi 1.6.0 `buildSessionContext`: every system message stays where it is (a patch of
+    /// the prompt), in the agent messages and in the LLM messages alike; omp has none.
+    #[test]
+    fn pi_system_messages_stay_in_place() {
+        let path = chain(vec![system(json!("p")), user("u"), system(json!("patch")), say("a")]);
+        let roles = |messages: &[Value]| messages.iter().map(role).collect::<Vec<_>>().join(" ");
+        let ctx = pi(&path);
+        assert_eq!(roles(&ctx.agent_messages), "system user system assistant");
+        assert_eq!(roles(&to_llm_messages(&ctx)), "system user system assistant");
+        assert_eq!(ctx.agent_messages[2]["content"], "patch");
+    }
+
+    /// pi 1.6.0: a compaction's `systemMessage` (as stored) comes before its summary, and the
+    /// system messages of the range it keeps are left out; later ones stay in place.
+    #[test]
+    fn pi_compaction_system_message_leads_and_kept_ones_go() {
+        let mut c = compaction("k", "S");
+        c["systemMessage"] = json!({"role": "system", "content": "folded", "timestamp": 9});
+        let path = chain(vec![
+            system(json!("p")),
+            id(user("u1"), "k"),
+            system(json!("kept patch")),
+            say("a1"),
+            c.clone(),
+            system(json!("later")),
+            user("u2"),
+        ]);
+        let ctx = pi(&path);
+        assert_eq!(ctx.agent_messages[0], c["systemMessage"]);
+        assert_eq!(
+            shape(&ctx)[1..],
+            ["compactionSummary:S", "user:u1", "assistant:a1", "system:", "user:u2"]
+        );
+        assert_eq!(ctx.agent_messages[4]["content"], "later");
+        // Without a systemMessage only the summary leads; omp never reads one.
+        c.as_object_mut().map(|m| m.remove("systemMessage"));
+        let path = chain(vec![id(user("u1"), "k"), c.clone(), user("u2")]);
+        assert_eq!(role(&pi(&path).agent_messages[0]), "compactionSummary");
+        c["systemMessage"] = json!({"role": "system", "content": "folded"});
+        let path = chain(vec![id(user("u1"), "k"), system(json!("kept")), c, user("u2")]);
+        assert_eq!(shape_of(&omp(&path)), ["compactionSummary", "user", "system", "user"]);
+    }
+
+    fn shape_of(ctx: &SessionContext) -> Vec<&str> {
+        ctx.agent_messages.iter().map(role).collect()
+    }
+
+    fn edit(target: &str, replacement: Value) -> Value {
+        json!({"type": "context_edit", "targetId": target, "replacement": replacement})
+    }
+
+    /// pi 1.6.0 `buildSessionProjection`/`projectContextEntry`: the latest edit among the
+    /// context entries wins for its target; `null` omits any entry; a replacement sets the
+    /// content of a user, assistant, tool result or custom message (a string as one text block
+    /// for an assistant or a tool result) and leaves other messages alone.
+    #[test]
+    fn pi_context_edits() {
+        let path = chain(vec![
+            id(user("u1"), "u1"),
+            id(say("a1"), "a1"),
+            id(system(json!("p")), "s1"),
+            id(json!({"type": "branch_summary", "fromId": "x", "summary": "went"}), "b1"),
+            id(json!({"type": "custom_message", "customType": "n", "content": "c"}), "c1"),
+            edit("u1", json!({"content": "u1 edited"})),
+            edit("a1", json!({"content": "a1 edited"})),
+            edit("s1", json!({"content": "ignored"})),
+            edit("b1", Value::Null),
+            edit("c1", json!({"content": [{"type": "text", "text": "c edited"}]})),
+            edit("u2", json!({"content": "ahead"})),
+            id(user("u2"), "u2"),
+        ]);
+        let ctx = pi(&path);
+        assert_eq!(
+            ctx.agent_messages.iter().map(|m| m["content"].clone()).collect::<Vec<_>>(),
+            [
+                json!("u1 edited"),
+                json!([{"type": "text", "text": "a1 edited"}]),
+                json!("p"),
+                json!([{"type": "text", "text": "c edited"}]),
+                json!("ahead"),
+            ]
+        );
+        // The latest edit of a target wins, even a null one after a replacement.
+        let path = chain(vec![
+            id(user("u1"), "u1"),
+            edit("u1", json!({"content": "x"})),
+            edit("u1", Value::Null),
+            user("u2"),
+        ]);
+        assert_eq!(shape(&pi(&path)), ["user:u2"]);
+        // An edit summarized away by a compaction no longer counts, and one on the
+        // compaction itself acts on its messages.
+        let path = chain(vec![
+            edit("k", json!({"content": "gone"})),
+            id(user("u1"), "k"),
+            id(compaction("k", "S"), "c"),
+            user("u2"),
+        ]);
+        assert_eq!(shape(&pi(&path)), ["compactionSummary:S", "user:u1", "user:u2"]);
+        let path =
+            chain(vec![id(user("u1"), "k"), id(compaction("k", "S"), "c"), edit("c", Value::Null)]);
+        assert_eq!(shape(&pi(&path)), ["user:u1"]);
+        // omp has no context edits.
+        let path = chain(vec![id(user("u1"), "u1"), edit("u1", Value::Null)]);
+        assert_eq!(shape(&omp(&path)), ["user:u1"]);
+    }
+
+    /// pi 1.6.0 `sessionEntryToContextMessages`: null content reads as `""` for a system
+    /// message and as no blocks for a user, assistant or tool result message or a custom
+    /// message entry; other roles, and every omp message, keep what they have.
+    #[test]
+    fn pi_null_content() {
+        let path = chain(vec![
+            system(Value::Null),
+            msg(json!({"role": "user", "content": null})),
+            msg(json!({"role": "assistant", "stopReason": "stop"})),
+            msg(json!({"role": "toolResult", "toolCallId": "c", "content": null})),
+            json!({"type": "custom_message", "customType": "n"}),
+            msg(json!({"role": "developer", "content": null})),
+        ]);
+        let contents = |ctx: SessionContext| {
+            ctx.agent_messages.iter().map(|m| m.get("content").cloned()).collect::<Vec<_>>()
+        };
+        let empty = Some(json!([]));
+        assert_eq!(
+            contents(pi(&path)),
+            [
+                Some(json!("")),
+                empty.clone(),
+                empty.clone(),
+                empty.clone(),
+                empty,
+                Some(Value::Null)
+            ]
+        );
+        assert_eq!(
+            contents(omp(&path))[..4],
+            [Some(Value::Null), Some(Value::Null), None, Some(Value::Null)]
         );
     }
 

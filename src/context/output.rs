@@ -48,7 +48,8 @@ pub fn into_json(mut ctx: SessionContext, agent_messages: bool) -> Value {
 
 /// `context --format text` (`markdown` off): a header with the state, then one block per
 /// message; `context --format markdown`: a shareable transcript with one section per message.
-/// Control characters from the transcript are made visible, never passed through.
+/// pi's system messages are shown as the one prompt they fold into, first (its text, then
+/// its tools). Control characters from the transcript are made visible, never passed through.
 pub fn render(
     mut ctx: SessionContext,
     agent_messages: bool,
@@ -62,7 +63,12 @@ pub fn render(
             true => format!("- **{key}:** {}\n", inline_code(&value)),
         });
     }
-    for (i, msg) in take_messages(&mut ctx, agent_messages).iter().enumerate() {
+    let mut messages = take_messages(&mut ctx, agent_messages);
+    if ctx.flavor == Dialect::Pi {
+        // One prompt for a person to read: pi's system messages folded, first.
+        messages = collapse_system_messages(messages);
+    }
+    for (i, msg) in messages.iter().enumerate() {
         let View { role, details, parts } = describe(msg, blobs);
         let n = i + 1;
         out.push_str(&match (markdown, details.is_empty()) {
@@ -255,7 +261,14 @@ fn describe(msg: &Value, blobs: Option<&Path>) -> View {
             detail(&mut details, "method");
             parts.push(Part::Text(summary_text(msg)));
         }
-        "system" | "user" | "developer" | "custom" => {
+        "system" => {
+            parts.push(Part::Text(system_message_text(msg)));
+            let tools = tool_names(msg, "toolsAdded");
+            if !tools.is_empty() {
+                parts.push(Part::Note(format!("tools: {}", tools.join(", "))));
+            }
+        }
+        "user" | "developer" | "custom" => {
             detail(&mut details, "customType");
             // The agents never show these in their chat, but the model reads them.
             if role_name == "custom" && msg.get("display") == Some(&Value::Bool(false)) {

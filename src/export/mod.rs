@@ -19,8 +19,9 @@ use serde_json::Value;
 
 pub use redact::Redactor;
 
+use crate::context;
 use crate::error::Result;
-use crate::format::Kind;
+use crate::format::{Dialect, Kind};
 use crate::row::gist::{Gist, resolve_each};
 use crate::row::read_text;
 use crate::row::text::FilterMode;
@@ -297,8 +298,8 @@ pub enum Part {
 /// One entry as the export shows it.
 #[derive(Debug, Clone)]
 pub struct View {
-    /// The class of entry: `user`, `assistant`, `tool`, `bash`, `custom`, `branch-summary`,
-    /// `compaction`, `meta`, `error`.
+    /// The class of entry: `user`, `assistant`, `tool`, `bash`, `custom`, `system`,
+    /// `branch-summary`, `compaction`, `meta`, `error`.
     pub class: &'static str,
     /// Who or what: the role, or the entry type.
     pub who: String,
@@ -322,7 +323,11 @@ pub fn view(session: &Session, plan: &Plan, opts: &Options, idx: u32) -> View {
             if let Some(r) = &opts.redact {
                 redact_strings(&mut value, r);
             }
-            view_of(&value, &plan.texts[idx as usize], opts.blobs.as_deref())
+            let mut v = view_of(&value, &plan.texts[idx as usize], opts.blobs.as_deref());
+            if let Some(message) = value.get("message").filter(|m| m["role"] == "system") {
+                system_view(session, idx, message, opts, &mut v);
+            }
+            v
         }
         Err(e) => View {
             class: "error",
@@ -331,6 +336,39 @@ pub fn view(session: &Session, plan: &Plan, opts: &Options, idx: u32) -> View {
             refers: None,
             parts: vec![Part::Note(format!("this entry cannot be read: {e}"))],
         },
+    }
+}
+
+/// The view of a pi system message, which patches the prompt of the ones before it (CHANGES
+/// R1): the prompt in effect at the entry first, folded over the context there as pi 1.6.0's
+/// `getCurrentSystemMessage` folds it, with its tools; then, for a patch, what it changes, as
+/// pi 1.6.0's own HTML export says it.
+fn system_view(session: &Session, idx: u32, message: &Value, opts: &Options, v: &mut View) {
+    let path = context::path_values(session, idx).unwrap_or_default();
+    let messages = context::build(path, None, Dialect::Pi).agent_messages;
+    let mut prompt = context::current_system_message(&messages).unwrap_or_else(|| message.clone());
+    if let Some(r) = &opts.redact {
+        redact_strings(&mut prompt, r);
+    }
+    let text = context::system_message_text(&prompt);
+    v.class = "system";
+    v.parts = vec![Part::Output {
+        title: format!("system prompt · {}", lines(&text)),
+        error: false,
+        text,
+    }];
+    let tools = context::tool_names(&prompt, "toolsAdded");
+    if !tools.is_empty() {
+        v.parts.push(Part::Note(format!("tools: {}", tools.join(", "))));
+    }
+    if messages.iter().filter(|m| m["role"] == "system").count() > 1 {
+        v.who = format!("system prompt update: {}", context::system_update_summary(message));
+        let update = context::system_update_text(message);
+        if !update.is_empty() {
+            v.parts.push(Part::Text(update));
+        }
+    } else {
+        v.who = "system prompt".into();
     }
 }
 

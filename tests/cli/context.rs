@@ -180,3 +180,97 @@ fn markdown_headings_of_the_transcript_are_escaped() {
         assert!(line == "# Session context" || numbered.is_some(), "{line}");
     }
 }
+
+/// `context --flavor pi --agent-messages --json` gives, message for message, what pi 1.6.0's
+/// `SessionManager.buildSessionContext().messages` gives for the same file and leaf, recorded
+/// in `tests/fixtures/pi-1.6.0/<file>@<leaf>.messages.json` (CHANGES R1, R3): system messages
+/// in place as a patch stream, a compaction's `systemMessage` before its summary with the
+/// kept range's system messages left out, context edits among the context entries only (the
+/// latest per target, `null` omitting any entry), and null content read as `""` or `[]`.
+/// Without --agent-messages the messages are pi's `convertToLlm` of them, which keeps system
+/// messages in place too.
+#[test]
+fn pi_messages_are_pi_1_6_0_build_session_context() {
+    let dir = crate::common::fixtures().join("pi-1.6.0");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".messages.json"))
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 7, "{names:?}");
+    let env = TestEnv::new();
+    for name in names {
+        let (file, leaf) = name.trim_end_matches(".messages.json").split_once('@').unwrap();
+        let path = match dir.join(format!("{file}.jsonl")) {
+            p if p.exists() => p,
+            _ => crate::common::fixtures().join(format!("{file}.jsonl")),
+        };
+        let expected: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.join(&name)).unwrap()).unwrap();
+        let path = path.to_str().unwrap();
+        let out =
+            env.run(&["-f", path, "--json", "context", "--flavor", "pi", "--agent-messages", leaf]);
+        let got: serde_json::Value = serde_json::from_str(&out).expect(&out);
+        assert_eq!(got["messages"], expected, "{name}");
+    }
+}
+
+/// pi 1.6.0's `convertToLlm` passes system messages through in place, as user, assistant and
+/// tool result messages: the LLM messages of a pi context keep them where they are.
+#[test]
+fn pi_llm_messages_keep_system_messages_in_place() {
+    let env = TestEnv::new();
+    let file = crate::common::fixtures().join("pi-1.6.0/pi-system-patches.jsonl");
+    let file = file.to_str().unwrap();
+    let out = env.run(&["-f", file, "--json", "context", "--flavor", "pi", "c1000007"]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect(&out);
+    let roles: Vec<&str> =
+        v["messages"].as_array().unwrap().iter().map(|m| m["role"].as_str().unwrap()).collect();
+    assert_eq!(roles, ["system", "user", "assistant", "system", "user", "system", "assistant"]);
+    assert_eq!(v["messages"][5]["content"], "", "null content reads as empty");
+}
+
+/// Read by a person, pi's system messages are the one prompt they fold into, first, as pi
+/// 1.6.0's `collapseSystemMessages` gives it to a provider without mid-conversation system
+/// messages: the texts appended, the sections patched by name, the tools added and removed.
+#[test]
+fn pi_text_shows_the_folded_prompt_first() {
+    let env = TestEnv::new();
+    let file = crate::common::fixtures().join("pi-1.6.0/pi-system-patches.jsonl");
+    let file = file.to_str().unwrap();
+    assert_snapshot!(env.run(&["-f", file, "context", "--flavor", "pi", "--agent-messages"]), @"
+    leaf: c1000010
+    flavor: pi
+    thinking level: off
+    model: anthropic/claude-sonnet-4-5
+
+    === 1. system (2026-10-02T09:00:08.000Z) ===
+    You are pi.
+
+    Also be kind.
+
+    After the compaction.
+
+    Be very brief.
+
+    none
+    [tools: edit]
+
+    === 2. compactionSummary (500 tokens before, 2026-10-02T09:00:08.000Z) ===
+    The user said hello.
+
+    === 3. user (2026-10-02T09:00:05.000Z) ===
+    Next?
+
+    === 4. assistant (anthropic/claude-sonnet-4-5, stop, 2026-10-02T09:00:07.000Z) ===
+    Done.
+
+    === 5. user (2026-10-02T09:00:10.000Z) ===
+    And now?
+    ");
+    let md =
+        env.run(&["-f", file, "context", "--flavor", "pi", "--format", "markdown", "c1000007"]);
+    assert!(md.contains("## 1. system\n\n*2026-10-02T09:00:01.000Z*\n\nYou are pi.\n\nAlso be kind.\n\nBe very brief.\n\nnone\n\n*[tools: read, edit]*\n\n## 2. user\n"), "{md}");
+    assert_eq!(md.matches("system").count(), 1, "{md}");
+}

@@ -555,3 +555,59 @@ fn a_hostile_transcript_gets_nothing_to_run() {
     assert_eq!(opened, closed);
     assert!(!md.bytes().any(|b| b < 0x20 && b != b'\n' && b != b'\t'));
 }
+
+/// A pi system message patches the prompt of the ones before it (CHANGES R1): the export shows
+/// the prompt in effect at each one first (folded, as pi 1.6.0's `getCurrentSystemMessage`
+/// gives it), then what a patch changes, in pi 1.6.0's own HTML export's words.
+#[test]
+fn a_pi_system_message_shows_the_prompt_in_effect_then_its_patch() {
+    let env = TestEnv::new();
+    let file = crate::common::fixtures().join("pi-1.6.0/pi-system-patches.jsonl");
+    let file = file.to_str().unwrap();
+    let md = env.run(&["-f", file, "export", "--format", "markdown", "--active-only"]);
+    let start = md.find("**system prompt update: instructions, tools -read**").expect(&md);
+    let end = md.find("**user** · `c1000010`").expect(&md);
+    assert_snapshot!(md[start..end].to_string(), @r#"
+    **system prompt update: instructions, tools -read** · `c1000009` · 2026-10-02 09:00:09
+
+    <details><summary>system prompt · 9 lines</summary>
+
+    ```
+    You are pi.
+
+    Also be kind.
+
+    After the compaction.
+
+    Be very brief.
+
+    none
+    ```
+
+    </details>
+
+    *tools: edit*
+
+    After the compaction.
+    "#);
+    let html = env.run(&["-f", file, "export", "--format", "html"]);
+    assert!(html.contains(r#"<article class="e system on" id="c1000001">"#), "{html}");
+    assert!(html.contains(r#"<span class="who">system prompt</span>"#), "{html}");
+}
+
+/// With --redact, the prompt in effect, folded from other entries, is redacted too.
+#[test]
+fn redact_takes_keys_out_of_the_folded_prompt() {
+    let env = TestEnv::new();
+    let lines = [
+        r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-03-02T10:00:00.000Z","cwd":"/w"}"#,
+        r#"{"type":"message","id":"s1","parentId":null,"timestamp":"2026-03-02T10:00:01.000Z","message":{"role":"system","content":"key sk-ant-api03-abcdefghijklmnopqrstuvwxyz","timestamp":1}}"#,
+        r#"{"type":"message","id":"s2","parentId":"s1","timestamp":"2026-03-02T10:00:02.000Z","message":{"role":"system","content":"more","timestamp":2}}"#,
+    ];
+    env.write("s.jsonl", lines.join("\n") + "\n");
+    for format in ["markdown", "html"] {
+        let out = env.run(&["-f", "s.jsonl", "export", "--format", format, "--redact"]);
+        assert_eq!(out.matches("key [REDACTED]").count(), 2, "{out}");
+        assert!(!out.contains("sk-ant"), "{out}");
+    }
+}

@@ -127,11 +127,11 @@ fn a_system_message_is_one_collapsed_row() {
     assert!(ls.contains(r#""firstPrompt":"Hello.""#), "{ls}");
 }
 
-/// The context puts pi's system prompt first, as the system prompt and not a turn (CHANGES
-/// P4): the latest `system`-role message on the path, or the compaction's `systemMessage`
-/// when that comes later.
+/// pi 1.6.0 keeps system messages in place in the context (CHANGES R1, correcting P4): the
+/// compaction's `systemMessage` comes first, then its summary, the kept entries and the later
+/// system message where it stands.
 #[test]
-fn the_latest_system_prompt_leads_the_context() {
+fn system_messages_stay_in_place_in_the_context() {
     let env = TestEnv::new();
     env.fixture("pi-system.jsonl");
     let roles = |rev: &str| {
@@ -145,20 +145,52 @@ fn the_latest_system_prompt_leads_the_context() {
     };
     assert_eq!(
         roles("b2000007"),
-        ("You are pi (tools changed).".into(), "system user assistant user user".into())
+        ("You are pi (at the compaction).".into(), "system user assistant user system user".into())
     );
     assert_eq!(
         roles("b2000005"),
         ("You are pi (at the compaction).".into(), "system user assistant user".into())
     );
     assert_eq!(roles("b2000002"), ("You are pi (first prompt).".into(), "system user".into()));
-    // Read as text, as a user's turn is: its content, not its JSON.
-    let text = env.run(&["-f", "pi-system.jsonl", "context", "--flavor", "pi"]);
+}
+
+/// `show` of a pi system message gives the prompt in effect there first, folded as pi 1.6.0's
+/// `getCurrentSystemMessage` folds the context, then what a patch changes, as pi 1.6.0's HTML
+/// export words it (CHANGES R1).
+#[test]
+fn show_gives_the_folded_prompt_then_the_patch() {
+    let env = TestEnv::new();
+    let file = crate::common::fixtures().join("pi-1.6.0/pi-system-patches.jsonl");
+    let show = |id: &str| env.run(&["-f", file.to_str().unwrap(), "show", "--utc", id]);
+    assert_snapshot!(show("c1000004"), @r#"
+    entry c1000004 (message, system)
+    Parent: c1000003
+    Date:   2026-10-02 09:00:04 +0000
+
+    Prompt in effect:
+        You are pi.
+
+        Also be kind.
+
+        Be brief.
+
+        none
+    Tools: read, edit
+
+    This entry changes: instructions, -env, skills, tools +edit -bash
+        Also be kind.
+
+        Removed system prompt section "env".
+
+        Updated system prompt section "skills":
+
+        none
+    "#);
+    // The first one declares the prompt: nothing to compare it with.
+    assert!(!show("c1000001").contains("This entry changes"));
+    // After the compaction, its systemMessage is what a patch patches.
     assert!(
-        text.contains(
-            "=== 1. system (2026-10-01T10:00:05.000Z) ===\nYou are pi (tools changed).\n"
-        ),
-        "{text}"
+        show("c1000009").contains("Tools: edit\n\nThis entry changes: instructions, tools -read\n")
     );
 }
 

@@ -25,7 +25,10 @@ const EXAMPLES: &str = r#"Examples:
 /// Rebuilds what the agent sends to the model from that point: the state tracked along the
 /// path (thinking level, models, service tier, mode, TTSR rules, MCP tool selection), the latest
 /// compaction's summary first, then the kept entries, then the rest, with branch and compaction
-/// summaries rendered from the agent's templates. Without --flavor the flavour is detected
+/// summaries rendered from the agent's templates. pi's system messages patch its prompt: --json
+/// keeps each in its place, as pi does (a compaction's systemMessage before its summary); the
+/// text and Markdown formats show the one prompt they fold into, first. pi's context edits
+/// replace or omit what an earlier entry contributes. Without --flavor the flavour is detected
 /// from the file (title slot, title_change or omp-style model_change: omp; session_info or
 /// pi-style model_change: pi; otherwise omp).
 #[derive(Debug, clap::Args)]

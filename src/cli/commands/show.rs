@@ -26,7 +26,8 @@ const EXAMPLES: &str = r#"Examples:
 /// message, its parent, its time (in the local time zone; --utc for UTC) and its label. Then
 /// its text whole, a message's tool calls with their arguments and the results that answer
 /// them, or, for a tool result, the call it answers (and the calls the tool made itself, which
-/// pi 1.6 records). Entries of other kinds show their fields.
+/// pi 1.6 records); for a pi system message, the prompt in effect there (the system messages
+/// before it folded in) and what it changes. Entries of other kinds show their fields.
 /// The same is printed to a pipe; --json prints the entry as the file has it, unknown fields
 /// included, as one line of JSON (in a version 1 file, which has no ids, with the ids `migrate`
 /// would give it), and --raw the original line of the file, byte for byte. Control characters
@@ -179,6 +180,9 @@ fn message_body(
 ) -> anyhow::Result<()> {
     let role = message.get("role").and_then(Value::as_str).unwrap_or_default();
     let str_of = |key: &str| message.get(key).and_then(Value::as_str);
+    if role == "system" {
+        return system_body(session, idx, message, out);
+    }
     if role == "bashExecution" {
         indented(out, &format!("$ {}", str_of("command").unwrap_or_default()));
         indented(out, str_of("output").unwrap_or_default());
@@ -343,4 +347,31 @@ fn other_body(value: &Value, out: &mut String) {
         };
         out.push_str(&format!("    {key}: {text}\n"));
     }
+}
+
+/// The body of a pi `system` message, which patches the prompt of the ones before it (CHANGES
+/// R1): first the prompt in effect at the entry, folded over the context there as pi 1.6.0's
+/// `getCurrentSystemMessage` folds it, and its tools; then, for a patch, what it changes.
+fn system_body(
+    session: &sesstree::Session,
+    idx: u32,
+    message: &Value,
+    out: &mut String,
+) -> anyhow::Result<()> {
+    use sesstree::context::{self, system_message_text, system_update_summary, tool_names};
+    let path = context::path_values(session, idx)?;
+    let messages = context::build(path, None, sesstree::format::Dialect::Pi).agent_messages;
+    let prompt = context::current_system_message(&messages).unwrap_or_else(|| message.clone());
+    out.push_str("Prompt in effect:\n");
+    indented(out, &system_message_text(&prompt));
+    let tools = tool_names(&prompt, "toolsAdded");
+    if !tools.is_empty() {
+        out.push_str(&format!("Tools: {}\n", tools.join(", ")));
+    }
+    let is_patch = messages.iter().filter(|m| m.get("role") == Some(&"system".into())).count() > 1;
+    if is_patch {
+        out.push_str(&format!("\nThis entry changes: {}\n", system_update_summary(message)));
+        indented(out, &context::system_update_text(message));
+    }
+    Ok(())
 }
