@@ -3,7 +3,7 @@
 //! [`check`] reports what the loader found (FORMAT §4: no or bad header, unparseable and
 //! truncated lines, records that are not objects or have no id, duplicate ids, missing parents,
 //! cycles, a version too new) plus what only a check looks for: labels on missing entries,
-//! compactions whose `firstKeptEntryId` is not on their path, branch summaries whose `fromId`
+//! compactions whose `firstKeptEntryId` is neither on their path nor their own id, branch summaries whose `fromId`
 //! names no entry, a missing final newline, an empty file.
 //!
 //! [`repair`] writes a copy that passes [`check`] and keeps every entry that can be kept. Lines
@@ -33,8 +33,10 @@
 //!   member last in the file), which becomes a root.
 //! * A label on a missing entry is dropped (a label can only be fixed by naming its target, and
 //!   that is unknown); entries under it are re-linked to its parent.
-//! * A compaction whose `firstKeptEntryId` is not on its path gets `null`: the agents then keep
-//!   nothing before the compaction, which is what they already do with such a target.
+//! * A compaction whose `firstKeptEntryId` is not on its path gets the compaction's own id: the
+//!   agents then keep nothing before the compaction, which is what they already do with such a
+//!   target. Its own id is what pi 1.6 writes for a compaction that keeps nothing
+//!   (`appendCompaction(summary, null, …)`, CHANGES R2); `null` is in neither agent's types.
 //! * A branch summary whose `fromId` names no entry gets the id of its parent (`"root"` for a
 //!   root), which is what the writers put there.
 //! * A missing final newline is added.
@@ -217,6 +219,11 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
                 else {
                     continue; // absent or null: nothing before the compaction is kept
                 };
+                // Its own id: nothing before it is kept, as pi 1.6 `appendCompaction(summary,
+                // null, …)` writes a compaction that keeps nothing (CHANGES R2).
+                if r.id.as_ref() == Some(&target) {
+                    continue;
+                }
                 let not = match on_path(session, idx, &target) {
                     Some(true) => continue,
                     Some(false) => "on its path",
@@ -322,8 +329,8 @@ pub enum Action {
     Relinked,
     /// A branch summary's unknown `fromId` was set to its parent.
     SetFromId,
-    /// A compaction's off-path `firstKeptEntryId` was set to null.
-    ClearedFirstKept,
+    /// A compaction's off-path `firstKeptEntryId` was set to the compaction's own id.
+    SetFirstKept,
     /// The final newline was added.
     AddedNewline,
 }
@@ -345,7 +352,7 @@ impl NoteKind for Action {
             Action::DroppedLabel => "dropped-label",
             Action::Relinked => "relinked",
             Action::SetFromId => "set-from-id",
-            Action::ClearedFirstKept => "cleared-first-kept",
+            Action::SetFirstKept => "set-first-kept",
             Action::AddedNewline => "added-newline",
         }
     }
@@ -888,6 +895,9 @@ impl<'a> Fixer<'a> {
                     let on_path = self.occurrences.get(&t).and_then(|occ| {
                         occ.iter().rev().copied().find(|&j| !drop[j] && self.is_ancestor(j, i))
                     });
+                    // Else its own id keeps nothing before it (pi 1.6 writes that for a
+                    // compaction that keeps nothing; both agents read it so).
+                    let own = r.id.as_ref() == Some(&t);
                     let (json, action, message) = match on_path {
                         Some(j) if self.new_id[j].as_ref() == Some(&t) => continue,
                         Some(j) => (
@@ -895,11 +905,17 @@ impl<'a> Fixer<'a> {
                             Action::Repointed,
                             self.now_names("firstKeptEntryId", &t, j),
                         ),
+                        None if own && !self.renamed[i] => continue,
+                        None if own => (
+                            self.id_json(i),
+                            Action::Repointed,
+                            self.now_names("firstKeptEntryId", &t, i),
+                        ),
                         None => (
-                            "null".to_string(),
-                            Action::ClearedFirstKept,
+                            self.id_json(i),
+                            Action::SetFirstKept,
                             format!(
-                                "firstKeptEntryId {t} is not on the compaction's path; set to null (nothing before the compaction is kept, as the agents already read it)"
+                                "firstKeptEntryId {t} is not on the compaction's path; set to the compaction's own id (nothing before it is kept, as the agents already read it)"
                             ),
                         ),
                     };
@@ -1136,18 +1152,41 @@ mod tests {
             compaction("c2", "b", "\"x\""),
             compaction("c3", "b", "\"gone\""),
             compaction("c4", "b", "null"),
+            // Its own id: pi 1.6 `appendCompaction(summary, null)` keeps nothing so (R2).
+            compaction("c5", "b", "\"c5\""),
         ]);
         assert_eq!(
             kinds(&text),
             vec![(Some(6), "compaction-off-path"), (Some(7), "compaction-off-path")]
         );
         let r = fix(&text);
-        assert_eq!(
-            actions(&r),
-            vec![(Some(6), "cleared-first-kept"), (Some(7), "cleared-first-kept")]
-        );
+        assert_eq!(actions(&r), vec![(Some(6), "set-first-kept"), (Some(7), "set-first-kept")]);
         let out = String::from_utf8(r.bytes).unwrap();
-        assert_eq!(out.matches(r#""firstKeptEntryId":null"#).count(), 3);
+        let lines: Vec<_> = out.lines().collect();
+        assert_eq!(lines[5], compaction("c2", "b", "\"c2\""), "null is in no agent's types");
+        assert_eq!(lines[6], compaction("c3", "b", "\"c3\""));
+        assert_eq!(lines[7], compaction("c4", "b", "null"), "read as keeping nothing; left");
+        assert_eq!(lines[8], compaction("c5", "b", "\"c5\""));
+    }
+
+    /// A compaction keeping nothing that is renamed as a later duplicate keeps nothing under
+    /// its new id (the entry it shared the id with is on another branch).
+    #[test]
+    fn a_renamed_compaction_that_keeps_nothing_names_itself_again() {
+        let text = file(&[
+            HEADER.into(),
+            msg("c", None),
+            msg("m", None),
+            r#"{"type":"compaction","id":"c","parentId":"m","summary":"s","firstKeptEntryId":"c"}"#
+                .into(),
+        ]);
+        let r = fix(&text);
+        let out = String::from_utf8(r.bytes).unwrap();
+        let last = out.lines().last().unwrap();
+        let v: Value = serde_json::from_str(last).unwrap();
+        assert_ne!(v["id"], "c");
+        assert_eq!(v["firstKeptEntryId"], v["id"], "{last}");
+        assert!(check(&load(&out)).unwrap().is_empty());
     }
 
     #[test]

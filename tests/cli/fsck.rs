@@ -359,14 +359,14 @@ fn compaction_off_path() {
     insta::assert_snapshot!(repair(&env, "f.jsonl", &[]), @r#"
     f.jsonl:5: compaction-off-path: compaction k keeps entries from x, which is not on its path
     repaired copy written to fixed.jsonl:
-      line 5: cleared-first-kept: firstKeptEntryId x is not on the compaction's path; set to null (nothing before the compaction is kept, as the agents already read it)
+      line 5: set-first-kept: firstKeptEntryId x is not on the compaction's path; set to the compaction's own id (nothing before it is kept, as the agents already read it)
     [exit status: 1]
     ------- fixed.jsonl -------
     {"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}
     {"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"a"}}
     {"type":"message","id":"x","parentId":"a","timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"x"}}
     {"type":"message","id":"b","parentId":"a","timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"b"}}
-    {"type":"compaction","id":"k","parentId":"b","timestamp":"2026-01-01T00:00:02.000Z","summary":"s","firstKeptEntryId":null,"tokensBefore":10}
+    {"type":"compaction","id":"k","parentId":"b","timestamp":"2026-01-01T00:00:02.000Z","summary":"s","firstKeptEntryId":"k","tokensBefore":10}
     "#);
 }
 
@@ -584,6 +584,7 @@ fn every_fixture_repairs_to_a_sound_copy() {
     non-object.jsonl: repaired (4 changes)
     odd-fields.jsonl: sound
     omp-title.jsonl: sound
+    pi-retain-none.jsonl: sound
     pi-system.jsonl: sound
     pi-v7-plain.jsonl: sound
     pi.jsonl: sound
@@ -616,4 +617,18 @@ fn quiet_prints_the_problems_only() {
     [exit status: 1]
     ");
     insta::assert_snapshot!(env.run(&["fsck", "-q", "d/linear.jsonl"]), @"");
+}
+
+/// pi 1.6 `appendCompaction(summary, null, …)` writes a compaction that keeps nothing with its
+/// own id as `firstKeptEntryId` (CHANGES R2): sound, and a repair leaves it as it is.
+#[test]
+fn a_pi_compaction_that_keeps_nothing_is_sound() {
+    let env = TestEnv::new();
+    env.fixture("pi-retain-none.jsonl");
+    insta::assert_snapshot!(env.run(&["fsck", "pi-retain-none.jsonl"]), @"pi-retain-none.jsonl: ok");
+    insta::assert_snapshot!(env.run(&["fsck", "--repair", "-o", "fixed.jsonl", "pi-retain-none.jsonl"]), @"
+    pi-retain-none.jsonl: ok
+    nothing to repair; copied to fixed.jsonl
+    ");
+    assert_eq!(env.read("fixed.jsonl"), env.read("pi-retain-none.jsonl"));
 }
