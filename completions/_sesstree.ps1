@@ -168,10 +168,10 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             break
         }
         'sesstree;fork' {
-            [CompletionResult]::new('--through', '--through', [CompletionResultType]::ParameterName, 'Fork the path from the root to REV inclusive, whatever REV''s type')
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'Fork the path from the root to REV inclusive, whatever REV''s type (pi''s fork at an entry)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the new file to PATH (`-` for standard output) instead of next to the source')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the new file to PATH (`-` for standard output) instead of next to the source')
-            [CompletionResult]::new('--dialect', '--dialect', [CompletionResultType]::ParameterName, 'Carry the name as this agent does (pi: a session_info entry, no header title), whatever the file looks like')
+            [CompletionResult]::new('--dialect', '--dialect', [CompletionResultType]::ParameterName, 'Fork as this agent does (pi: no name carried, compactions re-pointed past dropped labels), whatever the file looks like')
             [CompletionResult]::new('--hooks-dir', '--hooks-dir', [CompletionResultType]::ParameterName, 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]')
             [CompletionResult]::new('--hook-timeout', '--hook-timeout', [CompletionResultType]::ParameterName, 'Stop a hook that runs longer than SECS seconds, and cancel')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)')
@@ -189,10 +189,10 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             break
         }
         'sesstree;branch' {
-            [CompletionResult]::new('--through', '--through', [CompletionResultType]::ParameterName, 'Fork the path from the root to REV inclusive, whatever REV''s type')
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'Fork the path from the root to REV inclusive, whatever REV''s type (pi''s fork at an entry)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the new file to PATH (`-` for standard output) instead of next to the source')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the new file to PATH (`-` for standard output) instead of next to the source')
-            [CompletionResult]::new('--dialect', '--dialect', [CompletionResultType]::ParameterName, 'Carry the name as this agent does (pi: a session_info entry, no header title), whatever the file looks like')
+            [CompletionResult]::new('--dialect', '--dialect', [CompletionResultType]::ParameterName, 'Fork as this agent does (pi: no name carried, compactions re-pointed past dropped labels), whatever the file looks like')
             [CompletionResult]::new('--hooks-dir', '--hooks-dir', [CompletionResultType]::ParameterName, 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]')
             [CompletionResult]::new('--hook-timeout', '--hook-timeout', [CompletionResultType]::ParameterName, 'Stop a hook that runs longer than SECS seconds, and cancel')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)')
