@@ -125,7 +125,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --summarizer 'The command that summarizes: it reads the abandoned branch as a transcript plus instructions on stdin and prints the summary (run with `sh -c`)'
             cand --instructions 'Extra instructions for the summarizer, appended to the default ones'
             cand --label 'Label the summary entry, or REV when there is no summary (trimmed as `label` trims it; a blank TEXT labels nothing)'
-            cand --dialect 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. It picks how the summarizer''s summary lists the files (oh-my-pi''s `<files>` block, pi''s `<read-files>`/`<modified-files>`)'
+            cand --dialect 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. It picks how the summarizer''s summary lists the files (oh-my-pi''s `<files>` block, pi''s `<read-files>`/`<modified-files>`) and what the branch_summary''s fromId names (pi: the leaf being left; oh-my-pi: the new leaf)'
             cand --hooks-dir 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]'
             cand --hook-timeout 'Stop a hook that runs longer than SECS seconds, and cancel'
             cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
