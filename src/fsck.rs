@@ -4,7 +4,7 @@
 //! truncated lines, records that are not objects or have no id, duplicate ids, missing parents,
 //! cycles, a version too new) plus what only a check looks for: labels on missing entries,
 //! compactions whose `firstKeptEntryId` is neither on their path nor their own id, branch summaries whose `fromId`
-//! names no entry, a missing final newline, an empty file.
+//! names no entry, a title slot without its pad, a missing final newline, an empty file.
 //!
 //! [`repair`] writes a copy that passes [`check`] and keeps every entry that can be kept. Lines
 //! it does not need to change are copied byte for byte; lines it changes keep every field but
@@ -39,6 +39,9 @@
 //!   (`appendCompaction(summary, null, …)`, CHANGES R2); `null` is in neither agent's types.
 //! * A branch summary whose `fromId` names no entry gets the id of its parent (`"root"` for a
 //!   root), which is what the writers put there.
+//! * A first line of type `title` without `pad` is the title slot (CHANGES R7: the agent's
+//!   session list reads it so, its loader refuses it): it is written again as the agent writes
+//!   it, 256 bytes with its pad, the title, source and time kept.
 //! * A missing final newline is added.
 
 use std::borrow::Cow;
@@ -48,6 +51,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
+use crate::format::title::encode_slot;
 use crate::format::{Kind, LANE_FORMAT, MAX_VERSION, WRITE_VERSION};
 use crate::id::EntryId;
 use crate::id_gen::IdGen;
@@ -73,6 +77,9 @@ pub enum ProblemKind {
     /// A pi `context_edit` whose target is not an entry earlier on its own path (pi's loader
     /// refuses such a file, CHANGES P3).
     ContextEditOffPath,
+    /// The first line is oh-my-pi's title slot without its `pad`: the agent lists the session
+    /// with its title but refuses to resume it (18.2.3).
+    UnpaddedSlot,
     /// The file does not end with a newline.
     NoFinalNewline,
     /// The file could not be read.
@@ -98,6 +105,7 @@ impl NoteKind for ProblemKind {
             ProblemKind::CompactionOffPath => "compaction-off-path",
             ProblemKind::UnknownFromId => "unknown-from-id",
             ProblemKind::ContextEditOffPath => "context-edit-off-path",
+            ProblemKind::UnpaddedSlot => "unpadded-title-slot",
             ProblemKind::NoFinalNewline => "no-final-newline",
             ProblemKind::Unreadable => "unreadable",
         }
@@ -192,6 +200,11 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
             let message = "no valid session header: no line holds a JSON record";
             out.push(Finding::new(ProblemKind::Load(Problem::BadHeader), None, None, message));
         }
+    }
+
+    if session.slot.as_ref().is_some_and(|s| !s.padded) {
+        let message = "the title slot has no pad: oh-my-pi lists the session but cannot resume it";
+        out.push(Finding::new(ProblemKind::UnpaddedSlot, Some(1), None, message));
     }
 
     for lr in session.label_records() {
@@ -329,6 +342,8 @@ pub enum Action {
     Relinked,
     /// A branch summary's unknown `fromId` was set to its parent.
     SetFromId,
+    /// The title slot was written again with its `pad`, 256 bytes long.
+    PaddedSlot,
     /// A compaction's off-path `firstKeptEntryId` was set to the compaction's own id.
     SetFirstKept,
     /// The final newline was added.
@@ -352,6 +367,7 @@ impl NoteKind for Action {
             Action::DroppedLabel => "dropped-label",
             Action::Relinked => "relinked",
             Action::SetFromId => "set-from-id",
+            Action::PaddedSlot => "padded-title-slot",
             Action::SetFirstKept => "set-first-kept",
             Action::AddedNewline => "added-newline",
         }
@@ -504,6 +520,16 @@ fn repair_loaded(session: &Session, opts: &RepairOptions, ids: &mut IdGen) -> Re
         .map(|d| (d.line, d.problem))
         .collect();
 
+    // A title slot without its pad is the slot all the same: written again as the agent writes
+    // it, so that the agent resumes the file.
+    let padded_slot = match &session.slot {
+        Some(s) if !s.padded => Some(
+            encode_slot(&s.title, s.source, &s.updated_at)
+                .map_err(|e| Error::Failed(format!("{}: {e}", session.path.display())))?,
+        ),
+        _ => None,
+    };
+
     // Assemble: every physical line in order, copied, edited or left out.
     let by_line: HashMap<u64, usize> =
         records.iter().enumerate().map(|(i, r)| (r.line, i)).collect();
@@ -527,7 +553,12 @@ fn repair_loaded(session: &Session, opts: &RepairOptions, ids: &mut IdGen) -> Re
             out.extend_from_slice(header);
             out.push(b'\n');
         }
-        let keep = if let Some(problem) = drop_lines.get(&line_no) {
+        let keep = if let Some(slot) = padded_slot.as_ref().filter(|_| line_no == 1) {
+            out.extend_from_slice(slot.strip_suffix(b"\n").unwrap_or(slot));
+            let message = "wrote the title slot again with its pad (256 bytes)".to_string();
+            changes.push(Change::new(Action::PaddedSlot, Some(1), None, message));
+            true
+        } else if let Some(problem) = drop_lines.get(&line_no) {
             let what = match problem {
                 Problem::Truncated => "the truncated last line",
                 _ => "an unparseable line",

@@ -590,6 +590,7 @@ fn every_fixture_repairs_to_a_sound_copy() {
     pi.jsonl: sound
     roles.jsonl: sound
     selector.jsonl: sound
+    title-nopad.jsonl: repaired (1 changes)
     torn-last-line.jsonl: repaired (1 changes)
     unparseable.jsonl: repaired (1 changes)
     v1.jsonl: sound
@@ -631,4 +632,33 @@ fn a_pi_compaction_that_keeps_nothing_is_sound() {
     nothing to repair; copied to fixed.jsonl
     ");
     assert_eq!(env.read("fixed.jsonl"), env.read("pi-retain-none.jsonl"));
+}
+
+/// A first line of type `title` without `pad` is the title slot (CHANGES R7): read as one, and
+/// repaired into the 256-byte slot oh-my-pi 18.2.3 resumes (its loader refuses the file
+/// before), not given a second header.
+#[test]
+fn a_title_slot_without_pad_is_the_slot() {
+    let env = TestEnv::new();
+    env.fixture("title-nopad.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "title-nopad.jsonl", "name"]), @"Hand made (user)");
+    insta::assert_snapshot!(env.run(&["fsck", "title-nopad.jsonl"]), @"
+    title-nopad.jsonl:1: unpadded-title-slot: the title slot has no pad: oh-my-pi lists the session but cannot resume it
+    [exit status: 1]
+    ");
+    insta::assert_snapshot!(repair(&env, "title-nopad.jsonl", &[]).replace(&" ".repeat(149), "PAD"), @r#"
+    title-nopad.jsonl:1: unpadded-title-slot: the title slot has no pad: oh-my-pi lists the session but cannot resume it
+    repaired copy written to fixed.jsonl:
+      line 1: padded-title-slot: wrote the title slot again with its pad (256 bytes)
+    [exit status: 1]
+    ------- fixed.jsonl -------
+    {"type":"title","v":1,"title":"Hand made","source":"user","updatedAt":"2026-01-01T00:00:00.000Z","pad":"PAD"}
+    {"type":"session","version":3,"id":"019b0000-0000-7000-8000-000000000001","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}
+    {"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi"}}
+    "#);
+    let fixed = env.read("fixed.jsonl");
+    assert_eq!(fixed.iter().position(|&b| b == b'\n'), Some(255), "a 256-byte slot line");
+    let source = env.read("title-nopad.jsonl");
+    let rest = |b: &[u8]| b[b.iter().position(|&c| c == b'\n').unwrap()..].to_vec();
+    assert_eq!(rest(&fixed), rest(&source), "the header and entries byte for byte");
 }

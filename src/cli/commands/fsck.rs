@@ -29,8 +29,9 @@ const EXAMPLES: &str = r#"Examples:
 /// lines, records that are not objects or have no id, duplicate ids, missing parents, parent
 /// cycles, labels on missing entries, compactions whose firstKeptEntryId is neither on their
 /// path nor their own id (pi's compaction that keeps nothing),
-/// branch summaries whose fromId names no entry, pi context edits off their path, a missing final
-/// newline, a version too new. Text output is `FILE:LINE: KIND: MESSAGE` per problem and
+/// branch summaries whose fromId names no entry, pi context edits off their path, a title slot
+/// without its pad (oh-my-pi cannot resume the file), a missing final newline, a version too
+/// new. Text output is `FILE:LINE: KIND: MESSAGE` per problem and
 /// `FILE: ok` for a sound file (not with --quiet).
 /// Directories are searched for *.jsonl. Exit status 1 when any file has a problem.
 ///
@@ -40,7 +41,8 @@ const EXAMPLES: &str = r#"Examples:
 /// they meant when written, entries with a missing parent become roots, cycles are broken where
 /// readers break them, labels on missing entries are dropped, an off-path firstKeptEntryId
 /// becomes the compaction's own id (it keeps nothing, as readers already took it), unknown
-/// fromIds point at the summary's parent, the final newline is added. The
+/// fromIds point at the summary's parent, a title slot gets its pad, the final newline is
+/// added. The
 /// report lists every change. The input is never modified.
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
