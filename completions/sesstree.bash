@@ -300,13 +300,13 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__fork)
-            opts="-o -f -h --through --output --force --dialect --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --utc --color --help"
+            opts="-o -f -h --at --output --force --dialect --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --through)
+                --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

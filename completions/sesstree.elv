@@ -125,7 +125,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --summarizer 'The command that summarizes: it reads the abandoned branch as a transcript plus instructions on stdin and prints the summary (run with `sh -c`)'
             cand --instructions 'Extra instructions for the summarizer, appended to the default ones'
             cand --label 'Label the summary entry, or REV when there is no summary (trimmed as `label` trims it; a blank TEXT labels nothing)'
-            cand --dialect 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. It picks how the summarizer''s summary lists the files (oh-my-pi''s `<files>` block, pi''s `<read-files>`/`<modified-files>`)'
+            cand --dialect 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. It picks how the summarizer''s summary lists the files (oh-my-pi''s `<files>` block, pi''s `<read-files>`/`<modified-files>`) and what the branch_summary''s fromId names (pi: the leaf being left; oh-my-pi: the new leaf)'
             cand --hooks-dir 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]'
             cand --hook-timeout 'Stop a hook that runs longer than SECS seconds, and cancel'
             cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
@@ -158,10 +158,10 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'sesstree;fork'= {
-            cand --through 'Fork the path from the root to REV inclusive, whatever REV''s type'
+            cand --at 'Fork the path from the root to REV inclusive, whatever REV''s type (pi''s fork at an entry)'
             cand -o 'Write the new file to PATH (`-` for standard output) instead of next to the source'
             cand --output 'Write the new file to PATH (`-` for standard output) instead of next to the source'
-            cand --dialect 'Carry the name as this agent does (pi: a session_info entry, no header title), whatever the file looks like'
+            cand --dialect 'Fork as this agent does (pi: no name carried, compactions re-pointed past dropped labels), whatever the file looks like'
             cand --hooks-dir 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]'
             cand --hook-timeout 'Stop a hook that runs longer than SECS seconds, and cancel'
             cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'
@@ -178,10 +178,10 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'sesstree;branch'= {
-            cand --through 'Fork the path from the root to REV inclusive, whatever REV''s type'
+            cand --at 'Fork the path from the root to REV inclusive, whatever REV''s type (pi''s fork at an entry)'
             cand -o 'Write the new file to PATH (`-` for standard output) instead of next to the source'
             cand --output 'Write the new file to PATH (`-` for standard output) instead of next to the source'
-            cand --dialect 'Carry the name as this agent does (pi: a session_info entry, no header title), whatever the file looks like'
+            cand --dialect 'Fork as this agent does (pi: no name carried, compactions re-pointed past dropped labels), whatever the file looks like'
             cand --hooks-dir 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]'
             cand --hook-timeout 'Stop a hook that runs longer than SECS seconds, and cancel'
             cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory''s newest session in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)'

@@ -129,7 +129,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l summary-f
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l summarizer -d 'The command that summarizes: it reads the abandoned branch as a transcript plus instructions on stdin and prints the summary (run with `sh -c`)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l instructions -d 'Extra instructions for the summarizer, appended to the default ones' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l label -d 'Label the summary entry, or REV when there is no summary (trimmed as `label` trims it; a blank TEXT labels nothing)' -r
-complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l dialect -d 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. It picks how the summarizer\'s summary lists the files (oh-my-pi\'s `<files>` block, pi\'s `<read-files>`/`<modified-files>`)' -r -f -a "omp\t'oh-my-pi: title slot and `title_change`'
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l dialect -d 'Whose session the file is (omp or pi), when neither its contents nor its directory say; refused when they say otherwise. It picks how the summarizer\'s summary lists the files (oh-my-pi\'s `<files>` block, pi\'s `<read-files>`/`<modified-files>`) and what the branch_summary\'s fromId names (pi: the leaf being left; oh-my-pi: the new leaf)' -r -f -a "omp\t'oh-my-pi: title slot and `title_change`'
 pi\t'pi: `session_info`, no title slot'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l hooks-dir -d 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l hook-timeout -d 'Stop a hook that runs longer than SECS seconds, and cancel' -r
@@ -158,9 +158,9 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -l strict -d '
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -l through -d 'Fork the path from the root to REV inclusive, whatever REV\'s type' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -l at -d 'Fork the path from the root to REV inclusive, whatever REV\'s type (pi\'s fork at an entry)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -s o -l output -d 'Write the new file to PATH (`-` for standard output) instead of next to the source' -r -F
-complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -l dialect -d 'Carry the name as this agent does (pi: a session_info entry, no header title), whatever the file looks like' -r -f -a "omp\t'oh-my-pi: title slot and `title_change`'
+complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -l dialect -d 'Fork as this agent does (pi: no name carried, compactions re-pointed past dropped labels), whatever the file looks like' -r -f -a "omp\t'oh-my-pi: title slot and `title_change`'
 pi\t'pi: `session_info`, no title slot'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -l hooks-dir -d 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -l hook-timeout -d 'Stop a hook that runs longer than SECS seconds, and cancel' -r
@@ -176,9 +176,9 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -l strict -d 'Tr
 complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l through -d 'Fork the path from the root to REV inclusive, whatever REV\'s type' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l at -d 'Fork the path from the root to REV inclusive, whatever REV\'s type (pi\'s fork at an entry)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -s o -l output -d 'Write the new file to PATH (`-` for standard output) instead of next to the source' -r -F
-complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l dialect -d 'Carry the name as this agent does (pi: a session_info entry, no header title), whatever the file looks like' -r -f -a "omp\t'oh-my-pi: title slot and `title_change`'
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l dialect -d 'Fork as this agent does (pi: no name carried, compactions re-pointed past dropped labels), whatever the file looks like' -r -f -a "omp\t'oh-my-pi: title slot and `title_change`'
 pi\t'pi: `session_info`, no title slot'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l hooks-dir -d 'The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or ~/.config/sesstree/hooks]' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l hook-timeout -d 'Stop a hook that runs longer than SECS seconds, and cancel' -r

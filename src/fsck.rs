@@ -3,8 +3,8 @@
 //! [`check`] reports what the loader found (FORMAT §4: no or bad header, unparseable and
 //! truncated lines, records that are not objects or have no id, duplicate ids, missing parents,
 //! cycles, a version too new) plus what only a check looks for: labels on missing entries,
-//! compactions whose `firstKeptEntryId` is not on their path, branch summaries whose `fromId`
-//! names no entry, a missing final newline, an empty file.
+//! compactions whose `firstKeptEntryId` is neither on their path nor their own id, branch summaries whose `fromId`
+//! names no entry, a title slot without its pad, a missing final newline, an empty file.
 //!
 //! [`repair`] writes a copy that passes [`check`] and keeps every entry that can be kept. Lines
 //! it does not need to change are copied byte for byte; lines it changes keep every field but
@@ -33,10 +33,15 @@
 //!   member last in the file), which becomes a root.
 //! * A label on a missing entry is dropped (a label can only be fixed by naming its target, and
 //!   that is unknown); entries under it are re-linked to its parent.
-//! * A compaction whose `firstKeptEntryId` is not on its path gets `null`: the agents then keep
-//!   nothing before the compaction, which is what they already do with such a target.
+//! * A compaction whose `firstKeptEntryId` is not on its path gets the compaction's own id: the
+//!   agents then keep nothing before the compaction, which is what they already do with such a
+//!   target. Its own id is what pi 1.6 writes for a compaction that keeps nothing
+//!   (`appendCompaction(summary, null, …)`, CHANGES R2); `null` is in neither agent's types.
 //! * A branch summary whose `fromId` names no entry gets the id of its parent (`"root"` for a
 //!   root), which is what the writers put there.
+//! * A first line of type `title` without `pad` is the title slot (CHANGES R7: the agent's
+//!   session list reads it so, its loader refuses it): it is written again as the agent writes
+//!   it, 256 bytes with its pad, the title, source and time kept.
 //! * A missing final newline is added.
 
 use std::borrow::Cow;
@@ -46,6 +51,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
+use crate::format::title::encode_slot;
 use crate::format::{Kind, LANE_FORMAT, MAX_VERSION, WRITE_VERSION};
 use crate::id::EntryId;
 use crate::id_gen::IdGen;
@@ -71,6 +77,9 @@ pub enum ProblemKind {
     /// A pi `context_edit` whose target is not an entry earlier on its own path (pi's loader
     /// refuses such a file, CHANGES P3).
     ContextEditOffPath,
+    /// The first line is oh-my-pi's title slot without its `pad`: the agent lists the session
+    /// with its title but refuses to resume it (18.2.3).
+    UnpaddedSlot,
     /// The file does not end with a newline.
     NoFinalNewline,
     /// The file could not be read.
@@ -96,6 +105,7 @@ impl NoteKind for ProblemKind {
             ProblemKind::CompactionOffPath => "compaction-off-path",
             ProblemKind::UnknownFromId => "unknown-from-id",
             ProblemKind::ContextEditOffPath => "context-edit-off-path",
+            ProblemKind::UnpaddedSlot => "unpadded-title-slot",
             ProblemKind::NoFinalNewline => "no-final-newline",
             ProblemKind::Unreadable => "unreadable",
         }
@@ -192,6 +202,11 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
         }
     }
 
+    if session.slot.as_ref().is_some_and(|s| !s.padded) {
+        let message = "the title slot has no pad: oh-my-pi lists the session but cannot resume it";
+        out.push(Finding::new(ProblemKind::UnpaddedSlot, Some(1), None, message));
+    }
+
     for lr in session.label_records() {
         let r = session.record(lr.record);
         let id = r.id.as_ref();
@@ -217,6 +232,11 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
                 else {
                     continue; // absent or null: nothing before the compaction is kept
                 };
+                // Its own id: nothing before it is kept, as pi 1.6 `appendCompaction(summary,
+                // null, …)` writes a compaction that keeps nothing (CHANGES R2).
+                if r.id.as_ref() == Some(&target) {
+                    continue;
+                }
                 let not = match on_path(session, idx, &target) {
                     Some(true) => continue,
                     Some(false) => "on its path",
@@ -322,8 +342,10 @@ pub enum Action {
     Relinked,
     /// A branch summary's unknown `fromId` was set to its parent.
     SetFromId,
-    /// A compaction's off-path `firstKeptEntryId` was set to null.
-    ClearedFirstKept,
+    /// The title slot was written again with its `pad`, 256 bytes long.
+    PaddedSlot,
+    /// A compaction's off-path `firstKeptEntryId` was set to the compaction's own id.
+    SetFirstKept,
     /// The final newline was added.
     AddedNewline,
 }
@@ -345,7 +367,8 @@ impl NoteKind for Action {
             Action::DroppedLabel => "dropped-label",
             Action::Relinked => "relinked",
             Action::SetFromId => "set-from-id",
-            Action::ClearedFirstKept => "cleared-first-kept",
+            Action::PaddedSlot => "padded-title-slot",
+            Action::SetFirstKept => "set-first-kept",
             Action::AddedNewline => "added-newline",
         }
     }
@@ -497,6 +520,16 @@ fn repair_loaded(session: &Session, opts: &RepairOptions, ids: &mut IdGen) -> Re
         .map(|d| (d.line, d.problem))
         .collect();
 
+    // A title slot without its pad is the slot all the same: written again as the agent writes
+    // it, so that the agent resumes the file.
+    let padded_slot = match &session.slot {
+        Some(s) if !s.padded => Some(
+            encode_slot(&s.title, s.source, &s.updated_at)
+                .map_err(|e| Error::Failed(format!("{}: {e}", session.path.display())))?,
+        ),
+        _ => None,
+    };
+
     // Assemble: every physical line in order, copied, edited or left out.
     let by_line: HashMap<u64, usize> =
         records.iter().enumerate().map(|(i, r)| (r.line, i)).collect();
@@ -520,7 +553,12 @@ fn repair_loaded(session: &Session, opts: &RepairOptions, ids: &mut IdGen) -> Re
             out.extend_from_slice(header);
             out.push(b'\n');
         }
-        let keep = if let Some(problem) = drop_lines.get(&line_no) {
+        let keep = if let Some(slot) = padded_slot.as_ref().filter(|_| line_no == 1) {
+            out.extend_from_slice(slot.strip_suffix(b"\n").unwrap_or(slot));
+            let message = "wrote the title slot again with its pad (256 bytes)".to_string();
+            changes.push(Change::new(Action::PaddedSlot, Some(1), None, message));
+            true
+        } else if let Some(problem) = drop_lines.get(&line_no) {
             let what = match problem {
                 Problem::Truncated => "the truncated last line",
                 _ => "an unparseable line",
@@ -888,6 +926,9 @@ impl<'a> Fixer<'a> {
                     let on_path = self.occurrences.get(&t).and_then(|occ| {
                         occ.iter().rev().copied().find(|&j| !drop[j] && self.is_ancestor(j, i))
                     });
+                    // Else its own id keeps nothing before it (pi 1.6 writes that for a
+                    // compaction that keeps nothing; both agents read it so).
+                    let own = r.id.as_ref() == Some(&t);
                     let (json, action, message) = match on_path {
                         Some(j) if self.new_id[j].as_ref() == Some(&t) => continue,
                         Some(j) => (
@@ -895,11 +936,17 @@ impl<'a> Fixer<'a> {
                             Action::Repointed,
                             self.now_names("firstKeptEntryId", &t, j),
                         ),
+                        None if own && !self.renamed[i] => continue,
+                        None if own => (
+                            self.id_json(i),
+                            Action::Repointed,
+                            self.now_names("firstKeptEntryId", &t, i),
+                        ),
                         None => (
-                            "null".to_string(),
-                            Action::ClearedFirstKept,
+                            self.id_json(i),
+                            Action::SetFirstKept,
                             format!(
-                                "firstKeptEntryId {t} is not on the compaction's path; set to null (nothing before the compaction is kept, as the agents already read it)"
+                                "firstKeptEntryId {t} is not on the compaction's path; set to the compaction's own id (nothing before it is kept, as the agents already read it)"
                             ),
                         ),
                     };
@@ -1136,18 +1183,41 @@ mod tests {
             compaction("c2", "b", "\"x\""),
             compaction("c3", "b", "\"gone\""),
             compaction("c4", "b", "null"),
+            // Its own id: pi 1.6 `appendCompaction(summary, null)` keeps nothing so (R2).
+            compaction("c5", "b", "\"c5\""),
         ]);
         assert_eq!(
             kinds(&text),
             vec![(Some(6), "compaction-off-path"), (Some(7), "compaction-off-path")]
         );
         let r = fix(&text);
-        assert_eq!(
-            actions(&r),
-            vec![(Some(6), "cleared-first-kept"), (Some(7), "cleared-first-kept")]
-        );
+        assert_eq!(actions(&r), vec![(Some(6), "set-first-kept"), (Some(7), "set-first-kept")]);
         let out = String::from_utf8(r.bytes).unwrap();
-        assert_eq!(out.matches(r#""firstKeptEntryId":null"#).count(), 3);
+        let lines: Vec<_> = out.lines().collect();
+        assert_eq!(lines[5], compaction("c2", "b", "\"c2\""), "null is in no agent's types");
+        assert_eq!(lines[6], compaction("c3", "b", "\"c3\""));
+        assert_eq!(lines[7], compaction("c4", "b", "null"), "read as keeping nothing; left");
+        assert_eq!(lines[8], compaction("c5", "b", "\"c5\""));
+    }
+
+    /// A compaction keeping nothing that is renamed as a later duplicate keeps nothing under
+    /// its new id (the entry it shared the id with is on another branch).
+    #[test]
+    fn a_renamed_compaction_that_keeps_nothing_names_itself_again() {
+        let text = file(&[
+            HEADER.into(),
+            msg("c", None),
+            msg("m", None),
+            r#"{"type":"compaction","id":"c","parentId":"m","summary":"s","firstKeptEntryId":"c"}"#
+                .into(),
+        ]);
+        let r = fix(&text);
+        let out = String::from_utf8(r.bytes).unwrap();
+        let last = out.lines().last().unwrap();
+        let v: Value = serde_json::from_str(last).unwrap();
+        assert_ne!(v["id"], "c");
+        assert_eq!(v["firstKeptEntryId"], v["id"], "{last}");
+        assert!(check(&load(&out)).unwrap().is_empty());
     }
 
     #[test]

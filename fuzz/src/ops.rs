@@ -106,7 +106,8 @@ pub fn checkout(before: &Session, bytes: &[u8], b: &mut Bytes<'_>) {
     });
     let label = [None, Some("cp"), Some("  ")][b.below(3)];
     let mut ids = IdGen::from_seed(u64::from(b.byte()));
-    let plan = match checkout::plan(before, &nav, summary.as_ref(), label, &mut ids, AT) {
+    let dialect = before.dialect();
+    let plan = match checkout::plan(before, &nav, summary.as_ref(), label, dialect, &mut ids, AT) {
         Ok(p) => p,
         Err(_) => {
             // Only a new leaf (or a labelled target) without an id, or whose id a later

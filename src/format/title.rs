@@ -16,6 +16,9 @@ pub struct TitleSlot {
     pub source: Option<TitleSource>,
     /// The time of the last rename (or the header's timestamp when there was none).
     pub updated_at: String,
+    /// Whether the line has its `pad`. oh-my-pi's session list reads a first line of type
+    /// `title` without one as the slot, but its loader (18.2.3) refuses to resume the file.
+    pub padded: bool,
 }
 
 /// The title slot cannot be written because its fixed fields alone exceed [`SLOT_BYTES`].
@@ -26,10 +29,13 @@ pub struct SlotOverflow {
     pub needed: usize,
 }
 
-/// Reads the first physical line of a file as a title slot, exactly as the agent decides it
+/// Reads the first physical line of a file as a title slot, as the agent decides it
 /// (`parseTitleSlotLine`): it must be a JSON object with `type == "title"`, `v` the number 1,
-/// string `title`, `updatedAt` and `pad`, and `source` absent or `"auto"`/`"user"`. Anything
-/// else gives `None`, and the line is then an ordinary record (normally the header).
+/// string `title` and `updatedAt`, and `source` absent or `"auto"`/`"user"`. Anything else
+/// gives `None`, and the line is then an ordinary record (normally the header). The agent's
+/// loader also wants a string `pad`; a line without one (hand-made or older files) is still the
+/// title slot, as the agent's session list reads it (CHANGES R7), with
+/// [`TitleSlot::padded`] false. A `pad` that is not a string disqualifies the line.
 ///
 /// `first_line` may include its `\n`. Invalid UTF-8 is decoded with U+FFFD as the agent's text
 /// decoder does, and a leading BOM makes the line not a slot, as it does for the agent.
@@ -49,13 +55,19 @@ pub(crate) fn parse_slot(first_line: &[u8]) -> Option<TitleSlot> {
     }
     let title = record.get("title")?.as_str()?;
     let updated_at = record.get("updatedAt")?.as_str()?;
-    record.get("pad")?.as_str()?;
+    let padded = match record.get("pad") {
+        None => false,
+        Some(pad) => {
+            pad.as_str()?;
+            true
+        }
+    };
     let source = match record.get("source") {
         None => None,
         // `null` is not `undefined` to the agent, so it disqualifies the slot too.
         Some(value) => Some(TitleSource::parse(value.as_str()?)?),
     };
-    Some(TitleSlot { title: title.to_owned(), source, updated_at: updated_at.to_owned() })
+    Some(TitleSlot { title: title.to_owned(), source, updated_at: updated_at.to_owned(), padded })
 }
 
 /// Writes a title slot: exactly [`SLOT_BYTES`] bytes ending in `\n`, keys in the agent's order
@@ -144,7 +156,7 @@ mod tests {
             let slot = parse_slot(&line).unwrap();
             assert_eq!(
                 slot,
-                TitleSlot { title: title.into(), source, updated_at: AT.into() },
+                TitleSlot { title: title.into(), source, updated_at: AT.into(), padded: true },
                 "{title:?}"
             );
             // Without the newline too.
@@ -230,7 +242,9 @@ mod tests {
     #[test]
     fn validity_rules() {
         let ok = r#"{"type":"title","v":1,"title":"t","updatedAt":"u","pad":""}"#;
-        assert!(parse_slot(ok.as_bytes()).is_some());
+        assert!(parse_slot(ok.as_bytes()).is_some_and(|s| s.padded));
+        let unpadded = r#"{"type":"title","v":1,"title":"t","updatedAt":"u"}"#;
+        assert!(parse_slot(unpadded.as_bytes()).is_some_and(|s| !s.padded));
         let variants = [
             (r#"{"type":"title","v":1.0,"title":"t","updatedAt":"u","pad":"  "}"#, true),
             (r#"{"type":"title","v":1e0,"title":"t","updatedAt":"u","pad":""}"#, true),
@@ -240,7 +254,8 @@ mod tests {
             (r#"{"type":"Title","v":1,"title":"t","updatedAt":"u","pad":""}"#, false),
             (r#"{"type":"title","v":1,"title":null,"updatedAt":"u","pad":""}"#, false),
             (r#"{"type":"title","v":1,"title":"t","updatedAt":5,"pad":""}"#, false),
-            (r#"{"type":"title","v":1,"title":"t","updatedAt":"u"}"#, false),
+            // Without `pad`: still the slot, as oh-my-pi's session list reads it (R7).
+            (r#"{"type":"title","v":1,"title":"t","updatedAt":"u"}"#, true),
             (r#"{"type":"title","v":1,"title":"t","updatedAt":"u","pad":0}"#, false),
             (
                 r#"{"type":"title","v":1,"title":"t","source":"auto","updatedAt":"u","pad":""}"#,

@@ -231,7 +231,8 @@ const FIRST_PIECE: u64 = 256 << 10;
 
 impl Search {
     /// Searches each file (`-` reads standard input), on every core; an error is that file's
-    /// (unreadable, say).
+    /// (unreadable, say, or refused as every reading command refuses it: no valid header, or
+    /// pi's lane format).
     pub fn files(&self, paths: &[PathBuf]) -> Vec<Result<FileHits>> {
         use rayon::prelude::*;
         paths.par_iter().map(|path| self.file(path, PIECE)).collect()
@@ -249,6 +250,7 @@ impl Search {
         }
         let len = meta.len();
         let header = head(&file, len).map_err(|e| Error::io(path, e))?;
+        readable(path, &header, || Session::load(path))?;
         let Some(session_id) = self.header_in_scope(&header) else {
             return Ok(FileHits::none(path));
         };
@@ -295,6 +297,7 @@ impl Search {
         let mut bytes = Vec::new();
         from.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
         let head = &bytes[..bytes.len().min(1 << 20)];
+        readable(path, head, || Session::from_bytes(path, bytes.clone()))?;
         let Some(session_id) = self.header_in_scope(head) else {
             return Ok(FileHits::none(path));
         };
@@ -454,6 +457,19 @@ impl FileHits {
     fn none(path: &Path) -> FileHits {
         FileHits { path: path.to_owned(), session_id: None, hits: vec![], damaged: vec![] }
     }
+}
+
+/// Refuses a file that every reading command refuses ([`Session::require_readable`]): one
+/// without a valid header, or of pi's lane format. The header is the first record, so the whole
+/// lines of `head` (the start of the file) decide, without reading the rest; only when they
+/// hold no record at all (blank or unparseable lines) does the whole file, as `load` gives it.
+fn readable(path: &Path, head: &[u8], load: impl FnOnce() -> Result<Session>) -> Result<()> {
+    let lines = &head[..memchr::memrchr(b'\n', head).map_or(0, |i| i + 1)];
+    let first = Session::from_bytes(path, lines.to_vec())?;
+    if first.header.is_some() || first.header_problem.is_some() || first.lane_format.is_some() {
+        return first.require_readable();
+    }
+    load()?.require_readable()
 }
 
 /// The line number of the line at `offset`: a record's, else counted (a damaged line is no

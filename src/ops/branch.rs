@@ -1,5 +1,6 @@
-//! `branch`: a new session file forked from a path of the source, as the agent's `/branch`
-//! (`AgentSession.branch`, `createBranchedSession`) writes it (FORMAT §7.2–§7.3).
+//! `fork` (alias `branch`): a new session file forked from a path of the source, as the agents'
+//! `/fork` (pi 1.6 `fork`, oh-my-pi `/branch`, both through `createBranchedSession`) writes it
+//! (FORMAT §7.2–§7.3, CHANGES R5).
 //!
 //! The plan names the source's lines by record index instead of holding their bytes: the writer
 //! reads each one by its byte range while it streams the new file, so a branch of a file with
@@ -10,18 +11,19 @@
 //! Decisions where the reference is silent or says otherwise:
 //! * The dialect is kept. An oh-my-pi file (or any file that does not name itself like pi)
 //!   gets the name in its header (`title`, `titleSource`), and a title slot when the source has
-//!   one. A pi file (`Session::names_like_pi`) gets no header title, since pi ignores it; its
-//!   name is carried as a `session_info` entry at the end of the new file when the kept
-//!   entries do not already give it that name. Its session id is a UUIDv7 either way, as
-//!   both agents make them now (CHANGES P1).
-//! * A root prompt gives a file with only the header (and the slot, or the pi `session_info`),
-//!   not the header plus the `title_change` entry the agent's `setSessionName` would append:
-//!   the name is in the header from the start. Its header keys follow the agent's
-//!   `newSession` order, with the title last, as a rename would have added it.
+//!   one, as oh-my-pi 18.2.3 carries it. A pi file (`Session::names_like_pi`) gets no name at
+//!   all: pi 1.6 carries neither a header title nor a `session_info` (CHANGES R5). Its session
+//!   id is a UUIDv7 either way, as both agents make them now (CHANGES P1).
+//! * In a pi file, a compaction whose `firstKeptEntryId` names a dropped label is re-pointed
+//!   to the entry kept after the label, as pi 1.6 does; a compaction that keeps nothing (its
+//!   own id) stays so. oh-my-pi 18.2.3 re-points nothing, and neither does its fork here.
+//! * A root prompt of a file with a title slot gives the slot, the header and the
+//!   `title_change` oh-my-pi's rename appends. Its header keys follow the agent's `newSession`
+//!   order, with the title last, as a rename would have added it.
 //! * The name carried over is the one sesstree reads (`Session::name`): slot, header,
 //!   `title_change`, then `session_info`.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::Path;
 
@@ -47,9 +49,9 @@ pub enum Fork {
     /// The agent's `/branch` on a user message: the history up to the message, without it
     /// (the message goes back to the editor). A root message gives a header-only file.
     Before(u32),
-    /// The path from the root to this entry, inclusive, whatever its type (the extension API's
-    /// `branch(entryId)`).
-    Through(u32),
+    /// The path from the root to this entry, inclusive, whatever its type (pi 1.6 `fork`
+    /// with `position: "at"`, the extension API's `branch(entryId)`).
+    At(u32),
 }
 
 /// One line of the new file after the header.
@@ -59,8 +61,8 @@ pub enum Line {
     Copy(u32),
     /// A source record whose parent was dropped: the same JSON with this `parentId`.
     Relink(u32, Option<EntryId>),
-    /// A line made during planning: a new label or `session_info` entry, or a small
-    /// bookkeeping record already read to decide whether to keep it.
+    /// A line made during planning: a new label entry, or a small bookkeeping record already
+    /// read to decide whether to keep it (or to re-point it).
     Bytes(Vec<u8>),
 }
 
@@ -79,12 +81,13 @@ pub struct BranchPlan {
     pub lines: Vec<Line>,
     /// Ids of the source entries that were re-linked, in order.
     pub relinked: Vec<EntryId>,
-    /// Ids of the new entries (re-created labels, then a pi `session_info`, or the
-    /// `title_change` of a root prompt), in order.
+    /// Ids of the new entries (re-created labels, or the `title_change` of a root prompt), in
+    /// order.
     pub created: Vec<EntryId>,
-    /// Whether the new file holds an assistant message. Without one and without a title slot
-    /// the file is not one the agents continue ([`BranchPlan::unwritable`]).
-    pub has_reply: bool,
+    /// Whether the new file holds a user or an assistant message (pi 1.6 `_hasConversation`).
+    /// Without one and without a title slot the agents write no file
+    /// ([`BranchPlan::unwritable`]).
+    pub has_conversation: bool,
     /// Whether the fork is of a root prompt: the new session starts empty.
     pub root_prompt: bool,
 }
@@ -139,7 +142,7 @@ pub fn plan(
     let name = session.name();
 
     let (path, root_prompt) = match fork {
-        Fork::Through(idx) => (session.path_to_root(idx), false),
+        Fork::At(idx) => (session.path_to_root(idx), false),
         Fork::Before(idx) => match session.parent(idx) {
             Some(p) => (session.path_to_root(p), false),
             None => (Vec::new(), true),
@@ -154,16 +157,20 @@ pub fn plan(
     let mut relinked = Vec::new();
     let mut last_kept: Option<EntryId> = None;
     let mut previous_dropped = false;
-    let mut pi_name_kept: Option<String> = None;
-    let mut has_reply = false;
+    let mut has_conversation = false;
+    // pi's `replacementByLabelId`: each dropped label, by the entry kept after it.
+    let mut dropped_labels: Vec<EntryId> = Vec::new();
+    let mut label_replacement: HashMap<EntryId, EntryId> = HashMap::new();
     for &idx in &path {
         let record = session.record(idx);
-        if record.kind == Kind::Message && !has_reply {
-            has_reply = role_of(session, idx)?.as_deref() == Some("assistant");
+        if record.kind == Kind::Message && !has_conversation {
+            let role = role_of(session, idx)?;
+            has_conversation = matches!(role.as_deref(), Some("user" | "assistant"));
         }
         // Small bookkeeping records are read now to decide on them; their bytes are kept.
         let bytes = match record.kind {
             Kind::Label => {
+                dropped_labels.extend(record.id.clone());
                 previous_dropped = true;
                 continue;
             }
@@ -189,12 +196,20 @@ pub fn plan(
                 let raw = session.raw_line(idx)?;
                 Some(crate::migrate::message_at_v3(&raw).unwrap_or(raw))
             }
-            Kind::SessionInfo if pi => {
+            Kind::Compaction if pi => {
+                if let Some(id) = &record.id {
+                    label_replacement.extend(dropped_labels.drain(..).map(|l| (l, id.clone())));
+                }
                 let raw = session.raw_line(idx)?;
-                let n = parse_lossy(&raw)
-                    .and_then(|v| Some(v.get("name")?.as_str()?.trim().to_owned()));
-                pi_name_kept = n.filter(|n| !n.is_empty()).or(pi_name_kept);
-                Some(raw)
+                let first_kept = parse_lossy(&raw)
+                    .and_then(|v| EntryId::from_value(v.get("firstKeptEntryId")?))
+                    .filter(|f| Some(f) != record.id.as_ref());
+                match first_kept.and_then(|f| label_replacement.get(&f)) {
+                    Some(to) => {
+                        Some(rewrite(session, idx, &raw, "firstKeptEntryId", to.to_value())?)
+                    }
+                    None => Some(raw),
+                }
             }
             _ => None,
         };
@@ -211,6 +226,7 @@ pub fn plan(
         });
         previous_dropped = false;
         if let Some(id) = &record.id {
+            label_replacement.extend(dropped_labels.drain(..).map(|l| (l, id.clone())));
             kept.insert(id.clone());
             last_kept = Some(id.clone());
         }
@@ -241,15 +257,6 @@ pub fn plan(
         let fields = vec![("targetId", target.to_value()), ("label", label_value(raw))];
         lines.push(new_entry("label", fields, &mut parent, set_at.as_deref()));
     }
-    // A pi file's name lives in `session_info` entries; carry it when the kept ones lose it.
-    if pi
-        && let Some((n, _)) = &name
-        && pi_name_kept.as_deref() != Some(n.as_str())
-    {
-        let fields = vec![("name", n.as_str().into())];
-        lines.push(new_entry("session_info", fields, &mut parent, None));
-    }
-
     // oh-my-pi's `branch` of a root prompt is `newSession` then `setSessionName`: the slot and
     // the header, then the `title_change` the rename appends (FORMAT §7.2 step 5), at the time
     // the slot records.
@@ -286,7 +293,7 @@ pub fn plan(
         lines,
         relinked,
         created: created_ids,
-        has_reply,
+        has_conversation,
         root_prompt,
     })
 }
@@ -347,31 +354,35 @@ fn new_header(
 
 /// A record's line with another `parentId`, every other key kept in its place.
 fn relink(session: &Session, idx: u32, raw: &[u8], parent: Option<&EntryId>) -> Result<Vec<u8>> {
+    rewrite(session, idx, raw, "parentId", parent.map_or(Value::Null, EntryId::to_value))
+}
+
+/// A record's line with `key` set to `value`, every other key kept in its place.
+fn rewrite(session: &Session, idx: u32, raw: &[u8], key: &str, value: Value) -> Result<Vec<u8>> {
     let changed = || crate::migrate::damaged(session, session.record(idx).line);
     let Some(Value::Object(mut map)) = parse_lossy(raw) else { return Err(changed()) };
-    map.insert("parentId".into(), parent.map_or(Value::Null, EntryId::to_value));
+    map.insert(key.into(), value);
     serde_json::to_vec(&Value::Object(map)).map_err(|_| changed())
 }
 
 impl BranchPlan {
     /// Why the new file must not be written, when it must not: it has no title slot and no
-    /// assistant message. pi (and oh-my-pi before the title slot) create a session file
-    /// lazily, at its first reply (FORMAT §4.7): opening a file without a reply, they write the
-    /// header and every entry again when the reply comes, and the file holds two sessions.
-    /// What the agent itself leaves on disk for such a fork is nothing. The returned text says
-    /// so; for a root prompt nothing is lost (the new session starts empty).
+    /// user or assistant message. pi 1.6 writes a session file only once it holds one
+    /// (`_hasConversation`, CHANGES R5; pi before 0.84 and oh-my-pi before its title slot
+    /// waited for an assistant message), and its `createBranchedSession` follows the same rule:
+    /// what the agent leaves on disk for such a fork is nothing. The returned text says so;
+    /// for a root prompt nothing is lost (the new session starts empty).
     pub fn unwritable(&self) -> Option<&'static str> {
-        if self.slot.is_some() || self.has_reply {
+        if self.slot.is_some() || self.has_conversation {
             return None;
         }
         Some(if self.root_prompt {
-            "the new session starts empty, and pi (like oh-my-pi before its title slot) \
-             writes a session file only once it holds a reply: no file is written; start \
-             the new session in the agent with the text above"
+            "the new session starts empty, and pi writes a session file only once it holds \
+             a message: no file is written; start the new session in the agent with the text \
+             above"
         } else {
-            "the history to fork holds no assistant message, and pi (like oh-my-pi before \
-             its title slot) writes a session file only once it holds a reply: resuming a \
-             file without one, it writes the header and the entries a second time"
+            "the history to fork holds no user or assistant message, and pi writes a session \
+             file only once it holds one"
         })
     }
 
@@ -481,7 +492,7 @@ mod tests {
             msg("u2", Some("e2"), "user"),
             msg("a2", Some("u2"), "assistant"),
         ]);
-        let (_, bytes) = branch(&s, None, Fork::Through(idx(&s, "a2")));
+        let (_, bytes) = branch(&s, None, Fork::At(idx(&s, "a2")));
         let out = load(&String::from_utf8(bytes).unwrap());
         let ids: Vec<&str> =
             out.records.iter().filter_map(|r| r.id.as_ref()).map(EntryId::as_str).collect();
@@ -506,7 +517,7 @@ mod tests {
     #[test]
     fn header_keys_follow_create_branched_session() {
         let s = prompt_and_reply();
-        let (plan, bytes) = branch(&s, None, Fork::Through(idx(&s, "a1")));
+        let (plan, bytes) = branch(&s, None, Fork::At(idx(&s, "a1")));
         assert!(plan.slot.is_none(), "no slot in the source, none in the branch");
         assert_eq!(
             lines(&bytes)[0],
@@ -604,10 +615,10 @@ mod tests {
         let first = ids.entry_id(|_| false);
         let file = |id: &str| session(&[msg(id, None, "user"), label("l1", id, id, "\"x\"")]);
         let s = file("other");
-        let (plan, _) = branch(&s, None, Fork::Through(idx(&s, "other")));
+        let (plan, _) = branch(&s, None, Fork::At(idx(&s, "other")));
         assert_eq!(plan.created, vec![EntryId::new(first.as_str())], "the control case");
         let s = file(&first);
-        let (plan, bytes) = branch(&s, None, Fork::Through(idx(&s, &first)));
+        let (plan, bytes) = branch(&s, None, Fork::At(idx(&s, &first)));
         assert_eq!(plan.created.len(), 1);
         assert_ne!(plan.created[0].as_str(), first, "a kept id is never reused");
         assert!(load(std::str::from_utf8(&bytes).unwrap()).diagnostics.is_empty());
@@ -627,7 +638,7 @@ mod tests {
             archive("r2", "r1", "u1"),
             msg("a1", Some("r2"), "assistant"),
         ]);
-        let (plan, bytes) = branch(&s, None, Fork::Through(idx(&s, "a1")));
+        let (plan, bytes) = branch(&s, None, Fork::At(idx(&s, "a1")));
         let out = load(std::str::from_utf8(&bytes).unwrap());
         let kept: Vec<_> = out.records.iter().map(|r| r.id.clone().unwrap()).collect();
         assert_eq!(kept, vec![EntryId::new("u1"), EntryId::new("r2"), EntryId::new("a1")]);
@@ -644,7 +655,7 @@ mod tests {
     #[test]
     fn slot_carries_the_name_with_the_new_time() {
         let s = slotted(TitleSource::Auto);
-        let (plan, bytes) = branch(&s, None, Fork::Through(idx(&s, "u1")));
+        let (plan, bytes) = branch(&s, None, Fork::At(idx(&s, "u1")));
         let want =
             encode_slot("Slot name", Some(TitleSource::Auto), "2026-03-01T12:00:00.000Z").unwrap();
         assert_eq!(plan.slot.as_deref(), Some(&want[..]));
@@ -672,23 +683,36 @@ mod tests {
         assert_eq!(out.slot.as_ref().unwrap().updated_at, "2026-03-01T12:00:00.000Z");
     }
 
+    /// pi 1.6 writes a session file once it holds a user or an assistant message
+    /// (`_hasConversation`), and its `createBranchedSession` follows the same rule.
     #[test]
-    fn a_file_without_slot_or_reply_is_not_one_to_write() {
+    fn a_file_without_slot_or_message_is_not_one_to_write() {
+        let s = session(&[
+            r#"{"type":"model_change","id":"m1","parentId":null,"timestamp":"2026-01-01T00:00:00.500Z","provider":"p","modelId":"m"}"#.into(),
+            msg("u1", Some("m1"), "user"),
+            msg("a1", Some("u1"), "assistant"),
+        ]);
+        let (plan, _) = branch(&s, None, Fork::At(idx(&s, "m1")));
+        assert!(!plan.has_conversation && plan.unwritable().unwrap().contains("no user or"));
+        let (plan, _) = branch(&s, None, Fork::Before(idx(&s, "u1")));
+        assert!(!plan.root_prompt && plan.unwritable().is_some());
+        // A user message without a reply is enough (pi 0.73 waited for the reply).
+        let (plan, _) = branch(&s, None, Fork::At(idx(&s, "u1")));
+        assert!(plan.has_conversation && plan.unwritable().is_none());
         let s = prompt_and_reply();
         let (plan, _) = branch(&s, None, Fork::Before(idx(&s, "u1")));
         assert!(plan.root_prompt && plan.unwritable().unwrap().contains("starts empty"));
-        let (plan, _) = branch(&s, None, Fork::Through(idx(&s, "u1")));
-        assert!(!plan.has_reply && plan.unwritable().unwrap().contains("no assistant"));
-        let (plan, _) = branch(&s, None, Fork::Through(idx(&s, "a1")));
-        assert!(plan.has_reply && plan.unwritable().is_none());
     }
 
+    const PI_HEADER: &str = r#"{"type":"session","version":3,"id":"p","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#;
+
+    /// pi 1.6 `createBranchedSession` carries no name: no header title, no `session_info`
+    /// (CHANGES R5). Only the `session_info` entries on the kept path stay, as entries.
     #[test]
-    fn a_pi_file_keeps_its_name_as_session_info() {
-        let pi_header = r#"{"type":"session","version":3,"id":"p","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#;
+    fn a_pi_file_carries_no_name() {
         let info = r#"{"type":"session_info","id":"i1","parentId":"a1","timestamp":"2026-01-01T00:00:03.000Z","name":"Pi name"}"#;
         let text = [
-            pi_header.to_string(),
+            PI_HEADER.to_string(),
             msg("u1", None, "user"),
             msg("a1", Some("u1"), "assistant"),
             info.to_string(),
@@ -697,25 +721,62 @@ mod tests {
         .join("\n");
         let s = load(&text);
         assert!(s.names_like_pi());
-        // The session_info is on another branch: the name is carried by a new one.
+        assert_eq!(s.name(), Some(("Pi name".to_string(), None)));
+        // The session_info is on another branch: the new file has no name.
         let (plan, bytes) = branch(&s, None, Fork::Before(idx(&s, "u2")));
-        assert!(plan.slot.is_none());
-        let out = load(std::str::from_utf8(&bytes).unwrap());
-        assert!(out.names_like_pi() && out.diagnostics.is_empty());
+        assert!(plan.slot.is_none() && plan.created.is_empty());
+        assert_eq!(lines(&bytes)[1..], lines(text.as_bytes())[1..3]);
         assert!(!lines(&bytes)[0].contains("title"), "pi headers have no title");
-        assert_eq!(out.name(), Some(("Pi name".to_string(), None)));
-        assert_eq!(plan.created.len(), 1);
-        assert_eq!(out.record(out.leaf().unwrap()).kind, Kind::SessionInfo);
-        // Already on the path: nothing added.
-        let (plan, bytes) = branch(&s, None, Fork::Through(idx(&s, "i1")));
+        let out = load(std::str::from_utf8(&bytes).unwrap());
+        assert!(out.diagnostics.is_empty());
+        assert_eq!(out.name(), None);
+        // On the path, it is copied like any entry.
+        let (plan, bytes) = branch(&s, None, Fork::At(idx(&s, "i1")));
         assert!(plan.created.is_empty());
         assert_eq!(lines(&bytes)[1..], lines(text.as_bytes())[1..4]);
-        // A root prompt of a pi file: the header and the name.
-        let (_, bytes) = branch(&s, None, Fork::Before(idx(&s, "u1")));
-        let out = load(std::str::from_utf8(&bytes).unwrap());
-        assert_eq!(out.records.len(), 1);
-        assert!(out.names_like_pi());
-        assert_eq!(out.record(0).parent_id, None);
+    }
+
+    fn compaction(id: &str, parent: &str, first_kept: &str) -> String {
+        format!(
+            r#"{{"type":"compaction","id":"{id}","parentId":"{parent}","timestamp":"2026-01-01T00:00:04.000Z","summary":"s","firstKeptEntryId":"{first_kept}","tokensBefore":9}}"#
+        )
+    }
+
+    /// pi 1.6 re-points a compaction's `firstKeptEntryId` from a dropped label to the entry
+    /// after it; its own id (keep nothing) stays. oh-my-pi 18.2.3 re-points nothing.
+    #[test]
+    fn a_pi_compaction_kept_from_a_label_keeps_from_the_entry_after_it() {
+        let info = r#"{"type":"session_info","id":"i1","parentId":"u1","timestamp":"2026-01-01T00:00:03.000Z","name":"n"}"#;
+        let text = [
+            PI_HEADER.to_string(),
+            msg("u1", None, "user"),
+            label("l1", "u1", "u1", "\"one\""),
+            label("l2", "l1", "u1", "\"two\""),
+            msg("a1", Some("l2"), "assistant"),
+            compaction("c1", "a1", "l1"),
+            label("l3", "c1", "a1", "\"three\""),
+            compaction("c2", "l3", "l3"),
+            compaction("c3", "c2", "c3"),
+            info.replace(r#""parentId":"u1""#, r#""parentId":"c3""#),
+        ]
+        .join("\n");
+        let s = load(&text);
+        assert!(s.names_like_pi());
+        let fork = Fork::At(idx(&s, "i1"));
+        let (plan, bytes) = branch(&s, None, fork);
+        let got = lines(&bytes);
+        // Header, u1, a1 (re-linked), c1, c2 (re-linked), c3, i1, then the labels.
+        assert_eq!(got[2], msg("a1", Some("u1"), "assistant"));
+        assert_eq!(got[3], compaction("c1", "a1", "a1"), "l1 is followed by a1");
+        assert_eq!(got[4], compaction("c2", "c1", "c2"), "l3 is followed by c2 itself");
+        assert_eq!(got[5], compaction("c3", "c2", "c3"), "keeps nothing, as before");
+        assert_eq!(plan.relinked, vec![EntryId::new("a1"), EntryId::new("c2")]);
+        assert!(load(std::str::from_utf8(&bytes).unwrap()).diagnostics.is_empty());
+        // oh-my-pi leaves them as written.
+        let (_, bytes) = branch(&s, Some(Dialect::Omp), fork);
+        let got = lines(&bytes);
+        assert_eq!(got[3], compaction("c1", "a1", "l1"));
+        assert_eq!(got[4], compaction("c2", "c1", "l3"));
     }
 
     #[test]
@@ -780,18 +841,18 @@ mod tests {
 
     proptest! {
         #[test]
-        fn a_branch_reloads_to_the_source_path(entries in gen_file(), pick in any::<prop::sample::Index>(), through in any::<bool>()) {
+        fn a_branch_reloads_to_the_source_path(entries in gen_file(), pick in any::<prop::sample::Index>(), at in any::<bool>()) {
             let s = load(&render(&entries));
             prop_assert!(s.diagnostics.is_empty());
             let rev = pick.index(s.records.len()) as u32;
-            let fork = if through { Fork::Through(rev) } else { Fork::Before(rev) };
+            let fork = if at { Fork::At(rev) } else { Fork::Before(rev) };
             let (plan, bytes) = branch(&s, None, fork);
             let out = load(std::str::from_utf8(&bytes).unwrap());
             prop_assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
 
             // What the source path keeps: no labels, archives only for targets on the path.
             let path = match fork {
-                Fork::Through(i) => s.path_to_root(i),
+                Fork::At(i) => s.path_to_root(i),
                 Fork::Before(i) => s.parent(i).map(|p| s.path_to_root(p)).unwrap_or_default(),
             };
             let on_path: HashSet<_> = path.iter().map(|&i| s.record(i).id.clone().unwrap()).collect();

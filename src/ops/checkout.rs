@@ -17,6 +17,7 @@ use std::collections::HashSet;
 use serde_json::{Map, Value, json};
 
 use crate::error::{Error, Result};
+use crate::format::Dialect;
 use crate::id::EntryId;
 use crate::id_gen::IdGen;
 use crate::ops::label::normalize;
@@ -156,7 +157,10 @@ pub struct Plan {
 /// With a non-empty summary, a `branch_summary` under the new leaf (`branchWithSummary`);
 /// otherwise the marker, a `branch_summary` with `summary: ""` and
 /// `details: {"kind": "checkout"}`. Either records the position the move left in
-/// `details.from` (which the agents ignore), for `checkout -` and `reflog`. A `None` new leaf gives a new root with `fromId: "root"`.
+/// `details.from` (which the agents ignore), for `checkout -` and `reflog`. A `None` new leaf
+/// gives a new root. `fromId` is what the `dialect`'s `branchWithSummary` stores: pi (≥ 0.84.3)
+/// the leaf being left, the file's last entry (`"root"` when there is none); oh-my-pi (18.2.3)
+/// the new leaf (`"root"` for a new root) (CHANGES R5b).
 /// A `label` (trimmed as [`normalize`] trims it; nothing left means none) labels the summary
 /// entry, or the target when there is no summary, with a `label` entry appended after (pi's
 /// `navigateTree` label option).
@@ -165,6 +169,7 @@ pub fn plan(
     nav: &Navigation,
     summary: Option<&Summary>,
     label: Option<&str>,
+    dialect: Dialect,
     ids: &mut IdGen,
     timestamp: &str,
 ) -> Result<Plan> {
@@ -178,7 +183,11 @@ pub fn plan(
         id
     };
 
-    let from_id = new_leaf.as_ref().map_or_else(|| Value::from("root"), EntryId::to_value);
+    let from_id = match dialect {
+        Dialect::Pi => nav.leaf.and_then(|l| session.record(l).id.clone()),
+        Dialect::Omp => new_leaf.clone(),
+    };
+    let from_id = from_id.as_ref().map_or_else(|| Value::from("root"), EntryId::to_value);
     let from = nav.old_leaf.map(|old| id_of(session, old)).transpose()?.map(|id| id.to_value());
     // Without a summary, the marker: an empty one whose details say it is a checkout.
     let marker = Summary {
@@ -461,7 +470,8 @@ mod tests {
             from_extension: true,
         };
         let mut idgen = IdGen::from_seed(1);
-        let p = plan(&s, &nav, Some(&summary), Some("here"), &mut idgen, "T").unwrap();
+        let p =
+            plan(&s, &nav, Some(&summary), Some("here"), Dialect::Omp, &mut idgen, "T").unwrap();
         assert_eq!(p.lines.len(), 2);
         let sid = p.appended[0].as_str();
         assert_eq!(
@@ -485,7 +495,7 @@ mod tests {
         let s = forked();
         let nav = navigate(&s, idx(&s, "u1")).unwrap();
         let mut idgen = IdGen::from_seed(1);
-        let p = plan(&s, &nav, None, Some("start"), &mut idgen, "T").unwrap();
+        let p = plan(&s, &nav, None, Some("start"), Dialect::Omp, &mut idgen, "T").unwrap();
         let mid = p.appended[0].as_str();
         assert_eq!(
             text(&p.lines[0]),
@@ -497,11 +507,35 @@ mod tests {
         assert_eq!(p.summary_entry, None);
         // An empty summary text is no summary.
         let empty = Summary { text: String::new(), details: None, from_extension: false };
-        let p = plan(&s, &nav, Some(&empty), None, &mut idgen, "T").unwrap();
+        let p = plan(&s, &nav, Some(&empty), None, Dialect::Omp, &mut idgen, "T").unwrap();
         assert_eq!(p.lines.len(), 1);
         assert!(
             text(&p.lines[0]).contains(r#""summary":"","details":{"kind":"checkout","from":"a3"}"#)
         );
+    }
+
+    /// pi 1.6 `branchWithSummary` stores the leaf being left as `fromId` (its leaf after
+    /// loading a file is the last entry, a move marker too); oh-my-pi 18.2.3 the target
+    /// (CHANGES R5b).
+    #[test]
+    fn a_pi_summary_comes_from_the_leaf_it_leaves() {
+        let from = |s: &Session, target: &str, dialect| {
+            let nav = navigate(s, idx(s, target)).unwrap();
+            let summary = Summary { text: "S".into(), details: None, from_extension: false };
+            let p = plan(s, &nav, Some(&summary), None, dialect, &mut IdGen::from_seed(1), "T");
+            p.unwrap().entries[0]["fromId"].clone()
+        };
+        let s = forked();
+        assert_eq!(from(&s, "a1", Dialect::Pi), "a3");
+        assert_eq!(from(&s, "a1", Dialect::Omp), "a1");
+        // A new root.
+        assert_eq!(from(&s, "u1", Dialect::Pi), "a3");
+        assert_eq!(from(&s, "u1", Dialect::Omp), "root");
+        // The leaf is a move marker: pi's leaf is the marker itself.
+        let mut lines = forked_lines();
+        lines.push(r#"{"type":"branch_summary","id":"m","parentId":"a2","timestamp":"2026-01-01T00:00:03.000Z","fromId":"a2","summary":"","details":{"kind":"checkout"}}"#.to_string());
+        let s = session(&lines);
+        assert_eq!(from(&s, "a1", Dialect::Pi), "m");
     }
 
     #[test]
@@ -517,7 +551,7 @@ mod tests {
         ));
         let s = session(&lines);
         let nav = navigate(&s, idx(&s, "u2")).unwrap();
-        let p = plan(&s, &nav, None, None, &mut IdGen::from_seed(seed), "T").unwrap();
+        let p = plan(&s, &nav, None, None, Dialect::Omp, &mut IdGen::from_seed(seed), "T").unwrap();
         assert_ne!(p.appended[0].as_str(), drawn);
     }
 
@@ -531,7 +565,8 @@ mod tests {
         ]);
         let nav = navigate(&s, 0).unwrap();
         assert_eq!(nav.new_leaf, Some(0));
-        let err = plan(&s, &nav, None, None, &mut IdGen::from_seed(1), "T").unwrap_err();
+        let err =
+            plan(&s, &nav, None, None, Dialect::Omp, &mut IdGen::from_seed(1), "T").unwrap_err();
         assert_eq!(
             err.to_string(),
             "t.jsonl:2: entry e0 is shadowed by the later entry with the same id on line 3; it cannot be named"

@@ -178,9 +178,9 @@ fn the_source_must_be_a_user_message() {
     insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch"]), @"
     ------- stderr -------
     error: the following required arguments were not provided:
-      <REV|--through <REV>>
+      <REV|--at <REV>>
 
-    Usage: sesstree fork <REV|--through <REV>>
+    Usage: sesstree fork <REV|--at <REV>>
 
     For more information, try '--help'.
     [exit status: 2]
@@ -189,32 +189,37 @@ fn the_source_must_be_a_user_message() {
     assert_eq!(std::fs::read(&src).unwrap(), before);
 }
 
+/// pi 1.6 `fork(entryId, {position: "at"})`: the new file keeps REV and its history.
 #[test]
-fn through_forks_up_to_and_including_rev() {
+fn at_forks_up_to_and_including_rev() {
     let env = TestEnv::new();
     env.fixture("branch-omp.jsonl");
-    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "--json", "branch", "--through", "answer", "-o", "t.jsonl"]), @r#"{"path":"$TMP/t.jsonl","sessionId":"019ca945-0a00-7716-a104-d9866d113a7e","parentSession":"$TMP/branch-omp.jsonl","editorText":null}"#);
+    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "--json", "branch", "--at", "answer", "-o", "t.jsonl"]), @r#"{"path":"$TMP/t.jsonl","sessionId":"019ca945-0a00-7716-a104-d9866d113a7e","parentSession":"$TMP/branch-omp.jsonl","editorText":null}"#);
     insta::assert_snapshot!(env.run(&["-f", "t.jsonl", "--strict", "log", "--filter", "all", "--reverse"]), @"
     aaaa0001 message 2026-02-16 10:00:01 +0000 [again] user: first prompt
     bbbb0001 message 2026-02-16 10:00:02 +0000 assistant: first answer
     aaaa0002 message 2026-02-16 10:00:04 +0000 user: second prompt
     bbbb0002 message 2026-02-16 10:00:05 +0000 [answer] assistant: second answer
     ");
-    // A user message with --through is kept, and nothing goes to the editor.
-    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "--through", "aaaa0003", "-o", "u.jsonl"]), @"
+    // A user message with --at is kept, and nothing goes to the editor.
+    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "--at", "aaaa0003", "-o", "u.jsonl"]), @"
     ------- stderr -------
     Branched to $TMP/u.jsonl
     ");
     insta::assert_snapshot!(env.run(&["-f", "u.jsonl", "log", "-n", "1"]), @"aaaa0003 message 2026-02-16 10:00:09 +0000 user: third prompt with two lines");
-    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003", "--through", "aaaa0003"]), @"
+    insta::assert_snapshot!(env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003", "--at", "aaaa0003"]), @"
     ------- stderr -------
-    error: the argument '[REV]' cannot be used with '--through <REV>'
+    error: the argument '[REV]' cannot be used with '--at <REV>'
 
-    Usage: sesstree fork <REV|--through <REV>>
+    Usage: sesstree fork <REV|--at <REV>>
 
     For more information, try '--help'.
     [exit status: 2]
     ");
+    // --through, its name before pi named the position, still works (hidden).
+    env.run(&["-f", "branch-omp.jsonl", "branch", "--through", "aaaa0003", "-o", "v.jsonl"]);
+    assert_eq!(text_lines(&env.read("v.jsonl"))[2..], text_lines(&env.read("u.jsonl"))[2..]);
+    assert!(!env.run(&["branch", "--help"]).contains("--through"));
 }
 
 #[test]
@@ -318,7 +323,7 @@ fn the_new_file_copies_the_source_permissions() {
 fn a_pi_file_stays_a_pi_file() {
     let env = TestEnv::new();
     env.fixture("branch-pi.jsonl");
-    // The session_info naming the file is on another branch: the branch gets its own.
+    // The session_info naming the file is on another branch, and pi 1.6 carries no name.
     insta::assert_snapshot!(env.run(&["-f", "branch-pi.jsonl", "branch", "aaaa0003", "-o", "b.jsonl"]), @"
     pi other branch
     ------- stderr -------
@@ -329,18 +334,17 @@ fn a_pi_file_stays_a_pi_file() {
     {"type":"model_change","id":"cccc0001","parentId":null,"timestamp":"2026-02-16T10:00:01.000Z","provider":"anthropic","modelId":"claude"}
     {"type":"message","id":"aaaa0001","parentId":"cccc0001","timestamp":"2026-02-16T10:00:02.000Z","message":{"role":"user","content":[{"type":"text","text":"pi prompt"}],"timestamp":1771236002000}}
     {"type":"message","id":"bbbb0001","parentId":"aaaa0001","timestamp":"2026-02-16T10:00:03.000Z","message":{"role":"assistant","content":[{"type":"text","text":"pi answer"}],"provider":"anthropic","model":"claude","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":0,"totalTokens":15,"cost":{"input":0.00003,"output":0.000075,"cacheRead":0,"cacheWrite":0,"total":0.000105}},"stopReason":"stop","timestamp":1771236003000}}
-    {"type":"session_info","id":"ae175332","parentId":"bbbb0001","timestamp":"2026-03-01T12:00:00.001Z","name":"Pi name"}
     "#);
     assert!(is_pi(&env, "b.jsonl"));
-    // On the path already: copied, not repeated.
-    env.run(&["-f", "branch-pi.jsonl", "branch", "--through", "cccc0002", "-o", "c.jsonl"]);
+    // On the path: copied as any entry.
+    env.run(&["-f", "branch-pi.jsonl", "branch", "--at", "cccc0002", "-o", "c.jsonl"]);
     let src = text_lines(&env.read("branch-pi.jsonl"));
     let c = text_lines(&env.read("c.jsonl"));
     assert_eq!(c[1..], src[1..7]);
     assert!(!c[0].contains("title"));
     assert!(is_pi(&env, "c.jsonl"));
-    // A root prompt: pi writes nothing until the first reply, and a header-only file is one
-    // it continues with a second header: nothing is written.
+    // A root prompt: the new session starts empty, and pi writes nothing until it holds a
+    // message: nothing is written.
     env.write(
         "root.jsonl",
         [&src[0], &src[2]]
@@ -351,7 +355,7 @@ fn a_pi_file_stays_a_pi_file() {
     insta::assert_snapshot!(env.run(&["-f", "root.jsonl", "branch", "aaaa0001", "-o", "r.jsonl"]), @"
     pi prompt
     ------- stderr -------
-    note: the new session starts empty, and pi (like oh-my-pi before its title slot) writes a session file only once it holds a reply: no file is written; start the new session in the agent with the text above
+    note: the new session starts empty, and pi writes a session file only once it holds a message: no file is written; start the new session in the agent with the text above
     ");
     assert!(!env.path().join("r.jsonl").exists());
 }
@@ -382,16 +386,24 @@ fn an_omp_file_without_a_slot_gets_none() {
 }
 
 #[test]
-fn a_history_without_a_reply_is_not_forked_into_a_file_without_a_slot() {
+fn a_history_without_a_message_is_not_forked_into_a_file_without_a_slot() {
     let env = TestEnv::new();
     env.fixture("branch-pi.jsonl");
     // The history before aaaa0001 is the model_change alone.
     insta::assert_snapshot!(env.run(&["-f", "branch-pi.jsonl", "branch", "aaaa0001", "-o", "b.jsonl"]), @"
     ------- stderr -------
-    error: nothing was written: the history to fork holds no assistant message, and pi (like oh-my-pi before its title slot) writes a session file only once it holds a reply: resuming a file without one, it writes the header and the entries a second time
+    error: nothing was written: the history to fork holds no user or assistant message, and pi writes a session file only once it holds one
     [exit status: 2]
     ");
     assert!(!env.path().join("b.jsonl").exists());
+    // A user message without a reply is a file: pi 1.6 `_hasConversation` (0.73 waited for
+    // an assistant message).
+    insta::assert_snapshot!(env.run(&["-f", "branch-pi.jsonl", "branch", "--at", "aaaa0001", "-o", "c.jsonl"]), @"
+    ------- stderr -------
+    Branched to $TMP/c.jsonl
+    ");
+    let src = text_lines(&env.read("branch-pi.jsonl"));
+    assert_eq!(text_lines(&env.read("c.jsonl"))[1..], src[1..3]);
 }
 
 #[test]
@@ -579,9 +591,9 @@ fn dialect_says_whose_way_the_name_is_carried() {
     env.run(&[&args[..], &["-o", "p.jsonl"]].concat());
     let lines = text_lines(&env.read("p.jsonl"));
     assert!(!lines[0].contains("title"), "pi headers have no title: {}", lines[0]);
-    let last: serde_json::Value = serde_json::from_str(lines.last().unwrap()).unwrap();
-    assert_eq!((&last["type"], &last["name"]), (&"session_info".into(), &"Old name".into()));
-    assert!(is_pi(&env, "p.jsonl"));
+    // Nor does pi 1.6 carry the name otherwise: the path, copied.
+    let src = text_lines(&env.read("branch-omp-noslot.jsonl"));
+    assert_eq!(lines[1..], src[1..src.len() - 1]);
     // A source with a title slot keeps it in the new file, which pi cannot open.
     env.fixture("branch-omp.jsonl");
     insta::assert_snapshot!(
@@ -616,4 +628,26 @@ fn a_version_2_hook_message_is_written_as_version_3_has_it() {
     Xw_4nTb9 message 2026-01-10 18:00:05 +0000 [custom]
     kR2p8QzA message 2026-01-10 18:00:05 +0000 user: Build the site and tell me if there are broken links.
     ");
+}
+
+/// pi 1.6.0 `createBranchedSession(f55a6811)` on this file (written by pi 1.6.0) writes these
+/// lines, the header's id and time and the label's id aside: the label before the compaction
+/// dropped, the compaction re-linked and still keeping nothing (its own id), the label
+/// re-created at the end with the time it was set, and no name (CHANGES R2, R5).
+#[test]
+fn a_pi_fork_is_what_pi_writes() {
+    let env = TestEnv::new();
+    env.fixture("pi-retain-none.jsonl");
+    let args = ["-f", "pi-retain-none.jsonl", "fork", "--at", "f55a6811", "--dialect", "pi"];
+    env.run(&[&args[..], &["-o", "f.jsonl"]].concat());
+    insta::assert_snapshot!(String::from_utf8(env.read("f.jsonl")).unwrap().replace(&env.path().display().to_string(), "$TMP"), @r#"
+    {"type":"session","version":3,"id":"019ca945-0a00-7716-a104-d9866d113a7e","timestamp":"2026-03-01T12:00:00.000Z","cwd":"/w","parentSession":"$TMP/pi-retain-none.jsonl"}
+    {"type":"message","id":"8f65fd97","parentId":null,"timestamp":"2026-12-06T20:20:32.036Z","message":{"role":"user","content":"first","timestamp":1}}
+    {"type":"message","id":"cc118e83","parentId":"8f65fd97","timestamp":"2026-12-06T20:20:32.037Z","message":{"role":"assistant","content":[{"type":"text","text":"one"}],"api":"x","provider":"p","model":"m","usage":{"input":1,"output":1,"cacheRead":0,"cacheWrite":0,"totalTokens":2,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"stop","timestamp":2}}
+    {"type":"compaction","id":"8888e108","parentId":"cc118e83","timestamp":"2026-12-06T20:20:32.037Z","summary":"summary of all","firstKeptEntryId":"8888e108","tokensBefore":100}
+    {"type":"message","id":"5918a19e","parentId":"8888e108","timestamp":"2026-12-06T20:20:32.038Z","message":{"role":"user","content":"second","timestamp":1}}
+    {"type":"message","id":"f55a6811","parentId":"5918a19e","timestamp":"2026-12-06T20:20:32.038Z","message":{"role":"assistant","content":[{"type":"text","text":"two"}],"api":"x","provider":"p","model":"m","usage":{"input":1,"output":1,"cacheRead":0,"cacheWrite":0,"totalTokens":2,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"stop","timestamp":2}}
+    {"type":"label","id":"ae175332","parentId":"f55a6811","timestamp":"2026-12-06T20:20:32.037Z","targetId":"cc118e83","label":"mark"}
+    "#);
+    insta::assert_snapshot!(env.run(&["fsck", "f.jsonl"]), @"f.jsonl: ok");
 }

@@ -438,3 +438,22 @@ fn ctrl_c_during_summarizing_cancels() {
     insta::assert_snapshot!(String::from_utf8_lossy(&out.stderr), @"error: branch summarization cancelled; nothing was written");
     assert_eq!(appended(&env), "");
 }
+
+/// pi ≥ 0.84.3 `branchWithSummary` stores the leaf being left as `fromId` (pi 1.6.0 does on
+/// this file); oh-my-pi 18.2.3 stores the target (CHANGES R5b).
+#[test]
+fn a_summary_comes_from_what_each_agent_names() {
+    let env = TestEnv::new();
+    env.fixture("branch-pi.jsonl");
+    env.fixture("branch-omp-noslot.jsonl");
+    let last = |name: &str| -> serde_json::Value {
+        let text = String::from_utf8(env.read(name)).unwrap();
+        serde_json::from_str(text.lines().last().unwrap()).unwrap()
+    };
+    env.run(&["-f", "branch-pi.jsonl", "checkout", "bbbb0001", "--summary", "went back"]);
+    let entry = last("branch-pi.jsonl");
+    assert_eq!((&entry["parentId"], &entry["fromId"]), (&"bbbb0001".into(), &"aaaa0003".into()));
+    env.run(&["-f", "branch-omp-noslot.jsonl", "checkout", "bbbb0001", "--summary", "went back"]);
+    let entry = last("branch-omp-noslot.jsonl");
+    assert_eq!((&entry["parentId"], &entry["fromId"]), (&"bbbb0001".into(), &"bbbb0001".into()));
+}

@@ -359,14 +359,14 @@ fn compaction_off_path() {
     insta::assert_snapshot!(repair(&env, "f.jsonl", &[]), @r#"
     f.jsonl:5: compaction-off-path: compaction k keeps entries from x, which is not on its path
     repaired copy written to fixed.jsonl:
-      line 5: cleared-first-kept: firstKeptEntryId x is not on the compaction's path; set to null (nothing before the compaction is kept, as the agents already read it)
+      line 5: set-first-kept: firstKeptEntryId x is not on the compaction's path; set to the compaction's own id (nothing before it is kept, as the agents already read it)
     [exit status: 1]
     ------- fixed.jsonl -------
     {"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}
     {"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"a"}}
     {"type":"message","id":"x","parentId":"a","timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"x"}}
     {"type":"message","id":"b","parentId":"a","timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"b"}}
-    {"type":"compaction","id":"k","parentId":"b","timestamp":"2026-01-01T00:00:02.000Z","summary":"s","firstKeptEntryId":null,"tokensBefore":10}
+    {"type":"compaction","id":"k","parentId":"b","timestamp":"2026-01-01T00:00:02.000Z","summary":"s","firstKeptEntryId":"k","tokensBefore":10}
     "#);
 }
 
@@ -584,12 +584,14 @@ fn every_fixture_repairs_to_a_sound_copy() {
     non-object.jsonl: repaired (4 changes)
     odd-fields.jsonl: sound
     omp-title.jsonl: sound
+    pi-retain-none.jsonl: sound
     pi-system.jsonl: sound
     pi-usage.jsonl: sound
     pi-v7-plain.jsonl: sound
     pi.jsonl: sound
     roles.jsonl: sound
     selector.jsonl: sound
+    title-nopad.jsonl: repaired (1 changes)
     torn-last-line.jsonl: repaired (1 changes)
     unparseable.jsonl: repaired (1 changes)
     v1.jsonl: sound
@@ -617,4 +619,47 @@ fn quiet_prints_the_problems_only() {
     [exit status: 1]
     ");
     insta::assert_snapshot!(env.run(&["fsck", "-q", "d/linear.jsonl"]), @"");
+}
+
+/// pi 1.6 `appendCompaction(summary, null, …)` writes a compaction that keeps nothing with its
+/// own id as `firstKeptEntryId` (CHANGES R2): sound, and a repair leaves it as it is.
+#[test]
+fn a_pi_compaction_that_keeps_nothing_is_sound() {
+    let env = TestEnv::new();
+    env.fixture("pi-retain-none.jsonl");
+    insta::assert_snapshot!(env.run(&["fsck", "pi-retain-none.jsonl"]), @"pi-retain-none.jsonl: ok");
+    insta::assert_snapshot!(env.run(&["fsck", "--repair", "-o", "fixed.jsonl", "pi-retain-none.jsonl"]), @"
+    pi-retain-none.jsonl: ok
+    nothing to repair; copied to fixed.jsonl
+    ");
+    assert_eq!(env.read("fixed.jsonl"), env.read("pi-retain-none.jsonl"));
+}
+
+/// A first line of type `title` without `pad` is the title slot (CHANGES R7): read as one, and
+/// repaired into the 256-byte slot oh-my-pi 18.2.3 resumes (its loader refuses the file
+/// before), not given a second header.
+#[test]
+fn a_title_slot_without_pad_is_the_slot() {
+    let env = TestEnv::new();
+    env.fixture("title-nopad.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "title-nopad.jsonl", "name"]), @"Hand made (user)");
+    insta::assert_snapshot!(env.run(&["fsck", "title-nopad.jsonl"]), @"
+    title-nopad.jsonl:1: unpadded-title-slot: the title slot has no pad: oh-my-pi lists the session but cannot resume it
+    [exit status: 1]
+    ");
+    insta::assert_snapshot!(repair(&env, "title-nopad.jsonl", &[]).replace(&" ".repeat(149), "PAD"), @r#"
+    title-nopad.jsonl:1: unpadded-title-slot: the title slot has no pad: oh-my-pi lists the session but cannot resume it
+    repaired copy written to fixed.jsonl:
+      line 1: padded-title-slot: wrote the title slot again with its pad (256 bytes)
+    [exit status: 1]
+    ------- fixed.jsonl -------
+    {"type":"title","v":1,"title":"Hand made","source":"user","updatedAt":"2026-01-01T00:00:00.000Z","pad":"PAD"}
+    {"type":"session","version":3,"id":"019b0000-0000-7000-8000-000000000001","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}
+    {"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi"}}
+    "#);
+    let fixed = env.read("fixed.jsonl");
+    assert_eq!(fixed.iter().position(|&b| b == b'\n'), Some(255), "a 256-byte slot line");
+    let source = env.read("title-nopad.jsonl");
+    let rest = |b: &[u8]| b[b.iter().position(|&c| c == b'\n').unwrap()..].to_vec();
+    assert_eq!(rest(&fixed), rest(&source), "the header and entries byte for byte");
 }

@@ -369,3 +369,56 @@ fn the_calls_a_tool_made_are_searched_as_calls() {
     assert_snapshot!(grep(&["--tool", "read", "FIXME"]), @"[exit status: 1]");
     assert_snapshot!(grep(&["unfinished"]), @"[exit status: 1]");
 }
+
+/// A file named on the command line that `log -f FILE` refuses (no valid header: exit 3; pi's
+/// lane format: exit 6) is refused by grep the same way, with the same message, and the other
+/// files are still searched.
+#[test]
+fn a_named_file_every_command_refuses_is_refused_alike() {
+    let env = env();
+    env.fixture("bad-header.jsonl");
+    env.fixture("missing-header.jsonl");
+    env.write("v4.jsonl", "{\"kind\":\"header\",\"version\":4,\"id\":\"x\",\"cwd\":\"/p\"}\n{\"kind\":\"entry\",\"entry\":{\"type\":\"message\",\"id\":\"a1\",\"message\":{\"role\":\"user\",\"content\":\"nom\"}}}\n");
+    for (file, status) in [("bad-header.jsonl", 3), ("missing-header.jsonl", 3), ("v4.jsonl", 6)] {
+        let log = env.run(&["-f", file, "log"]);
+        assert!(log.ends_with(&format!("[exit status: {status}]\n")), "{log}");
+        assert_eq!(env.run(&["grep", "e", file]), log, "grep e {file}");
+    }
+    assert_snapshot!(env.run(&["grep", "-c", "nom", "s.jsonl", "bad-header.jsonl", "v4.jsonl"]), @"
+    s.jsonl:2
+    ------- stderr -------
+    error: bad-header.jsonl:1: no valid session header (the header has no string id); `sesstree fsck --repair` restores one
+    error: v4.jsonl: a pi v4 session (lane format), not supported yet: sesstree reads the v3 files pi's CLI writes; this one was written by pi-agent-core's lane-based session store
+    [exit status: 3]
+    ");
+    assert_snapshot!(env.run_stdin(&["grep", "-c", "e", "-"], env.read("bad-header.jsonl")), @"
+    ------- stderr -------
+    error: -:1: no valid session header (the header has no string id); `sesstree fsck --repair` restores one
+    [exit status: 3]
+    ");
+}
+
+/// A refused file found in a directory, given or the agents', is an error as an unreadable one
+/// is: named, skipped, exit 2 at the end (rg's habit), the other files searched.
+#[test]
+fn a_refused_file_in_a_directory_is_an_error() {
+    let env = env();
+    home(&env);
+    let dir = env.path().join("home/.omp/agent/sessions/-proj");
+    std::fs::copy(env.path().join("s.jsonl"), dir.join("2026-02-02_ok.jsonl")).unwrap();
+    let bad = std::fs::read(crate::common::fixtures().join("missing-header.jsonl")).unwrap();
+    std::fs::write(dir.join("2026-02-03_bad.jsonl"), bad).unwrap();
+    assert_snapshot!(env.run(&["grep", "-l", "nom from omp"]), @"
+    $TMP/home/.omp/agent/sessions/-proj/2026-02-01_omp.jsonl
+    ------- stderr -------
+    error: $TMP/home/.omp/agent/sessions/-proj/2026-02-03_bad.jsonl:1: no valid session header (the first record is of type 'message', not 'session'); `sesstree fsck --repair` restores one
+    [exit status: 2]
+    ");
+    assert_snapshot!(env.run(&["grep", "-c", "nom", "home/.omp/agent/sessions/-proj"]), @"
+    home/.omp/agent/sessions/-proj/2026-02-01_omp.jsonl:2
+    home/.omp/agent/sessions/-proj/2026-02-02_ok.jsonl:2
+    ------- stderr -------
+    error: home/.omp/agent/sessions/-proj/2026-02-03_bad.jsonl:1: no valid session header (the first record is of type 'message', not 'session'); `sesstree fsck --repair` restores one
+    [exit status: 2]
+    ");
+}

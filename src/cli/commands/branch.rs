@@ -1,4 +1,4 @@
-//! `sesstree branch REV`: fork a new session file, as the agent's `/branch` does.
+//! `sesstree fork REV` (alias `branch`): fork a new session file, as the agents' `/fork` does.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -22,27 +22,28 @@ const EXAMPLES: &str = r#"Examples:
   Fork into a file of your choice:
     sesstree branch 13c9 -o retry.jsonl
   Fork everything up to and including the entry labelled checkpoint-1:
-    sesstree branch --through checkpoint-1
+    sesstree branch --at checkpoint-1
   The new file's path, for a script:
     sesstree --json branch 5c07 | jq -r .path"#;
 
 /// Fork a new session file from the history before a user message
 ///
 /// As the agents' /fork (/branch in older versions): REV must be a user message. The new file
-/// holds the path from the root to REV's parent; label entries are left out and the labels in
-/// effect on the kept entries are re-created as a fresh chain at the end; archive records for
-/// entries not on the path are dropped; an entry whose parent was dropped is re-linked to its
-/// nearest kept ancestor. Kept lines are copied byte for byte. The header gets a new session
-/// id, `parentSession` (the source's absolute path, symlinks resolved) and the session name; a
-/// title slot is written when the source has one, and a pi file stays a pi file (its name
-/// carried as a `session_info` entry). The source file is never changed.
+/// holds the path from the root to REV's parent; with --at REV, the path from the root to REV
+/// itself, whatever its type (pi's fork at an entry). Label entries are left out and the
+/// labels in effect on the kept entries are re-created as a fresh chain at the end; archive
+/// records for entries not on the path are dropped; an entry whose parent was dropped is
+/// re-linked to its nearest kept ancestor. Kept lines are copied byte for byte. The header gets
+/// a new session id and `parentSession` (the source's absolute path, symlinks resolved). An
+/// oh-my-pi file keeps its name (in the header, and in a title slot when the source has one);
+/// a pi file gets no name, as pi 1.6 forks, and a compaction that kept entries from a dropped
+/// label keeps them from the entry after it. The source file is never changed.
 ///
-/// A file the agents do not continue is not written: pi (and oh-my-pi before its title slot)
-/// writes a session only once it holds a reply, and resuming a file without one it writes the
-/// header and the entries a second time. So a root user message of a file without a title
-/// slot writes nothing (the new session starts empty: start it in the agent; with --json,
-/// `path` is null), and a history without an assistant message in such a file is refused. With
-/// a title slot, a root user message gives what oh-my-pi writes: the slot, the header and the
+/// A file the agents would not write yet is not written: pi writes a session only once it
+/// holds a user or assistant message. So a root user message of a file without a title slot
+/// writes nothing (the new session starts empty: start it in the agent; with --json, `path` is
+/// null), and a history without any such message in such a file is refused. With a title
+/// slot, a root user message gives what oh-my-pi writes: the slot, the header and the
 /// `title_change` of the carried name.
 ///
 /// The new file goes next to the source as `<timestamp>_<session-id>.jsonl`, or to `-o PATH`.
@@ -55,27 +56,29 @@ const EXAMPLES: &str = r#"Examples:
 ///
 /// Output: the user message's text (the editor prefill) on stdout, and `Branched to PATH` on
 /// stderr; with --json one object `{"path", "sessionId", "parentSession", "editorText"}`
-/// (`editorText` is null with --through; `path` and `sessionId` are null when nothing was
+/// (`editorText` is null with --at; `path` and `sessionId` are null when nothing was
 /// written). With `-o -` stdout carries the new file and nothing
 /// else.
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
-#[command(group(clap::ArgGroup::new("source").required(true).args(["rev", "through"])))]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["rev", "at"])))]
 pub struct BranchArgs {
     /// The user message to branch at; the new file holds the history before it.
     #[arg(add = complete::rev())]
     pub rev: Option<String>,
-    /// Fork the path from the root to REV inclusive, whatever REV's type.
-    #[arg(long, value_name = "REV", add = complete::rev())]
-    pub through: Option<String>,
+    /// Fork the path from the root to REV inclusive, whatever REV's type (pi's fork at an
+    /// entry).
+    // `--through` was its name before pi named the position "at".
+    #[arg(long, alias = "through", value_name = "REV", add = complete::rev())]
+    pub at: Option<String>,
     /// Write the new file to PATH (`-` for standard output) instead of next to the source.
     #[arg(short = 'o', long = "output", value_name = "PATH")]
     pub output: Option<PathBuf>,
     /// Overwrite an existing file at PATH.
     #[arg(long)]
     pub force: bool,
-    /// Carry the name as this agent does (pi: a session_info entry, no header title), whatever
-    /// the file looks like.
+    /// Fork as this agent does (pi: no name carried, compactions re-pointed past dropped
+    /// labels), whatever the file looks like.
     #[arg(long, value_enum, value_name = "AGENT")]
     pub dialect: Option<DialectArg>,
     #[command(flatten)]
@@ -103,16 +106,16 @@ pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
     store::check_writable(&session)?;
     ctx.report(&session)?;
 
-    let (idx, fork, editor_text) = match (&args.rev, &args.through) {
-        (_, Some(through)) => {
-            let idx = rev::resolve(&session, through)?;
-            (idx, Fork::Through(idx), None)
+    let (idx, fork, editor_text) = match (&args.rev, &args.at) {
+        (_, Some(at)) => {
+            let idx = rev::resolve(&session, at)?;
+            (idx, Fork::At(idx), None)
         }
         (Some(r), None) => {
             let idx = rev::resolve(&session, r)?;
             (idx, Fork::Before(idx), Some(branch::source_text(&session, idx)?))
         }
-        (None, None) => unreachable!("clap requires REV or --through"),
+        (None, None) => unreachable!("clap requires REV or --at"),
     };
     let source = std::fs::canonicalize(file).map_err(|e| Error::io(file, e))?;
     let parent_session = source.to_string_lossy();

@@ -87,7 +87,8 @@ pub struct CheckoutArgs {
     pub dry_run: bool,
     /// Whose session the file is (omp or pi), when neither its contents nor its directory
     /// say; refused when they say otherwise. It picks how the summarizer's summary lists the files
-    /// (oh-my-pi's `<files>` block, pi's `<read-files>`/`<modified-files>`).
+    /// (oh-my-pi's `<files>` block, pi's `<read-files>`/`<modified-files>`) and what the
+    /// branch_summary's fromId names (pi: the leaf being left; oh-my-pi: the new leaf).
     #[arg(long, value_enum, value_name = "AGENT")]
     pub dialect: Option<DialectArg>,
     /// Hooks.
@@ -170,6 +171,7 @@ pub fn run(ctx: &Ctx, args: &CheckoutArgs) -> anyhow::Result<()> {
         &nav,
         summary.as_ref(),
         args.label.as_deref(),
+        dialect,
         &mut ctx.ids(),
         &ctx.clock()?.now_iso(),
     )?;

@@ -27,9 +27,11 @@ const EXAMPLES: &str = r#"Examples:
 ///
 /// Reports every problem with its line and entry: no or bad header, unparseable or truncated
 /// lines, records that are not objects or have no id, duplicate ids, missing parents, parent
-/// cycles, labels on missing entries, compactions whose firstKeptEntryId is not on their path,
-/// branch summaries whose fromId names no entry, pi context edits off their path, a missing final
-/// newline, a version too new. Text output is `FILE:LINE: KIND: MESSAGE` per problem and
+/// cycles, labels on missing entries, compactions whose firstKeptEntryId is neither on their
+/// path nor their own id (pi's compaction that keeps nothing),
+/// branch summaries whose fromId names no entry, pi context edits off their path, a title slot
+/// without its pad (oh-my-pi cannot resume the file), a missing final newline, a version too
+/// new. Text output is `FILE:LINE: KIND: MESSAGE` per problem and
 /// `FILE: ok` for a sound file (not with --quiet).
 /// Directories are searched for *.jsonl. Exit status 1 when any file has a problem.
 ///
@@ -37,8 +39,10 @@ const EXAMPLES: &str = r#"Examples:
 /// kept: lines that hold no entry are dropped, a lost header is restored (--cwd gives its
 /// working directory), later duplicate ids are renamed and references re-pointed to the entry
 /// they meant when written, entries with a missing parent become roots, cycles are broken where
-/// readers break them, labels on missing entries are dropped, off-path firstKeptEntryIds are
-/// cleared, unknown fromIds point at the summary's parent, the final newline is added. The
+/// readers break them, labels on missing entries are dropped, an off-path firstKeptEntryId
+/// becomes the compaction's own id (it keeps nothing, as readers already took it), unknown
+/// fromIds point at the summary's parent, a title slot gets its pad, the final newline is
+/// added. The
 /// report lists every change. The input is never modified.
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]

@@ -4,11 +4,12 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
+use sesstree::ErrorKind;
 use sesstree::grep::{Case, FileHits, Hit, MatchOptions, Matcher, Scope, Search};
 
 use super::ls::{agent_dirs, cwd_forms};
 use super::{home, short_id};
-use crate::cli::exit::{Exit, Silent};
+use crate::cli::exit::{Exit, Silent, classify};
 use crate::cli::ui::{Role, show};
 use crate::cli::{Ctx, stdout, write_json_line};
 
@@ -42,8 +43,14 @@ const EXAMPLES: &str = r#"Examples:
 /// `(off path)` after a hit that is not on the path to the leaf. --json prints one object per
 /// hit, whose `rev` (`FILE:ID`) every command taking a REV accepts.
 ///
+/// A file named as PATH that every other command refuses (no valid session header: exit 3; pi's
+/// lane format: exit 6) is refused the same way, with the same message and exit status; the
+/// other files are still searched. A file found in a directory (PATH or the agents') that cannot
+/// be read or is refused so is an error: it is named on stderr, the search goes on, and the exit
+/// status is 2, as rg does with a file it cannot read.
+///
 /// Exits 0 when an entry matched, 1 when none did, 2 on an error (a bad pattern, a file that
-/// cannot be read), as grep does.
+/// cannot be read), as grep does; with several errors, the first one's status.
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
 pub struct GrepArgs {
@@ -167,36 +174,53 @@ pub fn run(ctx: &Ctx, args: &GrepArgs) -> anyhow::Result<()> {
         active_only: args.active_only,
         snippets: !listing,
     };
-    let (mut matched, mut failed) = (false, false);
-    let mut fail = |e: &dyn std::fmt::Display| {
-        // One unreadable file does not hide the others; it sets the exit status.
+    let mut matched = false;
+    // The exit status of the first error: one bad file does not hide the others.
+    let mut failed: Option<Exit> = None;
+    let mut fail = |e: &sesstree::Error, status: Exit| {
         eprintln!("error: {}", show(&e.to_string()));
-        failed = true;
+        failed.get_or_insert(status);
     };
+    // Whether each file was named on the command line, not found in a directory.
+    let mut named = Vec::new();
     if paths.is_empty() {
         let cwds = (!search.scope.cwds.is_empty()).then_some(search.scope.cwds.as_slice());
         let dirs = agent_dirs(home().as_deref(), cwds);
         paths = sesstree::discover::session_files(&dirs, true)?;
+        named.resize(paths.len(), false);
     } else {
         paths = paths
             .iter()
-            .flat_map(|path| match path.as_os_str() == "-" {
-                true => vec![path.clone()],
-                false => sesstree::discover::session_files(std::slice::from_ref(path), false)
-                    .unwrap_or_else(|e| {
-                        fail(&e);
-                        Vec::new()
-                    }),
+            .flat_map(|path| {
+                let found = match path.as_os_str() == "-" {
+                    true => vec![path.clone()],
+                    false => sesstree::discover::session_files(std::slice::from_ref(path), false)
+                        .unwrap_or_else(|e| {
+                            fail(&e, Exit::Usage);
+                            Vec::new()
+                        }),
+                };
+                named.extend(found.iter().map(|f| f == path));
+                found
             })
             .collect();
     }
 
     let mut out = stdout();
-    for result in search.files(&paths) {
+    for (result, named) in search.files(&paths).into_iter().zip(named) {
         let file = match result {
             Ok(file) => file,
             Err(e) => {
-                fail(&e);
+                // A file named on the command line that every reading command refuses is
+                // refused as they refuse it; one found in a directory is an error as an
+                // unreadable one is (rg's habit: say so, go on, exit 2 at the end).
+                let refused = matches!(e.kind(), ErrorKind::Damaged | ErrorKind::TooNew);
+                let status = if named && refused {
+                    classify(&anyhow::Error::from(e.clone())).0
+                } else {
+                    Exit::Usage
+                };
+                fail(&e, status);
                 continue;
             }
         };
@@ -224,9 +248,9 @@ pub fn run(ctx: &Ctx, args: &GrepArgs) -> anyhow::Result<()> {
     }
     out.flush()?;
     match (failed, matched) {
-        (true, _) => Err(Silent(Exit::Usage).into()),
-        (false, true) => Ok(()),
-        (false, false) => Err(Silent(Exit::Failed).into()),
+        (Some(status), _) => Err(Silent(status).into()),
+        (None, true) => Ok(()),
+        (None, false) => Err(Silent(Exit::Failed).into()),
     }
 }
 
