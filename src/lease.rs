@@ -191,14 +191,14 @@ fn flock_pid(file: &File) -> Option<u32> {
     let meta = file.metadata().ok()?;
     let dev = meta.dev();
     let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & !0xfff);
-    let minor = (dev & 0xff) | ((dev >> 12) & !0xff);
+    let minor = (dev & 0xff) | ((dev >> 12) & 0xffff_ff00);
     let wanted = format!("{major:02x}:{minor:02x}:{}", meta.ino());
     let locks = std::fs::read_to_string("/proc/locks").ok()?;
-    locks.lines().find_map(|line| {
+    // `1: FLOCK  ADVISORY  WRITE 23372 fe:00:10013789 0 EOF`; a waiter's line has `->`.
+    locks.lines().filter(|line| !line.contains("->")).find_map(|line| {
         let fields: Vec<&str> = line.split_whitespace().collect();
-        // `1: FLOCK  ADVISORY  WRITE 23372 fe:00:10013789 0 EOF`; a waiter's line has `->`.
-        let at = fields.iter().position(|f| *f == "FLOCK")?;
-        (fields.get(at + 4) == Some(&wanted.as_str())).then(|| fields.get(at + 3)?.parse().ok())?
+        (fields.get(1) == Some(&"FLOCK") && fields.get(5) == Some(&wanted.as_str()))
+            .then(|| fields.get(4)?.parse().ok())?
     })
 }
 
