@@ -128,7 +128,7 @@ _sesstree() {
 
     case "${cmd}" in
         sesstree)
-            opts="-f -h -V --file --session --json --strict --no-pager --utc --color --help --version log tree context show checkout reflog fork branch stats label name humanize-title migrate fsck ls grep export help"
+            opts="-f -h -V --file --session --json --strict --no-pager --utc --color --even-if-open --help --version log tree context show checkout reflog fork branch stats label name humanize-title migrate fsck ls grep export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -158,7 +158,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__checkout)
-            opts="-f -h --summary --summary-file --summarize --summarizer --instructions --replace-instructions --label --dry-run --dialect --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --utc --color --help"
+            opts="-f -h --summary --summary-file --summarize --summarizer --instructions --replace-instructions --label --dry-run --dialect --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --utc --color --even-if-open --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -220,7 +220,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__context)
-            opts="-f -h --flavor --agent-messages --format --file --session --json --strict --no-pager --utc --color --help"
+            opts="-f -h --flavor --agent-messages --format --even-if-open --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -258,7 +258,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__export)
-            opts="-o -f -h --output --format --active-only --force --redact --file --session --json --strict --no-pager --utc --color --help"
+            opts="-o -f -h --output --format --active-only --force --redact --even-if-open --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -300,7 +300,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__fork)
-            opts="-o -f -h --at --output --force --dialect --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --utc --color --help"
+            opts="-o -f -h --at --output --force --dialect --hooks-dir --no-hooks --hook-timeout --even-if-open --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -354,7 +354,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__fsck)
-            opts="-o -q -f -h --repair --output --cwd --force --dialect --quiet --file --session --json --strict --no-pager --utc --color --help"
+            opts="-o -q -f -h --repair --output --cwd --force --dialect --quiet --even-if-open --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -400,7 +400,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__grep)
-            opts="-e -F -i -S -w -l -c -m -f -h --regexp --fixed-strings --ignore-case --smart-case --word-regexp --files-with-matches --count --max-count --role --tool --type --since --until --cwd --here --active-only --file --session --json --strict --no-pager --utc --color --help"
+            opts="-e -F -i -S -w -l -c -m -f -h --regexp --fixed-strings --ignore-case --smart-case --word-regexp --files-with-matches --count --max-count --role --tool --type --since --until --cwd --here --active-only --even-if-open --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -722,7 +722,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__humanize__subcmd__title)
-            opts="-f -h --file --session --strict --no-pager --utc --color --json --help"
+            opts="-f -h --file --session --strict --no-pager --utc --color --even-if-open --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -752,7 +752,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__label)
-            opts="-f -h --clear --list --dry-run --force --dialect --file --session --json --strict --no-pager --utc --color --help"
+            opts="-f -h --clear --list --dry-run --force --dialect --file --session --json --strict --no-pager --utc --color --even-if-open --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -786,7 +786,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__log)
-            opts="-n -f -h --reverse --max-count --filter --raw --file --session --json --strict --no-pager --utc --color --help"
+            opts="-n -f -h --reverse --max-count --filter --raw --even-if-open --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -828,7 +828,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__ls)
-            opts="-0 -f -h --cwd --null --file --session --strict --no-pager --json --utc --color --help"
+            opts="-0 -f -h --cwd --null --file --session --strict --no-pager --even-if-open --json --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -862,7 +862,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__migrate)
-            opts="-o -f -h --output --no-backup --check --dry-run --force --dialect --file --session --json --strict --no-pager --utc --color --help"
+            opts="-o -f -h --output --no-backup --check --dry-run --force --dialect --file --session --json --strict --no-pager --utc --color --even-if-open --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -904,7 +904,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__name)
-            opts="-f -h --source --from-plan --trigger --dialect --dry-run --file --session --json --strict --no-pager --utc --color --help"
+            opts="-f -h --source --from-plan --trigger --dialect --dry-run --file --session --json --strict --no-pager --utc --color --even-if-open --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -950,7 +950,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__reflog)
-            opts="-n -f -h --max-count --file --session --json --strict --no-pager --utc --color --help"
+            opts="-n -f -h --max-count --even-if-open --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -988,7 +988,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__show)
-            opts="-f -h --raw --file --session --json --strict --no-pager --utc --color --help"
+            opts="-f -h --raw --even-if-open --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1018,7 +1018,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__stats)
-            opts="-f -h --file --session --json --strict --no-pager --utc --color --help"
+            opts="-f -h --even-if-open --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1048,7 +1048,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__tree)
-            opts="-i -f -h --interactive --filter --search --fuzzy --ascii --leaf --order --include-archived --summarizer --hooks-dir --no-hooks --hook-timeout --file --session --json --strict --no-pager --utc --color --help"
+            opts="-i -f -h --interactive --filter --search --fuzzy --ascii --leaf --order --include-archived --summarizer --hooks-dir --no-hooks --hook-timeout --even-if-open --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_sesstree_global_optspecs
-    string join \n f/file= session= json strict no-pager utc color= h/help V/version
+    string join \n f/file= session= json strict no-pager utc color= even-if-open h/help V/version
 end
 
 function __fish_sesstree_needs_command
@@ -33,6 +33,7 @@ complete -c sesstree -n "__fish_sesstree_needs_command" -l json -d 'Print machin
 complete -c sesstree -n "__fish_sesstree_needs_command" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_needs_command" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_needs_command" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
+complete -c sesstree -n "__fish_sesstree_needs_command" -l even-if-open -d 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session\'s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
 complete -c sesstree -n "__fish_sesstree_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_needs_command" -s V -l version -d 'Print version'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "log" -d 'Show the path from the root to REV (default `@`), newest first'
@@ -66,6 +67,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l reverse -d 'Oldest first (with -n: the newest N, oldest first, as `git log -n N --reverse`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l raw -d 'Print the original JSONL lines instead'
+complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l even-if-open -d 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session\'s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
@@ -93,6 +95,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l fuzzy -d 'Mat
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l ascii -d 'Draw with ASCII instead of box-drawing characters'
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l include-archived -d 'Show archived subtrees too'
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l no-hooks -d 'Run no hooks'
+complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l even-if-open -d 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session\'s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand tree" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
@@ -108,6 +111,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l color -d '
 always\t'Always colour'
 never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l agent-messages -d 'Show the messages before conversion to the model\'s roles (branchSummary, compactionSummary, custom, ...)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l even-if-open -d 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session\'s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
 complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand context" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
@@ -119,6 +123,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l color -d 'Whe
 always\t'Always colour'
 never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l raw -d 'Print the original JSONL line, byte for byte'
+complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l even-if-open -d 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session\'s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
 complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand show" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
@@ -146,6 +151,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l json -d '
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -l even-if-open -d 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session\'s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
 complete -c sesstree -n "__fish_sesstree_using_subcommand checkout" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -s n -l max-count -d 'Show at most N moves' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
@@ -153,6 +159,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -l session -d 
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -l even-if-open -d 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session\'s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand reflog" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
@@ -171,6 +178,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -l force -d 'Overwrite an existing file at PATH'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -l no-hooks -d 'Run no hooks'
+complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -l even-if-open -d 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session\'s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fork" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
@@ -189,6 +197,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l force -d 'Overwrite an existing file at PATH'
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l no-hooks -d 'Run no hooks'
+complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l even-if-open -d 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session\'s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand branch" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
@@ -199,6 +208,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l session -d '
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l even-if-open -d 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session\'s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
@@ -219,6 +229,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l json -d 'Pri
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l even-if-open -d 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session\'s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l source -d 'Who sets the name' -r -f -a "auto\t'Generated, not typed by the user; never replaces a user name'
 user\t'Chosen by the user (the default)'"
@@ -236,6 +247,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l json -d 'Prin
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand name" -l even-if-open -d 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session\'s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
 complete -c sesstree -n "__fish_sesstree_using_subcommand name" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current directory\'s newest session in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
@@ -245,6 +257,7 @@ never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l even-if-open -d 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session\'s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand humanize-title" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -s o -l output -d 'Write the result to PATH instead of replacing the file (also for a current file)' -r -F
@@ -263,6 +276,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l json -d 'P
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -l even-if-open -d 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session\'s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
 complete -c sesstree -n "__fish_sesstree_using_subcommand migrate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -s o -l output -d 'Where --repair writes the copy (`-` for standard output)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l cwd -d 'The working directory recorded in a header that --repair restores' -r -F
@@ -276,6 +290,7 @@ never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l repair -d 'Write a repaired copy of the file to -o PATH'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l force -d 'Let --repair overwrite an existing -o PATH'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -s q -l quiet -d 'Print the problems only: no `FILE: ok` for a sound file (with --json, no object for it)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l even-if-open -d 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session\'s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
@@ -290,6 +305,7 @@ never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -s 0 -l null -d 'Print only the paths, each ended by a NUL byte (for `xargs -0`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l even-if-open -d 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session\'s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -320,6 +336,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -s l -l files-wi
 complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -s c -l count -d 'Print the number of matching entries of each file with a match'
 complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l here -d 'Only the sessions of the current directory (--cwd .)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l active-only -d 'Only entries on the path from the root to the leaf'
+complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l even-if-open -d 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session\'s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
 complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand grep" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
@@ -336,6 +353,7 @@ never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand export" -l active-only -d 'Only the path from the root to REV, without the other branches'
 complete -c sesstree -n "__fish_sesstree_using_subcommand export" -l force -d 'Overwrite an existing file'
 complete -c sesstree -n "__fish_sesstree_using_subcommand export" -l redact -d 'Replace API-key-shaped strings (sk-…, ghp_…, AKIA…, JWTs, Bearer tokens…) with `[REDACTED]` and the home directory with ~'
+complete -c sesstree -n "__fish_sesstree_using_subcommand export" -l even-if-open -d 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session\'s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
 complete -c sesstree -n "__fish_sesstree_using_subcommand export" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand export" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand export" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'

@@ -14,7 +14,8 @@ pub enum ErrorKind {
     Damaged,
     /// A REV names no entry, or more than one (exit 4).
     NotFound,
-    /// The file changed under us, the lock is held, or the target exists (exit 5).
+    /// The file changed under us, a lock is held (oh-my-pi's lease of an open session too), or
+    /// the target exists (exit 5).
     Conflict,
     /// The file's version is newer than this sesstree understands (exit 6).
     TooNew,

@@ -15,7 +15,8 @@
 //!    [`naming`] (session names as the agents clean them), [`js`] (JavaScript's semantics),
 //!    [`terminal`] (escaping for a terminal), [`process`] (running the user's programs),
 //!    [`id_gen`] (new ids), [`markdown`] (transcript Markdown made safe to embed), `in_order`
-//!    (work in pieces on every core, taken in order).
+//!    (work in pieces on every core, taken in order), [`lease`] (whether oh-my-pi has a session
+//!    open).
 //! 2. [`json`]: JSON as bytes: the line scanner, member spans for byte-preserving edits, the
 //!    transcoder.
 //! 3. [`format`](mod@format): what one line means: its [`format::Kind`], envelope, the title slot,
@@ -41,6 +42,7 @@ pub mod id;
 pub mod id_gen;
 pub(crate) mod in_order;
 pub mod js;
+pub mod lease;
 pub mod markdown;
 pub mod naming;
 pub mod process;
@@ -84,7 +86,7 @@ mod layers {
     const LAYERS: &[&[&str]] = &[
         &[
             "error", "id", "clock", "naming", "js", "terminal", "process", "id_gen", "markdown",
-            "in_order",
+            "in_order", "lease",
         ],
         &["json"],
         &["format"],

@@ -1201,6 +1201,48 @@ pub(crate) mod tests {
         }
     }
 
+    /// CHANGES R8: what only pi writes (pi 1.6.0's `session-manager.js`), what only oh-my-pi
+    /// writes (18.2.3's `session-manager.ts`), and what both write.
+    #[test]
+    fn dialect_signals_are_what_only_one_agent_writes() {
+        let pi = [
+            r#"{"type":"session_info","id":"e","parentId":null,"name":"x"}"#,
+            r#"{"type":"usage","id":"e","parentId":null}"#,
+            r#"{"type":"context_edit","id":"e","parentId":null}"#,
+            r#"{"type":"message","id":"e","parentId":null,"message":{"role":"system","content":"You are pi"}}"#,
+            r#"{"type":"message","id":"e","parentId":null,"message":{"content":null,"role":"system"}}"#,
+            r#"{"type":"model_change","id":"e","parentId":null,"provider":"openai","modelId":"gpt-5"}"#,
+            r#"{"type":"compaction","id":"e","parentId":null,"summary":"s","fromHook":false}"#,
+        ];
+        let omp = [
+            r#"{"type":"title_change","id":"e","parentId":null,"title":"x"}"#,
+            r#"{"type":"model_change","id":"e","parentId":null,"model":"openai/gpt-5"}"#,
+            r#"{"type":"session_init","id":"e","parentId":null}"#,
+            r#"{"type":"mode_change","id":"e","parentId":null,"mode":"plan"}"#,
+            r#"{"type":"ttsr_injection","id":"e","parentId":null}"#,
+            r#"{"type":"service_tier_change","id":"e","parentId":null}"#,
+            r#"{"type":"credential_pin","id":"e","parentId":null}"#,
+            r#"{"type":"reset_boundary","id":"e","parentId":null}"#,
+            r#"{"type":"model_usage","id":"e","parentId":null}"#,
+        ];
+        let neither = [
+            r#"{"type":"message","id":"e","parentId":null,"message":{"role":"user","content":"system"}}"#,
+            r#"{"type":"message","id":"e","parentId":null,"message":"system"}"#,
+            // oh-my-pi before auto mode wrote no `configured`, as pi does.
+            r#"{"type":"thinking_level_change","id":"e","parentId":null,"thinkingLevel":"high"}"#,
+            // `modelId` without `provider` is neither agent's `model_change`.
+            r#"{"type":"model_change","id":"e","parentId":null,"modelId":"gpt-5"}"#,
+        ];
+        let cases = pi
+            .map(|l| (l, Some(Dialect::Pi)))
+            .into_iter()
+            .chain(omp.map(|l| (l, Some(Dialect::Omp))))
+            .chain(neither.map(|l| (l, None)));
+        for (line, want) in cases {
+            assert_eq!(load(&format!("{HEADER}\n{line}")).certain_dialect(), want, "{line}");
+        }
+    }
+
     #[test]
     fn invalid_utf8_still_loads() {
         let mut bytes = format!("{HEADER}\n").into_bytes();

@@ -10,6 +10,11 @@
 //! (`Gate`): for that short moment only, around the freshness check and the write. Under it
 //! the file's length and identity are checked again: if anything was appended since it was
 //! loaded (pi takes no lock), nothing is written and the command fails with a conflict.
+//!
+//! Before either, a writer that was told where oh-my-pi keeps its leases
+//! ([`Locked::refusing_open`]) looks whether an oh-my-pi process has the session open
+//! ([`crate::lease`]): then it writes nothing, and the command fails with a conflict naming
+//! that process.
 
 use std::fs::{File, OpenOptions, Permissions};
 use std::io::Write;
@@ -34,6 +39,9 @@ pub struct Locked {
     real: PathBuf,
     /// How long a write waits for oh-my-pi's publish lock ([`Gate`]).
     timeout: Duration,
+    /// Where oh-my-pi's ownership leases live, when a write must not go into a session an
+    /// oh-my-pi process has open; `None` writes either way.
+    leases: Option<crate::lease::LeaseDirs>,
 }
 
 /// Locks `path` for writing, waiting up to `timeout` for another sesstree to finish.
@@ -68,7 +76,7 @@ pub fn lock(path: &Path, timeout: Duration) -> Result<Locked> {
         let ours = file.metadata().map_err(|e| Error::io(path, e))?;
         let now = std::fs::metadata(&real).map_err(|e| Error::io(path, e))?;
         if ours.dev() == now.dev() && ours.ino() == now.ino() {
-            return Ok(Locked { file, path: path.to_path_buf(), real, timeout });
+            return Ok(Locked { file, path: path.to_path_buf(), real, timeout, leases: None });
         }
         // Replaced while we waited: the lock on the old file guards nothing.
         if start.elapsed() >= timeout {
@@ -101,11 +109,15 @@ enum WriteKind {
     Rename,
 }
 
-/// oh-my-pi's publish lock for one session file, held for one write (CHANGES O2, as
+/// oh-my-pi's publish lock for one session file, held for one write (CHANGES O2, R6, as
 /// `FileSessionStorage` in oh-my-pi's `session-storage.ts` takes it):
 ///
-/// * the gate, an exclusive `flock` on `.<name>.lock.os` beside the file, made if missing
-///   and never deleted (unlinking a `flock` file could let two holders lock two inodes);
+/// * the gate, oh-my-pi's native lock on the path `.<name>.lock.os` beside the file: on
+///   Linux an abstract socket named after that path ([`crate::lease`]; oh-my-pi's spelling of
+///   the path is not known, so the name of the path as given and of the real path are both
+///   taken), elsewhere an exclusive `flock` on it. The `flock` is taken on Linux too, for the
+///   sesstrees before this one: the file is made if missing and never deleted (unlinking a
+///   `flock` file could let two holders lock two inodes);
 /// * then the lockfile `.<name>.lock`, made exclusively holding `<pid>:<epoch-ms>`, and
 ///   removed again when the write is done. oh-my-pi takes it around every rename; an append
 ///   takes it only when one is already there (an older oh-my-pi, which takes no gate, is
@@ -117,6 +129,8 @@ enum WriteKind {
 struct Gate {
     /// The locked gate; the lock goes with the handle.
     _gate: File,
+    /// The gate's abstract sockets (Linux), bound while held.
+    _sockets: Vec<crate::lease::NativeSocket>,
     /// The lockfile this write made, removed on drop.
     claim: Option<PathBuf>,
 }
@@ -127,6 +141,18 @@ fn sidecar(real: &Path, suffix: &str) -> Option<PathBuf> {
     name.push(real.file_name()?);
     name.push(suffix);
     Some(real.with_file_name(name))
+}
+
+/// The gate's path as oh-my-pi spells it for the file at `path` (as given) and at `real`
+/// (`path.join(dirname, ".<name>.lock") + ".os"`, made absolute): the text its native lock
+/// is named after.
+fn gate_names(path: &Path, real: &Path) -> Vec<String> {
+    let mut names: Vec<String> = [path, real]
+        .into_iter()
+        .filter_map(|file| crate::lease::beside(file, ".lock.os"))
+        .collect();
+    names.dedup();
+    names
 }
 
 /// How old a malformed lockfile must be before it counts as a crash's leftover (oh-my-pi's
@@ -163,7 +189,15 @@ impl Gate {
         if !wait_lock(&gate, start + timeout, 2).map_err(|e| Error::io(&gate_path, e))? {
             return Err(busy(&gate_path));
         }
-        let mut held = Gate { _gate: gate, claim: None };
+        let names = gate_names(path, real);
+        let sockets = loop {
+            match crate::lease::take_sockets(&names).map_err(|e| Error::io(&gate_path, e))? {
+                Some(sockets) => break sockets,
+                None if start.elapsed() < timeout => std::thread::sleep(Duration::from_millis(2)),
+                None => return Err(busy(&gate_path)),
+            }
+        };
+        let mut held = Gate { _gate: gate, _sockets: sockets, claim: None };
         if write == WriteKind::Append && !lock_path.exists() {
             return Ok(held);
         }
@@ -267,6 +301,12 @@ pub fn check_writable(session: &Session) -> Result<()> {
 }
 
 impl Locked {
+    /// This lock, whose writes refuse a session that an oh-my-pi process holds the lease of
+    /// (leases kept in `dirs`): nothing is written, and the write fails with a conflict.
+    pub fn refusing_open(self, dirs: crate::lease::LeaseDirs) -> Locked {
+        Locked { leases: Some(dirs), ..self }
+    }
+
     /// The locked path, as the user gave it.
     pub fn path(&self) -> &Path {
         &self.path
@@ -295,10 +335,29 @@ impl Locked {
         Ok(())
     }
 
+    /// What every write goes through before it touches the file: the refusal of a session
+    /// that oh-my-pi has open ([`Locked::refusing_open`]), then oh-my-pi's publish lock.
+    fn gate(&self, session: &Session, write: WriteKind) -> Result<Gate> {
+        if let Some(dirs) = &self.leases {
+            let id = session.header.as_ref().map(|h| h.id.as_str());
+            if let Some(owner) = crate::lease::owner(dirs, id, &self.path, &self.real) {
+                let who = owner
+                    .pid
+                    .map_or("its process could not be named".into(), |pid| format!("pid {pid}"));
+                return Err(Error::Conflict(format!(
+                    "{}: session is open in oh-my-pi ({who}); nothing was written (close it \
+                     there, or give --even-if-open)",
+                    self.path.display()
+                )));
+            }
+        }
+        Gate::take(&self.path, &self.real, write, self.timeout)
+    }
+
     /// Appends complete lines (each without its newline) in one write, then syncs. A torn last
     /// line gets a newline first so no entry is glued to it.
     pub fn append(&self, session: &Session, lines: &[Vec<u8>]) -> Result<()> {
-        let _gate = Gate::take(&self.path, &self.real, WriteKind::Append, self.timeout)?;
+        let _gate = self.gate(session, WriteKind::Append)?;
         self.append_gated(session, lines)
     }
 
@@ -334,7 +393,7 @@ impl Locked {
         bytes: &[u8],
     ) -> Result<()> {
         let old = session.read_range(offset, bytes.len() as u64)?;
-        let _gate = Gate::take(&self.path, &self.real, WriteKind::Append, self.timeout)?;
+        let _gate = self.gate(session, WriteKind::Append)?;
         self.append_gated(session, lines)?;
         let patch = |data: &[u8]| {
             // A separate handle: writes on an append handle always go to the end.
@@ -385,7 +444,7 @@ impl Locked {
             }
             out.write_all(tail).map_err(io)
         })?;
-        let gate = Gate::take(&self.path, &self.real, WriteKind::Rename, self.timeout)?;
+        let gate = self.gate(session, WriteKind::Rename)?;
         self.check_fresh(session)?;
         tmp.persist(&self.real).map_err(|e| Error::io(&self.path, e.error))?;
         drop(gate);
@@ -635,6 +694,29 @@ mod tests {
         assert!(!dir.path().join(".n.jsonl.lock.os").exists());
         write_new(&dir.path().join("n.jsonl"), b"y\n", None, true).unwrap();
         assert!(dir.path().join(".n.jsonl.lock.os").exists());
+    }
+
+    /// On Linux oh-my-pi's gate is an abstract socket named after `.<name>.lock.os` (its
+    /// native `FileLock`, 18.2.3 and later): no file, and no `flock` of it either.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn on_linux_the_gate_is_oh_my_pis_abstract_socket() {
+        use std::os::linux::net::SocketAddrExt;
+        use std::os::unix::net::{SocketAddr, UnixDatagram};
+        let (dir, path) = session_file(format!("{HEADER}\n"));
+        let gate = dir.path().join(".s.jsonl.lock.os").display().to_string();
+        let addr = SocketAddr::from_abstract_name(crate::lease::socket_name(&gate)).unwrap();
+        let held = UnixDatagram::bind_addr(&addr).unwrap();
+        let locked = lock(&path, Duration::from_millis(50)).unwrap();
+        let session = locked.load().unwrap();
+        let err = locked.append(&session, &[b"{}".to_vec()]).unwrap_err();
+        assert!(err.to_string().contains("oh-my-pi is writing this session"), "{err}");
+        let err = locked.splice(&session, b"", 0, b"{}\n").unwrap_err();
+        assert!(matches!(err, Error::Conflict(_)), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{HEADER}\n"));
+        drop(held);
+        locked.append(&session, &[b"{}".to_vec()]).unwrap();
+        assert!(UnixDatagram::bind_addr(&addr).is_ok(), "held for the write only");
     }
 
     #[test]

@@ -16,7 +16,8 @@ pub enum Exit {
     Damaged = 3,
     /// REV not found or ambiguous.
     NotFound = 4,
-    /// Conflict: the file changed, the lock is held, the target exists.
+    /// Conflict: the file changed, the lock is held, the target exists, oh-my-pi has the session
+    /// open.
     Conflict = 5,
     /// File version newer than this sesstree, or a format it does not read (pi's v4 lanes).
     TooNew = 6,
@@ -73,7 +74,7 @@ Exit status:
   2  usage error (including a branch source that is not a user message), or any error of grep
   3  the file is damaged beyond what the command may ignore (--strict, no header)
   4  REV not found or ambiguous
-  5  conflict: the file changed under us, the lock is held, the target exists
+  5  conflict: the file changed, the lock is held, the target exists, oh-my-pi has the session open
   6  file version newer than this sesstree, or pi's lane-based v4 format (not read yet)
   7  cancelled by a hook or by the user";
 

@@ -68,6 +68,14 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true, value_name = "WHEN")]
     pub color: ColorChoice,
 
+    /// Write into a session even while an oh-my-pi process has it open. Without it, a command
+    /// that would write into such a session writes nothing and exits 5, naming the process:
+    /// oh-my-pi (18.4.9 and later) holds the session's ownership lease while it runs, and
+    /// entries written meanwhile are missing from what it shows and would be mixed with its
+    /// own.
+    #[arg(long, global = true)]
+    pub even_if_open: bool,
+
     /// The subcommand.
     #[command(subcommand)]
     pub command: Command,
@@ -104,9 +112,14 @@ pub fn command() -> clap::Command {
             "ls" => &["file", "session", "strict", "no_pager"],
             _ => &[],
         };
+        // Only these write into the session they work on (the lease of an open one).
+        let writes = matches!(sub.get_name(), "checkout" | "label" | "name" | "migrate");
         let sub = globals
             .iter()
-            .filter(|a| hidden.contains(&a.get_id().as_str()))
+            .filter(|a| {
+                let id = a.get_id().as_str();
+                hidden.contains(&id) || (id == "even_if_open" && !writes)
+            })
             .fold(sub, |sub, a| sub.arg(a.clone().hide(true)));
         sub.mut_args(|arg| {
             let names = arg.get_value_names().unwrap_or_default();
@@ -142,6 +155,8 @@ pub struct Ctx {
     pub json: bool,
     /// `--strict`.
     pub strict: bool,
+    /// `--even-if-open`.
+    pub even_if_open: bool,
     /// Colour, decided once.
     pub style: Style,
 }
@@ -216,7 +231,14 @@ impl Ctx {
 
     /// Locks the session file for writing (waiting up to `LOCK_TIMEOUT` for another sesstree).
     pub fn lock(&self) -> anyhow::Result<sesstree::store::Locked> {
-        Ok(sesstree::store::lock(self.file()?, LOCK_TIMEOUT)?)
+        self.lock_file(self.file()?)
+    }
+
+    /// Locks `path` for writing, as [`Ctx::lock`] the session file: its writes refuse a
+    /// session that oh-my-pi has open, unless `--even-if-open`.
+    pub fn lock_file(&self, path: &Path) -> anyhow::Result<sesstree::store::Locked> {
+        let locked = sesstree::store::lock(path, LOCK_TIMEOUT)?;
+        Ok(if self.even_if_open { locked } else { locked.refusing_open(lease_dirs()) })
     }
 
     /// Prints a session's load warnings, or fails on the first with `--strict`.
@@ -277,6 +299,7 @@ pub fn run(invocation: Invocation) -> anyhow::Result<()> {
         found: std::sync::OnceLock::new(),
         json: cli.json,
         strict: cli.strict,
+        even_if_open: cli.even_if_open,
         style: Style::resolve(if cli.json { ColorChoice::Never } else { cli.color }),
     };
     commands::set_utc(cli.utc);
@@ -298,6 +321,18 @@ pub fn places() -> sesstree::discover::Places {
             .filter_map(|name| Some((name.to_string(), std::env::var(name).ok()?)))
             .collect(),
     }
+}
+
+/// Where oh-my-pi keeps its session ownership leases, from this process's environment
+/// (oh-my-pi's `os.homedir()` is `$HOME` as it is, not resolved).
+fn lease_dirs() -> sesstree::lease::LeaseDirs {
+    let var = |name| std::env::var(name).ok();
+    let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_default();
+    sesstree::lease::LeaseDirs::new(
+        &home,
+        var("PI_CONFIG_DIR").as_deref(),
+        var("XDG_STATE_HOME").as_deref(),
+    )
 }
 
 /// The session whose id starts with `key` (4 characters at least) or whose name is `key`, in

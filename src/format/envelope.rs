@@ -36,6 +36,11 @@ pub struct Envelope<'a> {
     pub has_model: bool,
     /// Whether a `fromHook` field is present (pi's summaries).
     pub has_from_hook: bool,
+    /// Whether a `provider` field is present (pi's `model_change`, with `modelId`).
+    pub has_provider: bool,
+    /// Whether `message` is an object whose `role` is `"system"` (pi's system messages,
+    /// CHANGES R1).
+    pub system_message: bool,
     /// The fields of labels, archives and name records, when the line has any of their keys
     /// ([`Envelope::marks`]). They are kept apart because every line's envelope is moved
     /// several times on its way into the index, and few lines have them: inline, they
@@ -95,6 +100,8 @@ impl Envelope<'_> {
             has_model_id: self.has_model_id,
             has_model: self.has_model,
             has_from_hook: self.has_from_hook,
+            has_provider: self.has_provider,
+            system_message: self.system_message,
             marks: self.marks.map(|m| {
                 Box::new(Marks {
                     target_id: m.target_id,
@@ -185,10 +192,30 @@ impl<'a> Envelope<'a> {
             b"modelId" => self.has_model_id = true,
             b"model" => self.has_model = true,
             b"fromHook" => self.has_from_hook = true,
+            b"provider" => self.has_provider = true,
+            b"message" => self.system_message = system_role(line, value),
             _ => {}
         }
         Ok(())
     }
+}
+
+/// Whether the value at `start` is an object whose `role` is `"system"`. The walk stops at
+/// `role` (a message's first key as the agents write it), before the content.
+fn system_role(line: &Line<'_, '_>, start: usize) -> bool {
+    let mut stack = Vec::new();
+    let mut role = None;
+    // Stopped by an error once `role` is read; a malformed value reads as no role.
+    let _ = line.object(start, |line, key, value| {
+        let end = line.skip_value(value, &mut stack)?;
+        if crate::json::pick::key(line, key)?.as_ref() == b"role" {
+            role =
+                Some(line.at(value) == Some(b'"') && line.text((value + 1, end - 1))? == "system");
+            return Err(crate::json::scan::Invalid);
+        }
+        Ok(end)
+    });
+    role == Some(true)
 }
 
 /// A value kept only when it is a string, decoded.
@@ -289,11 +316,16 @@ impl<'de> Visitor<'de> for EnvelopeVisitor {
                 "title" => env.marks_mut().title = string_field(&mut map)?,
                 "source" => env.marks_mut().source = string_field(&mut map)?,
                 "name" => env.marks_mut().name = string_field(&mut map)?,
+                "message" => {
+                    let message: serde_json::Value = map.next_value()?;
+                    env.system_message = message.get("role").is_some_and(|r| r == "system");
+                }
                 other => {
                     match other {
                         "modelId" => env.has_model_id = true,
                         "model" => env.has_model = true,
                         "fromHook" => env.has_from_hook = true,
+                        "provider" => env.has_provider = true,
                         _ => {}
                     }
                     map.next_value::<IgnoredAny>()?;

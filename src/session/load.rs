@@ -483,8 +483,11 @@ impl<'d, D: Digest> Loader<'d, D> {
             | Kind::CredentialPin
             | Kind::ResetBoundary => self.s.omp_only_kinds = true,
             Kind::SessionInfo | Kind::Usage | Kind::ContextEdit => self.s.pi_signals = true,
-            Kind::ModelChange if env.has_model_id => self.s.pi_signals = true,
+            // CHANGES R8: pi's `appendModelChange(provider, modelId)`, oh-my-pi's
+            // `model: "provider/id"`; pi's system messages (R1).
+            Kind::ModelChange if env.has_provider && env.has_model_id => self.s.pi_signals = true,
             Kind::ModelChange if env.has_model => self.s.omp_signals = true,
+            Kind::Message if env.system_message => self.s.pi_signals = true,
             Kind::Message
             | Kind::ThinkingLevelChange
             | Kind::ModelChange

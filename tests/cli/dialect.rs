@@ -66,7 +66,8 @@ fn the_agents_sessions_directory_says_whose_file_it_is() {
 #[test]
 fn entries_of_one_agent_decide_and_a_contradicting_dialect_is_refused() {
     let env = TestEnv::new();
-    // pi's `session_info` (and `usage`, `context_edit`, `model_change {modelId}`): pi's.
+    // pi's `session_info` (and `usage`, `context_edit`, `model_change {provider, modelId}`, a
+    // `system` message): pi's.
     env.fixture("writers-pi.jsonl");
     // oh-my-pi's `title_change`, or one of its own entry types: oh-my-pi's.
     env.fixture("branch-omp-noslot.jsonl");
@@ -153,4 +154,27 @@ fn a_generated_summary_lists_the_files_as_the_files_agent_does() {
         summary("omp"),
         format!("{preamble}<files>\nREADME.md (Read)\nsrc/parse.rs (RW)\n</files>")
     );
+}
+
+/// CHANGES R8: a `system`-role message is pi's (pi 1.6.0 writes them, oh-my-pi 18.2.3 never
+/// does), so `name` stores the name as pi does without being told; a `model_change` with
+/// `modelId` but no `provider` is neither agent's (pi writes both, oh-my-pi `model`).
+#[test]
+fn a_system_message_is_pi_s_and_a_bare_model_id_is_nobody_s() {
+    let env = TestEnv::new();
+    env.fixture("pi-system.jsonl");
+    let before = env.read("pi-system.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "pi-system.jsonl", "name", "Greeting"]), @"Greeting");
+    let after = env.read("pi-system.jsonl");
+    assert!(after.starts_with(&before), "only appended");
+    insta::assert_snapshot!(text(&after[before.len()..]), @r#"{"type":"session_info","id":"15780b2e","parentId":"b2000007","timestamp":"2026-03-01T12:00:00.000Z","name":"Greeting"}"#);
+
+    let header = r#"{"type":"session","version":3,"id":"m1","timestamp":"2026-03-01T10:00:00.000Z","cwd":"/w"}"#;
+    let change = r#"{"type":"model_change","id":"c1","parentId":null,"timestamp":"2026-03-01T10:00:01.000Z","modelId":"gpt-5"}"#;
+    env.write("bare.jsonl", format!("{header}\n{change}\n"));
+    let before = env.read("bare.jsonl");
+    let out = env.run(&["-f", "bare.jsonl", "name", "X"]);
+    assert!(out.contains("cannot tell whether oh-my-pi or pi wrote this session"), "{out}");
+    assert!(out.ends_with("[exit status: 2]\n"), "{out}");
+    assert_eq!(env.read("bare.jsonl"), before);
 }

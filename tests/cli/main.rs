@@ -25,6 +25,7 @@ mod humanize_title; // sesstree humanize-title
 mod injection; // no injection: file text only on stdin, permissions, -o targets
 mod label; // sesstree label
 mod lane_format; // pi's lane-based v4 files: named, refused, never written
+mod lease; // oh-my-pi's ownership lease: writers refuse a session open in oh-my-pi
 mod log; // sesstree log
 mod ls; // sesstree ls
 mod migrate; // sesstree migrate

@@ -146,7 +146,7 @@ fn one(
         let to = sanitize_for_terminal(&output.display().to_string()).into_owned();
         (plan, None, format!("; written to {to}"))
     } else {
-        let locked = store::lock(path, crate::cli::LOCK_TIMEOUT)?;
+        let locked = ctx.lock_file(path)?;
         let session = Session::load(locked.path())?;
         let plan = plan_of(&session)?;
         let backup = (plan.changed && !args.no_backup).then(|| migrate::backup_path(path));
