@@ -152,14 +152,14 @@ fn draws_moves_labels_and_checks_out() {
 
 
 
+
       (8/10)
 
       ↑/↓ move · ←/→ PgUp/PgDn page · Home/End first/last
       Alt+↑/↓ prev/next message · Enter check out
-      Shift+Enter (Alt+Enter) summarize and check out · Shift+L label
-      Ctrl+O filter · Alt+D/T/U/L/A default/no-tools/user/labeled/all
-      Alt+R archived · Tab preview · Ctrl+←/→ fold/unfold · type to search
-      Esc clear search/quit
+      Shift+Enter (Alt+Enter) summarize and check out · Ctrl+L label · Ctrl+O filter
+      Alt+D/T/U/L/A default/no-tools/user/labeled/all · Alt+R archived · Tab preview
+      Ctrl+←/→ fold/unfold · type to search · Esc clear search/quit
     ");
 
     // Move: Home, then down twice past the tool result with Alt+Down.
@@ -168,8 +168,8 @@ fn draws_moves_labels_and_checks_out() {
     tmux.keys(&["M-Down", "M-Down"]);
     tmux.wait_text("› • assistant: Done: the flag prints JSON lines.");
 
-    // Shift+L: the prompt comes pre-filled with the current label (none here); type one.
-    tmux.keys(&["L"]);
+    // Ctrl+L: the prompt comes pre-filled with the current label (none here); type one.
+    tmux.keys(&["C-l"]);
     tmux.wait_text("Label (empty to remove):");
     tmux.type_text("json-done");
     tmux.wait_text("Label (empty to remove): json-done");
@@ -236,6 +236,13 @@ fn search_filters_and_escape() {
     tmux.type_text("readme");
     let screen = tmux.wait_text("Search: readme");
     assert!(screen.contains("(1/2) [all]"), "{screen}");
+    // See: issue 44. A capital letter types into the search, even into an empty one: with the
+    // agent's Shift+L, "Let" opened the label editor and Enter wrote the label "et".
+    tmux.keys(&["C-u"]);
+    tmux.wait_for("the search to clear", |s| s.contains("[all]") && !s.contains("Search:"));
+    tmux.type_text("Let");
+    let screen = tmux.wait_text("Search: Let");
+    assert!(!screen.contains("Label (empty to remove)"), "{screen}");
     // Esc clears the search, a second Esc closes with nothing written.
     tmux.keys(&["Escape"]);
     tmux.wait_for("the search to clear", |s| s.contains("[all]") && !s.contains("Search:"));
@@ -318,7 +325,7 @@ fn narrow_terminal_and_no_colour() {
       Alt+Up/Down prev/next message
       Enter check out
       Shift+Enter (Alt+Enter) summarize
-      and check out | Shift+L label
+      and check out | Ctrl+L label
       Ctrl+O filter
       Alt+D/T/U/L/A
       default/no-tools/user/labeled/all

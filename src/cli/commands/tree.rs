@@ -43,8 +43,8 @@ const EXAMPLES: &str = r#"Examples:
 /// scroll off behind `…`; `--json` always gives the real depth.
 ///
 /// With -i the tree opens as the agent's full-screen tree selector: arrows move, typing
-/// searches, Ctrl+O and Alt+D/T/U/L/A change the filter, Shift+L edits the selected entry's
-/// label, Enter checks the selected entry out (printing a user message's text for the editor),
+/// searches (every printable key, capitals included), Ctrl+O and Alt+D/T/U/L/A change the
+/// filter, Ctrl+L edits the selected entry's label, Enter checks the selected entry out (printing a user message's text for the editor),
 /// Shift+Enter (or Alt+Enter) asks for a summary first, Tab shows the selected entry whole,
 /// Esc quits, Ctrl-C quits with exit 7.
 /// The footer lists every key. Labels and checkouts go through `label` and `checkout`.
