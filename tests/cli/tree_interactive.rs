@@ -535,6 +535,34 @@ fn reading_commands_page_on_a_terminal() {
     assert_eq!(file, "");
 }
 
+/// See: issue 44 (a day with sesstree, second pass). A `PAGER` that does not exist went through
+/// `sh -c`, which failed after starting: the output was lost and the exit status was 0. As jj
+/// does ("Failed to spawn pager"), sesstree warns and prints to the terminal instead.
+#[test]
+fn a_pager_that_cannot_run_is_skipped_with_a_warning() {
+    let env = TestEnv::new();
+    std::fs::copy(crate::common::demo(), env.path().join("demo.jsonl")).unwrap();
+    let Some(tmux) =
+        Tmux::start_with(&env, "PAGER='no-such-pager -R'", "-f demo.jsonl --color never log -n 1")
+    else {
+        return;
+    };
+    assert_snapshot!(tmux.wait_text("[exit 0]"), @"
+    warning: cannot run the pager no-such-pager (from PAGER): not found; printing wi
+    thout it
+    hint: set SESSTREE_PAGER to a pager that exists, or pass --no-pager
+    fa60d15c message 2026-02-16 10:27:49 +0000 assistant: Fixed the warning (`print…
+    [exit 0]
+    ");
+    // A pager that exists but is not a plain word is left to the shell.
+    let Some(tmux) =
+        Tmux::start_with(&env, "SESSTREE_PAGER='\"cat\"'", "-f demo.jsonl --color never log -n 1")
+    else {
+        return;
+    };
+    assert!(tmux.wait_text("[exit 0]").starts_with("fa60d15c message"));
+}
+
 /// On a terminal, `tree` and `log` rows are cut to its width (80 columns here), through the
 /// pager too, never wrapped, with `← active` in sight; in a pipe they are whole.
 #[test]
