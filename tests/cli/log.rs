@@ -476,3 +476,33 @@ fn times_in_the_local_zone_or_utc() {
     assert_snapshot!(run(cet, &["--utc", "log", "-n", "1"]), @"3d4e5f60 message 2026-03-02 11:00:30 +0000 user: Add an entry for the new --json flag.");
     assert_snapshot!(run(cet, &["log", "-n", "1", "--utc"]), @"3d4e5f60 message 2026-03-02 11:00:30 +0000 user: Add an entry for the new --json flag.");
 }
+
+/// See: issue 44 (a day with sesstree, second pass). `log --json` of a REV the filter hides had
+/// no row with `isLeaf` and said nothing of REV (the note is for people only): the newest row
+/// shown, its nearest ancestor, carries `"leafHidden": "<REV's id>"`, with --reverse too.
+#[test]
+fn json_names_a_hidden_rev_on_the_row_that_stands_for_it() {
+    let env = TestEnv::new();
+    std::fs::copy(crate::common::demo(), env.path().join("demo.jsonl")).unwrap();
+    let ids = |args: &[&str]| -> String {
+        let mut all = vec!["-f", "demo.jsonl", "--json", "log", "--filter", "user-only"];
+        all.extend_from_slice(args);
+        let out = env.run(&all);
+        let id = |l: &str| l.split('"').nth(3).unwrap_or_default().to_owned();
+        let hidden = |l: &str| {
+            l.split("\"leafHidden\":").nth(1).map(|h| format!(" {}", h.trim_end_matches('}')))
+        };
+        let rows = out.lines().map(|l| format!("{}{}", id(l), hidden(l).unwrap_or_default()));
+        rows.collect::<Vec<_>>().join("\n")
+    };
+    insta::assert_snapshot!(ids(&["-n", "2", "26e8c5b1"]), @r#"
+    13c9d5a8 "26e8c5b1"
+    8a41d0e6
+    "#);
+    insta::assert_snapshot!(ids(&["-n", "2", "--reverse", "26e8c5b1"]), @r#"
+    8a41d0e6
+    13c9d5a8 "26e8c5b1"
+    "#);
+    // REV shown: it is the row with isLeaf, and no row has the member.
+    insta::assert_snapshot!(ids(&["-n", "1", "13c9d5a8"]), @"13c9d5a8");
+}

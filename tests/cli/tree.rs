@@ -431,3 +431,21 @@ fn columns_cut_rows_to_the_width() {
     let json = run(&["-f", "demo.jsonl", "--json", "log", "-n", "1"]);
     assert!(json.len() > 200, "{json}");
 }
+
+/// See: issue 44 (a day with sesstree, second pass). When the filter hid the leaf, the text
+/// said `← active (leaf X hidden)` but no `--json` row had `isLeaf` and nothing named X: the
+/// row that stands for the leaf carries `"leafHidden": "<leaf id>"`.
+#[test]
+fn json_names_a_hidden_leaf_on_the_row_that_stands_for_it() {
+    let env = TestEnv::new();
+    std::fs::copy(crate::common::demo(), env.path().join("demo.jsonl")).unwrap();
+    // As README's tour does: back to before a prompt, so the leaf is an assistant message.
+    env.run(&["-f", "demo.jsonl", "checkout", "5c07a3d4"]);
+    let json = env.run(&["-f", "demo.jsonl", "--json", "tree", "--filter", "user-only"]);
+    let marked: Vec<&str> = json.lines().filter(|l| l.contains("leafHidden")).collect();
+    insta::assert_snapshot!(marked.join("\n"), @r#"{"id":"13c9d5a8","parentId":"ad2f7e94","type":"message","role":"user","toolName":null,"timestamp":"2026-02-16T10:24:31.655Z","label":null,"text":"user: Let's not add dependencies. Write the JSON by hand in a new src/json.rs (escape strings properly) and keep the table output byte-for-byte unchanged.","textTruncated":false,"depth":1,"onActivePath":true,"isLeaf":false,"leafHidden":"26e8c5b1"}"#);
+    assert!(!json.contains(r#""isLeaf":true"#), "{json}");
+    // With the leaf shown, no row has the member.
+    let json = env.run(&["-f", "demo.jsonl", "--json", "tree", "--filter", "all"]);
+    assert!(json.contains(r#""isLeaf":true"#) && !json.contains("leafHidden"), "{json}");
+}

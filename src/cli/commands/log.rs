@@ -30,7 +30,8 @@ const EXAMPLES: &str = r#"Examples:
 /// One entry per line: short id, type, time (in the local time zone with its offset; --utc for
 /// UTC), [label] and the entry's one-line text, cut to the terminal's width on a terminal
 /// (`COLUMNS` sets another; a pipe gets whole rows). The filter modes are those of `tree`, with
-/// REV counting as the leaf.
+/// REV counting as the leaf. When the filter hides REV, the newest row shown (its nearest
+/// ancestor) carries `"leafHidden": "REV's id"` with --json, as in `tree --json`.
 // This doc comment is clap's help text, shown as written: `[label]` is what a row prints, not a
 // rustdoc link.
 #[allow(rustdoc::broken_intra_doc_links)]
@@ -110,6 +111,12 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
     if !args.reverse {
         shown.reverse();
     }
+    // The row that stands for a REV the filter hides: the newest shown, its nearest ancestor.
+    let stand_in = match shown.iter().any(|row| row.idx == target) {
+        true => None,
+        false if args.reverse => shown.last().map(|row| row.idx),
+        false => shown.first().map(|row| row.idx),
+    };
     let rows = &shown[..];
     let mut out = stdout();
     if args.raw {
@@ -133,8 +140,11 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
                 };
                 if ctx.json {
                     let at = Placement { depth: 0, on_active_path: true, is_leaf: idx == target };
-                    JsonRow::of_gist(&session, idx, gist, label.map(|l| &l.1), &text, at)
-                        .write(buf);
+                    let mut json =
+                        JsonRow::of_gist(&session, idx, gist, label.map(|l| &l.1), &text, at);
+                    json.leaf_hidden =
+                        session.record(target).id.as_ref().filter(|_| stand_in == Some(idx));
+                    json.write(buf);
                 } else {
                     let label = label.map(|l| l.0.as_str());
                     text_row(ctx, &session, (idx, gist), label, &text, buf, width);
