@@ -125,7 +125,7 @@ fn large_real_v1_file() {
     )
     .unwrap();
     assert_snapshot!(env.run(&["-f", "large.jsonl", "log", "-n", "3"]), @"
-    dddb1b00 message 2025-11-21 02:14:02 +0000 assistant: Oh wait, these errors look like we have API mismatches! The TUI package must have a different API than what coding-agent is expecting. Let me check - it looks like the TUI changes were never committed
+    dddb1b00 message 2025-11-21 02:14:02 +0000 assistant: Oh wait, these errors look like we have API mismatches! The TUI package must have a different API than what coding-agent is expecting. Let me check - it looks like the TUI changes were never committed…
     3b233699 message 2025-11-21 02:13:57 +0000 [bash: cd /Users/badlogic/workspaces/pi-mono && npm run b...]
     87e021d9 message 2025-11-21 02:13:50 +0000 [bash: cd packages/coding-agent && npm install]
     ");
@@ -505,4 +505,30 @@ fn json_names_a_hidden_rev_on_the_row_that_stands_for_it() {
     "#);
     // REV shown: it is the row with isLeaf, and no row has the member.
     insta::assert_snapshot!(ids(&["-n", "1", "13c9d5a8"]), @"13c9d5a8");
+}
+
+/// See: issue 44 (a day with sesstree, second pass). A pipe gets whole rows, but a row's
+/// message text stops at 200 characters (as the agent's selector cuts it): that cut is marked
+/// with `…` in `log` and `tree`, and exactly 200 characters are not cut.
+#[test]
+fn rows_cut_at_200_characters_end_with_an_ellipsis() {
+    let env = TestEnv::new();
+    let message = |id: &str, parent: &str, text: &str| {
+        format!(
+            r#"{{"type":"message","id":"{id}","parentId":{parent},"timestamp":"2026-01-01T00:00:01Z","message":{{"role":"user","content":"{text}"}}}}"#
+        )
+    };
+    let lines = [
+        r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}"#
+            .to_owned(),
+        message("a", "null", &"x".repeat(200)),
+        message("b", r#""a""#, &format!("{}yz", "w".repeat(199))),
+    ];
+    env.write("s.jsonl", lines.join("\n") + "\n");
+    let log = env.run(&["-f", "s.jsonl", "log"]);
+    let ends: Vec<String> = log.lines().map(|l| l.chars().rev().take(4).collect()).collect();
+    assert_eq!(ends, ["…yww", "xxxx"], "{log} (the ends, reversed)");
+    let tree = env.run(&["-f", "s.jsonl", "tree"]);
+    assert!(tree.contains(&format!("b user: {}y… ← active\n", "w".repeat(199))), "{tree}");
+    assert!(tree.contains(&format!("a user: {}\n", "x".repeat(200))), "{tree}");
 }

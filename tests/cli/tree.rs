@@ -23,7 +23,7 @@ fn demo_tree() {
     │  • c6b05a3e assistant: Now the branch in `run`, then the tests.
     │  • c0e95d17 [edit: src/stats.rs]
     │  • 85f3e1c0 [tests-green] [bash: cargo test 2>&1 | tail -n 20]
-    │  • 1f6c9b47 assistant: `tally stats --json` now prints one object per file, e.g.  ``` {"path":"tests/data/two-lines.txt","lines":2,"words":5,"bytes":24} ```  The encoder is in `src/json.rs` (no new dependencies) and the tab
+    │  • 1f6c9b47 assistant: `tally stats --json` now prints one object per file, e.g.  ``` {"path":"tests/data/two-lines.txt","lines":2,"words":5,"bytes":24} ```  The encoder is in `src/json.rs` (no new dependencies) and the tab…
     │  • 70c4e2a9 [compaction: 48k tokens]
     │  • d91b7f40 [clippy]: cargo clippy: 1 warning src/stats.rs:21:13: variables can be used directly in the `format!` string (clippy::uninlined_format_args)
     │  • 5c07a3d4 user: Fix that clippy warning, then commit with a short message.
@@ -36,7 +36,7 @@ fn demo_tree() {
        d58c2a60 [edit: Cargo.toml]
        6e2b9f15 [edit: src/stats.rs]
        f04a61bd [bash: cargo test]
-       2c85ef37 assistant: The build stops before compiling: this machine can't reach the crates.io index, so `serde_json` can't be downloaded and there is no vendored copy.  Two ways forward: 1. Vendor serde/serde_json (`cargo
+       2c85ef37 assistant: The build stops before compiling: this machine can't reach the crates.io index, so `serde_json` can't be downloaded and there is no vendored copy.  Two ways forward: 1. Vendor serde/serde_json (`cargo…
     "#);
 }
 

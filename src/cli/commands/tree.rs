@@ -40,7 +40,8 @@ const EXAMPLES: &str = r#"Examples:
 /// the leaf, its nearest shown ancestor says `← active (leaf ID hidden)`, and with --json
 /// carries `"leafHidden": "ID"` (the leaf's whole id; no other row has the member). On a terminal
 /// (through the pager too) each row is cut to its width with `…`, never wrapped, `← active`
-/// kept in sight; `COLUMNS` sets another width, and a pipe gets whole rows. When a row is
+/// kept in sight; `COLUMNS` sets another width, and a pipe gets whole rows
+/// (message text stops at 200 characters, then `…`, as in `log`). When a row is
 /// nested deeper than the width allows (100 levels when there is none), its oldest levels
 /// scroll off behind `…`; `--json` always gives the real depth.
 ///
@@ -251,6 +252,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
             let room = width.map(|w| w.saturating_sub(ui::columns(&prefix)));
             let gutter = style.paint(&prefix, Role::Dim);
             let hidden_leaf = hidden_id.filter(|_| stand_in == Some(i));
+            let text = super::log::mark_cut(&text, gist.is_cut());
             let text = text_part(row, label.map(|l| l.0.as_str()), &text, hidden_leaf, room);
             writeln!(buf, "{gutter}{text}")?;
         }
