@@ -241,7 +241,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--clear', '--clear', [CompletionResultType]::ParameterName, 'Remove the label of REV')
             [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List the labels in effect instead')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the line that would be appended, and write nothing')
-            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Move the label here when another entry carries it (without it, that is refused)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Move the label here when another entry carries it, or set a label that is or looks like the start of an id (without it, both are refused)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')

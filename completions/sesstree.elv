@@ -228,7 +228,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --clear 'Remove the label of REV'
             cand --list 'List the labels in effect instead'
             cand --dry-run 'Print the line that would be appended, and write nothing'
-            cand --force 'Move the label here when another entry carries it (without it, that is refused)'
+            cand --force 'Move the label here when another entry carries it, or set a label that is or looks like the start of an id (without it, both are refused)'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'

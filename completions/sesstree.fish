@@ -224,7 +224,7 @@ never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l clear -d 'Remove the label of REV'
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l list -d 'List the labels in effect instead'
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l dry-run -d 'Print the line that would be appended, and write nothing'
-complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l force -d 'Move the label here when another entry carries it (without it, that is refused)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l force -d 'Move the label here when another entry carries it, or set a label that is or looks like the start of an id (without it, both are refused)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand label" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'

@@ -43,6 +43,9 @@ pub struct JsonRow<'a> {
     pub text_truncated: bool,
     /// Where the row sits.
     pub at: Placement,
+    /// On the row that stands for a leaf the filter or the search hides (its nearest shown
+    /// ancestor), the leaf's id: written as `leafHidden`, on that row only.
+    pub leaf_hidden: Option<&'a EntryId>,
 }
 
 impl<'a> JsonRow<'a> {
@@ -67,6 +70,7 @@ impl<'a> JsonRow<'a> {
             text,
             text_truncated: gist.is_cut(),
             at,
+            leaf_hidden: None,
         }
     }
 
@@ -102,6 +106,10 @@ impl<'a> JsonRow<'a> {
         out.extend_from_slice(if self.at.on_active_path { b"true" } else { b"false" });
         out.extend_from_slice(b",\"isLeaf\":");
         out.extend_from_slice(if self.at.is_leaf { b"true" } else { b"false" });
+        if let Some(leaf) = self.leaf_hidden {
+            out.extend_from_slice(b",\"leafHidden\":");
+            write_id(out, Some(leaf));
+        }
         out.push(b'}');
     }
 }
@@ -219,6 +227,9 @@ mod tests {
         m.insert("depth".into(), row.at.depth.into());
         m.insert("onActivePath".into(), row.at.on_active_path.into());
         m.insert("isLeaf".into(), row.at.is_leaf.into());
+        if let Some(leaf) = row.leaf_hidden {
+            m.insert("leafHidden".into(), leaf.to_value());
+        }
         Value::Object(m).to_string()
     }
 
@@ -248,7 +259,10 @@ mod tests {
             for text in ["plain", "a \"quote\", a \\ and a \u{1b}[31m", ""] {
                 let at = Placement { depth: 3, on_active_path: idx != 1, is_leaf: idx == 3 };
                 let label = labels.get(&idx).map(|l| &l.1);
-                let row = JsonRow::of_gist(&s, idx, gist, label, text, at);
+                let mut row = JsonRow::of_gist(&s, idx, gist, label, text, at);
+                assert_eq!(written(&row), reference(&row));
+                // The hidden leaf's id (odd ids too) on the row that stands for it.
+                row.leaf_hidden = s.record((idx + 1) % 4).id.as_ref();
                 assert_eq!(written(&row), reference(&row));
             }
         }

@@ -2,6 +2,11 @@
 //! for the current leaf, `-` for the position before the latest move, and `~N` / `^` suffixes
 //! for ancestors.
 //!
+//! An exact id wins over everything. A name that is both a label and the start of an id is
+//! ambiguous (exit 4, both named) unless both are the same entry: git would take the label
+//! (after `git tag`, a ref beats a short hash), and that moves to the wrong entry without a word
+//! when the user meant the id.
+//!
 //! `@` is the leaf, except that `label` entries at the end of the leaf path are stepped over
 //! (HEAD stays put after `git tag`), and an empty-summary marker `checkout` appends to persist
 //! a move names the entry it marks ([`Session::position`]): after `checkout X`, with or
@@ -113,7 +118,7 @@ fn resolve_name(session: &Session, name: &str, rev: &str) -> Result<Option<u32>>
             .map(Some)
             .ok_or_else(|| Error::RevNotFound { rev: rev.to_string() });
     }
-    // An exact id wins over a label, and a label over a prefix. A REV matches an id's text,
+    // An exact id wins over a label and a prefix. A REV matches an id's text,
     // so the string "1" and the number 1 both answer to `1`; the later record wins.
     let as_string = session.lookup(&EntryId::new(name));
     let as_other = session.lookup(&EntryId::from_non_string(name));
@@ -131,29 +136,38 @@ fn resolve_name(session: &Session, name: &str, rev: &str) -> Result<Option<u32>>
         (Some(i), None) | (None, Some(i)) => return Ok(Some(i)),
         (None, None) => {}
     }
-    for (target, raw) in session.labels() {
-        if label_text(raw) == name
-            && let Some(idx) = session.lookup(target)
-        {
-            return Ok(Some(idx));
-        }
-    }
-    if name.chars().count() < MIN_PREFIX {
-        return Ok(None);
-    }
-    let mut matches: Vec<(u32, &str)> = session
-        .ids()
-        .filter(|(id, _)| id.as_str().starts_with(name))
-        .map(|(id, idx)| (idx, id.as_str()))
-        .collect();
-    match matches.len() {
-        0 => Ok(None),
-        1 => Ok(Some(matches[0].0)),
-        _ => {
-            matches.sort();
+    // A label that is also the start of another entry's id would name either: git prefers
+    // the ref there, which moves silently to the wrong entry when the user meant the id, so
+    // both are named and neither is taken (`label` refuses such labels without --force).
+    let labelled = session
+        .labels()
+        .iter()
+        .filter(|(_, raw)| label_text(raw) == name)
+        .find_map(|(target, _)| Some((session.lookup(target)?, target.as_str())));
+    let mut prefixed: Vec<(u32, &str)> = if name.chars().count() < MIN_PREFIX {
+        Vec::new()
+    } else {
+        session
+            .ids()
+            .filter(|(id, _)| id.as_str().starts_with(name))
+            .map(|(id, idx)| (idx, id.as_str()))
+            .collect()
+    };
+    prefixed.sort();
+    match (labelled, prefixed.as_slice()) {
+        (None, []) => Ok(None),
+        (Some((idx, _)), []) => Ok(Some(idx)),
+        (None, [(idx, _)]) => Ok(Some(*idx)),
+        (Some((idx, _)), [(only, _)]) if *only == idx => Ok(Some(idx)),
+        (labelled, matches) => {
+            let by_label = labelled.map(|(_, id)| format!("{id} (labelled {name})"));
+            let by_prefix = matches.iter().map(|(_, id)| match labelled {
+                Some(_) => format!("{id} (an id starting with {name})"),
+                None => id.to_string(),
+            });
             Err(Error::RevAmbiguous {
                 rev: rev.to_string(),
-                candidates: matches.iter().map(|(_, id)| id.to_string()).collect(),
+                candidates: by_label.into_iter().chain(by_prefix).collect(),
             })
         }
     }
@@ -166,15 +180,18 @@ mod tests {
     use super::*;
 
     fn session() -> Session {
-        let lines = [
+        Session::from_bytes(Path::new("t"), session_lines().join("\n").into_bytes()).unwrap()
+    }
+
+    fn session_lines() -> Vec<&'static str> {
+        vec![
             r#"{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}"#,
             r#"{"type":"message","id":"aaaa1111","parentId":null}"#,
             r#"{"type":"message","id":"aaaa2222","parentId":"aaaa1111"}"#,
             r#"{"type":"message","id":"bbbb3333","parentId":"aaaa2222"}"#,
             r#"{"type":"label","id":"cccc4444","parentId":"bbbb3333","targetId":"aaaa2222","label":"mid"}"#,
             r#"{"type":"label","id":"cccc5555","parentId":"cccc4444","targetId":"aaaa1111","label":"bbbb3333"}"#,
-        ];
-        Session::from_bytes(Path::new("t"), lines.join("\n").into_bytes()).unwrap()
+        ]
     }
 
     /// What a REV that names no entry says.
@@ -243,6 +260,24 @@ mod tests {
     #[test]
     fn exact_id_beats_label() {
         assert_eq!(resolve(&session(), "bbbb3333").unwrap(), 2);
+    }
+
+    /// See: issue 44 (a day with sesstree, second pass). `label 8a41 fa60`, then `checkout
+    /// fa60` moved to 8a41… (the label) instead of fa60d15c (the id prefix), without a word.
+    #[test]
+    fn a_label_that_is_also_an_id_prefix_is_ambiguous() {
+        let mut lines = session_lines();
+        lines.push(r#"{"type":"label","id":"cccc6666","parentId":"cccc5555","targetId":"aaaa1111","label":"bbbb"}"#);
+        lines.push(r#"{"type":"label","id":"cccc7777","parentId":"cccc6666","targetId":"aaaa2222","label":"aaaa2"}"#);
+        let s = Session::from_bytes(Path::new("t"), lines.join("\n").into_bytes()).unwrap();
+        assert_eq!(
+            error(&s, "bbbb"),
+            "'bbbb' is ambiguous; it matches aaaa1111 (labelled bbbb), bbbb3333 (an id starting with bbbb)"
+        );
+        assert_eq!(error(&s, "bbbb^").split(';').next(), Some("'bbbb^' is ambiguous"));
+        // More of the id names it alone; a label on the entry its prefix names is no ambiguity.
+        assert_eq!(resolve(&s, "bbbb3").unwrap(), 2);
+        assert_eq!(resolve(&s, "aaaa2").unwrap(), 1);
     }
 
     #[test]

@@ -16,12 +16,12 @@ use super::exit::EXIT_STATUS;
 
 /// The environment variables sesstree reads, for the ENVIRONMENT section of every page.
 const ENVIRONMENT: &[(&str, &str)] = &[
-    ("SESSTREE_FILE", "The session file, when -f/--file is not given."),
+    ("SESSTREE_FILE", "The session file, when -f/--file is not given (empty counts as unset)."),
     (
         "SESSTREE_SUMMARIZER",
         "The summarizer command (the \"active model\") used by checkout --summarize when \
          --summarizer is not given. It reads the abandoned entries and the instructions on \
-         standard input and prints the summary.",
+         standard input and prints the summary. Empty counts as unset.",
     ),
     ("XDG_CONFIG_HOME", "Where the hooks directory lives (default ~/.config); see FILES."),
     (

@@ -280,11 +280,24 @@ pub enum Invocation {
 /// Parses the process's command line (help and version requests come back as errors, as
 /// `clap::Parser::try_parse` returns them).
 pub fn parse() -> Result<Invocation, clap::Error> {
-    let matches = commands::generate::with_generate(command()).try_get_matches()?;
+    let matches =
+        commands::generate::with_generate(ignore_empty_env(command())).try_get_matches()?;
     if let Some((commands::generate::NAME, sub)) = matches.subcommand() {
         return Ok(Invocation::Generate(commands::generate::GenerateArgs::from_arg_matches(sub)?));
     }
     Ok(Invocation::Run(Box::new(Cli::from_arg_matches(&matches)?)))
+}
+
+/// The command with every option whose environment variable is set but empty read as if it
+/// were unset, as git reads an empty `GIT_PAGER=`-style variable: `SESSTREE_FILE=` must not fail
+/// as a `--file` without a value, nor `SESSTREE_SUMMARIZER=` run an empty command.
+fn ignore_empty_env(cmd: clap::Command) -> clap::Command {
+    let cmd = cmd.mut_args(|arg| match arg.get_env() {
+        Some(var) if std::env::var_os(var).is_some_and(|v| v.is_empty()) => arg.env(None::<&str>),
+        _ => arg,
+    });
+    let names: Vec<String> = cmd.get_subcommands().map(|s| s.get_name().to_owned()).collect();
+    names.iter().fold(cmd, |cmd, name| cmd.mut_subcommand(name, ignore_empty_env))
 }
 
 /// Runs what the command line asks for.

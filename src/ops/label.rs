@@ -91,6 +91,28 @@ pub fn unusable(session: &Session, text: &str) -> Option<String> {
     }
 }
 
+/// Why a label `text` (normalized) would be taken for an id, if it would: it is the start of
+/// an entry's id (as long as the shortest id prefix a REV may use, or longer), or it looks like
+/// one (that many lower-case hex digits and nothing else), so a REV naming it is ambiguous now,
+/// or could be once the agent writes an entry whose id starts with it. `label` refuses it
+/// unless --force.
+pub fn id_like(session: &Session, text: &str) -> Option<String> {
+    if text.chars().count() < crate::rev::MIN_PREFIX {
+        return None;
+    }
+    let mut prefixed: Vec<&str> =
+        session.ids().map(|(id, _)| id.as_str()).filter(|id| id.starts_with(text)).collect();
+    prefixed.sort_unstable();
+    if let Some(first) = prefixed.first() {
+        return Some(format!("it is the start of the id of entry {first}"));
+    }
+    // Both agents write ids in lower-case hex (a UUID's end or start), and a REV's prefix is
+    // matched case for case: `BEEF` can never be taken for one.
+    text.chars()
+        .all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))
+        .then(|| "it looks like the start of an entry id (hex digits only)".to_owned())
+}
+
 /// The labels in effect whose target exists, in the order of the agent's label map:
 /// `(target index, target id, label as the JSON value it was written as)`.
 pub fn list(session: &Session) -> Vec<(u32, EntryId, Value)> {
@@ -184,6 +206,25 @@ mod tests {
         // Relabelling the same entry, or a label on a missing entry, is not sharing.
         assert!(at_leaf(&s, 0, Some("start"), "x").shared_with.is_empty());
         assert!(at_leaf(&s, 0, Some("lost"), "x").shared_with.is_empty());
+    }
+
+    #[test]
+    fn id_like_labels_are_named() {
+        let s = load(&[
+            HEADER,
+            r#"{"type":"message","id":"fa60d15c","parentId":null}"#,
+            r#"{"type":"message","id":"8a41d0e6","parentId":"fa60d15c"}"#,
+        ]);
+        let why = |t| id_like(&s, t);
+        assert_eq!(why("fa60").as_deref(), Some("it is the start of the id of entry fa60d15c"));
+        assert_eq!(why("8a41d0").as_deref(), Some("it is the start of the id of entry 8a41d0e6"));
+        let hex = Some("it looks like the start of an entry id (hex digits only)");
+        assert_eq!(why("cafe").as_deref(), hex);
+        assert_eq!(why("2024").as_deref(), hex);
+        // Shorter than a prefix may be, or not hex: a name like any other.
+        for name in ["fa6", "abc", "cafe-1", "Let's", "checkpoint", "face off", "BEEF"] {
+            assert_eq!(why(name), None, "{name}");
+        }
     }
 
     #[test]

@@ -231,3 +231,26 @@ fn commands_list_only_the_options_they_use() {
         assert!(!text.contains("SESSTREE_NOW") && !text.contains("SESSTREE_SEED"));
     }
 }
+
+/// See: issue 44 (a day with sesstree, second pass). A variable set but empty counts as unset,
+/// as git reads its own: `SESSTREE_FILE=` failed as "a value is required for '--file'", and
+/// `SESSTREE_SUMMARIZER=` ran an empty command.
+#[test]
+fn empty_environment_variables_count_as_unset() {
+    let env = TestEnv::new();
+    env.write("demo.jsonl", std::fs::read(crate::common::demo()).unwrap());
+    let out = env.cmd().env("SESSTREE_FILE", "").args(["log", "-n", "1"]).output().unwrap();
+    let text = env.render(&out);
+    // As without the variable: no session of this directory, exit 2.
+    assert!(text.contains("error: no session file: no session of this directory"), "{text}");
+    assert!(text.ends_with("give -f FILE or set SESSTREE_FILE\n[exit status: 2]\n"), "{text}");
+    let args = ["-f", "demo.jsonl", "log", "-n", "1"];
+    assert!(env.cmd().env("SESSTREE_FILE", "").args(args).output().unwrap().status.success());
+    let summarize = ["-f", "demo.jsonl", "checkout", "--dry-run", "--summarize", "13c9"];
+    let out = env.cmd().env("SESSTREE_SUMMARIZER", "").args(summarize).output().unwrap();
+    assert_snapshot!(env.render(&out), @"
+    ------- stderr -------
+    error: summarization needs an active model: give --summarizer CMD, set SESSTREE_SUMMARIZER, or install a session_before_tree hook (hooks do not run with --dry-run)
+    [exit status: 2]
+    ");
+}

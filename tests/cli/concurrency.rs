@@ -213,7 +213,7 @@ fn a_file_changed_under_a_writer_is_a_conflict_and_nothing_is_written() {
     error: c.jsonl: the file changed while sesstree was working; nothing was written (run the command again)
     [exit status: 5]
     ");
-    insta::assert_snapshot!(env.run(&["-f", "c.jsonl", "name", "--dialect", "omp", "First"]), @"First (user)");
+    insta::assert_snapshot!(env.run(&["-f", "c.jsonl", "name", "--dialect", "omp", "First"]), @"First");
     insta::assert_snapshot!(changed_under(&env, "c.jsonl", &["-f", "c.jsonl", "name", "Second"]), @"
     ------- stderr -------
     error: c.jsonl: the file changed while sesstree was working; nothing was written (run the command again)
@@ -234,7 +234,7 @@ fn a_writer_waiting_for_the_lock_takes_the_file_another_writer_rewrote() {
     std::thread::sleep(Duration::from_millis(500));
     std::fs::remove_file(&pause).unwrap();
     let name = name.wait_with_output().unwrap();
-    insta::assert_snapshot!(env.render(&name), @"N (user)");
+    insta::assert_snapshot!(env.render(&name), @"N");
     // The lock label gets is on the replaced file: it must take the new one, not fail.
     let label = label.wait_with_output().unwrap();
     insta::assert_snapshot!(env.render(&label), @r#"Labelled 15780b2e "x""#);
@@ -252,14 +252,14 @@ fn a_rewrite_through_a_symlink_replaces_the_real_file_and_keeps_the_link() {
     let link = env.path().join("link.jsonl");
     std::os::unix::fs::symlink("real/s.jsonl", &link).unwrap();
     // The file has no title slot: name adds one in front, a full rewrite.
-    insta::assert_snapshot!(env.run(&["-f", "link.jsonl", "name", "--dialect", "omp", "Through the link"]), @"Through the link (user)");
+    insta::assert_snapshot!(env.run(&["-f", "link.jsonl", "name", "--dialect", "omp", "Through the link"]), @"Through the link");
     assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
     let real = String::from_utf8(env.read("real/s.jsonl")).unwrap();
     // The slot in front, the old lines, the title_change entry.
     let last = real.lines().last().unwrap();
     assert!(real.ends_with(&format!("{HEADER}\n{MSG}\n{last}\n")), "{real}");
     insta::assert_snapshot!(real.lines().next().unwrap(), @r#"{"type":"title","v":1,"title":"Through the link","source":"user","updatedAt":"2026-03-01T12:00:00.000Z","pad":"                                                                                                                                              "}"#);
-    insta::assert_snapshot!(env.run(&["-f", "real/s.jsonl", "name"]), @"Through the link (user)");
+    insta::assert_snapshot!(env.run(&["-f", "real/s.jsonl", "name"]), @"Through the link");
     // No temporary file is left next to the link or the file.
     let mut names: Vec<_> = std::fs::read_dir(env.path().join("real"))
         .unwrap()

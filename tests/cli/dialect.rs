@@ -50,7 +50,7 @@ fn the_agents_sessions_directory_says_whose_file_it_is() {
     std::fs::create_dir_all(env.path().join(omp_dir)).unwrap();
     let omp = format!("{omp_dir}/{PLAIN}");
     env.write(&omp, fixture_bytes());
-    insta::assert_snapshot!(env.run(&["-f", &omp, "name", "In omp's directory"]), @"In omp's directory (user)");
+    insta::assert_snapshot!(env.run(&["-f", &omp, "name", "In omp's directory"]), @"In omp's directory");
     assert!(text(&env.read(&omp)).starts_with(r#"{"type":"title""#), "a title slot first");
     assert!(text(&env.read(&omp)).contains(r#""type":"title_change""#));
     // A directory and a --dialect that disagree: refused, nothing written.

@@ -642,7 +642,7 @@ fn a_pi_compaction_that_keeps_nothing_is_sound() {
 fn a_title_slot_without_pad_is_the_slot() {
     let env = TestEnv::new();
     env.fixture("title-nopad.jsonl");
-    insta::assert_snapshot!(env.run(&["-f", "title-nopad.jsonl", "name"]), @"Hand made (user)");
+    insta::assert_snapshot!(env.run(&["-f", "title-nopad.jsonl", "name"]), @"Hand made");
     insta::assert_snapshot!(env.run(&["fsck", "title-nopad.jsonl"]), @"
     title-nopad.jsonl:1: unpadded-title-slot: the title slot has no pad: oh-my-pi lists the session but cannot resume it
     [exit status: 1]

@@ -137,13 +137,13 @@ fn log_rows_escape_a_control_in_any_one_piece() {
 
 #[test]
 fn name() {
-    insta::assert_snapshot!(run(&["-f", "h.jsonl", "name"]), @r"Ti\x1b]0;pwn\x07tle (user)");
+    insta::assert_snapshot!(run(&["-f", "h.jsonl", "name"]), @r"Ti\x1b]0;pwn\x07tle");
     insta::assert_snapshot!(run(&["-f", "h.jsonl", "name", "N", "--dry-run"]), @r#"
     {"type":"title_change","id":"15780b2e","parentId":"L2\x9b2J","timestamp":"2026-03-01T12:00:00.000Z","title":"N","source":"user","previousTitle":"Ti\u001b]0;pwn\u0007tle"}
     ------- stderr -------
     note: dry run; would add a title slot in front (a full rewrite) and append this line, nothing written
     "#);
-    insta::assert_snapshot!(run(&["-f", "h.jsonl", "name", "N\u{1b}]0;x\u{7}"]), @"N ]0;x (user)");
+    insta::assert_snapshot!(run(&["-f", "h.jsonl", "name", "N\u{1b}]0;x\u{7}"]), @"N ]0;x");
 }
 
 #[test]
@@ -168,7 +168,7 @@ fn errors_and_warnings() {
     Moved from Dxy\x9bB to Dxy\x9bA; appended branch_summary 15780b2e (`checkout -` goes back)
     ");
     insta::assert_snapshot!(run(&["-f", "d.jsonl", "name", "--dialect", "omp", "N"]), @r"
-    N (user)
+    N
     ------- stderr -------
     d.jsonl:3: warning: duplicate id D\x1b]0;pwn\x07 (first on line 2); the later entry wins
     ");

@@ -192,3 +192,36 @@ fn failures_write_nothing() {
     [exit status: 2]
     ");
 }
+
+/// See: issue 44 (a day with sesstree, second pass). `label 8a41 fa60`, then `checkout fa60`
+/// moved to 8a41d0e6 (the label) rather than fa60d15c (the id prefix), without a word. A label
+/// that is, or looks like, the start of an id is refused without --force, and a REV naming
+/// both a label and an id is ambiguous.
+#[test]
+fn a_label_that_could_be_taken_for_an_id_is_refused_without_force() {
+    let env = TestEnv::new();
+    std::fs::copy(crate::common::demo(), env.path().join("demo.jsonl")).unwrap();
+    let before = env.read("demo.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "demo.jsonl", "label", "8a41", "fa60"]), @r#"
+    ------- stderr -------
+    error: the label "fa60" would be taken for an id: it is the start of the id of entry fa60d15c; choose another name, or --force to set it anyway (a REV that names both is then refused as ambiguous)
+    [exit status: 2]
+    "#);
+    insta::assert_snapshot!(env.run(&["-f", "demo.jsonl", "label", "8a41", "c0ffee"]), @r#"
+    ------- stderr -------
+    error: the label "c0ffee" would be taken for an id: it looks like the start of an entry id (hex digits only); choose another name, or --force to set it anyway (a REV that names both is then refused as ambiguous)
+    [exit status: 2]
+    "#);
+    assert_eq!(env.read("demo.jsonl"), before, "a refused label writes nothing");
+    // Not hex, or shorter than an id prefix may be: a name like any other.
+    insta::assert_snapshot!(env.run(&["-f", "demo.jsonl", "label", "8a41", "fa6"]), @r#"Labelled 8a41d0e6 "fa6""#);
+    insta::assert_snapshot!(env.run(&["-f", "demo.jsonl", "label", "--force", "8a41", "fa60"]), @r#"Labelled 8a41d0e6 "fa60" (was "fa6")"#);
+    let before = env.read("demo.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "demo.jsonl", "checkout", "fa60"]), @"
+    ------- stderr -------
+    error: 'fa60' is ambiguous; it matches 8a41d0e6 (labelled fa60), fa60d15c (an id starting with fa60)
+    [exit status: 4]
+    ");
+    assert_eq!(env.read("demo.jsonl"), before, "an ambiguous REV moves nothing");
+    insta::assert_snapshot!(env.run(&["-f", "demo.jsonl", "log", "-n", "1", "fa60d"]), @r#"fa60d15c message 2026-02-16 10:27:49 +0000 assistant: Fixed the warning (`println!("{line}")`); clippy is clean. Committed as `3f2a9c1 stats: add --json output`."#);
+}

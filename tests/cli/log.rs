@@ -125,7 +125,7 @@ fn large_real_v1_file() {
     )
     .unwrap();
     assert_snapshot!(env.run(&["-f", "large.jsonl", "log", "-n", "3"]), @"
-    dddb1b00 message 2025-11-21 02:14:02 +0000 assistant: Oh wait, these errors look like we have API mismatches! The TUI package must have a different API than what coding-agent is expecting. Let me check - it looks like the TUI changes were never committed
+    dddb1b00 message 2025-11-21 02:14:02 +0000 assistant: Oh wait, these errors look like we have API mismatches! The TUI package must have a different API than what coding-agent is expecting. Let me check - it looks like the TUI changes were never committed…
     3b233699 message 2025-11-21 02:13:57 +0000 [bash: cd /Users/badlogic/workspaces/pi-mono && npm run b...]
     87e021d9 message 2025-11-21 02:13:50 +0000 [bash: cd packages/coding-agent && npm install]
     ");
@@ -475,4 +475,60 @@ fn times_in_the_local_zone_or_utc() {
     assert_snapshot!(run("EST5EDT,M3.2.0,M11.1.0", &["log", "-n", "1"]), @"3d4e5f60 message 2026-03-02 06:00:30 -0500 user: Add an entry for the new --json flag.");
     assert_snapshot!(run(cet, &["--utc", "log", "-n", "1"]), @"3d4e5f60 message 2026-03-02 11:00:30 +0000 user: Add an entry for the new --json flag.");
     assert_snapshot!(run(cet, &["log", "-n", "1", "--utc"]), @"3d4e5f60 message 2026-03-02 11:00:30 +0000 user: Add an entry for the new --json flag.");
+}
+
+/// See: issue 44 (a day with sesstree, second pass). `log --json` of a REV the filter hides had
+/// no row with `isLeaf` and said nothing of REV (the note is for people only): the newest row
+/// shown, its nearest ancestor, carries `"leafHidden": "<REV's id>"`, with --reverse too.
+#[test]
+fn json_names_a_hidden_rev_on_the_row_that_stands_for_it() {
+    let env = TestEnv::new();
+    std::fs::copy(crate::common::demo(), env.path().join("demo.jsonl")).unwrap();
+    let ids = |args: &[&str]| -> String {
+        let mut all = vec!["-f", "demo.jsonl", "--json", "log", "--filter", "user-only"];
+        all.extend_from_slice(args);
+        let out = env.run(&all);
+        let id = |l: &str| l.split('"').nth(3).unwrap_or_default().to_owned();
+        let hidden = |l: &str| {
+            l.split("\"leafHidden\":").nth(1).map(|h| format!(" {}", h.trim_end_matches('}')))
+        };
+        let rows = out.lines().map(|l| format!("{}{}", id(l), hidden(l).unwrap_or_default()));
+        rows.collect::<Vec<_>>().join("\n")
+    };
+    insta::assert_snapshot!(ids(&["-n", "2", "26e8c5b1"]), @r#"
+    13c9d5a8 "26e8c5b1"
+    8a41d0e6
+    "#);
+    insta::assert_snapshot!(ids(&["-n", "2", "--reverse", "26e8c5b1"]), @r#"
+    8a41d0e6
+    13c9d5a8 "26e8c5b1"
+    "#);
+    // REV shown: it is the row with isLeaf, and no row has the member.
+    insta::assert_snapshot!(ids(&["-n", "1", "13c9d5a8"]), @"13c9d5a8");
+}
+
+/// See: issue 44 (a day with sesstree, second pass). A pipe gets whole rows, but a row's
+/// message text stops at 200 characters (as the agent's selector cuts it): that cut is marked
+/// with `…` in `log` and `tree`, and exactly 200 characters are not cut.
+#[test]
+fn rows_cut_at_200_characters_end_with_an_ellipsis() {
+    let env = TestEnv::new();
+    let message = |id: &str, parent: &str, text: &str| {
+        format!(
+            r#"{{"type":"message","id":"{id}","parentId":{parent},"timestamp":"2026-01-01T00:00:01Z","message":{{"role":"user","content":"{text}"}}}}"#
+        )
+    };
+    let lines = [
+        r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}"#
+            .to_owned(),
+        message("a", "null", &"x".repeat(200)),
+        message("b", r#""a""#, &format!("{}yz", "w".repeat(199))),
+    ];
+    env.write("s.jsonl", lines.join("\n") + "\n");
+    let log = env.run(&["-f", "s.jsonl", "log"]);
+    let ends: Vec<String> = log.lines().map(|l| l.chars().rev().take(4).collect()).collect();
+    assert_eq!(ends, ["…yww", "xxxx"], "{log} (the ends, reversed)");
+    let tree = env.run(&["-f", "s.jsonl", "tree"]);
+    assert!(tree.contains(&format!("b user: {}y… ← active\n", "w".repeat(199))), "{tree}");
+    assert!(tree.contains(&format!("a user: {}\n", "x".repeat(200))), "{tree}");
 }

@@ -9,13 +9,27 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).unwrap()
 }
 
+/// See: issue 44 (a day with sesstree, second pass). `name` printed `Title (source)` where a
+/// script wants the title alone; as `git config user.name` prints the value, the plain output
+/// is the name, byte for byte, and --json carries the source.
+#[test]
+fn plain_output_is_the_name_alone() {
+    let env = TestEnv::new();
+    env.fixture("writers-slot.jsonl");
+    let out = env.cmd().args(["-f", "writers-slot.jsonl", "name"]).output().unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "Old title\n");
+    assert!(out.stderr.is_empty() && out.status.success());
+    let out = env.cmd().args(["-f", "writers-slot.jsonl", "name", "New"]).output().unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "New\n");
+}
+
 #[test]
 fn shows_the_name_in_effect_and_its_source() {
     let env = TestEnv::new();
     env.fixture("writers-slot.jsonl");
     env.fixture("writers-pi.jsonl");
     env.fixture("writers-omp.jsonl");
-    insta::assert_snapshot!(env.run(&["-f", "writers-slot.jsonl", "name"]), @"Old title (auto)");
+    insta::assert_snapshot!(env.run(&["-f", "writers-slot.jsonl", "name"]), @"Old title");
     insta::assert_snapshot!(env.run(&["-f", "writers-slot.jsonl", "--json", "name"]), @r#"{"name":"Old title","source":"auto","changed":false,"id":null}"#);
     insta::assert_snapshot!(env.run(&["-f", "writers-pi.jsonl", "name"]), @"Json flag");
     insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "name"]), @r"
@@ -30,7 +44,7 @@ fn a_slot_is_patched_in_place_byte_exact() {
     let env = TestEnv::new();
     env.fixture("writers-slot.jsonl");
     let before = env.read("writers-slot.jsonl");
-    insta::assert_snapshot!(env.run(&["-f", "writers-slot.jsonl", "name", "Fix session naming"]), @"Fix session naming (user)");
+    insta::assert_snapshot!(env.run(&["-f", "writers-slot.jsonl", "name", "Fix session naming"]), @"Fix session naming");
     let after = env.read("writers-slot.jsonl");
     // Only the slot changed; everything after it is as it was, then one line was appended.
     assert_eq!(after[SLOT..before.len()], before[SLOT..]);
@@ -38,7 +52,7 @@ fn a_slot_is_patched_in_place_byte_exact() {
     insta::assert_snapshot!(text(&after[before.len()..]), @r#"{"type":"title_change","id":"15780b2e","parentId":"e5f6a7b8","timestamp":"2026-03-01T12:00:00.000Z","title":"Fix session naming","source":"user","previousTitle":"Old title"}"#);
     assert_eq!(after[SLOT - 1], b'\n');
     // Reopening shows the new name, and the header was left alone (the slot wins).
-    insta::assert_snapshot!(env.run(&["-f", "writers-slot.jsonl", "name"]), @"Fix session naming (user)");
+    insta::assert_snapshot!(env.run(&["-f", "writers-slot.jsonl", "name"]), @"Fix session naming");
     assert!(text(&after).contains(r#""title":"Old title","titleSource":"auto"}"#));
 }
 
@@ -47,14 +61,14 @@ fn a_file_without_a_slot_gets_one_and_keeps_every_byte() {
     let env = TestEnv::new();
     env.fixture("writers-omp.jsonl");
     let before = env.read("writers-omp.jsonl");
-    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "name", "--dialect", "omp", "--trigger", "cli", "First name"]), @"First name (user)");
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "name", "--dialect", "omp", "--trigger", "cli", "First name"]), @"First name");
     let after = env.read("writers-omp.jsonl");
     assert_eq!(after[SLOT..SLOT + before.len()], before[..]);
     insta::assert_snapshot!(text(&after[..SLOT]), @r#"{"type":"title","v":1,"title":"First name","source":"user","updatedAt":"2026-03-01T12:00:00.000Z","pad":"                                                                                                                                                    "}"#);
     insta::assert_snapshot!(text(&after[SLOT + before.len()..]), @r#"{"type":"title_change","id":"15780b2e","parentId":"e5f6a7b8","timestamp":"2026-03-01T12:00:00.000Z","title":"First name","source":"user","trigger":"cli"}"#);
     // From now on renames patch the slot.
     let before = after;
-    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "name", "Second"]), @"Second (user)");
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "name", "Second"]), @"Second");
     let after = env.read("writers-omp.jsonl");
     assert_eq!(after[SLOT..before.len()], before[SLOT..]);
 }
@@ -68,7 +82,7 @@ fn a_rewrite_drops_a_byte_order_mark_and_steps_over_a_torn_line() {
     bytes.extend_from_slice(br#"{"type":"message","id":"torn"#);
     env.write("b.jsonl", &bytes);
     insta::assert_snapshot!(env.run(&["-f", "b.jsonl", "name", "--dialect", "omp", "X"]), @"
-    X (user)
+    X
     ------- stderr -------
     b.jsonl:7: warning: truncated last line: EOF while parsing a string at line 1 column 28
     ");
@@ -79,7 +93,7 @@ fn a_rewrite_drops_a_byte_order_mark_and_steps_over_a_torn_line() {
     {"type":"title_change","id":"15780b2e","parentId":"e5f6a7b8","timestamp":"2026-03-01T12:00:00.000Z","title":"X","source":"user"}
     "#);
     insta::assert_snapshot!(env.run(&["-f", "b.jsonl", "name"]), @"
-    X (user)
+    X
     ------- stderr -------
     b.jsonl:8: warning: unparseable line: EOF while parsing a string at line 1 column 28
     ");
@@ -108,8 +122,8 @@ fn auto_never_replaces_user() {
     let env = TestEnv::new();
     env.fixture("writers-slot.jsonl");
     // An auto name replaces an auto name.
-    insta::assert_snapshot!(env.run(&["-f", "writers-slot.jsonl", "name", "--source", "auto", "Auto two"]), @"Auto two (auto)");
-    insta::assert_snapshot!(env.run(&["-f", "writers-slot.jsonl", "name", "Mine"]), @"Mine (user)");
+    insta::assert_snapshot!(env.run(&["-f", "writers-slot.jsonl", "name", "--source", "auto", "Auto two"]), @"Auto two");
+    insta::assert_snapshot!(env.run(&["-f", "writers-slot.jsonl", "name", "Mine"]), @"Mine");
     let before = env.read("writers-slot.jsonl");
     insta::assert_snapshot!(env.run(&["-f", "writers-slot.jsonl", "--json", "name", "--source", "auto", "Auto three"]), @r#"
     {"name":"Mine","source":"user","changed":false,"id":null}
@@ -117,7 +131,7 @@ fn auto_never_replaces_user() {
     note: an auto name never replaces a user name; the name is unchanged
     "#);
     assert_eq!(env.read("writers-slot.jsonl"), before);
-    insta::assert_snapshot!(env.run(&["-f", "writers-slot.jsonl", "name", "Mine again"]), @"Mine again (user)");
+    insta::assert_snapshot!(env.run(&["-f", "writers-slot.jsonl", "name", "Mine again"]), @"Mine again");
 }
 
 #[test]
@@ -125,15 +139,15 @@ fn from_plan_names_only_an_unnamed_session() {
     let env = TestEnv::new();
     env.fixture("writers-omp.jsonl");
     env.fixture("writers-slot.jsonl");
-    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "name", "--dialect", "omp", "--from-plan", "fix_session--naming"]), @"Fix session naming (auto)");
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "name", "--dialect", "omp", "--from-plan", "fix_session--naming"]), @"Fix session naming");
     let before = env.read("writers-slot.jsonl");
     insta::assert_snapshot!(env.run(&["-f", "writers-slot.jsonl", "name", "--from-plan", "migrate-mcp-loader"]), @r"
-    Old title (auto)
+    Old title
     ------- stderr -------
     note: the session already has a name; a plan title does not replace it
     ");
     insta::assert_snapshot!(env.run(&["-f", "writers-slot.jsonl", "name", "--from-plan=---"]), @"
-    Old title (auto)
+    Old title
     ------- stderr -------
     note: the plan title gives no name; the name is unchanged
     ");
@@ -170,7 +184,7 @@ fn a_long_name_is_cut_in_the_slot_only() {
     let long = "word ".repeat(50);
     let out = env.run(&["-f", "writers-slot.jsonl", "name", &long]);
     insta::assert_snapshot!(out, @"
-    word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word wor (user)
+    word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word wor
     ------- stderr -------
     note: the title slot holds the first 158 characters of the name; the title_change entry holds all of it
     ");

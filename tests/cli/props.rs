@@ -158,6 +158,13 @@ fn step(env: &TestEnv, m: &mut Model, op: &Op) -> Result<(), TestCaseError> {
         Op::Label(i, text) => {
             let target = m.pick(i).id.clone();
             let (code, out, err) = run(env, &["--json", "label", &target, text]);
+            // A label that looks like the start of an id (lower-case hex) is refused.
+            let trimmed = text.trim();
+            if trimmed.len() >= 4 && trimmed.chars().all(|c| ('a'..='f').contains(&c)) {
+                prop_assert_eq!(code, 2, "{}", err);
+                prop_assert_eq!(env.read("p.jsonl"), before, "a refused label writes nothing");
+                return Ok(());
+            }
             prop_assert_eq!(code, 0, "{}", err);
             let id = json(&out)["id"].as_str().expect("id").to_string();
             let line = last_line(env);

@@ -218,7 +218,11 @@ fn exit_status_table_matches_the_binary() {
 fn json_keys_table_matches_the_binary() {
     // The table's first cell, and a command printing that JSON (run against the demo).
     let runs: &[(&str, &[&str])] = &[
-        ("`log`, `tree`", &["-f", "demo.jsonl", "--json", "log", "-n", "1"]),
+        // The filter hides the leaf, so the row has `leafHidden` too.
+        (
+            "`log`, `tree`",
+            &["-f", "demo.jsonl", "--json", "log", "-n", "1", "--filter", "user-only"],
+        ),
         ("`context`", &["-f", "demo.jsonl", "--json", "context"]),
         ("`checkout`", &["-f", "demo.jsonl", "--json", "checkout", "13c9", "--dry-run"]),
         ("`label`", &["-f", "demo.jsonl", "--json", "label", "@", "x"]),

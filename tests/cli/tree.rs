@@ -23,7 +23,7 @@ fn demo_tree() {
     │  • c6b05a3e assistant: Now the branch in `run`, then the tests.
     │  • c0e95d17 [edit: src/stats.rs]
     │  • 85f3e1c0 [tests-green] [bash: cargo test 2>&1 | tail -n 20]
-    │  • 1f6c9b47 assistant: `tally stats --json` now prints one object per file, e.g.  ``` {"path":"tests/data/two-lines.txt","lines":2,"words":5,"bytes":24} ```  The encoder is in `src/json.rs` (no new dependencies) and the tab
+    │  • 1f6c9b47 assistant: `tally stats --json` now prints one object per file, e.g.  ``` {"path":"tests/data/two-lines.txt","lines":2,"words":5,"bytes":24} ```  The encoder is in `src/json.rs` (no new dependencies) and the tab…
     │  • 70c4e2a9 [compaction: 48k tokens]
     │  • d91b7f40 [clippy]: cargo clippy: 1 warning src/stats.rs:21:13: variables can be used directly in the `format!` string (clippy::uninlined_format_args)
     │  • 5c07a3d4 user: Fix that clippy warning, then commit with a short message.
@@ -36,7 +36,7 @@ fn demo_tree() {
        d58c2a60 [edit: Cargo.toml]
        6e2b9f15 [edit: src/stats.rs]
        f04a61bd [bash: cargo test]
-       2c85ef37 assistant: The build stops before compiling: this machine can't reach the crates.io index, so `serde_json` can't be downloaded and there is no vendored copy.  Two ways forward: 1. Vendor serde/serde_json (`cargo
+       2c85ef37 assistant: The build stops before compiling: this machine can't reach the crates.io index, so `serde_json` can't be downloaded and there is no vendored copy.  Two ways forward: 1. Vendor serde/serde_json (`cargo…
     "#);
 }
 
@@ -430,4 +430,22 @@ fn columns_cut_rows_to_the_width() {
     // JSON rows are never cut.
     let json = run(&["-f", "demo.jsonl", "--json", "log", "-n", "1"]);
     assert!(json.len() > 200, "{json}");
+}
+
+/// See: issue 44 (a day with sesstree, second pass). When the filter hid the leaf, the text
+/// said `← active (leaf X hidden)` but no `--json` row had `isLeaf` and nothing named X: the
+/// row that stands for the leaf carries `"leafHidden": "<leaf id>"`.
+#[test]
+fn json_names_a_hidden_leaf_on_the_row_that_stands_for_it() {
+    let env = TestEnv::new();
+    std::fs::copy(crate::common::demo(), env.path().join("demo.jsonl")).unwrap();
+    // As README's tour does: back to before a prompt, so the leaf is an assistant message.
+    env.run(&["-f", "demo.jsonl", "checkout", "5c07a3d4"]);
+    let json = env.run(&["-f", "demo.jsonl", "--json", "tree", "--filter", "user-only"]);
+    let marked: Vec<&str> = json.lines().filter(|l| l.contains("leafHidden")).collect();
+    insta::assert_snapshot!(marked.join("\n"), @r#"{"id":"13c9d5a8","parentId":"ad2f7e94","type":"message","role":"user","toolName":null,"timestamp":"2026-02-16T10:24:31.655Z","label":null,"text":"user: Let's not add dependencies. Write the JSON by hand in a new src/json.rs (escape strings properly) and keep the table output byte-for-byte unchanged.","textTruncated":false,"depth":1,"onActivePath":true,"isLeaf":false,"leafHidden":"26e8c5b1"}"#);
+    assert!(!json.contains(r#""isLeaf":true"#), "{json}");
+    // With the leaf shown, no row has the member.
+    let json = env.run(&["-f", "demo.jsonl", "--json", "tree", "--filter", "all"]);
+    assert!(json.contains(r#""isLeaf":true"#) && !json.contains("leafHidden"), "{json}");
 }

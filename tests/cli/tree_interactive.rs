@@ -152,14 +152,14 @@ fn draws_moves_labels_and_checks_out() {
 
 
 
+
       (8/10)
 
       ↑/↓ move · ←/→ PgUp/PgDn page · Home/End first/last
       Alt+↑/↓ prev/next message · Enter check out
-      Shift+Enter (Alt+Enter) summarize and check out · Shift+L label
-      Ctrl+O filter · Alt+D/T/U/L/A default/no-tools/user/labeled/all
-      Alt+R archived · Tab preview · Ctrl+←/→ fold/unfold · type to search
-      Esc clear search/quit
+      Shift+Enter (Alt+Enter) summarize and check out · Ctrl+L label · Ctrl+O filter
+      Alt+D/T/U/L/A default/no-tools/user/labeled/all · Alt+R archived · Tab preview
+      Ctrl+←/→ fold/unfold · type to search · Esc clear search/quit
     ");
 
     // Move: Home, then down twice past the tool result with Alt+Down.
@@ -168,8 +168,8 @@ fn draws_moves_labels_and_checks_out() {
     tmux.keys(&["M-Down", "M-Down"]);
     tmux.wait_text("› • assistant: Done: the flag prints JSON lines.");
 
-    // Shift+L: the prompt comes pre-filled with the current label (none here); type one.
-    tmux.keys(&["L"]);
+    // Ctrl+L: the prompt comes pre-filled with the current label (none here); type one.
+    tmux.keys(&["C-l"]);
     tmux.wait_text("Label (empty to remove):");
     tmux.type_text("json-done");
     tmux.wait_text("Label (empty to remove): json-done");
@@ -236,6 +236,13 @@ fn search_filters_and_escape() {
     tmux.type_text("readme");
     let screen = tmux.wait_text("Search: readme");
     assert!(screen.contains("(1/2) [all]"), "{screen}");
+    // See: issue 44. A capital letter types into the search, even into an empty one: with the
+    // agent's Shift+L, "Let" opened the label editor and Enter wrote the label "et".
+    tmux.keys(&["C-u"]);
+    tmux.wait_for("the search to clear", |s| s.contains("[all]") && !s.contains("Search:"));
+    tmux.type_text("Let");
+    let screen = tmux.wait_text("Search: Let");
+    assert!(!screen.contains("Label (empty to remove)"), "{screen}");
     // Esc clears the search, a second Esc closes with nothing written.
     tmux.keys(&["Escape"]);
     tmux.wait_for("the search to clear", |s| s.contains("[all]") && !s.contains("Search:"));
@@ -318,7 +325,7 @@ fn narrow_terminal_and_no_colour() {
       Alt+Up/Down prev/next message
       Enter check out
       Shift+Enter (Alt+Enter) summarize
-      and check out | Shift+L label
+      and check out | Ctrl+L label
       Ctrl+O filter
       Alt+D/T/U/L/A
       default/no-tools/user/labeled/all
@@ -526,6 +533,34 @@ fn reading_commands_page_on_a_terminal() {
     let (screen, file) = paged("SESSTREE_PAGER='cat > paged.txt'", "-f demo.jsonl label").unwrap();
     assert!(screen.starts_with("checkpoint-1"), "{screen}");
     assert_eq!(file, "");
+}
+
+/// See: issue 44 (a day with sesstree, second pass). A `PAGER` that does not exist went through
+/// `sh -c`, which failed after starting: the output was lost and the exit status was 0. As jj
+/// does ("Failed to spawn pager"), sesstree warns and prints to the terminal instead.
+#[test]
+fn a_pager_that_cannot_run_is_skipped_with_a_warning() {
+    let env = TestEnv::new();
+    std::fs::copy(crate::common::demo(), env.path().join("demo.jsonl")).unwrap();
+    let Some(tmux) =
+        Tmux::start_with(&env, "PAGER='no-such-pager -R'", "-f demo.jsonl --color never log -n 1")
+    else {
+        return;
+    };
+    assert_snapshot!(tmux.wait_text("[exit 0]"), @"
+    warning: cannot run the pager no-such-pager (from PAGER): not found; printing wi
+    thout it
+    hint: set SESSTREE_PAGER to a pager that exists, or pass --no-pager
+    fa60d15c message 2026-02-16 10:27:49 +0000 assistant: Fixed the warning (`print…
+    [exit 0]
+    ");
+    // A pager that exists but is not a plain word is left to the shell.
+    let Some(tmux) =
+        Tmux::start_with(&env, "SESSTREE_PAGER='\"cat\"'", "-f demo.jsonl --color never log -n 1")
+    else {
+        return;
+    };
+    assert!(tmux.wait_text("[exit 0]").starts_with("fa60d15c message"));
 }
 
 /// On a terminal, `tree` and `log` rows are cut to its width (80 columns here), through the

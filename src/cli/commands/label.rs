@@ -30,8 +30,12 @@ const EXAMPLES: &str = r#"Examples:
 /// (it steps over label entries at the end of the path). TEXT is trimmed; an empty TEXT, or
 /// --clear, removes the label (the entry then has no `label` field). A label is a REV:
 /// `sesstree log checkpoint-1`; one that could never be (`@`, `-`, an entry's id, control
-/// characters) is refused. A label already on another entry is refused too, unless --force,
-/// which moves it (the other entry's label is cleared first).
+/// characters) is refused. A label that is the start of an entry's id (4 characters or more),
+/// or looks like one (4 or more lower-case hex digits only), is refused unless --force:
+/// `checkout fa60` must not move to the entry labelled fa60 when the user meant the id
+/// fa60d15c; a REV that names both a label and an id is refused as ambiguous (exit 4). A label
+/// already on another entry is refused too, unless --force, which moves it (the other entry's
+/// label is cleared first).
 ///
 /// Without REV and TEXT, or with --list, prints the labels in effect whose entry exists, in the order the agent keeps them
 /// (the order in which entries first got their label): LABEL, a tab, the entry's id and its
@@ -57,7 +61,8 @@ pub struct LabelArgs {
     /// Print the line that would be appended, and write nothing.
     #[arg(long)]
     pub dry_run: bool,
-    /// Move the label here when another entry carries it (without it, that is refused).
+    /// Move the label here when another entry carries it, or set a label that is or looks
+    /// like the start of an id (without it, both are refused).
     #[arg(long, conflicts_with = "clear")]
     pub force: bool,
     /// Whose session the file is (omp or pi), when neither its contents nor its directory
@@ -97,6 +102,17 @@ pub fn set(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<Option<Session>> {
     {
         let message =
             format!("the label \"{}\" could never be used as a REV: {why}", ui::show(text));
+        anyhow::bail!(sesstree::Error::Usage(message));
+    }
+    if let Some(text) = &text
+        && !args.force
+        && let Some(why) = label::id_like(&session, text)
+    {
+        let message = format!(
+            "the label \"{}\" would be taken for an id: {why}; choose another name, or --force \
+             to set it anyway (a REV that names both is then refused as ambiguous)",
+            ui::show(text)
+        );
         anyhow::bail!(sesstree::Error::Usage(message));
     }
     let mut ids = ctx.ids();

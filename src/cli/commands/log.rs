@@ -29,8 +29,10 @@ const EXAMPLES: &str = r#"Examples:
 ///
 /// One entry per line: short id, type, time (in the local time zone with its offset; --utc for
 /// UTC), [label] and the entry's one-line text, cut to the terminal's width on a terminal
-/// (`COLUMNS` sets another; a pipe gets whole rows). The filter modes are those of `tree`, with
-/// REV counting as the leaf.
+/// (`COLUMNS` sets another; a pipe gets whole rows). Message text stops at 200 characters, as
+/// in the agent's selector, and ends in `…` when it was longer (`show` has it whole). The filter modes are those of `tree`, with
+/// REV counting as the leaf. When the filter hides REV, the newest row shown (its nearest
+/// ancestor) carries `"leafHidden": "REV's id"` with --json, as in `tree --json`.
 // This doc comment is clap's help text, shown as written: `[label]` is what a row prints, not a
 // rustdoc link.
 #[allow(rustdoc::broken_intra_doc_links)]
@@ -110,6 +112,12 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
     if !args.reverse {
         shown.reverse();
     }
+    // The row that stands for a REV the filter hides: the newest shown, its nearest ancestor.
+    let stand_in = match shown.iter().any(|row| row.idx == target) {
+        true => None,
+        false if args.reverse => shown.last().map(|row| row.idx),
+        false => shown.first().map(|row| row.idx),
+    };
     let rows = &shown[..];
     let mut out = stdout();
     if args.raw {
@@ -133,10 +141,14 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
                 };
                 if ctx.json {
                     let at = Placement { depth: 0, on_active_path: true, is_leaf: idx == target };
-                    JsonRow::of_gist(&session, idx, gist, label.map(|l| &l.1), &text, at)
-                        .write(buf);
+                    let mut json =
+                        JsonRow::of_gist(&session, idx, gist, label.map(|l| &l.1), &text, at);
+                    json.leaf_hidden =
+                        session.record(target).id.as_ref().filter(|_| stand_in == Some(idx));
+                    json.write(buf);
                 } else {
                     let label = label.map(|l| l.0.as_str());
+                    let text = mark_cut(&text, gist.is_cut());
                     text_row(ctx, &session, (idx, gist), label, &text, buf, width);
                 }
                 buf.push(b'\n');
@@ -147,6 +159,13 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
     out.flush()?;
     leave_to_exit((session, all));
     Ok(())
+}
+
+/// A row's text as a text row prints it: `…` after a text the row cut short (message text
+/// past 200 characters, as the agent's selector cuts it), so a pipe, which gets whole rows,
+/// still shows that it is not the whole text (`show` has it; --json says `textTruncated`).
+pub(super) fn mark_cut(text: &str, cut: bool) -> Cow<'_, str> {
+    if cut { Cow::Owned(format!("{text}…")) } else { Cow::Borrowed(text) }
 }
 
 /// One entry as a text row onto `out`: short id, type, time, `[label]`, one-line text.

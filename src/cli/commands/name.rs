@@ -13,8 +13,10 @@ use crate::cli::{Ctx, fault, stdout, ui, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
 const EXAMPLES: &str = r#"Examples:
-  The name in effect and who set it:
+  The name in effect, for a script or a prompt:
     sesstree -f session.jsonl name
+  Who set it (user or auto):
+    sesstree --json name | jq -r .source
   Rename the session:
     sesstree name "Add --json to tally stats"
   Name a session after its plan, as plan approval does (a name the user gave is kept):
@@ -22,8 +24,9 @@ const EXAMPLES: &str = r#"Examples:
 
 /// Show or set the session's name
 ///
-/// Without TEXT, prints the name in effect and, in parentheses, who set it (`user` or `auto`;
-/// nothing when the file does not say). With TEXT, sets it, then prints the name in effect.
+/// Without TEXT, prints the name in effect, alone on its line, as `git config user.name` prints
+/// a value: what `$(sesstree name)` gets is the name. With TEXT, sets it, then prints the name
+/// in effect. Who set it (`user` or `auto`, null when the file does not say) is in --json.
 ///
 /// The name is cleaned as the agent cleans it: control characters become spaces, runs of
 /// spaces collapse, and the ends are trimmed. An `auto` name never replaces a `user` name:
@@ -138,7 +141,7 @@ pub fn run(ctx: &Ctx, args: &NameArgs) -> anyhow::Result<()> {
     print(ctx, Some(rename.in_effect.clone()), true, Some(&rename.id))
 }
 
-/// Prints the name in effect: text `NAME (SOURCE)`, or the JSON object.
+/// Prints the name in effect: the name alone, or the JSON object with its source.
 fn print(
     ctx: &Ctx,
     name: Option<(String, Option<TitleSource>)>,
@@ -152,8 +155,7 @@ fn print(
         write_json_line(&mut out, &json!({"name": n, "source": s, "changed": changed, "id": id}))?;
     } else {
         match &name {
-            Some((n, Some(s))) => writeln!(out, "{} ({s})", ui::show(n))?,
-            Some((n, None)) => writeln!(out, "{}", ui::show(n))?,
+            Some((n, _)) => writeln!(out, "{}", ui::show(n))?,
             None => eprintln!("note: the session has no name"),
         }
     }

@@ -36,15 +36,18 @@ const EXAMPLES: &str = r#"Examples:
 /// The branch holding the current leaf comes first; depth grows only at real branch points;
 /// each row starts with the entry's short id (for `show`, `checkout`, `label`, `branch`);
 /// `• ` marks the path from the root to the leaf, `← active` the leaf itself, and `[label]` the
-/// labels in effect. Filters and searches narrow the rows; the structure stays. On a terminal
+/// labels in effect. Filters and searches narrow the rows; the structure stays. When they hide
+/// the leaf, its nearest shown ancestor says `← active (leaf ID hidden)`, and with --json
+/// carries `"leafHidden": "ID"` (the leaf's whole id; no other row has the member). On a terminal
 /// (through the pager too) each row is cut to its width with `…`, never wrapped, `← active`
-/// kept in sight; `COLUMNS` sets another width, and a pipe gets whole rows. When a row is
+/// kept in sight; `COLUMNS` sets another width, and a pipe gets whole rows
+/// (message text stops at 200 characters, then `…`, as in `log`). When a row is
 /// nested deeper than the width allows (100 levels when there is none), its oldest levels
 /// scroll off behind `…`; `--json` always gives the real depth.
 ///
 /// With -i the tree opens as the agent's full-screen tree selector: arrows move, typing
-/// searches, Ctrl+O and Alt+D/T/U/L/A change the filter, Shift+L edits the selected entry's
-/// label, Enter checks the selected entry out (printing a user message's text for the editor),
+/// searches (every printable key, capitals included), Ctrl+O and Alt+D/T/U/L/A change the
+/// filter, Ctrl+L edits the selected entry's label, Enter checks the selected entry out (printing a user message's text for the editor),
 /// Shift+Enter (or Alt+Enter) asks for a summary first, Tab shows the selected entry whole,
 /// Esc quits, Ctrl-C quits with exit 7.
 /// The footer lists every key. Labels and checkouts go through `label` and `checkout`.
@@ -222,8 +225,8 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
         }
         None
     });
-    let hidden_id = hidden_leaf
-        .map(|leaf| short_id(session.record(leaf).id.as_ref().map_or("-", EntryId::as_str)));
+    let hidden_leaf_id = hidden_leaf.and_then(|leaf| session.record(leaf).id.as_ref());
+    let hidden_id = hidden_leaf.map(|_| short_id(hidden_leaf_id.map_or("-", EntryId::as_str)));
     let gist = |&i: &u32| &gists[row_of(i).idx as usize];
     write_rows(&mut out, &rows, gist, |&i, buf| {
         let (row, text) = (row_of(i), kept[place[i as usize] as usize].1);
@@ -239,13 +242,17 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
                 on_active_path: row.on_active_path,
                 is_leaf: row.is_leaf,
             };
-            JsonRow::of_gist(&session, row.idx, gist, label.map(|l| &l.1), &text, at).write(buf);
+            let mut json =
+                JsonRow::of_gist(&session, row.idx, gist, label.map(|l| &l.1), &text, at);
+            json.leaf_hidden = hidden_leaf_id.filter(|_| stand_in == Some(i));
+            json.write(buf);
             buf.push(b'\n');
         } else {
             let prefix = tree.prefix(row, glyphs, max_levels);
             let room = width.map(|w| w.saturating_sub(ui::columns(&prefix)));
             let gutter = style.paint(&prefix, Role::Dim);
             let hidden_leaf = hidden_id.filter(|_| stand_in == Some(i));
+            let text = super::log::mark_cut(&text, gist.is_cut());
             let text = text_part(row, label.map(|l| l.0.as_str()), &text, hidden_leaf, room);
             writeln!(buf, "{gutter}{text}")?;
         }

@@ -303,7 +303,7 @@ fn help_lines(s: &Selector, look: &Look, width: usize) -> Vec<String> {
             "Alt+↑/↓ prev/next message",
             "Enter check out",
             "Shift+Enter (Alt+Enter) summarize and check out",
-            "Shift+L label",
+            "Ctrl+L label",
             "Ctrl+O filter",
             "Alt+D/T/U/L/A default/no-tools/user/labeled/all",
             "Alt+R archived",

@@ -270,6 +270,7 @@ impl Selector {
                 // protocol); Alt+O does the same everywhere.
                 'o' => self.cycle_filter(!(shift || c == 'O')),
                 'u' => self.set_query(String::new()),
+                'l' => self.open_label(),
                 _ => {}
             },
             KeyCode::Char(c) if alt => match c {
@@ -286,8 +287,8 @@ impl Selector {
                 _ => {}
             },
             KeyCode::Tab => self.preview = !self.preview,
-            // Shift+L labels only while no search is typed; then it is a plain letter.
-            KeyCode::Char('L') if self.query.is_empty() => self.open_label(),
+            // Every printable key types into the search: the agent's Shift+L labelled when the
+            // search was empty, so typing "Let" wrote the label "et" (issue 44).
             KeyCode::Char(c) => {
                 let mut q = self.query.clone();
                 q.push(c);

@@ -121,14 +121,14 @@ fn draws_the_tree_in_80_by_24() {
 
 
 
+
       (8/10)
 
       ↑/↓ move · ←/→ PgUp/PgDn page · Home/End first/last
       Alt+↑/↓ prev/next message · Enter check out
-      Shift+Enter (Alt+Enter) summarize and check out · Shift+L label
-      Ctrl+O filter · Alt+D/T/U/L/A default/no-tools/user/labeled/all
-      Alt+R archived · Tab preview · Ctrl+←/→ fold/unfold · type to search
-      Esc clear search/quit
+      Shift+Enter (Alt+Enter) summarize and check out · Ctrl+L label · Ctrl+O filter
+      Alt+D/T/U/L/A default/no-tools/user/labeled/all · Alt+R archived · Tab preview
+      Ctrl+←/→ fold/unfold · type to search · Esc clear search/quit
     ");
 }
 
@@ -219,14 +219,14 @@ fn a_filter_that_hides_everything_says_so() {
       2 entries hidden by the current filter [labeled-only]
       Alt+A shows all, Alt+D the default
 
+
       (0/0) [labeled]
 
       ↑/↓ move · ←/→ PgUp/PgDn page · Home/End first/last
       Alt+↑/↓ prev/next message · Enter check out
-      Shift+Enter (Alt+Enter) summarize and check out · Shift+L label
-      Ctrl+O filter · Alt+D/T/U/L/A default/no-tools/user/labeled/all
-      Alt+R archived · Tab preview · Ctrl+←/→ fold/unfold · type to search
-      Esc clear search/quit
+      Shift+Enter (Alt+Enter) summarize and check out · Ctrl+L label · Ctrl+O filter
+      Alt+D/T/U/L/A default/no-tools/user/labeled/all · Alt+R archived · Tab preview
+      Ctrl+←/→ fold/unfold · type to search · Esc clear search/quit
     ");
     // Keys on an empty list do nothing harmful.
     for code in [KeyCode::Up, KeyCode::Down, KeyCode::PageDown, KeyCode::Home, KeyCode::End] {
@@ -339,7 +339,7 @@ fn long_lists_scroll_to_keep_the_selection_in_view() {
       ↑/↓ move · ←/→ PgUp/PgDn page · Home/End first/last
       Alt+↑/↓ prev/next message · Enter check out
       Shift+Enter (Alt+Enter) summarize and check out
-      Shift+L label · Ctrl+O filter
+      Ctrl+L label · Ctrl+O filter
       Alt+D/T/U/L/A default/no-tools/user/labeled/all
       Alt+R archived · Tab preview · Ctrl+←/→ fold/unfold
       type to search · Esc clear search/quit
@@ -388,7 +388,7 @@ fn narrow_terminals_scroll_old_levels_off() {
       Alt+↑/↓ prev/next message
       Enter check out
       Shift+Enter (Alt+Enter) summarize and
-      check out · Shift+L label
+      check out · Ctrl+L label
       Ctrl+O filter
       Alt+D/T/U/L/A
       default/no-tools/user/labeled/all
@@ -439,10 +439,10 @@ fn folding_hides_and_shows_branch_segments() {
 }
 
 #[test]
-fn shift_l_edits_the_label_in_place() {
+fn ctrl_l_edits_the_label_in_place() {
     let mut s = selector(FIXTURE);
     key(&mut s, KeyCode::Home);
-    assert_eq!(press(&mut s, KeyCode::Char('L'), KeyModifiers::SHIFT), Effect::None);
+    assert_eq!(ctrl(&mut s, 'l'), Effect::None);
     assert_eq!(s.mode, Mode::Prompt { row: 1, input: "start".into(), label: true });
     let text = screen(&mut s, 80, 24, PLAIN);
     let status = text.lines().position(|l| l.starts_with("  (1/10)")).unwrap();
@@ -468,22 +468,43 @@ fn shift_l_edits_the_label_in_place() {
     assert_eq!(s.mode, Mode::Browse);
 
     // Empty (or blank) removes; Ctrl+U clears what was typed.
-    press(&mut s, KeyCode::Char('L'), KeyModifiers::SHIFT);
+    ctrl(&mut s, 'l');
     ctrl(&mut s, 'u');
     typed(&mut s, "   ");
     assert_eq!(key(&mut s, KeyCode::Enter), Effect::SetLabel { id: id("d0000001"), label: None });
 
     // Esc cancels without an effect.
-    press(&mut s, KeyCode::Char('L'), KeyModifiers::SHIFT);
+    ctrl(&mut s, 'l');
     typed(&mut s, "x");
     assert_eq!(key(&mut s, KeyCode::Esc), Effect::None);
     assert_eq!(s.mode, Mode::Browse);
     assert_eq!(s.query, "");
 
-    // While a search is typed, L is a letter of the search.
-    typed(&mut s, "RL");
-    assert_eq!(s.query, "RL");
+    // While a search is typed, Ctrl+L still labels and leaves the search as it is.
+    typed(&mut s, "fl");
+    ctrl(&mut s, 'l');
+    assert!(matches!(s.mode, Mode::Prompt { label: true, .. }));
+    assert_eq!(s.query, "fl");
+}
+
+/// See: issue 44 (a day with sesstree, second pass). The agent's Shift+L labelled while the
+/// search was empty (pi 1.6.0 `app.tree.editLabel` = `shift+l`), so typing `Let` to find
+/// "Let's not add…" and pressing Enter wrote the label `et`. Every printable key, capitals
+/// included, types into the search.
+#[test]
+fn capital_letters_type_into_the_search() {
+    let mut s = selector(FIXTURE);
+    typed(&mut s, "Let");
     assert_eq!(s.mode, Mode::Browse);
+    assert_eq!(s.query, "Let");
+    let mut s = selector(FIXTURE);
+    let punctuation = "0123456789~!@#$%^&*()_+-=[]{};':\",./<>? ";
+    for c in ('A'..='Z').chain('a'..='z').chain(punctuation.chars()) {
+        let shift = if c.is_ascii_uppercase() { KeyModifiers::SHIFT } else { KeyModifiers::NONE };
+        assert_eq!(press(&mut s, KeyCode::Char(c), shift), Effect::None, "{c:?}");
+        assert_eq!(s.mode, Mode::Browse, "{c:?} opened a prompt");
+        assert!(s.query.ends_with(c), "{c:?} did not type into the search");
+    }
 }
 
 #[test]
@@ -539,7 +560,7 @@ fn enter_checks_out_and_shift_enter_asks_for_a_summary() {
 fn ctrl_c_interrupts_from_anywhere() {
     let mut s = selector(FIXTURE);
     assert_eq!(ctrl(&mut s, 'c'), Effect::Interrupt);
-    press(&mut s, KeyCode::Char('L'), KeyModifiers::SHIFT);
+    ctrl(&mut s, 'l');
     assert_eq!(ctrl(&mut s, 'c'), Effect::Interrupt);
 }
 
@@ -610,7 +631,7 @@ fn the_active_marker_stays_in_sight_at_80_columns() {
     assert_eq!(unicode_width::UnicodeWidthStr::width(leaf), 80, "{leaf}");
 }
 
-/// Shift+L on a version 1 file says at once that it must be migrated, before any text is
+/// Ctrl+L on a version 1 file says at once that it must be migrated, before any text is
 /// typed (the `label` command would refuse it).
 #[test]
 fn a_label_on_a_version_1_file_is_refused_before_typing() {
@@ -621,7 +642,7 @@ fn a_label_on_a_version_1_file_is_refused_before_typing() {
         "\n",
     );
     let mut s = selector(v1);
-    key(&mut s, KeyCode::Char('L'));
+    ctrl(&mut s, 'l');
     assert!(matches!(s.mode, Mode::Browse));
     let text = screen(&mut s, 80, 24, PLAIN);
     assert!(
