@@ -197,11 +197,24 @@ pub struct FileOps {
 }
 
 impl FileOps {
-    /// The files pi's summarizer lists for `entries`: those of the tool calls, and those
-    /// in the `details` of the branch summaries pi made itself (not `fromHook`), whose
-    /// modified files count as modified.
+    /// The files pi's summarizer lists for `entries`: those of the tool calls, those of the
+    /// calls a tool made itself (a tool result's `nestedCalls`, which pi 1.6.0's
+    /// `extractFileOpsFromMessage` reads by their `path`), and those in the `details` of the
+    /// branch summaries pi made itself (not `fromHook`), whose modified files count as
+    /// modified.
     pub fn collect_pi(entries: &[Value]) -> FileOps {
         let mut ops = FileOps::collect(entries);
+        let nested = entries
+            .iter()
+            .filter(|entry| str_field(entry, "type") == Some("message"))
+            .filter_map(|entry| entry.get("message"))
+            .filter(|message| str_field(message, "role") == Some("toolResult"))
+            .filter_map(|message| message.pointer("/nestedCalls/calls").and_then(Value::as_array))
+            .flatten();
+        for call in nested {
+            let path = call.pointer("/arguments/path").and_then(Value::as_str).unwrap_or_default();
+            ops.add(str_field(call, "name"), path);
+        }
         for entry in entries {
             if str_field(entry, "type") != Some("branch_summary")
                 || entry.get("fromHook").and_then(Value::as_bool) == Some(true)
@@ -232,16 +245,21 @@ impl FileOps {
             .filter(|block| str_field(block, "type") == Some("toolCall"));
         for call in calls {
             let path = call.get("arguments").map(file_path_arg).unwrap_or_default();
-            let files = match str_field(call, "name") {
-                Some("read") => &mut ops.read,
-                Some("write" | "edit") => &mut ops.modified,
-                _ => continue,
-            };
-            if !path.is_empty() {
-                files.insert(path.to_string());
-            }
+            ops.add(str_field(call, "name"), &path);
         }
         ops
+    }
+
+    /// Counts a call of tool `name` on `path`: `read` reads it, `write` and `edit` modify it.
+    fn add(&mut self, name: Option<&str>, path: &str) {
+        let files = match name {
+            Some("read") => &mut self.read,
+            Some("write" | "edit") => &mut self.modified,
+            _ => return,
+        };
+        if !path.is_empty() {
+            files.insert(path.to_string());
+        }
     }
 
     /// `{readFiles, modifiedFiles}` as the agent stores them: files only read, and files
@@ -418,6 +436,23 @@ mod tests {
         // pi lists every file: no limit of 20.
         let many = (0..25).map(|i| call("read", &format!("f{i:02}"))).collect();
         assert_eq!(FileOps::collect_pi(&[assistant(many)]).pi_blocks().lines().count(), 27);
+    }
+
+    /// pi 1.6.0 (`compaction/utils.js` `extractFileOpsFromMessage`): the calls a tool made
+    /// itself count by their `path`; oh-my-pi records none, so `collect` leaves them.
+    #[test]
+    fn pi_counts_the_calls_a_tool_made_itself() {
+        let result = json!({"type":"message","message":{"role":"toolResult","toolName":"codemode",
+            "content":[],"nestedCalls":{"complete":true,"calls":[
+                {"id":"n1","name":"read","arguments":{"path":"a.rs"},"status":"ok"},
+                {"id":"n2","name":"edit","arguments":{"path":"b.rs"},"status":"ok"},
+                {"id":"n3","name":"bash","arguments":{"path":"c.rs"},"status":"ok"},
+                {"id":"n4","name":"write","argumentsBytes":9,"status":"error"}]}}});
+        let entries = [result];
+        let pi = FileOps::collect_pi(&entries);
+        assert_eq!(pi.read.iter().collect::<Vec<_>>(), ["a.rs"]);
+        assert_eq!(pi.modified.iter().collect::<Vec<_>>(), ["b.rs"]);
+        assert_eq!(FileOps::collect(&entries), FileOps::default());
     }
 
     #[test]
