@@ -226,7 +226,8 @@ fn message_line(message: &Message<'_>, call: Option<&str>) -> (String, bool) {
         Some("bashExecution") => {
             format!("[bash]: {}", one_row(message.command.as_deref().unwrap_or_default()))
         }
-        // pi's persisted system prompt (CHANGES P4): one collapsed row, not its sections.
+        // pi's persisted system prompt, or a patch of it (CHANGES R1): one collapsed row, not
+        // its sections; `show` gives the prompt in effect and what the patch changes.
         Some("system") => "[system prompt]".to_owned(),
         Some(role) => format!("[{role}]"),
         None => "[message]".to_owned(),
