@@ -68,6 +68,24 @@ const EXPECTED: &[(&str, &str, &str, &str)] = &[
         "the fixture holds no assistant message, a file pi 0.x never leaves on disk: continuing one, pi 0.x writes its header and entries again (FORMAT §4.7; pi 1.x writes at the first user message, CHANGES R5)",
     ),
     (
+        "written null-content",
+        "pi 0.",
+        "context",
+        "an assistant message without content: pi 0.x passes the missing content through, pi 1.x reads it as [] (CHANGES R1), and sesstree follows the newest",
+    ),
+    (
+        "written null-content",
+        "pi 0.",
+        "agent messages",
+        "an assistant message without content: pi 0.x passes the missing content through, pi 1.x reads it as [] (CHANGES R1), and sesstree follows the newest",
+    ),
+    (
+        "branch writers-omp",
+        "pi 0.",
+        "continue",
+        "the fork holds user messages and no reply, a file sesstree writes as pi 1.x does (CHANGES R5); pi 0.x, which wrote a session only at its first reply, writes its header and entries again when it continues one (FORMAT §4.7)",
+    ),
+    (
         "",
         "pi",
         "migratedOnOpen",
@@ -135,6 +153,17 @@ impl Agent {
     /// `pi 1.6.0`, as rows and messages name it.
     fn tag(&self) -> String {
         format!("{} {}", self.dialect, self.version)
+    }
+
+    /// Whether the suite opens `source` (or what a writer made of it) in this agent: a session
+    /// an agent wrote (`tests/fixtures/agents/<agent>-<version>`) only in that agent, since an
+    /// older or other agent does not know what a newer one writes; any other file in every
+    /// agent.
+    fn reads(&self, source: &Path) -> bool {
+        let folder = source.parent().and_then(Path::file_name).and_then(|f| f.to_str());
+        let from_agent =
+            source.parent().and_then(Path::parent).is_some_and(|p| p.ends_with("fixtures/agents"));
+        !from_agent || folder == Some(self.tag().replace(' ', "-").as_str())
     }
 
     /// The harness command for this agent: node for pi's compiled JavaScript, bun for
@@ -669,6 +698,7 @@ fn run_case(env: &Env, case: &Case) -> Vec<Row> {
     env.agents
         .iter()
         .filter(|a| !slot || a.dialect == "omp")
+        .filter(|a| a.reads(&case.source))
         .map(|a| {
             let own = a.dialect == dialect;
             let diffs = check_in_agent(env, a, &result, own);
@@ -864,7 +894,7 @@ fn every_write_is_one_the_agents_continue() {
             let slot = has_slot(&std::fs::read(p).unwrap());
             env.agents
                 .iter()
-                .filter(move |a| !slot || a.dialect == "omp")
+                .filter(move |a| (!slot || a.dialect == "omp") && a.reads(p))
                 .map(move |a| (a, label.clone(), p.clone()))
         })
         .filter(|(a, label, _)| format!("agent-ops {label} {}", a.tag()).contains(&filter))
