@@ -186,6 +186,15 @@ fn text<'v>(value: &'v Value, key: &str) -> &'v str {
     str_field(value, key).unwrap_or("")
 }
 
+/// The messages of `role` among `entries`.
+fn messages<'e>(entries: &'e [Value], role: &'e str) -> impl Iterator<Item = &'e Value> {
+    entries
+        .iter()
+        .filter(|entry| str_field(entry, "type") == Some("message"))
+        .filter_map(|entry| entry.get("message"))
+        .filter(move |message| str_field(message, "role") == Some(role))
+}
+
 /// The files the abandoned tool calls touched: `read` calls read, `write` and `edit` calls
 /// modify (the `path` argument of each, or the older `file_path`, as the rows show them).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -204,11 +213,7 @@ impl FileOps {
     /// modified.
     pub fn collect_pi(entries: &[Value]) -> FileOps {
         let mut ops = FileOps::collect(entries);
-        let nested = entries
-            .iter()
-            .filter(|entry| str_field(entry, "type") == Some("message"))
-            .filter_map(|entry| entry.get("message"))
-            .filter(|message| str_field(message, "role") == Some("toolResult"))
+        let nested = messages(entries, "toolResult")
             .filter_map(|message| message.pointer("/nestedCalls/calls").and_then(Value::as_array))
             .flatten();
         for call in nested {
@@ -235,11 +240,7 @@ impl FileOps {
     /// Collects the tool calls of the assistant messages among `entries`.
     pub fn collect(entries: &[Value]) -> FileOps {
         let mut ops = FileOps::default();
-        let calls = entries
-            .iter()
-            .filter(|entry| str_field(entry, "type") == Some("message"))
-            .filter_map(|entry| entry.get("message"))
-            .filter(|message| str_field(message, "role") == Some("assistant"))
+        let calls = messages(entries, "assistant")
             .filter_map(|message| message.get("content").and_then(Value::as_array))
             .flatten()
             .filter(|block| str_field(block, "type") == Some("toolCall"));
