@@ -387,34 +387,14 @@ fn compare(
 
     // The context, message by message: role and content.
     let pick = |m: &Value| json!([m.get("role"), m.get("content")]);
-    let theirs: Vec<Value> =
-        view["context"]["llm"].as_array().map(|a| a.iter().map(pick).collect()).unwrap_or_default();
-    match sesstree_json(env, file, &["context", "--flavor", agent_name]) {
-        Ok(v) => {
-            let ours: Vec<Value> = v
-                .first()
-                .and_then(|c| c["messages"].as_array())
-                .map(|a| a.iter().map(pick).collect())
-                .unwrap_or_default();
-            if ours != theirs {
-                let at = ours
-                    .iter()
-                    .zip(&theirs)
-                    .position(|(a, b)| a != b)
-                    .unwrap_or(ours.len().min(theirs.len()));
-                diff(
-                    "context",
-                    format!(
-                        "{} vs {} messages, first difference at {at}:\n      agent    {}\n      sesstree {}",
-                        theirs.len(),
-                        ours.len(),
-                        theirs.get(at).map_or("-".into(), |m| cut(&m.to_string())),
-                        ours.get(at).map_or("-".into(), |m| cut(&m.to_string())),
-                    ),
-                );
-            }
-        }
-        Err(e) => diff("context", e),
+    if let Some(d) = messages_differ(
+        env,
+        file,
+        &view["context"]["llm"],
+        &["context", "--flavor", agent_name],
+        pick,
+    ) {
+        diff("context", d);
     }
 
     // The labels in effect whose target exists (`label --list` leaves the others to fsck).
@@ -454,6 +434,39 @@ fn compare(
             Err(e) => diff("name", e),
         }
     }
+}
+
+/// Whether the agent's messages (`theirs`, a JSON array) and those of `sesstree --json ARGS`
+/// differ in what `pick` takes of each message: where they first do, or sesstree's error.
+fn messages_differ(
+    env: &Env,
+    file: &Path,
+    theirs: &Value,
+    args: &[&str],
+    pick: impl Fn(&Value) -> Value,
+) -> Option<String> {
+    let theirs: Vec<Value> =
+        theirs.as_array().map(|a| a.iter().map(&pick).collect()).unwrap_or_default();
+    let ours: Vec<Value> = match sesstree_json(env, file, args) {
+        Ok(v) => v
+            .first()
+            .and_then(|c| c["messages"].as_array())
+            .map(|a| a.iter().map(&pick).collect())
+            .unwrap_or_default(),
+        Err(e) => return Some(e),
+    };
+    if ours == theirs {
+        return None;
+    }
+    let at =
+        ours.iter().zip(&theirs).position(|(a, b)| a != b).unwrap_or(ours.len().min(theirs.len()));
+    Some(format!(
+        "{} vs {} messages, first difference at {at}:\n      agent    {}\n      sesstree {}",
+        theirs.len(),
+        ours.len(),
+        theirs.get(at).map_or("-".into(), |m| cut(&m.to_string())),
+        ours.get(at).map_or("-".into(), |m| cut(&m.to_string())),
+    ))
 }
 
 fn cut(s: &str) -> String {
@@ -1152,36 +1165,9 @@ fn compare_written(
     }
     let pick =
         |m: &Value| json!([m.get("role"), m.get("content"), m.get("summary"), m.get("customType")]);
-    let theirs: Vec<Value> = view["context"]["agentMessages"]
-        .as_array()
-        .map(|a| a.iter().map(pick).collect())
-        .unwrap_or_default();
-    match sesstree_json(env, file, &["context", "--flavor", who.dialect, "--agent-messages"]) {
-        Ok(v) => {
-            let ours: Vec<Value> = v
-                .first()
-                .and_then(|c| c["messages"].as_array())
-                .map(|a| a.iter().map(pick).collect())
-                .unwrap_or_default();
-            if ours != theirs {
-                let at = ours
-                    .iter()
-                    .zip(&theirs)
-                    .position(|(a, b)| a != b)
-                    .unwrap_or(ours.len().min(theirs.len()));
-                diffs.push((
-                    "agent messages".into(),
-                    format!(
-                        "{} vs {} messages, first difference at {at}:\n      agent    {}\n      sesstree {}",
-                        theirs.len(),
-                        ours.len(),
-                        theirs.get(at).map_or("-".into(), |m| cut(&m.to_string())),
-                        ours.get(at).map_or("-".into(), |m| cut(&m.to_string())),
-                    ),
-                ));
-            }
-        }
-        Err(e) => diffs.push(("agent messages".into(), e)),
+    let args = ["context", "--flavor", who.dialect, "--agent-messages"];
+    if let Some(d) = messages_differ(env, file, &view["context"]["agentMessages"], &args, pick) {
+        diffs.push(("agent messages".into(), d));
     }
     if let Some(total) = view["cost"]["total"].as_f64() {
         match sesstree_json(env, file, &["stats"]) {

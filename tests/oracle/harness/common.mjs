@@ -27,7 +27,7 @@ if (!process.env.ORACLE_KEEP_HOME) {
   }
 }
 
-export function lines(buf) {
+function lines(buf) {
   const parts = buf.toString("utf8").split("\n");
   if (parts.length && parts[parts.length - 1] === "") parts.pop();
   return parts;
@@ -50,7 +50,7 @@ export function textOf(content) {
   return "";
 }
 
-export function summarizeMessage(m) {
+function summarizeMessage(m) {
   if (!m || typeof m !== "object") return { role: typeof m, text: "" };
   const role = m.role;
   let text;
@@ -64,7 +64,7 @@ export function summarizeMessage(m) {
   return out;
 }
 
-export function entryInfo(e) {
+function entryInfo(e) {
   const info = { id: e?.id, parentId: e?.parentId, type: e?.type };
   if (e?.type === "branch_summary") info.emptySummary = !e.summary;
   if (e?.type === "message" && e.message) {
@@ -80,7 +80,7 @@ export function entryInfo(e) {
   return info;
 }
 
-export function flattenTree(roots) {
+function flattenTree(roots) {
   const out = [];
   const stack = [...roots].reverse();
   const seen = new Set();
@@ -97,7 +97,7 @@ export function flattenTree(roots) {
   return out;
 }
 
-export function labelsInMapOrder(entries, getLabel) {
+function labelsInMapOrder(entries, getLabel) {
   const m = new Map();
   for (const e of entries) {
     if (e?.type !== "label") continue;
@@ -140,7 +140,7 @@ function diffDir(before, after) {
 }
 
 /** Runs `step(name, fn)` for each part of a view, keeping an error in place of a failed part. */
-export function viewBuilder() {
+function viewBuilder() {
   const view = {};
   const step = (name, fn) => {
     process.stderr.write(`#section ${name}\n`);
@@ -165,6 +165,33 @@ function resolveRefs(op, done) {
     return v;
   };
   return walk(op);
+}
+
+/**
+ * What every agent's session manager shows: the leaf, header, name, entries, tree, labels,
+ * path and context (`convertToLlm` turns the agent messages into what the model gets). Returns
+ * the view and its `step`, for the parts one agent adds.
+ */
+export function describeSession(sm, convertToLlm) {
+  const { view, step } = viewBuilder();
+  step("leafId", () => sm.getLeafId());
+  step("header", () => {
+    const h = sm.getHeader();
+    return h && { id: h.id, version: h.version, parentSession: h.parentSession, cwd: h.cwd, title: h.title, titleSource: h.titleSource };
+  });
+  step("sessionId", () => sm.getSessionId());
+  step("sessionName", () => sm.getSessionName() ?? null);
+  step("entryCount", () => sm.getEntries().length);
+  step("ids", () => sm.getEntries().map((e) => e?.id));
+  step("tree", () => flattenTree(sm.getTree()));
+  step("labels", () => labelsInMapOrder(sm.getEntries(), (id) => sm.getLabel(id)));
+  step("branch", () => sm.getBranch().map((e) => e.id));
+  step("branchInfo", () => sm.getBranch().map(entryInfo));
+  step("context", () => {
+    const { messages, ...state } = sm.buildSessionContext();
+    return { ...state, messages: messages.map(summarizeMessage), agentMessages: messages, llm: convertToLlm(messages) };
+  });
+  return { view, step };
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -281,27 +308,6 @@ export async function main(adapter, argv) {
     tidy();
     setTimeout(() => process.exit(0), 10);
   });
-}
-
-/** The fake model's canned assistant message (for summaries), with zero usage. */
-export function assistantMessage(text, model = { api: "oracle-fake-api", provider: "oracle", id: "oracle-model" }) {
-  return {
-    role: "assistant",
-    content: [{ type: "text", text }],
-    api: model.api,
-    provider: model.provider,
-    model: model.id,
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
-    stopReason: "stop",
-    timestamp: Date.now(),
-  };
 }
 
 /** What the continuation appends as the agent's reply: a real-looking assistant message. */

@@ -8,7 +8,7 @@
 // (src/session/agent-session.ts `navigateTree` and `branch` in 18.2.3), with a canned summary
 // instead of a model's.
 
-import { entryInfo, flattenTree, labelsInMapOrder, main, replyMessage, summarizeMessage, viewBuilder } from "./common.mjs";
+import { describeSession, main, replyMessage } from "./common.mjs";
 import * as fs from "node:fs";
 import * as path from "node:path";
 
@@ -35,25 +35,8 @@ const adapter = {
     return SessionManager.open(file);
   },
   async describe(sm: any) {
-    const { view, step } = viewBuilder();
-    step("leafId", () => sm.getLeafId());
-    step("header", () => {
-      const h = sm.getHeader();
-      return h && { id: h.id, version: h.version, parentSession: h.parentSession, cwd: h.cwd, title: h.title, titleSource: h.titleSource };
-    });
-    step("sessionId", () => sm.getSessionId());
-    step("sessionName", () => sm.getSessionName() ?? null);
+    const { view, step } = describeSession(sm, convertToLlm);
     step("sessionNameSource", () => sm.titleSource ?? null);
-    step("entryCount", () => sm.getEntries().length);
-    step("ids", () => sm.getEntries().map((e: any) => e?.id));
-    step("tree", () => flattenTree(sm.getTree()));
-    step("labels", () => labelsInMapOrder(sm.getEntries(), (id: string) => sm.getLabel(id)));
-    step("branch", () => ids(sm.getBranch()));
-    step("branchInfo", () => sm.getBranch().map(entryInfo));
-    step("context", () => {
-      const { messages, ...state } = sm.buildSessionContext();
-      return { ...state, messages: messages.map(summarizeMessage), agentMessages: messages, llm: convertToLlm(messages) };
-    });
     return view;
   },
   ops: {

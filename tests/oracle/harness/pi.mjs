@@ -9,7 +9,7 @@
 // the same `SessionManager` calls the runtime makes (agent-session.js `navigateTree`,
 // agent-session-runtime.js `fork` in 1.6.0), with a canned summary instead of a model's.
 
-import { entryInfo, flattenTree, labelsInMapOrder, main, replyMessage, summarizeMessage, textOf, viewBuilder } from "./common.mjs";
+import { describeSession, main, replyMessage, textOf } from "./common.mjs";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,30 +44,7 @@ const adapter = {
     return SessionManager.open(file);
   },
   async describe(sm) {
-    const { view, step } = viewBuilder();
-    step("leafId", () => sm.getLeafId());
-    step("header", () => {
-      const h = sm.getHeader();
-      return h && { id: h.id, version: h.version, parentSession: h.parentSession, cwd: h.cwd, title: h.title, titleSource: h.titleSource };
-    });
-    step("sessionId", () => sm.getSessionId());
-    step("sessionName", () => sm.getSessionName() ?? null);
-    step("entryCount", () => sm.getEntries().length);
-    step("ids", () => sm.getEntries().map((e) => e?.id));
-    step("tree", () => flattenTree(sm.getTree()));
-    step("labels", () => labelsInMapOrder(sm.getEntries(), (id) => sm.getLabel(id)));
-    step("branch", () => ids(sm.getBranch()));
-    step("branchInfo", () => sm.getBranch().map(entryInfo));
-    step("context", () => {
-      const c = sm.buildSessionContext();
-      return {
-        thinkingLevel: c.thinkingLevel,
-        model: c.model,
-        messages: c.messages.map(summarizeMessage),
-        agentMessages: c.messages,
-        llm: convertToLlm(c.messages),
-      };
-    });
+    const { view, step } = describeSession(sm, convertToLlm);
     if (usageTotals) {
       step("cost", () => {
         const parts = usageTotals.getUsageCostBreakdown(sm.getEntries());
