@@ -203,6 +203,19 @@ impl<'a> Envelope<'a> {
 /// Whether the value at `start` is an object whose `role` is `"system"`. The walk stops at
 /// `role` (a message's first key as the agents write it), before the content.
 fn system_role(line: &Line<'_, '_>, start: usize) -> bool {
+    // The agents write `{"role":"…"` first, compactly: that is read by its bytes alone.
+    const ROLE: &[u8] = br#"{"role":""#;
+    if line.has_at(start, ROLE) {
+        let at = start + ROLE.len();
+        if line.has_at(at, br#"system""#) {
+            return true;
+        }
+        // Another role, unless it is written with escapes: those are decoded below.
+        let stop = (at..).find(|&i| matches!(line.at(i), Some(b'"' | b'\\') | None));
+        if stop.is_some_and(|i| line.at(i) == Some(b'"')) {
+            return false;
+        }
+    }
     let mut stack = Vec::new();
     let mut role = None;
     // Stopped by an error once `role` is read; a malformed value reads as no role.
@@ -533,6 +546,29 @@ mod tests {
                 }
                 (Err(_), Ok(_)) => prop_assert!(false, "fast path rejected a line serde_json reads"),
             }
+        }
+    }
+
+    /// pi's system messages (CHANGES R1): the compact `{"role":"…"` is read by its bytes, any
+    /// other spelling by the walk; both paths agree.
+    #[test]
+    fn a_system_message_is_told_by_its_role_however_written() {
+        let cases: &[(&str, bool)] = &[
+            (r#"{"role":"system","content":"x"}"#, true),
+            (r#"{"role":"user","content":"x"}"#, false),
+            (r#"{"role":"systemic"}"#, false),
+            (r#"{ "role" : "system" }"#, true),
+            (r#"{"content":"x","role":"system"}"#, true),
+            (r#"{"role":"sys\u0074em"}"#, true),
+            (r#"{"role":"us\u0065r"}"#, false),
+            (r#"{"role":7}"#, false),
+            (r#"["system"]"#, false),
+        ];
+        for &(message, system) in cases {
+            let line = format!(r#"{{"type":"message","id":"a","message":{message}}}"#);
+            let fast = fast_envelope(&mut Scanner::new(), line.as_bytes()).unwrap();
+            let serde = serde_envelope(line.as_bytes()).unwrap();
+            assert_eq!((fast.system_message, serde.system_message), (system, system), "{message}");
         }
     }
 

@@ -352,6 +352,12 @@ impl<'a, 'q> Line<'a, 'q> {
         self.bytes.get(i).copied()
     }
 
+    /// Whether the bytes at `i` start with `prefix`.
+    #[inline(always)]
+    pub(crate) fn has_at(&self, i: usize, prefix: &[u8]) -> bool {
+        self.bytes.get(i..).is_some_and(|rest| rest.starts_with(prefix))
+    }
+
     /// Checks that only whitespace follows `i`.
     pub fn end(&self, i: usize) -> Scan<()> {
         if self.ws(i) == self.bytes.len() { Ok(()) } else { Err(Invalid) }
