@@ -626,6 +626,7 @@ fn writer_cases(env: &Env, label: &str, source: &Path) -> Vec<Case> {
             None,
         );
         add("branch", &[&["branch", u, "-o", "new.jsonl"]], Some("new.jsonl"));
+        add("fork-at-user", &[&["fork", "--at", u, "-o", "new.jsonl"]], Some("new.jsonl"));
     }
     if let Some(m) = &middle {
         add("checkout-entry", &[&["checkout", m]], None);
@@ -642,7 +643,7 @@ fn writer_cases(env: &Env, label: &str, source: &Path) -> Vec<Case> {
         );
         add("branch-root", &[&["branch", r, "-o", "new.jsonl"]], Some("new.jsonl"));
     }
-    add("branch-through", &[&["branch", "--through", "@", "-o", "new.jsonl"]], Some("new.jsonl"));
+    add("fork-at", &[&["fork", "--at", "@", "-o", "new.jsonl"]], Some("new.jsonl"));
     add("name", &[&["name", "Oracle name"]], None);
     add("name-omp", &[&["name", "--dialect", "omp", "Oracle name"]], None);
     add("name-pi", &[&["name", "--dialect", "pi", "Oracle name"]], None);
