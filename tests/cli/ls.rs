@@ -153,7 +153,10 @@ fn one_project() {
     LAST ACTIVITY              ENTRIES  SESSION  NAME            CWD     FIRST PROMPT               FILE
     2026-01-01 00:10:00 +0000  2        omp-1    Fix the parser  ~/proj  The parser chokes on tabs  home/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl
     ");
-    insta::assert_snapshot!(run(&env, &["ls", "--cwd", "/nowhere"]), @"");
+    insta::assert_snapshot!(run(&env, &["ls", "--cwd", "/nowhere"]), @"
+    ------- stderr -------
+    note: no sessions of /nowhere in $TMP/home/.omp/agent/sessions, $TMP/home/.pi/agent/sessions
+    ");
 }
 
 #[test]
@@ -175,8 +178,20 @@ fn given_directories_and_files() {
 #[test]
 fn nothing_to_list() {
     let env = TestEnv::new();
-    insta::assert_snapshot!(run(&env, &["ls"]), @"");
-    insta::assert_snapshot!(run(&env, &["ls", "--json"]), @"");
+    // Issue 44: an empty listing says so on stderr, exit status 0.
+    insta::assert_snapshot!(run(&env, &["ls"]), @"
+    ------- stderr -------
+    note: no sessions in $TMP/home/.omp/agent/sessions, $TMP/home/.pi/agent/sessions
+    ");
+    insta::assert_snapshot!(run(&env, &["ls", "--json"]), @"
+    ------- stderr -------
+    note: no sessions in $TMP/home/.omp/agent/sessions, $TMP/home/.pi/agent/sessions
+    ");
+    std::fs::create_dir(env.path().join("empty")).unwrap();
+    insta::assert_snapshot!(run(&env, &["ls", "empty"]), @"
+    ------- stderr -------
+    note: no sessions in empty
+    ");
 }
 
 #[test]

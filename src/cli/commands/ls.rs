@@ -35,7 +35,8 @@ const EXAMPLES: &str = r#"Examples:
 /// for *.jsonl, leaving out the artifact directory next to each session file.
 ///
 /// The current session, the one a command without -f works on, is marked: `*` before its row,
-/// `"current": true` in --json (see -f for how it is found).
+/// `"current": true` in --json (see -f for how it is found). On an empty listing, a note on
+/// stderr names the directories searched (the exit status stays 0).
 ///
 /// --cwd DIR lists one project's sessions: without DIR arguments, the agents' directories for
 /// that project (each agent's encoding of the path); in every case only the sessions whose
@@ -89,6 +90,18 @@ pub fn run(ctx: &Ctx, args: &LsArgs) -> anyhow::Result<()> {
         });
     }
     sessions::newest_first(&mut summaries);
+    if summaries.is_empty() && first_error.is_none() {
+        // Not silently: an empty listing and a wrong directory look alike.
+        let searched = if roots.is_empty() {
+            crate::cli::places().roots().into_iter().map(|root| root.dir).collect()
+        } else {
+            roots
+        };
+        let shown: Vec<String> = searched.iter().map(|d| d.display().to_string()).collect();
+        let of = args.cwd.as_ref().map_or(String::new(), |cwd| format!("of {} ", cwd.display()));
+        let note = format!("no sessions {of}in {}", shown.join(", "));
+        eprintln!("note: {}", sanitize_for_terminal(&note));
+    }
     // The session a command without FILE works on.
     let current = ctx.file().ok().and_then(|f| std::fs::canonicalize(f).ok());
     let is_current =
