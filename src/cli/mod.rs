@@ -431,6 +431,18 @@ pub fn file_rev(rev: &str) -> Option<(PathBuf, String)> {
     })
 }
 
+/// The hint for an error a git user's habit leads to: a REV that names no entry but an
+/// existing file (`sesstree log demo.jsonl`) was meant as the session file, which `-f` gives.
+pub fn hint(err: &anyhow::Error) -> Option<String> {
+    err.chain().find_map(|cause| match cause.downcast_ref::<Error>()? {
+        Error::RevNotFound { rev } if Path::new(rev).is_file() => {
+            let rev = ui::show(rev);
+            Some(format!("'{rev}' is a file; to work on it, give -f {rev}"))
+        }
+        _ => None,
+    })
+}
+
 /// Writes one JSON value as a line.
 pub fn write_json_line(out: &mut impl Write, value: &serde_json::Value) -> anyhow::Result<()> {
     serde_json::to_writer(&mut *out, value).context("writing JSON")?;
