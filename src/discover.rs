@@ -257,6 +257,21 @@ impl Places {
         found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
         (found.into_iter().map(|(_, p)| p).collect(), searched)
     }
+
+    /// The current project's sessions, newest first: those of `cwd` ([`Places::sessions_of`])
+    /// or, when it has none, of the nearest parent directory that has any, as git looks upward
+    /// for its repository. The first is "the current session", the one `omp --continue` and
+    /// `pi -c` (pi 1.6.0's `findMostRecentSession`: newest by modification time in the
+    /// directory's session directory) resume from that directory. Also returns the directories
+    /// searched for `cwd` itself.
+    pub fn current_sessions(&self, cwd: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
+        let (found, searched) = self.sessions_of(cwd);
+        if !found.is_empty() {
+            return (found, searched);
+        }
+        let mut nearest = cwd.ancestors().skip(1).map(|dir| self.sessions_of(dir).0);
+        (nearest.find(|found| !found.is_empty()).unwrap_or_default(), searched)
+    }
 }
 
 /// The `*.jsonl` files directly in `dir` (none when it cannot be read), without the agents'

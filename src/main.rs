@@ -23,6 +23,9 @@ fn main() -> ExitCode {
     let (exit, print) = classify(&err);
     if print {
         eprintln!("error: {}", cli::ui::show(&format!("{err:#}")));
+        if let Some(hint) = cli::hint(&err) {
+            eprintln!("hint: {hint}");
+        }
     }
     ExitCode::from(exit as u8)
 }

@@ -36,8 +36,11 @@ use self::ui::{ColorChoice, Style};
 #[command(name = "sesstree", version, after_long_help = after_long_help())]
 pub struct Cli {
     /// The session file to work on (`-` reads standard input for commands that do not write).
-    /// Without it, the current directory's newest session in the agents' session directories
-    /// (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them).
+    /// Without it, the current session: the newest (by modification time) of the current
+    /// directory's sessions in the agents' session directories (`~/.omp/agent/sessions`,
+    /// `~/.pi/agent/sessions`, or where their variables put them), as `omp --continue` and
+    /// `pi -c` resume it; when the directory has none, the nearest parent directory's, as git
+    /// looks upward. `ls` marks it.
     #[arg(short = 'f', long = "file", env = "SESSTREE_FILE", global = true, value_name = "FILE")]
     pub file: Option<PathBuf>,
 
@@ -149,7 +152,7 @@ pub struct Ctx {
     pub file: Option<PathBuf>,
     /// `--session`.
     pub session: Option<String>,
-    /// The current directory's newest session, looked for once when no file is named.
+    /// The session of `--session`, or the current session, looked for once.
     found: std::sync::OnceLock<sesstree::Result<PathBuf>>,
     /// `--json`.
     pub json: bool,
@@ -167,8 +170,8 @@ impl Ctx {
         Ctx { file: Some(file), session: None, found: std::sync::OnceLock::new(), ..*self }
     }
 
-    /// The session file named by `-f` or `SESSTREE_FILE`, else the current directory's newest
-    /// session in the agents' session directories, as `omp --continue` and `pi -c` pick it.
+    /// The session file named by `-f` or `SESSTREE_FILE`, or by `--session`, else the current
+    /// session ([`current_sessions`]).
     pub fn file(&self) -> anyhow::Result<&Path> {
         if let (None, Some(file)) = (&self.session, &self.file) {
             return Ok(file);
@@ -382,17 +385,24 @@ fn session_named(key: &str) -> sesstree::Result<PathBuf> {
     }
 }
 
-/// The current directory's newest session, or the usage error that names where none was
-/// found.
+/// The current session: the newest of [`current_sessions`].
 fn newest_session() -> sesstree::Result<PathBuf> {
+    Ok(current_sessions()?.swap_remove(0))
+}
+
+/// The current project's sessions, newest first: the current directory's in the agents'
+/// session directories, else the nearest parent directory's
+/// ([`sesstree::discover::Places::current_sessions`]); or the usage error that names where none
+/// was found.
+pub fn current_sessions() -> sesstree::Result<Vec<PathBuf>> {
     const HINT: &str = "give -f FILE or set SESSTREE_FILE";
     let Ok(cwd) = std::env::current_dir() else {
         return Err(Error::Usage(format!("no session file: {HINT}")));
     };
     let places = places();
-    let (found, searched) = places.sessions_of(&cwd);
-    if let Some(newest) = found.into_iter().next() {
-        return Ok(newest);
+    let (found, searched) = places.current_sessions(&cwd);
+    if !found.is_empty() {
+        return Ok(found);
     }
     let home = places.home.to_string_lossy().into_owned();
     let shown: Vec<String> = searched
@@ -406,7 +416,7 @@ fn newest_session() -> sesstree::Result<PathBuf> {
         })
         .collect();
     Err(Error::Usage(format!(
-        "no session file: no session of this directory in {}; {HINT}",
+        "no session file: no session of this directory or a parent in {}; {HINT}",
         shown.join(", ")
     )))
 }
@@ -418,6 +428,18 @@ pub fn file_rev(rev: &str) -> Option<(PathBuf, String)> {
         let (file, rest) = (&rev[..at], &rev[at + 1..]);
         let named = !file.is_empty() && !rest.is_empty() && Path::new(file).is_file();
         named.then(|| (PathBuf::from(file), rest.to_owned()))
+    })
+}
+
+/// The hint for an error a git user's habit leads to: a REV that names no entry but an
+/// existing file (`sesstree log demo.jsonl`) was meant as the session file, which `-f` gives.
+pub fn hint(err: &anyhow::Error) -> Option<String> {
+    err.chain().find_map(|cause| match cause.downcast_ref::<Error>()? {
+        Error::RevNotFound { rev } if Path::new(rev).is_file() => {
+            let rev = ui::show(rev);
+            Some(format!("'{rev}' is a file; to work on it, give -f {rev}"))
+        }
+        _ => None,
     })
 }
 

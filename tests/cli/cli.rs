@@ -254,3 +254,23 @@ fn empty_environment_variables_count_as_unset() {
     [exit status: 2]
     ");
 }
+
+/// Issue 44: `log demo.jsonl`, as `git log FILE` habit types it, names a file where a REV
+/// goes; the error hints at -f. A REV that names no file gets no hint.
+#[test]
+fn a_rev_that_names_a_file_hints_at_the_file_option() {
+    let env = TestEnv::new();
+    env.fixture("labeled.jsonl");
+    env.fixture("linear.jsonl");
+    assert_snapshot!(env.run(&["-f", "labeled.jsonl", "log", "linear.jsonl"]), @"
+    ------- stderr -------
+    error: no entry matches 'linear.jsonl'
+    hint: 'linear.jsonl' is a file; to work on it, give -f linear.jsonl
+    [exit status: 4]
+    ");
+    assert_snapshot!(env.run(&["-f", "labeled.jsonl", "show", "no-such.jsonl"]), @"
+    ------- stderr -------
+    error: no entry matches 'no-such.jsonl'
+    [exit status: 4]
+    ");
+}

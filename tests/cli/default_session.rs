@@ -97,9 +97,30 @@ fn without_a_session_the_error_names_the_directories_searched() {
     let p = Project::new();
     assert_snapshot!(p.run(&["log"]), @"
     ------- stderr -------
-    error: no session file: no session of this directory in ~/.omp/agent/sessions/-proj, ~/.omp/agent/sessions/--$ENCODED_TMP-home-proj--, ~/.pi/agent/sessions/--$ENCODED_TMP-home-proj--; give -f FILE or set SESSTREE_FILE
+    error: no session file: no session of this directory or a parent in ~/.omp/agent/sessions/-proj, ~/.omp/agent/sessions/--$ENCODED_TMP-home-proj--, ~/.pi/agent/sessions/--$ENCODED_TMP-home-proj--; give -f FILE or set SESSTREE_FILE
     [exit status: 2]
     ");
+}
+
+/// Issue 44: from a subdirectory of a project, as git looks upward for its repository, the
+/// current session is the nearest parent directory's (the agents, pi 1.6.0's `continueRecent`,
+/// look only at the directory itself); the directory's own sessions come first.
+#[test]
+fn a_subdirectory_takes_the_nearest_parent_s_session() {
+    let p = Project::new();
+    let pi = p.pi.join("2026-01-02T00-00-00-000Z_b.jsonl");
+    p.session(&pi, "pi.jsonl", 100);
+    let sub = p.cwd.join("src/deep");
+    std::fs::create_dir_all(&sub).unwrap();
+    let output = p.env.cmd().current_dir(&sub).args(["log", "-n", "1"]).output().unwrap();
+    let from_sub = p.env.render(&output);
+    assert!(output.status.success(), "{from_sub}");
+    assert_eq!(from_sub, p.run(&["-f", &pi.display().to_string(), "log", "-n", "1"]));
+    // A session of the subdirectory itself wins, however old.
+    p.session(&p.omp.with_file_name("-proj-src").join("a.jsonl"), "linear.jsonl", 9000);
+    let own = p.omp.with_file_name("-proj-src").join("a.jsonl").display().to_string();
+    let output = p.env.cmd().current_dir(p.cwd.join("src")).args(["log", "-n", "1"]).output();
+    assert_eq!(p.env.render(&output.unwrap()), p.run(&["-f", &own, "log", "-n", "1"]));
 }
 
 /// `--session ID|NAME` picks a session by id prefix or by name in every session directory of

@@ -51,6 +51,21 @@ fn sound_files_and_directories() {
     insta::assert_snapshot!(env.run(&["-f", "one.jsonl", "fsck"]), @"one.jsonl: ok");
 }
 
+/// Issue 44: a directory without sessions is named on stderr, not passed over in silence; the
+/// exit status stays 0 (nothing has a problem).
+#[test]
+fn a_directory_without_sessions_is_named() {
+    let env = TestEnv::new();
+    env.write("one.jsonl", lines(&[H, &m("a", None)]));
+    std::fs::create_dir_all(env.path().join("empty/sub")).unwrap();
+    env.write("empty/notes.txt", "not a session");
+    insta::assert_snapshot!(env.run(&["fsck", "empty", "one.jsonl"]), @"
+    one.jsonl: ok
+    ------- stderr -------
+    note: no sessions in empty
+    ");
+}
+
 #[test]
 fn several_files_in_input_order() {
     let env = TestEnv::new();

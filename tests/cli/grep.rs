@@ -422,3 +422,54 @@ fn a_refused_file_in_a_directory_is_an_error() {
     [exit status: 2]
     ");
 }
+
+/// Issue 44: without PATH, `grep` searches the session every other command would work on: the
+/// file of -f or SESSTREE_FILE, or the one --session names; only that one. A -f file that does
+/// not exist fails as `log -f` does.
+#[test]
+fn without_paths_the_session_of_file_or_session_options() {
+    let env = env();
+    home(&env);
+    let other = SESSION.replace("0195a1b2-grep-test", "0195ffff-other").replace("nom", "zebracorn");
+    env.write("other.jsonl", &other);
+    let put = env.path().join("home/.omp/agent/sessions/-else/other.jsonl");
+    std::fs::create_dir_all(put.parent().unwrap()).unwrap();
+    std::fs::write(&put, &other).unwrap();
+    assert_snapshot!(env.run(&["-f", "other.jsonl", "grep", "-c", "zebracorn"]), @"other.jsonl:2");
+    assert_snapshot!(env.run(&["-f", "other.jsonl", "grep", "-l", "nom"]), @"[exit status: 1]");
+    let output =
+        env.cmd().env("SESSTREE_FILE", "s.jsonl").args(["grep", "-l", "nom"]).output().unwrap();
+    assert_snapshot!(env.render(&output), @"s.jsonl");
+    assert_snapshot!(env.run(&["--session", "0195ffff", "grep", "-l", "zebra"]), @"$TMP/home/.omp/agent/sessions/-else/other.jsonl");
+    // A PATH still wins.
+    assert_snapshot!(env.run(&["-f", "other.jsonl", "grep", "-l", "nom", "s.jsonl"]), @"s.jsonl");
+    let log = env.run(&["-f", "does-not-exist.jsonl", "log"]);
+    assert_snapshot!(log, @"
+    ------- stderr -------
+    error: does-not-exist.jsonl: No such file or directory (os error 2)
+    [exit status: 1]
+    ");
+    assert_eq!(env.run(&["-f", "does-not-exist.jsonl", "grep", "nom"]), log);
+}
+
+/// Issue 44: --here searches the current project's sessions, found as a command without -f
+/// finds its session: from a subdirectory of the project, the nearest parent's (as git looks
+/// upward).
+#[test]
+fn here_looks_upward_for_the_project() {
+    let env = env();
+    home(&env);
+    let sub = env.path().join("home/proj/src/deep");
+    std::fs::create_dir_all(&sub).unwrap();
+    let pi_dir =
+        sesstree::discover::pi_dir_name(&env.path().join("home/proj").display().to_string());
+    let output =
+        env.cmd().current_dir(&sub).args(["grep", "-l", "--here", "nom"]).output().unwrap();
+    assert_snapshot!(env.render(&output).replace(&pi_dir, "$PI_DIR"), @"
+    $TMP/home/.omp/agent/sessions/-proj/2026-02-01_omp.jsonl
+    $TMP/home/.pi/agent/sessions/$PI_DIR/2026-02-01_pi.jsonl
+    ");
+    // Not with a PATH, which names what to search.
+    let output = env.cmd().args(["grep", "--here", "nom", "s.jsonl"]).output().unwrap();
+    assert!(env.render(&output).contains("cannot be used with"), "{}", env.render(&output));
+}

@@ -119,11 +119,11 @@ fn lists_both_agents_newest_first() {
     2025-12-29 09:20:00 +0000  0        pi-2                     /x                                      ~/.pi/agent/sessions/--x--/fresh.jsonl
     ");
     insta::assert_snapshot!(run(&env, &["ls", "--json"]), @r#"
-    {"path":"$TMP/home/.pi/agent/sessions/$PI_DIR/2026-01-05T00-00-00-000Z_pi-1.jsonl","sessionId":"pi-1","name":"Pi session","cwd":"$TMP/home/proj/","entries":2,"lastActivity":"2026-01-05T00:00:05.000Z","firstPrompt":"pi asks","laneFormat":false}
-    {"path":"$TMP/home/.omp/agent/sessions/-proj/2026-01-03T00-00-00-000Z_omp-2.jsonl","sessionId":"omp-2","name":null,"cwd":"$TMP/home/elsewhere","entries":1,"lastActivity":"2026-01-03T00:00:00.000Z","firstPrompt":"elsewhere","laneFormat":false}
-    {"path":"$TMP/home/.omp/agent/sessions/-other/2026-01-02T00-00-00-000Z_omp-3.jsonl","sessionId":"omp-3","name":"Renamed","cwd":"$TMP/home/other","entries":2,"lastActivity":"2026-01-02T00:00:01.000Z","firstPrompt":"hello from other","laneFormat":false}
-    {"path":"$TMP/home/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl","sessionId":"omp-1","name":"Fix the parser","cwd":"$TMP/home/proj","entries":2,"lastActivity":"2026-01-01T00:10:00.000Z","firstPrompt":"The parser chokes on tabs","laneFormat":false}
-    {"path":"$TMP/home/.pi/agent/sessions/--x--/fresh.jsonl","sessionId":"pi-2","name":null,"cwd":"/x","entries":0,"lastActivity":"2025-12-29T09:20:00.000Z","firstPrompt":null,"laneFormat":false}
+    {"path":"$TMP/home/.pi/agent/sessions/$PI_DIR/2026-01-05T00-00-00-000Z_pi-1.jsonl","sessionId":"pi-1","name":"Pi session","cwd":"$TMP/home/proj/","entries":2,"lastActivity":"2026-01-05T00:00:05.000Z","firstPrompt":"pi asks","laneFormat":false,"current":false}
+    {"path":"$TMP/home/.omp/agent/sessions/-proj/2026-01-03T00-00-00-000Z_omp-2.jsonl","sessionId":"omp-2","name":null,"cwd":"$TMP/home/elsewhere","entries":1,"lastActivity":"2026-01-03T00:00:00.000Z","firstPrompt":"elsewhere","laneFormat":false,"current":false}
+    {"path":"$TMP/home/.omp/agent/sessions/-other/2026-01-02T00-00-00-000Z_omp-3.jsonl","sessionId":"omp-3","name":"Renamed","cwd":"$TMP/home/other","entries":2,"lastActivity":"2026-01-02T00:00:01.000Z","firstPrompt":"hello from other","laneFormat":false,"current":false}
+    {"path":"$TMP/home/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl","sessionId":"omp-1","name":"Fix the parser","cwd":"$TMP/home/proj","entries":2,"lastActivity":"2026-01-01T00:10:00.000Z","firstPrompt":"The parser chokes on tabs","laneFormat":false,"current":false}
+    {"path":"$TMP/home/.pi/agent/sessions/--x--/fresh.jsonl","sessionId":"pi-2","name":null,"cwd":"/x","entries":0,"lastActivity":"2025-12-29T09:20:00.000Z","firstPrompt":null,"laneFormat":false,"current":false}
     "#);
 }
 
@@ -145,15 +145,18 @@ fn one_project() {
         .output()
         .unwrap();
     insta::assert_snapshot!(render(&env, &rel), @r#"
-    {"path":"$TMP/home/.pi/agent/sessions/$PI_DIR/2026-01-05T00-00-00-000Z_pi-1.jsonl","sessionId":"pi-1","name":"Pi session","cwd":"$TMP/home/proj/","entries":2,"lastActivity":"2026-01-05T00:00:05.000Z","firstPrompt":"pi asks","laneFormat":false}
-    {"path":"$TMP/home/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl","sessionId":"omp-1","name":"Fix the parser","cwd":"$TMP/home/proj","entries":2,"lastActivity":"2026-01-01T00:10:00.000Z","firstPrompt":"The parser chokes on tabs","laneFormat":false}
+    {"path":"$TMP/home/.pi/agent/sessions/$PI_DIR/2026-01-05T00-00-00-000Z_pi-1.jsonl","sessionId":"pi-1","name":"Pi session","cwd":"$TMP/home/proj/","entries":2,"lastActivity":"2026-01-05T00:00:05.000Z","firstPrompt":"pi asks","laneFormat":false,"current":false}
+    {"path":"$TMP/home/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl","sessionId":"omp-1","name":"Fix the parser","cwd":"$TMP/home/proj","entries":2,"lastActivity":"2026-01-01T00:10:00.000Z","firstPrompt":"The parser chokes on tabs","laneFormat":false,"current":false}
     "#);
     // With directories given, the header's cwd decides.
     insta::assert_snapshot!(run(&env, &["ls", "--cwd", &proj, "home/.omp"]), @"
     LAST ACTIVITY              ENTRIES  SESSION  NAME            CWD     FIRST PROMPT               FILE
     2026-01-01 00:10:00 +0000  2        omp-1    Fix the parser  ~/proj  The parser chokes on tabs  home/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl
     ");
-    insta::assert_snapshot!(run(&env, &["ls", "--cwd", "/nowhere"]), @"");
+    insta::assert_snapshot!(run(&env, &["ls", "--cwd", "/nowhere"]), @"
+    ------- stderr -------
+    note: no sessions of /nowhere in $TMP/home/.omp/agent/sessions, $TMP/home/.pi/agent/sessions
+    ");
 }
 
 #[test]
@@ -175,8 +178,20 @@ fn given_directories_and_files() {
 #[test]
 fn nothing_to_list() {
     let env = TestEnv::new();
-    insta::assert_snapshot!(run(&env, &["ls"]), @"");
-    insta::assert_snapshot!(run(&env, &["ls", "--json"]), @"");
+    // Issue 44: an empty listing says so on stderr, exit status 0.
+    insta::assert_snapshot!(run(&env, &["ls"]), @"
+    ------- stderr -------
+    note: no sessions in $TMP/home/.omp/agent/sessions, $TMP/home/.pi/agent/sessions
+    ");
+    insta::assert_snapshot!(run(&env, &["ls", "--json"]), @"
+    ------- stderr -------
+    note: no sessions in $TMP/home/.omp/agent/sessions, $TMP/home/.pi/agent/sessions
+    ");
+    std::fs::create_dir(env.path().join("empty")).unwrap();
+    insta::assert_snapshot!(run(&env, &["ls", "empty"]), @"
+    ------- stderr -------
+    note: no sessions in empty
+    ");
 }
 
 #[test]
@@ -286,4 +301,50 @@ fn no_path_is_cut(env: &TestEnv) {
             assert!(path.ends_with(".jsonl"), "{columns}: {line}");
         }
     }
+}
+
+/// Issue 44: `ls` marks the current session, the one a command without -f works on (the
+/// newest by modification time of the directory's, as pi 1.6.0's `findMostRecentSession`
+/// picks it), which need not be the first row (ordered by last activity): `*` before its row,
+/// `"current": true` in --json.
+#[test]
+fn the_current_session_is_marked() {
+    let env = TestEnv::new();
+    let home = home(&env);
+    let pi =
+        format!("{home}/.pi/agent/sessions/{}/2026-01-05T00-00-00-000Z_pi-1.jsonl", pi_dir(&env));
+    let omp = format!("{home}/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl");
+    let other = format!("{home}/.omp/agent/sessions/-proj/2026-01-03T00-00-00-000Z_omp-2.jsonl");
+    for (path, secs) in [(&other, 0), (&pi, 1_000), (&omp, 2_000)] {
+        let when = UNIX_EPOCH + Duration::from_secs(1_767_000_000 + secs);
+        std::fs::File::options().write(true).open(path).unwrap().set_modified(when).unwrap();
+    }
+    let proj = Path::new(&home).join("proj/src");
+    std::fs::create_dir_all(&proj).unwrap();
+    let ls =
+        |args: &[&str]| render(&env, &env.cmd().current_dir(&proj).args(args).output().unwrap());
+    insta::assert_snapshot!(ls(&["ls", "--cwd", ".."]), @"
+      LAST ACTIVITY              ENTRIES  SESSION  NAME            CWD      FIRST PROMPT               FILE
+      2026-01-05 00:00:05 +0000  2        pi-1     Pi session      ~/proj/  pi asks                    ~/.pi/agent/sessions/$PI_DIR/2026-01-05T00-00-00-000Z_pi-1.jsonl
+    * 2026-01-01 00:10:00 +0000  2        omp-1    Fix the parser  ~/proj   The parser chokes on tabs  ~/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl
+    ");
+    let marks: Vec<String> = ls(&["ls", "--json"])
+        .lines()
+        .map(|line| {
+            let row: serde_json::Value = serde_json::from_str(line).unwrap();
+            format!("{} {}", row["sessionId"], row["current"])
+        })
+        .collect();
+    insta::assert_snapshot!(marks.join("\n"), @r#"
+    "pi-1" false
+    "omp-2" false
+    "omp-3" false
+    "omp-1" true
+    "pi-2" false
+    "#);
+    // Not marked: no session of the directory or its parents.
+    insta::assert_snapshot!(run(&env, &["ls", "--cwd", "home/other"]), @"
+    LAST ACTIVITY              ENTRIES  SESSION  NAME     CWD      FIRST PROMPT      FILE
+    2026-01-02 00:00:01 +0000  2        omp-3    Renamed  ~/other  hello from other  ~/.omp/agent/sessions/-other/2026-01-02T00-00-00-000Z_omp-3.jsonl
+    ");
 }

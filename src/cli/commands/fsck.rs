@@ -33,7 +33,8 @@ const EXAMPLES: &str = r#"Examples:
 /// without its pad (oh-my-pi cannot resume the file), a missing final newline, a version too
 /// new. Text output is `FILE:LINE: KIND: MESSAGE` per problem and
 /// `FILE: ok` for a sound file (not with --quiet).
-/// Directories are searched for *.jsonl. Exit status 1 when any file has a problem.
+/// Directories are searched for *.jsonl; one that holds none is named in a note on stderr.
+/// Exit status 1 when any file has a problem.
 ///
 /// With --repair, a repaired copy of one file goes to -o PATH, keeping every entry that can be
 /// kept: lines that hold no entry are dropped, a lost header is restored (--cwd gives its
@@ -83,6 +84,12 @@ pub fn run(ctx: &Ctx, args: &FsckArgs) -> anyhow::Result<()> {
     }
     // An unreadable path is reported in order, without hiding the others.
     let files = super::session_paths(ctx, &args.paths)?;
+    for dir in args.paths.iter().filter(|p| p.is_dir()) {
+        if !files.iter().any(|f| f.starts_with(dir)) {
+            // Not silently: an empty check and a wrong directory look alike.
+            eprintln!("note: no sessions in {}", sanitize_for_terminal(&dir.display().to_string()));
+        }
+    }
     let reports: Vec<Vec<Finding>> = files.par_iter().map(|f| fsck::check_file(f)).collect();
     let mut out = stdout();
     let mut failed = false;

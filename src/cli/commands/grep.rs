@@ -34,20 +34,22 @@ const EXAMPLES: &str = r#"Examples:
 /// matched, and a match never spans two texts. Each text is matched as lines: `^` and `$` match
 /// at line breaks.
 ///
-/// Without PATH, searches every session of both agents (the directories `ls` lists; --here
-/// only the current directory's). PATH is a session file, a directory (searched for *.jsonl)
-/// or `-` for standard input.
+/// Without PATH, searches the session named by -f, SESSTREE_FILE or --session, else every
+/// session of both agents (the directories `ls` lists); --here searches the current project's
+/// sessions instead. PATH is a session file, a directory (searched for *.jsonl) or `-` for
+/// standard input.
 ///
 /// Prints a heading per file (its path and session id), then a line per matching entry: its
 /// short id, its label, its role or type, and the line of text around the first match, with
 /// `(off path)` after a hit that is not on the path to the leaf. --json prints one object per
 /// hit, whose `rev` (`FILE:ID`) every command taking a REV accepts.
 ///
-/// A file named as PATH that every other command refuses (no valid session header: exit 3; pi's
-/// lane format: exit 6) is refused the same way, with the same message and exit status; the
-/// other files are still searched. A file found in a directory (PATH or the agents') that cannot
-/// be read or is refused so is an error: it is named on stderr, the search goes on, and the exit
-/// status is 2, as rg does with a file it cannot read.
+/// A file named as PATH or by -f that every other command refuses (no valid session header:
+/// exit 3; pi's lane format: exit 6; with -f, a file that does not exist: exit 1) is refused the
+/// same way, with the same message and exit status; the other files are still searched. A file
+/// found in a directory (PATH or the agents') that cannot be read or is refused so is an error:
+/// it is named on stderr, the search goes on, and the exit status is 2, as rg does with a file
+/// it cannot read.
 ///
 /// Exits 0 when an entry matched, 1 when none did, 2 on an error (a bad pattern, a file that
 /// cannot be read), as grep does; with several errors, the first one's status.
@@ -57,7 +59,8 @@ pub struct GrepArgs {
     /// The pattern (with -e, the first PATH).
     #[arg(value_name = "PATTERN", required_unless_present = "regexp")]
     pub pattern: Option<String>,
-    /// Session files or directories to search (default: every session of both agents).
+    /// Session files or directories to search (default: the session of -f, SESSTREE_FILE or
+    /// --session, else every session of both agents).
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// A pattern to match; give it more than once for any of several.
@@ -104,8 +107,9 @@ pub struct GrepArgs {
     /// Only the sessions of the project in this directory.
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
-    /// Only the sessions of the current directory (--cwd .).
-    #[arg(long, conflicts_with = "cwd")]
+    /// Only the current project's sessions: those of the current directory, else of the nearest
+    /// parent directory that has any (where a command without -f finds its session).
+    #[arg(long, conflicts_with_all = ["cwd", "paths"])]
     pub here: bool,
     /// Only entries on the path from the root to the leaf.
     #[arg(long)]
@@ -155,8 +159,7 @@ pub fn run(ctx: &Ctx, args: &GrepArgs) -> anyhow::Result<()> {
     let options = MatchOptions { fixed: args.fixed_strings, case, word: args.word_regexp };
     let matcher = Matcher::new(&patterns, &options)?;
     let now = ctx.clock()?.now_millis();
-    let cwd = args.cwd.clone().or_else(|| args.here.then(|| PathBuf::from(".")));
-    let cwds = cwd.as_deref().map(cwd_forms).transpose()?.unwrap_or_default();
+    let cwds = args.cwd.as_deref().map(cwd_forms).transpose()?.unwrap_or_default();
     let scope = Scope {
         roles: names(&args.role),
         tools: args.tool.clone(),
@@ -183,7 +186,20 @@ pub fn run(ctx: &Ctx, args: &GrepArgs) -> anyhow::Result<()> {
     };
     // Whether each file was named on the command line, not found in a directory.
     let mut named = Vec::new();
-    if paths.is_empty() {
+    if paths.is_empty() && args.here {
+        paths = crate::cli::current_sessions()?;
+        // In path order, as a directory is searched: not in the order the files last changed.
+        paths.sort();
+        named.resize(paths.len(), false);
+    } else if paths.is_empty() && (ctx.file.is_some() || ctx.session.is_some()) {
+        // The file every other command would work on, refused as they refuse it when missing.
+        let file = ctx.file()?;
+        if file.as_os_str() != "-" {
+            std::fs::metadata(file).map_err(|e| sesstree::Error::io(file, e))?;
+        }
+        paths.push(file.to_path_buf());
+        named.push(true);
+    } else if paths.is_empty() {
         let cwds = (!search.scope.cwds.is_empty()).then_some(search.scope.cwds.as_slice());
         let dirs = agent_dirs(home().as_deref(), cwds);
         paths = sesstree::discover::session_files(&dirs, true)?;

@@ -34,6 +34,10 @@ const EXAMPLES: &str = r#"Examples:
 /// (as a command without -f looks for the current directory's session). Directories are searched
 /// for *.jsonl, leaving out the artifact directory next to each session file.
 ///
+/// The current session, the one a command without -f works on, is marked: `*` before its row,
+/// `"current": true` in --json (see -f for how it is found). On an empty listing, a note on
+/// stderr names the directories searched (the exit status stays 0).
+///
 /// --cwd DIR lists one project's sessions: without DIR arguments, the agents' directories for
 /// that project (each agent's encoding of the path); in every case only the sessions whose
 /// header records that working directory.
@@ -86,6 +90,22 @@ pub fn run(ctx: &Ctx, args: &LsArgs) -> anyhow::Result<()> {
         });
     }
     sessions::newest_first(&mut summaries);
+    if summaries.is_empty() && first_error.is_none() {
+        // Not silently: an empty listing and a wrong directory look alike.
+        let searched = if roots.is_empty() {
+            crate::cli::places().roots().into_iter().map(|root| root.dir).collect()
+        } else {
+            roots
+        };
+        let shown: Vec<String> = searched.iter().map(|d| d.display().to_string()).collect();
+        let of = args.cwd.as_ref().map_or(String::new(), |cwd| format!("of {} ", cwd.display()));
+        let note = format!("no sessions {of}in {}", shown.join(", "));
+        eprintln!("note: {}", sanitize_for_terminal(&note));
+    }
+    // The session a command without FILE works on.
+    let current = ctx.file().ok().and_then(|f| std::fs::canonicalize(f).ok());
+    let is_current =
+        |s: &Summary| current.is_some() && std::fs::canonicalize(&s.path).ok() == current;
 
     let mut out = stdout();
     if args.null {
@@ -96,10 +116,13 @@ pub fn run(ctx: &Ctx, args: &LsArgs) -> anyhow::Result<()> {
         }
     } else if ctx.json {
         for s in &summaries {
-            write_json_line(&mut out, &s.to_json())?;
+            let mut object = s.to_json();
+            object["current"] = is_current(s).into();
+            write_json_line(&mut out, &object)?;
         }
     } else if !summaries.is_empty() {
-        writeln!(out, "{}", table(ctx, &summaries, home.as_deref()).trim_fmt())?;
+        let current: Vec<bool> = summaries.iter().map(is_current).collect();
+        writeln!(out, "{}", table(ctx, &summaries, &current, home.as_deref()).trim_fmt())?;
     }
     out.flush()?;
     first_error.map_or(Ok(()), |e| Err(e.into()))
@@ -167,7 +190,9 @@ fn forms(path: &Path) -> Vec<String> {
     out
 }
 
-fn table(ctx: &Ctx, summaries: &[Summary], home: Option<&str>) -> Table {
+/// The table of `ls`; when one of the sessions is `current`, each row starts with a mark, `*`
+/// on that one, as `git branch` marks the branch checked out.
+fn table(ctx: &Ctx, summaries: &[Summary], current: &[bool], home: Option<&str>) -> Table {
     let mut table = Table::new();
     table.load_style(comfy_table::presets::NOTHING);
     table.set_content_arrangement(ContentArrangement::Dynamic);
@@ -181,9 +206,17 @@ fn table(ctx: &Ctx, summaries: &[Summary], home: Option<&str>) -> Table {
     if let Some(w) = width {
         table.set_width(u16::try_from(w).unwrap_or(u16::MAX));
     }
-    const HEADER: [&str; 7] =
-        ["LAST ACTIVITY", "ENTRIES", "SESSION", "NAME", "CWD", "FIRST PROMPT", "FILE"];
-    let mut header = Row::from(HEADER);
+    let marked = current.contains(&true);
+    let mark = |on: bool| match (marked, on) {
+        (false, _) => "",
+        (true, true) => "* ",
+        (true, false) => "  ",
+    };
+    let mut first = String::from(mark(false));
+    first.push_str("LAST ACTIVITY");
+    let header_cells =
+        [first.as_str(), "ENTRIES", "SESSION", "NAME", "CWD", "FIRST PROMPT", "FILE"];
+    let mut header = Row::from(header_cells);
     header.max_height(1);
     table.set_header(header);
     let shorten = |p: &str| -> String {
@@ -195,14 +228,14 @@ fn table(ctx: &Ctx, summaries: &[Summary], home: Option<&str>) -> Table {
         sanitize_for_terminal(&text).into_owned()
     };
     // The widest cell of each column, header included, to choose which columns fit.
-    let mut widest = HEADER.map(ui::columns);
-    for s in summaries {
+    let mut widest = header_cells.map(ui::columns);
+    for (s, &on) in summaries.iter().zip(current) {
         let time = s.last_activity.map(sesstree::clock::format_iso_millis);
         let clean = |t: &Option<String>| {
             t.as_deref().map_or(String::new(), |t| sanitize_for_terminal(t).into_owned())
         };
         let mut cells = vec![
-            Cell::new(short_time(time.as_deref())),
+            Cell::new(format!("{}{}", mark(on), short_time(time.as_deref()))),
             Cell::new(s.entries),
             Cell::new(clean(&s.session_id)),
             Cell::new(clean(&s.name)),
