@@ -84,6 +84,8 @@ pub fn run(ctx: &Ctx, args: &ExportArgs) -> anyhow::Result<()> {
         Some(o) if o.extension().is_some_and(|e| e == "md" || e == "markdown") => Format::Markdown,
         _ => Format::Html,
     });
+    // Ctrl-C or SIGTERM removes the temporary file being written before exiting.
+    super::install_signal_handler();
     let home = home();
     let (session, gists) = ctx.load_with(&Rows::new(home.as_deref()))?;
     let leaf = if session.is_empty() {

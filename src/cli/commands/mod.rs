@@ -359,8 +359,10 @@ fn cancel_on_interrupt(cancel: &CancelToken) {
 static CURRENT: std::sync::Mutex<Option<CancelToken>> = std::sync::Mutex::new(None);
 
 /// Installs the process's one handler for SIGINT, SIGTERM and SIGHUP, once. While `tree -i`
-/// owns the terminal it gives the terminal back and exits with status 7 (cancelled); at other
-/// times it cancels the current token, if any.
+/// owns the terminal it gives the terminal back and exits with status 7 (cancelled); while a
+/// hook or the summarizer may run it cancels the current token, and the operation stops by
+/// itself. At other times it removes the temporary files being written (`export`, `migrate`:
+/// nothing half-written is left behind) and exits with status 7.
 pub(crate) fn install_signal_handler() {
     static INSTALL: std::sync::Once = std::sync::Once::new();
     INSTALL.call_once(|| {
@@ -373,7 +375,11 @@ pub(crate) fn install_signal_handler() {
                 && let Some(token) = current.as_ref()
             {
                 token.cancel();
+                return;
             }
+            let wrote = sesstree::store::abandon_writes();
+            eprintln!("error: interrupted{}", if wrote { "" } else { "; nothing was written" });
+            std::process::exit(crate::cli::exit::Exit::Cancelled as i32);
         });
     });
 }
