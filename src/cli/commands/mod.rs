@@ -146,7 +146,11 @@ pub fn run(ctx: &Ctx, mut command: Command) -> anyhow::Result<()> {
         && let Some((file, rest)) = crate::cli::file_rev(rev)
     {
         *rev = rest;
-        return dispatch(&ctx.with_file(file), command);
+        // Only a writer says which file it wrote: looking for the current session costs a
+        // directory scan that readers need not pay.
+        let writes = matches!(command, Command::Checkout(_) | Command::Label(_));
+        let ctx = if writes { ctx.with_rev_file(file) } else { ctx.with_file(file) };
+        return dispatch(&ctx, command);
     }
     dispatch(ctx, command)
 }
