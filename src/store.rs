@@ -434,6 +434,18 @@ impl Locked {
         keep_from: u64,
         tail: &[u8],
     ) -> Result<()> {
+        self.splice_finishing(session, head, keep_from, tail, None)
+    }
+
+    /// [`Locked::splice`]; its rename also finishes `finishes` (a file [`reopen`]ed until then).
+    fn splice_finishing(
+        &self,
+        session: &Session,
+        head: &[u8],
+        keep_from: u64,
+        tail: &[u8],
+        finishes: Option<&Path>,
+    ) -> Result<()> {
         self.check_fresh(session)?;
         let io = |e| Error::io(&self.path, e);
         let perms = self.file.metadata().map_err(io)?.permissions();
@@ -451,7 +463,7 @@ impl Locked {
         })?;
         let gate = self.gate(session, WriteKind::Rename)?;
         self.check_fresh(session)?;
-        tmp.persist(|t| {
+        tmp.persist(finishes, |t| {
             t.persist(&self.real).map(drop).map_err(|e| Error::io(&self.path, e.error))
         })?;
         drop(gate);
@@ -460,8 +472,9 @@ impl Locked {
     }
 
     /// Like [`Locked::replace`], but first keeps the current contents as `backup`, a new file
-    /// (an existing one is a conflict unless `force`). If the replace fails, the backup is
-    /// removed again: a failed command leaves nothing behind.
+    /// (an existing one is a conflict unless `force`). If the replace fails, or a signal stops
+    /// the process before it is done ([`abandon_writes`]), the backup is removed again: a
+    /// failed command leaves nothing behind.
     pub fn replace_keeping(
         &self,
         session: &Session,
@@ -472,8 +485,11 @@ impl Locked {
         self.check_fresh(session)?;
         let original = session.read_range(0, session.file_len)?;
         write_new(backup, &original, Some(&self.path), force)?;
-        if let Err(e) = self.replace(session, contents) {
-            let _ = std::fs::remove_file(backup);
+        reopen(backup);
+        if let Err(e) =
+            self.splice_finishing(session, contents, session.file_len, &[], Some(backup))
+        {
+            discard(backup);
             return Err(e);
         }
         Ok(())
@@ -519,7 +535,7 @@ pub fn write_new_with(
     let gate = replaces_session
         .then(|| Gate::take(path, path, WriteKind::Rename, GATE_TIMEOUT))
         .transpose()?;
-    tmp.persist(|t| {
+    tmp.persist(None, |t| {
         if force {
             t.persist(path).map(drop).map_err(|e| Error::io(path, e.error))
         } else {
@@ -608,14 +624,30 @@ const TEMP_SUFFIX: &str = ".tmp";
 /// last write (the publish lock waits at most [`GATE_TIMEOUT`]).
 pub const STALE_TEMPORARY: Duration = Duration::from_secs(10 * 60);
 
-/// The temporary files this process is writing, and whether it has renamed one into place.
+/// The files an interrupt must remove (temporary files being written, a backup whose replace
+/// is not done), and how many files this process has written for good.
 struct Unfinished {
     paths: Vec<PathBuf>,
-    completed: bool,
+    written: usize,
 }
 
 static UNFINISHED: std::sync::Mutex<Unfinished> =
-    std::sync::Mutex::new(Unfinished { paths: Vec::new(), completed: false });
+    std::sync::Mutex::new(Unfinished { paths: Vec::new(), written: 0 });
+
+/// Lists `path`, a file just written, as unfinished again: until a rename finishes it, an
+/// interrupt removes it.
+fn reopen(path: &Path) {
+    let mut list = unfinished();
+    list.paths.push(path.to_path_buf());
+    list.written = list.written.saturating_sub(1);
+}
+
+/// Removes `path`, a [`reopen`]ed file, and its listing.
+fn discard(path: &Path) {
+    let mut list = unfinished();
+    let _ = std::fs::remove_file(path);
+    list.paths.retain(|p| p != path);
+}
 
 fn unfinished() -> std::sync::MutexGuard<'static, Unfinished> {
     UNFINISHED.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -639,13 +671,21 @@ impl Temporary {
     }
 
     /// Renames the file into place with `rename`, as one step as far as [`abandon_writes`]
-    /// can see.
-    fn persist(mut self, rename: impl FnOnce(tempfile::NamedTempFile) -> Result<()>) -> Result<()> {
+    /// can see; with it `finishes` (a [`reopen`]ed file) is done too.
+    fn persist(
+        mut self,
+        finishes: Option<&Path>,
+        rename: impl FnOnce(tempfile::NamedTempFile) -> Result<()>,
+    ) -> Result<()> {
         let mut list = unfinished();
         let file = self.0.take().expect("a temporary file is persisted once");
         list.paths.retain(|p| p != file.path());
         rename(file)?;
-        list.completed = true;
+        list.written += 1;
+        if let Some(done) = finishes {
+            list.paths.retain(|p| p != done);
+            list.written += 1;
+        }
         Ok(())
     }
 }
@@ -660,17 +700,18 @@ impl Drop for Temporary {
     }
 }
 
-/// Removes every temporary file this process is writing, for a signal handler that exits the
-/// process right after: from here on no write of this process starts or finishes (they wait
-/// for ever). Returns whether a write of this process had already been renamed into place.
+/// Removes every temporary file this process is writing (and a backup whose replace is not
+/// done), for a signal handler that exits the process right after: from here on no write of
+/// this process starts or finishes (they wait for ever). Returns whether this process has
+/// written a file for good.
 pub fn abandon_writes() -> bool {
     let mut list = unfinished();
     for path in list.paths.drain(..) {
         let _ = std::fs::remove_file(path);
     }
-    let completed = list.completed;
+    let written = list.written > 0;
     std::mem::forget(list);
-    completed
+    written
 }
 
 /// Whether `name` in `dir` is a temporary file of sesstree's that nobody will finish: a regular

@@ -43,6 +43,16 @@ fn temporaries(dir: &Path) -> Vec<String> {
 /// Runs `sesstree ARGS`, sends `signal` once its temporary file appears, and returns its exit
 /// status and standard error.
 fn interrupt(env: &TestEnv, args: &[&str], signal: &str) -> (Option<i32>, String) {
+    interrupt_once(env, args, signal, || true)
+}
+
+/// [`interrupt`], once `ready` holds as well.
+fn interrupt_once(
+    env: &TestEnv,
+    args: &[&str],
+    signal: &str,
+    ready: impl Fn() -> bool,
+) -> (Option<i32>, String) {
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sesstree"))
         .current_dir(env.path())
         .env("HOME", env.path().join("home"))
@@ -53,7 +63,7 @@ fn interrupt(env: &TestEnv, args: &[&str], signal: &str) -> (Option<i32>, String
         .spawn()
         .unwrap();
     let t0 = Instant::now();
-    while temporaries(env.path()).is_empty() {
+    while temporaries(env.path()).is_empty() || !ready() {
         assert!(child.try_wait().unwrap().is_none(), "finished before its temporary file was seen");
         assert!(t0.elapsed() < Duration::from_secs(60), "no temporary file appeared");
         std::thread::sleep(Duration::from_millis(2));
@@ -89,6 +99,23 @@ fn sigterm_during_migrate_leaves_no_temporary_file_and_no_target() {
     insta::assert_snapshot!(stderr, @"error: interrupted; nothing was written");
     assert_eq!(temporaries(env.path()), Vec::<String>::new());
     assert!(!env.path().join("new.jsonl").exists());
+}
+
+/// `migrate` in place keeps a backup, then renames the migrated file over the original: an
+/// interrupt in between removes the backup too, and the original stays as it was.
+#[test]
+fn an_interrupted_migration_in_place_leaves_no_backup() {
+    let env = TestEnv::new();
+    let original = large_session(1, 150_000);
+    env.write("old.jsonl", &original);
+    let backup = env.path().join("old.jsonl.bak");
+    let (code, stderr) =
+        interrupt_once(&env, &["migrate", "old.jsonl"], "-INT", || backup.exists());
+    assert_eq!(code, Some(7), "{stderr}");
+    insta::assert_snapshot!(stderr, @"error: interrupted; nothing was written");
+    assert_eq!(temporaries(env.path()), Vec::<String>::new());
+    assert!(!backup.exists());
+    assert_eq!(env.read("old.jsonl"), original.as_bytes());
 }
 
 /// A process id that is certainly not running: a child that has been waited for.
