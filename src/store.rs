@@ -385,6 +385,8 @@ impl Locked {
             let _ = self.file.sync_data();
             return Err(Error::io(&self.path, e));
         }
+        // For what an interrupt says ([`abandon_writes`]).
+        unfinished().written += 1;
         Ok(())
     }
 
