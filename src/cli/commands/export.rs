@@ -84,8 +84,6 @@ pub fn run(ctx: &Ctx, args: &ExportArgs) -> anyhow::Result<()> {
         Some(o) if o.extension().is_some_and(|e| e == "md" || e == "markdown") => Format::Markdown,
         _ => Format::Html,
     });
-    // Ctrl-C or SIGTERM removes the temporary file being written before exiting.
-    super::install_signal_handler();
     let home = home();
     let (session, gists) = ctx.load_with(&Rows::new(home.as_deref()))?;
     let leaf = if session.is_empty() {
@@ -147,6 +145,8 @@ pub fn run(ctx: &Ctx, args: &ExportArgs) -> anyhow::Result<()> {
             out.flush()?;
         }
         Some(t) => {
+            // Ctrl-C or SIGTERM removes the temporary file being written before exiting.
+            super::install_signal_handler();
             // As private as the session it shows (cp's mode: the session's, less the umask).
             let like = session.path.is_file().then_some(session.path.as_path());
             store::write_new_with(t, like, args.force, |out| {
