@@ -624,7 +624,7 @@ const TEMP_SUFFIX: &str = ".tmp";
 /// How long a temporary file must have been left unchanged before another process may take it
 /// for a leftover: a live writer changes it all the time, and renames it within seconds of its
 /// last write (the publish lock waits at most [`GATE_TIMEOUT`]).
-pub const STALE_TEMPORARY: Duration = Duration::from_secs(10 * 60);
+const STALE_TEMPORARY: Duration = Duration::from_secs(10 * 60);
 
 /// The files an interrupt must remove (temporary files being written, a backup whose replace
 /// is not done), and how many files this process has written for good.
