@@ -68,6 +68,10 @@ pub enum ProblemKind {
     Load(Problem),
     /// The file holds nothing at all (0 bytes or blank lines).
     Empty,
+    /// An entry whose `parentId` is its own id. pi 1.6 draws it as a root (`getTree`), but
+    /// `getBranch` and the context it resumes from follow the parent for ever and run out of
+    /// memory on any path through it.
+    SelfParent,
     /// A `label` whose target is not in the file.
     LabelTargetMissing,
     /// A compaction whose `firstKeptEntryId` is not on its path.
@@ -101,6 +105,7 @@ impl NoteKind for ProblemKind {
         match self {
             ProblemKind::Load(p) => p.as_str(),
             ProblemKind::Empty => "empty",
+            ProblemKind::SelfParent => "self-parent",
             ProblemKind::LabelTargetMissing => "label-target-missing",
             ProblemKind::CompactionOffPath => "compaction-off-path",
             ProblemKind::UnknownFromId => "unknown-from-id",
@@ -205,6 +210,16 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
     if session.slot.as_ref().is_some_and(|s| !s.padded) {
         let message = "the title slot has no pad: oh-my-pi lists the session but cannot resume it";
         out.push(Finding::new(ProblemKind::UnpaddedSlot, Some(1), None, message));
+    }
+
+    for r in &session.records {
+        if let Some(id) = r.id.as_ref().filter(|&id| r.parent_id.as_ref() == Some(id)) {
+            let message = format!(
+                "entry {id} is its own parent; the entry counts as a root, but pi loops for ever \
+                 on a path through it"
+            );
+            out.push(Finding::new(ProblemKind::SelfParent, Some(r.line), Some(id), message));
+        }
     }
 
     for lr in session.label_records() {
@@ -757,12 +772,10 @@ impl<'a> Fixer<'a> {
             let Some(p) = &r.parent_id else { continue };
             let line = Some(r.line);
             if r.id.as_ref() == Some(p) {
-                // A self-parent is a root; once renamed, the old id would name the original.
-                if self.renamed[i] {
-                    let message = format!("parentId {p} was the entry's own id; set to null");
-                    let change = Change::new(Action::Rerooted, line, r.id.as_ref(), message);
-                    self.parent_fix[i] = Some(("null".into(), change));
-                }
+                // A root, as the loader and pi's tree read it, and as pi's paths can follow.
+                let message = format!("parentId {p} was the entry's own id; set to null");
+                let change = Change::new(Action::Rerooted, line, r.id.as_ref(), message);
+                self.parent_fix[i] = Some(("null".into(), change));
                 continue;
             }
             match self.resolve(p, i) {

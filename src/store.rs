@@ -11,6 +11,11 @@
 //! the file's length and identity are checked again: if anything was appended since it was
 //! loaded (pi takes no lock), nothing is written and the command fails with a conflict.
 //!
+//! A temporary file is named `.sesstree-<pid>-<random>.tmp`. While it is written it is listed
+//! here, so that a signal handler can remove it ([`abandon_writes`]) before the process exits;
+//! one left by a process that was killed outright (SIGKILL, a crash, a power cut) is removed by
+//! the next write into its directory once it is stale ([`is_stale_temporary`]).
+//!
 //! Before either, a writer that was told where oh-my-pi keeps its leases
 //! ([`Locked::refusing_open`]) looks whether an oh-my-pi process has the session open
 //! ([`crate::lease`]): then it writes nothing, and the command fails with a conflict naming
@@ -380,6 +385,8 @@ impl Locked {
             let _ = self.file.sync_data();
             return Err(Error::io(&self.path, e));
         }
+        // For what an interrupt says ([`abandon_writes`]).
+        unfinished().written += 1;
         Ok(())
     }
 
@@ -429,10 +436,22 @@ impl Locked {
         keep_from: u64,
         tail: &[u8],
     ) -> Result<()> {
+        self.splice_finishing(session, head, keep_from, tail, None)
+    }
+
+    /// [`Locked::splice`]; its rename also finishes `finishes` (a file [`reopen`]ed until then).
+    fn splice_finishing(
+        &self,
+        session: &Session,
+        head: &[u8],
+        keep_from: u64,
+        tail: &[u8],
+        finishes: Option<&Path>,
+    ) -> Result<()> {
         self.check_fresh(session)?;
         let io = |e| Error::io(&self.path, e);
         let perms = self.file.metadata().map_err(io)?.permissions();
-        let tmp = temp_with(&self.real, Some(perms), |out| {
+        let tmp = temp_with(&self.real, Mode::Keep(perms), |out| {
             out.write_all(head).map_err(io)?;
             let mut offset = keep_from.min(session.file_len);
             let mut buf = vec![0; 1 << 20];
@@ -446,15 +465,18 @@ impl Locked {
         })?;
         let gate = self.gate(session, WriteKind::Rename)?;
         self.check_fresh(session)?;
-        tmp.persist(&self.real).map_err(|e| Error::io(&self.path, e.error))?;
+        tmp.persist(finishes, |t| {
+            t.persist(&self.real).map(drop).map_err(|e| Error::io(&self.path, e.error))
+        })?;
         drop(gate);
         sync_dir(&self.real);
         Ok(())
     }
 
     /// Like [`Locked::replace`], but first keeps the current contents as `backup`, a new file
-    /// (an existing one is a conflict unless `force`). If the replace fails, the backup is
-    /// removed again: a failed command leaves nothing behind.
+    /// (an existing one is a conflict unless `force`). If the replace fails, or a signal stops
+    /// the process before it is done ([`abandon_writes`]), the backup is removed again: a
+    /// failed command leaves nothing behind.
     pub fn replace_keeping(
         &self,
         session: &Session,
@@ -465,8 +487,11 @@ impl Locked {
         self.check_fresh(session)?;
         let original = session.read_range(0, session.file_len)?;
         write_new(backup, &original, Some(&self.path), force)?;
-        if let Err(e) = self.replace(session, contents) {
-            let _ = std::fs::remove_file(backup);
+        reopen(backup);
+        if let Err(e) =
+            self.splice_finishing(session, contents, session.file_len, &[], Some(backup))
+        {
+            discard(backup);
             return Err(e);
         }
         Ok(())
@@ -484,7 +509,9 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 
 /// Writes a new file atomically: a temporary file in the same directory, synced, renamed into
 /// place. An existing target is refused (conflict) unless `force`; a symlink or a directory is
-/// always refused. `like` gives the permissions to copy (never wider than the source's).
+/// always refused. The new file holds what `like` holds, so it gets the mode `cp` gives a copy:
+/// `like`'s, less the umask, never wider than its source. Without a source (a session read from
+/// standard input) nothing says how private it is: 0600.
 pub fn write_new(path: &Path, contents: &[u8], like: Option<&Path>, force: bool) -> Result<()> {
     write_new_with(path, like, force, |out| out.write_all(contents).map_err(|e| Error::io(path, e)))
 }
@@ -499,28 +526,30 @@ pub fn write_new_with(
     fill: impl FnOnce(&mut dyn Write) -> Result<()>,
 ) -> Result<()> {
     check_target(path, force)?;
-    let perms = like
+    let mode = like
         .map(|src| std::fs::metadata(src).map_err(|e| Error::io(src, e)))
         .transpose()?
-        .map(|m| Permissions::from_mode(m.permissions().mode() & 0o666));
-    let tmp = temp_with(path, perms, fill)?;
+        .map_or(0o600, |m| m.permissions().mode() & 0o666);
+    let tmp = temp_with(path, Mode::New(mode), fill)?;
     // A session file (not a backup) renamed over an existing one is renamed under oh-my-pi's
     // publish lock; a new file (noclobber) replaces nothing another writer could write.
     let replaces_session = force && path.extension().is_some_and(|e| e == "jsonl") && path.exists();
     let gate = replaces_session
         .then(|| Gate::take(path, path, WriteKind::Rename, GATE_TIMEOUT))
         .transpose()?;
-    if force {
-        tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
-    } else {
-        tmp.persist_noclobber(path).map_err(|e| {
-            if e.error.kind() == std::io::ErrorKind::AlreadyExists {
-                exists(path)
-            } else {
-                Error::io(path, e.error)
-            }
-        })?;
-    }
+    tmp.persist(None, |t| {
+        if force {
+            t.persist(path).map(drop).map_err(|e| Error::io(path, e.error))
+        } else {
+            t.persist_noclobber(path).map(drop).map_err(|e| {
+                if e.error.kind() == std::io::ErrorKind::AlreadyExists {
+                    exists(path)
+                } else {
+                    Error::io(path, e.error)
+                }
+            })
+        }
+    })?;
     drop(gate);
     sync_dir(path);
     Ok(())
@@ -551,29 +580,183 @@ fn exists(path: &Path) -> Error {
     Error::Conflict(format!("{}: already exists (use --force to overwrite)", path.display()))
 }
 
+/// The mode of a temporary file.
+enum Mode {
+    /// Exactly these permissions (a rewrite keeps the file's own).
+    Keep(Permissions),
+    /// These bits less the umask (a new file).
+    New(u32),
+}
+
 /// A synced temporary file next to `path` filled by `fill`; removed again if anything fails.
+/// Stale temporary files of other processes in the same directory are removed first.
 fn temp_with(
     path: &Path,
-    perms: Option<Permissions>,
+    mode: Mode,
     fill: impl FnOnce(&mut dyn Write) -> Result<()>,
-) -> Result<tempfile::NamedTempFile> {
+) -> Result<Temporary> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".sesstree-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(|e| Error::io(dir, e))?;
+    sweep_stale_temporaries(dir);
+    let mut builder = tempfile::Builder::new();
+    let prefix = format!("{TEMP_PREFIX}{}-", std::process::id());
+    builder.prefix(&prefix).suffix(TEMP_SUFFIX);
+    if let Mode::New(bits) = mode {
+        builder.permissions(Permissions::from_mode(bits));
+    }
+    let mut tmp = Temporary::create(|| builder.tempfile_in(dir).map_err(|e| Error::io(dir, e)))?;
     let io = |e| Error::io(path, e);
-    if let Some(p) = perms {
-        tmp.as_file().set_permissions(p).map_err(io)?;
+    let file = tmp.file();
+    if let Mode::Keep(p) = mode {
+        file.as_file().set_permissions(p).map_err(io)?;
     }
     {
-        let mut out = std::io::BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, file.as_file_mut());
         fill(&mut out)?;
         out.flush().map_err(io)?;
     }
-    tmp.as_file().sync_all().map_err(io)?;
+    file.as_file().sync_all().map_err(io)?;
     Ok(tmp)
+}
+
+const TEMP_PREFIX: &str = ".sesstree-";
+const TEMP_SUFFIX: &str = ".tmp";
+
+/// How long a temporary file must have been left unchanged before another process may take it
+/// for a leftover: a live writer changes it all the time, and renames it within seconds of its
+/// last write (the publish lock waits at most [`GATE_TIMEOUT`]).
+const STALE_TEMPORARY: Duration = Duration::from_secs(10 * 60);
+
+/// The files an interrupt must remove (temporary files being written, a backup whose replace
+/// is not done), and how many files this process has written for good.
+struct Unfinished {
+    paths: Vec<PathBuf>,
+    written: usize,
+}
+
+static UNFINISHED: std::sync::Mutex<Unfinished> =
+    std::sync::Mutex::new(Unfinished { paths: Vec::new(), written: 0 });
+
+/// Lists `path`, a file just written, as unfinished again: until a rename finishes it, an
+/// interrupt removes it.
+fn reopen(path: &Path) {
+    let mut list = unfinished();
+    list.paths.push(path.to_path_buf());
+    list.written = list.written.saturating_sub(1);
+}
+
+/// Removes `path`, a [`reopen`]ed file, and its listing.
+fn discard(path: &Path) {
+    let mut list = unfinished();
+    let _ = std::fs::remove_file(path);
+    list.paths.retain(|p| p != path);
+}
+
+fn unfinished() -> std::sync::MutexGuard<'static, Unfinished> {
+    UNFINISHED.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A temporary file listed in [`UNFINISHED`] from its creation until it is renamed into place
+/// or removed.
+struct Temporary(Option<tempfile::NamedTempFile>);
+
+impl Temporary {
+    /// Creates the file and lists it, in one step as far as [`abandon_writes`] can see.
+    fn create(make: impl FnOnce() -> Result<tempfile::NamedTempFile>) -> Result<Temporary> {
+        let mut list = unfinished();
+        let file = make()?;
+        list.paths.push(file.path().to_path_buf());
+        Ok(Temporary(Some(file)))
+    }
+
+    fn file(&mut self) -> &mut tempfile::NamedTempFile {
+        self.0.as_mut().expect("a temporary file is only taken by persist")
+    }
+
+    /// Renames the file into place with `rename`, as one step as far as [`abandon_writes`]
+    /// can see; with it `finishes` (a [`reopen`]ed file) is done too.
+    fn persist(
+        mut self,
+        finishes: Option<&Path>,
+        rename: impl FnOnce(tempfile::NamedTempFile) -> Result<()>,
+    ) -> Result<()> {
+        let mut list = unfinished();
+        let file = self.0.take().expect("a temporary file is persisted once");
+        list.paths.retain(|p| p != file.path());
+        rename(file)?;
+        list.written += 1;
+        if let Some(done) = finishes {
+            list.paths.retain(|p| p != done);
+            list.written += 1;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        if let Some(file) = self.0.take() {
+            let mut list = unfinished();
+            list.paths.retain(|p| p != file.path());
+            drop(file);
+        }
+    }
+}
+
+/// Removes every temporary file this process is writing (and a backup whose replace is not
+/// done), for a signal handler that exits the process right after: from here on no write of
+/// this process starts or finishes (they wait for ever). Returns whether this process has
+/// written a file for good.
+pub fn abandon_writes() -> bool {
+    let mut list = unfinished();
+    for path in list.paths.drain(..) {
+        let _ = std::fs::remove_file(path);
+    }
+    let written = list.written > 0;
+    std::mem::forget(list);
+    written
+}
+
+/// Whether `name` in `dir` is a temporary file of sesstree's that nobody will finish: a regular
+/// file named `.sesstree-<pid>-<random>.tmp` whose process is gone, unchanged for
+/// [`STALE_TEMPORARY`]. A name without a pid (older sesstrees made them) counts by its age alone. The age also keeps a directory shared between machines safe, where the pid of another
+/// machine's process means nothing here.
+fn is_stale_temporary(dir: &Path, name: &std::ffi::OsStr) -> bool {
+    let Some(middle) = name
+        .to_str()
+        .and_then(|n| n.strip_prefix(TEMP_PREFIX))
+        .and_then(|n| n.strip_suffix(TEMP_SUFFIX))
+    else {
+        return false;
+    };
+    let owner_gone = match middle.split_once('-') {
+        Some((pid, _)) => match pid.parse::<i32>() {
+            Ok(pid) if pid > 0 => {
+                let alive = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None);
+                alive == Err(nix::errno::Errno::ESRCH)
+            }
+            _ => return false,
+        },
+        None => true,
+    };
+    owner_gone
+        && std::fs::symlink_metadata(dir.join(name)).is_ok_and(|m| {
+            m.is_file()
+                && m.modified()
+                    .ok()
+                    .and_then(|t| t.elapsed().ok())
+                    .is_some_and(|age| age > STALE_TEMPORARY)
+        })
+}
+
+/// Removes the stale temporary files in `dir` (see [`is_stale_temporary`]); best effort.
+fn sweep_stale_temporaries(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if is_stale_temporary(dir, &name) {
+            let _ = std::fs::remove_file(dir.join(&name));
+        }
+    }
 }
 
 /// Syncs the directory so a rename survives a crash; best effort.

@@ -162,12 +162,47 @@ pub struct Ctx {
     pub even_if_open: bool,
     /// Colour, decided once.
     pub style: Style,
+    /// What a writer says after writing, when a `FILE:REV` sent it to another file than the
+    /// one `-f` or the current session names ([`Ctx::note_other_file`]).
+    other_file: Option<String>,
 }
 
 impl Ctx {
     /// The same invocation on another file (a `FILE:REV`'s).
     pub fn with_file(&self, file: PathBuf) -> Ctx {
-        Ctx { file: Some(file), session: None, found: std::sync::OnceLock::new(), ..*self }
+        Ctx {
+            file: Some(file),
+            session: None,
+            found: std::sync::OnceLock::new(),
+            other_file: None,
+            json: self.json,
+            strict: self.strict,
+            even_if_open: self.even_if_open,
+            style: self.style,
+        }
+    }
+
+    /// The same invocation on the file of a `FILE:REV`; a writer run on it says which file it
+    /// wrote when that is not the one this invocation names.
+    pub fn with_rev_file(&self, file: PathBuf) -> Ctx {
+        let shown = |p: &Path| ui::show(&p.to_string_lossy()).into_owned();
+        // Without a file of its own (no -f, no session here), FILE:REV is the only file there is.
+        let instead = match (&self.file, &self.session, self.file()) {
+            (_, _, Ok(own)) if sesstree::store::same_file(own, &file) => None,
+            (Some(own), None, _) => Some(format!("{} (-f)", shown(own))),
+            (_, _, Ok(own)) => Some(format!("the current session {}", shown(own))),
+            (_, _, Err(_)) => None,
+        };
+        let note = instead.map(|i| format!("note: wrote to {}, not to {i}", shown(&file)));
+        Ctx { other_file: note, ..self.with_file(file) }
+    }
+
+    /// After a write: says which file was written, when a `FILE:REV` chose it
+    /// ([`Ctx::with_rev_file`]), as git says which branch a checkout switched to.
+    pub fn note_other_file(&self) {
+        if let Some(note) = &self.other_file {
+            eprintln!("{note}");
+        }
     }
 
     /// The session file named by `-f` or `SESSTREE_FILE`, or by `--session`, else the current
@@ -317,6 +352,7 @@ pub fn run(invocation: Invocation) -> anyhow::Result<()> {
         strict: cli.strict,
         even_if_open: cli.even_if_open,
         style: Style::resolve(if cli.json { ColorChoice::Never } else { cli.color }),
+        other_file: None,
     };
     commands::set_utc(cli.utc);
     ui::note_terminal_width();

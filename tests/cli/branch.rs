@@ -651,3 +651,34 @@ fn a_pi_fork_is_what_pi_writes() {
     "#);
     insta::assert_snapshot!(env.run(&["fsck", "f.jsonl"]), @"f.jsonl: ok");
 }
+
+/// After a fork into the directory's sessions, commands without -f take the new file (the
+/// newest session of the directory, as `omp --continue` picks it): branch says so, and how
+/// to name the old one. A fork written elsewhere says nothing more.
+#[test]
+fn a_fork_that_becomes_the_current_session_says_so() {
+    let env = TestEnv::new();
+    let home = std::fs::canonicalize(env.path()).unwrap().join("home");
+    // `env.render` writes the test's directory as $TMP.
+    let cwd = home.join("proj");
+    let sessions = home.join(".omp/agent/sessions/-proj");
+    std::fs::create_dir_all(&cwd).unwrap();
+    std::fs::create_dir_all(&sessions).unwrap();
+    std::fs::copy(crate::common::fixtures().join("branch-omp.jsonl"), sessions.join("s.jsonl"))
+        .unwrap();
+    let run = |args: &[&str]| {
+        let output = env.cmd().current_dir(&cwd).args(args).output().unwrap();
+        env.render(&output)
+    };
+    insta::assert_snapshot!(run(&["fork", "--at", "aaaa0002"]), @"
+    ------- stderr -------
+    Branched to $TMP/home/.omp/agent/sessions/-proj/2026-03-01T12-00-00-000Z_019ca945-0a00-7716-a104-d9866d113a7e.jsonl
+    note: it is now this directory's newest session, which commands without -f use; -f $TMP/home/.omp/agent/sessions/-proj/s.jsonl names the one branched from
+    ");
+    // Without -f: the fork's leaf, not the source's.
+    insta::assert_snapshot!(run(&["log", "-n", "1"]), @"aaaa0002 message 2026-02-16 10:00:04 +0000 user: second prompt");
+    insta::assert_snapshot!(run(&["fork", "--at", "aaaa0002", "-o", "../elsewhere.jsonl"]), @"
+    ------- stderr -------
+    Branched to $TMP/home/proj/../elsewhere.jsonl
+    ");
+}

@@ -457,3 +457,26 @@ fn a_summary_comes_from_what_each_agent_names() {
     let entry = last("branch-omp-noslot.jsonl");
     assert_eq!((&entry["parentId"], &entry["fromId"]), (&"bbbb0001".into(), &"bbbb0001".into()));
 }
+
+/// `checkout FILE:REV` moves FILE's leaf, not the leaf of -f's file: it says which file it
+/// wrote, as git says which branch a checkout switched to; naming -f's own file says nothing.
+#[test]
+fn checkout_file_rev_says_which_file_it_wrote() {
+    let env = forked();
+    env.write("other.jsonl", FORKED);
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "other.jsonl:a3"]), @"
+    ------- stderr -------
+    Moved from a2 to a3; appended branch_summary 15780b2e (`checkout -` goes back)
+    note: wrote to other.jsonl, not to s.jsonl (-f)
+    ");
+    assert_eq!(appended(&env), "", "-f's file is untouched");
+    insta::assert_snapshot!(env.run(&["-f", "other.jsonl", "checkout", "other.jsonl:a2"]), @"
+    ------- stderr -------
+    Moved from a3 to a2; appended branch_summary 6104d986 (`checkout -` goes back)
+    ");
+    // No -f and no session of this directory: FILE is the only file there is.
+    insta::assert_snapshot!(env.run(&["checkout", "other.jsonl:a3"]), @"
+    ------- stderr -------
+    Moved from a2 to a3; appended branch_summary ae175332 (`checkout -` goes back)
+    ");
+}

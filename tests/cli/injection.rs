@@ -143,6 +143,7 @@ fn new_files_are_never_more_open_than_their_source() {
             (format!("b-{name}"), vec!["-f", name, "branch", "--through", "a1", "-o"]),
             (format!("m-{name}"), vec!["-f", name, "migrate", "-o"]),
             (format!("r-{name}"), vec!["-f", name, "fsck", "--repair", "-o"]),
+            (format!("e-{name}.html"), vec!["-f", name, "export", "-o"]),
         ];
         for (out, args) in &made {
             let mut args = args.clone();
@@ -171,6 +172,25 @@ fn new_files_are_never_more_open_than_their_source() {
         assert!(status.status.code().is_some_and(|c| c <= 1), "{args:?}: {status:?}");
         let got = std::fs::metadata(env.path().join(out)).unwrap().permissions().mode();
         assert_eq!(got & 0o7777, 0o600, "{args:?}");
+    }
+}
+
+/// An export gets the mode `cp` gives a copy of its session (the session's, less the umask),
+/// no longer 0600 whatever the session's (issue 44).
+#[test]
+fn an_export_gets_the_mode_of_a_copy_of_its_session() {
+    let env = TestEnv::new();
+    let path = env.write("s.jsonl", session());
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    for (umask, out, want) in [("022", "a.html", 0o644), ("027", "b.md", 0o640)] {
+        let mut cmd = env.pinned(assert_cmd::Command::new("sh"));
+        cmd.arg("-c")
+            .arg(format!("umask {umask}; exec \"$0\" \"$@\""))
+            .arg(assert_cmd::cargo::cargo_bin("sesstree"));
+        let status = cmd.args(["-f", "s.jsonl", "export", "-o", out]).output().unwrap();
+        assert!(status.status.success(), "{status:?}");
+        let got = std::fs::metadata(env.path().join(out)).unwrap().permissions().mode();
+        assert_eq!(got & 0o7777, want, "umask {umask}");
     }
 }
 

@@ -225,3 +225,42 @@ fn a_label_that_could_be_taken_for_an_id_is_refused_without_force() {
     assert_eq!(env.read("demo.jsonl"), before, "an ambiguous REV moves nothing");
     insta::assert_snapshot!(env.run(&["-f", "demo.jsonl", "log", "-n", "1", "fa60d"]), @r#"fa60d15c message 2026-02-16 10:27:49 +0000 assistant: Fixed the warning (`println!("{line}")`); clippy is clean. Committed as `3f2a9c1 stats: add --json output`."#);
 }
+
+/// `label FILE:REV` labels FILE's entry, not -f's file: it says which file it wrote.
+#[test]
+fn label_file_rev_says_which_file_it_wrote() {
+    let env = TestEnv::new();
+    env.fixture("writers-omp.jsonl");
+    let before = env.read("writers-omp.jsonl");
+    env.write("other.jsonl", &before);
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "label", "other.jsonl:b2c3", "x"]), @r#"
+    Labelled b2c3d4e5 "x"
+    ------- stderr -------
+    note: wrote to other.jsonl, not to writers-omp.jsonl (-f)
+    "#);
+    assert_eq!(env.read("writers-omp.jsonl"), before, "-f's file is untouched");
+    insta::assert_snapshot!(env.run(&["-f", "other.jsonl", "label", "other.jsonl:b2c3", "y"]), @r#"Labelled b2c3d4e5 "y" (was "x")"#);
+    insta::assert_snapshot!(env.run(&["-f", "writers-omp.jsonl", "label", "other.jsonl:b2c3", "x", "--dry-run"]), @r#"{"type":"label","id":"ae175332","parentId":"6104d986","timestamp":"2026-03-01T12:00:00.000Z","targetId":"b2c3d4e5","label":"x"}"#);
+}
+
+/// Without -f, `label FILE:REV` names the current session it did not write to.
+#[test]
+fn label_file_rev_names_the_current_session_it_did_not_write() {
+    let env = TestEnv::new();
+    // `env.render` writes the test's directory as $TMP.
+    let home = std::fs::canonicalize(env.path()).unwrap().join("home");
+    let cwd = home.join("proj");
+    let sessions = home.join(".omp/agent/sessions/-proj");
+    std::fs::create_dir_all(&cwd).unwrap();
+    std::fs::create_dir_all(&sessions).unwrap();
+    let fixture = crate::common::fixtures().join("writers-omp.jsonl");
+    std::fs::copy(&fixture, sessions.join("s.jsonl")).unwrap();
+    std::fs::copy(&fixture, cwd.join("other.jsonl")).unwrap();
+    let output =
+        env.cmd().current_dir(&cwd).args(["label", "other.jsonl:b2c3", "x"]).output().unwrap();
+    insta::assert_snapshot!(env.render(&output), @r#"
+    Labelled b2c3d4e5 "x"
+    ------- stderr -------
+    note: wrote to other.jsonl, not to the current session $TMP/home/.omp/agent/sessions/-proj/s.jsonl
+    "#);
+}

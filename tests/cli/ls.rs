@@ -198,14 +198,16 @@ fn nothing_to_list() {
 fn width_and_colour() {
     let env = TestEnv::new();
     home(&env);
+    // Narrow: rows would wrap even without the name, the directory and the prompt; the
+    // session id goes (the file names hold it), then the paths are cut, one line per row.
     let narrow = env.cmd().env("COLUMNS", "100").args(["ls"]).output().unwrap();
     insta::assert_snapshot!(render(&env, &narrow), @"
-    LAST ACTIVITY              ENTRIES  SESSION  FILE
-    2026-01-05 00:00:05 +0000  2        pi-1     ~/.pi/agent/sessions/$PI_DIR/2026-01-05T00-00-00-000Z_pi-1.jsonl
-    2026-01-03 00:00:00 +0000  1        omp-2    ~/.omp/agent/sessions/-proj/2026-01-03T00-00-00-000Z_omp-2.jsonl
-    2026-01-02 00:00:01 +0000  2        omp-3    ~/.omp/agent/sessions/-other/2026-01-02T00-00-00-000Z_omp-3.jsonl
-    2026-01-01 00:10:00 +0000  2        omp-1    ~/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl
-    2025-12-29 09:20:00 +0000  0        pi-2     ~/.pi/agent/sessions/--x--/fresh.jsonl
+    LAST ACTIVITY              ENTRIES  FILE
+    2026-01-05 00:00:05 +0000  2        ~/.pi/agent/sessions/$PI_DIR/2026-01-0…
+    2026-01-03 00:00:00 +0000  1        ~/.omp/agent/sessions/-proj/2026-01-03T00-00-00-000Z_omp-2.…
+    2026-01-02 00:00:01 +0000  2        ~/.omp/agent/sessions/-other/2026-01-02T00-00-00-000Z_omp-3…
+    2026-01-01 00:10:00 +0000  2        ~/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.…
+    2025-12-29 09:20:00 +0000  0        ~/.pi/agent/sessions/--x--/fresh.jsonl
     ");
     // Wider: the name, the directory and the prompt share what the rest leaves.
     let wide = env.cmd().env("COLUMNS", "170").args(["ls"]).output().unwrap();
@@ -279,7 +281,7 @@ fn null_ended_paths_for_xargs() {
     $TMP/home/.omp/agent/sessions/-proj/2026-01-01T00-00-00-000Z_omp-1.jsonl<NUL>
     $TMP/home/.pi/agent/sessions/--x--/fresh.jsonl<NUL>
     ");
-    no_path_is_cut(&env);
+    rows_fit_and_piped_paths_are_whole(&env);
     insta::assert_snapshot!(run(&env, &["ls", "-0", "--json"]), @"
     ------- stderr -------
     error: the argument '--null' cannot be used with '--json'
@@ -291,15 +293,22 @@ fn null_ended_paths_for_xargs() {
     ");
 }
 
-/// At any width the FILE column holds whole paths.
-fn no_path_is_cut(env: &TestEnv) {
-    for columns in ["60", "100", "200"] {
-        let out = env.cmd().env("COLUMNS", columns).args(["ls"]).output().unwrap();
+/// On a terminal every row fits its width (a row that wrapped took two lines or more, issue
+/// 44): a path too long for what is left is cut at the end with a `…`. In a pipe (no
+/// `COLUMNS`) the FILE column holds whole paths.
+fn rows_fit_and_piped_paths_are_whole(env: &TestEnv) {
+    for columns in [60, 100, 200] {
+        let out = env.cmd().env("COLUMNS", columns.to_string()).args(["ls"]).output().unwrap();
         let text = String::from_utf8(out.stdout).unwrap();
-        for line in text.lines().skip(1) {
+        for line in text.lines() {
+            assert!(line.chars().count() <= columns, "{columns}: {line}");
             let path = line.split_whitespace().last().unwrap();
-            assert!(path.ends_with(".jsonl"), "{columns}: {line}");
+            assert!(path == "FILE" || path.ends_with(".jsonl") || path.ends_with('…'), "{line}");
         }
+    }
+    let out = env.cmd().args(["ls"]).output().unwrap();
+    for line in String::from_utf8(out.stdout).unwrap().lines().skip(1) {
+        assert!(line.split_whitespace().last().unwrap().ends_with(".jsonl"), "{line}");
     }
 }
 

@@ -23,6 +23,7 @@ mod hostile; // hostile input: no panic, no hang, nothing raw on the terminal
 mod hostile_output; // no raw control characters from the file in text output
 mod humanize_title; // sesstree humanize-title
 mod injection; // no injection: file text only on stdin, permissions, -o targets
+mod interrupt; // interrupted writers leave nothing behind; stale temporary files are swept
 mod label; // sesstree label
 mod lane_format; // pi's lane-based v4 files: named, refused, never written
 mod lease; // oh-my-pi's ownership lease: writers refuse a session open in oh-my-pi

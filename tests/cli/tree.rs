@@ -407,6 +407,53 @@ fn a_hidden_leaf_is_marked_on_the_nearest_shown_entry() {
     assert_snapshot!(note, @"note: the leaf 3f9c2b71 is hidden by the filter");
 }
 
+/// A chain of `depth` user messages, each with a one-message side branch, so that every level
+/// is a branch point and the rows nest `depth` deep.
+fn deep(depth: usize) -> String {
+    let mut text = String::from(
+        r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#,
+    );
+    text.push('\n');
+    for d in 0..depth {
+        let parent = if d == 0 { "null".to_string() } else { format!("\"m{:03}\"", d - 1) };
+        text.push_str(&format!(
+            r#"{{"type":"message","id":"m{d:03}","parentId":{parent},"timestamp":"2026-01-01T00:{d:02}:00.000Z","message":{{"role":"user","content":"deep message number {d}"}}}}"#
+        ));
+        text.push('\n');
+        text.push_str(&format!(
+            r#"{{"type":"message","id":"s{d:03}","parentId":"m{d:03}","timestamp":"2026-01-01T00:{d:02}:01.000Z","message":{{"role":"assistant","content":[{{"type":"text","text":"side {d}"}}]}}}}"#
+        ));
+        text.push('\n');
+    }
+    text
+}
+
+/// On a terminal, deep rows keep their text in sight (issue 44): a long label is cut like the
+/// text, and the row standing in for a hidden leaf gives up gutter levels (marked `…`) for its
+/// long mark rather than its text.
+#[test]
+fn deep_rows_keep_their_text_in_sight() {
+    let env = TestEnv::new();
+    env.write("d.jsonl", deep(30));
+    let label = "a-rather-long-label-someone-wrote-for-this-checkpoint";
+    env.cmd().args(["-f", "d.jsonl", "label", "m020", label]).assert().success();
+    let run = |args: &[&str]| {
+        let out = env.cmd().env("COLUMNS", "70").args(args).output().unwrap();
+        env.render(&out)
+    };
+    let rows = run(&["-f", "d.jsonl", "tree", "--order", "file"]);
+    let labelled = rows.lines().find(|l| l.contains("m020")).unwrap();
+    assert_snapshot!(labelled, @"…                             └─ • m020 [a-rather-l…] user: deep mess…");
+    let rows = run(&["-f", "d.jsonl", "tree", "--filter", "user-only"]);
+    assert_snapshot!(rows.lines().rev().take(2).collect::<Vec<_>>().join("\n"), @"
+    …  │  │  │  ├─ • m029 user: deep message … ← active (leaf s029 hidden)
+    …  │  │  │  │  │  │  │  │  │  ├─ • m028 user: deep message number 28
+    ");
+    for line in rows.lines() {
+        assert!(line.chars().count() <= 70, "{line}");
+    }
+}
+
 /// `COLUMNS` sets the width rows are cut to (the terminal's otherwise, and none in a pipe):
 /// the text is cut with `…`, the id, the label and `← active` stay.
 #[test]

@@ -190,7 +190,18 @@ pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
             }
         }
         match &target {
-            Some(target) => eprintln!("Branched to {}", ui::show(&target.to_string_lossy())),
+            Some(target) => {
+                eprintln!("Branched to {}", ui::show(&target.to_string_lossy()));
+                // Commands without -f take the directory's newest session: from now on that
+                // may be the new file, which nothing else would tell.
+                if crate::cli::newest_session().is_ok_and(|n| store::same_file(&n, target)) {
+                    eprintln!(
+                        "note: it is now this directory's newest session, which commands without \
+                         -f use; -f {} names the one branched from",
+                        ui::show(&file.to_string_lossy())
+                    );
+                }
+            }
             None => eprintln!("note: {}", unwritable.unwrap_or_default()),
         }
     }

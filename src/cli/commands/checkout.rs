@@ -183,6 +183,7 @@ pub fn run(ctx: &Ctx, args: &CheckoutArgs) -> anyhow::Result<()> {
     // The move is on disk: session_tree may run sesstree on the file itself.
     drop(locked);
     report(ctx, &session, &nav, Some(&plan), args)?;
+    ctx.note_other_file();
 
     let mut fields = Map::new();
     fields.insert("newLeafId".into(), id_value(&session, nav.new_leaf));

@@ -145,7 +145,11 @@ pub fn run(ctx: &Ctx, args: &ExportArgs) -> anyhow::Result<()> {
             out.flush()?;
         }
         Some(t) => {
-            store::write_new_with(t, None, args.force, |out| {
+            // Ctrl-C or SIGTERM removes the temporary file being written before exiting.
+            super::install_signal_handler();
+            // As private as the session it shows (cp's mode: the session's, less the umask).
+            let like = session.path.is_file().then_some(session.path.as_path());
+            store::write_new_with(t, like, args.force, |out| {
                 let mut buf = std::io::BufWriter::with_capacity(1 << 16, out);
                 fill(&mut buf)?;
                 buf.flush().map_err(|e| Error::io(t, e))

@@ -26,8 +26,8 @@ const EXAMPLES: &str = r#"Examples:
 /// Check session files for damage, or write a repaired copy of one.
 ///
 /// Reports every problem with its line and entry: no or bad header, unparseable or truncated
-/// lines, records that are not objects or have no id, duplicate ids, missing parents, parent
-/// cycles, labels on missing entries, compactions whose firstKeptEntryId is neither on their
+/// lines, records that are not objects or have no id, duplicate ids, missing parents, entries
+/// that are their own parent (pi loops on them), parent cycles, labels on missing entries, compactions whose firstKeptEntryId is neither on their
 /// path nor their own id (pi's compaction that keeps nothing),
 /// branch summaries whose fromId names no entry, pi context edits off their path, a title slot
 /// without its pad (oh-my-pi cannot resume the file), a missing final newline, a version too
@@ -39,7 +39,8 @@ const EXAMPLES: &str = r#"Examples:
 /// With --repair, a repaired copy of one file goes to -o PATH, keeping every entry that can be
 /// kept: lines that hold no entry are dropped, a lost header is restored (--cwd gives its
 /// working directory), later duplicate ids are renamed and references re-pointed to the entry
-/// they meant when written, entries with a missing parent become roots, cycles are broken where
+/// they meant when written, entries with a missing parent or their own become roots, cycles
+/// are broken where
 /// readers break them, labels on missing entries are dropped, an off-path firstKeptEntryId
 /// becomes the compaction's own id (it keeps nothing, as readers already took it), unknown
 /// fromIds point at the summary's parent, a title slot gets its pad, the final newline is

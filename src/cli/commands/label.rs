@@ -194,6 +194,7 @@ pub fn set(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<Option<Session>> {
         }
     }
     out.flush()?;
+    ctx.note_other_file();
     Ok(Some(session))
 }
 

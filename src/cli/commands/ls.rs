@@ -26,8 +26,9 @@ const EXAMPLES: &str = r#"Examples:
 ///
 /// Per file: last activity (the last entry's time, else the file's), entry count, session id,
 /// name, working directory, the first user prompt, and the path. On a terminal the table fits
-/// its width (`COLUMNS` sets another): the path is never cut; the name, directory and prompt
-/// are cut, or left out when there is no room for them. A pipe gets whole rows. --json prints
+/// its width (`COLUMNS` sets another), one line per file: the name, directory and prompt are
+/// cut, or left out when there is no room for them; then the session id is left out, and last
+/// the path is cut with a `…`. A pipe gets whole rows. --json prints
 /// one object per file, and -0 only the paths, each ended by a NUL byte (for `xargs -0`). Without DIR, lists the agents'
 /// session directories: ~/.omp/agent/sessions and ~/.pi/agent/sessions, or where PI_CONFIG_DIR,
 /// OMP_PROFILE, PI_CODING_AGENT_DIR, PI_CODING_AGENT_SESSION_DIR and XDG_DATA_HOME put them
@@ -190,6 +191,28 @@ fn forms(path: &Path) -> Vec<String> {
     out
 }
 
+/// When even the columns that never shrink are wider than the terminal (rows would wrap, every
+/// one on two lines or more): the session id goes first (both agents name a session's file
+/// after it), then the path is cut at the end, with a `…`: one row per session, as `log`
+/// cuts its rows. `ls | cat` and `--json` give whole paths.
+fn fit_fixed_columns(table: &mut Table, widest: &[usize; 7], width: usize) {
+    let total = |columns: &[usize]| columns.iter().map(|&c| widest[c] + 2).sum::<usize>();
+    if total(&[0, 1, 2, 6]) <= width {
+        return;
+    }
+    if let Some(c) = table.column_mut(2) {
+        c.set_constraint(ColumnConstraint::Hidden);
+    }
+    let room = width.saturating_sub(total(&[0, 1]) + 2);
+    if widest[6] > room
+        && let Some(c) = table.column_mut(6)
+    {
+        // At least a few columns of the path, even on a terminal too narrow for the rest.
+        let room = u16::try_from(room.max(12)).unwrap_or(u16::MAX);
+        c.set_constraint(ColumnConstraint::UpperBoundary(comfy_table::Width::Fixed(room)));
+    }
+}
+
 /// The table of `ls`; when one of the sessions is `current`, each row starts with a mark, `*`
 /// on that one, as `git branch` marks the branch checked out.
 fn table(ctx: &Ctx, summaries: &[Summary], current: &[bool], home: Option<&str>) -> Table {
@@ -263,8 +286,8 @@ fn table(ctx: &Ctx, summaries: &[Summary], current: &[bool], home: Option<&str>)
     for column in table.column_iter_mut() {
         column.set_padding((0, 2));
     }
-    // The short columns and the path never shrink (a path cut short names no file); name, cwd
-    // and prompt share what is left. (Set once the rows exist: constraints apply to existing
+    // The short columns and the path shrink only as a last resort (a path cut short names no
+    // file: `fit_fixed_columns`); name, cwd and prompt share what is left. (Set once the rows exist: constraints apply to existing
     // columns.)
     table.set_constraints([ColumnConstraint::ContentWidth; 3]);
     if let Some(file) = table.column_mut(6) {
@@ -285,6 +308,7 @@ fn table(ctx: &Ctx, summaries: &[Summary], current: &[bool], home: Option<&str>)
                 c.set_constraint(ColumnConstraint::Hidden);
             }
         }
+        fit_fixed_columns(&mut table, &widest, width);
     }
     table
 }

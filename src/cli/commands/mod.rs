@@ -146,7 +146,11 @@ pub fn run(ctx: &Ctx, mut command: Command) -> anyhow::Result<()> {
         && let Some((file, rest)) = crate::cli::file_rev(rev)
     {
         *rev = rest;
-        return dispatch(&ctx.with_file(file), command);
+        // Only a writer says which file it wrote: looking for the current session costs a
+        // directory scan that readers need not pay.
+        let writes = matches!(command, Command::Checkout(_) | Command::Label(_));
+        let ctx = if writes { ctx.with_rev_file(file) } else { ctx.with_file(file) };
+        return dispatch(&ctx, command);
     }
     dispatch(ctx, command)
 }
@@ -359,8 +363,10 @@ fn cancel_on_interrupt(cancel: &CancelToken) {
 static CURRENT: std::sync::Mutex<Option<CancelToken>> = std::sync::Mutex::new(None);
 
 /// Installs the process's one handler for SIGINT, SIGTERM and SIGHUP, once. While `tree -i`
-/// owns the terminal it gives the terminal back and exits with status 7 (cancelled); at other
-/// times it cancels the current token, if any.
+/// owns the terminal it gives the terminal back and exits with status 7 (cancelled); while a
+/// hook or the summarizer may run it cancels the current token, and the operation stops by
+/// itself. At other times it removes the temporary files being written (`export`, `migrate`:
+/// nothing half-written is left behind) and exits with status 7.
 pub(crate) fn install_signal_handler() {
     static INSTALL: std::sync::Once = std::sync::Once::new();
     INSTALL.call_once(|| {
@@ -373,7 +379,11 @@ pub(crate) fn install_signal_handler() {
                 && let Some(token) = current.as_ref()
             {
                 token.cancel();
+                return;
             }
+            let wrote = sesstree::store::abandon_writes();
+            eprintln!("error: interrupted{}", if wrote { "" } else { "; nothing was written" });
+            std::process::exit(crate::cli::exit::Exit::Cancelled as i32);
         });
     });
 }

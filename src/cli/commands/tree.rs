@@ -92,6 +92,13 @@ pub struct TreeArgs {
 /// scroll off behind `…` as they do on a narrow screen (FORMAT §9.1).
 const MAX_LEVELS_UNKNOWN_WIDTH: usize = 100;
 
+/// How many columns of a row's text a long label leaves in sight on a terminal.
+const TEXT_KEPT: usize = 16;
+
+/// The columns a row keeps besides its gutter and its mark: the bullet, the id, two spaces and
+/// [`TEXT_KEPT`] columns of text.
+const ROW_KEPT: usize = 2 + 8 + 2 + TEXT_KEPT;
+
 /// `--order`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Order {
@@ -132,6 +139,18 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     let style = ctx.style;
     // The text of a row after its gutter.
     let width = if ctx.json { None } else { width() };
+    // What a row says after its text when it is the leaf, or stands in for a hidden one.
+    let mark_of = |row: &Row, hidden_leaf: Option<&str>| {
+        let active = if args.ascii { "<- active" } else { "← active" };
+        match (row.is_leaf, hidden_leaf) {
+            (true, _) => Some(active.to_owned()),
+            // The leaf is hidden: the nearest entry shown on its path stands in, and says so.
+            (false, Some(leaf)) => {
+                Some(format!("{active} (leaf {} hidden)", sanitize_for_terminal(leaf)))
+            }
+            (false, None) => None,
+        }
+    };
     let text_part = |row: &Row,
                      label: Option<&str>,
                      text: &str,
@@ -146,33 +165,34 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
         let id = session.record(row.idx).id.as_ref().map_or("-", EntryId::as_str);
         style.paint_into(&mut line, &sanitize_for_terminal(short_id(id)), Role::Dim);
         line.push(' ');
-        if let Some(label) = label {
-            let label = format!("[{}]", sanitize_for_terminal(label));
-            style.paint_into(&mut line, &label, Role::Label);
+        let mark = mark_of(row, hidden_leaf);
+        // What the row shows besides its label and text, on a terminal.
+        let used = room.map(|_| {
+            let bullet = if row.on_active_path { ui::columns(glyphs.bullet) } else { 0 };
+            bullet
+                + ui::columns(short_id(id))
+                + 1
+                + mark.as_deref().map_or(0, |m| ui::columns(m) + 1)
+        });
+        let mut label = label.map(sanitize_for_terminal);
+        if let (Some(room), Some(used), Some(l)) = (room, used, &label) {
+            // A long label is cut too, so that the text keeps some columns in sight.
+            let label_room = room.saturating_sub(used + 3 + TEXT_KEPT).max(1);
+            label = Some(Cow::Owned(ui::fit(l, label_room).into_owned()));
+        }
+        if let Some(label) = &label {
+            style.paint_into(&mut line, &format!("[{label}]"), Role::Label);
             line.push(' ');
         }
-        let active = if args.ascii { "<- active" } else { "← active" };
-        let mark = match (row.is_leaf, hidden_leaf) {
-            (true, _) => Some(active.to_owned()),
-            // The leaf is hidden: the nearest entry shown on its path stands in, and says so.
-            (false, Some(leaf)) => {
-                Some(format!("{active} (leaf {} hidden)", sanitize_for_terminal(leaf)))
-            }
-            (false, None) => None,
-        };
         let text = sanitize_for_terminal(text);
-        let text = match room {
+        let text = match (room, used) {
             // On a terminal the text is cut to what is left of the width, never wrapped,
             // and the marker stays in sight.
-            Some(room) => {
-                let used = if row.on_active_path { ui::columns(glyphs.bullet) } else { 0 }
-                    + ui::columns(short_id(id))
-                    + 1
-                    + label.map_or(0, |l| ui::columns(&sanitize_for_terminal(l)) + 3)
-                    + mark.as_deref().map_or(0, |m| ui::columns(m) + 1);
+            (Some(room), Some(used)) => {
+                let used = used + label.as_deref().map_or(0, |l| ui::columns(l) + 3);
                 Cow::Owned(ui::fit(&text, room.saturating_sub(used)).into_owned())
             }
-            None => text,
+            _ => text,
         };
         line.push_str(&text);
         if let Some(mark) = mark {
@@ -248,10 +268,19 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
             json.write(buf);
             buf.push(b'\n');
         } else {
-            let prefix = tree.prefix(row, glyphs, max_levels);
+            let hidden_leaf = hidden_id.filter(|_| stand_in == Some(i));
+            // A long mark takes its columns from the gutter, not from the text.
+            let levels = match (width, mark_of(row, hidden_leaf)) {
+                (Some(w), Some(mark)) => {
+                    let kept = ui::columns(&mark) + ROW_KEPT;
+                    // One level at least: its `…` shows the row is not a root.
+                    max_levels.map(|m| m.min((w.saturating_sub(kept) / 3).max(1)))
+                }
+                _ => max_levels,
+            };
+            let prefix = tree.prefix(row, glyphs, levels);
             let room = width.map(|w| w.saturating_sub(ui::columns(&prefix)));
             let gutter = style.paint(&prefix, Role::Dim);
-            let hidden_leaf = hidden_id.filter(|_| stand_in == Some(i));
             let text = super::log::mark_cut(&text, gist.is_cut());
             let text = text_part(row, label.map(|l| l.0.as_str()), &text, hidden_leaf, room);
             writeln!(buf, "{gutter}{text}")?;
