@@ -22,7 +22,7 @@
 //! process id is looked up in `/proc` where there is one.
 //!
 //! oh-my-pi's publish lock around one write (`.<file>.lock.os`, [`crate::store`]) is the same
-//! native lock on another path; [`take_sockets`] takes its Linux form.
+//! native lock on another path; `take_sockets` takes its Linux form.
 
 use std::fs::File;
 use std::path::Path;

@@ -157,7 +157,7 @@ pub struct Stats {
     pub usage: Usage,
     /// Usage over the root→leaf path.
     pub path_usage: Usage,
-    /// Usage over every entry of the file by the key of [`entry_usage`], in the order the keys
+    /// Usage over every entry of the file by model (`provider/model`, or [`TOOLS_KEY`]), in the order the keys
     /// first appear.
     pub breakdown: Vec<(String, Usage)>,
     /// Load diagnostics.

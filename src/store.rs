@@ -14,7 +14,7 @@
 //! A temporary file is named `.sesstree-<pid>-<random>.tmp`. While it is written it is listed
 //! here, so that a signal handler can remove it ([`abandon_writes`]) before the process exits;
 //! one left by a process that was killed outright (SIGKILL, a crash, a power cut) is removed by
-//! the next write into its directory once it is stale ([`is_stale_temporary`]).
+//! the next write into its directory once it is stale (`is_stale_temporary`).
 //!
 //! Before either, a writer that was told where oh-my-pi keeps its leases
 //! ([`Locked::refusing_open`]) looks whether an oh-my-pi process has the session open

@@ -40,7 +40,7 @@ fn current_tools(messages: &[Value]) -> Vec<Value> {
 
 /// `getCurrentSystemMessage`: every system message of `messages` replayed into one. The
 /// texts of their `content` are joined by a blank line, `sections` are set by name (`null`
-/// deletes one), the tools are [`current_tools`], the timestamp the first one given. `None`
+/// deletes one), the tools are those `current_tools` replays, the timestamp the first one given. `None`
 /// when there is no system message and no tool.
 pub fn current_system_message(messages: &[Value]) -> Option<Value> {
     let mut content = Vec::new();
