@@ -160,7 +160,7 @@ pub fn branch(before: &Session, b: &mut Bytes<'_>) {
     let fork = if branch::source_text(before, idx).is_ok() && b.below(2) == 0 {
         branch::Fork::Before(idx)
     } else {
-        branch::Fork::Through(idx)
+        branch::Fork::At(idx)
     };
     let clock = Clock::pinned_at(AT).expect("a valid time");
     let mut ids = IdGen::from_seed(u64::from(b.byte()));
@@ -178,7 +178,7 @@ pub fn branch(before: &Session, b: &mut Bytes<'_>) {
         return;
     }
     let source_path = match fork {
-        branch::Fork::Through(i) => before.path_to_root(i),
+        branch::Fork::At(i) => before.path_to_root(i),
         branch::Fork::Before(i) => {
             before.parent(i).map(|p| before.path_to_root(p)).unwrap_or_default()
         }
