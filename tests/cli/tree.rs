@@ -272,8 +272,8 @@ fn both_dialects_and_all_types() {
     • 3d5a8b72 [git-status]: R  packages/agent -> packages/agent-core
     • c82e4f19 [compaction: 52k tokens]
     • 5b7c9e03 user: Now update the imports and the package name.
-    • d2f8a614 assistant: Updated `package.json` (`@mariozechner/pi-agent-core`) and 14 import sites; `npm run check` passes.
-    • 8e0b47c5 [session info] ← active
+    • d2f8a614 assistant: Updated `package.json` (`@mariozechner/pi-agent-core`) and 14 import sites; `npm run check` passes. ← active
+    8e0b47c5 [session info]
     ");
     assert_snapshot!(env.run(&["-f", "all-types.jsonl", "tree", "--filter", "all"]), @r#"
     • a0b1c2d3 [session init]
