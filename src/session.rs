@@ -424,6 +424,36 @@ impl Session {
         &self.child_list[self.child_start[i] as usize..self.child_start[i + 1] as usize]
     }
 
+    /// Fills `kids` with the children of `of` (the roots for `None`) with move markers folded, in
+    /// file order, and `markers` with the markers folded. A move marker (the empty
+    /// `branch_summary` a bare `checkout` appends) stands for the position it marks, not for a
+    /// turn: it is replaced by its own children, so a checkout and `checkout -` neither open a
+    /// branch nor add a level to the tree.
+    pub fn folded_children(&self, of: Option<u32>, kids: &mut Vec<u32>, markers: &mut Vec<u32>) {
+        kids.clear();
+        markers.clear();
+        let direct = of.map_or(self.roots(), |idx| self.children(idx));
+        // Nearly always no child is a branch summary: then no list is made (a layout calls
+        // this for every entry).
+        if direct.iter().all(|&c| self.record(c).kind != Kind::BranchSummary) {
+            kids.extend_from_slice(direct);
+            return;
+        }
+        // A line that cannot be read is no marker: its row says why.
+        let is_marker = |c: u32| {
+            self.record(c).kind == Kind::BranchSummary && self.is_marker(c).unwrap_or(false)
+        };
+        let mut todo: Vec<u32> = direct.iter().rev().copied().collect();
+        while let Some(c) = todo.pop() {
+            if is_marker(c) {
+                markers.push(c);
+                todo.extend(self.children(c).iter().rev());
+            } else {
+                kids.push(c);
+            }
+        }
+    }
+
     /// Roots in file order.
     pub fn roots(&self) -> &[u32] {
         &self.roots
