@@ -7,10 +7,12 @@
 //! (after `git tag`, a ref beats a short hash), and that moves to the wrong entry without a word
 //! when the user meant the id.
 //!
-//! `@` is the leaf, except that `label` entries at the end of the leaf path are stepped over
-//! (HEAD stays put after `git tag`), and an empty-summary marker `checkout` appends to persist
-//! a move names the entry it marks ([`Session::position`]): after `checkout X`, with or
-//! without `--label`, `@` is X, as HEAD is after `git checkout`.
+//! `@` is the leaf, except that bookkeeping at the end of the leaf path is stepped over
+//! ([`Session::position`], the one rule): labels (HEAD stays put after `git tag`), the
+//! `title_change` or `session_info` naming the session appends, and the empty-summary marker
+//! `checkout` appends to persist a move, which names the entry it marks. After `checkout X`,
+//! with or without `--label`, `@` is X, as HEAD is after `git checkout`; after `name`, `@` is
+//! the entry shown on top.
 
 use crate::error::{Error, Result};
 use crate::format::Kind;

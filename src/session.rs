@@ -372,18 +372,23 @@ impl Session {
 
     /// Where the conversation is: the leaf, looking through what only bookkeeps a position.
     ///
-    /// `label` entries at the end of the leaf path are stepped over: the agent hangs a label
-    /// entry at the leaf and moves the leaf onto it (FORMAT §5), but it never reaches the
-    /// model, so the conversation goes on from the entry below it, as HEAD stays put after
-    /// `git tag`. Then, when the entry reached is an empty-summary `branch_summary` (the marker
+    /// Bookkeeping at the end of the leaf path is stepped over: `label` entries (the agent
+    /// hangs one at the leaf and moves the leaf onto it, FORMAT §5, as HEAD stays put after
+    /// `git tag`) and the `title_change` or `session_info` naming the session appends, in any
+    /// order; then, when the entry reached is an empty-summary `branch_summary` (the marker
     /// that persists a bare move, FORMAT §4.3), the position is the entry it marks (its
-    /// parent; `None` when the move went to before the first prompt). This is what `@` names,
-    /// so that after `checkout X` or `checkout X --label L`, `@` is X, and `label @ L` twice
-    /// labels the same entry.
+    /// parent), whatever that is. None of them reaches the model as a turn, so the
+    /// conversation goes on from the entry below them; `None` when nothing else is left. This
+    /// is what `@` names, so that after `checkout X` (with or without `--label`, and even when
+    /// X is itself bookkeeping) `@` is X, after `name` `@` is the entry shown on top, and
+    /// `label @ L` twice labels the same entry.
     pub fn position(&self) -> Result<Option<u32>> {
         let Some(mut at) = self.leaf() else { return Ok(None) };
         // Bounded by the record count: parent links are acyclic once the loader broke cycles.
-        while self.records[at as usize].kind == Kind::Label {
+        while matches!(
+            self.records[at as usize].kind,
+            Kind::Label | Kind::TitleChange | Kind::SessionInfo
+        ) {
             match self.parent(at) {
                 Some(p) => at = p,
                 None => return Ok(None),
@@ -417,6 +422,36 @@ impl Session {
     pub fn children(&self, idx: u32) -> &[u32] {
         let i = idx as usize;
         &self.child_list[self.child_start[i] as usize..self.child_start[i + 1] as usize]
+    }
+
+    /// Fills `kids` with the children of `of` (the roots for `None`) with move markers folded, in
+    /// file order, and `markers` with the markers folded. A move marker (the empty
+    /// `branch_summary` a bare `checkout` appends) stands for the position it marks, not for a
+    /// turn: it is replaced by its own children, so a checkout and `checkout -` neither open a
+    /// branch nor add a level to the tree.
+    pub fn folded_children(&self, of: Option<u32>, kids: &mut Vec<u32>, markers: &mut Vec<u32>) {
+        kids.clear();
+        markers.clear();
+        let direct = of.map_or(self.roots(), |idx| self.children(idx));
+        // Nearly always no child is a branch summary: then no list is made (a layout calls
+        // this for every entry).
+        if direct.iter().all(|&c| self.record(c).kind != Kind::BranchSummary) {
+            kids.extend_from_slice(direct);
+            return;
+        }
+        // A line that cannot be read is no marker: its row says why.
+        let is_marker = |c: u32| {
+            self.record(c).kind == Kind::BranchSummary && self.is_marker(c).unwrap_or(false)
+        };
+        let mut todo: Vec<u32> = direct.iter().rev().copied().collect();
+        while let Some(c) = todo.pop() {
+            if is_marker(c) {
+                markers.push(c);
+                todo.extend(self.children(c).iter().rev());
+            } else {
+                kids.push(c);
+            }
+        }
     }
 
     /// Roots in file order.
@@ -930,6 +965,31 @@ pub(crate) mod tests {
         let root = r#"{"type":"label","id":"l1","parentId":null,"targetId":"a","label":"L"}"#;
         let s = load(&after_header(&[entry("a", None), root.into()]));
         assert_eq!(s.position().unwrap(), None);
+    }
+
+    /// See: issue 44. Naming the session appends a `title_change` (oh-my-pi) or a
+    /// `session_info` (pi 1.6.0), and a label may follow it or a marker: all are stepped over.
+    #[test]
+    fn the_position_steps_over_every_kind_of_bookkeeping() {
+        let line = |kind: &str, id: &str, parent: &str, rest: &str| {
+            format!(r#"{{"type":"{kind}","id":"{id}","parentId":"{parent}"{rest}}}"#)
+        };
+        let s = load(&after_header(&[
+            entry("a", None),
+            entry("b", Some("a")),
+            line("branch_summary", "m", "b", r#","fromId":"b","summary":"""#),
+            line("session_info", "i", "m", r#","name":"N""#),
+            line("label", "l", "i", r#","targetId":"a","label":"L""#),
+            line("title_change", "t", "l", r#","title":"T""#),
+        ]));
+        assert_eq!(s.position().unwrap(), Some(1));
+        // A summary with text is a turn of the conversation: the walk stops there.
+        let s = load(&after_header(&[
+            entry("a", None),
+            line("branch_summary", "m", "a", r#","fromId":"a","summary":"S""#),
+            line("session_info", "i", "m", r#","name":"N""#),
+        ]));
+        assert_eq!(s.position().unwrap(), Some(1));
     }
 
     #[test]

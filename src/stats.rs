@@ -141,7 +141,9 @@ pub struct Stats {
     pub entries: usize,
     /// Entries by type, by name.
     pub by_type: BTreeMap<String, usize>,
-    /// Entries without a parent.
+    /// Entries without a parent. As in the drawn tree, a move marker counts as none of roots,
+    /// leaves and branch points, nor as a level of depth, and its children count as its
+    /// parent's ([`Session::folded_children`]).
     pub roots: usize,
     /// Entries without children.
     pub leaves: usize,
@@ -191,7 +193,11 @@ pub fn compute(session: &Session) -> Result<Stats> {
     let n = session.records.len();
     let mut stats = Stats {
         entries: n,
-        roots: session.roots().len(),
+        roots: {
+            let (mut roots, mut markers) = (Vec::new(), Vec::new());
+            session.folded_children(None, &mut roots, &mut markers);
+            roots.len()
+        },
         labels: session.labels().len(),
         name: session.name().map(|(n, _)| n),
         problems: session.diagnostics.len(),
@@ -203,12 +209,19 @@ pub fn compute(session: &Session) -> Result<Stats> {
     }
     let mut counted = Vec::new();
     let dialect = session.dialect();
+    // The shape is the drawn tree's: a move marker is neither a leaf nor a branch (its
+    // children count as its parent's, `Session::folded_children`).
+    let (mut kids, mut markers) = (Vec::new(), Vec::new());
     for (i, r) in session.records.iter().enumerate() {
         *stats.by_type.entry(r.kind.as_str().to_string()).or_default() += 1;
-        match session.children(i as u32).len() {
-            0 => stats.leaves += 1,
-            1 => {}
-            _ => stats.branch_points += 1,
+        let marker = r.kind == crate::format::Kind::BranchSummary && session.is_marker(i as u32)?;
+        if !marker {
+            session.folded_children(Some(i as u32), &mut kids, &mut markers);
+            match kids.len() {
+                0 => stats.leaves += 1,
+                1 => {}
+                _ => stats.branch_points += 1,
+            }
         }
         use crate::format::Kind;
         if matches!(
@@ -242,10 +255,17 @@ pub fn compute(session: &Session) -> Result<Stats> {
     }
     // Depth by a breadth-first walk from the roots: parents may come after their children in
     // the file, so a single forward pass is not enough.
-    let mut level: Vec<u32> = session.roots().to_vec();
+    // Move markers are folded here too: a checkout adds no level.
+    let mut level = Vec::new();
+    session.folded_children(None, &mut level, &mut markers);
     while !level.is_empty() {
         stats.depth += 1;
-        level = level.iter().flat_map(|&i| session.children(i).iter().copied()).collect();
+        let mut next = Vec::new();
+        for &i in &level {
+            session.folded_children(Some(i), &mut kids, &mut markers);
+            next.extend_from_slice(&kids);
+        }
+        level = next;
     }
     Ok(stats)
 }

@@ -133,12 +133,20 @@ impl Layout {
     }
 }
 
-/// Fills `kids` with the children of `idx` in display order: by timestamp (stable, file order
-/// on ties; a parent with any unparseable child timestamp keeps file order), archived subtrees
-/// left out.
-fn ordered_children(session: &Session, idx: u32, opts: &TreeOptions, kids: &mut Vec<u32>) {
-    kids.clear();
-    kids.extend(session.children(idx).iter().copied().filter(|&c| kept(session, opts, c)));
+/// Fills `kids` with the children of `of` (the roots for `None`), move markers folded
+/// ([`Session::folded_children`]), in display order: by timestamp (stable, file order on ties;
+/// a parent with any unparseable child timestamp keeps file order), archived subtrees left
+/// out; and `markers` with the markers folded, kept alike.
+fn ordered_children(
+    session: &Session,
+    of: Option<u32>,
+    opts: &TreeOptions,
+    kids: &mut Vec<u32>,
+    markers: &mut Vec<u32>,
+) {
+    session.folded_children(of, kids, markers);
+    kids.retain(|&c| kept(session, opts, c));
+    markers.retain(|&c| kept(session, opts, c));
     if kids.len() > 1 && kids.iter().all(|&c| session.record(c).time.is_some()) {
         kids.sort_by_key(|&c| session.record(c).time);
     }
@@ -160,23 +168,26 @@ fn active_first(opts: &TreeOptions, kids: &mut [u32], on_path: &[bool]) {
     }
 }
 
-/// Lays out the whole tree.
+/// Lays out the whole tree. Move markers take no level ([`Session::folded_children`]): each is a row
+/// right below the entry it marks, where a chain going on from that entry is, and its
+/// children are laid out as that entry's.
 pub fn layout(session: &Session, opts: &TreeOptions) -> Layout {
     let mut on_path = vec![false; session.records.len()];
     for i in opts.leaf.map(|leaf| session.path_to_root(leaf)).unwrap_or_default() {
         on_path[i as usize] = true;
     }
-    let mut roots: Vec<u32> =
-        session.roots().iter().copied().filter(|&r| kept(session, opts, r)).collect();
+    // Each entry's children and markers, in lists kept from entry to entry (lists of their own
+    // cost an allocation an entry).
+    let (mut kids, mut markers) = (Vec::new(), Vec::new());
+    ordered_children(session, None, opts, &mut kids, &mut markers);
+    let mut roots = std::mem::take(&mut kids);
     active_first(opts, &mut roots, &on_path);
     let several_roots = roots.len() > 1;
 
     let mut out = Layout::default();
-    // (record, depth, connector, frame of the innermost level)
-    let mut stack: Vec<(u32, u32, Option<bool>, u32)> = Vec::new();
-    // Each entry's children, in one list kept from entry to entry (a list of their own cost an
-    // allocation an entry).
-    let mut kids = Vec::new();
+    // (record, depth, connector, frame of the innermost level, whether it is a folded marker:
+    // a row only, its children laid out with its parent's)
+    let mut stack: Vec<(u32, u32, Option<bool>, u32, bool)> = Vec::new();
     for (i, &r) in roots.iter().enumerate().rev() {
         let frame = if several_roots {
             // A virtual root joins the roots: their children open level 1, with a gutter
@@ -186,10 +197,12 @@ pub fn layout(session: &Session, opts: &TreeOptions) -> Layout {
         } else {
             NO_FRAME
         };
-        stack.push((r, 0, None, frame));
+        stack.push((r, 0, None, frame, false));
     }
-    while let Some((idx, depth, connector, frame)) = stack.pop() {
-        let is_root_under_virtual = several_roots && depth == 0;
+    // Markers that were roots come first.
+    stack.extend(markers.iter().rev().map(|&m| (m, 0, None, NO_FRAME, true)));
+    while let Some((idx, depth, connector, frame, folded)) = stack.pop() {
+        let is_root_under_virtual = several_roots && depth == 0 && !folded;
         out.rows.push(Row {
             idx,
             depth,
@@ -198,7 +211,10 @@ pub fn layout(session: &Session, opts: &TreeOptions) -> Layout {
             is_leaf: opts.leaf == Some(idx),
             frame: if is_root_under_virtual { NO_FRAME } else { frame },
         });
-        ordered_children(session, idx, opts, &mut kids);
+        if folded {
+            continue;
+        }
+        ordered_children(session, Some(idx), opts, &mut kids, &mut markers);
         active_first(opts, &mut kids, &on_path);
         if kids.len() > 1 {
             let count = kids.len();
@@ -206,11 +222,14 @@ pub fn layout(session: &Session, opts: &TreeOptions) -> Layout {
                 let last = i + 1 == count;
                 out.frames.push(Frame { up: frame, pipe: !last });
                 let f = (out.frames.len() - 1) as u32;
-                stack.push((k, depth + 1, Some(last), f));
+                stack.push((k, depth + 1, Some(last), f, false));
             }
         } else if let Some(&k) = kids.first() {
-            stack.push((k, depth + u32::from(is_root_under_virtual), None, frame));
+            stack.push((k, depth + u32::from(is_root_under_virtual), None, frame, false));
         }
+        // The markers of this entry, right below it, where a chain going on from it is.
+        let chain = depth + u32::from(is_root_under_virtual);
+        stack.extend(markers.iter().rev().map(|&m| (m, chain, None, frame, true)));
     }
     out
 }
@@ -294,6 +313,49 @@ mod tests {
         a
            b
         ");
+    }
+
+    /// See: issue 44. A move marker (an empty `branch_summary`) opens no branch and takes no
+    /// level: its row comes right below the entry it marks, and its children are that
+    /// entry's.
+    #[test]
+    fn move_markers_are_folded_with_their_level() {
+        let header = r#"{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}"#;
+        let message = |id: &str, parent: &str, ts: u8| {
+            format!(
+                r#"{{"type":"message","id":"{id}","parentId":{parent},"timestamp":"2026-01-01T00:00:{ts:02}.000Z"}}"#
+            )
+        };
+        let marker = |id: &str, parent: &str| {
+            format!(
+                r#"{{"type":"branch_summary","id":"{id}","parentId":{parent},"fromId":"x","summary":""}}"#
+            )
+        };
+        let lines = [
+            header.to_string(),
+            message("a", "null", 1),
+            message("b", r#""a""#, 2),
+            marker("m1", r#""b""#),
+            marker("m2", r#""a""#),
+            marker("m3", r#""m2""#),
+            message("d", r#""m3""#, 3),
+            marker("m0", "null"),
+            message("c", r#""b""#, 4),
+        ];
+        let s = Session::from_bytes(Path::new("t"), lines.join("\n").into_bytes()).unwrap();
+        insta::assert_snapshot!(draw(&s, &opts(&s)), @"
+        m0
+        • a
+        m2
+        m3
+        ├─ • b
+        │  m1
+        │  • c
+        └─ d
+        ");
+        let (mut kids, mut markers) = (Vec::new(), Vec::new());
+        s.folded_children(Some(0), &mut kids, &mut markers);
+        assert_eq!((kids.as_slice(), markers.as_slice()), (&[1, 5][..], &[3, 4][..]));
     }
 
     #[test]

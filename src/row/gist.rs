@@ -440,9 +440,13 @@ pub struct Row<'g> {
 }
 
 impl Listing<'_> {
-    /// Whether the entry `idx`, of gist `gist`, is shown.
+    /// Whether the entry `idx`, of gist `gist`, is shown: in `all`, every entry, so that row
+    /// N+1 is `REV~N` (the selector's `all` still hides an assistant turn that only called
+    /// tools, [`crate::row::text::Facts::shows`], and a path with one lost count there);
+    /// otherwise as the filter modes show it.
     pub fn shows(&self, idx: u32, gist: &Gist) -> bool {
-        gist.facts().shows(self.mode, idx == self.target, self.labels.contains_key(&idx))
+        self.mode == FilterMode::All
+            || gist.facts().shows(self.mode, idx == self.target, self.labels.contains_key(&idx))
     }
 
     /// The rows shown of the entries from `path[start]` on, of gists `gists`, in path order,

@@ -480,3 +480,24 @@ fn checkout_file_rev_says_which_file_it_wrote() {
     Moved from a2 to a3; appended branch_summary ae175332 (`checkout -` goes back)
     ");
 }
+
+/// See: issue 44 (a day with sesstree, second pass). `name` appends a `session_info` (pi
+/// 1.6.0's `appendSessionInfo` moves the leaf onto it), which no listing shows: `@` stepped
+/// onto it, so `checkout @^` went to a2, the row shown on top, and branched the file. `@`
+/// steps over bookkeeping at the end of the path, so `@^` is a2's parent.
+#[test]
+fn at_steps_over_the_entry_name_appends() {
+    let env = forked();
+    env.run(&["-f", "s.jsonl", "name", "--dialect", "pi", "Serde work"]);
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "log", "-n", "1", "@"]), @"a2 message 2026-01-01 00:00:07 +0000 assistant: (no content)");
+    insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "@^"]), @"
+    Use serde
+    ------- stderr -------
+    Moved from a2 to t1; appended branch_summary 6104d986 (`checkout -` goes back)
+    ");
+    // pi 1.6.0 stores the leaf it leaves as `fromId` (CHANGES R5b): the session_info.
+    insta::assert_snapshot!(appended(&env), @r#"
+    {"type":"session_info","id":"15780b2e","parentId":"a2","timestamp":"2026-03-01T12:00:00.000Z","name":"Serde work"}
+    {"type":"branch_summary","id":"6104d986","parentId":"t1","timestamp":"2026-03-01T12:00:00.000Z","fromId":"15780b2e","summary":"","details":{"kind":"checkout","from":"a2"}}
+    "#);
+}

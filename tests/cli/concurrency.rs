@@ -237,7 +237,8 @@ fn a_writer_waiting_for_the_lock_takes_the_file_another_writer_rewrote() {
     insta::assert_snapshot!(env.render(&name), @"N");
     // The lock label gets is on the replaced file: it must take the new one, not fail.
     let label = label.wait_with_output().unwrap();
-    insta::assert_snapshot!(env.render(&label), @r#"Labelled 15780b2e "x""#);
+    // `@` steps over the title_change name appended: the label is on the message.
+    insta::assert_snapshot!(env.render(&label), @r#"Labelled m1 "x""#);
     let records = lines(&env.read("w.jsonl"));
     insta::assert_snapshot!(records.iter().map(|r| r["type"].as_str().unwrap()).collect::<Vec<_>>().join(" "), @"title session message title_change label");
     // Planned on the rewritten file: the label hangs at name's entry.

@@ -134,7 +134,7 @@ fn a_session_is_picked_by_id_prefix_or_name() {
     p.session(&home.join(".pi/agent/sessions/--x--/c.jsonl"), "pi.jsonl", 10);
     let first = |args: &[&str]| p.run(args).lines().next().unwrap_or_default().to_owned();
     assert_snapshot!(first(&["--session", "019cadc6", "log", "-n", "1"]), @"17de5c8f message 2026-03-02 09:01:11 +0000 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.");
-    assert_snapshot!(first(&["--session", "6f1c", "log", "-n", "1"]), @"8e0b47c5 session_info 2026-03-04 08:06:10 +0000 [session info]");
+    assert_snapshot!(first(&["--session", "6f1c", "log", "-n", "1"]), @"d2f8a614 message 2026-03-04 08:05:58 +0000 assistant: Updated `package.json` (`@mariozechner/pi-agent-core`) and 14 import sites; `npm run check` passes.");
     p.session(&home.join(".omp/agent/sessions/-proj/d.jsonl"), "omp-title.jsonl", 10);
     assert_snapshot!(first(&["--session", "Fix flaky login test — CI", "log", "-n", "1"]), @"e7b4a6f5 message 2026-03-03 14:04:52 +0000 assistant: Done: `login.spec.ts` now waits for the `session` cookie (up to 5 s) before checking the URL.");
     // Both agents' ids of 2026 start alike: a prefix that names two is refused, with the files.

@@ -62,10 +62,10 @@ fn run(args: &[&str]) -> String {
 fn checkout() {
     insta::assert_snapshot!(run(&["-f", "h.jsonl", "checkout", "A\u{9b}31m"]), @r"
     ------- stderr -------
-    Moved from T\x9bq to A\x9b31m; appended branch_summary 15780b2e (`checkout -` goes back)
+    Moved from C\x1b[2Jx to A\x9b31m; appended branch_summary 15780b2e (`checkout -` goes back)
     ");
     insta::assert_snapshot!(run(&["-f", "h.jsonl", "checkout", "A\u{9b}31m", "--dry-run"]), @r#"
-    {"type":"branch_summary","id":"15780b2e","parentId":"A\x9b31m","timestamp":"2026-03-01T12:00:00.000Z","fromId":"A\x9b31m","summary":"","details":{"kind":"checkout","from":"T\x9bq"}}
+    {"type":"branch_summary","id":"15780b2e","parentId":"A\x9b31m","timestamp":"2026-03-01T12:00:00.000Z","fromId":"A\x9b31m","summary":"","details":{"kind":"checkout","from":"C\u001b[2Jx"}}
     ------- stderr -------
     dry run: would move the leaf to A\x9b31m; nothing was written
     "#);
@@ -98,7 +98,7 @@ fn label() {
     lab\x1b]0;pwn\x07el	A\x9b31m assistant: ok
     cp\x9b31m\x07	C\x1b[2Jx assistant: done
     ");
-    insta::assert_snapshot!(run(&["-f", "h.jsonl", "label", "@", "x", "--dry-run"]), @r#"{"type":"label","id":"15780b2e","parentId":"L2\x9b2J","timestamp":"2026-03-01T12:00:00.000Z","targetId":"T\x9bq","label":"x"}"#);
+    insta::assert_snapshot!(run(&["-f", "h.jsonl", "label", "@", "x", "--dry-run"]), @r#"{"type":"label","id":"15780b2e","parentId":"L2\x9b2J","timestamp":"2026-03-01T12:00:00.000Z","targetId":"C\u001b[2Jx","label":"x"}"#);
 }
 
 #[test]

@@ -132,9 +132,9 @@ fn large_real_v1_file() {
     let out =
         env.cmd().args(["-f", "large.jsonl", "--json", "log", "--filter", "all"]).output().unwrap();
     assert!(out.status.success());
-    // 1018 entries, of which 194 are assistant turns with no text that stop on `stop` or
-    // `toolUse`: FORMAT §9.2 hides those in every mode unless they are the leaf.
-    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 824);
+    // 1018 entries, all shown: `log --filter all` keeps the 194 assistant turns with no text
+    // that stop on `stop` or `toolUse` that FORMAT §9.2 hides in the selector (issue 44).
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1018);
 }
 
 /// A record whose envelope loads but a field its row reads cannot be decoded (a lone surrogate
@@ -450,13 +450,16 @@ fn json_rows_carry_role_tool_and_whether_the_text_was_cut() {
     };
     let log = picked(&["log", "--filter", "all"]);
     assert_snapshot!(log.join("\n"), @r#"
+    "a1" "assistant" null false
     "a2" "assistant" null false
     "m1" null null false
     "r1" "toolResult" "read" false
     "u1" "user" null true
     "#);
-    // `tree` writes the same rows.
-    assert_eq!(picked(&["tree", "--filter", "all"]), log);
+    // `tree` writes the same rows, but for the turn that only called tools, which the
+    // selector's `all` hides (pi 1.6.0 `tree-selector.js`) and `log --filter all` shows.
+    let tree = picked(&["tree", "--filter", "all"]);
+    assert_eq!(tree, log.iter().filter(|r| !r.starts_with(r#""a1""#)).cloned().collect::<Vec<_>>());
     assert_snapshot!(env.run(&["-f", "s.jsonl", "--json", "log", "-n", "1", "u1"]), @r#"{"id":"u1","parentId":null,"type":"message","role":"user","toolName":null,"timestamp":"2026-03-02T09:00:01.000Z","label":null,"text":"user: word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word","textTruncated":true,"depth":0,"onActivePath":true,"isLeaf":true}"#);
 }
 
@@ -531,4 +534,38 @@ fn rows_cut_at_200_characters_end_with_an_ellipsis() {
     let tree = env.run(&["-f", "s.jsonl", "tree"]);
     assert!(tree.contains(&format!("b user: {}y… ← active\n", "w".repeat(199))), "{tree}");
     assert!(tree.contains(&format!("a user: {}\n", "x".repeat(200))), "{tree}");
+}
+
+/// See: issue 44 (a day with sesstree, second pass). An assistant turn that only called tools
+/// was hidden in every filter, as in the agents' selector (pi 1.6.0 `tree-selector.js` hides
+/// it before the modes), so `@~N` was not row N+1 even of `log --filter all`. `all` shows
+/// every entry; the other filters hide what they hide and, when rows are fitted to a width
+/// (a terminal, or `COLUMNS`), say so once at the end; a pipe gets the rows alone.
+#[test]
+fn filter_all_shows_every_entry_and_the_others_say_they_hid_some() {
+    let env = TestEnv::new();
+    env.fixture("linear.jsonl");
+    assert_snapshot!(env.run(&["-f", "linear.jsonl", "log", "--filter", "all", "--reverse", "-n", "3"]), @"
+    f6c3d098 message 2026-03-02 09:01:05 +0000 assistant: (no content)
+    0a4b7e2d message 2026-03-02 09:01:05 +0000 [read: src/main.rs]
+    17de5c8f message 2026-03-02 09:01:11 +0000 assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.
+    ");
+    // Row 8 of `log --filter all` (the root) is `@~7`.
+    let rows = env.run(&["-f", "linear.jsonl", "log", "--filter", "all"]);
+    let row8 = rows.lines().nth(7).unwrap().split(' ').next().unwrap().to_owned();
+    assert_snapshot!(env.run(&["-f", "linear.jsonl", "log", "-n", "1", "@~7"]), @"5f3a9c01 message 2026-03-02 09:00:05 +0000 user: List the files in src/");
+    assert!(env.run(&["-f", "linear.jsonl", "log", "-n", "1", "@~7"]).starts_with(&row8));
+    let wide =
+        |args: &[&str]| env.render(&env.cmd().env("COLUMNS", "80").args(args).output().unwrap());
+    assert_snapshot!(wide(&["-f", "linear.jsonl", "log", "-n", "2", "--filter", "no-tools"]), @"
+    17de5c8f message 2026-03-02 09:01:11 +0000 assistant: `main.rs` collects the co…
+    e2f81a6b message 2026-03-02 09:01:02 +0000 user: What does main.rs do?
+    (2 entries hidden by the filter [no-tools]; --filter all shows every entry)
+    ");
+    assert_snapshot!(wide(&["-f", "linear.jsonl", "log", "--filter", "all", "-n", "2"]), @"
+    17de5c8f message 2026-03-02 09:01:11 +0000 assistant: `main.rs` collects the co…
+    0a4b7e2d message 2026-03-02 09:01:05 +0000 [read: src/main.rs]
+    ");
+    // A pipe gets the rows alone.
+    assert!(!env.run(&["-f", "linear.jsonl", "log"]).contains("hidden"));
 }

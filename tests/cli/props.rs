@@ -68,13 +68,9 @@ impl Model {
         &self.entries[i.index(self.entries.len())]
     }
 
-    fn append(&mut self, id: &str, user: bool) {
-        self.append_label(id, user);
-        self.position = Some(id.to_string());
-    }
-
-    /// A `label` entry: the leaf, but `@` steps over it and stays where it was.
-    fn append_label(&mut self, id: &str, user: bool) {
+    /// A bookkeeping entry (a `label`, or the `title_change` of `name`): the leaf, but `@`
+    /// steps over it and stays where it was.
+    fn append_bookkeeping(&mut self, id: &str, user: bool) {
         self.entries.push(Entry { id: id.to_string(), parent: Some(self.leaf.clone()), user });
         self.leaf = id.to_string();
     }
@@ -172,7 +168,7 @@ fn step(env: &TestEnv, m: &mut Model, op: &Op) -> Result<(), TestCaseError> {
             prop_assert_eq!(&line["targetId"], &Value::from(target.as_str()));
             prop_assert_eq!(&line["label"], &Value::from(text.trim()));
             m.set_label(&target, Some(text.trim().to_string()));
-            m.append_label(&id, false);
+            m.append_bookkeeping(&id, false);
         }
         Op::Clear(i) => {
             let target = m.pick(i).id.clone();
@@ -181,7 +177,7 @@ fn step(env: &TestEnv, m: &mut Model, op: &Op) -> Result<(), TestCaseError> {
             let id = json(&out)["id"].as_str().expect("id").to_string();
             prop_assert!(last_line(env).get("label").is_none(), "a clear has no label field");
             m.set_label(&target, None);
-            m.append_label(&id, false);
+            m.append_bookkeeping(&id, false);
         }
         Op::Checkout(i) => {
             let target = m.pick(i).clone();
@@ -221,7 +217,7 @@ fn step(env: &TestEnv, m: &mut Model, op: &Op) -> Result<(), TestCaseError> {
             let report = json(&out);
             prop_assert_eq!(&report["name"], &Value::from(text.as_str()));
             let id = report["id"].as_str().expect("id").to_string();
-            m.append(&id, false);
+            m.append_bookkeeping(&id, false);
             m.name = Some(text.clone());
         }
         Op::Fail(kind, i) => {

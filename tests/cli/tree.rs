@@ -244,15 +244,15 @@ fn several_roots_and_markers() {
     env.fixture("markers.jsonl");
     assert_snapshot!(env.run(&["-f", "markers.jsonl", "tree", "--filter", "all"]), @"
     • 02a57689 [branch summary]: The user explored a different conversation branch before returning here. Summary of that exploration:  The borrow error in src/cache.rs comes from `get` returning a borrow of the map while `insert` needs `&mut self`; lifetimes were explained with a small example.  <files> src/cache.rs (Read) </files> ← active
-    ├─ 13b6879a user: Rewrite src/cache.rs to store owned Strings and return clones.
+    │  35d8a9bc [branch summary]:
+    │  13b6879a user: Rewrite src/cache.rs to store owned Strings and return clones.
     │  24c798ab assistant: Done: `Cache` stores `String`s and `get` returns `Option<String>`; it compiles.
-    └─ 35d8a9bc [branch summary]:
     9b3e0f12 user: Why does src/cache.rs fail the borrow checker?
        ac4f1023 assistant: `get` returns a `&str` borrowed from the map while `insert` needs `&mut self` in the same scope.
+       df724356 [branch summary]:
        ├─ bd502134 user: Show me a fix.
        │  ce613245 assistant: Clone the value out before inserting: `let v = self.get(k).to_owned();`.
-       └─ df724356 [branch summary]:
-          e0835467 user: Explain lifetimes first, with a small example.
+       └─ e0835467 user: Explain lifetimes first, with a small example.
           f1946578 assistant: A lifetime names how long a borrow is valid: `fn first<'a>(v: &'a [String]) -> &'a str`.
     ");
 }
@@ -272,8 +272,8 @@ fn both_dialects_and_all_types() {
     • 3d5a8b72 [git-status]: R  packages/agent -> packages/agent-core
     • c82e4f19 [compaction: 52k tokens]
     • 5b7c9e03 user: Now update the imports and the package name.
-    • d2f8a614 assistant: Updated `package.json` (`@mariozechner/pi-agent-core`) and 14 import sites; `npm run check` passes.
-    • 8e0b47c5 [session info] ← active
+    • d2f8a614 assistant: Updated `package.json` (`@mariozechner/pi-agent-core`) and 14 import sites; `npm run check` passes. ← active
+    8e0b47c5 [session info]
     ");
     assert_snapshot!(env.run(&["-f", "all-types.jsonl", "tree", "--filter", "all"]), @r#"
     • a0b1c2d3 [session init]
@@ -342,7 +342,8 @@ fn children_with_unparseable_timestamps_keep_file_order() {
 }
 
 /// The markers bare checkouts leave behind carry no text: `tree` and `log` fold them away, and
-/// `--filter all` shows them.
+/// `--filter all` shows them, each below the entry it marks; they open no branch (issue 44:
+/// each drew a connector to a row no filter but `all` shows, one level deeper each time).
 #[test]
 fn move_markers_are_folded_unless_the_filter_is_all() {
     let env = TestEnv::new();
@@ -355,20 +356,20 @@ fn move_markers_are_folded_unless_the_filter_is_all() {
     • 5f3a9c01 user: List the files in src/
     • c04e6f12 [bash: ls src]
     • d9a7b3c5 assistant: There are two files in src/: `lib.rs` and `main.rs` (café not included). ← active
-    └─ e2f81a6b user: What does main.rs do?
-       └─ 0a4b7e2d [read: src/main.rs]
-          └─ 17de5c8f assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.
+    e2f81a6b user: What does main.rs do?
+    0a4b7e2d [read: src/main.rs]
+    17de5c8f assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.
     ");
     assert_snapshot!(env.run(&["-f", "linear.jsonl", "tree", "--filter", "all"]), @"
     • 5f3a9c01 user: List the files in src/
     • c04e6f12 [bash: ls src]
     • d9a7b3c5 assistant: There are two files in src/: `lib.rs` and `main.rs` (café not included). ← active
-    ├─ ae175332 [branch summary]:
-    └─ e2f81a6b user: What does main.rs do?
-       ├─ 6104d986 [branch summary]:
-       └─ 0a4b7e2d [read: src/main.rs]
-          ├─ 15780b2e [branch summary]:
-          └─ 17de5c8f assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.
+    ae175332 [branch summary]:
+    e2f81a6b user: What does main.rs do?
+    6104d986 [branch summary]:
+    0a4b7e2d [read: src/main.rs]
+    15780b2e [branch summary]:
+    17de5c8f assistant: `main.rs` collects the command-line arguments (skipping the program name) and passes them to `proj::run` in `lib.rs`.
     ");
     assert_snapshot!(env.run(&["-f", "linear.jsonl", "log"]), @"
     d9a7b3c5 message 2026-03-02 09:00:12 +0000 assistant: There are two files in src/: `lib.rs` and `main.rs` (café not included).
@@ -495,4 +496,50 @@ fn json_names_a_hidden_leaf_on_the_row_that_stands_for_it() {
     // With the leaf shown, no row has the member.
     let json = env.run(&["-f", "demo.jsonl", "--json", "tree", "--filter", "all"]);
     assert!(json.contains(r#""isLeaf":true"#) && !json.contains("leafHidden"), "{json}");
+}
+
+/// See: issue 44 (a day with sesstree, second pass). `checkout X` then `checkout -` shifted
+/// the tree one level right for good, as the move markers (the empty `branch_summary` a bare
+/// checkout appends) opened branches no row showed, leaving `├─` pointing at nothing; `stats`
+/// counted them as leaves and branch points. Markers are folded with their level.
+#[test]
+fn a_checkout_and_back_leave_the_tree_as_it_was() {
+    let env = crate::checkout::forked();
+    let before = env.run(&["-f", "s.jsonl", "tree"]);
+    let shape = |env: &TestEnv| {
+        let stats = env.run(&["-f", "s.jsonl", "stats"]);
+        stats.lines().find(|l| l.contains("shape")).unwrap_or_default().trim().to_owned()
+    };
+    let shape_before = shape(&env);
+    for rev in ["a1", "-", "a3", "-", "u1", "-"] {
+        env.run(&["-f", "s.jsonl", "checkout", rev]);
+    }
+    assert_eq!(env.run(&["-f", "s.jsonl", "tree"]), before);
+    assert_snapshot!(before, @"
+    • u1 user: Add a --json flag
+    • a1 assistant: Reading main.rs
+    • t1 [read: src/main.rs]
+    ├─ • u2 user: Use serde
+    │  • a2 assistant: (no content) ← active
+    └─ u3 user: Write the printer by hand
+       a3 assistant: Done by hand.
+    ");
+    assert_eq!(shape(&env), shape_before);
+    assert_snapshot!(shape_before, @"shape:         1 root, 2 leaves, 1 branch point, depth 5");
+    // `--filter all` shows each marker right below the entry it marks, at its level.
+    assert_snapshot!(env.run(&["-f", "s.jsonl", "tree", "--filter", "all"]), @"
+    fde6dc7f [branch summary]:
+    • u1 user: Add a --json flag
+    • a1 assistant: Reading main.rs
+    15780b2e [branch summary]:
+    • t1 [read: src/main.rs]
+    ├─ • u2 user: Use serde
+    │  • a2 assistant: (no content) ← active
+    │  6104d986 [branch summary]:
+    │  ecb8ad47 [branch summary]:
+    │  c50da531 [branch summary]:
+    └─ u3 user: Write the printer by hand
+       a3 assistant: Done by hand.
+       ae175332 [branch summary]:
+    ");
 }

@@ -31,8 +31,11 @@ const EXAMPLES: &str = r#"Examples:
 /// UTC), [label] and the entry's one-line text, cut to the terminal's width on a terminal
 /// (`COLUMNS` sets another; a pipe gets whole rows). Message text stops at 200 characters, as
 /// in the agent's selector, and ends in `…` when it was longer (`show` has it whole). The filter modes are those of `tree`, with
-/// REV counting as the leaf. When the filter hides REV, the newest row shown (its nearest
-/// ancestor) carries `"leafHidden": "REV's id"` with --json, as in `tree --json`.
+/// REV counting as the leaf, except that `--filter all` shows every entry (also an assistant
+/// turn that only called tools, which the selector hides), so that row N+1 is `REV~N`. When
+/// rows are cut to a width, a last line says how many entries the filter hid. When the filter
+/// hides REV, the newest row shown (its nearest ancestor) carries `"leafHidden": "REV's id"`
+/// with --json, as in `tree --json`.
 // This doc comment is clap's help text, shown as written: `[label]` is what a row prints, not a
 // rustdoc link.
 #[allow(rustdoc::broken_intra_doc_links)]
@@ -109,6 +112,16 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
     if let Some(n) = args.max_count {
         shown.drain(..shown.len().saturating_sub(n));
     }
+    // The entries the filter hid among those the rows cover: the whole path, or with -n the
+    // part from the oldest row shown on.
+    let covered = match (args.max_count, shown.first()) {
+        (None, _) => path.len(),
+        (Some(_), None) => 0,
+        (Some(_), Some(oldest)) => {
+            path.iter().rev().position(|&i| i == oldest.idx).map_or(0, |p| p + 1)
+        }
+    };
+    let hidden = covered.saturating_sub(shown.len());
     if !args.reverse {
         shown.reverse();
     }
@@ -155,6 +168,18 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
                 anyhow::Ok(())
             },
         )?;
+        // Rows fitted to a width are read, not parsed: they end by saying, once, that the
+        // filter hid entries, as jj marks elided revisions (a pipe gets the rows alone).
+        if let Some(width) = width
+            && hidden > 0
+        {
+            let (n, mode) = (hidden, listing.mode.as_str());
+            let entries = if n == 1 { "entry" } else { "entries" };
+            let note = format!(
+                "({n} {entries} hidden by the filter [{mode}]; --filter all shows every entry)"
+            );
+            writeln!(out, "{}", ctx.style.paint(&ui::fit(&note, width), Role::Dim))?;
+        }
     }
     out.flush()?;
     leave_to_exit((session, all));
