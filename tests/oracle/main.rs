@@ -350,16 +350,18 @@ fn compare(
         }
     }
 
-    // The path, past trailing labels and one move marker (the `@` rule, src/rev.rs), with
-    // sesstree's `@` (`show @`) and the parents in the file. (`log` hides assistant turns that
-    // hold only tool calls in every filter, as the selector does, so it cannot list a path.)
+    // The path, past trailing labels, title changes and session names, then one move marker
+    // (the `@` rule, `Session::position`), with sesstree's `@` (`show @`) and the parents in
+    // the file.
     let by_id =
         |id: &str| recs.iter().rev().find(|r| r.get("id").and_then(id_text).as_deref() == Some(id));
     let mut path: Vec<String> = view["branch"]
         .as_array()
         .map(|a| a.iter().filter_map(id_text).collect())
         .unwrap_or_default();
-    while path.last().and_then(|id| by_id(id)).is_some_and(|r| r["type"] == "label") {
+    while path.last().and_then(|id| by_id(id)).is_some_and(|r| {
+        matches!(r["type"].as_str(), Some("label" | "title_change" | "session_info"))
+    }) {
         path.pop();
     }
     if path.last().and_then(|id| by_id(id)).is_some_and(is_marker) {
