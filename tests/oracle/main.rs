@@ -86,6 +86,12 @@ const EXPECTED: &[(&str, &str, &str, &str)] = &[
         "the fork holds user messages and no reply, a file sesstree writes as pi 1.x does (CHANGES R5); pi 0.x, which wrote a session only at its first reply, writes its header and entries again when it continues one (FORMAT §4.7)",
     ),
     (
+        "fork-at-user writers-omp",
+        "pi 0.",
+        "continue",
+        "the fork holds user messages and no reply, a file sesstree writes as pi 1.x does (CHANGES R5); pi 0.x, which wrote a session only at its first reply, writes its header and entries again when it continues one (FORMAT §4.7)",
+    ),
+    (
         "",
         "pi",
         "migratedOnOpen",
