@@ -22,12 +22,12 @@ use std::path::Path;
 
 use crate::common::{TestEnv, demo};
 
-/// The documents whose console blocks run.
-const DOCUMENTS: &[&str] = &["README.md"];
+/// The documents whose console blocks run: the README's tour and the guide.
+const DOCUMENTS: &[&str] = &["README.md", "GUIDE.md"];
 
 /// The document with the exit status table ("## Exit status") and the `--json` key table
 /// ("## Output for machines"), both checked against the binary.
-const REFERENCE: &str = "README.md";
+const REFERENCE: &str = "GUIDE.md";
 
 /// The document and the marker line of the tour's setup, the ```sh block after the marker.
 const SETUP: (&str, &str) = ("README.md", "<!-- tour setup -->");
