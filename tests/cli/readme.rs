@@ -354,3 +354,16 @@ fn blocks_and_wildcards() {
         ["a", "bC", "d"].map(String::from)
     );
 }
+
+#[test]
+fn a_block_runs_in_one_shell_after_the_setup() {
+    let env = TestEnv::new();
+    let setup = "greeting=hello\ncd \"$(mktemp -d)\"";
+    let commands = ["x=1", "echo \"$greeting $x\"; false", "printf 'no newline'", "pwd >&2"];
+    let outputs = run(&env, setup, &commands);
+    assert_eq!(outputs[0], Vec::<String>::new());
+    assert_eq!(outputs[1], ["hello 1", "[exit status: 1]"]);
+    assert_eq!(outputs[2], ["no newline"]);
+    let [dir] = outputs[3].as_slice() else { panic!("{:?}", outputs[3]) };
+    assert!(dir.starts_with("$TMP/"), "the setup's cd carries: {dir}");
+}
