@@ -462,28 +462,9 @@ pub fn view_of(value: &Value, row: &str, blobs: Option<&Path>) -> View {
             v.parts.push(Part::Note(format!("Context compacted{from}; the model sees the summary below, then the entries from the one it keeps.")));
             v.parts.push(Part::Summary(s(value, "summary").unwrap_or_default()));
         }
-        // Bookkeeping: the row says it all. Every kind is named, so that the compiler asks
-        // where a new one goes.
-        Kind::ModelUsage
-        | Kind::ThinkingLevelChange
-        | Kind::ModelChange
-        | Kind::ServiceTierChange
-        | Kind::Custom
-        | Kind::Label
-        | Kind::Archive
-        | Kind::TitleChange
-        | Kind::TtsrInjection
-        | Kind::SessionInit
-        | Kind::ModeChange
-        | Kind::CredentialPin
-        | Kind::ResetBoundary
-        | Kind::SessionInfo
-        | Kind::Usage
-        | Kind::ContextEdit
-        | Kind::McpToolSelection
-        | Kind::Session
-        | Kind::Other(_)
-        | Kind::Missing => v.parts.push(Part::Note(row.to_owned())),
+        // Settings, bookkeeping and opaque kinds: the row says it all. (A kind of the
+        // conversation's classes has an arm above: `Kind::class`.)
+        _ => v.parts.push(Part::Note(row.to_owned())),
     }
     v
 }

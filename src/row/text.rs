@@ -1162,22 +1162,6 @@ mod tests {
             "display": true, "attribution": attribution})
     }
 
-    const SETTINGS: [&str; 13] = [
-        "label",
-        "archive",
-        "custom",
-        "model_change",
-        "model_usage",
-        "thinking_level_change",
-        "service_tier_change",
-        "title_change",
-        "credential_pin",
-        "session_init",
-        "ttsr_injection",
-        "mode_change",
-        "reset_boundary",
-    ];
-
     #[test]
     fn silent_assistant_turns_are_hidden_in_every_mode_unless_leaf() {
         let silent = [
@@ -1204,12 +1188,15 @@ mod tests {
 
     #[test]
     fn default_and_no_tools_modes() {
-        for kind in SETTINGS {
-            let entry = json!({"type": kind});
-            assert!(!shows(FilterMode::Default, &entry, false, false), "{kind}");
-            assert!(!shows(FilterMode::NoTools, &entry, false, false), "{kind}");
-            assert!(!shows(FilterMode::Default, &entry, true, true), "{kind} as leaf");
-            assert!(shows(FilterMode::All, &entry, false, false), "{kind}");
+        // Settings (`Kind::is_setting`, pinned to FORMAT §9.2 in format/kind.rs) are hidden,
+        // even as the leaf; every other kind is shown.
+        for kind in crate::format::Kind::ALL {
+            let entry = crate::format::kind::tests::example(kind);
+            let shown = !kind.is_setting();
+            assert_eq!(shows(FilterMode::Default, &entry, false, false), shown, "{kind:?}");
+            assert_eq!(shows(FilterMode::NoTools, &entry, false, false), shown, "{kind:?}");
+            assert_eq!(shows(FilterMode::Default, &entry, true, true), shown, "{kind:?} as leaf");
+            assert!(shows(FilterMode::All, &entry, false, false), "{kind:?}");
         }
         let shown = [
             user(),
