@@ -126,8 +126,8 @@ kinds! {
     ModeChange          "mode_change"            Setting        Omp      true   true;
     CredentialPin       "credential_pin"         Setting        Omp      false  true;
     ResetBoundary       "reset_boundary"         Setting        Omp      false  true;
-    /// (pi's session name)
-    SessionInfo         "session_info"           Bookkeeping    Pi       false  false;
+    /// (pi's session name; a setting, as pi 1.6.0's and 0.73.1's tree selector hide it by default)
+    SessionInfo         "session_info"           Bookkeeping    Pi       false  true;
     /// (pi's billed usage outside model responses, CHANGES P2)
     Usage               "usage"                  Setting        Pi       false  true;
     /// (pi's: drops or replaces an earlier entry's context, CHANGES P3)
@@ -275,7 +275,9 @@ pub(crate) mod tests {
 
     #[test]
     fn settings_are_format_9_2s_and_pis() {
-        // FORMAT §9.2's thirteen, then pi's usage and context_edit.
+        // FORMAT §9.2's thirteen, then pi's usage, context_edit and session_info (pi 1.6.0's
+        // tree selector, dist/modes/interactive/components/tree-selector.js, hides these three
+        // by default; 0.73.1's session_info too).
         let mut settings = names(Kind::is_setting);
         settings.sort_unstable();
         let mut want = [
@@ -294,6 +296,7 @@ pub(crate) mod tests {
             "reset_boundary",
             "usage",
             "context_edit",
+            "session_info",
         ];
         want.sort_unstable();
         assert_eq!(settings, want);

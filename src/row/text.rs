@@ -1203,7 +1203,6 @@ mod tests {
             json!({"type": "compaction", "tokensBefore": 1}),
             json!({"type": "branch_summary", "summary": "s"}),
             json!({"type": "custom_message", "customType": "x", "content": "y"}),
-            json!({"type": "session_info", "name": "n"}),
             json!({"type": "future_thing"}),
             json!("odd record"),
         ];
