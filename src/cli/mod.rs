@@ -7,6 +7,7 @@ pub mod exit;
 pub mod fault;
 pub mod pager;
 pub mod selector;
+pub mod time;
 pub mod ui;
 
 mod commands;
@@ -354,7 +355,7 @@ pub fn run(invocation: Invocation) -> anyhow::Result<()> {
         style: Style::resolve(if cli.json { ColorChoice::Never } else { cli.color }),
         other_file: None,
     };
-    commands::set_utc(cli.utc);
+    time::set_utc(cli.utc);
     ui::note_terminal_width();
     // Started once the colours are decided (for the terminal), and waited for at the end.
     let _pager = pager::Pager::start(!cli.no_pager && cli.command.pages());

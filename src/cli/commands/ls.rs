@@ -10,7 +10,8 @@ use sesstree::format::Dialect;
 use sesstree::sessions::{self, Summary};
 use sesstree::terminal::sanitize_for_terminal;
 
-use super::{home, short_time};
+use super::home;
+use crate::cli::time::short_time;
 use crate::cli::{Ctx, stdout, ui, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
