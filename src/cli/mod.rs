@@ -7,6 +7,7 @@ pub mod exit;
 pub mod fault;
 pub mod pager;
 pub mod selector;
+pub mod signals;
 pub mod time;
 pub mod ui;
 
@@ -288,18 +289,6 @@ impl Ctx {
         ui::warn_lines(&session.path, session.diagnostics.iter().map(|d| (d.line, &*d.message)));
         Ok(())
     }
-}
-
-/// Blocks SIGXFSZ for the process. A write past the file-size limit (`ulimit -f`) then fails
-/// with EFBIG, and the store's rollback runs, instead of the signal killing sesstree half-way
-/// through a write and leaving a torn line (SPEC §7: a failed command leaves the file as it was).
-/// Children start with a clean mask: `std::process::Command` resets it.
-pub fn block_file_size_signal() {
-    use nix::sys::signal::{SigSet, Signal};
-    let mut set = SigSet::empty();
-    set.add(Signal::SIGXFSZ);
-    // Without the mask the default (death by signal) stays: no worse than before.
-    let _ = set.thread_block();
 }
 
 /// Writes to stdout through one buffered lock; a closed pipe surfaces as an error that the

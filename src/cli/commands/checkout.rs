@@ -15,7 +15,8 @@ use sesstree::process::CancelToken;
 use sesstree::summarize::{self, FileOps};
 use sesstree::{Error, Session, rev, store};
 
-use super::{DialectArg, HookArgs, cancel_on_interrupt, certain_dialect, short_id};
+use super::{DialectArg, HookArgs, certain_dialect, short_id};
+use crate::cli::signals::cancel_on_interrupt;
 use crate::cli::{Ctx, complete, stdout, ui, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.

@@ -69,7 +69,7 @@ pub struct MigrateArgs {
 /// Runs `migrate`: each file in turn.
 pub fn run(ctx: &Ctx, args: &MigrateArgs) -> anyhow::Result<()> {
     // Ctrl-C or SIGTERM removes the temporary file being written before exiting.
-    super::install_signal_handler();
+    crate::cli::signals::install_signal_handler();
     let files = super::session_paths(ctx, &args.paths)?;
     if files.len() > 1 && (args.output.is_some() || args.dry_run) {
         let flag = if args.dry_run { "--dry-run" } else { "-o" };

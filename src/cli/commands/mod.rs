@@ -203,14 +203,6 @@ impl From<FilterArg> for FilterMode {
     }
 }
 
-/// Leaves `value` (a loaded session, its gists, a drawn tree) to the process's exit, which
-/// frees it all at once: dropping an index of a million entries frees them one by one, and only
-/// delays the exit. Only for a command that ends the process; the tree selector goes on after
-/// its actions and drops what they load.
-fn leave_to_exit<T>(value: T) {
-    std::mem::forget(value);
-}
-
 /// The session files of the commands that take many (`fsck`, `stats`, `migrate`): each path a
 /// file, or a directory searched for `*.jsonl`; without paths, the session of `-f` (or the
 /// current directory's). A path that cannot be read stays in the list, in its place, so that
@@ -248,48 +240,6 @@ mod tests {
 /// walking its characters: a row of every entry shows one).
 fn short_id(id: &str) -> &str {
     sesstree::row::text::cut_chars(id, 8)
-}
-
-/// From here on Ctrl-C (and SIGTERM, SIGHUP) sets `cancel` instead of killing sesstree: a
-/// running hook or summarizer is stopped (hooks and the summarizer run in their own process
-/// group, so the terminal's SIGINT does not reach them) and nothing is written.
-///
-/// A process has one handler, which cancels the latest token: `tree -i` may check out again
-/// after a cancelled checkout, and the second one must be the one Ctrl-C stops.
-fn cancel_on_interrupt(cancel: &CancelToken) {
-    if let Ok(mut current) = CURRENT.lock() {
-        *current = Some(cancel.clone());
-    }
-    install_signal_handler();
-}
-
-/// The token the signal handler cancels.
-static CURRENT: std::sync::Mutex<Option<CancelToken>> = std::sync::Mutex::new(None);
-
-/// Installs the process's one handler for SIGINT, SIGTERM and SIGHUP, once. While `tree -i`
-/// owns the terminal it gives the terminal back and exits with status 7 (cancelled); while a
-/// hook or the summarizer may run it cancels the current token, and the operation stops by
-/// itself. At other times it removes the temporary files being written (`export`, `migrate`:
-/// nothing half-written is left behind) and exits with status 7.
-pub(crate) fn install_signal_handler() {
-    static INSTALL: std::sync::Once = std::sync::Once::new();
-    INSTALL.call_once(|| {
-        // ctrlc runs the handler on its own thread, not in the signal handler: a lock is fine.
-        // Fails only if some other handler is installed; then the signals keep their default
-        // meaning.
-        let _ = ctrlc::set_handler(|| {
-            crate::cli::selector::leave_on_signal();
-            if let Ok(current) = CURRENT.lock()
-                && let Some(token) = current.as_ref()
-            {
-                token.cancel();
-                return;
-            }
-            let wrote = sesstree::store::abandon_writes();
-            eprintln!("error: interrupted{}", if wrote { "" } else { "; nothing was written" });
-            std::process::exit(crate::cli::exit::Exit::Cancelled as i32);
-        });
-    });
 }
 
 /// The hook options shared by the commands that fire hooks (`checkout`, `branch`):

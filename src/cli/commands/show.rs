@@ -6,8 +6,8 @@ use serde_json::Value;
 use sesstree::rev;
 use sesstree::terminal::sanitize_keep_lines;
 
-use super::leave_to_exit;
 use crate::cli::complete;
+use crate::cli::signals::leave_to_exit;
 use crate::cli::time::short_time;
 use crate::cli::ui::Role;
 use crate::cli::{Ctx, stdout};

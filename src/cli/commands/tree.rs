@@ -13,10 +13,11 @@ use sesstree::terminal::sanitize_for_terminal;
 use sesstree::tree::{ASCII, Row, TreeOptions, UNICODE, layout};
 use sesstree::{EntryId, Error, rev};
 
-use super::{FilterArg, HookArgs, home, leave_to_exit, short_id};
+use super::{FilterArg, HookArgs, home, short_id};
 use crate::cli::complete;
 use crate::cli::selector::draw::{Look, max_levels};
 use crate::cli::selector::{self as selector, Options};
+use crate::cli::signals::leave_to_exit;
 use crate::cli::ui::{self, Role, width};
 use crate::cli::{Ctx, stdout};
 

@@ -190,7 +190,7 @@ impl Tui {
     fn enter() -> anyhow::Result<Tui> {
         install_panic_hook();
         // SIGTERM or SIGHUP must not leave the shell in raw mode (see `leave_on_signal`).
-        crate::cli::commands::install_signal_handler();
+        crate::cli::signals::install_signal_handler();
         let terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
         let mut tui = Tui { terminal };
         tui.resume()?;
