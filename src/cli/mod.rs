@@ -2,6 +2,7 @@
 //! in its own file under `commands/` with its arguments (whose doc comments are the help text)
 //! and one `run` function.
 
+pub mod args;
 pub mod complete;
 pub mod exit;
 pub mod fault;

@@ -11,8 +11,7 @@ use sesstree::process::CancelToken;
 use sesstree::terminal::sanitize_keep_lines;
 use sesstree::{Error, Session, rev, store};
 
-use super::DialectArg;
-use super::HookArgs;
+use crate::cli::args::{DialectArg, HookArgs};
 use crate::cli::signals::cancel_on_interrupt;
 use crate::cli::{Ctx, complete, stdout, ui, write_json_line};
 

@@ -15,7 +15,8 @@ use sesstree::process::CancelToken;
 use sesstree::summarize::{self, FileOps};
 use sesstree::{Error, Session, rev, store};
 
-use super::{DialectArg, HookArgs, certain_dialect, short_id};
+use super::short_id;
+use crate::cli::args::{DialectArg, HookArgs, certain_dialect};
 use crate::cli::signals::cancel_on_interrupt;
 use crate::cli::{Ctx, complete, stdout, ui, write_json_line};
 

@@ -8,7 +8,8 @@ use sesstree::ops::{self, label};
 use sesstree::row::view::Viewer;
 use sesstree::{Session, rev};
 
-use super::{DialectArg, certain_dialect, home};
+use super::home;
+use crate::cli::args::{DialectArg, certain_dialect};
 use crate::cli::signals::leave_to_exit;
 use crate::cli::ui::{self, Role};
 use crate::cli::{Ctx, complete, fault, stdout, write_json_line};

@@ -11,7 +11,8 @@ use sesstree::row::{Rows, read_text};
 use sesstree::terminal::{may_hold_controls, sanitize_for_terminal};
 use sesstree::{Session, rev};
 
-use super::{FilterArg, home, short_id};
+use super::{home, short_id};
+use crate::cli::args::FilterArg;
 use crate::cli::complete;
 use crate::cli::signals::leave_to_exit;
 use crate::cli::time::push_short_time;

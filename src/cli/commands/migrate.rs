@@ -10,7 +10,7 @@ use sesstree::terminal::sanitize_for_terminal;
 use sesstree::{Error, Session, store};
 
 use super::stats::count;
-use super::{DialectArg, certain_dialect};
+use crate::cli::args::{DialectArg, certain_dialect};
 use crate::cli::exit::{Exit, Silent};
 use crate::cli::{Ctx, stdout, write_json_line};
 
@@ -70,7 +70,7 @@ pub struct MigrateArgs {
 pub fn run(ctx: &Ctx, args: &MigrateArgs) -> anyhow::Result<()> {
     // Ctrl-C or SIGTERM removes the temporary file being written before exiting.
     crate::cli::signals::install_signal_handler();
-    let files = super::session_paths(ctx, &args.paths)?;
+    let files = crate::cli::args::session_paths(ctx, &args.paths)?;
     if files.len() > 1 && (args.output.is_some() || args.dry_run) {
         let flag = if args.dry_run { "--dry-run" } else { "-o" };
         anyhow::bail!(Error::Usage(format!(

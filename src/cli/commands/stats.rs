@@ -42,7 +42,7 @@ pub struct StatsArgs {
 
 /// Runs `stats`.
 pub fn run(ctx: &Ctx, args: &StatsArgs) -> anyhow::Result<()> {
-    let files = super::session_paths(ctx, &args.paths)?;
+    let files = crate::cli::args::session_paths(ctx, &args.paths)?;
     let results: Vec<_> = files
         .par_iter()
         // Keep only the counts and the warnings: a loaded session holds its file open, and a

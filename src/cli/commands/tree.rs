@@ -13,7 +13,8 @@ use sesstree::terminal::sanitize_for_terminal;
 use sesstree::tree::{ASCII, Row, TreeOptions, UNICODE, layout};
 use sesstree::{EntryId, Error, rev};
 
-use super::{FilterArg, HookArgs, home, short_id};
+use super::{home, short_id};
+use crate::cli::args::{FilterArg, HookArgs};
 use crate::cli::complete;
 use crate::cli::selector::draw::{Look, max_levels};
 use crate::cli::selector::{self as selector, Options};

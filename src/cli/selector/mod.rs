@@ -35,7 +35,7 @@ use self::draw::{Look, rows_shown};
 use self::model::Model;
 use self::state::{Effect, Selector};
 use super::Ctx;
-use super::commands::HookArgs;
+use super::args::HookArgs;
 use super::commands::checkout::{self, CheckoutArgs};
 use super::commands::label::{self, LabelArgs};
 use super::exit::{Exit, Silent, classify};
