@@ -15,9 +15,9 @@ use sesstree::process::CancelToken;
 use sesstree::summarize::{self, FileOps};
 use sesstree::{Error, Session, rev, store};
 
-use super::short_id;
 use crate::cli::args::{DialectArg, HookArgs, certain_dialect};
 use crate::cli::signals::cancel_on_interrupt;
+use crate::cli::ui::short_id;
 use crate::cli::{Ctx, complete, stdout, ui, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.

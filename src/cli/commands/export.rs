@@ -7,9 +7,9 @@ use sesstree::export::{self, Options, Plan, Redactor};
 use sesstree::row::Rows;
 use sesstree::{Error, rev, store};
 
-use super::home;
 use crate::cli::complete;
 use crate::cli::signals::leave_to_exit;
+use crate::cli::ui::home;
 use crate::cli::{Ctx, places, stdout};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.

@@ -8,9 +8,8 @@ use sesstree::ErrorKind;
 use sesstree::grep::{Case, FileHits, Hit, MatchOptions, Matcher, Scope, Search};
 
 use super::ls::{agent_dirs, cwd_forms};
-use super::{home, short_id};
 use crate::cli::exit::{Exit, Silent, classify};
-use crate::cli::ui::{Role, show};
+use crate::cli::ui::{Role, home, short_id, show};
 use crate::cli::{Ctx, stdout, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.

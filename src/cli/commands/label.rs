@@ -8,10 +8,9 @@ use sesstree::ops::{self, label};
 use sesstree::row::view::Viewer;
 use sesstree::{Session, rev};
 
-use super::home;
 use crate::cli::args::{DialectArg, certain_dialect};
 use crate::cli::signals::leave_to_exit;
-use crate::cli::ui::{self, Role};
+use crate::cli::ui::{self, Role, home};
 use crate::cli::{Ctx, complete, fault, stdout, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.

@@ -11,12 +11,11 @@ use sesstree::row::{Rows, read_text};
 use sesstree::terminal::{may_hold_controls, sanitize_for_terminal};
 use sesstree::{Session, rev};
 
-use super::{home, short_id};
 use crate::cli::args::FilterArg;
 use crate::cli::complete;
 use crate::cli::signals::leave_to_exit;
 use crate::cli::time::push_short_time;
-use crate::cli::ui::{self, Role};
+use crate::cli::ui::{self, Role, home, short_id};
 use crate::cli::{Ctx, stdout};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.

@@ -10,8 +10,8 @@ use sesstree::format::Dialect;
 use sesstree::sessions::{self, Summary};
 use sesstree::terminal::sanitize_for_terminal;
 
-use super::home;
 use crate::cli::time::short_time;
+use crate::cli::ui::home;
 use crate::cli::{Ctx, stdout, ui, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.

@@ -117,27 +117,3 @@ fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Export(args) => export::run(ctx, &args),
     }
 }
-
-/// The user's home directory, for shortening paths in tool rows.
-fn home() -> Option<String> {
-    std::env::var("HOME").ok().filter(|h| !h.is_empty())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn short_ids_are_eight_characters() {
-        // Characters, not bytes (`text::cut_chars` is tested on every path of its cut).
-        assert_eq!(short_id("0123456789"), "01234567");
-        assert_eq!(short_id("éééééééééé"), "éééééééé");
-        assert_eq!(short_id("ab"), "ab");
-    }
-}
-
-/// An id cut to 8 characters, as the agents' own ids are (an ASCII one by bytes, without
-/// walking its characters: a row of every entry shows one).
-fn short_id(id: &str) -> &str {
-    sesstree::row::text::cut_chars(id, 8)
-}

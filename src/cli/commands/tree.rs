@@ -13,13 +13,12 @@ use sesstree::terminal::sanitize_for_terminal;
 use sesstree::tree::{ASCII, Row, TreeOptions, UNICODE, layout};
 use sesstree::{EntryId, Error, rev};
 
-use super::{home, short_id};
 use crate::cli::args::{FilterArg, HookArgs};
 use crate::cli::complete;
 use crate::cli::selector::draw::{Look, max_levels};
 use crate::cli::selector::{self as selector, Options};
 use crate::cli::signals::leave_to_exit;
-use crate::cli::ui::{self, Role, width};
+use crate::cli::ui::{self, Role, home, short_id, width};
 use crate::cli::{Ctx, stdout};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
