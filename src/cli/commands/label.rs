@@ -213,7 +213,7 @@ fn list(ctx: &Ctx) -> anyhow::Result<()> {
             write_json_line(&mut out, &json!({"targetId": target.to_value(), "label": value}))?;
             continue;
         }
-        let text = super::show::id_text(&value);
+        let text = ui::id_text(&value);
         let one_line = match viewer.view_in_context(idx) {
             Ok(view) => view.text,
             Err(e) => {

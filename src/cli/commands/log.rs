@@ -15,7 +15,7 @@ use crate::cli::args::FilterArg;
 use crate::cli::complete;
 use crate::cli::signals::leave_to_exit;
 use crate::cli::time::push_short_time;
-use crate::cli::ui::{self, Role, home, short_id};
+use crate::cli::ui::{self, Role, home, mark_cut, short_id};
 use crate::cli::{Ctx, stdout};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
@@ -186,13 +186,6 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
     out.flush()?;
     leave_to_exit((session, all));
     Ok(())
-}
-
-/// A row's text as a text row prints it: `…` after a text the row cut short (message text
-/// past 200 characters, as the agent's selector cuts it), so a pipe, which gets whole rows,
-/// still shows that it is not the whole text (`show` has it; --json says `textTruncated`).
-pub(super) fn mark_cut(text: &str, cut: bool) -> Cow<'_, str> {
-    if cut { Cow::Owned(format!("{text}…")) } else { Cow::Borrowed(text) }
 }
 
 /// One entry as a text row onto `out`: short id, type, time, `[label]`, one-line text.

@@ -9,9 +9,9 @@ use sesstree::migrate::{self, Plan};
 use sesstree::terminal::sanitize_for_terminal;
 use sesstree::{Error, Session, store};
 
-use super::stats::count;
 use crate::cli::args::{DialectArg, certain_dialect};
 use crate::cli::exit::{Exit, Silent};
+use crate::cli::ui::count;
 use crate::cli::{Ctx, stdout, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.

@@ -282,7 +282,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
             let prefix = tree.prefix(row, glyphs, levels);
             let room = width.map(|w| w.saturating_sub(ui::columns(&prefix)));
             let gutter = style.paint(&prefix, Role::Dim);
-            let text = super::log::mark_cut(&text, gist.is_cut());
+            let text = ui::mark_cut(&text, gist.is_cut());
             let text = text_part(row, label.map(|l| l.0.as_str()), &text, hidden_leaf, room);
             writeln!(buf, "{gutter}{text}")?;
         }
