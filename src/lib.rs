@@ -30,8 +30,9 @@
 //!    [`store`] (the only writer), [`discover`] and [`sessions`] (finding and listing session
 //!    files), [`hooks`], [`summarize`], [`migrate`], [`stats`], [`context`] (what the model
 //!    sees).
-//! 7. [`fsck`] (damage and repair), [`ops`] (the plans of the writing commands), [`grep`]
-//!    (search across sessions) and [`export`] (the whole tree as an HTML page or Markdown).
+//! 7. [`fsck`] (damage and repair), [`ops`] (the plans and workflows of the writing
+//!    commands), [`grep`] (search across sessions) and [`export`] (the whole tree as an HTML
+//!    page or Markdown).
 //! 8. [`render`]: the `--json` row.
 #![warn(missing_docs)]
 

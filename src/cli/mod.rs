@@ -11,6 +11,7 @@ pub mod selector;
 pub mod signals;
 pub mod time;
 pub mod ui;
+pub mod write;
 
 mod commands;
 mod man;

@@ -1,14 +1,14 @@
 //! The subcommands, one file each, and the flat dispatch over them.
 
 mod branch;
-pub(crate) mod checkout;
+mod checkout;
 mod context;
 mod export;
 mod fsck;
 pub mod generate;
 mod grep;
 mod humanize_title;
-pub(crate) mod label;
+mod label;
 mod log;
 mod ls;
 mod migrate;
