@@ -32,11 +32,21 @@ pub fn cancel_on_interrupt(cancel: &CancelToken) {
 /// The token the signal handler cancels.
 static CURRENT: std::sync::Mutex<Option<CancelToken>> = std::sync::Mutex::new(None);
 
-/// Installs the process's one handler for SIGINT, SIGTERM and SIGHUP, once. While `tree -i`
-/// owns the terminal it gives the terminal back and exits with status 7 (cancelled); while a
-/// hook or the summarizer may run it cancels the current token, and the operation stops by
-/// itself. At other times it removes the temporary files being written (`export`, `migrate`:
-/// nothing half-written is left behind) and exits with status 7.
+/// What the handler does first on each signal ([`leave_first_on_signal`]).
+static FIRST: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
+
+/// Has the handler call `leave` first on each signal, and installs it: while `tree -i` owns the
+/// terminal, `leave` gives the terminal back and exits with status 7 (cancelled).
+pub fn leave_first_on_signal(leave: fn()) {
+    let _ = FIRST.set(leave);
+    install_signal_handler();
+}
+
+/// Installs the process's one handler for SIGINT, SIGTERM and SIGHUP, once. It calls what
+/// [`leave_first_on_signal`] gave it first; while a hook or the summarizer may run it cancels
+/// the current token, and the operation stops by itself. At other times it removes the
+/// temporary files being written (`export`, `migrate`: nothing half-written is left behind) and
+/// exits with status 7.
 pub fn install_signal_handler() {
     static INSTALL: std::sync::Once = std::sync::Once::new();
     INSTALL.call_once(|| {
@@ -44,7 +54,9 @@ pub fn install_signal_handler() {
         // Fails only if some other handler is installed; then the signals keep their default
         // meaning.
         let _ = ctrlc::set_handler(|| {
-            crate::cli::selector::leave_on_signal();
+            if let Some(leave) = FIRST.get() {
+                leave();
+            }
             if let Ok(current) = CURRENT.lock()
                 && let Some(token) = current.as_ref()
             {

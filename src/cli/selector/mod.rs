@@ -213,7 +213,7 @@ impl Tui {
     fn enter() -> anyhow::Result<Tui> {
         install_panic_hook();
         // SIGTERM or SIGHUP must not leave the shell in raw mode (see `leave_on_signal`).
-        crate::cli::signals::install_signal_handler();
+        crate::cli::signals::leave_first_on_signal(leave_on_signal);
         let terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
         let mut tui = Tui { terminal };
         tui.resume()?;
@@ -266,7 +266,7 @@ fn restore() {
 /// Called on SIGINT, SIGTERM or SIGHUP (from the handler's own thread): while the selector owns
 /// the terminal, gives it back and exits with status 7 (cancelled), as Ctrl-C does. Nothing is
 /// being written then: the selector gives the terminal back before it runs a command.
-pub(crate) fn leave_on_signal() {
+fn leave_on_signal() {
     if ACTIVE.load(Ordering::SeqCst) {
         restore();
         std::process::exit(Exit::Cancelled as i32);
