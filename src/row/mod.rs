@@ -5,11 +5,13 @@
 //!   scanner or from a parsed line;
 //! - [`text`]: the row functions over it (one-line text, search text, filters, tool calls);
 //! - [`gist`]: what a row shows, worked out while a file loads, and resolved in order;
+//! - [`listing`]: the rows `log` shows of a path, from their gists;
 //! - [`read`]: rows read from a session's lines, while it loads ([`Rows`]) or afterwards;
 //! - [`view`]: entries read one at a time, for commands that show a few.
 
 pub mod entry;
 pub mod gist;
+pub mod listing;
 pub mod read;
 pub mod text;
 pub mod view;

@@ -4,7 +4,8 @@ use std::borrow::Cow;
 use std::io::Write;
 
 use sesstree::render::{JsonRow, Placement, write_rows};
-use sesstree::row::gist::{Gist, Listing, Row};
+use sesstree::row::gist::Gist;
+use sesstree::row::listing::{Listing, Row};
 use sesstree::row::text::FilterMode;
 use sesstree::row::view::labels;
 use sesstree::row::{Rows, read_text};
