@@ -167,7 +167,7 @@ pub fn warn_lines<'m>(path: &std::path::Path, warnings: impl IntoIterator<Item =
 /// An id cut to 8 characters, as the agents' own ids are (an ASCII one by bytes, without
 /// walking its characters: a row of every entry shows one).
 pub fn short_id(id: &str) -> &str {
-    sesstree::row::text::cut_chars(id, 8)
+    sesstree::row::cut::cut_chars(id, 8)
 }
 
 /// The user's home directory, for shortening paths in tool rows.

@@ -5,7 +5,7 @@ use std::io::Write;
 use serde_json::{Value, json};
 use sesstree::EntryId;
 use sesstree::format::{Kind, is_move_marker};
-use sesstree::row::text::{cut_chars, one_row};
+use sesstree::row::cut::{cut_chars, one_row};
 use sesstree::terminal::sanitize_for_terminal;
 
 use crate::cli::time::short_time;
