@@ -279,13 +279,10 @@ pub fn preparation(
     entries: &[Value],
     user_wants_summary: bool,
 ) -> Map<String, Value> {
-    let id = |i: Option<u32>| {
-        i.and_then(|i| session.record(i).id.as_ref()).map_or(Value::Null, EntryId::to_value)
-    };
     let mut prep = Map::new();
-    prep.insert("targetId".into(), id(Some(nav.target)));
-    prep.insert("oldLeafId".into(), id(nav.old_leaf));
-    prep.insert("commonAncestorId".into(), id(nav.common_ancestor));
+    prep.insert("targetId".into(), id_value(session, Some(nav.target)));
+    prep.insert("oldLeafId".into(), id_value(session, nav.old_leaf));
+    prep.insert("commonAncestorId".into(), id_value(session, nav.common_ancestor));
     prep.insert("entriesToSummarize".into(), Value::Array(entries.to_vec()));
     prep.insert("userWantsSummary".into(), user_wants_summary.into());
     let mut fields = Map::new();
