@@ -6,9 +6,10 @@ use serde_json::Value;
 use sesstree::rev;
 use sesstree::terminal::sanitize_keep_lines;
 
-use super::{leave_to_exit, short_time};
 use crate::cli::complete;
-use crate::cli::ui::Role;
+use crate::cli::signals::leave_to_exit;
+use crate::cli::time::short_time;
+use crate::cli::ui::{Role, id_text};
 use crate::cli::{Ctx, stdout};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
@@ -118,11 +119,6 @@ pub(crate) fn readable(
         out.push('\n');
     }
     Ok(out)
-}
-
-/// An id (or a label) as rows show it: a string as it is, another value as its JSON text.
-pub(super) fn id_text(id: &Value) -> String {
-    id.as_str().map_or_else(|| id.to_string(), str::to_owned)
 }
 
 /// `text` indented by four spaces, a line at a time, onto `out`.
