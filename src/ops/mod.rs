@@ -6,6 +6,7 @@ pub mod branch;
 pub mod checkout;
 pub mod label;
 pub mod name;
+pub mod prune;
 
 use serde_json::{Map, Value};
 

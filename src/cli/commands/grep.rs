@@ -365,7 +365,7 @@ fn write_json(
 
 /// The epoch milliseconds of a --since / --until: a date (local midnight), a civil time
 /// (local), an instant with its offset, or a span back from `now`.
-fn when(flag: &str, text: &str, now: i64) -> anyhow::Result<i64> {
+pub(super) fn when(flag: &str, text: &str, now: i64) -> anyhow::Result<i64> {
     use jiff::tz::TimeZone;
     let tz = TimeZone::system();
     let millis = |ts: jiff::Timestamp| ts.as_millisecond();

@@ -13,6 +13,7 @@ mod log;
 mod ls;
 mod migrate;
 mod name;
+mod prune;
 mod reflog;
 pub(crate) mod show;
 mod stats;
@@ -107,6 +108,7 @@ pub enum Command {
     Ls(ls::LsArgs),
     Grep(grep::GrepArgs),
     Export(export::ExportArgs),
+    Prune(prune::PruneArgs),
 }
 
 impl Command {
@@ -173,6 +175,7 @@ fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Ls(args) => ls::run(ctx, &args),
         Command::Grep(args) => grep::run(ctx, &args),
         Command::Export(args) => export::run(ctx, &args),
+        Command::Prune(args) => prune::run(ctx, &args),
     }
 }
 
