@@ -68,10 +68,21 @@ pub struct PrunePlan {
     pub removed: Vec<u32>,
     /// How many bytes the removed lines take, newlines included.
     pub removed_bytes: u64,
-    /// The ids of the re-created `label` entries, in order.
-    pub created: Vec<EntryId>,
+    /// The re-created `label` entries, in order.
+    pub created: Vec<Relabel>,
     /// The new file.
     pub pieces: Vec<Piece>,
+}
+
+/// A `label` entry written again: a removed one set this label on a kept entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Relabel {
+    /// The new entry's id.
+    pub id: EntryId,
+    /// The labelled entry.
+    pub target: EntryId,
+    /// The label, or `None` when the entry clears the label a kept entry would bring back.
+    pub label: Option<Value>,
 }
 
 /// Refuses a file `prune` must not rewrite: damage the loader found, or a last line without
@@ -159,8 +170,8 @@ pub fn plan(session: &Session, select: &Select, ids: &mut IdGen) -> Result<Prune
         let Select::Abandoned { .. } = select else {
             let (label, target) = stale[0];
             return Err(Error::Usage(format!(
-                "label entry {} stays, but names {}, which this prune removes: it would name \
-                 nothing (prune the subtree that holds the label entry too, or leave {} out)",
+                "label entry {} stays, but names {}, which this prune would remove: the label \
+                 would name nothing; leave {} in place",
                 show(label),
                 show(target),
                 show(target)
@@ -281,14 +292,14 @@ fn finish(
         let time = session.value(setter)?.get("timestamp").cloned().unwrap_or(Value::Null);
         let time = time.as_str().unwrap_or_default();
         let mut fields = vec![("targetId", target.to_value())];
-        if let Some(label) = now {
-            fields.push(("label", label));
+        if let Some(label) = &now {
+            fields.push(("label", label.clone()));
         }
         let mut line = entry_line("label", &id, parent.as_ref(), time, fields);
         line.push(b'\n');
         pieces.push(Piece::New(line));
         let id = EntryId::new(id);
-        created.push(id.clone());
+        created.push(Relabel { id: id.clone(), target: target.clone(), label: now });
         parent = Some(id);
     }
     Ok(PrunePlan { roots, removed: removed_list, removed_bytes, created, pieces })

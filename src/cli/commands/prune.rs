@@ -21,9 +21,9 @@ const EXAMPLES: &str = r#"Examples:
   Remove the branches untouched for 30 days, saving what goes:
     sesstree prune --abandoned --older-than 30d --save pruned.jsonl
   Remove one branch (the entry and everything below it), keeping session.jsonl.bak:
-    sesstree prune 5c07a3d4
-  Put the saved entries back:
-    sesstree prune --restore pruned.jsonl"#;
+    sesstree prune 4e8a2c59
+  Remove a branch, saving its lines, then put them back:
+    sesstree prune 4e8a2c59 --save pruned.jsonl; sesstree prune --restore pruned.jsonl"#;
 
 /// Remove branches off the active path, or put removed ones back
 ///
@@ -267,7 +267,7 @@ fn report(
             "removed": ids(&plan.removed),
             "subtrees": ids(&plan.roots),
             "removedBytes": plan.removed_bytes,
-            "labelsCreated": plan.created.iter().map(EntryId::to_value).collect::<Vec<_>>(),
+            "labelsCreated": plan.created.iter().map(|r| r.id.to_value()).collect::<Vec<_>>(),
             "dryRun": dry_run,
             "backup": done.backup.as_ref().map(|p| p.display().to_string()),
             "saved": done.saved.as_ref().map(|p| p.display().to_string()),
@@ -301,9 +301,16 @@ fn report(
             count(size, "entry", "entries")
         )?;
     }
-    if !plan.created.is_empty() {
-        let verb = if dry_run { "would set" } else { "set" };
-        writeln!(out, "{verb} again {}", count(plan.created.len(), "label", "labels"))?;
+    let verb = if dry_run { "would set again" } else { "set again" };
+    for relabel in &plan.created {
+        let target = super::short_id(relabel.target.as_str());
+        match &relabel.label {
+            Some(label) => {
+                let text = label.as_str().map_or_else(|| label.to_string(), str::to_owned);
+                writeln!(out, "{verb}: label {} on {target}", sanitize_for_terminal(&text))?;
+            }
+            None => writeln!(out, "{verb}: no label on {target}")?,
+        }
     }
     if let Some(b) = &done.backup {
         writeln!(out, "original kept as {}", shown(b))?;
