@@ -1088,7 +1088,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__stats)
-            opts="-f -h --even-if-open --file --session --json --strict --no-pager --utc --color --help"
+            opts="-f -h --bytes --even-if-open --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

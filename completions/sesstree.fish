@@ -209,6 +209,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l session -d '
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l bytes -d 'Where the bytes are instead: by entry type, inline images, tool output, the active path and the rest (what `prune --abandoned` would remove at most)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l even-if-open -d 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session\'s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand stats" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'

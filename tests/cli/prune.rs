@@ -319,3 +319,40 @@ proptest! {
         prop_assert_eq!(env.run(&["fsck", "t.jsonl"]), "t.jsonl: ok\n");
     }
 }
+
+/// `stats --bytes` shows where the bytes are; what lies off the active path is what
+/// `prune --abandoned` removes when no label keeps a branch.
+#[test]
+fn stats_bytes_shows_what_prune_would_save() {
+    let env = TestEnv::new();
+    env.write("demo.jsonl", std::fs::read(crate::common::demo()).unwrap());
+    insta::assert_snapshot!(env.run(&["stats", "--bytes", "demo.jsonl"]), @r"
+    demo.jsonl
+      total:                 21.9 KiB
+      message:               18.0 KiB (82.2%) in 27 lines
+      compaction:            824 B (3.7%) in 1 line
+      branch_summary:        777 B (3.5%) in 1 line
+      label:                 414 B (1.8%) in 3 lines
+      custom_message:        401 B (1.8%) in 1 line
+      model_usage:           399 B (1.8%) in 1 line
+      title_change:          398 B (1.8%) in 2 lines
+      model_change:          182 B (0.8%) in 1 line
+      thinking_level_change: 153 B (0.7%) in 1 line
+      header:                457 B (2.0%)
+      inline images:         0 B (0.0%) in 0 images
+      tool output:           7.2 KiB (32.6%) in 13 results
+      active path:           16.3 KiB (74.1%) in 29 entries
+      off the path:          5.2 KiB (23.9%) in 9 entries
+    ");
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = env.cmd().args(args).output().unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let bytes = json(&["--json", "stats", "--bytes", "demo.jsonl"]);
+    let prune = json(&["-f", "demo.jsonl", "--json", "prune", "--abandoned", "--dry-run"]);
+    assert_eq!(bytes["offPath"]["bytes"], prune["removedBytes"]);
+    assert_eq!(
+        bytes["offPath"]["count"].as_u64().unwrap(),
+        prune["removed"].as_array().unwrap().len() as u64
+    );
+}
