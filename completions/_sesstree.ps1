@@ -406,6 +406,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
         }
         'sesstree;prune' {
             [CompletionResult]::new('--older-than', '--older-than', [CompletionResultType]::ParameterName, 'With --abandoned: only branches whose newest entry is older than SPAN (`30d`, `12h`, or a date: 2026-11-30)')
+            [CompletionResult]::new('--dialect', '--dialect', [CompletionResultType]::ParameterName, 'With --images: whose session the file is (omp or pi), when neither its contents nor its directory say')
             [CompletionResult]::new('--restore', '--restore', [CompletionResultType]::ParameterName, 'Put back the entries a `--save` wrote to FILE')
             [CompletionResult]::new('--save', '--save', [CompletionResultType]::ParameterName, 'Append every removed line to FILE (made with the session''s header when new)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the result to PATH instead of replacing the file')
@@ -416,6 +417,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--abandoned', '--abandoned', [CompletionResultType]::ParameterName, 'Remove every branch off the active path')
             [CompletionResult]::new('--markers', '--markers', [CompletionResultType]::ParameterName, 'Remove the empty move markers of `checkout` that nothing hangs below')
+            [CompletionResult]::new('--images', '--images', [CompletionResultType]::ParameterName, 'Move the inline base64 images of an oh-my-pi session into oh-my-pi''s blob store, as oh-my-pi itself writes them (`blob:sha256:` references); refused for pi sessions')
             [CompletionResult]::new('--no-backup', '--no-backup', [CompletionResultType]::ParameterName, 'Do not keep the original as FILE.bak')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would be removed; write nothing')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Overwrite an existing -o PATH or FILE.bak')

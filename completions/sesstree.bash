@@ -970,7 +970,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__prune)
-            opts="-o -f -h --abandoned --older-than --markers --restore --save --output --no-backup --dry-run --force --file --session --json --strict --no-pager --utc --color --even-if-open --help"
+            opts="-o -f -h --abandoned --older-than --markers --images --dialect --restore --save --output --no-backup --dry-run --force --file --session --json --strict --no-pager --utc --color --even-if-open --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -978,6 +978,10 @@ _sesstree() {
             case "${prev}" in
                 --older-than)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dialect)
+                    COMPREPLY=($(compgen -W "omp pi" -- "${cur}"))
                     return 0
                     ;;
                 --restore)

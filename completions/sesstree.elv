@@ -385,6 +385,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
         }
         &'sesstree;prune'= {
             cand --older-than 'With --abandoned: only branches whose newest entry is older than SPAN (`30d`, `12h`, or a date: 2026-11-30)'
+            cand --dialect 'With --images: whose session the file is (omp or pi), when neither its contents nor its directory say'
             cand --restore 'Put back the entries a `--save` wrote to FILE'
             cand --save 'Append every removed line to FILE (made with the session''s header when new)'
             cand -o 'Write the result to PATH instead of replacing the file'
@@ -395,6 +396,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --color 'When to colour the output'
             cand --abandoned 'Remove every branch off the active path'
             cand --markers 'Remove the empty move markers of `checkout` that nothing hangs below'
+            cand --images 'Move the inline base64 images of an oh-my-pi session into oh-my-pi''s blob store, as oh-my-pi itself writes them (`blob:sha256:` references); refused for pi sessions'
             cand --no-backup 'Do not keep the original as FILE.bak'
             cand --dry-run 'Print what would be removed; write nothing'
             cand --force 'Overwrite an existing -o PATH or FILE.bak'

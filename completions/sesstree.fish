@@ -362,6 +362,8 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand export" -l no-pager -d
 complete -c sesstree -n "__fish_sesstree_using_subcommand export" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand prune" -l older-than -d 'With --abandoned: only branches whose newest entry is older than SPAN (`30d`, `12h`, or a date: 2026-11-30)' -r
+complete -c sesstree -n "__fish_sesstree_using_subcommand prune" -l dialect -d 'With --images: whose session the file is (omp or pi), when neither its contents nor its directory say' -r -f -a "omp\t'oh-my-pi: title slot and `title_change`'
+pi\t'pi: `session_info`, no title slot'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand prune" -l restore -d 'Put back the entries a `--save` wrote to FILE' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand prune" -l save -d 'Append every removed line to FILE (made with the session\'s header when new)' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand prune" -s o -l output -d 'Write the result to PATH instead of replacing the file' -r -F
@@ -372,6 +374,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand prune" -l abandoned -d 'Remove every branch off the active path'
 complete -c sesstree -n "__fish_sesstree_using_subcommand prune" -l markers -d 'Remove the empty move markers of `checkout` that nothing hangs below'
+complete -c sesstree -n "__fish_sesstree_using_subcommand prune" -l images -d 'Move the inline base64 images of an oh-my-pi session into oh-my-pi\'s blob store, as oh-my-pi itself writes them (`blob:sha256:` references); refused for pi sessions'
 complete -c sesstree -n "__fish_sesstree_using_subcommand prune" -l no-backup -d 'Do not keep the original as FILE.bak'
 complete -c sesstree -n "__fish_sesstree_using_subcommand prune" -l dry-run -d 'Print what would be removed; write nothing'
 complete -c sesstree -n "__fish_sesstree_using_subcommand prune" -l force -d 'Overwrite an existing -o PATH or FILE.bak'

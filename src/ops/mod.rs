@@ -4,6 +4,7 @@
 
 pub mod branch;
 pub mod checkout;
+pub mod images;
 pub mod label;
 pub mod name;
 pub mod prune;

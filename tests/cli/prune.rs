@@ -356,3 +356,56 @@ fn stats_bytes_shows_what_prune_would_save() {
         prune["removed"].as_array().unwrap().len() as u64
     );
 }
+
+/// `--images` moves inline images into oh-my-pi's blob store as oh-my-pi 18.2.3 writes them
+/// (`session/blob-store.ts`: `<blobs>/<sha256>` and a typed link, `blob:sha256:` in the line);
+/// the blob reads back as the very base64 the line held. (A throwaway check with oh-my-pi
+/// 18.2.3's own `SessionManager`, its blobs under the same HOME, gave the same context for the
+/// result as for the original; the oracle's harness runs the agents under the runner's HOME.)
+#[test]
+fn images_move_into_oh_my_pis_blob_store() {
+    let env = TestEnv::new();
+    env.fixture("images-omp.jsonl");
+    let before = env.read("images-omp.jsonl");
+    let context = env.run(&["-f", "images-omp.jsonl", "context", "--json"]);
+    insta::assert_snapshot!(env.run(&["-f", "images-omp.jsonl", "prune", "--images", "--dry-run"]), @"images-omp.jsonl: would move 2 images (4704 bytes) from 2 lines into $TMP/home/.omp/agent/blobs");
+    assert_eq!(env.read("images-omp.jsonl"), before);
+    assert!(!env.path().join("home/.omp/agent/blobs").exists(), "a dry run stores nothing");
+    insta::assert_snapshot!(env.run(&["-f", "images-omp.jsonl", "prune", "--images"]), @r"
+    images-omp.jsonl: moved 2 images (4704 bytes) from 2 lines into $TMP/home/.omp/agent/blobs
+    original kept as images-omp.jsonl.bak
+    ");
+    let hash = "f996a94439a240d7a97aec374269722a73cbbe3bbe9d7a5e8a07846e72dc3af4";
+    let blobs = env.path().join("home/.omp/agent/blobs");
+    let blob = std::fs::read(blobs.join(hash)).unwrap();
+    assert_eq!(&blob[..8], b"\x89PNG\r\n\x1a\n");
+    assert_eq!(std::fs::read(blobs.join(format!("{hash}.png"))).unwrap(), blob);
+    // Only the two data strings changed.
+    let reference = format!("blob:sha256:{hash}");
+    let old = String::from_utf8(before).unwrap();
+    let data = old.split(r#""data":""#).nth(1).unwrap().split('"').next().unwrap();
+    assert_eq!(
+        String::from_utf8(env.read("images-omp.jsonl")).unwrap(),
+        old.replace(data, &reference)
+    );
+    // The blob is the image, read back as the very string the line held.
+    assert_eq!(sesstree::export::base64(&blob), data);
+    assert_eq!(format!("{:x}", <sha2::Sha256 as sha2::Digest>::digest(&blob)), hash);
+    // The context is the same but for the reference (`context --json` shows it as written).
+    let after = env.run(&["-f", "images-omp.jsonl", "context", "--json"]);
+    assert_eq!(after, context.replace(data, &reference));
+    insta::assert_snapshot!(env.run(&["-f", "images-omp.jsonl", "prune", "--images"]), @"images-omp.jsonl: no inline image to move");
+}
+
+#[test]
+fn images_are_refused_for_pi_which_has_no_blob_store() {
+    let env = TestEnv::new();
+    env.fixture("pi.jsonl");
+    let before = env.read("pi.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "pi.jsonl", "prune", "--images"]), @r"
+    ------- stderr -------
+    error: pi.jsonl: a pi session; pi keeps images in the file and has no blob store, so --images is only for oh-my-pi sessions
+    [exit status: 2]
+    ");
+    assert_eq!(env.read("pi.jsonl"), before);
+}

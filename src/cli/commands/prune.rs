@@ -7,11 +7,14 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
+use sesstree::format::Dialect;
+use sesstree::ops::images;
 use sesstree::ops::prune::{self, Piece, PrunePlan, Select};
 use sesstree::terminal::sanitize_for_terminal;
 use sesstree::{EntryId, Error, Session, migrate, rev, store};
 
 use super::stats::count;
+use super::{DialectArg, certain_dialect};
 use crate::cli::{Ctx, complete, stdout, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
@@ -68,8 +71,16 @@ pub struct PruneArgs {
     /// Remove the empty move markers of `checkout` that nothing hangs below.
     #[arg(long, conflicts_with = "revs")]
     pub markers: bool,
+    /// Move the inline base64 images of an oh-my-pi session into oh-my-pi's blob store, as
+    /// oh-my-pi itself writes them (`blob:sha256:` references); refused for pi sessions.
+    #[arg(long, conflicts_with_all = ["revs", "abandoned", "markers", "save"])]
+    pub images: bool,
+    /// With --images: whose session the file is (omp or pi), when neither its contents nor
+    /// its directory say.
+    #[arg(long, value_enum, value_name = "AGENT", requires = "images")]
+    pub dialect: Option<DialectArg>,
     /// Put back the entries a `--save` wrote to FILE.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["revs", "abandoned", "markers", "save"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["revs", "abandoned", "markers", "save", "images"])]
     pub restore: Option<PathBuf>,
     /// Append every removed line to FILE (made with the session's header when new).
     #[arg(long, value_name = "FILE")]
@@ -94,9 +105,15 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<()> {
     super::install_signal_handler();
     let path = ctx.file()?.to_path_buf();
     store::refuse_stdin(&path)?;
-    if args.revs.is_empty() && !args.abandoned && !args.markers && args.restore.is_none() {
+    if args.revs.is_empty()
+        && !args.abandoned
+        && !args.markers
+        && !args.images
+        && args.restore.is_none()
+    {
         anyhow::bail!(Error::Usage(
-            "say what to prune: REV..., --abandoned or --markers (or --restore FILE)".into()
+            "say what to prune: REV..., --abandoned, --markers or --images (or --restore FILE)"
+                .into()
         ));
     }
     if let Some(output) = &args.output
@@ -121,6 +138,9 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<()> {
     let mut out = stdout();
     if let Some(saved) = &args.restore {
         return restore(ctx, args, &session, locked.as_ref(), saved, &mut out);
+    }
+    if args.images {
+        return images(ctx, args, &session, locked.as_ref(), &mut out);
     }
     let select = if args.abandoned {
         let now = ctx.clock()?.now_millis();
@@ -387,5 +407,96 @@ fn restore(
         }
     }
     out.flush()?;
+    Ok(())
+}
+
+/// `--images`: moves inline images into oh-my-pi's blob store.
+fn images(
+    ctx: &Ctx,
+    args: &PruneArgs,
+    session: &Session,
+    locked: Option<&store::Locked>,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let shown = |p: &Path| sanitize_for_terminal(&p.display().to_string()).into_owned();
+    let path = session.path.clone();
+    match certain_dialect(session, args.dialect)? {
+        Some(Dialect::Omp) => {}
+        Some(Dialect::Pi) => anyhow::bail!(Error::Usage(format!(
+            "{}: a pi session; pi keeps images in the file and has no blob store, so --images \
+             is only for oh-my-pi sessions",
+            shown(&path)
+        ))),
+        None => anyhow::bail!(Error::Usage(format!(
+            "{}: cannot tell whose session this is; --images is only for oh-my-pi sessions \
+             (give --dialect omp if it is one)",
+            shown(&path)
+        ))),
+    }
+    prune::require_clean(session)?;
+    let blobs = crate::cli::places().omp_blobs();
+    let plan = if args.dry_run {
+        images::plan(session, &mut |_| Ok(()))?
+    } else {
+        images::plan(session, &mut |blob| put_blob(&blobs, blob))?
+    };
+    let mut done = Done::default();
+    if plan.lines > 0 && !args.dry_run {
+        write(args, session, locked, &path, &plan.pieces, &mut done)?;
+    }
+    if ctx.json {
+        let object = json!({
+            "file": path.display().to_string(),
+            "images": plan.images,
+            "lines": plan.lines,
+            "savedBytes": plan.saved_bytes,
+            "blobs": blobs.display().to_string(),
+            "dryRun": args.dry_run,
+            "backup": done.backup.as_ref().map(|p| p.display().to_string()),
+            "output": done.output.as_ref().map(|p| p.display().to_string()),
+        });
+        write_json_line(out, &object)?;
+    } else if plan.images == 0 {
+        writeln!(out, "{}: no inline image to move", shown(&path))?;
+    } else {
+        let verb = if args.dry_run { "would move" } else { "moved" };
+        writeln!(
+            out,
+            "{}: {verb} {} ({} bytes) from {} into {}",
+            shown(&path),
+            count(plan.images, "image", "images"),
+            plan.saved_bytes,
+            count(plan.lines, "line", "lines"),
+            shown(&blobs)
+        )?;
+        if let Some(b) = &done.backup {
+            writeln!(out, "original kept as {}", shown(b))?;
+        }
+        if let Some(o) = &done.output {
+            writeln!(out, "written to {}", shown(o))?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Stores one blob as oh-my-pi's `BlobStore.putSync` does: `<dir>/<hash>`, and a link
+/// `<hash>.<ext>` beside it (a copy where links fail). A blob already there is the same bytes
+/// (its name is their hash) and is left as it is.
+fn put_blob(dir: &Path, blob: &images::Blob<'_>) -> sesstree::Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let canonical = dir.join(&blob.hash);
+    if !canonical.exists() {
+        match store::write_new(&canonical, blob.bytes, None, false) {
+            Err(Error::Conflict(_)) if canonical.exists() => {}
+            other => other?,
+        }
+    }
+    if let Some(ext) = &blob.extension {
+        let typed = dir.join(format!("{}.{ext}", blob.hash));
+        if !typed.exists() && std::fs::hard_link(&canonical, &typed).is_err() && !typed.exists() {
+            store::write_new(&typed, blob.bytes, None, false)?;
+        }
+    }
     Ok(())
 }
