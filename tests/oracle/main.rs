@@ -657,6 +657,16 @@ fn writer_cases(env: &Env, label: &str, source: &Path) -> Vec<Case> {
     add("name-pi", &[&["name", "--dialect", "pi", "Oracle name"]], None);
     add("migrate", &[&["migrate", "--no-backup"]], None);
     add("fsck-repair", &[&["fsck", "--repair", "-o", "new.jsonl"]], Some("new.jsonl"));
+    add("prune-abandoned", &[&["prune", "--abandoned", "--no-backup"]], None);
+    add("prune-markers", &[&["prune", "--markers", "--no-backup"]], None);
+    add(
+        "prune-restore",
+        &[
+            &["prune", "--abandoned", "--save", "saved.jsonl"],
+            &["prune", "--restore", "saved.jsonl", "--no-backup"],
+        ],
+        None,
+    );
     out
 }
 

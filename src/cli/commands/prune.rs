@@ -154,6 +154,13 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<()> {
         Select::Subtrees(revs.collect::<Result<_, _>>()?)
     };
     let plan = prune::plan(&session, &select, &mut ctx.ids())?;
+    if plan.is_empty()
+        && !args.dry_run
+        && let Some(file) = &args.save
+    {
+        // Nothing goes, but the save file is there afterwards, as a script may expect.
+        append_saved(&session, &plan, file)?;
+    }
     if plan.is_empty() || args.dry_run {
         return report(
             ctx,
