@@ -92,6 +92,12 @@ const EXPECTED: &[(&str, &str, &str, &str)] = &[
         "the fork holds user messages and no reply, a file sesstree writes as pi 1.x does (CHANGES R5); pi 0.x, which wrote a session only at its first reply, writes its header and entries again when it continues one (FORMAT §4.7)",
     ),
     (
+        "prune-abandoned markers",
+        "pi 0.",
+        "continue",
+        "pruning the abandoned first root leaves only a branch summary and a move marker, no message: a file pi 0.x never leaves on disk, so continuing it pi 0.x writes its header and entries again (FORMAT §4.7; pi 1.x and oh-my-pi continue it in place)",
+    ),
+    (
         "",
         "pi",
         "migratedOnOpen",
