@@ -62,8 +62,9 @@ pub enum Piece {
 /// What a prune removes and writes.
 #[derive(Debug, Clone)]
 pub struct PrunePlan {
-    /// The first record of each removed subtree, in file order.
-    pub roots: Vec<u32>,
+    /// The first record of each removed subtree, in file order, and how many entries the
+    /// subtree holds.
+    pub subtrees: Vec<(u32, usize)>,
     /// Every removed record, in file order.
     pub removed: Vec<u32>,
     /// How many bytes the removed lines take, newlines included.
@@ -230,10 +231,13 @@ fn label_set(session: &Session, idx: u32) -> Result<Option<Value>> {
 
 fn finish(
     session: &Session,
-    roots: Vec<u32>,
+    mut roots: Vec<u32>,
     removed: &[bool],
     ids: &mut IdGen,
 ) -> Result<PrunePlan> {
+    // A REV below another one's is in that subtree already.
+    roots.retain(|&r| session.parent(r).is_none_or(|p| !removed[p as usize]));
+    let subtrees = roots.iter().map(|&r| (r, subtree(session, r).len())).collect();
     // The labels the kept label entries leave in effect, replayed in file order.
     let mut after: HashMap<EntryId, Option<Value>> = HashMap::new();
     let mut set_by: HashMap<EntryId, u32> = HashMap::new();
@@ -302,7 +306,7 @@ fn finish(
         created.push(Relabel { id: id.clone(), target: target.clone(), label: now });
         parent = Some(id);
     }
-    Ok(PrunePlan { roots, removed: removed_list, removed_bytes, created, pieces })
+    Ok(PrunePlan { subtrees, removed: removed_list, removed_bytes, created, pieces })
 }
 
 impl PrunePlan {

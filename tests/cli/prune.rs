@@ -95,6 +95,12 @@ fn dry_run_and_json_write_nothing() {
     env.fixture(FILE);
     let before = env.read(FILE);
     insta::assert_snapshot!(env.run(&["-f", FILE, "--json", "prune", "--abandoned", "--dry-run"]), @r#"{"file":"prune.jsonl","removed":["10000003","10000004","10000005","10000006"],"subtrees":["10000003","10000006"],"removedBytes":730,"labelsCreated":["15780b2e"],"dryRun":true,"backup":null,"saved":null,"output":null}"#);
+    // A REV inside another's subtree goes with it.
+    insta::assert_snapshot!(env.run(&["-f", FILE, "prune", "10000004", "10000003", "--dry-run"]), @r"
+    prune.jsonl: would remove 3 entries (564 bytes) in 1 subtree
+      10000003 message (3 entries)
+    would set again: label plan-read on 10000002
+    ");
     assert_eq!(env.read(FILE), before);
     let listing: Vec<_> =
         std::fs::read_dir(env.path()).unwrap().map(|e| e.unwrap().file_name()).collect();

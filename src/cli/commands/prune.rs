@@ -292,7 +292,7 @@ fn report(
         let object = json!({
             "file": path.display().to_string(),
             "removed": ids(&plan.removed),
-            "subtrees": ids(&plan.roots),
+            "subtrees": ids(&plan.subtrees.iter().map(|&(r, _)| r).collect::<Vec<_>>()),
             "removedBytes": plan.removed_bytes,
             "labelsCreated": plan.created.iter().map(|r| r.id.to_value()).collect::<Vec<_>>(),
             "dryRun": dry_run,
@@ -316,10 +316,9 @@ fn report(
         shown(path),
         count(plan.removed.len(), "entry", "entries"),
         plan.removed_bytes,
-        count(plan.roots.len(), "subtree", "subtrees")
+        count(plan.subtrees.len(), "subtree", "subtrees")
     )?;
-    for &root in &plan.roots {
-        let size = plan.removed.iter().filter(|&&i| below(session, root, i)).count();
+    for &(root, size) in &plan.subtrees {
         let kind = session.record(root).kind.as_str();
         writeln!(
             out,
@@ -350,19 +349,6 @@ fn report(
     }
     out.flush()?;
     Ok(())
-}
-
-/// Whether `idx` is `root` or below it.
-fn below(session: &Session, root: u32, mut idx: u32) -> bool {
-    loop {
-        if idx == root {
-            return true;
-        }
-        match session.parent(idx) {
-            Some(p) => idx = p,
-            None => return false,
-        }
-    }
 }
 
 /// `--restore FILE`: puts the saved entries back.
