@@ -10,10 +10,14 @@
 //!   continues, its compactions and their `firstKeptEntryId` (always on the compaction's own
 //!   path), the header and the title slot stay as they are.
 //! * Whole subtrees go, so no kept entry loses its parent.
-//! * The labels in effect on kept entries. A `label` entry that stays but names an entry that
-//!   would go would name nothing afterwards: such a prune is refused (`--abandoned` leaves such
-//!   a branch in place instead), since the label entry cannot go without moving what hangs
-//!   under it.
+//! * The labels in effect on kept entries.
+//! * What kept entries name: a `label` entry that stays but names an entry that would go, or a
+//!   compaction that keeps entries from one (a compaction off its own path, which `fsck`
+//!   reports), would name nothing afterwards: such a prune is refused (`--abandoned` leaves
+//!   such a branch in place instead), since the entry cannot go without moving what hangs
+//!   under it. A branch summary's `fromId` is not kept so: pi 1.6 stores there the leaf the
+//!   move left, the tip of the very branch a prune removes, and no agent reads it back as an
+//!   entry.
 //!
 //! A file with damage (what the loader reports, or no final newline) is refused: `fsck` first.
 //!
@@ -162,26 +166,56 @@ pub fn plan(session: &Session, select: &Select, ids: &mut IdGen) -> Result<Prune
     };
     roots.sort_unstable();
     roots.dedup();
+    let references = references(session)?;
     loop {
         let removed = mark(session, &roots);
-        let stale = stale_labels(session, &removed);
+        let stale: Vec<(u32, u32)> = references
+            .iter()
+            .copied()
+            .filter(|&(holder, target)| !removed[holder as usize] && removed[target as usize])
+            .collect();
         if stale.is_empty() {
             return finish(session, roots, &removed, ids);
         }
         let Select::Abandoned { .. } = select else {
-            let (label, target) = stale[0];
+            let (holder, target) = stale[0];
             return Err(Error::Usage(format!(
-                "label entry {} stays, but names {}, which this prune would remove: the label \
-                 would name nothing; leave {} in place",
-                show(label),
+                "{} entry {} stays, but names {}, which this prune would remove: it would name \
+                 nothing; leave {} in place",
+                session.record(holder).kind.as_str(),
+                show(holder),
                 show(target),
                 show(target)
             )));
         };
-        // A branch a kept label names stays.
+        // A branch that a kept entry names stays.
         let named: HashSet<u32> = stale.iter().map(|&(_, t)| t).collect();
         roots.retain(|&root| !subtree(session, root).iter().any(|i| named.contains(i)));
     }
+}
+
+/// The entries that name another one, and the entry named: a `label` entry its target, a
+/// compaction the entry it keeps from (other than itself). Such an entry that stays must not
+/// lose what it names.
+fn references(session: &Session) -> Result<Vec<(u32, u32)>> {
+    let mut out: Vec<(u32, u32)> = session
+        .label_records()
+        .iter()
+        .filter_map(|lr| Some((lr.record, session.lookup(lr.target.as_ref()?)?)))
+        .collect();
+    for (idx, r) in session.records.iter().enumerate() {
+        if r.kind != crate::format::Kind::Compaction {
+            continue;
+        }
+        let value = session.value(idx as u32)?;
+        let kept = value.get("firstKeptEntryId").and_then(EntryId::from_value);
+        if let Some(target) =
+            kept.filter(|k| Some(k) != r.id.as_ref()).and_then(|k| session.lookup(&k))
+        {
+            out.push((idx as u32, target));
+        }
+    }
+    Ok(out)
 }
 
 /// The newest time in a subtree.
@@ -209,17 +243,6 @@ fn mark(session: &Session, roots: &[u32]) -> Vec<bool> {
         }
     }
     removed
-}
-
-/// The kept `label` entries that name a removed entry: (label entry, its target).
-fn stale_labels(session: &Session, removed: &[bool]) -> Vec<(u32, u32)> {
-    session
-        .label_records()
-        .iter()
-        .filter(|lr| !removed[lr.record as usize])
-        .filter_map(|lr| Some((lr.record, session.lookup(lr.target.as_ref()?)?)))
-        .filter(|&(_, target)| removed[target as usize])
-        .collect()
 }
 
 /// What a label entry sets: its label, or `None` when it clears one (as the loader reads it:

@@ -77,7 +77,7 @@ fn a_branch_a_kept_label_names_stays() {
     let before = env.read(FILE);
     insta::assert_snapshot!(env.run(&["-f", FILE, "prune", "1000000a"]), @r"
     ------- stderr -------
-    error: label entry 1000000e stays, but names 1000000b, which this prune would remove: the label would name nothing; leave 1000000b in place
+    error: label entry 1000000e stays, but names 1000000b, which this prune would remove: it would name nothing; leave 1000000b in place
     [exit status: 2]
     ");
     assert_eq!(env.read(FILE), before);
@@ -87,6 +87,22 @@ fn a_branch_a_kept_label_names_stays() {
       10000006 branch_summary (1 entry)
     would set again: label plan-read on 10000002
     ");
+}
+
+/// `compactions.jsonl`'s compaction `953d07a9` keeps entries from `2e6c9032`, off its path
+/// (which `fsck` reports): that branch is what the compaction names, so it stays.
+#[test]
+fn a_branch_a_kept_compaction_keeps_from_stays() {
+    let env = TestEnv::new();
+    env.fixture("compactions.jsonl");
+    let before = env.read("compactions.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "compactions.jsonl", "prune", "2e6c9032"]), @r"
+    ------- stderr -------
+    error: compaction entry 953d07a9 stays, but names 2e6c9032, which this prune would remove: it would name nothing; leave 2e6c9032 in place
+    [exit status: 2]
+    ");
+    insta::assert_snapshot!(env.run(&["-f", "compactions.jsonl", "prune", "--abandoned"]), @"compactions.jsonl: nothing to prune");
+    assert_eq!(env.read("compactions.jsonl"), before);
 }
 
 #[test]

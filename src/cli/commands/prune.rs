@@ -38,8 +38,9 @@ const EXAMPLES: &str = r#"Examples:
 ///
 /// Every kept line is copied byte for byte. A label that a removed `label` entry had in effect
 /// on a kept entry is set again by a new `label` entry at the end of the file, with the time
-/// of the entry it re-creates. A `label` entry that stays but names a removed entry would name
-/// nothing: such a REV is refused (exit 2), and --abandoned leaves such a branch in place.
+/// of the entry it re-creates. A `label` entry that stays but names a removed entry, or a
+/// compaction that keeps entries from one, would name nothing: such a REV is refused (exit 2),
+/// and --abandoned leaves such a branch in place.
 ///
 /// Nothing goes by accident: --save FILE appends every removed line, byte for byte, to FILE
 /// (after the session's header when FILE is new: a session file sesstree reads), and
