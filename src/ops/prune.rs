@@ -487,6 +487,37 @@ mod tests {
         s.lookup(&EntryId::new(id)).unwrap()
     }
 
+    fn label(id: &str, parent: &str, target: &str, label: Option<&str>) -> String {
+        let label = label.map_or(String::new(), |l| format!(r#","label":"{l}""#));
+        format!(
+            r#"{{"type":"label","id":"{id}","parentId":"{parent}","timestamp":"2026-01-01T00:00:02.000Z","targetId":"{target}"{label}}}"#
+        )
+    }
+
+    /// A removed label entry that cleared a label a kept one set: the clear is written again
+    /// (a label entry without `label`, as the agents write a clear), so no label comes back.
+    #[test]
+    fn a_removed_clear_is_written_again() {
+        let s = load(&[
+            msg("a", None),
+            msg("b", Some("a")),
+            label("l1", "b", "a", Some("x")),
+            msg("c", Some("a")),
+            label("l2", "c", "a", None),
+            msg("d", Some("l1")),
+        ]);
+        assert!(s.labels().is_empty());
+        let plan =
+            plan(&s, &Select::Subtrees(vec![idx(&s, "c")]), &mut IdGen::from_seed(1)).unwrap();
+        assert_eq!(plan.created.len(), 1);
+        assert_eq!(plan.created[0].label, None);
+        let text = render(&s, &plan.pieces);
+        let out = Session::from_bytes(Path::new("/s/y.jsonl"), text.clone().into_bytes()).unwrap();
+        assert!(out.labels().is_empty(), "{text}");
+        let last = text.lines().last().unwrap();
+        assert!(last.contains(r#""parentId":"d""#) && !last.contains(r#""label":"#), "{last}");
+    }
+
     #[test]
     fn a_subtree_goes_whole_and_the_rest_is_copied() {
         let s =
