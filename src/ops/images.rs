@@ -190,7 +190,7 @@ fn replace_all(haystack: &[u8], needle: &[u8], with: &[u8]) -> Vec<u8> {
 /// padding and the unused bits as an encoder writes them); `None` otherwise.
 fn decode_canonical(text: &str) -> Option<Vec<u8>> {
     let b = text.as_bytes();
-    if b.is_empty() || b.len() % 4 != 0 {
+    if b.is_empty() || !b.len().is_multiple_of(4) {
         return None;
     }
     let value = |c: u8| -> Option<u32> {
