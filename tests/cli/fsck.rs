@@ -612,6 +612,7 @@ fn every_fixture_repairs_to_a_sound_copy() {
     empty.jsonl: repaired (1 changes)
     escapes.jsonl: sound
     future-version.jsonl: refused, exit 6
+    images-omp.jsonl: sound
     invalid-utf8.jsonl: sound
     labeled.jsonl: repaired (1 changes)
     large-session.jsonl: sound
@@ -628,6 +629,7 @@ fn every_fixture_repairs_to_a_sound_copy() {
     pi-usage.jsonl: sound
     pi-v7-plain.jsonl: sound
     pi.jsonl: sound
+    prune.jsonl: sound
     roles.jsonl: sound
     selector.jsonl: sound
     title-nopad.jsonl: repaired (1 changes)
