@@ -431,3 +431,19 @@ fn images_are_refused_for_pi_which_has_no_blob_store() {
     ");
     assert_eq!(env.read("pi.jsonl"), before);
 }
+
+/// pi 1.6.0 sets a branch summary's `fromId` to the leaf it left (CHANGES R5b), the tip of the
+/// branch `--abandoned` removes: the result still passes `fsck`, as the agents only print it.
+#[test]
+fn a_summary_whose_branch_went_still_passes_fsck() {
+    let env = TestEnv::new();
+    let source = crate::common::fixtures().join("agents/pi-1.6.0/navigate-summary.jsonl");
+    env.write("n.jsonl", std::fs::read(source).unwrap());
+    let out = env.run(&["-f", "n.jsonl", "prune", "--abandoned", "-o", "out.jsonl"]);
+    insta::assert_snapshot!(out, @"
+    n.jsonl: removed 2 entries (661 bytes) in 1 subtree
+      45adbb10 message (2 entries)
+    written to out.jsonl
+    ");
+    insta::assert_snapshot!(env.run(&["fsck", "out.jsonl"]), @"out.jsonl: ok");
+}
