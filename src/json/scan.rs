@@ -4,11 +4,11 @@
 //! It works in two passes over the line:
 //!
 //! 1. [`Scanner::index`] classifies 64 bytes at a time into bit masks (quotes, backslashes,
-//!    control characters; SSE2 on x86-64, word-at-a-time elsewhere), works out which bytes are
-//!    escaped (by bit arithmetic, without a branch per backslash), and so which quotes are
-//!    escaped and which bytes are inside strings. It checks every escape sequence and that no
-//!    raw control character sits inside a string, and keeps one bit per unescaped quote and one
-//!    per backslash: where a short string ends, and whether a span holds an escape, are then a
+//!    control characters; by SSE2 or portably, see below), works out which bytes are escaped
+//!    (by bit arithmetic, without a branch per backslash), and so which quotes are escaped and
+//!    which bytes are inside strings. It checks every escape sequence and that no raw control
+//!    character sits inside a string, and keeps one bit per unescaped quote and one per
+//!    backslash: where a short string ends, and whether a span holds an escape, are then a
 //!    shift and a mask of two words.
 //! 2. A cursor walks the structure (objects, arrays, numbers, literals) byte by byte but jumps
 //!    over each string to its closing quote through those bits, so a 10 KB tool result costs a
@@ -23,6 +23,11 @@
 //! envelope); differential tests hold the two together.
 //! The scanner only says yes or no: callers that need serde_json's description of a problem ask
 //! serde_json for it on the (rare) failing line.
+//!
+//! The classifier of pass 1 has two paths: SSE2, 16 bytes at a time, on x86-64; and a portable
+//! one in plain Rust, eight bytes at a time, everywhere else (aarch64: Apple silicon, ARM
+//! Linux). The cargo feature `portable-scanner` makes x86-64 take the portable path, so that it
+//! is tested and measured where CI runs. Everything past the classifier is shared.
 
 use std::borrow::Cow;
 
@@ -63,93 +68,128 @@ struct Masks {
     control: u64,
 }
 
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn classify(block: &[u8; 64]) -> Masks {
-    use safe_arch::{
-        cmp_eq_mask_i8_m128i, load_unaligned_m128i, min_u8_m128i, move_mask_i8_m128i,
-        set_splat_i8_m128i,
-    };
-    let quote = set_splat_i8_m128i(b'"' as i8);
-    let backslash = set_splat_i8_m128i(b'\\' as i8);
-    let below_space = set_splat_i8_m128i(0x1f);
-    let mut m = Masks { quote: 0, backslash: 0, control: 0 };
-    // Control characters are rare anywhere in a line (only whitespace may sit outside
-    // strings): the smallest byte of each place of the block's four chunks says whether there
-    // are any, and only then is the block looked at again for where they are.
-    let mut smallest = set_splat_i8_m128i(-1);
-    for (j, chunk) in block.chunks_exact(16).enumerate() {
-        let Ok(chunk) = <&[u8; 16]>::try_from(chunk) else { continue };
-        let v = load_unaligned_m128i(chunk);
-        let bits = |mask| u64::from(move_mask_i8_m128i(mask) as u16) << (16 * j);
-        m.quote |= bits(cmp_eq_mask_i8_m128i(v, quote));
-        m.backslash |= bits(cmp_eq_mask_i8_m128i(v, backslash));
-        smallest = min_u8_m128i(smallest, v);
-    }
-    // Unsigned `x < 0x20` is `min(x, 0x1f) == x`.
-    if move_mask_i8_m128i(cmp_eq_mask_i8_m128i(min_u8_m128i(smallest, below_space), smallest)) != 0
-    {
-        m.control = control_mask(block);
-    }
-    m
+/// How pass 1 finds the quotes, backslashes and control characters of a 64-byte block. Two
+/// implementations: SSE2 on x86-64 and a portable one everywhere else (or on x86-64 too, with
+/// the `portable-scanner` feature); [`Native`] is the one a build uses.
+trait Classify {
+    /// The three byte classes of the block.
+    fn classify(block: &[u8; 64]) -> Masks;
+    /// The bytes of the block equal to `a` or `b`, one bit per byte.
+    fn either_mask(block: &[u8; 64], a: u8, b: u8) -> u64;
 }
 
-/// The bytes of a block equal to `a` or `b`, one bit per byte.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn either_mask(block: &[u8; 64], a: u8, b: u8) -> u64 {
-    use safe_arch::{
-        bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i,
-        set_splat_i8_m128i,
-    };
-    let (a, b) = (set_splat_i8_m128i(a as i8), set_splat_i8_m128i(b as i8));
-    block.chunks_exact(16).enumerate().fold(0, |mask, (j, chunk)| {
-        let Ok(chunk) = <&[u8; 16]>::try_from(chunk) else { return mask };
-        let v = load_unaligned_m128i(chunk);
-        let eq = bitor_m128i(cmp_eq_mask_i8_m128i(v, a), cmp_eq_mask_i8_m128i(v, b));
-        mask | u64::from(move_mask_i8_m128i(eq) as u16) << (16 * j)
-    })
+/// The classifier this build's scanner uses: the one place the choice is made.
+#[cfg(all(target_arch = "x86_64", not(feature = "portable-scanner")))]
+type Native = sse2::Sse2;
+/// The classifier this build's scanner uses: the one place the choice is made.
+#[cfg(any(not(target_arch = "x86_64"), feature = "portable-scanner"))]
+type Native = portable::Portable;
+
+/// The SSE2 classifier: what x86-64 runs.
+#[cfg(all(target_arch = "x86_64", not(feature = "portable-scanner")))]
+mod sse2 {
+    use super::{Classify, Masks};
+
+    /// SSE2 (the x86-64 baseline), 16 bytes at a time.
+    pub(super) struct Sse2;
+
+    impl Classify for Sse2 {
+        #[inline(always)]
+        fn classify(block: &[u8; 64]) -> Masks {
+            use safe_arch::{
+                cmp_eq_mask_i8_m128i, load_unaligned_m128i, min_u8_m128i, move_mask_i8_m128i,
+                set_splat_i8_m128i,
+            };
+            let quote = set_splat_i8_m128i(b'"' as i8);
+            let backslash = set_splat_i8_m128i(b'\\' as i8);
+            let below_space = set_splat_i8_m128i(0x1f);
+            let mut m = Masks { quote: 0, backslash: 0, control: 0 };
+            // Control characters are rare anywhere in a line (only whitespace may sit outside
+            // strings): the smallest byte of each place of the block's four chunks says whether
+            // there are any, and only then is the block looked at again for where they are.
+            let mut smallest = set_splat_i8_m128i(-1);
+            for (j, chunk) in block.chunks_exact(16).enumerate() {
+                let Ok(chunk) = <&[u8; 16]>::try_from(chunk) else { continue };
+                let v = load_unaligned_m128i(chunk);
+                let bits = |mask| u64::from(move_mask_i8_m128i(mask) as u16) << (16 * j);
+                m.quote |= bits(cmp_eq_mask_i8_m128i(v, quote));
+                m.backslash |= bits(cmp_eq_mask_i8_m128i(v, backslash));
+                smallest = min_u8_m128i(smallest, v);
+            }
+            // Unsigned `x < 0x20` is `min(x, 0x1f) == x`.
+            let below = cmp_eq_mask_i8_m128i(min_u8_m128i(smallest, below_space), smallest);
+            if move_mask_i8_m128i(below) != 0 {
+                m.control = control_mask(block);
+            }
+            m
+        }
+
+        #[inline(always)]
+        fn either_mask(block: &[u8; 64], a: u8, b: u8) -> u64 {
+            use safe_arch::{
+                bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i,
+                set_splat_i8_m128i,
+            };
+            let (a, b) = (set_splat_i8_m128i(a as i8), set_splat_i8_m128i(b as i8));
+            block.chunks_exact(16).enumerate().fold(0, |mask, (j, chunk)| {
+                let Ok(chunk) = <&[u8; 16]>::try_from(chunk) else { return mask };
+                let v = load_unaligned_m128i(chunk);
+                let eq = bitor_m128i(cmp_eq_mask_i8_m128i(v, a), cmp_eq_mask_i8_m128i(v, b));
+                mask | u64::from(move_mask_i8_m128i(eq) as u16) << (16 * j)
+            })
+        }
+    }
+
+    /// The control characters (below 0x20) of a block that has some, one bit per byte.
+    #[cold]
+    #[inline(never)]
+    fn control_mask(block: &[u8; 64]) -> u64 {
+        block.iter().enumerate().fold(0, |mask, (i, &c)| mask | u64::from(c < 0x20) << i)
+    }
 }
 
-/// The bytes of a block equal to `a` or `b`, one bit per byte.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn either_mask(block: &[u8; 64], a: u8, b: u8) -> u64 {
-    block.iter().enumerate().fold(0, |mask, (i, &c)| mask | u64::from(c == a || c == b) << i)
-}
+/// The portable classifier: what every other architecture runs, and x86-64 with the feature.
+#[cfg(any(not(target_arch = "x86_64"), feature = "portable-scanner"))]
+mod portable {
+    use super::{Classify, Masks};
 
-/// The control characters (below 0x20) of a block that has some, one bit per byte.
-#[cfg(target_arch = "x86_64")]
-#[cold]
-#[inline(never)]
-fn control_mask(block: &[u8; 64]) -> u64 {
-    block.iter().enumerate().fold(0, |mask, (i, &c)| mask | u64::from(c < 0x20) << i)
-}
+    /// Plain Rust, eight bytes at a time: what aarch64 (Apple silicon, ARM Linux) runs.
+    pub(super) struct Portable;
 
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn classify(block: &[u8; 64]) -> Masks {
-    // Word at a time: exact per-byte tests (no false positives from borrows), then the high
-    // bits of the eight bytes gathered into eight mask bits by one multiplication.
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    fn zero_bytes(x: u64) -> u64 {
-        !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
+    impl Classify for Portable {
+        #[inline(always)]
+        fn classify(block: &[u8; 64]) -> Masks {
+            // Word at a time: exact per-byte tests (no false positives from borrows), then the
+            // high bits of the eight bytes gathered into eight mask bits by one multiplication.
+            const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+            const HIGH: u64 = 0x8080_8080_8080_8080;
+            const ONES: u64 = 0x0101_0101_0101_0101;
+            fn zero_bytes(x: u64) -> u64 {
+                !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
+            }
+            fn gather(high_bits: u64) -> u64 {
+                ((high_bits >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+            }
+            let mut m = Masks { quote: 0, backslash: 0, control: 0 };
+            for (j, chunk) in block.chunks_exact(8).enumerate() {
+                let Ok(chunk) = <[u8; 8]>::try_from(chunk) else { continue };
+                let x = u64::from_le_bytes(chunk);
+                let shift = 8 * j;
+                m.quote |= gather(zero_bytes(x ^ (ONES * u64::from(b'"'))) & HIGH) << shift;
+                m.backslash |= gather(zero_bytes(x ^ (ONES * u64::from(b'\\'))) & HIGH) << shift;
+                m.control |= gather(zero_bytes(x & (ONES * 0xe0)) & HIGH) << shift;
+            }
+            m
+        }
+
+        #[inline(always)]
+        fn either_mask(block: &[u8; 64], a: u8, b: u8) -> u64 {
+            block
+                .iter()
+                .enumerate()
+                .fold(0, |mask, (i, &c)| mask | u64::from(c == a || c == b) << i)
+        }
     }
-    fn gather(high_bits: u64) -> u64 {
-        ((high_bits >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
-    }
-    let mut m = Masks { quote: 0, backslash: 0, control: 0 };
-    for (j, chunk) in block.chunks_exact(8).enumerate() {
-        let Ok(chunk) = <[u8; 8]>::try_from(chunk) else { continue };
-        let x = u64::from_le_bytes(chunk);
-        let shift = 8 * j;
-        m.quote |= gather(zero_bytes(x ^ (ONES * u64::from(b'"'))) & HIGH) << shift;
-        m.backslash |= gather(zero_bytes(x ^ (ONES * u64::from(b'\\'))) & HIGH) << shift;
-        m.control |= gather(zero_bytes(x & (ONES * 0xe0)) & HIGH) << shift;
-    }
-    m
 }
 
 /// Bit `i` of the result is the XOR of bits `0..=i`: 1 from an opening quote up to (not
@@ -203,6 +243,15 @@ impl Scanner {
     /// strings. The structure is checked by the [`Line`] methods, which take the returned
     /// stack for walking nested values.
     pub fn index<'a, 's>(&'s mut self, bytes: &'a [u8]) -> Scan<(Line<'a, 's>, &'s mut Vec<bool>)> {
+        self.index_with::<Native>(bytes)
+    }
+
+    /// [`Scanner::index`] with the classifier `C`.
+    #[inline(always)]
+    fn index_with<'a, 's, C: Classify>(
+        &'s mut self,
+        bytes: &'a [u8],
+    ) -> Scan<(Line<'a, 's>, &'s mut Vec<bool>)> {
         // One word of each kind a block, written in place (a push checked the capacity). Every
         // word is written below, so the words of an earlier line are not zeroed first: only
         // those a longer line adds are.
@@ -217,7 +266,7 @@ impl Scanner {
         let mut base = 0;
         for (block, slot) in (&mut blocks).zip(&mut slots) {
             let Ok(block) = <&[u8; 64]>::try_from(block) else { return Err(Invalid) };
-            index_block(bytes, base, block, slot, &mut carry)?;
+            index_block::<C>(bytes, base, block, slot, &mut carry)?;
             base += 64;
         }
         let rest = blocks.remainder();
@@ -225,7 +274,7 @@ impl Scanner {
             // Pad with spaces: neither quotes, backslashes nor control characters.
             let mut block = [b' '; 64];
             block[..rest.len()].copy_from_slice(rest);
-            index_block(bytes, base, &block, slots.next().ok_or(Invalid)?, &mut carry)?;
+            index_block::<C>(bytes, base, &block, slots.next().ok_or(Invalid)?, &mut carry)?;
         }
         // A line that ends in an escaping backslash.
         if carry.0 != 0 {
@@ -260,15 +309,15 @@ impl Scanner {
 /// Pass 1 on the block at `base` of `bytes`: its unescaped quotes and its backslashes into
 /// `slot`. `carry` holds [`block_quotes`]'s two carries.
 #[inline(always)]
-fn index_block(
+fn index_block<C: Classify>(
     bytes: &[u8],
     base: usize,
     block: &[u8; 64],
     (quotes, backslashes): (&mut u64, &mut u64),
     carry: &mut (u64, u64),
 ) -> Scan<()> {
-    let masks = classify(block);
-    *quotes = block_quotes(bytes, base, block, masks, &mut carry.0, &mut carry.1)?;
+    let masks = C::classify(block);
+    *quotes = block_quotes::<C>(bytes, base, block, masks, &mut carry.0, &mut carry.1)?;
     *backslashes = masks.backslash;
     Ok(())
 }
@@ -279,7 +328,7 @@ const ODD_BITS: u64 = 0xaaaa_aaaa_aaaa_aaaa;
 /// Pass 1 on one block: checks its escapes and control characters and returns its unescaped
 /// quotes. `escaped_carry` is 1 when the block before ended with an escaping backslash.
 #[inline(always)]
-fn block_quotes(
+fn block_quotes<C: Classify>(
     bytes: &[u8],
     base: usize,
     block: &[u8; 64],
@@ -300,7 +349,7 @@ fn block_quotes(
     // one by one.
     let mut odd = escaped & !(m.quote | m.backslash);
     if odd != 0 {
-        odd &= !either_mask(block, b'n', b't');
+        odd &= !C::either_mask(block, b'n', b't');
         while odd != 0 {
             let at = odd.trailing_zeros() as usize;
             odd &= odd - 1;
