@@ -27,7 +27,8 @@
 //! The classifier of pass 1 has two paths: SSE2, 16 bytes at a time, on x86-64; and a portable
 //! one in plain Rust, eight bytes at a time, everywhere else (aarch64: Apple silicon, ARM
 //! Linux). The cargo feature `portable-scanner` makes x86-64 take the portable path, so that it
-//! is tested and measured where CI runs. Everything past the classifier is shared.
+//! is tested and measured where CI runs; test builds on x86-64 have both and check that they
+//! index every line alike. Everything past the classifier is shared.
 
 use std::borrow::Cow;
 
@@ -61,7 +62,7 @@ pub struct Line<'a, 'q> {
 }
 
 /// The three byte classes of a 64-byte block, one bit per byte (bit `i` = byte `i`).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Masks {
     quote: u64,
     backslash: u64,
@@ -70,7 +71,8 @@ struct Masks {
 
 /// How pass 1 finds the quotes, backslashes and control characters of a 64-byte block. Two
 /// implementations: SSE2 on x86-64 and a portable one everywhere else (or on x86-64 too, with
-/// the `portable-scanner` feature); [`Native`] is the one a build uses.
+/// the `portable-scanner` feature); [`Native`] is the one a build uses. Tests build both
+/// on x86-64 and check they agree.
 trait Classify {
     /// The three byte classes of the block.
     fn classify(block: &[u8; 64]) -> Masks;
@@ -85,8 +87,8 @@ type Native = sse2::Sse2;
 #[cfg(any(not(target_arch = "x86_64"), feature = "portable-scanner"))]
 type Native = portable::Portable;
 
-/// The SSE2 classifier: what x86-64 runs.
-#[cfg(all(target_arch = "x86_64", not(feature = "portable-scanner")))]
+/// The SSE2 classifier: what x86-64 runs (and tests compare the portable one with).
+#[cfg(all(target_arch = "x86_64", any(test, not(feature = "portable-scanner"))))]
 mod sse2 {
     use super::{Classify, Masks};
 
@@ -149,7 +151,7 @@ mod sse2 {
 }
 
 /// The portable classifier: what every other architecture runs, and x86-64 with the feature.
-#[cfg(any(not(target_arch = "x86_64"), feature = "portable-scanner"))]
+#[cfg(any(test, not(target_arch = "x86_64"), feature = "portable-scanner"))]
 mod portable {
     use super::{Classify, Masks};
 
@@ -1174,5 +1176,161 @@ mod tests {
                     .prop_map(|kv| Value::Object(kv.into_iter().collect())),
             ]
         })
+    }
+
+    #[test]
+    fn only_x86_64_without_the_feature_classifies_with_sse2() {
+        let portable = cfg!(any(not(target_arch = "x86_64"), feature = "portable-scanner"));
+        let native = std::any::TypeId::of::<Native>();
+        assert_eq!(native == std::any::TypeId::of::<super::portable::Portable>(), portable);
+    }
+
+    /// Both classifiers, side by side (test builds on x86-64 have both).
+    #[cfg(target_arch = "x86_64")]
+    mod both_paths {
+        use proptest::prelude::*;
+
+        use super::super::portable::Portable;
+        use super::super::sse2::Sse2;
+        use super::super::*;
+        use super::{arb_json, json_soup};
+
+        /// What the scanner makes of a line with the classifier `C`: the verdict of pass 1
+        /// with the bits it keeps, the end of a string opened at each byte, and the verdict of
+        /// both passes with the depth they reached.
+        #[derive(Debug, PartialEq)]
+        struct Reading {
+            index: Scan<(Vec<u64>, Vec<u64>)>,
+            string_ends: Vec<Scan<usize>>,
+            validate: Scan<()>,
+            deepest: usize,
+        }
+
+        fn read<C: Classify>(bytes: &[u8]) -> Reading {
+            let mut scanner = Scanner::new();
+            let (index, string_ends, validate) = match scanner.index_with::<C>(bytes) {
+                Ok((line, stack)) => {
+                    let words = (line.quotes.to_vec(), line.backslashes.to_vec());
+                    let ends = (0..bytes.len()).map(|i| line.string_end(i)).collect();
+                    let end = line.skip_value(line.ws(0), stack);
+                    (Ok(words), ends, end.and_then(|end| line.end(end)))
+                }
+                Err(e) => (Err(e), Vec::new(), Err(e)),
+            };
+            Reading { index, string_ends, validate, deepest: scanner.deepest() }
+        }
+
+        fn agree(bytes: &[u8]) -> Result<(), TestCaseError> {
+            let sse2 = read::<Sse2>(bytes);
+            let portable = read::<Portable>(bytes);
+            prop_assert_eq!(sse2, portable, "{:?}", String::from_utf8_lossy(bytes));
+            Ok(())
+        }
+
+        /// Bytes that matter to pass 1 (quotes, backslashes, what may follow one, control
+        /// characters and the bytes just above them, bytes of invalid UTF-8), and any byte.
+        fn pass_one_byte() -> impl Strategy<Value = u8> {
+            prop_oneof![
+                4 => Just(b'"'),
+                4 => Just(b'\\'),
+                2 => prop::sample::select(&b"ntu0aF/bfr"[..]),
+                1 => prop::sample::select(&[0x00, b'\t', b'\n', 0x1f, b' ', 0x7f][..]),
+                1 => prop::sample::select(&[0x80, 0xc3, 0xe0, 0xff][..]),
+                1 => prop::sample::select(&b"{}[]:,"[..]),
+                3 => any::<u8>(),
+            ]
+        }
+
+        /// Lines of those bytes, with runs of them laid over the block boundaries (from a few
+        /// bytes before one): most are refused by pass 1, at any place of a block.
+        fn pass_one_line() -> impl Strategy<Value = Vec<u8>> {
+            let run = proptest::collection::vec(pass_one_byte(), 1..8);
+            let across = proptest::collection::vec((1..7usize, 0..8usize, run), 0..4);
+            let line = proptest::collection::vec(pass_one_byte(), 0..420);
+            (line, across).prop_map(|(mut line, across)| {
+                for (block, before, run) in across {
+                    let at = block * 64 - before;
+                    for (slot, byte) in line.iter_mut().skip(at).zip(run) {
+                        *slot = byte;
+                    }
+                }
+                line
+            })
+        }
+
+        /// Lines that pass 1 mostly accepts though they are seldom JSON: quotes, escapes of
+        /// every kind and runs of escaped backslashes between fillers of any length (so they
+        /// fall at every place of a block; high bytes make invalid UTF-8), now and then a wild
+        /// byte, and sometimes a run of backslashes at the end.
+        fn pass_one_pieces() -> impl Strategy<Value = Vec<u8>> {
+            let filler = proptest::collection::vec(
+                prop::sample::select(&b"a {}[]:,ntu1\x80\xc3\xff"[..]),
+                0..80,
+            );
+            let piece = prop_oneof![
+                3 => Just(b"\"".to_vec()),
+                3 => prop::sample::select(
+                    vec![&br#"\""#[..], br"\\", br"\n", br"\t", br"\/", br"\u00e9", br"\uD83D"],
+                )
+                .prop_map(<[u8]>::to_vec),
+                1 => (1..40usize).prop_map(|n| br"\\".repeat(n)),
+                4 => filler,
+                1 => any::<u8>().prop_map(|byte| vec![byte]),
+            ];
+            let trailing = prop_oneof![3 => Just(0), 1 => 1..4usize];
+            (proptest::collection::vec(piece, 0..30), trailing).prop_map(|(pieces, trailing)| {
+                let mut line = pieces.concat();
+                line.extend(std::iter::repeat_n(b'\\', trailing));
+                line
+            })
+        }
+
+        proptest! {
+            #[test]
+            fn the_classifiers_agree_on_every_block(
+                block in proptest::collection::vec(pass_one_byte(), 64),
+                a in pass_one_byte(),
+                b in any::<u8>(),
+            ) {
+                let block: [u8; 64] = block.try_into().expect("64 bytes");
+                prop_assert_eq!(Sse2::classify(&block), Portable::classify(&block));
+                for (a, b) in [(b'n', b't'), (a, b)] {
+                    let (sse2, portable) =
+                        (Sse2::either_mask(&block, a, b), Portable::either_mask(&block, a, b));
+                    prop_assert_eq!(sse2, portable, "{:?} or {:?}", char::from(a), char::from(b));
+                }
+            }
+
+            /// Compact or pretty, shifted by up to a block so that every string starts at
+            /// every place of a block, with one byte changed or not.
+            #[test]
+            fn both_paths_read_json_alike(
+                v in arb_json(), pretty in any::<bool>(), shift in 0..64usize,
+                change in proptest::option::of((any::<prop::sample::Index>(), pass_one_byte())),
+            ) {
+                let s = if pretty { serde_json::to_vec_pretty(&v) } else { serde_json::to_vec(&v) };
+                let mut s = [vec![b' '; shift], s.unwrap_or_default()].concat();
+                if let Some((at, byte)) = change {
+                    let i = at.index(s.len());
+                    s[i] = byte;
+                }
+                agree(&s)?;
+            }
+
+            #[test]
+            fn both_paths_read_arbitrary_bytes_alike(s in pass_one_line()) {
+                agree(&s)?;
+            }
+
+            #[test]
+            fn both_paths_read_strings_and_escapes_alike(s in pass_one_pieces()) {
+                agree(&s)?;
+            }
+
+            #[test]
+            fn both_paths_read_json_soup_alike(s in json_soup()) {
+                agree(&s)?;
+            }
+        }
     }
 }
