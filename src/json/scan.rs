@@ -80,6 +80,14 @@ trait Classify {
     fn either_mask(block: &[u8; 64], a: u8, b: u8) -> u64;
 }
 
+/// The control characters (below 0x20) of a block that has some, one bit per byte: both
+/// classifiers first test whether there are any.
+#[cold]
+#[inline(never)]
+fn control_mask(block: &[u8; 64]) -> u64 {
+    block.iter().enumerate().fold(0, |mask, (i, &c)| mask | u64::from(c < 0x20) << i)
+}
+
 /// The classifier this build's scanner uses: the one place the choice is made.
 #[cfg(all(target_arch = "x86_64", not(feature = "portable-scanner")))]
 type Native = sse2::Sse2;
@@ -90,7 +98,7 @@ type Native = portable::Portable;
 /// The SSE2 classifier: what x86-64 runs (and tests compare the portable one with).
 #[cfg(all(target_arch = "x86_64", any(test, not(feature = "portable-scanner"))))]
 mod sse2 {
-    use super::{Classify, Masks};
+    use super::{Classify, Masks, control_mask};
 
     /// SSE2 (the x86-64 baseline), 16 bytes at a time.
     pub(super) struct Sse2;
@@ -141,55 +149,75 @@ mod sse2 {
             })
         }
     }
-
-    /// The control characters (below 0x20) of a block that has some, one bit per byte.
-    #[cold]
-    #[inline(never)]
-    fn control_mask(block: &[u8; 64]) -> u64 {
-        block.iter().enumerate().fold(0, |mask, (i, &c)| mask | u64::from(c < 0x20) << i)
-    }
 }
 
 /// The portable classifier: what every other architecture runs, and x86-64 with the feature.
 #[cfg(any(test, not(target_arch = "x86_64"), feature = "portable-scanner"))]
 mod portable {
-    use super::{Classify, Masks};
+    use super::{Classify, Masks, control_mask};
 
     /// Plain Rust, eight bytes at a time: what aarch64 (Apple silicon, ARM Linux) runs.
     pub(super) struct Portable;
 
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+
+    /// The high bit of each zero byte of `x`, and no other bit: exact per byte (no false
+    /// positives from borrows, which the masked add cannot make).
+    #[inline(always)]
+    fn zero_bytes(x: u64) -> u64 {
+        !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
+    }
+
+    /// The bytes of `x` equal to `byte`, one bit per byte in the low eight bits: the high bits
+    /// of [`zero_bytes`] gathered by one multiplication.
+    #[inline(always)]
+    fn equal(x: u64, byte: u8) -> u64 {
+        gather(zero_bytes(x ^ (ONES * u64::from(byte))))
+    }
+
+    #[inline(always)]
+    fn gather(high_bits: u64) -> u64 {
+        ((high_bits >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+    }
+
+    /// The block's eight words, each with the place of its first byte.
+    #[inline(always)]
+    fn words(block: &[u8; 64]) -> impl Iterator<Item = (u64, usize)> + '_ {
+        block.chunks_exact(8).enumerate().filter_map(|(j, chunk)| {
+            Some((u64::from_le_bytes(<[u8; 8]>::try_from(chunk).ok()?), 8 * j))
+        })
+    }
+
     impl Classify for Portable {
         #[inline(always)]
         fn classify(block: &[u8; 64]) -> Masks {
-            // Word at a time: exact per-byte tests (no false positives from borrows), then the
-            // high bits of the eight bytes gathered into eight mask bits by one multiplication.
-            const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-            const HIGH: u64 = 0x8080_8080_8080_8080;
-            const ONES: u64 = 0x0101_0101_0101_0101;
-            fn zero_bytes(x: u64) -> u64 {
-                !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
-            }
-            fn gather(high_bits: u64) -> u64 {
-                ((high_bits >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
-            }
             let mut m = Masks { quote: 0, backslash: 0, control: 0 };
-            for (j, chunk) in block.chunks_exact(8).enumerate() {
-                let Ok(chunk) = <[u8; 8]>::try_from(chunk) else { continue };
-                let x = u64::from_le_bytes(chunk);
-                let shift = 8 * j;
-                m.quote |= gather(zero_bytes(x ^ (ONES * u64::from(b'"'))) & HIGH) << shift;
-                m.backslash |= gather(zero_bytes(x ^ (ONES * u64::from(b'\\'))) & HIGH) << shift;
-                m.control |= gather(zero_bytes(x & (ONES * 0xe0)) & HIGH) << shift;
+            // Control characters are rare (see the SSE2 classifier): whether there are any is
+            // three operations a word, and where they are is looked for only then. Subtracting
+            // 0x20 from each byte sets the high bit of every byte below 0x20; a borrow can set
+            // it elsewhere only above such a byte, and bytes that had it are masked out: the
+            // test is exact for the word.
+            let mut below_space = 0;
+            for (x, place) in words(block) {
+                m.quote |= equal(x, b'"') << place;
+                m.backslash |= equal(x, b'\\') << place;
+                below_space |= x.wrapping_sub(ONES * 0x20) & !x;
+            }
+            if below_space & HIGH != 0 {
+                m.control = control_mask(block);
             }
             m
         }
 
         #[inline(always)]
         fn either_mask(block: &[u8; 64], a: u8, b: u8) -> u64 {
-            block
-                .iter()
-                .enumerate()
-                .fold(0, |mask, (i, &c)| mask | u64::from(c == a || c == b) << i)
+            words(block).fold(0, |mask, (x, place)| {
+                let either =
+                    zero_bytes(x ^ (ONES * u64::from(a))) | zero_bytes(x ^ (ONES * u64::from(b)));
+                mask | gather(either) << place
+            })
         }
     }
 }
