@@ -19,8 +19,8 @@
 //!    open).
 //! 2. [`json`]: JSON as bytes: the line scanner, member spans for byte-preserving edits, the
 //!    transcoder.
-//! 3. [`format`](mod@format): what one line means: its [`format::Kind`], envelope, the title slot,
-//!    version 1.
+//! 3. [`format`](mod@format): what one line means: its [`format::Kind`], envelope, what its
+//!    payload says ([`format::entry::Payload`]), the title slot, version 1.
 //! 4. [`session`]: the index a load builds ([`Session`]); start reading here. What a load
 //!    works out besides the index comes in as a [`session::Digest`].
 //! 5. [`row`]: one entry as a row: the typed view of what a row reads ([`row::Entry`]), its

@@ -1,5 +1,7 @@
-//! The on-disk model: what one JSONL line of a session file is (FORMAT §1–§3).
+//! The on-disk model: what one JSONL line of a session file is (FORMAT §1–§3), and what its
+//! payload says ([`entry`]).
 
+pub mod entry;
 pub mod envelope;
 pub mod kind;
 pub mod title;

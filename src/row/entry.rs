@@ -1184,6 +1184,9 @@ fn cut_text<'a>(line: &Line<'a, '_>, span: (usize, usize)) -> Scan<(Str<'a>, boo
 }
 
 #[cfg(test)]
+pub(crate) use tests::{arb_entry, arb_line, arb_message, arb_odd_entry, arb_usual_message};
+
+#[cfg(test)]
 mod tests {
     use proptest::prelude::*;
     use serde_json::{Map, json};
@@ -1585,7 +1588,7 @@ mod tests {
         ]
     }
 
-    fn arb_entry() -> impl Strategy<Value = Value> {
+    pub(crate) fn arb_entry() -> impl Strategy<Value = Value> {
         let role = proptest::sample::select(
             &["user", "assistant", "toolResult", "developer", "bashExecution", "custom"][..],
         );
@@ -1620,7 +1623,7 @@ mod tests {
 
     /// A user, assistant or tool-result message in the shapes the agents write, and near them:
     /// in every order of their members.
-    fn arb_message() -> impl Strategy<Value = Value> {
+    pub(crate) fn arb_message() -> impl Strategy<Value = Value> {
         let role = prop_oneof![
             3 => Just("user"),
             3 => Just("assistant"),
@@ -1678,7 +1681,7 @@ mod tests {
 
     /// A message of exactly the usual shape: the role first and one of the three, string
     /// fields, a string timestamp, blocks of every kind (a user's without tool calls).
-    fn arb_usual_message() -> impl Strategy<Value = Value> {
+    pub(crate) fn arb_usual_message() -> impl Strategy<Value = Value> {
         let role = prop_oneof![Just("user"), Just("assistant"), Just("toolResult")];
         let blocks = proptest::collection::vec(arb_block(), 0..4).prop_map(Value::Array);
         let content = prop_oneof![arb_text().prop_map(Value::String), blocks];
@@ -1702,7 +1705,7 @@ mod tests {
     /// written twice or with an escape, words with escapes, whitespace between tokens, any
     /// value where a string is read, lone surrogates, invalid UTF-8 (`¤` stands for a byte
     /// 0xff) and trailing data, none of which `serde_json` writes.
-    fn arb_line() -> impl Strategy<Value = Vec<u8>> {
+    pub(crate) fn arb_line() -> impl Strategy<Value = Vec<u8>> {
         fn obj(members: Vec<(String, String)>, ws: &str) -> String {
             let members: Vec<String> =
                 members.into_iter().map(|(k, v)| format!("{ws}{k}{ws}:{ws}{v}")).collect();
@@ -1840,7 +1843,7 @@ mod tests {
 
     /// An entry of any type rows know, its fields holding any value, or one of the shapes rows
     /// read inside.
-    fn arb_odd_entry() -> impl Strategy<Value = Value> {
+    pub(crate) fn arb_odd_entry() -> impl Strategy<Value = Value> {
         let kind = prop_oneof![
             Just("message"),
             Just("custom_message"),
