@@ -833,13 +833,16 @@ impl<'a> Fill<'a> for Spans<'a, '_, '_> {
 }
 
 #[cfg(test)]
+pub(crate) mod arb;
+
+#[cfg(test)]
 mod tests {
     use proptest::prelude::*;
     use serde_json::json;
 
     use super::*;
     use crate::json::scan::arb_json;
-    use crate::row::entry::{arb_entry, arb_line, arb_message, arb_odd_entry, arb_usual_message};
+    use super::arb::{arb_entry, arb_line, arb_message, arb_odd_entry, arb_usual_message};
 
     /// The scan of `bytes`, where it takes the line, is the view of the line parsed in full;
     /// whether it took it.
