@@ -32,7 +32,7 @@
 //!    sees).
 //! 7. [`fsck`] (damage and repair), [`ops`] (the plans of the writing commands), [`grep`]
 //!    (search across sessions) and [`export`] (the whole tree as an HTML page or Markdown).
-//! 8. [`render`]: the `--json` row.
+//! 8. [`render`]: the output layer: the `--json` row, an entry in full, the style.
 #![warn(missing_docs)]
 
 // 1. Leaves.

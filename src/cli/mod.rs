@@ -351,7 +351,7 @@ pub fn run(invocation: Invocation) -> anyhow::Result<()> {
         json: cli.json,
         strict: cli.strict,
         even_if_open: cli.even_if_open,
-        style: Style::resolve(if cli.json { ColorChoice::Never } else { cli.color }),
+        style: ui::resolve_style(if cli.json { ColorChoice::Never } else { cli.color }),
         other_file: None,
     };
     commands::set_utc(cli.utc);

@@ -328,6 +328,13 @@ impl<'a> Object<'a> {
     }
 }
 
+impl Default for Object<'_> {
+    /// No members.
+    fn default() -> Self {
+        Object(ObjectRepr::Spans(Vec::new()))
+    }
+}
+
 impl PartialEq for Object<'_> {
     fn eq(&self, other: &Self) -> bool {
         self.members() == other.members()
@@ -527,6 +534,11 @@ pub struct Image<'a> {
 }
 
 impl<'a> Content<'a> {
+    /// The content `raw` holds, its blocks walked now.
+    pub fn of(raw: Option<Raw<'a>>) -> Content<'a> {
+        Content::read(raw, &mut OnDemand).unwrap_or(Content::Absent)
+    }
+
     /// The content of `raw` (as a fill reaches into it).
     fn read(raw: Option<Raw<'a>>, fill: &mut impl Fill<'a>) -> Scan<Content<'a>> {
         let Some(raw) = raw else { return Ok(Content::Absent) };
@@ -617,7 +629,7 @@ impl<'a> Payload<'a> {
     /// The view of a parsed line.
     pub fn from_value(entry: &'a Value) -> Payload<'a> {
         match entry.as_object() {
-            Some(map) => Payload::read(Object(ObjectRepr::Value(map)), &mut Parsed)
+            Some(map) => Payload::read(Object(ObjectRepr::Value(map)), &mut OnDemand)
                 .expect("invariant: a parsed value's fill does not fail"),
             None => Payload::Record(Raw::new(entry)),
         }
@@ -655,16 +667,9 @@ impl<'a> Payload<'a> {
             Kind::Message => {
                 let message = match top.member("message") {
                     Some(raw) if raw.is_object() => fill.object(raw)?,
-                    _ => Object(ObjectRepr::Spans(Vec::new())),
+                    _ => Object::default(),
                 };
-                let role = match message.text("role").map(|role| role.decode()) {
-                    None => None,
-                    Some(Cow::Borrowed(name)) => Some(Role::from_name(name)),
-                    // An escaped name: kept when it is a known role.
-                    Some(Cow::Owned(name)) => Some(Role::known(&name).ok_or(Invalid)?),
-                };
-                let content = Content::read(message.member("content"), fill)?;
-                Payload::Message(Message { role, content, members: message })
+                Payload::Message(Message::read(message, fill)?)
             }
             Kind::CustomMessage => Payload::CustomMessage(CustomMessage {
                 custom_type: top.text("customType"),
@@ -725,6 +730,25 @@ impl<'a> Payload<'a> {
 }
 
 impl<'a> Message<'a> {
+    /// The view of a parsed message (an object with a `role`, as the context holds them).
+    pub fn from_value(message: &'a Value) -> Message<'a> {
+        let members = Raw::new(message).object().unwrap_or_default();
+        Message::read(members, &mut OnDemand)
+            .expect("invariant: a parsed value's fill does not fail")
+    }
+
+    /// The message whose members are `members`.
+    fn read(members: Object<'a>, fill: &mut impl Fill<'a>) -> Scan<Message<'a>> {
+        let role = match members.text("role").map(|role| role.decode()) {
+            None => None,
+            Some(Cow::Borrowed(name)) => Some(Role::from_name(name)),
+            // An escaped name: kept when it is a known role.
+            Some(Cow::Owned(name)) => Some(Role::known(&name).ok_or(Invalid)?),
+        };
+        let content = Content::read(members.member("content"), fill)?;
+        Ok(Message { role, content, members })
+    }
+
     /// The string of member `key` of the message.
     pub fn text(&self, key: &str) -> Option<Text<'a>> {
         self.members.text(key)
@@ -749,10 +773,10 @@ trait Fill<'a> {
     fn elements(&mut self, raw: Raw<'a>) -> Scan<Vec<Raw<'a>>>;
 }
 
-/// The fill from a parsed value.
-struct Parsed;
+/// The fill from a parsed value, or from spans walked when asked for.
+struct OnDemand;
 
-impl<'a> Fill<'a> for Parsed {
+impl<'a> Fill<'a> for OnDemand {
     fn object(&mut self, raw: Raw<'a>) -> Scan<Object<'a>> {
         raw.object().ok_or(Invalid)
     }
@@ -840,9 +864,9 @@ mod tests {
     use proptest::prelude::*;
     use serde_json::json;
 
+    use super::arb::{arb_entry, arb_line, arb_message, arb_odd_entry, arb_usual_message};
     use super::*;
     use crate::json::scan::arb_json;
-    use super::arb::{arb_entry, arb_line, arb_message, arb_odd_entry, arb_usual_message};
 
     /// The scan of `bytes`, where it takes the line, is the view of the line parsed in full;
     /// whether it took it.
