@@ -202,6 +202,14 @@ impl<'a> Raw<'a> {
         }
     }
 
+    /// The number as a `u64`, when the value is an integer that fits (as serde_json reads it).
+    pub fn as_u64(&self) -> Option<u64> {
+        match self.0 {
+            RawRepr::Value(value) => value.as_u64(),
+            RawRepr::Json(_) => self.to_value().as_u64(),
+        }
+    }
+
     /// The boolean, when the value is one.
     pub fn as_bool(&self) -> Option<bool> {
         match self.first() {
