@@ -19,6 +19,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
+use crate::format::entry::Raw;
 use crate::format::{Envelope, Kind};
 use crate::json::pick::{Keep, Pick, is_marked, key, members, parse, parses_as_value, picked};
 use crate::json::scan::{Invalid, Line, Scan};
@@ -547,10 +548,12 @@ fn file_path<'a>(path: Option<Str<'a>>, file_path: Option<Str<'a>>) -> Str<'a> {
     path.filter(|p| !p.is_empty()).or(file_path).unwrap_or_default()
 }
 
-/// The file a call's parsed arguments name ([`Args::Read`]'s): for the summarizer's file list,
-/// which reads the same argument.
-pub(crate) fn file_path_arg(args: &Value) -> Str<'_> {
-    file_path(str_of(args.get("path")), str_of(args.get("file_path")))
+/// The file a call's arguments name, as the row of a `read` shows it: for the summarizer's
+/// file list, which reads the same argument.
+pub(crate) fn file_path_arg(args: Option<Raw<'_>>) -> Str<'_> {
+    let args = args.and_then(|a| a.object());
+    let text = |key| Some(args.as_ref()?.text(key)?.decode());
+    file_path(text("path"), text("file_path"))
 }
 
 /// One argument of a call, as the rows of known tools read it.
