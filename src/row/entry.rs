@@ -19,7 +19,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::format::entry::Raw;
+use crate::format::entry::{self as view, Object, Raw, Text};
 use crate::format::{Envelope, Kind};
 use crate::json::pick::{Keep, Pick, is_marked, key, members, parse, parses_as_value, picked};
 use crate::json::scan::{Invalid, Line, Scan};
@@ -211,20 +211,23 @@ pub enum Reads {
 }
 
 impl<'a> Entry<'a> {
-    /// The view of a whole parsed line, its calls' paths shortened under `home`
+    /// The view of a whole parsed line, its calls' paths shortened under `home`: read through
+    /// its payload view.
     pub fn from_value(entry: &'a Value, home: Option<&str>) -> Entry<'a> {
-        let kind = match entry.get("type") {
-            Some(Value::String(name)) => Kind::from_name(name),
-            _ => Kind::Missing,
-        };
-        let (kind_value, time) = (entry.get("type"), entry.get("timestamp"));
-        let odd = |v: Option<&Value>| v.is_some_and(|v| !v.is_string() && !v.is_null());
+        let members = Raw::new(entry).object().unwrap_or_default();
+        let (kind_value, time) = (members.member("type"), members.member("timestamp"));
+        let kind = kind_value
+            .and_then(|k| k.text())
+            .map_or(Kind::Missing, |name| Kind::from_name(&name.decode()));
+        let odd = |v: Option<Raw<'_>>| v.is_some_and(|v| v.text().is_none() && !v.is_null());
         let odd = (odd(kind_value) || odd(time)).then(|| {
-            let text = |v: Option<&Value>| v.unwrap_or(&Value::Null).to_string().into();
+            let text = |v: Option<Raw<'_>>| {
+                v.map_or_else(|| "null".into(), |v| v.to_value().to_string().into())
+            };
             Box::new([text(kind_value), text(time)])
         });
-        let body = Body::from_value(&kind, entry, home);
-        Entry { kind, timestamp: str_of(time), odd, body }
+        let body = Body::from_members(&kind, &members, home);
+        Entry { kind, timestamp: str_of(time.and_then(|t| t.text())), odd, body }
     }
 
     /// The `toolCallId` of a tool result, whose row shows the call.
@@ -252,25 +255,27 @@ impl<'a> Entry<'a> {
 }
 
 impl<'a> Body<'a> {
-    /// The body of an entry of `kind`, from its parsed line: matched on every kind, so that a
-    /// new kind must say here what its row reads.
-    fn from_value(kind: &Kind, e: &'a Value, home: Option<&str>) -> Body<'a> {
-        let text = |key: &str| str_of(e.get(key)).unwrap_or_default();
+    /// The body of an entry of `kind`, from the members of its payload view: matched on every
+    /// kind, so that a new kind must say here what its row reads.
+    fn from_members(kind: &Kind, e: &Object<'a>, home: Option<&str>) -> Body<'a> {
+        let text = |key: &str| str_of(e.text(key)).unwrap_or_default();
         let setting = |name, key| Body::Setting { name, value: text(key) };
         match kind {
-            Kind::Message => Body::Message(Message::from_value(e.get("message"), home)),
-            Kind::CustomMessage => Body::CustomMessage(CustomMessage::from_value(e)),
-            Kind::Compaction => {
-                Body::Compaction { tokens_before: e.get("tokensBefore").and_then(Value::as_f64) }
+            Kind::Message => {
+                Body::Message(Message::from_view(&view::Message::of(e.member("message")), home))
             }
+            Kind::CustomMessage => Body::CustomMessage(CustomMessage::from_members(e)),
+            Kind::Compaction => Body::Compaction { tokens_before: e.number("tokensBefore") },
             Kind::BranchSummary => Body::BranchSummary {
                 summary: text("summary"),
-                marker: crate::format::is_move_marker(e.get("summary")),
+                marker: crate::format::is_move_marker(
+                    e.member("summary").map(|s| s.to_value()).as_deref(),
+                ),
             },
             Kind::ModelChange => Body::Setting {
                 name: "model",
-                value: str_of(e.get("model"))
-                    .or_else(|| str_of(e.get("modelId")))
+                value: str_of(e.text("model"))
+                    .or_else(|| str_of(e.text("modelId")))
                     .unwrap_or_default(),
             },
             Kind::ModelUsage => Body::ModelUsage {
@@ -283,32 +288,32 @@ impl<'a> Body<'a> {
                 Body::Usage { kind: text("kind"), provider: text("provider"), model: text("model") }
             }
             Kind::ContextEdit => Body::ContextEdit {
-                target: id_text(e.get("targetId")),
-                drops: e.get("replacement").is_none_or(Value::is_null),
+                target: id_text(e.member("targetId")),
+                drops: e.member("replacement").is_none_or(|r| r.is_null()),
             },
             Kind::ThinkingLevelChange => Body::Setting {
                 name: "thinking",
-                value: str_of(e.get("thinkingLevel")).unwrap_or(Cow::Borrowed("off")),
+                value: str_of(e.text("thinkingLevel")).unwrap_or(Cow::Borrowed("off")),
             },
             Kind::Custom => setting("custom", "customType"),
             Kind::Label => setting("label", "label"),
             Kind::ServiceTierChange => {
-                Body::ServiceTierChange { tiers: service_tiers(e.get("serviceTier")) }
+                Body::ServiceTierChange { tiers: service_tiers(e.member("serviceTier")) }
             }
             Kind::TitleChange => setting("title", "title"),
             Kind::ModeChange => setting("mode", "mode"),
             Kind::CredentialPin => setting("credential pin", "provider"),
             Kind::Archive => Body::Archive {
-                target: id_text(e.get("targetId")),
-                archived: e.get("archived").and_then(Value::as_bool).unwrap_or(false),
+                target: id_text(e.member("targetId")),
+                archived: e.member("archived").and_then(|a| a.as_bool()).unwrap_or(false),
             },
             Kind::TtsrInjection => Body::TtsrInjection {
                 rules: e
-                    .get("injectedRules")
-                    .and_then(Value::as_array)
+                    .member("injectedRules")
+                    .and_then(|rules| rules.elements())
                     .into_iter()
                     .flatten()
-                    .filter_map(|rule| str_of(Some(rule)))
+                    .filter_map(|rule| str_of(rule.text()))
                     .collect(),
             },
             Kind::SessionInit | Kind::ResetBoundary => Body::Named { searched: true },
@@ -391,15 +396,14 @@ fn row_members(kind: &Kind) -> &'static [Pick<'static>] {
 }
 
 impl<'a> Message<'a> {
-    /// The message of a parsed `message` entry (`None`, or a value that is not an object,
-    /// reads as a message with nothing in it).
-    fn from_value(message: Option<&'a Value>, home: Option<&str>) -> Message<'a> {
-        let Some(m) = message else { return Message::default() };
-        let text = |key: &str| str_of(m.get(key));
-        let retry = |key: &str| str_of(m.get("retryRecovery").and_then(|r| r.get(key)));
+    /// What rows read of a message's payload view.
+    fn from_view(m: &view::Message<'a>, home: Option<&str>) -> Message<'a> {
+        let text = |key: &str| str_of(m.text(key));
+        let retry = m.members.member("retryRecovery").and_then(|r| r.object());
+        let retry = |key: &str| str_of(retry.as_ref()?.text(key));
         Message {
-            role: text("role"),
-            content: Content::from_value(m.get("content"), home),
+            role: m.role.map(|role| Cow::Borrowed(role.as_str())),
+            content: Content::from_view(&m.content, home),
             tool_call_id: text("toolCallId"),
             tool_name: text("toolName"),
             command: text("command"),
@@ -414,42 +418,41 @@ impl<'a> Message<'a> {
 }
 
 impl<'a> Content<'a> {
-    /// Parsed message content.
-    fn from_value(content: Option<&'a Value>, home: Option<&str>) -> Content<'a> {
-        let Some(content) = content else { return Content::default() };
-        let blocks = content.as_array().map(Vec::as_slice).unwrap_or_default();
-        let text = message_text(content);
+    /// What rows read of message content.
+    fn from_view(content: &view::Content<'a>, home: Option<&str>) -> Content<'a> {
+        let text = content.text();
         let has_text = !text.trim().is_empty();
         let (text, more) = cut(text, TEXT_LIMIT);
         Content {
             more,
             text,
             has_text,
-            string_or_blocks: content.is_string() || content.is_array(),
-            calls: blocks.iter().filter_map(|block| Call::from_value(block, home)).collect(),
+            string_or_blocks: content.is_some(),
+            calls: content.calls().filter_map(|call| Call::from_view(call, home)).collect(),
         }
     }
 }
 
 impl<'a> Call<'a> {
-    /// A parsed content block, when it is a `toolCall` with a string id (a call without one
-    /// can never be matched by a result).
-    fn from_value(block: &'a Value, home: Option<&str>) -> Option<Call<'a>> {
-        if block.get("type").and_then(Value::as_str) != Some("toolCall") {
-            return None;
-        }
-        let id = str_of(block.get("id"))?;
-        let name = str_of(block.get("name")).unwrap_or_default();
-        Some(Call { id, shown: call_row(&name, block.get("arguments"), home) })
+    /// A `toolCall` block, when it has a string id (a call without one can never be matched
+    /// by a result).
+    fn from_view(call: &view::ToolCall<'a>, home: Option<&str>) -> Option<Call<'a>> {
+        let id = str_of(call.id)?;
+        let name = str_of(call.name).unwrap_or_default();
+        Some(Call { id, shown: call_row(&name, call.arguments, home) })
     }
 }
 
-/// The row of a call to `name` with the parsed `args` (missing arguments read as `{}`).
-fn call_row(name: &str, args: Option<&Value>, home: Option<&str>) -> String {
-    let get = |key: &str| Ok(Arg::from_value(args.and_then(|a| a.get(key))));
+/// The row of a call to `name` with the arguments `args` (missing arguments read as `{}`).
+fn call_row(name: &str, args: Option<Raw<'_>>, home: Option<&str>) -> String {
+    let object = args.and_then(|a| a.object());
+    let get = |key: &str| Ok(Arg::from_view(object.as_ref().and_then(|o| o.member(key))));
     match known_call_row(name, home, get) {
         Ok(Some(known)) => known,
-        _ => other_call_row(name, &args.map_or_else(|| "{}".to_owned(), json_prefix_text)),
+        _ => other_call_row(
+            name,
+            &args.map_or_else(|| "{}".to_owned(), |a| json_prefix_text(&a.to_value())),
+        ),
     }
 }
 
@@ -570,15 +573,15 @@ enum Arg<'a> {
 }
 
 impl<'a> Arg<'a> {
-    fn from_value(value: Option<&'a Value>) -> Arg<'a> {
-        match value {
-            Some(Value::String(s)) => Arg::Str(Cow::Borrowed(s)),
-            Some(Value::Number(n)) => n.as_f64().map_or(Arg::Other, Arg::Number),
-            Some(Value::Array(items)) => {
-                Arg::List(items.iter().filter_map(|item| str_of(Some(item))).collect())
-            }
-            _ => Arg::Other,
+    fn from_view(value: Option<Raw<'a>>) -> Arg<'a> {
+        let Some(value) = value else { return Arg::Other };
+        if let Some(text) = value.text() {
+            return Arg::Str(text.decode());
         }
+        if let Some(items) = value.elements() {
+            return Arg::List(items.iter().filter_map(|item| str_of(item.text())).collect());
+        }
+        value.as_f64().map_or(Arg::Other, Arg::Number)
     }
 
     fn into_str(self) -> Option<Str<'a>> {
@@ -608,23 +611,23 @@ impl<'a> Arg<'a> {
 }
 
 impl<'a> CustomMessage<'a> {
-    /// A parsed `custom_message` entry.
-    fn from_value(e: &'a Value) -> CustomMessage<'a> {
-        let custom_type = str_of(e.get("customType")).unwrap_or_default();
-        let content = e.get("content");
+    /// What rows read of a `custom_message` entry's members.
+    fn from_members(e: &Object<'a>) -> CustomMessage<'a> {
+        let custom_type = str_of(e.text("customType")).unwrap_or_default();
+        let content = view::Content::of(e.member("content"));
         CustomMessage {
-            advisor: (custom_type == "advisor").then(|| advisor_notes(e.get("details"))),
-            text: content.map(message_text).unwrap_or_default(),
-            string_or_blocks: content.is_some_and(|c| c.is_string() || c.is_array()),
-            attribution: str_of(e.get("attribution")),
+            advisor: (custom_type == "advisor").then(|| advisor_notes(e.member("details"))),
+            text: content.text(),
+            string_or_blocks: content.is_some(),
+            attribution: str_of(e.text("attribution")),
             custom_type,
         }
     }
 }
 
-/// A string value, borrowed.
-fn str_of(value: Option<&Value>) -> Option<Str<'_>> {
-    value.and_then(Value::as_str).map(Cow::Borrowed)
+/// A string of the payload view, decoded (borrowed where it needs no decoding).
+fn str_of(text: Option<Text<'_>>) -> Option<Str<'_>> {
+    text.map(|t| t.decode())
 }
 
 /// `text` cut to its first `n` characters, and whether that cut anything.
@@ -640,43 +643,18 @@ fn cut(text: Str<'_>, n: usize) -> (Str<'_>, bool) {
     (text, keep < whole)
 }
 
-/// The texts of a block list's `text` blocks.
-fn text_blocks(blocks: &[Value]) -> impl Iterator<Item = &str> {
-    blocks
-        .iter()
-        .filter(|block| block.get("type").and_then(Value::as_str) == Some("text"))
-        .filter_map(|block| block.get("text")?.as_str())
-}
-
-/// The text of message content: a string as it is, or the `text` blocks of a block list
-/// concatenated with no separator (images, thinking and tool calls are skipped), borrowed when
-/// it is one string or one block. Anything else gives an empty string. This is also the editor
-/// prefill text of `checkout` and `branch`.
-pub(crate) fn message_text(content: &Value) -> Str<'_> {
-    if let Some(s) = content.as_str() {
-        return Cow::Borrowed(s);
-    }
-    let blocks = content.as_array().map(Vec::as_slice).unwrap_or_default();
-    let mut texts = text_blocks(blocks);
-    let Some(first) = texts.next() else { return Cow::Borrowed("") };
-    match texts.next() {
-        None => Cow::Borrowed(first),
-        Some(second) => Cow::Owned([first, second].into_iter().chain(texts).collect()),
-    }
-}
-
 /// An advisor message's qualifier (distinct non-default advisor names, then distinct
 /// severities, comma-joined) and its notes joined by spaces, from `details.notes`. The
 /// `content` is the model-facing wrapper and is not shown.
-fn advisor_notes(details: Option<&Value>) -> (String, String) {
-    let notes = details.and_then(|d| d.get("notes")).and_then(Value::as_array);
-    let field = |key: &'static str| {
-        notes.into_iter().flatten().filter_map(move |note| note.get(key)?.as_str())
-    };
+fn advisor_notes(details: Option<Raw<'_>>) -> (String, String) {
+    let notes = details.and_then(|d| d.object()?.member("notes")?.elements()).unwrap_or_default();
+    let notes: Vec<_> = notes.iter().filter_map(Raw::object).collect();
+    let field =
+        |key: &'static str| notes.iter().filter_map(move |note| Some(note.text(key)?.decode()));
     // The distinct values of `key` other than `skip`, each folded, as first written.
     let distinct = |key: &'static str, skip: &'static str| {
         let mut kept: Vec<String> = Vec::new();
-        for value in field(key).map(crate::row::text::one_row) {
+        for value in field(key).map(|v| crate::row::text::one_row(&v)) {
             if !value.is_empty() && value != skip && !kept.contains(&value) {
                 kept.push(value);
             }
@@ -692,29 +670,36 @@ fn advisor_notes(details: Option<&Value>) -> (String, String) {
 /// nulls mean the default tier and give no pairs. Families come in the order they are written
 /// (serde_json's `preserve_order`). A legacy single-string tier, which the agent normalizes on
 /// read, comes without a family.
-fn service_tiers(tier: Option<&Value>) -> Vec<(Option<String>, String)> {
-    match tier {
-        Some(Value::Object(map)) => map
-            .iter()
-            .filter_map(|(family, tier)| match tier {
-                Value::Null => None,
-                Value::String(s) if s.is_empty() => None,
-                Value::String(s) => Some((Some(family.clone()), s.clone())),
-                other => Some((Some(family.clone()), other.to_string())),
-            })
-            .collect(),
-        Some(Value::String(tier)) if !tier.is_empty() => vec![(None, tier.clone())],
+fn service_tiers(tier: Option<Raw<'_>>) -> Vec<(Option<String>, String)> {
+    let Some(tier) = tier else { return Vec::new() };
+    if let Some(map) = tier.object() {
+        let tiers = map.members().into_iter().filter_map(|(family, tier)| {
+            let text = match tier.text() {
+                _ if tier.is_null() => return None,
+                Some(s) if s.is_empty() => return None,
+                Some(s) => s.decode().into_owned(),
+                None => tier.to_value().to_string(),
+            };
+            Some((Some(family.into_owned()), text))
+        });
+        return tiers.collect();
+    }
+    match tier.text() {
+        Some(tier) if !tier.is_empty() => vec![(None, tier.decode().into_owned())],
         _ => Vec::new(),
     }
 }
 
 /// An id as text: a string id as it is, any other JSON value as its JSON text (ids are compared
 /// as JSON values, SPEC §1), nothing for a missing or `null` id.
-fn id_text(id: Option<&Value>) -> String {
+fn id_text(id: Option<Raw<'_>>) -> String {
     match id {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => other.to_string(),
+        None => String::new(),
+        Some(id) if id.is_null() => String::new(),
+        Some(id) => match id.text() {
+            Some(text) => text.decode().into_owned(),
+            None => id.to_value().to_string(),
+        },
     }
 }
 
@@ -790,7 +775,7 @@ pub(crate) fn scan<'a, R>(
         // The few members the rows of other kinds read, picked into a value.
         let (all, _) = members(line, start, stack).ok()?;
         let picked = picked(line, &all, row_members(&kind), stack).ok()?;
-        let body = Body::from_value(&kind, &picked, home);
+        let body = Body::from_members(&kind, &Raw::new(&picked).object().unwrap_or_default(), home);
         return Some((envelope, f(&Entry { kind, timestamp, odd, body })));
     }
     let message = match message {

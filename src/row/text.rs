@@ -638,7 +638,8 @@ mod tests {
     }
 
     fn message_text(content: &Value) -> String {
-        crate::row::entry::message_text(content).into_owned()
+        use crate::format::entry::{Content, Raw};
+        Content::of(Some(Raw::new(content))).text().into_owned()
     }
 
     fn add(tools: &mut ToolCalls, entry: &Value) {

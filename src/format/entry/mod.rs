@@ -740,9 +740,19 @@ impl<'a> Payload<'a> {
 impl<'a> Message<'a> {
     /// The view of a parsed message (an object with a `role`, as the context holds them).
     pub fn from_value(message: &'a Value) -> Message<'a> {
-        let members = Raw::new(message).object().unwrap_or_default();
-        Message::read(members, &mut OnDemand)
-            .expect("invariant: a parsed value's fill does not fail")
+        Message::of(Some(Raw::new(message)))
+    }
+
+    /// The message `raw` holds (a value that is not an object holds nothing), walked now.
+    pub fn of(raw: Option<Raw<'a>>) -> Message<'a> {
+        let members = raw.and_then(|raw| raw.object()).unwrap_or_default();
+        let message = Message::read(members, &mut OnDemand);
+        // Only a role that is neither known nor a span fails, which a value's never is.
+        message.unwrap_or_else(|_| Message {
+            role: None,
+            content: Content::Absent,
+            members: Object::default(),
+        })
     }
 
     /// The message whose members are `members`.
