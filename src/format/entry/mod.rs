@@ -394,7 +394,7 @@ impl<'a> Role<'a> {
     }
 
     /// The known role named `name`.
-    fn known(name: &str) -> Option<Role<'static>> {
+    pub(crate) fn known(name: &str) -> Option<Role<'static>> {
         Some(match name {
             "user" => Role::User,
             "assistant" => Role::Assistant,
