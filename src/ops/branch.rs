@@ -355,6 +355,7 @@ fn new_header(
         insert_title(&mut h);
     }
     h.insert("parentSession".into(), parent_session.into());
+    // Copied as it is, like `cwd`.
     if let Some(dirs) = source.get("additionalDirectories") {
         h.insert("additionalDirectories".into(), dirs.clone());
     }

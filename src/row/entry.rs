@@ -266,9 +266,7 @@ impl<'a> Body<'a> {
             Kind::Compaction => Body::Compaction { tokens_before: e.number("tokensBefore") },
             Kind::BranchSummary => Body::BranchSummary {
                 summary: text("summary"),
-                marker: crate::format::is_move_marker(
-                    e.member("summary").map(|s| s.to_value()).as_deref(),
-                ),
+                marker: crate::format::is_move_marker(e.member("summary")),
             },
             Kind::ModelChange => Body::Setting {
                 name: "model",
