@@ -243,6 +243,7 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
         let value = session.value(idx)?;
         let (kind, message) = match r.kind {
             Kind::Compaction => {
+                // Structural: the id the entry points at.
                 let Some(target) = value.get("firstKeptEntryId").and_then(EntryId::from_value)
                 else {
                     continue; // absent or null: nothing before the compaction is kept
@@ -264,6 +265,7 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
                 (ProblemKind::CompactionOffPath, message)
             }
             Kind::BranchSummary => {
+                // Structural: the id the entry points at.
                 let message = match value.get("fromId") {
                     Some(Value::String(s)) if s == "root" => continue,
                     None => format!("branch summary {} has no fromId", show(r.id.as_ref())),
@@ -279,6 +281,7 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
                 (ProblemKind::UnknownFromId, message)
             }
             _ => {
+                // Structural: the id the entry points at.
                 let target = value.get("targetId").and_then(EntryId::from_value);
                 let edit = show(r.id.as_ref());
                 let message = match target.as_ref().map(|t| (t, on_path(session, idx, t))) {
@@ -623,6 +626,7 @@ fn excerpt(line: &[u8]) -> String {
 fn fix_header(m: &Members, sid: &str, versioned: bool) -> Vec<Edit> {
     let sid = Value::from(sid).to_string();
     let mut edits: Vec<Edit> = m.all("id").map(|id| Edit::set_value(id, &sid)).collect();
+    // Spans of the header's members, for a byte-preserving edit.
     let version = m.get("version");
     let mut missing = Vec::new();
     if versioned && version.is_none() {
@@ -903,6 +907,7 @@ impl<'a> Fixer<'a> {
                     }
                 }
                 Kind::BranchSummary => {
+                    // Spans of members, for a byte-preserving edit.
                     let from = m.get("fromId").map(raw);
                     if from.is_some_and(|f| decode_string(f) == "root" && f.starts_with(b"\"")) {
                         continue;

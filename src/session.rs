@@ -530,6 +530,7 @@ impl Session {
         let slot =
             self.slot.as_ref().map(|s| (!s.title.is_empty()).then(|| (s.title.clone(), s.source)));
         let header = self.header.as_ref().and_then(|h| {
+            // The header, not an entry.
             let title = h.value.get("title").and_then(Value::as_str).filter(|t| !t.is_empty())?;
             let source = h.value.get("titleSource").and_then(Value::as_str);
             Some((title.to_owned(), source.and_then(TitleSource::parse)))
