@@ -358,3 +358,33 @@ fn system_body(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The printer is a function of what it is given: the time as the caller shows it, no
+    /// colour, the calls and results around a message.
+    #[test]
+    fn an_entry_is_printed_into_a_string_with_the_callers_time() {
+        let lines = [
+            r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}"#,
+            r#"{"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"assistant","provider":"p","model":"m","content":[{"type":"text","text":"Reading."},{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"x"}}]}}"#,
+            r#"{"type":"message","id":"r1","parentId":"a1","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"read","content":"hello\u001b[2J"}}"#,
+        ];
+        let session =
+            Session::from_bytes(Path::new("t.jsonl"), lines.join("\n").into_bytes()).unwrap();
+        let time = |ts: &str| format!("<{ts}>");
+        let around = Around { session: &session, blobs: None, time: &time };
+        let shown = entry(Style { color: false }, &around, 0).unwrap();
+        assert_eq!(
+            shown,
+            "entry a1 (message, assistant)\nDate:   <2026-01-01T00:00:01.000Z>\nModel:  p/m\n\n    \
+             Reading.\n\nTool call read (c1):\n    {\n      \"path\": \"x\"\n    }\nResult:\n    \
+             hello\\x1b[2J\n"
+        );
+        let result = entry(Style { color: false }, &around, 1).unwrap();
+        assert!(result.starts_with("entry r1 (message, toolResult)\nParent: a1\n"), "{result}");
+        assert!(result.contains("Result of read (c1), called with:\n"), "{result}");
+    }
+}

@@ -721,20 +721,6 @@ impl<'a> Payload<'a> {
     pub fn role(&self) -> Option<Role<'a>> {
         self.message()?.role
     }
-
-    /// The entry's own members (a message's entry, not its message); `None` for a record that
-    /// is not an object.
-    pub fn members(&self) -> Option<&Object<'a>> {
-        match self {
-            Payload::Message(_) | Payload::Record(_) => None,
-            Payload::CustomMessage(m) => Some(&m.members),
-            Payload::Compaction(s) | Payload::BranchSummary(s) => Some(&s.members),
-            Payload::Setting(f)
-            | Payload::Label(f)
-            | Payload::Bookkeeping(f)
-            | Payload::Other(f) => Some(&f.members),
-        }
-    }
 }
 
 impl<'a> Message<'a> {
@@ -770,11 +756,6 @@ impl<'a> Message<'a> {
     /// The string of member `key` of the message.
     pub fn text(&self, key: &str) -> Option<Text<'a>> {
         self.members.text(key)
-    }
-
-    /// `model`, after `provider/` when there is a `provider`.
-    pub fn model(&self) -> Option<(Option<Text<'a>>, Text<'a>)> {
-        Some((self.text("provider"), self.text("model")?))
     }
 
     /// Whether a tool result says it failed (`isError: true`).
@@ -967,7 +948,8 @@ mod tests {
     fn a_key_written_twice_reads_as_serde_json_reads_it() {
         let line = br#"{"type":"label","a":1,"label":"x","a":2}"#;
         let scanned = Payload::scan(line, &mut Scanner::new()).expect("an object line");
-        let members = scanned.members().expect("an object").members();
+        let Payload::Label(label) = scanned else { panic!("a label: {scanned:?}") };
+        let members = label.members.members();
         let keys: Vec<_> = members.iter().map(|(k, v)| format!("{k}={v:?}")).collect();
         assert_eq!(keys, ["type=\"label\"", "a=2", "label=\"x\""]);
     }
