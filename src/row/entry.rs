@@ -3,8 +3,9 @@
 //!
 //! It is filled in one of two ways, to the same view:
 //!
-//! - [`Entry::from_value`], from a whole parsed line: for version-1 files, for lines the
-//!   scanner does not take, and for the commands that read a few entries in full;
+//! - [`Entry::from_value`], from a whole parsed line read through its payload view
+//!   ([`crate::format::entry`]): for version-1 files, for lines the scanner does not take, and
+//!   for the commands that read a few entries in full;
 //! - `scan`, straight from a line the scanner indexed, on the fast path of `log` and `tree`.
 //!   A `message` (nearly every line) is read member by member without building anything but
 //!   the view; the members the rows of the other (rare, small) kinds read are picked into a
