@@ -26,7 +26,7 @@ use crate::json::pick::{Keep, Pick, is_marked, key, members, parse, parses_as_va
 use crate::json::scan::{Invalid, Line, Scan};
 use crate::json::transcode::MARKERS;
 use crate::json::transcode::to_json;
-use crate::row::text::{ARGS_LIMIT, TEXT_LIMIT, command_row, cut_chars, json_prefix_text};
+use crate::row::cut::{ARGS_LIMIT, TEXT_LIMIT, command_row, cut_chars, json_prefix_text};
 
 /// Text of a view: borrowed from the line or the parsed value, or decoded.
 pub type Str<'a> = Cow<'a, str>;
@@ -651,7 +651,7 @@ fn advisor_notes(details: Option<Raw<'_>>) -> (String, String) {
     // The distinct values of `key` other than `skip`, each folded, as first written.
     let distinct = |key: &'static str, skip: &'static str| {
         let mut kept: Vec<String> = Vec::new();
-        for value in field(key).map(|v| crate::row::text::one_row(&v)) {
+        for value in field(key).map(|v| crate::row::cut::one_row(&v)) {
             if !value.is_empty() && value != skip && !kept.contains(&value) {
                 kept.push(value);
             }
