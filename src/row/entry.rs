@@ -816,6 +816,7 @@ fn scan_message<'a>(
     // Where the last `content` is, and whether it was read: without searches, a tool result's
     // content is read by nothing and skipped, unless a later `role` says otherwise.
     let mut content = None;
+    let mut odd_role = false;
     let mut first = true;
     let end = line.object(start, |line, span, value| {
         let key = key(line, span)?;
@@ -825,12 +826,12 @@ fn scan_message<'a>(
         let slot = match &*key {
             b"role" => {
                 let (text, end) = scalar(line, value, stack)?;
-                m.role = match text {
-                    None => None,
-                    Some(Cow::Borrowed(name)) => Some(Role::from_name(name)),
-                    // An escaped name is kept when it is a known role; another is left to the
-                    // full parse, whose role borrows from the value.
-                    Some(Cow::Owned(name)) => Some(Role::known(&name).ok_or(Invalid)?),
+                // An escaped name is kept when it is a known role; another cannot borrow from
+                // the line, and the line is left to the full parse, unless a later `role` wins.
+                (m.role, odd_role) = match text {
+                    None => (None, false),
+                    Some(Cow::Borrowed(name)) => (Some(Role::from_name(name)), false),
+                    Some(Cow::Owned(name)) => (Role::known(&name), Role::known(&name).is_none()),
                 };
                 return Ok(end);
             }
@@ -873,6 +874,9 @@ fn scan_message<'a>(
         *slot = text;
         Ok(end)
     })?;
+    if odd_role {
+        return Err(Invalid);
+    }
     if let Some((at, false)) = content
         && m.role != Some(Role::ToolResult)
     {
