@@ -365,6 +365,7 @@ fn header_cwd(path: &Path) -> Option<String> {
     let reader = std::io::BufReader::new(file);
     for line in reader.split(b'\n').take(2) {
         let value: serde_json::Value = serde_json::from_slice(&line.ok()?).ok()?;
+        // The header, not an entry.
         if value.get("type").and_then(serde_json::Value::as_str) == Some("session") {
             return value.get("cwd").and_then(serde_json::Value::as_str).map(str::to_owned);
         }

@@ -243,6 +243,7 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
         let value = session.value(idx)?;
         let (kind, message) = match r.kind {
             Kind::Compaction => {
+                // Structural: the id the entry points at.
                 let Some(target) = value.get("firstKeptEntryId").and_then(EntryId::from_value)
                 else {
                     continue; // absent or null: nothing before the compaction is kept
@@ -264,9 +265,10 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
                 (ProblemKind::CompactionOffPath, message)
             }
             Kind::BranchSummary => {
-                // An id that is not in the file is no damage: the branch it names may have been
-                // pruned, and the agents only print `fromId`, never look it up (pi 1.6.0
-                // `createBranchSummaryMessage`, oh-my-pi 18.2.3 `session-context.ts`).
+                // Structural: the id the entry points at. An id that is not in the file is no
+                // damage: the branch it names may have been pruned, and the agents only print
+                // `fromId`, never look it up (pi 1.6.0 `createBranchSummaryMessage`, oh-my-pi
+                // 18.2.3 `session-context.ts`).
                 let message = match value.get("fromId") {
                     None => format!("branch summary {} has no fromId", show(r.id.as_ref())),
                     Some(Value::String(_)) => continue,
@@ -278,6 +280,7 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
                 (ProblemKind::UnknownFromId, message)
             }
             _ => {
+                // Structural: the id the entry points at.
                 let target = value.get("targetId").and_then(EntryId::from_value);
                 let edit = show(r.id.as_ref());
                 let message = match target.as_ref().map(|t| (t, on_path(session, idx, t))) {
@@ -622,6 +625,7 @@ fn excerpt(line: &[u8]) -> String {
 fn fix_header(m: &Members, sid: &str, versioned: bool) -> Vec<Edit> {
     let sid = Value::from(sid).to_string();
     let mut edits: Vec<Edit> = m.all("id").map(|id| Edit::set_value(id, &sid)).collect();
+    // Spans of the header's members, for a byte-preserving edit.
     let version = m.get("version");
     let mut missing = Vec::new();
     if versioned && version.is_none() {
@@ -902,6 +906,7 @@ impl<'a> Fixer<'a> {
                     }
                 }
                 Kind::BranchSummary => {
+                    // Spans of members, for a byte-preserving edit.
                     let from = m.get("fromId").map(raw);
                     if from.is_some_and(|f| decode_string(f) == "root" && f.starts_with(b"\"")) {
                         continue;

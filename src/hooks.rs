@@ -111,6 +111,7 @@ impl Hooks {
     ) -> Result<Option<Map<String, Value>>> {
         let reply = self.run(event, fields)?;
         if let Some(r) = &reply
+            // A hook's reply, not an entry.
             && r.get("cancel") == Some(&Value::Bool(true))
         {
             let path = self.find(event).unwrap_or_default();

@@ -20,8 +20,8 @@
 //!    open).
 //! 2. [`json`]: JSON as bytes: the line scanner, member spans for byte-preserving edits, the
 //!    transcoder.
-//! 3. [`format`](mod@format): what one line means: its [`format::Kind`], envelope, the title slot,
-//!    version 1.
+//! 3. [`format`](mod@format): what one line means: its [`format::Kind`], envelope, what its
+//!    payload says ([`format::entry::Payload`]), the title slot, version 1.
 //! 4. [`session`]: the index a load builds ([`Session`]); start reading here. What a load
 //!    works out besides the index comes in as a [`session::Digest`].
 //! 5. [`row`]: one entry as a row: the typed view of what a row reads ([`row::Entry`]), its
@@ -34,7 +34,7 @@
 //! 7. [`fsck`] (damage and repair), [`ops`] (the plans and workflows of the writing
 //!    commands), [`grep`] (search across sessions) and [`export`] (the whole tree as an HTML
 //!    page or Markdown).
-//! 8. [`render`]: the `--json` row.
+//! 8. [`render`]: the output layer: the `--json` row, an entry in full, the style.
 #![warn(missing_docs)]
 
 // 1. Leaves.

@@ -156,6 +156,7 @@ fn set_ids(m: &Members, id: &EntryId, parent: Option<&EntryId>) -> Vec<Edit> {
     let parent = parent.map_or_else(|| "null".to_string(), id_json);
     let mut edits: Vec<Edit> = m.all("id").map(|member| Edit::set_value(member, &id)).collect();
     edits.extend(m.all("parentId").map(|member| Edit::set_value(member, &parent)));
+    // Spans of members, for a byte-preserving edit.
     let anchor = m.get("id").or(m.first("type"));
     let missing: Vec<_> = [("id", id), ("parentId", parent)]
         .into_iter()
@@ -174,6 +175,7 @@ fn convert_index(session: &Session, line: &[u8], m: &Members) -> Option<Vec<Edit
     let member = &m.list[pos];
     let index: Value = serde_json::from_slice(&line[member.value_start..member.value_end]).ok()?;
     let id = id_json(session.first_kept_target(&index)?);
+    // Spans of members, for a byte-preserving edit.
     Some(match m.get("firstKeptEntryId") {
         Some(existing) => vec![Edit::set_value(existing, &id), Edit::remove(m, pos)],
         None => vec![Edit {
@@ -195,6 +197,7 @@ pub(crate) fn message_at_v3(line: &[u8]) -> Option<Vec<u8>> {
 /// The role of a `hookMessage` message renamed to `custom`. Every `role` member of the message
 /// is rewritten when the one that counts (the last) is `hookMessage`.
 fn rename_hook_role(line: &[u8], m: &Members) -> Option<Vec<Edit>> {
+    // Spans of members, for a byte-preserving edit.
     let message = m.get("message")?;
     let base = message.value_start;
     let inner = members(&line[base..message.value_end])?;

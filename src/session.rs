@@ -21,11 +21,11 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
+use crate::format::entry::Payload;
 use crate::format::kind::Class;
 use crate::format::title::TitleSlot;
 use crate::format::{Dialect, Envelope, Kind, MAX_VERSION};
 use crate::id::EntryId;
-use crate::json::pick::{Keep, Pick, pick};
 use crate::json::scan::{Line, Scanner};
 use crate::naming::TitleSource;
 
@@ -400,14 +400,17 @@ impl Session {
         if self.records[idx as usize].kind != Kind::BranchSummary {
             return Ok(false);
         }
-        // Only the summary's shape is read: a summary can be long, or hostile.
-        const SUMMARY: &[Pick<'_>] = &[Pick("summary", Keep::Scalar)];
+        // Only the summary's shape is read, off the line: a summary can be long, or hostile.
+        let marker = |payload: Payload<'_>| match payload {
+            Payload::BranchSummary(s) => crate::format::is_move_marker(s.summary),
+            _ => false,
+        };
         if !self.is_v1()
-            && let Some(picked) = pick(&mut Scanner::new(), &self.raw_line(idx)?, SUMMARY)
+            && let Some(payload) = Payload::scan(&self.raw_line(idx)?, &mut Scanner::new())
         {
-            return Ok(crate::format::is_move_marker(picked.get("summary")));
+            return Ok(marker(payload));
         }
-        Ok(crate::format::is_move_marker(self.value(idx)?.get("summary")))
+        Ok(marker(Payload::from_value(&self.value(idx)?)))
     }
 
     /// The parent's index, or `None` for a root (null parent, orphan, self-parent, cycle break).
@@ -525,6 +528,7 @@ impl Session {
         let slot =
             self.slot.as_ref().map(|s| (!s.title.is_empty()).then(|| (s.title.clone(), s.source)));
         let header = self.header.as_ref().and_then(|h| {
+            // The header, not an entry.
             let title = h.value.get("title").and_then(Value::as_str).filter(|t| !t.is_empty())?;
             let source = h.value.get("titleSource").and_then(Value::as_str);
             Some((title.to_owned(), source.and_then(TitleSource::parse)))

@@ -17,9 +17,10 @@ use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
+use crate::format::entry::Payload;
 use crate::format::title::parse_slot;
 use crate::format::{is_lane_header, scan_envelope};
-use crate::row::entry::{Entry, message_text};
+use crate::row::entry::Entry;
 use crate::row::text::is_user_request;
 use crate::session::parse_lossy;
 use crate::terminal::ellipsize;
@@ -185,8 +186,13 @@ fn first_prompt(line: &[u8]) -> Option<String> {
     if !is_user_request(&Entry::from_value(&entry, None)) {
         return None;
     }
-    let content = entry.get("message").unwrap_or(&entry).get("content")?;
-    let text = message_text(content);
+    let (members, content) = match Payload::from_value(&entry) {
+        Payload::Message(m) => (m.members, m.content),
+        Payload::CustomMessage(m) => (m.members, m.content),
+        _ => return None,
+    };
+    members.member("content")?;
+    let text = content.text();
     let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
     Some(ellipsize(&one_line, PROMPT_LIMIT))
 }

@@ -2,6 +2,7 @@
 //! of FORMAT §12 for the whole file and for the active path, and the file's by model, as pi's
 //! `/session` breaks its cost down.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
@@ -9,6 +10,7 @@ use serde_json::{Map, Value, json};
 
 use crate::error::Result;
 use crate::format::Dialect;
+use crate::format::entry::{Fields, Message, Payload, Raw, Role};
 use crate::js;
 use crate::json::pick::{Keep, Pick, pick};
 use crate::json::scan::Scanner;
@@ -60,38 +62,51 @@ pub const TOOLS_KEY: &str = "Tools/summaries";
 /// entries (keyed as pi's `usage`) and a `task` tool result's `details.usage` (also counted as
 /// subagent cost; not in a pi file, as pi does not count it).
 pub(crate) fn entry_usage(entry: &Value, dialect: Dialect) -> Option<(String, Usage)> {
-    let message = &entry["message"];
+    fn value(raw: Option<Raw<'_>>) -> Option<Cow<'_, Value>> {
+        raw.map(|raw| raw.to_value())
+    }
     // JavaScript's `${provider}/${model}`.
-    let model_key = |provider, model| format!("{}/{}", js::string(provider), js::string(model));
-    let (key, usage) = match (entry["type"].as_str(), message["role"].as_str()) {
-        (Some("usage" | "model_usage"), _) => {
-            (model_key(entry.get("provider"), entry.get("model")), entry.get("usage"))
-        }
-        (Some("compaction" | "branch_summary"), _) => (TOOLS_KEY.to_owned(), entry.get("usage")),
-        (Some("message"), Some("assistant")) => {
-            let model = match message.get("responseModel") {
-                Some(Value::Null) | None => message.get("model"),
-                response_model => response_model,
-            };
-            (model_key(message.get("provider"), model), message.get("usage"))
-        }
-        (Some("message"), Some("toolResult")) if js::truthy(message.get("usage")) => {
-            (TOOLS_KEY.to_owned(), message.get("usage"))
-        }
-        (Some("message"), Some("toolResult"))
-            if message["toolName"] == "task" && dialect == Dialect::Omp =>
+    let model_key = |provider: Option<Raw<'_>>, model: Option<Raw<'_>>| {
+        let (provider, model) = (value(provider), value(model));
+        format!("{}/{}", js::string(provider.as_deref()), js::string(model.as_deref()))
+    };
+    let (key, usage) = match Payload::from_value(entry) {
+        Payload::Setting(Fields { members: e })
+            if e.text("type").is_some_and(|t| t.is("usage") || t.is("model_usage")) =>
         {
-            let usage = message.pointer("/details/usage")?;
+            (model_key(e.member("provider"), e.member("model")), e.member("usage"))
+        }
+        Payload::Compaction(s) | Payload::BranchSummary(s) => {
+            (TOOLS_KEY.to_owned(), s.members.member("usage"))
+        }
+        Payload::Message(Message { role: Some(Role::Assistant), members: m, .. }) => {
+            let model = match m.member("responseModel") {
+                Some(response_model) if !response_model.is_null() => Some(response_model),
+                _ => m.member("model"),
+            };
+            (model_key(m.member("provider"), model), m.member("usage"))
+        }
+        Payload::Message(Message { role: Some(Role::ToolResult), members: m, .. })
+            if js::truthy(value(m.member("usage")).as_deref()) =>
+        {
+            (TOOLS_KEY.to_owned(), m.member("usage"))
+        }
+        Payload::Message(Message { role: Some(Role::ToolResult), members: m, .. })
+            if m.text("toolName").is_some_and(|name| name.is("task"))
+                && dialect == Dialect::Omp =>
+        {
+            let details = m.member("details")?.object()?;
+            let usage = details.member("usage")?.to_value();
             let mut u = Usage::default();
-            u.add(usage);
+            u.add(&usage);
             u.0[SUBAGENT_COST] += num(usage.pointer("/cost/total"));
             return Some((TOOLS_KEY.to_owned(), u));
         }
         _ => return None,
     };
-    let usage = usage.filter(|u| js::truthy(Some(u)))?;
+    let usage = value(usage).filter(|u| js::truthy(Some(u)))?;
     let mut u = Usage::default();
-    u.add(usage);
+    u.add(&usage);
     Some((key, u))
 }
 

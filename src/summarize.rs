@@ -12,6 +12,7 @@
 //! The command string is the user's own, so it runs through `sh -c` like a git alias; the
 //! transcript never appears in it, only on standard input.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::process::Command;
@@ -20,8 +21,9 @@ use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
 use crate::format::Dialect;
+use crate::format::entry::{Block, Message, Payload, Raw, Role, Summary, Text, ToolCall};
 use crate::process::{self, CancelToken, RunError};
-use crate::row::entry::{file_path_arg, message_text};
+use crate::row::entry::file_path_arg;
 
 /// What the agent's branch summarizer puts in front of the model's text (FORMAT §8.4).
 pub(crate) const PREAMBLE: &str = "The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n";
@@ -75,66 +77,72 @@ pub fn prompt(entries: &[Value], instructions: &str) -> String {
 pub fn transcript(entries: &[Value]) -> String {
     let mut parts: Vec<String> = Vec::new();
     for entry in entries {
-        match str_field(entry, "type") {
-            Some("message") => {
-                if let Some(message) = entry.get("message") {
-                    render_message(message, &mut parts);
-                }
+        match Payload::from_value(entry) {
+            Payload::Message(message) => render_message(&message, &mut parts),
+            Payload::CustomMessage(m) => {
+                let kind = m.custom_type.map_or(Cow::Borrowed("custom"), |t| t.decode());
+                push(&mut parts, &format!("[{kind}]"), &m.content.text());
             }
-            Some("custom_message") => {
-                let kind = str_field(entry, "customType").unwrap_or("custom");
-                push(&mut parts, &format!("[{kind}]"), &content_text(entry));
-            }
-            Some("branch_summary") => push(&mut parts, "[Branch summary]", text(entry, "summary")),
-            Some("compaction") => push(&mut parts, "[Compaction summary]", text(entry, "summary")),
+            Payload::BranchSummary(s) => push(&mut parts, "[Branch summary]", &summary(&s)),
+            Payload::Compaction(s) => push(&mut parts, "[Compaction summary]", &summary(&s)),
             _ => {}
         }
     }
     parts.join("\n\n")
 }
 
-fn render_message(message: &Value, parts: &mut Vec<String>) {
-    match str_field(message, "role") {
-        Some("user") => push(parts, "[User]", &content_text(message)),
-        Some("developer") => push(parts, "[Developer]", &content_text(message)),
-        Some("assistant") => {
-            let blocks = message.get("content").and_then(Value::as_array);
-            for block in blocks.into_iter().flatten() {
-                match str_field(block, "type") {
-                    Some("thinking") => {
-                        push(parts, "[Assistant thinking]", text(block, "thinking"));
-                    }
-                    Some("text") => push(parts, "[Assistant]", text(block, "text")),
-                    Some("toolCall") => push(parts, "[Tool call]", &tool_call(block)),
+/// A summary's text (`""` when it has none).
+fn summary<'a>(summary: &Summary<'a>) -> Cow<'a, str> {
+    summary.summary.and_then(|s| s.text()).map(|t| t.decode()).unwrap_or_default()
+}
+
+/// A string, or `""` when it is missing or no string.
+fn text(text: Option<Text<'_>>) -> Cow<'_, str> {
+    text.map(|t| t.decode()).unwrap_or_default()
+}
+
+fn render_message(message: &Message<'_>, parts: &mut Vec<String>) {
+    let field = |key: &str| text(message.text(key));
+    match message.role {
+        Some(Role::User) => push(parts, "[User]", &message.content.text()),
+        Some(Role::Developer) => push(parts, "[Developer]", &message.content.text()),
+        Some(Role::Assistant) => {
+            for block in message.content.blocks() {
+                match block {
+                    Block::Thinking(t) => push(parts, "[Assistant thinking]", &text(*t)),
+                    Block::Text(t) => push(parts, "[Assistant]", &text(*t)),
+                    Block::ToolCall(call) => push(parts, "[Tool call]", &tool_call(call)),
                     _ => {}
                 }
             }
-            if let Some(err) = str_field(message, "errorMessage") {
-                push(parts, "[Assistant error]", err);
+            if let Some(err) = message.text("errorMessage") {
+                push(parts, "[Assistant error]", &err.decode());
             }
         }
-        Some("toolResult") => {
-            let name = str_field(message, "toolName").unwrap_or("tool");
-            let error = message.get("isError") == Some(&Value::Bool(true));
-            let what = if error { "error" } else { "result" };
-            push(parts, &format!("[Tool {what}: {name}]"), &cut(&content_text(message)));
+        Some(Role::ToolResult) => {
+            let name = message.text("toolName").map_or(Cow::Borrowed("tool"), |t| t.decode());
+            let what = if message.is_error() { "error" } else { "result" };
+            push(parts, &format!("[Tool {what}: {name}]"), &cut(&message.content.text()));
         }
-        Some("bashExecution") => {
-            let (command, output) = (text(message, "command"), cut(text(message, "output")));
+        Some(Role::BashExecution) => {
+            let (command, output) = (field("command"), cut(&field("output")));
             push(parts, "[Bash]", &format!("$ {command}\n{output}"));
         }
-        Some("pythonExecution") => {
-            let (code, output) = (text(message, "code"), cut(text(message, "output")));
+        Some(Role::PythonExecution) => {
+            let (code, output) = (field("code"), cut(&field("output")));
             push(parts, "[Python]", &format!("{code}\n---\n{output}"));
         }
-        Some("custom" | "hookMessage") => {
-            let kind = str_field(message, "customType").unwrap_or("custom");
-            push(parts, &format!("[{kind}]"), &content_text(message));
+        Some(Role::Custom | Role::HookMessage) => {
+            let kind = message.text("customType").map_or(Cow::Borrowed("custom"), |t| t.decode());
+            push(parts, &format!("[{kind}]"), &message.content.text());
         }
-        Some("fileMention") => {
-            let files = message.get("files").and_then(Value::as_array);
-            let paths: Vec<&str> =
-                files.into_iter().flatten().filter_map(|f| str_field(f, "path")).collect();
+        Some(Role::FileMention) => {
+            let files = message.members.member("files").and_then(|f| f.elements());
+            let paths: Vec<String> = files
+                .into_iter()
+                .flatten()
+                .filter_map(|f| Some(f.object()?.text("path")?.decode().into_owned()))
+                .collect();
             push(parts, "[Files mentioned]", &paths.join(", "));
         }
         _ => {}
@@ -142,9 +150,9 @@ fn render_message(message: &Value, parts: &mut Vec<String>) {
 }
 
 /// A tool call as `name(key=json, ...)`.
-fn tool_call(block: &Value) -> String {
-    let name = str_field(block, "name").unwrap_or("tool");
-    let args = match block.get("arguments") {
+fn tool_call(call: &ToolCall<'_>) -> String {
+    let name = call.name.map_or(Cow::Borrowed("tool"), |t| t.decode());
+    let args = match call.arguments.map(|a| a.to_value()).as_deref() {
         Some(Value::Object(m)) => {
             m.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ")
         }
@@ -161,10 +169,6 @@ fn push(parts: &mut Vec<String>, who: &str, text: &str) {
     }
 }
 
-fn content_text(value: &Value) -> String {
-    value.get("content").map(|c| message_text(c).into_owned()).unwrap_or_default()
-}
-
 /// Long output keeps its head and its tail, where errors usually are.
 fn cut(s: &str) -> String {
     let n = s.chars().count();
@@ -177,22 +181,12 @@ fn cut(s: &str) -> String {
     format!("{head}\n[… {} characters left out …]\n{tail}", n - 2 * keep)
 }
 
-fn str_field<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
-    value.get(key)?.as_str()
-}
-
-/// A string member, or `""` when it is missing or no string.
-fn text<'v>(value: &'v Value, key: &str) -> &'v str {
-    str_field(value, key).unwrap_or("")
-}
-
 /// The messages of `role` among `entries`.
-fn messages<'e>(entries: &'e [Value], role: &'e str) -> impl Iterator<Item = &'e Value> {
-    entries
-        .iter()
-        .filter(|entry| str_field(entry, "type") == Some("message"))
-        .filter_map(|entry| entry.get("message"))
-        .filter(move |message| str_field(message, "role") == Some(role))
+fn messages<'e>(entries: &'e [Value], role: Role<'static>) -> impl Iterator<Item = Message<'e>> {
+    entries.iter().filter_map(move |entry| match Payload::from_value(entry) {
+        Payload::Message(message) if message.role == Some(role) => Some(message),
+        _ => None,
+    })
 }
 
 /// The files the abandoned tool calls touched: `read` calls read, `write` and `edit` calls
@@ -213,23 +207,25 @@ impl FileOps {
     /// modified.
     pub fn collect_pi(entries: &[Value]) -> FileOps {
         let mut ops = FileOps::collect(entries);
-        let nested = messages(entries, "toolResult")
-            .filter_map(|message| message.pointer("/nestedCalls/calls").and_then(Value::as_array))
-            .flatten();
-        for call in nested {
-            let path = call.pointer("/arguments/path").and_then(Value::as_str).unwrap_or_default();
-            ops.add(str_field(call, "name"), path);
+        for message in messages(entries, Role::ToolResult) {
+            let nested = message.members.member("nestedCalls").and_then(|n| n.object());
+            let calls = nested.and_then(|n| n.member("calls")?.elements()).unwrap_or_default();
+            for call in calls.iter().filter_map(Raw::object) {
+                let args = call.member("arguments").and_then(|a| a.object());
+                let path = text(args.and_then(|a| a.text("path")));
+                ops.add(call.text("name").map(|t| t.decode()).as_deref(), &path);
+            }
         }
         for entry in entries {
-            if str_field(entry, "type") != Some("branch_summary")
-                || entry.get("fromHook").and_then(Value::as_bool) == Some(true)
-            {
+            let Payload::BranchSummary(summary) = Payload::from_value(entry) else { continue };
+            if summary.members.is_true("fromHook") {
                 continue;
             }
-            let Some(details) = entry.get("details") else { continue };
+            let Some(details) = summary.members.member("details") else { continue };
+            let details = details.object().unwrap_or_default();
             let paths = |key| {
-                let list = details.get(key).and_then(Value::as_array);
-                list.into_iter().flatten().filter_map(Value::as_str).map(str::to_string)
+                let list = details.member(key).and_then(|l| l.elements()).unwrap_or_default();
+                list.into_iter().filter_map(|p| Some(p.text()?.decode().into_owned()))
             };
             ops.read.extend(paths("readFiles"));
             ops.modified.extend(paths("modifiedFiles"));
@@ -240,13 +236,11 @@ impl FileOps {
     /// Collects the tool calls of the assistant messages among `entries`.
     pub fn collect(entries: &[Value]) -> FileOps {
         let mut ops = FileOps::default();
-        let calls = messages(entries, "assistant")
-            .filter_map(|message| message.get("content").and_then(Value::as_array))
-            .flatten()
-            .filter(|block| str_field(block, "type") == Some("toolCall"));
-        for call in calls {
-            let path = call.get("arguments").map(file_path_arg).unwrap_or_default();
-            ops.add(str_field(call, "name"), &path);
+        for message in messages(entries, Role::Assistant) {
+            for call in message.content.calls() {
+                let path = file_path_arg(call.arguments);
+                ops.add(call.name.map(|t| t.decode()).as_deref(), &path);
+            }
         }
         ops
     }

@@ -343,7 +343,7 @@ pub fn run(invocation: Invocation) -> anyhow::Result<()> {
         json: cli.json,
         strict: cli.strict,
         even_if_open: cli.even_if_open,
-        style: Style::resolve(if cli.json { ColorChoice::Never } else { cli.color }),
+        style: ui::resolve_style(if cli.json { ColorChoice::Never } else { cli.color }),
         other_file: None,
     };
     time::set_utc(cli.utc);

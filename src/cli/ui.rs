@@ -4,7 +4,6 @@
 use std::borrow::Cow;
 use std::io::IsTerminal;
 
-use owo_colors::OwoColorize;
 use sesstree::terminal::sanitize_for_terminal;
 
 /// `--color`.
@@ -18,73 +17,24 @@ pub enum ColorChoice {
     Never,
 }
 
-/// What a piece of output is, so it can be coloured consistently.
-#[derive(Debug, Clone, Copy)]
-pub enum Role {
-    /// An entry id.
-    Id,
-    /// An entry type.
-    Kind,
-    /// A timestamp.
-    Time,
-    /// A `[label]`.
-    Label,
-    /// The `← active` marker and the active-path bullet.
-    Active,
-    /// Tree connectors and other structure.
-    Dim,
-}
+pub use sesstree::render::{Role, Style};
 
-/// How text output looks: decided once, passed to every renderer.
-#[derive(Debug, Clone, Copy)]
-pub struct Style {
-    /// Whether to emit ANSI colours.
-    pub color: bool,
-}
-
-impl Style {
-    /// Resolves `--color` against the environment: the flag, then NO_COLOR, then
-    /// CLICOLOR_FORCE / FORCE_COLOR, then `TERM=dumb`, then whether stdout is a terminal.
-    pub fn resolve(choice: ColorChoice) -> Style {
-        let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
-        let color = match choice {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => {
-                let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
-                !set("NO_COLOR")
-                    && (set("CLICOLOR_FORCE")
-                        || set("FORCE_COLOR")
-                        || (!dumb && std::io::stdout().is_terminal()))
-            }
-        };
-        Style { color }
-    }
-
-    /// Paints already-sanitized text in the colour of its role.
-    pub fn paint(&self, text: &str, role: Role) -> String {
-        let mut out = String::with_capacity(text.len() + if self.color { 16 } else { 0 });
-        self.paint_into(&mut out, text, role);
-        out
-    }
-
-    /// [`Style::paint`] onto the end of `out`.
-    pub fn paint_into(&self, out: &mut String, text: &str, role: Role) {
-        use std::fmt::Write as _;
-        if !self.color {
-            out.push_str(text);
-            return;
+/// Resolves `--color` against the environment: the flag, then NO_COLOR, then CLICOLOR_FORCE /
+/// FORCE_COLOR, then `TERM=dumb`, then whether stdout is a terminal.
+pub fn resolve_style(choice: ColorChoice) -> Style {
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
+    let color = match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
+            !set("NO_COLOR")
+                && (set("CLICOLOR_FORCE")
+                    || set("FORCE_COLOR")
+                    || (!dumb && std::io::stdout().is_terminal()))
         }
-        // Writing to a String cannot fail.
-        let _ = match role {
-            Role::Id => write!(out, "{}", text.yellow()),
-            Role::Kind => write!(out, "{}", text.cyan()),
-            Role::Time => write!(out, "{}", text.dimmed()),
-            Role::Label => write!(out, "{}", text.green()),
-            Role::Active => write!(out, "{}", text.bright_green().bold()),
-            Role::Dim => write!(out, "{}", text.dimmed()),
-        };
-    }
+    };
+    Style { color }
 }
 
 /// The terminal's width, when standard output was one as the command started (before the

@@ -303,7 +303,9 @@ pub(super) fn content_blocks(content: Option<&Value>, blobs: Option<&Path>) -> V
                     id: b.get("id").map_or_else(String::new, id_text),
                     args: b.get("arguments").cloned().unwrap_or(Value::Null),
                 },
-                Some("image") => Part::Note(image_text(b, blobs)),
+                Some("image") => {
+                    Part::Note(image_text(str_field(b, "mimeType"), str_field(b, "data"), blobs))
+                }
                 Some("redactedThinking") => Part::Note("redacted thinking".to_owned()),
                 Some(other) => Part::Note(format!("{other} block")),
                 None => Part::Note("block without a type".to_owned()),
@@ -313,12 +315,12 @@ pub(super) fn content_blocks(content: Option<&Value>, blobs: Option<&Path>) -> V
     }
 }
 
-/// An image block as one line: its type and, for a `blob:sha256:<hex>` reference, its size
-/// in `blobs`, oh-my-pi's blob store (or that it is not there). The image itself is never
-/// shown, and the store is only read.
-pub fn image_text(block: &Value, blobs: Option<&Path>) -> String {
-    let mime = str_field(block, "mimeType").unwrap_or("(unknown type)");
-    let Some(hex) = str_field(block, "data").and_then(blob_ref) else {
+/// An image block as one line, from its `mimeType` and `data`: its type and, for a
+/// `blob:sha256:<hex>` reference, its size in `blobs`, oh-my-pi's blob store (or that it is
+/// not there). The image itself is never shown, and the store is only read.
+pub fn image_text(mime: Option<&str>, data: Option<&str>, blobs: Option<&Path>) -> String {
+    let mime = mime.unwrap_or("(unknown type)");
+    let Some(hex) = data.and_then(blob_ref) else {
         return format!("image {mime}");
     };
     let short: String = hex.chars().take(8).collect();

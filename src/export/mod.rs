@@ -21,7 +21,8 @@ pub use redact::Redactor;
 
 use crate::context;
 use crate::error::Result;
-use crate::format::{Dialect, Kind};
+use crate::format::Dialect;
+use crate::format::entry::{self, Block, Content, Message, Payload, Raw, Role, Text};
 use crate::row::gist::{Gist, resolve_each};
 use crate::row::read_text;
 use crate::row::text::FilterMode;
@@ -324,8 +325,10 @@ pub fn view(session: &Session, plan: &Plan, opts: &Options, idx: u32) -> View {
                 redact_strings(&mut value, r);
             }
             let mut v = view_of(&value, &plan.texts[idx as usize], opts.blobs.as_deref());
-            if let Some(message) = value.get("message").filter(|m| m["role"] == "system") {
-                system_view(session, idx, message, opts, &mut v);
+            if let Some(message) = Payload::from_value(&value).message()
+                && message.role == Some(Role::System)
+            {
+                system_view(session, idx, &message.members.to_value(), opts, &mut v);
             }
             v
         }
@@ -342,7 +345,8 @@ pub fn view(session: &Session, plan: &Plan, opts: &Options, idx: u32) -> View {
 /// The view of a pi system message, which patches the prompt of the ones before it (CHANGES
 /// R1): the prompt in effect at the entry first, folded over the context there as pi 1.6.0's
 /// `getCurrentSystemMessage` folds it, with its tools; then, for a patch, what it changes, as
-/// pi 1.6.0's own HTML export says it.
+/// pi 1.6.0's own HTML export says it. The context's rules are ported from pi's JavaScript
+/// over parsed values.
 fn system_view(session: &Session, idx: u32, message: &Value, opts: &Options, v: &mut View) {
     let path = context::path_values(session, idx).unwrap_or_default();
     let messages = context::build(path, None, Dialect::Pi).agent_messages;
@@ -361,7 +365,8 @@ fn system_view(session: &Session, idx: u32, message: &Value, opts: &Options, v: 
     if !tools.is_empty() {
         v.parts.push(Part::Note(format!("tools: {}", tools.join(", "))));
     }
-    if messages.iter().filter(|m| m["role"] == "system").count() > 1 {
+    let system = |m: &&Value| Message::from_value(m).role == Some(Role::System);
+    if messages.iter().filter(system).count() > 1 {
         v.who = format!("system prompt update: {}", context::system_update_summary(message));
         let update = context::system_update_text(message);
         if !update.is_empty() {
@@ -384,125 +389,131 @@ fn redact_strings(value: &mut Value, r: &Redactor) {
 
 /// The [`View`] of an entry's value.
 pub fn view_of(value: &Value, row: &str, blobs: Option<&Path>) -> View {
-    let s = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
-    let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
-    let time = short_time(value.get("timestamp").and_then(Value::as_str));
+    let owned = |t: Option<Text<'_>>| t.map(|t| t.decode().into_owned());
+    // The envelope: its type and time.
+    let entry = Raw::new(value).object().unwrap_or_default();
+    let kind = entry.text("type").map(|t| t.decode()).unwrap_or_default();
+    let time = short_time(entry.text("timestamp").map(|t| t.decode()).as_deref());
     let mut v =
         View { class: "meta", who: kind.replace('_', " "), time, refers: None, parts: vec![] };
-    match Kind::from_name(kind) {
-        Kind::Message => {
-            let m = value.get("message").unwrap_or(&Value::Null);
-            let role = m.get("role").and_then(Value::as_str).unwrap_or("");
-            v.who = role.to_owned();
-            match role {
-                "user" | "developer" => {
+    match Payload::from_value(value) {
+        Payload::Message(m) => {
+            v.who = m.role.map(|r| r.as_str()).unwrap_or_default().to_owned();
+            let text = |key: &str| owned(m.text(key));
+            match m.role {
+                Some(Role::User | Role::Developer) => {
                     v.class = "user";
-                    content(m.get("content"), &mut v.parts, blobs);
+                    content(&m.content, &mut v.parts, blobs);
                 }
-                "assistant" => {
+                Some(Role::Assistant) => {
                     v.class = "assistant";
-                    if let Some(model) = s(m, "model") {
+                    if let Some(model) = text("model") {
                         v.who = format!("assistant · {model}");
                     }
-                    content(m.get("content"), &mut v.parts, blobs);
-                    if let Some(e) = s(m, "errorMessage") {
+                    content(&m.content, &mut v.parts, blobs);
+                    if let Some(e) = text("errorMessage") {
                         v.parts.push(Part::Output { title: "error".into(), error: true, text: e });
                     }
                 }
-                "toolResult" => {
+                Some(Role::ToolResult) => {
                     v.class = "tool";
-                    let tool = s(m, "toolName").unwrap_or_else(|| "tool".into());
+                    let tool = text("toolName").unwrap_or_else(|| "tool".into());
                     v.who = format!("result of {tool}");
-                    let error = m.get("isError").and_then(Value::as_bool).unwrap_or(false);
+                    let error = m.is_error();
                     let mut inner = Vec::new();
-                    content(m.get("content"), &mut inner, blobs);
+                    content(&m.content, &mut inner, blobs);
                     let text = texts_of(&mut inner);
                     let title = output_title(row, &text, error);
                     v.parts.push(Part::Output { title, error, text });
                     v.parts.extend(inner);
                 }
-                "bashExecution" | "pythonExecution" => {
+                Some(Role::BashExecution | Role::PythonExecution) => {
                     v.class = "bash";
-                    let code = s(m, "command").or_else(|| s(m, "code")).unwrap_or_default();
-                    let exit = m.get("exitCode").and_then(Value::as_i64);
+                    let code = text("command").or_else(|| text("code")).unwrap_or_default();
+                    let exit = m.members.member("exitCode").and_then(|c| c.as_i64());
                     v.parts.push(Part::Text(code));
-                    let out = s(m, "output").unwrap_or_default();
+                    let out = text("output").unwrap_or_default();
                     let exit_code = exit.map(|c| format!("exit {c} · ")).unwrap_or_default();
                     let title = format!("output · {exit_code}{}", lines(&out));
                     let error = exit.is_some_and(|c| c != 0);
                     v.parts.push(Part::Output { title, error, text: out });
                 }
-                "custom" | "hookMessage" => {
+                Some(Role::Custom | Role::HookMessage) => {
                     v.class = "custom";
-                    v.who = s(m, "customType").map_or("custom".into(), |t| format!("[{t}]"));
-                    content(m.get("content"), &mut v.parts, blobs);
+                    v.who = text("customType").map_or("custom".into(), |t| format!("[{t}]"));
+                    content(&m.content, &mut v.parts, blobs);
                 }
                 _ => {
                     v.parts.push(Part::Note(row.to_owned()));
                 }
             }
         }
-        Kind::CustomMessage => {
+        Payload::CustomMessage(m) => {
             v.class = "custom";
-            v.who = s(value, "customType").map_or("custom message".into(), |t| format!("[{t}]"));
-            content(value.get("content"), &mut v.parts, blobs);
+            v.who = owned(m.custom_type).map_or("custom message".into(), |t| format!("[{t}]"));
+            content(&m.content, &mut v.parts, blobs);
         }
-        Kind::BranchSummary => {
+        Payload::BranchSummary(summary) => {
             v.class = "branch-summary";
             v.who = "branch summary".into();
-            v.refers = s(value, "fromId");
-            v.parts.push(Part::Summary(s(value, "summary").unwrap_or_default()));
+            v.refers = owned(summary.members.text("fromId"));
+            v.parts.push(Part::Summary(owned(summary.members.text("summary")).unwrap_or_default()));
         }
-        Kind::Compaction => {
+        Payload::Compaction(summary) => {
             v.class = "compaction";
             v.who = "compaction".into();
-            v.refers = s(value, "firstKeptEntryId");
-            let before = value.get("tokensBefore").and_then(Value::as_u64);
+            v.refers = owned(summary.members.text("firstKeptEntryId"));
+            let before = summary.members.member("tokensBefore").and_then(|t| t.as_u64());
             let from = before.map(|t| format!(" from {t} tokens")).unwrap_or_default();
             v.parts.push(Part::Note(format!("Context compacted{from}; the model sees the summary below, then the entries from the one it keeps.")));
-            v.parts.push(Part::Summary(s(value, "summary").unwrap_or_default()));
+            v.parts.push(Part::Summary(owned(summary.members.text("summary")).unwrap_or_default()));
         }
-        // Settings, bookkeeping and opaque kinds: the row says it all. (A kind of the
-        // conversation's classes has an arm above: `Kind::class`.)
-        _ => v.parts.push(Part::Note(row.to_owned())),
+        // Bookkeeping: the row says it all.
+        Payload::Setting(_) | Payload::Bookkeeping(_) | Payload::Other(_) | Payload::Record(_) => {
+            v.parts.push(Part::Note(row.to_owned()));
+        }
     }
     v
 }
 
-/// The parts of a `content` field: a string, or blocks.
-fn content(c: Option<&Value>, parts: &mut Vec<Part>, blobs: Option<&Path>) {
+/// The parts of message content: a string, or blocks.
+fn content(c: &Content<'_>, parts: &mut Vec<Part>, blobs: Option<&Path>) {
     match c {
-        Some(Value::String(t)) => parts.push(Part::Text(t.clone())),
-        Some(Value::Array(blocks)) => blocks.iter().for_each(|b| block(b, parts, blobs)),
-        _ => {}
+        Content::Text(t) => parts.push(Part::Text(t.decode().into_owned())),
+        Content::Blocks(blocks) => blocks.iter().for_each(|b| block(b, parts, blobs)),
+        Content::Absent => {}
     }
 }
 
-fn block(b: &Value, parts: &mut Vec<Part>, blobs: Option<&Path>) {
-    let text = |key| b.get(key).and_then(Value::as_str).unwrap_or("").to_owned();
-    match b.get("type").and_then(Value::as_str).unwrap_or("") {
-        "text" => parts.push(Part::Text(text("text"))),
-        "thinking" => parts.push(Part::Thinking(text("thinking"))),
-        "redactedThinking" => parts.push(Part::Note("[thinking, redacted by the provider]".into())),
-        "toolCall" => {
-            let name = text("name");
-            let args = b.get("arguments").unwrap_or(&Value::Null);
+fn block(b: &Block<'_>, parts: &mut Vec<Part>, blobs: Option<&Path>) {
+    let text = |t: &Option<Text<'_>>| t.map(|t| t.decode().into_owned()).unwrap_or_default();
+    match b {
+        Block::Text(t) => parts.push(Part::Text(text(t))),
+        Block::Thinking(t) => parts.push(Part::Thinking(text(t))),
+        Block::Other(Some(kind)) if kind.is("redactedThinking") => {
+            parts.push(Part::Note("[thinking, redacted by the provider]".into()));
+        }
+        Block::ToolCall(call) => {
+            let args = call.arguments.map_or(Cow::Owned(Value::Null), |a| a.to_value());
             parts.push(Part::Call {
-                gist: call_gist(args),
-                args: serde_json::to_string_pretty(args).unwrap_or_default(),
-                name,
+                gist: call_gist(&args),
+                args: serde_json::to_string_pretty(&*args).unwrap_or_default(),
+                name: text(&call.name),
             });
         }
-        "image" => parts.push(Part::Image(image(b, blobs))),
-        other => parts.push(Part::Note(format!("[{} block]", other.replace('_', " ")))),
+        Block::Image(img) => parts.push(Part::Image(image(img, blobs))),
+        Block::Other(kind) => {
+            parts.push(Part::Note(format!("[{} block]", text(kind).replace('_', " "))));
+        }
     }
 }
 
 /// The main argument of a tool call, on one line.
 fn call_gist(args: &Value) -> String {
+    let object = Raw::new(args).object();
     for key in ["command", "path", "file_path", "pattern", "query", "url"] {
-        if let Some(v) = args.get(key).and_then(Value::as_str) {
-            return one_line(v, GIST);
+        if let Some(v) = object.as_ref().and_then(|o| o.text(key)) {
+            return one_line(&v.decode(), GIST);
         }
     }
     match args {
@@ -555,9 +566,10 @@ const RASTER: &[&str] =
     &["image/png", "image/jpeg", "image/jpg", "image/gif", "image/webp", "image/avif", "image/bmp"];
 
 /// An image block, with its data when it may be shown.
-fn image(b: &Value, blobs: Option<&Path>) -> Image {
-    let mime = b.get("mimeType").and_then(Value::as_str).unwrap_or("").to_ascii_lowercase();
-    let data = b.get("data").and_then(Value::as_str).unwrap_or("");
+fn image(b: &entry::Image<'_>, blobs: Option<&Path>) -> Image {
+    let mime = b.mime_type.map(|t| t.decode().to_ascii_lowercase()).unwrap_or_default();
+    let data = b.data.map(|t| t.decode()).unwrap_or_default();
+    let data = &*data;
     let (data, bytes) = match crate::format::blob_ref(data) {
         Some(hex) => match read_blob(hex, blobs) {
             Some(bytes) => (Cow::Owned(base64(&bytes)), bytes.len() as u64),
@@ -642,17 +654,23 @@ mod tests {
         assert_eq!(base64(b"foobar"), "Zm9vYmFy");
     }
 
+    /// The image of an `image` block, read through its payload view.
+    fn image_of(block: &Value, blobs: Option<&Path>) -> Image {
+        let block = Raw::new(block).object().unwrap_or_default();
+        image(&entry::Image { mime_type: block.text("mimeType"), data: block.text("data") }, blobs)
+    }
+
     #[test]
     fn svg_and_odd_images_are_placeholders() {
         let svg = json!({"type":"image","mimeType":"image/svg+xml","data":"PHN2Zz4="});
-        let img = image(&svg, None);
+        let img = image_of(&svg, None);
         assert!(img.data.is_err());
         let png = json!({"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="});
-        assert_eq!(image(&png, None).data.as_deref(), Ok("iVBORw0KGgo="));
+        assert_eq!(image_of(&png, None).data.as_deref(), Ok("iVBORw0KGgo="));
         let quote = json!({"type":"image","mimeType":"image/png","data":"a\"onerror=x"});
-        assert!(image(&quote, None).data.is_err());
+        assert!(image_of(&quote, None).data.is_err());
         let html = json!({"type":"image","mimeType":"text/html","data":"PGI+"});
-        assert!(image(&html, None).data.is_err());
+        assert!(image_of(&html, None).data.is_err());
     }
 
     #[test]
@@ -661,11 +679,11 @@ mod tests {
         let hex = "a".repeat(64);
         std::fs::write(dir.path().join(&hex), b"\x89PNG").unwrap();
         let b = json!({"type":"image","mimeType":"image/png","data":format!("blob:sha256:{hex}")});
-        let img = image(&b, Some(dir.path()));
+        let img = image_of(&b, Some(dir.path()));
         assert_eq!(img.data.as_deref(), Ok("iVBORw=="));
         assert_eq!(img.bytes, Some(4));
         let escape =
             json!({"type":"image","mimeType":"image/png","data":"blob:sha256:../../etc/passwd"});
-        assert_eq!(image(&escape, Some(dir.path())).data, Err("not in the blob store"));
+        assert_eq!(image_of(&escape, Some(dir.path())).data, Err("not in the blob store"));
     }
 }

@@ -1,5 +1,7 @@
-//! The on-disk model: what one JSONL line of a session file is (FORMAT §1–§3).
+//! The on-disk model: what one JSONL line of a session file is (FORMAT §1–§3), and what its
+//! payload says ([`entry`]).
 
+pub mod entry;
 pub mod envelope;
 pub mod kind;
 pub mod title;
@@ -21,8 +23,8 @@ pub fn is_lane_header(record: &serde_json::Map<String, serde_json::Value>) -> bo
 /// Whether a `branch_summary` with this `summary` is a move marker: the entry that persists a
 /// bare leaf move (FORMAT §4.3, `checkout` without a summary), whose summary is missing,
 /// `null` or empty. It carries no text, and marks the position its parent is.
-pub fn is_move_marker(summary: Option<&serde_json::Value>) -> bool {
-    summary.is_none_or(|s| s.is_null() || s.as_str() == Some(""))
+pub fn is_move_marker(summary: Option<entry::Raw<'_>>) -> bool {
+    summary.is_none_or(|s| s.is_null() || s.text().is_some_and(|t| t.is_empty()))
 }
 
 /// The version sesstree writes (FORMAT §11: accept 1–4, write 3).

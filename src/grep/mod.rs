@@ -313,6 +313,7 @@ impl Search {
             .split(|&b| b == b'\n')
             .take(2)
             .filter_map(parse_lossy)
+            // Structural: the header, found by its type.
             .find(|v| v.get("type").and_then(Value::as_str) == Some("session"));
         let field = |key: &str| header.as_ref()?.get(key)?.as_str().map(str::to_owned);
         if !self.scope.cwds.is_empty() {

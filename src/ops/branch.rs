@@ -31,14 +31,13 @@ use serde_json::{Map, Value};
 
 use crate::clock::{Clock, file_stamp, format_iso_millis};
 use crate::error::{Error, Result};
+use crate::format::entry::{Message, Payload, Raw, Role};
 use crate::format::title::encode_slot;
 use crate::format::{Dialect, Kind, WRITE_VERSION};
 use crate::id::EntryId;
 use crate::id_gen::IdGen;
-use crate::json::pick::{Keep, Pick, pick};
 use crate::json::scan::Scanner;
 use crate::naming::TitleSource;
-use crate::row::entry::message_text;
 use crate::session::{Session, label_value, parse_lossy};
 
 use super::entry_line;
@@ -96,14 +95,17 @@ pub struct BranchPlan {
 /// error, as the agent refuses it (`Invalid entry ID for branching`).
 pub fn source_text(session: &Session, idx: u32) -> Result<String> {
     let value = session.value(idx)?;
-    let message = value.get("message").unwrap_or(&Value::Null);
-    let what = match (value.get("type").and_then(Value::as_str), message.get("role")) {
-        (Some("message"), Some(Value::String(role))) if role == "user" => {
-            return Ok(message_text(message.get("content").unwrap_or(&Value::Null)).into_owned());
+    let what = match Payload::from_value(&value) {
+        Payload::Message(m) if m.role == Some(Role::User) => {
+            return Ok(m.content.text().into_owned());
         }
-        (Some("message"), Some(Value::String(role))) => format!("a message with role {role}"),
-        (Some(kind), _) => format!("of type {kind}"),
-        (None, _) => "a record without a type".to_string(),
+        Payload::Message(Message { role: Some(role), .. }) => {
+            format!("a message with role {}", role.as_str())
+        }
+        _ => match &session.record(idx).kind {
+            Kind::Missing => "a record without a type".to_string(),
+            kind => format!("of type {}", kind.as_str()),
+        },
     };
     let id = session.record(idx).id.as_ref().map_or("?", EntryId::as_str);
     Err(Error::Usage(format!("branch source must be a user message; {id} is {what}")))
@@ -164,8 +166,7 @@ pub fn plan(
     for &idx in &path {
         let record = session.record(idx);
         if record.kind == Kind::Message && !has_conversation {
-            let role = role_of(session, idx)?;
-            has_conversation = matches!(role.as_deref(), Some("user" | "assistant"));
+            has_conversation = is_conversation(session, idx)?;
         }
         // Small bookkeeping records are read now to decide on them; their bytes are kept.
         let bytes = match record.kind {
@@ -201,8 +202,13 @@ pub fn plan(
                     label_replacement.extend(dropped_labels.drain(..).map(|l| (l, id.clone())));
                 }
                 let raw = session.raw_line(idx)?;
-                let first_kept = parse_lossy(&raw)
-                    .and_then(|v| EntryId::from_value(v.get("firstKeptEntryId")?))
+                let value = parse_lossy(&raw);
+                let first_kept = match value.as_ref().map(Payload::from_value) {
+                    Some(Payload::Compaction(c)) => c.members.member("firstKeptEntryId"),
+                    _ => None,
+                };
+                let first_kept = first_kept
+                    .and_then(|f| EntryId::from_value(&f.to_value()))
                     .filter(|f| Some(f) != record.id.as_ref());
                 match first_kept.and_then(|f| label_replacement.get(&f)) {
                     Some(to) => {
@@ -300,16 +306,21 @@ pub fn plan(
 
 /// The `targetId` of a record's line (an archive record's, a context edit's).
 fn target_of(raw: &[u8]) -> Option<EntryId> {
+    // Structural: the id the record points at.
     parse_lossy(raw)?.get("targetId").and_then(EntryId::from_value)
 }
 
-/// A message's role, picked off its line without building the rest: a tool result's output can
-/// be megabytes. A line the scanner does not take is read lossily, as the loader reads it.
-fn role_of(session: &Session, idx: u32) -> Result<Option<String>> {
-    const ROLE: &[Pick<'_>] = &[Pick("message", Keep::Members(&[Pick("role", Keep::Scalar)]))];
+/// Whether a message is a user's or an assistant's (pi 1.6 `_hasConversation`), its role read
+/// off its line by the payload view's scan, which builds nothing of the rest (a tool result's
+/// output can be megabytes). A line the scanner does not take is read lossily, as the loader
+/// reads it.
+fn is_conversation(session: &Session, idx: u32) -> Result<bool> {
     let raw = session.raw_line(idx)?;
-    let value = pick(&mut Scanner::new(), &raw, ROLE).or_else(|| parse_lossy(&raw));
-    Ok(value.and_then(|v| Some(v.pointer("/message/role")?.as_str()?.to_owned())))
+    let talks = |payload: Payload<'_>| matches!(payload.role(), Some(Role::User | Role::Assistant));
+    Ok(match Payload::scan(&raw, &mut Scanner::new()) {
+        Some(payload) => talks(payload),
+        None => parse_lossy(&raw).is_some_and(|v| talks(Payload::from_value(&v))),
+    })
 }
 
 /// The new header. `createBranchedSession` writes `type, version, id, timestamp, cwd, title,
@@ -328,6 +339,7 @@ fn new_header(
     h.insert("version".into(), WRITE_VERSION.into());
     h.insert("id".into(), id.into());
     h.insert("timestamp".into(), timestamp.into());
+    // The source header's members, copied as they are.
     if let Some(cwd) = source.get("cwd") {
         h.insert("cwd".into(), cwd.clone());
     }
@@ -343,6 +355,7 @@ fn new_header(
         insert_title(&mut h);
     }
     h.insert("parentSession".into(), parent_session.into());
+    // Copied as it is, like `cwd`.
     if let Some(dirs) = source.get("additionalDirectories") {
         h.insert("additionalDirectories".into(), dirs.clone());
     }
@@ -415,7 +428,8 @@ fn label_time(session: &Session, target: &EntryId) -> Result<Option<String>> {
     let mut records = session.label_records().iter().rev();
     let Some(last) = records.find(|lr| lr.target.as_ref() == Some(target)) else { return Ok(None) };
     let value = session.value(last.record)?;
-    Ok(value.get("timestamp").and_then(Value::as_str).map(str::to_owned))
+    let entry = Raw::new(&value).object();
+    Ok(entry.and_then(|e| Some(e.text("timestamp")?.decode().into_owned())))
 }
 
 #[cfg(test)]

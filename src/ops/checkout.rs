@@ -21,13 +21,14 @@ use serde_json::{Map, Value, json};
 use crate::clock::Clock;
 use crate::error::{Error, Result};
 use crate::format::Dialect;
+use crate::format::entry::{Content, Object, Payload, Role};
 use crate::hooks::{Hooks, SESSION_BEFORE_TREE, SESSION_TREE};
 use crate::id::EntryId;
 use crate::id_gen::IdGen;
 use crate::ops::label::normalize;
 use crate::ops::{entry_line, id_taken};
 use crate::process::CancelToken;
-use crate::row::entry::{Entry, message_text};
+use crate::row::entry::Entry;
 use crate::row::text::is_user_request;
 use crate::session::Session;
 use crate::store::Locked;
@@ -65,8 +66,7 @@ pub fn navigate(session: &Session, target: u32) -> Result<Navigation> {
     let value = session.value(target)?;
     // The newest agent still rewinds past a user prompt that is already the leaf (§6.4 step 3).
     // A checkout of the marker itself is a no-op too: it is where the leaf is.
-    let user_message = value.get("type").and_then(Value::as_str) == Some("message")
-        && value.pointer("/message/role").and_then(Value::as_str) == Some("user");
+    let user_message = Payload::from_value(&value).role() == Some(Role::User);
     let at_leaf = Some(target) == old_leaf || Some(target) == leaf;
     let (noop, common_ancestor, entries, new_leaf, editor_text) = if at_leaf && !user_message {
         (true, Some(target), Vec::new(), Some(target), None)
@@ -87,29 +87,27 @@ pub fn navigate(session: &Session, target: u32) -> Result<Navigation> {
 /// FORMAT §6.4 step 9: a user request or a custom message moves the leaf to its parent and
 /// gives its text back to the editor; anything else becomes the leaf.
 fn destination(session: &Session, target: u32, value: &Value) -> (Option<u32>, Option<String>) {
-    let kind = value.get("type").and_then(Value::as_str);
+    // The content and details sit on the message, or on a custom message's entry.
+    let none = Object::default();
+    let (members, content, custom_message) = match Payload::from_value(value) {
+        Payload::Message(m) => (m.members, m.content, false),
+        Payload::CustomMessage(m) => (m.members, m.content, true),
+        _ => (none, Content::Absent, false),
+    };
+    let skill = members.text("customType").is_some_and(|t| t.is("skill-prompt"));
     if is_user_request(&Entry::from_value(value, None)) {
         // A user request is a `message` (role user, or a custom-role prompt) or a
-        // `custom_message`; the content and details sit on the message or on the entry.
-        let message = if kind == Some("message") { value.get("message") } else { Some(value) };
-        let message = message.unwrap_or(&Value::Null);
-        let skill = message.get("customType").and_then(Value::as_str) == Some("skill-prompt");
-        // For a skill the user invoked, the editor gets what they typed, not the skill's body.
-        let typed = message.pointer("/details/prompt").and_then(Value::as_str).filter(|_| skill);
-        let text = typed.map_or_else(|| content_text(message), str::to_owned);
+        // `custom_message`. For a skill the user invoked, the editor gets what they typed, not
+        // the skill's body.
+        let details = members.member("details").and_then(|d| d.object()).filter(|_| skill);
+        let typed = details.and_then(|d| d.text("prompt"));
+        let text = typed.map_or_else(|| content.text(), |t| t.decode()).into_owned();
         return (session.parent(target), Some(text));
     }
-    if kind == Some("custom_message")
-        && value.get("customType").and_then(Value::as_str) != Some("skill-prompt")
-    {
-        return (session.parent(target), Some(content_text(value)));
+    if custom_message && !skill {
+        return (session.parent(target), Some(content.text().into_owned()));
     }
     (Some(target), None)
-}
-
-/// The text of a message's or custom message's `content` (empty without one).
-fn content_text(message: &Value) -> String {
-    message.get("content").map(|c| message_text(c).into_owned()).unwrap_or_default()
 }
 
 /// `collectEntriesForBranchSummary` (FORMAT §6.2): the entries on the old path below the
@@ -244,6 +242,7 @@ pub fn plan(
 
 fn push(plan: &mut Plan, line: Vec<u8>) {
     let value: Value = serde_json::from_slice(&line).unwrap_or(Value::Null);
+    // Structural: the id of the entry just written.
     if let Some(id) = value.get("id").and_then(EntryId::from_value) {
         plan.appended.push(id);
     }
@@ -391,6 +390,7 @@ pub fn run(
     } else {
         None
     };
+    // A hook's reply, not an entry.
     let hook_summary = reply.as_ref().and_then(|r| r.get("summary")).filter(|v| !v.is_null());
     let given = matches!(request.summary, SummarySource::Given(_));
     let summary = if !wants_summary {

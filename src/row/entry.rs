@@ -3,8 +3,9 @@
 //!
 //! It is filled in one of two ways, to the same view:
 //!
-//! - [`Entry::from_value`], from a whole parsed line: for version-1 files, for lines the
-//!   scanner does not take, and for the commands that read a few entries in full;
+//! - [`Entry::from_value`], from a whole parsed line read through its payload view
+//!   ([`crate::format::entry`]): for version-1 files, for lines the scanner does not take, and
+//!   for the commands that read a few entries in full;
 //! - `scan`, straight from a line the scanner indexed, on the fast path of `log` and `tree`.
 //!   A `message` (nearly every line) is read member by member without building anything but
 //!   the view; the members the rows of the other (rare, small) kinds read are picked into a
@@ -19,6 +20,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
+use crate::format::entry::{self as view, Object, Raw, Role, Text};
 use crate::format::{Envelope, Kind};
 use crate::json::pick::{Keep, Pick, is_marked, key, members, parse, parses_as_value, picked};
 use crate::json::scan::{Invalid, Line, Scan};
@@ -135,8 +137,8 @@ pub enum Body<'a> {
 /// What rows read of a `message`'s `message` object.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Message<'a> {
-    /// `role`.
-    pub role: Option<Str<'a>>,
+    /// `role`, when a string.
+    pub role: Option<Role<'a>>,
     /// `content`.
     pub content: Content<'a>,
     /// A tool result's `toolCallId`.
@@ -210,66 +212,67 @@ pub enum Reads {
 }
 
 impl<'a> Entry<'a> {
-    /// The view of a whole parsed line, its calls' paths shortened under `home`
+    /// The view of a whole parsed line, its calls' paths shortened under `home`: read through
+    /// its payload view.
     pub fn from_value(entry: &'a Value, home: Option<&str>) -> Entry<'a> {
-        let kind = match entry.get("type") {
-            Some(Value::String(name)) => Kind::from_name(name),
-            _ => Kind::Missing,
-        };
-        let (kind_value, time) = (entry.get("type"), entry.get("timestamp"));
-        let odd = |v: Option<&Value>| v.is_some_and(|v| !v.is_string() && !v.is_null());
+        let members = Raw::new(entry).object().unwrap_or_default();
+        let (kind_value, time) = (members.member("type"), members.member("timestamp"));
+        let kind = kind_value
+            .and_then(|k| k.text())
+            .map_or(Kind::Missing, |name| Kind::from_name(&name.decode()));
+        let odd = |v: Option<Raw<'_>>| v.is_some_and(|v| v.text().is_none() && !v.is_null());
         let odd = (odd(kind_value) || odd(time)).then(|| {
-            let text = |v: Option<&Value>| v.unwrap_or(&Value::Null).to_string().into();
+            let text = |v: Option<Raw<'_>>| {
+                v.map_or_else(|| "null".into(), |v| v.to_value().to_string().into())
+            };
             Box::new([text(kind_value), text(time)])
         });
-        let body = Body::from_value(&kind, entry, home);
-        Entry { kind, timestamp: str_of(time), odd, body }
+        let body = Body::from_members(&kind, &members, home);
+        Entry { kind, timestamp: str_of(time.and_then(|t| t.text())), odd, body }
     }
 
     /// The `toolCallId` of a tool result, whose row shows the call.
     pub fn answers(&self) -> Option<&str> {
         match &self.body {
-            Body::Message(m) if m.role.as_deref() == Some("toolResult") => {
-                m.tool_call_id.as_deref()
-            }
+            Body::Message(m) if m.role == Some(Role::ToolResult) => m.tool_call_id.as_deref(),
             _ => None,
         }
     }
 
     /// The role of a `message`.
-    pub fn role(&self) -> Option<&str> {
-        if let Body::Message(m) = &self.body { m.role.as_deref() } else { None }
+    pub fn role(&self) -> Option<Role<'a>> {
+        if let Body::Message(m) = &self.body { m.role } else { None }
     }
 
     /// The `toolName` of a tool result.
     pub fn tool_name(&self) -> Option<&str> {
         match &self.body {
-            Body::Message(m) if m.role.as_deref() == Some("toolResult") => m.tool_name.as_deref(),
+            Body::Message(m) if m.role == Some(Role::ToolResult) => m.tool_name.as_deref(),
             _ => None,
         }
     }
 }
 
 impl<'a> Body<'a> {
-    /// The body of an entry of `kind`, from its parsed line: matched on every kind, so that a
-    /// new kind must say here what its row reads.
-    fn from_value(kind: &Kind, e: &'a Value, home: Option<&str>) -> Body<'a> {
-        let text = |key: &str| str_of(e.get(key)).unwrap_or_default();
+    /// The body of an entry of `kind`, from the members of its payload view: matched on every
+    /// kind, so that a new kind must say here what its row reads.
+    fn from_members(kind: &Kind, e: &Object<'a>, home: Option<&str>) -> Body<'a> {
+        let text = |key: &str| str_of(e.text(key)).unwrap_or_default();
         let setting = |name, key| Body::Setting { name, value: text(key) };
         match kind {
-            Kind::Message => Body::Message(Message::from_value(e.get("message"), home)),
-            Kind::CustomMessage => Body::CustomMessage(CustomMessage::from_value(e)),
-            Kind::Compaction => {
-                Body::Compaction { tokens_before: e.get("tokensBefore").and_then(Value::as_f64) }
+            Kind::Message => {
+                Body::Message(Message::from_view(&view::Message::of(e.member("message")), home))
             }
+            Kind::CustomMessage => Body::CustomMessage(CustomMessage::from_members(e)),
+            Kind::Compaction => Body::Compaction { tokens_before: e.number("tokensBefore") },
             Kind::BranchSummary => Body::BranchSummary {
                 summary: text("summary"),
-                marker: crate::format::is_move_marker(e.get("summary")),
+                marker: crate::format::is_move_marker(e.member("summary")),
             },
             Kind::ModelChange => Body::Setting {
                 name: "model",
-                value: str_of(e.get("model"))
-                    .or_else(|| str_of(e.get("modelId")))
+                value: str_of(e.text("model"))
+                    .or_else(|| str_of(e.text("modelId")))
                     .unwrap_or_default(),
             },
             Kind::ModelUsage => Body::ModelUsage {
@@ -282,32 +285,32 @@ impl<'a> Body<'a> {
                 Body::Usage { kind: text("kind"), provider: text("provider"), model: text("model") }
             }
             Kind::ContextEdit => Body::ContextEdit {
-                target: id_text(e.get("targetId")),
-                drops: e.get("replacement").is_none_or(Value::is_null),
+                target: id_text(e.member("targetId")),
+                drops: e.member("replacement").is_none_or(|r| r.is_null()),
             },
             Kind::ThinkingLevelChange => Body::Setting {
                 name: "thinking",
-                value: str_of(e.get("thinkingLevel")).unwrap_or(Cow::Borrowed("off")),
+                value: str_of(e.text("thinkingLevel")).unwrap_or(Cow::Borrowed("off")),
             },
             Kind::Custom => setting("custom", "customType"),
             Kind::Label => setting("label", "label"),
             Kind::ServiceTierChange => {
-                Body::ServiceTierChange { tiers: service_tiers(e.get("serviceTier")) }
+                Body::ServiceTierChange { tiers: service_tiers(e.member("serviceTier")) }
             }
             Kind::TitleChange => setting("title", "title"),
             Kind::ModeChange => setting("mode", "mode"),
             Kind::CredentialPin => setting("credential pin", "provider"),
             Kind::Archive => Body::Archive {
-                target: id_text(e.get("targetId")),
-                archived: e.get("archived").and_then(Value::as_bool).unwrap_or(false),
+                target: id_text(e.member("targetId")),
+                archived: e.member("archived").and_then(|a| a.as_bool()).unwrap_or(false),
             },
             Kind::TtsrInjection => Body::TtsrInjection {
                 rules: e
-                    .get("injectedRules")
-                    .and_then(Value::as_array)
+                    .member("injectedRules")
+                    .and_then(|rules| rules.elements())
                     .into_iter()
                     .flatten()
-                    .filter_map(|rule| str_of(Some(rule)))
+                    .filter_map(|rule| str_of(rule.text()))
                     .collect(),
             },
             Kind::SessionInit | Kind::ResetBoundary => Body::Named { searched: true },
@@ -390,15 +393,14 @@ fn row_members(kind: &Kind) -> &'static [Pick<'static>] {
 }
 
 impl<'a> Message<'a> {
-    /// The message of a parsed `message` entry (`None`, or a value that is not an object,
-    /// reads as a message with nothing in it).
-    fn from_value(message: Option<&'a Value>, home: Option<&str>) -> Message<'a> {
-        let Some(m) = message else { return Message::default() };
-        let text = |key: &str| str_of(m.get(key));
-        let retry = |key: &str| str_of(m.get("retryRecovery").and_then(|r| r.get(key)));
+    /// What rows read of a message's payload view.
+    fn from_view(m: &view::Message<'a>, home: Option<&str>) -> Message<'a> {
+        let text = |key: &str| str_of(m.text(key));
+        let retry = m.members.member("retryRecovery").and_then(|r| r.object());
+        let retry = |key: &str| str_of(retry.as_ref()?.text(key));
         Message {
-            role: text("role"),
-            content: Content::from_value(m.get("content"), home),
+            role: m.role,
+            content: Content::from_view(&m.content, home),
             tool_call_id: text("toolCallId"),
             tool_name: text("toolName"),
             command: text("command"),
@@ -413,42 +415,41 @@ impl<'a> Message<'a> {
 }
 
 impl<'a> Content<'a> {
-    /// Parsed message content.
-    fn from_value(content: Option<&'a Value>, home: Option<&str>) -> Content<'a> {
-        let Some(content) = content else { return Content::default() };
-        let blocks = content.as_array().map(Vec::as_slice).unwrap_or_default();
-        let text = message_text(content);
+    /// What rows read of message content.
+    fn from_view(content: &view::Content<'a>, home: Option<&str>) -> Content<'a> {
+        let text = content.text();
         let has_text = !text.trim().is_empty();
         let (text, more) = cut(text, TEXT_LIMIT);
         Content {
             more,
             text,
             has_text,
-            string_or_blocks: content.is_string() || content.is_array(),
-            calls: blocks.iter().filter_map(|block| Call::from_value(block, home)).collect(),
+            string_or_blocks: content.is_some(),
+            calls: content.calls().filter_map(|call| Call::from_view(call, home)).collect(),
         }
     }
 }
 
 impl<'a> Call<'a> {
-    /// A parsed content block, when it is a `toolCall` with a string id (a call without one
-    /// can never be matched by a result).
-    fn from_value(block: &'a Value, home: Option<&str>) -> Option<Call<'a>> {
-        if block.get("type").and_then(Value::as_str) != Some("toolCall") {
-            return None;
-        }
-        let id = str_of(block.get("id"))?;
-        let name = str_of(block.get("name")).unwrap_or_default();
-        Some(Call { id, shown: call_row(&name, block.get("arguments"), home) })
+    /// A `toolCall` block, when it has a string id (a call without one can never be matched
+    /// by a result).
+    fn from_view(call: &view::ToolCall<'a>, home: Option<&str>) -> Option<Call<'a>> {
+        let id = str_of(call.id)?;
+        let name = str_of(call.name).unwrap_or_default();
+        Some(Call { id, shown: call_row(&name, call.arguments, home) })
     }
 }
 
-/// The row of a call to `name` with the parsed `args` (missing arguments read as `{}`).
-fn call_row(name: &str, args: Option<&Value>, home: Option<&str>) -> String {
-    let get = |key: &str| Ok(Arg::from_value(args.and_then(|a| a.get(key))));
+/// The row of a call to `name` with the arguments `args` (missing arguments read as `{}`).
+fn call_row(name: &str, args: Option<Raw<'_>>, home: Option<&str>) -> String {
+    let object = args.and_then(|a| a.object());
+    let get = |key: &str| Ok(Arg::from_view(object.as_ref().and_then(|o| o.member(key))));
     match known_call_row(name, home, get) {
         Ok(Some(known)) => known,
-        _ => other_call_row(name, &args.map_or_else(|| "{}".to_owned(), json_prefix_text)),
+        _ => other_call_row(
+            name,
+            &args.map_or_else(|| "{}".to_owned(), |a| json_prefix_text(&a.to_value())),
+        ),
     }
 }
 
@@ -547,10 +548,12 @@ fn file_path<'a>(path: Option<Str<'a>>, file_path: Option<Str<'a>>) -> Str<'a> {
     path.filter(|p| !p.is_empty()).or(file_path).unwrap_or_default()
 }
 
-/// The file a call's parsed arguments name ([`Args::Read`]'s): for the summarizer's file list,
-/// which reads the same argument.
-pub(crate) fn file_path_arg(args: &Value) -> Str<'_> {
-    file_path(str_of(args.get("path")), str_of(args.get("file_path")))
+/// The file a call's arguments name, as the row of a `read` shows it: for the summarizer's
+/// file list, which reads the same argument.
+pub(crate) fn file_path_arg(args: Option<Raw<'_>>) -> Str<'_> {
+    let args = args.and_then(|a| a.object());
+    let text = |key| Some(args.as_ref()?.text(key)?.decode());
+    file_path(text("path"), text("file_path"))
 }
 
 /// One argument of a call, as the rows of known tools read it.
@@ -567,15 +570,15 @@ enum Arg<'a> {
 }
 
 impl<'a> Arg<'a> {
-    fn from_value(value: Option<&'a Value>) -> Arg<'a> {
-        match value {
-            Some(Value::String(s)) => Arg::Str(Cow::Borrowed(s)),
-            Some(Value::Number(n)) => n.as_f64().map_or(Arg::Other, Arg::Number),
-            Some(Value::Array(items)) => {
-                Arg::List(items.iter().filter_map(|item| str_of(Some(item))).collect())
-            }
-            _ => Arg::Other,
+    fn from_view(value: Option<Raw<'a>>) -> Arg<'a> {
+        let Some(value) = value else { return Arg::Other };
+        if let Some(text) = value.text() {
+            return Arg::Str(text.decode());
         }
+        if let Some(items) = value.elements() {
+            return Arg::List(items.iter().filter_map(|item| str_of(item.text())).collect());
+        }
+        value.as_f64().map_or(Arg::Other, Arg::Number)
     }
 
     fn into_str(self) -> Option<Str<'a>> {
@@ -605,23 +608,23 @@ impl<'a> Arg<'a> {
 }
 
 impl<'a> CustomMessage<'a> {
-    /// A parsed `custom_message` entry.
-    fn from_value(e: &'a Value) -> CustomMessage<'a> {
-        let custom_type = str_of(e.get("customType")).unwrap_or_default();
-        let content = e.get("content");
+    /// What rows read of a `custom_message` entry's members.
+    fn from_members(e: &Object<'a>) -> CustomMessage<'a> {
+        let custom_type = str_of(e.text("customType")).unwrap_or_default();
+        let content = view::Content::of(e.member("content"));
         CustomMessage {
-            advisor: (custom_type == "advisor").then(|| advisor_notes(e.get("details"))),
-            text: content.map(message_text).unwrap_or_default(),
-            string_or_blocks: content.is_some_and(|c| c.is_string() || c.is_array()),
-            attribution: str_of(e.get("attribution")),
+            advisor: (custom_type == "advisor").then(|| advisor_notes(e.member("details"))),
+            text: content.text(),
+            string_or_blocks: content.is_some(),
+            attribution: str_of(e.text("attribution")),
             custom_type,
         }
     }
 }
 
-/// A string value, borrowed.
-fn str_of(value: Option<&Value>) -> Option<Str<'_>> {
-    value.and_then(Value::as_str).map(Cow::Borrowed)
+/// A string of the payload view, decoded (borrowed where it needs no decoding).
+fn str_of(text: Option<Text<'_>>) -> Option<Str<'_>> {
+    text.map(|t| t.decode())
 }
 
 /// `text` cut to its first `n` characters, and whether that cut anything.
@@ -637,43 +640,18 @@ fn cut(text: Str<'_>, n: usize) -> (Str<'_>, bool) {
     (text, keep < whole)
 }
 
-/// The texts of a block list's `text` blocks.
-fn text_blocks(blocks: &[Value]) -> impl Iterator<Item = &str> {
-    blocks
-        .iter()
-        .filter(|block| block.get("type").and_then(Value::as_str) == Some("text"))
-        .filter_map(|block| block.get("text")?.as_str())
-}
-
-/// The text of message content: a string as it is, or the `text` blocks of a block list
-/// concatenated with no separator (images, thinking and tool calls are skipped), borrowed when
-/// it is one string or one block. Anything else gives an empty string. This is also the editor
-/// prefill text of `checkout` and `branch`.
-pub(crate) fn message_text(content: &Value) -> Str<'_> {
-    if let Some(s) = content.as_str() {
-        return Cow::Borrowed(s);
-    }
-    let blocks = content.as_array().map(Vec::as_slice).unwrap_or_default();
-    let mut texts = text_blocks(blocks);
-    let Some(first) = texts.next() else { return Cow::Borrowed("") };
-    match texts.next() {
-        None => Cow::Borrowed(first),
-        Some(second) => Cow::Owned([first, second].into_iter().chain(texts).collect()),
-    }
-}
-
 /// An advisor message's qualifier (distinct non-default advisor names, then distinct
 /// severities, comma-joined) and its notes joined by spaces, from `details.notes`. The
 /// `content` is the model-facing wrapper and is not shown.
-fn advisor_notes(details: Option<&Value>) -> (String, String) {
-    let notes = details.and_then(|d| d.get("notes")).and_then(Value::as_array);
-    let field = |key: &'static str| {
-        notes.into_iter().flatten().filter_map(move |note| note.get(key)?.as_str())
-    };
+fn advisor_notes(details: Option<Raw<'_>>) -> (String, String) {
+    let notes = details.and_then(|d| d.object()?.member("notes")?.elements()).unwrap_or_default();
+    let notes: Vec<_> = notes.iter().filter_map(Raw::object).collect();
+    let field =
+        |key: &'static str| notes.iter().filter_map(move |note| Some(note.text(key)?.decode()));
     // The distinct values of `key` other than `skip`, each folded, as first written.
     let distinct = |key: &'static str, skip: &'static str| {
         let mut kept: Vec<String> = Vec::new();
-        for value in field(key).map(crate::row::cut::one_row) {
+        for value in field(key).map(|v| crate::row::cut::one_row(&v)) {
             if !value.is_empty() && value != skip && !kept.contains(&value) {
                 kept.push(value);
             }
@@ -689,29 +667,36 @@ fn advisor_notes(details: Option<&Value>) -> (String, String) {
 /// nulls mean the default tier and give no pairs. Families come in the order they are written
 /// (serde_json's `preserve_order`). A legacy single-string tier, which the agent normalizes on
 /// read, comes without a family.
-fn service_tiers(tier: Option<&Value>) -> Vec<(Option<String>, String)> {
-    match tier {
-        Some(Value::Object(map)) => map
-            .iter()
-            .filter_map(|(family, tier)| match tier {
-                Value::Null => None,
-                Value::String(s) if s.is_empty() => None,
-                Value::String(s) => Some((Some(family.clone()), s.clone())),
-                other => Some((Some(family.clone()), other.to_string())),
-            })
-            .collect(),
-        Some(Value::String(tier)) if !tier.is_empty() => vec![(None, tier.clone())],
+fn service_tiers(tier: Option<Raw<'_>>) -> Vec<(Option<String>, String)> {
+    let Some(tier) = tier else { return Vec::new() };
+    if let Some(map) = tier.object() {
+        let tiers = map.members().into_iter().filter_map(|(family, tier)| {
+            let text = match tier.text() {
+                _ if tier.is_null() => return None,
+                Some(s) if s.is_empty() => return None,
+                Some(s) => s.decode().into_owned(),
+                None => tier.to_value().to_string(),
+            };
+            Some((Some(family.into_owned()), text))
+        });
+        return tiers.collect();
+    }
+    match tier.text() {
+        Some(tier) if !tier.is_empty() => vec![(None, tier.decode().into_owned())],
         _ => Vec::new(),
     }
 }
 
 /// An id as text: a string id as it is, any other JSON value as its JSON text (ids are compared
 /// as JSON values, SPEC §1), nothing for a missing or `null` id.
-fn id_text(id: Option<&Value>) -> String {
+fn id_text(id: Option<Raw<'_>>) -> String {
     match id {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => other.to_string(),
+        None => String::new(),
+        Some(id) if id.is_null() => String::new(),
+        Some(id) => match id.text() {
+            Some(text) => text.decode().into_owned(),
+            None => id.to_value().to_string(),
+        },
     }
 }
 
@@ -760,9 +745,18 @@ pub(crate) fn scan<'a, R>(
                 b"message"
                     if object && matches!(envelope.kind.as_deref(), None | Some("message")) =>
                 {
-                    let (read, end) = scan_message(line, value, stack, reads, home)?;
-                    message = Some((value, Some(read)));
-                    end
+                    // A message the scan does not take (its role, say) is read again at the
+                    // end, should it be the one that counts: a later `message` wins.
+                    match scan_message(line, value, stack, reads, home) {
+                        Ok((read, end)) => {
+                            message = Some((value, Some(read)));
+                            end
+                        }
+                        Err(Invalid) => {
+                            message = Some((value, None));
+                            line.skip_value(value, stack)?
+                        }
+                    }
                 }
                 b"message" => {
                     message = object.then_some((value, None));
@@ -787,7 +781,7 @@ pub(crate) fn scan<'a, R>(
         // The few members the rows of other kinds read, picked into a value.
         let (all, _) = members(line, start, stack).ok()?;
         let picked = picked(line, &all, row_members(&kind), stack).ok()?;
-        let body = Body::from_value(&kind, &picked, home);
+        let body = Body::from_members(&kind, &Raw::new(&picked).object().unwrap_or_default(), home);
         return Some((envelope, f(&Entry { kind, timestamp, odd, body })));
     }
     let message = match message {
@@ -831,6 +825,7 @@ fn scan_message<'a>(
     // Where the last `content` is, and whether it was read: without searches, a tool result's
     // content is read by nothing and skipped, unless a later `role` says otherwise.
     let mut content = None;
+    let mut odd_role = false;
     let mut first = true;
     let end = line.object(start, |line, span, value| {
         let key = key(line, span)?;
@@ -838,7 +833,17 @@ fn scan_message<'a>(
             return Err(Invalid);
         }
         let slot = match &*key {
-            b"role" => &mut m.role,
+            b"role" => {
+                let (text, end) = scalar(line, value, stack)?;
+                // An escaped name is kept when it is a known role; another cannot borrow from
+                // the line, and the line is left to the full parse, unless a later `role` wins.
+                (m.role, odd_role) = match text {
+                    None => (None, false),
+                    Some(Cow::Borrowed(name)) => (Some(Role::from_name(name)), false),
+                    Some(Cow::Owned(name)) => (Role::known(&name), Role::known(&name).is_none()),
+                };
+                return Ok(end);
+            }
             b"toolCallId" => &mut m.tool_call_id,
             b"toolName" => &mut m.tool_name,
             b"command" => &mut m.command,
@@ -847,7 +852,7 @@ fn scan_message<'a>(
             b"customType" => &mut m.custom_type,
             b"attribution" => &mut m.attribution,
             b"content" => {
-                if reads == Reads::Rows && m.role.as_deref() == Some("toolResult") {
+                if reads == Reads::Rows && m.role == Some(Role::ToolResult) {
                     content = Some((value, false));
                     m.content = Content::default();
                     return line.skip_value(value, stack);
@@ -878,8 +883,11 @@ fn scan_message<'a>(
         *slot = text;
         Ok(end)
     })?;
+    if odd_role {
+        return Err(Invalid);
+    }
     if let Some((at, false)) = content
-        && m.role.as_deref() != Some("toolResult")
+        && m.role != Some(Role::ToolResult)
     {
         m.content = scan_content(line, at, stack, home)?.0;
     }
@@ -1186,9 +1194,12 @@ fn cut_text<'a>(line: &Line<'a, '_>, span: (usize, usize)) -> Scan<(Str<'a>, boo
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
-    use serde_json::{Map, json};
+    use serde_json::json;
 
     use super::*;
+    use crate::format::entry::arb::{
+        arb_entry, arb_line, arb_message, arb_odd_entry, arb_usual_message,
+    };
     use crate::format::envelope::scan_envelope;
     use crate::json::scan::Scanner;
     use crate::row::gist::Gist;
@@ -1206,7 +1217,12 @@ mod tests {
             scan(&line, stack, Reads::RowsAndSearch, Some("/home/al"), |scanned| scanned == &view)
         else {
             let marked = memchr::memmem::find(bytes, b"$serde_json::private").is_some();
-            prop_assert!(!full.is_object() || marked, "the scan takes an object line");
+            // A role no known name has is a span of the line, unless written with an escape:
+            // such a line is left to the full parse, whose role borrows from the value.
+            let role = full.pointer("/message/role").and_then(Value::as_str);
+            let escaped = memchr::memchr(b'\\', bytes).is_some();
+            let odd_role = escaped && role.is_some_and(|r| Role::known(r).is_none());
+            prop_assert!(!full.is_object() || marked || odd_role, "the scan takes an object line");
             return Ok(());
         };
         prop_assert!(same, "the same view");
@@ -1531,386 +1547,6 @@ mod tests {
         assert_eq!(scanned(b"[1]", |_| ()), None);
         assert_eq!(scanned(b"{\"type\":", |_| ()), None);
         assert_eq!(scanned(b"{\"type\":\"\xff\"}", |_| ()), None);
-    }
-
-    /// Text that is long, or blank for a long stretch, or both.
-    fn arb_text() -> impl Strategy<Value = String> {
-        prop_oneof![
-            "[a-z \\n\\t]{0,20}",
-            ("[ \\n\\t\u{a0}]{190,230}", "[a-z ]{0,5}").prop_map(|(a, b)| a + &b),
-            "[a-zé \\n]{150,260}",
-        ]
-    }
-
-    fn arb_args() -> impl Strategy<Value = Value> {
-        let scalar = prop_oneof![
-            arb_text().prop_map(Value::String),
-            any::<i32>().prop_map(Value::from),
-            Just(Value::Null),
-        ];
-        let key = proptest::sample::select(
-            &["path", "file_path", "offset", "limit", "command", "pattern", "paths", "other", "a"]
-                [..],
-        );
-        let value = scalar.prop_recursive(3, 16, 4, |inner| {
-            prop_oneof![
-                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-                proptest::collection::vec(("[a-z]{0,3}", inner), 0..4)
-                    .prop_map(|kv| Value::Object(kv.into_iter().collect())),
-            ]
-        });
-        let paths = proptest::collection::vec("[a-z/]{0,6}", 0..3)
-            .prop_map(|p| Value::Array(p.into_iter().map(Value::String).collect()));
-        let value = prop_oneof![3 => value, 1 => paths];
-        prop_oneof![
-            4 => proptest::collection::vec((key, value.clone()), 0..5).prop_map(|kv| {
-                Value::Object(kv.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
-            }),
-            1 => value,
-        ]
-    }
-
-    fn arb_block() -> impl Strategy<Value = Value> {
-        let name = proptest::sample::select(
-            &["read", "write", "edit", "bash", "grep", "glob", "ls", "task", ""][..],
-        );
-        prop_oneof![
-            arb_text().prop_map(|t| json!({"type": "text", "text": t})),
-            arb_text().prop_map(|t| json!({"type": "thinking", "thinking": t})),
-            (prop_oneof![Just("c1"), Just("c2"), Just("c3")], name, arb_args()).prop_map(
-                |(id, name, args)| json!({"type": "toolCall", "id": id, "name": name, "arguments": args})
-            ),
-            Just(json!({"type": "text", "text": 5})),
-            Just(json!("loose")),
-        ]
-    }
-
-    fn arb_entry() -> impl Strategy<Value = Value> {
-        let role = proptest::sample::select(
-            &["user", "assistant", "toolResult", "developer", "bashExecution", "custom"][..],
-        );
-        let content = prop_oneof![
-            arb_text().prop_map(Value::String),
-            proptest::collection::vec(arb_block(), 0..4).prop_map(Value::Array),
-            Just(json!({"text": "obj"})),
-        ];
-        let stop = prop_oneof![
-            Just(json!("stop")),
-            Just(json!("toolUse")),
-            Just(json!("error")),
-            Just(json!("aborted")),
-            Just(json!(null))
-        ];
-        prop_oneof![
-            (role, content.clone(), stop, arb_text(), any::<bool>()).prop_map(
-                |(role, content, stop, text, user)| json!({"type": "message", "id": "e",
-                    "timestamp": "2026-01-01T00:00:00.000Z",
-                    "message": {"role": role, "content": content, "stopReason": stop,
-                        "toolCallId": "c1", "toolName": "read", "command": text,
-                        "errorMessage": text, "customType": "skill-prompt",
-                        "attribution": if user { "user" } else { "agent" },
-                        "usage": {"input": 1}, "details": {"diff": text}}})
-            ),
-            (content, arb_text()).prop_map(|(content, text)| json!({"type": "custom_message",
-                "customType": "skill-prompt", "attribution": "user", "content": content,
-                "details": {"notes": [{"note": text}]}})),
-            arb_text().prop_map(|t| json!({"type": "branch_summary", "summary": t})),
-        ]
-    }
-
-    /// A user, assistant or tool-result message in the shapes the agents write, and near them:
-    /// in every order of their members.
-    fn arb_message() -> impl Strategy<Value = Value> {
-        let role = prop_oneof![
-            3 => Just("user"),
-            3 => Just("assistant"),
-            3 => Just("toolResult"),
-            1 => Just("developer"),
-        ];
-        let content = prop_oneof![
-            arb_text().prop_map(Value::String),
-            proptest::collection::vec(arb_block(), 0..4).prop_map(Value::Array),
-            Just(json!({"text": "obj"})),
-        ];
-        let string = |words: &'static [&'static str]| {
-            prop_oneof![
-                4 => proptest::sample::select(words).prop_map(Value::from),
-                1 => arb_text().prop_map(Value::String),
-                1 => arb_any(),
-            ]
-        };
-        let field = prop_oneof![
-            string(&["stop", "toolUse", "error", "aborted", "length"])
-                .prop_map(|v| ("stopReason", v)),
-            string(&["", "overloaded"]).prop_map(|v| ("errorMessage", v)),
-            string(&["c1", "c2"]).prop_map(|v| ("toolCallId", v)),
-            string(&["read", "", "bash"]).prop_map(|v| ("toolName", v)),
-            arb_any().prop_map(|v| ("usage", v)),
-            Just(("isError", json!(false))),
-        ];
-        let time = prop_oneof![
-            3 => Just(Some(json!("2026-01-01T00:00:00.000Z"))),
-            1 => Just(None),
-            1 => arb_any().prop_map(Some),
-        ];
-        let fields = proptest::collection::vec(field, 0..4);
-        (role, content, fields, any::<bool>(), time).prop_map(
-            |(role, content, fields, role_first, time)| {
-                let mut message = Map::new();
-                if role_first {
-                    message.insert("role".into(), role.into());
-                }
-                message.insert("content".into(), content);
-                message.extend(fields.into_iter().map(|(k, v)| (k.to_owned(), v)));
-                message.insert("role".into(), role.into());
-                let mut entry = Map::new();
-                entry.insert("type".into(), "message".into());
-                entry.insert("id".into(), "e1".into());
-                entry.insert("parentId".into(), Value::Null);
-                if let Some(time) = time {
-                    entry.insert("timestamp".into(), time);
-                }
-                entry.insert("message".into(), Value::Object(message));
-                Value::Object(entry)
-            },
-        )
-    }
-
-    /// A message of exactly the usual shape: the role first and one of the three, string
-    /// fields, a string timestamp, blocks of every kind (a user's without tool calls).
-    fn arb_usual_message() -> impl Strategy<Value = Value> {
-        let role = prop_oneof![Just("user"), Just("assistant"), Just("toolResult")];
-        let blocks = proptest::collection::vec(arb_block(), 0..4).prop_map(Value::Array);
-        let content = prop_oneof![arb_text().prop_map(Value::String), blocks];
-        let stop = proptest::sample::select(&["stop", "toolUse", "error", "aborted", "length"][..]);
-        let error = proptest::sample::select(&["", "overloaded", "a\nb"][..]);
-        (role, content, stop, error, arb_text()).prop_map(
-            |(role, mut content, stop, error, name)| {
-                if let (Value::Array(blocks), "user") = (&mut content, role) {
-                    blocks.retain(|b| b.get("type") != Some(&json!("toolCall")));
-                }
-                json!({"type": "message", "id": "e1", "parentId": "e0",
-                "timestamp": "2026-01-01T00:00:00.000Z",
-                "message": {"role": role, "content": content, "stopReason": stop,
-                    "errorMessage": error, "toolCallId": "c1", "toolName": name,
-                    "usage": {"input": 1, "cost": {"total": 0.5}}}})
-            },
-        )
-    }
-
-    /// A message line written as text, in the shapes the agents write and around them: keys
-    /// written twice or with an escape, words with escapes, whitespace between tokens, any
-    /// value where a string is read, lone surrogates, invalid UTF-8 (`¤` stands for a byte
-    /// 0xff) and trailing data, none of which `serde_json` writes.
-    fn arb_line() -> impl Strategy<Value = Vec<u8>> {
-        fn obj(members: Vec<(String, String)>, ws: &str) -> String {
-            let members: Vec<String> =
-                members.into_iter().map(|(k, v)| format!("{ws}{k}{ws}:{ws}{v}")).collect();
-            format!("{{{}}}", members.join(","))
-        }
-        fn key(name: &'static str) -> impl Strategy<Value = String> {
-            prop_oneof![
-                16 => Just(format!("\"{name}\"")),
-                1 => Just(format!("\"\\u{:04x}{}\"", u32::from(name.as_bytes()[0]), &name[1..])),
-                1 => Just(format!("\"{name} \"")),
-            ]
-        }
-        fn string(words: &'static [&'static str]) -> impl Strategy<Value = String> {
-            let odd = proptest::sample::select(
-                &[
-                    "null",
-                    "1",
-                    "[]",
-                    "{}",
-                    "[1,\"\\ud800\"]",
-                    "{\"a\":1}",
-                    "\"\\ud800\"",
-                    "\"a¤b\"",
-                    "\"\\u00e9\\n\"",
-                ][..],
-            );
-            prop_oneof![
-                10 => proptest::sample::select(words).prop_map(|w| format!("\"{w}\"")),
-                1 => odd.prop_map(str::to_owned),
-            ]
-        }
-        fn member(
-            name: &'static str,
-            value: impl Strategy<Value = String>,
-        ) -> impl Strategy<Value = (String, String)> {
-            (key(name), value)
-        }
-        let args = proptest::sample::select(
-            &[
-                "{\"path\":\"/home/al/a\",\"offset\":3}",
-                "{\"command\":\"ls\\nx\"}",
-                "{\"paths\":[\"a\",1],\"pattern\":\"p\"}",
-                "{\"n\":[1,{\"k\":\"v\"}]}",
-                "7",
-            ][..],
-        )
-        .prop_map(str::to_owned);
-        let kinds = &["text", "toolCall", "thinking", "image", "t\\u0065xt"][..];
-        let block_member = prop_oneof![
-            3 => member("type", string(kinds)),
-            2 => member("text", string(&["hi", "a\\nb", "  ", ""])),
-            1 => member("id", string(&["c1", "c2"])),
-            1 => member("name", string(&["read", "bash", "task", ""])),
-            1 => member("arguments", args),
-            1 => member("thinking", string(&["hm"])),
-        ];
-        let block = prop_oneof![
-            6 => proptest::collection::vec(block_member, 1..5).prop_map(|m| obj(m, "")),
-            1 => string(&["loose"]),
-        ];
-        let content = prop_oneof![
-            2 => proptest::collection::vec(block, 0..4).prop_map(|b| format!("[{}]", b.join(","))),
-            1 => string(&["hello", "  ", "a\\tb"]),
-        ];
-        let roles = &["user", "assistant", "toolResult", "developer", "us\\u0065r"][..];
-        let message_member = prop_oneof![
-            4 => member("content", content),
-            2 => member("stopReason", string(&["stop", "toolUse", "error", "aborted"])),
-            1 => member("errorMessage", string(&["", "boom"])),
-            1 => member("toolCallId", string(&["c1", "c2"])),
-            1 => member("toolName", string(&["read", ""])),
-            1 => member("usage", Just("{\"input\":1}".to_owned())),
-            1 => member("role", string(roles)),
-        ];
-        let message = (string(roles), proptest::collection::vec(message_member, 0..5))
-            .prop_map(|(role, mut members)| {
-                members.insert(0, ("\"role\"".to_owned(), role));
-                obj(members, "")
-            })
-            .boxed();
-        let top_member = prop_oneof![
-            1 => member("id", string(&["a"])),
-            1 => member("parentId", string(&["b"])),
-            1 => member("timestamp", string(&["2026-01-01T00:00:00.000Z", "t"])),
-            1 => member("type", string(&["message", "label", "m\\u0065ssage"])),
-            1 => member("message", message.clone()),
-        ];
-        let ws = proptest::sample::select(&["", "", " ", "\n\t"][..]);
-        let tail = proptest::sample::select(&["", "", "", "", "", "", " ", "1", ","][..]);
-        (message, proptest::collection::vec(top_member, 0..2), ws, tail).prop_map(
-            |(message, extra, ws, tail)| {
-                let mut members = vec![
-                    ("\"type\"".to_owned(), "\"message\"".to_owned()),
-                    ("\"id\"".to_owned(), "\"e1\"".to_owned()),
-                    ("\"timestamp\"".to_owned(), "\"2026-01-01T00:00:00.000Z\"".to_owned()),
-                    ("\"message\"".to_owned(), message),
-                ];
-                members.extend(extra);
-                let line = format!("{}{tail}", obj(members, ws));
-                // `¤` (0xc2 0xa4) stands for a byte that is not UTF-8.
-                let mut bytes = Vec::with_capacity(line.len());
-                for piece in line.split('¤') {
-                    bytes.extend_from_slice(piece.as_bytes());
-                    bytes.push(0xff);
-                }
-                bytes.pop();
-                bytes
-            },
-        )
-    }
-
-    /// Any value, arrays and objects too, with the keys rows read inside the fields they keep:
-    /// what an odd or hostile line may hold where a row expects a string.
-    fn arb_any() -> impl Strategy<Value = Value> {
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::from),
-            any::<i32>().prop_map(Value::from),
-            "[a-z ]{0,8}".prop_map(Value::String),
-            prop_oneof![Just("text"), Just("recovered"), Just("user"), Just("a/b")]
-                .prop_map(Value::from),
-        ];
-        let key = proptest::sample::select(
-            &["status", "note", "type", "text", "notes", "advisor", "severity", "x"][..],
-        );
-        leaf.prop_recursive(3, 24, 4, move |inner| {
-            prop_oneof![
-                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-                proptest::collection::vec((key.clone(), inner), 0..4).prop_map(|kv| {
-                    Value::Object(kv.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
-                }),
-            ]
-        })
-    }
-
-    /// An entry of any known type ([`Kind::ALL`]), its fields holding any value, or one of the
-    /// shapes rows read inside.
-    fn arb_odd_entry() -> impl Strategy<Value = Value> {
-        let kind = proptest::sample::select(Kind::ALL).prop_map(|kind| kind.as_str().to_owned());
-        let text = || "[a-z ]{0,6}".prop_map(Value::String);
-        let blocks = proptest::collection::vec(
-            (text(), arb_any()).prop_map(|(t, x)| json!({"type": "text", "text": t, "x": x})),
-            0..3,
-        )
-        .prop_map(Value::Array);
-        let notes = proptest::collection::vec(
-            (text(), text(), text())
-                .prop_map(|(n, a, s)| json!({"note": n, "advisor": a, "severity": s})),
-            0..3,
-        )
-        .prop_map(|notes| json!({"notes": notes}));
-        let field = prop_oneof![
-            arb_any().prop_map(|v| ("timestamp", v)),
-            arb_any().prop_map(|v| ("customType", v)),
-            prop_oneof![blocks, arb_any()].prop_map(|v| ("content", v)),
-            prop_oneof![notes, arb_any()].prop_map(|v| ("details", v)),
-            arb_any().prop_map(|v| ("attribution", v)),
-            arb_any().prop_map(|v| ("tokensBefore", v)),
-            arb_any().prop_map(|v| ("summary", v)),
-            arb_any().prop_map(|v| ("model", v)),
-            arb_any().prop_map(|v| ("modelId", v)),
-            arb_any().prop_map(|v| ("role", v)),
-            arb_any().prop_map(|v| ("purpose", v)),
-            arb_any().prop_map(|v| ("provider", v)),
-            arb_any().prop_map(|v| ("thinkingLevel", v)),
-            arb_any().prop_map(|v| ("label", v)),
-            arb_any().prop_map(|v| ("serviceTier", v)),
-            arb_any().prop_map(|v| ("title", v)),
-            arb_any().prop_map(|v| ("mode", v)),
-            arb_any().prop_map(|v| ("targetId", v)),
-            arb_any().prop_map(|v| ("archived", v)),
-            arb_any().prop_map(|v| ("kind", v)),
-            arb_any().prop_map(|v| ("replacement", v)),
-            prop_oneof![proptest::collection::vec(text(), 0..3).prop_map(Value::Array), arb_any()]
-                .prop_map(|v| ("injectedRules", v)),
-        ];
-        let status = prop_oneof![Just(json!("recovered")), Just(json!("superseded")), arb_any()];
-        let recovery = (status, text()).prop_map(|(s, n)| json!({"status": s, "note": n}));
-        let message_field = prop_oneof![
-            arb_any().prop_map(|v| ("content", v)),
-            arb_any().prop_map(|v| ("toolCallId", v)),
-            arb_any().prop_map(|v| ("toolName", v)),
-            arb_any().prop_map(|v| ("command", v)),
-            prop_oneof![Just(json!("error")), arb_any()].prop_map(|v| ("stopReason", v)),
-            arb_any().prop_map(|v| ("errorMessage", v)),
-            prop_oneof![recovery, arb_any()].prop_map(|v| ("retryRecovery", v)),
-            arb_any().prop_map(|v| ("customType", v)),
-            arb_any().prop_map(|v| ("attribution", v)),
-        ];
-        let role = proptest::sample::select(
-            &["user", "assistant", "toolResult", "bashExecution", "custom"][..],
-        );
-        (
-            kind,
-            proptest::collection::vec(field, 0..5),
-            role,
-            proptest::collection::vec(message_field, 0..6),
-        )
-            .prop_map(|(kind, fields, role, message_fields)| {
-                let mut entry = Map::new();
-                entry.insert("type".into(), kind.into());
-                let mut message = Map::new();
-                message.insert("role".into(), role.into());
-                message.extend(message_fields.into_iter().map(|(k, v)| (k.to_owned(), v)));
-                entry.insert("message".into(), Value::Object(message));
-                entry.extend(fields.into_iter().map(|(k, v)| (k.to_owned(), v)));
-                Value::Object(entry)
-            })
     }
 
     proptest! {

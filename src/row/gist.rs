@@ -86,7 +86,7 @@ impl Gist {
             (entry.kind != Kind::Missing).then(|| entry.kind.as_str()),
             entry.timestamp.as_deref(),
             entry.answers(),
-            entry.role(),
+            entry.role().map(|role| role.as_str()),
             entry.tool_name(),
         ];
         let present = (0..).zip(optional).fold(0, |bits, (k, p)| bits | u8::from(p.is_some()) << k);

@@ -14,6 +14,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use crate::format::entry::Role;
 use crate::row::cut::{TEXT_LIMIT, cut_chars, one_row, push_one_row, truncated};
 use crate::row::entry::{Body, CustomMessage, Entry, Message};
 
@@ -50,7 +51,7 @@ impl ToolCalls {
     /// [`ToolCalls::add`] records. Any other entry has none.
     pub(crate) fn of<'e>(entry: &'e Entry<'_>) -> impl Iterator<Item = (&'e str, &'e str)> {
         let calls = match &entry.body {
-            Body::Message(m) if m.role.as_deref() == Some("assistant") => &m.content.calls[..],
+            Body::Message(m) if m.role == Some(Role::Assistant) => &m.content.calls[..],
             _ => &[],
         };
         calls.iter().map(|call| (&*call.id, call.shown.as_str()))
@@ -168,23 +169,23 @@ pub(crate) fn into_one_row(text: String) -> String {
 /// The row of a `message` entry, by role, and whether it cut the message's text short.
 fn message_line(message: &Message<'_>, call: Option<&str>) -> (String, bool) {
     let more = message.content.more;
-    let row = match message.role.as_deref() {
+    let row = match message.role {
         // Joined, not formatted: nearly every row of a file is one of these four.
-        Some("user") => return (text_row("user: ", &message.content.text), more),
-        Some("developer") => return (text_row("developer: ", &message.content.text), more),
-        Some("assistant") => return assistant_text(message),
-        Some("toolResult") => {
+        Some(Role::User) => return (text_row("user: ", &message.content.text), more),
+        Some(Role::Developer) => return (text_row("developer: ", &message.content.text), more),
+        Some(Role::Assistant) => return assistant_text(message),
+        Some(Role::ToolResult) => {
             // A call not known shows the result's `toolName`, or `tool`.
             let name = message.tool_name.as_deref().filter(|n| !n.is_empty());
             call.map_or_else(|| ["[", name.unwrap_or("tool"), "]"].concat(), str::to_owned)
         }
-        Some("bashExecution") => {
+        Some(Role::BashExecution) => {
             format!("[bash]: {}", one_row(message.command.as_deref().unwrap_or_default()))
         }
         // pi's persisted system prompt, or a patch of it (CHANGES R1): one collapsed row, not
         // its sections; `show` gives the prompt in effect and what the patch changes.
-        Some("system") => "[system prompt]".to_owned(),
-        Some(role) => format!("[{role}]"),
+        Some(Role::System) => "[system prompt]".to_owned(),
+        Some(role) => format!("[{}]", role.as_str()),
         None => "[message]".to_owned(),
     };
     (row, false)
@@ -314,11 +315,12 @@ pub fn search_text(entry: &Entry<'_>, label: Option<&str>, call: Option<&str>) -
     let mut words = |words: &[&str]| parts.extend(words.iter().map(|w| Cow::Owned(w.to_string())));
     match &entry.body {
         Body::Message(message) => {
-            let role = message.role.as_deref().unwrap_or_default();
-            words(&[role, &message.content.text]);
-            match role {
-                "bashExecution" => words(&[message.command.as_deref().unwrap_or_default()]),
-                "toolResult" => words(&[call.unwrap_or_default()]),
+            words(&[message.role.map(|r| r.as_str()).unwrap_or_default(), &message.content.text]);
+            match message.role {
+                Some(Role::BashExecution) => {
+                    words(&[message.command.as_deref().unwrap_or_default()]);
+                }
+                Some(Role::ToolResult) => words(&[call.unwrap_or_default()]),
                 _ => {}
             }
         }
@@ -439,7 +441,7 @@ impl Facts {
         let silent = match &entry.body {
             // A turn that only called tools says nothing a row could show, while errors,
             // aborts and `length` stops stay.
-            Body::Message(m) if role == Some("assistant") => {
+            Body::Message(m) if role == Some(Role::Assistant) => {
                 matches!(m.stop_reason.as_deref().unwrap_or_default(), "" | "stop" | "toolUse")
                     && !m.content.has_text
             }
@@ -450,7 +452,7 @@ impl Facts {
             (marker, Facts::MOVE_MARKER),
             (silent, Facts::SILENT),
             (entry.kind.is_setting(), Facts::SETTING),
-            (role == Some("toolResult"), Facts::TOOL_RESULT),
+            (role == Some(Role::ToolResult), Facts::TOOL_RESULT),
             (is_user_request(entry), Facts::USER_REQUEST),
         ];
         Facts(bits.iter().filter(|(set, _)| *set).fold(0, |acc, (_, bit)| acc | bit))
@@ -495,9 +497,9 @@ pub fn is_user_request(entry: &Entry<'_>) -> bool {
             && content
     };
     match &entry.body {
-        Body::Message(m) => match m.role.as_deref() {
-            Some("user") => true,
-            Some("custom") => custom_prompt(
+        Body::Message(m) => match m.role {
+            Some(Role::User) => true,
+            Some(Role::Custom) => custom_prompt(
                 m.custom_type.as_deref(),
                 m.attribution.as_deref(),
                 m.content.string_or_blocks,
@@ -554,7 +556,8 @@ mod tests {
     }
 
     fn message_text(content: &Value) -> String {
-        crate::row::entry::message_text(content).into_owned()
+        use crate::format::entry::{Content, Raw};
+        Content::of(Some(Raw::new(content))).text().into_owned()
     }
 
     fn add(tools: &mut ToolCalls, entry: &Value) {

@@ -77,7 +77,7 @@ impl<'s> Viewer<'s> {
                 text: one_line(entry, self.tools.call_of(entry)).0,
                 search: search_text(entry, label.as_deref(), self.tools.call_of(entry)),
                 facts: Facts::of(entry),
-                role: entry.role().map(Box::from),
+                role: entry.role().map(|role| role.as_str().into()),
             }
         })
     }

@@ -102,6 +102,7 @@ pub(super) fn nested_too_deep(scanner: &mut Scanner, line: &[u8]) -> bool {
 
 /// The version a header declares: a number, or a numeric string; absent means 1.
 fn header_version(header: &serde_json::Map<String, Value>) -> u64 {
+    // The header, not an entry.
     let version = match header.get("version") {
         Some(Value::Number(n)) => n.as_f64(),
         Some(Value::String(s)) => s.trim().parse::<f64>().ok(),
@@ -365,6 +366,7 @@ impl<'d, D: Digest> Loader<'d, D> {
         let is_header = env.kind.as_deref() == Some("session");
         let value = if is_header { parse_lossy(bytes) } else { None };
         if let Some(Value::Object(map)) = value
+            // The header, not an entry.
             && let Some(Value::String(id)) = map.get("id")
         {
             let version = header_version(&map);

@@ -2,8 +2,9 @@
 
 use std::io::Write;
 
-use serde_json::{Value, json};
+use serde_json::json;
 use sesstree::EntryId;
+use sesstree::format::entry::{Object, Payload, Summary};
 use sesstree::format::{Kind, is_move_marker};
 use sesstree::row::cut::{cut_chars, one_row};
 use sesstree::terminal::sanitize_for_terminal;
@@ -48,16 +49,25 @@ pub fn run(ctx: &Ctx, args: &ReflogArgs) -> anyhow::Result<()> {
     let text = |id: Option<&EntryId>| id.map(|id| id.as_str().to_owned());
     for idx in moves {
         let value = session.value(idx)?;
+        let none = Object::default();
+        let entry = match Payload::from_value(&value) {
+            Payload::BranchSummary(s) => s,
+            _ => Summary { summary: None, members: none },
+        };
         let id = text(session.record(idx).id.as_ref()).unwrap_or_else(|| "-".into());
-        let timestamp = value.get("timestamp").and_then(Value::as_str);
+        let timestamp = entry.members.text("timestamp").map(|t| t.decode());
         // What it carries: a summary, or nothing for a move marker.
-        let summary = value.get("summary");
-        let summary = (!is_move_marker(summary))
-            .then(|| one_row(summary.and_then(Value::as_str).unwrap_or_default()));
-        let from = match value.pointer("/details/from") {
-            Some(Value::String(id)) => Some(id.clone()),
-            None | Some(Value::Null) => None,
-            Some(other) => Some(other.to_string()),
+        let summary = (!is_move_marker(entry.summary)).then(|| {
+            one_row(&entry.summary.and_then(|s| s.text()).map(|t| t.decode()).unwrap_or_default())
+        });
+        let details = entry.members.member("details").and_then(|d| d.object());
+        let from = match details.and_then(|d| d.member("from")) {
+            None => None,
+            Some(from) if from.is_null() => None,
+            Some(from) => Some(match from.text() {
+                Some(id) => id.decode().into_owned(),
+                None => from.to_value().to_string(),
+            }),
         };
         // Where it went: its parent, or none for a move to before the first entry.
         let to = text(session.parent(idx).and_then(|p| session.record(p).id.as_ref()));
@@ -77,7 +87,7 @@ pub fn run(ctx: &Ctx, args: &ReflogArgs) -> anyhow::Result<()> {
         let style = ctx.style;
         let mut line = style.paint(&sanitize_for_terminal(short_id(&id)), Role::Id);
         line.push(' ');
-        let time = short_time(timestamp);
+        let time = short_time(timestamp.as_deref());
         line.push_str(&style.paint(&sanitize_for_terminal(&time), Role::Time));
         line.push_str(if summary.is_some() { " summary: " } else { " checkout: " });
         let to = to.as_deref().map_or("root", short_id);
