@@ -1,8 +1,26 @@
 //! What the file system and the process table offer differently on Unix and on Windows, each
-//! in one function: reads and writes at an offset, a file's identity, whether a process lives.
+//! in one function: a path's canonical spelling, reads and writes at an offset, a file's
+//! identity, whether a process lives.
 
 use std::fs::{File, Metadata, OpenOptions, Permissions};
 use std::io::{ErrorKind, Result};
+use std::path::{Path, PathBuf};
+
+/// The absolute path of `path` with every symlink resolved, spelled as the system's own tools
+/// (and the agents) spell it: on Windows without the verbatim prefix `\\?\` that
+/// `std::fs::canonicalize` puts in front (`\\?\C:\x` is `C:\x`, `\\?\UNC\s\x` is `\\s\x`).
+pub fn canonicalize(path: &Path) -> Result<PathBuf> {
+    let real = std::fs::canonicalize(path)?;
+    let text = real.to_string_lossy();
+    if let Some(unc) = text.strip_prefix(r"\\?\UNC\") {
+        return Ok(PathBuf::from(format!(r"\\{unc}")));
+    }
+    match text.strip_prefix(r"\\?\") {
+        // A drive path; other verbatim forms (a volume GUID) have no plainer spelling.
+        Some(rest) if rest.as_bytes().get(1) == Some(&b':') => Ok(PathBuf::from(rest)),
+        _ => Ok(real),
+    }
+}
 
 /// Reads from `offset` into `buf` until it is full or the file ends; returns how much was read.
 /// The file's cursor is left alone on Unix and moved on Windows, so it must not matter.
@@ -143,6 +161,16 @@ mod tests {
     use std::io::Write;
 
     #[test]
+    fn canonical_paths_are_spelled_plainly() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = canonicalize(dir.path()).unwrap();
+        assert!(real.is_absolute(), "{}", real.display());
+        assert!(!real.to_string_lossy().starts_with(r"\\?\"), "{}", real.display());
+        let same = |p: &Path| std::fs::canonicalize(p).unwrap();
+        assert_eq!(same(&real), same(dir.path()));
+    }
+
+    #[test]
     fn reads_and_writes_at_offsets() {
         let mut file = tempfile::tempfile().unwrap();
         file.write_all(b"0123456789").unwrap();
@@ -162,14 +190,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (a, b) = (dir.path().join("a"), dir.path().join("b"));
         std::fs::write(&a, "one").unwrap();
+        let id = |p: &Path| file_id(&std::fs::metadata(p).unwrap());
         let open = File::open(&a).unwrap();
-        let id = |p: &std::path::Path| file_id(&std::fs::metadata(p).unwrap());
-        assert_eq!(file_id(&open.metadata().unwrap()), id(&a));
+        let held = file_id(&open.metadata().unwrap());
+        assert_eq!(held, id(&a));
+        // Windows renames nothing over an open file.
+        drop(open);
         // Later and longer, as a rewrite renamed into place is.
         std::thread::sleep(std::time::Duration::from_millis(20));
         std::fs::write(&b, "one two").unwrap();
         std::fs::rename(&b, &a).unwrap();
-        assert_ne!(file_id(&open.metadata().unwrap()), id(&a));
+        assert_ne!(held, id(&a));
     }
 
     #[test]

@@ -366,7 +366,7 @@ pub fn run(invocation: Invocation) -> anyhow::Result<()> {
 
 /// Where the agents keep sessions, from this process's environment.
 pub fn places() -> sesstree::discover::Places {
-    let real = |p: PathBuf| std::fs::canonicalize(&p).unwrap_or(p);
+    let real = |p: PathBuf| sesstree::platform::canonicalize(&p).unwrap_or(p);
     let home = sesstree::discover::home_dir();
     sesstree::discover::Places {
         home: real(home.unwrap_or_default()),

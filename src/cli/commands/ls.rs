@@ -181,7 +181,7 @@ fn forms(path: &Path) -> Vec<String> {
         }
     }
     let mut out = vec![lexical.display().to_string()];
-    if let Ok(real) = std::fs::canonicalize(&lexical) {
+    if let Ok(real) = sesstree::platform::canonicalize(&lexical) {
         let real = real.display().to_string();
         if real != out[0] {
             out.push(real);
