@@ -17,7 +17,7 @@
 //!    [`terminal`] (escaping for a terminal), [`process`] (running the user's programs),
 //!    [`id_gen`] (new ids), [`markdown`] (transcript Markdown made safe to embed), `in_order`
 //!    (work in pieces on every core, taken in order), [`lease`] (whether oh-my-pi has a session
-//!    open).
+//!    open), [`platform`] (what Unix and Windows offer differently).
 //! 2. [`json`]: JSON as bytes: the line scanner, member spans for byte-preserving edits, the
 //!    transcoder.
 //! 3. [`format`](mod@format): what one line means: its [`format::Kind`], envelope, what its
@@ -47,6 +47,7 @@ pub mod js;
 pub mod lease;
 pub mod markdown;
 pub mod naming;
+pub mod platform;
 pub mod process;
 pub mod terminal;
 // 2–5. The read path.

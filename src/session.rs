@@ -592,12 +592,12 @@ impl Session {
                 })?);
             }
             Source::File(f) => {
-                use std::os::unix::fs::FileExt;
                 // The read overwrites what is there: a buffer used again (a `LineReader`'s
                 // window) is zeroed only where it grows, not the whole file over again.
                 buf.truncate(len as usize);
                 buf.resize(len as usize, 0);
-                f.read_exact_at(buf, offset).map_err(|e| Error::io(&self.path, e))?;
+                crate::platform::read_exact_at(f, buf, offset)
+                    .map_err(|e| Error::io(&self.path, e))?;
             }
         }
         Ok(())

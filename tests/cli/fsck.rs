@@ -34,6 +34,7 @@ fn repair(env: &TestEnv, name: &str, extra: &[&str]) -> String {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn sound_files_and_directories() {
     let env = TestEnv::new();
     let good = lines(&[H, &m("a", None), &m("b", Some("a"))]);
@@ -67,6 +68,7 @@ fn a_directory_without_sessions_is_named() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots Unix error texts")]
 fn several_files_in_input_order() {
     let env = TestEnv::new();
     env.write("good.jsonl", lines(&[H, &m("a", None)]));
@@ -87,6 +89,7 @@ fn several_files_in_input_order() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots Unix absolute paths, which Windows puts on a drive")]
 fn empty() {
     let env = TestEnv::new();
     env.write("f.jsonl", "");
@@ -105,6 +108,7 @@ fn empty() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots Unix absolute paths, which Windows puts on a drive")]
 fn bad_header() {
     let env = TestEnv::new();
     env.write("f.jsonl", lines(&[&m("a", None), &m("b", Some("a"))]));
@@ -459,6 +463,7 @@ fn no_final_newline() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots Unix error texts")]
 fn unreadable() {
     let env = TestEnv::new();
     insta::assert_snapshot!(env.run(&["fsck", "nowhere.jsonl"]), @"
@@ -529,6 +534,7 @@ fn repair_json_and_stdout() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots the program name, sesstree.exe on Windows")]
 fn repair_refusals() {
     let env = TestEnv::new();
     let bad = format!("{H}\n{}", m("a", None));
@@ -656,6 +662,7 @@ fn every_fixture_repairs_to_a_sound_copy() {
 
 /// `--quiet` prints the problems only, for a directory of mostly sound sessions.
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn quiet_prints_the_problems_only() {
     let env = TestEnv::new();
     std::fs::create_dir(env.path().join("d")).unwrap();

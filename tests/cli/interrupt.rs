@@ -106,6 +106,7 @@ fn interrupt_once(
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "sends POSIX signals")]
 fn ctrl_c_during_export_leaves_no_temporary_file_and_the_target_as_it_was() {
     let env = TestEnv::new();
     env.write("big.jsonl", large_session(3, 60_000));
@@ -120,6 +121,7 @@ fn ctrl_c_during_export_leaves_no_temporary_file_and_the_target_as_it_was() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "sends POSIX signals")]
 fn sigterm_during_migrate_leaves_no_temporary_file_and_no_target() {
     let env = TestEnv::new();
     env.write("old.jsonl", large_session(1, 150_000));
@@ -136,6 +138,7 @@ fn sigterm_during_migrate_leaves_no_temporary_file_and_no_target() {
 /// `migrate` in place keeps a backup, then renames the migrated file over the original: an
 /// interrupt in between removes the backup too, and the original stays as it was.
 #[test]
+#[cfg_attr(windows, ignore = "sends POSIX signals")]
 fn an_interrupted_migration_in_place_leaves_no_backup() {
     let env = TestEnv::new();
     let original = large_session(1, 150_000);
@@ -163,6 +166,7 @@ fn dead_pid() -> u32 {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs true, which Windows lacks")]
 fn a_write_sweeps_stale_temporary_files_of_dead_processes_only() {
     let env = TestEnv::new();
     env.write("s.jsonl", large_session(3, 2));
