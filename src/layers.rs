@@ -32,7 +32,7 @@ const LAYERS: &[&[&str]] = &[
         "stats",
         "context",
     ],
-    &["fsck", "ops", "grep", "export"],
+    &["fsck", "ops", "grep", "export", "diff"],
     &["render"],
 ];
 

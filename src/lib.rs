@@ -32,8 +32,8 @@
 //!    files), [`hooks`], [`summarize`], [`migrate`], [`stats`], [`context`] (what the model
 //!    sees).
 //! 7. [`fsck`] (damage and repair), [`ops`] (the plans and workflows of the writing
-//!    commands), [`grep`] (search across sessions) and [`export`] (the whole tree as an HTML
-//!    page or Markdown).
+//!    commands), [`grep`] (search across sessions), [`export`] (the whole tree as an HTML
+//!    page or Markdown) and [`diff`] (what two branches did differently).
 //! 8. [`render`]: the `--json` row.
 #![warn(missing_docs)]
 
@@ -56,6 +56,7 @@ pub mod row;
 pub mod session;
 // 6–7. What commands do.
 pub mod context;
+pub mod diff;
 pub mod discover;
 pub mod export;
 pub mod fsck;
