@@ -401,7 +401,7 @@ mod tests {
                     let (at_a, at_b) = (at_a.unwrap(), at_b.unwrap());
                     prop_assert_eq!(&found.sides[0][..], &pa[at_a + 1..]);
                     prop_assert_eq!(&found.sides[1][..], &pb[at_b + 1..]);
-                    prop_assert!(found.sides[0].first().is_none() || found.sides[0].first() != found.sides[1].first());
+                    prop_assert!(found.sides[0].is_empty() || found.sides[0].first() != found.sides[1].first());
                 }
                 None => {
                     prop_assert_ne!(pa[0], pb[0]);
