@@ -318,6 +318,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --color 'When to colour the output'
             cand -0 'Print only the paths, each ended by a NUL byte (for `xargs -0`)'
             cand --null 'Print only the paths, each ended by a NUL byte (for `xargs -0`)'
+            cand --tree 'Draw the sessions as a tree: each under the session it came from'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
             cand --even-if-open 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session''s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'

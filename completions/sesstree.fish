@@ -304,6 +304,7 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l color -d 'When 
 always\t'Always colour'
 never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -s 0 -l null -d 'Print only the paths, each ended by a NUL byte (for `xargs -0`)'
+complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l tree -d 'Draw the sessions as a tree: each under the session it came from'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l no-pager -d 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l even-if-open -d 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session\'s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
