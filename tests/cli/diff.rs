@@ -279,3 +279,17 @@ fn unknown_rev() {
         [exit status: 4]
     ");
 }
+
+/// A fork pi 1.6.0 wrote (`createBranchedSession`) keeps the ids of the path it copies: the
+/// base is found across the files, as with sesstree's own fork.
+#[test]
+fn a_fork_written_by_pi_1_6_0() {
+    let env = TestEnv::new();
+    env.fixture("diff.jsonl");
+    env.fixture("diff-pi-fork.jsonl");
+    let args = ["-f", "diff-pi-fork.jsonl", "--json", "diff", "@", "diff.jsonl:@"];
+    let out: serde_json::Value = serde_json::from_str(&env.run(&args)).unwrap();
+    assert_eq!(out["base"], "a1000003");
+    assert_eq!(out["sides"][0]["entries"][0], "b2000001");
+    assert_eq!(out["sides"][1]["entries"][0], "c3000001");
+}
