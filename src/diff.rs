@@ -9,12 +9,15 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::Hash;
 
+use rayon::prelude::*;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::{Value, json};
 
 use crate::error::Result;
 use crate::id::EntryId;
+use crate::json::pick::{Keep, Pick, pick};
+use crate::json::scan::Scanner;
 use crate::row::Entry;
 use crate::row::text::is_user_request;
 use crate::session::Session;
@@ -172,10 +175,75 @@ enum Arguments {
     Other(IgnoredAny),
 }
 
+/// What [`summarize`] reads of an entry: what [`entry_usage`], [`FileOps::collect`],
+/// [`is_user_request`] and [`Line`] read. Content blocks are kept with these members only, so a
+/// tool result's text is never built.
+const READ: &[Pick<'_>] = &[
+    Pick("type", Keep::Whole),
+    Pick("usage", Keep::Whole),
+    Pick("provider", Keep::Whole),
+    Pick("model", Keep::Whole),
+    Pick("customType", Keep::Whole),
+    Pick("attribution", Keep::Whole),
+    Pick("content", Keep::Members(BLOCK)),
+    Pick(
+        "message",
+        Keep::Members(&[
+            Pick("role", Keep::Whole),
+            Pick("usage", Keep::Whole),
+            Pick("provider", Keep::Whole),
+            Pick("model", Keep::Whole),
+            Pick("responseModel", Keep::Whole),
+            Pick("toolName", Keep::Whole),
+            Pick("details", Keep::Members(&[Pick("usage", Keep::Whole)])),
+            Pick("isError", Keep::Whole),
+            Pick("stopReason", Keep::Whole),
+            Pick("customType", Keep::Whole),
+            Pick("attribution", Keep::Whole),
+            Pick("content", Keep::Members(BLOCK)),
+        ]),
+    ),
+];
+
+/// What [`READ`] keeps of a content block.
+const BLOCK: &[Pick<'_>] = &[
+    Pick("type", Keep::Whole),
+    Pick("name", Keep::Whole),
+    Pick(
+        "arguments",
+        Keep::Members(&[
+            Pick("path", Keep::Scalar),
+            Pick("file_path", Keep::Scalar),
+            Pick("command", Keep::Scalar),
+        ]),
+    ),
+];
+
+/// What [`READ`] keeps of each of `entries`, read in order with one reader; a line the scan
+/// does not take is parsed whole.
+fn read_entries(session: &Session, entries: &[u32]) -> Result<Vec<Value>> {
+    let (mut lines, mut scanner) = (session.lines(), Scanner::new());
+    let mut out = Vec::with_capacity(entries.len());
+    for &i in entries {
+        out.push(match pick(&mut scanner, lines.line(i)?, READ) {
+            Some(value) => value,
+            None => session.value(i)?,
+        });
+    }
+    Ok(out)
+}
+
 /// Summarizes the entries `entries` of `session`.
 pub fn summarize(session: &Session, entries: &[u32]) -> Result<Summary> {
     let dialect = session.dialect();
-    let values = entries.iter().map(|&i| session.value(i)).collect::<Result<Vec<Value>>>()?;
+    // Read on every core, a stretch of entries a task.
+    const STRETCH: usize = 4096;
+    let stretches: Vec<Result<Vec<Value>>> =
+        entries.par_chunks(STRETCH).map(|stretch| read_entries(session, stretch)).collect();
+    let mut values = Vec::with_capacity(entries.len());
+    for stretch in stretches {
+        values.extend(stretch?);
+    }
     let files = FileOps::collect(&values);
     let mut summary = Summary {
         entries: entries.len(),

@@ -15,6 +15,7 @@ use sesstree::{Session, rev};
 
 use crate::cli::args::FilterArg;
 use crate::cli::exit::{Exit, Silent};
+use crate::cli::signals::leave_to_exit;
 use crate::cli::ui::{self, Role, Style, home, mark_cut, short_id};
 use crate::cli::{Ctx, complete, file_rev, stdout, write_json_line};
 
@@ -105,7 +106,6 @@ pub fn run(ctx: &Ctx, args: &DiffArgs) -> anyhow::Result<()> {
     }
     let [a, b] = [&sides[0], &sides[1]];
     let found = split(a.side, b.side);
-    let mut out = stdout();
     let context = match args.context {
         true => Some(context_diff(a, b)?),
         false => None,
@@ -114,25 +114,29 @@ pub fn run(ctx: &Ctx, args: &DiffArgs) -> anyhow::Result<()> {
         Some(diff) => diff.is_empty(),
         None => found.is_same(),
     };
-    if ctx.json {
-        let summaries = [
+    let summaries = || -> anyhow::Result<[Summary; 2]> {
+        Ok([
             summarize(a.side.session, &found.sides[0])?,
             summarize(b.side.session, &found.sides[1])?,
-        ];
-        write_json_line(&mut out, &to_json(&[a, b], &found, &summaries, same, context.as_deref()))?;
-    } else if let Some(diff) = &context {
-        out.write_all(diff.as_bytes())?;
-    } else {
-        let summaries = [
-            summarize(a.side.session, &found.sides[0])?,
-            summarize(b.side.session, &found.sides[1])?,
-        ];
-        write_stat(ctx, &mut out, [a, b], &found, &summaries)?;
-        if !args.stat {
-            write_sides(ctx, &mut out, [a, b], &found, FilterMode::from(args.filter))?;
+        ])
+    };
+    let mut out = stdout();
+    match (&context, ctx.json) {
+        (_, true) => {
+            let object = to_json(&[a, b], &found, &summaries()?, same, context.as_deref());
+            write_json_line(&mut out, &object)?;
+        }
+        (Some(diff), false) => out.write_all(diff.as_bytes())?,
+        (None, false) => {
+            write_stat(ctx, &mut out, [a, b], &found, &summaries()?)?;
+            if !args.stat {
+                write_sides(ctx, &mut out, [a, b], &found, FilterMode::from(args.filter))?;
+            }
         }
     }
     out.flush()?;
+    drop(sides);
+    leave_to_exit((own, others));
     if args.exit_code && !same {
         anyhow::bail!(Silent(Exit::Failed));
     }
@@ -227,7 +231,7 @@ fn write_stat(
     const NAMES: usize = 17;
     let cells = |k: usize| figures.iter().map(move |(_, cells)| ui::show(&cells[k]).into_owned());
     let mut first = cells(0).map(|c| ui::columns(&c)).max().unwrap_or(0).min(40) + 2;
-    let width = if ctx.json { None } else { ui::width() };
+    let width = ui::width();
     if let Some(width) = width {
         first = first.min(width.saturating_sub(NAMES) / 2).max(2);
     }
