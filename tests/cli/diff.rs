@@ -11,35 +11,35 @@ fn two_branches_summary_then_rows() {
     let env = TestEnv::new();
     env.fixture("diff.jsonl");
     assert_snapshot!(env.run(&["-f", "diff.jsonl", "diff", "first-try"]), @"
-        base a1000003
-                         @ (c3000009)                              first-try (b2000005)
-        entries          9                                         5
-        user prompts     2                                         1
-        assistant turns  3                                         2
-        tool calls       bash 2, write 1                           bash 1, edit 1
-        files read       -                                         -
-        files changed    tests/verbose.rs                          tests/cli.rs
-        commands         cargo insta test, git commit -am 'cli: add --verbose'  cargo test
-        errors           0                                         1
-        tokens           3612                                      3310
-        cost             $0.0120                                   $0.0110
-        time             32s                                       16s
+    base a1000003
+                     @ (c3000009)                              first-try (b2000005)
+    entries          9                                         5
+    user prompts     2                                         1
+    assistant turns  3                                         2
+    tool calls       bash 2, write 1                           bash 1, edit 1
+    files read       -                                         -
+    files changed    tests/verbose.rs                          tests/cli.rs
+    commands         cargo insta test, git commit -am 'cli: add --verbose'  cargo test
+    errors           0                                         1
+    tokens           3612                                      3310
+    cost             $0.0120                                   $0.0110
+    time             32s                                       16s
 
-        a @ (9 entries after the base)
-        c3000001 message 2026-03-10 09:00:40 +0000 user: Add tests for --verbose, with insta snapshots.
-        c3000003 message 2026-03-10 09:00:48 +0000 [write: tests/verbose.rs]
-        c3000004 message 2026-03-10 09:00:52 +0000 [bash: cargo insta test]
-        c3000005 compaction 2026-03-10 09:00:56 +0000 [compaction: 31k tokens]
-        c3000006 message 2026-03-10 09:01:00 +0000 user: Commit it.
-        c3000008 message 2026-03-10 09:01:08 +0000 [bash: git commit -am 'cli: add --verbose']
-        c3000009 message 2026-03-10 09:01:12 +0000 assistant: Committed as `1a2b3c4`.
+    a @ (9 entries after the base)
+    c3000001 message 2026-03-10 09:00:40 +0000 user: Add tests for --verbose, with insta snapshots.
+    c3000003 message 2026-03-10 09:00:48 +0000 [write: tests/verbose.rs]
+    c3000004 message 2026-03-10 09:00:52 +0000 [bash: cargo insta test]
+    c3000005 compaction 2026-03-10 09:00:56 +0000 [compaction: 31k tokens]
+    c3000006 message 2026-03-10 09:01:00 +0000 user: Commit it.
+    c3000008 message 2026-03-10 09:01:08 +0000 [bash: git commit -am 'cli: add --verbose']
+    c3000009 message 2026-03-10 09:01:12 +0000 assistant: Committed as `1a2b3c4`.
 
-        b first-try (5 entries after the base)
-        b2000001 message 2026-03-10 09:00:16 +0000 user: Add tests for --verbose.
-        b2000002 message 2026-03-10 09:00:20 +0000 assistant: Adding a test.
-        b2000003 message 2026-03-10 09:00:24 +0000 [edit: tests/cli.rs]
-        b2000004 message 2026-03-10 09:00:28 +0000 [bash: cargo test]
-        b2000005 message 2026-03-10 09:00:32 +0000 [first-try] assistant: `cargo test` fails: `verbose` is not defined yet.
+    b first-try (5 entries after the base)
+    b2000001 message 2026-03-10 09:00:16 +0000 user: Add tests for --verbose.
+    b2000002 message 2026-03-10 09:00:20 +0000 assistant: Adding a test.
+    b2000003 message 2026-03-10 09:00:24 +0000 [edit: tests/cli.rs]
+    b2000004 message 2026-03-10 09:00:28 +0000 [bash: cargo test]
+    b2000005 message 2026-03-10 09:00:32 +0000 [first-try] assistant: `cargo test` fails: `verbose` is not defined yet.
     ");
 }
 
@@ -51,28 +51,28 @@ fn side_by_side_on_a_wide_terminal() {
     let mut cmd = env.cmd();
     cmd.env("COLUMNS", "130").args(["-f", "diff.jsonl", "diff", "first-try", "@"]);
     assert_snapshot!(env.render(&cmd.output().unwrap()), @"
-        base a1000003
-                         first-try (b2000005)  @ (c3000009)
-        entries          5                     9
-        user prompts     1                     2
-        assistant turns  2                     3
-        tool calls       bash 1, edit 1        bash 2, write 1
-        files read       -                     -
-        files changed    tests/cli.rs          tests/verbose.rs
-        commands         cargo test            cargo insta test, git commit -am 'cli: add --verbose'
-        errors           1                     0
-        tokens           3310                  3612
-        cost             $0.0110               $0.0120
-        time             16s                   32s
+    base a1000003
+                     first-try (b2000005)  @ (c3000009)
+    entries          5                     9
+    user prompts     1                     2
+    assistant turns  2                     3
+    tool calls       bash 1, edit 1        bash 2, write 1
+    files read       -                     -
+    files changed    tests/cli.rs          tests/verbose.rs
+    commands         cargo test            cargo insta test, git commit -am 'cli: add --verbose'
+    errors           1                     0
+    tokens           3310                  3612
+    cost             $0.0110               $0.0120
+    time             16s                   32s
 
-        a first-try (5 entries after the base)                          │ b @ (9 entries after the base)
-        b2000001 message 2026-03-10 09:00:16 +0000 user: Add tests for… │ c3000001 message 2026-03-10 09:00:40 +0000 user: Add tests for…
-        b2000002 message 2026-03-10 09:00:20 +0000 assistant: Adding a… │ c3000003 message 2026-03-10 09:00:48 +0000 [write: tests/verbo…
-        b2000003 message 2026-03-10 09:00:24 +0000 [edit: tests/cli.rs] │ c3000004 message 2026-03-10 09:00:52 +0000 [bash: cargo insta …
-        b2000004 message 2026-03-10 09:00:28 +0000 [bash: cargo test]   │ c3000005 compaction 2026-03-10 09:00:56 +0000 [compaction: 31k…
-        b2000005 message 2026-03-10 09:00:32 +0000 [first-try] assista… │ c3000006 message 2026-03-10 09:01:00 +0000 user: Commit it.
-                                                                        │ c3000008 message 2026-03-10 09:01:08 +0000 [bash: git commit -…
-                                                                        │ c3000009 message 2026-03-10 09:01:12 +0000 assistant: Committe…
+    a first-try (5 entries after the base)                          │ b @ (9 entries after the base)
+    b2000001 message 2026-03-10 09:00:16 +0000 user: Add tests for… │ c3000001 message 2026-03-10 09:00:40 +0000 user: Add tests for…
+    b2000002 message 2026-03-10 09:00:20 +0000 assistant: Adding a… │ c3000003 message 2026-03-10 09:00:48 +0000 [write: tests/verbo…
+    b2000003 message 2026-03-10 09:00:24 +0000 [edit: tests/cli.rs] │ c3000004 message 2026-03-10 09:00:52 +0000 [bash: cargo insta …
+    b2000004 message 2026-03-10 09:00:28 +0000 [bash: cargo test]   │ c3000005 compaction 2026-03-10 09:00:56 +0000 [compaction: 31k…
+    b2000005 message 2026-03-10 09:00:32 +0000 [first-try] assista… │ c3000006 message 2026-03-10 09:01:00 +0000 user: Commit it.
+                                                                    │ c3000008 message 2026-03-10 09:01:08 +0000 [bash: git commit -…
+                                                                    │ c3000009 message 2026-03-10 09:01:12 +0000 assistant: Committe…
     ");
 }
 
@@ -83,19 +83,19 @@ fn stat_alone() {
     env.fixture("diff.jsonl");
     let args = ["-f", "diff.jsonl", "diff", "--stat", "first-try", "@"];
     assert_snapshot!(env.run(&args), @"
-        base a1000003
-                         first-try (b2000005)  @ (c3000009)
-        entries          5                     9
-        user prompts     1                     2
-        assistant turns  2                     3
-        tool calls       bash 1, edit 1        bash 2, write 1
-        files read       -                     -
-        files changed    tests/cli.rs          tests/verbose.rs
-        commands         cargo test            cargo insta test, git commit -am 'cli: add --verbose'
-        errors           1                     0
-        tokens           3310                  3612
-        cost             $0.0110               $0.0120
-        time             16s                   32s
+    base a1000003
+                     first-try (b2000005)  @ (c3000009)
+    entries          5                     9
+    user prompts     1                     2
+    assistant turns  2                     3
+    tool calls       bash 1, edit 1        bash 2, write 1
+    files read       -                     -
+    files changed    tests/cli.rs          tests/verbose.rs
+    commands         cargo test            cargo insta test, git commit -am 'cli: add --verbose'
+    errors           1                     0
+    tokens           3310                  3612
+    cost             $0.0110               $0.0120
+    time             16s                   32s
     ");
 }
 
@@ -106,19 +106,19 @@ fn one_side_the_ancestor_of_the_other() {
     env.fixture("diff.jsonl");
     let args = ["-f", "diff.jsonl", "diff", "--stat", "c3000004", "@"];
     assert_snapshot!(env.run(&args), @"
-        base c3000004
-                         c3000004 (c3000004)  @ (c3000009)
-        entries          0                    5
-        user prompts     0                    1
-        assistant turns  0                    2
-        tool calls       -                    bash 1
-        files read       -                    -
-        files changed    -                    -
-        commands         -                    git commit -am 'cli: add --verbose'
-        errors           0                    0
-        tokens           0                    1892
-        cost             $0.0000              $0.0050
-        time             -                    16s
+    base c3000004
+                     c3000004 (c3000004)  @ (c3000009)
+    entries          0                    5
+    user prompts     0                    1
+    assistant turns  0                    2
+    tool calls       -                    bash 1
+    files read       -                    -
+    files changed    -                    -
+    commands         -                    git commit -am 'cli: add --verbose'
+    errors           0                    0
+    tokens           0                    1892
+    cost             $0.0000              $0.0050
+    time             -                    16s
     ");
 }
 
@@ -138,19 +138,19 @@ fn exit_code() {
     env.fixture("diff.jsonl");
     let same = ["-f", "diff.jsonl", "diff", "--stat", "--exit-code", "@", "c3000009"];
     assert_snapshot!(env.run(&same), @"
-        base c3000009
-                         @ (c3000009)  c3000009 (c3000009)
-        entries          0             0
-        user prompts     0             0
-        assistant turns  0             0
-        tool calls       -             -
-        files read       -             -
-        files changed    -             -
-        commands         -             -
-        errors           0             0
-        tokens           0             0
-        cost             $0.0000       $0.0000
-        time             -             -
+    base c3000009
+                     @ (c3000009)  c3000009 (c3000009)
+    entries          0             0
+    user prompts     0             0
+    assistant turns  0             0
+    tool calls       -             -
+    files read       -             -
+    files changed    -             -
+    commands         -             -
+    errors           0             0
+    tokens           0             0
+    cost             $0.0000       $0.0000
+    time             -             -
     ");
     let differ = env.cmd().args(["-f", "diff.jsonl", "diff", "--exit-code", "first-try"]).output();
     assert_eq!(differ.unwrap().status.code(), Some(1));
@@ -166,57 +166,57 @@ fn context_of_an_edited_message_and_a_compaction() {
     env.fixture("diff.jsonl");
     let args = ["-f", "diff.jsonl", "diff", "--context", "first-try", "@"];
     assert_snapshot!(env.run(&args), @r#"
-        --- a/first-try
-        +++ b/@
-        @@ -1,31 +1,28 @@
-        -leaf: b2000005
-        +leaf: c3000009
-         flavor: omp
-         thinking level: off
-         models: default=anthropic/claude-sonnet-4-5
-         mode: none
-         
-        -=== 1. user ===
-        -Add a --verbose flag to the CLI.
-        -
-        -=== 2. assistant (anthropic/claude-sonnet-4-5, toolUse) ===
-        -[tool call read call_r1] {"path":"src/main.rs"}
-        +=== 1. user (2026-03-10T09:00:56.000Z) ===
-        +Prior model work/tool state available.
-        +MUST build on prior work; NEVER duplicate prior work.
-         
-        -=== 3. toolResult (read, call_r1) ===
-        -fn main() {}
-        +<summary>
-        +The user asked for a --verbose flag with insta snapshot tests; tests/verbose.rs was written and passes.
-        +</summary>
-         
-        -=== 4. user ===
-        -Add tests for --verbose.
-        +=== 2. toolResult (bash, call_b2) ===
-        +test result: ok. 1 passed
-         
-        -=== 5. assistant (anthropic/claude-sonnet-4-5, toolUse) ===
-        -Adding a test.
-        -[tool call edit call_e1] {"path":"tests/cli.rs","oldText":"x","newText":"y"}
-        -[tool call bash call_b1] {"command":"cargo test"}
-        +=== 3. user ===
-        +Commit it.
-         
-        -=== 6. toolResult (edit, call_e1) ===
-        -Edited tests/cli.rs
-        +=== 4. assistant (anthropic/claude-sonnet-4-5, toolUse) ===
-        +[tool call bash call_b3] {"command":"git commit -am 'cli: add --verbose'"}
-         
-        -=== 7. toolResult (bash, call_b1, error) ===
-        -error[E0425]: cannot find value `verbose`
-        +=== 5. toolResult (bash, call_b3) ===
-        +[main 1a2b3c4] cli: add --verbose
-         
-        -=== 8. assistant (anthropic/claude-sonnet-4-5, stop) ===
-        -`cargo test` fails: `verbose` is not defined yet.
-        +=== 6. assistant (anthropic/claude-sonnet-4-5, stop) ===
-        +Committed as `1a2b3c4`.
+    --- a/first-try
+    +++ b/@
+    @@ -1,31 +1,28 @@
+    -leaf: b2000005
+    +leaf: c3000009
+     flavor: omp
+     thinking level: off
+     models: default=anthropic/claude-sonnet-4-5
+     mode: none
+     
+    -=== 1. user ===
+    -Add a --verbose flag to the CLI.
+    -
+    -=== 2. assistant (anthropic/claude-sonnet-4-5, toolUse) ===
+    -[tool call read call_r1] {"path":"src/main.rs"}
+    +=== 1. user (2026-03-10T09:00:56.000Z) ===
+    +Prior model work/tool state available.
+    +MUST build on prior work; NEVER duplicate prior work.
+     
+    -=== 3. toolResult (read, call_r1) ===
+    -fn main() {}
+    +<summary>
+    +The user asked for a --verbose flag with insta snapshot tests; tests/verbose.rs was written and passes.
+    +</summary>
+     
+    -=== 4. user ===
+    -Add tests for --verbose.
+    +=== 2. toolResult (bash, call_b2) ===
+    +test result: ok. 1 passed
+     
+    -=== 5. assistant (anthropic/claude-sonnet-4-5, toolUse) ===
+    -Adding a test.
+    -[tool call edit call_e1] {"path":"tests/cli.rs","oldText":"x","newText":"y"}
+    -[tool call bash call_b1] {"command":"cargo test"}
+    +=== 3. user ===
+    +Commit it.
+     
+    -=== 6. toolResult (edit, call_e1) ===
+    -Edited tests/cli.rs
+    +=== 4. assistant (anthropic/claude-sonnet-4-5, toolUse) ===
+    +[tool call bash call_b3] {"command":"git commit -am 'cli: add --verbose'"}
+     
+    -=== 7. toolResult (bash, call_b1, error) ===
+    -error[E0425]: cannot find value `verbose`
+    +=== 5. toolResult (bash, call_b3) ===
+    +[main 1a2b3c4] cli: add --verbose
+     
+    -=== 8. assistant (anthropic/claude-sonnet-4-5, stop) ===
+    -`cargo test` fails: `verbose` is not defined yet.
+    +=== 6. assistant (anthropic/claude-sonnet-4-5, stop) ===
+    +Committed as `1a2b3c4`.
     "#);
     let same = ["-f", "diff.jsonl", "diff", "--context", "--exit-code", "@", "c3000009"];
     assert_snapshot!(env.run(&same), @"");
@@ -230,41 +230,41 @@ fn a_fork_against_its_source() {
     env.fixture("diff.jsonl");
     let fork = env.run(&["-f", "diff.jsonl", "fork", "--at", "first-try", "-o", "fork.jsonl"]);
     assert_snapshot!(fork, @"
-        ------- stderr -------
-        Branched to $TMP/fork.jsonl
+    ------- stderr -------
+    Branched to $TMP/fork.jsonl
     ");
     let args = ["-f", "fork.jsonl", "diff", "--stat", "@", "diff.jsonl:@"];
     assert_snapshot!(env.run(&args), @"
-        base a1000003
-                         @ (b2000005)    diff.jsonl:@ (c3000009)
-        entries          5               9
-        user prompts     1               2
-        assistant turns  2               3
-        tool calls       bash 1, edit 1  bash 2, write 1
-        files read       -               -
-        files changed    tests/cli.rs    tests/verbose.rs
-        commands         cargo test      cargo insta test, git commit -am 'cli: add --verbose'
-        errors           1               0
-        tokens           3310            3612
-        cost             $0.0110         $0.0120
-        time             16s             32s
+    base a1000003
+                     @ (b2000005)    diff.jsonl:@ (c3000009)
+    entries          5               9
+    user prompts     1               2
+    assistant turns  2               3
+    tool calls       bash 1, edit 1  bash 2, write 1
+    files read       -               -
+    files changed    tests/cli.rs    tests/verbose.rs
+    commands         cargo test      cargo insta test, git commit -am 'cli: add --verbose'
+    errors           1               0
+    tokens           3310            3612
+    cost             $0.0110         $0.0120
+    time             16s             32s
     ");
     // Both sides in other files than -f's, which is not read.
     let args = ["-f", "missing.jsonl", "diff", "--stat", "fork.jsonl:@", "diff.jsonl:first-try"];
     assert_snapshot!(env.run(&args), @"
-        base b2000005
-                         fork.jsonl:@ (b2000005)  diff.jsonl:first-try (b2000005)
-        entries          0                        0
-        user prompts     0                        0
-        assistant turns  0                        0
-        tool calls       -                        -
-        files read       -                        -
-        files changed    -                        -
-        commands         -                        -
-        errors           0                        0
-        tokens           0                        0
-        cost             $0.0000                  $0.0000
-        time             -                        -
+    base b2000005
+                     fork.jsonl:@ (b2000005)  diff.jsonl:first-try (b2000005)
+    entries          0                        0
+    user prompts     0                        0
+    assistant turns  0                        0
+    tool calls       -                        -
+    files read       -                        -
+    files changed    -                        -
+    commands         -                        -
+    errors           0                        0
+    tokens           0                        0
+    cost             $0.0000                  $0.0000
+    time             -                        -
     ");
 }
 
@@ -274,9 +274,9 @@ fn unknown_rev() {
     let env = TestEnv::new();
     env.fixture("diff.jsonl");
     assert_snapshot!(env.run(&["-f", "diff.jsonl", "diff", "nope"]), @"
-        ------- stderr -------
-        error: no entry matches 'nope'
-        [exit status: 4]
+    ------- stderr -------
+    error: no entry matches 'nope'
+    [exit status: 4]
     ");
 }
 

@@ -401,27 +401,27 @@ fn tree_of_forks_and_subagents() {
         &[header("orphan-id", "/p", gone), line("c1", "2026-01-01T00:00:05.000Z")],
     );
     insta::assert_snapshot!(run(&env, &["ls", "--tree", "s"]), @"
-        s/orphan.jsonl  1 entry  2026-01-01 00:00:05 +0000
-        s/root.jsonl  1 entry  2026-01-01 00:00:01 +0000
-        ├─ s/fork.jsonl  1 entry  2026-01-01 00:00:03 +0000
-        │  └─ s/omp-fork.jsonl  1 entry  2026-01-01 00:00:04 +0000
-        └─ s/root/AgentA.jsonl  1 entry  2026-01-01 00:00:02 +0000
-           └─ s/root/AgentA/Nested.jsonl  1 entry  2026-01-01 00:00:02 +0000
+    s/orphan.jsonl  1 entry  2026-01-01 00:00:05 +0000
+    s/root.jsonl  1 entry  2026-01-01 00:00:01 +0000
+    ├─ s/fork.jsonl  1 entry  2026-01-01 00:00:03 +0000
+    │  └─ s/omp-fork.jsonl  1 entry  2026-01-01 00:00:04 +0000
+    └─ s/root/AgentA.jsonl  1 entry  2026-01-01 00:00:02 +0000
+       └─ s/root/AgentA/Nested.jsonl  1 entry  2026-01-01 00:00:02 +0000
     ");
     insta::assert_snapshot!(run(&env, &["ls", "--tree", "--json", "s"]), @r#"
-        {"path":"s/orphan.jsonl","sessionId":"orphan-id","name":null,"cwd":"/p","entries":1,"lastActivity":"2026-01-01T00:00:05.000Z","firstPrompt":"Go","laneFormat":false,"current":false,"parent":null}
-        {"path":"s/root.jsonl","sessionId":"root-id","name":null,"cwd":"/p","entries":1,"lastActivity":"2026-01-01T00:00:01.000Z","firstPrompt":"Go","laneFormat":false,"current":false,"parent":null}
-        {"path":"s/fork.jsonl","sessionId":"fork-id","name":null,"cwd":"/p","entries":1,"lastActivity":"2026-01-01T00:00:03.000Z","firstPrompt":"Go","laneFormat":false,"current":false,"parent":"s/root.jsonl"}
-        {"path":"s/omp-fork.jsonl","sessionId":"omp-fork-id","name":null,"cwd":"/p","entries":1,"lastActivity":"2026-01-01T00:00:04.000Z","firstPrompt":"Go","laneFormat":false,"current":false,"parent":"s/fork.jsonl"}
-        {"path":"s/root/AgentA.jsonl","sessionId":"sub-a","name":null,"cwd":"/p","entries":1,"lastActivity":"2026-01-01T00:00:02.000Z","firstPrompt":"Go","laneFormat":false,"current":false,"parent":"s/root.jsonl"}
-        {"path":"s/root/AgentA/Nested.jsonl","sessionId":"sub-n","name":null,"cwd":"/p","entries":1,"lastActivity":"2026-01-01T00:00:02.500Z","firstPrompt":"Go","laneFormat":false,"current":false,"parent":"s/root/AgentA.jsonl"}
+    {"path":"s/orphan.jsonl","sessionId":"orphan-id","name":null,"cwd":"/p","entries":1,"lastActivity":"2026-01-01T00:00:05.000Z","firstPrompt":"Go","laneFormat":false,"current":false,"parent":null}
+    {"path":"s/root.jsonl","sessionId":"root-id","name":null,"cwd":"/p","entries":1,"lastActivity":"2026-01-01T00:00:01.000Z","firstPrompt":"Go","laneFormat":false,"current":false,"parent":null}
+    {"path":"s/fork.jsonl","sessionId":"fork-id","name":null,"cwd":"/p","entries":1,"lastActivity":"2026-01-01T00:00:03.000Z","firstPrompt":"Go","laneFormat":false,"current":false,"parent":"s/root.jsonl"}
+    {"path":"s/omp-fork.jsonl","sessionId":"omp-fork-id","name":null,"cwd":"/p","entries":1,"lastActivity":"2026-01-01T00:00:04.000Z","firstPrompt":"Go","laneFormat":false,"current":false,"parent":"s/fork.jsonl"}
+    {"path":"s/root/AgentA.jsonl","sessionId":"sub-a","name":null,"cwd":"/p","entries":1,"lastActivity":"2026-01-01T00:00:02.000Z","firstPrompt":"Go","laneFormat":false,"current":false,"parent":"s/root.jsonl"}
+    {"path":"s/root/AgentA/Nested.jsonl","sessionId":"sub-n","name":null,"cwd":"/p","entries":1,"lastActivity":"2026-01-01T00:00:02.500Z","firstPrompt":"Go","laneFormat":false,"current":false,"parent":"s/root/AgentA.jsonl"}
     "#);
     // A plain listing leaves the subagents out, as before.
     insta::assert_snapshot!(run(&env, &["ls", "-0", "s"]).replace('\0', "\n"), @"
-        s/orphan.jsonl
-        s/omp-fork.jsonl
-        s/fork.jsonl
-        s/root.jsonl
+    s/orphan.jsonl
+    s/omp-fork.jsonl
+    s/fork.jsonl
+    s/root.jsonl
     ");
 }
 
@@ -441,7 +441,7 @@ fn tree_with_a_parent_cycle() {
         &[header("y-id", "/p", r#","parentSession":"x-id""#), line("2026-01-01T00:00:02.000Z")],
     );
     insta::assert_snapshot!(run(&env, &["ls", "--tree", "s"]), @"
-        s/y.jsonl  1 entry  2026-01-01 00:00:02 +0000
-        └─ s/x.jsonl  1 entry  2026-01-01 00:00:01 +0000
+    s/y.jsonl  1 entry  2026-01-01 00:00:02 +0000
+    └─ s/x.jsonl  1 entry  2026-01-01 00:00:01 +0000
     ");
 }
