@@ -372,7 +372,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --color 'When to colour the output'
             cand --stat 'Show only the summary of each side'
             cand --context 'Show a unified diff of the context the model gets at each side''s end'
-            cand --exit-code 'Exit with 1 when the sides differ and 0 when they do not, as `git diff --exit-code`'
+            cand --exit-code 'Exit with 1 when the sides differ and 0 when they do not, as `git diff --exit-code` (with --context, when the two contexts differ)'
             cand --even-if-open 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session''s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'

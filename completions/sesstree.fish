@@ -356,7 +356,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand diff" -l stat -d 'Show only the summary of each side'
 complete -c sesstree -n "__fish_sesstree_using_subcommand diff" -l context -d 'Show a unified diff of the context the model gets at each side\'s end'
-complete -c sesstree -n "__fish_sesstree_using_subcommand diff" -l exit-code -d 'Exit with 1 when the sides differ and 0 when they do not, as `git diff --exit-code`'
+complete -c sesstree -n "__fish_sesstree_using_subcommand diff" -l exit-code -d 'Exit with 1 when the sides differ and 0 when they do not, as `git diff --exit-code` (with --context, when the two contexts differ)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand diff" -l even-if-open -d 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session\'s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
 complete -c sesstree -n "__fish_sesstree_using_subcommand diff" -l json -d 'Print machine-readable JSON (JSON Lines for streams of entries)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand diff" -l strict -d 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'

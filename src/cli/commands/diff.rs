@@ -44,7 +44,7 @@ const EXAMPLES: &str = r#"Examples:
 /// files read and changed by read/edit/write calls, bash commands, errors, tokens and cost as
 /// `stats` counts them, time from its first entry to its last), then each side's rows as `log`
 /// draws them, oldest first: side by side when the terminal is 120 columns wide or more, else
-/// one side after the other (a pipe gets whole rows, one side after the other). --stat shows the
+/// one side after the other (a pipe gets whole rows). --stat shows the
 /// summary alone; --context shows instead a unified diff of the `context` text at the two ends,
 /// what the model sees from each. --json prints one object: `base` (the id, or null), `same`,
 /// and per side `rev`, `file`, `tip`, `summary` and `entries` (the ids after the base); with
@@ -64,7 +64,8 @@ pub struct DiffArgs {
     /// Show a unified diff of the context the model gets at each side's end.
     #[arg(long, conflicts_with = "stat")]
     pub context: bool,
-    /// Exit with 1 when the sides differ and 0 when they do not, as `git diff --exit-code`.
+    /// Exit with 1 when the sides differ and 0 when they do not, as `git diff --exit-code`
+    /// (with --context, when the two contexts differ).
     #[arg(long)]
     pub exit_code: bool,
     /// Which entries the rows show (as in `log`).
@@ -100,8 +101,8 @@ pub fn run(ctx: &Ctx, args: &DiffArgs) -> anyhow::Result<()> {
         .collect::<anyhow::Result<Vec<_>>>()?;
     let mut sides = Vec::with_capacity(2);
     for ((other, (_, rev)), given) in others.iter().zip(&named).zip(revs) {
-        // Both present or the load above failed.
-        let session = other.as_ref().or(own.as_ref()).expect("a session for every side");
+        // A side without a file of its own is in the session of -f, loaded above.
+        let session = other.as_ref().or(own.as_ref()).expect("the session of -f is loaded");
         sides.push(Named { rev: given, side: Side { session, tip: rev::resolve(session, rev)? } });
     }
     let [a, b] = [&sides[0], &sides[1]];
