@@ -113,7 +113,7 @@ pub struct Summary {
 }
 
 /// What [`summarize`] reads of a message, deserialized from its parsed line. A member of an
-/// unexpected type leaves the whole message unread: it counts as an entry and nothing more.
+/// unexpected type reads as missing; a `message` that is not an object, as no message.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 struct Line {
@@ -123,10 +123,31 @@ struct Line {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 struct Said {
-    role: Option<String>,
+    role: Typed<String>,
     content: Content,
-    is_error: Option<bool>,
-    stop_reason: Option<String>,
+    is_error: Typed<bool>,
+    stop_reason: Typed<String>,
+}
+
+/// A member of the type asked for, or of another (read as missing).
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum Typed<T> {
+    Is(T),
+    Other(IgnoredAny),
+}
+
+impl<T> Default for Typed<T> {
+    fn default() -> Self {
+        Typed::Other(IgnoredAny)
+    }
+}
+
+impl<T> Typed<T> {
+    /// The value, when it has the type asked for.
+    fn get(&self) -> Option<&T> {
+        if let Typed::Is(value) = self { Some(value) } else { None }
+    }
 }
 
 /// Message content: blocks (other blocks, and other content, are not read).
@@ -260,12 +281,12 @@ pub fn summarize(session: &Session, entries: &[u32]) -> Result<Summary> {
         }
         let Said { role, content, is_error, stop_reason } =
             Line::deserialize(value).map(|line| line.message).unwrap_or_default();
-        match role.as_deref() {
+        match role.get().map(String::as_str) {
             Some("assistant") => {
                 summary.turns += 1;
-                summary.errors += usize::from(stop_reason.as_deref() == Some("error"));
+                summary.errors += usize::from(stop_reason.get().is_some_and(|s| s == "error"));
             }
-            Some("toolResult") => summary.errors += usize::from(is_error == Some(true)),
+            Some("toolResult") => summary.errors += usize::from(is_error.get() == Some(&true)),
             _ => continue,
         }
         let Content::Blocks(blocks) = content else { continue };

@@ -293,3 +293,53 @@ fn a_fork_written_by_pi_1_6_0() {
     assert_eq!(out["sides"][0]["entries"][0], "b2000001");
     assert_eq!(out["sides"][1]["entries"][0], "c3000001");
 }
+
+/// Tool names, paths, commands, labels and prompts from the file reach the terminal escaped,
+/// in the summary, the rows and the context diff alike; a member of an unexpected type (`isError`
+/// of `a2`) reads as missing, and leaves the rest of its message counted.
+#[test]
+fn hostile_text_is_escaped() {
+    let env = TestEnv::new();
+    let esc = "\\u001b[31m";
+    let call = |id: &str, name: &str, args: &str| {
+        format!(r#"{{"type":"toolCall","id":"{id}","name":"{name}{esc}","arguments":{args}}}"#)
+    };
+    let lines = [
+        r#"{"type":"session","version":3,"id":"s","cwd":"/w"}"#.to_owned(),
+        format!(
+            r#"{{"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{{"role":"user","content":"go{esc}"}}}}"#
+        ),
+        format!(
+            r#"{{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-01-01T00:00:01.000Z","message":{{"role":"assistant","content":[{},{}],"stopReason":"toolUse"}}}}"#,
+            call("c1", "read", &format!(r#"{{"path":"x{esc}.rs"}}"#)),
+            call("c2", "bash", &format!(r#"{{"command":"rm{esc}"}}"#)),
+        ),
+        format!(
+            r#"{{"type":"message","id":"a2","parentId":"u1","timestamp":"2026-01-01T00:00:02.000Z","message":{{"role":"assistant","content":[{}],"isError":[1]}}}}"#,
+            call("c3", "edit", &format!(r#"{{"path":"y{esc}.rs"}}"#)),
+        ),
+        format!(
+            r#"{{"type":"label","id":"l1","parentId":"a2","timestamp":"2026-01-01T00:00:03.000Z","targetId":"a2","label":"l{esc}"}}"#
+        ),
+        format!(
+            r#"{{"type":"message","id":"u2","parentId":"a1","timestamp":"2026-01-01T00:00:04.000Z","message":{{"role":"user","content":"one{esc}"}}}}"#
+        ),
+        format!(
+            r#"{{"type":"message","id":"u3","parentId":"l1","timestamp":"2026-01-01T00:00:05.000Z","message":{{"role":"user","content":"two{esc}"}}}}"#
+        ),
+    ];
+    env.write("h.jsonl", lines.join("\n") + "\n");
+    for args in [&["diff", "u2", "u3"][..], &["diff", "--context", "u2", "u3"]] {
+        let mut cmd = env.cmd();
+        cmd.env("COLUMNS", "200").args(["-f", "h.jsonl"]).args(args);
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", env.render(&out));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("two\\x1b[31m"), "{text}");
+        if !args.contains(&"--context") {
+            assert!(text.contains("edit\\x1b[31m 1"), "{text}");
+        }
+        let raw = text.chars().find(|&c| c.is_control() && !matches!(c, '\n' | '\t'));
+        assert_eq!(raw, None, "{text}");
+    }
+}
