@@ -343,3 +343,29 @@ fn hostile_text_is_escaped() {
         assert_eq!(raw, None, "{text}");
     }
 }
+
+/// Coloured rows stand side by side as the plain ones do: a row's width is measured without
+/// its colours.
+#[test]
+fn colours_keep_the_columns() {
+    let env = TestEnv::new();
+    env.fixture("diff.jsonl");
+    let run = |color: &str| {
+        let mut cmd = env.cmd();
+        cmd.env("COLUMNS", "130").args(["--color", color, "-f", "diff.jsonl", "diff", "first-try"]);
+        String::from_utf8(cmd.output().unwrap().stdout).unwrap()
+    };
+    let colored = run("always");
+    assert!(colored.contains('\x1b'));
+    let mut stripped = String::new();
+    let mut in_escape = false;
+    for c in colored.chars() {
+        match (in_escape, c) {
+            (false, '\x1b') => in_escape = true,
+            (true, 'm') => in_escape = false,
+            (true, _) => {}
+            (false, c) => stripped.push(c),
+        }
+    }
+    assert_eq!(stripped, run("never"));
+}
