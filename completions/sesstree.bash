@@ -61,6 +61,9 @@ _sesstree() {
             sesstree,name)
                 cmd="sesstree__subcmd__name"
                 ;;
+            sesstree,prune)
+                cmd="sesstree__subcmd__prune"
+                ;;
             sesstree,reflog)
                 cmd="sesstree__subcmd__reflog"
                 ;;
@@ -115,6 +118,9 @@ _sesstree() {
             sesstree__subcmd__help,name)
                 cmd="sesstree__subcmd__help__subcmd__name"
                 ;;
+            sesstree__subcmd__help,prune)
+                cmd="sesstree__subcmd__help__subcmd__prune"
+                ;;
             sesstree__subcmd__help,reflog)
                 cmd="sesstree__subcmd__help__subcmd__reflog"
                 ;;
@@ -134,7 +140,7 @@ _sesstree() {
 
     case "${cmd}" in
         sesstree)
-            opts="-f -h -V --file --session --json --strict --no-pager --utc --color --even-if-open --help --version log tree context show checkout reflog fork branch stats label name humanize-title migrate fsck ls grep diff export help"
+            opts="-f -h -V --file --session --json --strict --no-pager --utc --color --even-if-open --help --version log tree context show checkout reflog fork branch stats label name humanize-title migrate fsck ls grep diff export prune help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -510,7 +516,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__help)
-            opts="log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep diff export help"
+            opts="log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep diff export prune help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -706,6 +712,20 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__help__subcmd__name)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__help__subcmd__prune)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1003,6 +1023,60 @@ _sesstree() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sesstree__subcmd__prune)
+            opts="-o -f -h --abandoned --older-than --markers --images --dialect --restore --save --output --no-backup --dry-run --force --file --session --json --strict --no-pager --utc --color --even-if-open --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --older-than)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dialect)
+                    COMPREPLY=($(compgen -W "omp pi" -- "${cur}"))
+                    return 0
+                    ;;
+                --restore)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --save)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sesstree__subcmd__reflog)
             opts="-n -f -h --max-count --even-if-open --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1072,7 +1146,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__stats)
-            opts="-f -h --even-if-open --file --session --json --strict --no-pager --utc --color --help"
+            opts="-f -h --bytes --even-if-open --file --session --json --strict --no-pager --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

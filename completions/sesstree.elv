@@ -49,6 +49,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand grep 'Search the text of sessions, knowing where each hit sits in its tree'
             cand diff 'Show what two branches did differently, from their common ancestor'
             cand export 'Export the whole tree as one self-contained HTML page, or as Markdown'
+            cand prune 'Remove branches off the active path, or put removed ones back'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sesstree;log'= {
@@ -212,6 +213,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current session: the newest (by modification time) of the current directory''s sessions in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them), as `omp --continue` and `pi -c` resume it; when the directory has none, the nearest parent directory''s, as git looks upward. `ls` marks it'
             cand --session 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)'
             cand --color 'When to colour the output'
+            cand --bytes 'Where the bytes are instead: by entry type, inline images, tool output, the active path and the rest (what `prune --abandoned` would remove at most)'
             cand --even-if-open 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session''s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
@@ -400,6 +402,31 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'sesstree;prune'= {
+            cand --older-than 'With --abandoned: only branches whose newest entry is older than SPAN (`30d`, `12h`, or a date: 2026-11-30)'
+            cand --dialect 'With --images: whose session the file is (omp or pi), when neither its contents nor its directory say'
+            cand --restore 'Put back the entries a `--save` wrote to FILE'
+            cand --save 'Append every removed line to FILE (made with the session''s header when new)'
+            cand -o 'Write the result to PATH instead of replacing the file'
+            cand --output 'Write the result to PATH instead of replacing the file'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current session: the newest (by modification time) of the current directory''s sessions in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them), as `omp --continue` and `pi -c` resume it; when the directory has none, the nearest parent directory''s, as git looks upward. `ls` marks it'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current session: the newest (by modification time) of the current directory''s sessions in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them), as `omp --continue` and `pi -c` resume it; when the directory has none, the nearest parent directory''s, as git looks upward. `ls` marks it'
+            cand --session 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)'
+            cand --color 'When to colour the output'
+            cand --abandoned 'Remove every branch off the active path'
+            cand --markers 'Remove the empty move markers of `checkout` that nothing hangs below'
+            cand --images 'Move the inline base64 images of an oh-my-pi session into oh-my-pi''s blob store, as oh-my-pi itself writes them (`blob:sha256:` references); refused for pi sessions'
+            cand --no-backup 'Do not keep the original as FILE.bak'
+            cand --dry-run 'Print what would be removed; write nothing'
+            cand --force 'Overwrite an existing -o PATH or FILE.bak'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand --utc 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)'
+            cand --even-if-open 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session''s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'sesstree;help'= {
             cand log 'Show the path from the root to REV (default `@`), newest first'
             cand tree 'Show the whole tree as the agent''s tree selector draws it'
@@ -418,6 +445,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand grep 'Search the text of sessions, knowing where each hit sits in its tree'
             cand diff 'Show what two branches did differently, from their common ancestor'
             cand export 'Export the whole tree as one self-contained HTML page, or as Markdown'
+            cand prune 'Remove branches off the active path, or put removed ones back'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sesstree;help;log'= {
@@ -453,6 +481,8 @@ set edit:completion:arg-completer[sesstree] = {|@words|
         &'sesstree;help;diff'= {
         }
         &'sesstree;help;export'= {
+        }
+        &'sesstree;help;prune'= {
         }
         &'sesstree;help;help'= {
         }

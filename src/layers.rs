@@ -30,6 +30,7 @@ const LAYERS: &[&[&str]] = &[
         "summarize",
         "migrate",
         "stats",
+        "bytes",
         "context",
     ],
     &["fsck", "ops", "grep", "export", "diff"],

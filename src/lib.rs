@@ -29,8 +29,8 @@
 //!    work out while loading ([`row::Rows`]).
 //! 6. What commands do with a session: [`tree`] (the selector's layout), [`rev`] (REVs),
 //!    [`store`] (the only writer), [`discover`] and [`sessions`] (finding and listing session
-//!    files), [`hooks`], [`summarize`], [`migrate`], [`stats`], [`context`] (what the model
-//!    sees).
+//!    files), [`hooks`], [`summarize`], [`migrate`], [`stats`], [`bytes`] (where a file's
+//!    bytes are), [`context`] (what the model sees).
 //! 7. [`fsck`] (damage and repair), [`ops`] (the plans and workflows of the writing
 //!    commands), [`grep`] (search across sessions), [`export`] (the whole tree as an HTML
 //!    page or Markdown) and [`diff`] (what two branches did differently).
@@ -55,6 +55,7 @@ pub mod json;
 pub mod row;
 pub mod session;
 // 6–7. What commands do.
+pub mod bytes;
 pub mod context;
 pub mod diff;
 pub mod discover;

@@ -448,21 +448,73 @@ impl Locked {
         tail: &[u8],
         finishes: Option<&Path>,
     ) -> Result<()> {
+        let io = |e| Error::io(&self.path, e);
+        self.rewrite_finishing(session, finishes, |out| {
+            out.write_all(head).map_err(io)?;
+            self.copy_range(session, keep_from, session.file_len, out)?;
+            out.write_all(tail).map_err(io)
+        })
+    }
+
+    /// Streams the file's own bytes from `start` to `end` into `out` (never past the length
+    /// it was loaded with), a megabyte at a time.
+    fn copy_range(
+        &self,
+        session: &Session,
+        start: u64,
+        end: u64,
+        out: &mut dyn Write,
+    ) -> Result<()> {
+        let io = |e| Error::io(&self.path, e);
+        let end = end.min(session.file_len);
+        let mut offset = start.min(end);
+        let mut buf = vec![0; (end - offset).min(1 << 20) as usize];
+        while offset < end {
+            let n = buf.len().min((end - offset) as usize);
+            self.file.read_exact_at(&mut buf[..n], offset).map_err(io)?;
+            out.write_all(&buf[..n]).map_err(io)?;
+            offset += n as u64;
+        }
+        Ok(())
+    }
+
+    /// Replaces the whole file atomically with what `fill` writes, keeping the permissions. With `backup`, the
+    /// current contents are first kept there as in [`Locked::replace_keeping`], streamed
+    /// rather than held in memory.
+    pub fn rewrite_with(
+        &self,
+        session: &Session,
+        backup: Option<(&Path, bool)>,
+        fill: impl FnOnce(&mut dyn Write) -> Result<()>,
+    ) -> Result<()> {
+        let Some((backup, force)) = backup else {
+            return self.rewrite_finishing(session, None, fill);
+        };
+        self.check_fresh(session)?;
+        write_new_with(backup, Some(&self.path), force, |out| {
+            self.copy_range(session, 0, session.file_len, out)
+        })?;
+        reopen(backup);
+        if let Err(e) = self.rewrite_finishing(session, Some(backup), fill) {
+            discard(backup);
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// The atomic rewrite under every rewrite: `fill` writes the temporary file; the freshness
+    /// check comes after it is written and synced, right before the rename, which also
+    /// finishes `finishes` (a file [`reopen`]ed until then).
+    fn rewrite_finishing(
+        &self,
+        session: &Session,
+        finishes: Option<&Path>,
+        fill: impl FnOnce(&mut dyn Write) -> Result<()>,
+    ) -> Result<()> {
         self.check_fresh(session)?;
         let io = |e| Error::io(&self.path, e);
         let perms = self.file.metadata().map_err(io)?.permissions();
-        let tmp = temp_with(&self.real, Mode::Keep(perms), |out| {
-            out.write_all(head).map_err(io)?;
-            let mut offset = keep_from.min(session.file_len);
-            let mut buf = vec![0; 1 << 20];
-            while offset < session.file_len {
-                let n = buf.len().min((session.file_len - offset) as usize);
-                self.file.read_exact_at(&mut buf[..n], offset).map_err(io)?;
-                out.write_all(&buf[..n]).map_err(io)?;
-                offset += n as u64;
-            }
-            out.write_all(tail).map_err(io)
-        })?;
+        let tmp = temp_with(&self.real, Mode::Keep(perms), fill)?;
         let gate = self.gate(session, WriteKind::Rename)?;
         self.check_fresh(session)?;
         tmp.persist(finishes, |t| {

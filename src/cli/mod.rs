@@ -120,7 +120,7 @@ pub fn command() -> clap::Command {
             _ => &[],
         };
         // Only these write into the session they work on (the lease of an open one).
-        let writes = matches!(sub.get_name(), "checkout" | "label" | "name" | "migrate");
+        let writes = matches!(sub.get_name(), "checkout" | "label" | "name" | "migrate" | "prune");
         let sub = globals
             .iter()
             .filter(|a| {

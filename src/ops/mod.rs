@@ -6,8 +6,10 @@
 
 pub mod branch;
 pub mod checkout;
+pub mod images;
 pub mod label;
 pub mod name;
+pub mod prune;
 
 use serde_json::{Map, Value};
 

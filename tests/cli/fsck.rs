@@ -409,19 +409,28 @@ fn compaction_off_path() {
     "#);
 }
 
+/// A `fromId` that is no entry id (here a number) is damage; one naming an entry that is not in
+/// the file is not: `prune` removes the branch a summary came from, and the agents only print
+/// `fromId` (pi 1.6.0, oh-my-pi 18.2.3).
 #[test]
 fn unknown_from_id() {
     let env = TestEnv::new();
-    let summary = r#"{"type":"branch_summary","id":"bs","parentId":"a","timestamp":"2026-01-01T00:00:02.000Z","fromId":"gone","summary":"tried something"}"#;
-    env.write("f.jsonl", lines(&[H, &m("a", None), summary]));
+    let summary = |from: &str| {
+        format!(
+            r#"{{"type":"branch_summary","id":"bs","parentId":"a","timestamp":"2026-01-01T00:00:02.000Z","fromId":{from},"summary":"tried something"}}"#
+        )
+    };
+    env.write("pruned.jsonl", lines(&[H, &m("a", None), &summary(r#""gone""#)]));
+    insta::assert_snapshot!(env.run(&["fsck", "pruned.jsonl"]), @"pruned.jsonl: ok");
+    env.write("f.jsonl", lines(&[H, &m("a", None), &summary("7")]));
     insta::assert_snapshot!(env.run(&["fsck", "f.jsonl"]), @"
-    f.jsonl:3: unknown-from-id: branch summary bs comes from gone, which is not in the file
+    f.jsonl:3: unknown-from-id: branch summary bs comes from 7, which is not an entry id
     [exit status: 1]
     ");
     insta::assert_snapshot!(repair(&env, "f.jsonl", &[]), @r#"
-    f.jsonl:3: unknown-from-id: branch summary bs comes from gone, which is not in the file
+    f.jsonl:3: unknown-from-id: branch summary bs comes from 7, which is not an entry id
     repaired copy written to fixed.jsonl:
-      line 3: set-from-id: fromId gone is not in the file; set to its parent a
+      line 3: set-from-id: fromId 7 is not an entry id; set to its parent a
     [exit status: 1]
     ------- fixed.jsonl -------
     {"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}
@@ -614,6 +623,7 @@ fn every_fixture_repairs_to_a_sound_copy() {
     empty.jsonl: repaired (1 changes)
     escapes.jsonl: sound
     future-version.jsonl: refused, exit 6
+    images-omp.jsonl: sound
     invalid-utf8.jsonl: sound
     labeled.jsonl: repaired (1 changes)
     large-session.jsonl: sound
@@ -630,6 +640,7 @@ fn every_fixture_repairs_to_a_sound_copy() {
     pi-usage.jsonl: sound
     pi-v7-plain.jsonl: sound
     pi.jsonl: sound
+    prune.jsonl: sound
     roles.jsonl: sound
     selector.jsonl: sound
     title-nopad.jsonl: repaired (1 changes)

@@ -34,6 +34,7 @@ mod migrate; // sesstree migrate
 mod name; // sesstree name
 mod pi_entries; // entry types of today's pi: usage, context_edit
 mod props; // property tests: random trees and command sequences against a model
+mod prune; // sesstree prune: subtrees, abandoned branches, markers, save and restore
 mod readme; // the command tour in docs/ shows real output
 mod reflog; // sesstree reflog, checkout -
 mod show; // sesstree show

@@ -14,6 +14,7 @@ mod log;
 mod ls;
 mod migrate;
 mod name;
+mod prune;
 mod reflog;
 pub(crate) mod show;
 mod stats;
@@ -51,6 +52,7 @@ pub enum Command {
     Grep(grep::GrepArgs),
     Diff(diff::DiffArgs),
     Export(export::ExportArgs),
+    Prune(prune::PruneArgs),
 }
 
 impl Command {
@@ -118,5 +120,6 @@ fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Grep(args) => grep::run(ctx, &args),
         Command::Diff(args) => diff::run(ctx, &args),
         Command::Export(args) => export::run(ctx, &args),
+        Command::Prune(args) => prune::run(ctx, &args),
     }
 }
