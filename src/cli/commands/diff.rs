@@ -15,6 +15,7 @@ use sesstree::{Session, rev};
 
 use crate::cli::args::FilterArg;
 use crate::cli::exit::{Exit, Silent};
+use crate::cli::row;
 use crate::cli::signals::leave_to_exit;
 use crate::cli::ui::{self, Role, Style, home, mark_cut, short_id};
 use crate::cli::{Ctx, complete, file_rev, stdout, write_json_line};
@@ -371,7 +372,7 @@ fn rows(
         // The columns a row takes, measured without its colours.
         let drawn = |style| {
             let mut buf = Vec::new();
-            ui::text_row(style, session, (row.idx, row.gist), label, &text, &mut buf, width);
+            row::text_row(style, session, (row.idx, row.gist), label, &text, &mut buf, width);
             String::from_utf8_lossy(&buf).into_owned()
         };
         let plain = drawn(Style { color: false });

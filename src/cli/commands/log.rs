@@ -14,6 +14,7 @@ use sesstree::terminal::sanitize_for_terminal;
 
 use crate::cli::args::FilterArg;
 use crate::cli::complete;
+use crate::cli::row;
 use crate::cli::signals::leave_to_exit;
 use crate::cli::ui::{self, Role, home, mark_cut, short_id};
 use crate::cli::{Ctx, stdout};
@@ -164,7 +165,7 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
                 } else {
                     let label = label.map(|l| l.0.as_str());
                     let text = mark_cut(&text, gist.is_cut());
-                    ui::text_row(ctx.style, &session, (idx, gist), label, &text, buf, width);
+                    row::text_row(ctx.style, &session, (idx, gist), label, &text, buf, width);
                 }
                 buf.push(b'\n');
                 anyhow::Ok(())
