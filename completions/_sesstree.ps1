@@ -50,6 +50,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('fsck', 'fsck', [CompletionResultType]::ParameterValue, 'Check session files for damage, or write a repaired copy of one')
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List session files, newest first')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search the text of sessions, knowing where each hit sits in its tree')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what two branches did differently, from their common ancestor')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export the whole tree as one self-contained HTML page, or as Markdown')
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Remove branches off the active path, or put removed ones back')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -337,6 +338,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('-0', '-0', [CompletionResultType]::ParameterName, 'Print only the paths, each ended by a NUL byte (for `xargs -0`)')
             [CompletionResult]::new('--null', '--null', [CompletionResultType]::ParameterName, 'Print only the paths, each ended by a NUL byte (for `xargs -0`)')
+            [CompletionResult]::new('--tree', '--tree', [CompletionResultType]::ParameterName, 'Draw the sessions as a tree: each under the session it came from')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')
             [CompletionResult]::new('--even-if-open', '--even-if-open', [CompletionResultType]::ParameterName, 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session''s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own. On Windows oh-my-pi keeps the lease in a named mutex that sesstree cannot see: there no session counts as open, and this flag changes nothing')
@@ -375,6 +377,24 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'Print the number of matching entries of each file with a match')
             [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only the current project''s sessions: those of the current directory, else of the nearest parent directory that has any (where a command without -f finds its session)')
             [CompletionResult]::new('--active-only', '--active-only', [CompletionResultType]::ParameterName, 'Only entries on the path from the root to the leaf')
+            [CompletionResult]::new('--even-if-open', '--even-if-open', [CompletionResultType]::ParameterName, 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session''s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own. On Windows oh-my-pi keeps the lease in a named mutex that sesstree cannot see: there no session counts as open, and this flag changes nothing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')
+            [CompletionResult]::new('--utc', '--utc', [CompletionResultType]::ParameterName, 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'sesstree;diff' {
+            [CompletionResult]::new('--filter', '--filter', [CompletionResultType]::ParameterName, 'Which entries the rows show (as in `log`)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current session: the newest (by modification time) of the current directory''s sessions in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them), as `omp --continue` and `pi -c` resume it; when the directory has none, the nearest parent directory''s, as git looks upward. `ls` marks it')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current session: the newest (by modification time) of the current directory''s sessions in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them), as `omp --continue` and `pi -c` resume it; when the directory has none, the nearest parent directory''s, as git looks upward. `ls` marks it')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--stat', '--stat', [CompletionResultType]::ParameterName, 'Show only the summary of each side')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Show a unified diff of the context the model gets at each side''s end')
+            [CompletionResult]::new('--exit-code', '--exit-code', [CompletionResultType]::ParameterName, 'Exit with 1 when the sides differ and 0 when they do not, as `git diff --exit-code` (with --context, when the two contexts differ)')
             [CompletionResult]::new('--even-if-open', '--even-if-open', [CompletionResultType]::ParameterName, 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session''s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own. On Windows oh-my-pi keeps the lease in a named mutex that sesstree cannot see: there no session counts as open, and this flag changes nothing')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
@@ -446,6 +466,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('fsck', 'fsck', [CompletionResultType]::ParameterValue, 'Check session files for damage, or write a repaired copy of one')
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List session files, newest first')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search the text of sessions, knowing where each hit sits in its tree')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what two branches did differently, from their common ancestor')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export the whole tree as one self-contained HTML page, or as Markdown')
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Remove branches off the active path, or put removed ones back')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -494,6 +515,9 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             break
         }
         'sesstree;help;grep' {
+            break
+        }
+        'sesstree;help;diff' {
             break
         }
         'sesstree;help;export' {

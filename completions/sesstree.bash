@@ -25,6 +25,9 @@ _sesstree() {
             sesstree,context)
                 cmd="sesstree__subcmd__context"
                 ;;
+            sesstree,diff)
+                cmd="sesstree__subcmd__diff"
+                ;;
             sesstree,export)
                 cmd="sesstree__subcmd__export"
                 ;;
@@ -78,6 +81,9 @@ _sesstree() {
                 ;;
             sesstree__subcmd__help,context)
                 cmd="sesstree__subcmd__help__subcmd__context"
+                ;;
+            sesstree__subcmd__help,diff)
+                cmd="sesstree__subcmd__help__subcmd__diff"
                 ;;
             sesstree__subcmd__help,export)
                 cmd="sesstree__subcmd__help__subcmd__export"
@@ -134,7 +140,7 @@ _sesstree() {
 
     case "${cmd}" in
         sesstree)
-            opts="-f -h -V --file --session --json --strict --no-pager --utc --color --even-if-open --help --version log tree context show checkout reflog fork branch stats label name humanize-title migrate fsck ls grep export prune help"
+            opts="-f -h -V --file --session --json --strict --no-pager --utc --color --even-if-open --help --version log tree context show checkout reflog fork branch stats label name humanize-title migrate fsck ls grep diff export prune help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -238,6 +244,40 @@ _sesstree() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "text markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__diff)
+            opts="-f -h --stat --context --exit-code --filter --even-if-open --file --session --json --strict --no-pager --utc --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --filter)
+                    COMPREPLY=($(compgen -W "default no-tools user-only labeled-only all" -- "${cur}"))
                     return 0
                     ;;
                 --file)
@@ -476,7 +516,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__help)
-            opts="log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep export prune help"
+            opts="log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep diff export prune help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -504,6 +544,20 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__help__subcmd__context)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__help__subcmd__diff)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -848,7 +902,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__ls)
-            opts="-0 -f -h --cwd --null --file --session --strict --no-pager --even-if-open --json --utc --color --help"
+            opts="-0 -f -h --cwd --null --tree --file --session --strict --no-pager --even-if-open --json --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

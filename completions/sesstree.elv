@@ -47,6 +47,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand fsck 'Check session files for damage, or write a repaired copy of one'
             cand ls 'List session files, newest first'
             cand grep 'Search the text of sessions, knowing where each hit sits in its tree'
+            cand diff 'Show what two branches did differently, from their common ancestor'
             cand export 'Export the whole tree as one self-contained HTML page, or as Markdown'
             cand prune 'Remove branches off the active path, or put removed ones back'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -319,6 +320,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --color 'When to colour the output'
             cand -0 'Print only the paths, each ended by a NUL byte (for `xargs -0`)'
             cand --null 'Print only the paths, each ended by a NUL byte (for `xargs -0`)'
+            cand --tree 'Draw the sessions as a tree: each under the session it came from'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
             cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
             cand --even-if-open 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session''s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own. On Windows oh-my-pi keeps the lease in a named mutex that sesstree cannot see: there no session counts as open, and this flag changes nothing'
@@ -356,6 +358,23 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand --count 'Print the number of matching entries of each file with a match'
             cand --here 'Only the current project''s sessions: those of the current directory, else of the nearest parent directory that has any (where a command without -f finds its session)'
             cand --active-only 'Only entries on the path from the root to the leaf'
+            cand --even-if-open 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session''s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own. On Windows oh-my-pi keeps the lease in a named mutex that sesstree cannot see: there no session counts as open, and this flag changes nothing'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand --utc 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'sesstree;diff'= {
+            cand --filter 'Which entries the rows show (as in `log`)'
+            cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current session: the newest (by modification time) of the current directory''s sessions in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them), as `omp --continue` and `pi -c` resume it; when the directory has none, the nearest parent directory''s, as git looks upward. `ls` marks it'
+            cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current session: the newest (by modification time) of the current directory''s sessions in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them), as `omp --continue` and `pi -c` resume it; when the directory has none, the nearest parent directory''s, as git looks upward. `ls` marks it'
+            cand --session 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)'
+            cand --color 'When to colour the output'
+            cand --stat 'Show only the summary of each side'
+            cand --context 'Show a unified diff of the context the model gets at each side''s end'
+            cand --exit-code 'Exit with 1 when the sides differ and 0 when they do not, as `git diff --exit-code` (with --context, when the two contexts differ)'
             cand --even-if-open 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session''s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own. On Windows oh-my-pi keeps the lease in a named mutex that sesstree cannot see: there no session counts as open, and this flag changes nothing'
             cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
             cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
@@ -424,6 +443,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand fsck 'Check session files for damage, or write a repaired copy of one'
             cand ls 'List session files, newest first'
             cand grep 'Search the text of sessions, knowing where each hit sits in its tree'
+            cand diff 'Show what two branches did differently, from their common ancestor'
             cand export 'Export the whole tree as one self-contained HTML page, or as Markdown'
             cand prune 'Remove branches off the active path, or put removed ones back'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -457,6 +477,8 @@ set edit:completion:arg-completer[sesstree] = {|@words|
         &'sesstree;help;ls'= {
         }
         &'sesstree;help;grep'= {
+        }
+        &'sesstree;help;diff'= {
         }
         &'sesstree;help;export'= {
         }

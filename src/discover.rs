@@ -26,6 +26,28 @@ pub fn session_files(paths: &[PathBuf], listing: bool) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
+/// The session files in the artifact directory of each of `files` (`<name>/` next to
+/// `<name>.jsonl`), and in theirs, and so on: where oh-my-pi 18.2.3's task tool writes its
+/// subagents' transcripts (`<name>/<agent id>.jsonl`), which a listing skips. A directory that
+/// cannot be read gives none; symlinks are not followed.
+pub fn artifact_sessions(files: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut holders = files.to_vec();
+    while !holders.is_empty() {
+        let mut found = Vec::new();
+        for file in &holders {
+            let dir = file.with_extension("");
+            let is_dir = std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir());
+            if file.extension().is_some_and(|e| e == "jsonl") && is_dir {
+                let _ = walk(&dir, true, &mut found);
+            }
+        }
+        out.extend_from_slice(&found);
+        holders = found;
+    }
+    out
+}
+
 fn walk(dir: &Path, listing: bool, out: &mut Vec<PathBuf>) -> Result<()> {
     let mut entries: Vec<_> =
         std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?.filter_map(|e| e.ok()).collect();

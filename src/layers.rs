@@ -33,7 +33,7 @@ const LAYERS: &[&[&str]] = &[
         "bytes",
         "context",
     ],
-    &["fsck", "ops", "grep", "export"],
+    &["fsck", "ops", "grep", "export", "diff"],
     &["render"],
 ];
 

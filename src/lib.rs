@@ -32,8 +32,8 @@
 //!    files), [`hooks`], [`summarize`], [`migrate`], [`stats`], [`bytes`] (where a file's
 //!    bytes are), [`context`] (what the model sees).
 //! 7. [`fsck`] (damage and repair), [`ops`] (the plans and workflows of the writing
-//!    commands), [`grep`] (search across sessions) and [`export`] (the whole tree as an HTML
-//!    page or Markdown).
+//!    commands), [`grep`] (search across sessions), [`export`] (the whole tree as an HTML
+//!    page or Markdown) and [`diff`] (what two branches did differently).
 //! 8. [`render`]: the output layer: the `--json` row, an entry in full, the style.
 #![warn(missing_docs)]
 
@@ -58,6 +58,7 @@ pub mod session;
 // 6–7. What commands do.
 pub mod bytes;
 pub mod context;
+pub mod diff;
 pub mod discover;
 pub mod export;
 pub mod fsck;

@@ -44,6 +44,9 @@ pub struct Summary {
     pub name: Option<String>,
     /// The header's working directory.
     pub cwd: Option<String>,
+    /// The header's `parentSession`: the file (pi, oh-my-pi's branch into a new file and its
+    /// subagents) or the session id (oh-my-pi's `/fork`) the session came from.
+    pub parent_session: Option<String>,
     /// Non-blank lines after the header (damaged ones included: `fsck` tells them apart).
     pub entries: u64,
     /// The last entry's timestamp, else the file's modification time (epoch milliseconds).
@@ -116,6 +119,7 @@ pub fn summarize(path: &Path) -> Result<Summary> {
         session_id: scan.session_id,
         name,
         cwd: scan.cwd,
+        parent_session: scan.parent_session,
         entries: scan.entries,
         last_activity: last_time.or(mtime),
         first_prompt: scan.first_prompt,
@@ -131,6 +135,7 @@ struct Scan {
     saw_record: bool,
     session_id: Option<String>,
     cwd: Option<String>,
+    parent_session: Option<String>,
     header_title: Option<String>,
     entries: u64,
     first_prompt: Option<String>,
@@ -155,6 +160,7 @@ impl Scan {
                 if text("type").as_deref() == Some("session") || self.lane_format {
                     self.session_id = text("id");
                     self.cwd = text("cwd");
+                    self.parent_session = text("parentSession");
                     self.header_title = text("title").filter(|t| !t.is_empty());
                     return false;
                 }
@@ -200,6 +206,56 @@ fn first_prompt(line: &[u8]) -> Option<String> {
 /// Summarizes many files in parallel; the results keep the order of `files`.
 pub fn summarize_all(files: &[PathBuf]) -> Vec<Result<Summary>> {
     files.par_iter().map(|f| summarize(f)).collect()
+}
+
+/// The session each of `summaries` came from, as an index into `summaries`: the one its
+/// header's `parentSession` names, by path (pi, oh-my-pi's branch into a new file, its
+/// subagents) or by session id (oh-my-pi 18.2.3's `fork()` and `forkFrom` record the id); else,
+/// for a file in a session's artifact directory (`<parent>/<agent>.jsonl`, where oh-my-pi
+/// 18.2.3's task tool writes a subagent's transcript), that session. A link that would close a
+/// cycle is dropped: every session is drawn once.
+pub fn parents(summaries: &[Summary]) -> Vec<Option<usize>> {
+    use std::collections::HashMap;
+    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let paths: Vec<PathBuf> = summaries.iter().map(|s| real(&s.path)).collect();
+    let by_path: HashMap<&Path, usize> =
+        paths.iter().enumerate().map(|(i, p)| (p.as_path(), i)).collect();
+    let mut by_id: HashMap<&str, usize> = HashMap::new();
+    for (i, s) in summaries.iter().enumerate() {
+        if let Some(id) = &s.session_id {
+            by_id.entry(id.as_str()).or_insert(i);
+        }
+    }
+    let mut parents: Vec<Option<usize>> = summaries
+        .iter()
+        .zip(&paths)
+        .map(|(s, path)| {
+            let named = s.parent_session.as_deref().and_then(|parent| {
+                by_path.get(real(Path::new(parent)).as_path()).or_else(|| by_id.get(parent))
+            });
+            let holder = || {
+                let mut file = path.parent()?.as_os_str().to_owned();
+                file.push(".jsonl");
+                by_path.get(Path::new(&file))
+            };
+            named.or_else(holder).copied()
+        })
+        .collect();
+    for i in 0..parents.len() {
+        // Up from i: back at i is a cycle, cut at i.
+        let mut at = parents[i];
+        for _ in 0..parents.len() {
+            match at {
+                Some(p) if p == i => {
+                    parents[i] = None;
+                    break;
+                }
+                Some(p) => at = parents[p],
+                None => break,
+            }
+        }
+    }
+    parents
 }
 
 /// Sorts newest first (by last activity), then by path; files without a time go last.
@@ -309,6 +365,7 @@ mod tests {
             session_id: None,
             name: None,
             cwd: None,
+            parent_session: None,
             entries: 0,
             last_activity: t,
             first_prompt: None,

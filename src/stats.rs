@@ -111,6 +111,16 @@ pub(crate) fn entry_usage(entry: &Value, dialect: Dialect) -> Option<(String, Us
 }
 
 impl Usage {
+    /// The total tokens.
+    pub fn tokens(&self) -> f64 {
+        self.0[TOTAL_TOKENS]
+    }
+
+    /// The billed cost.
+    pub fn cost(&self) -> f64 {
+        self.0[COST]
+    }
+
     /// Adds the totals of `other`, figure by figure.
     pub fn add_usage(&mut self, other: &Usage) {
         for (sum, figure) in self.0.iter_mut().zip(other.0) {

@@ -623,6 +623,8 @@ fn every_fixture_repairs_to_a_sound_copy() {
     compactions.jsonl: repaired (1 changes)
     cycle.jsonl: repaired (2 changes)
     dangling-parent.jsonl: repaired (1 changes)
+    diff-pi-fork.jsonl: sound
+    diff.jsonl: sound
     duplicate-ids.jsonl: repaired (2 changes)
     empty.jsonl: repaired (1 changes)
     escapes.jsonl: sound

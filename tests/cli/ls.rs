@@ -366,3 +366,91 @@ fn the_current_session_is_marked() {
     2026-01-02 00:00:01 +0000  2        omp-3    Renamed  ~/other  hello from other  ~/.omp/agent/sessions/-other/2026-01-02T00-00-00-000Z_omp-3.jsonl
     ");
 }
+
+/// `ls --tree`: forks under the session they came from, by the path (pi, `sesstree fork`) or
+/// the session id (oh-my-pi 18.2.3's `fork()`) in `parentSession`; oh-my-pi 18.2.3's subagent
+/// transcripts (`<session>/<agent>.jsonl`) under their session, with or without a
+/// `parentSession`; a parent that is not listed leaves a session at the top.
+#[test]
+fn tree_of_forks_and_subagents() {
+    let env = TestEnv::new();
+    let dir = env.path().display().to_string();
+    let line = |id: &str, time: &str| user(id, None, time, "Go");
+    put(
+        &env,
+        "s/root.jsonl",
+        &[header("root-id", "/p", ""), line("a1", "2026-01-01T00:00:01.000Z")],
+    );
+    let by_path = format!(r#","parentSession":"{dir}/s/root.jsonl""#);
+    put(
+        &env,
+        "s/fork.jsonl",
+        &[header("fork-id", "/p", &by_path), line("a1", "2026-01-01T00:00:03.000Z")],
+    );
+    let by_id = r#","parentSession":"fork-id""#;
+    put(
+        &env,
+        "s/omp-fork.jsonl",
+        &[header("omp-fork-id", "/p", by_id), line("a1", "2026-01-01T00:00:04.000Z")],
+    );
+    put(
+        &env,
+        "s/root/AgentA.jsonl",
+        &[header("sub-a", "/p", &by_path), line("b1", "2026-01-01T00:00:02.000Z")],
+    );
+    put(
+        &env,
+        "s/root/AgentA/Nested.jsonl",
+        &[header("sub-n", "/p", ""), line("b2", "2026-01-01T00:00:02.500Z")],
+    );
+    let gone = r#","parentSession":"/nowhere/gone.jsonl""#;
+    put(
+        &env,
+        "s/orphan.jsonl",
+        &[header("orphan-id", "/p", gone), line("c1", "2026-01-01T00:00:05.000Z")],
+    );
+    insta::assert_snapshot!(run(&env, &["ls", "--tree", "s"]), @"
+    s/orphan.jsonl  1 entry  2026-01-01 00:00:05 +0000
+    s/root.jsonl  1 entry  2026-01-01 00:00:01 +0000
+    ├─ s/fork.jsonl  1 entry  2026-01-01 00:00:03 +0000
+    │  └─ s/omp-fork.jsonl  1 entry  2026-01-01 00:00:04 +0000
+    └─ s/root/AgentA.jsonl  1 entry  2026-01-01 00:00:02 +0000
+       └─ s/root/AgentA/Nested.jsonl  1 entry  2026-01-01 00:00:02 +0000
+    ");
+    insta::assert_snapshot!(run(&env, &["ls", "--tree", "--json", "s"]), @r#"
+    {"path":"s/orphan.jsonl","sessionId":"orphan-id","name":null,"cwd":"/p","entries":1,"lastActivity":"2026-01-01T00:00:05.000Z","firstPrompt":"Go","laneFormat":false,"current":false,"parent":null}
+    {"path":"s/root.jsonl","sessionId":"root-id","name":null,"cwd":"/p","entries":1,"lastActivity":"2026-01-01T00:00:01.000Z","firstPrompt":"Go","laneFormat":false,"current":false,"parent":null}
+    {"path":"s/fork.jsonl","sessionId":"fork-id","name":null,"cwd":"/p","entries":1,"lastActivity":"2026-01-01T00:00:03.000Z","firstPrompt":"Go","laneFormat":false,"current":false,"parent":"s/root.jsonl"}
+    {"path":"s/omp-fork.jsonl","sessionId":"omp-fork-id","name":null,"cwd":"/p","entries":1,"lastActivity":"2026-01-01T00:00:04.000Z","firstPrompt":"Go","laneFormat":false,"current":false,"parent":"s/fork.jsonl"}
+    {"path":"s/root/AgentA.jsonl","sessionId":"sub-a","name":null,"cwd":"/p","entries":1,"lastActivity":"2026-01-01T00:00:02.000Z","firstPrompt":"Go","laneFormat":false,"current":false,"parent":"s/root.jsonl"}
+    {"path":"s/root/AgentA/Nested.jsonl","sessionId":"sub-n","name":null,"cwd":"/p","entries":1,"lastActivity":"2026-01-01T00:00:02.500Z","firstPrompt":"Go","laneFormat":false,"current":false,"parent":"s/root/AgentA.jsonl"}
+    "#);
+    // A plain listing leaves the subagents out, as before.
+    insta::assert_snapshot!(run(&env, &["ls", "-0", "s"]).replace('\0', "\n"), @"
+    s/orphan.jsonl
+    s/omp-fork.jsonl
+    s/fork.jsonl
+    s/root.jsonl
+    ");
+}
+
+/// Two sessions naming each other are both drawn, once.
+#[test]
+fn tree_with_a_parent_cycle() {
+    let env = TestEnv::new();
+    let line = |time: &str| user("a1", None, time, "Go");
+    put(
+        &env,
+        "s/x.jsonl",
+        &[header("x-id", "/p", r#","parentSession":"y-id""#), line("2026-01-01T00:00:01.000Z")],
+    );
+    put(
+        &env,
+        "s/y.jsonl",
+        &[header("y-id", "/p", r#","parentSession":"x-id""#), line("2026-01-01T00:00:02.000Z")],
+    );
+    insta::assert_snapshot!(run(&env, &["ls", "--tree", "s"]), @"
+    s/y.jsonl  1 entry  2026-01-01 00:00:02 +0000
+    └─ s/x.jsonl  1 entry  2026-01-01 00:00:01 +0000
+    ");
+}

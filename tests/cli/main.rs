@@ -12,6 +12,7 @@ mod context; // sesstree context
 mod damage; // every kind of damaged input
 mod default_session; // no -f: the current directory's newest session
 mod dialect; // whose session a file is, --dialect on every writer
+mod diff; // sesstree diff
 mod examples; // every example of --help runs
 mod export; // sesstree export: Markdown transcripts, targets, a hostile transcript
 mod faults; // fault injection: killed writers, full disk, read-only file, size limit

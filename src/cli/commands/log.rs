@@ -4,18 +4,18 @@ use std::borrow::Cow;
 use std::io::Write;
 
 use sesstree::render::{JsonRow, Placement, write_rows};
+use sesstree::rev;
 use sesstree::row::gist::Gist;
 use sesstree::row::listing::{Listing, Row};
 use sesstree::row::text::FilterMode;
 use sesstree::row::view::labels;
 use sesstree::row::{Rows, read_text};
-use sesstree::terminal::{may_hold_controls, sanitize_for_terminal};
-use sesstree::{Session, rev};
+use sesstree::terminal::sanitize_for_terminal;
 
 use crate::cli::args::FilterArg;
 use crate::cli::complete;
+use crate::cli::row;
 use crate::cli::signals::leave_to_exit;
-use crate::cli::time::push_short_time;
 use crate::cli::ui::{self, Role, home, mark_cut, short_id};
 use crate::cli::{Ctx, stdout};
 
@@ -165,7 +165,7 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
                 } else {
                     let label = label.map(|l| l.0.as_str());
                     let text = mark_cut(&text, gist.is_cut());
-                    text_row(ctx, &session, (idx, gist), label, &text, buf, width);
+                    row::text_row(ctx.style, &session, (idx, gist), label, &text, buf, width);
                 }
                 buf.push(b'\n');
                 anyhow::Ok(())
@@ -187,67 +187,4 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
     out.flush()?;
     leave_to_exit((session, all));
     Ok(())
-}
-
-/// One entry as a text row onto `out`: short id, type, time, `[label]`, one-line text.
-fn text_row(
-    ctx: &Ctx,
-    session: &Session,
-    (idx, gist): (u32, &Gist),
-    label: Option<&str>,
-    text: &str,
-    out: &mut Vec<u8>,
-    width: Option<usize>,
-) {
-    let r = session.record(idx);
-    let id = short_id(r.id.as_ref().map_or("-", |i| i.as_str()));
-    let kind = r.kind.as_str();
-    let mut time = String::with_capacity(25);
-    push_short_time(&mut time, gist.timestamp().as_str());
-    // On a terminal the text is cut to what is left of its width, never wrapped.
-    let fitted;
-    let text = match width {
-        Some(width) => {
-            let used = [id, kind, &time].iter().map(|p| ui::columns(p) + 1).sum::<usize>()
-                + label.map_or(0, |l| ui::columns(&sanitize_for_terminal(l)) + 3);
-            fitted = ui::fit(&sanitize_for_terminal(text), width.saturating_sub(used)).into_owned();
-            fitted.as_str()
-        }
-        None => text,
-    };
-    let style = ctx.style;
-    let start = out.len();
-    if !style.color {
-        // Without colours, the pieces go straight onto the output and are checked for control
-        // characters once, together: a row of every entry is made, and nearly none has one.
-        for piece in [id, " ", kind, " ", &time] {
-            out.extend_from_slice(piece.as_bytes());
-        }
-        if let Some(label) = label {
-            out.extend_from_slice(b" [");
-            out.extend_from_slice(label.as_bytes());
-            out.push(b']');
-        }
-        out.push(b' ');
-        out.extend_from_slice(text.as_bytes());
-        if !may_hold_controls(&out[start..]) {
-            return;
-        }
-        // One of the pieces may hold one: each is written again, sanitized.
-        out.truncate(start);
-    }
-    let paint = |out: &mut Vec<u8>, text: &str, role| {
-        out.extend_from_slice(style.paint(text, role).as_bytes());
-    };
-    paint(out, &sanitize_for_terminal(id), Role::Id);
-    out.push(b' ');
-    paint(out, &sanitize_for_terminal(kind), Role::Kind);
-    out.push(b' ');
-    paint(out, &sanitize_for_terminal(&time), Role::Time);
-    if let Some(label) = label {
-        out.push(b' ');
-        paint(out, &format!("[{}]", sanitize_for_terminal(label)), Role::Label);
-    }
-    out.push(b' ');
-    out.extend_from_slice(sanitize_for_terminal(text).as_bytes());
 }

@@ -57,6 +57,17 @@ pub struct LsArgs {
     /// Print only the paths, each ended by a NUL byte (for `xargs -0`).
     #[arg(short = '0', long = "null", conflicts_with = "json")]
     pub null: bool,
+    /// Draw the sessions as a tree: each under the session it came from.
+    ///
+    /// A session's parent is the one its header's `parentSession` names, by path (pi's forks,
+    /// oh-my-pi's branches into a new file and its subagents) or by session id (oh-my-pi's
+    /// `/fork`); else, for an oh-my-pi subagent's transcript (`<session>/<agent>.jsonl`, in the
+    /// session's artifact directory, which a plain listing leaves out), that session. A parent
+    /// not listed leaves the session at the top. One line per file: its path, entries, last
+    /// activity and name, newest first among siblings. --json adds `parent` (the parent's path,
+    /// or null) to each object, in the order of the tree.
+    #[arg(long, conflicts_with = "null")]
+    pub tree: bool,
 }
 
 /// Runs `ls`.
@@ -68,7 +79,10 @@ pub fn run(ctx: &Ctx, args: &LsArgs) -> anyhow::Result<()> {
     } else {
         crate::cli::places().session_dirs(home.as_deref(), &std::env::temp_dir(), wanted.as_deref())
     };
-    let files = sesstree::discover::session_files(&roots, true)?;
+    let mut files = sesstree::discover::session_files(&roots, true)?;
+    if args.tree {
+        files.extend(sesstree::discover::artifact_sessions(&files));
+    }
     let mut summaries = Vec::new();
     let mut first_error = None;
     for result in sessions::summarize_all(&files) {
@@ -109,7 +123,9 @@ pub fn run(ctx: &Ctx, args: &LsArgs) -> anyhow::Result<()> {
         |s: &Summary| current.is_some() && std::fs::canonicalize(&s.path).ok() == current;
 
     let mut out = stdout();
-    if args.null {
+    if args.tree {
+        write_tree(ctx, &mut out, &summaries, is_current, home.as_deref())?;
+    } else if args.null {
         for s in &summaries {
             out.write_all(s.path.as_os_str().as_encoded_bytes())?;
             out.write_all(b"\0")?;
@@ -126,6 +142,84 @@ pub fn run(ctx: &Ctx, args: &LsArgs) -> anyhow::Result<()> {
     }
     out.flush()?;
     first_error.map_or(Ok(()), |e| Err(e.into()))
+}
+
+/// The sessions as a tree of files, each under the one it came from ([`sessions::parents`]),
+/// in the order of `summaries` among siblings: one line each, or with --json one object each
+/// with its `parent`.
+fn write_tree(
+    ctx: &Ctx,
+    out: &mut impl Write,
+    summaries: &[Summary],
+    is_current: impl Fn(&Summary) -> bool,
+    home: Option<&str>,
+) -> anyhow::Result<()> {
+    let parents = sessions::parents(summaries);
+    let mut children = vec![Vec::new(); summaries.len()];
+    let mut roots = Vec::new();
+    for (i, parent) in parents.iter().enumerate() {
+        match parent {
+            Some(p) => children[*p].push(i),
+            None => roots.push(i),
+        }
+    }
+    // Depth first, each node with the connectors of its ancestors (`│  ` where an ancestor has
+    // siblings below it, else blanks) and its own.
+    let mut stack: Vec<(usize, String, &str)> =
+        roots.iter().rev().map(|&i| (i, String::new(), "")).collect();
+    let width = if ctx.json { None } else { ui::width() };
+    let marked = summaries.iter().any(&is_current);
+    while let Some((i, prefix, connector)) = stack.pop() {
+        let s = &summaries[i];
+        if ctx.json {
+            let mut object = s.to_json();
+            object["current"] = is_current(s).into();
+            object["parent"] = parents[i].map(|p| summaries[p].path.display().to_string()).into();
+            write_json_line(out, &object)?;
+        } else {
+            let mark = match (marked, is_current(s)) {
+                (false, _) => "",
+                (true, true) => "* ",
+                (true, false) => "  ",
+            };
+            let time = s.last_activity.map(sesstree::clock::format_iso_millis);
+            let path = ui::show(&shorten(&s.path.display().to_string(), home)).into_owned();
+            let name = s.name.as_deref().map_or(String::new(), |n| format!("  {}", ui::show(n)));
+            let entries = ui::count(s.entries as usize, "entry", "entries");
+            let line = format!(
+                "{mark}{prefix}{connector}{path}  {entries}  {}{name}",
+                short_time(time.as_deref())
+            );
+            let line = match width {
+                Some(width) => ui::fit(&line, width),
+                None => line.as_str().into(),
+            };
+            writeln!(out, "{line}")?;
+        }
+        let kids = &children[i];
+        let below = format!(
+            "{prefix}{}",
+            match connector {
+                "├─ " => "│  ",
+                "└─ " => "   ",
+                _ => "",
+            }
+        );
+        for (k, &kid) in kids.iter().enumerate().rev() {
+            let connector = if k + 1 == kids.len() { "└─ " } else { "├─ " };
+            stack.push((kid, below.clone(), connector));
+        }
+    }
+    Ok(())
+}
+
+/// `path` with the home directory shown as `~`.
+fn shorten(path: &str, home: Option<&str>) -> String {
+    let home = home.filter(|h| !h.is_empty() && *h != "/");
+    match home.and_then(|h| path.strip_prefix(h)) {
+        Some(rest) if rest.starts_with('/') => format!("~{rest}"),
+        _ => path.to_string(),
+    }
 }
 
 /// When even the columns that never shrink are wider than the terminal (rows would wrap, every
@@ -179,14 +273,7 @@ fn table(ctx: &Ctx, summaries: &[Summary], current: &[bool], home: Option<&str>)
     let mut header = Row::from(header_cells);
     header.max_height(1);
     table.set_header(header);
-    let shorten = |p: &str| -> String {
-        let home = home.filter(|h| !h.is_empty() && *h != "/");
-        let text = match home.and_then(|h| p.strip_prefix(h)) {
-            Some(rest) if rest.starts_with('/') => format!("~{rest}"),
-            _ => p.to_string(),
-        };
-        sanitize_for_terminal(&text).into_owned()
-    };
+    let shorten = |p: &str| sanitize_for_terminal(&shorten(p, home)).into_owned();
     // The widest cell of each column, header included, to choose which columns fit.
     let mut widest = header_cells.map(ui::columns);
     for (s, &on) in summaries.iter().zip(current) {

@@ -3,6 +3,7 @@
 mod branch;
 mod checkout;
 mod context;
+mod diff;
 mod export;
 mod fsck;
 pub mod generate;
@@ -49,6 +50,7 @@ pub enum Command {
     Fsck(fsck::FsckArgs),
     Ls(ls::LsArgs),
     Grep(grep::GrepArgs),
+    Diff(diff::DiffArgs),
     Export(export::ExportArgs),
     Prune(prune::PruneArgs),
 }
@@ -116,6 +118,7 @@ fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Fsck(args) => fsck::run(ctx, &args),
         Command::Ls(args) => ls::run(ctx, &args),
         Command::Grep(args) => grep::run(ctx, &args),
+        Command::Diff(args) => diff::run(ctx, &args),
         Command::Export(args) => export::run(ctx, &args),
         Command::Prune(args) => prune::run(ctx, &args),
     }

@@ -1,0 +1,561 @@
+//! What two branches did differently (`sesstree diff`): their common ancestor, the entries each
+//! side adds after it, and a summary of each side (what it asked, which tools it called, which
+//! files it read and changed, what it cost).
+//!
+//! The two sides may be in two files: a fork copies the entries of its path with their ids
+//! (`fork` here, pi's `createBranchedSession`, oh-my-pi's `/fork`), so an id found on both
+//! paths is the same entry, and the deepest such entry is where the two went apart.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::Hash;
+
+use rayon::prelude::*;
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use serde_json::{Value, json};
+
+use crate::error::Result;
+use crate::id::EntryId;
+use crate::json::pick::{Keep, Pick, pick};
+use crate::json::scan::Scanner;
+use crate::row::Entry;
+use crate::row::text::is_user_request;
+use crate::session::Session;
+use crate::stats::{Usage, entry_usage};
+use crate::summarize::FileOps;
+
+/// One side of a diff: an entry of a session.
+#[derive(Debug, Clone, Copy)]
+pub struct Side<'s> {
+    /// The session the entry is in.
+    pub session: &'s Session,
+    /// The entry (a record index).
+    pub tip: u32,
+}
+
+/// Where two sides went apart: the common ancestor and what each side adds after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Split {
+    /// The common ancestor as its record index on each side, `None` when the paths share no
+    /// entry.
+    pub base: Option<[u32; 2]>,
+    /// The entries each side has after the base (all of its path when there is none), root
+    /// first; the last is the side's tip, unless the tip is the base itself.
+    pub sides: [Vec<u32>; 2],
+}
+
+impl Split {
+    /// Whether the two sides are the same entry: neither adds anything to the base.
+    pub fn is_same(&self) -> bool {
+        self.base.is_some() && self.sides.iter().all(Vec::is_empty)
+    }
+}
+
+/// The common ancestor of two sides (as `git merge-base`) and what each side adds after it.
+/// Within one file, entries are the same when they are the same record; across files, when
+/// they have the same id (entries without an id are never shared).
+pub fn split(a: Side<'_>, b: Side<'_>) -> Split {
+    let paths = [a.session.path_to_root(a.tip), b.session.path_to_root(b.tip)];
+    let base = if std::ptr::eq(a.session, b.session) {
+        deepest_shared(&paths, |&i| Some(i), |&i| Some(i))
+    } else {
+        let (sa, sb) = (a.session, b.session);
+        let id = |s: &Session, i: u32| s.record(i).id.as_ref().map(key);
+        deepest_shared(&paths, |&i| id(sa, i), |&i| id(sb, i))
+    };
+    let after = |path: &[u32], at: Option<usize>| path[at.map_or(0, |p| p + 1)..].to_vec();
+    Split {
+        base: base.map(|(pa, pb)| [paths[0][pa], paths[1][pb]]),
+        sides: [after(&paths[0], base.map(|b| b.0)), after(&paths[1], base.map(|b| b.1))],
+    }
+}
+
+/// An id as the key two files compare it by: ids are compared as JSON values (SPEC §1).
+fn key(id: &EntryId) -> Value {
+    id.to_value()
+}
+
+/// The positions on the two paths (root first) of the deepest entry both hold, as `key_a` and
+/// `key_b` name entries: the last on the second path whose key is on the first.
+fn deepest_shared<K: Hash + Eq>(
+    [a, b]: &[Vec<u32>; 2],
+    key_a: impl Fn(&u32) -> Option<K>,
+    key_b: impl Fn(&u32) -> Option<K>,
+) -> Option<(usize, usize)> {
+    let on_a: HashMap<K, usize> =
+        a.iter().enumerate().filter_map(|(pos, i)| Some((key_a(i)?, pos))).collect();
+    b.iter().enumerate().rev().find_map(|(pb, i)| Some((*on_a.get(&key_b(i)?)?, pb)))
+}
+
+/// What one side did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Summary {
+    /// Entries.
+    pub entries: usize,
+    /// Requests the user made ([`is_user_request`]).
+    pub prompts: usize,
+    /// Assistant messages.
+    pub turns: usize,
+    /// Tool calls by tool name.
+    pub tools: BTreeMap<String, usize>,
+    /// Files the `read` calls read.
+    pub read: BTreeSet<String>,
+    /// Files the `write` and `edit` calls changed.
+    pub changed: BTreeSet<String>,
+    /// The commands of the `bash` calls, in order.
+    pub commands: Vec<String>,
+    /// Assistant messages that stopped on an error, and tool results that report one.
+    pub errors: usize,
+    /// Tokens and cost ([`entry_usage`], as `stats` counts them).
+    pub usage: Usage,
+    /// The times of the first and the last entry (milliseconds since the epoch).
+    pub span: Option<(i64, i64)>,
+}
+
+/// What [`summarize`] reads of a message, deserialized from its parsed line. A member of an
+/// unexpected type reads as missing; a `message` that is not an object, as no message.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Line {
+    message: Said,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct Said {
+    role: Typed<String>,
+    content: Content,
+    is_error: Typed<bool>,
+    stop_reason: Typed<String>,
+}
+
+/// A member of the type asked for, or of another (read as missing).
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum Typed<T> {
+    Is(T),
+    Other(IgnoredAny),
+}
+
+impl<T> Default for Typed<T> {
+    fn default() -> Self {
+        Typed::Other(IgnoredAny)
+    }
+}
+
+impl<T> Typed<T> {
+    /// The value, when it has the type asked for.
+    fn get(&self) -> Option<&T> {
+        if let Typed::Is(value) = self { Some(value) } else { None }
+    }
+}
+
+/// Message content: blocks (other blocks, and other content, are not read).
+#[derive(Debug, Default, Deserialize)]
+#[serde(untagged)]
+enum Content {
+    Blocks(Vec<Block>),
+    #[default]
+    None,
+    Other(IgnoredAny),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum Block {
+    Call(Call),
+    Other(IgnoredAny),
+}
+
+/// A `toolCall` block.
+#[derive(Debug, Deserialize)]
+struct Call {
+    /// Only a `toolCall` block is a call.
+    #[serde(rename = "type")]
+    _tag: CallTag,
+    name: String,
+    #[serde(default)]
+    arguments: Arguments,
+}
+
+#[derive(Debug, Deserialize)]
+enum CallTag {
+    #[serde(rename = "toolCall")]
+    ToolCall,
+}
+
+/// The arguments [`summarize`] reads: a `bash` call's command.
+#[derive(Debug, Default, Deserialize)]
+#[serde(untagged)]
+enum Arguments {
+    Command {
+        command: String,
+    },
+    #[default]
+    None,
+    Other(IgnoredAny),
+}
+
+/// What [`summarize`] reads of an entry: what [`entry_usage`], [`FileOps::collect`],
+/// [`is_user_request`] and [`Line`] read. Content blocks are kept with these members only, so a
+/// tool result's text is never built.
+const READ: &[Pick<'_>] = &[
+    Pick("type", Keep::Whole),
+    Pick("usage", Keep::Whole),
+    Pick("provider", Keep::Whole),
+    Pick("model", Keep::Whole),
+    Pick("customType", Keep::Whole),
+    Pick("attribution", Keep::Whole),
+    Pick("content", Keep::Members(BLOCK)),
+    Pick(
+        "message",
+        Keep::Members(&[
+            Pick("role", Keep::Whole),
+            Pick("usage", Keep::Whole),
+            Pick("provider", Keep::Whole),
+            Pick("model", Keep::Whole),
+            Pick("responseModel", Keep::Whole),
+            Pick("toolName", Keep::Whole),
+            Pick("details", Keep::Members(&[Pick("usage", Keep::Whole)])),
+            Pick("isError", Keep::Whole),
+            Pick("stopReason", Keep::Whole),
+            Pick("customType", Keep::Whole),
+            Pick("attribution", Keep::Whole),
+            Pick("content", Keep::Members(BLOCK)),
+        ]),
+    ),
+];
+
+/// What [`READ`] keeps of a content block.
+const BLOCK: &[Pick<'_>] = &[
+    Pick("type", Keep::Whole),
+    Pick("name", Keep::Whole),
+    Pick(
+        "arguments",
+        Keep::Members(&[
+            Pick("path", Keep::Scalar),
+            Pick("file_path", Keep::Scalar),
+            Pick("command", Keep::Scalar),
+        ]),
+    ),
+];
+
+/// What [`READ`] keeps of each of `entries`, read in order with one reader; a line the scan
+/// does not take is parsed whole.
+fn read_entries(session: &Session, entries: &[u32]) -> Result<Vec<Value>> {
+    let (mut lines, mut scanner) = (session.lines(), Scanner::new());
+    let mut out = Vec::with_capacity(entries.len());
+    for &i in entries {
+        out.push(match pick(&mut scanner, lines.line(i)?, READ) {
+            Some(value) => value,
+            None => session.value(i)?,
+        });
+    }
+    Ok(out)
+}
+
+/// Summarizes the entries `entries` of `session`.
+pub fn summarize(session: &Session, entries: &[u32]) -> Result<Summary> {
+    let dialect = session.dialect();
+    // Read on every core, a stretch of entries a task.
+    const STRETCH: usize = 4096;
+    let stretches: Vec<Result<Vec<Value>>> =
+        entries.par_chunks(STRETCH).map(|stretch| read_entries(session, stretch)).collect();
+    let mut values = Vec::with_capacity(entries.len());
+    for stretch in stretches {
+        values.extend(stretch?);
+    }
+    let files = FileOps::collect(&values);
+    let mut summary = Summary {
+        entries: entries.len(),
+        read: files.read,
+        changed: files.modified,
+        ..Summary::default()
+    };
+    for value in &values {
+        if is_user_request(&Entry::from_value(value, None)) {
+            summary.prompts += 1;
+        }
+        if let Some((_, usage)) = entry_usage(value, dialect) {
+            summary.usage.add_usage(&usage);
+        }
+        let Said { role, content, is_error, stop_reason } =
+            Line::deserialize(value).map(|line| line.message).unwrap_or_default();
+        match role.get().map(String::as_str) {
+            Some("assistant") => {
+                summary.turns += 1;
+                summary.errors += usize::from(stop_reason.get().is_some_and(|s| s == "error"));
+            }
+            Some("toolResult") => summary.errors += usize::from(is_error.get() == Some(&true)),
+            _ => continue,
+        }
+        let Content::Blocks(blocks) = content else { continue };
+        for block in blocks {
+            let Block::Call(Call { name, arguments, .. }) = block else { continue };
+            if let (Arguments::Command { command }, "bash") = (arguments, name.as_str()) {
+                summary.commands.push(command);
+            }
+            *summary.tools.entry(name).or_default() += 1;
+        }
+    }
+    let times = entries.iter().filter_map(|&i| session.record(i).time);
+    summary.span = times.fold(None, |span, t| match span {
+        None => Some((t, t)),
+        Some((first, last)) => Some((first.min(t), last.max(t))),
+    });
+    Ok(summary)
+}
+
+impl Summary {
+    /// The summary as `diff --json` prints it.
+    pub fn to_json(&self) -> Value {
+        let usage = self.usage.to_json();
+        json!({
+            "entries": self.entries,
+            "prompts": self.prompts,
+            "turns": self.turns,
+            "toolCalls": self.tools,
+            "filesRead": self.read,
+            "filesChanged": self.changed,
+            "commands": self.commands,
+            "errors": self.errors,
+            "tokens": usage["totalTokens"],
+            "cost": usage["cost"],
+            "durationMs": self.span.map(|(first, last)| last - first),
+        })
+    }
+}
+
+/// A unified diff of two texts, line by line (`---`/`+++` named `a` and `b`, hunks with
+/// `context` lines around each change); empty when they are the same.
+pub fn unified(a: &str, b: &str, names: [&str; 2], context: usize) -> String {
+    let (a, b): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+    let ops = line_ops(&a, &b);
+    if ops.iter().all(|op| matches!(op, Op::Same(..))) {
+        return String::new();
+    }
+    let mut out = format!("--- {}\n+++ {}\n", names[0], names[1]);
+    // The hunks: stretches of changes with up to `context` unchanged lines around them, two
+    // stretches closer than twice that joined.
+    let changed: Vec<usize> = (0..ops.len()).filter(|&k| !matches!(ops[k], Op::Same(..))).collect();
+    let mut k = 0;
+    while k < changed.len() {
+        let start = changed[k].saturating_sub(context);
+        let mut end = changed[k];
+        while k < changed.len() && changed[k] <= end + 2 * context + 1 {
+            end = changed[k];
+            k += 1;
+        }
+        let end = (end + context + 1).min(ops.len());
+        let hunk = &ops[start..end];
+        // Where the hunk starts in each text, and how many of its lines each has.
+        let (mut ia, mut ib) = (0, 0);
+        for op in &ops[..start] {
+            let (da, db) = op.lengths();
+            (ia, ib) = (ia + da, ib + db);
+        }
+        let (na, nb) = hunk.iter().fold((0, 0), |(na, nb), op| {
+            let (da, db) = op.lengths();
+            (na + da, nb + db)
+        });
+        let from = |at: usize, n: usize| if n == 0 { at } else { at + 1 };
+        out.push_str(&format!("@@ -{},{na} +{},{nb} @@\n", from(ia, na), from(ib, nb)));
+        for op in hunk {
+            let (mark, line) = match *op {
+                Op::Same(i, _) => (' ', a[i]),
+                Op::Del(i) => ('-', a[i]),
+                Op::Add(j) => ('+', b[j]),
+            };
+            out.push(mark);
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// One step of a line diff: a line of both texts, of the first only, of the second only.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Op {
+    Same(usize, usize),
+    Del(usize),
+    Add(usize),
+}
+
+impl Op {
+    /// How many lines of each text the step covers.
+    fn lengths(self) -> (usize, usize) {
+        match self {
+            Op::Same(..) => (1, 1),
+            Op::Del(_) => (1, 0),
+            Op::Add(_) => (0, 1),
+        }
+    }
+}
+
+/// The steps from `a` to `b` keeping a longest common subsequence of lines. The common start
+/// and end are taken first: two branches' contexts share the conversation up to where they
+/// went apart, so what is left is small.
+fn line_ops(a: &[&str], b: &[&str]) -> Vec<Op> {
+    let head = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let tail =
+        a[head..].iter().rev().zip(b[head..].iter().rev()).take_while(|(x, y)| x == y).count();
+    let (ma, mb) = (&a[head..a.len() - tail], &b[head..b.len() - tail]);
+    // lcs[i][j]: the longest common subsequence of ma[i..] and mb[j..].
+    let width = mb.len() + 1;
+    let mut lcs = vec![0u32; (ma.len() + 1) * width];
+    for i in (0..ma.len()).rev() {
+        for j in (0..mb.len()).rev() {
+            lcs[i * width + j] = if ma[i] == mb[j] {
+                lcs[(i + 1) * width + j + 1] + 1
+            } else {
+                lcs[(i + 1) * width + j].max(lcs[i * width + j + 1])
+            };
+        }
+    }
+    let mut ops: Vec<Op> = (0..head).map(|i| Op::Same(i, i)).collect();
+    let (mut i, mut j) = (0, 0);
+    while i < ma.len() || j < mb.len() {
+        if i < ma.len() && j < mb.len() && ma[i] == mb[j] {
+            ops.push(Op::Same(head + i, head + j));
+            (i, j) = (i + 1, j + 1);
+        } else if j < mb.len()
+            && (i == ma.len() || lcs[i * width + j + 1] > lcs[(i + 1) * width + j])
+        {
+            // On a tie, the first text's lines go first, as in `diff -u`.
+            ops.push(Op::Add(head + j));
+            j += 1;
+        } else {
+            ops.push(Op::Del(head + i));
+            i += 1;
+        }
+    }
+    let (ta, tb) = (a.len() - tail, b.len() - tail);
+    ops.extend((0..tail).map(|k| Op::Same(ta + k, tb + k)));
+    ops
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A session of entries `e0`, `e1`, … whose parents are `parents` (an index before the
+    /// entry's own, or none).
+    fn session(parents: &[Option<usize>]) -> Session {
+        let mut text = String::from(r#"{"type":"session","version":3,"id":"s","cwd":"/w"}"#);
+        text.push('\n');
+        for (i, parent) in parents.iter().enumerate() {
+            let parent = parent.map_or("null".to_owned(), |p| format!("\"e{p}\""));
+            text.push_str(&format!(
+                r#"{{"type":"custom","customType":"x","id":"e{i}","parentId":{parent},"timestamp":"2026-01-01T00:00:00.000Z"}}"#
+            ));
+            text.push('\n');
+        }
+        Session::from_bytes(Path::new("t.jsonl"), text.into_bytes()).unwrap()
+    }
+
+    /// Parents of a tree: each entry's parent comes before it, or it is a root.
+    fn tree() -> impl Strategy<Value = Vec<Option<usize>>> {
+        (1..40usize).prop_flat_map(|n| {
+            (0..n)
+                .map(|i| {
+                    if i == 0 {
+                        Just(None).boxed()
+                    } else {
+                        proptest::option::weighted(0.9, 0..i).boxed()
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+    }
+
+    proptest! {
+        /// The base is an ancestor of both sides (or one of them), and no deeper entry is: the
+        /// entries right after it on the two sides differ. Without a base, the roots differ.
+        #[test]
+        fn base_is_the_deepest_common_ancestor(parents in tree(), a in 0..40usize, b in 0..40usize) {
+            let s = session(&parents);
+            let (a, b) = ((a % parents.len()) as u32, (b % parents.len()) as u32);
+            let found = split(Side { session: &s, tip: a }, Side { session: &s, tip: b });
+            let (pa, pb) = (s.path_to_root(a), s.path_to_root(b));
+            match found.base {
+                Some([x, y]) => {
+                    prop_assert_eq!(x, y);
+                    let (at_a, at_b) = (pa.iter().position(|&i| i == x), pb.iter().position(|&i| i == x));
+                    prop_assert!(at_a.is_some() && at_b.is_some());
+                    let (at_a, at_b) = (at_a.unwrap(), at_b.unwrap());
+                    prop_assert_eq!(&found.sides[0][..], &pa[at_a + 1..]);
+                    prop_assert_eq!(&found.sides[1][..], &pb[at_b + 1..]);
+                    prop_assert!(found.sides[0].is_empty() || found.sides[0].first() != found.sides[1].first());
+                }
+                None => {
+                    prop_assert_ne!(pa[0], pb[0]);
+                    prop_assert_eq!(&found.sides[0], &pa);
+                }
+            }
+        }
+
+        /// Across two files, entries with the same id are shared: a copy of a file splits as
+        /// the file does.
+        #[test]
+        fn a_copy_splits_by_ids(parents in tree(), a in 0..40usize, b in 0..40usize) {
+            let (s, copy) = (session(&parents), session(&parents));
+            let (a, b) = ((a % parents.len()) as u32, (b % parents.len()) as u32);
+            let one = split(Side { session: &s, tip: a }, Side { session: &s, tip: b });
+            let two = split(Side { session: &s, tip: a }, Side { session: &copy, tip: b });
+            prop_assert_eq!(one, two);
+        }
+
+        /// Applying the diff's steps to the first text gives the second.
+        #[test]
+        fn line_ops_rebuild_both_texts(a in proptest::collection::vec("[abc]", 0..12), b in proptest::collection::vec("[abc]", 0..12)) {
+            let (a, b): (Vec<&str>, Vec<&str>) = (a.iter().map(String::as_str).collect(), b.iter().map(String::as_str).collect());
+            let ops = line_ops(&a, &b);
+            let old: Vec<&str> = ops.iter().filter_map(|op| match *op { Op::Same(i, _) | Op::Del(i) => Some(a[i]), Op::Add(_) => None }).collect();
+            let new: Vec<&str> = ops.iter().filter_map(|op| match *op { Op::Same(_, j) | Op::Add(j) => Some(b[j]), Op::Del(_) => None }).collect();
+            prop_assert_eq!(old, a.clone());
+            prop_assert_eq!(new, b.clone());
+            for op in &ops {
+                if let Op::Same(i, j) = *op { prop_assert_eq!(a[i], b[j]); }
+            }
+        }
+    }
+
+    #[test]
+    fn unified_diff_has_hunks_with_context() {
+        let a = "1\n2\n3\n4\n5\n6\n7\n8\n9\n";
+        let b = "1\n2\n3\n4\nfive\n6\n7\n8\n9\n";
+        assert_eq!(
+            unified(a, b, ["a", "b"], 2),
+            "--- a\n+++ b\n@@ -3,5 +3,5 @@\n 3\n 4\n-5\n+five\n 6\n 7\n"
+        );
+        assert_eq!(unified(a, a, ["a", "b"], 3), "");
+        assert_eq!(unified("", "x\n", ["a", "b"], 3), "--- a\n+++ b\n@@ -0,0 +1,1 @@\n+x\n");
+    }
+
+    #[test]
+    fn a_summary_counts_calls_files_commands_and_errors() {
+        let text = [
+            r#"{"type":"session","version":3,"id":"s","cwd":"/w"}"#,
+            r#"{"type":"message","id":"u","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"go"}}"#,
+            r#"{"type":"message","id":"a","parentId":"u","timestamp":"2026-01-01T00:00:05.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"a.rs"}},{"type":"toolCall","id":"c2","name":"bash","arguments":{"command":"cargo test"}},{"type":"toolCall","id":"c3","name":"edit","arguments":{"path":"b.rs"}}],"usage":{"input":10,"output":5,"totalTokens":15,"cost":{"total":0.5}},"stopReason":"toolUse"}}"#,
+            r#"{"type":"message","id":"r","parentId":"a","timestamp":"2026-01-01T00:00:07.000Z","message":{"role":"toolResult","toolCallId":"c2","toolName":"bash","content":[],"isError":true}}"#,
+            r#"{"type":"message","id":"x","parentId":"r","timestamp":"2026-01-01T00:00:09.000Z","message":{"role":"assistant","content":"odd","stopReason":"error"}}"#,
+        ]
+        .join("\n");
+        let s = Session::from_bytes(Path::new("t.jsonl"), text.into_bytes()).unwrap();
+        let summary = summarize(&s, &[0, 1, 2, 3]).unwrap();
+        assert_eq!((summary.entries, summary.prompts, summary.turns, summary.errors), (4, 1, 2, 2));
+        let tools: Vec<_> = summary.tools.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        assert_eq!(tools, [("bash", 1), ("edit", 1), ("read", 1)]);
+        assert_eq!(summary.commands, ["cargo test"]);
+        assert_eq!(summary.read.iter().collect::<Vec<_>>(), ["a.rs"]);
+        assert_eq!(summary.changed.iter().collect::<Vec<_>>(), ["b.rs"]);
+        assert_eq!((summary.usage.tokens(), summary.usage.cost()), (15.0, 0.5));
+        assert_eq!(summary.span.map(|(f, l)| l - f), Some(9000));
+    }
+}
