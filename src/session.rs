@@ -23,7 +23,7 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::format::entry::Payload;
 use crate::format::title::TitleSlot;
-use crate::format::{Dialect, Envelope, Kind, MAX_VERSION};
+use crate::format::{Dialect, Envelope, Foreign, Kind, MAX_VERSION};
 use crate::id::EntryId;
 use crate::json::scan::{Line, Scanner};
 use crate::naming::TitleSource;
@@ -193,6 +193,11 @@ pub struct Session {
     /// The line of the header of pi's lane-based v4 format (CHANGES P7), when the file is in
     /// it: another format, whose lines after the header are not read.
     pub lane_format: Option<u64>,
+    /// Another agent's transcript, read through its transcoding into a session
+    /// ([`Foreign::transcode`]): record lines are the transcript's, and nothing writes it.
+    pub foreign: Option<Foreign>,
+    /// The leaf the transcoding of another agent's transcript named.
+    foreign_leaf: Option<u32>,
     /// Every record after the header, in file order.
     pub records: Vec<Record>,
     /// Damage found while loading, in line order.
@@ -315,6 +320,7 @@ impl Session {
     /// The header of a file sesstree may rewrite: the file is not empty, and its header is
     /// valid and of a version sesstree knows.
     pub fn require_known_header(&self) -> Result<&Header> {
+        self.refuse_foreign()?;
         if self.is_empty() {
             return Err(Error::Empty { path: self.path.clone() });
         }
@@ -323,6 +329,20 @@ impl Session {
             return Err(Error::TooNew { path: self.path.clone(), version: header.version });
         }
         Ok(header)
+    }
+
+    /// Whether the first line of `head` (the start of a file) is a record of another agent's
+    /// transcript, which a load reads as a session ([`Foreign`]).
+    pub fn is_foreign(head: &[u8]) -> bool {
+        load::foreign_format(head).is_some()
+    }
+
+    /// Refuses another agent's transcript, which no command writes.
+    pub fn refuse_foreign(&self) -> Result<()> {
+        match self.foreign {
+            Some(foreign) => Err(Error::ReadOnly { path: self.path.clone(), what: foreign.what() }),
+            None => Ok(()),
+        }
     }
 
     /// The declared version (1 for a file without a header).
@@ -364,8 +384,12 @@ impl Session {
         &self.records[idx as usize]
     }
 
-    /// The current leaf: the last record, when it has an id (FORMAT §4.3).
+    /// The current leaf: the last record, when it has an id (FORMAT §4.3); in another agent's
+    /// transcript, the one its transcoding names.
     pub fn leaf(&self) -> Option<u32> {
+        if self.foreign.is_some() {
+            return self.foreign_leaf;
+        }
         let last = self.records.len().checked_sub(1)?;
         self.records[last].id.as_ref().map(|_| last as u32)
     }

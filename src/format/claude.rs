@@ -1,0 +1,425 @@
+//! Claude Code transcripts (`~/.claude/projects/<encoded cwd>/<session id>.jsonl`) read as
+//! sessions: each record is written again as the entries sesstree reads ([`transcode`]), so
+//! every read command reads such a file through its usual code.
+//!
+//! Messages become what oh-my-pi 18.2.3's importer makes of them
+//! (`src/session/claude-session-store.ts`, `convertRecord`): assistant content as text,
+//! thinking and tool-call blocks; a user record's content split into user messages and one
+//! `toolResult` message per `tool_result` block. Unlike that importer, which keeps only what it
+//! can continue, the tree keeps every record with a `uuid`:
+//!
+//! - a record's entry has the record's `uuid` as its id (a record that makes several messages
+//!   gives the later ones `<uuid>.2`, `<uuid>.3`…), and hangs from `parentUuid`, through the
+//!   last message its parent made;
+//! - a compaction's `compact_boundary` (`parentUuid: null`) hangs from its
+//!   `logicalParentUuid`, and the summary after it (`isCompactSummary`) is a `compaction`
+//!   entry that keeps nothing before it;
+//! - sidechains (`isSidechain`, subagents) are drawn where they hang;
+//! - `isMeta` user records are hidden `custom_message`s; other records with a `uuid`
+//!   (`system`, `attachment`, `progress`, records of types sesstree does not know, messages
+//!   without content) are `custom` entries of type `claude:<type>` holding the record;
+//! - records without `uuid` (`summary`, `last-prompt`, `custom-title`, `ai-title`,
+//!   `file-history-snapshot`) make no entry: the title is read from them.
+//!
+//! The leaf is oh-my-pi's importer's: the last message of the last main-chain record that
+//! makes one (not a sidechain, not `isMeta`), in file order. Claude Code's own `--resume`
+//! picks the branch otherwise, and picks stale ones (anthropics/claude-code#48270); the last
+//! record written is where the user was.
+
+use serde_json::{Map, Value, json};
+
+/// The record types Claude Code writes without a `uuid`, which say it is a transcript even
+/// when a file starts with one.
+const UNCHAINED_TYPES: &[&str] = &[
+    "summary",
+    "file-history-snapshot",
+    "custom-title",
+    "ai-title",
+    "last-prompt",
+    "queue-operation",
+];
+
+/// Whether a file whose first record is `record` is a Claude Code transcript: not a header of
+/// the agents (`type: "session"`, pi's lane header) but a record of Claude Code's.
+pub fn is_transcript(record: &Map<String, Value>) -> bool {
+    let kind = record.get("type").and_then(Value::as_str);
+    if kind == Some("session") || kind.is_none() {
+        return false;
+    }
+    ["uuid", "sessionId", "leafUuid"].iter().any(|key| record.contains_key(*key))
+        || kind.is_some_and(|k| UNCHAINED_TYPES.contains(&k))
+}
+
+/// A transcript written as a session sesstree reads.
+#[derive(Debug, Default)]
+pub struct Transcoded {
+    /// The session's lines: a header, then the entries.
+    pub bytes: Vec<u8>,
+    /// For each line of `bytes`, the line of the transcript it comes from (1-based).
+    pub lines: Vec<u64>,
+    /// The id of the leaf, when a record makes a message.
+    pub leaf: Option<String>,
+}
+
+/// One record's place in the transcript.
+struct Source<'a> {
+    record: &'a Map<String, Value>,
+    line: u64,
+}
+
+/// The text of member `key` of `record`, when it is a non-empty string.
+fn text<'a>(record: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    record.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())
+}
+
+/// Writes the transcript `input` (JSONL) as a session: see the module docs.
+pub fn transcode(input: &[u8]) -> Transcoded {
+    let values: Vec<(u64, Value)> = input
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .filter_map(|(i, line)| Some((i as u64 + 1, parse(line)?)))
+        .collect();
+    let records: Vec<Source<'_>> = values
+        .iter()
+        .filter_map(|(line, v)| Some(Source { record: v.as_object()?, line: *line }))
+        .collect();
+
+    let first = |key: &str| records.iter().find_map(|s| text(s.record, key));
+    let title = records.iter().fold((None, None), |(user, ai), s| {
+        match s.record.get("type").and_then(Value::as_str) {
+            Some("custom-title") => (text(s.record, "customTitle").or(user), ai),
+            Some("ai-title") => (user, text(s.record, "aiTitle").or(ai)),
+            _ => (user, ai),
+        }
+    });
+    let mut header = json!({
+        "type": "session",
+        "version": crate::format::WRITE_VERSION,
+        "id": first("sessionId").unwrap_or(""),
+        "timestamp": first("timestamp").unwrap_or(""),
+        "cwd": first("cwd").unwrap_or(""),
+    });
+    // oh-my-pi's importer's title rule: `custom-title`, else `ai-title`.
+    if let Some((title, source)) = title.0.map(|t| (t, "user")).or(title.1.map(|t| (t, "auto"))) {
+        header["title"] = json!(title);
+        header["titleSource"] = json!(source);
+    }
+
+    let mut out = Transcoded::default();
+    let push = |out: &mut Transcoded, value: &Value, line: u64| {
+        out.bytes.extend_from_slice(value.to_string().as_bytes());
+        out.bytes.push(b'\n');
+        out.lines.push(line);
+    };
+    push(&mut out, &header, records.first().map_or(1, |s| s.line));
+
+    // The last entry each record made, by the record's uuid: what its children hang from.
+    let mut tails: std::collections::HashMap<&str, String> = Default::default();
+    let mut tool_names: std::collections::HashMap<String, String> = Default::default();
+    // The tokens before each compaction, by the uuid of its `compact_boundary`.
+    let mut pre_tokens: std::collections::HashMap<&str, &Value> = Default::default();
+    for source in &records {
+        let record = source.record;
+        let Some(uuid) = text(record, "uuid") else { continue };
+        if let Some(tokens) = record.get("compactMetadata").and_then(|m| m.get("preTokens")) {
+            pre_tokens.insert(uuid, tokens);
+        }
+        let parent = text(record, "parentUuid").or_else(|| text(record, "logicalParentUuid"));
+        let parent = parent.map(|p| tails.get(p).map_or(p, String::as_str).to_owned());
+        let bodies = entries(record, &mut tool_names);
+        let mut previous = parent;
+        let mut id = uuid.to_owned();
+        for (n, mut body) in bodies.iter().cloned().enumerate() {
+            if n > 0 {
+                id = format!("{uuid}.{}", n + 1);
+            }
+            let mut entry = Map::new();
+            entry.insert("type".into(), body.remove("type").unwrap_or(Value::Null));
+            entry.insert("id".into(), json!(id));
+            entry.insert("parentId".into(), json!(previous));
+            if let Some(ts) = record.get("timestamp") {
+                entry.insert("timestamp".into(), ts.clone());
+            }
+            if entry["type"] == "compaction" {
+                body.insert("firstKeptEntryId".into(), json!(id));
+                if let Some(&tokens) = text(record, "parentUuid").and_then(|p| pre_tokens.get(p)) {
+                    body.insert("tokensBefore".into(), tokens.clone());
+                }
+            }
+            entry.append(&mut body);
+            push(&mut out, &Value::Object(entry), source.line);
+            previous = Some(id.clone());
+        }
+        if continues_main_chain(record, &bodies) {
+            out.leaf = Some(id.clone());
+        }
+        tails.insert(uuid, id);
+    }
+    // A file of sidechains alone (a subagent's): its last message.
+    if out.leaf.is_none() {
+        out.leaf = records
+            .iter()
+            .rev()
+            .filter(|s| matches!(text(s.record, "type"), Some("user" | "assistant")))
+            .find_map(|s| tails.get(text(s.record, "uuid")?).cloned());
+    }
+    out
+}
+
+/// Whether a record is one oh-my-pi's importer continues from: a main-chain message that
+/// converts to one at least.
+fn continues_main_chain(record: &Map<String, Value>, bodies: &[Map<String, Value>]) -> bool {
+    let is = |key: &str| record.get(key) == Some(&Value::Bool(true));
+    matches!(text(record, "type"), Some("user" | "assistant"))
+        && !is("isSidechain")
+        && !is("isMeta")
+        && bodies.first().is_some_and(|b| b.get("type") != Some(&json!("custom")))
+}
+
+/// The entries (without id, parent and timestamp) a record with a `uuid` makes, in order.
+fn entries(
+    record: &Map<String, Value>,
+    tool_names: &mut std::collections::HashMap<String, String>,
+) -> Vec<Map<String, Value>> {
+    let message = record.get("message").and_then(Value::as_object);
+    let is = |key: &str| record.get(key) == Some(&Value::Bool(true));
+    let converted = match (text(record, "type"), message) {
+        (Some("assistant"), Some(message)) => assistant(record, message, tool_names),
+        (Some("user"), Some(message)) if is("isCompactSummary") => {
+            // Nothing before it is kept: `firstKeptEntryId` is its own id (CHANGES R2), set
+            // where the id is given.
+            let summary = user_content(message.get("content")).map(|content| match content {
+                Value::String(s) => s,
+                parts => parts
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|p| p.get("text").and_then(Value::as_str))
+                    .collect(),
+            });
+            summary.map_or_else(Vec::new, |summary| {
+                vec![object(json!({"type": "compaction", "summary": summary, "tokensBefore": 0}))]
+            })
+        }
+        (Some("user"), Some(message)) if is("isMeta") => user_content(message.get("content"))
+            .map(|content| {
+                object(json!({"type": "custom_message", "customType": "claude-meta",
+                    "content": content, "display": false}))
+            })
+            .into_iter()
+            .collect(),
+        (Some("user"), Some(message)) => user(message, record, tool_names),
+        _ => Vec::new(),
+    };
+    if !converted.is_empty() {
+        return converted;
+    }
+    let kind = match (text(record, "type"), text(record, "subtype")) {
+        (Some(kind), Some(subtype)) => format!("claude:{kind}:{subtype}"),
+        (kind, _) => format!("claude:{}", kind.unwrap_or("record")),
+    };
+    vec![object(json!({"type": "custom", "customType": kind, "data": record}))]
+}
+
+/// A line as JSON, invalid UTF-8 read as U+FFFD; `None` when it is not JSON.
+fn parse(line: &[u8]) -> Option<Value> {
+    serde_json::from_slice(line)
+        .ok()
+        .or_else(|| serde_json::from_str(&String::from_utf8_lossy(line)).ok())
+}
+
+/// The members of an object built here.
+fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+/// The record's time in milliseconds, as the agents' messages carry it.
+fn millis(record: &Map<String, Value>) -> Value {
+    record
+        .get("timestamp")
+        .and_then(Value::as_str)
+        .and_then(crate::clock::parse_timestamp)
+        .map_or(Value::Null, |ms| json!(ms))
+}
+
+/// An assistant record's message (oh-my-pi's `convertRecord`); none without content or error.
+fn assistant(
+    record: &Map<String, Value>,
+    message: &Map<String, Value>,
+    tool_names: &mut std::collections::HashMap<String, String>,
+) -> Vec<Map<String, Value>> {
+    let mut content = Vec::new();
+    for block in message.get("content").and_then(Value::as_array).into_iter().flatten() {
+        let Some(block) = block.as_object() else { continue };
+        match block.get("type").and_then(Value::as_str) {
+            Some("text") if block.get("text").is_some_and(Value::is_string) => {
+                content.push(json!({"type": "text", "text": block["text"]}));
+            }
+            Some("thinking") if block.get("thinking").is_some_and(Value::is_string) => {
+                let mut thinking = json!({"type": "thinking", "thinking": block["thinking"]});
+                if let Some(signature) = block.get("signature").filter(|s| s.is_string()) {
+                    thinking["thinkingSignature"] = signature.clone();
+                }
+                content.push(thinking);
+            }
+            Some("tool_use") => {
+                let (Some(id), Some(name)) = (text(block, "id"), text(block, "name")) else {
+                    continue;
+                };
+                let arguments = block.get("input").filter(|i| i.is_object()).cloned();
+                content.push(json!({"type": "toolCall", "id": id, "name": name,
+                    "arguments": arguments.unwrap_or_else(|| json!({}))}));
+                tool_names.insert(id.to_owned(), name.to_owned());
+            }
+            _ => {}
+        }
+    }
+    let error = text(record, "error");
+    if content.is_empty() && error.is_none() {
+        return Vec::new();
+    }
+    let number = |usage: &Map<String, Value>, key: &str| {
+        usage.get(key).and_then(Value::as_f64).filter(|n| n.is_finite()).unwrap_or(0.0)
+    };
+    let usage = message.get("usage").and_then(Value::as_object).map_or_else(
+        || (0.0, 0.0, 0.0, 0.0),
+        |u| {
+            let n = |key| number(u, key);
+            (
+                n("input_tokens"),
+                n("output_tokens"),
+                n("cache_read_input_tokens"),
+                n("cache_creation_input_tokens"),
+            )
+        },
+    );
+    let stop_reason = if record.get("isApiErrorMessage") == Some(&Value::Bool(true)) {
+        "error"
+    } else {
+        match message.get("stop_reason").and_then(Value::as_str) {
+            Some("tool_use") => "toolUse",
+            Some("max_tokens") => "length",
+            Some("end_turn" | "stop_sequence" | "pause_turn") | None => "stop",
+            Some(_) => "error",
+        }
+    };
+    let (input, output, cache_read, cache_write) = usage;
+    let mut converted = json!({
+        "role": "assistant",
+        "content": content,
+        "api": "anthropic-messages",
+        "provider": "anthropic",
+        "model": text(message, "model").unwrap_or("unknown"),
+        "usage": {
+            "input": input, "output": output, "cacheRead": cache_read, "cacheWrite": cache_write,
+            "totalTokens": input + output + cache_read + cache_write,
+            "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0},
+        },
+        "stopReason": stop_reason,
+        "timestamp": millis(record),
+    });
+    if let Some(id) = text(message, "id") {
+        converted["responseId"] = json!(id);
+    }
+    if let Some(error) = error {
+        converted["errorMessage"] = json!(error);
+    }
+    vec![object(json!({"type": "message", "message": converted}))]
+}
+
+/// A Claude image block as the agents' image block.
+fn image(block: &Map<String, Value>) -> Option<Value> {
+    let source = block.get("source")?.as_object()?;
+    let (data, mime) = (text(source, "data")?, text(source, "media_type")?);
+    Some(json!({"type": "image", "data": data, "mimeType": mime}))
+}
+
+/// A user block's part of a user message: text or an image.
+fn user_part(block: &Value) -> Option<Value> {
+    let block = block.as_object()?;
+    match block.get("type").and_then(Value::as_str)? {
+        "text" => Some(json!({"type": "text", "text": block.get("text")?.as_str()?})),
+        "image" => image(block),
+        _ => None,
+    }
+}
+
+/// User content: a string, or the text and image blocks (none when nothing is left).
+fn user_content(content: Option<&Value>) -> Option<Value> {
+    match content? {
+        Value::String(s) if s.is_empty() => None,
+        Value::String(s) => Some(json!(s)),
+        Value::Array(blocks) => {
+            let parts: Vec<Value> = blocks.iter().filter_map(user_part).collect();
+            (!parts.is_empty()).then(|| json!(parts))
+        }
+        _ => None,
+    }
+}
+
+/// A user record's messages: runs of text and images as user messages, each `tool_result`
+/// block as a `toolResult` message (oh-my-pi's `convertRecord`).
+fn user(
+    message: &Map<String, Value>,
+    record: &Map<String, Value>,
+    tool_names: &std::collections::HashMap<String, String>,
+) -> Vec<Map<String, Value>> {
+    let timestamp = millis(record);
+    let wrap = |message: Value| object(json!({"type": "message", "message": message}));
+    let Some(blocks) = message.get("content").and_then(Value::as_array) else {
+        return user_content(message.get("content"))
+            .map(|content| {
+                wrap(json!({"role": "user", "content": content, "timestamp": timestamp}))
+            })
+            .into_iter()
+            .collect();
+    };
+    let mut out = Vec::new();
+    let mut parts = Vec::new();
+    let flush = |parts: &mut Vec<Value>, out: &mut Vec<Map<String, Value>>| {
+        if !parts.is_empty() {
+            let content = std::mem::take(parts);
+            out.push(wrap(json!({"role": "user", "content": content, "timestamp": timestamp})));
+        }
+    };
+    for block in blocks {
+        if let Some(part) = user_part(block) {
+            parts.push(part);
+            continue;
+        }
+        let Some(block) = block.as_object() else { continue };
+        if block.get("type").and_then(Value::as_str) != Some("tool_result") {
+            continue;
+        }
+        let Some(call) = text(block, "tool_use_id") else { continue };
+        flush(&mut parts, &mut out);
+        let content = match block.get("content") {
+            Some(Value::String(s)) => vec![json!({"type": "text", "text": s})],
+            Some(Value::Array(blocks)) => blocks
+                .iter()
+                .filter_map(|b| {
+                    let b = b.as_object()?;
+                    match b.get("type").and_then(Value::as_str)? {
+                        "text" => Some(json!({"type": "text", "text": b.get("text")?.as_str()?})),
+                        "image" => image(b),
+                        _ => None,
+                    }
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        out.push(wrap(json!({
+            "role": "toolResult",
+            "toolCallId": call,
+            "toolName": tool_names.get(call).map_or("unknown", String::as_str),
+            "content": content,
+            "isError": block.get("is_error") == Some(&Value::Bool(true)),
+            "timestamp": timestamp,
+        })));
+    }
+    flush(&mut parts, &mut out);
+    out
+}
