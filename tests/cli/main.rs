@@ -5,6 +5,7 @@ mod common;
 
 mod branch; // sesstree branch
 mod checkout; // sesstree checkout: moves, summaries, the summarizer
+mod claude; // Claude Code transcripts: read by every reader, refused by writers
 mod cli; // global options, exit codes, colour, broken pipes
 mod complete; // shell completion of commands, entry ids and labels
 mod concurrency; // write safety: concurrent writers, torn lines, changed files, refusals
