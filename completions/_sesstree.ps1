@@ -51,6 +51,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List session files, newest first')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search the text of sessions, knowing where each hit sits in its tree')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export the whole tree as one self-contained HTML page, or as Markdown')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Make an oh-my-pi session of a Claude Code transcript')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -402,6 +403,22 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'sesstree;import' {
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'The agent whose session to write')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the new file to PATH instead of the agent''s sessions directory')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the new file to PATH instead of the agent''s sessions directory')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Overwrite an existing file at PATH')
+            [CompletionResult]::new('--even-if-open', '--even-if-open', [CompletionResultType]::ParameterName, 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session''s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON (JSON Lines for streams of entries)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)')
+            [CompletionResult]::new('--utc', '--utc', [CompletionResultType]::ParameterName, 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'sesstree;help' {
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the path from the root to REV (default `@`), newest first')
             [CompletionResult]::new('tree', 'tree', [CompletionResultType]::ParameterValue, 'Show the whole tree as the agent''s tree selector draws it')
@@ -419,6 +436,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List session files, newest first')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search the text of sessions, knowing where each hit sits in its tree')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export the whole tree as one self-contained HTML page, or as Markdown')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Make an oh-my-pi session of a Claude Code transcript')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -468,6 +486,9 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             break
         }
         'sesstree;help;export' {
+            break
+        }
+        'sesstree;help;import' {
             break
         }
         'sesstree;help;help' {

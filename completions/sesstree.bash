@@ -43,6 +43,9 @@ _sesstree() {
             sesstree,humanize-title)
                 cmd="sesstree__subcmd__humanize__subcmd__title"
                 ;;
+            sesstree,import)
+                cmd="sesstree__subcmd__import"
+                ;;
             sesstree,label)
                 cmd="sesstree__subcmd__label"
                 ;;
@@ -94,6 +97,9 @@ _sesstree() {
             sesstree__subcmd__help,humanize-title)
                 cmd="sesstree__subcmd__help__subcmd__humanize__subcmd__title"
                 ;;
+            sesstree__subcmd__help,import)
+                cmd="sesstree__subcmd__help__subcmd__import"
+                ;;
             sesstree__subcmd__help,label)
                 cmd="sesstree__subcmd__help__subcmd__label"
                 ;;
@@ -128,7 +134,7 @@ _sesstree() {
 
     case "${cmd}" in
         sesstree)
-            opts="-f -h -V --file --session --json --strict --no-pager --utc --color --even-if-open --help --version log tree context show checkout reflog fork branch stats label name humanize-title migrate fsck ls grep export help"
+            opts="-f -h -V --file --session --json --strict --no-pager --utc --color --even-if-open --help --version log tree context show checkout reflog fork branch stats label name humanize-title migrate fsck ls grep export import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -470,7 +476,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__help)
-            opts="log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep export help"
+            opts="log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep export import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -582,6 +588,20 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__help__subcmd__humanize__subcmd__title)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__help__subcmd__import)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -733,6 +753,40 @@ _sesstree() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__import)
+            opts="-o -h --to --output --force --even-if-open --session --json --strict --no-pager --utc --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --to)
+                    COMPREPLY=($(compgen -W "omp pi" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -166,6 +166,133 @@ pub fn transcode(input: &[u8]) -> Transcoded {
     out
 }
 
+/// What oh-my-pi 18.2.3's importer makes of a transcript (`ClaudeSessionStore.load`): the
+/// entries, in its shapes and with its ids, and what names the session.
+#[derive(Debug, Default)]
+pub struct Imported {
+    /// The entries in order (`message` and `model_change`), the last one the leaf.
+    pub entries: Vec<Value>,
+    /// The title (`custom-title`, source `user`, else `ai-title`, source `auto`).
+    pub title: Option<(String, crate::naming::TitleSource)>,
+    /// The first `cwd` a record names.
+    pub cwd: Option<String>,
+}
+
+/// The entries oh-my-pi's importer makes of `input`: every main-chain user and assistant record
+/// that converts to a message (sidechains, `isMeta` records and other types make none), with the
+/// ids `claude-<uuid>-<suffix>-<count>`, parents resolved through the records that made
+/// nothing, and a `model_change` before an assistant message whose model differs from the last
+/// one. `fallback_ms` is the time of a record without a readable one (oh-my-pi takes the
+/// file's modification time).
+pub fn import(input: &[u8], fallback_ms: i64) -> Imported {
+    use crate::naming::TitleSource;
+    let records: Vec<(u64, Map<String, Value>)> = input
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .filter_map(|(i, line)| match parse(line)? {
+            Value::Object(record) => Some((i as u64 + 1, record)),
+            _ => None,
+        })
+        .collect();
+    let mut imported = Imported::default();
+    let mut source_parents: std::collections::HashMap<&str, Option<&str>> = Default::default();
+    let (mut custom, mut ai) = (None, None);
+    for (_, record) in &records {
+        if let Some(uuid) = text(record, "uuid") {
+            source_parents.insert(uuid, text(record, "parentUuid"));
+        }
+        if imported.cwd.is_none() {
+            imported.cwd = text(record, "cwd").map(str::to_owned);
+        }
+        match text(record, "type") {
+            Some("custom-title") => custom = text(record, "customTitle").or(custom),
+            Some("ai-title") => ai = text(record, "aiTitle").or(ai),
+            _ => {}
+        }
+    }
+    imported.title = custom
+        .map(|t| (t, TitleSource::User))
+        .or(ai.map(|t| (t, TitleSource::Auto)))
+        .and_then(|(t, source)| Some((crate::naming::clean_name(t)?, source)));
+
+    let mut tails: std::collections::HashMap<String, String> = Default::default();
+    let mut used: std::collections::HashSet<String> = Default::default();
+    let mut tool_names = Default::default();
+    let mut last_model: Option<&str> = None;
+    let mut count = 0;
+    let resolve = |tails: &std::collections::HashMap<String, String>, from: Option<&str>| {
+        let mut seen = std::collections::HashSet::new();
+        let mut cursor = from;
+        while let Some(at) = cursor.filter(|at| seen.insert(*at)) {
+            if let Some(tail) = tails.get(at) {
+                return Some(tail.clone());
+            }
+            cursor = source_parents.get(at).copied().flatten();
+        }
+        None
+    };
+    let mut unique = |base: String| {
+        let mut id = base.clone();
+        let mut n = 2;
+        while used.contains(&id) {
+            id = format!("{base}-{n}");
+            n += 1;
+        }
+        used.insert(id.clone());
+        id
+    };
+    for (line, record) in &records {
+        let is = |key: &str| record.get(key) == Some(&Value::Bool(true));
+        let Some(message) = record.get("message").and_then(Value::as_object) else { continue };
+        if is("isSidechain") || is("isMeta") {
+            continue;
+        }
+        let converted = match text(record, "type") {
+            Some("assistant") => assistant(record, message, &mut tool_names)
+                .map(|m| ("message".to_owned(), m))
+                .into_iter()
+                .collect(),
+            Some("user") => user(message, record, &tool_names),
+            _ => continue,
+        };
+        if converted.is_empty() {
+            continue;
+        }
+        let source = text(record, "uuid").map_or_else(|| format!("line-{line}"), str::to_owned);
+        let mut parent = resolve(&tails, text(record, "parentUuid"));
+        let ms = record
+            .get("timestamp")
+            .and_then(|t| match t {
+                Value::Number(n) => n.as_f64().map(|n| n as i64),
+                Value::String(s) => crate::clock::parse_timestamp(s),
+                _ => None,
+            })
+            .unwrap_or(fallback_ms);
+        let timestamp = crate::clock::format_iso_millis(ms);
+        let model = text(message, "model").filter(|_| text(record, "type") == Some("assistant"));
+        if let Some(model) = model.filter(|m| Some(*m) != last_model) {
+            let id = unique(format!("claude-{source}-model"));
+            imported.entries.push(json!({"type": "model_change", "id": id, "parentId": parent,
+                "timestamp": timestamp, "model": format!("anthropic/{model}")}));
+            parent = Some(id);
+            last_model = Some(model);
+        }
+        for (suffix, mut message) in converted {
+            count += 1;
+            let id = unique(format!("claude-{source}-{suffix}-{count}"));
+            // oh-my-pi times a message by the record, or by the file when it has no time.
+            message["timestamp"] = json!(ms);
+            imported.entries.push(json!({"type": "message", "id": id, "parentId": parent,
+                "timestamp": timestamp, "message": message}));
+            parent = Some(id);
+        }
+        if let Some(parent) = parent {
+            tails.insert(source, parent);
+        }
+    }
+    imported
+}
+
 /// Whether a record is one oh-my-pi's importer continues from: a main-chain message that
 /// converts to one at least.
 fn continues_main_chain(record: &Map<String, Value>, bodies: &[Map<String, Value>]) -> bool {
@@ -183,8 +310,11 @@ fn entries(
 ) -> Vec<Map<String, Value>> {
     let message = record.get("message").and_then(Value::as_object);
     let is = |key: &str| record.get(key) == Some(&Value::Bool(true));
+    let wrap = |message: Value| object(json!({"type": "message", "message": message}));
     let converted = match (text(record, "type"), message) {
-        (Some("assistant"), Some(message)) => assistant(record, message, tool_names),
+        (Some("assistant"), Some(message)) => {
+            assistant(record, message, tool_names).map(wrap).into_iter().collect()
+        }
         (Some("user"), Some(message)) if is("isCompactSummary") => {
             // Nothing before it is kept: `firstKeptEntryId` is its own id (CHANGES R2), set
             // where the id is given.
@@ -208,7 +338,9 @@ fn entries(
             })
             .into_iter()
             .collect(),
-        (Some("user"), Some(message)) => user(message, record, tool_names),
+        (Some("user"), Some(message)) => {
+            user(message, record, tool_names).into_iter().map(|(_, m)| wrap(m)).collect()
+        }
         _ => Vec::new(),
     };
     if !converted.is_empty() {
@@ -250,7 +382,7 @@ fn assistant(
     record: &Map<String, Value>,
     message: &Map<String, Value>,
     tool_names: &mut std::collections::HashMap<String, String>,
-) -> Vec<Map<String, Value>> {
+) -> Option<Value> {
     let mut content = Vec::new();
     for block in message.get("content").and_then(Value::as_array).into_iter().flatten() {
         let Some(block) = block.as_object() else { continue };
@@ -279,7 +411,7 @@ fn assistant(
     }
     let error = text(record, "error");
     if content.is_empty() && error.is_none() {
-        return Vec::new();
+        return None;
     }
     let number = |usage: &Map<String, Value>, key: &str| {
         usage.get(key).and_then(Value::as_f64).filter(|n| n.is_finite()).unwrap_or(0.0)
@@ -307,6 +439,9 @@ fn assistant(
         }
     };
     let (input, output, cache_read, cache_write) = usage;
+    // A count as JavaScript writes it: an integral number without a fraction.
+    let count =
+        |n: f64| if n.fract() == 0.0 && n.abs() < 9e15 { json!(n as i64) } else { json!(n) };
     let mut converted = json!({
         "role": "assistant",
         "content": content,
@@ -314,8 +449,9 @@ fn assistant(
         "provider": "anthropic",
         "model": text(message, "model").unwrap_or("unknown"),
         "usage": {
-            "input": input, "output": output, "cacheRead": cache_read, "cacheWrite": cache_write,
-            "totalTokens": input + output + cache_read + cache_write,
+            "input": count(input), "output": count(output),
+            "cacheRead": count(cache_read), "cacheWrite": count(cache_write),
+            "totalTokens": count(input + output + cache_read + cache_write),
             "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0},
         },
         "stopReason": stop_reason,
@@ -327,7 +463,10 @@ fn assistant(
     if let Some(error) = error {
         converted["errorMessage"] = json!(error);
     }
-    vec![object(json!({"type": "message", "message": converted}))]
+    if let Some(status) = record.get("apiErrorStatus").filter(|s| s.as_f64().is_some()) {
+        converted["errorStatus"] = status.clone();
+    }
+    Some(converted)
 }
 
 /// A Claude image block as the agents' image block.
@@ -360,33 +499,40 @@ fn user_content(content: Option<&Value>) -> Option<Value> {
     }
 }
 
-/// A user record's messages: runs of text and images as user messages, each `tool_result`
-/// block as a `toolResult` message (oh-my-pi's `convertRecord`).
+/// A user record's messages, each with the suffix oh-my-pi's importer gives its id: runs of
+/// text and images as user messages (`user-<first block>`), each `tool_result` block as a
+/// `toolResult` message (`tool-<block>`), string content as one message (`message`)
+/// (`convertRecord`).
 fn user(
     message: &Map<String, Value>,
     record: &Map<String, Value>,
     tool_names: &std::collections::HashMap<String, String>,
-) -> Vec<Map<String, Value>> {
+) -> Vec<(String, Value)> {
     let timestamp = millis(record);
-    let wrap = |message: Value| object(json!({"type": "message", "message": message}));
     let Some(blocks) = message.get("content").and_then(Value::as_array) else {
         return user_content(message.get("content"))
             .map(|content| {
-                wrap(json!({"role": "user", "content": content, "timestamp": timestamp}))
+                let message = json!({"role": "user", "content": content, "timestamp": timestamp});
+                ("message".to_owned(), message)
             })
             .into_iter()
             .collect();
     };
     let mut out = Vec::new();
     let mut parts = Vec::new();
-    let flush = |parts: &mut Vec<Value>, out: &mut Vec<Map<String, Value>>| {
+    let mut start = 0;
+    let flush = |parts: &mut Vec<Value>, start: usize, out: &mut Vec<(String, Value)>| {
         if !parts.is_empty() {
             let content = std::mem::take(parts);
-            out.push(wrap(json!({"role": "user", "content": content, "timestamp": timestamp})));
+            let message = json!({"role": "user", "content": content, "timestamp": timestamp});
+            out.push((format!("user-{start}"), message));
         }
     };
-    for block in blocks {
+    for (index, block) in blocks.iter().enumerate() {
         if let Some(part) = user_part(block) {
+            if parts.is_empty() {
+                start = index;
+            }
             parts.push(part);
             continue;
         }
@@ -395,7 +541,7 @@ fn user(
             continue;
         }
         let Some(call) = text(block, "tool_use_id") else { continue };
-        flush(&mut parts, &mut out);
+        flush(&mut parts, start, &mut out);
         let content = match block.get("content") {
             Some(Value::String(s)) => vec![json!({"type": "text", "text": s})],
             Some(Value::Array(blocks)) => blocks
@@ -411,15 +557,16 @@ fn user(
                 .collect(),
             _ => Vec::new(),
         };
-        out.push(wrap(json!({
+        let result = json!({
             "role": "toolResult",
             "toolCallId": call,
             "toolName": tool_names.get(call).map_or("unknown", String::as_str),
             "content": content,
             "isError": block.get("is_error") == Some(&Value::Bool(true)),
             "timestamp": timestamp,
-        })));
+        });
+        out.push((format!("tool-{index}"), result));
     }
-    flush(&mut parts, &mut out);
+    flush(&mut parts, start, &mut out);
     out
 }

@@ -4,6 +4,7 @@
 
 pub mod branch;
 pub mod checkout;
+pub mod import;
 pub mod label;
 pub mod name;
 

@@ -194,3 +194,67 @@ fn writers_refuse_and_leave_the_file_as_it_was() {
     assert_eq!(env.read("rewind.jsonl"), before);
     assert!(!env.path().join("out.jsonl").exists());
 }
+
+#[test]
+fn import_writes_what_oh_my_pi_s_importer_writes() {
+    // oh-my-pi 18.2.3's ClaudeSessionStore + persistForeignSession: ids `claude-<uuid>-…`, a
+    // model_change before the first reply, the rewind kept as a branch, the title in the slot,
+    // the header and a title_change, then the foreign_session_import record as the leaf (the
+    // oracle compares the entries with the importer's own, tests/oracle).
+    let env = env_with("rewind.jsonl");
+    insta::assert_snapshot!(env.run(&["import", "rewind.jsonl", "-o", "out.jsonl"]), @r"
+    ------- stderr -------
+    Imported to $TMP/out.jsonl
+    ");
+    insta::assert_snapshot!(env.run(&["-f", "out.jsonl", "tree", "--filter", "all"]), @r#"
+    • claude-0 user: Add a --json flag to tally stats.
+    • claude-0 [model: anthropic/claude-sonnet-4-5]
+    • claude-0 [Read: {"file_path":"src/stats.rs"}]
+    • claude-0 assistant: I can derive Serialize with serde.
+    ├─ • claude-0 user: No new dependencies: write the JSON by hand.
+    │  • claude-0 assistant: Wrote src/json.rs by hand; tests pass.
+    │  • ae175332 [title: tally --json]
+    │  • ecb8ad47 [custom: foreign_session_import] ← active
+    └─ claude-0 user: Use serde_json for it.
+       claude-0 assistant: Added serde_json; the build fails offline.
+    "#);
+    let text = String::from_utf8(env.read("out.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> =
+        text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(text.lines().next().unwrap().len(), 255, "the 256-byte title slot");
+    assert_eq!(lines[0]["title"], "tally --json");
+    assert_eq!(lines[1]["cwd"], "/home/u/tally");
+    assert_eq!(lines[2]["id"], "claude-00001001-0000-4000-8000-000000000001-message-1");
+    let last = lines.last().unwrap();
+    assert_eq!(last["data"]["sourceId"], "rewind");
+    assert_eq!(last["data"]["sourceCwd"], "/home/u/tally");
+    assert_eq!(
+        env.read("rewind.jsonl"),
+        std::fs::read(crate::common::fixtures().join("claude/rewind.jsonl")).unwrap()
+    );
+}
+
+#[test]
+fn import_goes_to_oh_my_pi_s_directory_for_the_transcript_s_cwd() {
+    let env = env_with("compact.jsonl");
+    insta::assert_snapshot!(env.run(&["--json", "import", "compact.jsonl"]), @r#"{"path":"$TMP/home/.omp/agent/sessions/--home-u-tally--/2026-03-01T12-00-00-000Z_019ca945-0a00-7716-a104-d9866d113a7e.jsonl","sessionId":"019ca945-0a00-7716-a104-d9866d113a7e"}"#);
+    let dir = env.path().join("home/.omp/agent/sessions/--home-u-tally--");
+    assert_eq!(std::fs::read_dir(dir).unwrap().count(), 1);
+}
+
+#[test]
+fn import_refuses_a_file_that_is_not_a_transcript_and_an_existing_target() {
+    let env = env_with("edit.jsonl");
+    env.write("out.jsonl", "x");
+    insta::assert_snapshot!(env.run(&["import", "out.jsonl", "-o", "new.jsonl"]), @r"
+    ------- stderr -------
+    error: out.jsonl: not a Claude Code transcript; import reads those
+    [exit status: 2]
+    ");
+    insta::assert_snapshot!(env.run(&["import", "edit.jsonl", "-o", "out.jsonl"]), @r"
+    ------- stderr -------
+    error: $TMP/out.jsonl: already exists (use --force to overwrite)
+    [exit status: 5]
+    ");
+    assert_eq!(env.read("out.jsonl"), b"x");
+}

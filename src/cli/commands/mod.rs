@@ -8,6 +8,7 @@ mod fsck;
 pub mod generate;
 mod grep;
 mod humanize_title;
+mod import;
 pub(crate) mod label;
 mod log;
 mod ls;
@@ -107,6 +108,7 @@ pub enum Command {
     Ls(ls::LsArgs),
     Grep(grep::GrepArgs),
     Export(export::ExportArgs),
+    Import(import::ImportArgs),
 }
 
 impl Command {
@@ -173,6 +175,7 @@ fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Ls(args) => ls::run(ctx, &args),
         Command::Grep(args) => grep::run(ctx, &args),
         Command::Export(args) => export::run(ctx, &args),
+        Command::Import(args) => import::run(ctx, &args),
     }
 }
 
