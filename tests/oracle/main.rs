@@ -29,6 +29,10 @@
 //! those sessions as fixtures (one folder per agent version): that is how they are made anew
 //! when a version moves.
 //!
+//! Claude Code transcripts (tests/fixtures/claude) imported by `sesstree import` are compared
+//! record for record with what oh-my-pi's own importer writes of them
+//! (`harness/claude-import.ts`), and opened and continued in oh-my-pi.
+//!
 //! Run it with `(cd tests/oracle && npm ci) && cargo test --test oracle` (`.ci/run` does). It
 //! needs node 20 or later; without the installed agents it fails, it never skips. It is not
 //! part of a plain `cargo test` (`test = false` in Cargo.toml). `SESSTREE_ORACLE_JOBS` sets the
@@ -1244,5 +1248,134 @@ fn what_the_agents_write_reads_the_same() {
         .filter(|(a, name, _)| format!("written {name} {}", a.tag()).contains(&filter))
         .collect();
     let rows = run_parallel(cases, |(a, name, ops)| scenario_case(&env, a, name, &ops));
+    report(&rows, start);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Claude Code transcripts imported (issue 48).
+
+/// The hand-made Claude Code transcripts of tests/fixtures/claude.
+const CLAUDE: &[&str] = &[
+    "rewind.jsonl",
+    "compact.jsonl",
+    "edit.jsonl",
+    "sidechain.jsonl",
+    "sidechain/subagents/agent-d4e5f6.jsonl",
+];
+
+/// A file's records with what each import makes afresh replaced: the session id and the
+/// times of the slot, the header and the entries the import appends, and the ids those entries
+/// get (numbered in order of appearance, so the links between them still compare).
+fn without_fresh_fields(lines: &[Value]) -> Vec<Value> {
+    let mut fresh: Vec<String> = Vec::new();
+    let mut name = |id: &Value| match id.as_str() {
+        Some(s) if !s.starts_with("claude-") => {
+            let n = fresh.iter().position(|f| f == s).unwrap_or_else(|| {
+                fresh.push(s.to_string());
+                fresh.len() - 1
+            });
+            json!(format!("fresh-{n}"))
+        }
+        _ => id.clone(),
+    };
+    lines
+        .iter()
+        .map(|line| {
+            let mut line = line.clone();
+            let kind = line["type"].as_str().unwrap_or_default().to_string();
+            let Some(map) = line.as_object_mut() else { return line };
+            match kind.as_str() {
+                "title" => {
+                    map.remove("updatedAt");
+                }
+                "session" => {
+                    map.remove("id");
+                    map.remove("timestamp");
+                }
+                "title_change" | "custom" => {
+                    map.remove("timestamp");
+                }
+                _ => {}
+            }
+            for key in ["id", "parentId"] {
+                if let Some(v) = map.get(key).cloned() {
+                    map.insert(key.into(), name(&v));
+                }
+            }
+            line
+        })
+        .collect()
+}
+
+/// `sesstree import` of one transcript against oh-my-pi's importer: the same records (but for
+/// what each import makes afresh), and a file oh-my-pi opens and continues as sesstree reads it.
+fn claude_case(env: &Env, omp: &Agent, fixture: &str) -> Vec<Row> {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join(fixture.replace('/', "-"));
+    std::fs::copy(env.repo.join("tests/fixtures/claude").join(fixture), &source).unwrap();
+    let imported = dir.path().join("imported.jsonl");
+    let args = ["import", source.to_str().unwrap(), "-o", imported.to_str().unwrap()];
+    let out = sesstree(env, dir.path(), &args);
+    let name = format!("import-omp {fixture}");
+    let mut diffs = Vec::new();
+    if !out.status.success() {
+        diffs.push(("import".into(), String::from_utf8_lossy(&out.stderr).trim().to_string()));
+        return vec![judge(&name, omp, omp.tag(), diffs)];
+    }
+    let ours: Vec<Value> = String::from_utf8_lossy(&std::fs::read(&imported).unwrap())
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let cwd = ours.get(1).and_then(|h| h["cwd"].as_str()).unwrap_or_default().to_string();
+    let harness = env.oracle.join("harness/claude-import.ts");
+    let run = Command::new(env.oracle.join("node_modules/.bin/bun"))
+        .arg(harness)
+        .arg(&source)
+        .arg(&cwd)
+        .output()
+        .expect("run the import harness");
+    let theirs: Value = serde_json::from_slice(&run.stdout).unwrap_or_else(|e| {
+        panic!(
+            "claude-import.ts {fixture}: no JSON ({e}): {}",
+            String::from_utf8_lossy(&run.stderr)
+        )
+    });
+    let theirs: Vec<Value> = theirs["lines"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|l| serde_json::from_str(l.as_str()?).ok())
+        .collect();
+    let (ours_cmp, theirs_cmp) = (without_fresh_fields(&ours), without_fresh_fields(&theirs));
+    if ours_cmp.len() != theirs_cmp.len() {
+        diffs.push((
+            "records".into(),
+            format!("{} records, oh-my-pi's importer writes {}", ours_cmp.len(), theirs_cmp.len()),
+        ));
+    }
+    if let Some((i, (a, b))) =
+        ours_cmp.iter().zip(&theirs_cmp).enumerate().find(|(_, (a, b))| a != b)
+    {
+        diffs.push((
+            "records".into(),
+            format!("line {}: {} vs {}", i + 1, cut(&a.to_string()), cut(&b.to_string())),
+        ));
+    }
+    diffs.extend(check_in_agent(env, omp, &imported, true));
+    vec![judge(&name, omp, omp.tag(), diffs)]
+}
+
+#[test]
+fn claude_imports_are_the_importer_s_own() {
+    let env = env();
+    let start = Instant::now();
+    let omp = env.agents.iter().find(|a| a.dialect == "omp").expect("oh-my-pi").clone();
+    let filter = std::env::var("SESSTREE_ORACLE_FILTER").unwrap_or_default();
+    let fixtures: Vec<&str> = CLAUDE
+        .iter()
+        .copied()
+        .filter(|f| format!("import-omp {f} {}", omp.tag()).contains(&filter))
+        .collect();
+    let rows = run_parallel(fixtures, |f| claude_case(&env, &omp, f));
     report(&rows, start);
 }
