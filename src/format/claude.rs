@@ -167,11 +167,15 @@ pub fn transcode(input: &[u8]) -> Transcoded {
 }
 
 /// What oh-my-pi 18.2.3's importer makes of a transcript (`ClaudeSessionStore.load`): the
-/// entries, in its shapes and with its ids, and what names the session.
+/// entries, with its ids, and what names the session.
 #[derive(Debug, Default)]
 pub struct Imported {
     /// The entries in order (`message` and `model_change`), the last one the leaf.
     pub entries: Vec<Value>,
+    /// The id of the last entry.
+    pub leaf: Option<String>,
+    /// Every entry's id.
+    pub ids: std::collections::HashSet<String>,
     /// The title (`custom-title`, source `user`, else `ai-title`, source `auto`).
     pub title: Option<(String, crate::naming::TitleSource)>,
     /// The first `cwd` a record names.
@@ -183,8 +187,10 @@ pub struct Imported {
 /// ids `claude-<uuid>-<suffix>-<count>`, parents resolved through the records that made
 /// nothing, and a `model_change` before an assistant message whose model differs from the last
 /// one. `fallback_ms` is the time of a record without a readable one (oh-my-pi takes the
-/// file's modification time).
-pub fn import(input: &[u8], fallback_ms: i64) -> Imported {
+/// file's modification time). The entries have the shapes of `to`: oh-my-pi's `model_change`
+/// names `provider/model`, pi's has `provider` and `modelId` (pi 1.6.0's
+/// `appendModelChange`); the others are the same for both.
+pub fn import(input: &[u8], fallback_ms: i64, to: super::Dialect) -> Imported {
     use crate::naming::TitleSource;
     let records: Vec<(u64, Map<String, Value>)> = input
         .split(|&b| b == b'\n')
@@ -220,6 +226,8 @@ pub fn import(input: &[u8], fallback_ms: i64) -> Imported {
     let mut tool_names = Default::default();
     let mut last_model: Option<&str> = None;
     let mut count = 0;
+    // The last entry made: the leaf.
+    let mut last = None;
     let resolve = |tails: &std::collections::HashMap<String, String>, from: Option<&str>| {
         let mut seen = std::collections::HashSet::new();
         let mut cursor = from;
@@ -272,8 +280,14 @@ pub fn import(input: &[u8], fallback_ms: i64) -> Imported {
         let model = text(message, "model").filter(|_| text(record, "type") == Some("assistant"));
         if let Some(model) = model.filter(|m| Some(*m) != last_model) {
             let id = unique(format!("claude-{source}-model"));
-            imported.entries.push(json!({"type": "model_change", "id": id, "parentId": parent,
-                "timestamp": timestamp, "model": format!("anthropic/{model}")}));
+            imported.entries.push(match to {
+                super::Dialect::Omp => json!({"type": "model_change", "id": id,
+                    "parentId": parent, "timestamp": timestamp,
+                    "model": format!("anthropic/{model}")}),
+                super::Dialect::Pi => json!({"type": "model_change", "id": id,
+                    "parentId": parent, "timestamp": timestamp,
+                    "provider": "anthropic", "modelId": model}),
+            });
             parent = Some(id);
             last_model = Some(model);
         }
@@ -287,9 +301,12 @@ pub fn import(input: &[u8], fallback_ms: i64) -> Imported {
             parent = Some(id);
         }
         if let Some(parent) = parent {
+            last = Some(parent.clone());
             tails.insert(source, parent);
         }
     }
+    imported.leaf = last;
+    imported.ids = used;
     imported
 }
 

@@ -1,9 +1,12 @@
 //! `import`: another agent's transcript as a session of oh-my-pi or pi, which the agent resumes
 //! and continues. For oh-my-pi, the file is what its own importer writes
 //! (`persistForeignSession` in oh-my-pi 18.2.3's `src/session/foreign-session-import.ts`):
-//! the title slot (empty for an untitled session) and a new header carrying the title, the converted entries
-//! ([`crate::format::claude::import`]), the `title_change` that names the session, and a
-//! `custom` entry `foreign_session_import` that says where it came from.
+//! the title slot (empty for an untitled session) and a new header carrying the title, the
+//! converted entries ([`crate::format::claude::import`]), the `title_change` that names the
+//! session, and a `custom` entry `foreign_session_import` that says where it came from. For
+//! pi, the same in pi 1.6.0's shapes: no title slot and no title in the header (pi refuses a
+//! file whose first line is not its header, CHANGES P6), `model_change {provider, modelId}`,
+//! and a `session_info` for the name.
 
 use serde_json::{Value, json};
 
@@ -38,7 +41,8 @@ pub struct Plan {
     pub cwd: String,
 }
 
-/// Plans the import of `imported` (what the importer made of `source`) as a session of `to`.
+/// Plans the import of `imported` (what the importer made of `source`, in the shapes of `to`)
+/// as a session of `to`.
 pub fn plan(
     imported: Imported,
     source: &Source,
@@ -46,18 +50,19 @@ pub fn plan(
     clock: &Clock,
     ids: &mut IdGen,
 ) -> Result<Plan> {
-    if to != Dialect::Omp {
-        return Err(Error::Usage("import writes oh-my-pi sessions only (--to omp)".into()));
+    if to == Dialect::Pi && imported.entries.is_empty() {
+        // pi writes a session file only once it holds a message (CHANGES R5).
+        return Err(Error::Usage(format!(
+            "{}: nothing to import: no message outside sidechains (a subagent's file holds \
+             sidechains alone), and pi writes no session without one",
+            source.path
+        )));
     }
     let created_ms = clock.now_millis();
     let now = crate::clock::format_iso_millis(created_ms);
     let session_id = ids.session_id(created_ms);
     let cwd = imported.cwd.clone().unwrap_or_default();
-    let mut taken: std::collections::HashSet<String> = imported
-        .entries
-        .iter()
-        .filter_map(|e| e.get("id").and_then(Value::as_str).map(str::to_owned))
-        .collect();
+    let mut taken = imported.ids.clone();
     let mut fresh = |ids: &mut IdGen| {
         let id = ids.entry_id(|c| taken.contains(c));
         taken.insert(id.clone());
@@ -71,30 +76,39 @@ pub fn plan(
     };
     let mut header = json!({"type": "session", "version": WRITE_VERSION, "id": session_id,
         "timestamp": now, "cwd": cwd});
-    if let Some((title, source)) = &imported.title {
-        header["title"] = json!(title);
-        header["titleSource"] = json!(source.as_str());
-    }
-    let mut leaf = imported.entries.last().and_then(|e| e.get("id")).cloned();
+    let mut leaf = imported.leaf.clone();
     let mut tail = Vec::new();
     if let Some((title, title_source)) = &imported.title {
         let id = fresh(ids);
-        tail.push(json!({"type": "title_change", "id": id, "parentId": leaf, "timestamp": now,
-            "title": title, "source": title_source.as_str()}));
-        leaf = Some(json!(id));
+        tail.push(match to {
+            Dialect::Omp => {
+                header["title"] = json!(title);
+                header["titleSource"] = json!(title_source.as_str());
+                json!({"type": "title_change", "id": id, "parentId": leaf, "timestamp": now,
+                    "title": title, "source": title_source.as_str()})
+            }
+            Dialect::Pi => {
+                json!({"type": "session_info", "id": id, "parentId": leaf, "timestamp": now,
+                    "name": title})
+            }
+        });
+        leaf = Some(id);
     }
     let data = json!({"source": source.agent, "sourceId": source.id, "sourcePath": source.path,
         "sourceCwd": cwd});
     tail.push(json!({"type": "custom", "customType": "foreign_session_import", "data": data,
         "id": fresh(ids), "parentId": leaf, "timestamp": now}));
 
-    // oh-my-pi writes the slot of an untitled session too: an empty title, no source.
-    let (title, title_source) = match &imported.title {
-        Some((title, source)) => (title.as_str(), Some(*source)),
-        None => ("", None),
-    };
-    let mut out = encode_slot(title, title_source, &now)
-        .map_err(|e| Error::Usage(format!("no title slot holds the title: {e}")))?;
+    let mut out = Vec::new();
+    if to == Dialect::Omp {
+        // oh-my-pi writes the slot of an untitled session too: an empty title, no source.
+        let (title, title_source) = match &imported.title {
+            Some((title, source)) => (title.as_str(), Some(*source)),
+            None => ("", None),
+        };
+        out = encode_slot(title, title_source, &now)
+            .map_err(|e| Error::Usage(format!("no title slot holds the title: {e}")))?;
+    }
     line(&header);
     imported.entries.iter().chain(&tail).for_each(&mut line);
     out.extend(bytes);

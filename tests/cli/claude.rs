@@ -258,3 +258,38 @@ fn import_refuses_a_file_that_is_not_a_transcript_and_an_existing_target() {
     ");
     assert_eq!(env.read("out.jsonl"), b"x");
 }
+
+#[test]
+fn import_to_pi_writes_pi_s_shapes() {
+    // pi 1.6.0: no title slot (pi refuses a file whose first line is not its header), a
+    // model_change {provider, modelId}, the name in a session_info; opened and continued by
+    // pi 1.6.0 and 0.73.1 in the oracle.
+    let env = env_with("rewind.jsonl");
+    env.run(&["import", "rewind.jsonl", "--to", "pi", "-o", "pi.jsonl"]);
+    let text = String::from_utf8(env.read("pi.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> =
+        text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[0]["type"], "session");
+    assert_eq!(lines[0].get("title"), None);
+    assert_eq!(lines[2]["type"], "model_change");
+    assert_eq!(
+        (&lines[2]["provider"], &lines[2]["modelId"]),
+        (&"anthropic".into(), &"claude-sonnet-4-5".into())
+    );
+    let info = &lines[lines.len() - 2];
+    assert_eq!((&info["type"], &info["name"]), (&"session_info".into(), &"tally --json".into()));
+    insta::assert_snapshot!(env.run(&["-f", "pi.jsonl", "name"]), @"tally --json");
+}
+
+#[test]
+fn import_to_pi_refuses_a_subagent_file_without_messages_outside_sidechains() {
+    let env = TestEnv::new();
+    let fixture = crate::common::fixtures().join("claude/sidechain/subagents/agent-d4e5f6.jsonl");
+    env.write("agent.jsonl", std::fs::read(fixture).unwrap());
+    insta::assert_snapshot!(env.run(&["import", "agent.jsonl", "--to", "pi", "-o", "pi.jsonl"]), @r"
+    ------- stderr -------
+    error: $TMP/agent.jsonl: nothing to import: no message outside sidechains (a subagent's file holds sidechains alone), and pi writes no session without one
+    [exit status: 2]
+    ");
+    assert!(!env.path().join("pi.jsonl").exists());
+}

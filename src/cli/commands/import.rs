@@ -1,4 +1,4 @@
-//! `sesstree import FILE`: another agent's transcript as an oh-my-pi session.
+//! `sesstree import FILE`: another agent's transcript as an oh-my-pi or pi session.
 
 use std::path::PathBuf;
 
@@ -12,12 +12,12 @@ use crate::cli::{Ctx, stdout, ui, write_json_line};
 const EXAMPLES: &str = r#"Examples:
   Import a Claude Code transcript into oh-my-pi's sessions for its working directory:
     sesstree import claude.jsonl
-  Import it into a file of your choice; the new file's path and session id, for a script:
-    sesstree --json import claude.jsonl -o imported.jsonl | jq -r .path"#;
+  Import it as a pi session into a file of your choice; the new file's path, for a script:
+    sesstree --json import claude.jsonl --to pi -o imported.jsonl | jq -r .path"#;
 
-/// Make an oh-my-pi session of a Claude Code transcript
+/// Make an oh-my-pi or pi session of a Claude Code transcript
 ///
-/// Writes what oh-my-pi's own importer (`omp --from-claude`, `/resume @claude`, oh-my-pi
+/// With --to omp (the default), writes what oh-my-pi's own importer (`omp --from-claude`, `/resume @claude`, oh-my-pi
 /// 18.2.3) makes of the transcript: the same entries with the same ids
 /// (`claude-<uuid>-<part>-<n>`), their tree (a rewound or edited prompt stays a branch), a
 /// `model_change` where the model changes, the title (`custom-title`, else `ai-title`) in the
@@ -28,7 +28,12 @@ const EXAMPLES: &str = r#"Examples:
 /// root: `sesstree tree` on the transcript itself shows more (compactions joined to their
 /// logical parents, sidechains where they hang).
 ///
-/// The new file gets a new session id and goes into oh-my-pi's sessions directory for the
+/// With --to pi, the same entries in pi's shapes (pi 1.6.0 cannot import): no title slot, a
+/// `model_change` with `provider` and `modelId`, and a `session_info` naming the session. A
+/// transcript without a message outside sidechains (a subagent's file) is refused: pi writes
+/// no session without one.
+///
+/// The new file gets a new session id and goes into the agent's sessions directory for the
 /// transcript's working directory, as `<timestamp>_<session-id>.jsonl`, or to `-o PATH`. The
 /// transcript is never changed.
 ///
@@ -65,7 +70,7 @@ pub fn run(ctx: &Ctx, args: &ImportArgs) -> anyhow::Result<()> {
     let modified_ms = modified
         .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())
         .map_or(0, |d| d.as_millis() as i64);
-    let imported = sesstree::format::claude::import(&input, modified_ms);
+    let imported = sesstree::format::claude::import(&input, modified_ms, args.to.dialect());
     let source = Source {
         agent: "claude",
         id: path.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned()),
