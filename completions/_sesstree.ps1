@@ -51,7 +51,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List session files, newest first')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search the text of sessions, knowing where each hit sits in its tree')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export the whole tree as one self-contained HTML page, or as Markdown')
-            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Make an oh-my-pi or pi session of a Claude Code transcript')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Make an oh-my-pi or pi session of a Claude Code or Codex transcript')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -436,7 +436,7 @@ Register-ArgumentCompleter -Native -CommandName 'sesstree' -ScriptBlock {
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List session files, newest first')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search the text of sessions, knowing where each hit sits in its tree')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export the whole tree as one self-contained HTML page, or as Markdown')
-            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Make an oh-my-pi or pi session of a Claude Code transcript')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Make an oh-my-pi or pi session of a Claude Code or Codex transcript')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }

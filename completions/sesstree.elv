@@ -48,7 +48,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand ls 'List session files, newest first'
             cand grep 'Search the text of sessions, knowing where each hit sits in its tree'
             cand export 'Export the whole tree as one self-contained HTML page, or as Markdown'
-            cand import 'Make an oh-my-pi or pi session of a Claude Code transcript'
+            cand import 'Make an oh-my-pi or pi session of a Claude Code or Codex transcript'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sesstree;log'= {
@@ -414,7 +414,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand ls 'List session files, newest first'
             cand grep 'Search the text of sessions, knowing where each hit sits in its tree'
             cand export 'Export the whole tree as one self-contained HTML page, or as Markdown'
-            cand import 'Make an oh-my-pi or pi session of a Claude Code transcript'
+            cand import 'Make an oh-my-pi or pi session of a Claude Code or Codex transcript'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sesstree;help;log'= {

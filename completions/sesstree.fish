@@ -53,7 +53,7 @@ complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "fsck" -d 'Check s
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "ls" -d 'List session files, newest first'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "grep" -d 'Search the text of sessions, knowing where each hit sits in its tree'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "export" -d 'Export the whole tree as one self-contained HTML page, or as Markdown'
-complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "import" -d 'Make an oh-my-pi or pi session of a Claude Code transcript'
+complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "import" -d 'Make an oh-my-pi or pi session of a Claude Code or Codex transcript'
 complete -c sesstree -n "__fish_sesstree_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -s n -l max-count -d 'Show at most N entries' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand log" -l filter -d 'Which entries to show' -r -f -a "default\t'Everything except bookkeeping entries (labels, model and thinking changes, custom…)'
@@ -390,5 +390,5 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_s
 complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep export import help" -f -a "ls" -d 'List session files, newest first'
 complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep export import help" -f -a "grep" -d 'Search the text of sessions, knowing where each hit sits in its tree'
 complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep export import help" -f -a "export" -d 'Export the whole tree as one self-contained HTML page, or as Markdown'
-complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep export import help" -f -a "import" -d 'Make an oh-my-pi or pi session of a Claude Code transcript'
+complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep export import help" -f -a "import" -d 'Make an oh-my-pi or pi session of a Claude Code or Codex transcript'
 complete -c sesstree -n "__fish_sesstree_using_subcommand help; and not __fish_seen_subcommand_from log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep export import help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -331,10 +331,10 @@ impl Session {
         Ok(header)
     }
 
-    /// Whether the first line of `head` (the start of a file) is a record of another agent's
-    /// transcript, which a load reads as a session ([`Foreign`]).
-    pub fn is_foreign(head: &[u8]) -> bool {
-        load::foreign_format(head).is_some()
+    /// The other agent whose transcript a file is, told by the first line of `head` (the start
+    /// of the file): a load reads such a file as a session ([`Foreign`]).
+    pub fn foreign_format(head: &[u8]) -> Option<Foreign> {
+        load::foreign_format(head)
     }
 
     /// Refuses another agent's transcript, which no command writes.

@@ -28,6 +28,8 @@
 
 use serde_json::{Map, Value, json};
 
+use super::foreign::{Imported, Transcoded, records};
+
 /// The record types Claude Code writes without a `uuid`, which say it is a transcript even
 /// when a file starts with one.
 const UNCHAINED_TYPES: &[&str] = &[
@@ -50,45 +52,19 @@ pub fn is_transcript(record: &Map<String, Value>) -> bool {
         || kind.is_some_and(|k| UNCHAINED_TYPES.contains(&k))
 }
 
-/// A transcript written as a session sesstree reads.
-#[derive(Debug, Default)]
-pub struct Transcoded {
-    /// The session's lines: a header, then the entries.
-    pub bytes: Vec<u8>,
-    /// For each line of `bytes`, the line of the transcript it comes from (1-based).
-    pub lines: Vec<u64>,
-    /// The id of the leaf, when a record makes a message.
-    pub leaf: Option<String>,
-}
-
-/// One record's place in the transcript.
-struct Source<'a> {
-    record: &'a Map<String, Value>,
-    line: u64,
-}
-
 /// The text of member `key` of `record`, when it is a non-empty string.
-fn text<'a>(record: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+pub(super) fn text<'a>(record: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
     record.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())
 }
 
 /// Writes the transcript `input` (JSONL) as a session: see the module docs.
 pub fn transcode(input: &[u8]) -> Transcoded {
-    let values: Vec<(u64, Value)> = input
-        .split(|&b| b == b'\n')
-        .enumerate()
-        .filter_map(|(i, line)| Some((i as u64 + 1, parse(line)?)))
-        .collect();
-    let records: Vec<Source<'_>> = values
-        .iter()
-        .filter_map(|(line, v)| Some(Source { record: v.as_object()?, line: *line }))
-        .collect();
-
-    let first = |key: &str| records.iter().find_map(|s| text(s.record, key));
-    let title = records.iter().fold((None, None), |(user, ai), s| {
-        match s.record.get("type").and_then(Value::as_str) {
-            Some("custom-title") => (text(s.record, "customTitle").or(user), ai),
-            Some("ai-title") => (user, text(s.record, "aiTitle").or(ai)),
+    let records = records(input);
+    let first = |key: &str| records.iter().find_map(|(_, record)| text(record, key));
+    let title = records.iter().fold((None, None), |(user, ai), (_, record)| {
+        match record.get("type").and_then(Value::as_str) {
+            Some("custom-title") => (text(record, "customTitle").or(user), ai),
+            Some("ai-title") => (user, text(record, "aiTitle").or(ai)),
             _ => (user, ai),
         }
     });
@@ -106,20 +82,14 @@ pub fn transcode(input: &[u8]) -> Transcoded {
     }
 
     let mut out = Transcoded::default();
-    let push = |out: &mut Transcoded, value: &Value, line: u64| {
-        out.bytes.extend_from_slice(value.to_string().as_bytes());
-        out.bytes.push(b'\n');
-        out.lines.push(line);
-    };
-    push(&mut out, &header, records.first().map_or(1, |s| s.line));
+    out.push(&header, records.first().map_or(1, |(line, _)| *line));
 
     // The last entry each record made, by the record's uuid: what its children hang from.
     let mut tails: std::collections::HashMap<&str, String> = Default::default();
     let mut tool_names: std::collections::HashMap<String, String> = Default::default();
     // The tokens before each compaction, by the uuid of its `compact_boundary`.
     let mut pre_tokens: std::collections::HashMap<&str, &Value> = Default::default();
-    for source in &records {
-        let record = source.record;
+    for (line, record) in &records {
         let Some(uuid) = text(record, "uuid") else { continue };
         if let Some(tokens) = record.get("compactMetadata").and_then(|m| m.get("preTokens")) {
             pre_tokens.insert(uuid, tokens);
@@ -147,7 +117,7 @@ pub fn transcode(input: &[u8]) -> Transcoded {
                 }
             }
             entry.append(&mut body);
-            push(&mut out, &Value::Object(entry), source.line);
+            out.push(&Value::Object(entry), *line);
             previous = Some(id.clone());
         }
         if continues_main_chain(record, &bodies) {
@@ -160,26 +130,10 @@ pub fn transcode(input: &[u8]) -> Transcoded {
         out.leaf = records
             .iter()
             .rev()
-            .filter(|s| matches!(text(s.record, "type"), Some("user" | "assistant")))
-            .find_map(|s| tails.get(text(s.record, "uuid")?).cloned());
+            .filter(|(_, r)| matches!(text(r, "type"), Some("user" | "assistant")))
+            .find_map(|(_, r)| tails.get(text(r, "uuid")?).cloned());
     }
     out
-}
-
-/// What oh-my-pi 18.2.3's importer makes of a transcript (`ClaudeSessionStore.load`): the
-/// entries, with its ids, and what names the session.
-#[derive(Debug, Default)]
-pub struct Imported {
-    /// The entries in order (`message` and `model_change`), the last one the leaf.
-    pub entries: Vec<Value>,
-    /// The id of the last entry.
-    pub leaf: Option<String>,
-    /// Every entry's id.
-    pub ids: std::collections::HashSet<String>,
-    /// The title (`custom-title`, source `user`, else `ai-title`, source `auto`).
-    pub title: Option<(String, crate::naming::TitleSource)>,
-    /// The first `cwd` a record names.
-    pub cwd: Option<String>,
 }
 
 /// The entries oh-my-pi's importer makes of `input`: every main-chain user and assistant record
@@ -192,14 +146,7 @@ pub struct Imported {
 /// `appendModelChange`); the others are the same for both.
 pub fn import(input: &[u8], fallback_ms: i64, to: super::Dialect) -> Imported {
     use crate::naming::TitleSource;
-    let records: Vec<(u64, Map<String, Value>)> = input
-        .split(|&b| b == b'\n')
-        .enumerate()
-        .filter_map(|(i, line)| match parse(line)? {
-            Value::Object(record) => Some((i as u64 + 1, record)),
-            _ => None,
-        })
-        .collect();
+    let records = records(input);
     let mut imported = Imported::default();
     let mut source_parents: std::collections::HashMap<&str, Option<&str>> = Default::default();
     let (mut custom, mut ai) = (None, None);
@@ -370,15 +317,8 @@ fn entries(
     vec![object(json!({"type": "custom", "customType": kind, "data": record}))]
 }
 
-/// A line as JSON, invalid UTF-8 read as U+FFFD; `None` when it is not JSON.
-fn parse(line: &[u8]) -> Option<Value> {
-    serde_json::from_slice(line)
-        .ok()
-        .or_else(|| serde_json::from_str(&String::from_utf8_lossy(line)).ok())
-}
-
 /// The members of an object built here.
-fn object(value: Value) -> Map<String, Value> {
+pub(super) fn object(value: Value) -> Map<String, Value> {
     match value {
         Value::Object(map) => map,
         _ => Map::new(),
@@ -487,7 +427,7 @@ fn assistant(
 }
 
 /// A Claude image block as the agents' image block.
-fn image(block: &Map<String, Value>) -> Option<Value> {
+pub(super) fn image_block(block: &Map<String, Value>) -> Option<Value> {
     let source = block.get("source")?.as_object()?;
     let (data, mime) = (text(source, "data")?, text(source, "media_type")?);
     Some(json!({"type": "image", "data": data, "mimeType": mime}))
@@ -498,7 +438,7 @@ fn user_part(block: &Value) -> Option<Value> {
     let block = block.as_object()?;
     match block.get("type").and_then(Value::as_str)? {
         "text" => Some(json!({"type": "text", "text": block.get("text")?.as_str()?})),
-        "image" => image(block),
+        "image" => image_block(block),
         _ => None,
     }
 }
@@ -567,7 +507,7 @@ fn user(
                     let b = b.as_object()?;
                     match b.get("type").and_then(Value::as_str)? {
                         "text" => Some(json!({"type": "text", "text": b.get("text")?.as_str()?})),
-                        "image" => image(b),
+                        "image" => image_block(b),
                         _ => None,
                     }
                 })

@@ -2,13 +2,16 @@
 //! payload says ([`entry`]).
 
 pub mod claude;
+pub mod codex;
 pub mod entry;
 pub mod envelope;
+pub mod foreign;
 pub mod kind;
 pub mod title;
 pub mod v1;
 
 pub use envelope::{Envelope, Marks, scan_envelope};
+pub use foreign::Foreign;
 pub use kind::Kind;
 
 /// What sesstree calls pi's lane-based v4 format (CHANGES P7).
@@ -46,34 +49,6 @@ pub fn blob_file(store: &std::path::Path, hex: &str) -> Option<std::path::PathBu
 
 /// The newest version sesstree reads as its own (4 is read as 3).
 pub(crate) const MAX_VERSION: u64 = 4;
-
-/// Another agent's transcript: read as a session ([`Foreign::transcode`]), never written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Foreign {
-    /// Claude Code ([`claude`]).
-    Claude,
-}
-
-impl Foreign {
-    /// The format of a file whose first record is `record`, when it is another agent's.
-    pub fn of(record: &serde_json::Map<String, serde_json::Value>) -> Option<Foreign> {
-        claude::is_transcript(record).then_some(Foreign::Claude)
-    }
-
-    /// What such a file is, for messages: "a Claude Code session".
-    pub fn what(self) -> &'static str {
-        match self {
-            Foreign::Claude => "a Claude Code session",
-        }
-    }
-
-    /// The transcript `input` written as a session sesstree reads.
-    pub fn transcode(self, input: &[u8]) -> claude::Transcoded {
-        match self {
-            Foreign::Claude => claude::transcode(input),
-        }
-    }
-}
 
 /// Which agent wrote a file; decides naming storage and context templates (FORMAT §13).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -250,7 +250,7 @@ impl Search {
         }
         let len = meta.len();
         let header = head(&file, len).map_err(|e| Error::io(path, e))?;
-        if Session::is_foreign(&header) {
+        if Session::foreign_format(&header).is_some() {
             return self.transcoded(Session::load(path)?);
         }
         readable(path, &header, || Session::load(path))?;
@@ -300,7 +300,7 @@ impl Search {
         let mut bytes = Vec::new();
         from.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
         let head = &bytes[..bytes.len().min(1 << 20)];
-        if Session::is_foreign(head) {
+        if Session::foreign_format(head).is_some() {
             return self.transcoded(Session::from_bytes(path, bytes)?);
         }
         readable(path, head, || Session::from_bytes(path, bytes.clone()))?;

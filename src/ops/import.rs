@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use crate::clock::Clock;
 use crate::error::{Error, Result};
-use crate::format::claude::Imported;
+use crate::format::foreign::Imported;
 use crate::format::title::encode_slot;
 use crate::format::{Dialect, WRITE_VERSION};
 use crate::id_gen::IdGen;
@@ -20,7 +20,7 @@ use crate::id_gen::IdGen;
 /// Where the transcript comes from, as the `foreign_session_import` record says it.
 #[derive(Debug, Clone)]
 pub struct Source {
-    /// `claude`.
+    /// `claude` or `codex`.
     pub agent: &'static str,
     /// The transcript's session id (its file name without `.jsonl`).
     pub id: String,
@@ -84,8 +84,12 @@ pub fn plan(
             Dialect::Omp => {
                 header["title"] = json!(title);
                 header["titleSource"] = json!(title_source.as_str());
-                json!({"type": "title_change", "id": id, "parentId": leaf, "timestamp": now,
-                    "title": title, "source": title_source.as_str()})
+                let mut change = json!({"type": "title_change", "id": id, "parentId": leaf,
+                    "timestamp": now, "title": title, "source": title_source.as_str()});
+                if let Some(trigger) = imported.title_trigger {
+                    change["trigger"] = json!(trigger);
+                }
+                change
             }
             Dialect::Pi => {
                 json!({"type": "session_info", "id": id, "parentId": leaf, "timestamp": now,

@@ -248,7 +248,7 @@ fn import_refuses_a_file_that_is_not_a_transcript_and_an_existing_target() {
     env.write("out.jsonl", "x");
     insta::assert_snapshot!(env.run(&["import", "out.jsonl", "-o", "new.jsonl"]), @r"
     ------- stderr -------
-    error: out.jsonl: not a Claude Code transcript; import reads those
+    error: out.jsonl: not a Claude Code or Codex transcript; import reads those
     [exit status: 2]
     ");
     insta::assert_snapshot!(env.run(&["import", "edit.jsonl", "-o", "out.jsonl"]), @r"

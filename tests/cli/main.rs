@@ -7,6 +7,7 @@ mod branch; // sesstree branch
 mod checkout; // sesstree checkout: moves, summaries, the summarizer
 mod claude; // Claude Code transcripts: read by every reader, refused by writers
 mod cli; // global options, exit codes, colour, broken pipes
+mod codex; // Codex rollouts: read by every reader, rollbacks as branches, imported
 mod complete; // shell completion of commands, entry ids and labels
 mod concurrency; // write safety: concurrent writers, torn lines, changed files, refusals
 mod context; // sesstree context

@@ -29,9 +29,9 @@
 //! those sessions as fixtures (one folder per agent version): that is how they are made anew
 //! when a version moves.
 //!
-//! Claude Code transcripts (tests/fixtures/claude) imported by `sesstree import` are compared
-//! record for record with what oh-my-pi's own importer writes of them
-//! (`harness/claude-import.ts`), and opened and continued in oh-my-pi.
+//! Claude Code transcripts and Codex rollouts (tests/fixtures/claude, codex) imported by
+//! `sesstree import` are compared record for record with what oh-my-pi's own importer writes of
+//! them (`harness/foreign-import.ts`), and opened and continued in oh-my-pi and pi.
 //!
 //! Run it with `(cd tests/oracle && npm ci) && cargo test --test oracle` (`.ci/run` does). It
 //! needs node 20 or later; without the installed agents it fails, it never skips. It is not
@@ -1252,15 +1252,17 @@ fn what_the_agents_write_reads_the_same() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Claude Code transcripts imported (issue 48).
+// Claude Code transcripts and Codex rollouts imported (issue 48).
 
-/// The hand-made Claude Code transcripts of tests/fixtures/claude.
-const CLAUDE: &[&str] = &[
-    "rewind.jsonl",
-    "compact.jsonl",
-    "edit.jsonl",
-    "sidechain.jsonl",
-    "sidechain/subagents/agent-d4e5f6.jsonl",
+/// The hand-made Claude Code transcripts and Codex rollouts of tests/fixtures.
+const FOREIGN: &[&str] = &[
+    "claude/rewind.jsonl",
+    "claude/compact.jsonl",
+    "claude/edit.jsonl",
+    "claude/sidechain.jsonl",
+    "claude/sidechain/subagents/agent-d4e5f6.jsonl",
+    "codex/rollback.jsonl",
+    "codex/compact.jsonl",
 ];
 
 /// A file's records with what each import makes afresh replaced: the session id and the
@@ -1269,7 +1271,7 @@ const CLAUDE: &[&str] = &[
 fn without_fresh_fields(lines: &[Value]) -> Vec<Value> {
     let mut fresh: Vec<String> = Vec::new();
     let mut name = |id: &Value| match id.as_str() {
-        Some(s) if !s.starts_with("claude-") => {
+        Some(s) if !s.starts_with("claude-") && !s.starts_with("codex-") => {
             let n = fresh.iter().position(|f| f == s).unwrap_or_else(|| {
                 fresh.push(s.to_string());
                 fresh.len() - 1
@@ -1313,7 +1315,7 @@ fn without_fresh_fields(lines: &[Value]) -> Vec<Value> {
 fn claude_case(env: &Env, who: &Agent, fixture: &str) -> Vec<Row> {
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join(fixture.replace('/', "-"));
-    std::fs::copy(env.repo.join("tests/fixtures/claude").join(fixture), &source).unwrap();
+    std::fs::copy(env.repo.join("tests/fixtures").join(fixture), &source).unwrap();
     let imported = dir.path().join("imported.jsonl");
     let (src, out_file) = (source.to_str().unwrap(), imported.to_str().unwrap());
     let out = sesstree(env, dir.path(), &["import", src, "--to", who.dialect, "-o", out_file]);
@@ -1329,14 +1331,20 @@ fn claude_case(env: &Env, who: &Agent, fixture: &str) -> Vec<Row> {
         return vec![judge(&name, who, who.tag(), diffs)];
     }
     if who.dialect == "omp" {
-        diffs.extend(importer_differences(env, &source, &imported));
+        let agent = fixture.split('/').next().unwrap_or_default();
+        diffs.extend(importer_differences(env, agent, &source, &imported));
     }
     diffs.extend(check_in_agent(env, who, &imported, true));
     vec![judge(&name, who, who.tag(), diffs)]
 }
 
 /// How sesstree's oh-my-pi import of `source` differs from oh-my-pi's own.
-fn importer_differences(env: &Env, source: &Path, imported: &Path) -> Vec<(String, String)> {
+fn importer_differences(
+    env: &Env,
+    agent: &str,
+    source: &Path,
+    imported: &Path,
+) -> Vec<(String, String)> {
     let fixture = source.display();
     let mut diffs = Vec::new();
     let ours: Vec<Value> = String::from_utf8_lossy(&std::fs::read(imported).unwrap())
@@ -1344,16 +1352,20 @@ fn importer_differences(env: &Env, source: &Path, imported: &Path) -> Vec<(Strin
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     let cwd = ours.get(1).and_then(|h| h["cwd"].as_str()).unwrap_or_default().to_string();
-    let harness = env.oracle.join("harness/claude-import.ts");
+    // A Codex rollout's creation time is its `session_meta`'s, as oh-my-pi lists it.
+    let text = std::fs::read_to_string(source).unwrap();
+    let first: Value =
+        serde_json::from_str(text.lines().next().unwrap_or("{}")).unwrap_or_default();
+    let created = first["payload"]["timestamp"].as_str().unwrap_or_default().to_string();
+    let harness = env.oracle.join("harness/foreign-import.ts");
     let run = Command::new(env.oracle.join("node_modules/.bin/bun"))
         .arg(harness)
-        .arg(source)
-        .arg(&cwd)
+        .args([agent, source.to_str().unwrap(), &cwd, &created])
         .output()
         .expect("run the import harness");
     let theirs: Value = serde_json::from_slice(&run.stdout).unwrap_or_else(|e| {
         panic!(
-            "claude-import.ts {fixture}: no JSON ({e}): {}",
+            "foreign-import.ts {fixture}: no JSON ({e}): {}",
             String::from_utf8_lossy(&run.stderr)
         )
     });
@@ -1382,14 +1394,14 @@ fn importer_differences(env: &Env, source: &Path, imported: &Path) -> Vec<(Strin
 }
 
 #[test]
-fn claude_imports_are_the_importer_s_own_and_the_agents_continue_them() {
+fn foreign_imports_are_the_importer_s_own_and_the_agents_continue_them() {
     let env = env();
     let start = Instant::now();
     let filter = std::env::var("SESSTREE_ORACLE_FILTER").unwrap_or_default();
     let cases: Vec<(&Agent, &str)> = env
         .agents
         .iter()
-        .flat_map(|a| CLAUDE.iter().map(move |f| (a, *f)))
+        .flat_map(|a| FOREIGN.iter().map(move |f| (a, *f)))
         .filter(|(a, f)| format!("import-{} {f} {}", a.dialect, a.tag()).contains(&filter))
         .collect();
     let rows = run_parallel(cases, |(a, f)| claude_case(&env, a, f));

@@ -1,4 +1,5 @@
-//! `sesstree import FILE`: another agent's transcript as an oh-my-pi or pi session.
+//! `sesstree import FILE`: a Claude Code transcript or a Codex rollout as an oh-my-pi or pi
+//! session.
 
 use std::path::PathBuf;
 
@@ -15,10 +16,12 @@ const EXAMPLES: &str = r#"Examples:
   Import it as a pi session into a file of your choice; the new file's path, for a script:
     sesstree --json import claude.jsonl --to pi -o imported.jsonl | jq -r .path"#;
 
-/// Make an oh-my-pi or pi session of a Claude Code transcript
+/// Make an oh-my-pi or pi session of a Claude Code or Codex transcript
 ///
-/// With --to omp (the default), writes what oh-my-pi's own importer (`omp --from-claude`, `/resume @claude`, oh-my-pi
-/// 18.2.3) makes of the transcript: the same entries with the same ids
+/// With --to omp (the default), writes what oh-my-pi's own importer (`omp --from-claude`,
+/// `--from-codex`, `/resume @claude`, oh-my-pi 18.2.3) makes of the transcript.
+///
+/// A Claude Code transcript: the same entries with the same ids
 /// (`claude-<uuid>-<part>-<n>`), their tree (a rewound or edited prompt stays a branch), a
 /// `model_change` where the model changes, the title (`custom-title`, else `ai-title`) in the
 /// title slot, the header and a `title_change`, and last a `custom` entry
@@ -27,6 +30,12 @@ const EXAMPLES: &str = r#"Examples:
 /// (subagents), `isMeta` records and system records, and a compaction's summary starts a new
 /// root: `sesstree tree` on the transcript itself shows more (compactions joined to their
 /// logical parents, sidechains where they hang).
+///
+/// A Codex rollout: the items left after its rollbacks (`thread_rolled_back` takes turns back)
+/// in one chain, named `codex-<n>`, the events that repeat a response item left out, a
+/// `model_change` where `turn_context` names another model, compactions that keep nothing
+/// before them, the thread's name (`thread_name_updated`) as an automatic title. `sesstree
+/// tree` on the rollout itself draws the rolled-back turns as an abandoned branch.
 ///
 /// With --to pi, the same entries in pi's shapes (pi 1.6.0 cannot import): no title slot, a
 /// `model_change` with `provider` and `modelId`, and a `session_info` naming the session. A
@@ -41,7 +50,8 @@ const EXAMPLES: &str = r#"Examples:
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
 pub struct ImportArgs {
-    /// The Claude Code transcript (`~/.claude/projects/<dir>/<session-id>.jsonl`).
+    /// The transcript: Claude Code's (`~/.claude/projects/<dir>/<session-id>.jsonl`) or
+    /// Codex's (`~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// The agent whose session to write.
@@ -59,21 +69,22 @@ pub struct ImportArgs {
 pub fn run(ctx: &Ctx, args: &ImportArgs) -> anyhow::Result<()> {
     let file = &args.file;
     let input = std::fs::read(file).map_err(|e| Error::io(file, e))?;
-    if !Session::is_foreign(&input) {
+    let Some(foreign) = Session::foreign_format(&input) else {
         anyhow::bail!(Error::Usage(format!(
-            "{}: not a Claude Code transcript; import reads those",
+            "{}: not a Claude Code or Codex transcript; import reads those",
             file.display()
         )));
-    }
+    };
     let path = std::fs::canonicalize(file).map_err(|e| Error::io(file, e))?;
     let modified = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
     let modified_ms = modified
         .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())
         .map_or(0, |d| d.as_millis() as i64);
-    let imported = sesstree::format::claude::import(&input, modified_ms, args.to.dialect());
+    let imported = foreign.import(&input, modified_ms, args.to.dialect());
+    let stem = || path.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
     let source = Source {
-        agent: "claude",
-        id: path.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned()),
+        agent: foreign.source(),
+        id: imported.session_id.clone().unwrap_or_else(stem),
         path: path.to_string_lossy().into_owned(),
     };
     let plan = import::plan(imported, &source, args.to.dialect(), &ctx.clock()?, &mut ctx.ids())?;
