@@ -882,7 +882,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__ls)
-            opts="-0 -f -h --cwd --null --file --session --strict --no-pager --even-if-open --json --utc --color --help"
+            opts="-0 -f -h --cwd --null --agent --file --session --strict --no-pager --even-if-open --json --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -890,6 +890,10 @@ _sesstree() {
             case "${prev}" in
                 --cwd)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -W "claude codex omp pi" -- "${cur}"))
                     return 0
                     ;;
                 --file)

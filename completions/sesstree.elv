@@ -312,6 +312,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
         }
         &'sesstree;ls'= {
             cand --cwd 'Only the sessions of the project in this directory'
+            cand --agent 'Only the sessions of this agent: a Claude Code or Codex transcript, or a file in oh-my-pi''s or pi''s sessions directory'
             cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current session: the newest (by modification time) of the current directory''s sessions in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them), as `omp --continue` and `pi -c` resume it; when the directory has none, the nearest parent directory''s, as git looks upward. `ls` marks it'
             cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current session: the newest (by modification time) of the current directory''s sessions in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them), as `omp --continue` and `pi -c` resume it; when the directory has none, the nearest parent directory''s, as git looks upward. `ls` marks it'
             cand --session 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)'

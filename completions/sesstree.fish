@@ -298,6 +298,10 @@ complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l no-pager -d '
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -l utc -d 'Show times in UTC instead of the local time zone (`TZ`, else the system\'s)'
 complete -c sesstree -n "__fish_sesstree_using_subcommand fsck" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l cwd -d 'Only the sessions of the project in this directory' -r -F
+complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l agent -d 'Only the sessions of this agent: a Claude Code or Codex transcript, or a file in oh-my-pi\'s or pi\'s sessions directory' -r -f -a "claude\t'Claude Code\'s transcripts'
+codex\t'Codex\'s rollouts'
+omp\t'oh-my-pi\'s sessions'
+pi\t'pi\'s sessions'"
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -s f -l file -d 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current session: the newest (by modification time) of the current directory\'s sessions in the agents\' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them), as `omp --continue` and `pi -c` resume it; when the directory has none, the nearest parent directory\'s, as git looks upward. `ls` marks it' -r -F
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l session -d 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)' -r
 complete -c sesstree -n "__fish_sesstree_using_subcommand ls" -l color -d 'When to colour the output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is not set'

@@ -33,6 +33,7 @@ mod log; // sesstree log
 mod ls; // sesstree ls
 mod migrate; // sesstree migrate
 mod name; // sesstree name
+mod others; // Claude Code's and Codex's directories in ls and grep
 mod pi_entries; // entry types of today's pi: usage, context_edit
 mod props; // property tests: random trees and command sequences against a model
 mod readme; // the command tour in docs/ shows real output
