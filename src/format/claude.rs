@@ -527,3 +527,120 @@ fn user(
     flush(&mut parts, start, &mut out);
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object(line: &str) -> Map<String, Value> {
+        serde_json::from_str(line).unwrap()
+    }
+
+    /// The transcoded lines, parsed.
+    fn lines(t: &Transcoded) -> Vec<Value> {
+        t.bytes
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| serde_json::from_slice(l).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_transcript_is_told_from_the_agents_sessions_by_its_first_record() {
+        assert!(is_transcript(&object(r#"{"type":"user","uuid":"u","parentUuid":null}"#)));
+        assert!(is_transcript(&object(r#"{"type":"file-history-snapshot","messageId":"m"}"#)));
+        assert!(is_transcript(&object(r#"{"type":"summary","summary":"s","leafUuid":"u"}"#)));
+        assert!(!is_transcript(&object(r#"{"type":"session","version":3,"id":"s"}"#)));
+        assert!(!is_transcript(&object(r#"{"type":"message","id":"a","parentId":null}"#)));
+        assert!(!is_transcript(&object(r#"{"kind":"header","version":4,"id":"s"}"#)));
+        assert!(!is_transcript(&object(r#"{"title":"t","v":1}"#)));
+    }
+
+    #[test]
+    fn the_leaf_is_the_last_main_chain_message_whatever_comes_after_it() {
+        let input = concat!(
+            r#"{"type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"a"}}"#,
+            "\n",
+            r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"role":"assistant","content":[{"type":"text","text":"b"}]}}"#,
+            "\n",
+            r#"{"type":"user","uuid":"u2","parentUuid":"u1","message":{"role":"user","content":"c"}}"#,
+            "\n",
+            r#"{"type":"user","uuid":"s1","parentUuid":null,"isSidechain":true,"message":{"role":"user","content":"d"}}"#,
+            "\n",
+            r#"{"type":"user","uuid":"m1","parentUuid":"u2","isMeta":true,"message":{"role":"user","content":"e"}}"#,
+            "\n",
+            r#"{"type":"system","uuid":"y1","parentUuid":"m1","subtype":"turn_duration"}"#,
+            "\n",
+            r#"{"type":"last-prompt","leafUuid":"a1"}"#,
+            "\n",
+        );
+        let t = transcode(input.as_bytes());
+        assert_eq!(t.leaf.as_deref(), Some("u2"));
+        // The header, then one entry per record with a uuid, each keeping its line.
+        assert_eq!(t.lines, [1, 1, 2, 3, 4, 5, 6]);
+        let kinds: Vec<Value> = lines(&t).iter().map(|l| l["type"].clone()).collect();
+        assert_eq!(
+            kinds,
+            ["session", "message", "message", "message", "message", "custom_message", "custom"]
+        );
+    }
+
+    #[test]
+    fn a_record_of_several_messages_gives_its_later_ones_numbered_ids_and_its_children_the_last() {
+        let input = concat!(
+            r#"{"type":"assistant","uuid":"a","parentUuid":null,"message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{}},{"type":"tool_use","id":"t2","name":"Read","input":{}}]}}"#,
+            "\n",
+            r#"{"type":"user","uuid":"u","parentUuid":"a","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"x"},{"type":"tool_result","tool_use_id":"t2","content":"y"}]}}"#,
+            "\n",
+            r#"{"type":"assistant","uuid":"b","parentUuid":"u","message":{"content":[{"type":"text","text":"z"}]}}"#,
+            "\n",
+        );
+        let lines = lines(&transcode(input.as_bytes()));
+        let ids: Vec<(&str, Option<&str>)> = lines[1..]
+            .iter()
+            .map(|l| (l["id"].as_str().unwrap(), l["parentId"].as_str()))
+            .collect();
+        assert_eq!(ids, [("a", None), ("u", Some("a")), ("u.2", Some("u")), ("b", Some("u.2"))]);
+        assert_eq!(lines[3]["message"]["toolName"], "Read");
+    }
+
+    #[test]
+    fn a_compaction_hangs_from_its_logical_parent_and_keeps_nothing_before_it() {
+        let input = concat!(
+            r#"{"type":"user","uuid":"u1","parentUuid":null,"message":{"content":"a"}}"#,
+            "\n",
+            r#"{"type":"system","uuid":"b","parentUuid":null,"logicalParentUuid":"u1","subtype":"compact_boundary","compactMetadata":{"preTokens":900}}"#,
+            "\n",
+            r#"{"type":"user","uuid":"s","parentUuid":"b","isCompactSummary":true,"message":{"content":[{"type":"text","text":"sum"}]}}"#,
+            "\n",
+        );
+        let lines = lines(&transcode(input.as_bytes()));
+        assert_eq!(lines[2]["parentId"], "u1");
+        let summary = &lines[3];
+        assert_eq!((&summary["type"], &summary["summary"]), (&json!("compaction"), &json!("sum")));
+        assert_eq!(
+            (&summary["firstKeptEntryId"], &summary["tokensBefore"]),
+            (&json!("s"), &json!(900))
+        );
+    }
+
+    #[test]
+    fn the_import_resolves_parents_through_records_that_make_nothing() {
+        // oh-my-pi 18.2.3: the system record makes nothing, so the reply hangs from the prompt.
+        let input = concat!(
+            r#"{"type":"user","uuid":"u1","parentUuid":null,"timestamp":"2026-01-01T00:00:00Z","message":{"content":"a"}}"#,
+            "\n",
+            r#"{"type":"system","uuid":"y","parentUuid":"u1"}"#,
+            "\n",
+            r#"{"type":"assistant","uuid":"a1","parentUuid":"y","message":{"model":"m","content":[{"type":"text","text":"b"}]}}"#,
+            "\n",
+        );
+        let imported = import(input.as_bytes(), 5, crate::format::Dialect::Omp);
+        let ids: Vec<&str> = imported.entries.iter().map(|e| e["id"].as_str().unwrap()).collect();
+        assert_eq!(ids, ["claude-u1-message-1", "claude-a1-model", "claude-a1-message-2"]);
+        assert_eq!(imported.entries[1]["parentId"], "claude-u1-message-1");
+        // A record without a time takes the fallback.
+        assert_eq!(imported.entries[2]["message"]["timestamp"], 5);
+        assert_eq!(imported.leaf.as_deref(), Some("claude-a1-message-2"));
+    }
+}

@@ -618,3 +618,48 @@ fn base36(mut n: u64) -> String {
     out.reverse();
     String::from_utf8(out).unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ordinals_are_written_as_javascript_writes_them_in_base_36() {
+        assert_eq!([1, 9, 10, 35, 36, 1296].map(base36), ["1", "9", "a", "z", "10", "100"]);
+    }
+
+    #[test]
+    fn a_rollout_is_told_by_its_lines_shape() {
+        let object = |line: &str| serde_json::from_str::<Map<String, Value>>(line).unwrap();
+        assert!(is_rollout(&object(
+            r#"{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}"#
+        )));
+        assert!(is_rollout(&object(r#"{"type":"response_item","payload":{"type":"message"}}"#)));
+        assert!(!is_rollout(&object(r#"{"type":"session_meta","payload":"x"}"#)));
+        assert!(!is_rollout(&object(r#"{"type":"message","id":"a","payload":{}}"#)));
+    }
+
+    #[test]
+    fn a_rollback_of_more_turns_than_there_are_takes_back_what_there_is() {
+        let input = concat!(
+            r#"{"type":"session_meta","payload":{"id":"s","cwd":"/w","timestamp":"2026-01-01T00:00:00Z"}}"#,
+            "\n",
+            r#"{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"a"}]}}"#,
+            "\n",
+            r#"{"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"b"}]}}"#,
+            "\n",
+            r#"{"type":"event_msg","payload":{"type":"thread_rolled_back","num_turns":5}}"#,
+            "\n",
+            r#"{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"c"}]}}"#,
+            "\n",
+        );
+        let t = transcode(input.as_bytes());
+        assert_eq!(t.leaf.as_deref(), Some("L5"));
+        let text = String::from_utf8(t.bytes).unwrap();
+        // The turn taken back stays, and the next prompt starts a second root.
+        assert!(text.contains(r#""id":"L5","parentId":null"#), "{text}");
+        let imported = import(input.as_bytes(), Dialect::Omp);
+        let ids: Vec<&str> = imported.entries.iter().map(|e| e["id"].as_str().unwrap()).collect();
+        assert_eq!(ids, ["codex-1"]);
+    }
+}
