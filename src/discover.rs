@@ -3,7 +3,7 @@
 //! the directory each names for a working directory (FORMAT §1.4, CHANGES O3 and P8).
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::format::{Dialect, Foreign};
@@ -290,6 +290,80 @@ impl Places {
         let mut nearest = cwd.ancestors().skip(1).map(|dir| self.sessions_of(dir).0);
         (nearest.find(|found| !found.is_empty()).unwrap_or_default(), searched)
     }
+
+    /// The agents' session directories (where their variables put them), or with `wanted`
+    /// (the forms of working directories, [`cwd_forms`]) each agent's directory for them, as
+    /// `ls --cwd` and `grep --cwd` look in. `home` and `tmp` are the home and temporary
+    /// directories as the environment names them, before symlinks are resolved.
+    pub fn session_dirs(
+        &self,
+        home: Option<&str>,
+        tmp: &Path,
+        wanted: Option<&[String]>,
+    ) -> Vec<PathBuf> {
+        let Some(home) = home else { return Vec::new() };
+        let roots = self.roots();
+        let mut dirs = Vec::new();
+        match wanted {
+            None => dirs.extend(roots.into_iter().map(|root| root.dir)),
+            Some(wanted) => {
+                let homes = forms(Path::new(home));
+                let tmps = forms(tmp);
+                for root in roots {
+                    if root.flat {
+                        // The files sit there directly; their headers say whose they are.
+                        dirs.push(root.dir);
+                        continue;
+                    }
+                    for cwd in wanted {
+                        if root.agent == Dialect::Omp {
+                            for (h, t) in
+                                homes.iter().flat_map(|h| tmps.iter().map(move |t| (h, t)))
+                            {
+                                dirs.push(root.dir.join(omp_dir_name(cwd, h, t)));
+                            }
+                        }
+                        dirs.push(root.dir.join(pi_dir_name(cwd)));
+                    }
+                }
+            }
+        }
+        // Claude Code's and Codex's transcripts name their working directory inside: with a
+        // working directory wanted, their headers (as sesstree reads them) decide.
+        dirs.extend(self.foreign_roots().into_iter().map(|(_, dir)| dir));
+        let mut seen = HashSet::new();
+        dirs.retain(|d| d.is_dir() && seen.insert(d.clone()));
+        dirs
+    }
+}
+
+/// The ways a directory may be written in a header: absolute as given (`.`/`..` resolved, as
+/// Node's `path.resolve` does) and with symlinks resolved (the agents' `process.cwd()`).
+pub fn cwd_forms(dir: &Path) -> std::io::Result<Vec<String>> {
+    let absolute =
+        if dir.is_absolute() { dir.to_path_buf() } else { std::env::current_dir()?.join(dir) };
+    Ok(forms(&absolute))
+}
+
+fn forms(path: &Path) -> Vec<String> {
+    let mut lexical = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                lexical.pop();
+            }
+            other => lexical.push(other),
+        }
+    }
+    let mut out = vec![lexical.display().to_string()];
+    if let Ok(real) = std::fs::canonicalize(&lexical) {
+        let real = real.display().to_string();
+        if real != out[0] {
+            out.push(real);
+        }
+    }
+    out
 }
 
 /// The `*.jsonl` files directly in `dir` (none when it cannot be read), without the agents'

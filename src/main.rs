@@ -9,7 +9,7 @@ use crate::cli::exit::{Exit, classify};
 
 fn main() -> ExitCode {
     // Before any other thread exists, so that every thread inherits the mask.
-    cli::block_file_size_signal();
+    cli::signals::block_file_size_signal();
     clap_complete::CompleteEnv::with_factory(cli::command).complete();
     let parsed = match cli::parse() {
         Ok(parsed) => parsed,

@@ -22,6 +22,7 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::format::entry::Payload;
+use crate::format::kind::Class;
 use crate::format::title::TitleSlot;
 use crate::format::{Dialect, Envelope, Foreign, Kind, MAX_VERSION};
 use crate::id::EntryId;
@@ -396,7 +397,7 @@ impl Session {
 
     /// Where the conversation is: the leaf, looking through what only bookkeeps a position.
     ///
-    /// Bookkeeping at the end of the leaf path is stepped over: `label` entries (the agent
+    /// Bookkeeping ([`Class::Bookkeeping`]) at the end of the leaf path is stepped over: `label` entries (the agent
     /// hangs one at the leaf and moves the leaf onto it, FORMAT §5, as HEAD stays put after
     /// `git tag`) and the `title_change` or `session_info` naming the session appends, in any
     /// order; then, when the entry reached is an empty-summary `branch_summary` (the marker
@@ -409,10 +410,7 @@ impl Session {
     pub fn position(&self) -> Result<Option<u32>> {
         let Some(mut at) = self.leaf() else { return Ok(None) };
         // Bounded by the record count: parent links are acyclic once the loader broke cycles.
-        while matches!(
-            self.records[at as usize].kind,
-            Kind::Label | Kind::TitleChange | Kind::SessionInfo
-        ) {
+        while self.records[at as usize].kind.class() == Class::Bookkeeping {
             match self.parent(at) {
                 Some(p) => at = p,
                 None => return Ok(None),
@@ -789,6 +787,7 @@ pub fn label_value(raw: &str) -> Value {
 pub(crate) mod tests {
     use super::load::READ_SIZE;
     use super::*;
+    use crate::format::kind::Writers;
     use crate::json::MAX_NESTING;
 
     /// A digest for the loader's tests: each record's line as the digest was handed it, and
@@ -820,6 +819,35 @@ pub(crate) mod tests {
     }
 
     const HEADER: &str = r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#;
+
+    /// `@` steps over an entry of every bookkeeping kind at the leaf, and over no other.
+    #[test]
+    fn position_steps_over_every_bookkeeping_kind() {
+        let user = r#"{"type":"message","id":"u","parentId":null,"message":{"role":"user","content":"hi"}}"#;
+        for kind in Kind::ALL {
+            let mut entry = crate::format::kind::tests::example(kind);
+            entry["id"] = "k".into();
+            entry["parentId"] = "u".into();
+            let s = load(&format!("{HEADER}\n{user}\n{entry}"));
+            let at = if kind.class() == Class::Bookkeeping { 0 } else { 1 };
+            assert_eq!(s.position().unwrap(), Some(at), "{kind:?}");
+        }
+    }
+
+    /// A bare entry of a kind only one agent writes tells which wrote the file, and one of any
+    /// other kind does not.
+    #[test]
+    fn every_kind_only_one_agent_writes_tells_the_dialect() {
+        for kind in Kind::ALL {
+            let line = format!(r#"{{"type":"{}","id":"e","parentId":null}}"#, kind.as_str());
+            let want = match kind.writers() {
+                Writers::Pi => Some(Dialect::Pi),
+                Writers::Omp => Some(Dialect::Omp),
+                Writers::Both | Writers::Legacy | Writers::Unknown => None,
+            };
+            assert_eq!(load(&format!("{HEADER}\n{line}")).certain_dialect(), want, "{kind:?}");
+        }
+    }
 
     /// `text` written to a file in a new directory, which lasts as long as the directory.
     pub(crate) fn written(text: &[u8]) -> (tempfile::TempDir, PathBuf) {

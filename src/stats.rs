@@ -71,7 +71,7 @@ pub(crate) fn entry_usage(entry: &Value, dialect: Dialect) -> Option<(String, Us
         format!("{}/{}", js::string(provider.as_deref()), js::string(model.as_deref()))
     };
     let (key, usage) = match Payload::from_value(entry) {
-        Payload::Bookkeeping(Fields { members: e })
+        Payload::Setting(Fields { members: e })
             if e.text("type").is_some_and(|t| t.is("usage") || t.is("model_usage")) =>
         {
             (model_key(e.member("provider"), e.member("model")), e.member("usage"))

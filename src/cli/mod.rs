@@ -2,12 +2,16 @@
 //! in its own file under `commands/` with its arguments (whose doc comments are the help text)
 //! and one `run` function.
 
+pub mod args;
 pub mod complete;
 pub mod exit;
 pub mod fault;
 pub mod pager;
 pub mod selector;
+pub mod signals;
+pub mod time;
 pub mod ui;
+pub mod write;
 
 mod commands;
 mod man;
@@ -289,18 +293,6 @@ impl Ctx {
     }
 }
 
-/// Blocks SIGXFSZ for the process. A write past the file-size limit (`ulimit -f`) then fails
-/// with EFBIG, and the store's rollback runs, instead of the signal killing sesstree half-way
-/// through a write and leaving a torn line (SPEC §7: a failed command leaves the file as it was).
-/// Children start with a clean mask: `std::process::Command` resets it.
-pub fn block_file_size_signal() {
-    use nix::sys::signal::{SigSet, Signal};
-    let mut set = SigSet::empty();
-    set.add(Signal::SIGXFSZ);
-    // Without the mask the default (death by signal) stays: no worse than before.
-    let _ = set.thread_block();
-}
-
 /// Writes to stdout through one buffered lock; a closed pipe surfaces as an error that the
 /// exit mapping turns into success.
 pub fn stdout() -> std::io::BufWriter<std::io::StdoutLock<'static>> {
@@ -354,7 +346,7 @@ pub fn run(invocation: Invocation) -> anyhow::Result<()> {
         style: ui::resolve_style(if cli.json { ColorChoice::Never } else { cli.color }),
         other_file: None,
     };
-    commands::set_utc(cli.utc);
+    time::set_utc(cli.utc);
     ui::note_terminal_width();
     // Started once the colours are decided (for the terminal), and waited for at the end.
     let _pager = pager::Pager::start(!cli.no_pager && cli.command.pages());

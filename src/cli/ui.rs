@@ -1,4 +1,5 @@
-//! Terminal concerns, decided once per run: colour, width, and how warnings are printed.
+//! Terminal concerns, decided once per run: colour, width, and how warnings are printed; and
+//! how ids and paths are shortened in rows.
 
 use std::borrow::Cow;
 use std::io::IsTerminal;
@@ -111,4 +112,45 @@ pub fn warn_lines<'m>(path: &std::path::Path, warnings: impl IntoIterator<Item =
         }
     }
     let _ = err.flush();
+}
+
+/// An id cut to 8 characters, as the agents' own ids are (an ASCII one by bytes, without
+/// walking its characters: a row of every entry shows one).
+pub fn short_id(id: &str) -> &str {
+    sesstree::row::cut::cut_chars(id, 8)
+}
+
+/// The user's home directory, for shortening paths in tool rows.
+pub fn home() -> Option<String> {
+    std::env::var("HOME").ok().filter(|h| !h.is_empty())
+}
+
+/// An id (or a label) as rows show it: a string as it is, another value as its JSON text.
+pub fn id_text(id: &serde_json::Value) -> String {
+    id.as_str().map_or_else(|| id.to_string(), str::to_owned)
+}
+
+/// A row's text as a text row prints it: `…` after a text the row cut short (message text
+/// past 200 characters, as the agent's selector cuts it), so a pipe, which gets whole rows,
+/// still shows that it is not the whole text (`show` has it; --json says `textTruncated`).
+pub fn mark_cut(text: &str, cut: bool) -> Cow<'_, str> {
+    if cut { Cow::Owned(format!("{text}…")) } else { Cow::Borrowed(text) }
+}
+
+/// `1 root`, `2 roots`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_ids_are_eight_characters() {
+        // Characters, not bytes (`text::cut_chars` is tested on every path of its cut).
+        assert_eq!(short_id("0123456789"), "01234567");
+        assert_eq!(short_id("éééééééééé"), "éééééééé");
+        assert_eq!(short_id("ab"), "ab");
+    }
 }

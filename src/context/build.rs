@@ -139,32 +139,10 @@ fn track_state(path: &[Value], ctx: &mut SessionContext) -> (Option<usize>, Opti
                 ctx.mode = str_field(entry, "mode").unwrap_or("none").to_owned();
                 ctx.mode_data = entry.get("data").cloned();
             }
-            (
-                Kind::ResetBoundary
-                | Kind::ServiceTierChange
-                | Kind::TtsrInjection
-                | Kind::McpToolSelection
-                | Kind::ModeChange,
-                Dialect::Pi,
-            )
-            | (
-                Kind::ModelUsage
-                | Kind::BranchSummary
-                | Kind::Custom
-                | Kind::CustomMessage
-                | Kind::Label
-                | Kind::Archive
-                | Kind::TitleChange
-                | Kind::SessionInit
-                | Kind::CredentialPin
-                | Kind::SessionInfo
-                | Kind::Session
-                | Kind::Other(_)
-                | Kind::Usage
-                | Kind::ContextEdit
-                | Kind::Missing,
-                _,
-            ) => {}
+            // The other kinds set nothing (every kind whose row says it sets state has an arm
+            // above: `every_state_kind_is_tracked`), and pi tracks only the thinking level and
+            // its model.
+            _ => {}
         }
     }
     (compaction, reset)
@@ -351,30 +329,9 @@ fn message(entry: &mut Value, flavor: Dialect) -> Option<Value> {
                 ("timestamp", Some(entry_ms(entry))),
             ]))
         }
-        (
-            Kind::ModelUsage
-            | Kind::ThinkingLevelChange
-            | Kind::ModelChange
-            | Kind::ServiceTierChange
-            | Kind::Compaction
-            | Kind::Custom
-            | Kind::Label
-            | Kind::Archive
-            | Kind::TitleChange
-            | Kind::TtsrInjection
-            | Kind::SessionInit
-            | Kind::ModeChange
-            | Kind::CredentialPin
-            | Kind::ResetBoundary
-            | Kind::SessionInfo
-            | Kind::McpToolSelection
-            | Kind::Session
-            | Kind::Other(_)
-            | Kind::Usage
-            | Kind::ContextEdit
-            | Kind::Missing,
-            _,
-        ) => None,
+        // Of the other kinds, compactions are summarized apart (only the latest counts), and
+        // the rest add no message.
+        _ => None,
     }
 }
 

@@ -408,6 +408,21 @@ mod tests {
         assert_eq!(out["serviceTier"], Value::Null);
     }
 
+    /// The kinds whose row says they set state ([`Kind::sets_state`], which `path_values` reads
+    /// in full before the shown range) are the kinds whose entries `build` tracks, by
+    /// oh-my-pi's rules (which track all pi does and more): an example of each changes the
+    /// state, and one of any other kind leaves it as the empty context has it.
+    #[test]
+    fn every_state_kind_is_tracked() {
+        for kind in Kind::ALL {
+            let mut ctx = omp(&[crate::format::kind::tests::example(kind)]);
+            ctx.leaf_id = None;
+            ctx.agent_messages.clear();
+            let changed = ctx != SessionContext::empty(Dialect::Omp);
+            assert_eq!(changed, kind.sets_state(), "{kind:?}");
+        }
+    }
+
     /// A tool result's output can be megabytes (a 10 MB one peaked at 1.5 GB when each step
     /// copied it): the messages are moved from the path into the context and on into the
     /// JSON object, in both flavours, as agent messages and as LLM messages (which add an

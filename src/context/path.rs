@@ -8,8 +8,8 @@
 //! would hold the whole conversation in memory to read a model name from it. So the entries
 //! before the first one a context can show are given to `build` as follows:
 //!
-//! - entries that set state (model, thinking level, mode …: `sets_state`) are parsed in full
-//!   (they are few and small);
+//! - entries that set state (model, thinking level, mode …: [`Kind::sets_state`]) are parsed
+//!   in full (they are few and small);
 //! - of the messages between two of those only the last assistant turn is kept, with only
 //!   `type`, `id` and the message's `role`, `provider` and `model`
 //!   ([`message_model`]): each turn replaces the model the one before it set, and
@@ -36,7 +36,7 @@ pub fn path_values(session: &Session, target: u32) -> Result<Vec<Value>> {
     let mut out = Vec::with_capacity(path.len() - shown_from);
     let mut lines = session.lines();
     let mut scanner = Scanner::new();
-    let sets_state = |idx: u32| sets_state(&session.record(idx).kind);
+    let sets_state = |idx: u32| session.record(idx).kind.sets_state();
     let is_message = |idx: u32| session.record(idx).kind == Kind::Message;
     let mut i = 0;
     while i < shown_from {
@@ -87,39 +87,6 @@ fn message_model(scanner: &mut Scanner, bytes: &[u8]) -> Option<Value> {
     ];
     let value = pick(scanner, bytes, KEEP)?;
     (value.get("type").and_then(Value::as_str) == Some("message")).then_some(value)
-}
-
-/// Whether `build` reads an entry of this kind that lies before the first entry a context may
-/// show, other than a message: the entries that set the state it tracks. The rest count only
-/// where they are shown (labels, custom entries, summaries), or only as the last of their kind
-/// on the path (compactions, reset boundaries), and the last compaction is shown.
-fn sets_state(kind: &Kind) -> bool {
-    match kind {
-        Kind::ThinkingLevelChange
-        | Kind::ModelChange
-        | Kind::ServiceTierChange
-        | Kind::TtsrInjection
-        | Kind::ModeChange
-        | Kind::McpToolSelection => true,
-        Kind::Message
-        | Kind::Usage
-        | Kind::ContextEdit
-        | Kind::ModelUsage
-        | Kind::Compaction
-        | Kind::BranchSummary
-        | Kind::Custom
-        | Kind::CustomMessage
-        | Kind::Label
-        | Kind::Archive
-        | Kind::TitleChange
-        | Kind::SessionInit
-        | Kind::CredentialPin
-        | Kind::ResetBoundary
-        | Kind::SessionInfo
-        | Kind::Session
-        | Kind::Other(_)
-        | Kind::Missing => false,
-    }
 }
 
 /// The position in `path` from which a context may show entries: the kept range of the latest

@@ -17,7 +17,7 @@ use super::{
     size, spill, view,
 };
 use crate::markdown::picture;
-use crate::row::text::cut_chars;
+use crate::row::cut::cut_chars;
 use crate::session::Session;
 use crate::tree::UNICODE;
 

@@ -16,7 +16,7 @@ use super::{
     view,
 };
 use crate::markdown::{pictures, safe_markdown};
-use crate::row::text::cut_chars;
+use crate::row::cut::cut_chars;
 use crate::session::Session;
 
 /// The deepest heading Markdown has.

@@ -469,11 +469,9 @@ pub fn view_of(value: &Value, row: &str, blobs: Option<&Path>) -> View {
             v.parts.push(Part::Summary(owned(summary.members.text("summary")).unwrap_or_default()));
         }
         // Bookkeeping: the row says it all.
-        Payload::Setting(_)
-        | Payload::Label(_)
-        | Payload::Bookkeeping(_)
-        | Payload::Other(_)
-        | Payload::Record(_) => v.parts.push(Part::Note(row.to_owned())),
+        Payload::Setting(_) | Payload::Bookkeeping(_) | Payload::Other(_) | Payload::Record(_) => {
+            v.parts.push(Part::Note(row.to_owned()))
+        }
     }
     v
 }

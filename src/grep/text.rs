@@ -125,31 +125,9 @@ impl<'a> Grepped<'a> {
                 kind
             }
             // Out of a `--tool` search, or kinds without text a person reads: settings,
-            // bookkeeping and extension data. Every kind is named, so that the compiler asks
-            // where a new one goes.
-            Kind::CustomMessage
-            | Kind::Compaction
-            | Kind::BranchSummary
-            | Kind::ModelUsage
-            | Kind::ThinkingLevelChange
-            | Kind::ModelChange
-            | Kind::ServiceTierChange
-            | Kind::Custom
-            | Kind::Label
-            | Kind::Archive
-            | Kind::TitleChange
-            | Kind::TtsrInjection
-            | Kind::SessionInit
-            | Kind::ModeChange
-            | Kind::CredentialPin
-            | Kind::ResetBoundary
-            | Kind::SessionInfo
-            | Kind::Usage
-            | Kind::ContextEdit
-            | Kind::McpToolSelection
-            | Kind::Session
-            | Kind::Other(_)
-            | Kind::Missing => return Ok(None),
+            // bookkeeping and opaque kinds. (A kind of the conversation's classes has an arm
+            // above: `Kind::class`.)
+            _ => return Ok(None),
         };
         if !scope.roles.is_empty() && !scope.roles.iter().any(|r| *r == role) {
             return Ok(None);

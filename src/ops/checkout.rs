@@ -4,8 +4,10 @@
 //! [`navigate`] works out everything that does not depend on a hook or a summarizer: the
 //! position the move starts from, the no-op rule, the common ancestor and the abandoned
 //! entries (`collectEntriesForBranchSummary`), the new leaf and the editor prefill. [`plan`]
-//! then turns that and the summary, if any, into the lines to append. Nothing here does I/O
-//! beyond reading the session's lines back.
+//! then turns that and the summary, if any, into the lines to append. [`run`] is the whole
+//! checkout `sesstree checkout` and the tree selector do once the move is known: the
+//! `session_before_tree` hook, the choice of the summary, the plan and its append; [`notify`]
+//! then tells the `session_tree` hook. What they print is the caller's.
 //!
 //! The agent keeps the leaf in memory and persists a bare move only when something is appended
 //! next; sesstree exits right away, so a move without a summary is persisted with the marker
@@ -16,16 +18,21 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value, json};
 
+use crate::clock::Clock;
 use crate::error::{Error, Result};
 use crate::format::Dialect;
 use crate::format::entry::{Content, Object, Payload, Role};
+use crate::hooks::{Hooks, SESSION_BEFORE_TREE, SESSION_TREE};
 use crate::id::EntryId;
 use crate::id_gen::IdGen;
 use crate::ops::label::normalize;
 use crate::ops::{entry_line, id_taken};
+use crate::process::CancelToken;
 use crate::row::entry::Entry;
 use crate::row::text::is_user_request;
 use crate::session::Session;
+use crate::store::Locked;
+use crate::summarize::{self, FileOps};
 
 /// Where a checkout starts, where it goes, and what it leaves behind.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -271,18 +278,232 @@ pub fn preparation(
     entries: &[Value],
     user_wants_summary: bool,
 ) -> Map<String, Value> {
-    let id = |i: Option<u32>| {
-        i.and_then(|i| session.record(i).id.as_ref()).map_or(Value::Null, EntryId::to_value)
-    };
     let mut prep = Map::new();
-    prep.insert("targetId".into(), id(Some(nav.target)));
-    prep.insert("oldLeafId".into(), id(nav.old_leaf));
-    prep.insert("commonAncestorId".into(), id(nav.common_ancestor));
+    prep.insert("targetId".into(), id_value(session, Some(nav.target)));
+    prep.insert("oldLeafId".into(), id_value(session, nav.old_leaf));
+    prep.insert("commonAncestorId".into(), id_value(session, nav.common_ancestor));
     prep.insert("entriesToSummarize".into(), Value::Array(entries.to_vec()));
     prep.insert("userWantsSummary".into(), user_wants_summary.into());
     let mut fields = Map::new();
     fields.insert("preparation".into(), Value::Object(prep));
     fields
+}
+
+/// The hook events a checkout fires: before the move (which may cancel it or give the
+/// summary), and after it.
+pub const HOOK_EVENTS: [&str; 2] = [SESSION_BEFORE_TREE, SESSION_TREE];
+
+/// How a checkout gets the summary of the abandoned branch.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum SummarySource {
+    /// None: the move alone.
+    #[default]
+    None,
+    /// This text, as given (`--summary`, `--summary-file`, the text typed in the tree
+    /// selector).
+    Given(String),
+    /// The `session_before_tree` hook's summary, else the summarizer's (`--summarize`).
+    Summarize {
+        /// The command that summarizes ([`summarize::run`]).
+        summarizer: Option<String>,
+        /// What it is told to do ([`summarize::instructions`]).
+        instructions: String,
+    },
+}
+
+/// A checkout as its caller asks for it, once the move is known ([`navigate`]).
+#[derive(Debug)]
+pub struct Request<'a> {
+    /// Where the summary comes from.
+    pub summary: SummarySource,
+    /// The label of the summary entry, or of the target without a summary ([`plan`]).
+    pub label: Option<&'a str>,
+    /// Whose session it is: how a summary lists the files, and what `fromId` names ([`plan`]).
+    pub dialect: Dialect,
+    /// The `session_before_tree` and `session_tree` hooks.
+    pub hooks: &'a Hooks,
+    /// Stops a hook or the summarizer; once set, nothing is written.
+    pub cancel: &'a CancelToken,
+}
+
+/// What a checkout says while it runs, for its caller to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Note {
+    /// A summary was asked for, but the move leaves nothing behind: it goes on without one.
+    /// `below`: the target is below the current position (else the file has none).
+    NothingToSummarize {
+        /// Whether the move goes down from the current position.
+        below: bool,
+    },
+    /// The summarizer starts; it may take a while.
+    Summarizing,
+}
+
+/// What a checkout appended (or, in a dry run, would append).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checkout {
+    /// The summary of the abandoned branch, if one was had.
+    pub summary: Option<Summary>,
+    /// The entries.
+    pub plan: Plan,
+}
+
+/// Refuses, before anything is loaded, a summary asked of nobody: `--summarize` without a
+/// summarizer or a `session_before_tree` hook (hooks do not run in a dry run).
+pub fn require_summarizer(source: &SummarySource, hooks: &Hooks, dry_run: bool) -> Result<()> {
+    let SummarySource::Summarize { summarizer: None, .. } = source else { return Ok(()) };
+    if hooks.find(SESSION_BEFORE_TREE).is_some() {
+        return Ok(());
+    }
+    let why = if dry_run { " (hooks do not run with --dry-run)" } else { "" };
+    Err(Error::Usage(format!(
+        "summarization needs an active model: give --summarizer CMD, set SESSTREE_SUMMARIZER, or install a session_before_tree hook{why}"
+    )))
+}
+
+/// Runs a checkout that moves the leaf (`nav` is not a no-op): the `session_before_tree` hook
+/// (which may cancel, or give the summary), the summary from the first source that has one,
+/// the [`plan`], and its append to the file `locked` holds, which is then let go, so that the
+/// `session_tree` hook ([`notify`]) may run sesstree on the file. Without `locked` (a dry run)
+/// nothing is written.
+pub fn run(
+    session: &Session,
+    nav: &Navigation,
+    request: &Request,
+    locked: Option<Locked>,
+    ids: &mut IdGen,
+    clock: &Clock,
+    note: &mut dyn FnMut(Note),
+) -> Result<Checkout> {
+    let hooks = request.hooks;
+    let wants_summary = request.summary != SummarySource::None;
+    // Payloads are parsed only when something reads them: large abandoned branches are common.
+    let before_hook = hooks.find(SESSION_BEFORE_TREE).is_some();
+    let entries = if wants_summary || before_hook {
+        nav.entries.iter().map(|&i| session.value(i)).collect::<Result<Vec<_>>>()?
+    } else {
+        Vec::new()
+    };
+    let reply = if before_hook {
+        let fields = preparation(session, nav, &entries, wants_summary);
+        hooks.run_before(SESSION_BEFORE_TREE, fields)?
+    } else {
+        None
+    };
+    let hook_summary = reply.as_ref().and_then(|r| r.get("summary")).filter(|v| !v.is_null());
+    let given = matches!(request.summary, SummarySource::Given(_));
+    let summary = if !wants_summary {
+        None
+    } else if entries.is_empty() && !given {
+        // Nothing is abandoned only on a move down from the position (a move up abandons what is
+        // below the target), or from a file without one.
+        note(Note::NothingToSummarize { below: nav.old_leaf.is_some() });
+        None
+    } else {
+        Some(summary_of(request, hook_summary, &entries, note)?)
+    };
+
+    let plan = plan(
+        session,
+        nav,
+        summary.as_ref(),
+        request.label,
+        request.dialect,
+        ids,
+        &clock.now_iso(),
+    )?;
+    let Some(locked) = locked else { return Ok(Checkout { summary, plan }) };
+    if request.cancel.is_cancelled() {
+        return Err(Error::Cancelled("interrupted; nothing was written".into()));
+    }
+    locked.append(session, &plan.lines)?;
+    drop(locked);
+    Ok(Checkout { summary, plan })
+}
+
+/// The summary of a non-empty abandoned branch, from the first source that has one:
+/// `--summary`/`--summary-file`, the `session_before_tree` hook, the summarizer.
+fn summary_of(
+    request: &Request,
+    hook_summary: Option<&Value>,
+    entries: &[Value],
+    note: &mut dyn FnMut(Note),
+) -> Result<Summary> {
+    if let SummarySource::Given(text) = &request.summary {
+        let details = Some(FileOps::collect(entries).details());
+        return Ok(Summary { text: text.clone(), details, from_extension: false });
+    }
+    if let Some(h) = hook_summary {
+        return from_hook(h);
+    }
+    let SummarySource::Summarize { summarizer: Some(cmd), instructions } = &request.summary else {
+        return Err(Error::Usage(
+            "summarization needs an active model: the session_before_tree hook gave no summary; give --summarizer CMD or set SESSTREE_SUMMARIZER".into(),
+        ));
+    };
+    note(Note::Summarizing);
+    let (text, details) =
+        summarize::run(cmd, request.cancel, entries, instructions, request.dialect)?;
+    Ok(Summary { text, details: Some(details), from_extension: false })
+}
+
+/// A hook's `{"summary": "...", "details": ...}`.
+fn from_hook(value: &Value) -> Result<Summary> {
+    let text = value.get("summary").and_then(Value::as_str).ok_or_else(|| {
+        Error::Cancelled(
+            "the session_before_tree hook's summary must be {\"summary\": TEXT, \"details\": ...}; nothing was written".into(),
+        )
+    })?;
+    let details = value.get("details").filter(|d| !d.is_null()).cloned();
+    Ok(Summary { text: text.to_string(), details, from_extension: true })
+}
+
+/// Tells the `session_tree` hook about a written checkout. The move stays when the hook fails,
+/// which is not a cancel: it fails as [`Error::Failed`] (exit 1), so that no script takes it
+/// for "nothing happened".
+pub fn notify(hooks: &Hooks, session: &Session, nav: &Navigation, done: &Checkout) -> Result<()> {
+    let mut fields = Map::new();
+    fields.insert("newLeafId".into(), id_value(session, nav.new_leaf));
+    fields.insert("oldLeafId".into(), id_value(session, nav.old_leaf));
+    fields.insert("summaryEntry".into(), done.plan.summary_entry.clone().unwrap_or(Value::Null));
+    let from_extension = done
+        .summary
+        .as_ref()
+        .filter(|_| done.plan.summary_entry.is_some())
+        .map(|s| s.from_extension);
+    fields.insert("fromExtension".into(), from_extension.map_or(Value::Null, Value::Bool));
+    hooks
+        .run(SESSION_TREE, fields)
+        .map_err(|e| Error::Failed(format!("the checkout was written, but {e}")))?;
+    Ok(())
+}
+
+/// The `--json` object of SPEC §5: the move, and what was (or would be) appended; no plan
+/// when the leaf does not move.
+pub fn outcome_json(
+    session: &Session,
+    nav: &Navigation,
+    plan: Option<&Plan>,
+    dry_run: bool,
+) -> Value {
+    let ids = |list: &[u32]| list.iter().map(|&i| id_value(session, Some(i))).collect::<Vec<_>>();
+    json!({
+        "oldLeafId": id_value(session, nav.old_leaf),
+        "newLeafId": id_value(session, nav.new_leaf),
+        "editorText": nav.editor_text,
+        "commonAncestorId": id_value(session, nav.common_ancestor),
+        "entriesToSummarize": ids(&nav.entries),
+        "summaryEntry": plan.and_then(|p| p.summary_entry.clone()),
+        "appended": plan.map_or(Vec::new(), |p| p.appended.iter().map(EntryId::to_value).collect()),
+        "appendedEntries": plan.map_or(Vec::new(), |p| p.entries.clone()),
+        "noop": nav.noop,
+        "dryRun": dry_run,
+    })
+}
+
+/// The id of the entry at `idx` as JSON, `null` for none.
+fn id_value(session: &Session, idx: Option<u32>) -> Value {
+    idx.and_then(|i| session.record(i).id.as_ref()).map_or(Value::Null, EntryId::to_value)
 }
 
 #[cfg(test)]
@@ -587,5 +808,69 @@ mod tests {
         assert_eq!(p["userWantsSummary"], true);
         assert_eq!(p["entriesToSummarize"].as_array().unwrap().len(), 2);
         assert_eq!(p["entriesToSummarize"][0]["id"], "u3");
+    }
+
+    /// `run` without a lock (a dry run): nothing to write to, the plan comes back.
+    fn dry_run(s: &Session, target: &str, summary: SummarySource) -> (Result<Checkout>, Vec<Note>) {
+        let nav = navigate(s, idx(s, target)).unwrap();
+        assert!(!nav.noop, "{target}");
+        let (hooks, cancel) = (Hooks::disabled(), CancelToken::default());
+        let request =
+            Request { summary, label: None, dialect: Dialect::Pi, hooks: &hooks, cancel: &cancel };
+        let clock = Clock::pinned_at("2026-03-01T12:00:00.000Z").unwrap();
+        let mut notes = Vec::new();
+        let done = run(s, &nav, &request, None, &mut IdGen::from_seed(1), &clock, &mut |n| {
+            notes.push(n);
+        });
+        (done, notes)
+    }
+
+    #[test]
+    fn a_run_takes_the_given_summary_and_plans_it_at_the_clocks_time() {
+        let s = forked();
+        let (done, notes) = dry_run(&s, "a2", SummarySource::Given("tried u3".into()));
+        let done = done.unwrap();
+        assert_eq!(done.summary.as_ref().map(|s| s.text.as_str()), Some("tried u3"));
+        assert!(!done.summary.unwrap().from_extension);
+        let entry = done.plan.summary_entry.unwrap();
+        assert_eq!(
+            (entry["summary"].as_str(), entry["parentId"].as_str()),
+            (Some("tried u3"), Some("a2"))
+        );
+        assert_eq!(entry["timestamp"], "2026-03-01T12:00:00.000Z");
+        assert!(notes.is_empty());
+    }
+
+    #[test]
+    fn a_run_that_abandons_nothing_says_so_and_moves_without_a_summary() {
+        // A bare move to a1 (the marker last): a3 is below the position, nothing is left behind.
+        let mut lines = forked_lines();
+        lines.push(
+            r#"{"type":"branch_summary","id":"mk","parentId":"a1","timestamp":"2026-01-01T00:00:03.000Z","fromId":"a3","summary":""}"#.into(),
+        );
+        let s = session(&lines);
+        let summarize = SummarySource::Summarize { summarizer: None, instructions: String::new() };
+        let (done, notes) = dry_run(&s, "a3", summarize);
+        let done = done.unwrap();
+        assert_eq!(done.summary, None);
+        assert_eq!(done.plan.summary_entry, None);
+        assert_eq!(notes, [Note::NothingToSummarize { below: true }]);
+    }
+
+    #[test]
+    fn a_summary_asked_of_nobody_is_refused() {
+        let s = forked();
+        let nobody = SummarySource::Summarize { summarizer: None, instructions: String::new() };
+        let err = require_summarizer(&nobody, &Hooks::disabled(), true).unwrap_err();
+        assert!(err.to_string().ends_with("(hooks do not run with --dry-run)"), "{err}");
+        assert!(
+            require_summarizer(&SummarySource::Given("x".into()), &Hooks::disabled(), false)
+                .is_ok()
+        );
+        // Past that check, a summary still needs a source when no hook gave one.
+        let (done, _) = dry_run(&s, "a2", nobody);
+        assert!(
+            done.unwrap_err().to_string().contains("the session_before_tree hook gave no summary")
+        );
     }
 }

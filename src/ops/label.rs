@@ -9,9 +9,11 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::id::EntryId;
+use crate::id_gen::IdGen;
 use crate::naming::js_trim;
-use crate::ops::entry_line;
+use crate::ops::{entry_line, id_taken, leaf_id};
 use crate::session::{Session, label_text, label_value};
+use crate::terminal::sanitize_for_terminal as show;
 
 /// One planned label change.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,7 +44,7 @@ pub fn normalize(text: Option<&str>) -> Option<String> {
 /// Plans the label change of the entry at `target` (a record index from `rev::resolve`):
 /// `label` is the normalized text (`None` removes the label), `id` the new entry's id,
 /// `timestamp` its time, `parent` the entry it hangs under (the current leaf,
-/// [`leaf_id`](crate::ops::leaf_id), or another label entry planned before it).
+/// [`leaf_id`], or another label entry planned before it).
 pub fn plan(
     session: &Session,
     target: u32,
@@ -111,6 +113,87 @@ pub fn id_like(session: &Session, text: &str) -> Option<String> {
     text.chars()
         .all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))
         .then(|| "it looks like the start of an entry id (hex digits only)".to_owned())
+}
+
+/// A label set or removed, as `sesstree label` and the tree selector do it: the change, and
+/// the lines to append.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Labelling {
+    /// The change of the target's label (the last line).
+    pub change: LabelChange,
+    /// The entries the label was moved from (with `force`): cleared first, each line under the
+    /// one before it.
+    pub moved_from: Vec<EntryId>,
+    /// The lines to append, in order, without newlines.
+    pub lines: Vec<Vec<u8>>,
+}
+
+/// Sets the label of the entry at `target` to `label` (normalized, [`normalize`]; `None`
+/// removes it), at the current leaf. Refused (a usage error): a label that could never be
+/// used as a REV ([`unusable`]); unless `force`, one that would be taken for an id
+/// ([`id_like`]) or that another entry carries already; with `force`, the label is cleared
+/// there first. New ids come from `ids`, checked against the file.
+pub fn set(
+    session: &Session,
+    target: u32,
+    label: Option<&str>,
+    force: bool,
+    ids: &mut IdGen,
+    timestamp: &str,
+) -> Result<Labelling> {
+    if let Some(text) = label
+        && let Some(why) = unusable(session, text)
+    {
+        let message = format!("the label \"{}\" could never be used as a REV: {why}", show(text));
+        return Err(Error::Usage(message));
+    }
+    if let Some(text) = label
+        && !force
+        && let Some(why) = id_like(session, text)
+    {
+        let message = format!(
+            "the label \"{}\" would be taken for an id: {why}; choose another name, or --force \
+             to set it anyway (a REV that names both is then refused as ambiguous)",
+            show(text)
+        );
+        return Err(Error::Usage(message));
+    }
+    let mut drawn: Vec<String> = Vec::new();
+    let mut new_id = || {
+        let id = ids.entry_id(|c| id_taken(session, c) || drawn.iter().any(|d| d == c));
+        drawn.push(id.clone());
+        id
+    };
+    let id = new_id();
+    let mut change = plan(session, target, label, &id, timestamp, leaf_id(session))?;
+    let mut lines = Vec::new();
+    let mut moved_from = Vec::new();
+    if !change.shared_with.is_empty() {
+        if !force {
+            let others: Vec<String> =
+                change.shared_with.iter().map(|o| show(o.as_str()).into_owned()).collect();
+            let message = format!(
+                "the label \"{}\" is already on {}; --force moves it here",
+                show(label.unwrap_or_default()),
+                others.join(", ")
+            );
+            return Err(Error::Usage(message));
+        }
+        // Cleared where it was, then set here: each entry under the one before it.
+        let mut parent = change.parent.clone();
+        for other in change.shared_with.clone() {
+            let Some(idx) = session.lookup(&other) else { continue };
+            let clear_id = new_id();
+            let clear = plan(session, idx, None, &clear_id, timestamp, parent.clone())?;
+            lines.push(clear.line);
+            parent = Some(EntryId::new(clear_id));
+        }
+        let id = new_id();
+        moved_from = std::mem::take(&mut change.shared_with);
+        change = plan(session, target, label, &id, timestamp, parent)?;
+    }
+    lines.push(change.line.clone());
+    Ok(Labelling { change, moved_from, lines })
 }
 
 /// The labels in effect whose target exists, in the order of the agent's label map:
@@ -238,5 +321,42 @@ mod tests {
                 (1, "m2".to_owned(), serde_json::json!({"n": 1})),
             ]
         );
+    }
+
+    #[test]
+    fn setting_refuses_what_could_never_be_a_rev_and_asks_force_for_an_id_like_label() {
+        let s = tree();
+        let mut ids = IdGen::from_seed(1);
+        let refused = |label, force, ids: &mut IdGen| {
+            set(&s, 1, Some(label), force, ids, AT).unwrap_err().to_string()
+        };
+        assert!(refused("@", true, &mut ids).contains("could never be used as a REV"));
+        assert!(refused("m1", true, &mut ids).contains("an entry's id"));
+        assert!(refused("beef", false, &mut ids).contains("--force"));
+        let forced = set(&s, 1, Some("beef"), true, &mut ids, AT).unwrap();
+        assert_eq!(forced.lines, std::slice::from_ref(&forced.change.line));
+        assert!(forced.moved_from.is_empty());
+    }
+
+    #[test]
+    fn force_moves_a_label_from_the_entry_that_carries_it() {
+        let s = tree();
+        let err = set(&s, 1, Some("start"), false, &mut IdGen::from_seed(1), AT).unwrap_err();
+        assert!(err.to_string().contains("is already on m1; --force moves it here"), "{err}");
+
+        let moved = set(&s, 1, Some("start"), true, &mut IdGen::from_seed(1), AT).unwrap();
+        assert_eq!(moved.moved_from, [EntryId::new("m1")]);
+        // The clearing first, at the leaf; the label under it.
+        let lines: Vec<serde_json::Value> =
+            moved.lines.iter().map(|l| serde_json::from_slice(l).unwrap()).collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!((lines[0]["targetId"].as_str(), lines[0].get("label")), (Some("m1"), None));
+        assert_eq!(lines[0]["parentId"], "l3");
+        assert_eq!(lines[1]["parentId"], lines[0]["id"]);
+        assert_eq!(
+            (lines[1]["targetId"].as_str(), lines[1]["label"].as_str()),
+            (Some("m2"), Some("start"))
+        );
+        assert_eq!(moved.change.line, moved.lines[1]);
     }
 }

@@ -1,6 +1,8 @@
 //! Tree operations that change a session. Each one returns a *plan* (the lines to append or
 //! the file to write) and never touches the file itself: `store` does the writing, so every
-//! operation can be tested without a filesystem and `--dry-run` is the plan printed.
+//! operation can be tested without a filesystem and `--dry-run` is the plan printed. The
+//! workflows the command and the tree selector share are here too: a checkout's hooks, summary
+//! and append ([`checkout::run`]), a label's refusals and moves ([`label::set`]).
 
 pub mod branch;
 pub mod checkout;

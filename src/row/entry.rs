@@ -26,7 +26,7 @@ use crate::json::pick::{Keep, Pick, is_marked, key, members, parse, parses_as_va
 use crate::json::scan::{Invalid, Line, Scan};
 use crate::json::transcode::MARKERS;
 use crate::json::transcode::to_json;
-use crate::row::text::{ARGS_LIMIT, TEXT_LIMIT, command_row, cut_chars, json_prefix_text};
+use crate::row::cut::{ARGS_LIMIT, TEXT_LIMIT, command_row, cut_chars, json_prefix_text};
 
 /// Text of a view: borrowed from the line or the parsed value, or decoded.
 pub type Str<'a> = Cow<'a, str>;
@@ -651,7 +651,7 @@ fn advisor_notes(details: Option<Raw<'_>>) -> (String, String) {
     // The distinct values of `key` other than `skip`, each folded, as first written.
     let distinct = |key: &'static str, skip: &'static str| {
         let mut kept: Vec<String> = Vec::new();
-        for value in field(key).map(|v| crate::row::text::one_row(&v)) {
+        for value in field(key).map(|v| crate::row::cut::one_row(&v)) {
             if !value.is_empty() && value != skip && !kept.contains(&value) {
                 kept.push(value);
             }
@@ -816,6 +816,7 @@ fn scan_message<'a>(
     // Where the last `content` is, and whether it was read: without searches, a tool result's
     // content is read by nothing and skipped, unless a later `role` says otherwise.
     let mut content = None;
+    let mut odd_role = false;
     let mut first = true;
     let end = line.object(start, |line, span, value| {
         let key = key(line, span)?;
@@ -825,12 +826,12 @@ fn scan_message<'a>(
         let slot = match &*key {
             b"role" => {
                 let (text, end) = scalar(line, value, stack)?;
-                m.role = match text {
-                    None => None,
-                    Some(Cow::Borrowed(name)) => Some(Role::from_name(name)),
-                    // An escaped name is kept when it is a known role; another is left to the
-                    // full parse, whose role borrows from the value.
-                    Some(Cow::Owned(name)) => Some(Role::known(&name).ok_or(Invalid)?),
+                // An escaped name is kept when it is a known role; another cannot borrow from
+                // the line, and the line is left to the full parse, unless a later `role` wins.
+                (m.role, odd_role) = match text {
+                    None => (None, false),
+                    Some(Cow::Borrowed(name)) => (Some(Role::from_name(name)), false),
+                    Some(Cow::Owned(name)) => (Role::known(&name), Role::known(&name).is_none()),
                 };
                 return Ok(end);
             }
@@ -873,6 +874,9 @@ fn scan_message<'a>(
         *slot = text;
         Ok(end)
     })?;
+    if odd_role {
+        return Err(Invalid);
+    }
     if let Some((at, false)) = content
         && m.role != Some(Role::ToolResult)
     {

@@ -5,7 +5,7 @@
 use super::entry::{self, Entry, Reads, WALKED_DEPTH};
 use super::gist::{Gist, Resolved};
 use super::text::{fuzzy_match, one_line, search_text, substring_match};
-use super::view::Labels;
+use super::view::{Labels, with_row};
 use crate::error::Result;
 use crate::format::Envelope;
 use crate::json::scan::{Line, Scanner};
@@ -55,26 +55,6 @@ fn line_gist(scanner: &mut Scanner, bytes: &[u8], home: Option<&str>, v1: bool) 
     };
     gist.or_else(|| parse_lossy(bytes).map(|value| Gist::of(&Entry::from_value(&value, home))))
         .unwrap_or_else(Gist::unreadable)
-}
-
-/// `f` of the view of a record's row ([`Entry`]): far cheaper than [`Session::value`] for
-/// listings of many entries. Lines the scan does not take, and version-1 records, are parsed in
-/// full.
-pub(crate) fn with_row<R>(
-    session: &Session,
-    idx: u32,
-    lines: &mut LineReader<'_>,
-    scanner: &mut Scanner,
-    home: Option<&str>,
-    mut f: impl FnMut(&Entry<'_>) -> R,
-) -> Result<R> {
-    if !session.is_v1()
-        && let Ok((line, stack)) = scanner.index(lines.line(idx)?)
-        && let Some((_, read)) = entry::scan(&line, stack, Reads::RowsAndSearch, home, &mut f)
-    {
-        return Ok(read);
-    }
-    Ok(f(&Entry::from_value(&session.value(idx)?, home)))
 }
 
 /// The row text of a record with no tool call known, read from its line: for a gist that did

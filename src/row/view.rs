@@ -7,9 +7,9 @@ use serde_json::Value;
 
 use crate::error::Result;
 use crate::json::scan::Scanner;
-use crate::row::entry::Entry;
+use crate::row::entry::{self, Entry, Reads};
 use crate::row::text::{Facts, FilterMode, ToolCalls, one_line, search_text};
-use crate::session::Session;
+use crate::session::{LineReader, Session};
 
 /// One entry as commands print it.
 #[derive(Debug, Clone)]
@@ -69,7 +69,7 @@ impl<'s> Viewer<'s> {
     pub fn view(&mut self, idx: u32) -> Result<EntryView> {
         let label = self.labels.get(&idx).map(|(text, _)| text.clone());
         let (lines, scanner, home) = (&mut self.lines, &mut self.scanner, self.home.as_deref());
-        super::read::with_row(self.session, idx, lines, scanner, home, |entry| {
+        with_row(self.session, idx, lines, scanner, home, |entry| {
             self.tools.add(entry);
             EntryView {
                 idx,
@@ -104,4 +104,24 @@ impl EntryView {
     pub fn shows(&self, mode: FilterMode, leaf: Option<u32>) -> bool {
         self.facts.shows(mode, leaf == Some(self.idx), self.label.is_some())
     }
+}
+
+/// `f` of the view of a record's row ([`Entry`]): far cheaper than [`Session::value`] for
+/// listings of many entries. Lines the scan does not take, and version-1 records, are parsed in
+/// full.
+pub(crate) fn with_row<R>(
+    session: &Session,
+    idx: u32,
+    lines: &mut LineReader<'_>,
+    scanner: &mut Scanner,
+    home: Option<&str>,
+    mut f: impl FnMut(&Entry<'_>) -> R,
+) -> Result<R> {
+    if !session.is_v1()
+        && let Ok((line, stack)) = scanner.index(lines.line(idx)?)
+        && let Some((_, read)) = entry::scan(&line, stack, Reads::RowsAndSearch, home, &mut f)
+    {
+        return Ok(read);
+    }
+    Ok(f(&Entry::from_value(&session.value(idx)?, home)))
 }

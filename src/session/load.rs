@@ -15,6 +15,7 @@ use super::{
 };
 use crate::error::{Error, Result};
 use crate::format::envelope::scan_envelope_depth;
+use crate::format::kind::Writers;
 use crate::format::title::parse_slot;
 use crate::format::{Envelope, Kind, MAX_VERSION, Marks, is_lane_header, scan_envelope, v1};
 use crate::id::EntryId;
@@ -533,38 +534,23 @@ impl<'d, D: Digest> Loader<'d, D> {
     }
 
     /// What a record says of the agent that wrote the file: the entry types only one agent
-    /// writes (FORMAT §13), and the `model_change` fields of each.
+    /// writes ([`Kind::writers`]), and the `model_change` fields of each.
     fn note_signals(&mut self, kind: &Kind, env: &Envelope<'_>) {
         match kind {
+            // Names are kept as oh-my-pi keeps them: readers take the file for oh-my-pi's.
             Kind::TitleChange => self.s.omp_signals = true,
-            // Read only for certainty: the readers' guess (`dialect`, `names_like_pi`) is
-            // left as it was.
-            Kind::ModelUsage
-            | Kind::ServiceTierChange
-            | Kind::Archive
-            | Kind::TtsrInjection
-            | Kind::SessionInit
-            | Kind::ModeChange
-            | Kind::CredentialPin
-            | Kind::ResetBoundary => self.s.omp_only_kinds = true,
-            Kind::SessionInfo | Kind::Usage | Kind::ContextEdit => self.s.pi_signals = true,
             // CHANGES R8: pi's `appendModelChange(provider, modelId)`, oh-my-pi's
             // `model: "provider/id"`; pi's system messages (R1).
             Kind::ModelChange if env.has_provider && env.has_model_id => self.s.pi_signals = true,
             Kind::ModelChange if env.has_model => self.s.omp_signals = true,
             Kind::Message if env.system_message => self.s.pi_signals = true,
-            Kind::Message
-            | Kind::ThinkingLevelChange
-            | Kind::ModelChange
-            | Kind::Compaction
-            | Kind::BranchSummary
-            | Kind::Custom
-            | Kind::CustomMessage
-            | Kind::Label
-            | Kind::McpToolSelection
-            | Kind::Session
-            | Kind::Other(_)
-            | Kind::Missing => {}
+            _ => match kind.writers() {
+                Writers::Pi => self.s.pi_signals = true,
+                // Read only for certainty: the readers' guess (`dialect`, `names_like_pi`) is
+                // left as it was.
+                Writers::Omp => self.s.omp_only_kinds = true,
+                Writers::Both | Writers::Legacy | Writers::Unknown => {}
+            },
         }
         if env.has_from_hook {
             self.s.pi_signals = true;

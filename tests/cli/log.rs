@@ -569,3 +569,22 @@ fn filter_all_shows_every_entry_and_the_others_say_they_hid_some() {
     // A pipe gets the rows alone.
     assert!(!env.run(&["-f", "linear.jsonl", "log"]).contains("hidden"));
 }
+
+/// pi 1.6.0 and 0.73.1 count `session_info` (a session's name) among the settings their tree
+/// selector hides by default (tree-selector.js, `isSettingsEntry`); `--filter all` shows it.
+#[test]
+fn a_pi_session_name_is_a_setting_hidden_by_default() {
+    let env = TestEnv::new();
+    env.fixture("pi.jsonl");
+    assert_snapshot!(env.run(&["-f", "pi.jsonl", "log", "-n", "4", "3d5a8b72"]), @"
+    3d5a8b72 custom_message 2026-03-04 08:00:41 +0000 [git-status]: R  packages/agent -> packages/agent-core
+    b07d3a58 message 2026-03-04 08:00:26 +0000 [bash: git mv packages/agent packages/agent-core]
+    4a92c6e1 message 2026-03-04 08:00:26 +0000 assistant: I'll move the directory with git so history is kept.
+    1e8d5f37 message 2026-03-04 08:00:20 +0000 user: Rename the `agent` package to `agent-core`.
+    ");
+    assert_snapshot!(env.run(&["-f", "pi.jsonl", "log", "--filter", "all", "-n", "3", "3d5a8b72"]), @"
+    3d5a8b72 custom_message 2026-03-04 08:00:41 +0000 [git-status]: R  packages/agent -> packages/agent-core
+    e6f1094c session_info 2026-03-04 08:00:40 +0000 [session info]
+    b07d3a58 message 2026-03-04 08:00:26 +0000 [bash: git mv packages/agent packages/agent-core]
+    ");
+}

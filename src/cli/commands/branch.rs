@@ -11,8 +11,8 @@ use sesstree::process::CancelToken;
 use sesstree::terminal::sanitize_keep_lines;
 use sesstree::{Error, Session, rev, store};
 
-use super::DialectArg;
-use super::{HookArgs, cancel_on_interrupt};
+use crate::cli::args::{DialectArg, HookArgs};
+use crate::cli::signals::cancel_on_interrupt;
 use crate::cli::{Ctx, complete, stdout, ui, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.

@@ -7,8 +7,8 @@ use sesstree::context::{build, into_json, render};
 use sesstree::format::Dialect;
 use sesstree::rev;
 
-use super::leave_to_exit;
 use crate::cli::complete;
+use crate::cli::signals::leave_to_exit;
 use crate::cli::{Ctx, stdout, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.

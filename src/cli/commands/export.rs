@@ -7,8 +7,9 @@ use sesstree::export::{self, Options, Plan, Redactor};
 use sesstree::row::Rows;
 use sesstree::{Error, rev, store};
 
-use super::{home, leave_to_exit};
 use crate::cli::complete;
+use crate::cli::signals::leave_to_exit;
+use crate::cli::ui::home;
 use crate::cli::{Ctx, places, stdout};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
@@ -146,7 +147,7 @@ pub fn run(ctx: &Ctx, args: &ExportArgs) -> anyhow::Result<()> {
         }
         Some(t) => {
             // Ctrl-C or SIGTERM removes the temporary file being written before exiting.
-            super::install_signal_handler();
+            crate::cli::signals::install_signal_handler();
             // As private as the session it shows (cp's mode: the session's, less the umask).
             let like = session.path.is_file().then_some(session.path.as_path());
             store::write_new_with(t, like, args.force, |out| {

@@ -10,7 +10,7 @@ use sesstree::fsck::{self, Change, Finding, NoteKind as _, RepairOptions};
 use sesstree::terminal::sanitize_for_terminal;
 use sesstree::{Error, Session, store};
 
-use super::{DialectArg, certain_dialect};
+use crate::cli::args::{DialectArg, certain_dialect};
 use crate::cli::exit::{Exit, Silent};
 use crate::cli::{Ctx, stdout, write_json_line};
 
@@ -84,7 +84,7 @@ pub fn run(ctx: &Ctx, args: &FsckArgs) -> anyhow::Result<()> {
         return repair(ctx, args, &paths);
     }
     // An unreadable path is reported in order, without hiding the others.
-    let files = super::session_paths(ctx, &args.paths)?;
+    let files = crate::cli::args::session_paths(ctx, &args.paths)?;
     for dir in args.paths.iter().filter(|p| p.is_dir()) {
         if !files.iter().any(|f| f.starts_with(dir)) {
             // Not silently: an empty check and a wrong directory look alike.

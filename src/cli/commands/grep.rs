@@ -4,13 +4,11 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
-use sesstree::ErrorKind;
 use sesstree::grep::{Case, FileHits, Hit, MatchOptions, Matcher, Scope, Search};
+use sesstree::{ErrorKind, discover};
 
-use super::ls::{agent_dirs, cwd_forms};
-use super::{home, short_id};
 use crate::cli::exit::{Exit, Silent, classify};
-use crate::cli::ui::{Role, show};
+use crate::cli::ui::{Role, home, short_id, show};
 use crate::cli::{Ctx, stdout, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
@@ -159,7 +157,7 @@ pub fn run(ctx: &Ctx, args: &GrepArgs) -> anyhow::Result<()> {
     let options = MatchOptions { fixed: args.fixed_strings, case, word: args.word_regexp };
     let matcher = Matcher::new(&patterns, &options)?;
     let now = ctx.clock()?.now_millis();
-    let cwds = args.cwd.as_deref().map(cwd_forms).transpose()?.unwrap_or_default();
+    let cwds = args.cwd.as_deref().map(discover::cwd_forms).transpose()?.unwrap_or_default();
     let scope = Scope {
         roles: names(&args.role),
         tools: args.tool.clone(),
@@ -201,7 +199,8 @@ pub fn run(ctx: &Ctx, args: &GrepArgs) -> anyhow::Result<()> {
         named.push(true);
     } else if paths.is_empty() {
         let cwds = (!search.scope.cwds.is_empty()).then_some(search.scope.cwds.as_slice());
-        let dirs = agent_dirs(home().as_deref(), cwds);
+        let dirs =
+            crate::cli::places().session_dirs(home().as_deref(), &std::env::temp_dir(), cwds);
         paths = sesstree::discover::session_files(&dirs, true)?;
         named.resize(paths.len(), false);
     } else {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use sesstree::ops::import::{self, Source};
 use sesstree::{Error, Session, store};
 
-use super::DialectArg;
+use crate::cli::args::DialectArg;
 use crate::cli::{Ctx, stdout, ui, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.

@@ -4,13 +4,15 @@
 use std::io::Write;
 
 use serde_json::json;
-use sesstree::ops::{self, label};
+use sesstree::Session;
+use sesstree::ops::label;
 use sesstree::row::view::Viewer;
-use sesstree::{Session, rev};
 
-use super::{DialectArg, certain_dialect, home, leave_to_exit};
-use crate::cli::ui::{self, Role};
-use crate::cli::{Ctx, complete, fault, stdout, write_json_line};
+use crate::cli::args::DialectArg;
+use crate::cli::signals::leave_to_exit;
+use crate::cli::ui::{self, Role, home};
+use crate::cli::write::{self, LabelRequest};
+use crate::cli::{Ctx, complete, stdout, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
 const EXAMPLES: &str = r#"Examples:
@@ -44,7 +46,7 @@ const EXAMPLES: &str = r#"Examples:
 ///
 /// Setting prints what was done; with --json one {"id", "targetId", "label"} object, where
 /// `id` is the new entry and `label` is null when the label was removed.
-#[derive(Debug, Default, clap::Args)]
+#[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
 pub struct LabelArgs {
     /// The entry to label (without REV and TEXT: list the labels, as `git tag` does).
@@ -77,125 +79,28 @@ pub fn run(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Does what `label` does, for the command or for the tree selector (which goes on after it):
-/// gives back the session it loaded, if it did, for the caller to free or not.
-pub fn set(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<Option<Session>> {
+/// Does what `label` does: lists the labels, or sets or removes one ([`write::label`]) and
+/// gives back the session it loaded.
+fn set(ctx: &Ctx, args: &LabelArgs) -> anyhow::Result<Option<Session>> {
     if args.list || (args.rev.is_none() && args.text.is_none() && !args.clear) {
         list(ctx)?;
         return Ok(None);
     }
-    let rev_text = args.rev.as_deref().unwrap_or("@");
+    let rev = args.rev.as_deref().unwrap_or("@");
     if args.text.is_none() && !args.clear {
         anyhow::bail!(sesstree::Error::Usage(
             "give the label TEXT, or --clear to remove it (--list shows the labels)".into(),
         ));
     }
     let text = if args.clear { None } else { label::normalize(args.text.as_deref()) };
-
-    let locked = ctx.lock()?;
-    let session = locked.load()?;
-    ctx.report(&session)?;
-    certain_dialect(&session, args.dialect)?;
-    let target = rev::resolve(&session, rev_text)?;
-    if let Some(text) = &text
-        && let Some(why) = label::unusable(&session, text)
-    {
-        let message =
-            format!("the label \"{}\" could never be used as a REV: {why}", ui::show(text));
-        anyhow::bail!(sesstree::Error::Usage(message));
-    }
-    if let Some(text) = &text
-        && !args.force
-        && let Some(why) = label::id_like(&session, text)
-    {
-        let message = format!(
-            "the label \"{}\" would be taken for an id: {why}; choose another name, or --force \
-             to set it anyway (a REV that names both is then refused as ambiguous)",
-            ui::show(text)
-        );
-        anyhow::bail!(sesstree::Error::Usage(message));
-    }
-    let mut ids = ctx.ids();
-    let mut drawn: Vec<String> = Vec::new();
-    let mut new_id = || {
-        let id = ids.entry_id(|c| ops::id_taken(&session, c) || drawn.iter().any(|d| d == c));
-        drawn.push(id.clone());
-        id
+    let request = LabelRequest {
+        rev,
+        label: text.as_deref(),
+        force: args.force,
+        dialect: args.dialect,
+        dry_run: args.dry_run,
     };
-    let now = ctx.clock()?.now_iso();
-    let id = new_id();
-    let mut change =
-        label::plan(&session, target, text.as_deref(), &id, &now, ops::leaf_id(&session))?;
-    let mut lines = Vec::new();
-    let mut moved_from = None;
-    if !change.shared_with.is_empty() {
-        let others: Vec<String> =
-            change.shared_with.iter().map(|o| ui::show(o.as_str()).into_owned()).collect();
-        if !args.force {
-            let message = format!(
-                "the label \"{}\" is already on {}; --force moves it here",
-                ui::show(text.as_deref().unwrap_or_default()),
-                others.join(", ")
-            );
-            anyhow::bail!(sesstree::Error::Usage(message));
-        }
-        // Cleared where it was, then set here: each entry under the one before it.
-        let mut parent = change.parent.clone();
-        for other in change.shared_with.clone() {
-            let Some(idx) = session.lookup(&other) else { continue };
-            let clear_id = new_id();
-            let clear = label::plan(&session, idx, None, &clear_id, &now, parent.clone())?;
-            lines.push(clear.line);
-            parent = Some(sesstree::EntryId::new(clear_id));
-        }
-        let id = new_id();
-        change = label::plan(&session, target, text.as_deref(), &id, &now, parent)?;
-        moved_from = Some(others.join(", "));
-    }
-    lines.push(change.line.clone());
-
-    let mut out = stdout();
-    if args.dry_run {
-        // JSON escapes C0 controls only; an id from the file may hold C1 ones.
-        for line in &lines {
-            writeln!(out, "{}", ui::show(&String::from_utf8_lossy(line)))?;
-        }
-        out.flush()?;
-        return Ok(Some(session));
-    }
-    fault::before_write();
-    locked.append(&session, &lines)?;
-
-    if ctx.json {
-        let value = json!({
-            "id": change.id,
-            "targetId": change.target.to_value(),
-            "label": change.label,
-        });
-        write_json_line(&mut out, &value)?;
-    } else {
-        let target = ctx.style.paint(&ui::show(change.target.as_str()), Role::Id);
-        let was = match &change.previous {
-            Some(p) => format!("was \"{}\"", ui::show(p)),
-            None => "it had none".to_owned(),
-        };
-        match &change.label {
-            Some(l) => {
-                let label = ctx.style.paint(&ui::show(l), Role::Label);
-                let moved = moved_from.as_ref().map(|m| format!(", moved from {m}"));
-                let moved = moved.unwrap_or_default();
-                match &change.previous {
-                    Some(_) => writeln!(out, "Labelled {target} \"{label}\" ({was}{moved})")?,
-                    None if moved.is_empty() => writeln!(out, "Labelled {target} \"{label}\"")?,
-                    None => writeln!(out, "Labelled {target} \"{label}\" ({})", &moved[2..])?,
-                }
-            }
-            None => writeln!(out, "Removed the label of {target} ({was})")?,
-        }
-    }
-    out.flush()?;
-    ctx.note_other_file();
-    Ok(Some(session))
+    write::label(ctx, request).map(Some)
 }
 
 /// `label --list`: a reading command, so it also reads standard input.
@@ -212,7 +117,7 @@ fn list(ctx: &Ctx) -> anyhow::Result<()> {
             write_json_line(&mut out, &json!({"targetId": target.to_value(), "label": value}))?;
             continue;
         }
-        let text = super::show::id_text(&value);
+        let text = ui::id_text(&value);
         let one_line = match viewer.view_in_context(idx) {
             Ok(view) => view.text,
             Err(e) => {

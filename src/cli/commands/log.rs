@@ -4,16 +4,19 @@ use std::borrow::Cow;
 use std::io::Write;
 
 use sesstree::render::{JsonRow, Placement, write_rows};
-use sesstree::row::gist::{Gist, Listing, Row};
+use sesstree::row::gist::Gist;
+use sesstree::row::listing::{Listing, Row};
 use sesstree::row::text::FilterMode;
 use sesstree::row::view::labels;
 use sesstree::row::{Rows, read_text};
 use sesstree::terminal::{may_hold_controls, sanitize_for_terminal};
 use sesstree::{Session, rev};
 
-use super::{FilterArg, home, leave_to_exit, push_short_time, short_id};
+use crate::cli::args::FilterArg;
 use crate::cli::complete;
-use crate::cli::ui::{self, Role};
+use crate::cli::signals::leave_to_exit;
+use crate::cli::time::push_short_time;
+use crate::cli::ui::{self, Role, home, mark_cut, short_id};
 use crate::cli::{Ctx, stdout};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
@@ -184,13 +187,6 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
     out.flush()?;
     leave_to_exit((session, all));
     Ok(())
-}
-
-/// A row's text as a text row prints it: `…` after a text the row cut short (message text
-/// past 200 characters, as the agent's selector cuts it), so a pipe, which gets whole rows,
-/// still shows that it is not the whole text (`show` has it; --json says `textTruncated`).
-pub(super) fn mark_cut(text: &str, cut: bool) -> Cow<'_, str> {
-    if cut { Cow::Owned(format!("{text}…")) } else { Cow::Borrowed(text) }
 }
 
 /// One entry as a text row onto `out`: short id, type, time, `[label]`, one-line text.

@@ -2,15 +2,15 @@
 //! given ones), newest first, one row each.
 
 use std::io::Write;
-use std::path::{Component, Path, PathBuf};
+use std::path::PathBuf;
 
 use comfy_table::{Attribute, Cell, Color, ColumnConstraint, ContentArrangement, Row, Table};
 use sesstree::discover;
-use sesstree::format::Dialect;
 use sesstree::sessions::{self, Summary};
 use sesstree::terminal::sanitize_for_terminal;
 
-use super::{home, short_time};
+use crate::cli::time::short_time;
+use crate::cli::ui::home;
 use crate::cli::{Ctx, stdout, ui, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
@@ -87,8 +87,10 @@ impl AgentArg {
             (AgentArg::Claude, foreign) => foreign == Some(Foreign::Claude),
             (AgentArg::Codex, foreign) => foreign == Some(Foreign::Codex),
             (AgentArg::Omp | AgentArg::Pi, Some(_)) => false,
-            (AgentArg::Omp, None) => places.agent_of(&s.path) == Some(Dialect::Omp),
-            (AgentArg::Pi, None) => places.agent_of(&s.path) == Some(Dialect::Pi),
+            (AgentArg::Omp, None) => {
+                places.agent_of(&s.path) == Some(sesstree::format::Dialect::Omp)
+            }
+            (AgentArg::Pi, None) => places.agent_of(&s.path) == Some(sesstree::format::Dialect::Pi),
         }
     }
 }
@@ -96,11 +98,11 @@ impl AgentArg {
 /// Runs `ls`.
 pub fn run(ctx: &Ctx, args: &LsArgs) -> anyhow::Result<()> {
     let home = home();
-    let wanted = args.cwd.as_deref().map(cwd_forms).transpose()?;
+    let wanted = args.cwd.as_deref().map(discover::cwd_forms).transpose()?;
     let roots = if !args.dirs.is_empty() {
         args.dirs.clone()
     } else {
-        agent_dirs(home.as_deref(), wanted.as_deref())
+        crate::cli::places().session_dirs(home.as_deref(), &std::env::temp_dir(), wanted.as_deref())
     };
     let files = sesstree::discover::session_files(&roots, true)?;
     let mut summaries = Vec::new();
@@ -165,71 +167,6 @@ pub fn run(ctx: &Ctx, args: &LsArgs) -> anyhow::Result<()> {
     }
     out.flush()?;
     first_error.map_or(Ok(()), |e| Err(e.into()))
-}
-
-/// The agents' session directories (where their variables put them), or with `--cwd` each
-/// agent's directory for the project.
-pub(super) fn agent_dirs(home: Option<&str>, wanted: Option<&[String]>) -> Vec<PathBuf> {
-    let Some(home) = home else { return Vec::new() };
-    let roots = crate::cli::places().roots();
-    let mut dirs = Vec::new();
-    match wanted {
-        None => dirs.extend(roots.into_iter().map(|root| root.dir)),
-        Some(wanted) => {
-            let homes = forms(Path::new(home));
-            let tmps = forms(&std::env::temp_dir());
-            for root in roots {
-                if root.flat {
-                    // The files sit there directly; their headers say whose they are.
-                    dirs.push(root.dir);
-                    continue;
-                }
-                for cwd in wanted {
-                    if root.agent == Dialect::Omp {
-                        for (h, t) in homes.iter().flat_map(|h| tmps.iter().map(move |t| (h, t))) {
-                            dirs.push(root.dir.join(discover::omp_dir_name(cwd, h, t)));
-                        }
-                    }
-                    dirs.push(root.dir.join(discover::pi_dir_name(cwd)));
-                }
-            }
-        }
-    }
-    // Claude Code's and Codex's transcripts name their working directory inside: with --cwd,
-    // their headers (as sesstree reads them) decide.
-    dirs.extend(crate::cli::places().foreign_roots().into_iter().map(|(_, dir)| dir));
-    let mut seen = std::collections::HashSet::new();
-    dirs.retain(|d| d.is_dir() && seen.insert(d.clone()));
-    dirs
-}
-
-/// The ways a directory may be written in a header: absolute as given (`.`/`..` resolved, as
-/// Node's `path.resolve` does) and with symlinks resolved (the agents' `process.cwd()`).
-pub(super) fn cwd_forms(dir: &Path) -> anyhow::Result<Vec<String>> {
-    let absolute =
-        if dir.is_absolute() { dir.to_path_buf() } else { std::env::current_dir()?.join(dir) };
-    Ok(forms(&absolute))
-}
-
-fn forms(path: &Path) -> Vec<String> {
-    let mut lexical = PathBuf::new();
-    for part in path.components() {
-        match part {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                lexical.pop();
-            }
-            other => lexical.push(other),
-        }
-    }
-    let mut out = vec![lexical.display().to_string()];
-    if let Ok(real) = std::fs::canonicalize(&lexical) {
-        let real = real.display().to_string();
-        if real != out[0] {
-            out.push(real);
-        }
-    }
-    out
 }
 
 /// When even the columns that never shrink are wider than the terminal (rows would wrap, every

@@ -9,9 +9,9 @@ use sesstree::migrate::{self, Plan};
 use sesstree::terminal::sanitize_for_terminal;
 use sesstree::{Error, Session, store};
 
-use super::stats::count;
-use super::{DialectArg, certain_dialect};
+use crate::cli::args::{DialectArg, certain_dialect};
 use crate::cli::exit::{Exit, Silent};
+use crate::cli::ui::count;
 use crate::cli::{Ctx, stdout, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
@@ -69,8 +69,8 @@ pub struct MigrateArgs {
 /// Runs `migrate`: each file in turn.
 pub fn run(ctx: &Ctx, args: &MigrateArgs) -> anyhow::Result<()> {
     // Ctrl-C or SIGTERM removes the temporary file being written before exiting.
-    super::install_signal_handler();
-    let files = super::session_paths(ctx, &args.paths)?;
+    crate::cli::signals::install_signal_handler();
+    let files = crate::cli::args::session_paths(ctx, &args.paths)?;
     if files.len() > 1 && (args.output.is_some() || args.dry_run) {
         let flag = if args.dry_run { "--dry-run" } else { "-o" };
         anyhow::bail!(Error::Usage(format!(

@@ -8,7 +8,7 @@ use sesstree::naming::TitleSource;
 use sesstree::ops;
 use sesstree::ops::name::{self, Plan, Refusal, Request, Storage};
 
-use super::{DialectArg, certain_dialect};
+use crate::cli::args::{DialectArg, certain_dialect};
 use crate::cli::{Ctx, fault, stdout, ui, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.

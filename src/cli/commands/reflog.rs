@@ -6,11 +6,11 @@ use serde_json::json;
 use sesstree::EntryId;
 use sesstree::format::entry::{Object, Payload, Summary};
 use sesstree::format::{Kind, is_move_marker};
-use sesstree::row::text::{cut_chars, one_row};
+use sesstree::row::cut::{cut_chars, one_row};
 use sesstree::terminal::sanitize_for_terminal;
 
-use super::{short_id, short_time};
-use crate::cli::ui::Role;
+use crate::cli::time::short_time;
+use crate::cli::ui::{Role, short_id};
 use crate::cli::{Ctx, stdout, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.

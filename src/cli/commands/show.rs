@@ -4,8 +4,9 @@ use std::io::Write;
 
 use sesstree::rev;
 
-use super::{leave_to_exit, short_time};
 use crate::cli::complete;
+use crate::cli::signals::leave_to_exit;
+use crate::cli::time::short_time;
 use crate::cli::{Ctx, stdout};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
@@ -75,9 +76,4 @@ pub(crate) fn readable(
     let time = |ts: &str| short_time(Some(ts));
     let around = sesstree::render::show::Around { session, blobs: Some(&blobs), time: &time };
     Ok(sesstree::render::show::entry(style, &around, idx)?)
-}
-
-/// An id (or a label) as rows show it: a string as it is, another value as its JSON text.
-pub(super) fn id_text(id: &serde_json::Value) -> String {
-    id.as_str().map_or_else(|| id.to_string(), str::to_owned)
 }

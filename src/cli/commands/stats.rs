@@ -10,7 +10,7 @@ use sesstree::stats::{Stats, Usage, compute};
 use sesstree::terminal::sanitize_for_terminal;
 
 use crate::cli::exit::{Silent, classify};
-use crate::cli::ui::Role;
+use crate::cli::ui::{Role, count};
 use crate::cli::{Ctx, stdout, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
@@ -42,7 +42,7 @@ pub struct StatsArgs {
 
 /// Runs `stats`.
 pub fn run(ctx: &Ctx, args: &StatsArgs) -> anyhow::Result<()> {
-    let files = super::session_paths(ctx, &args.paths)?;
+    let files = crate::cli::args::session_paths(ctx, &args.paths)?;
     let results: Vec<_> = files
         .par_iter()
         // Keep only the counts and the warnings: a loaded session holds its file open, and a
@@ -132,11 +132,6 @@ fn write_text(ctx: &Ctx, out: &mut impl Write, file: &str, s: &Stats) -> anyhow:
     }
     writeln!(out, "  usage (path):  {}", usage_line(&s.path_usage))?;
     Ok(())
-}
-
-/// `1 root`, `2 roots`.
-pub(super) fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn usage_line(u: &Usage) -> String {

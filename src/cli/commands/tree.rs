@@ -13,11 +13,12 @@ use sesstree::terminal::sanitize_for_terminal;
 use sesstree::tree::{ASCII, Row, TreeOptions, UNICODE, layout};
 use sesstree::{EntryId, Error, rev};
 
-use super::{FilterArg, HookArgs, home, leave_to_exit, short_id};
+use crate::cli::args::{FilterArg, HookArgs};
 use crate::cli::complete;
 use crate::cli::selector::draw::{Look, max_levels};
 use crate::cli::selector::{self as selector, Options};
-use crate::cli::ui::{self, Role, width};
+use crate::cli::signals::leave_to_exit;
+use crate::cli::ui::{self, Role, home, short_id, width};
 use crate::cli::{Ctx, stdout};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
@@ -281,7 +282,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
             let prefix = tree.prefix(row, glyphs, levels);
             let room = width.map(|w| w.saturating_sub(ui::columns(&prefix)));
             let gutter = style.paint(&prefix, Role::Dim);
-            let text = super::log::mark_cut(&text, gist.is_cut());
+            let text = ui::mark_cut(&text, gist.is_cut());
             let text = text_part(row, label.map(|l| l.0.as_str()), &text, hidden_leaf, room);
             writeln!(buf, "{gutter}{text}")?;
         }

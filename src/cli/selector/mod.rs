@@ -3,9 +3,9 @@
 //! `model` turns a session into rows, `state` is the key-driven state machine and `draw` paints
 //! it with ratatui; this file owns the terminal (raw mode, alternate screen, restoring it on
 //! every way out, a panic included) and the event loop. Writing to the file is not done here:
-//! the selector labels or checks out an entry with the `label` and `checkout` commands
-//! themselves, so that what they check, write, run and print is exactly what `sesstree label`
-//! and `sesstree checkout` do.
+//! the selector labels or checks out an entry through [`super::write`], as the `label` and
+//! `checkout` commands do, so that what they check, write, run and print is exactly what
+//! `sesstree label` and `sesstree checkout` do.
 
 pub mod draw;
 pub mod model;
@@ -29,17 +29,20 @@ use crossterm::{cursor, execute};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use sesstree::Session;
+use sesstree::ops::checkout::{self, SummarySource};
+use sesstree::ops::label::normalize;
+use sesstree::process::CancelToken;
 use sesstree::row::text::FilterMode;
+use sesstree::summarize;
 
 use self::draw::{Look, rows_shown};
 use self::model::Model;
 use self::state::{Effect, Selector};
 use super::Ctx;
-use super::commands::HookArgs;
-use super::commands::checkout::{self, CheckoutArgs};
-use super::commands::label::{self, LabelArgs};
+use super::args::HookArgs;
 use super::exit::{Exit, Silent, classify};
 use super::fault;
+use super::write::{self, CheckoutRequest, LabelRequest};
 
 /// The summary asked for with Shift+Enter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -116,15 +119,17 @@ pub fn run(ctx: &Ctx, mut session: Session, opts: Options) -> anyhow::Result<()>
             // while a hook or the summarizer runs is the command's to handle.
             Effect::SetLabel { id, label } => {
                 restore();
-                let args = LabelArgs {
-                    rev: Some(id.as_str().to_string()),
-                    text: label.clone(),
-                    clear: label.is_none(),
-                    ..LabelArgs::default()
+                let text = normalize(label.as_deref());
+                let request = LabelRequest {
+                    rev: id.as_str(),
+                    label: text.as_deref(),
+                    force: false,
+                    dialect: None,
+                    dry_run: false,
                 };
                 // The selector goes on: the session loaded for the label is freed, not left to
                 // the exit.
-                let done = label::set(ctx, &args).map(drop);
+                let done = write::label(ctx, request).map(drop);
                 tui.resume()?;
                 sel.message = Some(match done.and_then(|()| reload(&mut sel, &mut session)) {
                     Ok(()) if label.is_some() => "Label set".into(),
@@ -136,20 +141,9 @@ pub fn run(ctx: &Ctx, mut session: Session, opts: Options) -> anyhow::Result<()>
                 // On the normal screen, a successful checkout leaves what it printed (the
                 // editor text, what was appended) where the user can read it.
                 restore();
-                let args = CheckoutArgs {
-                    rev: id.as_str().to_string(),
-                    summary: match &summary {
-                        Some(SummaryRequest::Text(text)) => Some(text.clone()),
-                        _ => None,
-                    },
-                    summarize: summary == Some(SummaryRequest::Summarize),
-                    summarizer: opts.summarizer.clone(),
-                    hooks: opts.hooks.clone(),
-                    ..CheckoutArgs::default()
-                };
                 // Once it is done (or found nothing to do), the selector closes; after a cancel
                 // (exit status 7), nothing was written and it stays open.
-                sel.message = Some(match checkout::run(ctx, &args) {
+                sel.message = Some(match check_out(ctx, id.as_str(), summary, &opts) {
                     Ok(()) => return Ok(()),
                     // A hook's cancel or a Ctrl-C while summarizing: nothing was written, and
                     // the tree comes back, as the agent's selector reopens (FORMAT §6.5).
@@ -164,6 +158,35 @@ pub fn run(ctx: &Ctx, mut session: Session, opts: Options) -> anyhow::Result<()>
             }
         }
     }
+}
+
+/// Checks out `rev` as `sesstree checkout` does, with the summary asked for with Shift+Enter.
+fn check_out(
+    ctx: &Ctx,
+    rev: &str,
+    summary: Option<SummaryRequest>,
+    opts: &Options,
+) -> anyhow::Result<()> {
+    let cancel = CancelToken::default();
+    let hooks = opts.hooks.hooks(&cancel, checkout::HOOK_EVENTS);
+    let summary = match summary {
+        Some(SummaryRequest::Text(text)) => SummarySource::Given(text),
+        Some(SummaryRequest::Summarize) => SummarySource::Summarize {
+            summarizer: opts.summarizer.clone(),
+            instructions: summarize::instructions(None, false),
+        },
+        None => SummarySource::None,
+    };
+    let request = CheckoutRequest {
+        rev,
+        summary,
+        label: None,
+        dialect: None,
+        dry_run: false,
+        hooks: &hooks,
+        cancel: &cancel,
+    };
+    write::checkout(ctx, request)
 }
 
 /// Reads the selected entry whole for the preview (Tab), as `show` prints it, while it is on.
@@ -190,7 +213,7 @@ impl Tui {
     fn enter() -> anyhow::Result<Tui> {
         install_panic_hook();
         // SIGTERM or SIGHUP must not leave the shell in raw mode (see `leave_on_signal`).
-        crate::cli::commands::install_signal_handler();
+        crate::cli::signals::leave_first_on_signal(leave_on_signal);
         let terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
         let mut tui = Tui { terminal };
         tui.resume()?;
@@ -243,7 +266,7 @@ fn restore() {
 /// Called on SIGINT, SIGTERM or SIGHUP (from the handler's own thread): while the selector owns
 /// the terminal, gives it back and exits with status 7 (cancelled), as Ctrl-C does. Nothing is
 /// being written then: the selector gives the terminal back before it runs a command.
-pub(crate) fn leave_on_signal() {
+fn leave_on_signal() {
     if ACTIVE.load(Ordering::SeqCst) {
         restore();
         std::process::exit(Exit::Cancelled as i32);

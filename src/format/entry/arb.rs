@@ -4,6 +4,8 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
+use crate::format::Kind;
+
 /// Text that is long, or blank for a long stretch, or both.
 fn arb_text() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -305,26 +307,10 @@ fn arb_any() -> impl Strategy<Value = Value> {
     })
 }
 
-/// An entry of any type rows know, its fields holding any value, or one of the shapes rows
-/// read inside.
+/// An entry of any known type ([`Kind::ALL`]), its fields holding any value, or one of the
+/// shapes rows read inside.
 pub(crate) fn arb_odd_entry() -> impl Strategy<Value = Value> {
-    let kind = prop_oneof![
-        Just("message"),
-        Just("custom_message"),
-        Just("compaction"),
-        Just("branch_summary"),
-        Just("model_change"),
-        Just("model_usage"),
-        Just("thinking_level_change"),
-        Just("custom"),
-        Just("label"),
-        Just("service_tier_change"),
-        Just("title_change"),
-        Just("mode_change"),
-        Just("credential_pin"),
-        Just("archive"),
-        Just("ttsr_injection"),
-    ];
+    let kind = proptest::sample::select(Kind::ALL).prop_map(|kind| kind.as_str().to_owned());
     let text = || "[a-z ]{0,6}".prop_map(Value::String);
     let blocks = proptest::collection::vec(
         (text(), arb_any()).prop_map(|(t, x)| json!({"type": "text", "text": t, "x": x})),
@@ -357,6 +343,8 @@ pub(crate) fn arb_odd_entry() -> impl Strategy<Value = Value> {
         arb_any().prop_map(|v| ("mode", v)),
         arb_any().prop_map(|v| ("targetId", v)),
         arb_any().prop_map(|v| ("archived", v)),
+        arb_any().prop_map(|v| ("kind", v)),
+        arb_any().prop_map(|v| ("replacement", v)),
         prop_oneof![proptest::collection::vec(text(), 0..3).prop_map(Value::Array), arb_any()]
             .prop_map(|v| ("injectedRules", v)),
     ];

@@ -21,6 +21,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::format::Kind;
+use crate::format::kind::Class;
 use crate::json::scan::{Invalid, Line, Scan, Scanner};
 
 /// A string of a payload: a JSON string literal as the line writes it (escapes not decoded), or
@@ -443,15 +444,13 @@ pub enum Payload<'a> {
     Compaction(Summary<'a>),
     /// A `branch_summary`.
     BranchSummary(Summary<'a>),
-    /// A setting: `model_change`, `thinking_level_change`, `service_tier_change`,
-    /// `mode_change`.
+    /// A kind of the setting class ([`Class::Setting`]): what changes the agent's state or
+    /// records an event outside a turn (model, thinking level, usage, extension state, …).
     Setting(Fields<'a>),
-    /// A `label`.
-    Label(Fields<'a>),
-    /// A bookkeeping kind: names, usage, context edits, archives, and the other kinds the
-    /// agents write besides messages and settings.
+    /// A kind of the bookkeeping class ([`Class::Bookkeeping`]): a session name or a label.
     Bookkeeping(Fields<'a>),
-    /// An object of another `type`, or of none.
+    /// An opaque kind ([`Class::Opaque`]): a legacy type, a stray header, an unknown type, a
+    /// record without one.
     Other(Fields<'a>),
     /// A record that is not an object.
     Record(Raw<'a>),
@@ -671,44 +670,30 @@ impl<'a> Payload<'a> {
             None => Kind::Missing,
         };
         let fields = |members| Fields { members };
-        Ok(match kind {
-            Kind::Message => {
+        // By the kind's class (the kind table), so a new kind needs no arm here.
+        Ok(match kind.class() {
+            Class::Message => {
                 let message = match top.member("message") {
                     Some(raw) if raw.is_object() => fill.object(raw)?,
                     _ => Object::default(),
                 };
                 Payload::Message(Message::read(message, fill)?)
             }
-            Kind::CustomMessage => Payload::CustomMessage(CustomMessage {
+            Class::CustomMessage => Payload::CustomMessage(CustomMessage {
                 custom_type: top.text("customType"),
                 content: Content::read(top.member("content"), fill)?,
                 members: top,
             }),
-            Kind::Compaction => {
-                Payload::Compaction(Summary { summary: top.member("summary"), members: top })
+            Class::Summary => {
+                let summary = Summary { summary: top.member("summary"), members: top };
+                match kind {
+                    Kind::Compaction => Payload::Compaction(summary),
+                    _ => Payload::BranchSummary(summary),
+                }
             }
-            Kind::BranchSummary => {
-                Payload::BranchSummary(Summary { summary: top.member("summary"), members: top })
-            }
-            Kind::ModelChange
-            | Kind::ThinkingLevelChange
-            | Kind::ServiceTierChange
-            | Kind::ModeChange => Payload::Setting(fields(top)),
-            Kind::Label => Payload::Label(fields(top)),
-            Kind::ModelUsage
-            | Kind::Custom
-            | Kind::Archive
-            | Kind::TitleChange
-            | Kind::TtsrInjection
-            | Kind::SessionInit
-            | Kind::CredentialPin
-            | Kind::ResetBoundary
-            | Kind::SessionInfo
-            | Kind::Usage
-            | Kind::ContextEdit
-            | Kind::McpToolSelection
-            | Kind::Session => Payload::Bookkeeping(fields(top)),
-            Kind::Other(_) | Kind::Missing => Payload::Other(fields(top)),
+            Class::Setting => Payload::Setting(fields(top)),
+            Class::Bookkeeping => Payload::Bookkeeping(fields(top)),
+            Class::Opaque => Payload::Other(fields(top)),
         })
     }
 
@@ -948,7 +933,7 @@ mod tests {
     fn a_key_written_twice_reads_as_serde_json_reads_it() {
         let line = br#"{"type":"label","a":1,"label":"x","a":2}"#;
         let scanned = Payload::scan(line, &mut Scanner::new()).expect("an object line");
-        let Payload::Label(label) = scanned else { panic!("a label: {scanned:?}") };
+        let Payload::Bookkeeping(label) = scanned else { panic!("a label: {scanned:?}") };
         let members = label.members.members();
         let keys: Vec<_> = members.iter().map(|(k, v)| format!("{k}={v:?}")).collect();
         assert_eq!(keys, ["type=\"label\"", "a=2", "label=\"x\""]);

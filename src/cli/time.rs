@@ -1,0 +1,102 @@
+//! Times as rows show them: in the local time zone, or in UTC with `--utc`.
+
+/// The time zone times are shown in: the local one (`TZ`, else the system's), or UTC with
+/// `--utc`. Set once by [`set_utc`] before a command runs.
+static ZONE: std::sync::OnceLock<Zone> = std::sync::OnceLock::new();
+
+/// A time zone as rows show times in it.
+#[derive(Debug)]
+struct Zone {
+    tz: jiff::tz::TimeZone,
+    /// The offset when it never changes (UTC, a fixed `TZ`): no lookup for each time.
+    fixed: Option<i32>,
+}
+
+impl Zone {
+    fn new(utc: bool) -> Zone {
+        let tz = if utc { jiff::tz::TimeZone::UTC } else { jiff::tz::TimeZone::system() };
+        let fixed = tz.to_fixed_offset().ok().map(|o| o.seconds());
+        Zone { tz, fixed }
+    }
+}
+
+/// Shows times in UTC (`--utc`) or in the local time zone, for the rest of the process.
+pub fn set_utc(utc: bool) {
+    let _ = ZONE.set(Zone::new(utc));
+}
+
+fn zone() -> &'static Zone {
+    ZONE.get_or_init(|| Zone::new(false))
+}
+
+/// A timestamp as `YYYY-MM-DD HH:MM:SS +HHMM` in the zone times are shown in ([`set_utc`]),
+/// when it is one JavaScript reads; else as written.
+pub fn short_time(ts: Option<&str>) -> String {
+    let mut out = String::with_capacity(25);
+    push_short_time(&mut out, ts);
+    out
+}
+
+/// [`short_time`] onto the end of `out` (a row of every entry shows one).
+pub fn push_short_time(out: &mut String, ts: Option<&str>) {
+    let Some(ts) = ts else {
+        out.push('-');
+        return;
+    };
+    let zone = zone();
+    // Nearly always: `toISOString`'s UTC shown in UTC, the pieces as they stand.
+    let b = ts.as_bytes();
+    if zone.fixed == Some(0)
+        && b.len() >= 20
+        && b[10] == b'T'
+        && b[..19].is_ascii()
+        && (b[19] == b'Z' || (b[19] == b'.' && b.last() == Some(&b'Z')))
+        && sesstree::clock::parse_timestamp(ts).is_some()
+    {
+        out.push_str(&ts[..10]);
+        out.push(' ');
+        out.push_str(&ts[11..19]);
+        out.push_str(" +0000");
+        return;
+    }
+    let Some(ms) = sesstree::clock::parse_timestamp(ts) else {
+        out.push_str(ts);
+        return;
+    };
+    let offset = match zone.fixed {
+        Some(fixed) => fixed,
+        None => jiff::Timestamp::from_millisecond(ms).map_or(0, |t| zone.tz.to_offset(t).seconds()),
+    };
+    let local = ms.div_euclid(1000) + i64::from(offset);
+    let iso = sesstree::clock::format_iso_millis(local * 1000);
+    // `YYYY-MM-DDTHH:MM:SS.mmmZ`, or a year of six digits and a sign.
+    let Some(t) = iso.find('T') else {
+        out.push_str(ts);
+        return;
+    };
+    use std::fmt::Write as _;
+    let (sign, abs) = if offset < 0 { ('-', -offset) } else { ('+', offset) };
+    let _ = write!(
+        out,
+        "{} {} {sign}{:02}{:02}",
+        &iso[..t],
+        &iso[t + 1..t + 9],
+        abs / 3600,
+        abs / 60 % 60
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_time_never_slices_inside_a_character() {
+        set_utc(true);
+        assert_eq!(short_time(Some("2026-03-01T12:00:05.000Z")), "2026-03-01 12:00:05 +0000");
+        assert_eq!(short_time(Some("2026-03-01T12:00:05+02:00")), "2026-03-01 10:00:05 +0000");
+        assert_eq!(short_time(Some("2026-03-01T12:00:0é")), "2026-03-01T12:00:0é");
+        assert_eq!(short_time(Some("2026-03-01Té")), "2026-03-01Té");
+        assert_eq!(short_time(None), "-");
+    }
+}
