@@ -28,7 +28,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::foreign::{Imported, Transcoded, records};
+use super::transcript::{Imported, Transcoded, records};
 
 /// The record types Claude Code writes without a `uuid`, which say it is a transcript even
 /// when a file starts with one.

@@ -18,7 +18,7 @@
 use serde_json::{Map, Value, json};
 
 use super::Dialect;
-use super::foreign::{Imported, Transcoded, records};
+use super::transcript::{Imported, Transcoded, records};
 
 /// The types of a rollout's lines.
 const LINE_TYPES: &[&str] =

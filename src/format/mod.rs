@@ -8,6 +8,7 @@ pub mod envelope;
 pub mod foreign;
 pub mod kind;
 pub mod title;
+pub mod transcript;
 pub mod v1;
 
 pub use envelope::{Envelope, Marks, scan_envelope};

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use crate::clock::Clock;
 use crate::error::{Error, Result};
-use crate::format::foreign::Imported;
+use crate::format::transcript::Imported;
 use crate::format::title::encode_slot;
 use crate::format::{Dialect, WRITE_VERSION};
 use crate::id_gen::IdGen;

@@ -129,7 +129,7 @@ fn transcoded<D: Digest>(
     input: &[u8],
     digest: Option<&D>,
 ) -> (Session, Vec<D::Of>) {
-    let crate::format::foreign::Transcoded { bytes, lines, leaf } = foreign.transcode(input);
+    let crate::format::transcript::Transcoded { bytes, lines, leaf } = foreign.transcode(input);
     let mut loader = Loader::new(path, digest);
     // Reading a slice cannot fail.
     let _ = loader.read(bytes.as_slice());
