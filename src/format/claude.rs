@@ -28,7 +28,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::transcript::{Imported, Transcoded, records};
+use super::transcript::{Imported, Transcoded, each_record, records};
 
 /// The record types Claude Code writes without a `uuid`, which say it is a transcript even
 /// when a file starts with one.
@@ -57,49 +57,43 @@ pub(super) fn text<'a>(record: &'a Map<String, Value>, key: &str) -> Option<&'a 
     record.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())
 }
 
-/// Writes the transcript `input` (JSONL) as a session: see the module docs.
+/// Writes the transcript `input` (JSONL) as a session: see the module docs. The records are
+/// read in one pass, each dropped once its entries are written.
 pub fn transcode(input: &[u8]) -> Transcoded {
-    let records = records(input);
-    let first = |key: &str| records.iter().find_map(|(_, record)| text(record, key));
-    let title = records.iter().fold((None, None), |(user, ai), (_, record)| {
-        match record.get("type").and_then(Value::as_str) {
-            Some("custom-title") => (text(record, "customTitle").or(user), ai),
-            Some("ai-title") => (user, text(record, "aiTitle").or(ai)),
-            _ => (user, ai),
-        }
-    });
-    let mut header = json!({
-        "type": "session",
-        "version": crate::format::WRITE_VERSION,
-        "id": first("sessionId").unwrap_or(""),
-        "timestamp": first("timestamp").unwrap_or(""),
-        "cwd": first("cwd").unwrap_or(""),
-    });
-    // oh-my-pi's importer's title rule: `custom-title`, else `ai-title`.
-    if let Some((title, source)) = title.0.map(|t| (t, "user")).or(title.1.map(|t| (t, "auto"))) {
-        header["title"] = json!(title);
-        header["titleSource"] = json!(source);
-    }
-
-    let mut out = Transcoded::default();
-    out.push(&header, records.first().map_or(1, |(line, _)| *line));
-
+    let mut entries_out = Transcoded::default();
+    entries_out.bytes.reserve(input.len());
+    // What the header says: the first session id, time and cwd a record names, the titles.
+    let (mut session_id, mut time, mut cwd) = (None, None, None);
+    let (mut custom_title, mut ai_title) = (None, None);
+    let mut first_line = None;
     // The last entry each record made, by the record's uuid: what its children hang from.
-    let mut tails: std::collections::HashMap<&str, String> = Default::default();
+    let mut tails: std::collections::HashMap<String, String> = Default::default();
     let mut tool_names: std::collections::HashMap<String, String> = Default::default();
     // The tokens before each compaction, by the uuid of its `compact_boundary`.
-    let mut pre_tokens: std::collections::HashMap<&str, &Value> = Default::default();
-    for (line, record) in &records {
-        let Some(uuid) = text(record, "uuid") else { continue };
-        if let Some(tokens) = record.get("compactMetadata").and_then(|m| m.get("preTokens")) {
-            pre_tokens.insert(uuid, tokens);
+    let mut pre_tokens: std::collections::HashMap<String, Value> = Default::default();
+    // The last message of any user or assistant record: the leaf of a file of sidechains.
+    let mut last_message = None;
+    each_record(input, |line, record| {
+        first_line.get_or_insert(line);
+        let own = |key| text(&record, key).map(str::to_owned);
+        session_id = session_id.take().or_else(|| own("sessionId"));
+        time = time.take().or_else(|| own("timestamp"));
+        cwd = cwd.take().or_else(|| own("cwd"));
+        match text(&record, "type") {
+            Some("custom-title") => custom_title = own("customTitle").or(custom_title.take()),
+            Some("ai-title") => ai_title = own("aiTitle").or(ai_title.take()),
+            _ => {}
         }
-        let parent = text(record, "parentUuid").or_else(|| text(record, "logicalParentUuid"));
-        let parent = parent.map(|p| tails.get(p).map_or(p, String::as_str).to_owned());
-        let bodies = entries(record, &mut tool_names);
-        let mut previous = parent;
-        let mut id = uuid.to_owned();
-        for (n, mut body) in bodies.iter().cloned().enumerate() {
+        let Some(uuid) = own("uuid") else { return };
+        if let Some(tokens) = record.get("compactMetadata").and_then(|m| m.get("preTokens")) {
+            pre_tokens.insert(uuid.clone(), tokens.clone());
+        }
+        let parent = text(&record, "parentUuid").or_else(|| text(&record, "logicalParentUuid"));
+        let mut previous = parent.map(|p| tails.get(p).map_or(p, String::as_str).to_owned());
+        let bodies = entries(&record, &mut tool_names);
+        let continues = continues_main_chain(&record, &bodies);
+        let mut id = uuid.clone();
+        for (n, mut body) in bodies.into_iter().enumerate() {
             if n > 0 {
                 id = format!("{uuid}.{}", n + 1);
             }
@@ -112,27 +106,43 @@ pub fn transcode(input: &[u8]) -> Transcoded {
             }
             if entry["type"] == "compaction" {
                 body.insert("firstKeptEntryId".into(), json!(id));
-                if let Some(&tokens) = text(record, "parentUuid").and_then(|p| pre_tokens.get(p)) {
+                if let Some(tokens) = text(&record, "parentUuid").and_then(|p| pre_tokens.get(p)) {
                     body.insert("tokensBefore".into(), tokens.clone());
                 }
             }
             entry.append(&mut body);
-            out.push(&Value::Object(entry), *line);
+            entries_out.push(&Value::Object(entry), line);
             previous = Some(id.clone());
         }
-        if continues_main_chain(record, &bodies) {
-            out.leaf = Some(id.clone());
+        if continues {
+            entries_out.leaf = Some(id.clone());
+        }
+        if matches!(text(&record, "type"), Some("user" | "assistant")) {
+            last_message = Some(id.clone());
         }
         tails.insert(uuid, id);
+    });
+
+    let mut header = json!({
+        "type": "session",
+        "version": crate::format::WRITE_VERSION,
+        "id": session_id.unwrap_or_default(),
+        "timestamp": time.unwrap_or_default(),
+        "cwd": cwd.unwrap_or_default(),
+    });
+    // oh-my-pi's importer's title rule: `custom-title`, else `ai-title`.
+    let title = custom_title.map(|t| (t, "user")).or(ai_title.map(|t| (t, "auto")));
+    if let Some((title, source)) = title {
+        header["title"] = json!(title);
+        header["titleSource"] = json!(source);
     }
-    // A file of sidechains alone (a subagent's): its last message.
-    if out.leaf.is_none() {
-        out.leaf = records
-            .iter()
-            .rev()
-            .filter(|(_, r)| matches!(text(r, "type"), Some("user" | "assistant")))
-            .find_map(|(_, r)| tails.get(text(r, "uuid")?).cloned());
-    }
+    // The header goes in front of the entries, in the room their buffer has spare.
+    let mut out = entries_out;
+    let mut header_line = header.to_string().into_bytes();
+    header_line.push(b'\n');
+    out.bytes.splice(0..0, header_line);
+    out.lines.insert(0, first_line.unwrap_or(1));
+    out.leaf = out.leaf.or(last_message);
     out
 }
 

@@ -62,3 +62,34 @@ pub(super) fn records(input: &[u8]) -> Vec<(u64, Map<String, Value>)> {
         })
         .collect()
 }
+
+/// How many lines are parsed at once, on every core, while reading records in order.
+const BATCH: usize = 4096;
+
+/// Hands each object among the lines of `input` to `f`, in order, with its line number
+/// (1-based): lines are parsed a batch at a time on every core, and each record is dropped
+/// once `f` has it, so memory holds a batch, not the transcript.
+pub(super) fn each_record(input: &[u8], mut f: impl FnMut(u64, Map<String, Value>)) {
+    use rayon::prelude::*;
+    let mut lines = input.split(|&b| b == b'\n').enumerate();
+    let mut batch: Vec<(usize, &[u8])> = Vec::with_capacity(BATCH);
+    loop {
+        batch.clear();
+        batch.extend(lines.by_ref().take(BATCH));
+        if batch.is_empty() {
+            return;
+        }
+        let parsed: Vec<Option<Map<String, Value>>> = batch
+            .par_iter()
+            .map(|(_, line)| match parse(line)? {
+                Value::Object(record) => Some(record),
+                _ => None,
+            })
+            .collect();
+        for ((i, _), record) in batch.iter().zip(parsed) {
+            if let Some(record) = record {
+                f(*i as u64 + 1, record);
+            }
+        }
+    }
+}

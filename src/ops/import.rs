@@ -12,8 +12,8 @@ use serde_json::{Value, json};
 
 use crate::clock::Clock;
 use crate::error::{Error, Result};
-use crate::format::transcript::Imported;
 use crate::format::title::encode_slot;
+use crate::format::transcript::Imported;
 use crate::format::{Dialect, WRITE_VERSION};
 use crate::id_gen::IdGen;
 

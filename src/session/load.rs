@@ -42,7 +42,7 @@ pub(super) fn file<D: Digest>(
     if let Some(foreign) = foreign_format(&first) {
         let mut input = Vec::with_capacity(len as usize);
         (&file).read_to_end(&mut input).map_err(|e| Error::io(path, e))?;
-        return Ok(transcoded(path, foreign, &input, digest));
+        return Ok(transcoded(path, foreign, input, digest));
     }
     // A version-1 file gives `None`: it is loaded again below, on one thread.
     let pieces = || parallel::load(Loader::new(path, digest), &file, len, parallel::PIECE).0;
@@ -83,7 +83,7 @@ pub(super) fn bytes<D: Digest>(
     digest: Option<&D>,
 ) -> (Session, Vec<D::Of>) {
     if let Some(foreign) = foreign_format(&bytes) {
-        return transcoded(path, foreign, &bytes, digest);
+        return transcoded(path, foreign, bytes, digest);
     }
     let mut loader = Loader::new(path, digest);
     // Reading a slice cannot fail.
@@ -122,14 +122,17 @@ pub(super) fn foreign_format(input: &[u8]) -> Option<crate::format::Foreign> {
 }
 
 /// Loads another agent's transcript through its transcoding into a session: the records keep
-/// the lines of the transcript, and the leaf is the one the transcoding names.
+/// the lines of the transcript, and the leaf is the one the transcoding names. The transcript
+/// is dropped once transcoded: the session reads its entries from the transcoding.
 fn transcoded<D: Digest>(
     path: &Path,
     foreign: crate::format::Foreign,
-    input: &[u8],
+    input: Vec<u8>,
     digest: Option<&D>,
 ) -> (Session, Vec<D::Of>) {
-    let crate::format::transcript::Transcoded { bytes, lines, leaf } = foreign.transcode(input);
+    let transcoding = foreign.transcode(&input);
+    drop(input);
+    let crate::format::transcript::Transcoded { bytes, lines, leaf } = transcoding;
     let mut loader = Loader::new(path, digest);
     // Reading a slice cannot fail.
     let _ = loader.read(bytes.as_slice());
