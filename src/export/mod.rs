@@ -470,7 +470,7 @@ pub fn view_of(value: &Value, row: &str, blobs: Option<&Path>) -> View {
         }
         // Bookkeeping: the row says it all.
         Payload::Setting(_) | Payload::Bookkeeping(_) | Payload::Other(_) | Payload::Record(_) => {
-            v.parts.push(Part::Note(row.to_owned()))
+            v.parts.push(Part::Note(row.to_owned()));
         }
     }
     v

@@ -390,6 +390,7 @@ pub fn run(
     } else {
         None
     };
+    // A hook's reply, not an entry.
     let hook_summary = reply.as_ref().and_then(|r| r.get("summary")).filter(|v| !v.is_null());
     let given = matches!(request.summary, SummarySource::Given(_));
     let summary = if !wants_summary {

@@ -745,9 +745,18 @@ pub(crate) fn scan<'a, R>(
                 b"message"
                     if object && matches!(envelope.kind.as_deref(), None | Some("message")) =>
                 {
-                    let (read, end) = scan_message(line, value, stack, reads, home)?;
-                    message = Some((value, Some(read)));
-                    end
+                    // A message the scan does not take (its role, say) is read again at the
+                    // end, should it be the one that counts: a later `message` wins.
+                    match scan_message(line, value, stack, reads, home) {
+                        Ok((read, end)) => {
+                            message = Some((value, Some(read)));
+                            end
+                        }
+                        Err(Invalid) => {
+                            message = Some((value, None));
+                            line.skip_value(value, stack)?
+                        }
+                    }
                 }
                 b"message" => {
                     message = object.then_some((value, None));
