@@ -199,6 +199,9 @@ pub struct Session {
     pub foreign: Option<Foreign>,
     /// The leaf the transcoding of another agent's transcript named.
     foreign_leaf: Option<u32>,
+    /// Where each record's line lies in another agent's transcript (offset, length without the
+    /// newline), by record index: [`Session::written_line`] reads it back.
+    foreign_lines: Vec<(u64, u64)>,
     /// Every record after the header, in file order.
     pub records: Vec<Record>,
     /// Damage found while loading, in line order.
@@ -597,6 +600,22 @@ impl Session {
     pub fn raw_line(&self, idx: u32) -> Result<Vec<u8>> {
         let r = &self.records[idx as usize];
         self.read_range(r.offset, r.len)
+    }
+
+    /// The bytes of a record's line as the file holds it, without its newline: the record's own
+    /// line, or for another agent's transcript the transcript's line it was converted from, read
+    /// again from the file (from standard input, which cannot be read again, the converted one).
+    pub fn written_line(&self, idx: u32) -> Result<Vec<u8>> {
+        match self.foreign_lines.get(idx as usize) {
+            Some(&(offset, len)) if self.path.as_os_str() != "-" => {
+                use std::os::unix::fs::FileExt;
+                let file = File::open(&self.path).map_err(|e| Error::io(&self.path, e))?;
+                let mut buf = vec![0; len as usize];
+                file.read_exact_at(&mut buf, offset).map_err(|e| Error::io(&self.path, e))?;
+                Ok(buf)
+            }
+            _ => self.raw_line(idx),
+        }
     }
 
     /// Reads `len` bytes at `offset` of the source into `buf` (replacing its contents).

@@ -131,6 +131,14 @@ fn transcoded<D: Digest>(
     digest: Option<&D>,
 ) -> (Session, Vec<D::Of>) {
     let transcoding = foreign.transcode(&input);
+    // Where each line of the transcript starts (and, last, where it ends): `--raw` reads a
+    // record's own line back from the file.
+    let mut starts: Vec<u64> = std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', &input).map(|i| i as u64 + 1))
+        .collect();
+    if input.last().is_some_and(|&b| b != b'\n') {
+        starts.push(input.len() as u64 + 1);
+    }
     drop(input);
     let crate::format::transcript::Transcoded { bytes, lines, leaf } = transcoding;
     let mut loader = Loader::new(path, digest);
@@ -139,6 +147,15 @@ fn transcoded<D: Digest>(
     let (mut s, digests) = loader.finish(Source::Bytes(bytes));
     let line = |l: u64| lines.get(l as usize - 1).copied().unwrap_or(l);
     s.records.iter_mut().for_each(|r| r.line = line(r.line));
+    s.foreign_lines = s
+        .records
+        .iter()
+        .map(|r| {
+            let at = |l: u64| starts.get(l as usize).copied().unwrap_or_default();
+            let start = at(r.line - 1);
+            (start, at(r.line).saturating_sub(start + 1))
+        })
+        .collect();
     s.diagnostics.iter_mut().for_each(|d| d.line = line(d.line));
     if let Some(header) = &mut s.header {
         header.line = line(header.line);

@@ -293,3 +293,17 @@ fn import_to_pi_refuses_a_subagent_file_without_messages_outside_sidechains() {
     ");
     assert!(!env.path().join("pi.jsonl").exists());
 }
+
+#[test]
+fn raw_prints_the_transcript_s_own_line() {
+    // The entries are read through their conversion, but --raw is the file's line, byte for
+    // byte: the second tool result of line 4 (entry `.2`) prints that line too.
+    let env = env_with("edit.jsonl");
+    let transcript = String::from_utf8(env.read("edit.jsonl")).unwrap();
+    let line = |n: usize| format!("{}\n", transcript.lines().nth(n - 1).unwrap());
+    let shown =
+        env.run(&["-f", "edit.jsonl", "show", "--raw", "00001004-0000-4000-8000-000000000004.2"]);
+    assert_eq!(shown, line(4));
+    let log = env.run(&["-f", "edit.jsonl", "log", "--raw", "-n", "2"]);
+    assert_eq!(log, line(9) + &line(8));
+}

@@ -122,3 +122,12 @@ fn import_keeps_what_the_rollbacks_leave_in_one_chain() {
     assert!(text.contains(r#""provider":"openai-codex","modelId":"gpt-5.1-codex""#), "{text}");
     assert!(text.contains(r#""type":"session_info""#), "{text}");
 }
+
+#[test]
+fn raw_prints_the_rollout_s_own_line() {
+    let env = env_with("rollback.jsonl");
+    let rollout = String::from_utf8(env.read("rollback.jsonl")).unwrap();
+    let line = |n: usize| format!("{}\n", rollout.lines().nth(n - 1).unwrap());
+    assert_eq!(env.run(&["-f", "rollback.jsonl", "show", "--raw", "L23.2"]), line(23));
+    assert_eq!(env.run(&["-f", "rollback.jsonl", "show", "--raw", "L9"]), line(9));
+}
