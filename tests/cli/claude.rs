@@ -307,3 +307,23 @@ fn raw_prints_the_transcript_s_own_line() {
     let log = env.run(&["-f", "edit.jsonl", "log", "--raw", "-n", "2"]);
     assert_eq!(log, line(9) + &line(8));
 }
+
+#[test]
+fn import_file_rev_continues_the_branch_of_rev() {
+    // FILE:REV imports the transcript as it stood when REV's record was written: here the
+    // branch the rewind abandoned, whose last message is the leaf oh-my-pi resumes.
+    let env = env_with("rewind.jsonl");
+    env.run(&["import", "rewind.jsonl:00001007", "-o", "out.jsonl"]);
+    insta::assert_snapshot!(env.run(&["-f", "out.jsonl", "tree"]), @r#"
+    • claude-0 user: Add a --json flag to tally stats.
+    • claude-0 [Read: {"file_path":"src/stats.rs"}]
+    • claude-0 assistant: I can derive Serialize with serde.
+    • claude-0 user: Use serde_json for it.
+    • claude-0 assistant: Added serde_json; the build fails offline. ← active (leaf ae175332 hidden)
+    "#);
+    insta::assert_snapshot!(env.run(&["import", "rewind.jsonl:nope", "-o", "no.jsonl"]), @r"
+    ------- stderr -------
+    error: no entry matches 'nope'
+    [exit status: 4]
+    ");
+}

@@ -42,6 +42,10 @@ const EXAMPLES: &str = r#"Examples:
 /// transcript without a message outside sidechains (a subagent's file) is refused: pi writes
 /// no session without one.
 ///
+/// `FILE:REV` (REV as sesstree names the transcript's entries: a Claude record's uuid, a Codex
+/// `L<line>`) imports the transcript as it stood when REV's record was written: its lines up to
+/// that record's, so that REV's branch is the one continued.
+///
 /// The new file gets a new session id and goes into the agent's sessions directory for the
 /// transcript's working directory, as `<timestamp>_<session-id>.jsonl`, or to `-o PATH`. The
 /// transcript is never changed.
@@ -51,8 +55,9 @@ const EXAMPLES: &str = r#"Examples:
 #[command(after_long_help = EXAMPLES)]
 pub struct ImportArgs {
     /// The transcript: Claude Code's (`~/.claude/projects/<dir>/<session-id>.jsonl`) or
-    /// Codex's (`~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`).
-    #[arg(value_name = "FILE")]
+    /// Codex's (`~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`); `FILE:REV`
+    /// imports it as it stood when REV's record was written (its lines up to that one).
+    #[arg(value_name = "FILE[:REV]")]
     pub file: PathBuf,
     /// The agent whose session to write.
     #[arg(long, value_enum, value_name = "AGENT", default_value = "omp")]
@@ -67,14 +72,26 @@ pub struct ImportArgs {
 
 /// Runs `import`.
 pub fn run(ctx: &Ctx, args: &ImportArgs) -> anyhow::Result<()> {
-    let file = &args.file;
-    let input = std::fs::read(file).map_err(|e| Error::io(file, e))?;
+    let named = args.file.to_str().filter(|_| !args.file.is_file());
+    let (file, rev) = match named.and_then(crate::cli::file_rev) {
+        Some((file, rev)) => (file, Some(rev)),
+        None => (args.file.clone(), None),
+    };
+    let file = &file;
+    let mut input = std::fs::read(file).map_err(|e| Error::io(file, e))?;
     let Some(foreign) = Session::foreign_format(&input) else {
         anyhow::bail!(Error::Usage(format!(
             "{}: not a Claude Code or Codex transcript; import reads those",
             file.display()
         )));
     };
+    if let Some(rev) = rev {
+        // The transcript as it stood when REV's record was written: its lines up to that one.
+        let session = Session::from_bytes(file, input.clone())?;
+        let line = session.record(sesstree::rev::resolve(&session, &rev)?).line;
+        let end = memchr::memchr_iter(b'\n', &input).nth(line as usize - 1);
+        input.truncate(end.map_or(input.len(), |at| at + 1));
+    }
     let path = std::fs::canonicalize(file).map_err(|e| Error::io(file, e))?;
     let modified = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
     let modified_ms = modified
