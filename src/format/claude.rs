@@ -53,7 +53,7 @@ pub fn is_transcript(record: &Map<String, Value>) -> bool {
 }
 
 /// The text of member `key` of `record`, when it is a non-empty string.
-pub(super) fn text<'a>(record: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+fn text<'a>(record: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
     record.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())
 }
 
@@ -328,7 +328,7 @@ fn entries(
 }
 
 /// The members of an object built here.
-pub(super) fn object(value: Value) -> Map<String, Value> {
+fn object(value: Value) -> Map<String, Value> {
     match value {
         Value::Object(map) => map,
         _ => Map::new(),
@@ -437,7 +437,7 @@ fn assistant(
 }
 
 /// A Claude image block as the agents' image block.
-pub(super) fn image_block(block: &Map<String, Value>) -> Option<Value> {
+fn image_block(block: &Map<String, Value>) -> Option<Value> {
     let source = block.get("source")?.as_object()?;
     let (data, mime) = (text(source, "data")?, text(source, "media_type")?);
     Some(json!({"type": "image", "data": data, "mimeType": mime}))

@@ -45,7 +45,7 @@ pub struct Imported {
 }
 
 /// A line as JSON, invalid UTF-8 read as U+FFFD; `None` when it is not JSON.
-pub(super) fn parse(line: &[u8]) -> Option<Value> {
+fn parse(line: &[u8]) -> Option<Value> {
     serde_json::from_slice(line)
         .ok()
         .or_else(|| serde_json::from_str(&String::from_utf8_lossy(line)).ok())
