@@ -15,9 +15,10 @@
 //!   `logicalParentUuid`, and the summary after it (`isCompactSummary`) is a `compaction`
 //!   entry that keeps nothing before it;
 //! - sidechains (`isSidechain`, subagents) are drawn where they hang;
-//! - `isMeta` user records are hidden `custom_message`s; other records with a `uuid`
-//!   (`system`, `attachment`, `progress`, records of types sesstree does not know, messages
-//!   without content) are `custom` entries of type `claude:<type>` holding the record;
+//! - `isMeta` user records are hidden `custom_message`s (`claude-meta`); other records with a
+//!   `uuid` (`system`, `attachment`, `progress`, records of types sesstree does not know,
+//!   messages without content) are `custom` entries of type `claude:<type>` (and
+//!   `:<subtype>` when the record has one) holding the record;
 //! - records without `uuid` (`summary`, `last-prompt`, `custom-title`, `ai-title`,
 //!   `file-history-snapshot`) make no entry: the title is read from them.
 //!
