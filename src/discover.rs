@@ -60,36 +60,76 @@ fn walk(dir: &Path, listing: bool, out: &mut Vec<PathBuf>) -> Result<()> {
 // The agents' session directories
 
 /// pi's directory name for a working directory: `--<cwd without its leading separator, with
-/// / \ and : turned into ->--` (FORMAT §1.4).
+/// / \ and : turned into ->--` (FORMAT §1.4); on Windows `C:\Users\me\project` gives
+/// `--C--Users-me-project--` (pi 1.6.0's `getDefaultSessionDirPath`).
 pub fn pi_dir_name(cwd: &str) -> String {
+    let cwd = node_path(cwd);
     let rest = cwd.strip_prefix(['/', '\\']).unwrap_or(cwd);
     format!("--{}--", rest.replace(['/', '\\', ':'], "-"))
 }
 
 /// oh-my-pi's directory name for a working directory (FORMAT §1.4): `-<relative>` under the
-/// home directory, `-tmp-<relative>` under the temporary directory, pi's form otherwise.
+/// home directory, `-tmp-<relative>` under the temporary directory, pi's form otherwise. Paths
+/// compare as Node's `path.relative` compares them on this system ([`omp_dir_name_on`]).
 pub fn omp_dir_name(cwd: &str, home: &str, tmp: &str) -> String {
+    omp_dir_name_on(cwd, home, tmp, cfg!(windows))
+}
+
+/// [`omp_dir_name`] as oh-my-pi (18.2.3, `getDefaultSessionDirName` in
+/// `session/session-paths.ts`) computes it on Windows (`windows`: `path.win32.relative`, which
+/// takes `\` and `/` alike and ignores case) or elsewhere (`path.posix.relative`).
+pub fn omp_dir_name_on(cwd: &str, home: &str, tmp: &str, windows: bool) -> String {
+    let cwd = node_path(cwd);
     let encode = |rel: &str| rel.replace(['/', '\\', ':'], "-");
-    if let Some(rel) = relative_to(cwd, home) {
+    if let Some(rel) = relative_to(cwd, node_path(home), windows) {
         return if rel.is_empty() { "-".into() } else { format!("-{}", encode(rel)) };
     }
-    if let Some(rel) = relative_to(cwd, tmp) {
+    if let Some(rel) = relative_to(cwd, node_path(tmp), windows) {
         return if rel.is_empty() { "-tmp".into() } else { format!("-tmp-{}", encode(rel)) };
     }
     pi_dir_name(cwd)
 }
 
-/// `path` relative to `base` when it is `base` or inside it.
-fn relative_to<'p>(path: &'p str, base: &str) -> Option<&'p str> {
-    let base = base.trim_end_matches('/');
+/// A path as Node spells it: Windows' verbatim prefix (`\\?\`, which Rust's `canonicalize`
+/// gives and Node's `realpath` does not) taken off.
+fn node_path(path: &str) -> &str {
+    // `\\?\UNC\server\share` is `\\server\share`: the prefix is kept whole there (rare, and
+    // then no directory matches rather than a wrong one).
+    match path.strip_prefix(r"\\?\") {
+        Some(rest) if !rest.starts_with("UNC\\") => rest,
+        _ => path,
+    }
+}
+
+/// `path` relative to `base` when it is `base` or inside it; on Windows (`windows`) either
+/// separator counts and case is ignored.
+fn relative_to<'p>(path: &'p str, base: &str, windows: bool) -> Option<&'p str> {
+    let separators: &[char] = if windows { &['/', '\\'] } else { &['/'] };
+    let base = base.trim_end_matches(separators);
     if base.is_empty() {
         return None;
     }
-    let rest = path.strip_prefix(base)?;
+    let head = path.get(..base.len())?;
+    let same = if windows {
+        head.replace('\\', "/").to_lowercase() == base.replace('\\', "/").to_lowercase()
+    } else {
+        head == base
+    };
+    if !same {
+        return None;
+    }
+    let rest = &path[base.len()..];
     if rest.is_empty() {
         return Some("");
     }
-    rest.strip_prefix('/').map(|r| r.trim_end_matches('/'))
+    rest.strip_prefix(separators).map(|r| r.trim_end_matches(separators))
+}
+
+/// The home directory as the agents' `os.homedir()` gives it: `$HOME` on Unix,
+/// `%USERPROFILE%` on Windows; `None` when it is unset or empty.
+pub fn home_dir() -> Option<PathBuf> {
+    let var = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
+    std::env::var_os(var).filter(|h| !h.is_empty()).map(PathBuf::from)
 }
 
 /// Whether a header's `cwd` names the same directory as `wanted` (trailing slashes aside).
@@ -241,7 +281,7 @@ impl Places {
         if root.flat {
             return vec![root.dir.clone()];
         }
-        let text = |p: &Path| p.to_string_lossy().into_owned();
+        let text = |p: &Path| node_path(&p.to_string_lossy()).to_owned();
         let cwd = text(cwd);
         let mut names = Vec::new();
         if root.agent == Dialect::Omp {
@@ -357,7 +397,7 @@ fn forms(path: &Path) -> Vec<String> {
         }
     }
     let mut out = vec![lexical.display().to_string()];
-    if let Ok(real) = std::fs::canonicalize(&lexical) {
+    if let Ok(real) = crate::platform::canonicalize(&lexical) {
         let real = real.display().to_string();
         if real != out[0] {
             out.push(real);
@@ -458,8 +498,58 @@ mod tests {
         assert!(same_cwd("/a/b/", "/a/b") && !same_cwd("/a/b", "/a/bc") && same_cwd("/", "/"));
     }
 
+    /// The names each agent gives a Windows working directory, tested on every system: the
+    /// values are what oh-my-pi 18.2.3's `getDefaultSessionDirName` gives when run with Node's
+    /// `path.win32` (home `C:\Users\Me`, temporary directory `D:\Temp`), and pi 1.6.0's
+    /// `getDefaultSessionDirPath` (one expression, the same on every system).
+    #[test]
+    fn windows_directory_names_of_both_agents() {
+        let (home, tmp) = (r"C:\Users\Me", r"D:\Temp");
+        let omp = |cwd| omp_dir_name_on(cwd, home, tmp, true);
+        assert_eq!(omp(r"c:\users\me\Proj\a"), "-Proj-a", "case is ignored");
+        assert_eq!(omp(r"C:\Users\Me"), "-");
+        assert_eq!(omp(r"C:\Users\Me2"), "--C--Users-Me2--");
+        assert_eq!(omp(r"D:\Temp\x\y"), "-tmp-x-y");
+        assert_eq!(omp(r"d:\temp"), "-tmp");
+        assert_eq!(omp(r"E:\work\a b"), "--E--work-a b--");
+        assert_eq!(omp("C:/Users/Me/fwd/x"), "-fwd-x", "either separator");
+        // Rust's canonical form of a Windows path carries a prefix Node's has not.
+        assert_eq!(omp_dir_name_on(r"\\?\C:\Users\Me\p", r"\\?\C:\Users\Me", tmp, true), "-p");
+        assert_eq!(pi_dir_name(r"C:\Users\me\project"), "--C--Users-me-project--");
+        assert_eq!(pi_dir_name(r"\\?\C:\Users\me\project"), "--C--Users-me-project--");
+        // Elsewhere case counts and a backslash is a character like any other.
+        assert_eq!(omp_dir_name_on("/home/U/p", "/home/u", "/tmp", false), "--home-U-p--");
+    }
+
+    /// Under Wine or Windows: the current directory's session directories come from
+    /// `%USERPROFILE%` (`os.homedir()` there), spelled as Windows spells paths.
+    #[cfg(windows)]
+    #[test]
+    fn windows_sessions_are_found_under_the_user_profile() {
+        let profile = tempfile::tempdir().unwrap();
+        let home = std::fs::canonicalize(profile.path()).unwrap();
+        let project = home.join("Project");
+        let omp = home.join(r".omp\agent\sessions\-Project");
+        let pi_name = pi_dir_name(&project.to_string_lossy());
+        let pi = home.join(r".pi\agent\sessions").join(&pi_name);
+        for dir in [&project, &omp, &pi] {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        std::fs::write(omp.join("a.jsonl"), "").unwrap();
+        std::fs::write(pi.join("b.jsonl"), "").unwrap();
+        assert!(
+            pi_name.starts_with("--") && pi_name.ends_with("-Project--") && !pi_name.contains('?')
+        );
+        let places = Places { home, tmp: std::env::temp_dir(), vars: Vec::new() };
+        let (found, _) = places.sessions_of(&project);
+        let mut names: Vec<_> = found.iter().map(|f| f.file_name().unwrap().to_owned()).collect();
+        names.sort();
+        assert_eq!(names, ["a.jsonl", "b.jsonl"]);
+    }
+
     /// FORMAT §1.4 and CHANGES O3, P8: each agent's directory for a working directory.
     #[test]
+    #[cfg_attr(windows, ignore = "Unix paths, which Windows joins with \\")]
     fn each_agent_names_the_directory_of_a_working_directory_its_way() {
         let default = places(&[]);
         assert_eq!(
@@ -480,6 +570,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "Unix paths, which Windows joins with \\")]
     fn the_agents_variables_move_the_roots() {
         let roots = |vars: &[(&str, &str)]| -> Vec<(String, bool)> {
             places(vars)
@@ -514,6 +605,7 @@ mod tests {
     /// Where `$XDG_DATA_HOME/omp` exists (a profile's under it), oh-my-pi keeps its sessions
     /// there; an agent-directory override wins over it.
     #[test]
+    #[cfg_attr(windows, ignore = "Unix paths, which Windows joins with \\")]
     fn an_existing_xdg_data_directory_holds_omp_sessions() {
         let dir = tempfile::tempdir().unwrap();
         let data = dir.path().join("data");

@@ -265,18 +265,17 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
                 (ProblemKind::CompactionOffPath, message)
             }
             Kind::BranchSummary => {
-                // Structural: the id the entry points at.
+                // Structural: the id the entry points at. An id that is not in the file is no
+                // damage: the branch it names may have been pruned, and the agents only print
+                // `fromId`, never look it up (pi 1.6.0 `createBranchSummaryMessage`, oh-my-pi
+                // 18.2.3 `session-context.ts`).
                 let message = match value.get("fromId") {
-                    Some(Value::String(s)) if s == "root" => continue,
                     None => format!("branch summary {} has no fromId", show(r.id.as_ref())),
-                    Some(v) => match EntryId::from_value(v) {
-                        Some(from) if session.lookup(&from).is_some() => continue,
-                        from => format!(
-                            "branch summary {} comes from {}, which is not in the file",
-                            show(r.id.as_ref()),
-                            from.map_or_else(|| "null".to_string(), |f| f.to_string())
-                        ),
-                    },
+                    Some(Value::String(_)) => continue,
+                    Some(v) => format!(
+                        "branch summary {} comes from {v}, which is not an entry id",
+                        show(r.id.as_ref()),
+                    ),
                 };
                 (ProblemKind::UnknownFromId, message)
             }
@@ -922,11 +921,14 @@ impl<'a> Fixer<'a> {
                         (Some(j), Some(w)) => {
                             (self.id_json(j), Action::Repointed, self.now_names("fromId", w, j))
                         }
+                        // An id of an entry not in the file (pruned, say) stays, as the check
+                        // lets it.
+                        (None, Some(_)) if from.is_some_and(|f| f.starts_with(b"\"")) => continue,
                         _ => {
                             let root = ["\"root\"", "\"root\" (it is a root)"];
                             let (json, to) = self.point_at(self.parent[i], root, "its parent");
                             let what = match (&written, from) {
-                                (Some(w), _) => format!("fromId {w} is not in the file"),
+                                (Some(w), _) => format!("fromId {w} is not an entry id"),
                                 (None, Some(_)) => "fromId was null".to_string(),
                                 (None, None) => "the branch summary had no fromId".to_string(),
                             };
@@ -1240,7 +1242,7 @@ mod tests {
     }
 
     #[test]
-    fn branch_summaries_from_unknown_entries_come_from_their_parent() {
+    fn branch_summaries_without_a_from_id_come_from_their_parent() {
         let bs = |id: &str, parent: Option<&str>, from: Option<&str>| {
             let parent = parent.map_or("null".to_string(), |p| format!("\"{p}\""));
             let from = from.map_or(String::new(), |f| format!(r#","fromId":{f}"#));
@@ -1253,22 +1255,16 @@ mod tests {
             msg("a", None),
             bs("b1", Some("a"), Some("\"a\"")),
             bs("b2", None, Some("\"root\"")),
+            // The branch it came from was pruned: the agents only print fromId.
             bs("b3", Some("a"), Some("\"gone\"")),
-            bs("b4", None, Some("\"gone\"")),
+            bs("b4", None, Some("7")),
             bs("b5", Some("a"), None),
         ]);
-        assert_eq!(
-            kinds(&text),
-            vec![
-                (Some(5), "unknown-from-id"),
-                (Some(6), "unknown-from-id"),
-                (Some(7), "unknown-from-id")
-            ]
-        );
+        assert_eq!(kinds(&text), vec![(Some(6), "unknown-from-id"), (Some(7), "unknown-from-id")]);
         let r = fix(&text);
         let out = String::from_utf8(r.bytes).unwrap();
         let lines: Vec<_> = out.lines().collect();
-        assert_eq!(lines[4], bs("b3", Some("a"), Some("\"a\"")));
+        assert_eq!(lines[4], bs("b3", Some("a"), Some("\"gone\"")));
         assert_eq!(lines[5], bs("b4", None, Some("\"root\"")));
         assert_eq!(lines[6], bs("b5", Some("a"), Some("\"a\"")));
     }

@@ -11,8 +11,12 @@
 //! Events: `session_before_tree` / `session_tree` (`checkout`), `session_before_branch` /
 //! `session_branch` (`branch`). The directory is chosen by the binary (`--hooks-dir`,
 //! `$XDG_CONFIG_HOME/sesstree/hooks`); the library only takes it.
+//!
+//! On Windows, where no permission bit says what runs, a hook is a file named after the event
+//! with an extension Windows runs (`PATHEXT`, by default `.COM;.EXE;.BAT;.CMD`), as a command
+//! is found there: `session_tree.cmd`. Programs (`.exe`, `.com`) run directly, the others
+//! (batch files, scripts) through `cmd /C`, which starts them as Windows does.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -57,15 +61,31 @@ impl Hooks {
 
     /// The executable that handles `event`, if there is one.
     pub fn find(&self, event: &str) -> Option<PathBuf> {
-        let path = self.dir.as_ref()?.join(event);
+        let dir = self.dir.as_ref()?;
+        if cfg!(windows) {
+            // Names compare without case, as Windows does; the path keeps the file's own.
+            let names: Vec<String> = std::fs::read_dir(dir)
+                .ok()?
+                .flatten()
+                .filter_map(|e| e.file_name().into_string().ok())
+                .collect();
+            let runnable = windows_extensions(std::env::var("PATHEXT").ok().as_deref());
+            return runnable.iter().find_map(|ext| {
+                let wanted = format!("{event}{ext}");
+                let name = names.iter().find(|n| n.eq_ignore_ascii_case(&wanted))?;
+                Some(dir.join(name)).filter(|path| path.is_file())
+            });
+        }
+        let path = dir.join(event);
         is_executable(&path).then_some(path)
     }
 
     /// A file named after `event` that is not executable: git ignores such a hook, and so do
-    /// we, but the binary says so, since it is usually a forgotten `chmod +x`.
+    /// we, but the binary says so, since it is usually a forgotten `chmod +x` (on Windows, a
+    /// missing extension).
     pub fn ignored(&self, event: &str) -> Option<PathBuf> {
         let path = self.dir.as_ref()?.join(event);
-        (path.is_file() && !is_executable(&path)).then_some(path)
+        (path.is_file() && self.find(event).is_none()).then_some(path)
     }
 
     /// Runs the hook for `event`, if there is one, with `{"type": event, ...fields}` on its
@@ -86,7 +106,7 @@ impl Hooks {
         let input = serde_json::to_vec(&Value::Object(payload)).unwrap_or_default();
         let fail =
             |what: String| Error::Cancelled(format!("{event} hook {}: {what}", path.display()));
-        let run = process::run(Command::new(&path), &input, Some(self.timeout), &self.cancel);
+        let run = process::run(hook_command(&path), &input, Some(self.timeout), &self.cancel);
         let done = run.map_err(|e| {
             fail(match e {
                 RunError::Spawn(e) => format!("could not run it: {e}"),
@@ -143,8 +163,39 @@ fn parse_reply(stdout: &[u8]) -> std::result::Result<Option<Map<String, Value>>,
     }
 }
 
+/// Whether the file at `path` may run: a regular file with an execute bit (Unix).
 fn is_executable(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        path.is_file()
+    }
+}
+
+/// The extensions Windows runs, in its order of preference, from `PATHEXT` (`;`-separated,
+/// any case), else its default.
+fn windows_extensions(pathext: Option<&str>) -> Vec<String> {
+    let list = pathext.filter(|p| !p.trim().is_empty()).unwrap_or(".COM;.EXE;.BAT;.CMD");
+    list.split(';').map(str::trim).filter(|e| e.starts_with('.')).map(str::to_owned).collect()
+}
+
+/// How a hook is started: a Windows batch file or script through `cmd /C`, a program (and on
+/// Unix anything) directly.
+fn hook_command(path: &Path) -> Command {
+    let program = path.extension().is_none_or(|e| {
+        e.eq_ignore_ascii_case("exe") || e.eq_ignore_ascii_case("com") || cfg!(unix)
+    });
+    if program {
+        Command::new(path)
+    } else {
+        let mut cmd = Command::new("cmd");
+        cmd.arg("/C").arg(path);
+        cmd
+    }
 }
 
 #[cfg(test)]
@@ -159,6 +210,35 @@ mod tests {
         assert!(parse_reply(b"{\"cancel\":true}\n").unwrap().is_some());
         assert!(parse_reply(b"[1]").unwrap_err().contains("not an object"));
         assert!(parse_reply(b"hello").unwrap_err().contains("not JSON"));
+    }
+
+    #[test]
+    fn windows_runs_what_pathext_names() {
+        assert_eq!(windows_extensions(None), [".COM", ".EXE", ".BAT", ".CMD"]);
+        assert_eq!(windows_extensions(Some(" ")), [".COM", ".EXE", ".BAT", ".CMD"]);
+        assert_eq!(windows_extensions(Some(".exe;;.Ps1;junk")), [".exe", ".Ps1"]);
+        let program = |p: &str| hook_command(Path::new(p)).get_program().to_owned();
+        let batch = if cfg!(windows) { "cmd" } else { "h/session_tree.CMD" };
+        assert_eq!(program("h/session_tree.CMD"), batch);
+        assert_eq!(program("h/session_tree.exe"), "h/session_tree.exe");
+        assert_eq!(program("h/session_tree"), "h/session_tree");
+    }
+
+    /// A hook of each kind Windows runs, found by its extension and run (Wine or Windows).
+    #[cfg(windows)]
+    #[test]
+    fn windows_hooks_are_found_by_extension_and_run() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(SESSION_TREE), "no extension: not run").unwrap();
+        let hooks = Hooks::new(Some(dir.path().into()), DEFAULT_TIMEOUT, CancelToken::default());
+        assert_eq!(hooks.find(SESSION_TREE), None);
+        assert_eq!(hooks.ignored(SESSION_TREE), Some(dir.path().join(SESSION_TREE)));
+        let script = dir.path().join("session_tree.Cmd");
+        std::fs::write(&script, "@echo {\"ok\": true}\r\n").unwrap();
+        assert_eq!(hooks.find(SESSION_TREE), Some(script));
+        assert_eq!(hooks.ignored(SESSION_TREE), None);
+        let reply = hooks.run(SESSION_TREE, Map::new()).unwrap().unwrap();
+        assert_eq!(reply.get("ok"), Some(&Value::Bool(true)));
     }
 
     #[test]

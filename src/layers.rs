@@ -14,7 +14,7 @@ use std::path::Path;
 const LAYERS: &[&[&str]] = &[
     &[
         "error", "id", "clock", "naming", "js", "terminal", "process", "id_gen", "markdown",
-        "in_order", "lease",
+        "in_order", "lease", "platform",
     ],
     &["json"],
     &["format"],
@@ -30,6 +30,7 @@ const LAYERS: &[&[&str]] = &[
         "summarize",
         "migrate",
         "stats",
+        "bytes",
         "context",
     ],
     &["fsck", "ops", "grep", "export"],

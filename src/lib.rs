@@ -17,7 +17,7 @@
 //!    [`terminal`] (escaping for a terminal), [`process`] (running the user's programs),
 //!    [`id_gen`] (new ids), [`markdown`] (transcript Markdown made safe to embed), `in_order`
 //!    (work in pieces on every core, taken in order), [`lease`] (whether oh-my-pi has a session
-//!    open).
+//!    open), [`platform`] (what Unix and Windows offer differently).
 //! 2. [`json`]: JSON as bytes: the line scanner, member spans for byte-preserving edits, the
 //!    transcoder.
 //! 3. [`format`](mod@format): what one line means: its [`format::Kind`], envelope, what its
@@ -29,8 +29,8 @@
 //!    work out while loading ([`row::Rows`]).
 //! 6. What commands do with a session: [`tree`] (the selector's layout), [`rev`] (REVs),
 //!    [`store`] (the only writer), [`discover`] and [`sessions`] (finding and listing session
-//!    files), [`hooks`], [`summarize`], [`migrate`], [`stats`], [`context`] (what the model
-//!    sees).
+//!    files), [`hooks`], [`summarize`], [`migrate`], [`stats`], [`bytes`] (where a file's
+//!    bytes are), [`context`] (what the model sees).
 //! 7. [`fsck`] (damage and repair), [`ops`] (the plans and workflows of the writing
 //!    commands), [`grep`] (search across sessions) and [`export`] (the whole tree as an HTML
 //!    page or Markdown).
@@ -47,6 +47,7 @@ pub mod js;
 pub mod lease;
 pub mod markdown;
 pub mod naming;
+pub mod platform;
 pub mod process;
 pub mod terminal;
 // 2–5. The read path.
@@ -55,6 +56,7 @@ pub mod json;
 pub mod row;
 pub mod session;
 // 6–7. What commands do.
+pub mod bytes;
 pub mod context;
 pub mod discover;
 pub mod export;

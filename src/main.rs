@@ -9,6 +9,7 @@ use crate::cli::exit::{Exit, classify};
 
 fn main() -> ExitCode {
     // Before any other thread exists, so that every thread inherits the mask.
+    #[cfg(unix)]
     cli::signals::block_file_size_signal();
     clap_complete::CompleteEnv::with_factory(cli::command).complete();
     let parsed = match cli::parse() {

@@ -1,14 +1,15 @@
 //! Running the user's own programs (hooks, the summarizer): one JSON or text document on
 //! standard input, standard output collected, a time limit, and a way to stop them.
 //!
-//! The program runs in a process group of its own. The terminal's Ctrl-C then reaches only
-//! sesstree, which decides what an interrupt means (the operation is cancelled, nothing is
+//! On Unix the program runs in a process group of its own. The terminal's Ctrl-C then reaches
+//! only sesstree, which decides what an interrupt means (the operation is cancelled, nothing is
 //! written) and kills the whole group, so a `sh -c` wrapper cannot leave its children running.
+//! On Windows, where a console's Ctrl-C reaches every process in it, a stopped program's whole
+//! process tree is ended with `taskkill /T /F`.
 //! The library never installs a signal handler: the binary does, and hands the flag it sets in
 //! here as a [`CancelToken`].
 
 use std::io::{Read, Write};
-use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -66,7 +67,8 @@ pub fn run(
     cancel: &CancelToken,
 ) -> Result<Finished, RunError> {
     command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::inherit());
-    command.process_group(0);
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
     let mut child = command.spawn().map_err(RunError::Spawn)?;
 
     // Both pipes are served from threads: a program that writes a lot before it reads its
@@ -117,22 +119,51 @@ pub fn run(
     }
 }
 
-/// Kills the program's whole process group, then reaps the program.
+/// Kills the program's whole process group (Unix) or process tree (Windows), then reaps the
+/// program.
 fn kill(child: &mut Child) {
-    use nix::sys::signal::{Signal, killpg};
-    use nix::unistd::Pid;
+    // The group or tree may be gone already (the program exited); that is fine.
+    #[cfg(unix)]
     if let Ok(pid) = i32::try_from(child.id()) {
-        // The group may be gone already (the program exited); that is fine.
-        let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
+        use nix::sys::signal::{Signal, killpg};
+        let _ = killpg(nix::unistd::Pid::from_raw(pid), Signal::SIGKILL);
     }
+    #[cfg(windows)]
+    let _ = Command::new("taskkill")
+        .args(["/T", "/F", "/PID", &child.id().to_string()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
     let _ = child.kill();
     let _ = child.wait();
 }
 
+/// A command line run by the system's shell: `sh -c` on Unix, `cmd /C` on Windows (the line
+/// handed over as it is, for cmd's own quoting rules).
+pub fn shell(line: &str) -> Command {
+    #[cfg(unix)]
+    {
+        let mut sh = Command::new("sh");
+        sh.arg("-c").arg(line);
+        sh
+    }
+    #[cfg(windows)]
+    {
+        use std::os::windows::process::CommandExt;
+        let mut cmd = Command::new("cmd");
+        cmd.arg("/C").raw_arg(line);
+        cmd
+    }
+}
+
 /// How an exit status reads in an error message: `status 3`, or the signal that ended it.
 pub(crate) fn describe_status(status: ExitStatus) -> String {
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
+    #[cfg(unix)]
+    let signal = std::os::unix::process::ExitStatusExt::signal(&status);
+    #[cfg(not(unix))]
+    let signal: Option<i32> = None;
+    match (status.code(), signal) {
         (Some(code), _) => format!("status {code}"),
         (None, Some(sig)) => format!("signal {sig}"),
         (None, None) => "an unknown status".to_string(),
@@ -143,25 +174,37 @@ pub(crate) fn describe_status(status: ExitStatus) -> String {
 mod tests {
     use super::*;
 
-    fn sh(script: &str) -> Command {
-        let mut c = Command::new("sh");
-        c.arg("-c").arg(script);
-        c
+    /// A shell line of each system: the Unix one, or the Windows one.
+    fn line(unix: &'static str, windows: &'static str) -> &'static str {
+        if cfg!(windows) { windows } else { unix }
     }
 
     #[test]
     fn input_in_output_out() {
-        let done = run(sh("tr a-z A-Z"), b"hello", None, &CancelToken::default()).unwrap();
+        let script = line("tr a-z A-Z", "more");
+        let done = run(shell(script), b"hello\r\n", None, &CancelToken::default()).unwrap();
         assert!(done.status.success());
-        assert_eq!(done.stdout, b"HELLO");
+        assert_eq!(String::from_utf8_lossy(&done.stdout).trim(), line("HELLO", "hello"));
+    }
+
+    #[test]
+    fn exit_statuses_read_as_numbers() {
+        let done = run(shell("exit 3"), b"", None, &CancelToken::default()).unwrap();
+        assert_eq!(describe_status(done.status), "status 3");
     }
 
     #[test]
     fn timeout_kills_the_whole_group_even_when_a_background_child_holds_stdout() {
-        for (script, ms) in [("sleep 30; echo late", 200), ("sleep 30 & exit 0", 300)] {
+        let cases = if cfg!(windows) {
+            // `start /B` leaves a child holding the output pipe, as `&` does.
+            [("ping -n 30 127.0.0.1", 200), ("start /B ping -n 30 127.0.0.1 & exit 0", 300)]
+        } else {
+            [("sleep 30; echo late", 200), ("sleep 30 & exit 0", 300)]
+        };
+        for (script, ms) in cases {
             let start = Instant::now();
             let limit = Some(Duration::from_millis(ms));
-            let err = run(sh(script), b"", limit, &CancelToken::default()).unwrap_err();
+            let err = run(shell(script), b"", limit, &CancelToken::default()).unwrap_err();
             assert!(matches!(err, RunError::TimedOut(_)), "{script}");
             assert!(start.elapsed() < Duration::from_secs(5), "{script}");
         }
@@ -175,7 +218,8 @@ mod tests {
             std::thread::sleep(Duration::from_millis(100));
             c2.cancel();
         });
-        let err = run(sh("sleep 30"), b"", None, &cancel).unwrap_err();
+        let err = run(shell(line("sleep 30", "ping -n 30 127.0.0.1")), b"", None, &cancel);
+        let err = err.unwrap_err();
         assert!(matches!(err, RunError::Cancelled));
     }
 

@@ -608,10 +608,10 @@ impl Session {
     pub fn written_line(&self, idx: u32) -> Result<Vec<u8>> {
         match self.foreign_lines.get(idx as usize) {
             Some(&(offset, len)) if self.path.as_os_str() != "-" => {
-                use std::os::unix::fs::FileExt;
                 let file = File::open(&self.path).map_err(|e| Error::io(&self.path, e))?;
                 let mut buf = vec![0; len as usize];
-                file.read_exact_at(&mut buf, offset).map_err(|e| Error::io(&self.path, e))?;
+                crate::platform::read_exact_at(&file, &mut buf, offset)
+                    .map_err(|e| Error::io(&self.path, e))?;
                 Ok(buf)
             }
             _ => self.raw_line(idx),
@@ -635,12 +635,12 @@ impl Session {
                 })?);
             }
             Source::File(f) => {
-                use std::os::unix::fs::FileExt;
                 // The read overwrites what is there: a buffer used again (a `LineReader`'s
                 // window) is zeroed only where it grows, not the whole file over again.
                 buf.truncate(len as usize);
                 buf.resize(len as usize, 0);
-                f.read_exact_at(buf, offset).map_err(|e| Error::io(&self.path, e))?;
+                crate::platform::read_exact_at(f, buf, offset)
+                    .map_err(|e| Error::io(&self.path, e))?;
             }
         }
         Ok(())

@@ -9,13 +9,12 @@
 //! blocks, counting the files of the earlier summaries it abandons too (`formatFileOperations`
 //! and `prepareBranchEntries` in pi's `compaction/utils.ts` and `branch-summarization.ts`).
 //!
-//! The command string is the user's own, so it runs through `sh -c` like a git alias; the
-//! transcript never appears in it, only on standard input.
+//! The command string is the user's own, so it runs through `sh -c` (`cmd /C` on Windows) like
+//! a git alias; the transcript never appears in it, only on standard input.
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
-use std::process::Command;
 
 use serde_json::{Value, json};
 
@@ -332,10 +331,8 @@ pub fn run(
     dialect: Dialect,
 ) -> Result<(String, Value)> {
     let input = prompt(entries, instructions);
-    let mut sh = Command::new("sh");
-    sh.arg("-c").arg(command);
     let fail = |what: String| Error::Failed(format!("summarizer `{command}` {what}"));
-    let done = match process::run(sh, input.as_bytes(), None, cancel) {
+    let done = match process::run(process::shell(command), input.as_bytes(), None, cancel) {
         Ok(done) => done,
         Err(RunError::Spawn(e)) => return Err(fail(format!("could not run: {e}"))),
         Err(RunError::TimedOut(_)) => return Err(fail("ran out of time".into())),

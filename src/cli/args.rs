@@ -108,7 +108,8 @@ pub fn session_paths(ctx: &Ctx, paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct HookArgs {
     /// The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or
-    /// ~/.config/sesstree/hooks].
+    /// ~/.config/sesstree/hooks]. On Windows a hook's name has an extension PATHEXT lists
+    /// (session_tree.cmd, .exe, .bat).
     #[arg(long, value_name = "DIR")]
     pub hooks_dir: Option<PathBuf>,
     /// Run no hooks.
@@ -148,9 +149,6 @@ fn parse_secs(s: &str) -> Result<Duration, String> {
 /// (an absolute XDG_CONFIG_HOME only, as the XDG spec says), else `~/.config/sesstree/hooks`.
 fn default_hooks_dir() -> Option<PathBuf> {
     let xdg = std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from).filter(|p| p.is_absolute());
-    let config = xdg.or_else(|| {
-        let home = std::env::var_os("HOME").filter(|h| !h.is_empty())?;
-        Some(PathBuf::from(home).join(".config"))
-    })?;
+    let config = xdg.or_else(|| Some(sesstree::discover::home_dir()?.join(".config")))?;
     Some(config.join("sesstree").join("hooks"))
 }

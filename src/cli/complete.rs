@@ -79,9 +79,9 @@ pub fn session_file(args: &[OsString], env: Option<OsString>) -> Option<PathBuf>
 /// `~/x` as the shell would have expanded it: completion sees the words as typed.
 fn expand_tilde(file: OsString) -> PathBuf {
     if let Some(rest) = file.to_str().and_then(|f| f.strip_prefix("~/"))
-        && let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty())
+        && let Some(home) = sesstree::discover::home_dir()
     {
-        return PathBuf::from(home).join(rest);
+        return home.join(rest);
     }
     PathBuf::from(file)
 }

@@ -139,7 +139,8 @@ fn files(roff: &mut Roff) {
     roff.text([roman(
         "The hooks: an executable named after an event (session_before_tree, session_tree, \
          session_before_branch, session_branch) gets the event as one JSON object on standard \
-         input; a session_before_* hook may cancel the operation. --hooks-dir DIR uses another \
+         input; a session_before_* hook may cancel the operation. On Windows the name has an \
+         extension PATHEXT lists (session_tree.cmd, .exe, .bat). --hooks-dir DIR uses another \
          directory and --no-hooks skips them.",
     )]);
     roff.control("TP", []);

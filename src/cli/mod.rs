@@ -79,7 +79,8 @@ pub struct Cli {
     /// that would write into such a session writes nothing and exits 5, naming the process:
     /// oh-my-pi (18.4.9 and later) holds the session's ownership lease while it runs, and
     /// entries written meanwhile are missing from what it shows and would be mixed with its
-    /// own.
+    /// own. On Windows oh-my-pi keeps the lease in a named mutex that sesstree cannot see:
+    /// there no session counts as open, and this flag changes nothing.
     #[arg(long, global = true)]
     pub even_if_open: bool,
 
@@ -120,7 +121,7 @@ pub fn command() -> clap::Command {
             _ => &[],
         };
         // Only these write into the session they work on (the lease of an open one).
-        let writes = matches!(sub.get_name(), "checkout" | "label" | "name" | "migrate");
+        let writes = matches!(sub.get_name(), "checkout" | "label" | "name" | "migrate" | "prune");
         let sub = globals
             .iter()
             .filter(|a| {
@@ -355,8 +356,8 @@ pub fn run(invocation: Invocation) -> anyhow::Result<()> {
 
 /// Where the agents keep sessions, from this process's environment.
 pub fn places() -> sesstree::discover::Places {
-    let real = |p: PathBuf| std::fs::canonicalize(&p).unwrap_or(p);
-    let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+    let real = |p: PathBuf| sesstree::platform::canonicalize(&p).unwrap_or(p);
+    let home = sesstree::discover::home_dir();
     sesstree::discover::Places {
         home: real(home.unwrap_or_default()),
         tmp: real(std::env::temp_dir()),
@@ -371,7 +372,7 @@ pub fn places() -> sesstree::discover::Places {
 /// (oh-my-pi's `os.homedir()` is `$HOME` as it is, not resolved).
 fn lease_dirs() -> sesstree::lease::LeaseDirs {
     let var = |name| std::env::var(name).ok();
-    let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_default();
+    let home = sesstree::discover::home_dir().unwrap_or_default();
     sesstree::lease::LeaseDirs::new(
         &home,
         var("PI_CONFIG_DIR").as_deref(),

@@ -4,8 +4,12 @@
 //! that cannot be run is skipped with a warning, as jj does, and the output goes to the
 //! terminal: through `sh -c` it would start, fail, and take the output with it (exit 0).
 
-use std::io::{IsTerminal, Write};
-use std::process::{Child, Command, Stdio};
+#[cfg(unix)]
+use std::io::IsTerminal;
+use std::io::Write;
+use std::process::Child;
+#[cfg(unix)]
+use std::process::{Command, Stdio};
 
 /// A running pager, which standard output writes to; dropping it waits for the reader.
 pub struct Pager(Option<Child>);
@@ -13,6 +17,15 @@ pub struct Pager(Option<Child>);
 impl Pager {
     /// Starts the pager when standard output is a terminal and `wanted`; standard output is
     /// then the pager's input. Without a pager (or when it cannot be started), nothing changes.
+    /// Windows has none: safe Rust cannot hand the process's standard output to a child.
+    #[cfg(not(unix))]
+    pub fn start(_wanted: bool) -> Pager {
+        Pager(None)
+    }
+
+    /// Starts the pager when standard output is a terminal and `wanted`; standard output is
+    /// then the pager's input. Without a pager (or when it cannot be started), nothing changes.
+    #[cfg(unix)]
     pub fn start(wanted: bool) -> Pager {
         if !wanted || !std::io::stdout().is_terminal() {
             return Pager(None);
@@ -53,6 +66,7 @@ impl Pager {
 /// The pager command's program when the shell would not find it. Only a plain first word
 /// (no quoting, expansion or assignment) is checked, by the shell's own `command -v`, so
 /// builtins and paths count as found; anything else is the shell's to judge.
+#[cfg(unix)]
 fn missing_program(command: &str) -> Option<&str> {
     let program = command.split_whitespace().next()?;
     let plain = program.chars().all(|c| c.is_alphanumeric() || "/._+-,:@".contains(c));
@@ -76,6 +90,7 @@ impl Drop for Pager {
         let _ = std::io::stdout().flush();
         // Closing standard output ends the pager's input; then the terminal is the pager's
         // until the reader quits.
+        #[cfg(unix)]
         if let Ok(null) = std::fs::File::open("/dev/null") {
             let _ = nix::unistd::dup2_stdout(&null);
         }

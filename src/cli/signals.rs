@@ -7,7 +7,9 @@ use sesstree::process::CancelToken;
 /// Blocks SIGXFSZ for the process. A write past the file-size limit (`ulimit -f`) then fails
 /// with EFBIG, and the store's rollback runs, instead of the signal killing sesstree half-way
 /// through a write and leaving a torn line (SPEC §7: a failed command leaves the file as it was).
-/// Children start with a clean mask: `std::process::Command` resets it.
+/// Children start with a clean mask: `std::process::Command` resets it. Windows has no such
+/// signal.
+#[cfg(unix)]
 pub fn block_file_size_signal() {
     use nix::sys::signal::{SigSet, Signal};
     let mut set = SigSet::empty();

@@ -122,7 +122,7 @@ pub fn short_id(id: &str) -> &str {
 
 /// The user's home directory, for shortening paths in tool rows.
 pub fn home() -> Option<String> {
-    std::env::var("HOME").ok().filter(|h| !h.is_empty())
+    sesstree::discover::home_dir().and_then(|h| h.into_os_string().into_string().ok())
 }
 
 /// An id (or a label) as rows show it: a string as it is, another value as its JSON text.

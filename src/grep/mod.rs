@@ -22,7 +22,6 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::Read;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 use regex::Regex;
@@ -33,6 +32,7 @@ pub use prefilter::Prefilter;
 
 use crate::error::{Error, Result};
 use crate::json::scan::{Invalid, Scan, Scanner};
+use crate::platform::read_exact_at;
 use crate::session::{Session, parse_lossy};
 
 /// How a pattern is matched: the options of grep and rg.
@@ -526,10 +526,10 @@ struct Found {
 /// The start of a file, where its header is: its first two lines, within the first MiB.
 fn head(file: &File, len: u64) -> std::io::Result<Vec<u8>> {
     let mut buf = vec![0; len.min(16 << 10) as usize];
-    file.read_exact_at(&mut buf, 0)?;
+    read_exact_at(file, &mut buf, 0)?;
     if memchr::memchr_iter(b'\n', &buf).nth(1).is_none() && len > buf.len() as u64 {
         buf = vec![0; len.min(1 << 20) as usize];
-        file.read_exact_at(&mut buf, 0)?;
+        read_exact_at(file, &mut buf, 0)?;
     }
     Ok(buf)
 }
@@ -549,7 +549,7 @@ fn read_piece(
     // The buffer is reused from piece to piece: a fresh one would be zeroed and faulted in
     // anew each time.
     buf.resize((end - from) as usize, 0);
-    file.read_exact_at(&mut buf, from)?;
+    read_exact_at(file, &mut buf, from)?;
     let limit = buf.len();
     let first = if start == 0 {
         0
@@ -563,7 +563,7 @@ fn read_piece(
         let more = (64 << 10).min(len - at) as usize;
         let old = buf.len();
         buf.resize(old + more, 0);
-        file.read_exact_at(&mut buf[old..], at)?;
+        read_exact_at(file, &mut buf[old..], at)?;
         at += more as u64;
         if let Some(i) = memchr::memchr(b'\n', &buf[old..]) {
             buf.truncate(old + i + 1);

@@ -4,11 +4,11 @@
 //! It works in two passes over the line:
 //!
 //! 1. [`Scanner::index`] classifies 64 bytes at a time into bit masks (quotes, backslashes,
-//!    control characters; SSE2 on x86-64, word-at-a-time elsewhere), works out which bytes are
-//!    escaped (by bit arithmetic, without a branch per backslash), and so which quotes are
-//!    escaped and which bytes are inside strings. It checks every escape sequence and that no
-//!    raw control character sits inside a string, and keeps one bit per unescaped quote and one
-//!    per backslash: where a short string ends, and whether a span holds an escape, are then a
+//!    control characters; by SSE2 or portably, see below), works out which bytes are escaped
+//!    (by bit arithmetic, without a branch per backslash), and so which quotes are escaped and
+//!    which bytes are inside strings. It checks every escape sequence and that no raw control
+//!    character sits inside a string, and keeps one bit per unescaped quote and one per
+//!    backslash: where a short string ends, and whether a span holds an escape, are then a
 //!    shift and a mask of two words.
 //! 2. A cursor walks the structure (objects, arrays, numbers, literals) byte by byte but jumps
 //!    over each string to its closing quote through those bits, so a 10 KB tool result costs a
@@ -23,6 +23,12 @@
 //! envelope); differential tests hold the two together.
 //! The scanner only says yes or no: callers that need serde_json's description of a problem ask
 //! serde_json for it on the (rare) failing line.
+//!
+//! The classifier of pass 1 has two paths: SSE2, 16 bytes at a time, on x86-64; and a portable
+//! one in plain Rust, eight bytes at a time, everywhere else (aarch64: Apple silicon, ARM
+//! Linux). The cargo feature `portable-scanner` makes x86-64 take the portable path, so that it
+//! is tested and measured where CI runs; test builds on x86-64 have both and check that they
+//! index every line alike. Everything past the classifier is shared.
 
 use std::borrow::Cow;
 
@@ -56,100 +62,164 @@ pub struct Line<'a, 'q> {
 }
 
 /// The three byte classes of a 64-byte block, one bit per byte (bit `i` = byte `i`).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Masks {
     quote: u64,
     backslash: u64,
     control: u64,
 }
 
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn classify(block: &[u8; 64]) -> Masks {
-    use safe_arch::{
-        cmp_eq_mask_i8_m128i, load_unaligned_m128i, min_u8_m128i, move_mask_i8_m128i,
-        set_splat_i8_m128i,
-    };
-    let quote = set_splat_i8_m128i(b'"' as i8);
-    let backslash = set_splat_i8_m128i(b'\\' as i8);
-    let below_space = set_splat_i8_m128i(0x1f);
-    let mut m = Masks { quote: 0, backslash: 0, control: 0 };
-    // Control characters are rare anywhere in a line (only whitespace may sit outside
-    // strings): the smallest byte of each place of the block's four chunks says whether there
-    // are any, and only then is the block looked at again for where they are.
-    let mut smallest = set_splat_i8_m128i(-1);
-    for (j, chunk) in block.chunks_exact(16).enumerate() {
-        let Ok(chunk) = <&[u8; 16]>::try_from(chunk) else { continue };
-        let v = load_unaligned_m128i(chunk);
-        let bits = |mask| u64::from(move_mask_i8_m128i(mask) as u16) << (16 * j);
-        m.quote |= bits(cmp_eq_mask_i8_m128i(v, quote));
-        m.backslash |= bits(cmp_eq_mask_i8_m128i(v, backslash));
-        smallest = min_u8_m128i(smallest, v);
-    }
-    // Unsigned `x < 0x20` is `min(x, 0x1f) == x`.
-    if move_mask_i8_m128i(cmp_eq_mask_i8_m128i(min_u8_m128i(smallest, below_space), smallest)) != 0
-    {
-        m.control = control_mask(block);
-    }
-    m
+/// How pass 1 finds the quotes, backslashes and control characters of a 64-byte block. Two
+/// implementations: SSE2 on x86-64 and a portable one everywhere else (or on x86-64 too, with
+/// the `portable-scanner` feature); [`Native`] is the one a build uses. Tests build both
+/// on x86-64 and check they agree.
+trait Classify {
+    /// The three byte classes of the block.
+    fn classify(block: &[u8; 64]) -> Masks;
+    /// The bytes of the block equal to `a` or `b`, one bit per byte.
+    fn either_mask(block: &[u8; 64], a: u8, b: u8) -> u64;
 }
 
-/// The bytes of a block equal to `a` or `b`, one bit per byte.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn either_mask(block: &[u8; 64], a: u8, b: u8) -> u64 {
-    use safe_arch::{
-        bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i,
-        set_splat_i8_m128i,
-    };
-    let (a, b) = (set_splat_i8_m128i(a as i8), set_splat_i8_m128i(b as i8));
-    block.chunks_exact(16).enumerate().fold(0, |mask, (j, chunk)| {
-        let Ok(chunk) = <&[u8; 16]>::try_from(chunk) else { return mask };
-        let v = load_unaligned_m128i(chunk);
-        let eq = bitor_m128i(cmp_eq_mask_i8_m128i(v, a), cmp_eq_mask_i8_m128i(v, b));
-        mask | u64::from(move_mask_i8_m128i(eq) as u16) << (16 * j)
-    })
-}
-
-/// The bytes of a block equal to `a` or `b`, one bit per byte.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn either_mask(block: &[u8; 64], a: u8, b: u8) -> u64 {
-    block.iter().enumerate().fold(0, |mask, (i, &c)| mask | u64::from(c == a || c == b) << i)
-}
-
-/// The control characters (below 0x20) of a block that has some, one bit per byte.
-#[cfg(target_arch = "x86_64")]
+/// The control characters (below 0x20) of a block that has some, one bit per byte: both
+/// classifiers first test whether there are any.
 #[cold]
 #[inline(never)]
 fn control_mask(block: &[u8; 64]) -> u64 {
     block.iter().enumerate().fold(0, |mask, (i, &c)| mask | u64::from(c < 0x20) << i)
 }
 
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn classify(block: &[u8; 64]) -> Masks {
-    // Word at a time: exact per-byte tests (no false positives from borrows), then the high
-    // bits of the eight bytes gathered into eight mask bits by one multiplication.
+/// The classifier this build's scanner uses: the one place the choice is made.
+#[cfg(all(target_arch = "x86_64", not(feature = "portable-scanner")))]
+type Native = sse2::Sse2;
+/// The classifier this build's scanner uses: the one place the choice is made.
+#[cfg(any(not(target_arch = "x86_64"), feature = "portable-scanner"))]
+type Native = portable::Portable;
+
+/// The SSE2 classifier: what x86-64 runs (and tests compare the portable one with).
+#[cfg(all(target_arch = "x86_64", any(test, not(feature = "portable-scanner"))))]
+mod sse2 {
+    use super::{Classify, Masks, control_mask};
+
+    /// SSE2 (the x86-64 baseline), 16 bytes at a time.
+    pub(super) struct Sse2;
+
+    impl Classify for Sse2 {
+        #[inline(always)]
+        fn classify(block: &[u8; 64]) -> Masks {
+            use safe_arch::{
+                cmp_eq_mask_i8_m128i, load_unaligned_m128i, min_u8_m128i, move_mask_i8_m128i,
+                set_splat_i8_m128i,
+            };
+            let quote = set_splat_i8_m128i(b'"' as i8);
+            let backslash = set_splat_i8_m128i(b'\\' as i8);
+            let below_space = set_splat_i8_m128i(0x1f);
+            let mut m = Masks { quote: 0, backslash: 0, control: 0 };
+            // Control characters are rare anywhere in a line (only whitespace may sit outside
+            // strings): the smallest byte of each place of the block's four chunks says whether
+            // there are any, and only then is the block looked at again for where they are.
+            let mut smallest = set_splat_i8_m128i(-1);
+            for (j, chunk) in block.chunks_exact(16).enumerate() {
+                let Ok(chunk) = <&[u8; 16]>::try_from(chunk) else { continue };
+                let v = load_unaligned_m128i(chunk);
+                let bits = |mask| u64::from(move_mask_i8_m128i(mask) as u16) << (16 * j);
+                m.quote |= bits(cmp_eq_mask_i8_m128i(v, quote));
+                m.backslash |= bits(cmp_eq_mask_i8_m128i(v, backslash));
+                smallest = min_u8_m128i(smallest, v);
+            }
+            // Unsigned `x < 0x20` is `min(x, 0x1f) == x`.
+            let below = cmp_eq_mask_i8_m128i(min_u8_m128i(smallest, below_space), smallest);
+            if move_mask_i8_m128i(below) != 0 {
+                m.control = control_mask(block);
+            }
+            m
+        }
+
+        #[inline(always)]
+        fn either_mask(block: &[u8; 64], a: u8, b: u8) -> u64 {
+            use safe_arch::{
+                bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i,
+                set_splat_i8_m128i,
+            };
+            let (a, b) = (set_splat_i8_m128i(a as i8), set_splat_i8_m128i(b as i8));
+            block.chunks_exact(16).enumerate().fold(0, |mask, (j, chunk)| {
+                let Ok(chunk) = <&[u8; 16]>::try_from(chunk) else { return mask };
+                let v = load_unaligned_m128i(chunk);
+                let eq = bitor_m128i(cmp_eq_mask_i8_m128i(v, a), cmp_eq_mask_i8_m128i(v, b));
+                mask | u64::from(move_mask_i8_m128i(eq) as u16) << (16 * j)
+            })
+        }
+    }
+}
+
+/// The portable classifier: what every other architecture runs, and x86-64 with the feature.
+#[cfg(any(test, not(target_arch = "x86_64"), feature = "portable-scanner"))]
+mod portable {
+    use super::{Classify, Masks, control_mask};
+
+    /// Plain Rust, eight bytes at a time: what aarch64 (Apple silicon, ARM Linux) runs.
+    pub(super) struct Portable;
+
     const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     const ONES: u64 = 0x0101_0101_0101_0101;
+
+    /// The high bit of each zero byte of `x`, and no other bit: exact per byte (no false
+    /// positives from borrows, which the masked add cannot make).
+    #[inline(always)]
     fn zero_bytes(x: u64) -> u64 {
         !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
     }
+
+    /// The bytes of `x` equal to `byte`, one bit per byte in the low eight bits: the high bits
+    /// of [`zero_bytes`] gathered by one multiplication.
+    #[inline(always)]
+    fn equal(x: u64, byte: u8) -> u64 {
+        gather(zero_bytes(x ^ (ONES * u64::from(byte))))
+    }
+
+    #[inline(always)]
     fn gather(high_bits: u64) -> u64 {
         ((high_bits >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
     }
-    let mut m = Masks { quote: 0, backslash: 0, control: 0 };
-    for (j, chunk) in block.chunks_exact(8).enumerate() {
-        let Ok(chunk) = <[u8; 8]>::try_from(chunk) else { continue };
-        let x = u64::from_le_bytes(chunk);
-        let shift = 8 * j;
-        m.quote |= gather(zero_bytes(x ^ (ONES * u64::from(b'"'))) & HIGH) << shift;
-        m.backslash |= gather(zero_bytes(x ^ (ONES * u64::from(b'\\'))) & HIGH) << shift;
-        m.control |= gather(zero_bytes(x & (ONES * 0xe0)) & HIGH) << shift;
+
+    /// The block's eight words, each with the place of its first byte.
+    #[inline(always)]
+    fn words(block: &[u8; 64]) -> impl Iterator<Item = (u64, usize)> + '_ {
+        block.chunks_exact(8).enumerate().filter_map(|(j, chunk)| {
+            Some((u64::from_le_bytes(<[u8; 8]>::try_from(chunk).ok()?), 8 * j))
+        })
     }
-    m
+
+    impl Classify for Portable {
+        #[inline(always)]
+        fn classify(block: &[u8; 64]) -> Masks {
+            let mut m = Masks { quote: 0, backslash: 0, control: 0 };
+            // Control characters are rare (see the SSE2 classifier): whether there are any is
+            // three operations a word, and where they are is looked for only then. Subtracting
+            // 0x20 from each byte sets the high bit of every byte below 0x20; a borrow can set
+            // it elsewhere only above such a byte, and bytes that had it are masked out: the
+            // test is exact for the word.
+            let mut below_space = 0;
+            for (x, place) in words(block) {
+                m.quote |= equal(x, b'"') << place;
+                m.backslash |= equal(x, b'\\') << place;
+                below_space |= x.wrapping_sub(ONES * 0x20) & !x;
+            }
+            if below_space & HIGH != 0 {
+                m.control = control_mask(block);
+            }
+            m
+        }
+
+        #[inline(always)]
+        fn either_mask(block: &[u8; 64], a: u8, b: u8) -> u64 {
+            words(block).fold(0, |mask, (x, place)| {
+                let either =
+                    zero_bytes(x ^ (ONES * u64::from(a))) | zero_bytes(x ^ (ONES * u64::from(b)));
+                mask | gather(either) << place
+            })
+        }
+    }
 }
 
 /// Bit `i` of the result is the XOR of bits `0..=i`: 1 from an opening quote up to (not
@@ -203,6 +273,15 @@ impl Scanner {
     /// strings. The structure is checked by the [`Line`] methods, which take the returned
     /// stack for walking nested values.
     pub fn index<'a, 's>(&'s mut self, bytes: &'a [u8]) -> Scan<(Line<'a, 's>, &'s mut Vec<bool>)> {
+        self.index_with::<Native>(bytes)
+    }
+
+    /// [`Scanner::index`] with the classifier `C`.
+    #[inline(always)]
+    fn index_with<'a, 's, C: Classify>(
+        &'s mut self,
+        bytes: &'a [u8],
+    ) -> Scan<(Line<'a, 's>, &'s mut Vec<bool>)> {
         // One word of each kind a block, written in place (a push checked the capacity). Every
         // word is written below, so the words of an earlier line are not zeroed first: only
         // those a longer line adds are.
@@ -217,7 +296,7 @@ impl Scanner {
         let mut base = 0;
         for (block, slot) in (&mut blocks).zip(&mut slots) {
             let Ok(block) = <&[u8; 64]>::try_from(block) else { return Err(Invalid) };
-            index_block(bytes, base, block, slot, &mut carry)?;
+            index_block::<C>(bytes, base, block, slot, &mut carry)?;
             base += 64;
         }
         let rest = blocks.remainder();
@@ -225,7 +304,7 @@ impl Scanner {
             // Pad with spaces: neither quotes, backslashes nor control characters.
             let mut block = [b' '; 64];
             block[..rest.len()].copy_from_slice(rest);
-            index_block(bytes, base, &block, slots.next().ok_or(Invalid)?, &mut carry)?;
+            index_block::<C>(bytes, base, &block, slots.next().ok_or(Invalid)?, &mut carry)?;
         }
         // A line that ends in an escaping backslash.
         if carry.0 != 0 {
@@ -260,15 +339,15 @@ impl Scanner {
 /// Pass 1 on the block at `base` of `bytes`: its unescaped quotes and its backslashes into
 /// `slot`. `carry` holds [`block_quotes`]'s two carries.
 #[inline(always)]
-fn index_block(
+fn index_block<C: Classify>(
     bytes: &[u8],
     base: usize,
     block: &[u8; 64],
     (quotes, backslashes): (&mut u64, &mut u64),
     carry: &mut (u64, u64),
 ) -> Scan<()> {
-    let masks = classify(block);
-    *quotes = block_quotes(bytes, base, block, masks, &mut carry.0, &mut carry.1)?;
+    let masks = C::classify(block);
+    *quotes = block_quotes::<C>(bytes, base, block, masks, &mut carry.0, &mut carry.1)?;
     *backslashes = masks.backslash;
     Ok(())
 }
@@ -279,7 +358,7 @@ const ODD_BITS: u64 = 0xaaaa_aaaa_aaaa_aaaa;
 /// Pass 1 on one block: checks its escapes and control characters and returns its unescaped
 /// quotes. `escaped_carry` is 1 when the block before ended with an escaping backslash.
 #[inline(always)]
-fn block_quotes(
+fn block_quotes<C: Classify>(
     bytes: &[u8],
     base: usize,
     block: &[u8; 64],
@@ -300,7 +379,7 @@ fn block_quotes(
     // one by one.
     let mut odd = escaped & !(m.quote | m.backslash);
     if odd != 0 {
-        odd &= !either_mask(block, b'n', b't');
+        odd &= !C::either_mask(block, b'n', b't');
         while odd != 0 {
             let at = odd.trailing_zeros() as usize;
             odd &= odd - 1;
@@ -1125,5 +1204,161 @@ mod tests {
                     .prop_map(|kv| Value::Object(kv.into_iter().collect())),
             ]
         })
+    }
+
+    #[test]
+    fn only_x86_64_without_the_feature_classifies_with_sse2() {
+        let portable = cfg!(any(not(target_arch = "x86_64"), feature = "portable-scanner"));
+        let native = std::any::TypeId::of::<Native>();
+        assert_eq!(native == std::any::TypeId::of::<super::portable::Portable>(), portable);
+    }
+
+    /// Both classifiers, side by side (test builds on x86-64 have both).
+    #[cfg(target_arch = "x86_64")]
+    mod both_paths {
+        use proptest::prelude::*;
+
+        use super::super::portable::Portable;
+        use super::super::sse2::Sse2;
+        use super::super::*;
+        use super::{arb_json, json_soup};
+
+        /// What the scanner makes of a line with the classifier `C`: the verdict of pass 1
+        /// with the bits it keeps, the end of a string opened at each byte, and the verdict of
+        /// both passes with the depth they reached.
+        #[derive(Debug, PartialEq)]
+        struct Reading {
+            index: Scan<(Vec<u64>, Vec<u64>)>,
+            string_ends: Vec<Scan<usize>>,
+            validate: Scan<()>,
+            deepest: usize,
+        }
+
+        fn read<C: Classify>(bytes: &[u8]) -> Reading {
+            let mut scanner = Scanner::new();
+            let (index, string_ends, validate) = match scanner.index_with::<C>(bytes) {
+                Ok((line, stack)) => {
+                    let words = (line.quotes.to_vec(), line.backslashes.to_vec());
+                    let ends = (0..bytes.len()).map(|i| line.string_end(i)).collect();
+                    let end = line.skip_value(line.ws(0), stack);
+                    (Ok(words), ends, end.and_then(|end| line.end(end)))
+                }
+                Err(e) => (Err(e), Vec::new(), Err(e)),
+            };
+            Reading { index, string_ends, validate, deepest: scanner.deepest() }
+        }
+
+        fn agree(bytes: &[u8]) -> Result<(), TestCaseError> {
+            let sse2 = read::<Sse2>(bytes);
+            let portable = read::<Portable>(bytes);
+            prop_assert_eq!(sse2, portable, "{:?}", String::from_utf8_lossy(bytes));
+            Ok(())
+        }
+
+        /// Bytes that matter to pass 1 (quotes, backslashes, what may follow one, control
+        /// characters and the bytes just above them, bytes of invalid UTF-8), and any byte.
+        fn pass_one_byte() -> impl Strategy<Value = u8> {
+            prop_oneof![
+                4 => Just(b'"'),
+                4 => Just(b'\\'),
+                2 => prop::sample::select(&b"ntu0aF/bfr"[..]),
+                1 => prop::sample::select(&[0x00, b'\t', b'\n', 0x1f, b' ', 0x7f][..]),
+                1 => prop::sample::select(&[0x80, 0xc3, 0xe0, 0xff][..]),
+                1 => prop::sample::select(&b"{}[]:,"[..]),
+                3 => any::<u8>(),
+            ]
+        }
+
+        /// Lines of those bytes, with runs of them laid over the block boundaries (from a few
+        /// bytes before one): most are refused by pass 1, at any place of a block.
+        fn pass_one_line() -> impl Strategy<Value = Vec<u8>> {
+            let run = proptest::collection::vec(pass_one_byte(), 1..8);
+            let across = proptest::collection::vec((1..7usize, 0..8usize, run), 0..4);
+            let line = proptest::collection::vec(pass_one_byte(), 0..420);
+            (line, across).prop_map(|(mut line, across)| {
+                for (block, before, run) in across {
+                    let at = block * 64 - before;
+                    for (slot, byte) in line.iter_mut().skip(at).zip(run) {
+                        *slot = byte;
+                    }
+                }
+                line
+            })
+        }
+
+        /// Lines that pass 1 mostly accepts though they are seldom JSON: quotes, escapes of
+        /// every kind and runs of escaped backslashes between fillers of any length (so they
+        /// fall at every place of a block; high bytes make invalid UTF-8), now and then a wild
+        /// byte, and sometimes a run of backslashes at the end.
+        fn pass_one_pieces() -> impl Strategy<Value = Vec<u8>> {
+            let filler = proptest::collection::vec(
+                prop::sample::select(&b"a {}[]:,ntu1\x80\xc3\xff"[..]),
+                0..80,
+            );
+            let piece = prop_oneof![
+                3 => Just(b"\"".to_vec()),
+                3 => prop::sample::select(
+                    vec![&br#"\""#[..], br"\\", br"\n", br"\t", br"\/", br"\u00e9", br"\uD83D"],
+                )
+                .prop_map(<[u8]>::to_vec),
+                1 => (1..40usize).prop_map(|n| br"\\".repeat(n)),
+                4 => filler,
+                1 => any::<u8>().prop_map(|byte| vec![byte]),
+            ];
+            let trailing = prop_oneof![3 => Just(0), 1 => 1..4usize];
+            (proptest::collection::vec(piece, 0..30), trailing).prop_map(|(pieces, trailing)| {
+                let mut line = pieces.concat();
+                line.extend(std::iter::repeat_n(b'\\', trailing));
+                line
+            })
+        }
+
+        proptest! {
+            #[test]
+            fn the_classifiers_agree_on_every_block(
+                block in proptest::collection::vec(pass_one_byte(), 64),
+                a in pass_one_byte(),
+                b in any::<u8>(),
+            ) {
+                let block: [u8; 64] = block.try_into().expect("64 bytes");
+                prop_assert_eq!(Sse2::classify(&block), Portable::classify(&block));
+                for (a, b) in [(b'n', b't'), (a, b)] {
+                    let (sse2, portable) =
+                        (Sse2::either_mask(&block, a, b), Portable::either_mask(&block, a, b));
+                    prop_assert_eq!(sse2, portable, "{:?} or {:?}", char::from(a), char::from(b));
+                }
+            }
+
+            /// Compact or pretty, shifted by up to a block so that every string starts at
+            /// every place of a block, with one byte changed or not.
+            #[test]
+            fn both_paths_read_json_alike(
+                v in arb_json(), pretty in any::<bool>(), shift in 0..64usize,
+                change in proptest::option::of((any::<prop::sample::Index>(), pass_one_byte())),
+            ) {
+                let s = if pretty { serde_json::to_vec_pretty(&v) } else { serde_json::to_vec(&v) };
+                let mut s = [vec![b' '; shift], s.unwrap_or_default()].concat();
+                if let Some((at, byte)) = change {
+                    let i = at.index(s.len());
+                    s[i] = byte;
+                }
+                agree(&s)?;
+            }
+
+            #[test]
+            fn both_paths_read_arbitrary_bytes_alike(s in pass_one_line()) {
+                agree(&s)?;
+            }
+
+            #[test]
+            fn both_paths_read_strings_and_escapes_alike(s in pass_one_pieces()) {
+                agree(&s)?;
+            }
+
+            #[test]
+            fn both_paths_read_json_soup_alike(s in json_soup()) {
+                agree(&s)?;
+            }
+        }
     }
 }

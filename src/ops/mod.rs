@@ -6,9 +6,11 @@
 
 pub mod branch;
 pub mod checkout;
+pub mod images;
 pub mod import;
 pub mod label;
 pub mod name;
+pub mod prune;
 
 use serde_json::{Map, Value};
 

@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 use std::fs::File;
-use std::io::Read;
+use std::io::{Read, Seek};
 use std::path::Path;
 
 use serde_json::Value;
@@ -39,6 +39,8 @@ pub(super) fn file<D: Digest>(
     len: u64,
 ) -> Result<(Session, Vec<D::Of>)> {
     let first = first_line(&file).map_err(|e| Error::io(path, e))?;
+    // Reading at an offset moves the cursor on Windows: the reads below start from the start.
+    (&file).seek(std::io::SeekFrom::Start(0)).map_err(|e| Error::io(path, e))?;
     if let Some(foreign) = foreign_format(&first) {
         let mut input = Vec::with_capacity(len as usize);
         (&file).read_to_end(&mut input).map_err(|e| Error::io(path, e))?;
@@ -97,11 +99,10 @@ const FIRST_LINE_MAX: usize = 16 << 20;
 /// The start of `file` up to the end of its first non-blank line (or [`FIRST_LINE_MAX`]
 /// bytes), read without moving its position.
 fn first_line(file: &File) -> std::io::Result<Vec<u8>> {
-    use std::os::unix::fs::FileExt;
     let mut head = Vec::new();
     let mut buf = vec![0u8; 64 << 10];
     loop {
-        let n = file.read_at(&mut buf, head.len() as u64)?;
+        let n = crate::platform::read_at(file, &mut buf, head.len() as u64)?;
         head.extend_from_slice(&buf[..n]);
         let blank = |line: &[u8]| line.iter().all(u8::is_ascii_whitespace);
         let ended = head.split(|&b| b == b'\n').rev().skip(1).any(|line| !blank(line));

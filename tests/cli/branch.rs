@@ -43,6 +43,7 @@ fn json_ids(out: &str) -> Vec<String> {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn branch_before_a_user_message() {
     let env = TestEnv::new();
     let src = env.fixture("branch-omp.jsonl");
@@ -123,6 +124,7 @@ fn the_branch_reloads_cleanly_to_the_source_path() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn json_output() {
     let env = TestEnv::new();
     env.fixture("branch-omp.jsonl");
@@ -136,6 +138,7 @@ fn json_output() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn a_root_prompt_gives_what_oh_my_pi_writes_for_a_new_session() {
     let env = TestEnv::new();
     env.fixture("branch-omp.jsonl");
@@ -156,6 +159,7 @@ fn a_root_prompt_gives_what_oh_my_pi_writes_for_a_new_session() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots the program name, sesstree.exe on Windows")]
 fn the_source_must_be_a_user_message() {
     let env = TestEnv::new();
     let src = env.fixture("branch-omp.jsonl");
@@ -191,6 +195,7 @@ fn the_source_must_be_a_user_message() {
 
 /// pi 1.6 `fork(entryId, {position: "at"})`: the new file keeps REV and its history.
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn at_forks_up_to_and_including_rev() {
     let env = TestEnv::new();
     env.fixture("branch-omp.jsonl");
@@ -223,6 +228,7 @@ fn at_forks_up_to_and_including_rev() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn an_existing_target_needs_force() {
     let env = TestEnv::new();
     env.fixture("branch-omp.jsonl");
@@ -254,13 +260,13 @@ fn an_existing_target_needs_force() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "makes a symbolic link")]
 fn refused_targets() {
     let env = TestEnv::new();
     let src = env.fixture("branch-omp.jsonl");
     let before = std::fs::read(&src).unwrap();
     std::fs::create_dir(env.path().join("dir")).unwrap();
-    std::os::unix::fs::symlink(env.path().join("elsewhere.jsonl"), env.path().join("link.jsonl"))
-        .unwrap();
+    crate::common::symlink(env.path().join("elsewhere.jsonl"), env.path().join("link.jsonl"));
     std::fs::hard_link(&src, env.path().join("hard.jsonl")).unwrap();
     let run =
         |o: &str| env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003", "-o", o, "--force"]);
@@ -309,17 +315,17 @@ fn output_to_stdout() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "Windows has no mode bits")]
 fn the_new_file_copies_the_source_permissions() {
-    use std::os::unix::fs::PermissionsExt;
     let env = TestEnv::new();
     let src = env.fixture("branch-omp.jsonl");
-    std::fs::set_permissions(&src, std::fs::Permissions::from_mode(0o600)).unwrap();
+    crate::common::set_mode(&src, 0o600);
     env.run(&["-f", "branch-omp.jsonl", "branch", "aaaa0003"]);
-    let mode = std::fs::metadata(the_new_file(&env)).unwrap().permissions().mode();
-    assert_eq!(mode & 0o777, 0o600);
+    assert_eq!(crate::common::mode(&the_new_file(&env)), 0o600);
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn a_pi_file_stays_a_pi_file() {
     let env = TestEnv::new();
     env.fixture("branch-pi.jsonl");
@@ -366,6 +372,7 @@ fn is_pi(env: &TestEnv, name: &str) -> bool {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn an_omp_file_without_a_slot_gets_none() {
     let env = TestEnv::new();
     env.fixture("branch-omp-noslot.jsonl");
@@ -386,6 +393,7 @@ fn an_omp_file_without_a_slot_gets_none() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn a_history_without_a_message_is_not_forked_into_a_file_without_a_slot() {
     let env = TestEnv::new();
     env.fixture("branch-pi.jsonl");
@@ -436,6 +444,7 @@ fn sources_a_branch_cannot_be_made_from() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn damage_is_warned_about_and_strict_refuses() {
     let env = TestEnv::new();
     let mut text = String::from_utf8(
@@ -460,6 +469,7 @@ fn damage_is_warned_about_and_strict_refuses() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "makes a symbolic link")]
 fn the_default_location_is_next_to_the_source() {
     let env = TestEnv::new();
     let sub = env.path().join("sessions/--home-u-pi--");
@@ -467,7 +477,7 @@ fn the_default_location_is_next_to_the_source() {
     std::fs::copy(crate::common::fixtures().join("branch-omp.jsonl"), sub.join("s.jsonl")).unwrap();
     // Reached through a symlinked directory: the file goes next to the real one, and
     // parentSession names the real path.
-    std::os::unix::fs::symlink(env.path().join("sessions"), env.path().join("via")).unwrap();
+    crate::common::symlink(env.path().join("sessions"), env.path().join("via"));
     let out = env.run(&["-f", "via/--home-u-pi--/s.jsonl", "--json", "branch", "aaaa0002"]);
     insta::assert_snapshot!(out, @r#"{"path":"$TMP/sessions/--home-u-pi--/2026-03-01T12-00-00-000Z_019ca945-0a00-7716-a104-d9866d113a7e.jsonl","sessionId":"019ca945-0a00-7716-a104-d9866d113a7e","parentSession":"$TMP/sessions/--home-u-pi--/s.jsonl","editorText":"second prompt"}"#);
     let names: Vec<_> = std::fs::read_dir(&sub).unwrap().map(|e| e.unwrap().file_name()).collect();
@@ -484,6 +494,7 @@ fn no_temporary_files(env: &TestEnv) {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs POSIX shell scripts as hooks or summarizers")]
 fn hooks_get_the_event_on_stdin() {
     let env = TestEnv::new();
     env.fixture("branch-omp.jsonl");
@@ -514,6 +525,7 @@ fn hooks_get_the_event_on_stdin() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs POSIX shell scripts as hooks or summarizers")]
 fn a_hook_that_cancels_writes_nothing() {
     let env = TestEnv::new();
     let src = env.fixture("branch-omp.jsonl");
@@ -545,6 +557,7 @@ fn a_hook_that_cancels_writes_nothing() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs POSIX shell scripts as hooks or summarizers")]
 fn failing_hooks() {
     let env = TestEnv::new();
     env.fixture("branch-omp.jsonl");
@@ -635,6 +648,7 @@ fn a_version_2_hook_message_is_written_as_version_3_has_it() {
 /// dropped, the compaction re-linked and still keeping nothing (its own id), the label
 /// re-created at the end with the time it was set, and no name (CHANGES R2, R5).
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn a_pi_fork_is_what_pi_writes() {
     let env = TestEnv::new();
     env.fixture("pi-retain-none.jsonl");
@@ -656,6 +670,7 @@ fn a_pi_fork_is_what_pi_writes() {
 /// newest session of the directory, as `omp --continue` picks it): branch says so, and how
 /// to name the old one. A fork written elsewhere says nothing more.
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn a_fork_that_becomes_the_current_session_says_so() {
     let env = TestEnv::new();
     let home = std::fs::canonicalize(env.path()).unwrap().join("home");

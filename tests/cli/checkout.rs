@@ -1,7 +1,6 @@
 //! Tests for `checkout`: every step of SPEC `checkout`, the summary sources, the marker that
 //! persists a bare move, `--label`, `--dry-run` and the summarizer.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
 
 use crate::common::TestEnv;
@@ -30,7 +29,7 @@ pub fn script(env: &TestEnv, name: &str, body: &str) -> PathBuf {
     let path = env.path().join(name);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    crate::common::set_mode(&path, 0o755);
     path
 }
 
@@ -287,6 +286,7 @@ fn the_label_is_trimmed_as_label_trims_it() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs POSIX shell scripts as hooks or summarizers")]
 fn dry_run_writes_nothing_and_runs_no_hooks() {
     let env = forked();
     script(&env, "config/sesstree/hooks/session_before_tree", r#"echo '{"cancel":true}'"#);
@@ -311,6 +311,7 @@ fn summarize_without_a_model_fails_before_anything_else() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs POSIX shell scripts as hooks or summarizers")]
 fn the_summarizer_reads_the_transcript_and_its_output_is_the_summary() {
     let env = forked();
     script(&env, "summ.sh", r#"cat > "$(dirname "$0")/stdin.txt"; echo "Tried serde."; echo"#);
@@ -347,6 +348,7 @@ fn the_summarizer_reads_the_transcript_and_its_output_is_the_summary() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs POSIX shell scripts as hooks or summarizers")]
 fn the_summarizer_from_the_environment_and_instructions() {
     let env = forked();
     script(&env, "summ.sh", r#"cat > "$(dirname "$0")/stdin.txt"; echo ok"#);
@@ -384,6 +386,7 @@ fn the_summarizer_from_the_environment_and_instructions() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "gives the summarizer POSIX shell syntax")]
 fn a_failing_summarizer_leaves_the_file_unchanged() {
     let env = forked();
     insta::assert_snapshot!(env.run(&["-f", "s.jsonl", "checkout", "a3", "--summarize", "--summarizer", "echo partial; exit 3"]), @"
@@ -411,6 +414,7 @@ fn the_summarizer_does_not_run_when_nothing_is_abandoned() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs POSIX shell scripts as hooks or summarizers")]
 fn ctrl_c_during_summarizing_cancels() {
     let env = forked();
     let started = env.path().join("started");

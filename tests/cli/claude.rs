@@ -184,6 +184,7 @@ fn writers_refuse_and_leave_the_file_as_it_was() {
         &["-f", "rewind.jsonl", "fork", "00001008", "-o", "out.jsonl"],
         &["-f", "rewind.jsonl", "migrate"],
         &["fsck", "--repair", "-o", "out.jsonl", "rewind.jsonl"],
+        &["-f", "rewind.jsonl", "prune", "00001006"],
     ] {
         insta::allow_duplicates! { insta::assert_snapshot!(env.run(args), @r"
         ------- stderr -------

@@ -58,6 +58,7 @@ fn ids_are_json_values() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots the program name, sesstree.exe on Windows")]
 fn no_file_is_a_usage_error() {
     let env = TestEnv::new();
     // Where it looked is in tests/cli/default_session.rs.
@@ -78,6 +79,7 @@ fn no_file_is_a_usage_error() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots Unix error texts")]
 fn missing_file_is_exit_1() {
     let env = TestEnv::new();
     assert_snapshot!(env.run(&["-f", "nope.jsonl", "log"]), @"
@@ -122,6 +124,7 @@ fn through_a_pipe(env: &TestEnv, args: &str, reader: &str) -> (String, String) {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs bash, which Windows lacks")]
 fn a_closed_pipe_exits_0_quietly() {
     let env = TestEnv::new();
     let mut lines = vec![r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}"#.to_string()];
@@ -139,6 +142,7 @@ fn a_closed_pipe_exits_0_quietly() {
 /// Every command and output, JSON written through serde_json too, exits 0 quietly when its
 /// reader goes away (the README promises it).
 #[test]
+#[cfg_attr(windows, ignore = "runs bash, which Windows lacks")]
 fn a_closed_pipe_exits_0_quietly_for_json_too() {
     let env = TestEnv::new();
     for i in 0..300 {

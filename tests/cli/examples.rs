@@ -131,6 +131,7 @@ fn pinned(env: &TestEnv) -> Vec<(String, String)> {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs sh, which Windows lacks")]
 fn every_command_has_examples_that_run() {
     let env = TestEnv::new();
     let mut commands: Vec<Vec<&str>> = vec![vec![], vec!["generate"]];

@@ -288,6 +288,7 @@ fn where_the_export_goes() {
 
 /// On a terminal, without -o, the page is written to `<session>.html` and its path printed.
 #[test]
+#[cfg_attr(windows, ignore = "runs script, which Windows lacks")]
 fn on_a_terminal_the_page_is_a_file() {
     let env = TestEnv::new();
     std::fs::copy(demo(), env.path().join("demo.jsonl")).unwrap();
@@ -307,6 +308,7 @@ fn on_a_terminal_the_page_is_a_file() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots Unix error texts")]
 fn errors_say_what_to_do() {
     let env = TestEnv::new();
     env.fixture("branched.jsonl");

@@ -163,6 +163,7 @@ fn since_and_until() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn counts_lists_and_limits() {
     let env = env();
     env.write("t.jsonl", SESSION.replace("0195a1b2-grep-test", "0195a1b2-other"));
@@ -240,6 +241,7 @@ fn damaged_lines_warn_and_the_rest_is_searched() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots Unix error texts")]
 fn errors_exit_2() {
     let env = env();
     assert_snapshot!(env.run(&["grep", "(", "s.jsonl"]), @"
@@ -268,6 +270,7 @@ fn errors_exit_2() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "makes a file name Windows forbids")]
 fn hostile_file_names_are_shown_escaped() {
     let env = env();
     std::fs::create_dir(env.path().join("dir")).unwrap();
@@ -313,6 +316,7 @@ fn home(env: &TestEnv) {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn without_paths_every_session_of_both_agents() {
     let env = env();
     home(&env);
@@ -401,6 +405,7 @@ fn a_named_file_every_command_refuses_is_refused_alike() {
 /// A refused file found in a directory, given or the agents', is an error as an unreadable one
 /// is: named, skipped, exit 2 at the end (rg's habit), the other files searched.
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn a_refused_file_in_a_directory_is_an_error() {
     let env = env();
     home(&env);
@@ -427,6 +432,7 @@ fn a_refused_file_in_a_directory_is_an_error() {
 /// file of -f or SESSTREE_FILE, or the one --session names; only that one. A -f file that does
 /// not exist fails as `log -f` does.
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn without_paths_the_session_of_file_or_session_options() {
     let env = env();
     home(&env);
@@ -456,6 +462,7 @@ fn without_paths_the_session_of_file_or_session_options() {
 /// finds its session: from a subdirectory of the project, the nearest parent's (as git looks
 /// upward).
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn here_looks_upward_for_the_project() {
     let env = env();
     home(&env);

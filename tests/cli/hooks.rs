@@ -7,6 +7,7 @@ const BEFORE: &str = "config/sesstree/hooks/session_before_tree";
 const AFTER: &str = "config/sesstree/hooks/session_tree";
 
 #[test]
+#[cfg_attr(windows, ignore = "runs POSIX shell scripts as hooks or summarizers")]
 fn hooks_get_the_event_on_stdin() {
     let env = forked();
     script(&env, BEFORE, r#"cat > "$(dirname "$0")/../before.json""#);
@@ -24,6 +25,7 @@ fn hooks_get_the_event_on_stdin() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs POSIX shell scripts as hooks or summarizers")]
 fn a_hook_that_cancels() {
     let env = forked();
     script(&env, BEFORE, r#"cat >/dev/null; echo '{"cancel": true}'"#);
@@ -36,6 +38,7 @@ fn a_hook_that_cancels() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs POSIX shell scripts as hooks or summarizers")]
 fn a_hook_that_prints_garbage() {
     let env = forked();
     script(&env, BEFORE, "echo 'all good!'");
@@ -48,6 +51,7 @@ fn a_hook_that_prints_garbage() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs POSIX shell scripts as hooks or summarizers")]
 fn a_hook_that_fails() {
     let env = forked();
     script(&env, BEFORE, "echo 'no way' >&2; exit 4");
@@ -61,6 +65,7 @@ fn a_hook_that_fails() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs POSIX shell scripts as hooks or summarizers")]
 fn a_hook_that_hangs_is_stopped() {
     let env = forked();
     script(&env, BEFORE, "sleep 30");
@@ -75,6 +80,7 @@ fn a_hook_that_hangs_is_stopped() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs POSIX shell scripts as hooks or summarizers")]
 fn a_hook_supplies_the_summary() {
     let env = forked();
     script(
@@ -90,6 +96,7 @@ fn a_hook_supplies_the_summary() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs POSIX shell scripts as hooks or summarizers")]
 fn session_tree_is_told_the_summary_came_from_the_hook() {
     let env = forked();
     script(&env, BEFORE, r#"cat >/dev/null; echo '{"summary": {"summary": "From the hook."}}'"#);
@@ -100,6 +107,7 @@ fn session_tree_is_told_the_summary_came_from_the_hook() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs POSIX shell scripts as hooks or summarizers")]
 fn a_hook_summary_is_used_only_when_asked_for() {
     let env = forked();
     script(&env, BEFORE, r#"echo '{"summary": {"summary": "From the hook."}}'"#);
@@ -108,6 +116,7 @@ fn a_hook_summary_is_used_only_when_asked_for() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs POSIX shell scripts as hooks or summarizers")]
 fn a_hook_without_a_summary_and_no_summarizer() {
     let env = forked();
     script(&env, BEFORE, r#"cat >/dev/null; touch "$(dirname "$0")/../ran""#);
@@ -121,6 +130,7 @@ fn a_hook_without_a_summary_and_no_summarizer() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs POSIX shell scripts as hooks or summarizers")]
 fn no_hooks_and_hooks_dir() {
     let env = forked();
     script(&env, BEFORE, r#"echo '{"cancel": true}'"#);
@@ -138,6 +148,7 @@ fn no_hooks_and_hooks_dir() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn a_hook_that_is_not_executable_is_ignored_with_a_hint() {
     let env = forked();
     std::fs::create_dir_all(env.path().join("config/sesstree/hooks")).unwrap();
@@ -150,6 +161,7 @@ fn a_hook_that_is_not_executable_is_ignored_with_a_hint() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs POSIX shell scripts as hooks or summarizers")]
 fn the_file_changing_under_a_hook_is_a_conflict() {
     let env = forked();
     let file = env.path().join("s.jsonl");
@@ -171,6 +183,7 @@ fn the_file_changing_under_a_hook_is_a_conflict() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs POSIX shell scripts as hooks or summarizers")]
 fn a_failing_session_tree_hook_comes_after_the_write() {
     let env = forked();
     script(&env, AFTER, "exit 1");
@@ -184,6 +197,7 @@ fn a_failing_session_tree_hook_comes_after_the_write() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs POSIX shell scripts as hooks or summarizers")]
 fn the_summarizer_runs_when_the_hook_gives_no_summary() {
     let env = forked();
     script(&env, BEFORE, "cat >/dev/null");
@@ -192,6 +206,7 @@ fn the_summarizer_runs_when_the_hook_gives_no_summary() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs POSIX shell scripts as hooks or summarizers")]
 fn without_xdg_config_home_the_hooks_are_under_home() {
     let env = forked();
     script(&env, "home/.config/sesstree/hooks/session_before_tree", r#"echo '{"cancel": true}'"#);

@@ -118,6 +118,7 @@ fn assert_terminal_safe(what: &str, bytes: &[u8]) {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs sh, which Windows lacks")]
 fn arbitrary_bytes() {
     let env = TestEnv::new();
     let mut rng = Rng(0x5eed_1234_abcd_ef01);
@@ -159,6 +160,7 @@ fn arbitrary_bytes_on_stdin() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs sh, which Windows lacks")]
 fn invalid_utf8_everywhere() {
     let env = TestEnv::new();
     let lines: Vec<&[u8]> = vec![
@@ -197,6 +199,7 @@ fn timestamp_with_multibyte_character_at_the_cut() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs sh, which Windows lacks")]
 fn five_megabyte_line() {
     let env = TestEnv::new();
     let big = "x\u{1b}[31m\u{7}é".repeat(5 * 1024 * 1024 / 9);
@@ -222,6 +225,7 @@ fn five_megabyte_line() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs sh, which Windows lacks")]
 fn deep_json_nesting() {
     let env = TestEnv::new();
     let depth = 100_000;
@@ -268,6 +272,7 @@ fn deep_json_nesting() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs sh, which Windows lacks")]
 fn huge_numbers() {
     let env = TestEnv::new();
     let lines = [
@@ -305,6 +310,7 @@ fn huge_numbers() {
 /// A chain of 200,000 entries, each the parent of the next: paths, layout and context are
 /// walked without recursion and in linear time.
 #[test]
+#[cfg_attr(windows, ignore = "runs sh, which Windows lacks")]
 fn deep_chain_200k() {
     let env = TestEnv::new();
     let n = 200_000;
@@ -332,6 +338,7 @@ fn deep_chain_200k() {
 
 /// 200,000 children of one entry.
 #[test]
+#[cfg_attr(windows, ignore = "runs sh, which Windows lacks")]
 fn wide_200k() {
     let env = TestEnv::new();
     let n = 200_000;
@@ -353,6 +360,7 @@ fn wide_200k() {
 /// level, so rows get deeper and deeper; drawing them must stay linear in the entries, not in
 /// entries × depth.
 #[test]
+#[cfg_attr(windows, ignore = "runs sh, which Windows lacks")]
 fn comb_of_branch_points() {
     let env = TestEnv::new();
     let n = 20_000;
@@ -385,6 +393,7 @@ fn comb_of_branch_points() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs sh, which Windows lacks")]
 fn cycles_self_parents_duplicates_and_odd_records() {
     let env = TestEnv::new();
     let lines = [
@@ -442,6 +451,7 @@ fn cycles_self_parents_duplicates_and_odd_records() {
 /// Escape sequences and control characters in every field a command prints, in the REV typed
 /// on the command line and in the file's name: text output shows them escaped, never raw.
 #[test]
+#[cfg_attr(windows, ignore = "makes a file name Windows forbids")]
 fn nothing_hostile_reaches_the_terminal() {
     let env = TestEnv::new();
     let evil = "\u{1b}]0;pwned\u{7}\u{1b}[2J\u{9b}31m\u{85}\r\u{8}\u{7f}\u{0}";
@@ -555,6 +565,7 @@ fn nothing_hostile_reaches_the_terminal() {
 
 /// `--json` is exact: the hostile text comes back as the very string that was written.
 #[test]
+#[cfg_attr(windows, ignore = "runs sh, which Windows lacks")]
 fn json_output_is_exact() {
     let env = TestEnv::new();
     let evil = "\u{1b}]8;;http://x\u{7}link\u{1b}]8;;\u{7}\u{9b}\u{0}\u{7f}\u{2028}\"\\é";

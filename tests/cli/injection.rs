@@ -3,7 +3,6 @@
 //! files sesstree creates are never more open than their source (0600 without one); `-o` never
 //! writes through a symbolic link or onto a directory.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use crate::common::TestEnv;
@@ -64,7 +63,7 @@ fn recorder(env: &TestEnv, path: &str, name: &str, reply: &str) {
         ),
     )
     .unwrap();
-    std::fs::set_permissions(&full, std::fs::Permissions::from_mode(0o755)).unwrap();
+    crate::common::set_mode(&full, 0o755);
 }
 
 /// No file named `pwned…` anywhere under the test's directory.
@@ -83,6 +82,7 @@ fn assert_nothing_ran(root: &Path) {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs POSIX shell scripts as hooks")]
 fn file_text_reaches_hooks_and_the_summarizer_only_on_stdin() {
     let env = TestEnv::new();
     env.write("s.jsonl", session());
@@ -131,14 +131,15 @@ fn under_open_umask(env: &TestEnv) -> assert_cmd::Command {
 
 /// Files made with a wide-open umask still get the source's permissions, never more.
 #[test]
+#[cfg_attr(windows, ignore = "Windows has no mode bits")]
 fn new_files_are_never_more_open_than_their_source() {
     let env = TestEnv::new();
     let v1 = "{\"type\":\"session\",\"id\":\"s\",\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"cwd\":\"/w\"}\n{\"type\":\"message\",\"timestamp\":\"2026-01-01T00:00:01.000Z\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n";
     for (mode, name) in [(0o600, "private.jsonl"), (0o640, "group.jsonl")] {
         let path = env.write(name, session());
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+        crate::common::set_mode(&path, mode);
         let old = env.write(&format!("v1-{name}"), v1);
-        std::fs::set_permissions(&old, std::fs::Permissions::from_mode(mode)).unwrap();
+        crate::common::set_mode(&old, mode);
         let made = [
             (format!("b-{name}"), vec!["-f", name, "branch", "--through", "a1", "-o"]),
             (format!("m-{name}"), vec!["-f", name, "migrate", "-o"]),
@@ -150,16 +151,16 @@ fn new_files_are_never_more_open_than_their_source() {
             args.push(out);
             let status = under_open_umask(&env).args(&args).output().unwrap();
             assert!(status.status.code().is_some_and(|c| c <= 1), "{args:?}: {status:?}");
-            let got = std::fs::metadata(env.path().join(out)).unwrap().permissions().mode();
-            assert_eq!(got & 0o7777, mode, "{args:?}");
+            let got = crate::common::mode(&env.path().join(out));
+            assert_eq!(got, mode, "{args:?}");
         }
         // Migrating in place keeps the mode, and the backup has it too.
         let v1_name = format!("v1-{name}");
         let out = env.cmd().args(["-f", &v1_name, "migrate"]).output().unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         for file in [v1_name.clone(), format!("{v1_name}.bak")] {
-            let got = std::fs::metadata(env.path().join(&file)).unwrap().permissions().mode();
-            assert_eq!(got & 0o7777, mode, "{file}");
+            let got = crate::common::mode(&env.path().join(&file));
+            assert_eq!(got, mode, "{file}");
         }
     }
     // A file made from standard input has no source to copy: 0600, whatever the umask.
@@ -170,18 +171,19 @@ fn new_files_are_never_more_open_than_their_source() {
         }
         let status = under_open_umask(&env).args(&args).write_stdin(session()).output().unwrap();
         assert!(status.status.code().is_some_and(|c| c <= 1), "{args:?}: {status:?}");
-        let got = std::fs::metadata(env.path().join(out)).unwrap().permissions().mode();
-        assert_eq!(got & 0o7777, 0o600, "{args:?}");
+        let got = crate::common::mode(&env.path().join(out));
+        assert_eq!(got, 0o600, "{args:?}");
     }
 }
 
 /// An export gets the mode `cp` gives a copy of its session (the session's, less the umask),
 /// no longer 0600 whatever the session's (issue 44).
 #[test]
+#[cfg_attr(windows, ignore = "Windows has no mode bits")]
 fn an_export_gets_the_mode_of_a_copy_of_its_session() {
     let env = TestEnv::new();
     let path = env.write("s.jsonl", session());
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    crate::common::set_mode(&path, 0o644);
     for (umask, out, want) in [("022", "a.html", 0o644), ("027", "b.md", 0o640)] {
         let mut cmd = env.pinned(assert_cmd::Command::new("sh"));
         cmd.arg("-c")
@@ -189,20 +191,20 @@ fn an_export_gets_the_mode_of_a_copy_of_its_session() {
             .arg(assert_cmd::cargo::cargo_bin("sesstree"));
         let status = cmd.args(["-f", "s.jsonl", "export", "-o", out]).output().unwrap();
         assert!(status.status.success(), "{status:?}");
-        let got = std::fs::metadata(env.path().join(out)).unwrap().permissions().mode();
-        assert_eq!(got & 0o7777, want, "umask {umask}");
+        let got = crate::common::mode(&env.path().join(out));
+        assert_eq!(got, want, "umask {umask}");
     }
 }
 
 /// `-o` onto a symbolic link or a directory is refused, `--force` or not, and nothing is
 /// written through the link.
 #[test]
+#[cfg_attr(windows, ignore = "makes a symbolic link")]
 fn output_never_goes_through_a_symlink_or_onto_a_directory() {
     let env = TestEnv::new();
     env.write("s.jsonl", session());
     env.write("victim.txt", "precious\n");
-    std::os::unix::fs::symlink(env.path().join("victim.txt"), env.path().join("link.jsonl"))
-        .unwrap();
+    crate::common::symlink(env.path().join("victim.txt"), env.path().join("link.jsonl"));
     std::fs::create_dir(env.path().join("dir.jsonl")).unwrap();
     for target in ["link.jsonl", "dir.jsonl"] {
         for cmd in [

@@ -147,6 +147,7 @@ fn a_label_that_is_no_rev_is_refused() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots the program name, sesstree.exe on Windows")]
 fn failures_write_nothing() {
     let env = TestEnv::new();
     env.fixture("writers-omp.jsonl");
@@ -245,6 +246,7 @@ fn label_file_rev_says_which_file_it_wrote() {
 
 /// Without -f, `label FILE:REV` names the current session it did not write to.
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn label_file_rev_names_the_current_session_it_did_not_write() {
     let env = TestEnv::new();
     // `env.render` writes the test's directory as $TMP.

@@ -36,6 +36,7 @@ mod name; // sesstree name
 mod others; // Claude Code's and Codex's directories in ls and grep
 mod pi_entries; // entry types of today's pi: usage, context_edit
 mod props; // property tests: random trees and command sequences against a model
+mod prune; // sesstree prune: subtrees, abandoned branches, markers, save and restore
 mod readme; // the command tour in docs/ shows real output
 mod reflog; // sesstree reflog, checkout -
 mod show; // sesstree show

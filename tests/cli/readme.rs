@@ -222,6 +222,7 @@ fn check(document: &str) {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs sh, which Windows lacks")]
 fn command_tour_shows_real_output() {
     for document in DOCUMENTS {
         check(document);

@@ -129,6 +129,7 @@ fn quote(path: &Path) -> String {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "drives the selector in tmux")]
 fn draws_moves_labels_and_checks_out() {
     let env = TestEnv::new();
     env.fixture("selector.jsonl");
@@ -206,6 +207,7 @@ fn draws_moves_labels_and_checks_out() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "drives the selector in tmux")]
 fn enter_on_the_leaf_is_already_there() {
     let env = TestEnv::new();
     env.fixture("selector.jsonl");
@@ -222,6 +224,7 @@ fn enter_on_the_leaf_is_already_there() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "drives the selector in tmux")]
 fn search_filters_and_escape() {
     let env = TestEnv::new();
     env.fixture("selector.jsonl");
@@ -251,6 +254,7 @@ fn search_filters_and_escape() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "drives the selector in tmux")]
 fn ctrl_c_restores_the_terminal_and_exits_7() {
     let env = TestEnv::new();
     env.fixture("selector.jsonl");
@@ -280,6 +284,7 @@ fn sesstree_pid(tmux: &Tmux) -> String {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "drives the selector in tmux")]
 fn sigterm_and_sighup_restore_the_terminal_and_exit_7() {
     for signal in ["TERM", "HUP"] {
         let env = TestEnv::new();
@@ -298,6 +303,7 @@ fn sigterm_and_sighup_restore_the_terminal_and_exit_7() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "drives the selector in tmux")]
 fn narrow_terminal_and_no_colour() {
     let env = TestEnv::new();
     env.fixture("selector.jsonl");
@@ -355,6 +361,7 @@ fn narrow_terminal_and_no_colour() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "drives the selector in tmux")]
 fn an_empty_session_has_no_entries() {
     let env = TestEnv::new();
     env.fixture("empty.jsonl");
@@ -366,6 +373,7 @@ fn an_empty_session_has_no_entries() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "drives the selector in tmux")]
 fn refuses_without_a_terminal() {
     // The harness runs the binary with pipes for stdin and stdout.
     let env = TestEnv::new();
@@ -392,6 +400,7 @@ fn refuses_without_a_terminal() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "drives the selector in tmux")]
 fn a_hook_cancel_keeps_the_tree_and_alt_enter_writes_a_summary() {
     let env = TestEnv::new();
     env.fixture("selector.jsonl");
@@ -399,7 +408,7 @@ fn a_hook_cancel_keeps_the_tree_and_alt_enter_writes_a_summary() {
     std::fs::create_dir_all(&hooks).unwrap();
     let hook = hooks.join("session_before_tree");
     std::fs::write(&hook, "#!/bin/sh\ncat >/dev/null\necho '{\"cancel\": true}'\n").unwrap();
-    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    crate::common::set_mode(&hook, 0o755);
     let before = env.read("selector.jsonl");
     let Some(tmux) = Tmux::start(&env, "tree -i -f selector.jsonl") else { return };
     tmux.wait_text("(8/10)");
@@ -427,6 +436,7 @@ fn a_hook_cancel_keeps_the_tree_and_alt_enter_writes_a_summary() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "drives the selector in tmux")]
 fn a_panic_gives_the_terminal_back() {
     let env = TestEnv::new();
     env.fixture("selector.jsonl");
@@ -447,6 +457,7 @@ fn a_panic_gives_the_terminal_back() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "drives the selector in tmux")]
 fn ctrl_c_stops_the_summarizer_each_time() {
     let env = TestEnv::new();
     env.fixture("selector.jsonl");
@@ -477,6 +488,7 @@ fn ctrl_c_stops_the_summarizer_each_time() {
 /// be captured and sent again), but escaped on a terminal, where a transcript's escape
 /// sequences would otherwise clear the screen or set the window title (SECURITY.md §3).
 #[test]
+#[cfg_attr(windows, ignore = "drives the selector in tmux")]
 fn the_checkout_prefill_is_escaped_on_a_terminal_only() {
     const HOSTILE: &str = r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}
 {"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"Start"}}
@@ -504,6 +516,7 @@ fn the_checkout_prefill_is_escaped_on_a_terminal_only() {
 /// On a terminal, `log` (and `tree`, `show`, `context`, `reflog`) goes through the pager:
 /// `$SESSTREE_PAGER`, else `$PAGER`; `--no-pager` and `cat` turn it off. Writers never page.
 #[test]
+#[cfg_attr(windows, ignore = "drives the selector in tmux")]
 fn reading_commands_page_on_a_terminal() {
     let env = TestEnv::new();
     std::fs::copy(crate::common::demo(), env.path().join("demo.jsonl")).unwrap();
@@ -539,6 +552,7 @@ fn reading_commands_page_on_a_terminal() {
 /// `sh -c`, which failed after starting: the output was lost and the exit status was 0. As jj
 /// does ("Failed to spawn pager"), sesstree warns and prints to the terminal instead.
 #[test]
+#[cfg_attr(windows, ignore = "drives the selector in tmux")]
 fn a_pager_that_cannot_run_is_skipped_with_a_warning() {
     let env = TestEnv::new();
     std::fs::copy(crate::common::demo(), env.path().join("demo.jsonl")).unwrap();
@@ -566,6 +580,7 @@ fn a_pager_that_cannot_run_is_skipped_with_a_warning() {
 /// On a terminal, `tree` and `log` rows are cut to its width (80 columns here), through the
 /// pager too, never wrapped, with `← active` in sight; in a pipe they are whole.
 #[test]
+#[cfg_attr(windows, ignore = "drives the selector in tmux")]
 fn rows_fit_the_terminal_width() {
     let env = TestEnv::new();
     std::fs::copy(crate::common::demo(), env.path().join("demo.jsonl")).unwrap();
@@ -605,6 +620,7 @@ fn rows_fit_the_terminal_width() {
 /// summarizer runs: not when the session_before_tree hook gives the summary (`tree -i` said it
 /// for every Shift+Enter), and `checkout --summarize` says it too.
 #[test]
+#[cfg_attr(windows, ignore = "drives the selector in tmux")]
 fn summarizing_is_said_only_while_a_summarizer_runs() {
     let env = TestEnv::new();
     env.fixture("selector.jsonl");

@@ -96,6 +96,12 @@ const EXPECTED: &[(&str, &str, &str, &str)] = &[
         "the fork holds user messages and no reply, a file sesstree writes as pi 1.x does (CHANGES R5); pi 0.x, which wrote a session only at its first reply, writes its header and entries again when it continues one (FORMAT §4.7)",
     ),
     (
+        "prune-abandoned markers",
+        "pi 0.",
+        "continue",
+        "pruning the abandoned first root leaves only a branch summary and a move marker, no message: a file pi 0.x never leaves on disk, so continuing it pi 0.x writes its header and entries again (FORMAT §4.7; pi 1.x and oh-my-pi continue it in place)",
+    ),
+    (
         "",
         "pi",
         "migratedOnOpen",
@@ -661,6 +667,16 @@ fn writer_cases(env: &Env, label: &str, source: &Path) -> Vec<Case> {
     add("name-pi", &[&["name", "--dialect", "pi", "Oracle name"]], None);
     add("migrate", &[&["migrate", "--no-backup"]], None);
     add("fsck-repair", &[&["fsck", "--repair", "-o", "new.jsonl"]], Some("new.jsonl"));
+    add("prune-abandoned", &[&["prune", "--abandoned", "--no-backup"]], None);
+    add("prune-markers", &[&["prune", "--markers", "--no-backup"]], None);
+    add(
+        "prune-restore",
+        &[
+            &["prune", "--abandoned", "--save", "saved.jsonl"],
+            &["prune", "--restore", "saved.jsonl", "--no-backup"],
+        ],
+        None,
+    );
     out
 }
 

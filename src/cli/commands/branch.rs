@@ -117,7 +117,7 @@ pub fn run(ctx: &Ctx, args: &BranchArgs) -> anyhow::Result<()> {
         }
         (None, None) => unreachable!("clap requires REV or --at"),
     };
-    let source = std::fs::canonicalize(file).map_err(|e| Error::io(file, e))?;
+    let source = sesstree::platform::canonicalize(file).map_err(|e| Error::io(file, e))?;
     let parent_session = source.to_string_lossy();
 
     cancel_on_interrupt(&cancel);

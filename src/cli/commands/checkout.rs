@@ -66,7 +66,7 @@ pub struct CheckoutArgs {
     #[arg(long, group = "summary_source")]
     pub summarize: bool,
     /// The command that summarizes: it reads the abandoned branch as a transcript plus
-    /// instructions on stdin and prints the summary (run with `sh -c`).
+    /// instructions on stdin and prints the summary (run with `sh -c`, on Windows `cmd /C`).
     #[arg(long, value_name = "CMD", env = "SESSTREE_SUMMARIZER")]
     pub summarizer: Option<String>,
     /// Extra instructions for the summarizer, appended to the default ones.

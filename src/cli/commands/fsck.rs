@@ -29,7 +29,8 @@ const EXAMPLES: &str = r#"Examples:
 /// lines, records that are not objects or have no id, duplicate ids, missing parents, entries
 /// that are their own parent (pi loops on them), parent cycles, labels on missing entries, compactions whose firstKeptEntryId is neither on their
 /// path nor their own id (pi's compaction that keeps nothing),
-/// branch summaries whose fromId names no entry, pi context edits off their path, a title slot
+/// branch summaries without a fromId or with one that is not an id (one naming an entry not in
+/// the file, after a prune, is fine: the agents only print it), pi context edits off their path, a title slot
 /// without its pad (oh-my-pi cannot resume the file), a missing final newline, a version too
 /// new. Text output is `FILE:LINE: KIND: MESSAGE` per problem and
 /// `FILE: ok` for a sound file (not with --quiet).
@@ -42,8 +43,8 @@ const EXAMPLES: &str = r#"Examples:
 /// they meant when written, entries with a missing parent or their own become roots, cycles
 /// are broken where
 /// readers break them, labels on missing entries are dropped, an off-path firstKeptEntryId
-/// becomes the compaction's own id (it keeps nothing, as readers already took it), unknown
-/// fromIds point at the summary's parent, a title slot gets its pad, the final newline is
+/// becomes the compaction's own id (it keeps nothing, as readers already took it), a missing
+/// or non-id fromId points at the summary's parent, a title slot gets its pad, the final newline is
 /// added. The
 /// report lists every change. The input is never modified.
 #[derive(Debug, clap::Args)]

@@ -162,8 +162,16 @@ pub fn run(ctx: &Ctx, args: &GrepArgs) -> anyhow::Result<()> {
         roles: names(&args.role),
         tools: args.tool.clone(),
         types: names(&args.kind),
-        since: args.since.as_deref().map(|w| when("--since", w, now)).transpose()?,
-        until: args.until.as_deref().map(|w| when("--until", w, now)).transpose()?,
+        since: args
+            .since
+            .as_deref()
+            .map(|w| crate::cli::time::when("--since", w, now))
+            .transpose()?,
+        until: args
+            .until
+            .as_deref()
+            .map(|w| crate::cli::time::when("--until", w, now))
+            .transpose()?,
         cwds,
     };
     let listing = args.files_with_matches || args.count;
@@ -360,36 +368,4 @@ fn write_json(
         write_json_line(out, &object)?;
     }
     Ok(())
-}
-
-/// The epoch milliseconds of a --since / --until: a date (local midnight), a civil time
-/// (local), an instant with its offset, or a span back from `now`.
-fn when(flag: &str, text: &str, now: i64) -> anyhow::Result<i64> {
-    use jiff::tz::TimeZone;
-    let tz = TimeZone::system();
-    let millis = |ts: jiff::Timestamp| ts.as_millisecond();
-    if let Ok(ts) = text.parse::<jiff::Timestamp>() {
-        return Ok(millis(ts));
-    }
-    if let Ok(time) = text.parse::<jiff::civil::DateTime>()
-        && let Ok(zoned) = time.to_zoned_datetime(tz.clone())
-    {
-        return Ok(millis(zoned.timestamp()));
-    }
-    if let Ok(date) = text.parse::<jiff::civil::Date>()
-        && let Ok(zoned) = date.to_zoned_datetime(tz.clone())
-    {
-        return Ok(millis(zoned.timestamp()));
-    }
-    if let Ok(span) = text.parse::<jiff::Span>()
-        && let Ok(now) = jiff::Timestamp::from_millisecond(now)
-        && let Ok(back) = now.to_zoned_datetime(tz).checked_sub(span)
-    {
-        return Ok(millis(back.timestamp()));
-    }
-    Err(sesstree::Error::Usage(format!(
-        "{flag} '{}': not a date (2026-11-30), a time (2026-11-30T14:00) or a span (7d, 12h)",
-        show(text)
-    ))
-    .into())
 }

@@ -92,7 +92,7 @@ pub fn run(ctx: &Ctx, args: &ImportArgs) -> anyhow::Result<()> {
         let end = memchr::memchr_iter(b'\n', &input).nth(line as usize - 1);
         input.truncate(end.map_or(input.len(), |at| at + 1));
     }
-    let path = std::fs::canonicalize(file).map_err(|e| Error::io(file, e))?;
+    let path = sesstree::platform::canonicalize(file).map_err(|e| Error::io(file, e))?;
     let modified = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
     let modified_ms = modified
         .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())

@@ -150,9 +150,8 @@ pub fn run(ctx: &Ctx, args: &LsArgs) -> anyhow::Result<()> {
 
     let mut out = stdout();
     if args.null {
-        use std::os::unix::ffi::OsStrExt as _;
         for s in &summaries {
-            out.write_all(s.path.as_os_str().as_bytes())?;
+            out.write_all(s.path.as_os_str().as_encoded_bytes())?;
             out.write_all(b"\0")?;
         }
     } else if ctx.json {

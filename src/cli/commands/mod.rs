@@ -14,6 +14,7 @@ mod log;
 mod ls;
 mod migrate;
 mod name;
+mod prune;
 mod reflog;
 pub(crate) mod show;
 mod stats;
@@ -50,6 +51,7 @@ pub enum Command {
     Ls(ls::LsArgs),
     Grep(grep::GrepArgs),
     Export(export::ExportArgs),
+    Prune(prune::PruneArgs),
     Import(import::ImportArgs),
 }
 
@@ -117,6 +119,7 @@ fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Ls(args) => ls::run(ctx, &args),
         Command::Grep(args) => grep::run(ctx, &args),
         Command::Export(args) => export::run(ctx, &args),
+        Command::Prune(args) => prune::run(ctx, &args),
         Command::Import(args) => import::run(ctx, &args),
     }
 }

@@ -38,11 +38,18 @@ pub struct StatsArgs {
     /// Session files or directories (default: the file given by -f).
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+    /// Where the bytes are instead: by entry type, inline images, tool output, the active
+    /// path and the rest (what `prune --abandoned` would remove at most).
+    #[arg(long)]
+    pub bytes: bool,
 }
 
 /// Runs `stats`.
 pub fn run(ctx: &Ctx, args: &StatsArgs) -> anyhow::Result<()> {
     let files = crate::cli::args::session_paths(ctx, &args.paths)?;
+    if args.bytes {
+        return bytes(ctx, &files);
+    }
     let results: Vec<_> = files
         .par_iter()
         // Keep only the counts and the warnings: a loaded session holds its file open, and a
@@ -91,6 +98,36 @@ pub fn run(ctx: &Ctx, args: &StatsArgs) -> anyhow::Result<()> {
     }
     out.flush()?;
     // Printed above already, with the other files' errors.
+    first_error.map_or(Ok(()), |e| Err(Silent(classify(&e).0).into()))
+}
+
+/// `stats --bytes`: where each file's bytes are ([`sesstree::bytes`]), file by file.
+fn bytes(ctx: &Ctx, files: &[PathBuf]) -> anyhow::Result<()> {
+    let mut out = stdout();
+    let mut first_error = None;
+    for file in files {
+        let report = Session::load(file).and_then(|s| {
+            crate::cli::ui::warn_lines(file, s.diagnostics.iter().map(|d| (d.line, &*d.message)));
+            s.require_readable()?;
+            sesstree::bytes::report(&s)
+        });
+        let shown = file.display().to_string();
+        match report {
+            Ok(r) if ctx.json => write_json_line(&mut out, &r.to_json(&shown))?,
+            Ok(r) => {
+                writeln!(out, "{}", ctx.style.paint(&sanitize_for_terminal(&shown), Role::Id))?;
+                for line in r.to_text() {
+                    writeln!(out, "{}", sanitize_for_terminal(&line))?;
+                }
+            }
+            Err(e) => {
+                out.flush()?;
+                eprintln!("error: {}", sanitize_for_terminal(&e.to_string()));
+                first_error.get_or_insert(anyhow::Error::from(e));
+            }
+        }
+    }
+    out.flush()?;
     first_error.map_or(Ok(()), |e| Err(Silent(classify(&e).0).into()))
 }
 

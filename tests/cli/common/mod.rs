@@ -34,6 +34,38 @@ pub fn subcommands(env: &TestEnv) -> Vec<String> {
         .collect()
 }
 
+/// Sets the Unix permission bits of `path`, for tests that are skipped on Windows (it has
+/// none; such a test is `#[cfg_attr(windows, ignore = ...)]`).
+pub fn set_mode(path: &Path, mode: u32) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+    }
+    #[cfg(not(unix))]
+    panic!("no mode bits to set {mode:o} on {} here", path.display());
+}
+
+/// The Unix permission bits of `path` (see [`set_mode`]).
+pub fn mode(path: &Path) -> u32 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).expect("stat").permissions().mode() & 0o7777
+    }
+    #[cfg(not(unix))]
+    panic!("no mode bits to read on {} here", path.display());
+}
+
+/// A symbolic link at `link` to `target` (on Windows one needs a privilege Wine and most users
+/// lack: the tests that make one are skipped there).
+pub fn symlink(target: impl AsRef<Path>, link: impl AsRef<Path>) {
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(target, link).expect("symlink");
+    #[cfg(windows)]
+    std::os::windows::fs::symlink_file(target, link).expect("symlink");
+}
+
 impl TestEnv {
     /// A fresh environment.
     pub fn new() -> TestEnv {
@@ -90,6 +122,8 @@ impl TestEnv {
             cmd.env_remove(var);
         }
         cmd.env("HOME", self.dir.path().join("home"));
+        // Windows' home directory, as the agents' `os.homedir()` reads it there.
+        cmd.env("USERPROFILE", self.dir.path().join("home"));
         cmd.env("XDG_CONFIG_HOME", self.dir.path().join("config"));
         cmd.env("XDG_DATA_HOME", self.dir.path().join("data"));
         cmd.env("SESSTREE_NOW", "2026-03-01T12:00:00.000Z");
