@@ -46,6 +46,9 @@ _sesstree() {
             sesstree,humanize-title)
                 cmd="sesstree__subcmd__humanize__subcmd__title"
                 ;;
+            sesstree,import)
+                cmd="sesstree__subcmd__import"
+                ;;
             sesstree,label)
                 cmd="sesstree__subcmd__label"
                 ;;
@@ -103,6 +106,9 @@ _sesstree() {
             sesstree__subcmd__help,humanize-title)
                 cmd="sesstree__subcmd__help__subcmd__humanize__subcmd__title"
                 ;;
+            sesstree__subcmd__help,import)
+                cmd="sesstree__subcmd__help__subcmd__import"
+                ;;
             sesstree__subcmd__help,label)
                 cmd="sesstree__subcmd__help__subcmd__label"
                 ;;
@@ -140,7 +146,7 @@ _sesstree() {
 
     case "${cmd}" in
         sesstree)
-            opts="-f -h -V --file --session --json --strict --no-pager --utc --color --even-if-open --help --version log tree context show checkout reflog fork branch stats label name humanize-title migrate fsck ls grep diff export prune help"
+            opts="-f -h -V --file --session --json --strict --no-pager --utc --color --even-if-open --help --version log tree context show checkout reflog fork branch stats label name humanize-title migrate fsck ls grep diff export prune import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -516,7 +522,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__help)
-            opts="log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep diff export prune help"
+            opts="log tree context show checkout reflog fork stats label name humanize-title migrate fsck ls grep diff export prune import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -642,6 +648,20 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__help__subcmd__humanize__subcmd__title)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sesstree__subcmd__help__subcmd__import)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -825,6 +845,40 @@ _sesstree() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sesstree__subcmd__import)
+            opts="-o -h --to --output --force --even-if-open --session --json --strict --no-pager --utc --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --to)
+                    COMPREPLY=($(compgen -W "omp pi" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sesstree__subcmd__label)
             opts="-f -h --clear --list --dry-run --force --dialect --file --session --json --strict --no-pager --utc --color --even-if-open --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -902,7 +956,7 @@ _sesstree() {
             return 0
             ;;
         sesstree__subcmd__ls)
-            opts="-0 -f -h --cwd --null --tree --file --session --strict --no-pager --even-if-open --json --utc --color --help"
+            opts="-0 -f -h --cwd --null --tree --agent --file --session --strict --no-pager --even-if-open --json --utc --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -910,6 +964,10 @@ _sesstree() {
             case "${prev}" in
                 --cwd)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -W "claude codex omp pi" -- "${cur}"))
                     return 0
                     ;;
                 --file)

@@ -50,6 +50,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand diff 'Show what two branches did differently, from their common ancestor'
             cand export 'Export the whole tree as one self-contained HTML page, or as Markdown'
             cand prune 'Remove branches off the active path, or put removed ones back'
+            cand import 'Make an oh-my-pi or pi session of a Claude Code or Codex transcript'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sesstree;log'= {
@@ -314,6 +315,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
         }
         &'sesstree;ls'= {
             cand --cwd 'Only the sessions of the project in this directory'
+            cand --agent 'Only the sessions of this agent: a Claude Code or Codex transcript, or a file in oh-my-pi''s or pi''s sessions directory'
             cand -f 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current session: the newest (by modification time) of the current directory''s sessions in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them), as `omp --continue` and `pi -c` resume it; when the directory has none, the nearest parent directory''s, as git looks upward. `ls` marks it'
             cand --file 'The session file to work on (`-` reads standard input for commands that do not write). Without it, the current session: the newest (by modification time) of the current directory''s sessions in the agents'' session directories (`~/.omp/agent/sessions`, `~/.pi/agent/sessions`, or where their variables put them), as `omp --continue` and `pi -c` resume it; when the directory has none, the nearest parent directory''s, as git looks upward. `ls` marks it'
             cand --session 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)'
@@ -427,6 +429,21 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'sesstree;import'= {
+            cand --to 'The agent whose session to write'
+            cand -o 'Write the new file to PATH instead of the agent''s sessions directory'
+            cand --output 'Write the new file to PATH instead of the agent''s sessions directory'
+            cand --session 'The session to work on, by its id (a prefix of at least 4 characters) or its name, looked for in every session directory of both agents (instead of -f)'
+            cand --color 'When to colour the output'
+            cand --force 'Overwrite an existing file at PATH'
+            cand --even-if-open 'Write into a session even while an oh-my-pi process has it open. Without it, a command that would write into such a session writes nothing and exits 5, naming the process: oh-my-pi (18.4.9 and later) holds the session''s ownership lease while it runs, and entries written meanwhile are missing from what it shows and would be mixed with its own. On Windows oh-my-pi keeps the lease in a named mutex that sesstree cannot see: there no session counts as open, and this flag changes nothing'
+            cand --json 'Print machine-readable JSON (JSON Lines for streams of entries)'
+            cand --strict 'Treat damage (unparseable lines, duplicate ids, missing parents, cycles) as an error (exit 3) instead of a warning'
+            cand --no-pager 'Do not page the output of `log`, `tree`, `show`, `context` and `reflog` on a terminal (the pager is `$SESSTREE_PAGER`, else `$PAGER`, else `less -FRX`)'
+            cand --utc 'Show times in UTC instead of the local time zone (`TZ`, else the system''s)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'sesstree;help'= {
             cand log 'Show the path from the root to REV (default `@`), newest first'
             cand tree 'Show the whole tree as the agent''s tree selector draws it'
@@ -446,6 +463,7 @@ set edit:completion:arg-completer[sesstree] = {|@words|
             cand diff 'Show what two branches did differently, from their common ancestor'
             cand export 'Export the whole tree as one self-contained HTML page, or as Markdown'
             cand prune 'Remove branches off the active path, or put removed ones back'
+            cand import 'Make an oh-my-pi or pi session of a Claude Code or Codex transcript'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sesstree;help;log'= {
@@ -483,6 +501,8 @@ set edit:completion:arg-completer[sesstree] = {|@words|
         &'sesstree;help;export'= {
         }
         &'sesstree;help;prune'= {
+        }
+        &'sesstree;help;import'= {
         }
         &'sesstree;help;help'= {
         }

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::format::Dialect;
+use crate::format::{Dialect, Foreign};
 
 /// Expands files and directories into session files: a file is taken as given, a directory is
 /// searched recursively for `*.jsonl` (sorted by name, symlinks not followed). `listing` (the
@@ -188,13 +188,15 @@ pub struct Root {
 }
 
 /// The variables [`Places`] reads.
-pub const PLACE_VARS: [&str; 6] = [
+pub const PLACE_VARS: [&str; 8] = [
     "PI_CONFIG_DIR",
     "OMP_PROFILE",
     "PI_PROFILE",
     "PI_CODING_AGENT_DIR",
     "PI_CODING_AGENT_SESSION_DIR",
     "XDG_DATA_HOME",
+    "CLAUDE_CONFIG_DIR",
+    "CODEX_HOME",
 ];
 
 impl Places {
@@ -232,6 +234,22 @@ impl Places {
             })
             .max_by_key(|(depth, _)| *depth)
             .map(|(_, agent)| agent)
+    }
+
+    /// Where the other agents whose transcripts sesstree reads keep them: Claude Code's
+    /// projects (`CLAUDE_CONFIG_DIR`, else `~/.claude`, then `projects/`, a directory per
+    /// working directory) and Codex's sessions (`CODEX_HOME`, else `~/.codex`, then
+    /// `sessions/YYYY/MM/DD/`), as oh-my-pi 18.2.3's importers find them.
+    pub fn foreign_roots(&self) -> Vec<(Foreign, PathBuf)> {
+        let dir = |var: &str, default: &str| {
+            self.var(var)
+                .filter(|d| !d.is_empty())
+                .map_or_else(|| self.home.join(default), |d| self.expand(d))
+        };
+        vec![
+            (Foreign::Claude, dir("CLAUDE_CONFIG_DIR", ".claude").join("projects")),
+            (Foreign::Codex, dir("CODEX_HOME", ".codex").join("sessions")),
+        ]
     }
 
     /// oh-my-pi's blob store, beside its sessions root (CHANGES O3, O6): the directory its
@@ -372,6 +390,9 @@ impl Places {
                 }
             }
         }
+        // Claude Code's and Codex's transcripts name their working directory inside: with a
+        // working directory wanted, their headers (as sesstree reads them) decide.
+        dirs.extend(self.foreign_roots().into_iter().map(|(_, dir)| dir));
         let mut seen = HashSet::new();
         dirs.retain(|d| d.is_dir() && seen.insert(d.clone()));
         dirs

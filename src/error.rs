@@ -85,6 +85,17 @@ pub enum Error {
         /// The file involved.
         path: PathBuf,
     },
+    /// Another agent's transcript, which sesstree reads but does not write.
+    #[error(
+        "{}: read-only: {what}; `sesstree import` makes an oh-my-pi or pi session of it",
+        path.display()
+    )]
+    ReadOnly {
+        /// The file involved.
+        path: PathBuf,
+        /// What the file is ([`crate::format::Foreign::what`]).
+        what: &'static str,
+    },
     /// A REV names no entry.
     #[error("no entry matches '{rev}'")]
     RevNotFound {
@@ -121,7 +132,7 @@ impl Error {
     pub fn kind(&self) -> ErrorKind {
         match self {
             Error::Io { .. } | Error::Failed(_) => ErrorKind::Failed,
-            Error::Usage(_) => ErrorKind::Usage,
+            Error::Usage(_) | Error::ReadOnly { .. } => ErrorKind::Usage,
             Error::NoHeader { .. }
             | Error::Damaged { .. }
             | Error::Empty { .. }

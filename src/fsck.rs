@@ -404,6 +404,7 @@ pub struct Repair {
 /// is done). Fails for a version newer than sesstree knows, for a lost header without
 /// `opts.cwd`, and, as a safety net, when the copy would still have problems.
 pub fn repair(session: &Session, opts: &RepairOptions, ids: &mut IdGen) -> Result<Repair> {
+    session.refuse_foreign()?;
     if session.lane_format.is_some() {
         return Err(Error::LaneFormat { path: session.path.clone() });
     }

@@ -24,7 +24,7 @@ use crate::error::{Error, Result};
 use crate::format::entry::Payload;
 use crate::format::kind::Class;
 use crate::format::title::TitleSlot;
-use crate::format::{Dialect, Envelope, Kind, MAX_VERSION};
+use crate::format::{Dialect, Envelope, Foreign, Kind, MAX_VERSION};
 use crate::id::EntryId;
 use crate::json::scan::{Line, Scanner};
 use crate::naming::TitleSource;
@@ -194,6 +194,14 @@ pub struct Session {
     /// The line of the header of pi's lane-based v4 format (CHANGES P7), when the file is in
     /// it: another format, whose lines after the header are not read.
     pub lane_format: Option<u64>,
+    /// Another agent's transcript, read through its transcoding into a session
+    /// ([`Foreign::transcode`]): record lines are the transcript's, and nothing writes it.
+    pub foreign: Option<Foreign>,
+    /// The leaf the transcoding of another agent's transcript named.
+    foreign_leaf: Option<u32>,
+    /// Where each record's line lies in another agent's transcript (offset, length without the
+    /// newline), by record index: [`Session::written_line`] reads it back.
+    foreign_lines: Vec<(u64, u64)>,
     /// Every record after the header, in file order.
     pub records: Vec<Record>,
     /// Damage found while loading, in line order.
@@ -316,6 +324,7 @@ impl Session {
     /// The header of a file sesstree may rewrite: the file is not empty, and its header is
     /// valid and of a version sesstree knows.
     pub fn require_known_header(&self) -> Result<&Header> {
+        self.refuse_foreign()?;
         if self.is_empty() {
             return Err(Error::Empty { path: self.path.clone() });
         }
@@ -324,6 +333,20 @@ impl Session {
             return Err(Error::TooNew { path: self.path.clone(), version: header.version });
         }
         Ok(header)
+    }
+
+    /// The other agent whose transcript a file is, told by the first line of `head` (the start
+    /// of the file): a load reads such a file as a session ([`Foreign`]).
+    pub fn foreign_format(head: &[u8]) -> Option<Foreign> {
+        load::foreign_format(head)
+    }
+
+    /// Refuses another agent's transcript, which no command writes.
+    pub fn refuse_foreign(&self) -> Result<()> {
+        match self.foreign {
+            Some(foreign) => Err(Error::ReadOnly { path: self.path.clone(), what: foreign.what() }),
+            None => Ok(()),
+        }
     }
 
     /// The declared version (1 for a file without a header).
@@ -365,8 +388,12 @@ impl Session {
         &self.records[idx as usize]
     }
 
-    /// The current leaf: the last record, when it has an id (FORMAT §4.3).
+    /// The current leaf: the last record, when it has an id (FORMAT §4.3); in another agent's
+    /// transcript, the one its transcoding names.
     pub fn leaf(&self) -> Option<u32> {
+        if self.foreign.is_some() {
+            return self.foreign_leaf;
+        }
         let last = self.records.len().checked_sub(1)?;
         self.records[last].id.as_ref().map(|_| last as u32)
     }
@@ -573,6 +600,22 @@ impl Session {
     pub fn raw_line(&self, idx: u32) -> Result<Vec<u8>> {
         let r = &self.records[idx as usize];
         self.read_range(r.offset, r.len)
+    }
+
+    /// The bytes of a record's line as the file holds it, without its newline: the record's own
+    /// line, or for another agent's transcript the transcript's line it was converted from, read
+    /// again from the file (from standard input, which cannot be read again, the converted one).
+    pub fn written_line(&self, idx: u32) -> Result<Vec<u8>> {
+        match self.foreign_lines.get(idx as usize) {
+            Some(&(offset, len)) if self.path.as_os_str() != "-" => {
+                let file = File::open(&self.path).map_err(|e| Error::io(&self.path, e))?;
+                let mut buf = vec![0; len as usize];
+                crate::platform::read_exact_at(&file, &mut buf, offset)
+                    .map_err(|e| Error::io(&self.path, e))?;
+                Ok(buf)
+            }
+            _ => self.raw_line(idx),
+        }
     }
 
     /// Reads `len` bytes at `offset` of the source into `buf` (replacing its contents).

@@ -8,7 +8,7 @@
 //! anything is parsed) and the last entry. Every other line is only counted.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
@@ -56,6 +56,8 @@ pub struct Summary {
     /// Whether the file is in pi's lane-based v4 format (CHANGES P7), which only `ls` reads:
     /// its id and cwd come from its header, and nothing of its entries is read.
     pub lane_format: bool,
+    /// The other agent whose transcript the file is, summarized as the session it is read as.
+    pub foreign: Option<crate::format::Foreign>,
 }
 
 impl Summary {
@@ -86,29 +88,16 @@ pub fn summarize(path: &Path) -> Result<Summary> {
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .map(|d| d.as_millis() as i64);
     let mut reader = BufReader::with_capacity(1 << 16, file);
-    let mut scan = Scan::default();
-    let (mut buf, mut last, mut before_last) = (Vec::new(), Vec::new(), Vec::new());
-    let mut line_no = 0u64;
-    loop {
-        buf.clear();
-        if reader.read_until(b'\n', &mut buf).map_err(io)? == 0 {
-            break;
+    // Another agent's transcript is summarized as the session it is read as.
+    let foreign = crate::Session::foreign_format(reader.fill_buf().map_err(io)?);
+    let (scan, last, before_last) = match foreign {
+        Some(foreign) => {
+            let mut input = Vec::new();
+            reader.read_to_end(&mut input).map_err(io)?;
+            scan_lines(foreign.transcode(&input).bytes.as_slice()).map_err(io)?
         }
-        line_no += 1;
-        let mut line = buf.strip_suffix(b"\n").unwrap_or(&buf);
-        if line_no == 1 {
-            line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
-        }
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        if scan.line(line_no, line) {
-            // Keep the last two entry lines: the last may be torn.
-            std::mem::swap(&mut last, &mut before_last);
-            last.clear();
-            last.extend_from_slice(line);
-        }
-    }
+        None => scan_lines(reader).map_err(io)?,
+    };
     let last_time = [&last, &before_last].into_iter().find_map(|line| {
         let env = scan_envelope(line).ok()?;
         crate::clock::parse_timestamp(env.timestamp.as_deref()?)
@@ -124,7 +113,36 @@ pub fn summarize(path: &Path) -> Result<Summary> {
         last_activity: last_time.or(mtime),
         first_prompt: scan.first_prompt,
         lane_format: scan.lane_format,
+        foreign,
     })
+}
+
+/// Reads every line of `reader` into a [`Scan`], with the last two entry lines (the last may
+/// be torn).
+fn scan_lines(mut reader: impl BufRead) -> std::io::Result<(Scan, Vec<u8>, Vec<u8>)> {
+    let mut scan = Scan::default();
+    let (mut buf, mut last, mut before_last) = (Vec::new(), Vec::new(), Vec::new());
+    let mut line_no = 0u64;
+    loop {
+        buf.clear();
+        if reader.read_until(b'\n', &mut buf)? == 0 {
+            break;
+        }
+        line_no += 1;
+        let mut line = buf.strip_suffix(b"\n").unwrap_or(&buf);
+        if line_no == 1 {
+            line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+        }
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        if scan.line(line_no, line) {
+            std::mem::swap(&mut last, &mut before_last);
+            last.clear();
+            last.extend_from_slice(line);
+        }
+    }
+    Ok((scan, last, before_last))
 }
 
 /// What the one pass over a file collects.
@@ -370,6 +388,7 @@ mod tests {
             last_activity: t,
             first_prompt: None,
             lane_format: false,
+            foreign: None,
         };
         let mut list = vec![s("c", None), s("b", Some(1)), s("a", Some(1)), s("d", Some(2))];
         newest_first(&mut list);

@@ -36,6 +36,11 @@ const ENVIRONMENT: &[(&str, &str)] = &[
     ),
     ("TZ", "The time zone times are shown in (--utc shows UTC)."),
     (
+        "CLAUDE_CONFIG_DIR, CODEX_HOME",
+        "Where Claude Code and Codex keep their transcripts (default ~/.claude and ~/.codex), \
+         which ls and grep search besides the agents' sessions.",
+    ),
+    (
         "SESSTREE_PAGER, PAGER",
         "The pager of log, tree, show, context and reflog on a terminal (default less -FRX; \
          empty or cat for none).",

@@ -1,13 +1,18 @@
 //! The on-disk model: what one JSONL line of a session file is (FORMAT §1–§3), and what its
 //! payload says ([`entry`]).
 
+pub mod claude;
+pub mod codex;
 pub mod entry;
 pub mod envelope;
+pub mod foreign;
 pub mod kind;
 pub mod title;
+pub mod transcript;
 pub mod v1;
 
 pub use envelope::{Envelope, Marks, scan_envelope};
+pub use foreign::Foreign;
 pub use kind::Kind;
 
 /// What sesstree calls pi's lane-based v4 format (CHANGES P7).

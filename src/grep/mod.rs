@@ -250,6 +250,9 @@ impl Search {
         }
         let len = meta.len();
         let header = head(&file, len).map_err(|e| Error::io(path, e))?;
+        if Session::foreign_format(&header).is_some() {
+            return self.transcoded(Session::load(path)?);
+        }
         readable(path, &header, || Session::load(path))?;
         let Some(session_id) = self.header_in_scope(&header) else {
             return Ok(FileHits::none(path));
@@ -297,12 +300,26 @@ impl Search {
         let mut bytes = Vec::new();
         from.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
         let head = &bytes[..bytes.len().min(1 << 20)];
+        if Session::foreign_format(head).is_some() {
+            return self.transcoded(Session::from_bytes(path, bytes)?);
+        }
         readable(path, head, || Session::from_bytes(path, bytes.clone()))?;
         let Some(session_id) = self.header_in_scope(head) else {
             return Ok(FileHits::none(path));
         };
         let found = self.scan(&bytes, 0, 0..bytes.len());
         self.finish(path, Some(session_id), found, || Session::from_bytes(path, bytes))
+    }
+
+    /// Searches another agent's transcript in the session it is read as.
+    fn transcoded(&self, session: Session) -> Result<FileHits> {
+        session.require_readable()?;
+        let bytes = session.read_range(0, session.file_len)?;
+        let Some(session_id) = self.header_in_scope(&bytes) else {
+            return Ok(FileHits::none(&session.path));
+        };
+        let found = self.scan(&bytes, 0, 0..bytes.len());
+        self.finish(&session.path.clone(), Some(session_id), found, || Ok(session))
     }
 
     /// The session id of the header among the first lines `head` (after a title slot; empty

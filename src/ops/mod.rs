@@ -7,6 +7,7 @@
 pub mod branch;
 pub mod checkout;
 pub mod images;
+pub mod import;
 pub mod label;
 pub mod name;
 pub mod prune;

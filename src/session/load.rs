@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 use std::fs::File;
-use std::io::Read;
+use std::io::{Read, Seek};
 use std::path::Path;
 
 use serde_json::Value;
@@ -38,6 +38,14 @@ pub(super) fn file<D: Digest>(
     file: File,
     len: u64,
 ) -> Result<(Session, Vec<D::Of>)> {
+    let first = first_line(&file).map_err(|e| Error::io(path, e))?;
+    // Reading at an offset moves the cursor on Windows: the reads below start from the start.
+    (&file).seek(std::io::SeekFrom::Start(0)).map_err(|e| Error::io(path, e))?;
+    if let Some(foreign) = foreign_format(&first) {
+        let mut input = Vec::with_capacity(len as usize);
+        (&file).read_to_end(&mut input).map_err(|e| Error::io(path, e))?;
+        return Ok(transcoded(path, foreign, input, digest));
+    }
     // A version-1 file gives `None`: it is loaded again below, on one thread.
     let pieces = || parallel::load(Loader::new(path, digest), &file, len, parallel::PIECE).0;
     if len >= PARALLEL_MIN
@@ -76,10 +84,86 @@ pub(super) fn bytes<D: Digest>(
     bytes: Vec<u8>,
     digest: Option<&D>,
 ) -> (Session, Vec<D::Of>) {
+    if let Some(foreign) = foreign_format(&bytes) {
+        return transcoded(path, foreign, bytes, digest);
+    }
     let mut loader = Loader::new(path, digest);
     // Reading a slice cannot fail.
     let _ = loader.read(bytes.as_slice());
     loader.finish(Source::Bytes(bytes))
+}
+
+/// The longest first line read to tell another agent's transcript from a session.
+const FIRST_LINE_MAX: usize = 16 << 20;
+
+/// The start of `file` up to the end of its first non-blank line (or [`FIRST_LINE_MAX`]
+/// bytes), read without moving its position.
+fn first_line(file: &File) -> std::io::Result<Vec<u8>> {
+    let mut head = Vec::new();
+    let mut buf = vec![0u8; 64 << 10];
+    loop {
+        let n = crate::platform::read_at(file, &mut buf, head.len() as u64)?;
+        head.extend_from_slice(&buf[..n]);
+        let blank = |line: &[u8]| line.iter().all(u8::is_ascii_whitespace);
+        let ended = head.split(|&b| b == b'\n').rev().skip(1).any(|line| !blank(line));
+        if n == 0 || ended || head.len() >= FIRST_LINE_MAX {
+            return Ok(head);
+        }
+    }
+}
+
+/// The other agent whose transcript `input` is, told by its first non-blank line.
+pub(super) fn foreign_format(input: &[u8]) -> Option<crate::format::Foreign> {
+    let line = input.split(|&b| b == b'\n').find(|l| !l.iter().all(u8::is_ascii_whitespace))?;
+    let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+    match parse_lossy(line)? {
+        Value::Object(record) => crate::format::Foreign::of(&record),
+        _ => None,
+    }
+}
+
+/// Loads another agent's transcript through its transcoding into a session: the records keep
+/// the lines of the transcript, and the leaf is the one the transcoding names. The transcript
+/// is dropped once transcoded: the session reads its entries from the transcoding.
+fn transcoded<D: Digest>(
+    path: &Path,
+    foreign: crate::format::Foreign,
+    input: Vec<u8>,
+    digest: Option<&D>,
+) -> (Session, Vec<D::Of>) {
+    let transcoding = foreign.transcode(&input);
+    // Where each line of the transcript starts (and, last, where it ends): `--raw` reads a
+    // record's own line back from the file.
+    let mut starts: Vec<u64> = std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', &input).map(|i| i as u64 + 1))
+        .collect();
+    if input.last().is_some_and(|&b| b != b'\n') {
+        starts.push(input.len() as u64 + 1);
+    }
+    drop(input);
+    let crate::format::transcript::Transcoded { bytes, lines, leaf } = transcoding;
+    let mut loader = Loader::new(path, digest);
+    // Reading a slice cannot fail.
+    let _ = loader.read(bytes.as_slice());
+    let (mut s, digests) = loader.finish(Source::Bytes(bytes));
+    let line = |l: u64| lines.get(l as usize - 1).copied().unwrap_or(l);
+    s.records.iter_mut().for_each(|r| r.line = line(r.line));
+    s.foreign_lines = s
+        .records
+        .iter()
+        .map(|r| {
+            let at = |l: u64| starts.get(l as usize).copied().unwrap_or_default();
+            let start = at(r.line - 1);
+            (start, at(r.line).saturating_sub(start + 1))
+        })
+        .collect();
+    s.diagnostics.iter_mut().for_each(|d| d.line = line(d.line));
+    if let Some(header) = &mut s.header {
+        header.line = line(header.line);
+    }
+    s.foreign_leaf = leaf.and_then(|id| s.lookup(&EntryId::new(id)));
+    s.foreign = Some(foreign);
+    (s, digests)
 }
 
 /// Parses a line, replacing invalid UTF-8 with U+FFFD so the record still loads.

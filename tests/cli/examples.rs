@@ -44,7 +44,7 @@ fn sesstree_parts(example: &str) -> Vec<String> {
 }
 
 /// The files the examples name: `session.jsonl` (the demo), `old.jsonl` (a version 1 file),
-/// `broken.jsonl` (a torn last line), `plans/`, and the demo in the oh-my-pi session directory
+/// `broken.jsonl` (a torn last line), `claude.jsonl` (a Claude Code transcript), `plans/`, and the demo in the oh-my-pi session directory
 /// of the test's directory, with that directory as its `cwd`, as the agent would have put it.
 fn setup(env: &TestEnv) {
     let demo_bytes = std::fs::read(demo()).expect("demo");
@@ -55,6 +55,8 @@ fn setup(env: &TestEnv) {
         std::fs::read(fixtures().join("torn-last-line.jsonl")).expect("torn"),
     );
     std::fs::create_dir_all(env.path().join("plans/migrate-mcp-loader")).expect("mkdir");
+    let claude = fixtures().join("claude/rewind.jsonl");
+    env.write("claude.jsonl", std::fs::read(claude).expect("a Claude Code transcript"));
     let here = env.path().display().to_string();
     let home = env.path().join("home");
     let dir = sesstree::discover::omp_dir_name(

@@ -5,7 +5,9 @@ mod common;
 
 mod branch; // sesstree branch
 mod checkout; // sesstree checkout: moves, summaries, the summarizer
+mod claude; // Claude Code transcripts: read by every reader, refused by writers
 mod cli; // global options, exit codes, colour, broken pipes
+mod codex; // Codex rollouts: read by every reader, rollbacks as branches, imported
 mod complete; // shell completion of commands, entry ids and labels
 mod concurrency; // write safety: concurrent writers, torn lines, changed files, refusals
 mod context; // sesstree context
@@ -32,6 +34,7 @@ mod log; // sesstree log
 mod ls; // sesstree ls
 mod migrate; // sesstree migrate
 mod name; // sesstree name
+mod others; // Claude Code's and Codex's directories in ls and grep
 mod pi_entries; // entry types of today's pi: usage, context_edit
 mod props; // property tests: random trees and command sequences against a model
 mod prune; // sesstree prune: subtrees, abandoned branches, markers, save and restore

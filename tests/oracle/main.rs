@@ -29,6 +29,10 @@
 //! those sessions as fixtures (one folder per agent version): that is how they are made anew
 //! when a version moves.
 //!
+//! Claude Code transcripts and Codex rollouts (tests/fixtures/claude, codex) imported by
+//! `sesstree import` are compared record for record with what oh-my-pi's own importer writes of
+//! them (`harness/foreign-import.ts`), and opened and continued in oh-my-pi and pi.
+//!
 //! Run it with `(cd tests/oracle && npm ci) && cargo test --test oracle` (`.ci/run` does). It
 //! needs node 20 or later; without the installed agents it fails, it never skips. It is not
 //! part of a plain `cargo test` (`test = false` in Cargo.toml). `SESSTREE_ORACLE_JOBS` sets the
@@ -1260,5 +1264,162 @@ fn what_the_agents_write_reads_the_same() {
         .filter(|(a, name, _)| format!("written {name} {}", a.tag()).contains(&filter))
         .collect();
     let rows = run_parallel(cases, |(a, name, ops)| scenario_case(&env, a, name, &ops));
+    report(&rows, start);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Claude Code transcripts and Codex rollouts imported (issue 48).
+
+/// The hand-made Claude Code transcripts and Codex rollouts of tests/fixtures.
+const FOREIGN: &[&str] = &[
+    "claude/rewind.jsonl",
+    "claude/compact.jsonl",
+    "claude/edit.jsonl",
+    "claude/sidechain.jsonl",
+    "claude/sidechain/subagents/agent-d4e5f6.jsonl",
+    "codex/rollback.jsonl",
+    "codex/compact.jsonl",
+];
+
+/// A file's records with what each import makes afresh replaced: the session id and the
+/// times of the slot, the header and the entries the import appends, and the ids those entries
+/// get (numbered in order of appearance, so the links between them still compare).
+fn without_fresh_fields(lines: &[Value]) -> Vec<Value> {
+    let mut fresh: Vec<String> = Vec::new();
+    let mut name = |id: &Value| match id.as_str() {
+        Some(s) if !s.starts_with("claude-") && !s.starts_with("codex-") => {
+            let n = fresh.iter().position(|f| f == s).unwrap_or_else(|| {
+                fresh.push(s.to_string());
+                fresh.len() - 1
+            });
+            json!(format!("fresh-{n}"))
+        }
+        _ => id.clone(),
+    };
+    lines
+        .iter()
+        .map(|line| {
+            let mut line = line.clone();
+            let kind = line["type"].as_str().unwrap_or_default().to_string();
+            let Some(map) = line.as_object_mut() else { return line };
+            match kind.as_str() {
+                "title" => {
+                    map.remove("updatedAt");
+                }
+                "session" => {
+                    map.remove("id");
+                    map.remove("timestamp");
+                }
+                "title_change" | "custom" => {
+                    map.remove("timestamp");
+                }
+                _ => {}
+            }
+            for key in ["id", "parentId"] {
+                if let Some(v) = map.get(key).cloned() {
+                    map.insert(key.into(), name(&v));
+                }
+            }
+            line
+        })
+        .collect()
+}
+
+/// `sesstree import --to AGENT` of one transcript, opened and continued in the agent as
+/// sesstree reads it; for oh-my-pi, also the same records as its own importer writes (but for
+/// what each import makes afresh).
+fn claude_case(env: &Env, who: &Agent, fixture: &str) -> Vec<Row> {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join(fixture.replace('/', "-"));
+    std::fs::copy(env.repo.join("tests/fixtures").join(fixture), &source).unwrap();
+    let imported = dir.path().join("imported.jsonl");
+    let (src, out_file) = (source.to_str().unwrap(), imported.to_str().unwrap());
+    let out = sesstree(env, dir.path(), &["import", src, "--to", who.dialect, "-o", out_file]);
+    let name = format!("import-{} {fixture}", who.dialect);
+    let mut diffs = Vec::new();
+    let stderr = String::from_utf8_lossy(&out.stderr).trim().to_string();
+    if !out.status.success() && who.dialect == "pi" && stderr.contains("nothing to import") {
+        let outcome = "n/a: no message outside sidechains, and pi writes no session without one";
+        return vec![Row { name, agent: who.tag(), outcome: outcome.into(), unexpected: vec![] }];
+    }
+    if !out.status.success() {
+        diffs.push(("import".into(), stderr));
+        return vec![judge(&name, who, who.tag(), diffs)];
+    }
+    if who.dialect == "omp" {
+        let agent = fixture.split('/').next().unwrap_or_default();
+        diffs.extend(importer_differences(env, agent, &source, &imported));
+    }
+    diffs.extend(check_in_agent(env, who, &imported, true));
+    vec![judge(&name, who, who.tag(), diffs)]
+}
+
+/// How sesstree's oh-my-pi import of `source` differs from oh-my-pi's own.
+fn importer_differences(
+    env: &Env,
+    agent: &str,
+    source: &Path,
+    imported: &Path,
+) -> Vec<(String, String)> {
+    let fixture = source.display();
+    let mut diffs = Vec::new();
+    let ours: Vec<Value> = String::from_utf8_lossy(&std::fs::read(imported).unwrap())
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let cwd = ours.get(1).and_then(|h| h["cwd"].as_str()).unwrap_or_default().to_string();
+    // A Codex rollout's creation time is its `session_meta`'s, as oh-my-pi lists it.
+    let text = std::fs::read_to_string(source).unwrap();
+    let first: Value =
+        serde_json::from_str(text.lines().next().unwrap_or("{}")).unwrap_or_default();
+    let created = first["payload"]["timestamp"].as_str().unwrap_or_default().to_string();
+    let harness = env.oracle.join("harness/foreign-import.ts");
+    let run = Command::new(env.oracle.join("node_modules/.bin/bun"))
+        .arg(harness)
+        .args([agent, source.to_str().unwrap(), &cwd, &created])
+        .output()
+        .expect("run the import harness");
+    let theirs: Value = serde_json::from_slice(&run.stdout).unwrap_or_else(|e| {
+        panic!(
+            "foreign-import.ts {fixture}: no JSON ({e}): {}",
+            String::from_utf8_lossy(&run.stderr)
+        )
+    });
+    let theirs: Vec<Value> = theirs["lines"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|l| serde_json::from_str(l.as_str()?).ok())
+        .collect();
+    let (ours_cmp, theirs_cmp) = (without_fresh_fields(&ours), without_fresh_fields(&theirs));
+    if ours_cmp.len() != theirs_cmp.len() {
+        diffs.push((
+            "records".into(),
+            format!("{} records, oh-my-pi's importer writes {}", ours_cmp.len(), theirs_cmp.len()),
+        ));
+    }
+    if let Some((i, (a, b))) =
+        ours_cmp.iter().zip(&theirs_cmp).enumerate().find(|(_, (a, b))| a != b)
+    {
+        diffs.push((
+            "records".into(),
+            format!("line {}: {} vs {}", i + 1, cut(&a.to_string()), cut(&b.to_string())),
+        ));
+    }
+    diffs
+}
+
+#[test]
+fn foreign_imports_are_the_importer_s_own_and_the_agents_continue_them() {
+    let env = env();
+    let start = Instant::now();
+    let filter = std::env::var("SESSTREE_ORACLE_FILTER").unwrap_or_default();
+    let cases: Vec<(&Agent, &str)> = env
+        .agents
+        .iter()
+        .flat_map(|a| FOREIGN.iter().map(move |f| (a, *f)))
+        .filter(|(a, f)| format!("import-{} {f} {}", a.dialect, a.tag()).contains(&filter))
+        .collect();
+    let rows = run_parallel(cases, |(a, f)| claude_case(&env, a, f));
     report(&rows, start);
 }

@@ -33,8 +33,8 @@ const EXAMPLES: &str = r#"Examples:
 /// at line breaks.
 ///
 /// Without PATH, searches the session named by -f, SESSTREE_FILE or --session, else every
-/// session of both agents (the directories `ls` lists); --here searches the current project's
-/// sessions instead. PATH is a session file, a directory (searched for *.jsonl) or `-` for
+/// session of both agents and every Claude Code and Codex transcript (the directories `ls`
+/// lists); --here searches the current project's sessions instead. PATH is a session file, a directory (searched for *.jsonl) or `-` for
 /// standard input.
 ///
 /// Prints a heading per file (its path and session id), then a line per matching entry: its

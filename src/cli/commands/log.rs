@@ -139,7 +139,7 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
     if args.raw {
         // One line at a time: lines can be megabytes, and a batch of them would pile up.
         for row in rows {
-            out.write_all(&session.raw_line(row.idx)?)?;
+            out.write_all(&session.written_line(row.idx)?)?;
             out.write_all(b"\n")?;
         }
     } else {

@@ -32,8 +32,11 @@ const EXAMPLES: &str = r#"Examples:
 /// one object per file, and -0 only the paths, each ended by a NUL byte (for `xargs -0`). Without DIR, lists the agents'
 /// session directories: ~/.omp/agent/sessions and ~/.pi/agent/sessions, or where PI_CONFIG_DIR,
 /// OMP_PROFILE, PI_CODING_AGENT_DIR, PI_CODING_AGENT_SESSION_DIR and XDG_DATA_HOME put them
-/// (as a command without -f looks for the current directory's session). Directories are searched
-/// for *.jsonl, leaving out the artifact directory next to each session file.
+/// (as a command without -f looks for the current directory's session), and the transcripts of
+/// Claude Code (~/.claude/projects, or under CLAUDE_CONFIG_DIR) and Codex (~/.codex/sessions,
+/// or under CODEX_HOME), listed as the sessions sesstree reads them as. --agent keeps one
+/// agent's. Directories are searched for *.jsonl, leaving out the artifact directory next to
+/// each session file.
 ///
 /// The current session, the one a command without -f works on, is marked: `*` before its row,
 /// `"current": true` in --json (see -f for how it is found). On an empty listing, a note on
@@ -68,6 +71,39 @@ pub struct LsArgs {
     /// or null) to each object, in the order of the tree.
     #[arg(long, conflicts_with = "null")]
     pub tree: bool,
+    /// Only the sessions of this agent: a Claude Code or Codex transcript, or a file in
+    /// oh-my-pi's or pi's sessions directory.
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub agent: Option<AgentArg>,
+}
+
+/// `--agent`: whose sessions `ls` lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AgentArg {
+    /// Claude Code's transcripts.
+    Claude,
+    /// Codex's rollouts.
+    Codex,
+    /// oh-my-pi's sessions.
+    Omp,
+    /// pi's sessions.
+    Pi,
+}
+
+impl AgentArg {
+    /// Whether the session summarized in `s` is this agent's.
+    fn owns(self, s: &Summary, places: &discover::Places) -> bool {
+        use sesstree::format::Foreign;
+        match (self, s.foreign) {
+            (AgentArg::Claude, foreign) => foreign == Some(Foreign::Claude),
+            (AgentArg::Codex, foreign) => foreign == Some(Foreign::Codex),
+            (AgentArg::Omp | AgentArg::Pi, Some(_)) => false,
+            (AgentArg::Omp, None) => {
+                places.agent_of(&s.path) == Some(sesstree::format::Dialect::Omp)
+            }
+            (AgentArg::Pi, None) => places.agent_of(&s.path) == Some(sesstree::format::Dialect::Pi),
+        }
+    }
 }
 
 /// Runs `ls`.
@@ -103,6 +139,10 @@ pub fn run(ctx: &Ctx, args: &LsArgs) -> anyhow::Result<()> {
             Some(cwd) => wanted.iter().any(|w| discover::same_cwd(cwd, w)),
             None => in_own_dir,
         });
+    }
+    if let Some(agent) = args.agent {
+        let places = crate::cli::places();
+        summaries.retain(|s| agent.owns(s, &places));
     }
     sessions::newest_first(&mut summaries);
     if summaries.is_empty() && first_error.is_none() {

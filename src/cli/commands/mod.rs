@@ -9,6 +9,7 @@ mod fsck;
 pub mod generate;
 mod grep;
 mod humanize_title;
+mod import;
 mod label;
 mod log;
 mod ls;
@@ -53,6 +54,7 @@ pub enum Command {
     Diff(diff::DiffArgs),
     Export(export::ExportArgs),
     Prune(prune::PruneArgs),
+    Import(import::ImportArgs),
 }
 
 impl Command {
@@ -121,5 +123,6 @@ fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Diff(args) => diff::run(ctx, &args),
         Command::Export(args) => export::run(ctx, &args),
         Command::Prune(args) => prune::run(ctx, &args),
+        Command::Import(args) => import::run(ctx, &args),
     }
 }

@@ -50,7 +50,7 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<()> {
     let idx = rev::resolve(&session, &args.rev)?;
     let mut out = stdout();
     if args.raw {
-        out.write_all(&session.raw_line(idx)?)?;
+        out.write_all(&session.written_line(idx)?)?;
         out.write_all(b"\n")?;
     } else if ctx.json {
         out.write_all(&session.value_json(idx)?)?;

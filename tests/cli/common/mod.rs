@@ -115,6 +115,9 @@ impl TestEnv {
             "PI_PROFILE",
             "PI_CODING_AGENT_DIR",
             "PI_CODING_AGENT_SESSION_DIR",
+            // Where Claude Code and Codex keep theirs (`ls` and `grep` search them).
+            "CLAUDE_CONFIG_DIR",
+            "CODEX_HOME",
         ] {
             cmd.env_remove(var);
         }

@@ -1,0 +1,95 @@
+//! What the readers of other agents' transcripts ([`super::foreign`]) make: a transcript as a
+//! session sesstree reads ([`Transcoded`]), as an import ([`Imported`]), and the records of a
+//! JSONL transcript.
+
+use serde_json::{Map, Value};
+
+/// A transcript written as a session sesstree reads.
+#[derive(Debug, Default)]
+pub struct Transcoded {
+    /// The session's lines: a header, then the entries.
+    pub bytes: Vec<u8>,
+    /// For each line of `bytes`, the line of the transcript it comes from (1-based).
+    pub lines: Vec<u64>,
+    /// The id of the leaf, when there is an entry.
+    pub leaf: Option<String>,
+}
+
+impl Transcoded {
+    /// Appends a line made of `value`, from line `line` of the transcript.
+    pub(super) fn push(&mut self, value: &Value, line: u64) {
+        self.bytes.extend_from_slice(value.to_string().as_bytes());
+        self.bytes.push(b'\n');
+        self.lines.push(line);
+    }
+}
+
+/// What oh-my-pi's importer makes of a transcript: the entries, with its ids, and what names
+/// the session.
+#[derive(Debug, Default)]
+pub struct Imported {
+    /// The entries in order, the last one the leaf.
+    pub entries: Vec<Value>,
+    /// The id of the last entry.
+    pub leaf: Option<String>,
+    /// Every entry's id.
+    pub ids: std::collections::HashSet<String>,
+    /// The title and where it comes from (`user`: the user's own, `auto`: generated).
+    pub title: Option<(String, crate::naming::TitleSource)>,
+    /// The `trigger` oh-my-pi records on the `title_change` that sets it, if any.
+    pub title_trigger: Option<&'static str>,
+    /// The working directory the transcript names.
+    pub cwd: Option<String>,
+    /// The transcript's session id, when it names one (oh-my-pi takes the file name else).
+    pub session_id: Option<String>,
+}
+
+/// A line as JSON, invalid UTF-8 read as U+FFFD; `None` when it is not JSON.
+fn parse(line: &[u8]) -> Option<Value> {
+    serde_json::from_slice(line)
+        .ok()
+        .or_else(|| serde_json::from_str(&String::from_utf8_lossy(line)).ok())
+}
+
+/// The objects among the lines of `input`, with their line numbers (1-based).
+pub(super) fn records(input: &[u8]) -> Vec<(u64, Map<String, Value>)> {
+    input
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .filter_map(|(i, line)| match parse(line)? {
+            Value::Object(record) => Some((i as u64 + 1, record)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// How many lines are parsed at once, on every core, while reading records in order.
+const BATCH: usize = 4096;
+
+/// Hands each object among the lines of `input` to `f`, in order, with its line number
+/// (1-based): lines are parsed a batch at a time on every core, and each record is dropped
+/// once `f` has it, so memory holds a batch, not the transcript.
+pub(super) fn each_record(input: &[u8], mut f: impl FnMut(u64, Map<String, Value>)) {
+    use rayon::prelude::*;
+    let mut lines = input.split(|&b| b == b'\n').enumerate();
+    let mut batch: Vec<(usize, &[u8])> = Vec::with_capacity(BATCH);
+    loop {
+        batch.clear();
+        batch.extend(lines.by_ref().take(BATCH));
+        if batch.is_empty() {
+            return;
+        }
+        let parsed: Vec<Option<Map<String, Value>>> = batch
+            .par_iter()
+            .map(|(_, line)| match parse(line)? {
+                Value::Object(record) => Some(record),
+                _ => None,
+            })
+            .collect();
+        for ((i, _), record) in batch.iter().zip(parsed) {
+            if let Some(record) = record {
+                f(*i as u64 + 1, record);
+            }
+        }
+    }
+}

@@ -1,0 +1,330 @@
+//! Claude Code transcripts (tests/fixtures/claude/): every read command reads their tree, with
+//! the leaf where oh-my-pi 18.2.3's importer (`claude-session-store.ts`) continues; writers
+//! refuse them.
+
+use crate::common::TestEnv;
+
+/// A copy of the Claude Code fixture `name` in a fresh directory.
+fn env_with(name: &str) -> TestEnv {
+    let env = TestEnv::new();
+    env.write(name, std::fs::read(crate::common::fixtures().join("claude").join(name)).unwrap());
+    env
+}
+
+#[test]
+fn a_rewind_is_a_branch_and_the_leaf_is_the_last_main_chain_message() {
+    // The leaf is not the trailing system record, nor the `last-prompt` record's leafUuid
+    // (00001007, the abandoned branch): oh-my-pi 18.2.3's importer continues from the last
+    // message record it converts.
+    let env = env_with("rewind.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "rewind.jsonl", "tree"]), @r#"
+    • 00001001 user: Add a --json flag to tally stats.
+    • 00001004 [Read: {"file_path":"src/stats.rs"}]
+    • 00001005 assistant: I can derive Serialize with serde.
+    ├─ • 00001008 user: No new dependencies: write the JSON by hand.
+    │  • 00001009 assistant: Wrote src/json.rs by hand; tests pass. ← active
+    └─ 00001006 user: Use serde_json for it.
+       00001007 assistant: Added serde_json; the build fails offline.
+    "#);
+    insta::assert_snapshot!(env.run(&["-f", "rewind.jsonl", "log", "-n", "2"]), @r"
+    00001009 message 2026-03-01 10:00:09 +0000 assistant: Wrote src/json.rs by hand; tests pass.
+    00001008 message 2026-03-01 10:00:08 +0000 user: No new dependencies: write the JSON by hand.
+    ");
+}
+
+#[test]
+fn the_title_is_the_custom_title_else_the_ai_title_and_usage_is_counted() {
+    // oh-my-pi 18.2.3's importer: `custom-title`, else `ai-title`.
+    let env = env_with("rewind.jsonl");
+    env.write(
+        "edit.jsonl",
+        std::fs::read(crate::common::fixtures().join("claude/edit.jsonl")).unwrap(),
+    );
+    insta::assert_snapshot!(env.run(&["stats", "rewind.jsonl", "edit.jsonl"]), @r"
+    rewind.jsonl
+      name:          tally --json
+      entries:       10 (custom 1, message 9)
+      shape:         1 root, 2 leaves, 1 branch point, depth 8
+      labels:        0
+      usage (file):  500 in, 200 out, 1500 cache read, 100 cache write, 2300 total tokens, cost $0.0000
+      usage (path):  400 in, 160 out, 1200 cache read, 80 cache write, 1840 total tokens, cost $0.0000
+    edit.jsonl
+      name:          Hello world in Rust
+      entries:       11 (custom_message 1, message 10)
+      shape:         1 root, 2 leaves, 1 branch point, depth 9
+      labels:        0
+      usage (file):  400 in, 160 out, 1200 cache read, 80 cache write, 1840 total tokens, cost $0.0000
+        anthropic/claude-sonnet-4-5: $0.0000 (920 tokens)
+        anthropic/<synthetic>: $0.0000 (460 tokens)
+        anthropic/claude-opus-4-1: $0.0000 (460 tokens)
+      usage (path):  300 in, 120 out, 900 cache read, 60 cache write, 1380 total tokens, cost $0.0000
+    total (2 files)
+      entries:       21
+      usage (files): 900 in, 360 out, 2700 cache read, 180 cache write, 4140 total tokens, cost $0.0000
+      usage (paths): 700 in, 280 out, 2100 cache read, 140 cache write, 3220 total tokens, cost $0.0000
+    ");
+}
+
+#[test]
+fn a_compaction_hangs_from_its_logical_parent_and_starts_the_context() {
+    let env = env_with("compact.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "compact.jsonl", "tree"]), @r#"
+    • 00001001 user: Add a --json flag to tally stats.
+    • 00001002 assistant: Which output shape?
+    ├─ • 00001005 user: One object per file, no dependencies.
+    │  • 00001006 assistant: Done by hand.
+    │  • 00001008 [compaction: 51k tokens]
+    │  • 00001009 user: Now add a --csv flag.
+    │  • 0000100a assistant: Added --csv. ← active
+    └─ 00001003 user: One object per file.
+       00001004 assistant: Done with serde.
+    "#);
+    let json = env.run(&["-f", "compact.jsonl", "--json", "context"]);
+    let context: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let messages = context["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 3, "{json}");
+    let first = messages[0]["content"][0]["text"].as_str().unwrap();
+    assert!(first.contains("Summary: tally stats gained --json"), "{first}");
+    assert_eq!(messages[1]["content"], "Now add a --csv flag.");
+}
+
+#[test]
+fn edit_and_resend_meta_records_and_several_tool_results_in_one_record() {
+    // An edited prompt is a sibling of the one it replaces; an isMeta record is a hidden
+    // custom_message; a record with two tool results and a text makes three entries, the later
+    // ones `<uuid>.2`, `<uuid>.3`.
+    let env = env_with("edit.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "edit.jsonl", "tree", "--filter", "all"]), @r#"
+    • 00001001 [claude-meta]: <command-name>/init</command-name>
+    • 00001002 user: List the files and count the lines.
+    • 00001004 [Bash: {"command":"ls"}]
+    • 00001004 [Bash: {"command":"wc -l src/*.rs"}]
+    • 00001004 user: Also check tests/.
+    • 00001005 assistant: There is no src/*.rs yet.
+    ├─ • 00001008 user: Write a main.rs that prints hello world.
+    │  • 00001009 assistant: Wrote src/main.rs. ← active
+    └─ 00001006 user: Write a main.rs that prints hello.
+       00001007 assistant: API Error: overloaded
+    "#);
+    insta::assert_snapshot!(env.run(&["-f", "edit.jsonl", "show", "00001004-0000-4000-8000-000000000004.2"]), @r#"
+    entry 00001004-0000-4000-8000-000000000004.2 (message, toolResult)
+    Parent: 00001004-0000-4000-8000-000000000004
+    Date:   2026-03-01 10:00:04 +0000
+
+    Result of Bash (toolu_b), called with:
+        {
+          "command": "wc -l src/*.rs"
+        }
+
+    Error:
+        wc: src/*.rs: No such file
+    "#);
+}
+
+#[test]
+fn sidechains_hang_where_they_are_and_never_hold_the_leaf() {
+    // The last record is a sidechain's: the leaf stays on the main chain.
+    let env = env_with("sidechain.jsonl");
+    insta::assert_snapshot!(env.run(&["-f", "sidechain.jsonl", "tree"]), @r#"
+    • 00001001 user: Find where the stats are printed.
+    │  • 00001005 [Task: {"description":"find printing","prompt":...]
+    │  • 00001006 assistant: They are printed by print_table in src/main.rs. ← active
+    00001003 user: Find where stats are printed.
+       00001004 assistant: In src/main.rs, fn print_table.
+       00001007 user: Also list its callers.
+    "#);
+}
+
+#[test]
+fn a_subagent_file_of_sidechains_alone_ends_at_its_last_message() {
+    let env = TestEnv::new();
+    let fixture = crate::common::fixtures().join("claude/sidechain/subagents/agent-d4e5f6.jsonl");
+    env.write("agent.jsonl", std::fs::read(fixture).unwrap());
+    insta::assert_snapshot!(env.run(&["-f", "agent.jsonl", "log"]), @r#"
+    0000100e message 2026-03-01 10:00:14 +0000 assistant: One caller: src/main.rs:12.
+    0000100d message 2026-03-01 10:00:13 +0000 [Grep: {"pattern":"print_table"}]
+    0000100b message 2026-03-01 10:00:11 +0000 user: Count the callers of print_table.
+    "#);
+}
+
+#[test]
+fn grep_finds_entries_with_the_lines_of_the_transcript() {
+    let env = env_with("rewind.jsonl");
+    let json = env.run(&["--json", "grep", "serde", "rewind.jsonl"]);
+    let hits: Vec<serde_json::Value> =
+        json.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let found: Vec<_> = hits
+        .iter()
+        .map(|h| {
+            (
+                h["entryId"].as_str().unwrap(),
+                h["line"].as_u64().unwrap(),
+                h["onActivePath"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("00001005-0000-4000-8000-000000000005", 6, true),
+            ("00001006-0000-4000-8000-000000000006", 7, false),
+            ("00001007-0000-4000-8000-000000000007", 8, false),
+        ]
+    );
+}
+
+#[test]
+fn writers_refuse_and_leave_the_file_as_it_was() {
+    let env = env_with("rewind.jsonl");
+    let before = env.read("rewind.jsonl");
+    for args in [
+        &["-f", "rewind.jsonl", "label", "00001005", "x"][..],
+        &["-f", "rewind.jsonl", "checkout", "00001005"],
+        &["-f", "rewind.jsonl", "name", "x"],
+        &["-f", "rewind.jsonl", "fork", "00001008", "-o", "out.jsonl"],
+        &["-f", "rewind.jsonl", "migrate"],
+        &["fsck", "--repair", "-o", "out.jsonl", "rewind.jsonl"],
+        &["-f", "rewind.jsonl", "prune", "00001006"],
+    ] {
+        insta::allow_duplicates! { insta::assert_snapshot!(env.run(args), @r"
+        ------- stderr -------
+        error: rewind.jsonl: read-only: a Claude Code session; `sesstree import` makes an oh-my-pi or pi session of it
+        [exit status: 2]
+        ") };
+    }
+    assert_eq!(env.read("rewind.jsonl"), before);
+    assert!(!env.path().join("out.jsonl").exists());
+}
+
+#[test]
+fn import_writes_what_oh_my_pi_s_importer_writes() {
+    // oh-my-pi 18.2.3's ClaudeSessionStore + persistForeignSession: ids `claude-<uuid>-…`, a
+    // model_change before the first reply, the rewind kept as a branch, the title in the slot,
+    // the header and a title_change, then the foreign_session_import record as the leaf (the
+    // oracle compares the entries with the importer's own, tests/oracle).
+    let env = env_with("rewind.jsonl");
+    insta::assert_snapshot!(env.run(&["import", "rewind.jsonl", "-o", "out.jsonl"]), @r"
+    ------- stderr -------
+    Imported to $TMP/out.jsonl
+    ");
+    insta::assert_snapshot!(env.run(&["-f", "out.jsonl", "tree", "--filter", "all"]), @r#"
+    • claude-0 user: Add a --json flag to tally stats.
+    • claude-0 [model: anthropic/claude-sonnet-4-5]
+    • claude-0 [Read: {"file_path":"src/stats.rs"}]
+    • claude-0 assistant: I can derive Serialize with serde.
+    ├─ • claude-0 user: No new dependencies: write the JSON by hand.
+    │  • claude-0 assistant: Wrote src/json.rs by hand; tests pass.
+    │  • ae175332 [title: tally --json]
+    │  • ecb8ad47 [custom: foreign_session_import] ← active
+    └─ claude-0 user: Use serde_json for it.
+       claude-0 assistant: Added serde_json; the build fails offline.
+    "#);
+    let text = String::from_utf8(env.read("out.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> =
+        text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(text.lines().next().unwrap().len(), 255, "the 256-byte title slot");
+    assert_eq!(lines[0]["title"], "tally --json");
+    assert_eq!(lines[1]["cwd"], "/home/u/tally");
+    assert_eq!(lines[2]["id"], "claude-00001001-0000-4000-8000-000000000001-message-1");
+    let last = lines.last().unwrap();
+    assert_eq!(last["data"]["sourceId"], "rewind");
+    assert_eq!(last["data"]["sourceCwd"], "/home/u/tally");
+    assert_eq!(
+        env.read("rewind.jsonl"),
+        std::fs::read(crate::common::fixtures().join("claude/rewind.jsonl")).unwrap()
+    );
+}
+
+#[test]
+fn import_goes_to_oh_my_pi_s_directory_for_the_transcript_s_cwd() {
+    let env = env_with("compact.jsonl");
+    insta::assert_snapshot!(env.run(&["--json", "import", "compact.jsonl"]), @r#"{"path":"$TMP/home/.omp/agent/sessions/--home-u-tally--/2026-03-01T12-00-00-000Z_019ca945-0a00-7716-a104-d9866d113a7e.jsonl","sessionId":"019ca945-0a00-7716-a104-d9866d113a7e"}"#);
+    let dir = env.path().join("home/.omp/agent/sessions/--home-u-tally--");
+    assert_eq!(std::fs::read_dir(dir).unwrap().count(), 1);
+}
+
+#[test]
+fn import_refuses_a_file_that_is_not_a_transcript_and_an_existing_target() {
+    let env = env_with("edit.jsonl");
+    env.write("out.jsonl", "x");
+    insta::assert_snapshot!(env.run(&["import", "out.jsonl", "-o", "new.jsonl"]), @r"
+    ------- stderr -------
+    error: out.jsonl: not a Claude Code or Codex transcript; import reads those
+    [exit status: 2]
+    ");
+    insta::assert_snapshot!(env.run(&["import", "edit.jsonl", "-o", "out.jsonl"]), @r"
+    ------- stderr -------
+    error: $TMP/out.jsonl: already exists (use --force to overwrite)
+    [exit status: 5]
+    ");
+    assert_eq!(env.read("out.jsonl"), b"x");
+}
+
+#[test]
+fn import_to_pi_writes_pi_s_shapes() {
+    // pi 1.6.0: no title slot (pi refuses a file whose first line is not its header), a
+    // model_change {provider, modelId}, the name in a session_info; opened and continued by
+    // pi 1.6.0 and 0.73.1 in the oracle.
+    let env = env_with("rewind.jsonl");
+    env.run(&["import", "rewind.jsonl", "--to", "pi", "-o", "pi.jsonl"]);
+    let text = String::from_utf8(env.read("pi.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> =
+        text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[0]["type"], "session");
+    assert_eq!(lines[0].get("title"), None);
+    assert_eq!(lines[2]["type"], "model_change");
+    assert_eq!(
+        (&lines[2]["provider"], &lines[2]["modelId"]),
+        (&"anthropic".into(), &"claude-sonnet-4-5".into())
+    );
+    let info = &lines[lines.len() - 2];
+    assert_eq!((&info["type"], &info["name"]), (&"session_info".into(), &"tally --json".into()));
+    insta::assert_snapshot!(env.run(&["-f", "pi.jsonl", "name"]), @"tally --json");
+}
+
+#[test]
+fn import_to_pi_refuses_a_subagent_file_without_messages_outside_sidechains() {
+    let env = TestEnv::new();
+    let fixture = crate::common::fixtures().join("claude/sidechain/subagents/agent-d4e5f6.jsonl");
+    env.write("agent.jsonl", std::fs::read(fixture).unwrap());
+    insta::assert_snapshot!(env.run(&["import", "agent.jsonl", "--to", "pi", "-o", "pi.jsonl"]), @r"
+    ------- stderr -------
+    error: $TMP/agent.jsonl: nothing to import: no message outside sidechains (a subagent's file holds sidechains alone), and pi writes no session without one
+    [exit status: 2]
+    ");
+    assert!(!env.path().join("pi.jsonl").exists());
+}
+
+#[test]
+fn raw_prints_the_transcript_s_own_line() {
+    // The entries are read through their conversion, but --raw is the file's line, byte for
+    // byte: the second tool result of line 4 (entry `.2`) prints that line too.
+    let env = env_with("edit.jsonl");
+    let transcript = String::from_utf8(env.read("edit.jsonl")).unwrap();
+    let line = |n: usize| format!("{}\n", transcript.lines().nth(n - 1).unwrap());
+    let shown =
+        env.run(&["-f", "edit.jsonl", "show", "--raw", "00001004-0000-4000-8000-000000000004.2"]);
+    assert_eq!(shown, line(4));
+    let log = env.run(&["-f", "edit.jsonl", "log", "--raw", "-n", "2"]);
+    assert_eq!(log, line(9) + &line(8));
+}
+
+#[test]
+fn import_file_rev_continues_the_branch_of_rev() {
+    // FILE:REV imports the transcript as it stood when REV's record was written: here the
+    // branch the rewind abandoned, whose last message is the leaf oh-my-pi resumes.
+    let env = env_with("rewind.jsonl");
+    env.run(&["import", "rewind.jsonl:00001007", "-o", "out.jsonl"]);
+    insta::assert_snapshot!(env.run(&["-f", "out.jsonl", "tree"]), @r#"
+    • claude-0 user: Add a --json flag to tally stats.
+    • claude-0 [Read: {"file_path":"src/stats.rs"}]
+    • claude-0 assistant: I can derive Serialize with serde.
+    • claude-0 user: Use serde_json for it.
+    • claude-0 assistant: Added serde_json; the build fails offline. ← active (leaf ae175332 hidden)
+    "#);
+    insta::assert_snapshot!(env.run(&["import", "rewind.jsonl:nope", "-o", "no.jsonl"]), @r"
+    ------- stderr -------
+    error: no entry matches 'nope'
+    [exit status: 4]
+    ");
+}
