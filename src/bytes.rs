@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::error::Result;
 use crate::format::blob_ref;
-use crate::json::pick::{Keep, Pick, pick};
+use crate::format::entry::{Block, Image, Payload, Role};
 use crate::json::scan::Scanner;
 use crate::session::{Session, parse_lossy};
 
@@ -53,14 +53,6 @@ pub struct ByteReport {
 }
 
 /// What is read of a message line: its role, and the type and data of its content blocks.
-const MESSAGE: &[Pick<'_>] = &[Pick(
-    "message",
-    Keep::Members(&[
-        Pick("role", Keep::Scalar),
-        Pick("content", Keep::Members(&[Pick("type", Keep::Scalar), Pick("data", Keep::Scalar)])),
-    ]),
-)];
-
 /// Works out where the bytes of `session` are, reading every message line once.
 pub fn report(session: &Session) -> Result<ByteReport> {
     let mut out = ByteReport { total: session.file_len, ..ByteReport::default() };
@@ -82,17 +74,23 @@ pub fn report(session: &Session) -> Result<ByteReport> {
             continue;
         }
         let line = lines.line(idx as u32)?;
-        let Some(value) = pick(&mut scanner, line, MESSAGE).or_else(|| parse_lossy(line)) else {
-            continue;
+        let parsed;
+        let payload = match Payload::scan(line, &mut scanner) {
+            Some(payload) => payload,
+            None => {
+                let Some(value) = parse_lossy(line) else { continue };
+                parsed = value;
+                Payload::from_value(&parsed)
+            }
         };
-        let message = value.get("message").unwrap_or(&Value::Null);
-        if message.get("role").and_then(Value::as_str) == Some("toolResult") {
+        let Some(message) = payload.message() else { continue };
+        if message.role == Some(Role::ToolResult) {
             out.tool_output.add(bytes);
         }
-        for block in message.get("content").and_then(Value::as_array).into_iter().flatten() {
-            if block.get("type").and_then(Value::as_str) == Some("image")
-                && let Some(data) = block.get("data").and_then(Value::as_str)
-                && blob_ref(data).is_none()
+        for block in message.content.blocks() {
+            if let Block::Image(Image { data: Some(data), .. }) = block
+                && let data = data.decode()
+                && blob_ref(&data).is_none()
             {
                 out.images.add(data.len() as u64);
             }
