@@ -121,6 +121,7 @@ fn externalize(
 fn images<'v>(value: &'v Value, key: Option<&str>, out: &mut Vec<(&'v str, Option<&'v str>)>) {
     match value {
         Value::Object(map) => {
+            // Any JSON, walked as oh-my-pi's blob store walks it, not an entry's payload.
             let data = map.get("data").and_then(Value::as_str);
             let kind = map.get("type").and_then(Value::as_str);
             let mime = map.get("mimeType").and_then(Value::as_str);

@@ -208,6 +208,7 @@ fn references(session: &Session) -> Result<Vec<(u32, u32)>> {
             continue;
         }
         let value = session.value(idx as u32)?;
+        // Structural: the id the entry points at.
         let kept = value.get("firstKeptEntryId").and_then(EntryId::from_value);
         if let Some(target) =
             kept.filter(|k| Some(k) != r.id.as_ref()).and_then(|k| session.lookup(&k))
@@ -249,6 +250,7 @@ fn mark(session: &Session, roots: &[u32]) -> Vec<bool> {
 /// a value JavaScript takes for false clears).
 fn label_set(session: &Session, idx: u32) -> Result<Option<Value>> {
     let value = session.value(idx)?;
+    // Copied as it is into the label written again.
     Ok(value.get("label").filter(|v| crate::js::truthy(Some(v))).cloned())
 }
 
@@ -316,6 +318,7 @@ fn finish(
         let id = ids.entry_id(|c| id_taken(session, c) || taken.contains(c));
         taken.insert(id.clone());
         let setter = set_by[target];
+        // Copied as it is into the label written again.
         let time = session.value(setter)?.get("timestamp").cloned().unwrap_or(Value::Null);
         let time = time.as_str().unwrap_or_default();
         let mut fields = vec![("targetId", target.to_value())];
