@@ -197,6 +197,7 @@ fn writers_refuse_and_leave_the_file_as_it_was() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn import_writes_what_oh_my_pi_s_importer_writes() {
     // oh-my-pi 18.2.3's ClaudeSessionStore + persistForeignSession: ids `claude-<uuid>-…`, a
     // model_change before the first reply, the rewind kept as a branch, the title in the slot,
@@ -236,6 +237,7 @@ fn import_writes_what_oh_my_pi_s_importer_writes() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn import_goes_to_oh_my_pi_s_directory_for_the_transcript_s_cwd() {
     let env = env_with("compact.jsonl");
     insta::assert_snapshot!(env.run(&["--json", "import", "compact.jsonl"]), @r#"{"path":"$TMP/home/.omp/agent/sessions/--home-u-tally--/2026-03-01T12-00-00-000Z_019ca945-0a00-7716-a104-d9866d113a7e.jsonl","sessionId":"019ca945-0a00-7716-a104-d9866d113a7e"}"#);
@@ -244,6 +246,7 @@ fn import_goes_to_oh_my_pi_s_directory_for_the_transcript_s_cwd() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn import_refuses_a_file_that_is_not_a_transcript_and_an_existing_target() {
     let env = env_with("edit.jsonl");
     env.write("out.jsonl", "x");
@@ -283,6 +286,7 @@ fn import_to_pi_writes_pi_s_shapes() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn import_to_pi_refuses_a_subagent_file_without_messages_outside_sidechains() {
     let env = TestEnv::new();
     let fixture = crate::common::fixtures().join("claude/sidechain/subagents/agent-d4e5f6.jsonl");

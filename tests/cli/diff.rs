@@ -225,6 +225,7 @@ fn context_of_an_edited_message_and_a_compaction() {
 /// A fork in another file keeps the ids it copies: `FILE:REV` compares it with the session it
 /// came from, and the base is found across the two files.
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn a_fork_against_its_source() {
     let env = TestEnv::new();
     env.fixture("diff.jsonl");

@@ -372,6 +372,7 @@ fn the_current_session_is_marked() {
 /// transcripts (`<session>/<agent>.jsonl`) under their session, with or without a
 /// `parentSession`; a parent that is not listed leaves a session at the top.
 #[test]
+#[cfg_attr(windows, ignore = "headers name their parents by Unix paths")]
 fn tree_of_forks_and_subagents() {
     let env = TestEnv::new();
     let dir = env.path().display().to_string();
@@ -436,6 +437,7 @@ fn tree_of_forks_and_subagents() {
 
 /// Two sessions naming each other are both drawn, once.
 #[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn tree_with_a_parent_cycle() {
     let env = TestEnv::new();
     let line = |time: &str| user("a1", None, time, "Go");

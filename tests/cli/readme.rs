@@ -357,6 +357,7 @@ fn blocks_and_wildcards() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs sh, which Windows lacks")]
 fn a_block_runs_in_one_shell_after_the_setup() {
     let env = TestEnv::new();
     let setup = "greeting=hello\ncd \"$(mktemp -d)\"";
