@@ -33,8 +33,9 @@ const LAYERS: &[&[&str]] = &[
         "bytes",
         "context",
     ],
-    &["fsck", "ops", "grep", "export", "diff"],
+    &["fsck", "ops", "grep", "diff"],
     &["render"],
+    &["export"],
 ];
 
 fn layer(module: &str) -> Option<usize> {

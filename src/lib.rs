@@ -32,9 +32,12 @@
 //!    files), [`hooks`], [`summarize`], [`migrate`], [`stats`], [`bytes`] (where a file's
 //!    bytes are), [`context`] (what the model sees).
 //! 7. [`fsck`] (damage and repair), [`ops`] (the plans and workflows of the writing
-//!    commands), [`grep`] (search across sessions), [`export`] (the whole tree as an HTML
-//!    page or Markdown) and [`diff`] (what two branches did differently).
-//! 8. [`render`]: the output layer: the `--json` row, an entry in full, the style.
+//!    commands), [`grep`] (search across sessions) and [`diff`] (what two branches did
+//!    differently).
+//! 8. [`render`]: the output layer: the `--json` row, an entry in full, the style, the leaf's
+//!    mark.
+//! 9. [`export`]: the whole tree as an HTML page or Markdown, drawn with the output layer's
+//!    marks.
 #![warn(missing_docs)]
 
 // 1. Leaves.
@@ -60,7 +63,6 @@ pub mod bytes;
 pub mod context;
 pub mod diff;
 pub mod discover;
-pub mod export;
 pub mod fsck;
 pub mod grep;
 pub mod hooks;
@@ -72,7 +74,8 @@ pub mod stats;
 pub mod store;
 pub mod summarize;
 pub mod tree;
-// 8. Output.
+// 8–9. Output.
+pub mod export;
 pub mod render;
 
 pub use error::{Error, ErrorKind, Result};

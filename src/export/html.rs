@@ -17,6 +17,7 @@ use super::{
     size, spill, view,
 };
 use crate::markdown::picture;
+use crate::render::active_mark;
 use crate::row::cut::cut_chars;
 use crate::session::Session;
 use crate::tree::UNICODE;
@@ -194,7 +195,7 @@ impl Page<'_> {
                 }
                 self.text(&one_line(&plan.texts[row.idx as usize], SIDEBAR_TEXT));
                 if row.is_leaf {
-                    self.raw(" <span class=\"act\">← active</span>");
+                    self.raw(&format!(" <span class=\"act\">{}</span>", active_mark(false)));
                 }
                 self.raw("</a>");
                 self.flush(BLOCK)?;
@@ -283,7 +284,7 @@ impl Page<'_> {
             self.raw(&format!(" <span class=\"lb\">{}</span>", self.escaped(label)));
         }
         if leaf {
-            self.raw(" <span class=\"act\">← active</span>");
+            self.raw(&format!(" <span class=\"act\">{}</span>", active_mark(false)));
         }
         if !v.time.is_empty() {
             self.raw(&format!(" <time>{}</time>", self.escaped(&v.time)));

@@ -16,6 +16,7 @@ use super::{
     view,
 };
 use crate::markdown::{pictures, safe_markdown};
+use crate::render::active_mark;
 use crate::row::cut::cut_chars;
 use crate::session::Session;
 
@@ -138,7 +139,7 @@ impl Doc<'_> {
             self.buf.push_str(&format!(" · label {}", self.code(label)));
         }
         if self.opts.leaf == Some(idx) {
-            self.buf.push_str(" · **← active**");
+            self.buf.push_str(&format!(" · **{}**", active_mark(false)));
         }
         self.buf.push_str("\n\n");
         for part in &v.parts {

@@ -12,3 +12,9 @@ pub mod style;
 
 pub use json::{JsonRow, Placement, write_rows};
 pub use style::{Role, Style};
+
+/// What marks the leaf, where the conversation goes on, after its row: in `tree`, the
+/// selector, and the exported page and Markdown. `ascii` for terminals that draw only ASCII.
+pub fn active_mark(ascii: bool) -> &'static str {
+    if ascii { "<- active" } else { "← active" }
+}

@@ -142,7 +142,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     let width = if ctx.json { None } else { width() };
     // What a row says after its text when it is the leaf, or stands in for a hidden one.
     let mark_of = |row: &Row, hidden_leaf: Option<&str>| {
-        let active = if args.ascii { "<- active" } else { "← active" };
+        let active = sesstree::render::active_mark(args.ascii);
         match (row.is_leaf, hidden_leaf) {
             (true, _) => Some(active.to_owned()),
             // The leaf is hidden: the nearest entry shown on its path stands in, and says so.

@@ -198,7 +198,7 @@ fn row_line(
         spans.push(Span::styled(format!("[{label}]"), look.fg(Color::Yellow)));
         spans.push(Span::raw(" "));
     }
-    let marker = if look.ascii { " <- active" } else { " ← active" };
+    let marker = format!(" {}", sesstree::render::active_mark(look.ascii));
     // The text gives way to the width, so that the leaf's marker stays in sight.
     let used: usize = spans.iter().map(|span| span.content.width()).sum::<usize>()
         + if lrow.is_leaf { marker.width() } else { 0 };
