@@ -17,11 +17,7 @@ const MS_PER_DAY: i64 = 86_400_000;
 /// digits (`+010000-01-01T00:00:00.000Z`, `-000001-…`), as JavaScript does. JavaScript throws
 /// beyond [`MAX_TIME_MS`]; here the same layout simply continues with more digits.
 pub fn format_iso_millis(epoch_ms: i64) -> String {
-    let days = epoch_ms.div_euclid(MS_PER_DAY);
-    let in_day = epoch_ms.rem_euclid(MS_PER_DAY);
-    let (year, month, day) = civil_from_days(days);
-    let (hour, minute) = (in_day / 3_600_000, in_day / 60_000 % 60);
-    let (second, milli) = (in_day / 1000 % 60, in_day % 1000);
+    let Civil { year, month, day, hour, minute, second, milli } = civil(epoch_ms);
     let year = if (0..=9999).contains(&year) {
         format!("{year:04}")
     } else if year < 0 {
@@ -30,6 +26,42 @@ pub fn format_iso_millis(epoch_ms: i64) -> String {
         format!("+{year:06}")
     };
     format!("{year}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}.{milli:03}Z")
+}
+
+/// A moment's date and time of day in UTC, in the proleptic Gregorian calendar JavaScript's
+/// `Date` uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Civil {
+    /// The year (0 is 1 BC).
+    pub year: i64,
+    /// 1–12.
+    pub month: i64,
+    /// 1–31.
+    pub day: i64,
+    /// 0–23.
+    pub hour: i64,
+    /// 0–59.
+    pub minute: i64,
+    /// 0–59.
+    pub second: i64,
+    /// 0–999.
+    pub milli: i64,
+}
+
+/// The date and time of day of epoch milliseconds.
+pub fn civil(epoch_ms: i64) -> Civil {
+    let days = epoch_ms.div_euclid(MS_PER_DAY);
+    let in_day = epoch_ms.rem_euclid(MS_PER_DAY);
+    let (year, month, day) = civil_from_days(days);
+    Civil {
+        year,
+        month,
+        day,
+        hour: in_day / 3_600_000,
+        minute: in_day / 60_000 % 60,
+        second: in_day / 1000 % 60,
+        milli: in_day % 1000,
+    }
 }
 
 /// The timestamp part of a session file name (FORMAT §1.4): the ISO string with every `:` and
