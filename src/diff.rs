@@ -106,7 +106,7 @@ pub struct Summary {
     pub commands: Vec<String>,
     /// Assistant messages that stopped on an error, and tool results that report one.
     pub errors: usize,
-    /// Tokens and cost ([`entry_usage`], as `stats` counts them).
+    /// Tokens and cost (as `stats` counts them).
     pub usage: Usage,
     /// The times of the first and the last entry (milliseconds since the epoch).
     pub span: Option<(i64, i64)>,

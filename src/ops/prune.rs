@@ -21,7 +21,7 @@
 //!
 //! A file with damage (what the loader reports, or no final newline) is refused: `fsck` first.
 //!
-//! The lines removed can be saved ([`PrunePlan::write_saved`]): the header, then the removed
+//! The lines removed can be saved ([`PrunePlan::saved_pieces`]): the header, then the removed
 //! lines byte for byte, a file sesstree reads as a session (whose entries miss their parents).
 //! [`restore`] puts them back in front of the last line, so the leaf stays the last line.
 
