@@ -169,8 +169,15 @@ impl Digest for IndexOnly {
 /// Where the file's bytes are, for reading payloads back.
 #[derive(Debug)]
 enum Source {
-    File(File),
+    /// The file, open until a rewrite replaces it ([`Session::close_file`]).
+    File(std::sync::RwLock<Option<File>>),
     Bytes(Vec<u8>),
+}
+
+impl Source {
+    fn file(file: File) -> Source {
+        Source::File(std::sync::RwLock::new(Some(file)))
+    }
 }
 
 impl Default for Source {
@@ -635,6 +642,13 @@ impl Session {
                 })?);
             }
             Source::File(f) => {
+                let f = f.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+                // Closed by a rewrite, whose new file these offsets do not describe.
+                let f = f.as_ref().ok_or_else(|| {
+                    let closed =
+                        std::io::Error::other("the session was rewritten since it was read");
+                    Error::io(&self.path, closed)
+                })?;
                 // The read overwrites what is there: a buffer used again (a `LineReader`'s
                 // window) is zeroed only where it grows, not the whole file over again.
                 buf.truncate(len as usize);
@@ -644,6 +658,15 @@ impl Session {
             }
         }
         Ok(())
+    }
+
+    /// Closes the file the session was read from, before a rewrite renames a new one over
+    /// it: Windows renames nothing over a file that is open. Reading the session afterwards is
+    /// an error, since its offsets describe the old file.
+    pub(crate) fn close_file(&self) {
+        if let Source::File(f) = &self.source {
+            f.write().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+        }
     }
 
     /// Reads `len` bytes at `offset` of the source.

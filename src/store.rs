@@ -1,7 +1,7 @@
 //! The only code that writes session files (SPEC §7).
 //!
 //! Appends take an exclusive advisory lock (on Windows, where locks are mandatory, on a file
-//! beside the session: `lock_handle`), load and check the file under it, and write all new
+//! beside the session: `sidecar_lock`), load and check the file under it, and write all new
 //! lines with one `write` on an append handle, then `fsync`. New and rewritten files go to a
 //! temporary file in the same directory, are synced, and are renamed into place. A write that
 //! fails half-way is cut back to the old length, so a failed command leaves the file byte for
@@ -40,7 +40,7 @@ pub struct Locked {
     /// The session file, open to read and append; closed by a rewrite ([`Locked::splice`]),
     /// since Windows renames nothing over an open file (and the handle would name the old one).
     file: std::sync::Mutex<Option<File>>,
-    /// The locked handle ([`lock_handle`]), held with `file`.
+    /// The locked handle: a duplicate of `file`, or on Windows [`sidecar_lock`].
     _lock: File,
     /// The path as the user gave it, for messages.
     path: PathBuf,
@@ -74,16 +74,25 @@ pub fn lock(path: &Path, timeout: Duration) -> Result<Locked> {
             timeout.as_secs_f64()
         ))
     };
+    let io = |e| Error::io(path, e);
+    let open = || OpenOptions::new().read(true).append(true).open(&real).map_err(io);
     loop {
-        let file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .open(&real)
-            .map_err(|e| Error::io(path, e))?;
-        let lock = lock_handle(&real, &file).map_err(|e| Error::io(path, e))?;
-        if !wait_lock(&lock, start + timeout, 5).map_err(|e| Error::io(path, e))? {
-            return Err(held());
-        }
+        // Windows renames nothing over an open file: there the session file is opened only
+        // once the lock is held, so that a writer waiting for it never fails another's rewrite.
+        let (file, lock) = if cfg!(windows) {
+            let lock = sidecar_lock(&real).map_err(io)?;
+            if !wait_lock(&lock, start + timeout, 5).map_err(io)? {
+                return Err(held());
+            }
+            (open()?, lock)
+        } else {
+            let file = open()?;
+            let lock = file.try_clone().map_err(io)?;
+            if !wait_lock(&lock, start + timeout, 5).map_err(io)? {
+                return Err(held());
+            }
+            (file, lock)
+        };
         let ours = file.metadata().map_err(|e| Error::io(path, e))?;
         let now = std::fs::metadata(&real).map_err(|e| Error::io(path, e))?;
         if file_id(&ours) == file_id(&now) {
@@ -98,20 +107,16 @@ pub fn lock(path: &Path, timeout: Duration) -> Result<Locked> {
     }
 }
 
-/// The handle whose lock keeps sesstrees apart, for the session file at `real` open as `file`.
-/// On Unix, `file` itself (a duplicate shares its `flock`): the lock is advisory, and the
-/// agents read and write the file as if it were not there. On Windows a lock (`LockFileEx`) is
-/// mandatory: no other handle, an agent's or one of our own reads, could read the locked file.
-/// There the lock is on `.<name>.sesstree-lock` beside it, made if missing and never removed
-/// (removing it could let two holders lock two files), and the session file is never locked.
-fn lock_handle(real: &Path, file: &File) -> std::io::Result<File> {
-    if cfg!(windows) {
-        let path = sidecar(real, ".sesstree-lock").ok_or(std::io::ErrorKind::InvalidInput)?;
-        owner_only(OpenOptions::new().read(true).write(true).create(true).truncate(false))
-            .open(path)
-    } else {
-        file.try_clone()
-    }
+/// The handle whose lock keeps sesstrees apart on Windows, for the session file at `real`.
+/// On Unix the lock is on the session file itself (a duplicate handle shares its `flock`): it
+/// is advisory, and the agents read and write the file as if it were not there. On Windows a
+/// lock (`LockFileEx`) is mandatory: no other handle, an agent's or one of our own reads, could
+/// read the locked file. There the lock is on `.<name>.sesstree-lock` beside it, made if
+/// missing and never removed (removing it could let two holders lock two files), and the
+/// session file is never locked.
+fn sidecar_lock(real: &Path) -> std::io::Result<File> {
+    let path = sidecar(real, ".sesstree-lock").ok_or(std::io::ErrorKind::InvalidInput)?;
+    owner_only(OpenOptions::new().read(true).write(true).create(true).truncate(false)).open(path)
 }
 
 /// Takes an exclusive `flock` on `file`, retrying every `pause_ms` until `deadline`; `false`
@@ -544,6 +549,7 @@ impl Locked {
         let gate = self.gate(session, WriteKind::Rename)?;
         self.check_fresh(session)?;
         self.file.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+        session.close_file();
         tmp.persist(finishes, |t| {
             t.persist(&self.real).map(drop).map_err(|e| Error::io(&self.path, e.error))
         })?;
@@ -909,7 +915,6 @@ mod tests {
     }
 
     #[test]
-    #[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
     fn splice_keeps_the_old_bytes_between_head_and_tail() {
         let (_dir, path) = session_file(format!("\u{feff}{HEADER}\n{{\"torn"));
         #[cfg(unix)]
@@ -936,7 +941,6 @@ mod tests {
     }
 
     #[test]
-    #[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
     fn every_write_takes_oh_my_pis_gate_and_leaves_it() {
         let (dir, path) = session_file(format!("{HEADER}\n"));
         let gate = dir.path().join(".s.jsonl.lock.os");
@@ -962,6 +966,7 @@ mod tests {
         assert!(gate.exists(), "made if missing, never deleted");
         assert!(!lockfile.exists());
         assert!(File::open(&gate).unwrap().try_lock().is_ok(), "held for the write only");
+        drop(session);
         let session = locked.load().unwrap();
         locked.splice(&session, b"", 0, b"{}\n").unwrap();
         assert!(gate.exists() && !lockfile.exists());
@@ -1071,7 +1076,6 @@ mod tests {
     }
 
     #[test]
-    #[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
     fn replace_keeping_leaves_a_backup_and_refuses_to_clobber_one() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.jsonl");
@@ -1083,6 +1087,7 @@ mod tests {
         assert_eq!(std::fs::read(&path).unwrap(), b"new\n");
         assert_eq!(std::fs::read_to_string(&bak).unwrap(), format!("{HEADER}\n"));
         assert!(same_file(&path, &path) && !same_file(&path, &bak));
+        drop((session, locked));
 
         std::fs::write(&path, format!("{HEADER}\n")).unwrap();
         let locked = lock(&path, Duration::from_secs(1)).unwrap();

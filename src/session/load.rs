@@ -52,11 +52,11 @@ pub(super) fn file<D: Digest>(
         && rayon::current_num_threads() > 1
         && let Some(loader) = pieces().map_err(|e| Error::io(path, e))?
     {
-        return Ok(loader.finish(Source::File(file)));
+        return Ok(loader.finish(Source::file(file)));
     }
     let mut loader = Loader::new(path, digest);
     loader.read(&file).map_err(|e| Error::io(path, e))?;
-    Ok(loader.finish(Source::File(file)))
+    Ok(loader.finish(Source::file(file)))
 }
 
 impl Session {
@@ -74,7 +74,7 @@ impl Session {
         let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
         let (loaded, _) = parallel::load(Loader::new(path, digest), &file, len, piece.max(1));
         let loaded = loaded.map_err(|e| Error::io(path, e))?;
-        Ok(loaded.map(|loader| loader.finish(Source::File(file))))
+        Ok(loaded.map(|loader| loader.finish(Source::file(file))))
     }
 }
 

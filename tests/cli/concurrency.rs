@@ -203,7 +203,6 @@ fn changed_under(env: &TestEnv, file: &str, args: &[&str]) -> String {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
 fn a_file_changed_under_a_writer_is_a_conflict_and_nothing_is_written() {
     let env = TestEnv::new();
     env.write("c.jsonl", format!("{HEADER}\n{MSG}\n"));
@@ -227,7 +226,6 @@ fn a_file_changed_under_a_writer_is_a_conflict_and_nothing_is_written() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
 fn a_writer_waiting_for_the_lock_takes_the_file_another_writer_rewrote() {
     let env = TestEnv::new();
     env.write("w.jsonl", format!("{HEADER}\n{MSG}\n"));

@@ -34,7 +34,6 @@ fn a_pi_file_with_a_v7_id_and_nothing_pi_only_is_not_given_a_title_slot() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
 fn the_agents_sessions_directory_says_whose_file_it_is() {
     let env = TestEnv::new();
     // pi's sessions directory (`~/.pi/agent/sessions/--<cwd>--/`): pi's way, no slot.

@@ -137,7 +137,6 @@ fn log_rows_escape_a_control_in_any_one_piece() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
 fn name() {
     insta::assert_snapshot!(run(&["-f", "h.jsonl", "name"]), @r"Ti\x1b]0;pwn\x07tle");
     insta::assert_snapshot!(run(&["-f", "h.jsonl", "name", "N", "--dry-run"]), @r#"
@@ -149,7 +148,6 @@ fn name() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
 fn errors_and_warnings() {
     // An ambiguous REV lists its candidates.
     insta::assert_snapshot!(run(&["-f", "d.jsonl", "checkout", "Dxy\u{9b}"]), @r"

@@ -74,7 +74,7 @@ fn even_if_open_writes_and_a_released_lease_needs_nothing() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
+#[cfg_attr(windows, ignore = "oh-my-pi's Windows lease is a named mutex, never looked for")]
 fn migrate_in_place_refuses_and_keeps_no_backup() {
     let env = TestEnv::new();
     env.fixture("v2-hook.jsonl");

@@ -27,7 +27,6 @@ const V2: &str = concat!(
 );
 
 #[test]
-#[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
 fn v1_gets_the_ids_it_is_shown_with() {
     let env = TestEnv::new();
     env.write("v1.jsonl", V1);
@@ -48,7 +47,6 @@ fn v1_gets_the_ids_it_is_shown_with() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
 fn a_real_v1_file() {
     let env = TestEnv::new();
     env.fixture("maint-pi-v1.jsonl");
@@ -79,7 +77,6 @@ fn a_real_v1_file() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
 fn v2_hook_messages_become_custom() {
     let env = TestEnv::new();
     env.write("v2.jsonl", V2);
@@ -93,7 +90,6 @@ fn v2_hook_messages_become_custom() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
 fn idempotent_and_deterministic() {
     let env = TestEnv::new();
     env.write("a.jsonl", V1);
@@ -138,7 +134,6 @@ fn dry_run_prints_the_result() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
 fn output_elsewhere() {
     let env = TestEnv::new();
     env.write("v1.jsonl", V1);
@@ -176,7 +171,6 @@ fn a_current_file_is_left_alone() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
 fn an_existing_backup_is_not_overwritten() {
     let env = TestEnv::new();
     env.write("v1.jsonl", V1);
@@ -226,7 +220,6 @@ fn refusals() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
 fn the_v1_fixture_reads_the_same_before_and_after() {
     let env = TestEnv::new();
     env.fixture("v1.jsonl");
@@ -245,7 +238,6 @@ fn the_v1_fixture_reads_the_same_before_and_after() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
 fn the_v2_and_v4_fixtures() {
     let env = TestEnv::new();
     env.fixture("v2-hook.jsonl");

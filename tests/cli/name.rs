@@ -57,7 +57,6 @@ fn a_slot_is_patched_in_place_byte_exact() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
 fn a_file_without_a_slot_gets_one_and_keeps_every_byte() {
     let env = TestEnv::new();
     env.fixture("writers-omp.jsonl");
@@ -75,7 +74,6 @@ fn a_file_without_a_slot_gets_one_and_keeps_every_byte() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
 fn a_rewrite_drops_a_byte_order_mark_and_steps_over_a_torn_line() {
     let env = TestEnv::new();
     let body = std::fs::read(crate::common::fixtures().join("writers-omp.jsonl")).unwrap();
@@ -137,7 +135,7 @@ fn auto_never_replaces_user() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
+#[cfg_attr(windows, ignore = "snapshots the program name, sesstree.exe on Windows")]
 fn from_plan_names_only_an_unnamed_session() {
     let env = TestEnv::new();
     env.fixture("writers-omp.jsonl");
@@ -167,7 +165,6 @@ fn from_plan_names_only_an_unnamed_session() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
 fn control_characters_are_cleaned() {
     let env = TestEnv::new();
     env.fixture("writers-omp.jsonl");

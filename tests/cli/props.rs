@@ -281,7 +281,6 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
-    #[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
     fn writing_commands_follow_the_model(
         shape in tree(),
         torn in prop::bool::weighted(0.25),

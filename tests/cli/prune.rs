@@ -21,7 +21,6 @@ fn lines(bytes: &[u8]) -> Vec<String> {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
 fn a_subtree_goes_and_its_label_on_a_kept_entry_is_set_again() {
     let env = TestEnv::new();
     env.fixture(FILE);
@@ -144,7 +143,6 @@ fn older_than_keeps_the_recent_branches() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
 fn markers_with_nothing_below_go() {
     let env = TestEnv::new();
     env.fixture(FILE);
@@ -193,7 +191,6 @@ fn output_goes_elsewhere_and_never_over_a_file() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
 fn saved_lines_are_restored_with_their_ids_and_parents() {
     let env = TestEnv::new();
     env.fixture(FILE);
@@ -318,7 +315,6 @@ proptest! {
     /// For random trees and random REVs off the active path: the result is clean, and prune
     /// then restore gives back the same set of lines.
     #[test]
-    #[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
     fn prune_then_restore_gives_the_same_lines((parents, picks) in trees()) {
         let env = TestEnv::new();
         let text = tree_file(&parents);
