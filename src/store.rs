@@ -551,7 +551,15 @@ impl Locked {
         self.file.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
         session.close_file();
         tmp.persist(finishes, |t| {
-            t.persist(&self.real).map(drop).map_err(|e| Error::io(&self.path, e.error))
+            t.persist(&self.real).map(drop).map_err(|e| match e.error.kind() {
+                // Another program has the file open: Windows replaces no open file.
+                std::io::ErrorKind::PermissionDenied if cfg!(windows) => Error::Conflict(format!(
+                    "{}: another program has the file open; nothing was written (close it \
+                     there, then run the command again)",
+                    self.path.display()
+                )),
+                _ => Error::io(&self.path, e.error),
+            })
         })?;
         drop(gate);
         sync_dir(&self.real);

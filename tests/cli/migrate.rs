@@ -46,6 +46,25 @@ fn v1_gets_the_ids_it_is_shown_with() {
     insta::assert_snapshot!(env.run(&["fsck", "v1.jsonl"]), @"v1.jsonl: ok");
 }
 
+/// Windows replaces no open file: a rewrite while another program holds the session open is a
+/// conflict that leaves the file as it was, and no backup.
+#[test]
+#[cfg(windows)]
+fn a_rewrite_while_another_program_has_the_file_open_writes_nothing() {
+    let env = TestEnv::new();
+    env.write("v1.jsonl", V1);
+    let held = std::fs::File::open(env.path().join("v1.jsonl")).unwrap();
+    insta::assert_snapshot!(env.run(&["-f", "v1.jsonl", "migrate"]), @r"
+    ------- stderr -------
+    error: v1.jsonl: another program has the file open; nothing was written (close it there, then run the command again)
+    [exit status: 5]
+    ");
+    assert_eq!(env.read("v1.jsonl"), V1.as_bytes());
+    assert!(!env.path().join("v1.jsonl.bak").exists());
+    drop(held);
+    insta::assert_snapshot!(env.run(&["-f", "v1.jsonl", "migrate", "--json"]), @r#"{"file":"v1.jsonl","fromVersion":1,"toVersion":3,"changed":true,"backup":"v1.jsonl.bak"}"#);
+}
+
 #[test]
 fn a_real_v1_file() {
     let env = TestEnv::new();
