@@ -271,6 +271,10 @@ fn agent(env: &Env, agent: &Agent, file: Option<&Path>, ops: &Value, keep: Optio
     let ops_file = scratch.path().join("ops.json");
     std::fs::write(&ops_file, ops.to_string()).unwrap();
     let mut cmd = agent.command(env);
+    // The harness gives the agent a fresh HOME, but bun's `os.homedir()` reads HOME once, as the
+    // process starts: without this, oh-my-pi's directories (its blob store among them) would be
+    // the user's own.
+    cmd.env("HOME", scratch.path());
     match file {
         Some(f) => cmd.arg(f),
         None => cmd.arg("--new"),
