@@ -224,6 +224,30 @@ fn saved_lines_are_restored_with_their_ids_and_parents() {
     insta::assert_snapshot!(env.run(&["-f", FILE, "prune", "--restore", "saved.jsonl"]), @"prune.jsonl: restored 0 entries from saved.jsonl (4 already in the file)");
 }
 
+/// A prune that fails after it appended the removed lines (here: -o names a file that exists)
+/// takes them off the save file again, and removes a save file it made.
+#[test]
+fn a_failed_prune_leaves_the_save_file_as_it_was() {
+    let env = TestEnv::new();
+    env.fixture(FILE);
+    env.write("out.jsonl", "taken\n");
+    let args = ["-f", FILE, "prune", "--abandoned", "--save", "saved.jsonl", "-o", "out.jsonl"];
+    insta::assert_snapshot!(env.run(&args), @r"
+    ------- stderr -------
+    error: out.jsonl: already exists (use --force to overwrite)
+    [exit status: 5]
+    ");
+    assert!(!env.path().join("saved.jsonl").exists(), "the save file this prune made stays");
+    env.write("saved.jsonl", "saved before\n");
+    insta::assert_snapshot!(env.run(&args), @r"
+    ------- stderr -------
+    error: out.jsonl: already exists (use --force to overwrite)
+    [exit status: 5]
+    ");
+    assert_eq!(env.read("saved.jsonl"), b"saved before\n");
+    assert_eq!(env.read("out.jsonl"), b"taken\n");
+}
+
 #[test]
 fn a_save_file_of_another_session_is_refused() {
     let env = TestEnv::new();
