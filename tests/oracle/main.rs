@@ -136,6 +136,7 @@ const CLEAN: &[&str] = &[
     "writers-pi.jsonl",
     "writers-slot.jsonl",
     "maint-pi-v1.jsonl",
+    "prune-labels.jsonl",
 ];
 
 struct Env {
