@@ -626,7 +626,7 @@ impl Session {
     }
 
     /// Reads `len` bytes at `offset` of the source into `buf` (replacing its contents).
-    fn read_into(&self, offset: u64, len: u64, buf: &mut Vec<u8>) -> Result<()> {
+    pub(crate) fn read_into(&self, offset: u64, len: u64, buf: &mut Vec<u8>) -> Result<()> {
         match &self.source {
             Source::Bytes(b) => {
                 buf.clear();

@@ -15,7 +15,9 @@
 //! A temporary file is named `.sesstree-<pid>-<random>.tmp`. While it is written it is listed
 //! here, so that a signal handler can remove it ([`abandon_writes`]) before the process exits;
 //! one left by a process that was killed outright (SIGKILL, a crash, a power cut) is removed by
-//! the next write into its directory once it is stale (`is_stale_temporary`).
+//! the next write into its directory once it is stale (`is_stale_temporary`). Lines appended to
+//! another file ahead of a rewrite ([`append_pending`]) are listed the same way, and cut off
+//! again unless the rewrite's rename finishes.
 //!
 //! Before either, a writer that was told where oh-my-pi keeps its leases
 //! ([`Locked::refusing_open`]) looks whether an oh-my-pi process has the session open
@@ -533,6 +535,18 @@ impl Locked {
         Ok(())
     }
 
+    /// [`Locked::rewrite_with`] after an [`append_pending`]: the rename that replaces the file
+    /// keeps the lines appended to `appended` too; if the rewrite fails, or a signal stops the
+    /// process first, they are cut off again.
+    pub fn rewrite_after(
+        &self,
+        session: &Session,
+        appended: Appended,
+        fill: impl FnOnce(&mut dyn Write) -> Result<()>,
+    ) -> Result<()> {
+        self.rewrite_finishing(session, Some(&appended.path), fill)
+    }
+
     /// The atomic rewrite under every rewrite: `fill` writes the temporary file; the freshness
     /// check comes after it is written and synced, right before the rename, which also
     /// finishes `finishes` (a file [`reopen`]ed until then).
@@ -626,6 +640,89 @@ pub fn write_new_with(
     force: bool,
     fill: impl FnOnce(&mut dyn Write) -> Result<()>,
 ) -> Result<()> {
+    write_new_finishing(path, like, force, None, fill)
+}
+
+/// [`write_new_with`] after an [`append_pending`]: the rename that puts the new file in place
+/// keeps the lines appended to `appended` too; if the write fails, or a signal stops the
+/// process first, they are cut off again.
+pub fn write_new_after(
+    appended: Appended,
+    path: &Path,
+    like: Option<&Path>,
+    force: bool,
+    fill: impl FnOnce(&mut dyn Write) -> Result<()>,
+) -> Result<()> {
+    write_new_finishing(path, like, force, Some(&appended.path), fill)
+}
+
+/// Lines appended to a file ahead of the write they go with (`prune --save` keeps there what
+/// the prune removes): kept only when that write finishes ([`Locked::rewrite_after`],
+/// [`write_new_after`]). Until then a signal ([`abandon_writes`]) cuts the file back to its
+/// old length, or removes it when the append made it; so does dropping it unfinished (the
+/// write failed).
+#[derive(Debug)]
+#[must_use = "the lines stay pending until a write finishes them"]
+pub struct Appended {
+    path: PathBuf,
+}
+
+impl Appended {
+    /// Keeps the lines with no write to go with them.
+    pub fn keep(self) {
+        let mut list = unfinished();
+        list.paths.retain(|u| u.path != self.path);
+        list.written += 1;
+    }
+}
+
+impl Drop for Appended {
+    fn drop(&mut self) {
+        // Finished or kept, it is no longer listed, and this does nothing.
+        discard(&self.path);
+    }
+}
+
+/// Appends what `fill` writes to `path` (made when missing; `fill` is told whether the file is
+/// empty) and syncs it, pending the write it goes with ([`Appended`]). A failed append is cut
+/// back at once. A signal waits for the append to end, then cuts it back: it never stops one
+/// half-way, with part of the lines on disk.
+pub fn append_pending(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write, bool) -> Result<()>,
+) -> Result<Appended> {
+    let io = |e| Error::io(path, e);
+    let mut list = unfinished();
+    let (file, cut_to) = match OpenOptions::new().append(true).create_new(true).open(path) {
+        Ok(file) => (file, None),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            let file = OpenOptions::new().append(true).open(path).map_err(io)?;
+            let len = file.metadata().map_err(io)?.len();
+            (file, Some(len))
+        }
+        Err(e) => return Err(io(e)),
+    };
+    let undo = Undo { path: path.to_path_buf(), cut_to };
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, &file);
+    let written = fill(&mut out, cut_to.unwrap_or(0) == 0)
+        .and_then(|()| out.flush().map_err(io))
+        .and_then(|()| file.sync_data().map_err(io));
+    drop(out);
+    if let Err(e) = written {
+        undo.run();
+        return Err(e);
+    }
+    list.paths.push(undo);
+    Ok(Appended { path: path.to_path_buf() })
+}
+
+fn write_new_finishing(
+    path: &Path,
+    like: Option<&Path>,
+    force: bool,
+    finishes: Option<&Path>,
+    fill: impl FnOnce(&mut dyn Write) -> Result<()>,
+) -> Result<()> {
     check_target(path, force)?;
     let like = like.map(|src| std::fs::metadata(src).map_err(|e| Error::io(src, e))).transpose()?;
     let mode = crate::platform::copy_permissions(like.as_ref());
@@ -636,7 +733,7 @@ pub fn write_new_with(
     let gate = replaces_session
         .then(|| Gate::take(path, path, WriteKind::Rename, GATE_TIMEOUT))
         .transpose()?;
-    tmp.persist(None, |t| {
+    tmp.persist(finishes, |t| {
         if force {
             t.persist(path).map(drop).map_err(|e| Error::io(path, e.error))
         } else {
@@ -725,11 +822,33 @@ const TEMP_SUFFIX: &str = ".tmp";
 /// last write (the publish lock waits at most [`GATE_TIMEOUT`]).
 const STALE_TEMPORARY: Duration = Duration::from_secs(10 * 60);
 
-/// The files an interrupt must remove (temporary files being written, a backup whose replace
-/// is not done), and how many files this process has written for good.
+/// The files an interrupt must put back (temporary files being written, a backup whose replace
+/// is not done, lines appended ahead of a write), and how many files this process has written
+/// for good.
 struct Unfinished {
-    paths: Vec<PathBuf>,
+    paths: Vec<Undo>,
     written: usize,
+}
+
+/// A file to put back: removed, or cut back to the length it had before an append.
+struct Undo {
+    path: PathBuf,
+    cut_to: Option<u64>,
+}
+
+impl Undo {
+    /// Best effort: what cannot be undone stays.
+    fn run(&self) {
+        match self.cut_to {
+            None => {
+                let _ = std::fs::remove_file(&self.path);
+            }
+            Some(len) => {
+                let file = OpenOptions::new().write(true).open(&self.path);
+                let _ = file.and_then(|f| f.set_len(len).and_then(|()| f.sync_data()));
+            }
+        }
+    }
 }
 
 static UNFINISHED: std::sync::Mutex<Unfinished> =
@@ -739,15 +858,20 @@ static UNFINISHED: std::sync::Mutex<Unfinished> =
 /// interrupt removes it.
 fn reopen(path: &Path) {
     let mut list = unfinished();
-    list.paths.push(path.to_path_buf());
+    list.paths.push(Undo { path: path.to_path_buf(), cut_to: None });
     list.written = list.written.saturating_sub(1);
 }
 
-/// Removes `path`, a [`reopen`]ed file, and its listing.
+/// Puts back `path`, a [`reopen`]ed or [`append_pending`] file, and drops its listing.
 fn discard(path: &Path) {
     let mut list = unfinished();
-    let _ = std::fs::remove_file(path);
-    list.paths.retain(|p| p != path);
+    list.paths.retain(|u| {
+        let this = u.path == path;
+        if this {
+            u.run();
+        }
+        !this
+    });
 }
 
 fn unfinished() -> std::sync::MutexGuard<'static, Unfinished> {
@@ -763,7 +887,7 @@ impl Temporary {
     fn create(make: impl FnOnce() -> Result<tempfile::NamedTempFile>) -> Result<Temporary> {
         let mut list = unfinished();
         let file = make()?;
-        list.paths.push(file.path().to_path_buf());
+        list.paths.push(Undo { path: file.path().to_path_buf(), cut_to: None });
         Ok(Temporary(Some(file)))
     }
 
@@ -780,11 +904,11 @@ impl Temporary {
     ) -> Result<()> {
         let mut list = unfinished();
         let file = self.0.take().expect("a temporary file is persisted once");
-        list.paths.retain(|p| p != file.path());
+        list.paths.retain(|u| u.path != file.path());
         rename(file)?;
         list.written += 1;
         if let Some(done) = finishes {
-            list.paths.retain(|p| p != done);
+            list.paths.retain(|u| u.path != done);
             list.written += 1;
         }
         Ok(())
@@ -795,20 +919,21 @@ impl Drop for Temporary {
     fn drop(&mut self) {
         if let Some(file) = self.0.take() {
             let mut list = unfinished();
-            list.paths.retain(|p| p != file.path());
+            list.paths.retain(|u| u.path != file.path());
             drop(file);
         }
     }
 }
 
 /// Removes every temporary file this process is writing (and a backup whose replace is not
-/// done), for a signal handler that exits the process right after: from here on no write of
-/// this process starts or finishes (they wait for ever). Returns whether this process has
-/// written a file for good.
+/// done), and cuts off lines appended ahead of a write not done ([`append_pending`]), for a
+/// signal handler that exits the process right after: from here on no write of this process
+/// starts or finishes (they wait for ever). Returns whether this process has written a file for
+/// good.
 pub fn abandon_writes() -> bool {
     let mut list = unfinished();
-    for path in list.paths.drain(..) {
-        let _ = std::fs::remove_file(path);
+    for undo in list.paths.drain(..) {
+        undo.run();
     }
     let written = list.written > 0;
     std::mem::forget(list);

@@ -357,7 +357,8 @@ impl PrunePlan {
 }
 
 /// Writes `pieces` into `out`: old ranges streamed from the session's file a megabyte at a
-/// time, new lines as they are. Write errors are reported against `out_path`.
+/// time through one buffer, new lines as they are. Write errors are reported against
+/// `out_path`.
 pub fn write_pieces(
     session: &Session,
     pieces: &[Piece],
@@ -365,14 +366,17 @@ pub fn write_pieces(
     out_path: &std::path::Path,
 ) -> Result<()> {
     const CHUNK: u64 = 1 << 20;
+    // One buffer for every chunk: a new one would be zeroed each time, as many bytes again as
+    // the copy itself.
+    let mut buf = Vec::new();
     for piece in pieces {
         match piece {
             Piece::Old(range) => {
                 let mut at = range.start;
                 while at < range.end {
                     let n = (range.end - at).min(CHUNK);
-                    let bytes = session.read_range(at, n)?;
-                    out.write_all(&bytes).map_err(|e| Error::io(out_path, e))?;
+                    session.read_into(at, n, &mut buf)?;
+                    out.write_all(&buf).map_err(|e| Error::io(out_path, e))?;
                     at += n;
                 }
             }

@@ -646,6 +646,7 @@ fn every_fixture_repairs_to_a_sound_copy() {
     pi-usage.jsonl: sound
     pi-v7-plain.jsonl: sound
     pi.jsonl: sound
+    prune-labels.jsonl: sound
     prune.jsonl: sound
     roles.jsonl: sound
     selector.jsonl: sound

@@ -1,5 +1,6 @@
-//! Interrupted writers leave nothing behind: Ctrl-C or SIGTERM during `export` or `migrate`
-//! removes the temporary file and leaves the target as it was; a temporary file of a process
+//! Interrupted writers leave nothing behind: Ctrl-C or SIGTERM during `export`, `migrate` or
+//! `prune --save` removes the temporary file and leaves the target (and the save file) as it
+//! was; a temporary file of a process
 //! that was killed outright is swept by the next write into its directory once stale.
 
 use std::path::Path;
@@ -155,6 +156,70 @@ fn an_interrupted_migration_in_place_leaves_no_backup() {
     assert_eq!(temporaries(env.path()), Vec::<String>::new());
     assert!(!backup.exists());
     assert_eq!(env.read("old.jsonl"), original.as_bytes());
+}
+
+/// A session whose first entry has a branch of `branch` messages off the active path, then
+/// an active path of `path` more: `prune --abandoned --save` appends the branch to the save
+/// file, then rewrites the file without it.
+fn branched_session(branch: usize, path: usize) -> String {
+    let words = "lorem ipsum dolor sit amet ".repeat(8);
+    let line = |id: &str, parent: &str, i: usize| {
+        format!(
+            r#"{{"type":"message","id":"{id}","parentId":"{parent}","timestamp":"2026-01-01T00:00:01.000Z","message":{{"role":"user","content":"{i} {words}","timestamp":1}}}}"#
+        ) + "\n"
+    };
+    let mut text = concat!(
+        r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#,
+        "\n",
+        r#"{"type":"message","id":"root","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1}}"#,
+        "\n",
+    )
+    .to_string();
+    for i in 0..branch {
+        let parent = if i == 0 { "root".to_string() } else { format!("b{:07}", i - 1) };
+        text.push_str(&line(&format!("b{i:07}"), &parent, i));
+    }
+    for i in 0..path {
+        let parent = if i == 0 { "root".to_string() } else { format!("p{:07}", i - 1) };
+        text.push_str(&line(&format!("p{i:07}"), &parent, i));
+    }
+    text
+}
+
+/// `prune --save` appends the removed lines to the save file before it replaces the session:
+/// an interrupt after the append (while the pruned file is written) cuts the save file back to
+/// what it held, or removes it when the prune made it, and leaves the session as it was.
+#[test]
+#[cfg_attr(windows, ignore = "sends POSIX signals")]
+fn an_interrupted_prune_leaves_the_save_file_as_it_was() {
+    let env = TestEnv::new();
+    let original = branched_session(20_000, 100_000);
+    env.write("s.jsonl", &original);
+    let saved = env.path().join("saved.jsonl");
+    let earlier = "{\"type\":\"session\",\"version\":3,\"id\":\"s\"}\n";
+    for old in [Some(earlier), None] {
+        let setup = || {
+            env.write("s.jsonl", &original);
+            match old {
+                Some(text) => drop(env.write("saved.jsonl", text)),
+                None => drop(std::fs::remove_file(&saved)),
+            }
+        };
+        let appended = || {
+            let len = std::fs::metadata(&saved).map_or(0, |m| m.len());
+            len > old.map_or(0, |t| t.len() as u64)
+        };
+        let args = ["-f", "s.jsonl", "prune", "--abandoned", "--save", "saved.jsonl"];
+        let (code, stderr) = interrupt_once(&env, &args, "-INT", setup, appended);
+        assert_eq!(code, Some(7), "{stderr}");
+        assert_eq!(stderr, "error: interrupted; nothing was written\n");
+        assert_eq!(temporaries(env.path()), Vec::<String>::new());
+        assert_eq!(env.read("s.jsonl"), original.as_bytes());
+        match old {
+            Some(text) => assert_eq!(env.read("saved.jsonl"), text.as_bytes()),
+            None => assert!(!saved.exists(), "the save file the prune made is still there"),
+        }
+    }
 }
 
 /// A process id that is certainly not running: a child that has been waited for.

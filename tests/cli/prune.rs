@@ -221,6 +221,76 @@ fn saved_lines_are_restored_with_their_ids_and_parents() {
     insta::assert_snapshot!(env.run(&["-f", FILE, "prune", "--restore", "saved.jsonl"]), @"prune.jsonl: restored 0 entries from saved.jsonl (4 already in the file)");
 }
 
+/// A prune that fails after it appended the removed lines (here: -o names a file that exists)
+/// takes them off the save file again, and removes a save file it made.
+#[test]
+fn a_failed_prune_leaves_the_save_file_as_it_was() {
+    let env = TestEnv::new();
+    env.fixture(FILE);
+    env.write("out.jsonl", "taken\n");
+    let args = ["-f", FILE, "prune", "--abandoned", "--save", "saved.jsonl", "-o", "out.jsonl"];
+    insta::assert_snapshot!(env.run(&args), @r"
+    ------- stderr -------
+    error: out.jsonl: already exists (use --force to overwrite)
+    [exit status: 5]
+    ");
+    assert!(!env.path().join("saved.jsonl").exists(), "the save file this prune made stays");
+    env.write("saved.jsonl", "saved before\n");
+    insta::assert_snapshot!(env.run(&args), @r"
+    ------- stderr -------
+    error: out.jsonl: already exists (use --force to overwrite)
+    [exit status: 5]
+    ");
+    assert_eq!(env.read("saved.jsonl"), b"saved before\n");
+    assert_eq!(env.read("out.jsonl"), b"taken\n");
+}
+
+/// The labels prune sets again come in the order of the label map (`labelsById`): the order
+/// a target got its label, kept when it is set again, moved to the end when it was cleared
+/// first; each with the value and time of the entry that last set it. pi 1.6.0's
+/// `createBranchedSession` writes its label copies in that order; pi 1.6.0, pi 0.73.1 and
+/// oh-my-pi 18.2.3 read the same labels, in the same order and with the same times, from the
+/// original and the result.
+#[test]
+#[cfg_attr(windows, ignore = "Wine renames nothing over the file a loaded session holds open")]
+fn labels_set_again_keep_the_order_of_the_original() {
+    let env = TestEnv::new();
+    let file = "prune-labels.jsonl";
+    env.fixture(file);
+    let labels = env.run(&["-f", file, "label"]);
+    insta::assert_snapshot!(labels, @r"
+    ask-b	30000001 user: Add a --json flag to tally stats.
+    plan-b	30000002 assistant: stats prints a table from src/stats.rs.
+    table-b	30000003 user: Show me the table code first.
+    ");
+    insta::assert_snapshot!(env.run(&["-f", file, "prune", "--abandoned", "--no-backup"]), @r"
+    prune-labels.jsonl: removed 9 entries (1175 bytes) in 1 subtree
+      30000004 message (9 entries)
+    set again: label ask-b on 30000001
+    set again: label plan-b on 30000002
+    set again: label table-b on 30000003
+    ");
+    assert_eq!(env.run(&["-f", file, "label"]), labels);
+    let after = lines(&env.read(file));
+    let created: Vec<serde_json::Value> =
+        after[after.len() - 3..].iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let seen: Vec<(&str, &str, &str)> = created
+        .iter()
+        .map(|v| {
+            let field = |k: &str| v[k].as_str().unwrap();
+            (field("targetId"), field("label"), field("timestamp"))
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("30000001", "ask-b", "2026-03-01T09:00:25.000Z"),
+            ("30000002", "plan-b", "2026-03-01T09:00:24.000Z"),
+            ("30000003", "table-b", "2026-03-01T09:00:27.000Z"),
+        ]
+    );
+}
+
 #[test]
 fn a_save_file_of_another_session_is_refused() {
     let env = TestEnv::new();

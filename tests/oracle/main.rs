@@ -136,6 +136,7 @@ const CLEAN: &[&str] = &[
     "writers-pi.jsonl",
     "writers-slot.jsonl",
     "maint-pi-v1.jsonl",
+    "prune-labels.jsonl",
 ];
 
 struct Env {
@@ -264,13 +265,27 @@ fn sesstree_json(env: &Env, file: &Path, args: &[&str]) -> Result<Vec<Value>, St
         .collect()
 }
 
-/// The agent opens `file` (a copy of it; a new session in `keep` when `file` is `None`),
-/// applies `ops` and prints what it sees.
-fn agent(env: &Env, agent: &Agent, file: Option<&Path>, ops: &Value, keep: Option<&Path>) -> Value {
+/// The agent opens `file` (a copy of it; a new session in `keep` when `file` is `None`), with
+/// the blobs of `blobs` in its blob store, applies `ops` and prints what it sees.
+fn agent(
+    env: &Env,
+    agent: &Agent,
+    file: Option<&Path>,
+    ops: &Value,
+    keep: Option<&Path>,
+    blobs: Option<&Path>,
+) -> Value {
     let scratch = tempfile::tempdir().unwrap();
     let ops_file = scratch.path().join("ops.json");
     std::fs::write(&ops_file, ops.to_string()).unwrap();
     let mut cmd = agent.command(env);
+    // The harness gives the agent a fresh HOME, but bun's `os.homedir()` reads HOME once, as the
+    // process starts: without this, oh-my-pi's directories (its blob store among them) would be
+    // the user's own.
+    cmd.env("HOME", scratch.path());
+    if let Some(b) = blobs {
+        cmd.arg("--blobs").arg(b);
+    }
     match file {
         Some(f) => cmd.arg(f),
         None => cmd.arg("--new"),
@@ -338,16 +353,56 @@ fn is_marker(rec: &Value) -> bool {
         && rec.get("summary").is_none_or(|s| s.as_str().is_some_and(|s| s.trim().is_empty()))
 }
 
+/// The blob store of the oh-my-pi files sesstree wrote in `file`'s directory, when there is
+/// one: `sesstree` runs there with that directory's `home` as HOME.
+fn blob_store(file: &Path) -> Option<PathBuf> {
+    Some(file.parent()?.join("home/.omp/agent/blobs")).filter(|d| d.is_dir())
+}
+
+/// Puts back, in place, the base64 of every image `data` that names a blob of `store`
+/// (`blob:sha256:<hash>`), as oh-my-pi's loader does (`resolveImageData`, blob-store.ts); a
+/// blob the store does not hold stays a reference, as there.
+fn resolve_blobs(v: &mut Value, store: &Path) {
+    match v {
+        Value::Object(o) => {
+            let blob =
+                o.get("data").and_then(Value::as_str).and_then(|d| d.strip_prefix("blob:sha256:"));
+            if let Some(bytes) = blob.and_then(|hash| std::fs::read(store.join(hash)).ok()) {
+                o.insert("data".into(), Value::String(base64(&bytes)));
+            }
+            o.values_mut().for_each(|x| resolve_blobs(x, store));
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| resolve_blobs(x, store)),
+        _ => {}
+    }
+}
+
+/// Standard padded base64, as `Buffer.toString("base64")` writes it.
+fn base64(bytes: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..4 {
+            let c = if i <= chunk.len() { ABC[(n >> (18 - 6 * i) & 63) as usize] } else { b'=' };
+            out.push(char::from(c));
+        }
+    }
+    out
+}
+
 // ---------------------------------------------------------------------------------------------
 // The comparison.
 
-/// Compares what the agent saw (`view`) with what sesstree reads from `file`. `name_too`: the
-/// agent is the file's own, whose name sesstree reports.
+/// Compares what the agent saw (`view`) with what sesstree reads from `file`, images that name
+/// a blob of `blobs` read from there as oh-my-pi reads them. `name_too`: the agent is the file's
+/// own, whose name sesstree reports.
 fn compare(
     env: &Env,
     agent_name: &str,
     view: &Value,
     file: &Path,
+    blobs: Option<&Path>,
     name_too: bool,
     diffs: &mut Vec<(String, String)>,
 ) {
@@ -410,6 +465,7 @@ fn compare(
         file,
         &view["context"]["llm"],
         &["context", "--flavor", agent_name],
+        blobs,
         pick,
     ) {
         diff("context", d);
@@ -456,23 +512,28 @@ fn compare(
 
 /// Whether the agent's messages (`theirs`, a JSON array) and those of `sesstree --json ARGS`
 /// differ in what `pick` takes of each message: where they first do, or sesstree's error.
+/// sesstree's images that name a blob of `blobs` are read from there first, as oh-my-pi reads
+/// them.
 fn messages_differ(
     env: &Env,
     file: &Path,
     theirs: &Value,
     args: &[&str],
+    blobs: Option<&Path>,
     pick: impl Fn(&Value) -> Value,
 ) -> Option<String> {
     let theirs: Vec<Value> =
         theirs.as_array().map(|a| a.iter().map(&pick).collect()).unwrap_or_default();
-    let ours: Vec<Value> = match sesstree_json(env, file, args) {
-        Ok(v) => v
-            .first()
-            .and_then(|c| c["messages"].as_array())
-            .map(|a| a.iter().map(&pick).collect())
-            .unwrap_or_default(),
+    let mut ours = match sesstree_json(env, file, args) {
+        Ok(mut v) if !v.is_empty() => v.swap_remove(0)["messages"].take(),
+        Ok(_) => Value::Null,
         Err(e) => return Some(e),
     };
+    if let Some(store) = blobs {
+        resolve_blobs(&mut ours, store);
+    }
+    let ours: Vec<Value> =
+        ours.as_array().map(|a| a.iter().map(&pick).collect()).unwrap_or_default();
     if ours == theirs {
         return None;
     }
@@ -502,7 +563,8 @@ fn check_in_agent(env: &Env, who: &Agent, file: &Path, name_too: bool) -> Vec<(S
     let mut diffs = Vec::new();
     let keep = file.parent().unwrap().join(format!("kept-{}", who.tag().replace(' ', "-")));
     let _ = std::fs::remove_dir_all(&keep);
-    let out = agent(env, who, Some(file), &continuation(), Some(&keep));
+    let blobs = blob_store(file).filter(|_| who.dialect == "omp");
+    let out = agent(env, who, Some(file), &continuation(), Some(&keep), blobs.as_deref());
     if let Some(e) = out.get("openError").and_then(Value::as_str) {
         diffs.push(("open".into(), cut(e.lines().next().unwrap_or(e))));
         return diffs;
@@ -514,7 +576,7 @@ fn check_in_agent(env: &Env, who: &Agent, file: &Path, name_too: bool) -> Vec<(S
         let check = if old { "migratedOnOpen" } else { "writtenOnOpen" };
         diffs.push((check.into(), cut(&written.to_string())));
     }
-    compare(env, agent_name, &out["view"], file, name_too, &mut diffs);
+    compare(env, agent_name, &out["view"], file, blobs.as_deref(), name_too, &mut diffs);
 
     // The continuation hangs under the leaf sesstree left, and the agent's file reads the same.
     let ops = out["ops"].as_array().cloned().unwrap_or_default();
@@ -573,7 +635,7 @@ fn check_in_agent(env: &Env, who: &Agent, file: &Path, name_too: bool) -> Vec<(S
     let work = keep.join(file.file_name().unwrap());
     if work.is_file() {
         let mut more = Vec::new();
-        compare(env, agent_name, after, &work, name_too, &mut more);
+        compare(env, agent_name, after, &work, blobs.as_deref(), name_too, &mut more);
         diffs.extend(more.into_iter().map(|(c, t)| (format!("{c} after continuing"), t)));
     } else {
         diffs.push(("continue".into(), format!("no kept file {}", work.display())));
@@ -750,6 +812,37 @@ fn run_case(env: &Env, case: &Case) -> Vec<Row> {
         .collect()
 }
 
+/// `prune --images` of an oh-my-pi file with inline images (tests/fixtures/images-omp.jsonl) in
+/// one oh-my-pi version: the agent, its blob store holding what prune moved there, reads the
+/// result as sesstree does (images read back from the store) and continues it; and it builds
+/// from the result the same leaf, path, context, labels and name as from the original. Not run
+/// in pi: prune refuses --images for pi files (pi has no blob store, and reads a `blob:`
+/// reference as the image's data).
+fn images_case(env: &Env, who: &Agent) -> Vec<Row> {
+    let name = "prune-images images-omp";
+    let source = env.repo.join("tests/fixtures/images-omp.jsonl");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("images-omp.jsonl");
+    std::fs::copy(&source, &file).unwrap();
+    let path = file.to_str().unwrap();
+    let out = sesstree(env, dir.path(), &["-f", path, "prune", "--images", "--no-backup"]);
+    let moved = String::from_utf8_lossy(&std::fs::read(&file).unwrap()).contains("blob:sha256:");
+    let mut diffs = Vec::new();
+    if !out.status.success() || !moved || blob_store(&file).is_none() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        diffs.push(("prune".into(), format!("no image moved to the blob store: {}", cut(&err))));
+        return vec![judge(name, who, who.tag(), diffs)];
+    }
+    diffs.extend(check_in_agent(env, who, &file, true));
+    // The original as the agent reads it, against sesstree's reading of the result.
+    let original = agent(env, who, Some(&source), &json!([]), None, None);
+    let mut from_original = Vec::new();
+    let blobs = blob_store(&file);
+    compare(env, who.dialect, &original["view"], &file, blobs.as_deref(), true, &mut from_original);
+    diffs.extend(from_original.into_iter().map(|(c, t)| (format!("{c} of the original"), t)));
+    vec![judge(name, who, who.tag(), diffs)]
+}
+
 /// Sorts differences into the expected ones (with their reason) and the rest.
 fn judge(name: &str, who: &Agent, tag: String, diffs: Vec<(String, String)>) -> Row {
     let mut outcome = Vec::new();
@@ -798,7 +891,7 @@ fn agent_case(env: &Env, who: &Agent, label: &str, source: &Path) -> Vec<Row> {
     ops.push(json!({"op": "branchWithSummary", "from": mid, "summary": "agent: from the middle"}));
     ops.extend(continuation().as_array().unwrap().iter().cloned());
     let keep = dir.path().join("kept");
-    let out = agent(env, who, Some(&file), &Value::Array(ops), Some(&keep));
+    let out = agent(env, who, Some(&file), &Value::Array(ops), Some(&keep), None);
     let mut diffs = Vec::new();
     if let Some(e) = out.get("openError").and_then(Value::as_str) {
         diffs.push(("open".to_string(), cut(e)));
@@ -813,6 +906,7 @@ fn agent_case(env: &Env, who: &Agent, label: &str, source: &Path) -> Vec<Row> {
             agent_name,
             &out["viewAfter"],
             &keep.join(file.file_name().unwrap()),
+            None,
             true,
             &mut diffs,
         );
@@ -823,7 +917,8 @@ fn agent_case(env: &Env, who: &Agent, label: &str, source: &Path) -> Vec<Row> {
     if let Some(u) = users.iter().rev().find(|u| ids.first() != Some(u)).or(users.last()) {
         let name = format!("agent-fork {label}");
         let keep = dir.path().join("kept-fork");
-        let out = agent(env, who, Some(&file), &json!([{"op": "fork", "target": u}]), Some(&keep));
+        let ops = json!([{"op": "fork", "target": u}]);
+        let out = agent(env, who, Some(&file), &ops, Some(&keep), None);
         let mut diffs = Vec::new();
         let created = out["written"].as_object().and_then(|w| {
             w.values().find(|f| f["created"] == true).and_then(|f| f["lines"].as_array()).cloned()
@@ -834,7 +929,7 @@ fn agent_case(env: &Env, who: &Agent, label: &str, source: &Path) -> Vec<Row> {
                 let text: String =
                     lines.iter().filter_map(Value::as_str).map(|l| format!("{l}\n")).collect();
                 std::fs::write(&local, text).unwrap();
-                compare(env, agent_name, &out["viewAfter"], &local, true, &mut diffs);
+                compare(env, agent_name, &out["viewAfter"], &local, None, true, &mut diffs);
             }
             // No file yet: pi writes a new session only once it holds an assistant message,
             // oh-my-pi a fork of a root prompt once it is renamed or continued (FORMAT §4.7).
@@ -927,6 +1022,10 @@ fn every_write_is_one_the_agents_continue() {
         sources.iter().flat_map(|(label, path)| writer_cases(&env, label, path)).collect();
     cases.retain(|c| c.name.contains(&filter));
     let mut rows = run_parallel(cases, |c| run_case(&env, &c));
+    let omp = env.agents.iter().filter(|a| a.dialect == "omp");
+    let images: Vec<&Agent> =
+        omp.filter(|a| format!("prune-images images-omp {}", a.tag()).contains(&filter)).collect();
+    rows.extend(run_parallel(images, |a| images_case(&env, a)));
 
     // The agents' own operations, on the sources of their dialect that they open.
     let agent_sources: Vec<(&Agent, String, PathBuf)> = sources
@@ -1195,7 +1294,8 @@ fn compare_written(
     let pick =
         |m: &Value| json!([m.get("role"), m.get("content"), m.get("summary"), m.get("customType")]);
     let args = ["context", "--flavor", who.dialect, "--agent-messages"];
-    if let Some(d) = messages_differ(env, file, &view["context"]["agentMessages"], &args, pick) {
+    let theirs = &view["context"]["agentMessages"];
+    if let Some(d) = messages_differ(env, file, theirs, &args, None, pick) {
         diffs.push(("agent messages".into(), d));
     }
     if let Some(total) = view["cost"]["total"].as_f64() {
@@ -1215,7 +1315,7 @@ fn compare_written(
 fn scenario_case(env: &Env, who: &Agent, name: &str, ops: &[Value]) -> Vec<Row> {
     let dir = tempfile::tempdir().unwrap();
     let keep = dir.path().join("kept");
-    let out = agent(env, who, None, &Value::Array(ops.to_vec()), Some(&keep));
+    let out = agent(env, who, None, &Value::Array(ops.to_vec()), Some(&keep), None);
     let case = format!("written {name}");
     let row = |outcome: &str| {
         vec![Row {
@@ -1243,7 +1343,7 @@ fn scenario_case(env: &Env, who: &Agent, name: &str, ops: &[Value]) -> Vec<Row> 
         std::fs::create_dir_all(&dest).unwrap();
         std::fs::copy(&file, dest.join(format!("{name}.jsonl"))).unwrap();
     }
-    compare(env, who.dialect, &out["viewAfter"], &file, true, &mut diffs);
+    compare(env, who.dialect, &out["viewAfter"], &file, None, true, &mut diffs);
     compare_written(env, who, &out["viewAfter"], &file, &mut diffs);
     vec![judge(&case, who, who.tag(), diffs)]
 }

@@ -2,7 +2,6 @@
 //! [`sesstree::ops::prune`]), or puts saved ones back. Writes in place (atomic replace under the
 //! lock, the original kept as FILE.bak) or to `-o PATH`; `--dry-run` writes nothing.
 
-use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -45,8 +44,9 @@ const EXAMPLES: &str = r#"Examples:
 /// Nothing goes by accident: --save FILE appends every removed line, byte for byte, to FILE
 /// (after the session's header when FILE is new: a session file sesstree reads), and
 /// `prune --restore FILE` puts them back, ids and parents intact, in front of the file's last
-/// line (the leaf stays where it is); saved entries already in the file are left out. Without
-/// --save, the original is kept as FILE.bak unless --no-backup.
+/// line (the leaf stays where it is); saved entries already in the file are left out. A prune
+/// that fails or is interrupted takes its lines off FILE again. Without --save, the original
+/// is kept as FILE.bak unless --no-backup.
 ///
 /// A file with damage (unreadable or torn lines, duplicate ids, missing parents, no final
 /// newline) is refused (exit 3): run `sesstree fsck` first. A session oh-my-pi has open is
@@ -160,7 +160,7 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<()> {
         && let Some(file) = &args.save
     {
         // Nothing goes, but the save file is there afterwards, as a script may expect.
-        append_saved(&session, &plan, file)?;
+        append_saved(&session, &plan, file)?.keep();
     }
     if plan.is_empty() || args.dry_run {
         return report(
@@ -175,17 +175,8 @@ pub fn run(ctx: &Ctx, args: &PruneArgs) -> anyhow::Result<()> {
     }
 
     let mut done = Done::default();
-    let save = match &args.save {
-        Some(file) => Some(append_saved(&session, &plan, file)?),
-        None => None,
-    };
-    let written = write(args, &session, locked.as_ref(), &path, &plan.pieces, &mut done);
-    if let Err(e) = written {
-        if let Some(undo) = save {
-            undo.undo();
-        }
-        return Err(e);
-    }
+    let save = args.save.as_deref().map(|file| append_saved(&session, &plan, file)).transpose()?;
+    write(args, &session, locked.as_ref(), &path, &plan.pieces, save, &mut done)?;
     done.saved = args.save.clone();
     report(ctx, &session, &plan, &path, false, &done, &mut out)
 }
@@ -198,19 +189,24 @@ struct Done {
     output: Option<PathBuf>,
 }
 
-/// Writes `pieces` to -o, or in place (keeping FILE.bak unless --save or --no-backup).
+/// Writes `pieces` to -o, or in place (keeping FILE.bak unless --save or --no-backup); the
+/// lines `saved` appended to the save file stay only if this write is done.
 fn write(
     args: &PruneArgs,
     session: &Session,
     locked: Option<&store::Locked>,
     path: &Path,
     pieces: &[Piece],
+    saved: Option<store::Appended>,
     done: &mut Done,
 ) -> anyhow::Result<()> {
+    let fill = |w: &mut dyn Write, to: &Path| prune::write_pieces(session, pieces, w, to);
     if let Some(output) = &args.output {
-        store::write_new_with(output, Some(path), args.force, |w| {
-            prune::write_pieces(session, pieces, w, output)
-        })?;
+        let fill = |w: &mut dyn Write| fill(w, output);
+        match saved {
+            Some(saved) => store::write_new_after(saved, output, Some(path), args.force, fill)?,
+            None => store::write_new_with(output, Some(path), args.force, fill)?,
+        }
         done.output = Some(output.clone());
         return Ok(());
     }
@@ -226,46 +222,28 @@ fn write(
             b.display()
         )));
     }
-    locked.rewrite_with(session, backup.as_deref().map(|b| (b, args.force)), |w| {
-        prune::write_pieces(session, pieces, w, path)
-    })?;
+    let fill = |w: &mut dyn Write| fill(w, path);
+    match saved {
+        Some(saved) => locked.rewrite_after(session, saved, fill)?,
+        None => locked.rewrite_with(session, backup.as_deref().map(|b| (b, args.force)), fill)?,
+    }
     done.backup = backup;
     Ok(())
 }
 
-/// A save file grown by this command, to cut back if the prune fails.
-struct Appended {
-    file: std::fs::File,
-    old_len: u64,
-}
-
-impl Appended {
-    fn undo(self) {
-        let _ = self.file.set_len(self.old_len);
-        let _ = self.file.sync_data();
-    }
-}
-
-/// Appends the removed lines to the save file (after the header when it is new or empty).
-fn append_saved(session: &Session, plan: &PrunePlan, file: &Path) -> anyhow::Result<Appended> {
+/// Appends the removed lines to the save file (after the header when it is new or empty),
+/// pending the write of the pruned file.
+fn append_saved(
+    session: &Session,
+    plan: &PrunePlan,
+    file: &Path,
+) -> anyhow::Result<store::Appended> {
     if store::same_file(&session.path, file) {
         anyhow::bail!(Error::Usage(format!("{}: --save names the file itself", file.display())));
     }
-    let io = |e| Error::io(file, e);
-    let handle = OpenOptions::new().create(true).append(true).open(file).map_err(io)?;
-    let old_len = handle.metadata().map_err(io)?.len();
-    let appended = Appended { file: handle, old_len };
-    let pieces = plan.saved_pieces(session, old_len == 0);
-    let mut buffered = std::io::BufWriter::with_capacity(1 << 16, &appended.file);
-    let result = prune::write_pieces(session, &pieces, &mut buffered, file)
-        .and_then(|()| buffered.flush().map_err(io))
-        .and_then(|()| appended.file.sync_data().map_err(io));
-    drop(buffered);
-    if let Err(e) = result {
-        appended.undo();
-        return Err(e.into());
-    }
-    Ok(appended)
+    Ok(store::append_pending(file, |out, empty| {
+        prune::write_pieces(session, &plan.saved_pieces(session, empty), out, file)
+    })?)
 }
 
 /// The short id of a record.
@@ -366,7 +344,7 @@ fn restore(
     let path = session.path.clone();
     let mut done = Done::default();
     if !plan.restored.is_empty() && !args.dry_run {
-        write(args, session, locked, &path, &plan.pieces(session), &mut done)?;
+        write(args, session, locked, &path, &plan.pieces(session), None, &mut done)?;
     }
     let ids = |list: &[EntryId]| list.iter().map(EntryId::to_value).collect::<Vec<_>>();
     if ctx.json {
@@ -436,7 +414,7 @@ fn images(
     };
     let mut done = Done::default();
     if plan.lines > 0 && !args.dry_run {
-        write(args, session, locked, &path, &plan.pieces, &mut done)?;
+        write(args, session, locked, &path, &plan.pieces, None, &mut done)?;
     }
     if ctx.json {
         let object = json!({

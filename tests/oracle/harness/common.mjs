@@ -203,6 +203,7 @@ export async function main(adapter, argv) {
   let inPlace = false;
   let settle = 50;
   let fresh = false;
+  let blobs;
   const ops = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -212,16 +213,25 @@ export async function main(adapter, argv) {
     else if (a === "--op") ops.push(JSON.parse(argv[++i]));
     else if (a === "--ops-file") ops.push(...JSON.parse(fs.readFileSync(argv[++i], "utf8")));
     else if (a === "--settle") settle = Number(argv[++i]);
+    else if (a === "--blobs") blobs = argv[++i];
     else if (a === "--help" || a === "-h") {
       console.log(
-        `usage: ${adapter.agent} FILE|--new [--keep DIR] [--in-place] [--op JSON]... [--ops-file F]\n` +
+        `usage: ${adapter.agent} FILE|--new [--keep DIR] [--in-place] [--blobs DIR] [--op JSON]... [--ops-file F]\n` +
           `--new: a new session (cwd /oracle/project) in DIR instead of FILE; "$N" in an op stands for op N's id\n` +
+          `--blobs: copy DIR's files into the agent's blob store first (oh-my-pi only)\n` +
           `ops: ${Object.keys(adapter.ops).join(", ")}`,
       );
       return;
     } else file = a;
   }
   if (!file && !fresh) throw new Error("no FILE (or --new)");
+  if (blobs) {
+    // The blobs a file names by `blob:sha256:` references, where the agent looks for them.
+    if (!adapter.blobsDir) throw new Error(`${adapter.agent} has no blob store`);
+    const store = adapter.blobsDir();
+    fs.mkdirSync(store, { recursive: true });
+    for (const name of fs.readdirSync(blobs)) fs.copyFileSync(path.join(blobs, name), path.join(store, name));
+  }
   // The agents log to the console; keep stdout for the one JSON object.
   const warnings = [];
   for (const level of ["warn", "error", "info", "debug", "log"]) {

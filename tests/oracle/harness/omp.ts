@@ -17,6 +17,7 @@ const version: string = JSON.parse(fs.readFileSync(path.join(root, "package.json
 const { SessionManager } = await import(path.join(root, "src/session/session-manager.ts"));
 const { convertToLlm } = await import(path.join(root, "src/session/messages.ts"));
 const context = await import(path.join(root, "src/session/session-context.ts"));
+const { getBlobsDir } = await import(path.join(root, "../pi-utils/src/dirs.ts"));
 const { humanizePlanTitle } = await import(path.join(root, "src/plan-mode/approved-plan.ts"));
 const { collectEntriesForBranchSummary } = await import(
   path.join(root, "../pi-agent-core/src/compaction/branch-summarization.ts")
@@ -33,6 +34,10 @@ const adapter = {
   },
   async open(file: string) {
     return SessionManager.open(file);
+  },
+  // Where `SessionManager` reads the images a `blob:sha256:` reference names (blob-store.ts).
+  blobsDir() {
+    return getBlobsDir();
   },
   async describe(sm: any) {
     const { view, step } = describeSession(sm, convertToLlm);
