@@ -15,8 +15,9 @@
 use std::collections::HashMap;
 
 use crate::format::Kind;
+use crate::row::cut::one_row;
 use crate::row::entry::Entry;
-use crate::row::text::{Facts, ToolCalls, into_one_row, one_line};
+use crate::row::text::{Facts, ToolCalls, is_one_row, one_line};
 
 /// What the row of one entry shows, apart from its label and the calls of earlier entries.
 ///
@@ -77,8 +78,6 @@ impl<'g> Field<'g> {
 impl Gist {
     /// The gist of an entry: its row is the row with no call known.
     pub fn of(entry: &Entry<'_>) -> Gist {
-        let calls: Vec<_> =
-            ToolCalls::of(entry).map(|(id, shown)| (id, into_one_row(shown.to_owned()))).collect();
         let (text, cut) = one_line(entry, None);
         let long = text.len() > LONG;
         let optional = [
@@ -92,10 +91,13 @@ impl Gist {
         let present = (0..).zip(optional).fold(0, |bits, (k, p)| bits | u8::from(p.is_some()) << k);
         let kept = if long { "" } else { text.as_str() };
         let fixed = std::iter::once(kept).chain(optional.iter().map(|p| p.unwrap_or("")));
-        let calls = || calls.iter().flat_map(|(id, shown)| [*id, shown.as_str()]);
-        // Sized once: a gist is kept for every entry of the file.
+        // Sized once, as a gist is kept for every entry of the file: exactly, unless a call's
+        // row is folded shorter.
         let size = fixed.clone().map(str::len).sum::<usize>()
-            + calls().map(|p| p.len() + 1 + digits(p.len())).sum::<usize>();
+            + ToolCalls::of(entry)
+                .flat_map(|(id, shown)| [id, shown])
+                .map(|p| p.len() + 1 + digits(p.len()))
+                .sum::<usize>();
         let mut packed = String::with_capacity(size);
         let mut ends = [0; PIECES];
         for (end, piece) in ends.iter_mut().zip(fixed) {
@@ -103,10 +105,13 @@ impl Gist {
             // Past 4 GiB, the pieces read as empty (see `fixed`).
             *end = u32::try_from(packed.len()).unwrap_or(u32::MAX);
         }
-        for piece in calls() {
-            packed.push_str(itoa::Buffer::new().format(piece.len()));
-            packed.push(':');
-            packed.push_str(piece);
+        for (id, shown) in ToolCalls::of(entry) {
+            push_call_piece(&mut packed, id);
+            // Nearly every call's row is one line already, and is packed as it stands.
+            match is_one_row(shown) {
+                true => push_call_piece(&mut packed, shown),
+                false => push_call_piece(&mut packed, &one_row(shown)),
+            }
         }
         Gist {
             facts: Facts::of(entry),
@@ -242,6 +247,13 @@ impl Gist {
         };
         std::iter::from_fn(move || Some((piece()?, piece()?)))
     }
+}
+
+/// One of a call's pieces onto the end of `packed`: its length in bytes, a `:`, and the piece.
+fn push_call_piece(packed: &mut String, piece: &str) {
+    packed.push_str(itoa::Buffer::new().format(piece.len()));
+    packed.push(':');
+    packed.push_str(piece);
 }
 
 /// How many decimal digits `n` takes.
@@ -439,6 +451,19 @@ mod tests {
         let calls: Vec<_> = g.calls().collect();
         assert_eq!(calls, [("c1", "[read: ~/x.rs]"), ("c2", "[bash: make all]")]);
         assert!(g.facts().shows(FilterMode::Default, false, false));
+    }
+
+    /// A call's row that is not one line (a tool name with a tab and trailing spaces) is
+    /// packed folded, as its result's row shows it; the rows around it as they stand.
+    #[test]
+    fn a_call_row_is_packed_on_one_line() {
+        let g = gist(json!({"type": "message", "id": "a", "message": {"role": "assistant",
+            "content": [
+                {"type": "toolCall", "id": "c1", "name": "ls", "arguments": {"path": "/tmp"}},
+                {"type": "toolCall", "id": "c2", "name": "my\ttool  ", "arguments": {}},
+                {"type": "toolCall", "id": "c3", "name": "ls", "arguments": {}}]}}));
+        let calls: Vec<_> = g.calls().collect();
+        assert_eq!(calls, [("c1", "[ls: /tmp]"), ("c2", "[my tool  : {}]"), ("c3", "[ls: .]")]);
     }
 
     #[test]
