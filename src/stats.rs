@@ -2,7 +2,6 @@
 //! of FORMAT §12 for the whole file and for the active path, and the file's by model, as pi's
 //! `/session` breaks its cost down.
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
@@ -10,9 +9,8 @@ use serde_json::{Map, Value, json};
 
 use crate::error::Result;
 use crate::format::Dialect;
-use crate::format::entry::{Fields, Message, Payload, Raw, Role};
+use crate::format::entry::{Fields, Message, Object, Payload, Raw, Role};
 use crate::js;
-use crate::json::pick::{Keep, Pick, pick};
 use crate::json::scan::Scanner;
 use crate::session::Session;
 
@@ -45,13 +43,14 @@ const TOTAL_TOKENS: usize = 4;
 const COST: usize = 9;
 const SUBAGENT_COST: usize = 10;
 
-fn num(v: Option<&Value>) -> f64 {
-    v.and_then(Value::as_f64).filter(|f| f.is_finite()).unwrap_or(0.0)
-}
-
 /// The key of [`Stats::breakdown`] for usage no model is named for: tool results, compactions
 /// and branch summaries (pi 1.6.0's `getUsageCostBreakdown`).
 pub const TOOLS_KEY: &str = "Tools/summaries";
+
+/// [`payload_usage`] of a parsed entry.
+pub(crate) fn entry_usage(entry: &Value, dialect: Dialect) -> Option<(String, Usage)> {
+    payload_usage(&Payload::from_value(entry), dialect)
+}
 
 /// The usage one entry adds, if any, with the key [`Stats::breakdown`] groups it under. The
 /// agents' rules together, as neither writes the other's sources: pi 1.6.0
@@ -61,16 +60,12 @@ pub const TOOLS_KEY: &str = "Tools/summaries";
 /// 18.2.3 (`SessionManager.getUsageStatistics`) counts assistant messages, `model_usage`
 /// entries (keyed as pi's `usage`) and a `task` tool result's `details.usage` (also counted as
 /// subagent cost; not in a pi file, as pi does not count it).
-pub(crate) fn entry_usage(entry: &Value, dialect: Dialect) -> Option<(String, Usage)> {
-    fn value(raw: Option<Raw<'_>>) -> Option<Cow<'_, Value>> {
-        raw.map(|raw| raw.to_value())
-    }
+pub(crate) fn payload_usage(entry: &Payload<'_>, dialect: Dialect) -> Option<(String, Usage)> {
     // JavaScript's `${provider}/${model}`.
     let model_key = |provider: Option<Raw<'_>>, model: Option<Raw<'_>>| {
-        let (provider, model) = (value(provider), value(model));
-        format!("{}/{}", js::string(provider.as_deref()), js::string(model.as_deref()))
+        format!("{}/{}", js_string(provider), js_string(model))
     };
-    let (key, usage) = match Payload::from_value(entry) {
+    let (key, usage) = match entry {
         Payload::Setting(Fields { members: e })
             if e.text("type").is_some_and(|t| t.is("usage") || t.is("model_usage")) =>
         {
@@ -87,7 +82,7 @@ pub(crate) fn entry_usage(entry: &Value, dialect: Dialect) -> Option<(String, Us
             (model_key(m.member("provider"), model), m.member("usage"))
         }
         Payload::Message(Message { role: Some(Role::ToolResult), members: m, .. })
-            if js::truthy(value(m.member("usage")).as_deref()) =>
+            if m.member("usage").is_some_and(truthy) =>
         {
             (TOOLS_KEY.to_owned(), m.member("usage"))
         }
@@ -95,19 +90,49 @@ pub(crate) fn entry_usage(entry: &Value, dialect: Dialect) -> Option<(String, Us
             if m.text("toolName").is_some_and(|name| name.is("task"))
                 && dialect == Dialect::Omp =>
         {
-            let details = m.member("details")?.object()?;
-            let usage = details.member("usage")?.to_value();
+            let usage = m.member("details")?.object()?.member("usage")?;
             let mut u = Usage::default();
-            u.add(&usage);
-            u.0[SUBAGENT_COST] += num(usage.pointer("/cost/total"));
+            u.add(usage);
+            u.0[SUBAGENT_COST] += usage.object().map_or(0.0, |o| figure(&o, &["cost", "total"]));
             return Some((TOOLS_KEY.to_owned(), u));
         }
         _ => return None,
     };
-    let usage = value(usage).filter(|u| js::truthy(Some(u)))?;
+    let usage = usage.filter(|&u| truthy(u))?;
     let mut u = Usage::default();
-    u.add(&usage);
+    u.add(usage);
     Some((key, u))
+}
+
+/// JavaScript's `String(v)` of a member (`undefined` when missing): a string as it is, without
+/// parsing it into a value.
+fn js_string(v: Option<Raw<'_>>) -> String {
+    match v.and_then(|v| v.text()) {
+        Some(text) => text.decode().into_owned(),
+        None => js::string(v.map(|v| v.to_value()).as_deref()),
+    }
+}
+
+/// JavaScript's truthiness of a value, read without parsing it (as [`js::truthy`]).
+fn truthy(v: Raw<'_>) -> bool {
+    if let Some(text) = v.text() {
+        return !text.is_empty();
+    }
+    if v.is_number() {
+        return v.as_f64().is_some_and(|f| f != 0.0);
+    }
+    !v.is_null() && v.as_bool() != Some(false)
+}
+
+/// The figure at `path` in a usage object: a finite number, else 0.
+fn figure(usage: &Object<'_>, path: &[&str]) -> f64 {
+    match path {
+        [] => 0.0,
+        [last] => usage.number(last).unwrap_or(0.0),
+        [key, rest @ ..] => {
+            usage.member(key).and_then(|v| v.object()).map_or(0.0, |inner| figure(&inner, rest))
+        }
+    }
 }
 
 impl Usage {
@@ -129,15 +154,13 @@ impl Usage {
     }
 
     /// Adds one usage object; missing fields count as 0.
-    pub fn add(&mut self, u: &Value) {
-        if !u.is_object() {
-            return;
-        }
+    pub fn add(&mut self, u: Raw<'_>) {
+        let Some(u) = u.object() else { return };
         // The subagent cost's empty path reads the object itself: 0.
-        let mut figures = FIELDS.map(|(_, path)| num(path.iter().try_fold(u, |v, key| v.get(key))));
+        let mut figures = FIELDS.map(|(_, path)| figure(&u, path));
         // Older files (pi's version 1) carry no `totalTokens`: the parts make it up, as the
         // newer files' totals do, so the total agrees with the figures beside it.
-        if !u["totalTokens"].is_number() {
+        if !u.member("totalTokens").is_some_and(|t| t.is_number()) {
             figures[TOTAL_TOKENS] = figures[..4].iter().sum();
         }
         self.add_usage(&Usage(figures));
@@ -190,26 +213,6 @@ pub struct Stats {
     /// Load diagnostics.
     pub problems: usize,
 }
-
-/// What [`entry_usage`] reads of an entry: the rest of a message (its content) is never built.
-const USAGE_FIELDS: &[Pick<'_>] = &[
-    Pick("type", Keep::Whole),
-    Pick("usage", Keep::Whole),
-    Pick("provider", Keep::Whole),
-    Pick("model", Keep::Whole),
-    Pick(
-        "message",
-        Keep::Members(&[
-            Pick("role", Keep::Whole),
-            Pick("usage", Keep::Whole),
-            Pick("provider", Keep::Whole),
-            Pick("model", Keep::Whole),
-            Pick("responseModel", Keep::Whole),
-            Pick("toolName", Keep::Whole),
-            Pick("details", Keep::Members(&[Pick("usage", Keep::Whole)])),
-        ]),
-    ),
-];
 
 /// Counts a session. Reads the payloads of the entries that carry usage only (messages,
 /// `model_usage`, `usage`, compactions, branch summaries), and of those only the fields usage is
@@ -295,7 +298,9 @@ pub fn compute(session: &Session) -> Result<Stats> {
     Ok(stats)
 }
 
-/// The usage each of `entries` adds, read in order with one reader.
+/// The usage each of `entries` adds, read in order with one reader: through the payload view
+/// of the line's spans ([`Payload::scan`]), nothing of it parsed but the figures; through the
+/// parsed line where the scan does not take it.
 fn entry_usages(
     session: &Session,
     dialect: Dialect,
@@ -305,11 +310,11 @@ fn entry_usages(
     let mut scanner = Scanner::new();
     let mut out = Vec::with_capacity(entries.len());
     for &i in entries {
-        let value = match pick(&mut scanner, lines.line(i)?, USAGE_FIELDS) {
-            Some(value) => value,
-            None => session.value(i)?,
+        let usage = match Payload::scan(lines.line(i)?, &mut scanner) {
+            Some(payload) => payload_usage(&payload, dialect),
+            None => entry_usage(&session.value(i)?, dialect),
         };
-        out.push(entry_usage(&value, dialect));
+        out.push(usage);
     }
     Ok(out)
 }
@@ -371,8 +376,26 @@ mod tests {
         prop_oneof![
             Just(json!({"input": 10, "output": 2, "totalTokens": 12, "cost": {"total": 0.5}})),
             Just(json!({"input": 1, "premiumRequests": 0.5, "orchestration": {"input": 4}})),
+            Just(json!({"input": 3, "cost": 7, "orchestration": [1], "totalTokens": "9"})),
             Just(json!("not an object")),
+            Just(json!("")),
+            Just(json!(0)),
+            Just(json!(false)),
+            Just(json!([])),
             Just(json!(null)),
+        ]
+    }
+
+    /// Numbers as the line may write them, which serde_json reads as its own (exponents,
+    /// `-0`, out of range, more digits than an `f64` holds).
+    fn arb_number() -> impl Strategy<Value = &'static str> {
+        prop_oneof![
+            Just("1E2"),
+            Just("-0"),
+            Just("1e400"),
+            Just("0.1000000000000000055511151231257827"),
+            Just("12345678901234567890123"),
+            Just("-7.5e-3"),
         ]
     }
 
@@ -384,6 +407,7 @@ mod tests {
             Just("model_usage"),
             Just("usage"),
             Just("compaction"),
+            Just("branch_summary"),
             Just("label")
         ];
         let model = prop_oneof![Just(json!("m")), Just(json!(null)), Just(json!(7))];
@@ -399,14 +423,25 @@ mod tests {
     }
 
     proptest! {
-        /// Usage from the reduced value equals usage from the whole entry.
+        /// The usage read from a line's spans is the usage of the parsed line, numbers
+        /// written in every way included.
         #[test]
-        fn usage_fields_are_all_that_usage_reads(entry in arb_entry(), pi in any::<bool>()) {
-            let bytes = serde_json::to_vec(&entry).unwrap();
-            let reduced = pick(&mut Scanner::new(), &bytes, USAGE_FIELDS).unwrap();
+        fn usage_of_the_scanned_line_is_that_of_the_parsed_line(
+            entry in arb_entry(),
+            numbers in proptest::collection::vec(arb_number(), 3),
+            pi in any::<bool>(),
+        ) {
+            // The figures written as the numbers drawn, in place of three of them.
+            let mut line = serde_json::to_string(&entry).unwrap();
+            for (written, number) in [r#""input":10"#, r#""total":0.5"#, r#""input":4"#].iter().zip(&numbers) {
+                let (key, _) = written.split_once(':').unwrap();
+                line = line.replacen(written, &format!("{key}:{number}"), 1);
+            }
+            let value: Value = serde_json::from_str(&line).unwrap();
+            let payload = Payload::scan(line.as_bytes(), &mut Scanner::new()).unwrap();
             let dialect = if pi { Dialect::Pi } else { Dialect::Omp };
-            prop_assert_eq!(entry_usage(&entry, dialect), entry_usage(&reduced, dialect));
-            prop_assert!(reduced["message"].get("content").is_none());
+            let scanned = payload_usage(&payload, dialect);
+            prop_assert_eq!(&scanned, &entry_usage(&value, dialect));
         }
     }
 
@@ -461,9 +496,9 @@ mod tests {
     #[test]
     fn a_usage_without_a_total_totals_its_parts() {
         let mut u = Usage::default();
-        u.add(&json!({"input": 1, "output": 2, "cacheRead": 30, "cacheWrite": 400}));
+        u.add(Raw::new(&json!({"input": 1, "output": 2, "cacheRead": 30, "cacheWrite": 400})));
         assert_eq!(u.0[TOTAL_TOKENS], 433.0);
-        u.add(&json!({"input": 1, "output": 2, "totalTokens": 5}));
+        u.add(Raw::new(&json!({"input": 1, "output": 2, "totalTokens": 5})));
         assert_eq!(u.0[TOTAL_TOKENS], 438.0);
     }
 

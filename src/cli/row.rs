@@ -23,7 +23,8 @@ pub fn text_row(
     let id = short_id(r.id.as_ref().map_or("-", |i| i.as_str()));
     let kind = r.kind.as_str();
     let mut time = String::with_capacity(25);
-    push_short_time(&mut time, gist.timestamp().as_str());
+    // The record's time is its timestamp as read when the file loaded.
+    push_short_time(&mut time, gist.timestamp().as_str(), r.time);
     // On a terminal the text is cut to what is left of its width, never wrapped.
     let fitted;
     let text = match width {

@@ -33,18 +33,20 @@ fn zone() -> &'static Zone {
 /// when it is one JavaScript reads; else as written.
 pub fn short_time(ts: Option<&str>) -> String {
     let mut out = String::with_capacity(25);
-    push_short_time(&mut out, ts);
+    push_short_time(&mut out, ts, ts.and_then(sesstree::clock::parse_timestamp));
     out
 }
 
 /// [`short_time`] onto the end of `out` (a row of every entry shows one), digit by digit: no
-/// allocation, no formatting machinery, for each of a million rows.
-pub fn push_short_time(out: &mut String, ts: Option<&str>) {
+/// allocation, no formatting machinery, for each of a million rows. `ms` is `ts` as
+/// [`sesstree::clock::parse_timestamp`] reads it, which a record keeps
+/// ([`sesstree::session::Record::time`]): a row's time is not read again.
+pub fn push_short_time(out: &mut String, ts: Option<&str>, ms: Option<i64>) {
     let Some(ts) = ts else {
         out.push('-');
         return;
     };
-    let Some(ms) = sesstree::clock::parse_timestamp(ts) else {
+    let Some(ms) = ms else {
         out.push_str(ts);
         return;
     };

@@ -1056,27 +1056,25 @@ fn scan_args<'a>(
     if object && is_marked(line, start) {
         return Err(Invalid);
     }
-    // The spans of the members a known tool's row reads, the last of each key.
-    let mut spans: Vec<(Cow<'a, [u8]>, usize, usize)> = Vec::new();
+    // The members a known tool's row reads, and the span of the last of each (kept in place,
+    // not collected: a row is made for every call of a file).
+    const READ: [&[u8]; 7] =
+        [b"path", b"file_path", b"offset", b"limit", b"command", b"pattern", b"paths"];
+    let slot = |key: &[u8]| READ.iter().position(|read| *read == key);
+    let mut spans = [None; READ.len()];
     if object {
         line.object(start, |line, span, value| {
             let end = line.skip_value(value, stack)?;
-            let key = key(line, span)?;
-            if matches!(
-                &*key,
-                b"path" | b"file_path" | b"offset" | b"limit" | b"command" | b"pattern" | b"paths"
-            ) {
-                spans.retain(|(k, ..)| *k != key);
-                spans.push((key, value, end));
+            if let Some(slot) = slot(&key(line, span)?) {
+                spans[slot] = Some((value, end));
             }
             Ok(end)
         })?;
     }
-    let get =
-        |key: &str, stack: &mut Vec<bool>| match spans.iter().find(|s| &*s.0 == key.as_bytes()) {
-            Some(&(_, at, end)) => scan_arg(line, at, end, stack),
-            None => Ok(Arg::Other),
-        };
+    let get = |key: &str, stack: &mut Vec<bool>| match slot(key.as_bytes()).and_then(|s| spans[s]) {
+        Some((at, end)) => scan_arg(line, at, end, stack),
+        None => Ok(Arg::Other),
+    };
     if let Some(known) = known_call_row(name, home, |key| get(key, stack))? {
         return Ok(known);
     }

@@ -15,45 +15,64 @@
 use std::collections::HashMap;
 
 use crate::format::Kind;
+use crate::format::entry::Role;
+use crate::row::cut::one_row;
 use crate::row::entry::Entry;
-use crate::row::text::{Facts, ToolCalls, into_one_row, one_line};
+use crate::row::text::{Facts, ToolCalls, is_one_row, one_line};
 
 /// What the row of one entry shows, apart from its label and the calls of earlier entries.
 ///
 /// The strings are packed into one allocation: the text, the `type` and the `timestamp` when
-/// they are strings, the id of the call a result answers, a message's role, a tool result's
-/// `toolName`, then each call's id and row.
+/// they are strings, the id of the call a result answers, a tool result's `toolName`, then each
+/// call's id and row. A message's role is kept as a code ([`ROLES`]); what few entries have
+/// is kept apart ([`Rare`]). A gist is kept for every entry of a file: on the agents' files, it
+/// is 48 bytes and its packed strings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Gist {
     facts: Facts,
-    /// Which optional pieces `packed` holds ([`TYPE`], [`TIME`], [`ANSWERS`], [`ROLE`],
-    /// [`TOOL`]), and whether the text was cut ([`CUT`]).
+    /// Which optional pieces `packed` holds ([`TYPE`], [`TIME`], [`ANSWERS`], [`TOOL`]), and
+    /// whether the text was cut ([`CUT`]).
     present: u8,
-    /// Where the text, `type`, `timestamp`, answered call, role and tool name end in `packed`
-    /// (a missing piece ends where the one before it does).
+    /// The role of a message: 0 for none, one past its place in [`ROLES`], or [`OTHER_ROLE`].
+    role: u8,
+    /// Where the text, `type`, `timestamp`, answered call and tool name end in `packed` (a
+    /// missing piece ends where the one before it does).
     ends: [u32; PIECES],
-    /// The six pieces one after the other, then each call's id and row as its length in
+    /// The five pieces one after the other, then each call's id and row as its length in
     /// bytes (decimal digits), a `:`, and the text.
     packed: Box<str>,
-    /// `type` and `timestamp` when either is there but is not a string (rare).
-    odd: Option<Box<[Box<str>; 2]>>,
+    /// What few entries have.
+    rare: Option<Box<Rare>>,
 }
+
+/// What a gist keeps of the few entries that have it.
+#[derive(Debug, Clone, PartialEq)]
+struct Rare {
+    /// `type` and `timestamp` when either is there but is not a string ([`Entry::odd`]).
+    odd: Option<Box<[Box<str>; 2]>>,
+    /// A role not in [`ROLES`].
+    role: Option<Box<str>>,
+}
+
+/// The roles nearly every message has, which a gist keeps as a code: one past the place.
+const ROLES: [Role<'static>; 3] = [Role::User, Role::Assistant, Role::ToolResult];
+/// The code of a role not in [`ROLES`], kept in [`Rare`].
+const OTHER_ROLE: u8 = u8::MAX;
 
 // The optional pieces, in the order they are packed after the text: bit `1 << k` is piece
 // `1 + k`.
 const TYPE: u8 = 1;
 const TIME: u8 = 2;
 const ANSWERS: u8 = 4;
-const ROLE: u8 = 8;
-const TOOL: u8 = 16;
+const TOOL: u8 = 8;
 /// The row text was longer than [`LONG`] and is not kept.
-const LONG_TEXT: u8 = 32;
+const LONG_TEXT: u8 = 16;
 /// The line's row could not be read (see [`Gist::unreadable`]).
-const UNREADABLE: u8 = 64;
+const UNREADABLE: u8 = 32;
 /// The row text cut the entry's own text short ([`one_line`]).
-const CUT: u8 = 128;
+const CUT: u8 = 64;
 /// How many pieces a gist packs before its calls: the text and the optional ones.
-const PIECES: usize = 6;
+const PIECES: usize = 5;
 
 /// The longest row text a gist keeps, in bytes.
 pub const LONG: usize = 4096;
@@ -77,8 +96,6 @@ impl<'g> Field<'g> {
 impl Gist {
     /// The gist of an entry: its row is the row with no call known.
     pub fn of(entry: &Entry<'_>) -> Gist {
-        let calls: Vec<_> =
-            ToolCalls::of(entry).map(|(id, shown)| (id, into_one_row(shown.to_owned()))).collect();
         let (text, cut) = one_line(entry, None);
         let long = text.len() > LONG;
         let optional = [
@@ -86,16 +103,26 @@ impl Gist {
             (entry.kind != Kind::Missing).then(|| entry.kind.as_str()),
             entry.timestamp.as_deref(),
             entry.answers(),
-            entry.role().map(|role| role.as_str()),
             entry.tool_name(),
         ];
+        let place = |role| ROLES.iter().zip(1..).find(|(known, _)| **known == role);
+        let role = match entry.role() {
+            None => 0,
+            Some(role) => place(role).map_or(OTHER_ROLE, |(_, code)| code),
+        };
+        let other_role = entry.role().filter(|_| role == OTHER_ROLE).map(|r| r.as_str().into());
+        let rare = (entry.odd.is_some() || other_role.is_some())
+            .then(|| Box::new(Rare { odd: entry.odd.clone(), role: other_role }));
         let present = (0..).zip(optional).fold(0, |bits, (k, p)| bits | u8::from(p.is_some()) << k);
         let kept = if long { "" } else { text.as_str() };
         let fixed = std::iter::once(kept).chain(optional.iter().map(|p| p.unwrap_or("")));
-        let calls = || calls.iter().flat_map(|(id, shown)| [*id, shown.as_str()]);
-        // Sized once: a gist is kept for every entry of the file.
+        // Sized once, as a gist is kept for every entry of the file: exactly, unless a call's
+        // row is folded shorter.
         let size = fixed.clone().map(str::len).sum::<usize>()
-            + calls().map(|p| p.len() + 1 + digits(p.len())).sum::<usize>();
+            + ToolCalls::of(entry)
+                .flat_map(|(id, shown)| [id, shown])
+                .map(|p| p.len() + 1 + digits(p.len()))
+                .sum::<usize>();
         let mut packed = String::with_capacity(size);
         let mut ends = [0; PIECES];
         for (end, piece) in ends.iter_mut().zip(fixed) {
@@ -103,17 +130,21 @@ impl Gist {
             // Past 4 GiB, the pieces read as empty (see `fixed`).
             *end = u32::try_from(packed.len()).unwrap_or(u32::MAX);
         }
-        for piece in calls() {
-            packed.push_str(itoa::Buffer::new().format(piece.len()));
-            packed.push(':');
-            packed.push_str(piece);
+        for (id, shown) in ToolCalls::of(entry) {
+            push_call_piece(&mut packed, id);
+            // Nearly every call's row is one line already, and is packed as it stands.
+            match is_one_row(shown) {
+                true => push_call_piece(&mut packed, shown),
+                false => push_call_piece(&mut packed, &one_row(shown)),
+            }
         }
         Gist {
             facts: Facts::of(entry),
             present: present | if long { LONG_TEXT } else { 0 } | if cut { CUT } else { 0 },
+            role,
             ends,
             packed: packed.into_boxed_str(),
-            odd: entry.odd.clone(),
+            rare,
         }
     }
 
@@ -125,9 +156,10 @@ impl Gist {
         Gist {
             facts: Facts::default(),
             present: UNREADABLE,
+            role: 0,
             ends: [0; PIECES],
             packed: Box::default(),
-            odd: None,
+            rare: None,
         }
     }
 
@@ -142,7 +174,7 @@ impl Gist {
         self.present & LONG_TEXT != 0
     }
 
-    /// The fixed piece `k` (0 to 5).
+    /// The fixed piece `k` (0 to 4).
     fn fixed(&self, k: usize) -> &str {
         let start = k.checked_sub(1).map_or(0, |before| self.ends[before]);
         self.packed.get(start as usize..self.ends[k] as usize).unwrap_or_default()
@@ -192,7 +224,7 @@ impl Gist {
     /// The optional piece `bit` as the `--json` row prints it: the string when it is one, else
     /// the value's JSON text (`odd[k]`, [`Entry::odd`]), `null` when missing.
     fn field(&self, bit: u8, k: usize) -> Field<'_> {
-        match (self.piece(bit), &self.odd) {
+        match (self.piece(bit), self.rare.as_ref().and_then(|rare| rare.odd.as_ref())) {
             (Some(text), _) => Field::Str(text),
             (None, Some(odd)) => Field::Json(&odd[k]),
             (None, None) => Field::Json("null"),
@@ -206,7 +238,11 @@ impl Gist {
 
     /// The role of a `message`.
     pub fn role(&self) -> Option<&str> {
-        self.piece(ROLE)
+        match self.role {
+            0 => None,
+            OTHER_ROLE => self.rare.as_ref()?.role.as_deref(),
+            code => ROLES.get(usize::from(code) - 1).map(Role::as_str),
+        }
     }
 
     /// The `toolName` of a tool result.
@@ -242,6 +278,13 @@ impl Gist {
         };
         std::iter::from_fn(move || Some((piece()?, piece()?)))
     }
+}
+
+/// One of a call's pieces onto the end of `packed`: its length in bytes, a `:`, and the piece.
+fn push_call_piece(packed: &mut String, piece: &str) {
+    packed.push_str(itoa::Buffer::new().format(piece.len()));
+    packed.push(':');
+    packed.push_str(piece);
 }
 
 /// How many decimal digits `n` takes.
@@ -439,6 +482,32 @@ mod tests {
         let calls: Vec<_> = g.calls().collect();
         assert_eq!(calls, [("c1", "[read: ~/x.rs]"), ("c2", "[bash: make all]")]);
         assert!(g.facts().shows(FilterMode::Default, false, false));
+    }
+
+    /// A call's row that is not one line (a tool name with a tab and trailing spaces) is
+    /// packed folded, as its result's row shows it; the rows around it as they stand.
+    #[test]
+    fn a_call_row_is_packed_on_one_line() {
+        let g = gist(json!({"type": "message", "id": "a", "message": {"role": "assistant",
+            "content": [
+                {"type": "toolCall", "id": "c1", "name": "ls", "arguments": {"path": "/tmp"}},
+                {"type": "toolCall", "id": "c2", "name": "my\ttool  ", "arguments": {}},
+                {"type": "toolCall", "id": "c3", "name": "ls", "arguments": {}}]}}));
+        let calls: Vec<_> = g.calls().collect();
+        assert_eq!(calls, [("c1", "[ls: /tmp]"), ("c2", "[my tool  : {}]"), ("c3", "[ls: .]")]);
+    }
+
+    /// A role comes back as written, whether kept as a code or apart, and a gist stays 48
+    /// bytes (and its strings) for the agents' entries.
+    #[test]
+    fn roles_come_back_as_written() {
+        for role in ["user", "assistant", "toolResult", "hookMessage", "wizard", ""] {
+            let g = gist(json!({"type": "message", "id": "a", "message": {"role": role}}));
+            assert_eq!(g.role(), Some(role));
+        }
+        assert_eq!(gist(json!({"type": "message", "message": {"role": 5}})).role(), None);
+        assert_eq!(gist(json!({"type": "label", "label": "x"})).role(), None);
+        assert_eq!(std::mem::size_of::<Gist>(), 48);
     }
 
     #[test]

@@ -161,9 +161,13 @@ pub fn one_line(entry: &Entry<'_>, call: Option<&str>) -> (String, bool) {
 /// [`one_row`] of a string already owned: nearly every row is one already, and is kept as it
 /// is, without a copy.
 pub(crate) fn into_one_row(text: String) -> String {
-    let folded = text.len() == text.trim().len()
-        && memchr::memchr3(b'\n', b'\r', b'\t', text.as_bytes()).is_none();
-    if folded { text } else { one_row(&text) }
+    if is_one_row(&text) { text } else { one_row(&text) }
+}
+
+/// Whether `text` is its own [`one_row`]: no line break or tab, nothing to trim.
+pub(crate) fn is_one_row(text: &str) -> bool {
+    text.len() == text.trim().len()
+        && memchr::memchr3(b'\n', b'\r', b'\t', text.as_bytes()).is_none()
 }
 
 /// The row of a `message` entry, by role, and whether it cut the message's text short.

@@ -225,6 +225,11 @@ impl<'a> Raw<'a> {
         self.first() == Some(b'n')
     }
 
+    /// Whether the value is a number (finite or not).
+    pub fn is_number(&self) -> bool {
+        matches!(self.first(), Some(b'-' | b'0'..=b'9'))
+    }
+
     /// Whether the value is an object.
     pub fn is_object(&self) -> bool {
         self.first() == Some(b'{')
