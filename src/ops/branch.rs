@@ -33,7 +33,7 @@ use crate::clock::{Clock, file_stamp, format_iso_millis};
 use crate::error::{Error, Result};
 use crate::format::entry::{Message, Payload, Raw, Role};
 use crate::format::title::encode_slot;
-use crate::format::{Dialect, Kind, WRITE_VERSION};
+use crate::format::{Dialect, HeaderRef, Kind, WRITE_VERSION};
 use crate::id::EntryId;
 use crate::id_gen::IdGen;
 use crate::json::scan::Scanner;
@@ -279,7 +279,7 @@ pub fn plan(
 
     let title = if pi { None } else { name.clone() };
     let header_line = new_header(
-        &header.value,
+        header.fields(),
         &session_id,
         &created,
         title.as_ref().map(|(t, s)| (t.as_str(), *s)),
@@ -327,7 +327,7 @@ fn is_conversation(session: &Session, idx: u32) -> Result<bool> {
 /// titleSource, parentSession, additionalDirectories`; a root prompt goes through `newSession`,
 /// whose header has `parentSession` right after `cwd` and gets the title when it is renamed.
 fn new_header(
-    source: &Map<String, Value>,
+    source: HeaderRef<'_>,
     id: &str,
     timestamp: &str,
     title: Option<(&str, Option<TitleSource>)>,
@@ -339,8 +339,8 @@ fn new_header(
     h.insert("version".into(), WRITE_VERSION.into());
     h.insert("id".into(), id.into());
     h.insert("timestamp".into(), timestamp.into());
-    // The source header's members, copied as they are.
-    if let Some(cwd) = source.get("cwd") {
+    let carried = source.carried();
+    if let Some(cwd) = carried.cwd {
         h.insert("cwd".into(), cwd.clone());
     }
     let insert_title = |h: &mut Map<String, Value>| {
@@ -355,8 +355,7 @@ fn new_header(
         insert_title(&mut h);
     }
     h.insert("parentSession".into(), parent_session.into());
-    // Copied as it is, like `cwd`.
-    if let Some(dirs) = source.get("additionalDirectories") {
+    if let Some(dirs) = carried.additional_directories {
         h.insert("additionalDirectories".into(), dirs.clone());
     }
     if root_prompt {
