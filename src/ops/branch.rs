@@ -203,13 +203,8 @@ pub fn plan(
                 }
                 let raw = session.raw_line(idx)?;
                 let value = parse_lossy(&raw);
-                let first_kept = match value.as_ref().map(Payload::from_value) {
-                    Some(Payload::Compaction(c)) => c.members.member("firstKeptEntryId"),
-                    _ => None,
-                };
-                let first_kept = first_kept
-                    .and_then(|f| EntryId::from_value(&f.to_value()))
-                    .filter(|f| Some(f) != record.id.as_ref());
+                let first_kept = value.as_ref().and_then(|v| Payload::from_value(v).first_kept());
+                let first_kept = first_kept.filter(|f| Some(f) != record.id.as_ref());
                 match first_kept.and_then(|f| label_replacement.get(&f)) {
                     Some(to) => {
                         Some(rewrite(session, idx, &raw, "firstKeptEntryId", to.to_value())?)
@@ -306,8 +301,7 @@ pub fn plan(
 
 /// The `targetId` of a record's line (an archive record's, a context edit's).
 fn target_of(raw: &[u8]) -> Option<EntryId> {
-    // Structural: the id the record points at.
-    parse_lossy(raw)?.get("targetId").and_then(EntryId::from_value)
+    Payload::from_value(&parse_lossy(raw)?).target_id()
 }
 
 /// Whether a message is a user's or an assistant's (pi 1.6 `_hasConversation`), its role read

@@ -222,7 +222,8 @@ pub fn plan(
     }
     let summary_id = next_id(ids);
     let mut out = Plan::default();
-    push(&mut out, entry_line("branch_summary", &summary_id, new_leaf.as_ref(), timestamp, fields));
+    let line = entry_line("branch_summary", &summary_id, new_leaf.as_ref(), timestamp, fields);
+    push(&mut out, &summary_id, line);
     if summary.is_some() {
         out.summary_entry = out.entries.last().cloned();
     }
@@ -236,17 +237,16 @@ pub fn plan(
         };
         let parent = EntryId::new(summary_id.as_str());
         let fields = vec![("targetId", target.to_value()), ("label", label.into())];
-        push(&mut out, entry_line("label", &next_id(ids), Some(&parent), timestamp, fields));
+        let label_id = next_id(ids);
+        push(&mut out, &label_id, entry_line("label", &label_id, Some(&parent), timestamp, fields));
     }
     Ok(out)
 }
 
-fn push(plan: &mut Plan, line: Vec<u8>) {
+/// Adds the entry `line`, whose id is `id`, to the plan.
+fn push(plan: &mut Plan, id: &str, line: Vec<u8>) {
     let value: Value = serde_json::from_slice(&line).unwrap_or(Value::Null);
-    // Structural: the id of the entry just written.
-    if let Some(id) = value.get("id").and_then(EntryId::from_value) {
-        plan.appended.push(id);
-    }
+    plan.appended.push(EntryId::new(id));
     plan.entries.push(value);
     plan.lines.push(line);
 }
