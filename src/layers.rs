@@ -625,23 +625,16 @@ fn command_files_import_no_other_command_file() {
     assert!(wrong.is_empty(), "command files importing command files:\n{}", wrong.join("\n"));
 }
 
-/// The one import of a command by the selector left for now: its preview prints an entry as
-/// `show` does, until that printer moves into the library's output layer (`render/`).
-const PREVIEW: &str = "crate::cli::commands::show::readable";
-
-/// The tree selector runs the library's workflows (through `cli/write.rs`), not the commands.
+/// The tree selector runs the library's workflows (through `cli/write.rs`), not the commands;
+/// its preview prints an entry as `show` does, through the output layer (`cli::readable`).
 #[test]
 fn the_selector_imports_no_command() {
     let graph = import_graph(&src_files());
-    let found = arrows_within(&graph, "cli/selector/", "cli/commands/");
-    let wrong: Vec<String> = found
-        .iter()
-        .filter(|(_, _, path)| *path != PREVIEW)
+    let wrong: Vec<String> = arrows_within(&graph, "cli/selector/", "cli/commands/")
+        .into_iter()
         .map(|(file, target, path)| format!("{file} -> {target}: {path}"))
         .collect();
     assert!(wrong.is_empty(), "the selector imports commands:\n{}", wrong.join("\n"));
-    // Once the preview no longer needs it, the exception goes too.
-    assert!(found.iter().any(|(_, _, path)| *path == PREVIEW), "remove PREVIEW");
 }
 
 // ---------------------------------------------------------------------------------------------
