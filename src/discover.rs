@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::format::{Dialect, Foreign};
+use crate::format::{Dialect, Foreign, HeaderRef};
 
 /// Expands files and directories into session files: a file is taken as given, a directory is
 /// searched recursively for `*.jsonl` (sorted by name, symlinks not followed). `listing` (the
@@ -448,9 +448,8 @@ fn header_cwd(path: &Path) -> Option<String> {
     let reader = std::io::BufReader::new(file);
     for line in reader.split(b'\n').take(2) {
         let value: serde_json::Value = serde_json::from_slice(&line.ok()?).ok()?;
-        // The header, not an entry.
-        if value.get("type").and_then(serde_json::Value::as_str) == Some("session") {
-            return value.get("cwd").and_then(serde_json::Value::as_str).map(str::to_owned);
+        if let Some(header) = HeaderRef::of(&value) {
+            return header.cwd().map(str::to_owned);
         }
     }
     None

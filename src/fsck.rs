@@ -51,6 +51,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
+use crate::format::entry::Payload;
 use crate::format::title::encode_slot;
 use crate::format::{Kind, LANE_FORMAT, MAX_VERSION, WRITE_VERSION};
 use crate::id::EntryId;
@@ -241,11 +242,10 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
         }
         let idx = idx as u32;
         let value = session.value(idx)?;
+        let payload = Payload::from_value(&value);
         let (kind, message) = match r.kind {
             Kind::Compaction => {
-                // Structural: the id the entry points at.
-                let Some(target) = value.get("firstKeptEntryId").and_then(EntryId::from_value)
-                else {
+                let Some(target) = payload.first_kept() else {
                     continue; // absent or null: nothing before the compaction is kept
                 };
                 // Its own id: nothing before it is kept, as pi 1.6 `appendCompaction(summary,
@@ -269,19 +269,19 @@ pub fn check(session: &Session) -> Result<Vec<Finding>> {
                 // damage: the branch it names may have been pruned, and the agents only print
                 // `fromId`, never look it up (pi 1.6.0 `createBranchSummaryMessage`, oh-my-pi
                 // 18.2.3 `session-context.ts`).
-                let message = match value.get("fromId") {
+                let message = match payload.from_id() {
                     None => format!("branch summary {} has no fromId", show(r.id.as_ref())),
-                    Some(Value::String(_)) => continue,
+                    Some(v) if v.text().is_some() => continue,
                     Some(v) => format!(
-                        "branch summary {} comes from {v}, which is not an entry id",
+                        "branch summary {} comes from {}, which is not an entry id",
                         show(r.id.as_ref()),
+                        v.to_value(),
                     ),
                 };
                 (ProblemKind::UnknownFromId, message)
             }
             _ => {
-                // Structural: the id the entry points at.
-                let target = value.get("targetId").and_then(EntryId::from_value);
+                let target = payload.target_id();
                 let edit = show(r.id.as_ref());
                 let message = match target.as_ref().map(|t| (t, on_path(session, idx, t))) {
                     None => format!("context edit {edit} has no targetId"),

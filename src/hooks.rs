@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
@@ -89,16 +90,12 @@ impl Hooks {
     }
 
     /// Runs the hook for `event`, if there is one, with `{"type": event, ...fields}` on its
-    /// standard input, and returns the object it printed. No hook, empty output or `null` give
-    /// `None`.
+    /// standard input, and returns the object it printed as a reply. No hook, empty output or
+    /// `null` give `None`.
     ///
     /// Fails with [`Error::Cancelled`] when the hook exits non-zero, prints something other
     /// than a JSON object, runs past the time limit (it is killed), or the cancel flag is set.
-    pub fn run(
-        &self,
-        event: &str,
-        fields: Map<String, Value>,
-    ) -> Result<Option<Map<String, Value>>> {
+    pub fn run(&self, event: &str, fields: Map<String, Value>) -> Result<Option<Reply>> {
         let Some(path) = self.find(event) else { return Ok(None) };
         let mut payload = Map::new();
         payload.insert("type".into(), event.into());
@@ -124,16 +121,9 @@ impl Hooks {
 
     /// Like [`run`](Hooks::run), for a `session_before_*` event: a reply with `"cancel": true`
     /// cancels the operation.
-    pub fn run_before(
-        &self,
-        event: &str,
-        fields: Map<String, Value>,
-    ) -> Result<Option<Map<String, Value>>> {
+    pub fn run_before(&self, event: &str, fields: Map<String, Value>) -> Result<Option<Reply>> {
         let reply = self.run(event, fields)?;
-        if let Some(r) = &reply
-            // A hook's reply, not an entry.
-            && r.get("cancel") == Some(&Value::Bool(true))
-        {
+        if reply.as_ref().is_some_and(|r| r.cancel == Value::Bool(true)) {
             let path = self.find(event).unwrap_or_default();
             return Err(Error::Cancelled(format!(
                 "{event} hook {} cancelled the operation; nothing was written",
@@ -144,13 +134,28 @@ impl Hooks {
     }
 }
 
+/// What a hook answered: the members the events read (SPEC §4), and no other. A
+/// `session_before_*` hook may cancel the operation, and `session_before_tree`'s may supply the
+/// summary of the abandoned branch.
+#[derive(Debug, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Reply {
+    /// `cancel`: `true` cancels the operation; any other value does not.
+    cancel: Value,
+    /// `summary`: `{"summary": TEXT, "details": ...}`, as the hook wrote it (`null` is none).
+    pub summary: Option<Value>,
+}
+
 /// A hook's standard output as its reply: nothing, `null`, or one JSON object.
-fn parse_reply(stdout: &[u8]) -> std::result::Result<Option<Map<String, Value>>, String> {
+fn parse_reply(stdout: &[u8]) -> std::result::Result<Option<Reply>, String> {
     if stdout.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
     }
     match serde_json::from_slice::<Value>(stdout) {
-        Ok(Value::Object(m)) => Ok(Some(m)),
+        // Every member has a default and takes any value: an object is always a reply.
+        Ok(reply @ Value::Object(_)) => {
+            Reply::deserialize(&reply).map(Some).map_err(|e| e.to_string())
+        }
         Ok(Value::Null) => Ok(None),
         Ok(other) => Err(format!(
             "printed JSON that is not an object: {}",
@@ -207,7 +212,12 @@ mod tests {
         assert_eq!(parse_reply(b"").unwrap(), None);
         assert_eq!(parse_reply(b" \n").unwrap(), None);
         assert_eq!(parse_reply(b"null\n").unwrap(), None);
-        assert!(parse_reply(b"{\"cancel\":true}\n").unwrap().is_some());
+        let cancel = parse_reply(b"{\"cancel\":true,\"other\":1}\n").unwrap();
+        assert_eq!(cancel, Some(Reply { cancel: Value::Bool(true), summary: None }));
+        let summary = parse_reply(b"{\"summary\":{\"summary\":\"s\"}}").unwrap();
+        let summary = summary.and_then(|r| r.summary).unwrap_or_default();
+        assert_eq!(summary, serde_json::json!({"summary": "s"}));
+        assert_eq!(parse_reply(b"{\"summary\":null}").unwrap(), Some(Reply::default()));
         assert!(parse_reply(b"[1]").unwrap_err().contains("not an object"));
         assert!(parse_reply(b"hello").unwrap_err().contains("not JSON"));
     }
@@ -234,11 +244,11 @@ mod tests {
         assert_eq!(hooks.find(SESSION_TREE), None);
         assert_eq!(hooks.ignored(SESSION_TREE), Some(dir.path().join(SESSION_TREE)));
         let script = dir.path().join("session_tree.Cmd");
-        std::fs::write(&script, "@echo {\"ok\": true}\r\n").unwrap();
+        std::fs::write(&script, "@echo {\"summary\": true}\r\n").unwrap();
         assert_eq!(hooks.find(SESSION_TREE), Some(script));
         assert_eq!(hooks.ignored(SESSION_TREE), None);
         let reply = hooks.run(SESSION_TREE, Map::new()).unwrap().unwrap();
-        assert_eq!(reply.get("ok"), Some(&Value::Bool(true)));
+        assert_eq!(reply.summary, Some(Value::Bool(true)));
     }
 
     #[test]

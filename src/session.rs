@@ -24,7 +24,7 @@ use crate::error::{Error, Result};
 use crate::format::entry::Payload;
 use crate::format::kind::Class;
 use crate::format::title::TitleSlot;
-use crate::format::{Dialect, Envelope, Foreign, Kind, MAX_VERSION};
+use crate::format::{Dialect, Envelope, Foreign, HeaderRef, Kind, MAX_VERSION};
 use crate::id::EntryId;
 use crate::json::scan::{Line, Scanner};
 use crate::naming::TitleSource;
@@ -129,6 +129,13 @@ pub struct Header {
     pub id: String,
     /// The declared version (absent means 1; a numeric string counts as its number).
     pub version: u64,
+}
+
+impl Header {
+    /// What the header says, read by name.
+    pub fn fields(&self) -> HeaderRef<'_> {
+        HeaderRef::new(&self.value)
+    }
 }
 
 /// What a load works out of each record besides the index, in the same pass, on every core and
@@ -562,10 +569,8 @@ impl Session {
         let slot =
             self.slot.as_ref().map(|s| (!s.title.is_empty()).then(|| (s.title.clone(), s.source)));
         let header = self.header.as_ref().and_then(|h| {
-            // The header, not an entry.
-            let title = h.value.get("title").and_then(Value::as_str).filter(|t| !t.is_empty())?;
-            let source = h.value.get("titleSource").and_then(Value::as_str);
-            Some((title.to_owned(), source.and_then(TitleSource::parse)))
+            let fields = h.fields();
+            Some((fields.title()?.to_owned(), fields.title_source()))
         });
         let info = self.last_session_info.clone().map(|n| (n, None));
         crate::naming::name_in_effect(slot, info, header)

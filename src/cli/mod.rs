@@ -369,6 +369,16 @@ pub fn places() -> sesstree::discover::Places {
     }
 }
 
+/// An entry in full as a person reads it, for `show` and the selector's preview: the output
+/// layer's entry printer ([`sesstree::render::show::entry`]) with what this process decides
+/// from its environment, oh-my-pi's blob store and the zone times are shown in.
+pub fn readable(style: Style, session: &Session, idx: u32) -> anyhow::Result<String> {
+    let blobs = places().omp_blobs();
+    let time = |ts: &str| time::short_time(Some(ts));
+    let around = sesstree::render::show::Around { session, blobs: Some(&blobs), time: &time };
+    Ok(sesstree::render::show::entry(style, &around, idx)?)
+}
+
 /// Where oh-my-pi keeps its session ownership leases, from this process's environment
 /// (oh-my-pi's `os.homedir()` is `$HOME` as it is, not resolved).
 fn lease_dirs() -> sesstree::lease::LeaseDirs {

@@ -19,7 +19,7 @@ use super::{
 use crate::markdown::picture;
 use crate::render::active_mark;
 use crate::row::cut::cut_chars;
-use crate::session::Session;
+use crate::session::{Header, Session};
 use crate::tree::UNICODE;
 
 const STYLE: &str = include_str!("page.css");
@@ -137,14 +137,14 @@ impl Page<'_> {
         self.raw("</style>\n</head>\n<body>\n<header class=\"top\">");
         self.raw(&format!("<h1>{title}</h1>\n<p class=\"info\">"));
         let header = session.header.as_ref();
-        let field = |k: &str| header?.value.get(k)?.as_str();
+        let fields = header.map(Header::fields);
         if let Some(h) = header {
             self.raw(&format!("<span>session <code>{}</code></span> ", self.escaped(&h.id)));
         }
-        if let Some(cwd) = field("cwd") {
+        if let Some(cwd) = fields.and_then(|f| f.cwd()) {
             self.raw(&format!("<span>in <code>{}</code></span> ", self.escaped(cwd)));
         }
-        if let Some(ts) = field("timestamp") {
+        if let Some(ts) = fields.and_then(|f| f.timestamp()) {
             self.raw(&format!("<span>started {}</span> ", self.escaped(&short_time(Some(ts)))));
         }
         let entries = plan.layout.rows.len();

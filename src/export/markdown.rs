@@ -18,7 +18,7 @@ use super::{
 use crate::markdown::{pictures, safe_markdown};
 use crate::render::active_mark;
 use crate::row::cut::cut_chars;
-use crate::session::Session;
+use crate::session::{Header, Session};
 
 /// The deepest heading Markdown has.
 const DEEPEST: usize = 6;
@@ -33,14 +33,14 @@ pub fn write(
     let mut doc = Doc { buf: String::with_capacity(1 << 16), opts };
     doc.buf.push_str(&format!("# {}\n\n", doc.line(&opts.title)));
     let header = session.header.as_ref();
-    let field = |k: &str| header?.value.get(k)?.as_str();
+    let fields = header.map(Header::fields);
     if let Some(h) = header {
         doc.buf.push_str(&format!("- Session: {}\n", doc.code(&h.id)));
     }
-    if let Some(cwd) = field("cwd") {
+    if let Some(cwd) = fields.and_then(|f| f.cwd()) {
         doc.buf.push_str(&format!("- Directory: {}\n", doc.code(cwd)));
     }
-    if let Some(ts) = field("timestamp") {
+    if let Some(ts) = fields.and_then(|f| f.timestamp()) {
         doc.buf.push_str(&format!("- Started: {}\n", doc.line(&short_time(Some(ts)))));
     }
     doc.buf.push_str(&format!("- {} entries, {}", plan.layout.rows.len(), plan.off_path()));

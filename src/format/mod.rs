@@ -1,11 +1,12 @@
-//! The on-disk model: what one JSONL line of a session file is (FORMAT §1–§3), and what its
-//! payload says ([`entry`]).
+//! The on-disk model: what one JSONL line of a session file is (FORMAT §1–§3), what its
+//! payload says ([`entry`]), and what its header says ([`header`]).
 
 pub mod claude;
 pub mod codex;
 pub mod entry;
 pub mod envelope;
 pub mod foreign;
+pub mod header;
 pub mod kind;
 pub mod title;
 pub mod transcript;
@@ -13,6 +14,7 @@ pub mod v1;
 
 pub use envelope::{Envelope, Marks, scan_envelope};
 pub use foreign::Foreign;
+pub use header::HeaderRef;
 pub use kind::Kind;
 
 /// What sesstree calls pi's lane-based v4 format (CHANGES P7).

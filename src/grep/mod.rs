@@ -25,12 +25,12 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use regex::Regex;
-use serde_json::Value;
 use text::Grepped;
 
 pub use prefilter::Prefilter;
 
 use crate::error::{Error, Result};
+use crate::format::HeaderRef;
 use crate::json::scan::{Invalid, Scan, Scanner};
 use crate::platform::read_exact_at;
 use crate::session::{Session, parse_lossy};
@@ -326,20 +326,16 @@ impl Search {
     /// when it has none), or `None` when the session is out of scope (another working
     /// directory).
     fn header_in_scope(&self, head: &[u8]) -> Option<String> {
-        let header = head
-            .split(|&b| b == b'\n')
-            .take(2)
-            .filter_map(parse_lossy)
-            // Structural: the header, found by its type.
-            .find(|v| v.get("type").and_then(Value::as_str) == Some("session"));
-        let field = |key: &str| header.as_ref()?.get(key)?.as_str().map(str::to_owned);
+        let mut records = head.split(|&b| b == b'\n').take(2).filter_map(parse_lossy);
+        let record = records.find(|record| HeaderRef::of(record).is_some());
+        let header = record.as_ref().and_then(HeaderRef::of);
         if !self.scope.cwds.is_empty() {
-            let cwd = field("cwd")?;
-            if !self.scope.cwds.iter().any(|wanted| crate::discover::same_cwd(&cwd, wanted)) {
+            let cwd = header?.cwd()?;
+            if !self.scope.cwds.iter().any(|wanted| crate::discover::same_cwd(cwd, wanted)) {
                 return None;
             }
         }
-        Some(field("id").unwrap_or_default())
+        Some(header.and_then(|h| h.id()).unwrap_or_default().to_owned())
     }
 
     /// The hits and damaged lines among the lines of `buf` that start in `starts`; `base` is

@@ -33,7 +33,7 @@ use crate::clock::{Clock, file_stamp, format_iso_millis};
 use crate::error::{Error, Result};
 use crate::format::entry::{Message, Payload, Raw, Role};
 use crate::format::title::encode_slot;
-use crate::format::{Dialect, Kind, WRITE_VERSION};
+use crate::format::{Dialect, HeaderRef, Kind, WRITE_VERSION};
 use crate::id::EntryId;
 use crate::id_gen::IdGen;
 use crate::json::scan::Scanner;
@@ -203,13 +203,8 @@ pub fn plan(
                 }
                 let raw = session.raw_line(idx)?;
                 let value = parse_lossy(&raw);
-                let first_kept = match value.as_ref().map(Payload::from_value) {
-                    Some(Payload::Compaction(c)) => c.members.member("firstKeptEntryId"),
-                    _ => None,
-                };
-                let first_kept = first_kept
-                    .and_then(|f| EntryId::from_value(&f.to_value()))
-                    .filter(|f| Some(f) != record.id.as_ref());
+                let first_kept = value.as_ref().and_then(|v| Payload::from_value(v).first_kept());
+                let first_kept = first_kept.filter(|f| Some(f) != record.id.as_ref());
                 match first_kept.and_then(|f| label_replacement.get(&f)) {
                     Some(to) => {
                         Some(rewrite(session, idx, &raw, "firstKeptEntryId", to.to_value())?)
@@ -279,7 +274,7 @@ pub fn plan(
 
     let title = if pi { None } else { name.clone() };
     let header_line = new_header(
-        &header.value,
+        header.fields(),
         &session_id,
         &created,
         title.as_ref().map(|(t, s)| (t.as_str(), *s)),
@@ -306,8 +301,7 @@ pub fn plan(
 
 /// The `targetId` of a record's line (an archive record's, a context edit's).
 fn target_of(raw: &[u8]) -> Option<EntryId> {
-    // Structural: the id the record points at.
-    parse_lossy(raw)?.get("targetId").and_then(EntryId::from_value)
+    Payload::from_value(&parse_lossy(raw)?).target_id()
 }
 
 /// Whether a message is a user's or an assistant's (pi 1.6 `_hasConversation`), its role read
@@ -327,7 +321,7 @@ fn is_conversation(session: &Session, idx: u32) -> Result<bool> {
 /// titleSource, parentSession, additionalDirectories`; a root prompt goes through `newSession`,
 /// whose header has `parentSession` right after `cwd` and gets the title when it is renamed.
 fn new_header(
-    source: &Map<String, Value>,
+    source: HeaderRef<'_>,
     id: &str,
     timestamp: &str,
     title: Option<(&str, Option<TitleSource>)>,
@@ -339,8 +333,8 @@ fn new_header(
     h.insert("version".into(), WRITE_VERSION.into());
     h.insert("id".into(), id.into());
     h.insert("timestamp".into(), timestamp.into());
-    // The source header's members, copied as they are.
-    if let Some(cwd) = source.get("cwd") {
+    let carried = source.carried();
+    if let Some(cwd) = carried.cwd {
         h.insert("cwd".into(), cwd.clone());
     }
     let insert_title = |h: &mut Map<String, Value>| {
@@ -355,8 +349,7 @@ fn new_header(
         insert_title(&mut h);
     }
     h.insert("parentSession".into(), parent_session.into());
-    // Copied as it is, like `cwd`.
-    if let Some(dirs) = source.get("additionalDirectories") {
+    if let Some(dirs) = carried.additional_directories {
         h.insert("additionalDirectories".into(), dirs.clone());
     }
     if root_prompt {

@@ -16,6 +16,7 @@
 
 use std::collections::HashSet;
 
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::clock::Clock;
@@ -221,7 +222,8 @@ pub fn plan(
     }
     let summary_id = next_id(ids);
     let mut out = Plan::default();
-    push(&mut out, entry_line("branch_summary", &summary_id, new_leaf.as_ref(), timestamp, fields));
+    let line = entry_line("branch_summary", &summary_id, new_leaf.as_ref(), timestamp, fields);
+    push(&mut out, &summary_id, line);
     if summary.is_some() {
         out.summary_entry = out.entries.last().cloned();
     }
@@ -235,17 +237,16 @@ pub fn plan(
         };
         let parent = EntryId::new(summary_id.as_str());
         let fields = vec![("targetId", target.to_value()), ("label", label.into())];
-        push(&mut out, entry_line("label", &next_id(ids), Some(&parent), timestamp, fields));
+        let label_id = next_id(ids);
+        push(&mut out, &label_id, entry_line("label", &label_id, Some(&parent), timestamp, fields));
     }
     Ok(out)
 }
 
-fn push(plan: &mut Plan, line: Vec<u8>) {
+/// Adds the entry `line`, whose id is `id`, to the plan.
+fn push(plan: &mut Plan, id: &str, line: Vec<u8>) {
     let value: Value = serde_json::from_slice(&line).unwrap_or(Value::Null);
-    // Structural: the id of the entry just written.
-    if let Some(id) = value.get("id").and_then(EntryId::from_value) {
-        plan.appended.push(id);
-    }
+    plan.appended.push(EntryId::new(id));
     plan.entries.push(value);
     plan.lines.push(line);
 }
@@ -390,8 +391,7 @@ pub fn run(
     } else {
         None
     };
-    // A hook's reply, not an entry.
-    let hook_summary = reply.as_ref().and_then(|r| r.get("summary")).filter(|v| !v.is_null());
+    let hook_summary = reply.as_ref().and_then(|r| r.summary.as_ref());
     let given = matches!(request.summary, SummarySource::Given(_));
     let summary = if !wants_summary {
         None
@@ -448,15 +448,25 @@ fn summary_of(
     Ok(Summary { text, details: Some(details), from_extension: false })
 }
 
+/// The summary a `session_before_tree` hook supplies (SPEC §4).
+#[derive(Deserialize)]
+struct HookSummary {
+    summary: String,
+    /// `null` is none.
+    #[serde(default)]
+    details: Option<Value>,
+}
+
 /// A hook's `{"summary": "...", "details": ...}`.
 fn from_hook(value: &Value) -> Result<Summary> {
-    let text = value.get("summary").and_then(Value::as_str).ok_or_else(|| {
+    // An object only: serde would also read an array as the members in order.
+    let given = value.is_object().then(|| HookSummary::deserialize(value).ok()).flatten();
+    let HookSummary { summary, details } = given.ok_or_else(|| {
         Error::Cancelled(
             "the session_before_tree hook's summary must be {\"summary\": TEXT, \"details\": ...}; nothing was written".into(),
         )
     })?;
-    let details = value.get("details").filter(|d| !d.is_null()).cloned();
-    Ok(Summary { text: text.to_string(), details, from_extension: true })
+    Ok(Summary { text: summary, details, from_extension: true })
 }
 
 /// Tells the `session_tree` hook about a written checkout. The move stays when the hook fails,
@@ -526,6 +536,20 @@ mod tests {
         format!(
             r#"{{"type":"message","id":"{id}","parentId":"{parent}","timestamp":"2026-01-01T00:00:02.000Z","message":{{"role":"assistant","content":[{{"type":"text","text":"ok"}}]}}}}"#
         )
+    }
+
+    /// The summary a hook supplies is an object with a string `summary`; `details` is kept as
+    /// written, `null` being none.
+    #[test]
+    fn a_hook_summary_is_read_from_an_object_only() {
+        let summary = from_hook(&json!({"summary": "s", "details": {"n": 1.50}, "x": 1})).unwrap();
+        assert_eq!((summary.text.as_str(), summary.details), ("s", Some(json!({"n": 1.50}))));
+        assert!(summary.from_extension);
+        assert_eq!(from_hook(&json!({"summary": "s", "details": null})).unwrap().details, None);
+        for wrong in [json!({"summary": 1}), json!({"details": {}}), json!(["s", {}]), json!("s")] {
+            let error = from_hook(&wrong).map(|s| s.text).unwrap_err().to_string();
+            assert!(error.contains("must be {\"summary\": TEXT"), "{wrong}: {error}");
+        }
     }
 
     fn session(lines: &[String]) -> Session {

@@ -208,8 +208,7 @@ fn references(session: &Session) -> Result<Vec<(u32, u32)>> {
             continue;
         }
         let value = session.value(idx as u32)?;
-        // Structural: the id the entry points at.
-        let kept = value.get("firstKeptEntryId").and_then(EntryId::from_value);
+        let kept = crate::format::entry::Payload::from_value(&value).first_kept();
         if let Some(target) =
             kept.filter(|k| Some(k) != r.id.as_ref()).and_then(|k| session.lookup(&k))
         {

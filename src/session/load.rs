@@ -17,7 +17,9 @@ use crate::error::{Error, Result};
 use crate::format::envelope::scan_envelope_depth;
 use crate::format::kind::Writers;
 use crate::format::title::parse_slot;
-use crate::format::{Envelope, Kind, MAX_VERSION, Marks, is_lane_header, scan_envelope, v1};
+use crate::format::{
+    Envelope, HeaderRef, Kind, MAX_VERSION, Marks, is_lane_header, scan_envelope, v1,
+};
 use crate::id::EntryId;
 use crate::json::MAX_NESTING;
 use crate::json::scan::Scanner;
@@ -182,17 +184,6 @@ pub(crate) fn parse_lossy(bytes: &[u8]) -> Option<Value> {
 /// invalid UTF-8 where the envelope reads).
 pub(super) fn nested_too_deep(scanner: &mut Scanner, line: &[u8]) -> bool {
     scanner.validate(line).is_ok() && scanner.deepest() > MAX_NESTING
-}
-
-/// The version a header declares: a number, or a numeric string; absent means 1.
-fn header_version(header: &serde_json::Map<String, Value>) -> u64 {
-    // The header, not an entry.
-    let version = match header.get("version") {
-        Some(Value::Number(n)) => n.as_f64(),
-        Some(Value::String(s)) => s.trim().parse::<f64>().ok(),
-        _ => None,
-    };
-    version.map_or(1, |f| f.max(0.0) as u64)
 }
 
 /// Reads with `read` through `buf` and hands each line to `line` (without its newline, and
@@ -450,11 +441,9 @@ impl<'d, D: Digest> Loader<'d, D> {
         let is_header = env.kind.as_deref() == Some("session");
         let value = if is_header { parse_lossy(bytes) } else { None };
         if let Some(Value::Object(map)) = value
-            // The header, not an entry.
-            && let Some(Value::String(id)) = map.get("id")
+            && let Some(id) = HeaderRef::new(&map).id().map(str::to_owned)
         {
-            let version = header_version(&map);
-            let id = id.clone();
+            let version = HeaderRef::new(&map).version();
             if version > MAX_VERSION {
                 self.warn(
                     Problem::VersionTooNew,

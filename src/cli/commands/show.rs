@@ -6,8 +6,7 @@ use sesstree::rev;
 
 use crate::cli::complete;
 use crate::cli::signals::leave_to_exit;
-use crate::cli::time::short_time;
-use crate::cli::{Ctx, stdout};
+use crate::cli::{Ctx, readable, stdout};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
 const EXAMPLES: &str = r#"Examples:
@@ -63,17 +62,4 @@ pub fn run(ctx: &Ctx, args: &ShowArgs) -> anyhow::Result<()> {
     out.flush()?;
     leave_to_exit(session);
     Ok(())
-}
-
-/// The entry as a person reads it: the header, a blank line, the body indented (also the
-/// preview of `tree -i`).
-pub(crate) fn readable(
-    style: crate::cli::ui::Style,
-    session: &sesstree::Session,
-    idx: u32,
-) -> anyhow::Result<String> {
-    let blobs = crate::cli::places().omp_blobs();
-    let time = |ts: &str| short_time(Some(ts));
-    let around = sesstree::render::show::Around { session, blobs: Some(&blobs), time: &time };
-    Ok(sesstree::render::show::entry(style, &around, idx)?)
 }

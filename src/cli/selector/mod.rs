@@ -194,8 +194,7 @@ pub(crate) fn refresh_preview(sel: &mut Selector, session: &Session) {
     sel.preview_text = sel.preview.then(|| sel.selected()).flatten().map(|row| {
         let idx = sel.model.rows[row].idx;
         let plain = crate::cli::ui::Style { color: false };
-        crate::cli::commands::show::readable(plain, session, idx)
-            .unwrap_or_else(|e| format!("error: {e:#}"))
+        crate::cli::readable(plain, session, idx).unwrap_or_else(|e| format!("error: {e:#}"))
     });
 }
 

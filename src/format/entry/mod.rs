@@ -22,6 +22,7 @@ use serde_json::{Map, Value};
 
 use crate::format::Kind;
 use crate::format::kind::Class;
+use crate::id::EntryId;
 use crate::json::scan::{Invalid, Line, Scan, Scanner};
 
 /// A string of a payload: a JSON string literal as the line writes it (escapes not decoded), or
@@ -209,6 +210,12 @@ impl<'a> Raw<'a> {
             RawRepr::Value(value) => value.as_u64(),
             RawRepr::Json(_) => self.to_value().as_u64(),
         }
+    }
+
+    /// The entry id the value is, as the index reads ids: `null` is none, a string its text,
+    /// any other value its JSON text.
+    pub fn entry_id(&self) -> Option<EntryId> {
+        EntryId::from_value(&self.to_value())
     }
 
     /// The boolean, when the value is one.
@@ -711,6 +718,29 @@ impl<'a> Payload<'a> {
     pub fn role(&self) -> Option<Role<'a>> {
         self.message()?.role
     }
+
+    /// The entry a compaction keeps from (`firstKeptEntryId`): none when it is absent or
+    /// `null`, or the entry is no compaction. pi 1.6 writes the compaction's own id when it
+    /// keeps nothing (CHANGES R2).
+    pub fn first_kept(&self) -> Option<EntryId> {
+        let Payload::Compaction(compaction) = self else { return None };
+        compaction.members.member("firstKeptEntryId")?.entry_id()
+    }
+
+    /// Where a branch summary comes from (`fromId`), as written: the leaf it left (pi ≥ 0.84.3)
+    /// or the entry it marks (oh-my-pi), `"root"` for none (CHANGES R5b). None when the entry
+    /// is no branch summary.
+    pub fn from_id(&self) -> Option<Raw<'a>> {
+        let Payload::BranchSummary(summary) = self else { return None };
+        summary.members.member("fromId")
+    }
+
+    /// The entry a label, an archive or a context edit is about (`targetId`): none when it is
+    /// absent or `null`, or the entry is of another family.
+    pub fn target_id(&self) -> Option<EntryId> {
+        let (Payload::Setting(fields) | Payload::Bookkeeping(fields)) = self else { return None };
+        fields.members.member("targetId")?.entry_id()
+    }
 }
 
 impl<'a> Message<'a> {
@@ -964,6 +994,35 @@ mod tests {
         // An unknown role with an escape is not a span of the line: left to a full parse.
         assert_eq!(role(br#"{"type":"message","message":{"role":"gu\u0065st"}}"#), None);
         assert_eq!(role(br#"{"type":"message","message":{"role":1}}"#), Some(None));
+    }
+
+    #[test]
+    fn the_ids_an_entry_points_at_are_read_by_both_fills() {
+        let lines: [&[u8]; 6] = [
+            br#"{"type":"compaction","id":"c","firstKeptEntryId":"a\u0031"}"#,
+            br#"{"type":"compaction","id":"c","firstKeptEntryId":null,"targetId":"x"}"#,
+            br#"{"type":"branch_summary","fromId":"root","firstKeptEntryId":"a1"}"#,
+            br#"{"type":"label","targetId":12,"fromId":"x"}"#,
+            br#"{"type":"context_edit","targetId":"m1"}"#,
+            br#"{"type":"message","targetId":"m1","message":{"role":"user"}}"#,
+        ];
+        let id = |s: &str| Some(EntryId::new(s));
+        let expected = [
+            (id("a1"), None, None),
+            (None, None, None),
+            (None, Some(json!("root")), None),
+            (None, None, Some(EntryId::from_non_string("12"))),
+            (None, None, id("m1")),
+            (None, None, None),
+        ];
+        for (line, expected) in lines.iter().zip(expected) {
+            let value: Value = serde_json::from_slice(line).expect("a JSON line");
+            let scanned = Payload::scan(line, &mut Scanner::new()).expect("a line the scan takes");
+            for payload in [scanned, Payload::from_value(&value)] {
+                let from = payload.from_id().map(|raw| raw.to_value().into_owned());
+                assert_eq!((payload.first_kept(), from, payload.target_id()), expected);
+            }
+        }
     }
 
     #[test]
