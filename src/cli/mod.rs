@@ -38,7 +38,7 @@ use self::ui::{ColorChoice, Style};
 /// the leaf is where the conversation continues. sesstree shows, navigates, branches, repairs
 /// and migrates these files from the shell.
 #[derive(Debug, Parser)]
-#[command(name = "sesstree", version, after_long_help = after_long_help())]
+#[command(name = "sesstree", bin_name = "sesstree", version, after_long_help = after_long_help())]
 pub struct Cli {
     /// The session file to work on (`-` reads standard input for commands that do not write).
     /// Without it, the current session: the newest (by modification time) of the current

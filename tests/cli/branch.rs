@@ -159,7 +159,6 @@ fn a_root_prompt_gives_what_oh_my_pi_writes_for_a_new_session() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "snapshots the program name, sesstree.exe on Windows")]
 fn the_source_must_be_a_user_message() {
     let env = TestEnv::new();
     let src = env.fixture("branch-omp.jsonl");

@@ -57,8 +57,19 @@ fn ids_are_json_values() {
     assert_snapshot!(env.run(&["-f", "odd-fields.jsonl", "--json", "log", "--filter", "all"]), @r#"{"id":"c0ffee00","parentId":null,"type":"message","role":"user","toolName":null,"timestamp":"2026-03-08T12:03:00.000Z","label":null,"text":"user: No parentId field: a root.","textTruncated":false,"depth":0,"onActivePath":true,"isLeaf":true}"#);
 }
 
+/// The usage line names the program `sesstree` whatever the file is called: `sesstree.exe`
+/// on Windows, or a copy under another name.
 #[test]
-#[cfg_attr(windows, ignore = "snapshots the program name, sesstree.exe on Windows")]
+fn usage_names_the_program_whatever_its_file_is_called() {
+    let env = TestEnv::new();
+    let copy = env.path().join(format!("renamed{}", std::env::consts::EXE_SUFFIX));
+    std::fs::copy(env!("CARGO_BIN_EXE_sesstree"), &copy).unwrap();
+    let output = std::process::Command::new(&copy).args(["log", "--bogus"]).output().unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("\nUsage: sesstree log [OPTIONS] [REV]\n"), "{stderr}");
+}
+
+#[test]
 fn no_file_is_a_usage_error() {
     let env = TestEnv::new();
     // Where it looked is in tests/cli/default_session.rs.

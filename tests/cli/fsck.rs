@@ -534,7 +534,6 @@ fn repair_json_and_stdout() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "snapshots the program name, sesstree.exe on Windows")]
 fn repair_refusals() {
     let env = TestEnv::new();
     let bad = format!("{H}\n{}", m("a", None));

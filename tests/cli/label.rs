@@ -147,7 +147,6 @@ fn a_label_that_is_no_rev_is_refused() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "snapshots the program name, sesstree.exe on Windows")]
 fn failures_write_nothing() {
     let env = TestEnv::new();
     env.fixture("writers-omp.jsonl");

@@ -135,7 +135,6 @@ fn auto_never_replaces_user() {
 }
 
 #[test]
-#[cfg_attr(windows, ignore = "snapshots the program name, sesstree.exe on Windows")]
 fn from_plan_names_only_an_unnamed_session() {
     let env = TestEnv::new();
     env.fixture("writers-omp.jsonl");
