@@ -108,8 +108,8 @@ pub fn session_paths(ctx: &Ctx, paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct HookArgs {
     /// The hooks directory [default: $XDG_CONFIG_HOME/sesstree/hooks or
-    /// ~/.config/sesstree/hooks]. On Windows a hook's name has an extension PATHEXT lists
-    /// (session_tree.cmd, .exe, .bat).
+    /// ~/.config/sesstree/hooks]. On Windows the default is %APPDATA%\sesstree\hooks, and a
+    /// hook's name has an extension PATHEXT lists (session_tree.cmd, .exe, .bat).
     #[arg(long, value_name = "DIR")]
     pub hooks_dir: Option<PathBuf>,
     /// Run no hooks.
@@ -145,10 +145,46 @@ fn parse_secs(s: &str) -> Result<Duration, String> {
     }
 }
 
-/// The hooks directory when `--hooks-dir` is not given: `$XDG_CONFIG_HOME/sesstree/hooks`
-/// (an absolute XDG_CONFIG_HOME only, as the XDG spec says), else `~/.config/sesstree/hooks`.
+/// The hooks directory when `--hooks-dir` is not given ([`hooks_dir_in`]).
 fn default_hooks_dir() -> Option<PathBuf> {
-    let xdg = std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from).filter(|p| p.is_absolute());
-    let config = xdg.or_else(|| Some(sesstree::discover::home_dir()?.join(".config")))?;
+    let var = |name| std::env::var_os(name).map(PathBuf::from);
+    let appdata = if cfg!(windows) { var("APPDATA") } else { None };
+    hooks_dir_in(var("XDG_CONFIG_HOME"), appdata, sesstree::discover::home_dir)
+}
+
+/// `$XDG_CONFIG_HOME/sesstree/hooks` (an absolute XDG_CONFIG_HOME only, as the XDG spec says),
+/// else on Windows `%APPDATA%\sesstree\hooks` (where programs keep their settings there),
+/// else `~/.config/sesstree/hooks`.
+fn hooks_dir_in(
+    xdg: Option<PathBuf>,
+    appdata: Option<PathBuf>,
+    home: impl FnOnce() -> Option<PathBuf>,
+) -> Option<PathBuf> {
+    let config = xdg
+        .filter(|p| p.is_absolute())
+        .or_else(|| appdata.filter(|p| p.is_absolute()))
+        .or_else(|| Some(home()?.join(".config")))?;
     Some(config.join("sesstree").join("hooks"))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::hooks_dir_in;
+
+    #[test]
+    fn the_hooks_directory_is_xdg_s_then_appdata_s_then_under_home() {
+        let abs = |p: &str| Some(std::path::absolute(p).unwrap());
+        let home = || Some(PathBuf::from("/home/u"));
+        let hooks = |base: Option<PathBuf>| base.map(|b| b.join("sesstree").join("hooks"));
+        assert_eq!(hooks_dir_in(abs("/x"), abs("/a"), home), hooks(abs("/x")));
+        // Relative ones are ignored, as the XDG spec says of its variables.
+        assert_eq!(hooks_dir_in(Some("x".into()), abs("/a"), home), hooks(abs("/a")));
+        assert_eq!(
+            hooks_dir_in(None, Some("a".into()), home),
+            hooks(Some(PathBuf::from("/home/u/.config")))
+        );
+        assert_eq!(hooks_dir_in(None, None, || None), None);
+    }
 }
