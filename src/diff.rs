@@ -305,33 +305,22 @@ impl Op {
 
 /// The steps from `a` to `b` keeping a longest common subsequence of lines. The common start
 /// and end are taken first: two branches' contexts share the conversation up to where they
-/// went apart, so what is left is small.
+/// went apart. What is left between them can still be thousands of lines on each side (two
+/// sides on either side of a compaction share little), so the lengths are worked out a machine
+/// word of lines at a time ([`Lengths`]).
 fn line_ops(a: &[&str], b: &[&str]) -> Vec<Op> {
     let head = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let tail =
         a[head..].iter().rev().zip(b[head..].iter().rev()).take_while(|(x, y)| x == y).count();
     let (ma, mb) = (&a[head..a.len() - tail], &b[head..b.len() - tail]);
-    // lcs[i][j]: the longest common subsequence of ma[i..] and mb[j..].
-    let width = mb.len() + 1;
-    let mut lcs = vec![0u32; (ma.len() + 1) * width];
-    for i in (0..ma.len()).rev() {
-        for j in (0..mb.len()).rev() {
-            lcs[i * width + j] = if ma[i] == mb[j] {
-                lcs[(i + 1) * width + j + 1] + 1
-            } else {
-                lcs[(i + 1) * width + j].max(lcs[i * width + j + 1])
-            };
-        }
-    }
+    let lcs = Lengths::of(ma, mb);
     let mut ops: Vec<Op> = (0..head).map(|i| Op::Same(i, i)).collect();
     let (mut i, mut j) = (0, 0);
     while i < ma.len() || j < mb.len() {
         if i < ma.len() && j < mb.len() && ma[i] == mb[j] {
             ops.push(Op::Same(head + i, head + j));
             (i, j) = (i + 1, j + 1);
-        } else if j < mb.len()
-            && (i == ma.len() || lcs[i * width + j + 1] > lcs[(i + 1) * width + j])
-        {
+        } else if j < mb.len() && (i == ma.len() || lcs.get(i, j + 1) > lcs.get(i + 1, j)) {
             // On a tie, the first text's lines go first, as in `diff -u`.
             ops.push(Op::Add(head + j));
             j += 1;
@@ -343,6 +332,71 @@ fn line_ops(a: &[&str], b: &[&str]) -> Vec<Op> {
     let (ta, tb) = (a.len() - tail, b.len() - tail);
     ops.extend((0..tail).map(|k| Op::Same(ta + k, tb + k)));
     ops
+}
+
+/// The lengths of the longest common subsequences of the ends of two lists of lines,
+/// `a[i..]` and `b[j..]`, kept one bit per pair: a row per end of `a`, whose bit `k` is clear
+/// where the subsequence of the reversed lists grows with the `k`-th line from `b`'s end (the
+/// bit-parallel recurrence of Crochemore et al., "A fast and practical bit-vector algorithm
+/// for the longest common subsequence problem", 2001). Rows of `b.len()` bits, not of numbers:
+/// two 8,000-line texts take 8 MB instead of 256 MB, and each row is worked out 64 lines at a
+/// time.
+struct Lengths {
+    /// `a.len() + 1` rows of `words` words: row `r` for the last `r` lines of `a`.
+    rows: Vec<u64>,
+    words: usize,
+    /// `a.len()` and `b.len()`.
+    n: usize,
+    m: usize,
+}
+
+impl Lengths {
+    fn of(a: &[&str], b: &[&str]) -> Lengths {
+        let (n, m) = (a.len(), b.len());
+        let words = m.div_ceil(64);
+        // Where each line of `b` is, counted from its end.
+        let mut at: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (k, line) in b.iter().rev().enumerate() {
+            at.entry(line).or_default().push(k);
+        }
+        let mut rows = vec![u64::MAX; (n + 1) * words];
+        let mut matches = vec![0u64; words];
+        for (r, line) in a.iter().rev().enumerate() {
+            let (done, next) = rows.split_at_mut((r + 1) * words);
+            let (row, next) = (&done[r * words..], &mut next[..words]);
+            let found = at.get(line).map_or(&[][..], Vec::as_slice);
+            for &k in found {
+                matches[k / 64] |= 1 << (k % 64);
+            }
+            // next = (row + u) | (row - u), u = row & matches: the sum carries from word to
+            // word; the difference, of a subset, borrows nothing.
+            let mut carry = false;
+            for w in 0..words {
+                let u = row[w] & matches[w];
+                let (sum, c1) = row[w].overflowing_add(u);
+                let (sum, c2) = sum.overflowing_add(u64::from(carry));
+                carry = c1 || c2;
+                next[w] = sum | (row[w] & !u);
+            }
+            for &k in found {
+                matches[k / 64] = 0;
+            }
+        }
+        Lengths { rows, words, n, m }
+    }
+
+    /// The length of the longest common subsequence of `a[i..]` and `b[j..]`: the clear bits
+    /// of row `n - i` below `m - j`.
+    fn get(&self, i: usize, j: usize) -> usize {
+        let (r, k) = (self.n - i, self.m - j);
+        let row = &self.rows[r * self.words..(r + 1) * self.words];
+        let whole: u32 = row[..k / 64].iter().map(|w| w.count_ones()).sum();
+        let part = match k % 64 {
+            0 => 0,
+            bits => (row[k / 64] & ((1u64 << bits) - 1)).count_ones(),
+        };
+        k - (whole + part) as usize
+    }
 }
 
 #[cfg(test)]
@@ -418,6 +472,25 @@ mod tests {
             let one = split(Side { session: &s, tip: a }, Side { session: &s, tip: b });
             let two = split(Side { session: &s, tip: a }, Side { session: &copy, tip: b });
             prop_assert_eq!(one, two);
+        }
+
+        /// The lengths kept a bit per pair are those of the table of numbers.
+        #[test]
+        fn lengths_are_those_of_the_table(a in proptest::collection::vec("[abc]", 0..80), b in proptest::collection::vec("[abc]", 0..150)) {
+            let (a, b): (Vec<&str>, Vec<&str>) = (a.iter().map(String::as_str).collect(), b.iter().map(String::as_str).collect());
+            // table[i][j]: the longest common subsequence of a[i..] and b[j..].
+            let mut table = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+            for i in (0..a.len()).rev() {
+                for j in (0..b.len()).rev() {
+                    table[i][j] = if a[i] == b[j] { table[i + 1][j + 1] + 1 } else { table[i + 1][j].max(table[i][j + 1]) };
+                }
+            }
+            let lengths = Lengths::of(&a, &b);
+            for (i, row) in table.iter().enumerate() {
+                for (j, &length) in row.iter().enumerate() {
+                    prop_assert_eq!(lengths.get(i, j), length, "at {} {}", i, j);
+                }
+            }
         }
 
         /// Applying the diff's steps to the first text gives the second.
