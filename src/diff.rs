@@ -10,18 +10,16 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::Hash;
 
 use rayon::prelude::*;
-use serde::Deserialize;
-use serde::de::IgnoredAny;
 use serde_json::{Value, json};
 
 use crate::error::Result;
+use crate::format::entry::{Payload, Role};
 use crate::id::EntryId;
-use crate::json::pick::{Keep, Pick, pick};
 use crate::json::scan::Scanner;
 use crate::row::Entry;
 use crate::row::text::is_user_request;
 use crate::session::Session;
-use crate::stats::{Usage, entry_usage};
+use crate::stats::{Usage, payload_usage};
 use crate::summarize::FileOps;
 
 /// One side of a diff: an entry of a session.
@@ -112,190 +110,20 @@ pub struct Summary {
     pub span: Option<(i64, i64)>,
 }
 
-/// What [`summarize`] reads of a message, deserialized from its parsed line. A member of an
-/// unexpected type reads as missing; a `message` that is not an object, as no message.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct Line {
-    message: Said,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-struct Said {
-    role: Typed<String>,
-    content: Content,
-    is_error: Typed<bool>,
-    stop_reason: Typed<String>,
-}
-
-/// A member of the type asked for, or of another (read as missing).
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-enum Typed<T> {
-    Is(T),
-    Other(IgnoredAny),
-}
-
-impl<T> Default for Typed<T> {
-    fn default() -> Self {
-        Typed::Other(IgnoredAny)
-    }
-}
-
-impl<T> Typed<T> {
-    /// The value, when it has the type asked for.
-    fn get(&self) -> Option<&T> {
-        if let Typed::Is(value) = self { Some(value) } else { None }
-    }
-}
-
-/// Message content: blocks (other blocks, and other content, are not read).
-#[derive(Debug, Default, Deserialize)]
-#[serde(untagged)]
-enum Content {
-    Blocks(Vec<Block>),
-    #[default]
-    None,
-    Other(IgnoredAny),
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-enum Block {
-    Call(Call),
-    Other(IgnoredAny),
-}
-
-/// A `toolCall` block.
-#[derive(Debug, Deserialize)]
-struct Call {
-    /// Only a `toolCall` block is a call.
-    #[serde(rename = "type")]
-    _tag: CallTag,
-    name: String,
-    #[serde(default)]
-    arguments: Arguments,
-}
-
-#[derive(Debug, Deserialize)]
-enum CallTag {
-    #[serde(rename = "toolCall")]
-    ToolCall,
-}
-
-/// The arguments [`summarize`] reads: a `bash` call's command.
-#[derive(Debug, Default, Deserialize)]
-#[serde(untagged)]
-enum Arguments {
-    Command {
-        command: String,
-    },
-    #[default]
-    None,
-    Other(IgnoredAny),
-}
-
-/// What [`summarize`] reads of an entry: what [`entry_usage`], [`FileOps::collect`],
-/// [`is_user_request`] and [`Line`] read. Content blocks are kept with these members only, so a
-/// tool result's text is never built.
-const READ: &[Pick<'_>] = &[
-    Pick("type", Keep::Whole),
-    Pick("usage", Keep::Whole),
-    Pick("provider", Keep::Whole),
-    Pick("model", Keep::Whole),
-    Pick("customType", Keep::Whole),
-    Pick("attribution", Keep::Whole),
-    Pick("content", Keep::Members(BLOCK)),
-    Pick(
-        "message",
-        Keep::Members(&[
-            Pick("role", Keep::Whole),
-            Pick("usage", Keep::Whole),
-            Pick("provider", Keep::Whole),
-            Pick("model", Keep::Whole),
-            Pick("responseModel", Keep::Whole),
-            Pick("toolName", Keep::Whole),
-            Pick("details", Keep::Members(&[Pick("usage", Keep::Whole)])),
-            Pick("isError", Keep::Whole),
-            Pick("stopReason", Keep::Whole),
-            Pick("customType", Keep::Whole),
-            Pick("attribution", Keep::Whole),
-            Pick("content", Keep::Members(BLOCK)),
-        ]),
-    ),
-];
-
-/// What [`READ`] keeps of a content block.
-const BLOCK: &[Pick<'_>] = &[
-    Pick("type", Keep::Whole),
-    Pick("name", Keep::Whole),
-    Pick(
-        "arguments",
-        Keep::Members(&[
-            Pick("path", Keep::Scalar),
-            Pick("file_path", Keep::Scalar),
-            Pick("command", Keep::Scalar),
-        ]),
-    ),
-];
-
-/// What [`READ`] keeps of each of `entries`, read in order with one reader; a line the scan
-/// does not take is parsed whole.
-fn read_entries(session: &Session, entries: &[u32]) -> Result<Vec<Value>> {
-    let (mut lines, mut scanner) = (session.lines(), Scanner::new());
-    let mut out = Vec::with_capacity(entries.len());
-    for &i in entries {
-        out.push(match pick(&mut scanner, lines.line(i)?, READ) {
-            Some(value) => value,
-            None => session.value(i)?,
-        });
-    }
-    Ok(out)
-}
-
-/// Summarizes the entries `entries` of `session`.
+/// Summarizes the entries `entries` of `session`: each entry is read through its payload view,
+/// from the spans of its line, on every core, a stretch of entries a task.
 pub fn summarize(session: &Session, entries: &[u32]) -> Result<Summary> {
-    let dialect = session.dialect();
-    // Read on every core, a stretch of entries a task.
     const STRETCH: usize = 4096;
-    let stretches: Vec<Result<Vec<Value>>> =
-        entries.par_chunks(STRETCH).map(|stretch| read_entries(session, stretch)).collect();
-    let mut values = Vec::with_capacity(entries.len());
+    let stretches: Vec<Result<(Summary, Vec<Usage>)>> =
+        entries.par_chunks(STRETCH).map(|stretch| summarize_stretch(session, stretch)).collect();
+    let mut summary = Summary::default();
     for stretch in stretches {
-        values.extend(stretch?);
-    }
-    let files = FileOps::collect(&values);
-    let mut summary = Summary {
-        entries: entries.len(),
-        read: files.read,
-        changed: files.modified,
-        ..Summary::default()
-    };
-    for value in &values {
-        if is_user_request(&Entry::from_value(value, None)) {
-            summary.prompts += 1;
-        }
-        if let Some((_, usage)) = entry_usage(value, dialect) {
-            summary.usage.add_usage(&usage);
-        }
-        let Said { role, content, is_error, stop_reason } =
-            Line::deserialize(value).map(|line| line.message).unwrap_or_default();
-        match role.get().map(String::as_str) {
-            Some("assistant") => {
-                summary.turns += 1;
-                summary.errors += usize::from(stop_reason.get().is_some_and(|s| s == "error"));
-            }
-            Some("toolResult") => summary.errors += usize::from(is_error.get() == Some(&true)),
-            _ => continue,
-        }
-        let Content::Blocks(blocks) = content else { continue };
-        for block in blocks {
-            let Block::Call(Call { name, arguments, .. }) = block else { continue };
-            if let (Arguments::Command { command }, "bash") = (arguments, name.as_str()) {
-                summary.commands.push(command);
-            }
-            *summary.tools.entry(name).or_default() += 1;
+        let (part, usages) = stretch?;
+        summary.absorb(part);
+        // Summed entry by entry in path order: a sum of floating-point numbers depends on its
+        // order.
+        for usage in &usages {
+            summary.usage.add_usage(usage);
         }
     }
     let times = entries.iter().filter_map(|&i| session.record(i).time);
@@ -306,7 +134,89 @@ pub fn summarize(session: &Session, entries: &[u32]) -> Result<Summary> {
     Ok(summary)
 }
 
+/// The summary of a stretch of entries read with one reader, without its usage and time span,
+/// and the usage of each entry that has one, in order.
+fn summarize_stretch(session: &Session, entries: &[u32]) -> Result<(Summary, Vec<Usage>)> {
+    let dialect = session.dialect();
+    let (mut lines, mut scanner) = (session.lines(), Scanner::new());
+    let mut summary = Summary { entries: entries.len(), ..Summary::default() };
+    let (mut usages, mut files) = (Vec::new(), FileOps::default());
+    for &i in entries {
+        let parsed;
+        let payload = match Payload::scan(lines.line(i)?, &mut scanner) {
+            Some(payload) => payload,
+            None => {
+                parsed = session.value(i)?;
+                Payload::from_value(&parsed)
+            }
+        };
+        if may_be_user_request(&payload)
+            && is_user_request(&Entry::from_value(&session.value(i)?, None))
+        {
+            summary.prompts += 1;
+        }
+        if let Some((_, usage)) = payload_usage(&payload, dialect) {
+            usages.push(usage);
+        }
+        let Payload::Message(message) = &payload else { continue };
+        match message.role {
+            Some(Role::Assistant) => {
+                summary.turns += 1;
+                let stop = message.text("stopReason");
+                summary.errors += usize::from(stop.is_some_and(|s| s.is("error")));
+            }
+            Some(Role::ToolResult) => {
+                summary.errors += usize::from(message.is_error());
+                continue;
+            }
+            _ => continue,
+        }
+        files.add_calls(message);
+        for call in message.content.calls() {
+            let Some(name) = call.name.map(|name| name.decode()) else { continue };
+            if name == "bash"
+                && let Some(command) = call.arguments.and_then(|a| a.object()?.text("command"))
+            {
+                summary.commands.push(command.decode().into_owned());
+            }
+            match summary.tools.get_mut(name.as_ref()) {
+                Some(count) => *count += 1,
+                None => {
+                    summary.tools.insert(name.into_owned(), 1);
+                }
+            }
+        }
+    }
+    (summary.read, summary.changed) = (files.read, files.modified);
+    Ok((summary, usages))
+}
+
+/// Whether an entry is of a kind and role [`is_user_request`] may count: a user or custom
+/// message, or a custom message entry. Only those are read as a whole row entry.
+fn may_be_user_request(payload: &Payload<'_>) -> bool {
+    match payload {
+        Payload::Message(message) => matches!(message.role, Some(Role::User | Role::Custom)),
+        Payload::CustomMessage(_) => true,
+        _ => false,
+    }
+}
+
 impl Summary {
+    /// Adds the counts of `part`, a summary of the entries after this one's, but for usage and
+    /// time span.
+    fn absorb(&mut self, part: Summary) {
+        self.entries += part.entries;
+        self.prompts += part.prompts;
+        self.turns += part.turns;
+        for (tool, count) in part.tools {
+            *self.tools.entry(tool).or_default() += count;
+        }
+        self.read.extend(part.read);
+        self.changed.extend(part.changed);
+        self.commands.extend(part.commands);
+        self.errors += part.errors;
+    }
+
     /// The summary as `diff --json` prints it.
     pub fn to_json(&self) -> Value {
         let usage = self.usage.to_json();
@@ -395,33 +305,22 @@ impl Op {
 
 /// The steps from `a` to `b` keeping a longest common subsequence of lines. The common start
 /// and end are taken first: two branches' contexts share the conversation up to where they
-/// went apart, so what is left is small.
+/// went apart. What is left between them can still be thousands of lines on each side (two
+/// sides on either side of a compaction share little), so the lengths are worked out a machine
+/// word of lines at a time ([`Lengths`]).
 fn line_ops(a: &[&str], b: &[&str]) -> Vec<Op> {
     let head = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let tail =
         a[head..].iter().rev().zip(b[head..].iter().rev()).take_while(|(x, y)| x == y).count();
     let (ma, mb) = (&a[head..a.len() - tail], &b[head..b.len() - tail]);
-    // lcs[i][j]: the longest common subsequence of ma[i..] and mb[j..].
-    let width = mb.len() + 1;
-    let mut lcs = vec![0u32; (ma.len() + 1) * width];
-    for i in (0..ma.len()).rev() {
-        for j in (0..mb.len()).rev() {
-            lcs[i * width + j] = if ma[i] == mb[j] {
-                lcs[(i + 1) * width + j + 1] + 1
-            } else {
-                lcs[(i + 1) * width + j].max(lcs[i * width + j + 1])
-            };
-        }
-    }
+    let lcs = Lengths::of(ma, mb);
     let mut ops: Vec<Op> = (0..head).map(|i| Op::Same(i, i)).collect();
     let (mut i, mut j) = (0, 0);
     while i < ma.len() || j < mb.len() {
         if i < ma.len() && j < mb.len() && ma[i] == mb[j] {
             ops.push(Op::Same(head + i, head + j));
             (i, j) = (i + 1, j + 1);
-        } else if j < mb.len()
-            && (i == ma.len() || lcs[i * width + j + 1] > lcs[(i + 1) * width + j])
-        {
+        } else if j < mb.len() && (i == ma.len() || lcs.get(i, j + 1) > lcs.get(i + 1, j)) {
             // On a tie, the first text's lines go first, as in `diff -u`.
             ops.push(Op::Add(head + j));
             j += 1;
@@ -433,6 +332,71 @@ fn line_ops(a: &[&str], b: &[&str]) -> Vec<Op> {
     let (ta, tb) = (a.len() - tail, b.len() - tail);
     ops.extend((0..tail).map(|k| Op::Same(ta + k, tb + k)));
     ops
+}
+
+/// The lengths of the longest common subsequences of the ends of two lists of lines,
+/// `a[i..]` and `b[j..]`, kept one bit per pair: a row per end of `a`, whose bit `k` is clear
+/// where the subsequence of the reversed lists grows with the `k`-th line from `b`'s end (the
+/// bit-parallel recurrence of Crochemore et al., "A fast and practical bit-vector algorithm
+/// for the longest common subsequence problem", 2001). Rows of `b.len()` bits, not of numbers:
+/// two 8,000-line texts take 8 MB instead of 256 MB, and each row is worked out 64 lines at a
+/// time.
+struct Lengths {
+    /// `a.len() + 1` rows of `words` words: row `r` for the last `r` lines of `a`.
+    rows: Vec<u64>,
+    words: usize,
+    /// `a.len()` and `b.len()`.
+    n: usize,
+    m: usize,
+}
+
+impl Lengths {
+    fn of(a: &[&str], b: &[&str]) -> Lengths {
+        let (n, m) = (a.len(), b.len());
+        let words = m.div_ceil(64);
+        // Where each line of `b` is, counted from its end.
+        let mut at: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (k, line) in b.iter().rev().enumerate() {
+            at.entry(line).or_default().push(k);
+        }
+        let mut rows = vec![u64::MAX; (n + 1) * words];
+        let mut matches = vec![0u64; words];
+        for (r, line) in a.iter().rev().enumerate() {
+            let (done, next) = rows.split_at_mut((r + 1) * words);
+            let (row, next) = (&done[r * words..], &mut next[..words]);
+            let found = at.get(line).map_or(&[][..], Vec::as_slice);
+            for &k in found {
+                matches[k / 64] |= 1 << (k % 64);
+            }
+            // next = (row + u) | (row - u), u = row & matches: the sum carries from word to
+            // word; the difference, of a subset, borrows nothing.
+            let mut carry = false;
+            for w in 0..words {
+                let u = row[w] & matches[w];
+                let (sum, c1) = row[w].overflowing_add(u);
+                let (sum, c2) = sum.overflowing_add(u64::from(carry));
+                carry = c1 || c2;
+                next[w] = sum | (row[w] & !u);
+            }
+            for &k in found {
+                matches[k / 64] = 0;
+            }
+        }
+        Lengths { rows, words, n, m }
+    }
+
+    /// The length of the longest common subsequence of `a[i..]` and `b[j..]`: the clear bits
+    /// of row `n - i` below `m - j`.
+    fn get(&self, i: usize, j: usize) -> usize {
+        let (r, k) = (self.n - i, self.m - j);
+        let row = &self.rows[r * self.words..(r + 1) * self.words];
+        let whole: u32 = row[..k / 64].iter().map(|w| w.count_ones()).sum();
+        let part = match k % 64 {
+            0 => 0,
+            bits => (row[k / 64] & ((1u64 << bits) - 1)).count_ones(),
+        };
+        k - (whole + part) as usize
+    }
 }
 
 #[cfg(test)]
@@ -510,6 +474,25 @@ mod tests {
             prop_assert_eq!(one, two);
         }
 
+        /// The lengths kept a bit per pair are those of the table of numbers.
+        #[test]
+        fn lengths_are_those_of_the_table(a in proptest::collection::vec("[abc]", 0..80), b in proptest::collection::vec("[abc]", 0..150)) {
+            let (a, b): (Vec<&str>, Vec<&str>) = (a.iter().map(String::as_str).collect(), b.iter().map(String::as_str).collect());
+            // table[i][j]: the longest common subsequence of a[i..] and b[j..].
+            let mut table = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+            for i in (0..a.len()).rev() {
+                for j in (0..b.len()).rev() {
+                    table[i][j] = if a[i] == b[j] { table[i + 1][j + 1] + 1 } else { table[i + 1][j].max(table[i][j + 1]) };
+                }
+            }
+            let lengths = Lengths::of(&a, &b);
+            for (i, row) in table.iter().enumerate() {
+                for (j, &length) in row.iter().enumerate() {
+                    prop_assert_eq!(lengths.get(i, j), length, "at {} {}", i, j);
+                }
+            }
+        }
+
         /// Applying the diff's steps to the first text gives the second.
         #[test]
         fn line_ops_rebuild_both_texts(a in proptest::collection::vec("[abc]", 0..12), b in proptest::collection::vec("[abc]", 0..12)) {
@@ -537,17 +520,26 @@ mod tests {
         assert_eq!(unified("", "x\n", ["a", "b"], 3), "--- a\n+++ b\n@@ -0,0 +1,1 @@\n+x\n");
     }
 
-    #[test]
-    fn a_summary_counts_calls_files_commands_and_errors() {
-        let text = [
+    /// A session of a user prompt, an assistant turn with three calls, a failed tool result and
+    /// an assistant turn that failed.
+    fn calls_and_errors() -> [&'static str; 5] {
+        [
             r#"{"type":"session","version":3,"id":"s","cwd":"/w"}"#,
             r#"{"type":"message","id":"u","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"go"}}"#,
             r#"{"type":"message","id":"a","parentId":"u","timestamp":"2026-01-01T00:00:05.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"a.rs"}},{"type":"toolCall","id":"c2","name":"bash","arguments":{"command":"cargo test"}},{"type":"toolCall","id":"c3","name":"edit","arguments":{"path":"b.rs"}}],"usage":{"input":10,"output":5,"totalTokens":15,"cost":{"total":0.5}},"stopReason":"toolUse"}}"#,
             r#"{"type":"message","id":"r","parentId":"a","timestamp":"2026-01-01T00:00:07.000Z","message":{"role":"toolResult","toolCallId":"c2","toolName":"bash","content":[],"isError":true}}"#,
             r#"{"type":"message","id":"x","parentId":"r","timestamp":"2026-01-01T00:00:09.000Z","message":{"role":"assistant","content":"odd","stopReason":"error"}}"#,
         ]
-        .join("\n");
-        let s = Session::from_bytes(Path::new("t.jsonl"), text.into_bytes()).unwrap();
+    }
+
+    fn session_of(lines: &[impl AsRef<str>]) -> Session {
+        let text: Vec<&str> = lines.iter().map(AsRef::as_ref).collect();
+        Session::from_bytes(Path::new("t.jsonl"), text.join("\n").into_bytes()).unwrap()
+    }
+
+    #[test]
+    fn a_summary_counts_calls_files_commands_and_errors() {
+        let s = session_of(&calls_and_errors());
         let summary = summarize(&s, &[0, 1, 2, 3]).unwrap();
         assert_eq!((summary.entries, summary.prompts, summary.turns, summary.errors), (4, 1, 2, 2));
         let tools: Vec<_> = summary.tools.iter().map(|(k, v)| (k.as_str(), *v)).collect();
@@ -557,5 +549,61 @@ mod tests {
         assert_eq!(summary.changed.iter().collect::<Vec<_>>(), ["b.rs"]);
         assert_eq!((summary.usage.tokens(), summary.usage.cost()), (15.0, 0.5));
         assert_eq!(summary.span.map(|(f, l)| l - f), Some(9000));
+    }
+
+    /// A line the scan does not take (one holding serde_json's marker text) is read in full,
+    /// to the same summary.
+    #[test]
+    fn a_summary_reads_lines_the_scan_declines_in_full() {
+        let marked: Vec<String> = calls_and_errors()
+            .iter()
+            .map(|line| line.replacen('{', r#"{"note":"$serde_json::private::RawValue","#, 1))
+            .collect();
+        let (plain, marked) = (session_of(&calls_and_errors()), session_of(&marked));
+        assert!(Payload::scan(marked.raw_line(1).unwrap().as_ref(), &mut Scanner::new()).is_none());
+        let entries = [0, 1, 2, 3];
+        assert_eq!(summarize(&marked, &entries).unwrap(), summarize(&plain, &entries).unwrap());
+    }
+
+    /// The prompts are the requests `is_user_request` counts: user messages, and skill prompts
+    /// the user invoked, as a custom message entry or a custom-role message.
+    #[test]
+    fn a_summary_counts_the_requests_the_user_made() {
+        let s = session_of(&[
+            r#"{"type":"session","version":3,"id":"s","cwd":"/w"}"#,
+            r#"{"type":"message","id":"a","parentId":null,"message":{"role":"user","content":"go"}}"#,
+            r#"{"type":"custom_message","customType":"skill-prompt","content":"x","attribution":"user","id":"b","parentId":"a"}"#,
+            r#"{"type":"custom_message","customType":"skill-prompt","content":"x","attribution":"agent","id":"c","parentId":"b"}"#,
+            r#"{"type":"message","id":"d","parentId":"c","message":{"role":"custom","customType":"skill-prompt","content":"x","attribution":"user"}}"#,
+            r#"{"type":"message","id":"e","parentId":"d","message":{"role":"custom","customType":"other","content":"x","attribution":"user"}}"#,
+            r#"{"type":"message","id":"f","parentId":"e","message":{"role":"assistant","content":"ok"}}"#,
+        ]);
+        assert_eq!(summarize(&s, &[0, 1, 2, 3, 4, 5]).unwrap().prompts, 3);
+    }
+
+    /// Entries read in stretches on every core add up in path order: commands keep their
+    /// order, and counts and usage cover every stretch.
+    #[test]
+    fn a_long_side_adds_up_across_stretches() {
+        let n = 10_000;
+        let mut lines = vec![r#"{"type":"session","version":3,"id":"s","cwd":"/w"}"#.to_owned()];
+        for i in 0..n {
+            let parent = if i == 0 { "null".to_owned() } else { format!("\"e{}\"", i - 1) };
+            lines.push(format!(
+                r#"{{"type":"message","id":"e{i}","parentId":{parent},"message":{{"role":"assistant","content":[{{"type":"toolCall","id":"c","name":"bash","arguments":{{"command":"c{i}"}}}}],"usage":{{"totalTokens":1,"cost":{{"total":0.1}}}}}}}}"#
+            ));
+        }
+        let s = session_of(&lines);
+        let entries: Vec<u32> = (0..n).collect();
+        let summary = summarize(&s, &entries).unwrap();
+        assert_eq!(
+            (summary.entries, summary.turns, summary.tools["bash"]),
+            (10_000, 10_000, 10_000)
+        );
+        let commands: Vec<String> = (0..n).map(|i| format!("c{i}")).collect();
+        assert_eq!(summary.commands, commands);
+        // The costs summed one by one in order, as one pass sums them.
+        let cost = (0..n).fold(0.0, |sum: f64, _| sum + 0.1);
+        assert_eq!((summary.usage.tokens(), summary.usage.cost()), (10_000.0, cost));
     }
 }

@@ -236,12 +236,17 @@ impl FileOps {
     pub fn collect(entries: &[Value]) -> FileOps {
         let mut ops = FileOps::default();
         for message in messages(entries, Role::Assistant) {
-            for call in message.content.calls() {
-                let path = file_path_arg(call.arguments);
-                ops.add(call.name.map(|t| t.decode()).as_deref(), &path);
-            }
+            ops.add_calls(&message);
         }
         ops
+    }
+
+    /// Collects the tool calls of `message`, an assistant message.
+    pub fn add_calls(&mut self, message: &Message<'_>) {
+        for call in message.content.calls() {
+            let path = file_path_arg(call.arguments);
+            self.add(call.name.map(|t| t.decode()).as_deref(), &path);
+        }
     }
 
     /// Counts a call of tool `name` on `path`: `read` reads it, `write` and `edit` modify it.
