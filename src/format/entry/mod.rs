@@ -107,11 +107,17 @@ impl<'a> Text<'a> {
         match self.0 {
             TextRepr::Str(s) => s == other,
             TextRepr::Literal(literal) => {
+                // An escape decodes shorter than it is written: a literal as long as `other`
+                // is it only byte for byte, and one shorter never is.
                 let inner = &literal[1..literal.len() - 1];
-                if memchr::memchr(b'\\', inner).is_none() {
-                    inner == other.as_bytes()
-                } else {
-                    self.decode() == other
+                match inner.len().cmp(&other.len()) {
+                    std::cmp::Ordering::Less => false,
+                    std::cmp::Ordering::Equal => {
+                        inner == other.as_bytes() && memchr::memchr(b'\\', inner).is_none()
+                    }
+                    std::cmp::Ordering::Greater => {
+                        memchr::memchr(b'\\', inner).is_some() && self.decode() == other
+                    }
                 }
             }
         }
@@ -944,6 +950,27 @@ mod tests {
                 "content": [value, {"type": "toolCall", "id": "c", "arguments": value}]}}))?;
             both_ways(&json!({"type": "custom_message", "content": [{"type": "text", "text": value}]}))?;
             both_ways(&json!({"type": "label", "label": value, "x": value}))?;
+        }
+    }
+
+    proptest! {
+        /// `Text::is` compares without decoding where it can: it must answer as comparing the
+        /// decoded string would, whether the literal is written plain or every unit escaped.
+        #[test]
+        fn a_literal_is_what_it_decodes_to(
+            text in "[a\\\\\"\n\u{e9}\u{1f600}]{0,6}|\\PC{0,8}",
+            other in "[a\\\\\"\n\u{e9}\u{1f600}]{0,6}|\\PC{0,8}",
+            escape_all in any::<bool>(),
+        ) {
+            let written = if escape_all {
+                let units: String = text.encode_utf16().map(|u| format!("\\u{u:04x}")).collect();
+                format!("\"{units}\"")
+            } else {
+                serde_json::to_string(&text).unwrap()
+            };
+            let literal = Text(TextRepr::Literal(written.as_bytes()));
+            prop_assert!(literal.is(&text), "{written} is {text:?}");
+            prop_assert_eq!(literal.is(&other), text == other, "{} is {:?}", written, other);
         }
     }
 
