@@ -14,7 +14,9 @@
 //! - a compaction's `compact_boundary` (`parentUuid: null`) hangs from its
 //!   `logicalParentUuid`, and the summary after it (`isCompactSummary`) is a `compaction`
 //!   entry that keeps nothing before it;
-//! - sidechains (`isSidechain`, subagents) are drawn where they hang;
+//! - sidechains (`isSidechain`, subagents) are drawn where they hang, and the files of their
+//!   own that Claude Code 2.1.2 on writes them to ([`subagent_files`]) are read after the
+//!   transcript ([`super::Foreign::with_joined_files`]);
 //! - `isMeta` user records are hidden `custom_message`s (`claude-meta`); other records with a
 //!   `uuid` (`system`, `attachment`, `progress`, records of types sesstree does not know,
 //!   messages without content) are `custom` entries of type `claude:<type>` (and
@@ -64,6 +66,28 @@ pub fn is_transcript(record: &Map<String, Value>) -> bool {
     }
     ["uuid", "sessionId", "leafUuid"].iter().any(|key| record.contains_key(*key))
         || kind.is_some_and(|k| UNCHAINED_TYPES.contains(&k))
+}
+
+/// The files Claude Code (2.1.2 on) writes a session's subagents' sidechains to:
+/// `<session>/subagents/agent-<id>.jsonl` beside `<session>.jsonl`, by name; none for a path
+/// that is not a `.jsonl` file or has no such directory.
+pub fn subagent_files(path: &std::path::Path) -> Vec<std::path::PathBuf> {
+    if path.extension().is_none_or(|e| e != "jsonl") {
+        return Vec::new();
+    }
+    let dir = path.with_extension("").join("subagents");
+    let Ok(entries) = std::fs::read_dir(&dir) else { return Vec::new() };
+    let mut files: Vec<std::path::PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.path())
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            name.starts_with("agent-") && name.ends_with(".jsonl")
+        })
+        .collect();
+    files.sort();
+    files
 }
 
 /// One record of a transcript, as its line says it: the members the conversions read, and

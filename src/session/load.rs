@@ -147,6 +147,7 @@ fn transcoded<D: Digest>(
     input: Vec<u8>,
     digest: Option<&D>,
 ) -> (Session, Vec<D::Of>) {
+    let (input, joined) = foreign.with_joined_files(path, input);
     let transcoding = foreign.transcode(&input);
     // Where each line of the transcript starts (and, last, where it ends): `--raw` reads a
     // record's own line back from the file.
@@ -175,6 +176,7 @@ fn transcoded<D: Digest>(
         header.line = line(header.line);
     }
     s.foreign_leaf = leaf.and_then(|id| s.lookup(&EntryId::new(id)));
+    s.foreign_joined = joined;
     s.foreign = Some(foreign);
     (s, digests)
 }
