@@ -20,7 +20,9 @@ pub struct Transcoded {
 impl Transcoded {
     /// Appends a line made of `value`, from line `line` of the transcript.
     pub(super) fn push(&mut self, value: &Value, line: u64) {
-        self.bytes.extend_from_slice(value.to_string().as_bytes());
+        // Straight into the bytes: `to_string` writes through a formatter, piece by piece, and
+        // then copies.
+        let _ = serde_json::to_writer(&mut self.bytes, value);
         self.bytes.push(b'\n');
         self.lines.push(line);
     }
