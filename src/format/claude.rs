@@ -90,6 +90,9 @@ pub fn subagent_files(path: &std::path::Path) -> Vec<std::path::PathBuf> {
     files
 }
 
+/// The tables of what earlier records said, by id: a fast hash, as the rows' own tables.
+type Table<V> = HashMap<String, V, foldhash::fast::RandomState>;
+
 /// One record of a transcript, as its line says it: the members the conversions read, and
 /// the messages and entry it makes, written as JSON.
 #[derive(Debug, Default)]
@@ -140,7 +143,7 @@ struct Message {
 
 impl Message {
     /// The message's JSON, with the name of its tool call from `tool_names`.
-    fn write(&self, out: &mut Vec<u8>, tool_names: &HashMap<String, String>) {
+    fn write(&self, out: &mut Vec<u8>, tool_names: &Table<String>) {
         let Some((at, call)) = &self.tool_name_at else {
             out.extend_from_slice(&self.json);
             return;
@@ -670,10 +673,10 @@ pub fn transcode(input: &[u8]) -> Transcoded {
     let (mut custom_title, mut ai_title) = (None, None);
     let mut first_line = None;
     // The last entry each record made, by the record's uuid: what its children hang from.
-    let mut tails: HashMap<String, String> = HashMap::new();
-    let mut tool_names: HashMap<String, String> = HashMap::new();
+    let mut tails: Table<String> = Table::default();
+    let mut tool_names: Table<String> = Table::default();
     // The tokens before each compaction, by the uuid of its `compact_boundary`.
-    let mut pre_tokens: HashMap<String, Box<[u8]>> = HashMap::new();
+    let mut pre_tokens: Table<Box<[u8]>> = Table::default();
     // The last message of any user or assistant record: the leaf of a file of sidechains.
     let mut last_message = None;
     each_line(input, read, |line, record| {
@@ -808,14 +811,14 @@ pub fn import(input: &[u8], fallback_ms: i64, to: super::Dialect) -> Imported {
         .or(ai.map(|t| (t, TitleSource::Auto)))
         .and_then(|(t, source)| Some((crate::naming::clean_name(t)?, source)));
 
-    let mut tails: HashMap<String, String> = HashMap::new();
+    let mut tails: Table<String> = Table::default();
     let mut used: std::collections::HashSet<String> = Default::default();
-    let mut tool_names = HashMap::new();
+    let mut tool_names = Table::default();
     let mut last_model: Option<&str> = None;
     let mut count = 0;
     // The last entry made: the leaf.
     let mut last = None;
-    let resolve = |tails: &HashMap<String, String>, from: Option<&str>| {
+    let resolve = |tails: &Table<String>, from: Option<&str>| {
         let mut seen = std::collections::HashSet::new();
         let mut cursor = from;
         while let Some(at) = cursor.filter(|at| seen.insert(*at)) {
