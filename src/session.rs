@@ -216,6 +216,9 @@ pub struct Session {
     /// Where each record's line lies in another agent's transcript (offset, length without the
     /// newline), by record index: [`Session::written_line`] reads it back.
     foreign_lines: Vec<(u64, u64)>,
+    /// The files read after another agent's transcript, as if it went on with them (Claude
+    /// Code's subagents, [`Foreign::with_joined_files`]): where each starts in what was read.
+    foreign_joined: Vec<(u64, PathBuf)>,
     /// Every record after the header, in file order.
     pub records: Vec<Record>,
     /// Damage found while loading, in line order.
@@ -620,10 +623,15 @@ impl Session {
     pub fn written_line(&self, idx: u32) -> Result<Vec<u8>> {
         match self.foreign_lines.get(idx as usize) {
             Some(&(offset, len)) if self.path.as_os_str() != "-" => {
-                let file = File::open(&self.path).map_err(|e| Error::io(&self.path, e))?;
+                let joined = self.foreign_joined.iter().rev().find(|(start, _)| *start <= offset);
+                let (path, offset) = match joined {
+                    Some((start, path)) => (path, offset - start),
+                    None => (&self.path, offset),
+                };
+                let file = File::open(path).map_err(|e| Error::io(path, e))?;
                 let mut buf = vec![0; len as usize];
                 crate::platform::read_exact_at(&file, &mut buf, offset)
-                    .map_err(|e| Error::io(&self.path, e))?;
+                    .map_err(|e| Error::io(path, e))?;
                 Ok(buf)
             }
             _ => self.raw_line(idx),

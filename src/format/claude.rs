@@ -14,7 +14,9 @@
 //! - a compaction's `compact_boundary` (`parentUuid: null`) hangs from its
 //!   `logicalParentUuid`, and the summary after it (`isCompactSummary`) is a `compaction`
 //!   entry that keeps nothing before it;
-//! - sidechains (`isSidechain`, subagents) are drawn where they hang;
+//! - sidechains (`isSidechain`, subagents) are drawn where they hang, and the files of their
+//!   own that Claude Code 2.1.2 on writes them to ([`subagent_files`]) are read after the
+//!   transcript ([`super::Foreign::with_joined_files`]);
 //! - `isMeta` user records are hidden `custom_message`s (`claude-meta`); other records with a
 //!   `uuid` (`system`, `attachment`, `progress`, records of types sesstree does not know,
 //!   messages without content) are `custom` entries of type `claude:<type>` (and
@@ -26,10 +28,23 @@
 //! makes one (not a sidechain, not `isMeta`), in file order. Claude Code's own `--resume`
 //! picks the branch otherwise, and picks stale ones (anthropics/claude-code#48270); the last
 //! record written is where the user was.
+//!
+//! A record is read from its line by the line scanner ([`crate::json::scan`]), not parsed into
+//! a value: the members a conversion reads are decoded, and the rest (message text, tool
+//! input and output, the record a `custom` entry holds) is copied as written, so a transcript
+//! costs about a scan and a copy of its bytes. Lines are read a batch at a time on every core
+//! ([`each_line`]); what hangs on earlier records (parents, tool names) is settled in file
+//! order.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
-use super::transcript::{Imported, Transcoded, each_record, records};
+use super::transcript::{Imported, Transcoded, each_line};
+use crate::json::MAX_NESTING;
+use crate::json::pick::{Member, members};
+use crate::json::scan::{Line, Scanner};
 
 /// The record types Claude Code writes without a `uuid`, which say it is a transcript even
 /// when a file starts with one.
@@ -53,72 +68,692 @@ pub fn is_transcript(record: &Map<String, Value>) -> bool {
         || kind.is_some_and(|k| UNCHAINED_TYPES.contains(&k))
 }
 
-/// The text of member `key` of `record`, when it is a non-empty string.
-fn text<'a>(record: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
-    record.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())
+/// The files Claude Code (2.1.2 on) writes a session's subagents' sidechains to:
+/// `<session>/subagents/agent-<id>.jsonl` beside `<session>.jsonl`, by name; none for a path
+/// that is not a `.jsonl` file or has no such directory.
+pub fn subagent_files(path: &std::path::Path) -> Vec<std::path::PathBuf> {
+    if path.extension().is_none_or(|e| e != "jsonl") {
+        return Vec::new();
+    }
+    let dir = path.with_extension("").join("subagents");
+    let Ok(entries) = std::fs::read_dir(&dir) else { return Vec::new() };
+    let mut files: Vec<std::path::PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.path())
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            name.starts_with("agent-") && name.ends_with(".jsonl")
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// The tables of what earlier records said, by id: a fast hash, as the rows' own tables.
+type Table<V> = HashMap<String, V, foldhash::fast::RandomState>;
+
+/// One record of a transcript, as its line says it: the members the conversions read, and
+/// the messages and entry it makes, written as JSON.
+#[derive(Debug, Default)]
+struct Record {
+    /// `type`.
+    kind: Option<String>,
+    uuid: Option<String>,
+    /// `parentUuid`.
+    parent: Option<String>,
+    /// `logicalParentUuid`: where a `compact_boundary` (whose parent is null) was.
+    logical_parent: Option<String>,
+    session_id: Option<String>,
+    cwd: Option<String>,
+    /// `timestamp` when it is a string.
+    time: Option<String>,
+    /// `timestamp` as written, whatever it holds.
+    timestamp: Option<Box<[u8]>>,
+    /// The title a `custom-title` or `ai-title` record sets.
+    custom_title: Option<String>,
+    ai_title: Option<String>,
+    sidechain: bool,
+    meta: bool,
+    /// `compactMetadata.preTokens` as written: the tokens before a compaction.
+    pre_tokens: Option<Box<[u8]>>,
+    /// The model of an assistant record's message.
+    model: Option<String>,
+    /// The messages oh-my-pi's importer makes of a user or assistant record (none for an
+    /// `isMeta` one), in order.
+    messages: Vec<Message>,
+    /// The tool calls of an assistant record: id and name.
+    tool_calls: Vec<(String, String)>,
+    /// What the record is in the tree, when it has a `uuid`.
+    body: Body,
+}
+
+/// A converted message: its JSON, but for the tool names of tool results, which hang on the
+/// calls of earlier records.
+#[derive(Debug)]
+struct Message {
+    /// What oh-my-pi's importer puts in the message's id: `message`, `user-<block>`,
+    /// `tool-<block>`.
+    suffix: String,
+    /// The message's JSON, without the `toolName` of a tool result.
+    json: Vec<u8>,
+    /// Where the `toolName` of a tool result goes in `json`, and the id of its call.
+    tool_name_at: Option<(usize, String)>,
+}
+
+impl Message {
+    /// The message's JSON, with the name of its tool call from `tool_names`.
+    fn write(&self, out: &mut Vec<u8>, tool_names: &Table<String>) {
+        let Some((at, call)) = &self.tool_name_at else {
+            out.extend_from_slice(&self.json);
+            return;
+        };
+        out.extend_from_slice(&self.json[..*at]);
+        string(out, tool_names.get(call).map_or("unknown", String::as_str));
+        out.extend_from_slice(&self.json[*at..]);
+    }
+}
+
+/// What a record with a `uuid` is in the tree, besides its messages.
+#[derive(Debug, Default)]
+enum Body {
+    /// Its messages, or nothing for a record without a `uuid`.
+    #[default]
+    Messages,
+    /// A compaction's summary (`isCompactSummary`).
+    Compaction(String),
+    /// An `isMeta` user record's content, as JSON: a hidden `custom_message`.
+    Meta(Vec<u8>),
+    /// Any other record: a `custom` entry of this type holding the record (as written).
+    Custom(String, Vec<u8>),
+}
+
+/// The text of `s` as a JSON string.
+fn string(out: &mut Vec<u8>, s: &str) {
+    // Writing to a vector cannot fail.
+    let _ = serde_json::to_writer(&mut *out, s);
+}
+
+/// The members of one object of a line, read as the conversions need them.
+struct Object<'l, 'a, 'q> {
+    line: &'l Line<'a, 'q>,
+    members: Vec<Member<'a>>,
+}
+
+impl<'l, 'a, 'q> Object<'l, 'a, 'q> {
+    /// The value of `key` as written: the last one, as a parse keeps it.
+    fn raw(&self, key: &str) -> Option<&'a [u8]> {
+        let m = self.members.iter().rev().find(|m| &*m.key == key.as_bytes())?;
+        self.line.bytes.get(m.start..m.end)
+    }
+
+    /// Where the value of `key` starts.
+    fn at(&self, key: &str) -> Option<usize> {
+        self.members.iter().rev().find(|m| &*m.key == key.as_bytes()).map(|m| m.start)
+    }
+
+    /// The value of `key` when it is a string, decoded.
+    fn str(&self, key: &str) -> Option<Cow<'a, str>> {
+        let m = self.members.iter().rev().find(|m| &*m.key == key.as_bytes())?;
+        if self.line.at(m.start) != Some(b'"') {
+            return None;
+        }
+        self.line.text((m.start + 1, m.end - 1)).ok()
+    }
+
+    /// The value of `key` when it is a non-empty string.
+    fn text(&self, key: &str) -> Option<Cow<'a, str>> {
+        self.str(key).filter(|s| !s.is_empty())
+    }
+
+    /// The value of `key` as written, when it is a string (empty or not).
+    fn raw_str(&self, key: &str) -> Option<&'a [u8]> {
+        self.raw(key).filter(|r| r.first() == Some(&b'"'))
+    }
+
+    /// The value of `key` as written, when it is a non-empty string.
+    fn raw_text(&self, key: &str) -> Option<&'a [u8]> {
+        self.raw_str(key).filter(|r| r.len() > 2)
+    }
+
+    /// Whether `key` is `true`.
+    fn is(&self, key: &str) -> bool {
+        self.raw(key) == Some(b"true")
+    }
+
+    /// The value of `key` when it is a finite number (a JSON `number` that `as_f64` reads).
+    fn number(&self, key: &str) -> Option<f64> {
+        number(self.raw(key)?)
+    }
+
+    /// The object that is the value of `key`.
+    fn object(&self, key: &str, stack: &mut Vec<bool>) -> Option<Object<'l, 'a, 'q>> {
+        object_at(self.line, self.at(key)?, stack)
+    }
+
+    /// Where the elements of the array that is the value of `key` start.
+    fn elements(&self, key: &str, stack: &mut Vec<bool>) -> Option<Vec<usize>> {
+        let at = self.at(key)?;
+        let mut out = Vec::new();
+        self.line
+            .array(at, |line, element| {
+                out.push(element);
+                line.skip_value(element, stack)
+            })
+            .ok()?;
+        Some(out)
+    }
+}
+
+/// The object at `at` of `line`, when there is one.
+fn object_at<'l, 'a, 'q>(
+    line: &'l Line<'a, 'q>,
+    at: usize,
+    stack: &mut Vec<bool>,
+) -> Option<Object<'l, 'a, 'q>> {
+    if line.at(at) != Some(b'{') {
+        return None;
+    }
+    let (members, _) = members(line, at, stack).ok()?;
+    Some(Object { line, members })
+}
+
+/// A number as written, as serde_json's `as_f64` reads it: finite, or none.
+fn number(raw: &[u8]) -> Option<f64> {
+    if !raw.first().is_some_and(|c| *c == b'-' || c.is_ascii_digit()) {
+        return None;
+    }
+    std::str::from_utf8(raw).ok()?.parse::<f64>().ok().filter(|n| n.is_finite())
+}
+
+/// The line as the scanner reads it the way serde_json parses it into a value: as it is,
+/// or, when it holds what the scanner reads otherwise (invalid UTF-8, read as U+FFFD; an
+/// escaped surrogate, which may be a lone one; serde_json's marker objects), parsed and written
+/// again. `None` when it is not JSON.
+fn readable(line: &[u8]) -> Option<Cow<'_, [u8]>> {
+    let odd = std::str::from_utf8(line).is_err()
+        || memchr::memmem::find_iter(line, b"\\u")
+            .any(|i| matches!(line.get(i + 2), Some(b'd' | b'D')))
+        || memchr::memchr(b'$', line)
+            .is_some_and(|_| memchr::memmem::find(line, b"$serde_json::private").is_some());
+    if !odd {
+        return Some(Cow::Borrowed(line));
+    }
+    let value: Value = serde_json::from_slice(line)
+        .ok()
+        .or_else(|| serde_json::from_str(&String::from_utf8_lossy(line)).ok())?;
+    serde_json::to_vec(&value).ok().map(Cow::Owned)
+}
+
+/// Reads the record on `line`; `None` when the line is not a JSON object, or nests deeper than
+/// a parse accepts.
+fn read(scanner: &mut Scanner, line: &[u8]) -> Option<Record> {
+    let bytes = readable(line)?;
+    let (line, stack) = scanner.index(&bytes).ok()?;
+    let start = line.ws(0);
+    if line.at(start) != Some(b'{') {
+        return None;
+    }
+    let (members, end) = members(&line, start, stack).ok()?;
+    line.end(end).ok()?;
+    let record = Object { line: &line, members };
+    if line.deepest() + 1 > MAX_NESTING {
+        return None;
+    }
+    let owned = |s: Option<Cow<'_, str>>| s.map(Cow::into_owned);
+    let kind = owned(record.text("type"));
+    let mut out = Record {
+        uuid: owned(record.text("uuid")),
+        parent: owned(record.text("parentUuid")),
+        logical_parent: owned(record.text("logicalParentUuid")),
+        session_id: owned(record.text("sessionId")),
+        cwd: owned(record.text("cwd")),
+        time: owned(record.text("timestamp")),
+        timestamp: record.raw("timestamp").map(Box::from),
+        sidechain: record.is("isSidechain"),
+        meta: record.is("isMeta"),
+        ..Record::default()
+    };
+    match kind.as_deref() {
+        Some("custom-title") => out.custom_title = owned(record.text("customTitle")),
+        Some("ai-title") => out.ai_title = owned(record.text("aiTitle")),
+        _ => {}
+    }
+    if let Some(metadata) = record.object("compactMetadata", stack) {
+        out.pre_tokens = metadata.raw("preTokens").map(Box::from);
+    }
+    let millis = out.time.as_deref().and_then(crate::clock::parse_timestamp);
+    let message = record.object("message", stack);
+    // Whether the record makes an entry other than a `custom` one.
+    let converts = match (kind.as_deref(), &message) {
+        (Some("assistant"), Some(message)) => {
+            out.model = owned(message.text("model"));
+            out.messages = assistant(&record, message, millis, &mut out.tool_calls, stack)
+                .map(|json| Message { suffix: "message".into(), json, tool_name_at: None })
+                .into_iter()
+                .collect();
+            !out.messages.is_empty()
+        }
+        (Some("user"), Some(message)) if out.meta => {
+            user_content(message, "content", stack).map(|c| out.body = Body::Meta(c)).is_some()
+        }
+        (Some("user"), Some(message)) => {
+            out.messages = user(message, millis, stack);
+            if record.is("isCompactSummary") {
+                compact_summary(message, stack).map(|s| out.body = Body::Compaction(s)).is_some()
+            } else {
+                !out.messages.is_empty()
+            }
+        }
+        _ => false,
+    };
+    if out.uuid.is_some() && !converts {
+        let kind = match (kind.as_deref(), record.text("subtype")) {
+            (Some(kind), Some(subtype)) => format!("claude:{kind}:{subtype}"),
+            (kind, _) => format!("claude:{}", kind.unwrap_or("record")),
+        };
+        out.body = Body::Custom(kind, line.bytes[start..end].to_vec());
+    }
+    out.kind = kind;
+    Some(out)
+}
+
+/// The text of a compaction's summary: its string content, or its text blocks joined; none
+/// when the content has neither text nor images.
+fn compact_summary(message: &Object<'_, '_, '_>, stack: &mut Vec<bool>) -> Option<String> {
+    user_content(message, "content", stack)?;
+    if let Some(text) = message.str("content") {
+        return Some(text.into_owned());
+    }
+    let mut summary = String::new();
+    for at in message.elements("content", stack)? {
+        let Some(block) = object_at(message.line, at, stack) else { continue };
+        if block.str("type").as_deref() == Some("text")
+            && let Some(text) = block.str("text")
+        {
+            summary.push_str(&text);
+        }
+    }
+    Some(summary)
+}
+
+/// An assistant record's message (oh-my-pi's `convertRecord`); none without content or error.
+/// Its tool calls go to `tool_calls`.
+fn assistant(
+    record: &Object<'_, '_, '_>,
+    message: &Object<'_, '_, '_>,
+    millis: Option<i64>,
+    tool_calls: &mut Vec<(String, String)>,
+    stack: &mut Vec<bool>,
+) -> Option<Vec<u8>> {
+    let mut content = Vec::new();
+    let mut blocks = 0;
+    let mut push = |content: &mut Vec<u8>, parts: &[&[u8]]| {
+        content.push(if blocks == 0 { b'[' } else { b',' });
+        parts.iter().for_each(|p| content.extend_from_slice(p));
+        content.push(b'}');
+        blocks += 1;
+    };
+    for at in message.elements("content", stack).unwrap_or_default() {
+        let Some(block) = object_at(message.line, at, stack) else { continue };
+        match block.str("type").as_deref() {
+            Some("text") => {
+                let Some(text) = block.raw_str("text") else { continue };
+                push(&mut content, &[br#"{"type":"text","text":"#, text]);
+            }
+            Some("thinking") => {
+                let Some(thinking) = block.raw_str("thinking") else { continue };
+                let signature = block.raw_str("signature");
+                let (key, signature) = match signature {
+                    Some(s) => (&br#","thinkingSignature":"#[..], s),
+                    None => (&b""[..], &b""[..]),
+                };
+                push(
+                    &mut content,
+                    &[br#"{"type":"thinking","thinking":"#, thinking, key, signature],
+                );
+            }
+            Some("tool_use") => {
+                let (Some(id), Some(name)) = (block.text("id"), block.text("name")) else {
+                    continue;
+                };
+                let input = block.raw("input").filter(|i| i.first() == Some(&b'{'));
+                let (mut id_json, mut name_json) = (Vec::new(), Vec::new());
+                string(&mut id_json, &id);
+                string(&mut name_json, &name);
+                push(
+                    &mut content,
+                    &[
+                        br#"{"type":"toolCall","id":"#,
+                        &id_json,
+                        br#","name":"#,
+                        &name_json,
+                        br#","arguments":"#,
+                        input.unwrap_or(b"{}"),
+                    ],
+                );
+                tool_calls.push((id.into_owned(), name.into_owned()));
+            }
+            _ => {}
+        }
+    }
+    let error = record.raw_text("error");
+    if blocks == 0 && error.is_none() {
+        return None;
+    }
+    if blocks == 0 {
+        content.push(b'[');
+    }
+    content.push(b']');
+    let usage = message.object("usage", stack);
+    let count = |key| usage.as_ref().and_then(|u| u.number(key)).unwrap_or(0.0);
+    let (input, output) = (count("input_tokens"), count("output_tokens"));
+    let (cache_read, cache_write) =
+        (count("cache_read_input_tokens"), count("cache_creation_input_tokens"));
+    let stop_reason = if record.is("isApiErrorMessage") {
+        "error"
+    } else {
+        match message.str("stop_reason").as_deref() {
+            Some("tool_use") => "toolUse",
+            Some("max_tokens") => "length",
+            Some("end_turn" | "stop_sequence" | "pause_turn") | None => "stop",
+            Some(_) => "error",
+        }
+    };
+    let mut out = Vec::with_capacity(content.len() + 400);
+    out.extend_from_slice(br#"{"role":"assistant","content":"#);
+    out.extend_from_slice(&content);
+    out.extend_from_slice(br#","api":"anthropic-messages","provider":"anthropic","model":"#);
+    out.extend_from_slice(message.raw_text("model").unwrap_or(br#""unknown""#));
+    // Counts as JavaScript writes them: an integral number without a fraction.
+    let write_count = |out: &mut Vec<u8>, key: &[u8], n: f64| {
+        out.extend_from_slice(key);
+        let n = if n.fract() == 0.0 && n.abs() < 9e15 { json!(n as i64) } else { json!(n) };
+        let _ = serde_json::to_writer(&mut *out, &n);
+    };
+    write_count(&mut out, br#","usage":{"input":"#, input);
+    write_count(&mut out, br#","output":"#, output);
+    write_count(&mut out, br#","cacheRead":"#, cache_read);
+    write_count(&mut out, br#","cacheWrite":"#, cache_write);
+    write_count(&mut out, br#","totalTokens":"#, input + output + cache_read + cache_write);
+    out.extend_from_slice(
+        br#","cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":""#,
+    );
+    out.extend_from_slice(stop_reason.as_bytes());
+    out.extend_from_slice(br#"","timestamp":"#);
+    write_millis(&mut out, millis);
+    if let Some(id) = message.raw_text("id") {
+        out.extend_from_slice(br#","responseId":"#);
+        out.extend_from_slice(id);
+    }
+    if let Some(error) = error {
+        out.extend_from_slice(br#","errorMessage":"#);
+        out.extend_from_slice(error);
+    }
+    if let Some(status) = record.raw("apiErrorStatus").filter(|s| number(s).is_some()) {
+        out.extend_from_slice(br#","errorStatus":"#);
+        out.extend_from_slice(status);
+    }
+    out.push(b'}');
+    Some(out)
+}
+
+/// A record's time in milliseconds, as the agents' messages carry it, or `null`.
+fn write_millis(out: &mut Vec<u8>, millis: Option<i64>) {
+    match millis {
+        Some(ms) => out.extend_from_slice(ms.to_string().as_bytes()),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+/// A Claude image block as the agents' image block.
+fn image_block(block: &Object<'_, '_, '_>, stack: &mut Vec<bool>, out: &mut Vec<u8>) -> bool {
+    let Some(source) = block.object("source", stack) else { return false };
+    let (Some(data), Some(mime)) = (source.raw_text("data"), source.raw_text("media_type")) else {
+        return false;
+    };
+    out.extend_from_slice(br#"{"type":"image","data":"#);
+    out.extend_from_slice(data);
+    out.extend_from_slice(br#","mimeType":"#);
+    out.extend_from_slice(mime);
+    out.push(b'}');
+    true
+}
+
+/// A block's part of a user message or tool result: text or an image, appended to `out`.
+fn user_part(block: &Object<'_, '_, '_>, stack: &mut Vec<bool>, out: &mut Vec<u8>) -> bool {
+    match block.str("type").as_deref() {
+        Some("text") => {
+            let Some(text) = block.raw_str("text") else { return false };
+            out.extend_from_slice(br#"{"type":"text","text":"#);
+            out.extend_from_slice(text);
+            out.push(b'}');
+            true
+        }
+        Some("image") => image_block(block, stack, out),
+        _ => false,
+    }
+}
+
+/// The parts of the blocks at `elements`: their text and image blocks, as a JSON array.
+fn parts(
+    line: &Line<'_, '_>,
+    elements: impl IntoIterator<Item = usize>,
+    stack: &mut Vec<bool>,
+) -> (Vec<u8>, usize) {
+    let mut out = vec![b'['];
+    let mut count = 0;
+    for at in elements {
+        let Some(block) = object_at(line, at, stack) else { continue };
+        let len = out.len();
+        if count > 0 {
+            out.push(b',');
+        }
+        if user_part(&block, stack, &mut out) {
+            count += 1;
+        } else {
+            out.truncate(len);
+        }
+    }
+    out.push(b']');
+    (out, count)
+}
+
+/// User content, as JSON: a non-empty string, or the text and image blocks (none when
+/// nothing is left).
+fn user_content(message: &Object<'_, '_, '_>, key: &str, stack: &mut Vec<bool>) -> Option<Vec<u8>> {
+    if let Some(text) = message.raw_str(key) {
+        return (text.len() > 2).then(|| text.to_vec());
+    }
+    let (parts, count) = parts(message.line, message.elements(key, stack)?, stack);
+    (count > 0).then_some(parts)
+}
+
+/// A user record's messages, each with the suffix oh-my-pi's importer gives its id: runs of
+/// text and images as user messages (`user-<first block>`), each `tool_result` block as a
+/// `toolResult` message (`tool-<block>`), string content as one message (`message`)
+/// (`convertRecord`).
+fn user(message: &Object<'_, '_, '_>, millis: Option<i64>, stack: &mut Vec<bool>) -> Vec<Message> {
+    let user_message = |suffix: String, content: &[u8]| {
+        let mut json = br#"{"role":"user","content":"#.to_vec();
+        json.extend_from_slice(content);
+        json.extend_from_slice(br#","timestamp":"#);
+        write_millis(&mut json, millis);
+        json.push(b'}');
+        Message { suffix, json, tool_name_at: None }
+    };
+    let Some(blocks) = message.elements("content", stack) else {
+        return user_content(message, "content", stack)
+            .map(|content| user_message("message".into(), &content))
+            .into_iter()
+            .collect();
+    };
+    let mut out = Vec::new();
+    // The run of text and image blocks not yet made a message, and where it starts.
+    let mut run: Vec<usize> = Vec::new();
+    let flush = |run: &mut Vec<usize>, out: &mut Vec<Message>, stack: &mut Vec<bool>| {
+        let Some(&start) = run.first() else { return };
+        let (content, _) = parts(message.line, run.iter().map(|&i| blocks[i]), stack);
+        out.push(user_message(format!("user-{start}"), &content));
+        run.clear();
+    };
+    for (index, &at) in blocks.iter().enumerate() {
+        let Some(block) = object_at(message.line, at, stack) else { continue };
+        if user_part(&block, stack, &mut Vec::new()) {
+            run.push(index);
+            continue;
+        }
+        if block.str("type").as_deref() != Some("tool_result") {
+            continue;
+        }
+        let Some(call) = block.text("tool_use_id") else { continue };
+        flush(&mut run, &mut out, stack);
+        let content = match block.raw_str("content") {
+            Some(text) => [&br#"[{"type":"text","text":"#[..], text, b"}]"].concat(),
+            None => block
+                .elements("content", stack)
+                .map_or_else(|| b"[]".to_vec(), |e| parts(message.line, e, stack).0),
+        };
+        let mut json = br#"{"role":"toolResult","toolCallId":"#.to_vec();
+        string(&mut json, &call);
+        json.extend_from_slice(br#","toolName":"#);
+        let at = json.len();
+        json.extend_from_slice(br#","content":"#);
+        json.extend_from_slice(&content);
+        json.extend_from_slice(if block.is("is_error") {
+            br#","isError":true,"timestamp":"#
+        } else {
+            br#","isError":false,"timestamp":"#
+        });
+        write_millis(&mut json, millis);
+        json.push(b'}');
+        out.push(Message {
+            suffix: format!("tool-{index}"),
+            json,
+            tool_name_at: Some((at, call.into_owned())),
+        });
+    }
+    flush(&mut run, &mut out, stack);
+    out
+}
+
+/// Starts an entry from line `line`: writes `{"type":KIND,"id":ID,"parentId":PARENT` and the
+/// `timestamp` when there is one, the members every entry has.
+fn entry_start(
+    transcoded: &mut Transcoded,
+    line: u64,
+    kind: &str,
+    (id, parent): (&str, Option<&str>),
+    timestamp: Option<&[u8]>,
+) {
+    transcoded.lines.push(line);
+    let out = &mut transcoded.bytes;
+    out.extend_from_slice(br#"{"type":""#);
+    out.extend_from_slice(kind.as_bytes());
+    out.extend_from_slice(br#"","id":"#);
+    string(out, id);
+    out.extend_from_slice(br#","parentId":"#);
+    match parent {
+        Some(parent) => string(out, parent),
+        None => out.extend_from_slice(b"null"),
+    }
+    if let Some(timestamp) = timestamp {
+        out.extend_from_slice(br#","timestamp":"#);
+        out.extend_from_slice(timestamp);
+    }
 }
 
 /// Writes the transcript `input` (JSONL) as a session: see the module docs. The records are
-/// read in one pass, each dropped once its entries are written.
+/// read a batch at a time, each dropped once its entries are written.
 pub fn transcode(input: &[u8]) -> Transcoded {
-    let mut entries_out = Transcoded::default();
-    entries_out.bytes.reserve(input.len());
+    let mut out = Transcoded::default();
+    out.bytes.reserve(input.len());
     // What the header says: the first session id, time and cwd a record names, the titles.
     let (mut session_id, mut time, mut cwd) = (None, None, None);
     let (mut custom_title, mut ai_title) = (None, None);
     let mut first_line = None;
     // The last entry each record made, by the record's uuid: what its children hang from.
-    let mut tails: std::collections::HashMap<String, String> = Default::default();
-    let mut tool_names: std::collections::HashMap<String, String> = Default::default();
+    let mut tails: Table<String> = Table::default();
+    let mut tool_names: Table<String> = Table::default();
     // The tokens before each compaction, by the uuid of its `compact_boundary`.
-    let mut pre_tokens: std::collections::HashMap<String, Value> = Default::default();
+    let mut pre_tokens: Table<Box<[u8]>> = Table::default();
     // The last message of any user or assistant record: the leaf of a file of sidechains.
     let mut last_message = None;
-    each_record(input, |line, record| {
+    each_line(input, read, |line, record| {
         first_line.get_or_insert(line);
-        let own = |key| text(&record, key).map(str::to_owned);
-        session_id = session_id.take().or_else(|| own("sessionId"));
-        time = time.take().or_else(|| own("timestamp"));
-        cwd = cwd.take().or_else(|| own("cwd"));
-        match text(&record, "type") {
-            Some("custom-title") => custom_title = own("customTitle").or(custom_title.take()),
-            Some("ai-title") => ai_title = own("aiTitle").or(ai_title.take()),
-            _ => {}
+        session_id = session_id.take().or(record.session_id);
+        time = time.take().or(record.time);
+        cwd = cwd.take().or(record.cwd);
+        custom_title = record.custom_title.or(custom_title.take());
+        ai_title = record.ai_title.or(ai_title.take());
+        let Some(uuid) = record.uuid else { return };
+        tool_names.extend(record.tool_calls);
+        if let Some(tokens) = record.pre_tokens {
+            pre_tokens.insert(uuid.clone(), tokens);
         }
-        let Some(uuid) = own("uuid") else { return };
-        if let Some(tokens) = record.get("compactMetadata").and_then(|m| m.get("preTokens")) {
-            pre_tokens.insert(uuid.clone(), tokens.clone());
-        }
-        let parent = text(&record, "parentUuid").or_else(|| text(&record, "logicalParentUuid"));
+        let parent = record.parent.as_deref().or(record.logical_parent.as_deref());
         let mut previous = parent.map(|p| tails.get(p).map_or(p, String::as_str).to_owned());
-        let bodies = entries(&record, &mut tool_names);
-        let continues = continues_main_chain(&record, &bodies);
+        let timestamp = record.timestamp.as_deref();
         let mut id = uuid.clone();
-        for (n, mut body) in bodies.into_iter().enumerate() {
-            if n > 0 {
-                id = format!("{uuid}.{}", n + 1);
-            }
-            let mut entry = Map::new();
-            entry.insert("type".into(), body.remove("type").unwrap_or(Value::Null));
-            entry.insert("id".into(), json!(id));
-            entry.insert("parentId".into(), json!(previous));
-            if let Some(ts) = record.get("timestamp") {
-                entry.insert("timestamp".into(), ts.clone());
-            }
-            if entry["type"] == "compaction" {
-                body.insert("firstKeptEntryId".into(), json!(id));
-                if let Some(tokens) = text(&record, "parentUuid").and_then(|p| pre_tokens.get(p)) {
-                    body.insert("tokensBefore".into(), tokens.clone());
+        match &record.body {
+            Body::Messages => {
+                for (n, message) in record.messages.iter().enumerate() {
+                    if n > 0 {
+                        id = format!("{uuid}.{}", n + 1);
+                    }
+                    entry_start(&mut out, line, "message", (&id, previous.as_deref()), timestamp);
+                    out.bytes.extend_from_slice(br#","message":"#);
+                    message.write(&mut out.bytes, &tool_names);
+                    out.bytes.extend_from_slice(b"}\n");
+                    previous = Some(id.clone());
                 }
             }
-            entry.append(&mut body);
-            entries_out.push(&Value::Object(entry), line);
-            previous = Some(id.clone());
+            Body::Compaction(summary) => {
+                entry_start(&mut out, line, "compaction", (&id, previous.as_deref()), timestamp);
+                // Nothing before it is kept: `firstKeptEntryId` is its own id (CHANGES R2).
+                out.bytes.extend_from_slice(br#","tokensBefore":"#);
+                let tokens = record.parent.as_deref().and_then(|p| pre_tokens.get(p));
+                out.bytes.extend_from_slice(tokens.map_or(&b"0"[..], |t| t));
+                out.bytes.extend_from_slice(br#","summary":"#);
+                string(&mut out.bytes, summary);
+                out.bytes.extend_from_slice(br#","firstKeptEntryId":"#);
+                string(&mut out.bytes, &id);
+                out.bytes.extend_from_slice(b"}\n");
+            }
+            Body::Meta(content) => {
+                entry_start(
+                    &mut out,
+                    line,
+                    "custom_message",
+                    (&id, previous.as_deref()),
+                    timestamp,
+                );
+                out.bytes.extend_from_slice(
+                    br#","display":false,"customType":"claude-meta","content":"#,
+                );
+                out.bytes.extend_from_slice(content);
+                out.bytes.extend_from_slice(b"}\n");
+            }
+            Body::Custom(kind, data) => {
+                entry_start(&mut out, line, "custom", (&id, previous.as_deref()), timestamp);
+                out.bytes.extend_from_slice(br#","data":"#);
+                out.bytes.extend_from_slice(data);
+                out.bytes.extend_from_slice(br#","customType":"#);
+                string(&mut out.bytes, kind);
+                out.bytes.extend_from_slice(b"}\n");
+            }
         }
-        if continues {
-            entries_out.leaf = Some(id.clone());
+        let message_record = matches!(record.kind.as_deref(), Some("user" | "assistant"));
+        // A main-chain message that converts to one at least: where oh-my-pi's importer
+        // continues from.
+        if message_record
+            && !record.sidechain
+            && !record.meta
+            && !matches!(record.body, Body::Custom(..))
+        {
+            out.leaf = Some(id.clone());
         }
-        if matches!(text(&record, "type"), Some("user" | "assistant")) {
+        if message_record {
             last_message = Some(id.clone());
         }
         tails.insert(uuid, id);
@@ -138,7 +773,6 @@ pub fn transcode(input: &[u8]) -> Transcoded {
         header["titleSource"] = json!(source);
     }
     // The header goes in front of the entries, in the room their buffer has spare.
-    let mut out = entries_out;
     let mut header_line = header.to_string().into_bytes();
     header_line.push(b'\n');
     out.bytes.splice(0..0, header_line);
@@ -157,36 +791,34 @@ pub fn transcode(input: &[u8]) -> Transcoded {
 /// `appendModelChange`); the others are the same for both.
 pub fn import(input: &[u8], fallback_ms: i64, to: super::Dialect) -> Imported {
     use crate::naming::TitleSource;
-    let records = records(input);
+    let mut records = Vec::new();
+    each_line(input, read, |line, record| records.push((line, record)));
     let mut imported = Imported::default();
-    let mut source_parents: std::collections::HashMap<&str, Option<&str>> = Default::default();
+    let mut source_parents: HashMap<&str, Option<&str>> = HashMap::new();
     let (mut custom, mut ai) = (None, None);
     for (_, record) in &records {
-        if let Some(uuid) = text(record, "uuid") {
-            source_parents.insert(uuid, text(record, "parentUuid"));
+        if let Some(uuid) = &record.uuid {
+            source_parents.insert(uuid, record.parent.as_deref());
         }
         if imported.cwd.is_none() {
-            imported.cwd = text(record, "cwd").map(str::to_owned);
+            imported.cwd = record.cwd.clone();
         }
-        match text(record, "type") {
-            Some("custom-title") => custom = text(record, "customTitle").or(custom),
-            Some("ai-title") => ai = text(record, "aiTitle").or(ai),
-            _ => {}
-        }
+        custom = record.custom_title.as_deref().or(custom);
+        ai = record.ai_title.as_deref().or(ai);
     }
     imported.title = custom
         .map(|t| (t, TitleSource::User))
         .or(ai.map(|t| (t, TitleSource::Auto)))
         .and_then(|(t, source)| Some((crate::naming::clean_name(t)?, source)));
 
-    let mut tails: std::collections::HashMap<String, String> = Default::default();
+    let mut tails: Table<String> = Table::default();
     let mut used: std::collections::HashSet<String> = Default::default();
-    let mut tool_names = Default::default();
+    let mut tool_names = Table::default();
     let mut last_model: Option<&str> = None;
     let mut count = 0;
     // The last entry made: the leaf.
     let mut last = None;
-    let resolve = |tails: &std::collections::HashMap<String, String>, from: Option<&str>| {
+    let resolve = |tails: &Table<String>, from: Option<&str>| {
         let mut seen = std::collections::HashSet::new();
         let mut cursor = from;
         while let Some(at) = cursor.filter(|at| seen.insert(*at)) {
@@ -208,35 +840,25 @@ pub fn import(input: &[u8], fallback_ms: i64, to: super::Dialect) -> Imported {
         id
     };
     for (line, record) in &records {
-        let is = |key: &str| record.get(key) == Some(&Value::Bool(true));
-        let Some(message) = record.get("message").and_then(Value::as_object) else { continue };
-        if is("isSidechain") || is("isMeta") {
+        if record.sidechain || record.meta {
             continue;
         }
-        let converted = match text(record, "type") {
-            Some("assistant") => assistant(record, message, &mut tool_names)
-                .map(|m| ("message".to_owned(), m))
-                .into_iter()
-                .collect(),
-            Some("user") => user(message, record, &tool_names),
-            _ => continue,
-        };
-        if converted.is_empty() {
+        tool_names.extend(record.tool_calls.iter().cloned());
+        if record.messages.is_empty() {
             continue;
         }
-        let source = text(record, "uuid").map_or_else(|| format!("line-{line}"), str::to_owned);
-        let mut parent = resolve(&tails, text(record, "parentUuid"));
-        let ms = record
-            .get("timestamp")
-            .and_then(|t| match t {
-                Value::Number(n) => n.as_f64().map(|n| n as i64),
-                Value::String(s) => crate::clock::parse_timestamp(s),
-                _ => None,
-            })
-            .unwrap_or(fallback_ms);
+        let source = record.uuid.clone().unwrap_or_else(|| format!("line-{line}"));
+        let mut parent = resolve(&tails, record.parent.as_deref());
+        let ms = match record.timestamp.as_deref() {
+            Some(raw) if raw.first() == Some(&b'"') => {
+                record.time.as_deref().and_then(crate::clock::parse_timestamp)
+            }
+            Some(raw) => number(raw).map(|n| n as i64),
+            None => None,
+        }
+        .unwrap_or(fallback_ms);
         let timestamp = crate::clock::format_iso_millis(ms);
-        let model = text(message, "model").filter(|_| text(record, "type") == Some("assistant"));
-        if let Some(model) = model.filter(|m| Some(*m) != last_model) {
+        if let Some(model) = record.model.as_deref().filter(|m| Some(*m) != last_model) {
             let id = unique(format!("claude-{source}-model"));
             imported.entries.push(match to {
                 super::Dialect::Omp => json!({"type": "model_change", "id": id,
@@ -249,9 +871,12 @@ pub fn import(input: &[u8], fallback_ms: i64, to: super::Dialect) -> Imported {
             parent = Some(id);
             last_model = Some(model);
         }
-        for (suffix, mut message) in converted {
+        for converted in &record.messages {
             count += 1;
-            let id = unique(format!("claude-{source}-{suffix}-{count}"));
+            let id = unique(format!("claude-{source}-{}-{count}", converted.suffix));
+            let mut json = Vec::new();
+            converted.write(&mut json, &tool_names);
+            let mut message: Value = serde_json::from_slice(&json).unwrap_or(Value::Null);
             // oh-my-pi times a message by the record, or by the file when it has no time.
             message["timestamp"] = json!(ms);
             imported.entries.push(json!({"type": "message", "id": id, "parentId": parent,
@@ -266,277 +891,6 @@ pub fn import(input: &[u8], fallback_ms: i64, to: super::Dialect) -> Imported {
     imported.leaf = last;
     imported.ids = used;
     imported
-}
-
-/// Whether a record is one oh-my-pi's importer continues from: a main-chain message that
-/// converts to one at least.
-fn continues_main_chain(record: &Map<String, Value>, bodies: &[Map<String, Value>]) -> bool {
-    let is = |key: &str| record.get(key) == Some(&Value::Bool(true));
-    matches!(text(record, "type"), Some("user" | "assistant"))
-        && !is("isSidechain")
-        && !is("isMeta")
-        && bodies.first().is_some_and(|b| b.get("type") != Some(&json!("custom")))
-}
-
-/// The entries (without id, parent and timestamp) a record with a `uuid` makes, in order.
-fn entries(
-    record: &Map<String, Value>,
-    tool_names: &mut std::collections::HashMap<String, String>,
-) -> Vec<Map<String, Value>> {
-    let message = record.get("message").and_then(Value::as_object);
-    let is = |key: &str| record.get(key) == Some(&Value::Bool(true));
-    let wrap = |message: Value| object(json!({"type": "message", "message": message}));
-    let converted = match (text(record, "type"), message) {
-        (Some("assistant"), Some(message)) => {
-            assistant(record, message, tool_names).map(wrap).into_iter().collect()
-        }
-        (Some("user"), Some(message)) if is("isCompactSummary") => {
-            // Nothing before it is kept: `firstKeptEntryId` is its own id (CHANGES R2), set
-            // where the id is given.
-            let summary = user_content(message.get("content")).map(|content| match content {
-                Value::String(s) => s,
-                parts => parts
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|p| p.get("text").and_then(Value::as_str))
-                    .collect(),
-            });
-            summary.map_or_else(Vec::new, |summary| {
-                vec![object(json!({"type": "compaction", "summary": summary, "tokensBefore": 0}))]
-            })
-        }
-        (Some("user"), Some(message)) if is("isMeta") => user_content(message.get("content"))
-            .map(|content| {
-                object(json!({"type": "custom_message", "customType": "claude-meta",
-                    "content": content, "display": false}))
-            })
-            .into_iter()
-            .collect(),
-        (Some("user"), Some(message)) => {
-            user(message, record, tool_names).into_iter().map(|(_, m)| wrap(m)).collect()
-        }
-        _ => Vec::new(),
-    };
-    if !converted.is_empty() {
-        return converted;
-    }
-    let kind = match (text(record, "type"), text(record, "subtype")) {
-        (Some(kind), Some(subtype)) => format!("claude:{kind}:{subtype}"),
-        (kind, _) => format!("claude:{}", kind.unwrap_or("record")),
-    };
-    vec![object(json!({"type": "custom", "customType": kind, "data": record}))]
-}
-
-/// The members of an object built here.
-fn object(value: Value) -> Map<String, Value> {
-    match value {
-        Value::Object(map) => map,
-        _ => Map::new(),
-    }
-}
-
-/// The record's time in milliseconds, as the agents' messages carry it.
-fn millis(record: &Map<String, Value>) -> Value {
-    record
-        .get("timestamp")
-        .and_then(Value::as_str)
-        .and_then(crate::clock::parse_timestamp)
-        .map_or(Value::Null, |ms| json!(ms))
-}
-
-/// An assistant record's message (oh-my-pi's `convertRecord`); none without content or error.
-fn assistant(
-    record: &Map<String, Value>,
-    message: &Map<String, Value>,
-    tool_names: &mut std::collections::HashMap<String, String>,
-) -> Option<Value> {
-    let mut content = Vec::new();
-    for block in message.get("content").and_then(Value::as_array).into_iter().flatten() {
-        let Some(block) = block.as_object() else { continue };
-        match block.get("type").and_then(Value::as_str) {
-            Some("text") if block.get("text").is_some_and(Value::is_string) => {
-                content.push(json!({"type": "text", "text": block["text"]}));
-            }
-            Some("thinking") if block.get("thinking").is_some_and(Value::is_string) => {
-                let mut thinking = json!({"type": "thinking", "thinking": block["thinking"]});
-                if let Some(signature) = block.get("signature").filter(|s| s.is_string()) {
-                    thinking["thinkingSignature"] = signature.clone();
-                }
-                content.push(thinking);
-            }
-            Some("tool_use") => {
-                let (Some(id), Some(name)) = (text(block, "id"), text(block, "name")) else {
-                    continue;
-                };
-                let arguments = block.get("input").filter(|i| i.is_object()).cloned();
-                content.push(json!({"type": "toolCall", "id": id, "name": name,
-                    "arguments": arguments.unwrap_or_else(|| json!({}))}));
-                tool_names.insert(id.to_owned(), name.to_owned());
-            }
-            _ => {}
-        }
-    }
-    let error = text(record, "error");
-    if content.is_empty() && error.is_none() {
-        return None;
-    }
-    let number = |usage: &Map<String, Value>, key: &str| {
-        usage.get(key).and_then(Value::as_f64).filter(|n| n.is_finite()).unwrap_or(0.0)
-    };
-    let usage = message.get("usage").and_then(Value::as_object).map_or_else(
-        || (0.0, 0.0, 0.0, 0.0),
-        |u| {
-            let n = |key| number(u, key);
-            (
-                n("input_tokens"),
-                n("output_tokens"),
-                n("cache_read_input_tokens"),
-                n("cache_creation_input_tokens"),
-            )
-        },
-    );
-    let stop_reason = if record.get("isApiErrorMessage") == Some(&Value::Bool(true)) {
-        "error"
-    } else {
-        match message.get("stop_reason").and_then(Value::as_str) {
-            Some("tool_use") => "toolUse",
-            Some("max_tokens") => "length",
-            Some("end_turn" | "stop_sequence" | "pause_turn") | None => "stop",
-            Some(_) => "error",
-        }
-    };
-    let (input, output, cache_read, cache_write) = usage;
-    // A count as JavaScript writes it: an integral number without a fraction.
-    let count =
-        |n: f64| if n.fract() == 0.0 && n.abs() < 9e15 { json!(n as i64) } else { json!(n) };
-    let mut converted = json!({
-        "role": "assistant",
-        "content": content,
-        "api": "anthropic-messages",
-        "provider": "anthropic",
-        "model": text(message, "model").unwrap_or("unknown"),
-        "usage": {
-            "input": count(input), "output": count(output),
-            "cacheRead": count(cache_read), "cacheWrite": count(cache_write),
-            "totalTokens": count(input + output + cache_read + cache_write),
-            "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0},
-        },
-        "stopReason": stop_reason,
-        "timestamp": millis(record),
-    });
-    if let Some(id) = text(message, "id") {
-        converted["responseId"] = json!(id);
-    }
-    if let Some(error) = error {
-        converted["errorMessage"] = json!(error);
-    }
-    if let Some(status) = record.get("apiErrorStatus").filter(|s| s.as_f64().is_some()) {
-        converted["errorStatus"] = status.clone();
-    }
-    Some(converted)
-}
-
-/// A Claude image block as the agents' image block.
-fn image_block(block: &Map<String, Value>) -> Option<Value> {
-    let source = block.get("source")?.as_object()?;
-    let (data, mime) = (text(source, "data")?, text(source, "media_type")?);
-    Some(json!({"type": "image", "data": data, "mimeType": mime}))
-}
-
-/// A user block's part of a user message: text or an image.
-fn user_part(block: &Value) -> Option<Value> {
-    let block = block.as_object()?;
-    match block.get("type").and_then(Value::as_str)? {
-        "text" => Some(json!({"type": "text", "text": block.get("text")?.as_str()?})),
-        "image" => image_block(block),
-        _ => None,
-    }
-}
-
-/// User content: a string, or the text and image blocks (none when nothing is left).
-fn user_content(content: Option<&Value>) -> Option<Value> {
-    match content? {
-        Value::String(s) if s.is_empty() => None,
-        Value::String(s) => Some(json!(s)),
-        Value::Array(blocks) => {
-            let parts: Vec<Value> = blocks.iter().filter_map(user_part).collect();
-            (!parts.is_empty()).then(|| json!(parts))
-        }
-        _ => None,
-    }
-}
-
-/// A user record's messages, each with the suffix oh-my-pi's importer gives its id: runs of
-/// text and images as user messages (`user-<first block>`), each `tool_result` block as a
-/// `toolResult` message (`tool-<block>`), string content as one message (`message`)
-/// (`convertRecord`).
-fn user(
-    message: &Map<String, Value>,
-    record: &Map<String, Value>,
-    tool_names: &std::collections::HashMap<String, String>,
-) -> Vec<(String, Value)> {
-    let timestamp = millis(record);
-    let Some(blocks) = message.get("content").and_then(Value::as_array) else {
-        return user_content(message.get("content"))
-            .map(|content| {
-                let message = json!({"role": "user", "content": content, "timestamp": timestamp});
-                ("message".to_owned(), message)
-            })
-            .into_iter()
-            .collect();
-    };
-    let mut out = Vec::new();
-    let mut parts = Vec::new();
-    let mut start = 0;
-    let flush = |parts: &mut Vec<Value>, start: usize, out: &mut Vec<(String, Value)>| {
-        if !parts.is_empty() {
-            let content = std::mem::take(parts);
-            let message = json!({"role": "user", "content": content, "timestamp": timestamp});
-            out.push((format!("user-{start}"), message));
-        }
-    };
-    for (index, block) in blocks.iter().enumerate() {
-        if let Some(part) = user_part(block) {
-            if parts.is_empty() {
-                start = index;
-            }
-            parts.push(part);
-            continue;
-        }
-        let Some(block) = block.as_object() else { continue };
-        if block.get("type").and_then(Value::as_str) != Some("tool_result") {
-            continue;
-        }
-        let Some(call) = text(block, "tool_use_id") else { continue };
-        flush(&mut parts, start, &mut out);
-        let content = match block.get("content") {
-            Some(Value::String(s)) => vec![json!({"type": "text", "text": s})],
-            Some(Value::Array(blocks)) => blocks
-                .iter()
-                .filter_map(|b| {
-                    let b = b.as_object()?;
-                    match b.get("type").and_then(Value::as_str)? {
-                        "text" => Some(json!({"type": "text", "text": b.get("text")?.as_str()?})),
-                        "image" => image_block(b),
-                        _ => None,
-                    }
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
-        let result = json!({
-            "role": "toolResult",
-            "toolCallId": call,
-            "toolName": tool_names.get(call).map_or("unknown", String::as_str),
-            "content": content,
-            "isError": block.get("is_error") == Some(&Value::Bool(true)),
-            "timestamp": timestamp,
-        });
-        out.push((format!("tool-{index}"), result));
-    }
-    flush(&mut parts, start, &mut out);
-    out
 }
 
 #[cfg(test)]
@@ -653,5 +1007,39 @@ mod tests {
         // A record without a time takes the fallback.
         assert_eq!(imported.entries[2]["message"]["timestamp"], 5);
         assert_eq!(imported.leaf.as_deref(), Some("claude-a1-message-2"));
+    }
+
+    #[test]
+    fn a_line_reads_as_its_parse_reads_whatever_its_escapes_numbers_and_bytes() {
+        let mut input = Vec::new();
+        for line in [
+            // Escapes are copied as written, and read as what they say.
+            &br#"{"type":"user","uuid":"u1","parentUuid":null,"message":{"content":"a\u00e9\/b"}}"#[..],
+            // Invalid UTF-8 reads as U+FFFD, as the lossy parse reads it.
+            b"{\"type\":\"user\",\"uuid\":\"u2\",\"parentUuid\":\"u1\",\"message\":{\"content\":\"x\xffy\"}}",
+            // A lone surrogate does not parse: no entry.
+            br#"{"type":"user","uuid":"u3","parentUuid":"u2","message":{"content":"\ud800"}}"#,
+            // serde_json's number marker reads as the number it holds.
+            br#"{"type":"assistant","uuid":"a1","parentUuid":"u2","message":{"content":[{"type":"text","text":"t"}],"usage":{"input_tokens":{"$serde_json::private::Number":"42"}}}}"#,
+            // A key written with escapes is the key it says.
+            br#"{"\u0074ype":"user","uuid":"u4","parentUuid":"a1","message":{"content":"k"}}"#,
+        ] {
+            input.extend_from_slice(line);
+            input.push(b'\n');
+        }
+        // Nested deeper than a parse accepts: no entry.
+        let deep = format!(
+            r#"{{"type":"user","uuid":"u5","parentUuid":"u4","x":{}{}}}"#,
+            "[".repeat(127),
+            "]".repeat(127)
+        );
+        input.extend_from_slice(deep.as_bytes());
+        let lines = lines(&transcode(&input));
+        let ids: Vec<&str> = lines[1..].iter().map(|l| l["id"].as_str().unwrap()).collect();
+        assert_eq!(ids, ["u1", "u2", "a1", "u4"]);
+        assert_eq!(lines[1]["message"]["content"], "a\u{e9}/b");
+        assert_eq!(lines[2]["message"]["content"], "x\u{fffd}y");
+        assert_eq!(lines[3]["message"]["usage"]["input"], 42);
+        assert_eq!(lines[4]["message"]["content"], "k");
     }
 }

@@ -541,6 +541,11 @@ pub fn transcode(input: &[u8]) -> Transcoded {
         header["title"] = json!(title);
         header["titleSource"] = json!("auto");
     }
+    // A fork is a rollout of its own, naming the thread it came from: the session it came from,
+    // as pi's and oh-my-pi's headers name theirs (`ls --tree` hangs it there).
+    if let Some(parent) = meta.and_then(|m| string(m, "forked_from_id")).filter(|p| !p.is_empty()) {
+        header["parentSession"] = json!(parent);
+    }
     let mut out = Transcoded::default();
     out.push(&header, records.first().map_or(1, |(line, _)| *line));
     // The path to the current end of the rollout: (id, whether a user message).

@@ -53,6 +53,31 @@ impl Foreign {
         }
     }
 
+    /// The transcript `input` of `path` with the files its agent writes beside it that belong
+    /// to it read after it, as if it went on with them, and where each starts in what is
+    /// returned: Claude Code's subagents' files ([`super::claude::subagent_files`]).
+    pub fn with_joined_files(
+        self,
+        path: &std::path::Path,
+        mut input: Vec<u8>,
+    ) -> (Vec<u8>, Vec<(u64, std::path::PathBuf)>) {
+        let files = match self {
+            Foreign::Claude => super::claude::subagent_files(path),
+            Foreign::Codex => Vec::new(),
+        };
+        let mut joined = Vec::new();
+        for file in files {
+            // A file that cannot be read is left out, as the agent leaves out what it cannot.
+            let Ok(bytes) = std::fs::read(&file) else { continue };
+            if input.last().is_some_and(|&b| b != b'\n') {
+                input.push(b'\n');
+            }
+            joined.push((input.len() as u64, file));
+            input.extend_from_slice(&bytes);
+        }
+        (input, joined)
+    }
+
     /// What oh-my-pi 18.2.3's importer makes of `input`, in the shapes of `to`. `fallback_ms`
     /// is the time of a record without one (the file's modification time).
     pub fn import(self, input: &[u8], fallback_ms: i64, to: Dialect) -> Imported {

@@ -1,8 +1,10 @@
 //! What the readers of other agents' transcripts ([`super::foreign`]) make: a transcript as a
 //! session sesstree reads ([`Transcoded`]), as an import ([`Imported`]), and the records of a
-//! JSONL transcript.
+//! JSONL transcript ([`records`], [`each_line`]).
 
 use serde_json::{Map, Value};
+
+use crate::json::scan::Scanner;
 
 /// A transcript written as a session sesstree reads.
 #[derive(Debug, Default)]
@@ -18,7 +20,9 @@ pub struct Transcoded {
 impl Transcoded {
     /// Appends a line made of `value`, from line `line` of the transcript.
     pub(super) fn push(&mut self, value: &Value, line: u64) {
-        self.bytes.extend_from_slice(value.to_string().as_bytes());
+        // Straight into the bytes: `to_string` writes through a formatter, piece by piece, and
+        // then copies.
+        let _ = serde_json::to_writer(&mut self.bytes, value);
         self.bytes.push(b'\n');
         self.lines.push(line);
     }
@@ -63,15 +67,28 @@ pub(super) fn records(input: &[u8]) -> Vec<(u64, Map<String, Value>)> {
         .collect()
 }
 
-/// How many lines are parsed at once, on every core, while reading records in order.
+/// How many lines are read at once, on every core, while reading records in order.
 const BATCH: usize = 4096;
 
-/// Hands each object among the lines of `input` to `f`, in order, with its line number
-/// (1-based): lines are parsed a batch at a time on every core, and each record is dropped
-/// once `f` has it, so memory holds a batch, not the transcript.
-pub(super) fn each_record(input: &[u8], mut f: impl FnMut(u64, Map<String, Value>)) {
+/// Hands what `read` makes of each line of `input` to `f`, in order, with its line number
+/// (1-based): lines are read a batch at a time on every core (each with a scanner of its own),
+/// and each record is dropped once `f` has it, so memory holds a batch, not the transcript.
+pub(super) fn each_line<T: Send>(
+    input: &[u8],
+    read: fn(&mut Scanner, &[u8]) -> Option<T>,
+    mut f: impl FnMut(u64, T),
+) {
     use rayon::prelude::*;
-    let mut lines = input.split(|&b| b == b'\n').enumerate();
+    // The lines, found by memchr: a split tests each byte.
+    let mut start = 0;
+    let mut ends = memchr::memchr_iter(b'\n', input).chain(std::iter::once(input.len()));
+    let mut lines = std::iter::from_fn(|| {
+        let end = ends.next().filter(|_| start <= input.len())?;
+        let line = &input[start..end];
+        start = end + 1;
+        Some(line)
+    })
+    .enumerate();
     let mut batch: Vec<(usize, &[u8])> = Vec::with_capacity(BATCH);
     loop {
         batch.clear();
@@ -79,14 +96,11 @@ pub(super) fn each_record(input: &[u8], mut f: impl FnMut(u64, Map<String, Value
         if batch.is_empty() {
             return;
         }
-        let parsed: Vec<Option<Map<String, Value>>> = batch
+        let records: Vec<Option<T>> = batch
             .par_iter()
-            .map(|(_, line)| match parse(line)? {
-                Value::Object(record) => Some(record),
-                _ => None,
-            })
+            .map_init(Scanner::new, |scanner, (_, line)| read(scanner, line))
             .collect();
-        for ((i, _), record) in batch.iter().zip(parsed) {
+        for ((i, _), record) in batch.iter().zip(records) {
             if let Some(record) = record {
                 f(*i as u64 + 1, record);
             }

@@ -89,8 +89,22 @@ pub(super) fn bytes<D: Digest>(
     if let Some(foreign) = foreign_format(&bytes) {
         return transcoded(path, foreign, bytes, digest);
     }
+    in_memory(path, bytes, digest)
+}
+
+/// Loads the session `bytes` holds, on every core when it is large, as [`file`] loads one.
+fn in_memory<D: Digest>(path: &Path, bytes: Vec<u8>, digest: Option<&D>) -> (Session, Vec<D::Of>) {
+    let len = bytes.len() as u64;
+    // Reading a slice cannot fail; a version-1 session gives `None`, and is loaded on one thread.
+    let pieces =
+        || parallel::load(Loader::new(path, digest), bytes.as_slice(), len, parallel::PIECE);
+    if len >= PARALLEL_MIN
+        && rayon::current_num_threads() > 1
+        && let (Ok(Some(loader)), _) = pieces()
+    {
+        return loader.finish(Source::Bytes(bytes));
+    }
     let mut loader = Loader::new(path, digest);
-    // Reading a slice cannot fail.
     let _ = loader.read(bytes.as_slice());
     loader.finish(Source::Bytes(bytes))
 }
@@ -133,6 +147,7 @@ fn transcoded<D: Digest>(
     input: Vec<u8>,
     digest: Option<&D>,
 ) -> (Session, Vec<D::Of>) {
+    let (input, joined) = foreign.with_joined_files(path, input);
     let transcoding = foreign.transcode(&input);
     // Where each line of the transcript starts (and, last, where it ends): `--raw` reads a
     // record's own line back from the file.
@@ -144,10 +159,7 @@ fn transcoded<D: Digest>(
     }
     drop(input);
     let crate::format::transcript::Transcoded { bytes, lines, leaf } = transcoding;
-    let mut loader = Loader::new(path, digest);
-    // Reading a slice cannot fail.
-    let _ = loader.read(bytes.as_slice());
-    let (mut s, digests) = loader.finish(Source::Bytes(bytes));
+    let (mut s, digests) = in_memory(path, bytes, digest);
     let line = |l: u64| lines.get(l as usize - 1).copied().unwrap_or(l);
     s.records.iter_mut().for_each(|r| r.line = line(r.line));
     s.foreign_lines = s
@@ -164,6 +176,7 @@ fn transcoded<D: Digest>(
         header.line = line(header.line);
     }
     s.foreign_leaf = leaf.and_then(|id| s.lookup(&EntryId::new(id)));
+    s.foreign_joined = joined;
     s.foreign = Some(foreign);
     (s, digests)
 }

@@ -148,6 +148,32 @@ fn a_subagent_file_of_sidechains_alone_ends_at_its_last_message() {
 }
 
 #[test]
+fn a_subagents_file_beside_the_transcript_is_read_with_it() {
+    // Claude Code 2.1.2 on writes a subagent's sidechain to <session>/subagents/agent-<id>.jsonl:
+    // its records join the tree as the sidechains in the file do (a root of their own here),
+    // and `--raw` reads their lines from that file.
+    let env = env_with("sidechain.jsonl");
+    std::fs::create_dir_all(env.path().join("sidechain/subagents")).unwrap();
+    let agent = "sidechain/subagents/agent-d4e5f6.jsonl";
+    let fixture = std::fs::read(crate::common::fixtures().join("claude").join(agent)).unwrap();
+    env.write(agent, &fixture);
+    insta::assert_snapshot!(env.run(&["-f", "sidechain.jsonl", "tree"]), @r#"
+    • 00001001 user: Find where the stats are printed.
+    │  • 00001005 [Task: {"description":"find printing","prompt":...]
+    │  • 00001006 assistant: They are printed by print_table in src/main.rs. ← active
+    00001003 user: Find where stats are printed.
+    │  00001004 assistant: In src/main.rs, fn print_table.
+    │  00001007 user: Also list its callers.
+    0000100b user: Count the callers of print_table.
+       0000100d [Grep: {"pattern":"print_table"}]
+       0000100e assistant: One caller: src/main.rs:12.
+    "#);
+    let raw = env.run(&["-f", "sidechain.jsonl", "show", "--raw", "0000100e"]);
+    let last = fixture.split(|&b| b == b'\n').rfind(|l| !l.is_empty()).unwrap();
+    assert_eq!(raw.trim_end(), String::from_utf8_lossy(last));
+}
+
+#[test]
 fn grep_finds_entries_with_the_lines_of_the_transcript() {
     let env = env_with("rewind.jsonl");
     let json = env.run(&["--json", "grep", "serde", "rewind.jsonl"]);

@@ -131,3 +131,33 @@ fn raw_prints_the_rollout_s_own_line() {
     assert_eq!(env.run(&["-f", "rollback.jsonl", "show", "--raw", "L23.2"]), line(23));
     assert_eq!(env.run(&["-f", "rollback.jsonl", "show", "--raw", "L9"]), line(9));
 }
+
+/// A Codex fork is a rollout of its own whose `session_meta` names the thread it came from
+/// (`forked_from_id`): `ls --tree` hangs it under that session, as it hangs pi's forks.
+#[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
+fn a_fork_hangs_under_the_rollout_it_came_from() {
+    let env = TestEnv::new();
+    std::fs::create_dir(env.path().join("s")).unwrap();
+    for name in ["rollback.jsonl", "fork.jsonl"] {
+        let fixture = std::fs::read(crate::common::fixtures().join("codex").join(name)).unwrap();
+        env.write(&format!("s/{name}"), fixture);
+    }
+    insta::assert_snapshot!(env.run(&["ls", "--tree", "s"]), @"
+    s/rollback.jsonl  14 entries  2026-03-02 09:00:23 +0000  tally --json by hand
+    └─ s/fork.jsonl  5 entries  2026-03-02 10:00:03 +0000
+    ");
+    let json = env.run(&["ls", "--tree", "--json", "s"]);
+    let parents: Vec<(String, serde_json::Value)> = json
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|s| (s["path"].as_str().unwrap().to_owned(), s["parent"].clone()))
+        .collect();
+    assert_eq!(
+        parents,
+        [
+            ("s/rollback.jsonl".to_owned(), serde_json::Value::Null),
+            ("s/fork.jsonl".to_owned(), "s/rollback.jsonl".into())
+        ]
+    );
+}

@@ -29,7 +29,39 @@ use crate::format::Envelope;
 use crate::id::EntryId;
 use crate::in_order::{Ahead, scan_in_order};
 use crate::json::scan::Scanner;
-use crate::platform::{read_at, read_exact_at};
+
+/// What a load reads its pieces from: a file, or a session held in memory (another agent's
+/// transcript written as one).
+pub(in crate::session) trait Input: Sync {
+    /// Reads into `buf` from `offset`: how many bytes were read, 0 at the end.
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<usize>;
+    /// Fills `buf` from `offset`.
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<()>;
+}
+
+impl Input for File {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+        crate::platform::read_at(self, buf, offset)
+    }
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+        crate::platform::read_exact_at(self, buf, offset)
+    }
+}
+
+impl Input for [u8] {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+        let start = usize::try_from(offset).map_or(self.len(), |o| o.min(self.len()));
+        let n = buf.len().min(self.len() - start);
+        buf[..n].copy_from_slice(&self[start..start + n]);
+        Ok(n)
+    }
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+        match self.read_at(buf, offset)? == buf.len() {
+            true => Ok(()),
+            false => Err(ErrorKind::UnexpectedEof.into()),
+        }
+    }
+}
 
 /// The bytes of one piece.
 pub(super) const PIECE: u64 = 1 << 20;
@@ -87,9 +119,9 @@ impl<O> Scanned<O> {
 /// index ([`AHEAD_PER_THREAD`], [`AHEAD_LINES`]). No thread waits for another's piece, as they
 /// did when pieces were scanned in batches (9% of the load's wall time on the 100k-entry
 /// benchmark file).
-pub(super) fn load<'d, D: Digest>(
+pub(super) fn load<'d, D: Digest, I: Input + ?Sized>(
     mut loader: Loader<'d, D>,
-    file: &File,
+    file: &I,
     len: u64,
     piece: u64,
 ) -> (std::io::Result<Option<Loader<'d, D>>>, u64) {
@@ -156,9 +188,9 @@ fn make_room<D: Digest>(loader: &mut Loader<'_, D>, estimate: usize) {
 
 /// Takes the scanned lines of a piece into the index, in order; stops when the file turns out
 /// to be of version 1 (the caller loads it again on one thread).
-fn take_piece<D: Digest>(
+fn take_piece<D: Digest, I: Input + ?Sized>(
     loader: &mut Loader<'_, D>,
-    file: &File,
+    file: &I,
     lines: Vec<Scanned<D::Of>>,
 ) -> Result<(), Stop> {
     // The index slots of a piece's records are far apart in a large table: read them all
@@ -176,9 +208,9 @@ fn take_piece<D: Digest>(
 }
 
 /// Takes one scanned line into the index, as [`Loader::physical_line`] would.
-fn take<D: Digest>(
+fn take<D: Digest, I: Input + ?Sized>(
     loader: &mut Loader<'_, D>,
-    file: &File,
+    file: &I,
     line: Scanned<D::Of>,
 ) -> std::io::Result<()> {
     let Scanned { offset, len, has_newline, scan, lines } = line;
@@ -201,9 +233,9 @@ fn take<D: Digest>(
 }
 
 /// The bytes of one line, read again.
-fn read_line(file: &File, offset: u64, len: u64) -> std::io::Result<Vec<u8>> {
+fn read_line<I: Input + ?Sized>(file: &I, offset: u64, len: u64) -> std::io::Result<Vec<u8>> {
     let mut bytes = vec![0u8; usize::try_from(len).map_err(|_| ErrorKind::OutOfMemory)?];
-    read_exact_at(file, &mut bytes, offset)?;
+    file.read_exact_at(&mut bytes, offset)?;
     Ok(bytes)
 }
 
@@ -212,7 +244,11 @@ fn read_line(file: &File, offset: u64, len: u64) -> std::io::Result<Vec<u8>> {
 const PEEK: usize = 8 << 10;
 
 /// Where the first line that starts in `start..end` starts, if one does.
-fn first_line_start(file: &File, start: u64, end: u64) -> std::io::Result<Option<u64>> {
+fn first_line_start<I: Input + ?Sized>(
+    file: &I,
+    start: u64,
+    end: u64,
+) -> std::io::Result<Option<u64>> {
     if start == 0 {
         return Ok(Some(0));
     }
@@ -221,7 +257,7 @@ fn first_line_start(file: &File, start: u64, end: u64) -> std::io::Result<Option
     let mut pos = start - 1;
     while pos < end {
         let want = (end - pos).min(PEEK as u64) as usize;
-        let n = read_at(file, &mut buf[..want], pos)?;
+        let n = file.read_at(&mut buf[..want], pos)?;
         if n == 0 {
             break;
         }
@@ -247,8 +283,8 @@ fn lines_estimate(start: u64, end: u64) -> usize {
 }
 
 /// Scans the lines that start in `start..end` of a file of `len` bytes.
-fn scan_piece<D: Digest>(
-    file: &File,
+fn scan_piece<D: Digest, I: Input + ?Sized>(
+    file: &I,
     len: u64,
     start: u64,
     end: u64,
@@ -260,7 +296,7 @@ fn scan_piece<D: Digest>(
     let (mut at, mut pos, mut scanner) = (at, at, Scanner::new());
     let read = |buf: &mut [u8]| {
         let want = len.saturating_sub(pos).min(buf.len() as u64) as usize;
-        let n = if want == 0 { 0 } else { read_at(file, &mut buf[..want], pos)? };
+        let n = if want == 0 { 0 } else { file.read_at(&mut buf[..want], pos)? };
         pos += n as u64;
         Ok(n)
     };
@@ -340,6 +376,11 @@ mod tests {
         for (idx, (_, line)) in digests.iter().enumerate() {
             assert_eq!(*line, digested.raw_line(idx as u32).unwrap(), "record {idx}");
         }
+        // Held in memory (standard input, another agent's transcript converted), in the same
+        // pieces: the same index.
+        let (loaded, _) = load(Loader::new(&path, None::<&Echo>), text, text.len() as u64, piece);
+        let (in_memory, _) = loaded.unwrap()?.finish(crate::session::Source::Bytes(text.to_vec()));
+        assert_eq!(index(&in_memory), index(&sequential), "piece {piece}, in memory");
         Some(())
     }
 
