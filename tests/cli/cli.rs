@@ -63,8 +63,21 @@ fn ids_are_json_values() {
 fn usage_names_the_program_whatever_its_file_is_called() {
     let env = TestEnv::new();
     let copy = env.path().join(format!("renamed{}", std::env::consts::EXE_SUFFIX));
-    std::fs::copy(env!("CARGO_BIN_EXE_sesstree"), &copy).unwrap();
-    let output = std::process::Command::new(&copy).args(["log", "--bogus"]).output().unwrap();
+    let bin = env!("CARGO_BIN_EXE_sesstree");
+    // A link opens nothing for writing; a copy does, and a child another test thread starts
+    // meanwhile inherits that handle, so that running the copy can fail as "text file busy"
+    // until the child has started: then it is tried again.
+    std::fs::hard_link(bin, &copy).or_else(|_| std::fs::copy(bin, &copy).map(drop)).unwrap();
+    let mut tries = 0;
+    let output = loop {
+        match std::process::Command::new(&copy).args(["log", "--bogus"]).output() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 100 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            output => break output.unwrap(),
+        }
+    };
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("\nUsage: sesstree log [OPTIONS] [REV]\n"), "{stderr}");
 }
