@@ -33,7 +33,7 @@
 //! a value: the members a conversion reads are decoded, and the rest (message text, tool
 //! input and output, the record a `custom` entry holds) is copied as written, so a transcript
 //! costs about a scan and a copy of its bytes. Lines are read a batch at a time on every core
-//! ([`each_line`]); what hangs on earlier records (parents, tool names) is settled in file
+//! (`each_line`); what hangs on earlier records (parents, tool names) is settled in file
 //! order.
 
 use std::borrow::Cow;

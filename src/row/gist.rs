@@ -24,8 +24,8 @@ use crate::row::text::{Facts, ToolCalls, is_one_row, one_line};
 ///
 /// The strings are packed into one allocation: the text, the `type` and the `timestamp` when
 /// they are strings, the id of the call a result answers, a tool result's `toolName`, then each
-/// call's id and row. A message's role is kept as a code ([`ROLES`]); what few entries have
-/// is kept apart ([`Rare`]). A gist is kept for every entry of a file: on the agents' files, it
+/// call's id and row. A message's role is kept as a code (`ROLES`); what few entries have
+/// is kept apart (`Rare`). A gist is kept for every entry of a file: on the agents' files, it
 /// is 48 bytes and its packed strings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Gist {
