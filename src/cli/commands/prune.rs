@@ -189,6 +189,23 @@ struct Done {
     output: Option<PathBuf>,
 }
 
+impl Done {
+    /// A line for each place the result went: the backup, the save file, the output.
+    fn write_places(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let places = [
+            ("original kept as", &self.backup),
+            ("removed lines saved to", &self.saved),
+            ("written to", &self.output),
+        ];
+        for (what, path) in places {
+            if let Some(path) = path {
+                writeln!(out, "{what} {}", sanitize_for_terminal(&path.display().to_string()))?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Writes `pieces` to -o, or in place (keeping FILE.bak unless --save or --no-backup); the
 /// lines `saved` appended to the save file stay only if this write is done.
 fn write(
@@ -317,15 +334,7 @@ fn report(
             None => writeln!(out, "{verb}: no label on {target}")?,
         }
     }
-    if let Some(b) = &done.backup {
-        writeln!(out, "original kept as {}", shown(b))?;
-    }
-    if let Some(s) = &done.saved {
-        writeln!(out, "removed lines saved to {}", shown(s))?;
-    }
-    if let Some(o) = &done.output {
-        writeln!(out, "written to {}", shown(o))?;
-    }
+    done.write_places(out)?;
     out.flush()?;
     Ok(())
 }
@@ -371,12 +380,7 @@ fn restore(
             write!(out, " ({} already in the file)", plan.present.len())?;
         }
         writeln!(out)?;
-        if let Some(b) = &done.backup {
-            writeln!(out, "original kept as {}", shown(b))?;
-        }
-        if let Some(o) = &done.output {
-            writeln!(out, "written to {}", shown(o))?;
-        }
+        done.write_places(out)?;
     }
     out.flush()?;
     Ok(())
@@ -441,12 +445,7 @@ fn images(
             count(plan.lines, "line", "lines"),
             shown(&blobs)
         )?;
-        if let Some(b) = &done.backup {
-            writeln!(out, "original kept as {}", shown(b))?;
-        }
-        if let Some(o) = &done.output {
-            writeln!(out, "written to {}", shown(o))?;
-        }
+        done.write_places(out)?;
     }
     out.flush()?;
     Ok(())
