@@ -132,40 +132,14 @@ impl ByteReport {
             let kind = if kind.is_empty() { "(no type)" } else { kind };
             rows.push((kind.to_owned(), format!("{} in {}", share(s.bytes), lines(s.count))));
         }
+        let part =
+            |s: &Share, one, many| format!("{} in {}", share(s.bytes), count(s.count, one, many));
         let what = [
             ("header", share(self.other)),
-            (
-                "inline images",
-                format!(
-                    "{} in {}",
-                    share(self.images.bytes),
-                    count(self.images.count, "image", "images")
-                ),
-            ),
-            (
-                "tool output",
-                format!(
-                    "{} in {}",
-                    share(self.tool_output.bytes),
-                    count(self.tool_output.count, "result", "results")
-                ),
-            ),
-            (
-                "active path",
-                format!(
-                    "{} in {}",
-                    share(self.active_path.bytes),
-                    count(self.active_path.count, "entry", "entries")
-                ),
-            ),
-            (
-                "off the path",
-                format!(
-                    "{} in {}",
-                    share(self.off_path.bytes),
-                    count(self.off_path.count, "entry", "entries")
-                ),
-            ),
+            ("inline images", part(&self.images, "image", "images")),
+            ("tool output", part(&self.tool_output, "result", "results")),
+            ("active path", part(&self.active_path, "entry", "entries")),
+            ("off the path", part(&self.off_path, "entry", "entries")),
         ];
         rows.extend(what.into_iter().map(|(k, v)| (k.to_owned(), v)));
         let width = rows.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0) + 1;
