@@ -36,7 +36,8 @@ struct Fact {
     flags: usize,
     tokens: f64,
     cost: f64,
-    calls: Option<Calls>,
+    /// Boxed: most entries call nothing.
+    calls: Option<Box<Calls>>,
 }
 
 impl Fact {
@@ -49,12 +50,14 @@ impl Fact {
             flags: summary.prompts | summary.turns << 1 | summary.errors << 2,
             tokens: summary.usage.tokens(),
             cost: summary.usage.cost(),
-            calls: has_calls.then(|| Calls {
-                row,
-                tools: tools.collect(),
-                read: summary.read.iter().map(&text).collect(),
-                changed: summary.changed.iter().map(&text).collect(),
-                commands: summary.commands.iter().map(&text).collect(),
+            calls: has_calls.then(|| {
+                Box::new(Calls {
+                    row,
+                    tools: tools.collect(),
+                    read: summary.read.iter().map(&text).collect(),
+                    changed: summary.changed.iter().map(&text).collect(),
+                    commands: summary.commands.iter().map(&text).collect(),
+                })
             }),
         }
     }
@@ -89,7 +92,7 @@ pub fn facts(session: &Session, rows: &[u32], opts: &Options) -> crate::Result<S
     for fact in stretches.into_iter().flatten() {
         flags[fact.row] = fact.flags;
         (tokens[fact.row], costs[fact.row]) = (fact.tokens, fact.cost);
-        calls.extend(fact.calls);
+        calls.extend(fact.calls.map(|c| *c));
     }
     calls.sort_unstable_by_key(|c| c.row);
     let strings: BTreeSet<&str> = calls
