@@ -18,7 +18,7 @@ use crate::id::EntryId;
 use crate::json::scan::Scanner;
 use crate::row::Entry;
 use crate::row::text::is_user_request;
-use crate::session::Session;
+use crate::session::{LineReader, Session};
 use crate::stats::{Usage, payload_usage};
 use crate::summarize::FileOps;
 
@@ -137,13 +137,62 @@ pub fn summarize(session: &Session, entries: &[u32]) -> Result<Summary> {
 /// The summary of a stretch of entries read with one reader, without its usage and time span,
 /// and the usage of each entry that has one, in order.
 fn summarize_stretch(session: &Session, entries: &[u32]) -> Result<(Summary, Vec<Usage>)> {
-    let dialect = session.dialect();
-    let (mut lines, mut scanner) = (session.lines(), Scanner::new());
+    let mut reader = Reader::new(session);
     let mut summary = Summary { entries: entries.len(), ..Summary::default() };
-    let (mut usages, mut files) = (Vec::new(), FileOps::default());
+    let mut usages = Vec::new();
     for &i in entries {
+        usages.extend(reader.add(&mut summary, i)?);
+    }
+    (summary.read, summary.changed) = (reader.files.read, reader.files.modified);
+    Ok((summary, usages))
+}
+
+/// Summarizes each of `entries` on its own, in order, and hands each summary to `each`: what
+/// the entry adds to the summary of a side it is on. Summing them along a side, usage in path
+/// order, gives [`summarize`]'s figures (the export's page compares two branches so).
+pub fn summarize_each(
+    session: &Session,
+    entries: &[u32],
+    mut each: impl FnMut(u32, Summary),
+) -> Result<()> {
+    let mut reader = Reader::new(session);
+    for &i in entries {
+        let mut summary = Summary { entries: 1, ..Summary::default() };
+        summary.usage = reader.add(&mut summary, i)?.unwrap_or_default();
+        let files = std::mem::take(&mut reader.files);
+        (summary.read, summary.changed) = (files.read, files.modified);
+        summary.span = session.record(i).time.map(|t| (t, t));
+        each(i, summary);
+    }
+    Ok(())
+}
+
+/// Reads entries of a session for their summary: each through its payload view, from the
+/// spans of its line.
+struct Reader<'s> {
+    session: &'s Session,
+    lines: LineReader<'s>,
+    scanner: Scanner,
+    /// The files of the calls read so far.
+    files: FileOps,
+}
+
+impl<'s> Reader<'s> {
+    fn new(session: &'s Session) -> Self {
+        Reader {
+            session,
+            lines: session.lines(),
+            scanner: Scanner::new(),
+            files: FileOps::default(),
+        }
+    }
+
+    /// Adds entry `i` to `summary` (but for its usage and time, and the count of entries) and
+    /// its files to [`Reader::files`]; returns its usage, if any.
+    fn add(&mut self, summary: &mut Summary, i: u32) -> Result<Option<Usage>> {
+        let session = self.session;
         let parsed;
-        let payload = match Payload::scan(lines.line(i)?, &mut scanner) {
+        let payload = match Payload::scan(self.lines.line(i)?, &mut self.scanner) {
             Some(payload) => payload,
             None => {
                 parsed = session.value(i)?;
@@ -155,10 +204,8 @@ fn summarize_stretch(session: &Session, entries: &[u32]) -> Result<(Summary, Vec
         {
             summary.prompts += 1;
         }
-        if let Some((_, usage)) = payload_usage(&payload, dialect) {
-            usages.push(usage);
-        }
-        let Payload::Message(message) = &payload else { continue };
+        let usage = payload_usage(&payload, session.dialect()).map(|(_, usage)| usage);
+        let Payload::Message(message) = &payload else { return Ok(usage) };
         match message.role {
             Some(Role::Assistant) => {
                 summary.turns += 1;
@@ -167,11 +214,11 @@ fn summarize_stretch(session: &Session, entries: &[u32]) -> Result<(Summary, Vec
             }
             Some(Role::ToolResult) => {
                 summary.errors += usize::from(message.is_error());
-                continue;
+                return Ok(usage);
             }
-            _ => continue,
+            _ => return Ok(usage),
         }
-        files.add_calls(message);
+        self.files.add_calls(message);
         for call in message.content.calls() {
             let Some(name) = call.name.map(|name| name.decode()) else { continue };
             if name == "bash"
@@ -186,9 +233,8 @@ fn summarize_stretch(session: &Session, entries: &[u32]) -> Result<(Summary, Vec
                 }
             }
         }
+        Ok(usage)
     }
-    (summary.read, summary.changed) = (files.read, files.modified);
-    Ok((summary, usages))
 }
 
 /// Whether an entry is of a kind and role [`is_user_request`] may count: a user or custom
@@ -549,6 +595,28 @@ mod tests {
         assert_eq!(summary.changed.iter().collect::<Vec<_>>(), ["b.rs"]);
         assert_eq!((summary.usage.tokens(), summary.usage.cost()), (15.0, 0.5));
         assert_eq!(summary.span.map(|(f, l)| l - f), Some(9000));
+    }
+
+    /// Each entry's summary on its own, added up in path order, is the summary of them all:
+    /// what the export's page relies on.
+    #[test]
+    fn each_entry_s_summary_adds_up_to_the_whole() {
+        let s = session_of(&calls_and_errors());
+        let entries = [0, 1, 2, 3];
+        let (mut sum, mut seen) = (Summary::default(), Vec::new());
+        summarize_each(&s, &entries, |idx, one| {
+            seen.push(idx);
+            sum.usage.add_usage(&one.usage);
+            sum.span = match (sum.span, one.span) {
+                (Some((f, l)), Some((t, _))) => Some((f.min(t), l.max(t))),
+                (span, other) => span.or(other),
+            };
+            sum.absorb(one);
+        })
+        .unwrap();
+        assert_eq!(seen, entries);
+        assert_eq!(sum, summarize(&s, &entries).unwrap());
+        assert_eq!(sum.errors, 2);
     }
 
     /// A line the scan does not take (one holding serde_json's marker text) is read in full,

@@ -13,8 +13,8 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 
 use super::{
-    BLOCK, Image, MAIN, Options, Part, Plan, Step, base64, id_of, lines, one_line, short_time,
-    size, spill, view,
+    BLOCK, Image, MAIN, Options, Part, Plan, Step, base64, compare, id_of, lines, one_line,
+    short_time, size, spill, view,
 };
 use crate::markdown::picture;
 use crate::render::active_mark;
@@ -60,15 +60,25 @@ pub fn write(
     page.head(session, plan)?;
     page.sidebar(session, plan, &parts)?;
     page.main(session, plan, &parts, main_entries)?;
+    page.raw("<section id=\"cmp\" aria-label=\"Comparison of two branches\" hidden></section>\n");
     let parents: Vec<i64> =
         plan.parents.iter().map(|&p| if p == MAIN { -1 } else { p.into() }).collect();
     page.raw(&format!(
-        "<script type=\"application/json\" id=\"branches\">{}</script>\n<script>",
+        "<script type=\"application/json\" id=\"branches\">{}</script>\n",
         serde_json::json!(parents)
     ));
+    let rows: Vec<u32> = sidebar_rows(plan).map(|row| row.idx).collect();
+    page.raw("<script type=\"application/json\" id=\"facts\">");
+    page.raw(&compare::facts(session, &rows, opts)?);
+    page.raw("</script>\n<script>");
     page.raw(SCRIPT);
     page.raw("</script>\n</body>\n</html>\n");
     page.flush(0)
+}
+
+/// The rows of the sidebar, in its order: those of the entries in the document.
+fn sidebar_rows(plan: &Plan) -> impl Iterator<Item = &crate::tree::Row> {
+    plan.layout.rows.iter().filter(|r| plan.shown[r.idx as usize])
 }
 
 /// The part of the main thread each record is shown in (directly, or inside a branch folded
@@ -158,9 +168,8 @@ impl Page<'_> {
     }
 
     fn sidebar(&mut self, session: &Session, plan: &Plan, parts: &[u32]) -> crate::Result<()> {
-        self.raw("<nav id=\"side\" aria-label=\"Tree\"><div class=\"find\"><input id=\"q\" type=\"search\" placeholder=\"Search entries\" autocomplete=\"off\" spellcheck=\"false\" aria-label=\"Search entries\"><span id=\"count\"></span><button id=\"fold\" type=\"button\" aria-controls=\"tree\">Tree</button></div>\n<div class=\"modes\" role=\"group\" aria-label=\"Filter\"><button type=\"button\" data-m=\"d\" class=\"on\" title=\"Hide settings entries\">Default</button><button type=\"button\" data-m=\"n\" title=\"Default minus tool results\">No tools</button><button type=\"button\" data-m=\"u\" title=\"User messages only\">User</button><button type=\"button\" data-m=\"l\" title=\"Labelled entries only\">Labelled</button><button type=\"button\" data-m=\"a\" title=\"Every entry\">All</button></div>\n<div id=\"tree\" data-m=\"d\">");
-        let rows: Vec<&crate::tree::Row> =
-            plan.layout.rows.iter().filter(|r| plan.shown[r.idx as usize]).collect();
+        self.raw("<nav id=\"side\" aria-label=\"Tree\"><div class=\"find\"><input id=\"q\" type=\"search\" placeholder=\"Search entries\" autocomplete=\"off\" spellcheck=\"false\" aria-label=\"Search entries\"><span id=\"count\"></span><button id=\"compare\" type=\"button\" aria-pressed=\"false\" title=\"Compare two branches: pick two entries of the tree\">Compare</button><button id=\"fold\" type=\"button\" aria-controls=\"tree\">Tree</button></div>\n<div class=\"modes\" role=\"group\" aria-label=\"Filter\"><button type=\"button\" data-m=\"d\" class=\"on\" title=\"Hide settings entries\">Default</button><button type=\"button\" data-m=\"n\" title=\"Default minus tool results\">No tools</button><button type=\"button\" data-m=\"u\" title=\"User messages only\">User</button><button type=\"button\" data-m=\"l\" title=\"Labelled entries only\">Labelled</button><button type=\"button\" data-m=\"a\" title=\"Every entry\">All</button></div>\n<p id=\"say\" role=\"status\" hidden></p>\n<div id=\"tree\" data-m=\"d\">");
+        let rows: Vec<&crate::tree::Row> = sidebar_rows(plan).collect();
         for chunk in rows.chunks(CHUNK) {
             self.raw(&format!("<div class=\"ck\" data-n=\"{}\"><template>", chunk.len()));
             for row in chunk {

@@ -7,6 +7,7 @@
 //! [`Part`]s (text, thinking, tool calls and results, images, summaries) that the two writers
 //! render; nothing of a transcript is ever written unescaped.
 
+mod compare;
 pub mod html;
 pub mod markdown;
 mod redact;

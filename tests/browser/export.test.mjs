@@ -1,7 +1,9 @@
 // The exported page in a real browser: headless Chromium (the system's, never a downloaded
 // one) opens `sesstree export` of examples/demo.jsonl and checks that the active path is open,
 // that a folded branch opens on click, that search finds an entry, that no request leaves the
-// page, and that nothing the page holds is refused by its Content-Security-Policy. It saves
+// page, and that nothing the page holds is refused by its Content-Security-Policy; then that two
+// branches of tests/fixtures/diff.jsonl compared in the page show `sesstree diff --stat --json`'s
+// figures. It saves
 // screenshots of a wide and a narrow window, light and dark, in $SCREENSHOTS (default
 // tests/browser/out).
 //
@@ -169,6 +171,80 @@ for (const [name, viewport, scheme] of [
   await context.close();
 }
 
+// Comparing two branches in the page: its figures are those of `sesstree diff --stat --json`
+// for the same two entries (the two tries of tests/fixtures/diff.jsonl, with different tool
+// calls and files; then an entry against its own descendant, whose side is empty).
+{
+  const fixture = join(root, "tests/fixtures/diff.jsonl");
+  const diffPage = exportTo(fixture, "diff.html");
+  const { context, page, left, problems } = await open(diffPage.out, { width: 1400, height: 900 });
+  const diff = (a, b) => JSON.parse(execFileSync(sesstree, ["-f", fixture, "--json", "diff", "--stat", a, b], { encoding: "utf8" }));
+  // Each figure as `diff --stat` writes it, from the JSON.
+  const list = (items) => (items.length ? items.join(", ") : "-");
+  const expected = (s) => ({
+    "entries": String(s.entries),
+    "user prompts": String(s.prompts),
+    "assistant turns": String(s.turns),
+    "tool calls": list(Object.entries(s.toolCalls).sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).map(([n, c]) => `${n} ${c}`)),
+    "files read": list(s.filesRead),
+    "files changed": list(s.filesChanged),
+    "commands": list(s.commands),
+    "errors": String(s.errors),
+    "tokens": String(s.tokens),
+    "cost": "$" + s.cost.toFixed(4),
+    "time": s.durationMs === null ? "-" : `${Math.floor(s.durationMs / 1000)}s`,
+  });
+  // What the panel shows: each figure's two cells, the base, each side's entry links.
+  const shown = () => page.evaluate(() => {
+    const panel = document.getElementById("cmp");
+    const figures = {};
+    for (const tr of panel.querySelectorAll("tr[data-f]")) figures[tr.dataset.f] = Array.from(tr.querySelectorAll("td"), (td) => td.textContent);
+    const ids = Array.from(panel.querySelectorAll("td.ids"), (td) => Array.from(td.querySelectorAll("a"), (a) => a.getAttribute("href").slice(1)));
+    const base = panel.querySelector(".ch a");
+    return { visible: !panel.hidden, figures, ids, base: base ? base.getAttribute("href").slice(1) : null };
+  });
+  const row = (id) => page.locator(`#tree a[href="#${id}"]`);
+  const compare = async (a, b, how) => {
+    await page.click("#compare");
+    await row(a).click();
+    if (how === "keyboard") {
+      await row(b).focus();
+      await page.keyboard.press("Enter");
+    } else {
+      await row(b).click();
+    }
+    const got = await shown();
+    const want = diff(a, b);
+    check(`compare ${a} ${b}: the panel is shown`, got.visible);
+    check(`compare ${a} ${b}: the base is diff's`, got.base === want.base, `${got.base} vs ${want.base}`);
+    for (const [name, value] of Object.entries(expected(want.sides[0].summary))) {
+      const other = expected(want.sides[1].summary)[name];
+      const cells = got.figures[name] || [];
+      check(`compare ${a} ${b}: ${name} as diff --stat --json`, cells[0] === value && cells[1] === other, `${cells.join(" | ")} vs ${value} | ${other}`);
+    }
+    const ids = want.sides.map((s) => s.entries);
+    check(`compare ${a} ${b}: links to each side's entries`, JSON.stringify(got.ids) === JSON.stringify(ids), JSON.stringify(got.ids));
+  };
+  await compare("b2000005", "c3000009", "click");
+  await page.screenshot({ path: join(shots, "diff-compare.png") });
+  check("the sides are marked in the tree", (await page.locator("#tree a.ca").count()) === 5 && (await page.locator("#tree a.cb").count()) === 9);
+  await page.click("#cmp .ch a");
+  check("the base's link goes to the base", (await page.locator("main article.hit").getAttribute("id")) === "a1000003");
+  await page.keyboard.press("Escape");
+  check("Escape closes the panel and unmarks the tree", (await page.locator("#cmp").isHidden()) && (await page.locator("#tree a.ca, #tree a.cb, #tree a.pk").count()) === 0);
+  await compare("a1000001", "b2000003", "keyboard");
+  // A pick cancelled: the next click on a row goes to its entry again.
+  await page.click("#compare");
+  await row("c3000001").click();
+  check("a first pick marks the row and says what to do", (await row("c3000001").evaluate((r) => r.classList.contains("pk"))) && /second/.test(await page.locator("#say").innerText()));
+  await page.keyboard.press("Escape");
+  check("Escape cancels a pick", (await page.locator("#tree a.pk").count()) === 0 && (await page.locator("#say").isHidden()) && (await page.getAttribute("#compare", "aria-pressed")) === "false");
+  await row("c3000006").click();
+  check("after a cancel, a click on a row goes to its entry", (await page.locator("main article.hit").getAttribute("id")) === "c3000006" && (await page.locator("#cmp").isHidden()));
+  check("compare: no request, no error", left.length === 0 && problems.length === 0, [...left, ...problems].join(" | "));
+  await context.close();
+}
+
 // A hostile transcript: nothing of it runs, loads or opens a dialog, even with every fold open.
 {
   const evil = '<script>window.pwned=1</script></template></details><img src=x onerror="window.pwned=2">' +
@@ -180,6 +256,8 @@ for (const [name, viewport, scheme] of [
     entry("m1", null, { role: "user", content: evil }),
     entry("m2", "m1", { role: "assistant", content: [{ type: "text", text: evil }, { type: "thinking", thinking: evil },
       { type: "toolCall", id: "c1", name: evil, arguments: { command: evil } },
+      { type: "toolCall", id: "c2", name: "edit", arguments: { path: evil } },
+      { type: "toolCall", id: "c3", name: "bash", arguments: { command: evil } },
       { type: "image", mimeType: "image/svg+xml", data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="window.pwned=4"/>').toString("base64") }] }),
     entry("m3", "m2", { role: "toolResult", toolCallId: "c1", toolName: evil, content: [{ type: "text", text: evil }] }),
     entry("m4", "m1", { role: "user", content: evil }),
@@ -195,8 +273,14 @@ for (const [name, viewport, scheme] of [
   await p.evaluate(() => { for (const d of document.querySelectorAll("details")) d.open = true; });
   await p.waitForTimeout(300);
   check("hostile: every fold opened", (await p.locator("main article").count()) === 4);
+  // The two branches compared: the tool's name, the file and the command show as text.
+  await p.click("#compare");
+  await p.click('#tree a[href="#m3"]');
+  await p.click('#tree a[href="#m4"]');
+  const cells = await p.locator("#cmp td").allTextContents();
+  check("hostile: the comparison shows the names as text", cells.filter((c) => c.includes("<script>window.pwned=1</script>")).length >= 3, cells.join(" | ").slice(0, 200));
   check("hostile: nothing of the transcript ran", (await p.evaluate(() => window.pwned)) === undefined && dialogs === 0);
-  check("hostile: no element of the transcript's", (await p.locator("main script, main iframe, main img, main a[href^='javascript']").count()) === 0);
+  check("hostile: no element of the transcript's", (await p.locator("main script, main iframe, main img, main a[href^='javascript'], #cmp script, #cmp iframe, #cmp img").count()) === 0);
   check("hostile: no request, no error", left.length === 0 && problems.length === 0, [...left, ...problems].join(" | "));
   await context.close();
 }

@@ -367,6 +367,58 @@ fn redact_takes_out_keys_and_the_home_directory() {
     }
 }
 
+/// The block of facts the page compares two branches by (`diff --stat` in the browser): per
+/// sidebar row, in its order, the parent row back (`p`), the flags (`f`: prompt 1, turn 2,
+/// errors 4), the time (`t`), tokens (`k`) and cost (`c`); the tool calls, files and commands
+/// of the entries that have any (`x`), as indexes into the strings (`s`). The browser test
+/// checks that the page's sums are `diff`'s.
+#[test]
+fn the_page_carries_what_diff_sums_per_entry() {
+    let env = TestEnv::new();
+    env.fixture("diff.jsonl");
+    let html = env.run(&["-f", "diff.jsonl", "export", "-o", "-"]);
+    let facts =
+        regex::Regex::new(r#"<script type="application/json" id="facts">(.*)</script>"#).unwrap();
+    let block = &facts.captures(&html).expect("the facts block")[1];
+    // A line per member.
+    let block = ["s", "p", "f", "t", "k", "c", "x"].iter().fold(block.to_owned(), |b, key| {
+        b.replace(&format!(",\"{key}\":"), &format!(",\n\"{key}\":"))
+    });
+    assert_snapshot!(block, @r#"
+    {"t0":1773133204000,
+    "s":["bash","cargo insta test","cargo test","edit","git commit -am 'cli: add --verbose'","read","src/main.rs","tests/cli.rs","tests/verbose.rs","write"],
+    "p":[0,1,1,1,1,1,1,1,1,1,1,1,10,1,1,1,1,1],
+    "f":[1,2,0,1,2,0,0,0,1,2,0,2,1,2,0,4,2,0],
+    "t":[0,4000,8000,36000,40000,44000,48000,52000,56000,60000,64000,68000,12000,16000,20000,24000,28000,32000],
+    "k":[0,1240,0,0,1720,0,0,0,0,930,0,962,0,1580,0,0,1730,0],
+    "c":[0,0.004,0,0,0.007,0,0,0,0,0.003,0,0.002,0,0.006,0,0,0.005,0],
+    "x":[[1,[5],[6]],[4,[0,9],[],[8],[1]],[9,[0],[],[],[4]],[13,[0,3],[],[7],[2]]]}
+    "#);
+}
+
+/// With --redact, the files and commands the page compares are redacted too.
+#[test]
+fn redact_takes_keys_out_of_the_compared_files_and_commands() {
+    let env = TestEnv::new();
+    let home = env.path().join("home").display().to_string();
+    let call = serde_json::json!({"type":"message","id":"m2","parentId":"m1","timestamp":"2026-03-02T10:00:02.000Z",
+        "message":{"role":"assistant","content":[
+            {"type":"toolCall","id":"c1","name":"read","arguments":{"path":format!("{home}/src/a.rs")}},
+            {"type":"toolCall","id":"c2","name":"bash","arguments":{"command":"curl -H 'x-api-key: sk-ant-api03-abcdefghijklmnopqrstuvwxyz'"}}]}});
+    let session = format!(
+        "{}\n{}\n{call}\n",
+        r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-03-02T10:00:00.000Z","cwd":"/w"}"#,
+        r#"{"type":"message","id":"m1","parentId":null,"timestamp":"2026-03-02T10:00:01.000Z","message":{"role":"user","content":"go"}}"#,
+    );
+    env.write("s.jsonl", session);
+    let html = env.run(&["-f", "s.jsonl", "export", "--redact", "-o", "-"]);
+    let facts = html.split("id=\"facts\">").nth(1).and_then(|f| f.split("</script>").next());
+    let facts = facts.expect("the facts block");
+    assert!(facts.contains(r#""~/src/a.rs""#), "{facts}");
+    assert!(facts.contains("x-api-key: [REDACTED]"), "{facts}");
+    assert!(!html.contains("sk-ant") && !html.contains("/home/src"), "{html}");
+}
+
 /// A key that straddles the point where a gist, a title or a sidebar row is cut is redacted
 /// whole, before the cut: no part of it is left.
 #[test]
@@ -437,6 +489,8 @@ fn a_hostile_transcript_gets_nothing_to_run() {
         entry("m2", Some("m1\" onmouseover=\"alert(4)"), serde_json::json!({"role":"assistant","model":evil,"content":[
             {"type":"text","text":evil},{"type":"thinking","thinking":evil},
             {"type":"toolCall","id":"c1","name":evil,"arguments":{"command":evil}},
+            {"type":"toolCall","id":"c2","name":"read","arguments":{"path":evil}},
+            {"type":"toolCall","id":"c3","name":"bash","arguments":{"command":evil}},
             {"type":"image","mimeType":"image/svg+xml","data":"PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+"},
             {"type":"image","mimeType":"image/png\" onerror=\"alert(5)","data":"iVBORw0KGgo="},
             {"type":"image","mimeType":"image/png","data":"javascript:alert(6)"},
@@ -454,8 +508,9 @@ fn a_hostile_transcript_gets_nothing_to_run() {
     assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
     let html = String::from_utf8(out.stdout).unwrap();
     assert!(html.len() > 10 << 20);
-    // The page's two scripts (the branch list and its own) and no other.
-    assert_eq!(html.matches("<script").count(), 2);
+    // The page's three scripts (the branch list, the facts it compares branches by, and its
+    // own) and no other.
+    assert_eq!(html.matches("<script").count(), 3);
     assert_eq!(html.matches("<script>").count(), 1);
     assert_eq!(html.matches("<style>").count(), 1);
     assert!(
@@ -498,6 +553,8 @@ fn a_hostile_transcript_gets_nothing_to_run() {
                     "spellcheck",
                     "aria-label",
                     "aria-controls",
+                    "aria-pressed",
+                    "hidden",
                     "title",
                     "alt",
                     "src",

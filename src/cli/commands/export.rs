@@ -33,7 +33,8 @@ const EXAMPLES: &str = r#"Examples:
 /// inline, images are inline (from the message, or from oh-my-pi's blob store) or a
 /// placeholder with their type and size, and a Content-Security-Policy lets nothing but the
 /// page's own style and script run. A sidebar draws the tree as the agents' selector does, with
-/// a search box. Light and dark themes follow the system.
+/// a search box, and a Compare button: two entries then picked in the tree show what
+/// `diff --stat` shows of their two branches. Light and dark themes follow the system.
 ///
 /// Markdown gives the same content as nested sections, readable on GitHub: each branch is a
 /// sub-section after its branch point, and no text of the transcript reads as a heading of the
