@@ -358,3 +358,27 @@ fn import_file_rev_continues_the_branch_of_rev() {
     [exit status: 4]
     ");
 }
+
+/// A copy of `task.jsonl` and its subagent's file, where Claude Code 2.1.2 on puts it.
+fn env_with_task() -> TestEnv {
+    let env = env_with("task.jsonl");
+    let agent = "task/subagents/agent-0a1b2c.jsonl";
+    std::fs::create_dir_all(env.path().join("task/subagents")).unwrap();
+    env.write(agent, std::fs::read(crate::common::fixtures().join("claude").join(agent)).unwrap());
+    env
+}
+
+#[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
+fn ls_counts_the_subagents_files_in_the_transcript_s_row_and_lists_them_with_it() {
+    // 4 records in the transcript, 4 in its subagent's file: 8 entries, as `log` reads them.
+    // The subagent ran during the Task call, so the transcript's last entry (10:00:09), not the
+    // subagent's (10:00:05, the last line read), is the last activity.
+    let env = env_with_task();
+    let agent = "task/subagents/agent-0a1b2c.jsonl";
+    insta::assert_snapshot!(env.run(&["--json", "ls", "task.jsonl", agent]), @r#"{"path":"task.jsonl","sessionId":"5f1c8e2a-3b4d-4e6f-8a9b-0c1d2e3f4a5b","name":null,"cwd":"/home/u/tally","entries":8,"lastActivity":"2026-03-01T10:00:09.000Z","firstPrompt":"Rename print_table to render_table.","laneFormat":false,"current":false}"#);
+    // `--tree` looks into the transcript's directory, and finds the file it reads already.
+    insta::assert_snapshot!(env.run(&["ls", "--tree", "."]), @"./task.jsonl  8 entries  2026-03-01 10:00:09 +0000");
+    // Without its transcript, the subagent's file is a session of its own.
+    insta::assert_snapshot!(env.run(&["ls", "--tree", agent]), @"task/subagents/agent-0a1b2c.jsonl  4 entries  2026-03-01 10:00:05 +0000");
+}
