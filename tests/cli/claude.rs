@@ -427,3 +427,28 @@ fn grep_names_a_hit_by_the_file_it_is_written_in_once() {
     00001017 assistant: print_table is called once, in src/main.rs:12.
     ");
 }
+
+#[test]
+fn import_reads_the_transcript_without_its_subagents_files() {
+    // oh-my-pi 18.2.3's ClaudeSessionStore.load reads the one path it is given (and skips
+    // sidechain records): the subagent's file beside the transcript changes nothing.
+    let env = env_with_task();
+    env.run(&["import", "task.jsonl", "-o", "with.jsonl"]);
+    std::fs::remove_dir_all(env.path().join("task")).unwrap();
+    env.run(&["import", "task.jsonl", "-o", "without.jsonl"]);
+    assert_eq!(env.read("with.jsonl"), env.read("without.jsonl"));
+    let entries = String::from_utf8(env.read("with.jsonl")).unwrap().lines().count();
+    assert_eq!(entries, 8, "slot, header, 4 messages, model_change, foreign_session_import");
+}
+
+#[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
+fn import_refuses_a_rev_in_a_subagent_s_file() {
+    let env = env_with_task();
+    insta::assert_snapshot!(env.run(&["import", "task.jsonl:00001015", "-o", "out.jsonl"]), @r"
+    ------- stderr -------
+    error: 00001015 is in task/subagents/agent-0a1b2c.jsonl, a subagent's file, which import leaves out as oh-my-pi's importer does
+    [exit status: 2]
+    ");
+    assert!(!env.path().join("out.jsonl").exists());
+}
