@@ -48,6 +48,38 @@ pub fn artifact_sessions(files: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
+/// For each of `files`, whether another of them reads it as part of its session: a Claude
+/// Code subagent's file (`<session>/subagents/agent-<id>.jsonl`) listed with its transcript,
+/// which reads it after its own records ([`Foreign::with_joined_files`]). `ls` and `grep` show
+/// such a file through its transcript, not as a session of its own.
+pub fn read_with_another(files: &[PathBuf]) -> Vec<bool> {
+    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let mut joined = HashSet::new();
+    for file in files {
+        let subagents = crate::format::claude::subagent_files(file);
+        if !subagents.is_empty() && foreign_format(file) == Some(Foreign::Claude) {
+            joined.extend(subagents.iter().map(|p| real(p)));
+        }
+    }
+    if joined.is_empty() {
+        return vec![false; files.len()];
+    }
+    files.iter().map(|f| joined.contains(&real(f))).collect()
+}
+
+/// The other agent whose transcript `file` is, told by its first non-blank line.
+fn foreign_format(file: &Path) -> Option<Foreign> {
+    use std::io::BufRead;
+    let mut reader = std::io::BufReader::new(std::fs::File::open(file).ok()?);
+    let mut head = Vec::new();
+    while head.iter().all(u8::is_ascii_whitespace) {
+        if reader.read_until(b'\n', &mut head).ok()? == 0 {
+            return None;
+        }
+    }
+    crate::Session::foreign_format(&head)
+}
+
 fn walk(dir: &Path, listing: bool, out: &mut Vec<PathBuf>) -> Result<()> {
     let mut entries: Vec<_> =
         std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?.filter_map(|e| e.ok()).collect();

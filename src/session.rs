@@ -622,12 +622,8 @@ impl Session {
     /// again from the file (from standard input, which cannot be read again, the converted one).
     pub fn written_line(&self, idx: u32) -> Result<Vec<u8>> {
         match self.foreign_lines.get(idx as usize) {
-            Some(&(offset, len)) if self.path.as_os_str() != "-" => {
-                let joined = self.foreign_joined.iter().rev().find(|(start, _)| *start <= offset);
-                let (path, offset) = match joined {
-                    Some((start, path)) => (path, offset - start),
-                    None => (&self.path, offset),
-                };
+            Some(&(_, len)) if self.path.as_os_str() != "-" => {
+                let (path, offset) = self.written_at(idx).unwrap_or((&self.path, 0));
                 let file = File::open(path).map_err(|e| Error::io(path, e))?;
                 let mut buf = vec![0; len as usize];
                 crate::platform::read_exact_at(&file, &mut buf, offset)
@@ -636,6 +632,26 @@ impl Session {
             }
             _ => self.raw_line(idx),
         }
+    }
+
+    /// The file a record of another agent's transcript is written in, and where its line
+    /// starts there: the transcript's, or one of the files read with it ([`Session::joined`]).
+    /// `None` for a session's own record.
+    pub fn written_at(&self, idx: u32) -> Option<(&Path, u64)> {
+        let &(offset, _) = self.foreign_lines.get(idx as usize)?;
+        let joined = self.foreign_joined.iter().rev().find(|(start, _)| *start <= offset);
+        Some(match joined {
+            Some((start, path)) => (path, offset - start),
+            None => (&self.path, offset),
+        })
+    }
+
+    /// The files read after another agent's transcript, as if it went on with them (Claude
+    /// Code's subagents', [`Foreign::with_joined_files`]), each with the index of its first
+    /// record: the records from there to the next file's are written in it.
+    pub fn joined(&self) -> Vec<(&Path, u32)> {
+        let first = |start: u64| self.foreign_lines.partition_point(|(o, _)| *o < start) as u32;
+        self.foreign_joined.iter().map(|(start, path)| (path.as_path(), first(*start))).collect()
     }
 
     /// Reads `len` bytes at `offset` of the source into `buf` (replacing its contents).

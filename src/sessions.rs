@@ -47,9 +47,12 @@ pub struct Summary {
     /// The header's `parentSession`: the file (pi, oh-my-pi's branch into a new file and its
     /// subagents) or the session id (oh-my-pi's `/fork`) the session came from.
     pub parent_session: Option<String>,
-    /// Non-blank lines after the header (damaged ones included: `fsck` tells them apart).
+    /// Non-blank lines after the header (damaged ones included: `fsck` tells them apart); for
+    /// another agent's transcript, the entries `log` reads, those of the files read with it
+    /// (Claude Code's subagents') included.
     pub entries: u64,
-    /// The last entry's timestamp, else the file's modification time (epoch milliseconds).
+    /// The last entry's timestamp (of another agent's transcript, the latest of its files'
+    /// last entries), else the file's modification time (epoch milliseconds).
     pub last_activity: Option<i64>,
     /// The text of the first user message in the file, on one line, cut at 200 characters.
     pub first_prompt: Option<String>,
@@ -90,18 +93,26 @@ pub fn summarize(path: &Path) -> Result<Summary> {
     let mut reader = BufReader::with_capacity(1 << 16, file);
     // Another agent's transcript is summarized as the session it is read as.
     let foreign = crate::Session::foreign_format(reader.fill_buf().map_err(io)?);
-    let (scan, last, before_last) = match foreign {
+    let time = |line: &[u8]| {
+        let env = scan_envelope(line).ok()?;
+        crate::clock::parse_timestamp(env.timestamp.as_deref()?)
+    };
+    let (scan, last_time) = match foreign {
         Some(foreign) => {
             let mut input = Vec::new();
             reader.read_to_end(&mut input).map_err(io)?;
-            scan_lines(foreign.transcode(&input).bytes.as_slice()).map_err(io)?
+            // With the files read with it (Claude Code's subagents'), as `log` reads it.
+            let (input, joined) = foreign.with_joined_files(path, input);
+            let transcoded = foreign.transcode(&input);
+            let (scan, ..) = scan_lines(transcoded.bytes.as_slice()).map_err(io)?;
+            let starts = joined.iter().map(|(start, _)| *start);
+            (scan, last_times(&transcoded, &input, starts).filter_map(time).max())
         }
-        None => scan_lines(reader).map_err(io)?,
+        None => {
+            let (scan, last, before_last) = scan_lines(reader).map_err(io)?;
+            (scan, [&last, &before_last].into_iter().find_map(|line| time(line)))
+        }
     };
-    let last_time = [&last, &before_last].into_iter().find_map(|line| {
-        let env = scan_envelope(line).ok()?;
-        crate::clock::parse_timestamp(env.timestamp.as_deref()?)
-    });
     let name = crate::naming::name_in_effect(scan.slot_title, scan.session_info, scan.header_title);
     Ok(Summary {
         path: path.to_path_buf(),
@@ -114,6 +125,32 @@ pub fn summarize(path: &Path) -> Result<Summary> {
         first_prompt: scan.first_prompt,
         lane_format: scan.lane_format,
         foreign,
+    })
+}
+
+/// The last entry line of each file of another agent's transcript, as `transcoded` writes them:
+/// the transcript's, then each file read with it, which starts at one of `starts` in `input`
+/// (what was transcoded). The last entry of the session is not the latest when a subagent's
+/// file ends after the transcript does.
+fn last_times<'t>(
+    transcoded: &'t crate::format::transcript::Transcoded,
+    input: &[u8],
+    starts: impl Iterator<Item = u64>,
+) -> impl Iterator<Item = &'t [u8]> {
+    // The line each file starts at in `input`, then one past the last.
+    let mut first_lines: Vec<u64> = starts
+        .map(|start| {
+            let before = &input[..(start as usize).min(input.len())];
+            memchr::memchr_iter(b'\n', before).count() as u64 + 1
+        })
+        .collect();
+    first_lines.push(u64::MAX);
+    let lines: Vec<&[u8]> = transcoded.bytes.split(|&b| b == b'\n').collect();
+    // The header (output line 0) is no entry; each file's last entry is the last output line
+    // from a transcript line before the next file's first.
+    first_lines.into_iter().filter_map(move |next| {
+        let end = transcoded.lines.partition_point(|&l| l < next);
+        (end > 1).then(|| lines[end - 1])
     })
 }
 

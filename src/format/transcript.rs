@@ -1,8 +1,8 @@
 //! What the readers of other agents' transcripts ([`super::foreign`]) make: a transcript as a
 //! session sesstree reads ([`Transcoded`]), as an import ([`Imported`]), and the records of a
-//! JSONL transcript (`records`, `each_line`).
+//! JSONL transcript (`each_line`).
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::json::scan::Scanner;
 
@@ -46,25 +46,6 @@ pub struct Imported {
     pub cwd: Option<String>,
     /// The transcript's session id, when it names one (oh-my-pi takes the file name else).
     pub session_id: Option<String>,
-}
-
-/// A line as JSON, invalid UTF-8 read as U+FFFD; `None` when it is not JSON.
-fn parse(line: &[u8]) -> Option<Value> {
-    serde_json::from_slice(line)
-        .ok()
-        .or_else(|| serde_json::from_str(&String::from_utf8_lossy(line)).ok())
-}
-
-/// The objects among the lines of `input`, with their line numbers (1-based).
-pub(super) fn records(input: &[u8]) -> Vec<(u64, Map<String, Value>)> {
-    input
-        .split(|&b| b == b'\n')
-        .enumerate()
-        .filter_map(|(i, line)| match parse(line)? {
-            Value::Object(record) => Some((i as u64 + 1, record)),
-            _ => None,
-        })
-        .collect()
 }
 
 /// How many lines are read at once, on every core, while reading records in order.

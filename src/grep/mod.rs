@@ -232,14 +232,16 @@ const FIRST_PIECE: u64 = 256 << 10;
 impl Search {
     /// Searches each file (`-` reads standard input), on every core; an error is that file's
     /// (unreadable, say, or refused as every reading command refuses it: no valid header, or
-    /// pi's lane format).
-    pub fn files(&self, paths: &[PathBuf]) -> Vec<Result<FileHits>> {
+    /// pi's lane format). Each file's hits come first, then those of the files read with it
+    /// (a Claude Code transcript's subagents' files, as `log` reads them), each under its own
+    /// name: a hit is named by the file its line is written in.
+    pub fn files(&self, paths: &[PathBuf]) -> Vec<Result<Vec<FileHits>>> {
         use rayon::prelude::*;
         paths.par_iter().map(|path| self.file(path, PIECE)).collect()
     }
 
     /// Searches one file, a task for each `piece` bytes of a regular file.
-    fn file(&self, path: &Path, piece: u64) -> Result<FileHits> {
+    fn file(&self, path: &Path, piece: u64) -> Result<Vec<FileHits>> {
         if path.as_os_str() == "-" {
             return self.whole(path, std::io::stdin().lock());
         }
@@ -255,7 +257,7 @@ impl Search {
         }
         readable(path, &header, || Session::load(path))?;
         let Some(session_id) = self.header_in_scope(&header) else {
-            return Ok(FileHits::none(path));
+            return Ok(vec![FileHits::none(path)]);
         };
         // For the first hit alone, a small piece at a time in order, as `grep -l` stops
         // reading at it; else every piece at once.
@@ -292,11 +294,11 @@ impl Search {
             hits: found.iter_mut().flat_map(|f| std::mem::take(&mut f.hits)).collect(),
             damaged: found.iter().flat_map(|f| f.damaged.iter().copied()).collect(),
         };
-        self.finish(path, Some(session_id), found, || Session::load(path))
+        self.finish(path, Some(session_id), found, || Session::load(path)).map(|f| vec![f])
     }
 
     /// Searches a file read whole from `from` (standard input, a pipe).
-    fn whole(&self, path: &Path, mut from: impl Read) -> Result<FileHits> {
+    fn whole(&self, path: &Path, mut from: impl Read) -> Result<Vec<FileHits>> {
         let mut bytes = Vec::new();
         from.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
         let head = &bytes[..bytes.len().min(1 << 20)];
@@ -305,21 +307,62 @@ impl Search {
         }
         readable(path, head, || Session::from_bytes(path, bytes.clone()))?;
         let Some(session_id) = self.header_in_scope(head) else {
-            return Ok(FileHits::none(path));
+            return Ok(vec![FileHits::none(path)]);
         };
         let found = self.scan(&bytes, 0, 0..bytes.len());
-        self.finish(path, Some(session_id), found, || Session::from_bytes(path, bytes))
+        let hits = self.finish(path, Some(session_id), found, || Session::from_bytes(path, bytes));
+        hits.map(|f| vec![f])
     }
 
-    /// Searches another agent's transcript in the session it is read as.
-    fn transcoded(&self, session: Session) -> Result<FileHits> {
+    /// Searches another agent's transcript in the session it is read as: the transcript's
+    /// records, then those of each file read with it, each file's hits under its own name and
+    /// with its own line numbers, placed in the tree of the whole session.
+    fn transcoded(&self, session: Session) -> Result<Vec<FileHits>> {
         session.require_readable()?;
         let bytes = session.read_range(0, session.file_len)?;
         let Some(session_id) = self.header_in_scope(&bytes) else {
-            return Ok(FileHits::none(&session.path));
+            return Ok(vec![FileHits::none(&session.path)]);
         };
-        let found = self.scan(&bytes, 0, 0..bytes.len());
-        self.finish(&session.path.clone(), Some(session_id), found, || Ok(session))
+        // Each file's records lie together in the session, in the order the files were read.
+        let joined = session.joined();
+        let start = |record: u32| {
+            session.records.get(record as usize).map_or(bytes.len(), |r| r.offset as usize)
+        };
+        let mut files = vec![(session.path.as_path(), 0)];
+        files.extend(joined.iter().map(|&(path, first)| (path, start(first))));
+        let mut out = Vec::new();
+        for (i, &(path, from)) in files.iter().enumerate() {
+            let to = files.get(i + 1).map_or(bytes.len(), |&(_, to)| to);
+            let found = self.scan(&bytes, 0, from..to);
+            if i > 0 && found.hits.is_empty() {
+                continue;
+            }
+            let mut hits = FileHits {
+                path: path.to_owned(),
+                session_id: Some(session_id.clone()),
+                hits: found.hits,
+                damaged: found.damaged.iter().map(|&at| line_number(&session, at)).collect(),
+            };
+            if self.locate || self.active_only {
+                // A joined file's lines are counted in it, read again only when it has a hit.
+                let own = (i > 0 && !hits.hits.is_empty())
+                    .then(|| std::fs::read(path).map_err(|e| Error::io(path, e)))
+                    .transpose()?;
+                let line = |record: u32| match (&own, session.written_at(record)) {
+                    (Some(own), Some((_, at))) => {
+                        let before = &own[..(at as usize).min(own.len())];
+                        memchr::memchr_iter(b'\n', before).count() as u64 + 1
+                    }
+                    _ => session.record(record).line,
+                };
+                self.place(&mut hits, &session, line);
+            }
+            if let Some(max) = self.max_hits {
+                hits.hits.truncate(max);
+            }
+            out.push(hits);
+        }
+        Ok(out)
     }
 
     /// The session id of the header among the first lines `head` (after a title slot; empty
@@ -433,37 +476,43 @@ impl Search {
     ) -> Result<FileHits> {
         let mut out =
             FileHits { path: path.to_owned(), session_id, hits: found.hits, damaged: vec![] };
-        let place = (self.locate || self.active_only) && !out.hits.is_empty();
-        if place || !found.damaged.is_empty() {
+        let place = self.locate || self.active_only;
+        if place && !out.hits.is_empty() || !found.damaged.is_empty() {
             let session = load()?;
             out.damaged =
                 found.damaged.iter().map(|&offset| line_number(&session, offset)).collect();
             if place {
-                let active: HashSet<u32> = session
-                    .leaf()
-                    .map(|leaf| session.path_to_root(leaf))
-                    .unwrap_or_default()
-                    .into_iter()
-                    .collect();
-                let labels: HashMap<u32, String> = session.label_map();
-                out.hits.retain_mut(|hit| {
-                    let Ok(record) = record_at(&session, hit.offset) else { return false };
-                    let r = session.record(record);
-                    hit.located = Some(Located {
-                        record,
-                        line: r.line,
-                        id: r.id.as_ref().map(|id| id.to_string()),
-                        on_active_path: active.contains(&record),
-                        label: labels.get(&record).cloned(),
-                    });
-                    !self.active_only || active.contains(&record)
-                });
+                self.place(&mut out, &session, |record| session.record(record).line);
             }
         }
         if let Some(max) = self.max_hits {
             out.hits.truncate(max);
         }
         Ok(out)
+    }
+
+    /// Places each of a file's hits in the tree of `session` ([`Located`]), its line in the
+    /// file given by `line`; with `active_only`, keeps only those on the active path.
+    fn place(&self, out: &mut FileHits, session: &Session, line: impl Fn(u32) -> u64) {
+        let active: HashSet<u32> = session
+            .leaf()
+            .map(|leaf| session.path_to_root(leaf))
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
+        let labels: HashMap<u32, String> = session.label_map();
+        out.hits.retain_mut(|hit| {
+            let Ok(record) = record_at(session, hit.offset) else { return false };
+            let r = session.record(record);
+            hit.located = Some(Located {
+                record,
+                line: line(record),
+                id: r.id.as_ref().map(|id| id.to_string()),
+                on_active_path: active.contains(&record),
+                label: labels.get(&record).cloned(),
+            });
+            !self.active_only || active.contains(&record)
+        });
     }
 }
 

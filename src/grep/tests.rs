@@ -120,17 +120,17 @@ fn pieces_find_what_the_whole_file_finds() {
     let path = dir.path().join("s.jsonl");
     std::fs::File::create(&path).unwrap().write_all(session(500).as_bytes()).unwrap();
     let search = search(&["needle"], MatchOptions::default());
-    let whole = search.file(&path, u64::MAX / 2).unwrap();
+    let whole = search.file(&path, u64::MAX / 2).unwrap().remove(0);
     let offsets = |hits: &FileHits| -> Vec<(u64, u64)> {
         hits.hits.iter().map(|h| (h.offset, h.located.as_ref().unwrap().line)).collect()
     };
     assert_eq!(whole.hits.len(), 500usize.div_ceil(7));
     for piece in [1, 2, 3, 64, 100, 199, 4096, 65_536] {
-        let pieces = search.file(&path, piece).unwrap();
+        let pieces = search.file(&path, piece).unwrap().remove(0);
         assert_eq!(offsets(&pieces), offsets(&whole), "piece {piece}");
     }
     // The same from memory.
-    let bytes = search.whole(&path, &std::fs::read(&path).unwrap()[..]).unwrap();
+    let bytes = search.whole(&path, &std::fs::read(&path).unwrap()[..]).unwrap().remove(0);
     assert_eq!(offsets(&bytes), offsets(&whole));
 }
 

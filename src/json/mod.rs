@@ -5,6 +5,7 @@
 //! ([`transcode`]). Nothing here knows what a session entry is.
 
 pub mod members;
+pub(crate) mod object;
 pub mod pick;
 pub mod scan;
 pub mod transcode;

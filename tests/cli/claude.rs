@@ -358,3 +358,97 @@ fn import_file_rev_continues_the_branch_of_rev() {
     [exit status: 4]
     ");
 }
+
+/// A copy of `task.jsonl` and its subagent's file, where Claude Code 2.1.2 on puts it.
+fn env_with_task() -> TestEnv {
+    let env = env_with("task.jsonl");
+    let agent = "task/subagents/agent-0a1b2c.jsonl";
+    std::fs::create_dir_all(env.path().join("task/subagents")).unwrap();
+    env.write(agent, std::fs::read(crate::common::fixtures().join("claude").join(agent)).unwrap());
+    env
+}
+
+#[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
+fn ls_counts_the_subagents_files_in_the_transcript_s_row_and_lists_them_with_it() {
+    // 4 records in the transcript, 4 in its subagent's file: 8 entries, as `log` reads them.
+    // The subagent ran during the Task call, so the transcript's last entry (10:00:09), not the
+    // subagent's (10:00:05, the last line read), is the last activity.
+    let env = env_with_task();
+    let agent = "task/subagents/agent-0a1b2c.jsonl";
+    insta::assert_snapshot!(env.run(&["--json", "ls", "task.jsonl", agent]), @r#"{"path":"task.jsonl","sessionId":"5f1c8e2a-3b4d-4e6f-8a9b-0c1d2e3f4a5b","name":null,"cwd":"/home/u/tally","entries":8,"lastActivity":"2026-03-01T10:00:09.000Z","firstPrompt":"Rename print_table to render_table.","laneFormat":false,"current":false}"#);
+    // `--tree` looks into the transcript's directory, and finds the file it reads already.
+    insta::assert_snapshot!(env.run(&["ls", "--tree", "."]), @"./task.jsonl  8 entries  2026-03-01 10:00:09 +0000");
+    // Without its transcript, the subagent's file is a session of its own.
+    insta::assert_snapshot!(env.run(&["ls", "--tree", agent]), @"task/subagents/agent-0a1b2c.jsonl  4 entries  2026-03-01 10:00:05 +0000");
+}
+
+#[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
+fn grep_names_a_hit_by_the_file_it_is_written_in_once() {
+    // The directory holds the transcript and its subagent's file: each hit once, under the
+    // file its record is in, with its line there (the subagent's Grep result, line 3, does not
+    // match), placed in the tree of the whole session (a sidechain is off the path).
+    let env = env_with_task();
+    insta::assert_snapshot!(env.run(&["grep", "print_table", "."]), @r"
+    ./task.jsonl  5f1c8e2a-3b4d-4e6f-8a9b-0c1d2e3f4a5b
+    00001010 user: Rename print_table to render_table.
+    00001011 assistant: Find every caller of print_table.
+    00001012 tool: print_table is called once, in src/main.rs:12.
+    00001013 assistant: Renamed print_table to render_table in src/main.rs.
+
+    ./task/subagents/agent-0a1b2c.jsonl  5f1c8e2a-3b4d-4e6f-8a9b-0c1d2e3f4a5b
+    00001014 user: Find every caller of print_table. (off path)
+    00001015 assistant: print_table (off path)
+    00001017 assistant: print_table is called once, in src/main.rs:12. (off path)
+    ");
+    let json = env.run(&["--json", "grep", "called once", "."]);
+    let hits: Vec<(String, u64)> = json
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|h| (h["file"].as_str().unwrap().to_owned(), h["line"].as_u64().unwrap()))
+        .collect();
+    let agent = "./task/subagents/agent-0a1b2c.jsonl";
+    assert_eq!(hits, [("./task.jsonl".to_owned(), 3), (agent.to_owned(), 4)]);
+    // -l and -c count each file's own hits: the subagent's file has its own first hit.
+    insta::assert_snapshot!(env.run(&["grep", "-c", "print_table", "."]), @r"
+    ./task.jsonl:4
+    ./task/subagents/agent-0a1b2c.jsonl:3
+    ");
+    insta::assert_snapshot!(env.run(&["grep", "-l", "print_table", "."]), @r"
+    ./task.jsonl
+    ./task/subagents/agent-0a1b2c.jsonl
+    ");
+    // Named alone, the subagent's file is searched as the session it is read as on its own.
+    insta::assert_snapshot!(env.run(&["grep", "print_table", "task/subagents/agent-0a1b2c.jsonl"]), @r"
+    task/subagents/agent-0a1b2c.jsonl  5f1c8e2a-3b4d-4e6f-8a9b-0c1d2e3f4a5b
+    00001014 user: Find every caller of print_table.
+    00001015 assistant: print_table
+    00001017 assistant: print_table is called once, in src/main.rs:12.
+    ");
+}
+
+#[test]
+fn import_reads_the_transcript_without_its_subagents_files() {
+    // oh-my-pi 18.2.3's ClaudeSessionStore.load reads the one path it is given (and skips
+    // sidechain records): the subagent's file beside the transcript changes nothing.
+    let env = env_with_task();
+    env.run(&["import", "task.jsonl", "-o", "with.jsonl"]);
+    std::fs::remove_dir_all(env.path().join("task")).unwrap();
+    env.run(&["import", "task.jsonl", "-o", "without.jsonl"]);
+    assert_eq!(env.read("with.jsonl"), env.read("without.jsonl"));
+    let entries = String::from_utf8(env.read("with.jsonl")).unwrap().lines().count();
+    assert_eq!(entries, 8, "slot, header, 4 messages, model_change, foreign_session_import");
+}
+
+#[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
+fn import_refuses_a_rev_in_a_subagent_s_file() {
+    let env = env_with_task();
+    insta::assert_snapshot!(env.run(&["import", "task.jsonl:00001015", "-o", "out.jsonl"]), @r"
+    ------- stderr -------
+    error: 00001015 is in task/subagents/agent-0a1b2c.jsonl, a subagent's file, which import leaves out as oh-my-pi's importer does
+    [exit status: 2]
+    ");
+    assert!(!env.path().join("out.jsonl").exists());
+}

@@ -35,7 +35,9 @@ const EXAMPLES: &str = r#"Examples:
 /// Without PATH, searches the session named by -f, SESSTREE_FILE or --session, else every
 /// session of both agents and every Claude Code and Codex transcript (the directories `ls`
 /// lists); --here searches the current project's sessions instead. PATH is a session file, a directory (searched for *.jsonl) or `-` for
-/// standard input.
+/// standard input. A Claude Code transcript is searched with its subagents' files, as `log`
+/// reads it, and a hit in one of them is named by that file (once, also when a directory holds
+/// both).
 ///
 /// Prints a heading per file (its path and session id), then a line per matching entry: its
 /// short id, its label, its role or type, and the line of text around the first match, with
@@ -229,10 +231,15 @@ pub fn run(ctx: &Ctx, args: &GrepArgs) -> anyhow::Result<()> {
             .collect();
     }
 
+    // A Claude Code subagent's file found with its transcript is searched through it.
+    let joined = discover::read_with_another(&paths);
+    let (paths, named): (Vec<PathBuf>, Vec<bool>) =
+        paths.into_iter().zip(named).zip(joined).filter(|(_, j)| !j).map(|(p, _)| p).unzip();
+
     let mut out = stdout();
     for (result, named) in search.files(&paths).into_iter().zip(named) {
-        let file = match result {
-            Ok(file) => file,
+        let files = match result {
+            Ok(files) => files,
             Err(e) => {
                 // A file named on the command line that every reading command refuses is
                 // refused as they refuse it; one found in a directory is an error as an
@@ -247,27 +254,29 @@ pub fn run(ctx: &Ctx, args: &GrepArgs) -> anyhow::Result<()> {
                 continue;
             }
         };
-        crate::cli::ui::warn_lines(
-            &file.path,
-            file.damaged.iter().map(|&line| (line, "not valid JSON; the line is not searched")),
-        );
-        if file.hits.is_empty() {
-            continue;
-        }
-        let path = file.path.display().to_string();
-        if ctx.json {
-            write_json(&mut out, &file, &path, args)?;
-        } else if args.files_with_matches {
-            writeln!(out, "{}", show(&path))?;
-        } else if args.count {
-            writeln!(out, "{}:{}", show(&path), file.hits.len())?;
-        } else {
-            if matched {
-                writeln!(out)?;
+        for file in files {
+            crate::cli::ui::warn_lines(
+                &file.path,
+                file.damaged.iter().map(|&line| (line, "not valid JSON; the line is not searched")),
+            );
+            if file.hits.is_empty() {
+                continue;
             }
-            write_text(ctx, &mut out, &file, &path)?;
+            let path = file.path.display().to_string();
+            if ctx.json {
+                write_json(&mut out, &file, &path, args)?;
+            } else if args.files_with_matches {
+                writeln!(out, "{}", show(&path))?;
+            } else if args.count {
+                writeln!(out, "{}:{}", show(&path), file.hits.len())?;
+            } else {
+                if matched {
+                    writeln!(out)?;
+                }
+                write_text(ctx, &mut out, &file, &path)?;
+            }
+            matched = true;
         }
-        matched = true;
     }
     out.flush()?;
     match (failed, matched) {

@@ -29,7 +29,8 @@ const EXAMPLES: &str = r#"Examples:
 /// main-chain record, where oh-my-pi resumes. As oh-my-pi's importer, it leaves out sidechains
 /// (subagents), `isMeta` records and system records, and a compaction's summary starts a new
 /// root: `sesstree tree` on the transcript itself shows more (compactions joined to their
-/// logical parents, sidechains where they hang).
+/// logical parents, sidechains where they hang). As that importer, it reads the transcript
+/// alone, not the subagents' files beside it (`<session>/subagents/`).
 ///
 /// A Codex rollout: the items left after its rollbacks (`thread_rolled_back` takes turns back)
 /// in one chain, named `codex-<n>`, the events that repeat a response item left out, a
@@ -88,7 +89,15 @@ pub fn run(ctx: &Ctx, args: &ImportArgs) -> anyhow::Result<()> {
     if let Some(rev) = rev {
         // The transcript as it stood when REV's record was written: its lines up to that one.
         let session = Session::from_bytes(file, input.clone())?;
-        let line = session.record(sesstree::rev::resolve(&session, &rev)?).line;
+        let record = sesstree::rev::resolve(&session, &rev)?;
+        if let Some((other, _)) = session.written_at(record).filter(|(p, _)| *p != file) {
+            anyhow::bail!(Error::Usage(format!(
+                "{rev} is in {}, a subagent's file, which import leaves out as oh-my-pi's \
+                 importer does",
+                other.display()
+            )));
+        }
+        let line = session.record(record).line;
         let end = memchr::memchr_iter(b'\n', &input).nth(line as usize - 1);
         input.truncate(end.map_or(input.len(), |at| at + 1));
     }

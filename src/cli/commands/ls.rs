@@ -34,8 +34,9 @@ const EXAMPLES: &str = r#"Examples:
 /// OMP_PROFILE, PI_CODING_AGENT_DIR, PI_CODING_AGENT_SESSION_DIR and XDG_DATA_HOME put them
 /// (as a command without -f looks for the current directory's session), and the transcripts of
 /// Claude Code (~/.claude/projects, or under CLAUDE_CONFIG_DIR) and Codex (~/.codex/sessions,
-/// or under CODEX_HOME), listed as the sessions sesstree reads them as. --agent keeps one
-/// agent's. Directories are searched for *.jsonl, leaving out the artifact directory next to
+/// or under CODEX_HOME), listed as the sessions sesstree reads them as: a Claude Code
+/// transcript's row counts the subagents' files read with it (`<session>/subagents/`), which
+/// are not listed on their own beside it. --agent keeps one agent's. Directories are searched for *.jsonl, leaving out the artifact directory next to
 /// each session file.
 ///
 /// The current session, the one a command without -f works on, is marked: `*` before its row,
@@ -119,6 +120,10 @@ pub fn run(ctx: &Ctx, args: &LsArgs) -> anyhow::Result<()> {
     if args.tree {
         files.extend(sesstree::discover::artifact_sessions(&files));
     }
+    // A Claude Code subagent's file is counted in its transcript's row.
+    let joined = discover::read_with_another(&files);
+    let mut joined = joined.into_iter();
+    files.retain(|_| !joined.next().unwrap_or(false));
     let mut summaries = Vec::new();
     let mut first_error = None;
     for result in sessions::summarize_all(&files) {
