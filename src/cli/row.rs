@@ -5,7 +5,7 @@ use sesstree::Session;
 use sesstree::row::gist::Gist;
 use sesstree::terminal::{may_hold_controls, sanitize_for_terminal};
 
-use crate::cli::time::push_short_time;
+use crate::cli::time::zone;
 use crate::cli::ui::{self, Role, Style, short_id};
 
 /// One entry as a text row onto `out`, as `log` draws it: short id, type, time, `[label]`,
@@ -24,7 +24,7 @@ pub fn text_row(
     let kind = r.kind.as_str();
     let mut time = String::with_capacity(25);
     // The record's time is its timestamp as read when the file loaded.
-    push_short_time(&mut time, gist.timestamp().as_str(), r.time);
+    zone().push_short_time(&mut time, gist.timestamp().as_str(), r.time);
     // On a terminal the text is cut to what is left of its width, never wrapped.
     let fitted;
     let text = match width {
