@@ -97,13 +97,6 @@ pub fn id_text(id: &serde_json::Value) -> String {
     id.as_str().map_or_else(|| id.to_string(), str::to_owned)
 }
 
-/// A row's text as a text row prints it: `…` after a text the row cut short (message text
-/// past 200 characters, as the agent's selector cuts it), so a pipe, which gets whole rows,
-/// still shows that it is not the whole text (`show` has it; --json says `textTruncated`).
-pub fn mark_cut(text: &str, cut: bool) -> Cow<'_, str> {
-    if cut { Cow::Owned(format!("{text}…")) } else { Cow::Borrowed(text) }
-}
-
 /// `1 root`, `2 roots`.
 pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })

@@ -5,6 +5,7 @@
 //!
 //! - [`json`]: the `--json` row of `log` and `tree`, and the row writer of both;
 //! - [`row`]: the text row of `log` and of each side of `diff`;
+//! - [`tree`](mod@tree): the row of `tree` and of the selector, with its gutter and marks;
 //! - [`show`]: an entry in full, for `show` and the selector's preview;
 //! - [`style`]: colours, decided once by the caller;
 //! - [`time`]: times as rows show them, in the zone the caller gives;
@@ -15,6 +16,7 @@ pub mod row;
 pub mod show;
 pub mod style;
 pub mod time;
+pub mod tree;
 pub mod width;
 
 use std::borrow::Cow;
