@@ -1,4 +1,6 @@
-//! Times as rows show them: in the local time zone, or in UTC with `--utc`.
+//! The time zone rows show times in, chosen once from the environment (the local one, or UTC
+//! with `--utc`; the output layer writes the times, [`sesstree::render::time`]), and the times
+//! that --since, --until and --older-than take.
 
 use sesstree::render::time::Zone;
 
