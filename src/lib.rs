@@ -34,8 +34,8 @@
 //! 7. [`fsck`] (damage and repair), [`ops`] (the plans and workflows of the writing
 //!    commands), [`grep`] (search across sessions) and [`diff`] (what two branches did
 //!    differently).
-//! 8. [`render`]: the output layer: the `--json` row, an entry in full, the style, the leaf's
-//!    mark.
+//! 8. [`render`]: the output layer: the `--json` row, the text rows of `log`, `tree` and the
+//!    selector, an entry in full, the style, times and widths.
 //! 9. [`export`]: the whole tree as an HTML page or Markdown, drawn with the output layer's
 //!    marks.
 #![warn(missing_docs)]

@@ -7,7 +7,6 @@ pub mod complete;
 pub mod exit;
 pub mod fault;
 pub mod pager;
-pub mod row;
 pub mod selector;
 pub mod signals;
 pub mod time;

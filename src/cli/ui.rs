@@ -17,7 +17,8 @@ pub enum ColorChoice {
     Never,
 }
 
-pub use sesstree::render::{Role, Style};
+pub use sesstree::render::width::{columns, fit};
+pub use sesstree::render::{Role, Style, short_id};
 
 /// Resolves `--color` against the environment: the flag, then NO_COLOR, then CLICOLOR_FORCE /
 /// FORCE_COLOR, then `TERM=dumb`, then whether stdout is a terminal.
@@ -58,34 +59,6 @@ pub fn width() -> Option<usize> {
     columns.or_else(|| TERMINAL_WIDTH.get().copied().flatten())
 }
 
-/// `text` cut to `room` columns, its last one a `…` when it is cut.
-pub fn fit(text: &str, room: usize) -> Cow<'_, str> {
-    use unicode_width::UnicodeWidthChar as _;
-    // A byte takes at most one column in ASCII text: most rows are not measured.
-    if text.len() <= room || unicode_width::UnicodeWidthStr::width(text) <= room {
-        return Cow::Borrowed(text);
-    }
-    let mut used = 0;
-    let mut out = String::with_capacity(room + 3);
-    for c in text.chars() {
-        let w = c.width().unwrap_or(0);
-        if used + w + 1 > room {
-            break;
-        }
-        used += w;
-        out.push(c);
-    }
-    if room > 0 {
-        out.push('…');
-    }
-    Cow::Owned(out)
-}
-
-/// How many columns `text` takes.
-pub fn columns(text: &str) -> usize {
-    unicode_width::UnicodeWidthStr::width(text)
-}
-
 /// Text from a session file (an id, a label, a name, a message) as it may be printed in text
 /// output, on stdout or stderr: every control character escaped (SPEC §3), so a hostile file
 /// cannot drive the terminal. Everything read from the file goes through this before it is
@@ -114,12 +87,6 @@ pub fn warn_lines<'m>(path: &std::path::Path, warnings: impl IntoIterator<Item =
     let _ = err.flush();
 }
 
-/// An id cut to 8 characters, as the agents' own ids are (an ASCII one by bytes, without
-/// walking its characters: a row of every entry shows one).
-pub fn short_id(id: &str) -> &str {
-    sesstree::row::cut::cut_chars(id, 8)
-}
-
 /// The user's home directory, for shortening paths in tool rows.
 pub fn home() -> Option<String> {
     sesstree::discover::home_dir().and_then(|h| h.into_os_string().into_string().ok())
@@ -130,27 +97,7 @@ pub fn id_text(id: &serde_json::Value) -> String {
     id.as_str().map_or_else(|| id.to_string(), str::to_owned)
 }
 
-/// A row's text as a text row prints it: `…` after a text the row cut short (message text
-/// past 200 characters, as the agent's selector cuts it), so a pipe, which gets whole rows,
-/// still shows that it is not the whole text (`show` has it; --json says `textTruncated`).
-pub fn mark_cut(text: &str, cut: bool) -> Cow<'_, str> {
-    if cut { Cow::Owned(format!("{text}…")) } else { Cow::Borrowed(text) }
-}
-
 /// `1 root`, `2 roots`.
 pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn short_ids_are_eight_characters() {
-        // Characters, not bytes (`text::cut_chars` is tested on every path of its cut).
-        assert_eq!(short_id("0123456789"), "01234567");
-        assert_eq!(short_id("éééééééééé"), "éééééééé");
-        assert_eq!(short_id("ab"), "ab");
-    }
 }

@@ -14,10 +14,18 @@ pub enum Role {
     Time,
     /// A `[label]`.
     Label,
-    /// The `← active` marker and the active-path bullet.
+    /// The `← active` marker.
     Active,
+    /// The bullet of a row on the active path.
+    Bullet,
     /// Tree connectors and other structure.
     Dim,
+    /// The selector's cursor.
+    Cursor,
+    /// The mark of a branch folded in the selector.
+    Fold,
+    /// Text that keeps the terminal's own colour: a row's text, the spaces between pieces.
+    Text,
 }
 
 /// How text output looks: decided once, passed to every renderer.
@@ -38,7 +46,7 @@ impl Style {
     /// [`Style::paint`] onto the end of `out`.
     pub fn paint_into(&self, out: &mut String, text: &str, role: Role) {
         use std::fmt::Write as _;
-        if !self.color {
+        if !self.color || matches!(role, Role::Text) {
             out.push_str(text);
             return;
         }
@@ -48,8 +56,10 @@ impl Style {
             Role::Kind => write!(out, "{}", text.cyan()),
             Role::Time => write!(out, "{}", text.dimmed()),
             Role::Label => write!(out, "{}", text.green()),
-            Role::Active => write!(out, "{}", text.bright_green().bold()),
+            Role::Active | Role::Bullet => write!(out, "{}", text.bright_green().bold()),
             Role::Dim => write!(out, "{}", text.dimmed()),
+            Role::Cursor | Role::Fold => write!(out, "{}", text.cyan()),
+            Role::Text => Ok(()),
         };
     }
 }

@@ -6,6 +6,7 @@ use std::io::Write;
 use serde_json::{Value, json};
 use sesstree::context::{build, path_values, render};
 use sesstree::diff::{Side, Split, Summary, split, summarize, unified};
+use sesstree::render::row::LogRow;
 use sesstree::row::gist::NEAR;
 use sesstree::row::listing::Listing;
 use sesstree::row::text::FilterMode;
@@ -15,9 +16,9 @@ use sesstree::{Session, rev};
 
 use crate::cli::args::FilterArg;
 use crate::cli::exit::{Exit, Silent};
-use crate::cli::row;
 use crate::cli::signals::leave_to_exit;
-use crate::cli::ui::{self, Role, Style, home, mark_cut, short_id};
+use crate::cli::time::zone;
+use crate::cli::ui::{self, Role, Style, home, short_id};
 use crate::cli::{Ctx, complete, file_rev, stdout, write_json_line};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
@@ -368,11 +369,11 @@ fn rows(
             None => Cow::Owned(read_text(session, row.idx, home)?),
         };
         let label = labels.get(&row.idx).map(|l| l.0.as_str());
-        let text = mark_cut(&text, row.gist.is_cut());
+        let row = LogRow::of_gist(session, row.idx, row.gist, label, &text);
         // The columns a row takes, measured without its colours.
         let drawn = |style| {
             let mut buf = Vec::new();
-            row::text_row(style, session, (row.idx, row.gist), label, &text, &mut buf, width);
+            row.write(&mut buf, style, zone(), width);
             String::from_utf8_lossy(&buf).into_owned()
         };
         let plain = drawn(Style { color: false });

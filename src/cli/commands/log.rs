@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::io::Write;
 
+use sesstree::render::row::LogRow;
 use sesstree::render::{JsonRow, Placement, write_rows};
 use sesstree::rev;
 use sesstree::row::gist::Gist;
@@ -14,9 +15,9 @@ use sesstree::terminal::sanitize_for_terminal;
 
 use crate::cli::args::FilterArg;
 use crate::cli::complete;
-use crate::cli::row;
 use crate::cli::signals::leave_to_exit;
-use crate::cli::ui::{self, Role, home, mark_cut, short_id};
+use crate::cli::time::zone;
+use crate::cli::ui::{self, Role, home, short_id};
 use crate::cli::{Ctx, stdout};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
@@ -164,8 +165,8 @@ pub fn run(ctx: &Ctx, args: &LogArgs) -> anyhow::Result<()> {
                     json.write(buf);
                 } else {
                     let label = label.map(|l| l.0.as_str());
-                    let text = mark_cut(&text, gist.is_cut());
-                    row::text_row(ctx.style, &session, (idx, gist), label, &text, buf, width);
+                    let row = LogRow::of_gist(&session, idx, gist, label, &text);
+                    row.write(buf, ctx.style, zone(), width);
                 }
                 buf.push(b'\n');
                 anyhow::Ok(())

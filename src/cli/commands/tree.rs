@@ -4,21 +4,22 @@ use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
+use sesstree::render::tree::{Mark, TreeLook, TreeRow};
 use sesstree::render::{JsonRow, Placement, write_rows};
 use sesstree::row::gist::{Gist, resolve_each};
 use sesstree::row::text::FilterMode;
 use sesstree::row::view::labels;
 use sesstree::row::{Rows, Search, read_text};
 use sesstree::terminal::sanitize_for_terminal;
-use sesstree::tree::{ASCII, Row, TreeOptions, UNICODE, layout};
+use sesstree::tree::{TreeOptions, layout};
 use sesstree::{EntryId, Error, rev};
 
 use crate::cli::args::{FilterArg, HookArgs};
 use crate::cli::complete;
-use crate::cli::selector::draw::{Look, max_levels};
+use crate::cli::selector::draw::Look;
 use crate::cli::selector::{self as selector, Options};
 use crate::cli::signals::leave_to_exit;
-use crate::cli::ui::{self, Role, home, short_id, width};
+use crate::cli::ui::{self, home, short_id};
 use crate::cli::{Ctx, stdout};
 
 /// The examples of `--help` and the man page (EXAMPLES), each run by tests/cli/examples.rs.
@@ -89,17 +90,6 @@ pub struct TreeArgs {
     pub hooks: HookArgs,
 }
 
-/// How many levels of gutter a row shows when the terminal width is unknown; deeper levels
-/// scroll off behind `…` as they do on a narrow screen (FORMAT §9.1).
-const MAX_LEVELS_UNKNOWN_WIDTH: usize = 100;
-
-/// How many columns of a row's text a long label leaves in sight on a terminal.
-const TEXT_KEPT: usize = 16;
-
-/// The columns a row keeps besides its gutter and its mark: the bullet, the id, two spaces and
-/// [`TEXT_KEPT`] columns of text.
-const ROW_KEPT: usize = 2 + 8 + 2 + TEXT_KEPT;
-
 /// `--order`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Order {
@@ -132,75 +122,10 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
     };
     let tree = layout(&session, &opts);
     let mode = FilterMode::from(args.filter);
-    let glyphs = if args.ascii { &ASCII } else { &UNICODE };
-    // Without a known width (a pipe, a file) the gutter is still capped: a tree whose branch
-    // points nest thousands deep would otherwise print rows as wide as the tree is deep, and
-    // output quadratic in the number of entries.
-    let max_levels = Some(width().map_or(MAX_LEVELS_UNKNOWN_WIDTH, max_levels));
-    let style = ctx.style;
-    // The text of a row after its gutter.
-    let width = if ctx.json { None } else { width() };
-    // What a row says after its text when it is the leaf, or stands in for a hidden one.
-    let mark_of = |row: &Row, hidden_leaf: Option<&str>| {
-        let active = sesstree::render::active_mark(args.ascii);
-        match (row.is_leaf, hidden_leaf) {
-            (true, _) => Some(active.to_owned()),
-            // The leaf is hidden: the nearest entry shown on its path stands in, and says so.
-            (false, Some(leaf)) => {
-                Some(format!("{active} (leaf {} hidden)", sanitize_for_terminal(leaf)))
-            }
-            (false, None) => None,
-        }
-    };
-    let text_part = |row: &Row,
-                     label: Option<&str>,
-                     text: &str,
-                     hidden_leaf: Option<&str>,
-                     room: Option<usize>| {
-        let mut line = String::new();
-        if row.on_active_path {
-            style.paint_into(&mut line, glyphs.bullet, Role::Active);
-        }
-        // The short id, as `git log --graph --oneline` shows one: what `show`, `checkout`,
-        // `label` and `branch` take.
-        let id = session.record(row.idx).id.as_ref().map_or("-", EntryId::as_str);
-        style.paint_into(&mut line, &sanitize_for_terminal(short_id(id)), Role::Dim);
-        line.push(' ');
-        let mark = mark_of(row, hidden_leaf);
-        // What the row shows besides its label and text, on a terminal.
-        let used = room.map(|_| {
-            let bullet = if row.on_active_path { ui::columns(glyphs.bullet) } else { 0 };
-            bullet
-                + ui::columns(short_id(id))
-                + 1
-                + mark.as_deref().map_or(0, |m| ui::columns(m) + 1)
-        });
-        let mut label = label.map(sanitize_for_terminal);
-        if let (Some(room), Some(used), Some(l)) = (room, used, &label) {
-            // A long label is cut too, so that the text keeps some columns in sight.
-            let label_room = room.saturating_sub(used + 3 + TEXT_KEPT).max(1);
-            label = Some(Cow::Owned(ui::fit(l, label_room).into_owned()));
-        }
-        if let Some(label) = &label {
-            style.paint_into(&mut line, &format!("[{label}]"), Role::Label);
-            line.push(' ');
-        }
-        let text = sanitize_for_terminal(text);
-        let text = match (room, used) {
-            // On a terminal the text is cut to what is left of the width, never wrapped,
-            // and the marker stays in sight.
-            (Some(room), Some(used)) => {
-                let used = used + label.as_deref().map_or(0, |l| ui::columns(l) + 3);
-                Cow::Owned(ui::fit(&text, room.saturating_sub(used)).into_owned())
-            }
-            _ => text,
-        };
-        line.push_str(&text);
-        if let Some(mark) = mark {
-            line.push(' ');
-            style.paint_into(&mut line, &mark, Role::Active);
-        }
-        line
+    let look = TreeLook {
+        ascii: args.ascii,
+        style: ctx.style,
+        width: if ctx.json { None } else { ui::width() },
     };
     // Tool calls must be known before their results are drawn, so rows are read in file
     // order.
@@ -247,7 +172,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
         None
     });
     let hidden_leaf_id = hidden_leaf.and_then(|leaf| session.record(leaf).id.as_ref());
-    let hidden_id = hidden_leaf.map(|_| short_id(hidden_leaf_id.map_or("-", EntryId::as_str)));
+    let hidden_id = hidden_leaf.map(|_| hidden_leaf_id.map_or("-", EntryId::as_str));
     let gist = |&i: &u32| &gists[row_of(i).idx as usize];
     write_rows(&mut out, &rows, gist, |&i, buf| {
         let (row, text) = (row_of(i), kept[place[i as usize] as usize].1);
@@ -269,22 +194,21 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
             json.write(buf);
             buf.push(b'\n');
         } else {
-            let hidden_leaf = hidden_id.filter(|_| stand_in == Some(i));
-            // A long mark takes its columns from the gutter, not from the text.
-            let levels = match (width, mark_of(row, hidden_leaf)) {
-                (Some(w), Some(mark)) => {
-                    let kept = ui::columns(&mark) + ROW_KEPT;
-                    // One level at least: its `…` shows the row is not a root.
-                    max_levels.map(|m| m.min((w.saturating_sub(kept) / 3).max(1)))
-                }
-                _ => max_levels,
+            let mark = match row.is_leaf {
+                true => Some(Mark::Leaf),
+                // The leaf is hidden: the nearest entry shown on its path stands in.
+                false => hidden_id.filter(|_| stand_in == Some(i)).map(Mark::StandsIn),
             };
-            let prefix = tree.prefix(row, glyphs, levels);
-            let room = width.map(|w| w.saturating_sub(ui::columns(&prefix)));
-            let gutter = style.paint(&prefix, Role::Dim);
-            let text = ui::mark_cut(&text, gist.is_cut());
-            let text = text_part(row, label.map(|l| l.0.as_str()), &text, hidden_leaf, room);
-            writeln!(buf, "{gutter}{text}")?;
+            let drawn = TreeRow {
+                row,
+                id: session.record(row.idx).id.as_ref().map_or("-", EntryId::as_str),
+                label: label.map(|l| l.0.as_str()),
+                text: &text,
+                cut: gist.is_cut(),
+                mark,
+            };
+            drawn.write(buf, &tree, &look);
+            buf.push(b'\n');
         }
         anyhow::Ok(())
     })?;
@@ -293,7 +217,7 @@ pub fn run(ctx: &Ctx, args: &TreeArgs) -> anyhow::Result<()> {
         && shown > 0
     {
         let by = if args.search.is_some() { "search" } else { "filter" };
-        eprintln!("note: the leaf {} is hidden by the {by}", sanitize_for_terminal(id));
+        eprintln!("note: the leaf {} is hidden by the {by}", sanitize_for_terminal(short_id(id)));
     }
     if shown == 0 && !tree.rows.is_empty() && !ctx.json {
         match &args.search {

@@ -6,9 +6,10 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
+use sesstree::render::Role;
+use sesstree::render::tree::SelectorRow;
 use sesstree::row::text::FilterMode;
 use sesstree::terminal::sanitize_for_terminal;
-use sesstree::tree::{ASCII, Glyphs, UNICODE};
 use unicode_width::UnicodeWidthStr;
 
 use super::state::{Mode, Selector};
@@ -23,10 +24,6 @@ pub struct Look {
 }
 
 impl Look {
-    fn glyphs(&self) -> &'static Glyphs {
-        if self.ascii { &ASCII } else { &UNICODE }
-    }
-
     /// The separator between help items.
     fn dot(&self) -> &'static str {
         if self.ascii { "|" } else { "·" }
@@ -38,6 +35,18 @@ impl Look {
 
     fn dim(&self) -> Style {
         if self.color { Style::new().add_modifier(Modifier::DIM) } else { Style::new() }
+    }
+
+    /// The colours of a piece of a tree row, as the agent's selector has them.
+    fn of(&self, role: Role) -> Style {
+        match role {
+            Role::Cursor | Role::Fold | Role::Kind => self.fg(Color::Cyan),
+            Role::Dim | Role::Time => self.dim(),
+            Role::Bullet => self.fg(Color::Green),
+            Role::Active => self.fg(Color::Green).add_modifier(Modifier::BOLD),
+            Role::Label | Role::Id => self.fg(Color::Yellow),
+            Role::Text => Style::new(),
+        }
     }
 
     /// The selected row: bold on a highlight background, or bold in reverse video without
@@ -63,12 +72,6 @@ fn body_lines(s: &Selector, look: &Look, width: u16, height: u16) -> usize {
 pub fn rows_shown(s: &Selector, look: &Look, width: u16, height: u16) -> usize {
     let lines = body_lines(s, look, width, height);
     if s.preview { lines.div_ceil(2) } else { lines }
-}
-
-/// How many gutter levels fit a row this wide: at least `max(24, width/2)` columns stay for
-/// the content (FORMAT §9.1).
-pub(crate) fn max_levels(width: usize) -> usize {
-    width.saturating_sub(24.max(width / 2)) / 3
 }
 
 /// Draws the whole screen.
@@ -146,67 +149,30 @@ fn draw_rows(frame: &mut Frame, s: &Selector, look: &Look, area: Rect) {
     let page = area.height as usize;
     let cursor = s.cursor().unwrap_or(0);
     let start = cursor.saturating_sub(page / 2).min(visible.len().saturating_sub(page));
-    let levels = max_levels(area.width as usize);
     for (i, &row) in visible.iter().skip(start).take(page).enumerate() {
         let rect = Rect::new(area.x, area.y + i as u16, area.width, 1);
         let selected = s.selected() == Some(row);
         if selected {
             frame.buffer_mut().set_style(rect, look.highlight());
         }
-        frame.render_widget(row_line(s, look, row, selected, (levels, area.width)), rect);
+        frame.render_widget(row_line(s, look, row, selected, area.width), rect);
     }
 }
 
-/// One tree row: cursor, gutter, fold mark, active-path bullet, label, text, leaf marker.
-fn row_line(
-    s: &Selector,
-    look: &Look,
-    row: usize,
-    selected: bool,
-    (levels, width): (usize, u16),
-) -> Line<'static> {
-    let g = look.glyphs();
+/// One tree row, as the output layer lays it out, in the selector's colours.
+fn row_line(s: &Selector, look: &Look, row: usize, selected: bool, width: u16) -> Line<'static> {
     let r = &s.model.rows[row];
-    let lrow = &s.model.layout.rows[row];
+    let drawn = SelectorRow {
+        row: &s.model.layout.rows[row],
+        label: r.label.as_deref(),
+        text: &r.text,
+        selected,
+        folded: s.is_folded(row),
+    };
     let mut spans = Vec::with_capacity(8);
-    spans.push(if selected {
-        Span::styled(if look.ascii { "> " } else { "› " }, look.fg(Color::Cyan))
-    } else {
-        Span::raw("  ")
+    drawn.pieces(&s.model.layout, look.ascii, width as usize, |text, role| {
+        spans.push(Span::styled(text.to_owned(), look.of(role)));
     });
-    let mut prefix = s.model.layout.prefix(lrow, g, Some(levels));
-    let mut fold_mark = None;
-    if s.is_folded(row) {
-        let mark = if look.ascii { '+' } else { '⊞' };
-        if lrow.connector.is_some() {
-            // The connector's middle cell carries the mark, as the agent draws it.
-            if let Some((at, cell)) = prefix.char_indices().rev().nth(1) {
-                prefix.replace_range(at..at + cell.len_utf8(), mark.encode_utf8(&mut [0; 4]));
-            }
-        } else {
-            fold_mark = Some(format!("{mark} "));
-        }
-    }
-    spans.push(Span::styled(prefix, look.dim()));
-    if let Some(mark) = fold_mark {
-        spans.push(Span::styled(mark, look.fg(Color::Cyan)));
-    }
-    if lrow.on_active_path {
-        spans.push(Span::styled(g.bullet, look.fg(Color::Green)));
-    }
-    if let Some(label) = &r.label {
-        spans.push(Span::styled(format!("[{label}]"), look.fg(Color::Yellow)));
-        spans.push(Span::raw(" "));
-    }
-    let marker = format!(" {}", sesstree::render::active_mark(look.ascii));
-    // The text gives way to the width, so that the leaf's marker stays in sight.
-    let used: usize = spans.iter().map(|span| span.content.width()).sum::<usize>()
-        + if lrow.is_leaf { marker.width() } else { 0 };
-    let room = (width as usize).saturating_sub(used);
-    spans.push(Span::raw(crate::cli::ui::fit(&r.text, room).into_owned()));
-    if lrow.is_leaf {
-        spans.push(Span::styled(marker, look.fg(Color::Green).add_modifier(Modifier::BOLD)));
-    }
     Line::from(spans)
 }
 
@@ -391,12 +357,5 @@ mod tests {
         );
         assert_eq!(wrap("a bb ccc dd", 6), ["a bb", "ccc dd"]);
         assert_eq!(wrap("see /a/long/path now", 8), ["see /a/l", "ong/path", "now"]);
-    }
-
-    #[test]
-    fn levels_keep_room_for_content() {
-        assert_eq!(max_levels(80), 13);
-        assert_eq!(max_levels(40), 5);
-        assert_eq!(max_levels(20), 0);
     }
 }
