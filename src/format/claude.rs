@@ -16,7 +16,7 @@
 //!   entry that keeps nothing before it;
 //! - sidechains (`isSidechain`, subagents) are drawn where they hang, and the files of their
 //!   own that Claude Code 2.1.2 on writes them to ([`subagent_files`]) are read after the
-//!   transcript ([`super::Foreign::with_joined_files`]);
+//!   transcript ([`super::Foreign::read`]);
 //! - `isMeta` user records are hidden `custom_message`s (`claude-meta`); other records with a
 //!   `uuid` (`system`, `attachment`, `progress`, records of types sesstree does not know,
 //!   messages without content) are `custom` entries of type `claude:<type>` (and
@@ -666,33 +666,61 @@ fn entry_start(
 /// Writes the transcript `input` (JSONL) as a session: see the module docs. The records are
 /// read a batch at a time, each dropped once its entries are written.
 pub fn transcode(input: &[u8]) -> Transcoded {
-    let mut out = Transcoded::default();
-    out.bytes.reserve(input.len());
-    // What the header says: the first session id, time and cwd a record names, the titles.
-    let (mut session_id, mut time, mut cwd) = (None, None, None);
-    let (mut custom_title, mut ai_title) = (None, None);
-    let mut first_line = None;
-    // The last entry each record made, by the record's uuid: what its children hang from.
-    let mut tails: Table<String> = Table::default();
-    let mut tool_names: Table<String> = Table::default();
-    // The tokens before each compaction, by the uuid of its `compact_boundary`.
-    let mut pre_tokens: Table<Box<[u8]>> = Table::default();
-    // The last message of any user or assistant record: the leaf of a file of sidechains.
-    let mut last_message = None;
-    each_line(input, read, |line, record| {
-        first_line.get_or_insert(line);
-        session_id = session_id.take().or(record.session_id);
-        time = time.take().or(record.time);
-        cwd = cwd.take().or(record.cwd);
-        custom_title = record.custom_title.or(custom_title.take());
-        ai_title = record.ai_title.or(ai_title.take());
+    let mut transcoder = Transcoder::new(input.len());
+    transcoder.lines(input, 1);
+    transcoder.finish()
+}
+
+/// A transcript being written as a session, a stretch of lines at a time ([`transcode`]).
+#[derive(Default)]
+pub(super) struct Transcoder {
+    out: Transcoded,
+    /// What the header says: the first session id, time and cwd a record names, the titles.
+    session_id: Option<String>,
+    time: Option<String>,
+    cwd: Option<String>,
+    custom_title: Option<String>,
+    ai_title: Option<String>,
+    first_line: Option<u64>,
+    /// The last entry each record made, by the record's uuid: what its children hang from.
+    tails: Table<String>,
+    tool_names: Table<String>,
+    /// The tokens before each compaction, by the uuid of its `compact_boundary`.
+    pre_tokens: Table<Box<[u8]>>,
+    /// The last message of any user or assistant record: the leaf of a file of sidechains.
+    last_message: Option<String>,
+}
+
+impl Transcoder {
+    /// A transcoder for a transcript of about `len` bytes.
+    pub(super) fn new(len: usize) -> Transcoder {
+        let mut transcoder = Transcoder::default();
+        transcoder.out.bytes.reserve(len);
+        transcoder
+    }
+
+    /// Writes the records of `lines`, the lines of the transcript from line `first` (1-based)
+    /// on, after those written so far.
+    pub(super) fn lines(&mut self, lines: &[u8], first: u64) {
+        each_line(lines, first, read, |line, record| self.record(line, record));
+    }
+
+    /// Writes the entries of `record`, from line `line`.
+    fn record(&mut self, line: u64, record: Record) {
+        let out = &mut self.out;
+        self.first_line.get_or_insert(line);
+        self.session_id = self.session_id.take().or(record.session_id);
+        self.time = self.time.take().or(record.time);
+        self.cwd = self.cwd.take().or(record.cwd);
+        self.custom_title = record.custom_title.or(self.custom_title.take());
+        self.ai_title = record.ai_title.or(self.ai_title.take());
         let Some(uuid) = record.uuid else { return };
-        tool_names.extend(record.tool_calls);
+        self.tool_names.extend(record.tool_calls);
         if let Some(tokens) = record.pre_tokens {
-            pre_tokens.insert(uuid.clone(), tokens);
+            self.pre_tokens.insert(uuid.clone(), tokens);
         }
         let parent = record.parent.as_deref().or(record.logical_parent.as_deref());
-        let mut previous = parent.map(|p| tails.get(p).map_or(p, String::as_str).to_owned());
+        let mut previous = parent.map(|p| self.tails.get(p).map_or(p, String::as_str).to_owned());
         let timestamp = record.timestamp.as_deref();
         let mut id = uuid.clone();
         match &record.body {
@@ -701,18 +729,18 @@ pub fn transcode(input: &[u8]) -> Transcoded {
                     if n > 0 {
                         id = format!("{uuid}.{}", n + 1);
                     }
-                    entry_start(&mut out, line, "message", (&id, previous.as_deref()), timestamp);
+                    entry_start(out, line, "message", (&id, previous.as_deref()), timestamp);
                     out.bytes.extend_from_slice(br#","message":"#);
-                    message.write(&mut out.bytes, &tool_names);
+                    message.write(&mut out.bytes, &self.tool_names);
                     out.bytes.extend_from_slice(b"}\n");
                     previous = Some(id.clone());
                 }
             }
             Body::Compaction(summary) => {
-                entry_start(&mut out, line, "compaction", (&id, previous.as_deref()), timestamp);
+                entry_start(out, line, "compaction", (&id, previous.as_deref()), timestamp);
                 // Nothing before it is kept: `firstKeptEntryId` is its own id (CHANGES R2).
                 out.bytes.extend_from_slice(br#","tokensBefore":"#);
-                let tokens = record.parent.as_deref().and_then(|p| pre_tokens.get(p));
+                let tokens = record.parent.as_deref().and_then(|p| self.pre_tokens.get(p));
                 out.bytes.extend_from_slice(tokens.map_or(&b"0"[..], |t| t));
                 out.bytes.extend_from_slice(br#","summary":"#);
                 string(&mut out.bytes, summary);
@@ -721,13 +749,7 @@ pub fn transcode(input: &[u8]) -> Transcoded {
                 out.bytes.extend_from_slice(b"}\n");
             }
             Body::Meta(content) => {
-                entry_start(
-                    &mut out,
-                    line,
-                    "custom_message",
-                    (&id, previous.as_deref()),
-                    timestamp,
-                );
+                entry_start(out, line, "custom_message", (&id, previous.as_deref()), timestamp);
                 out.bytes.extend_from_slice(
                     br#","display":false,"customType":"claude-meta","content":"#,
                 );
@@ -735,7 +757,7 @@ pub fn transcode(input: &[u8]) -> Transcoded {
                 out.bytes.extend_from_slice(b"}\n");
             }
             Body::Custom(kind, data) => {
-                entry_start(&mut out, line, "custom", (&id, previous.as_deref()), timestamp);
+                entry_start(out, line, "custom", (&id, previous.as_deref()), timestamp);
                 out.bytes.extend_from_slice(br#","data":"#);
                 out.bytes.extend_from_slice(data);
                 out.bytes.extend_from_slice(br#","customType":"#);
@@ -754,31 +776,35 @@ pub fn transcode(input: &[u8]) -> Transcoded {
             out.leaf = Some(id.clone());
         }
         if message_record {
-            last_message = Some(id.clone());
+            self.last_message = Some(id.clone());
         }
-        tails.insert(uuid, id);
-    });
-
-    let mut header = json!({
-        "type": "session",
-        "version": crate::format::WRITE_VERSION,
-        "id": session_id.unwrap_or_default(),
-        "timestamp": time.unwrap_or_default(),
-        "cwd": cwd.unwrap_or_default(),
-    });
-    // oh-my-pi's importer's title rule: `custom-title`, else `ai-title`.
-    let title = custom_title.map(|t| (t, "user")).or(ai_title.map(|t| (t, "auto")));
-    if let Some((title, source)) = title {
-        header["title"] = json!(title);
-        header["titleSource"] = json!(source);
+        self.tails.insert(uuid, id);
     }
-    // The header goes in front of the entries, in the room their buffer has spare.
-    let mut header_line = header.to_string().into_bytes();
-    header_line.push(b'\n');
-    out.bytes.splice(0..0, header_line);
-    out.lines.insert(0, first_line.unwrap_or(1));
-    out.leaf = out.leaf.or(last_message);
-    out
+
+    /// The session: the header, then the entries written.
+    pub(super) fn finish(self) -> Transcoded {
+        let mut out = self.out;
+        let mut header = json!({
+            "type": "session",
+            "version": crate::format::WRITE_VERSION,
+            "id": self.session_id.unwrap_or_default(),
+            "timestamp": self.time.unwrap_or_default(),
+            "cwd": self.cwd.unwrap_or_default(),
+        });
+        // oh-my-pi's importer's title rule: `custom-title`, else `ai-title`.
+        let title = self.custom_title.map(|t| (t, "user")).or(self.ai_title.map(|t| (t, "auto")));
+        if let Some((title, source)) = title {
+            header["title"] = json!(title);
+            header["titleSource"] = json!(source);
+        }
+        // The header goes in front of the entries, in the room their buffer has spare.
+        let mut header_line = header.to_string().into_bytes();
+        header_line.push(b'\n');
+        out.bytes.splice(0..0, header_line);
+        out.lines.insert(0, self.first_line.unwrap_or(1));
+        out.leaf = out.leaf.or(self.last_message);
+        out
+    }
 }
 
 /// The entries oh-my-pi's importer makes of `input`: every main-chain user and assistant record
@@ -792,7 +818,7 @@ pub fn transcode(input: &[u8]) -> Transcoded {
 pub fn import(input: &[u8], fallback_ms: i64, to: super::Dialect) -> Imported {
     use crate::naming::TitleSource;
     let mut records = Vec::new();
-    each_line(input, read, |line, record| records.push((line, record)));
+    each_line(input, 1, read, |line, record| records.push((line, record)));
     let mut imported = Imported::default();
     let mut source_parents: HashMap<&str, Option<&str>> = HashMap::new();
     let (mut custom, mut ai) = (None, None);
