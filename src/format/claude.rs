@@ -134,7 +134,7 @@ struct Record {
 struct Message {
     /// What oh-my-pi's importer puts in the message's id: `message`, `user-<block>`,
     /// `tool-<block>`.
-    suffix: String,
+    suffix: Cow<'static, str>,
     /// The message's JSON, without the `toolName` of a tool result.
     json: Vec<u8>,
     /// Where the `toolName` of a tool result goes in `json`, and the id of its call.
@@ -168,8 +168,15 @@ enum Body {
     Custom(String, Vec<u8>),
 }
 
-/// The text of `s` as a JSON string.
+/// The text of `s` as a JSON string, as serde_json writes it.
 fn string(out: &mut Vec<u8>, s: &str) {
+    // Ids and names rarely hold what JSON escapes: those are copied between quotes.
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+        return;
+    }
     // Writing to a vector cannot fail.
     let _ = serde_json::to_writer(&mut *out, s);
 }
@@ -329,7 +336,7 @@ fn read(scanner: &mut Scanner, line: &[u8]) -> Option<Record> {
         (Some("assistant"), Some(message)) => {
             out.model = owned(message.text("model"));
             out.messages = assistant(&record, message, millis, &mut out.tool_calls, stack)
-                .map(|json| Message { suffix: "message".into(), json, tool_name_at: None })
+                .map(|json| Message { suffix: Cow::Borrowed("message"), json, tool_name_at: None })
                 .into_iter()
                 .collect();
             !out.messages.is_empty()
@@ -386,12 +393,14 @@ fn assistant(
     tool_calls: &mut Vec<(String, String)>,
     stack: &mut Vec<bool>,
 ) -> Option<Vec<u8>> {
-    let mut content = Vec::new();
+    // The message is written as it is read, in room for the line's bytes: its text is copied
+    // once, and its buffer grows once at most.
+    let mut out = Vec::with_capacity(message.line.bytes.len() + 400);
+    out.extend_from_slice(br#"{"role":"assistant","content":"#);
     let mut blocks = 0;
-    let mut push = |content: &mut Vec<u8>, parts: &[&[u8]]| {
-        content.push(if blocks == 0 { b'[' } else { b',' });
-        parts.iter().for_each(|p| content.extend_from_slice(p));
-        content.push(b'}');
+    let mut push = |out: &mut Vec<u8>, parts: &[&[u8]]| {
+        out.push(if blocks == 0 { b'[' } else { b',' });
+        parts.iter().for_each(|p| out.extend_from_slice(p));
         blocks += 1;
     };
     for at in message.elements("content", stack).unwrap_or_default() {
@@ -399,7 +408,7 @@ fn assistant(
         match block.str("type").as_deref() {
             Some("text") => {
                 let Some(text) = block.raw_str("text") else { continue };
-                push(&mut content, &[br#"{"type":"text","text":"#, text]);
+                push(&mut out, &[br#"{"type":"text","text":"#, text, b"}"]);
             }
             Some("thinking") => {
                 let Some(thinking) = block.raw_str("thinking") else { continue };
@@ -409,8 +418,8 @@ fn assistant(
                     None => (&b""[..], &b""[..]),
                 };
                 push(
-                    &mut content,
-                    &[br#"{"type":"thinking","thinking":"#, thinking, key, signature],
+                    &mut out,
+                    &[br#"{"type":"thinking","thinking":"#, thinking, key, signature, b"}"],
                 );
             }
             Some("tool_use") => {
@@ -418,20 +427,13 @@ fn assistant(
                     continue;
                 };
                 let input = block.raw("input").filter(|i| i.first() == Some(&b'{'));
-                let (mut id_json, mut name_json) = (Vec::new(), Vec::new());
-                string(&mut id_json, &id);
-                string(&mut name_json, &name);
-                push(
-                    &mut content,
-                    &[
-                        br#"{"type":"toolCall","id":"#,
-                        &id_json,
-                        br#","name":"#,
-                        &name_json,
-                        br#","arguments":"#,
-                        input.unwrap_or(b"{}"),
-                    ],
-                );
+                push(&mut out, &[br#"{"type":"toolCall","id":"#]);
+                string(&mut out, &id);
+                out.extend_from_slice(br#","name":"#);
+                string(&mut out, &name);
+                out.extend_from_slice(br#","arguments":"#);
+                out.extend_from_slice(input.unwrap_or(b"{}"));
+                out.push(b'}');
                 tool_calls.push((id.into_owned(), name.into_owned()));
             }
             _ => {}
@@ -442,9 +444,9 @@ fn assistant(
         return None;
     }
     if blocks == 0 {
-        content.push(b'[');
+        out.push(b'[');
     }
-    content.push(b']');
+    out.push(b']');
     let usage = message.object("usage", stack);
     let count = |key| usage.as_ref().and_then(|u| u.number(key)).unwrap_or(0.0);
     let (input, output) = (count("input_tokens"), count("output_tokens"));
@@ -460,9 +462,6 @@ fn assistant(
             Some(_) => "error",
         }
     };
-    let mut out = Vec::with_capacity(content.len() + 400);
-    out.extend_from_slice(br#"{"role":"assistant","content":"#);
-    out.extend_from_slice(&content);
     out.extend_from_slice(br#","api":"anthropic-messages","provider":"anthropic","model":"#);
     out.extend_from_slice(message.raw_text("model").unwrap_or(br#""unknown""#));
     // Counts as JavaScript writes them: an integral number without a fraction.
@@ -501,7 +500,7 @@ fn assistant(
 /// A record's time in milliseconds, as the agents' messages carry it, or `null`.
 fn write_millis(out: &mut Vec<u8>, millis: Option<i64>) {
     match millis {
-        Some(ms) => out.extend_from_slice(ms.to_string().as_bytes()),
+        Some(ms) => out.extend_from_slice(itoa::Buffer::new().format(ms).as_bytes()),
         None => out.extend_from_slice(b"null"),
     }
 }
@@ -574,7 +573,7 @@ fn user_content(message: &Object<'_, '_, '_>, key: &str, stack: &mut Vec<bool>) 
 /// `toolResult` message (`tool-<block>`), string content as one message (`message`)
 /// (`convertRecord`).
 fn user(message: &Object<'_, '_, '_>, millis: Option<i64>, stack: &mut Vec<bool>) -> Vec<Message> {
-    let user_message = |suffix: String, content: &[u8]| {
+    let user_message = |suffix: Cow<'static, str>, content: &[u8]| {
         let mut json = br#"{"role":"user","content":"#.to_vec();
         json.extend_from_slice(content);
         json.extend_from_slice(br#","timestamp":"#);
@@ -584,7 +583,7 @@ fn user(message: &Object<'_, '_, '_>, millis: Option<i64>, stack: &mut Vec<bool>
     };
     let Some(blocks) = message.elements("content", stack) else {
         return user_content(message, "content", stack)
-            .map(|content| user_message("message".into(), &content))
+            .map(|content| user_message(Cow::Borrowed("message"), &content))
             .into_iter()
             .collect();
     };
@@ -594,12 +593,15 @@ fn user(message: &Object<'_, '_, '_>, millis: Option<i64>, stack: &mut Vec<bool>
     let flush = |run: &mut Vec<usize>, out: &mut Vec<Message>, stack: &mut Vec<bool>| {
         let Some(&start) = run.first() else { return };
         let (content, _) = parts(message.line, run.iter().map(|&i| blocks[i]), stack);
-        out.push(user_message(format!("user-{start}"), &content));
+        out.push(user_message(Cow::Owned(format!("user-{start}")), &content));
         run.clear();
     };
+    // What a block's part is written to, to learn whether it has one.
+    let mut scratch = Vec::new();
     for (index, &at) in blocks.iter().enumerate() {
         let Some(block) = object_at(message.line, at, stack) else { continue };
-        if user_part(&block, stack, &mut Vec::new()) {
+        scratch.clear();
+        if user_part(&block, stack, &mut scratch) {
             run.push(index);
             continue;
         }
@@ -628,7 +630,7 @@ fn user(message: &Object<'_, '_, '_>, millis: Option<i64>, stack: &mut Vec<bool>
         write_millis(&mut json, millis);
         json.push(b'}');
         out.push(Message {
-            suffix: format!("tool-{index}"),
+            suffix: Cow::Owned(format!("tool-{index}")),
             json,
             tool_name_at: Some((at, call.into_owned())),
         });
@@ -934,6 +936,16 @@ mod tests {
             .filter(|l| !l.is_empty())
             .map(|l| serde_json::from_slice(l).unwrap())
             .collect()
+    }
+
+    proptest::proptest! {
+        /// A string is written as serde_json writes it, escapes and all.
+        #[test]
+        fn a_string_is_written_as_serde_json_writes_it(s in "(\\PC|[\"\\\\\x00-\x1f\x7f])*") {
+            let mut out = Vec::new();
+            string(&mut out, &s);
+            proptest::prop_assert_eq!(out, serde_json::to_vec(&s).unwrap());
+        }
     }
 
     #[test]
