@@ -74,13 +74,13 @@ const BATCH: usize = 4096;
 
 /// Hands what `read` makes of each line of `input` to `f`, in order, with its line number
 /// (1-based, `first` for the first line): lines are read a batch at a time on every core (each
-/// with a scanner of its own), and each record is dropped once `f` has it, so memory holds a
-/// batch, not the transcript.
+/// with a scanner of its own), the next batch while `f` takes the one before, and each record
+/// is dropped once `f` has it, so memory holds two batches, not the transcript.
 pub(super) fn each_line<T: Send>(
     input: &[u8],
     first: u64,
     read: fn(&mut Scanner, &[u8]) -> Option<T>,
-    mut f: impl FnMut(u64, T),
+    mut f: impl FnMut(u64, T) + Send,
 ) {
     use rayon::prelude::*;
     // The lines, found by memchr: a split tests each byte.
@@ -93,22 +93,24 @@ pub(super) fn each_line<T: Send>(
         Some(line)
     })
     .enumerate();
-    let mut batch: Vec<(usize, &[u8])> = Vec::with_capacity(BATCH);
-    loop {
-        batch.clear();
-        batch.extend(lines.by_ref().take(BATCH));
-        if batch.is_empty() {
-            return;
-        }
-        let records: Vec<Option<T>> = batch
-            .par_iter()
-            .map_init(Scanner::new, |scanner, (_, line)| read(scanner, line))
-            .collect();
-        for ((i, _), record) in batch.iter().zip(records) {
-            if let Some(record) = record {
-                f(*i as u64 + first, record);
+    let read_all = |batch: &[(usize, &[u8])]| -> Vec<Option<T>> {
+        batch.par_iter().map_init(Scanner::new, |scanner, (_, line)| read(scanner, line)).collect()
+    };
+    let mut batch: Vec<(usize, &[u8])> = lines.by_ref().take(BATCH).collect();
+    let mut records = read_all(&batch);
+    while !batch.is_empty() {
+        let next: Vec<(usize, &[u8])> = lines.by_ref().take(BATCH).collect();
+        // What depends on the records before (`f`) runs on one core: the other cores read the
+        // next batch meanwhile.
+        let take = || {
+            for ((i, _), record) in batch.iter().zip(records) {
+                if let Some(record) = record {
+                    f(*i as u64 + first, record);
+                }
             }
-        }
+        };
+        let ((), read) = rayon::join(take, || read_all(&next));
+        (batch, records) = (next, read);
     }
 }
 
