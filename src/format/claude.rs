@@ -43,8 +43,8 @@ use serde_json::{Map, Value, json};
 
 use super::transcript::{Imported, Transcoded, each_line};
 use crate::json::MAX_NESTING;
-use crate::json::pick::{Member, members};
-use crate::json::scan::{Line, Scanner};
+use crate::json::pick::{Member, key, members};
+use crate::json::scan::{Line, Scan, Scanner};
 
 /// The record types Claude Code writes without a `uuid`, which say it is a transcript even
 /// when a file starts with one.
@@ -292,6 +292,39 @@ fn readable(line: &[u8]) -> Option<Cow<'_, [u8]>> {
     serde_json::to_vec(&value).ok().map(Cow::Owned)
 }
 
+/// The members of the record object at `start`, the members of its `message` object (the last
+/// `message`, when that is an object whose members read), and the position after the record.
+/// The message's members are read on the way: skipping the message, then reading it, walked
+/// the largest value of the line twice.
+fn record_members<'a>(
+    line: &Line<'a, '_>,
+    start: usize,
+    stack: &mut Vec<bool>,
+) -> Scan<(Vec<Member<'a>>, Option<Vec<Member<'a>>>, usize)> {
+    let mut out = Vec::with_capacity(16);
+    let mut message = None;
+    let end = line.object(start, |line, span, value| {
+        let key = key(line, span)?;
+        let mut end = None;
+        if &*key == b"message" {
+            message = None;
+            if line.at(value) == Some(b'{')
+                && let Ok((members, after)) = members(line, value, stack)
+            {
+                message = Some(members);
+                end = Some(after);
+            }
+        }
+        let end = match end {
+            Some(end) => end,
+            None => line.skip_value(value, stack)?,
+        };
+        out.push(Member { key, start: value, end });
+        Ok(end)
+    })?;
+    Ok((out, message, end))
+}
+
 /// Reads the record on `line`; `None` when the line is not a JSON object, or nests deeper than
 /// a parse accepts.
 fn read(scanner: &mut Scanner, line: &[u8]) -> Option<Record> {
@@ -301,9 +334,10 @@ fn read(scanner: &mut Scanner, line: &[u8]) -> Option<Record> {
     if line.at(start) != Some(b'{') {
         return None;
     }
-    let (members, end) = members(&line, start, stack).ok()?;
+    let (members, message, end) = record_members(&line, start, stack).ok()?;
     line.end(end).ok()?;
     let record = Object { line: &line, members };
+    let message = message.map(|members| Object { line: &line, members });
     if line.deepest() + 1 > MAX_NESTING {
         return None;
     }
@@ -330,7 +364,6 @@ fn read(scanner: &mut Scanner, line: &[u8]) -> Option<Record> {
         out.pre_tokens = metadata.raw("preTokens").map(Box::from);
     }
     let millis = out.time.as_deref().and_then(crate::clock::parse_timestamp);
-    let message = record.object("message", stack);
     // Whether the record makes an entry other than a `custom` one.
     let converts = match (kind.as_deref(), &message) {
         (Some("assistant"), Some(message)) => {
