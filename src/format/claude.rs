@@ -94,31 +94,32 @@ pub fn subagent_files(path: &std::path::Path) -> Vec<std::path::PathBuf> {
 type Table<V> = HashMap<String, V, foldhash::fast::RandomState>;
 
 /// One record of a transcript, as its line says it: the members the conversions read, and
-/// the messages and entry it makes, written as JSON.
+/// the messages and entry it makes, written as JSON. What it says is borrowed from its line
+/// where it can be: most of it is read in order once, and dropped.
 #[derive(Debug, Default)]
-struct Record {
+struct Record<'a> {
     /// `type`.
-    kind: Option<String>,
+    kind: Option<Cow<'a, str>>,
     uuid: Option<String>,
     /// `parentUuid`.
-    parent: Option<String>,
+    parent: Option<Cow<'a, str>>,
     /// `logicalParentUuid`: where a `compact_boundary` (whose parent is null) was.
-    logical_parent: Option<String>,
-    session_id: Option<String>,
-    cwd: Option<String>,
+    logical_parent: Option<Cow<'a, str>>,
+    session_id: Option<Cow<'a, str>>,
+    cwd: Option<Cow<'a, str>>,
     /// `timestamp` when it is a string.
-    time: Option<String>,
+    time: Option<Cow<'a, str>>,
     /// `timestamp` as written, whatever it holds.
-    timestamp: Option<Box<[u8]>>,
+    timestamp: Option<Cow<'a, [u8]>>,
     /// The title a `custom-title` or `ai-title` record sets.
-    custom_title: Option<String>,
-    ai_title: Option<String>,
+    custom_title: Option<Cow<'a, str>>,
+    ai_title: Option<Cow<'a, str>>,
     sidechain: bool,
     meta: bool,
     /// `compactMetadata.preTokens` as written: the tokens before a compaction.
     pre_tokens: Option<Box<[u8]>>,
     /// The model of an assistant record's message.
-    model: Option<String>,
+    model: Option<Cow<'a, str>>,
     /// The messages oh-my-pi's importer makes of a user or assistant record (none for an
     /// `isMeta` one), in order.
     messages: Vec<Message>,
@@ -126,6 +127,32 @@ struct Record {
     tool_calls: Vec<(String, String)>,
     /// What the record is in the tree, when it has a `uuid`.
     body: Body,
+}
+
+impl Record<'_> {
+    /// The record, owning what it borrowed.
+    fn into_owned(self) -> Record<'static> {
+        let own = |s: Option<Cow<'_, str>>| s.map(|s| Cow::Owned(s.into_owned()));
+        Record {
+            kind: own(self.kind),
+            uuid: self.uuid,
+            parent: own(self.parent),
+            logical_parent: own(self.logical_parent),
+            session_id: own(self.session_id),
+            cwd: own(self.cwd),
+            time: own(self.time),
+            timestamp: self.timestamp.map(|t| Cow::Owned(t.into_owned())),
+            custom_title: own(self.custom_title),
+            ai_title: own(self.ai_title),
+            sidechain: self.sidechain,
+            meta: self.meta,
+            pre_tokens: self.pre_tokens,
+            model: own(self.model),
+            messages: self.messages,
+            tool_calls: self.tool_calls,
+            body: self.body,
+        }
+    }
 }
 
 /// A converted message: its JSON, but for the tool names of tool results, which hang on the
@@ -327,9 +354,16 @@ fn record_members<'a>(
 
 /// Reads the record on `line`; `None` when the line is not a JSON object, or nests deeper than
 /// a parse accepts.
-fn read(scanner: &mut Scanner, line: &[u8]) -> Option<Record> {
-    let bytes = readable(line)?;
-    let (line, stack) = scanner.index(&bytes).ok()?;
+fn read<'a>(scanner: &mut Scanner, line: &'a [u8]) -> Option<Record<'a>> {
+    match readable(line)? {
+        Cow::Borrowed(line) => read_readable(scanner, line),
+        Cow::Owned(line) => read_readable(scanner, &line).map(Record::into_owned),
+    }
+}
+
+/// Reads the record on a line the scanner reads as a parse would ([`readable`]).
+fn read_readable<'a>(scanner: &mut Scanner, bytes: &'a [u8]) -> Option<Record<'a>> {
+    let (line, stack) = scanner.index(bytes).ok()?;
     let start = line.ws(0);
     if line.at(start) != Some(b'{') {
         return None;
@@ -341,23 +375,22 @@ fn read(scanner: &mut Scanner, line: &[u8]) -> Option<Record> {
     if line.deepest() + 1 > MAX_NESTING {
         return None;
     }
-    let owned = |s: Option<Cow<'_, str>>| s.map(Cow::into_owned);
-    let kind = owned(record.text("type"));
+    let kind = record.text("type");
     let mut out = Record {
-        uuid: owned(record.text("uuid")),
-        parent: owned(record.text("parentUuid")),
-        logical_parent: owned(record.text("logicalParentUuid")),
-        session_id: owned(record.text("sessionId")),
-        cwd: owned(record.text("cwd")),
-        time: owned(record.text("timestamp")),
-        timestamp: record.raw("timestamp").map(Box::from),
+        uuid: record.text("uuid").map(Cow::into_owned),
+        parent: record.text("parentUuid"),
+        logical_parent: record.text("logicalParentUuid"),
+        session_id: record.text("sessionId"),
+        cwd: record.text("cwd"),
+        time: record.text("timestamp"),
+        timestamp: record.raw("timestamp").map(Cow::Borrowed),
         sidechain: record.is("isSidechain"),
         meta: record.is("isMeta"),
         ..Record::default()
     };
     match kind.as_deref() {
-        Some("custom-title") => out.custom_title = owned(record.text("customTitle")),
-        Some("ai-title") => out.ai_title = owned(record.text("aiTitle")),
+        Some("custom-title") => out.custom_title = record.text("customTitle"),
+        Some("ai-title") => out.ai_title = record.text("aiTitle"),
         _ => {}
     }
     if let Some(metadata) = record.object("compactMetadata", stack) {
@@ -367,7 +400,7 @@ fn read(scanner: &mut Scanner, line: &[u8]) -> Option<Record> {
     // Whether the record makes an entry other than a `custom` one.
     let converts = match (kind.as_deref(), &message) {
         (Some("assistant"), Some(message)) => {
-            out.model = owned(message.text("model"));
+            out.model = message.text("model");
             out.messages = assistant(&record, message, millis, &mut out.tool_calls, stack)
                 .map(|json| Message { suffix: Cow::Borrowed("message"), json, tool_name_at: None })
                 .into_iter()
@@ -744,11 +777,21 @@ impl Transcoder {
     fn record(&mut self, line: u64, record: Record) {
         let out = &mut self.out;
         self.first_line.get_or_insert(line);
-        self.session_id = self.session_id.take().or(record.session_id);
-        self.time = self.time.take().or(record.time);
-        self.cwd = self.cwd.take().or(record.cwd);
-        self.custom_title = record.custom_title.or(self.custom_title.take());
-        self.ai_title = record.ai_title.or(self.ai_title.take());
+        // The first of each, and the last title.
+        let first = |kept: &mut Option<String>, said: Option<Cow<'_, str>>| {
+            if kept.is_none() {
+                *kept = said.map(Cow::into_owned);
+            }
+        };
+        first(&mut self.session_id, record.session_id);
+        first(&mut self.time, record.time);
+        first(&mut self.cwd, record.cwd);
+        if let Some(title) = record.custom_title {
+            self.custom_title = Some(title.into_owned());
+        }
+        if let Some(title) = record.ai_title {
+            self.ai_title = Some(title.into_owned());
+        }
         let Some(uuid) = record.uuid else { return };
         self.tool_names.extend(record.tool_calls);
         if let Some(tokens) = record.pre_tokens {
@@ -862,7 +905,7 @@ pub fn import(input: &[u8], fallback_ms: i64, to: super::Dialect) -> Imported {
             source_parents.insert(uuid, record.parent.as_deref());
         }
         if imported.cwd.is_none() {
-            imported.cwd = record.cwd.clone();
+            imported.cwd = record.cwd.as_deref().map(str::to_owned);
         }
         custom = record.custom_title.as_deref().or(custom);
         ai = record.ai_title.as_deref().or(ai);

@@ -76,10 +76,10 @@ const BATCH: usize = 4096;
 /// (1-based, `first` for the first line): lines are read a batch at a time on every core (each
 /// with a scanner of its own), the next batch while `f` takes the one before, and each record
 /// is dropped once `f` has it, so memory holds two batches, not the transcript.
-pub(super) fn each_line<T: Send>(
-    input: &[u8],
+pub(super) fn each_line<'a, T: Send>(
+    input: &'a [u8],
     first: u64,
-    read: fn(&mut Scanner, &[u8]) -> Option<T>,
+    read: fn(&mut Scanner, &'a [u8]) -> Option<T>,
     mut f: impl FnMut(u64, T) + Send,
 ) {
     use rayon::prelude::*;
@@ -93,13 +93,13 @@ pub(super) fn each_line<T: Send>(
         Some(line)
     })
     .enumerate();
-    let read_all = |batch: &[(usize, &[u8])]| -> Vec<Option<T>> {
+    let read_all = |batch: &[(usize, &'a [u8])]| -> Vec<Option<T>> {
         batch.par_iter().map_init(Scanner::new, |scanner, (_, line)| read(scanner, line)).collect()
     };
-    let mut batch: Vec<(usize, &[u8])> = lines.by_ref().take(BATCH).collect();
+    let mut batch: Vec<(usize, &'a [u8])> = lines.by_ref().take(BATCH).collect();
     let mut records = read_all(&batch);
     while !batch.is_empty() {
-        let next: Vec<(usize, &[u8])> = lines.by_ref().take(BATCH).collect();
+        let next: Vec<(usize, &'a [u8])> = lines.by_ref().take(BATCH).collect();
         // What depends on the records before (`f`) runs on one core: the other cores read the
         // next batch meanwhile.
         let take = || {
