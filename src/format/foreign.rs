@@ -77,7 +77,7 @@ impl Foreign {
     ) -> std::io::Result<Reading> {
         let len = usize::try_from(len).unwrap_or(0);
         let mut sink = match self {
-            Foreign::Claude => Sink::Claude(super::claude::Transcoder::new(len)),
+            Foreign::Claude => Sink::Claude(Box::new(super::claude::Transcoder::new(len))),
             Foreign::Codex => Sink::Codex(Vec::with_capacity(len)),
         };
         let mut stretches = Stretches::new(stretch);
@@ -96,7 +96,7 @@ impl Foreign {
         }
         let starts = stretches.finish(&mut f);
         let transcoded = match sink {
-            Sink::Claude(transcoder) => transcoder.finish(),
+            Sink::Claude(transcoder) => (*transcoder).finish(),
             Sink::Codex(input) => super::codex::transcode(&input),
         };
         Ok(Reading { transcoded, starts, joined })
@@ -127,7 +127,7 @@ pub struct Reading {
 /// What the lines of a transcript go to while it is read.
 enum Sink {
     /// Claude Code's records, written as they come.
-    Claude(super::claude::Transcoder),
+    Claude(Box<super::claude::Transcoder>),
     /// Codex's rollout, written once it is read whole.
     Codex(Vec<u8>),
 }
