@@ -34,7 +34,9 @@
 //! input and output, the record a `custom` entry holds) is copied as written, so a transcript
 //! costs about a scan and a copy of its bytes. Lines are read a batch at a time on every core
 //! (`each_line`); what hangs on earlier records (parents, tool names) is settled in file
-//! order.
+//! order (`Transcoder`), while the next batch is read. The transcript itself is read a
+//! stretch of lines at a time ([`super::Foreign::read`]): memory holds its conversion, not
+//! the transcript too.
 
 use std::borrow::Cow;
 use std::collections::HashMap;

@@ -1,6 +1,7 @@
 //! What the readers of other agents' transcripts ([`super::foreign`]) make: a transcript as a
 //! session sesstree reads ([`Transcoded`]), as an import ([`Imported`]), and the records of a
-//! JSONL transcript (`records`, `each_line`).
+//! JSONL transcript (`records`, `each_line`), read a stretch of lines at a time
+//! (`Stretches`).
 
 use std::io::Read;
 
