@@ -8,7 +8,7 @@
 //! anything is parsed) and the last entry. Every other line is only counted.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
@@ -99,14 +99,11 @@ pub fn summarize(path: &Path) -> Result<Summary> {
     };
     let (scan, last_time) = match foreign {
         Some(foreign) => {
-            let mut input = Vec::new();
-            reader.read_to_end(&mut input).map_err(io)?;
             // With the files read with it (Claude Code's subagents'), as `log` reads it.
-            let (input, joined) = foreign.with_joined_files(path, input);
-            let transcoded = foreign.transcode(&input);
-            let (scan, ..) = scan_lines(transcoded.bytes.as_slice()).map_err(io)?;
-            let starts = joined.iter().map(|(start, _)| *start);
-            (scan, last_times(&transcoded, &input, starts).filter_map(time).max())
+            let len = reader.get_ref().metadata().map_or(0, |m| m.len());
+            let read = foreign.read(path, reader, len).map_err(io)?;
+            let (scan, ..) = scan_lines(read.transcoded.bytes.as_slice()).map_err(io)?;
+            (scan, last_times(&read).filter_map(time).max())
         }
         None => {
             let (scan, last, before_last) = scan_lines(reader).map_err(io)?;
@@ -128,21 +125,16 @@ pub fn summarize(path: &Path) -> Result<Summary> {
     })
 }
 
-/// The last entry line of each file of another agent's transcript, as `transcoded` writes them:
-/// the transcript's, then each file read with it, which starts at one of `starts` in `input`
-/// (what was transcoded). The last entry of the session is not the latest when a subagent's
-/// file ends after the transcript does.
-fn last_times<'t>(
-    transcoded: &'t crate::format::transcript::Transcoded,
-    input: &[u8],
-    starts: impl Iterator<Item = u64>,
-) -> impl Iterator<Item = &'t [u8]> {
-    // The line each file starts at in `input`, then one past the last.
-    let mut first_lines: Vec<u64> = starts
-        .map(|start| {
-            let before = &input[..(start as usize).min(input.len())];
-            memchr::memchr_iter(b'\n', before).count() as u64 + 1
-        })
+/// The last entry line of each file of another agent's transcript, as its conversion writes
+/// them: the transcript's, then each file read with it. The last entry of the session is not
+/// the latest when a subagent's file ends after the transcript does.
+fn last_times(read: &crate::format::foreign::Reading) -> impl Iterator<Item = &[u8]> {
+    let transcoded = &read.transcoded;
+    // The line (1-based) each file read with the transcript starts at, then one past the last.
+    let mut first_lines: Vec<u64> = read
+        .joined
+        .iter()
+        .map(|(start, _)| read.starts.partition_point(|&s| s < *start) as u64 + 1)
         .collect();
     first_lines.push(u64::MAX);
     let lines: Vec<&[u8]> = transcoded.bytes.split(|&b| b == b'\n').collect();

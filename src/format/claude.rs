@@ -16,7 +16,7 @@
 //!   entry that keeps nothing before it;
 //! - sidechains (`isSidechain`, subagents) are drawn where they hang, and the files of their
 //!   own that Claude Code 2.1.2 on writes them to ([`subagent_files`]) are read after the
-//!   transcript ([`super::Foreign::with_joined_files`]);
+//!   transcript ([`super::Foreign::read`]);
 //! - `isMeta` user records are hidden `custom_message`s (`claude-meta`); other records with a
 //!   `uuid` (`system`, `attachment`, `progress`, records of types sesstree does not know,
 //!   messages without content) are `custom` entries of type `claude:<type>` (and
@@ -34,7 +34,9 @@
 //! input and output, the record a `custom` entry holds) is copied as written, so a transcript
 //! costs about a scan and a copy of its bytes. Lines are read a batch at a time on every core
 //! (`each_line`); what hangs on earlier records (parents, tool names) is settled in file
-//! order.
+//! order (`Transcoder`), while the next batch is read. The transcript itself is read a
+//! stretch of lines at a time ([`super::Foreign::read`]): memory holds its conversion, not
+//! the transcript too.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -43,8 +45,8 @@ use serde_json::{Map, Value, json};
 
 use super::transcript::{Imported, Transcoded, each_line};
 use crate::json::MAX_NESTING;
-use crate::json::pick::{Member, members};
-use crate::json::scan::{Line, Scanner};
+use crate::json::pick::{Member, key, members};
+use crate::json::scan::{Line, Scan, Scanner};
 
 /// The record types Claude Code writes without a `uuid`, which say it is a transcript even
 /// when a file starts with one.
@@ -94,31 +96,32 @@ pub fn subagent_files(path: &std::path::Path) -> Vec<std::path::PathBuf> {
 type Table<V> = HashMap<String, V, foldhash::fast::RandomState>;
 
 /// One record of a transcript, as its line says it: the members the conversions read, and
-/// the messages and entry it makes, written as JSON.
+/// the messages and entry it makes, written as JSON. What it says is borrowed from its line
+/// where it can be: most of it is read in order once, and dropped.
 #[derive(Debug, Default)]
-struct Record {
+struct Record<'a> {
     /// `type`.
-    kind: Option<String>,
+    kind: Option<Cow<'a, str>>,
     uuid: Option<String>,
     /// `parentUuid`.
-    parent: Option<String>,
+    parent: Option<Cow<'a, str>>,
     /// `logicalParentUuid`: where a `compact_boundary` (whose parent is null) was.
-    logical_parent: Option<String>,
-    session_id: Option<String>,
-    cwd: Option<String>,
+    logical_parent: Option<Cow<'a, str>>,
+    session_id: Option<Cow<'a, str>>,
+    cwd: Option<Cow<'a, str>>,
     /// `timestamp` when it is a string.
-    time: Option<String>,
+    time: Option<Cow<'a, str>>,
     /// `timestamp` as written, whatever it holds.
-    timestamp: Option<Box<[u8]>>,
+    timestamp: Option<Cow<'a, [u8]>>,
     /// The title a `custom-title` or `ai-title` record sets.
-    custom_title: Option<String>,
-    ai_title: Option<String>,
+    custom_title: Option<Cow<'a, str>>,
+    ai_title: Option<Cow<'a, str>>,
     sidechain: bool,
     meta: bool,
     /// `compactMetadata.preTokens` as written: the tokens before a compaction.
     pre_tokens: Option<Box<[u8]>>,
     /// The model of an assistant record's message.
-    model: Option<String>,
+    model: Option<Cow<'a, str>>,
     /// The messages oh-my-pi's importer makes of a user or assistant record (none for an
     /// `isMeta` one), in order.
     messages: Vec<Message>,
@@ -128,13 +131,39 @@ struct Record {
     body: Body,
 }
 
+impl Record<'_> {
+    /// The record, owning what it borrowed.
+    fn into_owned(self) -> Record<'static> {
+        let own = |s: Option<Cow<'_, str>>| s.map(|s| Cow::Owned(s.into_owned()));
+        Record {
+            kind: own(self.kind),
+            uuid: self.uuid,
+            parent: own(self.parent),
+            logical_parent: own(self.logical_parent),
+            session_id: own(self.session_id),
+            cwd: own(self.cwd),
+            time: own(self.time),
+            timestamp: self.timestamp.map(|t| Cow::Owned(t.into_owned())),
+            custom_title: own(self.custom_title),
+            ai_title: own(self.ai_title),
+            sidechain: self.sidechain,
+            meta: self.meta,
+            pre_tokens: self.pre_tokens,
+            model: own(self.model),
+            messages: self.messages,
+            tool_calls: self.tool_calls,
+            body: self.body,
+        }
+    }
+}
+
 /// A converted message: its JSON, but for the tool names of tool results, which hang on the
 /// calls of earlier records.
 #[derive(Debug)]
 struct Message {
     /// What oh-my-pi's importer puts in the message's id: `message`, `user-<block>`,
     /// `tool-<block>`.
-    suffix: String,
+    suffix: Cow<'static, str>,
     /// The message's JSON, without the `toolName` of a tool result.
     json: Vec<u8>,
     /// Where the `toolName` of a tool result goes in `json`, and the id of its call.
@@ -168,8 +197,15 @@ enum Body {
     Custom(String, Vec<u8>),
 }
 
-/// The text of `s` as a JSON string.
+/// The text of `s` as a JSON string, as serde_json writes it.
 fn string(out: &mut Vec<u8>, s: &str) {
+    // Ids and names rarely hold what JSON escapes: those are copied between quotes.
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+        return;
+    }
     // Writing to a vector cannot fail.
     let _ = serde_json::to_writer(&mut *out, s);
 }
@@ -285,51 +321,90 @@ fn readable(line: &[u8]) -> Option<Cow<'_, [u8]>> {
     serde_json::to_vec(&value).ok().map(Cow::Owned)
 }
 
+/// The members of the record object at `start`, the members of its `message` object (the last
+/// `message`, when that is an object whose members read), and the position after the record.
+/// The message's members are read on the way: skipping the message, then reading it, walked
+/// the largest value of the line twice.
+fn record_members<'a>(
+    line: &Line<'a, '_>,
+    start: usize,
+    stack: &mut Vec<bool>,
+) -> Scan<(Vec<Member<'a>>, Option<Vec<Member<'a>>>, usize)> {
+    let mut out = Vec::with_capacity(16);
+    let mut message = None;
+    let end = line.object(start, |line, span, value| {
+        let key = key(line, span)?;
+        let mut end = None;
+        if &*key == b"message" {
+            message = None;
+            if line.at(value) == Some(b'{')
+                && let Ok((members, after)) = members(line, value, stack)
+            {
+                message = Some(members);
+                end = Some(after);
+            }
+        }
+        let end = match end {
+            Some(end) => end,
+            None => line.skip_value(value, stack)?,
+        };
+        out.push(Member { key, start: value, end });
+        Ok(end)
+    })?;
+    Ok((out, message, end))
+}
+
 /// Reads the record on `line`; `None` when the line is not a JSON object, or nests deeper than
 /// a parse accepts.
-fn read(scanner: &mut Scanner, line: &[u8]) -> Option<Record> {
-    let bytes = readable(line)?;
-    let (line, stack) = scanner.index(&bytes).ok()?;
+fn read<'a>(scanner: &mut Scanner, line: &'a [u8]) -> Option<Record<'a>> {
+    match readable(line)? {
+        Cow::Borrowed(line) => read_readable(scanner, line),
+        Cow::Owned(line) => read_readable(scanner, &line).map(Record::into_owned),
+    }
+}
+
+/// Reads the record on a line the scanner reads as a parse would ([`readable`]).
+fn read_readable<'a>(scanner: &mut Scanner, bytes: &'a [u8]) -> Option<Record<'a>> {
+    let (line, stack) = scanner.index(bytes).ok()?;
     let start = line.ws(0);
     if line.at(start) != Some(b'{') {
         return None;
     }
-    let (members, end) = members(&line, start, stack).ok()?;
+    let (members, message, end) = record_members(&line, start, stack).ok()?;
     line.end(end).ok()?;
     let record = Object { line: &line, members };
+    let message = message.map(|members| Object { line: &line, members });
     if line.deepest() + 1 > MAX_NESTING {
         return None;
     }
-    let owned = |s: Option<Cow<'_, str>>| s.map(Cow::into_owned);
-    let kind = owned(record.text("type"));
+    let kind = record.text("type");
     let mut out = Record {
-        uuid: owned(record.text("uuid")),
-        parent: owned(record.text("parentUuid")),
-        logical_parent: owned(record.text("logicalParentUuid")),
-        session_id: owned(record.text("sessionId")),
-        cwd: owned(record.text("cwd")),
-        time: owned(record.text("timestamp")),
-        timestamp: record.raw("timestamp").map(Box::from),
+        uuid: record.text("uuid").map(Cow::into_owned),
+        parent: record.text("parentUuid"),
+        logical_parent: record.text("logicalParentUuid"),
+        session_id: record.text("sessionId"),
+        cwd: record.text("cwd"),
+        time: record.text("timestamp"),
+        timestamp: record.raw("timestamp").map(Cow::Borrowed),
         sidechain: record.is("isSidechain"),
         meta: record.is("isMeta"),
         ..Record::default()
     };
     match kind.as_deref() {
-        Some("custom-title") => out.custom_title = owned(record.text("customTitle")),
-        Some("ai-title") => out.ai_title = owned(record.text("aiTitle")),
+        Some("custom-title") => out.custom_title = record.text("customTitle"),
+        Some("ai-title") => out.ai_title = record.text("aiTitle"),
         _ => {}
     }
     if let Some(metadata) = record.object("compactMetadata", stack) {
         out.pre_tokens = metadata.raw("preTokens").map(Box::from);
     }
     let millis = out.time.as_deref().and_then(crate::clock::parse_timestamp);
-    let message = record.object("message", stack);
     // Whether the record makes an entry other than a `custom` one.
     let converts = match (kind.as_deref(), &message) {
         (Some("assistant"), Some(message)) => {
-            out.model = owned(message.text("model"));
+            out.model = message.text("model");
             out.messages = assistant(&record, message, millis, &mut out.tool_calls, stack)
-                .map(|json| Message { suffix: "message".into(), json, tool_name_at: None })
+                .map(|json| Message { suffix: Cow::Borrowed("message"), json, tool_name_at: None })
                 .into_iter()
                 .collect();
             !out.messages.is_empty()
@@ -386,12 +461,14 @@ fn assistant(
     tool_calls: &mut Vec<(String, String)>,
     stack: &mut Vec<bool>,
 ) -> Option<Vec<u8>> {
-    let mut content = Vec::new();
+    // The message is written as it is read, in room for the line's bytes: its text is copied
+    // once, and its buffer grows once at most.
+    let mut out = Vec::with_capacity(message.line.bytes.len() + 400);
+    out.extend_from_slice(br#"{"role":"assistant","content":"#);
     let mut blocks = 0;
-    let mut push = |content: &mut Vec<u8>, parts: &[&[u8]]| {
-        content.push(if blocks == 0 { b'[' } else { b',' });
-        parts.iter().for_each(|p| content.extend_from_slice(p));
-        content.push(b'}');
+    let mut push = |out: &mut Vec<u8>, parts: &[&[u8]]| {
+        out.push(if blocks == 0 { b'[' } else { b',' });
+        parts.iter().for_each(|p| out.extend_from_slice(p));
         blocks += 1;
     };
     for at in message.elements("content", stack).unwrap_or_default() {
@@ -399,7 +476,7 @@ fn assistant(
         match block.str("type").as_deref() {
             Some("text") => {
                 let Some(text) = block.raw_str("text") else { continue };
-                push(&mut content, &[br#"{"type":"text","text":"#, text]);
+                push(&mut out, &[br#"{"type":"text","text":"#, text, b"}"]);
             }
             Some("thinking") => {
                 let Some(thinking) = block.raw_str("thinking") else { continue };
@@ -409,8 +486,8 @@ fn assistant(
                     None => (&b""[..], &b""[..]),
                 };
                 push(
-                    &mut content,
-                    &[br#"{"type":"thinking","thinking":"#, thinking, key, signature],
+                    &mut out,
+                    &[br#"{"type":"thinking","thinking":"#, thinking, key, signature, b"}"],
                 );
             }
             Some("tool_use") => {
@@ -418,20 +495,13 @@ fn assistant(
                     continue;
                 };
                 let input = block.raw("input").filter(|i| i.first() == Some(&b'{'));
-                let (mut id_json, mut name_json) = (Vec::new(), Vec::new());
-                string(&mut id_json, &id);
-                string(&mut name_json, &name);
-                push(
-                    &mut content,
-                    &[
-                        br#"{"type":"toolCall","id":"#,
-                        &id_json,
-                        br#","name":"#,
-                        &name_json,
-                        br#","arguments":"#,
-                        input.unwrap_or(b"{}"),
-                    ],
-                );
+                push(&mut out, &[br#"{"type":"toolCall","id":"#]);
+                string(&mut out, &id);
+                out.extend_from_slice(br#","name":"#);
+                string(&mut out, &name);
+                out.extend_from_slice(br#","arguments":"#);
+                out.extend_from_slice(input.unwrap_or(b"{}"));
+                out.push(b'}');
                 tool_calls.push((id.into_owned(), name.into_owned()));
             }
             _ => {}
@@ -442,9 +512,9 @@ fn assistant(
         return None;
     }
     if blocks == 0 {
-        content.push(b'[');
+        out.push(b'[');
     }
-    content.push(b']');
+    out.push(b']');
     let usage = message.object("usage", stack);
     let count = |key| usage.as_ref().and_then(|u| u.number(key)).unwrap_or(0.0);
     let (input, output) = (count("input_tokens"), count("output_tokens"));
@@ -460,9 +530,6 @@ fn assistant(
             Some(_) => "error",
         }
     };
-    let mut out = Vec::with_capacity(content.len() + 400);
-    out.extend_from_slice(br#"{"role":"assistant","content":"#);
-    out.extend_from_slice(&content);
     out.extend_from_slice(br#","api":"anthropic-messages","provider":"anthropic","model":"#);
     out.extend_from_slice(message.raw_text("model").unwrap_or(br#""unknown""#));
     // Counts as JavaScript writes them: an integral number without a fraction.
@@ -501,7 +568,7 @@ fn assistant(
 /// A record's time in milliseconds, as the agents' messages carry it, or `null`.
 fn write_millis(out: &mut Vec<u8>, millis: Option<i64>) {
     match millis {
-        Some(ms) => out.extend_from_slice(ms.to_string().as_bytes()),
+        Some(ms) => out.extend_from_slice(itoa::Buffer::new().format(ms).as_bytes()),
         None => out.extend_from_slice(b"null"),
     }
 }
@@ -574,7 +641,7 @@ fn user_content(message: &Object<'_, '_, '_>, key: &str, stack: &mut Vec<bool>) 
 /// `toolResult` message (`tool-<block>`), string content as one message (`message`)
 /// (`convertRecord`).
 fn user(message: &Object<'_, '_, '_>, millis: Option<i64>, stack: &mut Vec<bool>) -> Vec<Message> {
-    let user_message = |suffix: String, content: &[u8]| {
+    let user_message = |suffix: Cow<'static, str>, content: &[u8]| {
         let mut json = br#"{"role":"user","content":"#.to_vec();
         json.extend_from_slice(content);
         json.extend_from_slice(br#","timestamp":"#);
@@ -584,7 +651,7 @@ fn user(message: &Object<'_, '_, '_>, millis: Option<i64>, stack: &mut Vec<bool>
     };
     let Some(blocks) = message.elements("content", stack) else {
         return user_content(message, "content", stack)
-            .map(|content| user_message("message".into(), &content))
+            .map(|content| user_message(Cow::Borrowed("message"), &content))
             .into_iter()
             .collect();
     };
@@ -594,12 +661,15 @@ fn user(message: &Object<'_, '_, '_>, millis: Option<i64>, stack: &mut Vec<bool>
     let flush = |run: &mut Vec<usize>, out: &mut Vec<Message>, stack: &mut Vec<bool>| {
         let Some(&start) = run.first() else { return };
         let (content, _) = parts(message.line, run.iter().map(|&i| blocks[i]), stack);
-        out.push(user_message(format!("user-{start}"), &content));
+        out.push(user_message(Cow::Owned(format!("user-{start}")), &content));
         run.clear();
     };
+    // What a block's part is written to, to learn whether it has one.
+    let mut scratch = Vec::new();
     for (index, &at) in blocks.iter().enumerate() {
         let Some(block) = object_at(message.line, at, stack) else { continue };
-        if user_part(&block, stack, &mut Vec::new()) {
+        scratch.clear();
+        if user_part(&block, stack, &mut scratch) {
             run.push(index);
             continue;
         }
@@ -628,7 +698,7 @@ fn user(message: &Object<'_, '_, '_>, millis: Option<i64>, stack: &mut Vec<bool>
         write_millis(&mut json, millis);
         json.push(b'}');
         out.push(Message {
-            suffix: format!("tool-{index}"),
+            suffix: Cow::Owned(format!("tool-{index}")),
             json,
             tool_name_at: Some((at, call.into_owned())),
         });
@@ -666,33 +736,71 @@ fn entry_start(
 /// Writes the transcript `input` (JSONL) as a session: see the module docs. The records are
 /// read a batch at a time, each dropped once its entries are written.
 pub fn transcode(input: &[u8]) -> Transcoded {
-    let mut out = Transcoded::default();
-    out.bytes.reserve(input.len());
-    // What the header says: the first session id, time and cwd a record names, the titles.
-    let (mut session_id, mut time, mut cwd) = (None, None, None);
-    let (mut custom_title, mut ai_title) = (None, None);
-    let mut first_line = None;
-    // The last entry each record made, by the record's uuid: what its children hang from.
-    let mut tails: Table<String> = Table::default();
-    let mut tool_names: Table<String> = Table::default();
-    // The tokens before each compaction, by the uuid of its `compact_boundary`.
-    let mut pre_tokens: Table<Box<[u8]>> = Table::default();
-    // The last message of any user or assistant record: the leaf of a file of sidechains.
-    let mut last_message = None;
-    each_line(input, read, |line, record| {
-        first_line.get_or_insert(line);
-        session_id = session_id.take().or(record.session_id);
-        time = time.take().or(record.time);
-        cwd = cwd.take().or(record.cwd);
-        custom_title = record.custom_title.or(custom_title.take());
-        ai_title = record.ai_title.or(ai_title.take());
+    let mut transcoder = Transcoder::new(input.len());
+    transcoder.lines(input, 1);
+    transcoder.finish()
+}
+
+/// A transcript being written as a session, a stretch of lines at a time ([`transcode`]).
+#[derive(Default)]
+pub(super) struct Transcoder {
+    out: Transcoded,
+    /// What the header says: the first session id, time and cwd a record names, the titles.
+    session_id: Option<String>,
+    time: Option<String>,
+    cwd: Option<String>,
+    custom_title: Option<String>,
+    ai_title: Option<String>,
+    first_line: Option<u64>,
+    /// The last entry each record made, by the record's uuid: what its children hang from.
+    tails: Table<String>,
+    tool_names: Table<String>,
+    /// The tokens before each compaction, by the uuid of its `compact_boundary`.
+    pre_tokens: Table<Box<[u8]>>,
+    /// The last message of any user or assistant record: the leaf of a file of sidechains.
+    last_message: Option<String>,
+}
+
+impl Transcoder {
+    /// A transcoder for a transcript of about `len` bytes.
+    pub(super) fn new(len: usize) -> Transcoder {
+        let mut transcoder = Transcoder::default();
+        transcoder.out.bytes.reserve(len);
+        transcoder
+    }
+
+    /// Writes the records of `lines`, the lines of the transcript from line `first` (1-based)
+    /// on, after those written so far.
+    pub(super) fn lines(&mut self, lines: &[u8], first: u64) {
+        each_line(lines, first, read, |line, record| self.record(line, record));
+    }
+
+    /// Writes the entries of `record`, from line `line`.
+    fn record(&mut self, line: u64, record: Record) {
+        let out = &mut self.out;
+        self.first_line.get_or_insert(line);
+        // The first of each, and the last title.
+        let first = |kept: &mut Option<String>, said: Option<Cow<'_, str>>| {
+            if kept.is_none() {
+                *kept = said.map(Cow::into_owned);
+            }
+        };
+        first(&mut self.session_id, record.session_id);
+        first(&mut self.time, record.time);
+        first(&mut self.cwd, record.cwd);
+        if let Some(title) = record.custom_title {
+            self.custom_title = Some(title.into_owned());
+        }
+        if let Some(title) = record.ai_title {
+            self.ai_title = Some(title.into_owned());
+        }
         let Some(uuid) = record.uuid else { return };
-        tool_names.extend(record.tool_calls);
+        self.tool_names.extend(record.tool_calls);
         if let Some(tokens) = record.pre_tokens {
-            pre_tokens.insert(uuid.clone(), tokens);
+            self.pre_tokens.insert(uuid.clone(), tokens);
         }
         let parent = record.parent.as_deref().or(record.logical_parent.as_deref());
-        let mut previous = parent.map(|p| tails.get(p).map_or(p, String::as_str).to_owned());
+        let mut previous = parent.map(|p| self.tails.get(p).map_or(p, String::as_str).to_owned());
         let timestamp = record.timestamp.as_deref();
         let mut id = uuid.clone();
         match &record.body {
@@ -701,18 +809,18 @@ pub fn transcode(input: &[u8]) -> Transcoded {
                     if n > 0 {
                         id = format!("{uuid}.{}", n + 1);
                     }
-                    entry_start(&mut out, line, "message", (&id, previous.as_deref()), timestamp);
+                    entry_start(out, line, "message", (&id, previous.as_deref()), timestamp);
                     out.bytes.extend_from_slice(br#","message":"#);
-                    message.write(&mut out.bytes, &tool_names);
+                    message.write(&mut out.bytes, &self.tool_names);
                     out.bytes.extend_from_slice(b"}\n");
                     previous = Some(id.clone());
                 }
             }
             Body::Compaction(summary) => {
-                entry_start(&mut out, line, "compaction", (&id, previous.as_deref()), timestamp);
+                entry_start(out, line, "compaction", (&id, previous.as_deref()), timestamp);
                 // Nothing before it is kept: `firstKeptEntryId` is its own id (CHANGES R2).
                 out.bytes.extend_from_slice(br#","tokensBefore":"#);
-                let tokens = record.parent.as_deref().and_then(|p| pre_tokens.get(p));
+                let tokens = record.parent.as_deref().and_then(|p| self.pre_tokens.get(p));
                 out.bytes.extend_from_slice(tokens.map_or(&b"0"[..], |t| t));
                 out.bytes.extend_from_slice(br#","summary":"#);
                 string(&mut out.bytes, summary);
@@ -721,13 +829,7 @@ pub fn transcode(input: &[u8]) -> Transcoded {
                 out.bytes.extend_from_slice(b"}\n");
             }
             Body::Meta(content) => {
-                entry_start(
-                    &mut out,
-                    line,
-                    "custom_message",
-                    (&id, previous.as_deref()),
-                    timestamp,
-                );
+                entry_start(out, line, "custom_message", (&id, previous.as_deref()), timestamp);
                 out.bytes.extend_from_slice(
                     br#","display":false,"customType":"claude-meta","content":"#,
                 );
@@ -735,7 +837,7 @@ pub fn transcode(input: &[u8]) -> Transcoded {
                 out.bytes.extend_from_slice(b"}\n");
             }
             Body::Custom(kind, data) => {
-                entry_start(&mut out, line, "custom", (&id, previous.as_deref()), timestamp);
+                entry_start(out, line, "custom", (&id, previous.as_deref()), timestamp);
                 out.bytes.extend_from_slice(br#","data":"#);
                 out.bytes.extend_from_slice(data);
                 out.bytes.extend_from_slice(br#","customType":"#);
@@ -754,31 +856,35 @@ pub fn transcode(input: &[u8]) -> Transcoded {
             out.leaf = Some(id.clone());
         }
         if message_record {
-            last_message = Some(id.clone());
+            self.last_message = Some(id.clone());
         }
-        tails.insert(uuid, id);
-    });
-
-    let mut header = json!({
-        "type": "session",
-        "version": crate::format::WRITE_VERSION,
-        "id": session_id.unwrap_or_default(),
-        "timestamp": time.unwrap_or_default(),
-        "cwd": cwd.unwrap_or_default(),
-    });
-    // oh-my-pi's importer's title rule: `custom-title`, else `ai-title`.
-    let title = custom_title.map(|t| (t, "user")).or(ai_title.map(|t| (t, "auto")));
-    if let Some((title, source)) = title {
-        header["title"] = json!(title);
-        header["titleSource"] = json!(source);
+        self.tails.insert(uuid, id);
     }
-    // The header goes in front of the entries, in the room their buffer has spare.
-    let mut header_line = header.to_string().into_bytes();
-    header_line.push(b'\n');
-    out.bytes.splice(0..0, header_line);
-    out.lines.insert(0, first_line.unwrap_or(1));
-    out.leaf = out.leaf.or(last_message);
-    out
+
+    /// The session: the header, then the entries written.
+    pub(super) fn finish(self) -> Transcoded {
+        let mut out = self.out;
+        let mut header = json!({
+            "type": "session",
+            "version": crate::format::WRITE_VERSION,
+            "id": self.session_id.unwrap_or_default(),
+            "timestamp": self.time.unwrap_or_default(),
+            "cwd": self.cwd.unwrap_or_default(),
+        });
+        // oh-my-pi's importer's title rule: `custom-title`, else `ai-title`.
+        let title = self.custom_title.map(|t| (t, "user")).or(self.ai_title.map(|t| (t, "auto")));
+        if let Some((title, source)) = title {
+            header["title"] = json!(title);
+            header["titleSource"] = json!(source);
+        }
+        // The header goes in front of the entries, in the room their buffer has spare.
+        let mut header_line = header.to_string().into_bytes();
+        header_line.push(b'\n');
+        out.bytes.splice(0..0, header_line);
+        out.lines.insert(0, self.first_line.unwrap_or(1));
+        out.leaf = out.leaf.or(self.last_message);
+        out
+    }
 }
 
 /// The entries oh-my-pi's importer makes of `input`: every main-chain user and assistant record
@@ -792,7 +898,7 @@ pub fn transcode(input: &[u8]) -> Transcoded {
 pub fn import(input: &[u8], fallback_ms: i64, to: super::Dialect) -> Imported {
     use crate::naming::TitleSource;
     let mut records = Vec::new();
-    each_line(input, read, |line, record| records.push((line, record)));
+    each_line(input, 1, read, |line, record| records.push((line, record)));
     let mut imported = Imported::default();
     let mut source_parents: HashMap<&str, Option<&str>> = HashMap::new();
     let (mut custom, mut ai) = (None, None);
@@ -801,7 +907,7 @@ pub fn import(input: &[u8], fallback_ms: i64, to: super::Dialect) -> Imported {
             source_parents.insert(uuid, record.parent.as_deref());
         }
         if imported.cwd.is_none() {
-            imported.cwd = record.cwd.clone();
+            imported.cwd = record.cwd.as_deref().map(str::to_owned);
         }
         custom = record.custom_title.as_deref().or(custom);
         ai = record.ai_title.as_deref().or(ai);
@@ -908,6 +1014,16 @@ mod tests {
             .filter(|l| !l.is_empty())
             .map(|l| serde_json::from_slice(l).unwrap())
             .collect()
+    }
+
+    proptest::proptest! {
+        /// A string is written as serde_json writes it, escapes and all.
+        #[test]
+        fn a_string_is_written_as_serde_json_writes_it(s in "(\\PC|[\"\\\\\x00-\x1f\x7f])*") {
+            let mut out = Vec::new();
+            string(&mut out, &s);
+            proptest::prop_assert_eq!(out, serde_json::to_vec(&s).unwrap());
+        }
     }
 
     #[test]

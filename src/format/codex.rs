@@ -857,7 +857,7 @@ fn title(items: &[Item]) -> Option<String> {
 /// say that their events repeat.
 fn records(input: &[u8]) -> (Vec<(u64, Record)>, Canonical) {
     let mut records = Vec::new();
-    each_line(input, read, |line, record| records.push((line, record)));
+    each_line(input, 1, read, |line, record| records.push((line, record)));
     let canonical = Canonical::of(&mut records);
     (records, canonical)
 }

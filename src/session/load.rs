@@ -44,9 +44,8 @@ pub(super) fn file<D: Digest>(
     // Reading at an offset moves the cursor on Windows: the reads below start from the start.
     (&file).seek(std::io::SeekFrom::Start(0)).map_err(|e| Error::io(path, e))?;
     if let Some(foreign) = foreign_format(&first) {
-        let mut input = Vec::with_capacity(len as usize);
-        (&file).read_to_end(&mut input).map_err(|e| Error::io(path, e))?;
-        return Ok(transcoded(path, foreign, input, digest));
+        let read = foreign.read(path, &file, len).map_err(|e| Error::io(path, e))?;
+        return Ok(transcoded(path, foreign, read, digest));
     }
     // A version-1 file gives `None`: it is loaded again below, on one thread.
     let pieces = || parallel::load(Loader::new(path, digest), &file, len, parallel::PIECE).0;
@@ -86,8 +85,12 @@ pub(super) fn bytes<D: Digest>(
     bytes: Vec<u8>,
     digest: Option<&D>,
 ) -> (Session, Vec<D::Of>) {
-    if let Some(foreign) = foreign_format(&bytes) {
-        return transcoded(path, foreign, bytes, digest);
+    if let Some(foreign) = foreign_format(&bytes)
+        // Reading memory cannot fail.
+        && let Ok(read) = foreign.read(path, bytes.as_slice(), bytes.len() as u64)
+    {
+        drop(bytes);
+        return transcoded(path, foreign, read, digest);
     }
     in_memory(path, bytes, digest)
 }
@@ -139,29 +142,19 @@ pub(super) fn foreign_format(input: &[u8]) -> Option<crate::format::Foreign> {
 }
 
 /// Loads another agent's transcript through its transcoding into a session: the records keep
-/// the lines of the transcript, and the leaf is the one the transcoding names. The transcript
-/// is dropped once transcoded: the session reads its entries from the transcoding.
+/// the lines of the transcript, and the leaf is the one the transcoding names.
 fn transcoded<D: Digest>(
     path: &Path,
     foreign: crate::format::Foreign,
-    input: Vec<u8>,
+    read: crate::format::foreign::Reading,
     digest: Option<&D>,
 ) -> (Session, Vec<D::Of>) {
-    let (input, joined) = foreign.with_joined_files(path, input);
-    let transcoding = foreign.transcode(&input);
-    // Where each line of the transcript starts (and, last, where it ends): `--raw` reads a
-    // record's own line back from the file.
-    let mut starts: Vec<u64> = std::iter::once(0)
-        .chain(memchr::memchr_iter(b'\n', &input).map(|i| i as u64 + 1))
-        .collect();
-    if input.last().is_some_and(|&b| b != b'\n') {
-        starts.push(input.len() as u64 + 1);
-    }
-    drop(input);
-    let crate::format::transcript::Transcoded { bytes, lines, leaf } = transcoding;
+    let crate::format::foreign::Reading { transcoded, starts, joined } = read;
+    let crate::format::transcript::Transcoded { bytes, lines, leaf } = transcoded;
     let (mut s, digests) = in_memory(path, bytes, digest);
     let line = |l: u64| lines.get(l as usize - 1).copied().unwrap_or(l);
     s.records.iter_mut().for_each(|r| r.line = line(r.line));
+    // Where each record's line lies in the transcript: `--raw` reads it back from the file.
     s.foreign_lines = s
         .records
         .iter()

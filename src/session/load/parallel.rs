@@ -37,6 +37,10 @@ pub(in crate::session) trait Input: Sync {
     fn read_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<usize>;
     /// Fills `buf` from `offset`.
     fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<()>;
+    /// All the bytes, when they are in memory: lines are then scanned where they lie.
+    fn bytes(&self) -> Option<&[u8]> {
+        None
+    }
 }
 
 impl Input for File {
@@ -60,6 +64,9 @@ impl Input for [u8] {
             true => Ok(()),
             false => Err(ErrorKind::UnexpectedEof.into()),
         }
+    }
+    fn bytes(&self) -> Option<&[u8]> {
+        Some(self)
     }
 }
 
@@ -300,11 +307,9 @@ fn scan_piece<D: Digest, I: Input + ?Sized>(
         pos += n as u64;
         Ok(n)
     };
-    // Taken, not borrowed, and given back however the scan returns: a nested use (there is none)
-    // would only get a new buffer.
-    let mut buf = READ_BUFFER.take();
-    buf.resize(READ_SIZE, 0);
-    let scanned = each_line(read, &mut buf, |bytes, has_newline| {
+    // Lines in memory are scanned where they lie; lines of a file through the thread's buffer.
+    let in_memory = file.bytes().and_then(|all| all.get(at as usize..len as usize));
+    let on_line = |bytes: &[u8], has_newline: bool| {
         // A version-1 file is handed back to the one-pass load, which reads its rows as such.
         let scan = (at != 0).then(|| scan_line(&mut scanner, bytes, digest, false).into_owned());
         let len = bytes.len() as u64;
@@ -320,9 +325,32 @@ fn scan_piece<D: Digest, I: Input + ?Sized>(
         }
         at += len + 1;
         at < end
-    });
+    };
+    if let Some(lines) = in_memory {
+        each_line_in(lines, on_line);
+        return Ok(out);
+    }
+    // Taken, not borrowed, and given back however the scan returns: a nested use (there is none)
+    // would only get a new buffer.
+    let mut buf = READ_BUFFER.take();
+    buf.resize(READ_SIZE, 0);
+    let scanned = each_line(read, &mut buf, on_line);
     READ_BUFFER.set(buf);
     scanned.map(|()| out)
+}
+
+/// Hands each line of `bytes` to `line`, as [`each_line`] hands those it reads.
+fn each_line_in(bytes: &[u8], mut line: impl FnMut(&[u8], bool) -> bool) {
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', bytes) {
+        if !line(&bytes[start..end], true) {
+            return;
+        }
+        start = end + 1;
+    }
+    if start < bytes.len() {
+        line(&bytes[start..], false);
+    }
 }
 
 #[cfg(test)]
