@@ -45,6 +45,7 @@ use serde_json::{Map, Value, json};
 
 use super::transcript::{Imported, Transcoded, each_line};
 use crate::json::MAX_NESTING;
+use crate::json::object::{Object, number, readable};
 use crate::json::pick::{Member, key, members};
 use crate::json::scan::{Line, Scan, Scanner};
 
@@ -210,148 +211,36 @@ fn string(out: &mut Vec<u8>, s: &str) {
     let _ = serde_json::to_writer(&mut *out, s);
 }
 
-/// The members of one object of a line, read as the conversions need them.
-struct Object<'l, 'a, 'q> {
+/// The record object at `start` of `line` and its `message` object (the last `message`, when
+/// that is an object whose members read). The message's members are read on the way: skipping
+/// the message, then reading it, walked the largest value of the line twice.
+fn record_members<'l, 'a, 'q>(
     line: &'l Line<'a, 'q>,
-    members: Vec<Member<'a>>,
-}
-
-impl<'l, 'a, 'q> Object<'l, 'a, 'q> {
-    /// The value of `key` as written: the last one, as a parse keeps it.
-    fn raw(&self, key: &str) -> Option<&'a [u8]> {
-        let m = self.members.iter().rev().find(|m| &*m.key == key.as_bytes())?;
-        self.line.bytes.get(m.start..m.end)
-    }
-
-    /// Where the value of `key` starts.
-    fn at(&self, key: &str) -> Option<usize> {
-        self.members.iter().rev().find(|m| &*m.key == key.as_bytes()).map(|m| m.start)
-    }
-
-    /// The value of `key` when it is a string, decoded.
-    fn str(&self, key: &str) -> Option<Cow<'a, str>> {
-        let m = self.members.iter().rev().find(|m| &*m.key == key.as_bytes())?;
-        if self.line.at(m.start) != Some(b'"') {
-            return None;
-        }
-        self.line.text((m.start + 1, m.end - 1)).ok()
-    }
-
-    /// The value of `key` when it is a non-empty string.
-    fn text(&self, key: &str) -> Option<Cow<'a, str>> {
-        self.str(key).filter(|s| !s.is_empty())
-    }
-
-    /// The value of `key` as written, when it is a string (empty or not).
-    fn raw_str(&self, key: &str) -> Option<&'a [u8]> {
-        self.raw(key).filter(|r| r.first() == Some(&b'"'))
-    }
-
-    /// The value of `key` as written, when it is a non-empty string.
-    fn raw_text(&self, key: &str) -> Option<&'a [u8]> {
-        self.raw_str(key).filter(|r| r.len() > 2)
-    }
-
-    /// Whether `key` is `true`.
-    fn is(&self, key: &str) -> bool {
-        self.raw(key) == Some(b"true")
-    }
-
-    /// The value of `key` when it is a finite number (a JSON `number` that `as_f64` reads).
-    fn number(&self, key: &str) -> Option<f64> {
-        number(self.raw(key)?)
-    }
-
-    /// The object that is the value of `key`.
-    fn object(&self, key: &str, stack: &mut Vec<bool>) -> Option<Object<'l, 'a, 'q>> {
-        object_at(self.line, self.at(key)?, stack)
-    }
-
-    /// Where the elements of the array that is the value of `key` start.
-    fn elements(&self, key: &str, stack: &mut Vec<bool>) -> Option<Vec<usize>> {
-        let at = self.at(key)?;
-        let mut out = Vec::new();
-        self.line
-            .array(at, |line, element| {
-                out.push(element);
-                line.skip_value(element, stack)
-            })
-            .ok()?;
-        Some(out)
-    }
-}
-
-/// The object at `at` of `line`, when there is one.
-fn object_at<'l, 'a, 'q>(
-    line: &'l Line<'a, 'q>,
-    at: usize,
-    stack: &mut Vec<bool>,
-) -> Option<Object<'l, 'a, 'q>> {
-    if line.at(at) != Some(b'{') {
-        return None;
-    }
-    let (members, _) = members(line, at, stack).ok()?;
-    Some(Object { line, members })
-}
-
-/// A number as written, as serde_json's `as_f64` reads it: finite, or none.
-fn number(raw: &[u8]) -> Option<f64> {
-    if !raw.first().is_some_and(|c| *c == b'-' || c.is_ascii_digit()) {
-        return None;
-    }
-    std::str::from_utf8(raw).ok()?.parse::<f64>().ok().filter(|n| n.is_finite())
-}
-
-/// The line as the scanner reads it the way serde_json parses it into a value: as it is,
-/// or, when it holds what the scanner reads otherwise (invalid UTF-8, read as U+FFFD; an
-/// escaped surrogate, which may be a lone one; serde_json's marker objects), parsed and written
-/// again. `None` when it is not JSON.
-fn readable(line: &[u8]) -> Option<Cow<'_, [u8]>> {
-    let odd = std::str::from_utf8(line).is_err()
-        || memchr::memmem::find_iter(line, b"\\u")
-            .any(|i| matches!(line.get(i + 2), Some(b'd' | b'D')))
-        || memchr::memchr(b'$', line)
-            .is_some_and(|_| memchr::memmem::find(line, b"$serde_json::private").is_some());
-    if !odd {
-        return Some(Cow::Borrowed(line));
-    }
-    let value: Value = serde_json::from_slice(line)
-        .ok()
-        .or_else(|| serde_json::from_str(&String::from_utf8_lossy(line)).ok())?;
-    serde_json::to_vec(&value).ok().map(Cow::Owned)
-}
-
-/// The members of the record object at `start`, the members of its `message` object (the last
-/// `message`, when that is an object whose members read), and the position after the record.
-/// The message's members are read on the way: skipping the message, then reading it, walked
-/// the largest value of the line twice.
-fn record_members<'a>(
-    line: &Line<'a, '_>,
     start: usize,
     stack: &mut Vec<bool>,
-) -> Scan<(Vec<Member<'a>>, Option<Vec<Member<'a>>>, usize)> {
+) -> Scan<(Object<'l, 'a, 'q>, Option<Object<'l, 'a, 'q>>)> {
     let mut out = Vec::with_capacity(16);
     let mut message = None;
-    let end = line.object(start, |line, span, value| {
-        let key = key(line, span)?;
+    let end = line.object(start, |l, span, value| {
+        let key = key(l, span)?;
         let mut end = None;
         if &*key == b"message" {
             message = None;
-            if line.at(value) == Some(b'{')
-                && let Ok((members, after)) = members(line, value, stack)
+            if l.at(value) == Some(b'{')
+                && let Ok((members, after)) = members(l, value, stack)
             {
-                message = Some(members);
+                message = Some(Object::of_members(line, members, (value, after)));
                 end = Some(after);
             }
         }
         let end = match end {
             Some(end) => end,
-            None => line.skip_value(value, stack)?,
+            None => l.skip_value(value, stack)?,
         };
         out.push(Member { key, start: value, end });
         Ok(end)
     })?;
-    Ok((out, message, end))
+    Ok((Object::of_members(line, out, (start, end)), message))
 }
 
 /// Reads the record on `line`; `None` when the line is not a JSON object, or nests deeper than
@@ -370,29 +259,27 @@ fn read_readable<'a>(scanner: &mut Scanner, bytes: &'a [u8]) -> Option<Record<'a
     if line.at(start) != Some(b'{') {
         return None;
     }
-    let (members, message, end) = record_members(&line, start, stack).ok()?;
-    line.end(end).ok()?;
-    let record = Object { line: &line, members };
-    let message = message.map(|members| Object { line: &line, members });
+    let (record, message) = record_members(&line, start, stack).ok()?;
+    line.end(start + record.bytes().len()).ok()?;
     if line.deepest() + 1 > MAX_NESTING {
         return None;
     }
-    let kind = record.text("type");
+    let kind = record.filled("type");
     let mut out = Record {
-        uuid: record.text("uuid").map(Cow::into_owned),
-        parent: record.text("parentUuid"),
-        logical_parent: record.text("logicalParentUuid"),
-        session_id: record.text("sessionId"),
-        cwd: record.text("cwd"),
-        time: record.text("timestamp"),
+        uuid: record.filled("uuid").map(Cow::into_owned),
+        parent: record.filled("parentUuid"),
+        logical_parent: record.filled("logicalParentUuid"),
+        session_id: record.filled("sessionId"),
+        cwd: record.filled("cwd"),
+        time: record.filled("timestamp"),
         timestamp: record.raw("timestamp").map(Cow::Borrowed),
         sidechain: record.is("isSidechain"),
         meta: record.is("isMeta"),
         ..Record::default()
     };
     match kind.as_deref() {
-        Some("custom-title") => out.custom_title = record.text("customTitle"),
-        Some("ai-title") => out.ai_title = record.text("aiTitle"),
+        Some("custom-title") => out.custom_title = record.filled("customTitle"),
+        Some("ai-title") => out.ai_title = record.filled("aiTitle"),
         _ => {}
     }
     if let Some(metadata) = record.object("compactMetadata", stack) {
@@ -402,7 +289,7 @@ fn read_readable<'a>(scanner: &mut Scanner, bytes: &'a [u8]) -> Option<Record<'a
     // Whether the record makes an entry other than a `custom` one.
     let converts = match (kind.as_deref(), &message) {
         (Some("assistant"), Some(message)) => {
-            out.model = message.text("model");
+            out.model = message.filled("model");
             out.messages = assistant(&record, message, millis, &mut out.tool_calls, stack)
                 .map(|json| Message { suffix: Cow::Borrowed("message"), json, tool_name_at: None })
                 .into_iter()
@@ -423,11 +310,11 @@ fn read_readable<'a>(scanner: &mut Scanner, bytes: &'a [u8]) -> Option<Record<'a
         _ => false,
     };
     if out.uuid.is_some() && !converts {
-        let kind = match (kind.as_deref(), record.text("subtype")) {
+        let kind = match (kind.as_deref(), record.filled("subtype")) {
             (Some(kind), Some(subtype)) => format!("claude:{kind}:{subtype}"),
             (kind, _) => format!("claude:{}", kind.unwrap_or("record")),
         };
-        out.body = Body::Custom(kind, line.bytes[start..end].to_vec());
+        out.body = Body::Custom(kind, record.bytes().to_vec());
     }
     out.kind = kind;
     Some(out)
@@ -442,7 +329,7 @@ fn compact_summary(message: &Object<'_, '_, '_>, stack: &mut Vec<bool>) -> Optio
     }
     let mut summary = String::new();
     for at in message.elements("content", stack)? {
-        let Some(block) = object_at(message.line, at, stack) else { continue };
+        let Some(block) = Object::at(message.line, at, stack) else { continue };
         if block.str("type").as_deref() == Some("text")
             && let Some(text) = block.str("text")
         {
@@ -472,7 +359,7 @@ fn assistant(
         blocks += 1;
     };
     for at in message.elements("content", stack).unwrap_or_default() {
-        let Some(block) = object_at(message.line, at, stack) else { continue };
+        let Some(block) = Object::at(message.line, at, stack) else { continue };
         match block.str("type").as_deref() {
             Some("text") => {
                 let Some(text) = block.raw_str("text") else { continue };
@@ -491,7 +378,7 @@ fn assistant(
                 );
             }
             Some("tool_use") => {
-                let (Some(id), Some(name)) = (block.text("id"), block.text("name")) else {
+                let (Some(id), Some(name)) = (block.filled("id"), block.filled("name")) else {
                     continue;
                 };
                 let input = block.raw("input").filter(|i| i.first() == Some(&b'{'));
@@ -507,7 +394,7 @@ fn assistant(
             _ => {}
         }
     }
-    let error = record.raw_text("error");
+    let error = record.raw_filled("error");
     if blocks == 0 && error.is_none() {
         return None;
     }
@@ -531,7 +418,7 @@ fn assistant(
         }
     };
     out.extend_from_slice(br#","api":"anthropic-messages","provider":"anthropic","model":"#);
-    out.extend_from_slice(message.raw_text("model").unwrap_or(br#""unknown""#));
+    out.extend_from_slice(message.raw_filled("model").unwrap_or(br#""unknown""#));
     // Counts as JavaScript writes them: an integral number without a fraction.
     let write_count = |out: &mut Vec<u8>, key: &[u8], n: f64| {
         out.extend_from_slice(key);
@@ -549,7 +436,7 @@ fn assistant(
     out.extend_from_slice(stop_reason.as_bytes());
     out.extend_from_slice(br#"","timestamp":"#);
     write_millis(&mut out, millis);
-    if let Some(id) = message.raw_text("id") {
+    if let Some(id) = message.raw_filled("id") {
         out.extend_from_slice(br#","responseId":"#);
         out.extend_from_slice(id);
     }
@@ -576,7 +463,8 @@ fn write_millis(out: &mut Vec<u8>, millis: Option<i64>) {
 /// A Claude image block as the agents' image block.
 fn image_block(block: &Object<'_, '_, '_>, stack: &mut Vec<bool>, out: &mut Vec<u8>) -> bool {
     let Some(source) = block.object("source", stack) else { return false };
-    let (Some(data), Some(mime)) = (source.raw_text("data"), source.raw_text("media_type")) else {
+    let (Some(data), Some(mime)) = (source.raw_filled("data"), source.raw_filled("media_type"))
+    else {
         return false;
     };
     out.extend_from_slice(br#"{"type":"image","data":"#);
@@ -611,7 +499,7 @@ fn parts(
     let mut out = vec![b'['];
     let mut count = 0;
     for at in elements {
-        let Some(block) = object_at(line, at, stack) else { continue };
+        let Some(block) = Object::at(line, at, stack) else { continue };
         let len = out.len();
         if count > 0 {
             out.push(b',');
@@ -667,7 +555,7 @@ fn user(message: &Object<'_, '_, '_>, millis: Option<i64>, stack: &mut Vec<bool>
     // What a block's part is written to, to learn whether it has one.
     let mut scratch = Vec::new();
     for (index, &at) in blocks.iter().enumerate() {
-        let Some(block) = object_at(message.line, at, stack) else { continue };
+        let Some(block) = Object::at(message.line, at, stack) else { continue };
         scratch.clear();
         if user_part(&block, stack, &mut scratch) {
             run.push(index);
@@ -676,7 +564,7 @@ fn user(message: &Object<'_, '_, '_>, millis: Option<i64>, stack: &mut Vec<bool>
         if block.str("type").as_deref() != Some("tool_result") {
             continue;
         }
-        let Some(call) = block.text("tool_use_id") else { continue };
+        let Some(call) = block.filled("tool_use_id") else { continue };
         flush(&mut run, &mut out, stack);
         let content = match block.raw_str("content") {
             Some(text) => [&br#"[{"type":"text","text":"#[..], text, b"}]"].concat(),

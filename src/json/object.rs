@@ -37,6 +37,15 @@ impl<'l, 'a, 'q> Object<'l, 'a, 'q> {
         Some(Object { line, members, span: (start, end) })
     }
 
+    /// The object at `span` of `line`, whose `members` were read on the way.
+    pub fn of_members(
+        line: &'l Line<'a, 'q>,
+        members: Vec<Member<'a>>,
+        span: (usize, usize),
+    ) -> Self {
+        Object { line, members, span }
+    }
+
     /// The object as written.
     pub fn bytes(&self) -> &'a [u8] {
         &self.line.bytes[self.span.0..self.span.1]
@@ -57,6 +66,26 @@ impl<'l, 'a, 'q> Object<'l, 'a, 'q> {
     pub fn raw(&self, key: &str) -> Option<&'a [u8]> {
         let (start, end) = self.span(key)?;
         self.line.bytes.get(start..end)
+    }
+
+    /// The value of `key` as written, when it is a string (empty or not).
+    pub fn raw_str(&self, key: &str) -> Option<&'a [u8]> {
+        self.raw(key).filter(|r| r.first() == Some(&b'"'))
+    }
+
+    /// The value of `key` as written, when it is a non-empty string.
+    pub fn raw_filled(&self, key: &str) -> Option<&'a [u8]> {
+        self.raw_str(key).filter(|r| r.len() > 2)
+    }
+
+    /// Whether `key` is `true`.
+    pub fn is(&self, key: &str) -> bool {
+        self.raw(key) == Some(b"true")
+    }
+
+    /// The value of `key` when it is a finite number (a JSON `number` that `as_f64` reads).
+    pub fn number(&self, key: &str) -> Option<f64> {
+        number(self.raw(key)?)
     }
 
     /// The value of `key` when it is a string, decoded.
