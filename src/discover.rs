@@ -67,17 +67,9 @@ pub fn read_with_another(files: &[PathBuf]) -> Vec<bool> {
     files.iter().map(|f| joined.contains(&real(f))).collect()
 }
 
-/// The other agent whose transcript `file` is, told by its first non-blank line.
+/// The other agent whose transcript `file` is, told as loading tells it.
 fn foreign_format(file: &Path) -> Option<Foreign> {
-    use std::io::BufRead;
-    let mut reader = std::io::BufReader::new(std::fs::File::open(file).ok()?);
-    let mut head = Vec::new();
-    while head.iter().all(u8::is_ascii_whitespace) {
-        if reader.read_until(b'\n', &mut head).ok()? == 0 {
-            return None;
-        }
-    }
-    crate::Session::foreign_format(&head)
+    crate::Session::foreign_format_of(&std::fs::File::open(file).ok()?).ok()?
 }
 
 fn walk(dir: &Path, listing: bool, out: &mut Vec<PathBuf>) -> Result<()> {

@@ -358,6 +358,12 @@ impl Session {
         load::foreign_format(head)
     }
 
+    /// The other agent whose transcript `file` is, told by its first non-blank line read
+    /// whole (a transcript's first record may be a long prompt), as loading tells it.
+    pub fn foreign_format_of(file: &std::fs::File) -> std::io::Result<Option<Foreign>> {
+        Ok(load::foreign_format(&load::first_line(file)?))
+    }
+
     /// Refuses another agent's transcript, which no command writes.
     pub fn refuse_foreign(&self) -> Result<()> {
         match self.foreign {

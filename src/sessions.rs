@@ -8,7 +8,7 @@
 //! anything is parsed) and the last entry. Every other line is only counted.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Seek};
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
@@ -90,9 +90,10 @@ pub fn summarize(path: &Path) -> Result<Summary> {
         .ok()
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .map(|d| d.as_millis() as i64);
-    let mut reader = BufReader::with_capacity(1 << 16, file);
     // Another agent's transcript is summarized as the session it is read as.
-    let foreign = crate::Session::foreign_format(reader.fill_buf().map_err(io)?);
+    let foreign = crate::Session::foreign_format_of(&file).map_err(io)?;
+    (&file).rewind().map_err(io)?;
+    let reader = BufReader::with_capacity(1 << 16, file);
     let time = |line: &[u8]| {
         let env = scan_envelope(line).ok()?;
         crate::clock::parse_timestamp(env.timestamp.as_deref()?)
@@ -103,7 +104,7 @@ pub fn summarize(path: &Path) -> Result<Summary> {
             let len = reader.get_ref().metadata().map_or(0, |m| m.len());
             let read = foreign.read(path, reader, len).map_err(io)?;
             let (scan, ..) = scan_lines(read.transcoded.bytes.as_slice()).map_err(io)?;
-            (scan, last_times(&read).filter_map(time).max())
+            (scan, last_time(&read, time))
         }
         None => {
             let (scan, last, before_last) = scan_lines(reader).map_err(io)?;
@@ -125,25 +126,34 @@ pub fn summarize(path: &Path) -> Result<Summary> {
     })
 }
 
-/// The last entry line of each file of another agent's transcript, as its conversion writes
-/// them: the transcript's, then each file read with it. The last entry of the session is not
-/// the latest when a subagent's file ends after the transcript does.
-fn last_times(read: &crate::format::foreign::Reading) -> impl Iterator<Item = &[u8]> {
+/// The latest of the times of the last entries of each file of another agent's transcript,
+/// as its conversion writes them: the transcript's, then each file read with it (a subagent's
+/// file ends before its transcript does, most often, but not always). A file's last entry
+/// without a time gives way to the one before it, as a session's torn last line does.
+fn last_time(
+    read: &crate::format::foreign::Reading,
+    time: impl Fn(&[u8]) -> Option<i64>,
+) -> Option<i64> {
     let transcoded = &read.transcoded;
-    // The line (1-based) each file read with the transcript starts at, then one past the last.
-    let mut first_lines: Vec<u64> = read
+    let lines: Vec<&[u8]> = transcoded.bytes.split(|&b| b == b'\n').collect();
+    // Where each file's output lines end: before the output line of the first transcript line
+    // of the next file (the line it starts at, 1-based), and last at the end.
+    let mut ends: Vec<usize> = read
         .joined
         .iter()
         .map(|(start, _)| read.starts.partition_point(|&s| s < *start) as u64 + 1)
+        .map(|first| transcoded.lines.partition_point(|&l| l < first))
         .collect();
-    first_lines.push(u64::MAX);
-    let lines: Vec<&[u8]> = transcoded.bytes.split(|&b| b == b'\n').collect();
-    // The header (output line 0) is no entry; each file's last entry is the last output line
-    // from a transcript line before the next file's first.
-    first_lines.into_iter().filter_map(move |next| {
-        let end = transcoded.lines.partition_point(|&l| l < next);
-        (end > 1).then(|| lines[end - 1])
-    })
+    ends.push(transcoded.lines.len());
+    // The header (output line 0) is no entry.
+    let mut from = 1;
+    let mut latest = None;
+    for end in ends {
+        let file = lines.get(from..end.max(from)).unwrap_or_default();
+        latest = latest.max(file.iter().rev().find_map(|line| time(line)));
+        from = end.max(from);
+    }
+    latest
 }
 
 /// Reads every line of `reader` into a [`Scan`], with the last two entry lines (the last may

@@ -117,7 +117,7 @@ const FIRST_LINE_MAX: usize = 16 << 20;
 
 /// The start of `file` up to the end of its first non-blank line (or [`FIRST_LINE_MAX`]
 /// bytes), read without moving its position.
-fn first_line(file: &File) -> std::io::Result<Vec<u8>> {
+pub(super) fn first_line(file: &File) -> std::io::Result<Vec<u8>> {
     let mut head = Vec::new();
     let mut buf = vec![0u8; 64 << 10];
     loop {

@@ -383,6 +383,38 @@ fn ls_counts_the_subagents_files_in_the_transcript_s_row_and_lists_them_with_it(
     insta::assert_snapshot!(env.run(&["ls", "--tree", agent]), @"task/subagents/agent-0a1b2c.jsonl  4 entries  2026-03-01 10:00:05 +0000");
 }
 
+/// `task.jsonl` with its first prompt made longer than what a first read of a file takes in
+/// (64 KiB), and a last record that has no time: a system record, which makes an entry.
+fn env_with_long_first_prompt() -> TestEnv {
+    let env = env_with_task();
+    let text = String::from_utf8(env.read("task.jsonl")).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let prompt = "Rename print_table to render_table.";
+    lines[0] = lines[0].replace(prompt, &format!("{prompt}{}", " Keep its output.".repeat(5000)));
+    lines.push(
+        r#"{"parentUuid":"00001013-0000-4000-8000-000000000013","isSidechain":false,"type":"system","subtype":"turn_duration","uuid":"00001099-0000-4000-8000-000000000099","durationMs":8000}"#
+            .to_owned(),
+    );
+    env.write("task.jsonl", lines.join("\n") + "\n");
+    env
+}
+
+#[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
+fn ls_reads_a_transcript_whose_first_prompt_is_long_and_whose_last_record_has_no_time() {
+    // The first line is read whole to tell the transcript (before, `ls` read it as a session
+    // without a header: no id, no cwd, its subagent's file neither counted nor listed); the
+    // last activity is the last entry's that has a time (10:00:09), not the file's mtime.
+    let env = env_with_long_first_prompt();
+    let json = env.run(&["--json", "ls", "task.jsonl"]);
+    let row: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(row["sessionId"], "5f1c8e2a-3b4d-4e6f-8a9b-0c1d2e3f4a5b");
+    assert_eq!(row["cwd"], "/home/u/tally");
+    assert_eq!(row["entries"], 9);
+    assert_eq!(row["lastActivity"], "2026-03-01T10:00:09.000Z");
+    insta::assert_snapshot!(env.run(&["ls", "--tree", "."]), @"./task.jsonl  9 entries  2026-03-01 10:00:09 +0000");
+}
+
 #[test]
 #[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
 fn grep_names_a_hit_by_the_file_it_is_written_in_once() {
