@@ -170,16 +170,11 @@ impl Usage {
     pub fn to_json(&self) -> Value {
         let figures = FIELDS.iter().zip(self.0).enumerate().map(|(i, ((name, _), f))| {
             // Costs keep their fraction even when whole.
-            let f = if i < COST { int_or_float(f) } else { json!(f) };
+            let f = if i < COST { crate::json::js_number(f) } else { json!(f) };
             (name.to_string(), f)
         });
         Value::Object(figures.collect())
     }
-}
-
-/// A whole number prints without a fraction.
-fn int_or_float(f: f64) -> Value {
-    if f.fract() == 0.0 && f.abs() < 9.0e15 { json!(f as i64) } else { json!(f) }
 }
 
 /// The counts of one session.
@@ -344,7 +339,7 @@ impl Stats {
         m.insert("usage".into(), self.usage.to_json());
         m.insert("pathUsage".into(), self.path_usage.to_json());
         let breakdown = self.cost_breakdown().into_iter().map(
-            |(key, cost, tokens)| json!({"key": key, "cost": cost, "tokens": int_or_float(tokens)}),
+            |(key, cost, tokens)| json!({"key": key, "cost": cost, "tokens": crate::json::js_number(tokens)}),
         );
         m.insert("costBreakdown".into(), Value::Array(breakdown.collect()));
         Value::Object(m)

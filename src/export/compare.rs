@@ -163,14 +163,9 @@ fn push_array<T>(
     out.push(']');
 }
 
-/// A number as JSON: a whole one without a fraction; one JSON cannot hold (infinite) as null.
+/// A number as JSON, as JavaScript writes it ([`crate::json::js_number`]).
 fn push_number(out: &mut String, f: f64) -> std::fmt::Result {
-    if f.fract() == 0.0 && f.abs() < 9.0e15 {
-        write!(out, "{}", f as i64)
-    } else {
-        out.push_str(&serde_json::to_string(&f).unwrap_or_else(|_| "null".into()));
-        Ok(())
-    }
+    write!(out, "{}", crate::json::js_number(f))
 }
 
 /// A JSON string whose `<`, `>` and `&` are escapes: no text of it can close the script

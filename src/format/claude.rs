@@ -422,8 +422,7 @@ fn assistant(
     // Counts as JavaScript writes them: an integral number without a fraction.
     let write_count = |out: &mut Vec<u8>, key: &[u8], n: f64| {
         out.extend_from_slice(key);
-        let n = if n.fract() == 0.0 && n.abs() < 9e15 { json!(n as i64) } else { json!(n) };
-        let _ = serde_json::to_writer(&mut *out, &n);
+        let _ = serde_json::to_writer(&mut *out, &crate::json::js_number(n));
     };
     write_count(&mut out, br#","usage":{"input":"#, input);
     write_count(&mut out, br#","output":"#, output);

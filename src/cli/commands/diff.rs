@@ -267,9 +267,9 @@ fn list<'i>(items: impl IntoIterator<Item = &'i String>) -> String {
     if items.is_empty() { "-".to_owned() } else { items.join(", ") }
 }
 
-/// A token count as a whole number when it is one.
+/// A token count as JavaScript writes it: a whole number without a fraction.
 fn number(n: f64) -> String {
-    if n.fract() == 0.0 && n.abs() < 9.0e15 { (n as i64).to_string() } else { n.to_string() }
+    sesstree::json::js_number(n).to_string()
 }
 
 /// The time from a side's first entry to its last: `1h 2m 3s`, `4m 5s`, `6s`; `-` for none.
