@@ -3,7 +3,8 @@
 // that a folded branch opens on click, that search finds an entry, that no request leaves the
 // page, and that nothing the page holds is refused by its Content-Security-Policy; then that two
 // branches of tests/fixtures/diff.jsonl compared in the page show `sesstree diff --stat --json`'s
-// figures. It saves
+// figures, and branches of a generated session the time, cost and tokens `diff --stat` prints
+// (sides of minutes and of hours). It saves
 // screenshots of a wide and a narrow window, light and dark, in $SCREENSHOTS (default
 // tests/browser/out).
 //
@@ -242,6 +243,37 @@ for (const [name, viewport, scheme] of [
   await row("c3000006").click();
   check("after a cancel, a click on a row goes to its entry", (await page.locator("main article.hit").getAttribute("id")) === "c3000006" && (await page.locator("#cmp").isHidden()));
   check("compare: no request, no error", left.length === 0 && problems.length === 0, [...left, ...problems].join(" | "));
+  await context.close();
+}
+
+// Long sides: in a generated session, sides that last minutes and over an hour, each cost a sum
+// of many. The time, cost and token cells are those `sesstree diff --stat` prints.
+{
+  const session = join(work, "generated.jsonl");
+  execFileSync("python3", [join(root, "bench/gen-session.py"), "-n", "190", "-b", "2", "--seed", "42", "-o", session], { stdio: "ignore" });
+  const { context, page, left, problems } = await open(exportTo(session, "generated.html").out, { width: 1400, height: 900 });
+  const times = [];
+  // An abandoned branch against the leaf; then the root against the leaf, its descendant.
+  for (const [a, b] of [["990f0c5b", "d97766be"], ["bd9c66b3", "d97766be"]]) {
+    const text = execFileSync(sesstree, ["-f", session, "diff", "--stat", a, b], { encoding: "utf8" });
+    const printed = (name) => (text.match(new RegExp(`^${name}\\s+(.+?)\\s{2,}(.+)$`, "m")) || []).slice(1);
+    await page.click("#compare");
+    await page.locator(`#tree a[href="#${a}"]`).click();
+    await page.locator(`#tree a[href="#${b}"]`).click();
+    const figures = await page.evaluate(() => {
+      const out = {};
+      for (const tr of document.querySelectorAll("#cmp tr[data-f]")) out[tr.dataset.f] = Array.from(tr.querySelectorAll("td"), (td) => td.textContent);
+      return out;
+    });
+    for (const name of ["time", "cost", "tokens"]) {
+      const want = printed(name);
+      check(`long sides ${a} ${b}: ${name} as diff --stat prints it`, want.length === 2 && JSON.stringify(figures[name]) === JSON.stringify(want), `${JSON.stringify(figures[name])} vs ${JSON.stringify(want)}`);
+    }
+    times.push(...printed("time"));
+    await page.keyboard.press("Escape");
+  }
+  check("long sides: minutes and hours are both shown", times.some((t) => /^\d+m \d+s$/.test(t)) && times.some((t) => /^\d+h \d+m \d+s$/.test(t)), times.join(" | "));
+  check("long sides: no request, no error", left.length === 0 && problems.length === 0, [...left, ...problems].join(" | "));
   await context.close();
 }
 
