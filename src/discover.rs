@@ -50,7 +50,7 @@ pub fn artifact_sessions(files: &[PathBuf]) -> Vec<PathBuf> {
 
 /// For each of `files`, whether another of them reads it as part of its session: a Claude
 /// Code subagent's file (`<session>/subagents/agent-<id>.jsonl`) listed with its transcript,
-/// which reads it after its own records ([`Foreign::with_joined_files`]). `ls` and `grep` show
+/// which reads it after its own records ([`Foreign::read`]). `ls` and `grep` show
 /// such a file through its transcript, not as a session of its own.
 pub fn read_with_another(files: &[PathBuf]) -> Vec<bool> {
     let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());

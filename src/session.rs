@@ -217,7 +217,7 @@ pub struct Session {
     /// newline), by record index: [`Session::written_line`] reads it back.
     foreign_lines: Vec<(u64, u64)>,
     /// The files read after another agent's transcript, as if it went on with them (Claude
-    /// Code's subagents, [`Foreign::with_joined_files`]): where each starts in what was read.
+    /// Code's subagents, [`Foreign::read`]): where each starts in what was read.
     foreign_joined: Vec<(u64, PathBuf)>,
     /// Every record after the header, in file order.
     pub records: Vec<Record>,
@@ -653,7 +653,7 @@ impl Session {
     }
 
     /// The files read after another agent's transcript, as if it went on with them (Claude
-    /// Code's subagents', [`Foreign::with_joined_files`]), each with the index of its first
+    /// Code's subagents', [`Foreign::read`]), each with the index of its first
     /// record: the records from there to the next file's are written in it.
     pub fn joined(&self) -> Vec<(&Path, u32)> {
         let first = |start: u64| self.foreign_lines.partition_point(|(o, _)| *o < start) as u32;
