@@ -30,7 +30,7 @@ use text::Grepped;
 pub use prefilter::Prefilter;
 
 use crate::error::{Error, Result};
-use crate::format::HeaderRef;
+use crate::format::{Foreign, HeaderRef};
 use crate::json::scan::{Invalid, Scan, Scanner};
 use crate::platform::read_exact_at;
 use crate::session::{Session, parse_lossy};
@@ -252,7 +252,10 @@ impl Search {
         }
         let len = meta.len();
         let header = head(&file, len).map_err(|e| Error::io(path, e))?;
-        if Session::foreign_format(&header).is_some() {
+        if let Some(foreign) = Session::foreign_format(&header) {
+            if self.file_rules_out(foreign, path, &file, len) {
+                return Ok(vec![FileHits::none(path)]);
+            }
             return self.transcoded(Session::load(path)?);
         }
         readable(path, &header, || Session::load(path))?;
@@ -302,7 +305,10 @@ impl Search {
         let mut bytes = Vec::new();
         from.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
         let head = &bytes[..bytes.len().min(1 << 20)];
-        if Session::foreign_format(head).is_some() {
+        if let Some(foreign) = Session::foreign_format(head) {
+            if self.rules_out(foreign, path, &bytes) {
+                return Ok(vec![FileHits::none(path)]);
+            }
             return self.transcoded(Session::from_bytes(path, bytes)?);
         }
         readable(path, head, || Session::from_bytes(path, bytes.clone()))?;
@@ -312,6 +318,118 @@ impl Search {
         let found = self.scan(&bytes, 0, 0..bytes.len());
         let hits = self.finish(path, Some(session_id), found, || Session::from_bytes(path, bytes));
         hits.map(|f| vec![f])
+    }
+
+    /// Whether another agent's transcript, the regular file `file` of `len` bytes at `path`,
+    /// holds no hit, told from its raw bytes read in pieces on every core ([`Search::rules_out`]).
+    fn file_rules_out(&self, foreign: Foreign, path: &Path, file: &File, len: u64) -> bool {
+        use rayon::prelude::*;
+        if !self.may_rule_out(foreign) {
+            return false;
+        }
+        let starts: Vec<u64> = (0..len.div_ceil(PIECE).max(1)).map(|i| i * PIECE).collect();
+        // A piece that cannot be read is one that may hold a hit: the load says why.
+        let clear = starts.par_iter().all(|&start| {
+            let end = (start + PIECE).min(len);
+            let Ok(piece) = read_piece(file, start, end, len, BUFFER.take()) else { return false };
+            let clear = self.lines_rule_out(foreign, &piece.buf[piece.first..]);
+            if piece.buf.capacity() <= 4 * PIECE as usize {
+                BUFFER.set(piece.buf);
+            }
+            clear
+        });
+        clear && self.joined_rule_out(foreign, path)
+    }
+
+    /// Whether another agent's transcript `bytes` of `path`, with the files read with it,
+    /// holds no hit, told from their raw bytes: where none of them can hold a hit, converting
+    /// them is skipped.
+    ///
+    /// This is sound because each string grep searches in the converted entries (`text`)
+    /// is a string of the raw bytes, written again as JSON: Claude Code's message texts,
+    /// thinking, tool inputs' string leaves, tool results, `error` and `isMeta` content;
+    /// Codex's texts, reasoning, outputs, errors and compaction messages (trimmed), and the
+    /// string leaves of tool arguments, which Codex writes as JSON in a string (its inner
+    /// strings are then escaped twice: a needle holds no `\` or `"`, and an inner `\uXXXX` is
+    /// still `\u` in the raw bytes). A match in such a string holds a needle, which the raw
+    /// bytes hold as written or hide behind a `\u` ([`Prefilter`]). Names, ids, roles and
+    /// times the conversion makes are no grep text; what it makes that is, is checked here:
+    ///
+    /// - Claude Code's compaction summary joins the text blocks of an `isCompactSummary`
+    ///   record, and Codex writes a fixed summary for a `compacted` line without a message: a
+    ///   line that names either (`isCompactSummary`, `compacted`: a key or type is written as
+    ///   is or with a `\u`) is converted alone and searched, out of any scope, which finds
+    ///   what it finds in the whole session and more (a summary hangs on no other line).
+    /// - Codex writes a tool output that is neither a string nor text parts (an object, a
+    ///   number) as serde_json's JSON text of it, whose strings are the raw strings but whose
+    ///   punctuation, numbers and spacing are its own: a rollout is converted whenever a needle
+    ///   may lie there ([`Prefilter::may_match_outside_strings`]).
+    ///
+    /// A converted line parses (the conversion writes what it read whole), so the search would
+    /// report no damaged line either. The files read with a transcript are those the load
+    /// reads: one it cannot read is left out by both.
+    fn rules_out(&self, foreign: Foreign, path: &Path, bytes: &[u8]) -> bool {
+        self.may_rule_out(foreign)
+            && self.lines_rule_out(foreign, bytes)
+            && self.joined_rule_out(foreign, path)
+    }
+
+    /// Whether the pattern lets the raw bytes of a transcript of `foreign` rule out a hit
+    /// ([`Search::rules_out`]).
+    fn may_rule_out(&self, foreign: Foreign) -> bool {
+        let prefilter = &self.matcher.prefilter;
+        match foreign {
+            Foreign::Claude => !prefilter.is_any(),
+            Foreign::Codex => !prefilter.may_match_outside_strings(),
+        }
+    }
+
+    /// Whether the files read with the transcript at `path` hold no hit
+    /// ([`Search::rules_out`]).
+    fn joined_rule_out(&self, foreign: Foreign, path: &Path) -> bool {
+        let files = match foreign {
+            Foreign::Claude => crate::format::claude::subagent_files(path),
+            Foreign::Codex => Vec::new(),
+        };
+        files.iter().all(|file| match std::fs::read(file) {
+            Ok(bytes) => self.lines_rule_out(foreign, &bytes),
+            Err(_) => true,
+        })
+    }
+
+    /// Whether the whole lines `lines` of a transcript of `foreign` hold no hit: the prefilter
+    /// finds nothing in them, and the lines whose conversion writes text of its own hold none
+    /// once converted ([`Search::rules_out`]).
+    fn lines_rule_out(&self, foreign: Foreign, lines: &[u8]) -> bool {
+        if self.matcher.prefilter.find(lines).is_some() {
+            return false;
+        }
+        let marker: &[u8] = match foreign {
+            Foreign::Claude => b"isCompactSummary",
+            Foreign::Codex => b"compacted",
+        };
+        // Out of any scope: a line's entries alone may lack what its neighbours give them (a
+        // time, a tool's name).
+        let alone = Search {
+            matcher: self.matcher.clone(),
+            scope: Scope::default(),
+            max_hits: Some(1),
+            locate: false,
+            active_only: false,
+            snippets: false,
+        };
+        let mut at = 0;
+        while let Some(i) = memchr::memmem::find(&lines[at..], marker) {
+            let start = memchr::memrchr(b'\n', &lines[..at + i]).map_or(0, |i| i + 1);
+            let end = memchr::memchr(b'\n', &lines[at + i..]).map_or(lines.len(), |e| at + i + e);
+            let converted = foreign.transcode(&lines[start..end]).bytes;
+            let found = alone.scan(&converted, 0, 0..converted.len());
+            if !found.hits.is_empty() || !found.damaged.is_empty() {
+                return false;
+            }
+            at = end;
+        }
+        true
     }
 
     /// Searches another agent's transcript in the session it is read as: the transcript's

@@ -20,6 +20,8 @@ use regex_syntax::hir::literal::{ExtractKind, Extractor};
 pub struct Prefilter {
     /// Each finds the next place where a line may match; the earliest of them counts.
     searchers: Vec<Searcher>,
+    /// The needles searched (but `\u`); none when every line may match.
+    needles: Vec<Vec<u8>>,
 }
 
 #[derive(Debug, Clone)]
@@ -63,12 +65,21 @@ impl Prefilter {
         };
         // Where any character may hide.
         searchers.push(exact(b"\\u"));
-        Prefilter { searchers }
+        Prefilter { searchers, needles }
     }
 
     /// Every line may match.
     pub fn any() -> Prefilter {
-        Prefilter { searchers: Vec::new() }
+        Prefilter { searchers: Vec::new(), needles: Vec::new() }
+    }
+
+    /// Whether a needle may lie outside the strings of a value serde_json writes as JSON text:
+    /// one made of nothing but punctuation, digits and the letters of numbers, `true`, `false`
+    /// and `null` (in either case), or any needle when every line may match. A needle holds
+    /// no `"` (it is cut there), so one that may not lies inside one string of such a text.
+    pub fn may_match_outside_strings(&self) -> bool {
+        let outside = |b: &u8| b"{}[]:,0123456789+-.etrufalsn".contains(&b.to_ascii_lowercase());
+        self.is_any() || self.needles.iter().any(|n| n.iter().all(outside))
     }
 
     /// Whether every line may match (no literal narrows them).
@@ -183,6 +194,19 @@ mod tests {
         }
         for pattern in ["serde", "foo|bar", r"cargo\s+test", "(?i)needle"] {
             assert!(!Prefilter::new(&hir(pattern), false).is_any(), "{pattern}");
+        }
+    }
+
+    #[test]
+    fn needles_of_punctuation_digits_and_literals_may_match_outside_strings() {
+        for pattern in [r#"":0,""#, "42", "true|x y", "NULL", "1e-5", r"\d+", r"\[\]", "fail|true."]
+        {
+            let prefilter = Prefilter::new(&hir(pattern), false);
+            assert!(prefilter.may_match_outside_strings(), "{pattern}");
+        }
+        for pattern in ["serde", "exit_code", "a b", "fail"] {
+            let prefilter = Prefilter::new(&hir(pattern), false);
+            assert!(!prefilter.may_match_outside_strings(), "{pattern}");
         }
     }
 

@@ -185,3 +185,156 @@ fn snippets_cut_long_lines_around_the_match() {
     assert_eq!(snippet.text, "short needle line");
     assert_eq!(snippet.matches, [(6, 12)]);
 }
+
+/// The other agents' transcripts of the fixtures: hand-made ones, ones with texts the
+/// conversion makes of its own (`grep-foreign`), and generated ones (`bench/gen-claude.py`,
+/// `bench/gen-codex.py`).
+fn transcripts() -> Vec<PathBuf> {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut paths = Vec::new();
+    for dir in ["claude", "codex", "grep-foreign"] {
+        for entry in std::fs::read_dir(fixtures.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "jsonl") {
+                paths.push(path);
+            }
+        }
+    }
+    paths.sort();
+    paths
+}
+
+/// The grep texts of the entries a transcript converts to, in order.
+fn converted_texts(path: &Path) -> Vec<String> {
+    let session = Session::load(path).unwrap();
+    let bytes = session.read_range(0, session.file_len).unwrap();
+    let mut scanner = Scanner::new();
+    let mut texts = Vec::new();
+    for line in bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        let (line, stack) = scanner.index(line).unwrap();
+        if let Some(entry) = Grepped::of(&line, stack, &Scope::default()).unwrap() {
+            texts.extend(entry.parts.iter().map(|&p| line.text(p).unwrap().into_owned()));
+        }
+    }
+    texts
+}
+
+/// What a search shows of a file: the hits and damaged lines of each file it names.
+type Shown = Vec<(PathBuf, Vec<(u64, Option<String>, String, String)>, Vec<u64>)>;
+
+fn shown(files: Result<Vec<FileHits>>) -> Shown {
+    let files = files.unwrap().into_iter().filter(|f| !f.hits.is_empty() || !f.damaged.is_empty());
+    let hit = |h: Hit| (h.offset, h.id, h.role, h.snippet.text);
+    files.map(|f| (f.path, f.hits.into_iter().map(hit).collect(), f.damaged)).collect()
+}
+
+/// A pattern drawn from a transcript's grep texts: a piece of a text, or of two texts
+/// joined (the end of one and the start of the next), with regex metacharacters escaped,
+/// searched as written, in another case, or inside a regex.
+fn drawn_pattern(texts: &[String], pick: usize, start: usize, len: usize, mode: u8) -> String {
+    let joined;
+    let text = match pick % 3 {
+        // Across two texts: a match there is found in no text.
+        0 if texts.len() > 1 => {
+            let i = pick / 3 % (texts.len() - 1);
+            let tail: String =
+                texts[i].chars().rev().take(6).collect::<Vec<_>>().into_iter().rev().collect();
+            joined = format!("{tail}{}", texts[i + 1]);
+            &joined
+        }
+        _ => &texts[pick % texts.len()],
+    };
+    let chars: Vec<char> = text.chars().collect();
+    let start = start % chars.len().max(1);
+    let piece: String = chars[start..(start + len).min(chars.len())].iter().collect();
+    let word = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).nth(start % 7);
+    match mode {
+        0 => regex::escape(&piece),
+        1 => regex::escape(&piece.to_uppercase()),
+        2 => format!(r"\b{}\w*", regex::escape(word.unwrap_or("a"))),
+        _ => format!("{}.*{}", regex::escape(&piece), regex::escape(word.unwrap_or("e"))),
+    }
+}
+
+/// Whether `search` gives for `path` what the conversion gives, and whether it skipped the
+/// conversion ([`Search::rules_out`]), which is then a search without hits.
+fn same_as_converted(search: &Search, path: &Path) -> std::result::Result<bool, String> {
+    let converted = shown(Session::load(path).and_then(|s| search.transcoded(s)));
+    let bytes = std::fs::read(path).unwrap();
+    let foreign = Session::foreign_format(&bytes).unwrap();
+    let skipped = search.rules_out(foreign, path, &bytes);
+    let what = format!("{:?} in {}", search.matcher.regex.as_str(), path.display());
+    if skipped && !converted.is_empty() {
+        return Err(format!("{what}: skipped, but the conversion has {converted:?}"));
+    }
+    if shown(search.file(path, PIECE)) != converted {
+        return Err(format!("{what}: not what the conversion gives, {converted:?}"));
+    }
+    Ok(skipped)
+}
+
+fn searching(pattern: String, case: Case) -> Option<Search> {
+    let matcher = Matcher::new(&[pattern], &MatchOptions { case, ..Default::default() }).ok()?;
+    Some(Search { matcher, ..search(&["x"], MatchOptions::default()) })
+}
+
+/// Skipping the conversion of a transcript whose raw bytes rule out a hit
+/// ([`Search::rules_out`]) gives what the conversion gives, for patterns drawn from the
+/// converted entries' texts: their pieces, pieces across two of them, other cases, regexes;
+/// searched in the transcript they come from and in another. It is not vacuous: some
+/// transcripts are skipped, some have hits.
+#[test]
+fn skipping_a_transcript_gives_what_converting_it_gives() {
+    let paths = transcripts();
+    let texts: Vec<Vec<String>> = paths.iter().map(|p| converted_texts(p)).collect();
+    assert!(texts.iter().all(|t| !t.is_empty()), "{paths:?}");
+    let (skipped, hits) = (std::cell::Cell::new(0), std::cell::Cell::new(0));
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        cases: 256,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    });
+    let cases = (0..paths.len(), any::<usize>(), 0usize..400, 1usize..14, 0u8..4, 0u8..3);
+    runner
+        .run(&cases, |(from, pick, start, len, mode, case)| {
+            let pattern = drawn_pattern(&texts[from], pick, start, len, mode);
+            let case = [Case::Sensitive, Case::Insensitive, Case::Smart][case as usize];
+            let Some(search) = searching(pattern, case) else { return Ok(()) };
+            for path in [&paths[from], &paths[(from + 1) % paths.len()]] {
+                let skip = same_as_converted(&search, path).map_err(TestCaseError::fail)?;
+                skipped.set(skipped.get() + usize::from(skip));
+                hits.set(hits.get() + usize::from(!skip));
+            }
+            Ok(())
+        })
+        .unwrap();
+    let (skipped, hits) = (skipped.get(), hits.get());
+    assert!(skipped > 0 && hits > 0, "skipped {skipped}, converted {hits}");
+}
+
+/// Every piece of the texts of the transcripts that hold text the conversion makes of its
+/// own (a Claude Code compaction's summary joined from two blocks, a Codex tool output that
+/// is an object or a number, Codex's summary of a compaction without one): the skip gives
+/// what the conversion gives.
+#[test]
+fn skipping_holds_for_every_piece_of_the_texts_a_conversion_makes() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/grep-foreign");
+    for name in ["claude-joins.jsonl", "codex-joins.jsonl"] {
+        let path = fixtures.join(name);
+        let mut skipped = 0;
+        for text in converted_texts(&path) {
+            let chars: Vec<char> = text.chars().collect();
+            for len in [4, 9] {
+                for start in 0..chars.len().saturating_sub(len - 1) {
+                    let piece: String = chars[start..start + len].iter().collect();
+                    for case in [Case::Sensitive, Case::Insensitive] {
+                        let search = searching(regex::escape(&piece), case).unwrap();
+                        skipped += usize::from(same_as_converted(&search, &path).unwrap());
+                    }
+                }
+            }
+        }
+        // Pieces of the texts, but for those a conversion makes, are in the raw bytes.
+        assert_eq!(skipped, 0, "{name}");
+    }
+}

@@ -480,3 +480,49 @@ fn here_looks_upward_for_the_project() {
     let output = env.cmd().args(["grep", "--here", "nom", "s.jsonl"]).output().unwrap();
     assert!(env.render(&output).contains("cannot be used with"), "{}", env.render(&output));
 }
+
+/// Issue 48: in a directory of other agents' transcripts, one whose raw bytes hold nothing a
+/// match needs is not converted, and shows as a transcript without a hit does; one with a hit
+/// shows it, even where the text is one the conversion writes of its own (a Claude Code
+/// compaction's summary joined from two blocks, a Codex tool output that is an object,
+/// Codex's summary of a compaction without one) or where only a subagent's file read with
+/// the transcript holds it.
+#[test]
+#[cfg_attr(windows, ignore = "snapshots paths with /, which Windows spells with \\")]
+fn a_transcript_without_a_hit_in_a_directory_shows_nothing() {
+    let env = env();
+    for name in ["claude-joins.jsonl", "codex-joins.jsonl"] {
+        let fixture = crate::common::fixtures().join("grep-foreign").join(name);
+        env.write(name, std::fs::read(fixture).unwrap());
+    }
+    let record = |uuid: &str, sidechain: bool, text: &str| {
+        format!(
+            r#"{{"type":"user","uuid":"{uuid}","parentUuid":null,"isSidechain":{sidechain},"sessionId":"m","cwd":"/w","timestamp":"2026-03-05T10:00:00.000Z","message":{{"role":"user","content":"{text}"}}}}"#
+        )
+    };
+    env.write("m.jsonl", record("m1", false, "Ask a helper.") + "\n");
+    std::fs::create_dir_all(env.path().join("m/subagents")).unwrap();
+    env.write("m/subagents/agent-x.jsonl", record("x1", true, "Search zanzibar.") + "\n");
+    // No file holds a hit: none is shown.
+    assert_snapshot!(env.run(&["grep", "-c", "parserWriter", "."]), @"[exit status: 1]");
+    assert_snapshot!(env.run(&["grep", "-l", "--json", "parserWriter", "."]), @"[exit status: 1]");
+    // Only the pi session holds one.
+    assert_snapshot!(env.run(&["--json", "grep", "-c", "serde", "."]), @r#"{"file":"./s.jsonl","sessionId":"0195a1b2-grep-test","count":4}"#);
+    // `written` is in no raw string (the summary's blocks end `wri` and start `tten`).
+    assert_snapshot!(env.run(&["grep", "-F", "written", "."]), @"
+    ./claude-joins.jsonl  7a1b2c3d-0000-4000-8000-00000000abcd
+    s1 compaction: Summary: the lexer is written; the parser is next.
+    ");
+    // The line has `"ok" : true`; the tool output's text, `"ok":true`.
+    assert_snapshot!(env.run(&["grep", "-F", ":true", "."]), @r#"
+    ./codex-joins.jsonl  0199aaaa-bbbb-7ccc-8ddd-eeeeffff0001
+    L5 tool: …s","exit_code":0,"duration":1.50e+0,"ok":true}
+    "#);
+    assert_snapshot!(env.run(&["grep", "-c", "Context compacted|the parser", "."]), @"
+    ./claude-joins.jsonl:3
+    ./codex-joins.jsonl:1
+    ./s.jsonl:1
+    ");
+    // The subagent's file is read with its transcript.
+    assert_snapshot!(env.run(&["grep", "-c", "zanzibar", "."]), @"./m/subagents/agent-x.jsonl:1");
+}
