@@ -67,6 +67,16 @@ impl Foreign {
         self.read_in_stretches(path, input, len, STRETCH)
     }
 
+    /// The files its agent writes beside the transcript at `path` that belong to it, in the
+    /// order they are read after it: Claude Code's subagents' files
+    /// ([`super::claude::subagent_files`]); none for Codex.
+    pub fn joined_files(self, path: &std::path::Path) -> Vec<std::path::PathBuf> {
+        match self {
+            Foreign::Claude => super::claude::subagent_files(path),
+            Foreign::Codex => Vec::new(),
+        }
+    }
+
     /// [`Foreign::read`], reading `stretch` bytes at once.
     fn read_in_stretches(
         self,
@@ -83,12 +93,8 @@ impl Foreign {
         let mut stretches = Stretches::new(stretch);
         let mut f = |lines: &[u8], first: u64, newline: bool| sink.lines(lines, first, newline);
         stretches.read(input, &mut f)?;
-        let files = match self {
-            Foreign::Claude => super::claude::subagent_files(path),
-            Foreign::Codex => Vec::new(),
-        };
         let mut joined = Vec::new();
-        for file in files {
+        for file in self.joined_files(path) {
             // A file that cannot be read is left out, as the agent leaves out what it cannot.
             let Ok(bytes) = std::fs::read(&file) else { continue };
             joined.push((stretches.next_file(&mut f), file));
@@ -158,11 +164,7 @@ mod tests {
     fn whole(foreign: Foreign, path: &Path) -> (Transcoded, Vec<u64>, Vec<(u64, PathBuf)>) {
         let mut input = std::fs::read(path).unwrap();
         let mut joined = Vec::new();
-        let files = match foreign {
-            Foreign::Claude => super::super::claude::subagent_files(path),
-            Foreign::Codex => Vec::new(),
-        };
-        for file in files {
+        for file in foreign.joined_files(path) {
             let bytes = std::fs::read(&file).unwrap();
             if input.last().is_some_and(|&b| b != b'\n') {
                 input.push(b'\n');

@@ -387,11 +387,7 @@ impl Search {
     /// Whether the files read with the transcript at `path` hold no hit
     /// ([`Search::rules_out`]).
     fn joined_rule_out(&self, foreign: Foreign, path: &Path) -> bool {
-        let files = match foreign {
-            Foreign::Claude => crate::format::claude::subagent_files(path),
-            Foreign::Codex => Vec::new(),
-        };
-        files.iter().all(|file| match std::fs::read(file) {
+        foreign.joined_files(path).iter().all(|file| match std::fs::read(file) {
             Ok(bytes) => self.lines_rule_out(foreign, &bytes),
             Err(_) => true,
         })
